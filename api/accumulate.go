@@ -1,0 +1,216 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Accumulator assembles a Message from stream events. Blocks are addressed
+// by their index, so deltas of different blocks may interleave. Text grows in
+// builders, so a reply of n deltas costs O(n), not O(n²). The zero value is
+// ready to use. It is not safe for concurrent use.
+type Accumulator struct {
+	msg     Message
+	pos     map[int]int // event index → position in msg.Content
+	parts   []*blockParts
+	started bool
+	stopped bool
+	err     *APIError
+}
+
+type blockParts struct {
+	text, thinking, signature, json strings.Builder
+	open                            bool
+}
+
+// Add applies one event. An error event is returned as its *APIError, and
+// the message built so far is kept.
+func (a *Accumulator) Add(ev Event) error {
+	switch ev.Type {
+	case EventMessageStart:
+		if ev.Message != nil {
+			content := a.msg.Content
+			a.msg = *ev.Message
+			a.msg.Content = content
+			for _, b := range ev.Message.Content {
+				a.startBlock(len(a.msg.Content), b)
+			}
+		}
+		a.started = true
+	case EventContentBlockStart:
+		b := ContentBlock{Type: BlockText}
+		if ev.Block != nil {
+			b = *ev.Block
+		}
+		a.startBlock(ev.Index, b)
+	case EventContentBlockDelta:
+		p := a.block(ev.Index)
+		if p == nil {
+			return nil
+		}
+		switch ev.Delta.Type {
+		case DeltaText:
+			p.text.WriteString(ev.Delta.Text)
+		case DeltaThinking:
+			p.thinking.WriteString(ev.Delta.Thinking)
+		case DeltaSignature:
+			p.signature.WriteString(ev.Delta.Signature)
+		case DeltaInputJSON:
+			p.json.WriteString(ev.Delta.PartialJSON)
+		}
+	case EventContentBlockStop:
+		if i, ok := a.pos[ev.Index]; ok {
+			a.closeBlock(i)
+		}
+	case EventMessageDelta:
+		if ev.Delta.StopReason != "" {
+			a.msg.StopReason = ev.Delta.StopReason
+		}
+		if ev.Delta.StopSequence != "" {
+			a.msg.StopSequence = ev.Delta.StopSequence
+		}
+		if u := ev.Usage; u != nil {
+			set(&a.msg.Usage.InputTokens, u.InputTokens)
+			set(&a.msg.Usage.OutputTokens, u.OutputTokens)
+			set(&a.msg.Usage.CacheCreationInputTokens, u.CacheCreationInputTokens)
+			set(&a.msg.Usage.CacheReadInputTokens, u.CacheReadInputTokens)
+		}
+	case EventMessageStop:
+		a.stopped = true
+		a.closeAll()
+	case EventError:
+		a.err = ev.Error
+		return ev.Error
+	}
+	return nil
+}
+
+// set overwrites *dst when the counter was sent: usage in message_delta is cumulative.
+func set(dst *int, v *int) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func (a *Accumulator) startBlock(index int, b ContentBlock) {
+	if a.pos == nil {
+		a.pos = make(map[int]int)
+	}
+	if i, ok := a.pos[index]; ok {
+		// A repeated start for an index replaces that block.
+		a.msg.Content[i] = b
+		a.parts[i] = &blockParts{open: true}
+		a.seed(i)
+		return
+	}
+	a.pos[index] = len(a.msg.Content)
+	a.msg.Content = append(a.msg.Content, b)
+	a.parts = append(a.parts, &blockParts{open: true})
+	a.seed(len(a.msg.Content) - 1)
+}
+
+// seed moves a start block's initial text into its builders, so deltas append to it.
+func (a *Accumulator) seed(i int) {
+	b, p := &a.msg.Content[i], a.parts[i]
+	p.text.WriteString(b.Text)
+	p.thinking.WriteString(b.Thinking)
+	p.signature.WriteString(b.Signature)
+}
+
+func (a *Accumulator) block(index int) *blockParts {
+	i, ok := a.pos[index]
+	if !ok {
+		return nil
+	}
+	return a.parts[i]
+}
+
+// closeBlock parses a finished tool input once. Input that is not complete
+// JSON is kept, repaired as far as it goes, and flagged as truncated.
+func (a *Accumulator) closeBlock(i int) {
+	p := a.parts[i]
+	if !p.open {
+		return
+	}
+	p.open = false
+	b := &a.msg.Content[i]
+	if b.Type != BlockToolUse || p.json.Len() == 0 {
+		return
+	}
+	raw := p.json.String()
+	if json.Valid([]byte(raw)) {
+		b.Input = json.RawMessage(raw)
+		return
+	}
+	b.Truncated = true
+	b.PartialInput = raw
+	b.Input = RepairJSON(raw)
+}
+
+func (a *Accumulator) closeAll() {
+	for i := range a.parts {
+		a.closeBlock(i)
+	}
+}
+
+// Finish closes every open block, as at the end of a stream: a tool input
+// that never finished is flagged as truncated.
+func (a *Accumulator) Finish() { a.closeAll() }
+
+// Started reports whether message_start was seen.
+func (a *Accumulator) Started() bool { return a.started }
+
+// Done reports whether message_stop was seen.
+func (a *Accumulator) Done() bool { return a.stopped }
+
+// Err returns the error event received, if any.
+func (a *Accumulator) Err() *APIError { return a.err }
+
+// Message returns the message assembled so far. It shares no mutable state
+// with the accumulator. A tool input still streaming shows in PartialInput.
+func (a *Accumulator) Message() Message {
+	m := a.msg.Clone()
+	for i := range m.Content {
+		b, p := &m.Content[i], a.parts[i]
+		switch b.Type {
+		case BlockText:
+			b.Text = p.text.String()
+		case BlockThinking:
+			b.Thinking = p.thinking.String()
+			b.Signature = p.signature.String()
+		case BlockToolUse:
+			if p.open {
+				b.PartialInput = p.json.String()
+			}
+		}
+	}
+	if m.Type == "" {
+		m.Type = "message"
+	}
+	if m.Role == "" {
+		m.Role = RoleAssistant
+	}
+	return m
+}
+
+// ReplayEvents turns a complete message into the events a stream would have
+// sent for it, so callers handle both answers alike.
+func ReplayEvents(m *Message) []Event {
+	start := *m
+	start.Content = nil
+	start.StopReason = ""
+	start.StopSequence = ""
+	evs := []Event{{Type: EventMessageStart, Message: &start}}
+	for i := range m.Content {
+		b := m.Content[i]
+		evs = append(evs,
+			Event{Type: EventContentBlockStart, Index: i, Block: &b},
+			Event{Type: EventContentBlockStop, Index: i})
+	}
+	u := m.Usage
+	evs = append(evs,
+		Event{Type: EventMessageDelta, Delta: Delta{StopReason: m.StopReason, StopSequence: m.StopSequence},
+			Usage: &UsageDelta{&u.InputTokens, &u.OutputTokens, &u.CacheCreationInputTokens, &u.CacheReadInputTokens}},
+		Event{Type: EventMessageStop})
+	return evs
+}

@@ -1,0 +1,252 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"muse/api"
+)
+
+// Scenario keywords of the message endpoint, matched case-sensitively
+// anywhere in the last user prompt.
+const (
+	kwThink      = "demo:think"
+	kwTool       = "demo:tool"
+	kwError      = "demo:error"
+	kwOverloaded = "demo:overloaded"
+	kwRateLimit  = "demo:ratelimit"
+	kwHTML       = "demo:html"
+	kwLong       = "demo:long"
+	kwHostile    = "demo:hostile"
+	kwSlow       = "demo:slow"
+)
+
+// errorAfter is how many text deltas demo:error sends before failing.
+const errorAfter = 5
+
+// userTurn is what the reply is built from: the last user message.
+type userTurn struct {
+	prompt        string // its text (text blocks joined by newlines)
+	hasToolResult bool   // it carries a tool_result block
+	toolResult    string // text of its first tool_result block
+}
+
+func (t userTurn) has(keyword string) bool { return strings.Contains(t.prompt, keyword) }
+
+// lastUserTurn finds the last user message of msgs.
+func lastUserTurn(msgs []api.MessageParam) userTurn {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m.Role != api.RoleUser {
+			continue
+		}
+		if len(m.Blocks) == 0 {
+			return userTurn{prompt: m.Text}
+		}
+		var t userTurn
+		var texts []string
+		for _, b := range m.Blocks {
+			switch b.Type {
+			case api.BlockText:
+				texts = append(texts, b.Text)
+			case api.BlockToolResult:
+				if !t.hasToolResult {
+					t.hasToolResult = true
+					t.toolResult = resultText(b.ResultContent)
+				}
+			}
+		}
+		t.prompt = strings.Join(texts, "\n")
+		return t
+	}
+	return userTurn{}
+}
+
+// resultText is the text of a tool_result's content: a string, or an array
+// of blocks whose text parts are joined; anything else is shown as JSON.
+func resultText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil {
+		var parts []string
+		for _, b := range blocks {
+			if b.Type == api.BlockText {
+				parts = append(parts, b.Text)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return string(raw)
+}
+
+// inputTokens counts the words of the system prompt and of every message.
+func inputTokens(req *api.MessageRequest) int {
+	n := countWords(req.System)
+	for _, m := range req.Messages {
+		n += countWords(m.Text)
+		for _, b := range m.Blocks {
+			n += countWords(b.Text) + countWords(b.Thinking) + countWords(string(b.Input)) +
+				countWords(resultText(b.ResultContent))
+		}
+	}
+	return n
+}
+
+// messageID is a deterministic id for the reply to req.
+func messageID(req *api.MessageRequest) string {
+	conv, _ := marshal(req.Messages)
+	return fmt.Sprintf("msg_demo_%016x", hashString(req.Model+"\x00"+req.System+"\x00"+string(conv)))
+}
+
+// planBlock is one content block of a reply, cut into its deltas.
+type planBlock struct {
+	start     api.ContentBlock // the content_block_start shape
+	deltas    []string         // text, thinking or partial_json fragments; one token each
+	signature string           // thinking only: sent once the thinking is complete
+	complete  bool             // every delta fits in max_tokens
+}
+
+// plan is a whole reply, shared by the streaming and non-streaming paths so
+// both give the same content.
+type plan struct {
+	blocks       []planBlock
+	stopReason   string
+	stopSequence string
+	failAfter    int // text deltas before a stream error; 0 means none
+	outputTokens int
+}
+
+// buildPlan composes the reply to req and cuts it to max_tokens.
+func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
+	p := &plan{stopReason: api.StopEndTurn}
+	if turn.has(kwThink) || (req.Thinking != nil && req.Thinking.Type == "enabled") {
+		p.blocks = append(p.blocks, planBlock{
+			start:     api.ContentBlock{Type: api.BlockThinking},
+			deltas:    splitWords(thinkingText(turn.prompt)),
+			signature: signature(turn.prompt),
+		})
+	}
+	var text string
+	var tool *planBlock
+	switch {
+	case turn.hasToolResult:
+		text = "The tool returned: " + truncateRunes(turn.toolResult, 200)
+	case turn.has(kwTool):
+		name, schema := pickTool(req)
+		text = fmt.Sprintf("I'll call the `%s` tool to find out.", name)
+		tool = &planBlock{
+			start: api.ContentBlock{
+				Type:  api.BlockToolUse,
+				ID:    fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)),
+				Name:  name,
+				Input: json.RawMessage("{}"),
+			},
+			deltas: splitJSON(sampleInput(schema)),
+		}
+	case turn.has(kwLong):
+		text = longReply(turn.prompt)
+	default:
+		text = normalReply(turn.prompt)
+	}
+	if turn.has(kwHostile) {
+		text += hostileText
+	}
+	if at, seq := firstStop(text, req.StopSequences); at >= 0 {
+		text, tool = text[:at], nil
+		p.stopReason, p.stopSequence = api.StopSequence, seq
+	}
+	p.blocks = append(p.blocks, planBlock{
+		start:  api.ContentBlock{Type: api.BlockText},
+		deltas: splitWords(text),
+	})
+	if tool != nil {
+		p.blocks = append(p.blocks, *tool)
+		p.stopReason = api.StopToolUse
+	}
+	if turn.has(kwError) {
+		p.failAfter = errorAfter
+	}
+	p.limit(req.MaxTokens)
+	return p
+}
+
+// firstStop finds the earliest stop sequence in text; at is -1 if none occurs.
+func firstStop(text string, seqs []string) (at int, seq string) {
+	at = -1
+	for _, s := range seqs {
+		if s == "" {
+			continue
+		}
+		if i := strings.Index(text, s); i >= 0 && (at < 0 || i < at) {
+			at, seq = i, s
+		}
+	}
+	return at, seq
+}
+
+// limit cuts the plan after max tokens, marking which blocks are complete.
+func (p *plan) limit(max int) {
+	left := max
+	for i := range p.blocks {
+		b := &p.blocks[i]
+		if left == 0 || len(b.deltas) > left {
+			keep := i
+			if left > 0 {
+				b.deltas = b.deltas[:left]
+				keep = i + 1
+			}
+			p.blocks = p.blocks[:keep]
+			p.stopReason, p.stopSequence = api.StopMaxTokens, ""
+			left = 0
+			break
+		}
+		left -= len(b.deltas)
+		b.complete = true
+	}
+	p.outputTokens = max - left
+}
+
+// message is the non-streaming form of the plan. A tool_use block cut by
+// max_tokens is left out, since its input is not valid JSON.
+func (p *plan) message(id string, req *api.MessageRequest) api.Message {
+	msg := api.Message{
+		ID:           id,
+		Type:         "message",
+		Role:         api.RoleAssistant,
+		Model:        req.Model,
+		Content:      []api.ContentBlock{},
+		StopReason:   p.stopReason,
+		StopSequence: p.stopSequence,
+		Usage:        api.Usage{InputTokens: inputTokens(req), OutputTokens: p.outputTokens},
+	}
+	for _, b := range p.blocks {
+		c := b.start
+		joined := strings.Join(b.deltas, "")
+		switch c.Type {
+		case api.BlockText:
+			c.Text = joined
+		case api.BlockThinking:
+			c.Thinking = joined
+			if b.complete {
+				c.Signature = b.signature
+			}
+		case api.BlockToolUse:
+			if !b.complete {
+				continue
+			}
+			c.Input = json.RawMessage(joined)
+		}
+		msg.Content = append(msg.Content, c)
+	}
+	return msg
+}

@@ -1,0 +1,42 @@
+package demo
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"muse/api"
+)
+
+func TestStartAndClose(t *testing.T) {
+	s, err := Start(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !strings.HasPrefix(s.URL, "http://127.0.0.1:") {
+		t.Fatalf("URL %q", s.URL)
+	}
+	var m api.Message
+	decodeOK(t, post(t, s.URL+messagesPath, chat("hi", nil), messageHeaders()), &m)
+
+	var res api.ImageResult
+	decodeOK(t, post(t, s.URL+imagesPath, imageBody("demo:url", map[string]any{"size": "8*8"}), imageHeaders()), &res)
+	if !strings.HasPrefix(res.Data[0].URL, s.URL+imagePrefix) {
+		t.Fatalf("image url %q does not point at %s", res.Data[0].URL, s.URL)
+	}
+	resp := download(t, res.Data[0].URL)
+	decodePNG(t, readAll(t, resp.Body))
+
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	client := &http.Client{Transport: &http.Transport{}}
+	if resp, err := client.Get(s.URL + messagesPath); err == nil {
+		resp.Body.Close()
+		t.Fatal("server still answering after Close")
+	}
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"muse/ui/sanitize"
+)
+
+// APIError is an error answered by the server, either as an HTTP status with
+// Anthropic's error body or as an `error` event in the middle of a stream.
+type APIError struct {
+	// Status is the HTTP status. For an error event inside a 200 stream it is
+	// the status that usually goes with Type (529 for overloaded_error), or 0.
+	Status int
+	// Type is the error type, such as "rate_limit_error". It is empty when the
+	// body was not Anthropic's error shape.
+	Type string
+	// Message is the server's message, or the start of a body that was not JSON.
+	Message string
+	// RequestID is the request-id header of the response, if any.
+	RequestID string
+}
+
+// Error formats the error as "<status> <type>: <message>".
+func (e *APIError) Error() string {
+	var b strings.Builder
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "%d", e.Status)
+	}
+	typ := e.Type
+	if typ == "" && e.Status != 0 {
+		typ = strings.ToLower(strings.ReplaceAll(http.StatusText(e.Status), " ", "_"))
+	}
+	if typ != "" {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(typ)
+	}
+	if e.Message != "" {
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Message)
+	}
+	return b.String()
+}
+
+// Hint suggests what the user can do about the error.
+func (e *APIError) Hint() string {
+	switch {
+	case e.Status == http.StatusUnauthorized || e.Type == "authentication_error":
+		return "check MUSE_ACCESS_TOKEN or MUSE_API_KEY"
+	case e.Status == http.StatusForbidden || e.Type == "permission_error":
+		return "this credential may not use that model or endpoint"
+	case e.Status == http.StatusNotFound || e.Type == "not_found_error":
+		return "check the base URL and the model name"
+	case e.Status == http.StatusTooManyRequests || e.Type == "rate_limit_error":
+		return "rate limited: wait a moment, then /retry"
+	case e.Status == 529 || e.Type == "overloaded_error":
+		return "the service is overloaded: /retry in a moment"
+	case e.Status >= 500:
+		return "server error: /retry"
+	case e.Status == http.StatusBadRequest || e.Type == "invalid_request_error":
+		return "the request was refused: check the settings it names"
+	}
+	return "/retry"
+}
+
+// statusForType maps Anthropic's error types to the status that usually carries them.
+var statusForType = map[string]int{
+	"invalid_request_error": 400,
+	"authentication_error":  401,
+	"billing_error":         402,
+	"permission_error":      403,
+	"not_found_error":       404,
+	"request_too_large":     413,
+	"rate_limit_error":      429,
+	"api_error":             500,
+	"timeout_error":         504,
+	"overloaded_error":      529,
+}
+
+type errorBody struct {
+	Type  string `json:"type"`
+	Error *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// snippetLen is how much of a body that is not Anthropic's error shape is shown.
+const snippetLen = 200
+
+// newAPIError builds an APIError from a response status, body and request id.
+// Anthropic's {"type":"error","error":{...}} is read field by field; any other
+// body gives its first 200 bytes, sanitized.
+func newAPIError(status int, body []byte, requestID string) *APIError {
+	e := &APIError{Status: status, RequestID: sanitize.Line(requestID)}
+	var eb errorBody
+	if json.Unmarshal(body, &eb) == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
+		e.Type = sanitize.Line(eb.Error.Type)
+		e.Message = sanitize.Line(eb.Error.Message)
+		if e.Status == 0 {
+			e.Status = statusForType[eb.Error.Type]
+		}
+		return e
+	}
+	e.Message = snippet(body)
+	if e.Message == "" {
+		e.Message = "empty response body"
+	}
+	return e
+}
+
+// snippet returns the first 200 bytes of body as one sanitized line, cut on a rune boundary.
+func snippet(body []byte) string {
+	cut := len(body) > snippetLen
+	if cut {
+		body = body[:snippetLen]
+		for i := 0; i < utf8.UTFMax-1 && len(body) > 0; i++ {
+			if r, size := utf8.DecodeLastRune(body); r != utf8.RuneError || size != 1 {
+				break
+			}
+			body = body[:len(body)-1]
+		}
+	}
+	s := strings.Join(strings.Fields(sanitize.Line(string(body))), " ")
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+// Errors of the transport that are not answered by the server.
+var (
+	// ErrHeaderTimeout is returned when the server sends no response headers in time.
+	ErrHeaderTimeout = errors.New("no response from the server in time")
+	// ErrIdleTimeout is returned when a stream sends nothing for the idle timeout.
+	ErrIdleTimeout = errors.New("the stream stopped sending")
+	// ErrStreamCut is returned when a stream ends before message_stop.
+	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
+	// ErrEventTooLarge is returned when one server-sent event exceeds MaxEventSize.
+	ErrEventTooLarge = errors.New("a server-sent event exceeds 32 MiB")
+)

@@ -1,0 +1,114 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Event types of Anthropic's message stream.
+const (
+	EventMessageStart      = "message_start"
+	EventContentBlockStart = "content_block_start"
+	EventContentBlockDelta = "content_block_delta"
+	EventContentBlockStop  = "content_block_stop"
+	EventMessageDelta      = "message_delta"
+	EventMessageStop       = "message_stop"
+	EventPing              = "ping"
+	EventError             = "error"
+)
+
+// Delta types of content_block_delta events.
+const (
+	DeltaText        = "text_delta"
+	DeltaThinking    = "thinking_delta"
+	DeltaSignature   = "signature_delta"
+	DeltaInputJSON   = "input_json_delta"
+	maxEventTypeName = 64
+)
+
+// Event is one event of a message stream.
+type Event struct {
+	// Type is the event type, such as "content_block_delta".
+	Type string
+	// Index addresses the content block of block events.
+	Index int
+	// Message is the message of a message_start event.
+	Message *Message
+	// Block is the initial block of a content_block_start event.
+	Block *ContentBlock
+	// Delta holds content_block_delta and message_delta changes.
+	Delta Delta
+	// Usage holds the cumulative usage of a message_delta event; nil fields were not sent.
+	Usage *UsageDelta
+	// Error is the error of an error event.
+	Error *APIError
+}
+
+// Delta is the change carried by a content_block_delta or message_delta event.
+type Delta struct {
+	// Type is the delta type of a content_block_delta, such as "text_delta".
+	Type         string `json:"type"`
+	Text         string `json:"text"`
+	Thinking     string `json:"thinking"`
+	Signature    string `json:"signature"`
+	PartialJSON  string `json:"partial_json"`
+	StopReason   string `json:"stop_reason"`
+	StopSequence string `json:"stop_sequence"`
+}
+
+// UsageDelta is a usage object in which absent counters stay nil.
+type UsageDelta struct {
+	InputTokens              *int `json:"input_tokens"`
+	OutputTokens             *int `json:"output_tokens"`
+	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     *int `json:"cache_read_input_tokens"`
+}
+
+type eventWire struct {
+	Type         string        `json:"type"`
+	Index        int           `json:"index"`
+	Message      *Message      `json:"message"`
+	ContentBlock *ContentBlock `json:"content_block"`
+	Delta        *Delta        `json:"delta"`
+	Usage        *UsageDelta   `json:"usage"`
+	Error        *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// parseEvent decodes the data of one server-sent event. name is the SSE event
+// name; the JSON "type" wins when both are present.
+func parseEvent(name string, data []byte) (Event, error) {
+	var w eventWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		if len(name) > maxEventTypeName {
+			name = name[:maxEventTypeName]
+		}
+		return Event{}, fmt.Errorf("malformed %q event from the server: %w", name, err)
+	}
+	ev := Event{Type: w.Type, Index: w.Index, Message: w.Message, Block: w.ContentBlock, Usage: w.Usage}
+	if ev.Type == "" {
+		ev.Type = name
+	}
+	if w.Delta != nil {
+		ev.Delta = *w.Delta
+	}
+	if ev.Type == EventError {
+		ev.Error = newAPIError(0, data, "")
+		if w.Error == nil {
+			ev.Error.Type = "stream_error"
+		}
+	}
+	return ev, nil
+}
+
+// knownEvent reports whether the client handles events of type t; others are ignored.
+func knownEvent(t string) bool {
+	switch t {
+	case EventMessageStart, EventContentBlockStart, EventContentBlockDelta, EventContentBlockStop,
+		EventMessageDelta, EventMessageStop, EventPing, EventError:
+		return true
+	}
+	return false
+}

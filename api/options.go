@@ -1,0 +1,76 @@
+package api
+
+import (
+	"net/http"
+	"time"
+)
+
+// Version is the client version sent in the User-Agent header.
+var Version = "0.1.0"
+
+// Default timeouts and retries.
+const (
+	DefaultMaxRetries     = 2
+	DefaultHeaderTimeout  = 60 * time.Second
+	DefaultIdleTimeout    = 90 * time.Second
+	DefaultVersionHeader  = "provider-version"
+	MaxEventSize          = 32 << 20
+	maxErrorBodySize      = 1 << 20
+	maxResponseSize       = 256 << 20
+	maxRetryAfterHonoured = 60 * time.Second
+)
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithAccessToken sends "Authorization: Bearer <token>" on every request.
+func WithAccessToken(token string) Option { return func(c *Client) { c.token = token } }
+
+// WithAPIKey sends "x-api-key: <key>" on the message endpoint when no access token is set.
+func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
+
+// WithProviderVersion sets the version header's value (default 2023-06-01).
+func WithProviderVersion(v string) Option { return func(c *Client) { c.version = v } }
+
+// WithVersionHeader sets the version header's name (default provider-version;
+// "anthropic-version" talks to Anthropic's own API).
+func WithVersionHeader(name string) Option { return func(c *Client) { c.versionHeader = name } }
+
+// WithHTTPClient sets the HTTP client used for every request.
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithMaxRetries sets how often a failed request is retried (default 2).
+func WithMaxRetries(n int) Option { return func(c *Client) { c.maxRetries = max(n, 0) } }
+
+// WithHeaderTimeout sets how long to wait for response headers (default 60 s; 0 disables).
+func WithHeaderTimeout(d time.Duration) Option { return func(c *Client) { c.headerTimeout = d } }
+
+// WithIdleTimeout sets how long a stream may send nothing before it fails (default 90 s; 0 disables).
+func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTimeout = d } }
+
+// WithUserAgent overrides the User-Agent header (default muse/<version>).
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// withSleep replaces the retry wait, for tests.
+func withSleep(f func(d time.Duration)) Option { return func(c *Client) { c.testSleep = f } }
+
+// RetryInfo describes a retry that is about to happen.
+type RetryInfo struct {
+	// Attempt is the number of the retry, from 1.
+	Attempt int
+	// Wait is how long the client waits before it.
+	Wait time.Duration
+	// Err is what failed.
+	Err error
+}
+
+// RequestOption configures one call.
+type RequestOption func(*callConfig)
+
+type callConfig struct {
+	onRetry func(RetryInfo)
+}
+
+// OnRetry calls f before each retry, so a UI can show "retrying in 3 s…".
+// f runs on the calling goroutine.
+func OnRetry(f func(RetryInfo)) RequestOption { return func(c *callConfig) { c.onRetry = f } }

@@ -1,0 +1,85 @@
+package api
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// shouldRetry applies the retry policy to a failed attempt: retry on a
+// connection error before any response and on 408, 409, 429 and 5xx, unless
+// x-should-retry says otherwise, while retries are left. It returns the wait.
+func (c *Client) shouldRetry(ae *attemptError, attempt int) (bool, time.Duration) {
+	if attempt >= c.maxRetries {
+		return false, 0
+	}
+	if ae.header == nil {
+		return true, backoff(attempt)
+	}
+	switch ae.header.Get("x-should-retry") {
+	case "true":
+		return true, retryWait(ae.header, attempt, time.Now())
+	case "false":
+		return false, 0
+	}
+	s := ae.statusCode
+	if s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500 {
+		return true, retryWait(ae.header, attempt, time.Now())
+	}
+	return false, 0
+}
+
+// retryWait honours retry-after-ms, then retry-after (seconds or an HTTP
+// date), when the server sends a sane value; otherwise it backs off.
+func retryWait(h http.Header, attempt int, now time.Time) time.Duration {
+	if v := h.Get("retry-after-ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			if d := time.Duration(ms * float64(time.Millisecond)); d <= maxRetryAfterHonoured {
+				return d
+			}
+		}
+	}
+	if v := h.Get("retry-after"); v != "" {
+		if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+			if d := time.Duration(s * float64(time.Second)); d <= maxRetryAfterHonoured {
+				return d
+			}
+		} else if t, err := http.ParseTime(v); err == nil {
+			d := max(t.Sub(now), 0)
+			if d <= maxRetryAfterHonoured {
+				return d
+			}
+		}
+	}
+	return backoff(attempt)
+}
+
+// backoff is min(0.5 s·2^n, 8 s) less up to 25% jitter.
+func backoff(attempt int) time.Duration {
+	d := 8 * time.Second
+	if attempt < 5 {
+		d = min(500*time.Millisecond<<attempt, d)
+	}
+	return time.Duration(float64(d) * (1 - 0.25*rand.Float64()))
+}
+
+// sleep waits d or until ctx is done.
+func (c *Client) sleep(ctx context.Context, d time.Duration) error {
+	if c.testSleep != nil {
+		c.testSleep(d)
+		return context.Cause(ctx)
+	}
+	if d <= 0 {
+		return context.Cause(ctx)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,119 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// sseEvent is one dispatched server-sent event.
+type sseEvent struct {
+	name string
+	data []byte
+}
+
+// sseDecoder reads server-sent events as the HTML standard describes them:
+// lines end in LF, CRLF or CR; lines starting with ':' are comments; data
+// lines join with '\n'; the space after "field:" is optional. An event still
+// pending at the end of the body is dispatched, because real servers end the
+// body without the final blank line.
+type sseDecoder struct {
+	sc   *bufio.Scanner
+	name []byte
+	data bytes.Buffer
+	has  bool
+	err  error
+	max  int
+}
+
+func newSSEDecoder(r io.Reader) *sseDecoder {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxEventSize+64)
+	sc.Split(scanLines)
+	return &sseDecoder{sc: sc, max: MaxEventSize}
+}
+
+// scanLines splits on LF, CRLF or a lone CR.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		if data[i] == '\n' {
+			return i + 1, data[:i], nil
+		}
+		// A CR: it ends the line, and swallows a following LF.
+		if i+1 < len(data) {
+			if data[i+1] == '\n' {
+				return i + 2, data[:i], nil
+			}
+			return i + 1, data[:i], nil
+		}
+		if atEOF {
+			return i + 1, data[:i], nil
+		}
+		return 0, nil, nil // need one more byte to know if LF follows
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// Next returns the next event, or false at the end of the body or on error.
+func (d *sseDecoder) Next() (sseEvent, bool) {
+	for d.sc.Scan() {
+		line := d.sc.Bytes()
+		if len(line) == 0 {
+			if ev, ok := d.dispatch(); ok {
+				return ev, true
+			}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, found := bytes.Cut(line, []byte{':'})
+		if found && len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		switch string(field) {
+		case "event":
+			d.name = append(d.name[:0], value...)
+		case "data":
+			if d.data.Len()+len(value)+1 > d.max {
+				d.err = ErrEventTooLarge
+				return sseEvent{}, false
+			}
+			if d.has {
+				d.data.WriteByte('\n')
+			}
+			d.data.Write(value)
+			d.has = true
+		}
+	}
+	if err := d.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = ErrEventTooLarge
+		}
+		d.err = err
+		return sseEvent{}, false
+	}
+	return d.dispatch()
+}
+
+func (d *sseDecoder) dispatch() (sseEvent, bool) {
+	if !d.has {
+		d.name = d.name[:0]
+		return sseEvent{}, false
+	}
+	ev := sseEvent{name: string(d.name), data: bytes.Clone(d.data.Bytes())}
+	d.name = d.name[:0]
+	d.data.Reset()
+	d.has = false
+	return ev, true
+}
+
+// Err returns the read error that ended the events, if any.
+func (d *sseDecoder) Err() error { return d.err }

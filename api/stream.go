@@ -1,0 +1,191 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"muse/ui/sanitize"
+)
+
+// Stream is a message reply arriving as server-sent events. Use it like
+// bufio.Scanner:
+//
+//	for s.Next() {
+//		ev := s.Current()
+//	}
+//	msg, err := s.Message(), s.Err()
+//
+// Unknown events are skipped. An error event ends the stream with an
+// *APIError; the message assembled so far stays available.
+type Stream struct {
+	body      io.ReadCloser
+	cancel    context.CancelCauseFunc
+	ctx       context.Context
+	dec       *sseDecoder
+	idle      time.Duration
+	replay    []Event
+	requestID string
+
+	acc  Accumulator
+	cur  Event
+	err  error
+	done bool
+	once sync.Once
+}
+
+func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration) *Stream {
+	s := &Stream{
+		body:      resp.Body,
+		cancel:    cancel,
+		ctx:       resp.Request.Context(),
+		idle:      idle,
+		requestID: sanitize.Line(resp.Header.Get("request-id")),
+	}
+	var r io.Reader = resp.Body
+	if idle > 0 {
+		r = newIdleReader(resp.Body, idle, func() { cancel(ErrIdleTimeout) })
+	}
+	s.dec = newSSEDecoder(r)
+	return s
+}
+
+func replayStream(m *Message, requestID string) *Stream {
+	return &Stream{replay: ReplayEvents(m), requestID: sanitize.Line(requestID)}
+}
+
+// NewStreamFromReader parses server-sent events from r, as a response body
+// would arrive. It is how tests and tools feed recorded streams to the parser.
+func NewStreamFromReader(r io.Reader) *Stream {
+	rc, ok := r.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(r)
+	}
+	return &Stream{body: rc, dec: newSSEDecoder(r)}
+}
+
+// Next advances to the next event. It returns false at message_stop, at the
+// end of the body, or on error; then Err tells which.
+func (s *Stream) Next() bool {
+	if s.done {
+		return false
+	}
+	if s.dec == nil {
+		if len(s.replay) == 0 {
+			s.done = true
+			return false
+		}
+		s.cur, s.replay = s.replay[0], s.replay[1:]
+		_ = s.acc.Add(s.cur)
+		return true
+	}
+	if s.acc.Done() {
+		return s.end(nil)
+	}
+	for {
+		raw, ok := s.dec.Next()
+		if !ok {
+			return s.end(s.readErr())
+		}
+		if string(raw.data) == "[DONE]" {
+			continue
+		}
+		ev, err := parseEvent(raw.name, raw.data)
+		if err != nil {
+			return s.end(err)
+		}
+		if !knownEvent(ev.Type) {
+			continue
+		}
+		s.cur = ev
+		if err := s.acc.Add(ev); err != nil {
+			if ev.Error != nil && ev.Error.RequestID == "" {
+				ev.Error.RequestID = s.requestID
+			}
+			return s.end(err)
+		}
+		return true
+	}
+}
+
+func (s *Stream) readErr() error {
+	err := s.dec.Err()
+	if s.ctx != nil {
+		if cause := context.Cause(s.ctx); cause != nil {
+			if errors.Is(cause, ErrIdleTimeout) {
+				return fmt.Errorf("%w for %s; the partial reply is kept", ErrIdleTimeout, s.idle)
+			}
+			return cause
+		}
+	}
+	if err != nil {
+		if errors.Is(err, ErrEventTooLarge) {
+			return err
+		}
+		return fmt.Errorf("read stream: %w; the partial reply is kept", err)
+	}
+	if !s.acc.Done() {
+		return ErrStreamCut
+	}
+	return nil
+}
+
+func (s *Stream) end(err error) bool {
+	s.acc.Finish()
+	s.err = err
+	s.done = true
+	s.Close()
+	return false
+}
+
+// Current returns the event that Next advanced to.
+func (s *Stream) Current() Event { return s.cur }
+
+// Message returns the message assembled from the events so far.
+func (s *Stream) Message() Message { return s.acc.Message() }
+
+// RequestID returns the request-id header of the response.
+func (s *Stream) RequestID() string { return s.requestID }
+
+// Err returns what ended the stream early: an *APIError for an error event,
+// ErrStreamCut for a body that ended before message_stop, ErrIdleTimeout,
+// context.Canceled, or a read error. It is nil after a complete reply.
+func (s *Stream) Err() error { return s.err }
+
+// Close releases the connection. It is safe to call more than once.
+func (s *Stream) Close() error {
+	s.once.Do(func() {
+		if s.cancel != nil {
+			s.cancel(nil)
+		}
+		if s.body != nil {
+			s.body.Close()
+		}
+	})
+	return nil
+}
+
+// idleReader fails a body that sends nothing for d by calling onIdle.
+type idleReader struct {
+	r     io.Reader
+	d     time.Duration
+	timer *time.Timer
+}
+
+func newIdleReader(r io.Reader, d time.Duration, onIdle func()) *idleReader {
+	return &idleReader{r: r, d: d, timer: time.AfterFunc(d, onIdle)}
+}
+
+func (ir *idleReader) Read(p []byte) (int, error) {
+	n, err := ir.r.Read(p)
+	if err != nil {
+		ir.timer.Stop()
+	} else if n > 0 {
+		ir.timer.Reset(ir.d)
+	}
+	return n, err
+}

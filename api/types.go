@@ -1,0 +1,366 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Roles used in message requests.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Content block types the client understands. Any other type is kept as raw JSON.
+const (
+	BlockText       = "text"
+	BlockThinking   = "thinking"
+	BlockToolUse    = "tool_use"
+	BlockToolResult = "tool_result"
+)
+
+// Stop reasons named by the interface document. Servers may send others; they are kept as strings.
+const (
+	StopEndTurn      = "end_turn"
+	StopMaxTokens    = "max_tokens"
+	StopSequence     = "stop_sequence"
+	StopToolUse      = "tool_use"
+	DefaultVersion   = "2023-06-01"
+	DefaultMaxTokens = 4096
+)
+
+// MessageRequest is the body of POST /v1/messages. Pointer fields are optional:
+// nil is omitted, and a set value (even zero) is sent.
+type MessageRequest struct {
+	Model         string         `json:"model"`
+	Messages      []MessageParam `json:"messages"`
+	MaxTokens     int            `json:"max_tokens"`
+	System        string         `json:"system,omitempty"`
+	Temperature   *float64       `json:"temperature,omitempty"`
+	TopP          *float64       `json:"top_p,omitempty"`
+	TopK          *int           `json:"top_k,omitempty"`
+	Stream        bool           `json:"stream"`
+	StopSequences []string       `json:"stop_sequences,omitempty"`
+	Tools         []Tool         `json:"tools,omitempty"`
+	ToolChoice    *ToolChoice    `json:"tool_choice,omitempty"`
+	Thinking      *Thinking      `json:"thinking,omitempty"`
+	Metadata      *Metadata      `json:"metadata,omitempty"`
+}
+
+// MessageParam is one turn of the conversation sent to the server. A turn with
+// only Text is sent with content as a plain string, as the interface document
+// shows; a turn with Blocks is sent as an array of content blocks.
+type MessageParam struct {
+	Role   string
+	Text   string
+	Blocks []ContentBlock
+}
+
+// TextMessage returns a plain-text turn for role.
+func TextMessage(role, text string) MessageParam {
+	return MessageParam{Role: role, Text: text}
+}
+
+// IsEmpty reports whether the turn carries no content.
+func (p MessageParam) IsEmpty() bool {
+	return len(p.Blocks) == 0 && p.Text == ""
+}
+
+// MarshalJSON sends content as a string for plain turns and as blocks otherwise.
+func (p MessageParam) MarshalJSON() ([]byte, error) {
+	if len(p.Blocks) > 0 {
+		return json.Marshal(struct {
+			Role    string         `json:"role"`
+			Content []ContentBlock `json:"content"`
+		}{p.Role, p.Blocks})
+	}
+	return json.Marshal(struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}{p.Role, p.Text})
+}
+
+// UnmarshalJSON accepts content as a string or as an array of blocks.
+func (p *MessageParam) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*p = MessageParam{Role: raw.Role}
+	c := bytes.TrimSpace(raw.Content)
+	switch {
+	case len(c) == 0 || bytes.Equal(c, []byte("null")):
+		return nil
+	case c[0] == '"':
+		return json.Unmarshal(c, &p.Text)
+	case c[0] == '[':
+		return json.Unmarshal(c, &p.Blocks)
+	default:
+		return fmt.Errorf("message content must be a string or an array, got %.20s", c)
+	}
+}
+
+// Tool is a tool definition offered to the model.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// ToolChoice tells the model how to use the tools (type "auto", "any", "tool" or "none").
+type ToolChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name,omitempty"`
+}
+
+// Thinking enables extended thinking (type "enabled") with a token budget.
+type Thinking struct {
+	Type         string `json:"type"`
+	BudgetTokens int    `json:"budget_tokens,omitempty"`
+}
+
+// Metadata carries request metadata.
+type Metadata struct {
+	UserID string `json:"user_id,omitempty"`
+}
+
+// Message is an assistant message, as returned by the server or assembled from a stream.
+type Message struct {
+	ID           string         `json:"id"`
+	Type         string         `json:"type"`
+	Role         string         `json:"role"`
+	Model        string         `json:"model"`
+	Content      []ContentBlock `json:"content"`
+	StopReason   string         `json:"stop_reason,omitempty"`
+	StopSequence string         `json:"stop_sequence,omitempty"`
+	Usage        Usage          `json:"usage"`
+}
+
+// Text returns the concatenated text of the message's text blocks.
+func (m Message) Text() string {
+	var b bytes.Buffer
+	for _, c := range m.Content {
+		if c.Type == BlockText {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// Clone returns a copy of m that shares no mutable state with it.
+func (m Message) Clone() Message {
+	m.Content = append([]ContentBlock(nil), m.Content...)
+	return m
+}
+
+// Usage counts the tokens of a request.
+type Usage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// ContentBlock is one item of a message's content. Known types fill their
+// fields; a block of any other type keeps its original JSON in Raw and is sent
+// back unchanged.
+type ContentBlock struct {
+	Type string
+
+	// Text is the text of a "text" block.
+	Text string
+	// Thinking and Signature belong to a "thinking" block.
+	Thinking  string
+	Signature string
+	// ID, Name and Input belong to a "tool_use" block.
+	ID    string
+	Name  string
+	Input json.RawMessage
+	// Truncated marks a tool_use block whose input never finished (for example
+	// max_tokens was hit inside it). Such a call must never be run. PartialInput
+	// then holds the raw fragments as they arrived.
+	Truncated    bool
+	PartialInput string
+	// ToolUseID, ResultContent and IsError belong to a "tool_result" block.
+	ToolUseID     string
+	ResultContent json.RawMessage
+	IsError       bool
+
+	// Raw is the original JSON of a block whose type this client does not know.
+	Raw json.RawMessage
+}
+
+type textWire struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type thinkingWire struct {
+	Type      string `json:"type"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature,omitempty"`
+}
+
+type toolUseWire struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+type toolResultWire struct {
+	Type      string          `json:"type"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+}
+
+// MarshalJSON writes the block in Anthropic's wire shape.
+func (b ContentBlock) MarshalJSON() ([]byte, error) {
+	switch b.Type {
+	case BlockText:
+		return json.Marshal(textWire{b.Type, b.Text})
+	case BlockThinking:
+		return json.Marshal(thinkingWire{b.Type, b.Thinking, b.Signature})
+	case BlockToolUse:
+		in := b.Input
+		if len(in) == 0 {
+			in = json.RawMessage("{}")
+		}
+		return json.Marshal(toolUseWire{b.Type, b.ID, b.Name, in})
+	case BlockToolResult:
+		return json.Marshal(toolResultWire{b.Type, b.ToolUseID, b.ResultContent, b.IsError})
+	}
+	if len(b.Raw) > 0 {
+		return b.Raw, nil
+	}
+	return json.Marshal(struct {
+		Type string `json:"type"`
+	}{b.Type})
+}
+
+// UnmarshalJSON reads a block of any type; unknown types keep their raw JSON.
+func (b *ContentBlock) UnmarshalJSON(data []byte) error {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return err
+	}
+	*b = ContentBlock{Type: head.Type}
+	switch head.Type {
+	case BlockText:
+		var w textWire
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
+		b.Text = w.Text
+	case BlockThinking:
+		var w thinkingWire
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
+		b.Thinking, b.Signature = w.Thinking, w.Signature
+	case BlockToolUse:
+		var w toolUseWire
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
+		b.ID, b.Name, b.Input = w.ID, w.Name, w.Input
+	case BlockToolResult:
+		var w toolResultWire
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
+		b.ToolUseID, b.ResultContent, b.IsError = w.ToolUseID, w.Content, w.IsError
+	default:
+		b.Raw = append(json.RawMessage(nil), data...)
+	}
+	return nil
+}
+
+// ImageRequest is the body of POST /v1/images/generations.
+type ImageRequest struct {
+	Model      string           `json:"model"`
+	Input      ImageInput       `json:"input"`
+	Parameters *ImageParameters `json:"parameters,omitempty"`
+}
+
+// NewImageRequest builds an image request for one prompt. params may be nil.
+func NewImageRequest(model, prompt string, params *ImageParameters) ImageRequest {
+	return ImageRequest{
+		Model: model,
+		Input: ImageInput{Messages: []ImageMessage{{
+			Role:    RoleUser,
+			Content: []ImageContent{{Text: prompt}},
+		}}},
+		Parameters: params,
+	}
+}
+
+// Prompt returns the concatenated prompt text of the request.
+func (r *ImageRequest) Prompt() string {
+	var b bytes.Buffer
+	for _, m := range r.Input.Messages {
+		for _, c := range m.Content {
+			if b.Len() > 0 && c.Text != "" {
+				b.WriteByte('\n')
+			}
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// ImageInput holds the prompt messages of an image request.
+type ImageInput struct {
+	Messages []ImageMessage `json:"messages"`
+}
+
+// ImageMessage is one prompt message of an image request.
+type ImageMessage struct {
+	Role    string         `json:"role"`
+	Content []ImageContent `json:"content"`
+}
+
+// ImageContent is one piece of prompt text.
+type ImageContent struct {
+	Text string `json:"text"`
+}
+
+// ImageParameters are the optional settings of an image request. Nil fields are omitted.
+type ImageParameters struct {
+	NegativePrompt *string `json:"negative_prompt,omitempty"`
+	PromptExtend   *bool   `json:"prompt_extend,omitempty"`
+	Watermark      *bool   `json:"watermark,omitempty"`
+	Size           string  `json:"size,omitempty"`
+}
+
+// ImageResult is the response of an image request.
+type ImageResult struct {
+	Created int64       `json:"created"`
+	Data    []ImageData `json:"data"`
+}
+
+// ImageData is one generated image, given as a URL or as base64 data.
+type ImageData struct {
+	URL           string `json:"url,omitempty"`
+	B64JSON       string `json:"b64_json,omitempty"`
+	RevisedPrompt string `json:"revised_prompt,omitempty"`
+}
+
+// Float returns a pointer to v, for optional request fields.
+func Float(v float64) *float64 { return &v }
+
+// Int returns a pointer to v, for optional request fields.
+func Int(v int) *int { return &v }
+
+// Bool returns a pointer to v, for optional request fields.
+func Bool(v bool) *bool { return &v }
+
+// String returns a pointer to v, for optional request fields.
+func String(v string) *string { return &v }

@@ -1,0 +1,123 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestReadLine(t *testing.T) {
+	// A 16-byte buffer makes lines span several ReadSlice calls.
+	r := bufio.NewReaderSize(strings.NewReader("short\n"+strings.Repeat("x", 40)+"\n"+strings.Repeat("y", 20)+"\n\nlast-no-newline"), 16)
+	type want struct {
+		data          string
+		size          int
+		newline, long bool
+		err           error
+	}
+	for i, w := range []want{
+		{"short", 6, true, false, nil},
+		{"", 41, true, true, nil},
+		{strings.Repeat("y", 20), 21, true, false, nil},
+		{"", 1, true, false, nil},
+		{"last-no-newline", 15, false, false, io.EOF},
+		{"", 0, false, false, io.EOF},
+	} {
+		l, err := readLine(r, nil, 30)
+		if string(l.data) != w.data || l.size != w.size || l.newline != w.newline || l.tooLong != w.long || err != w.err {
+			t.Errorf("line %d = {%q %d %v %v} %v, want %+v", i+1, l.data, l.size, l.newline, l.tooLong, err, w)
+		}
+	}
+}
+
+// repeatReader yields b forever.
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+func TestReplayOversizedLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 64 MiB")
+	}
+	header := `{"v":1,"type":"header","time":"2025-03-01T09:00:00Z","id":"s","created":"2025-03-01T09:00:00Z","params":{}}` + "\n"
+	entry := `{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","time":"2025-03-01T09:00:01Z","text":"ok"}}` + "\n"
+	huge := func() io.Reader {
+		return io.MultiReader(strings.NewReader(`{"type":"entry","entry":{"id":"big","text":"`), io.LimitReader(repeatReader('a'), maxLine))
+	}
+	for _, tc := range []struct {
+		name    string
+		r       io.Reader
+		warning string
+	}{
+		{"middle", io.MultiReader(strings.NewReader(header), huge(), strings.NewReader("\"}}\n"+entry)), "line 2: skipped a record larger than 64 MiB"},
+		{"last", io.MultiReader(strings.NewReader(header+entry), huge()), "dropped an unfinished last record"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sess, err := replay(tc.r, "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sess.Entries) != 1 || sess.Entries[0].ID != "e1" {
+				t.Errorf("entries %v, want e1 only", ids(sess.Entries))
+			}
+			if len(sess.Warnings) != 1 || !strings.HasPrefix(sess.Warnings[0], tc.warning) {
+				t.Errorf("warnings %q, want %q", sess.Warnings, tc.warning)
+			}
+		})
+	}
+}
+
+func TestEncodeRecordRejectsOversized(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 64 MiB")
+	}
+	e := Entry{ID: "e1", Kind: KindUser, Text: strings.Repeat("a", maxLine)}
+	if _, err := encodeRecord(&record{Type: recEntry, Entry: &e}); err == nil {
+		t.Error("a record larger than replay accepts was encoded")
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestReplayReadError(t *testing.T) {
+	_, err := replay(io.MultiReader(strings.NewReader("{}\n"), failingReader{}), "s")
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") || errors.Is(err, ErrDamaged) {
+		t.Errorf("replay error = %v, want the read error, not damage", err)
+	}
+}
+
+func FuzzReplay(f *testing.F) {
+	f.Add([]byte(`{"v":1,"type":"header","id":"s","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
+		`{"type":"entry","entry":{"id":"e1","kind":"assistant","message":{"content":[{"type":"text","text":"x"},{"type":"weird"}]}}}` + "\n"))
+	f.Add([]byte(`{"type":"entry","entry":{"id":"e1"}}` + "\n" + `{"type":"entry","entry":{"id":"e1","kind":"user"}}`))
+	f.Add([]byte("garbage\n{\"type\":\"title\",\"title\":\"t\"}\n{\"type\":"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sess, err := replay(strings.NewReader(string(data)), "s")
+		if err != nil {
+			if !errors.Is(err, ErrDamaged) {
+				t.Fatalf("replay error %v does not wrap ErrDamaged", err)
+			}
+			return
+		}
+		if sess.ID != "s" {
+			t.Fatalf("id %q, want the file name's", sess.ID)
+		}
+		seen := map[string]bool{}
+		for _, e := range sess.Entries {
+			if e.ID != "" && seen[e.ID] {
+				t.Fatalf("entry id %q appears twice", e.ID)
+			}
+			seen[e.ID] = true
+		}
+	})
+}

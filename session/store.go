@@ -1,0 +1,409 @@
+// Package session keeps muse's conversations on disk.
+//
+// A Store is a directory holding one append-only journal per session (see
+// journal.go for the format). Every change is appended as one record and
+// synced before the call returns, so a crash loses at most the change in
+// flight, and loading skips what a crash or a stray edit damaged instead of
+// failing. The store writes only what it is given: the session types hold no
+// credentials, and none are added here.
+package session
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Errors returned by the store, wrapped with context; test with errors.Is.
+var (
+	// ErrNotFound means there is no session with the id, or the id is not valid.
+	ErrNotFound = errors.New("session not found")
+	// ErrDamaged means a journal holds nothing that can be loaded.
+	ErrDamaged = errors.New("session journal is damaged")
+	// ErrNoSessions means the store holds no session that can be loaded.
+	ErrNoSessions = errors.New("no sessions")
+)
+
+// journalExt is the file name extension of a journal.
+const journalExt = ".jsonl"
+
+// Modes of the store's directory and journals: conversations are private.
+const (
+	dirMode  fs.FileMode = 0o700
+	fileMode fs.FileMode = 0o600
+)
+
+// DefaultDir returns the directory sessions are kept in:
+// $XDG_DATA_HOME/muse/sessions when XDG_DATA_HOME is set to an absolute path,
+// else ~/.local/share/muse/sessions.
+func DefaultDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "muse", "sessions"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("session directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "muse", "sessions"), nil
+}
+
+// Store keeps sessions as journals in a directory. Its methods may be called
+// from several goroutines, but a *Session must not be changed by two at once.
+type Store struct {
+	dir    string
+	now    func() time.Time // the clock, replaced by tests
+	random io.Reader        // the source of id suffixes, replaced by tests
+}
+
+// Open returns the store in dir. It creates dir, and any of its parents that
+// are missing, with mode 0700, and sets an existing dir to mode 0700.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("open session store: no directory given")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open session store %s: %w", dir, err)
+	}
+	if err := makeDir(abs); err != nil {
+		return nil, fmt.Errorf("open session store %s: %w", abs, err)
+	}
+	return &Store{dir: abs, now: time.Now, random: rand.Reader}, nil
+}
+
+// makeDir creates dir and its missing parents with mode dirMode, whatever the
+// umask, and sets dir itself to dirMode. Existing parents are left alone.
+func makeDir(dir string) error {
+	var missing []string
+	for p := dir; ; {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, p)
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if len(missing) == 0 {
+		missing = []string{dir}
+	}
+	for _, p := range missing {
+		if err := os.Chmod(p, dirMode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Dir returns the absolute path of the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// path returns the journal of the session id, which must be valid.
+func (s *Store) path(id string) string { return filepath.Join(s.dir, id+journalExt) }
+
+// clock returns the time of a new record, in UTC and without a monotonic
+// reading, so that it equals its value read back from the journal.
+func (s *Store) clock() time.Time { return s.now().UTC() }
+
+// Create starts a new session with the settings p and writes its journal.
+func (s *Store) Create(p Params) (*Session, error) {
+	now := s.clock()
+	p = p.clone()
+	// A clash of ids needs two sessions in the same second with the same
+	// random suffix; O_EXCL catches it, and a new suffix resolves it.
+	for range 10 {
+		id, err := newID(now, s.random)
+		if err != nil {
+			return nil, fmt.Errorf("create session: %w", err)
+		}
+		err = s.create(id, now, p)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("create session %s: %w", id, err)
+		}
+		return &Session{ID: id, Created: now, Updated: now, Params: p}, nil
+	}
+	return nil, errors.New("create session: no unused id after 10 attempts")
+}
+
+// create writes the journal of a new session: its header, synced with the
+// directory entry. A journal that cannot be completed is removed.
+func (s *Store) create(id string, now time.Time, p Params) (err error) {
+	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, ID: id, Created: &now, Params: &p})
+	if err != nil {
+		return err
+	}
+	path := s.path(id)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fileMode)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(path)
+		}
+	}()
+	if err := f.Chmod(fileMode); err != nil { // whatever the umask
+		return err
+	}
+	if _, err := f.Write(line); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return syncDir(s.dir)
+}
+
+// write appends rec to the journal of sess, stamped with the current time.
+func (s *Store) write(sess *Session, rec *record) error {
+	if sess == nil {
+		return errors.New("no session")
+	}
+	if !validID(sess.ID) {
+		return fmt.Errorf("invalid id %q: %w", sess.ID, ErrNotFound)
+	}
+	rec.Time = s.clock()
+	line, err := encodeRecord(rec)
+	if err != nil {
+		return err
+	}
+	return appendLine(s.path(sess.ID), line)
+}
+
+// idOf names sess in an error message.
+func idOf(sess *Session) string {
+	if sess == nil {
+		return "<nil>"
+	}
+	return sess.ID
+}
+
+// Append writes the entry e to the journal of sess and then applies it to
+// sess: an entry with the same ID is replaced in place (a reply checkpointed
+// while it streams is later written again, finished), any other is appended.
+// sess.Updated becomes the time of the record. sess is left unchanged when
+// writing fails. e.ID must not be empty.
+func (s *Store) Append(sess *Session, e Entry) error {
+	if e.ID == "" {
+		return fmt.Errorf("append to session %s: entry has no id", idOf(sess))
+	}
+	rec := &record{Type: recEntry, Entry: &e}
+	if err := s.write(sess, rec); err != nil {
+		return fmt.Errorf("append to session %s: %w", idOf(sess), err)
+	}
+	sess.Entries = putEntry(sess.Entries, e)
+	sess.Updated = rec.Time
+	return nil
+}
+
+// putEntry replaces the entry of entries with the ID of e, or appends e. It
+// searches from the end, where a replaced entry usually is.
+func putEntry(entries []Entry, e Entry) []Entry {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].ID == e.ID {
+			entries[i] = e
+			return entries
+		}
+	}
+	return append(entries, e)
+}
+
+// SetTitle writes the title of sess and sets sess.Title.
+func (s *Store) SetTitle(sess *Session, title string) error {
+	rec := &record{Type: recTitle, Title: &title}
+	if err := s.write(sess, rec); err != nil {
+		return fmt.Errorf("set title of session %s: %w", idOf(sess), err)
+	}
+	sess.Title = title
+	sess.Updated = rec.Time
+	return nil
+}
+
+// SetParams writes the settings p of sess and sets sess.Params.
+func (s *Store) SetParams(sess *Session, p Params) error {
+	p = p.clone()
+	rec := &record{Type: recParams, Params: &p}
+	if err := s.write(sess, rec); err != nil {
+		return fmt.Errorf("set params of session %s: %w", idOf(sess), err)
+	}
+	sess.Params = p
+	sess.Updated = rec.Time
+	return nil
+}
+
+// clone returns a copy of p that shares no memory with it.
+func (p Params) clone() Params {
+	if p.Temperature != nil {
+		v := *p.Temperature
+		p.Temperature = &v
+	}
+	if p.TopP != nil {
+		v := *p.TopP
+		p.TopP = &v
+	}
+	if p.TopK != nil {
+		v := *p.TopK
+		p.TopK = &v
+	}
+	p.StopSequences = slices.Clone(p.StopSequences)
+	return p
+}
+
+// Load reads the session id from its journal. Damage that leaves a usable
+// session, such as an unfinished last record or a corrupt line, is skipped
+// and described in the session's Warnings. An unknown or invalid id gives an
+// error wrapping ErrNotFound, a journal with nothing to load one wrapping
+// ErrDamaged.
+func (s *Store) Load(id string) (*Session, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("load session %q: invalid id: %w", id, ErrNotFound)
+	}
+	sess, err := s.load(id)
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	return sess, nil
+}
+
+// load replays the journal of the valid id.
+func (s *Store) load(id string) (*Session, error) {
+	f, err := os.Open(s.path(id))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, ErrNotFound
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &damageError{reason: "not a regular file"}
+	}
+	return replay(f, id)
+}
+
+// listed is a session of the list, which may be damaged.
+type listed struct {
+	Info
+	damaged bool
+}
+
+// List returns every session of the store, the most recently updated first.
+// A journal that cannot be loaded is listed too, with its reason in the
+// title, as "(damaged: reason)".
+func (s *Store) List() ([]Info, error) {
+	ls, err := s.list()
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	infos := make([]Info, len(ls))
+	for i, l := range ls {
+		infos[i] = l.Info
+	}
+	return infos, nil
+}
+
+func (s *Store) list() ([]listed, error) {
+	des, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	var ls []listed
+	for _, de := range des {
+		id, ok := strings.CutSuffix(de.Name(), journalExt)
+		if !ok || !validID(id) || !de.Type().IsRegular() {
+			continue
+		}
+		sess, err := s.load(id)
+		if err == nil {
+			ls = append(ls, listed{Info: sess.Info()})
+			continue
+		}
+		if errors.Is(err, ErrNotFound) {
+			continue // removed since ReadDir
+		}
+		info := Info{ID: id, Title: "(damaged: " + reason(err) + ")"}
+		if fi, err := de.Info(); err == nil {
+			info.Updated = fi.ModTime().UTC()
+		}
+		info.Created = info.Updated
+		if t, ok := idTime(id); ok {
+			info.Created = t
+		}
+		ls = append(ls, listed{Info: info, damaged: true})
+	}
+	slices.SortFunc(ls, func(a, b listed) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	return ls, nil
+}
+
+// reason says briefly why a journal could not be loaded.
+func reason(err error) string {
+	var de *damageError
+	if errors.As(err, &de) {
+		return de.reason
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Latest loads the most recently updated session that can be loaded. It
+// returns an error wrapping ErrNoSessions when there is none.
+func (s *Store) Latest() (*Session, error) {
+	ls, err := s.list()
+	if err != nil {
+		return nil, fmt.Errorf("latest session: %w", err)
+	}
+	for _, l := range ls {
+		if l.damaged {
+			continue
+		}
+		sess, err := s.Load(l.ID)
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrDamaged) {
+			continue // changed since it was listed
+		}
+		if err != nil {
+			return nil, fmt.Errorf("latest session: %w", err)
+		}
+		return sess, nil
+	}
+	return nil, fmt.Errorf("latest session in %s: %w", s.dir, ErrNoSessions)
+}

@@ -1,0 +1,92 @@
+package session
+
+import (
+	"time"
+
+	"muse/api"
+)
+
+// Kinds of conversation entries.
+const (
+	KindUser      = "user"
+	KindAssistant = "assistant"
+	KindError     = "error"
+	KindNotice    = "notice"
+)
+
+// Statuses of an assistant entry.
+const (
+	StatusComplete    = ""
+	StatusStreaming   = "streaming"
+	StatusCancelled   = "cancelled"
+	StatusInterrupted = "interrupted"
+	StatusFailed      = "failed"
+)
+
+// Entry is one item of a conversation: a user prompt, an assistant reply, an
+// error or a notice. It is what the UI shows and what the journal stores.
+type Entry struct {
+	// ID is unique within the session, such as "e12".
+	ID   string    `json:"id"`
+	Kind string    `json:"kind"`
+	Time time.Time `json:"time"`
+	// Text is the prompt of a user entry, or the text of a notice.
+	Text string `json:"text,omitempty"`
+	// Message is the reply of an assistant entry.
+	Message *api.Message `json:"message,omitempty"`
+	// Truncated lists the content indices of tool_use blocks whose input never
+	// finished, with the raw input that arrived (the wire format drops both).
+	Truncated map[int]string `json:"truncated,omitempty"`
+	// Status tells whether an assistant reply completed, was cancelled or was interrupted.
+	Status string `json:"status,omitempty"`
+	// Error describes a failed request (kind error).
+	Error *ErrorInfo `json:"error,omitempty"`
+	// RequestID is the server's request-id of the reply or error.
+	RequestID string `json:"request_id,omitempty"`
+	// LatencyMS is how long the reply took, in milliseconds.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
+	// Params are the settings the request was sent with.
+	Params *Params `json:"params,omitempty"`
+}
+
+// ErrorInfo is a failed request as shown to the user.
+type ErrorInfo struct {
+	Status  int    `json:"status,omitempty"`
+	Type    string `json:"type,omitempty"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// Params are the message settings of a session, saved with it and used for
+// each request.
+type Params struct {
+	Model         string   `json:"model,omitempty"`
+	MaxTokens     int      `json:"max_tokens,omitempty"`
+	System        string   `json:"system,omitempty"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	TopP          *float64 `json:"top_p,omitempty"`
+	TopK          *int     `json:"top_k,omitempty"`
+	StopSequences []string `json:"stop_sequences,omitempty"`
+}
+
+// Session is a conversation with its settings.
+type Session struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Params  Params    `json:"params"`
+	Entries []Entry   `json:"entries,omitempty"`
+	// Warnings lists what was skipped while loading a damaged journal.
+	Warnings []string `json:"-"`
+}
+
+// Info is what a session list shows of a session.
+type Info struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Messages int       `json:"messages"`
+	Model    string    `json:"model"`
+}

@@ -1,0 +1,111 @@
+// Package theme holds muse's semantic colours, the lipgloss styles derived
+// from them and the glamour style for markdown, in one place.
+package theme
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/glamour/ansi"
+	"github.com/charmbracelet/glamour/styles"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Palette names colours by what they mean. Values are ANSI 256 codes, which
+// lipgloss degrades to the nearest of 16 colours on small terminals.
+type Palette struct {
+	Text, Muted, Subtle, Accent, User, Assistant, Error, Warning, Success, Border string
+}
+
+// Dark is the palette for dark backgrounds.
+var Dark = Palette{
+	Text: "252", Muted: "245", Subtle: "240", Accent: "75", User: "212", Assistant: "114",
+	Error: "203", Warning: "214", Success: "78", Border: "238",
+}
+
+// Light is the palette for light backgrounds.
+var Light = Palette{
+	Text: "235", Muted: "242", Subtle: "248", Accent: "25", User: "162", Assistant: "28",
+	Error: "160", Warning: "130", Success: "28", Border: "250",
+}
+
+// Styles are the lipgloss styles of every part of the screen.
+type Styles struct {
+	Header, HeaderTitle, HeaderModel                   lipgloss.Style
+	UserLabel, UserText, AssistantLabel                lipgloss.Style
+	Muted, Subtle, Accent                              lipgloss.Style
+	ErrorLabel, ErrorText, Warning, Hint, Notice       lipgloss.Style
+	StatusBar, StatusKey, StatusValue, Spinner         lipgloss.Style
+	InputBorder, InputBorderFocused, Thinking, ToolBox lipgloss.Style
+	ToolTitle, RawBlock, NewLines                      lipgloss.Style
+}
+
+// Theme is a palette with its styles and markdown style.
+type Theme struct {
+	// Name is "dark" or "light".
+	Name     string
+	Palette  Palette
+	Styles   Styles
+	Markdown ansi.StyleConfig
+}
+
+// New builds the theme called name: "dark", "light", or "auto", which picks
+// by darkBackground (detected before the program starts).
+func New(name string, darkBackground bool) (*Theme, error) {
+	switch name {
+	case "auto", "":
+		if darkBackground {
+			return build("dark", Dark, styles.DarkStyleConfig), nil
+		}
+		return build("light", Light, styles.LightStyleConfig), nil
+	case "dark":
+		return build("dark", Dark, styles.DarkStyleConfig), nil
+	case "light":
+		return build("light", Light, styles.LightStyleConfig), nil
+	}
+	return nil, fmt.Errorf("unknown theme %q: use dark, light or auto", name)
+}
+
+func build(name string, p Palette, md ansi.StyleConfig) *Theme {
+	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
+	fg := lipgloss.NewStyle().Foreground
+	s := Styles{
+		Header:             lipgloss.NewStyle().Bold(true),
+		HeaderTitle:        fg(c(p.Text)).Bold(true),
+		HeaderModel:        fg(c(p.Muted)),
+		UserLabel:          fg(c(p.User)).Bold(true),
+		UserText:           fg(c(p.Text)),
+		AssistantLabel:     fg(c(p.Assistant)).Bold(true),
+		Muted:              fg(c(p.Muted)),
+		Subtle:             fg(c(p.Subtle)),
+		Accent:             fg(c(p.Accent)),
+		ErrorLabel:         fg(c(p.Error)).Bold(true),
+		ErrorText:          fg(c(p.Error)),
+		Warning:            fg(c(p.Warning)),
+		Hint:               fg(c(p.Muted)).Italic(true),
+		Notice:             fg(c(p.Muted)),
+		StatusBar:          fg(c(p.Muted)),
+		StatusKey:          fg(c(p.Subtle)),
+		StatusValue:        fg(c(p.Text)),
+		Spinner:            fg(c(p.Accent)),
+		InputBorder:        lipgloss.NewStyle().Border(lipgloss.NormalBorder(), true, false, false, false).BorderForeground(c(p.Border)),
+		InputBorderFocused: lipgloss.NewStyle().Border(lipgloss.NormalBorder(), true, false, false, false).BorderForeground(c(p.Accent)),
+		Thinking:           fg(c(p.Subtle)).Italic(true),
+		ToolBox:            lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c(p.Border)).Padding(0, 1),
+		ToolTitle:          fg(c(p.Accent)).Bold(true),
+		RawBlock:           fg(c(p.Muted)),
+		NewLines:           fg(c(p.Accent)).Bold(true),
+	}
+	return &Theme{Name: name, Palette: p, Styles: s, Markdown: markdownStyle(md)}
+}
+
+// markdownStyle adapts a glamour style to sit inside the conversation: no
+// document margin and no blank lines around the document.
+func markdownStyle(base ansi.StyleConfig) ansi.StyleConfig {
+	zero := uint(0)
+	empty := ""
+	md := base
+	md.Document.Margin = &zero
+	md.Document.BlockPrefix = empty
+	md.Document.BlockSuffix = empty
+	return md
+}

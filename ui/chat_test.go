@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"muse/api"
+	"muse/api/demo"
+	"muse/session"
+	"muse/theme"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// fixedClock returns a clock that starts at a fixed time and moves only when told.
+func fixedClock() func() time.Time {
+	t := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	return func() time.Time { return t }
+}
+
+type harness struct {
+	srv   *httptest.Server
+	store *session.Store
+}
+
+func newHarness(t *testing.T, delay time.Duration) *harness {
+	t.Helper()
+	srv := httptest.NewServer(demo.NewHandler(demo.Options{Delay: delay}))
+	t.Cleanup(srv.Close)
+	store, err := session.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{srv: srv, store: store}
+}
+
+func (h *harness) model(t *testing.T, sess *session.Session) Model {
+	t.Helper()
+	th, err := theme.New("dark", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := api.New(h.srv.URL, api.WithAccessToken(demo.DefaultToken), api.WithMaxRetries(0))
+	return New(Options{
+		Client: client, Store: h.store, Session: sess, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
+		Params: session.Params{Model: "demo-chat", MaxTokens: 1024},
+	})
+}
+
+func start(t *testing.T, m Model, w, h int) *teatest.TestModel {
+	t.Helper()
+	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+}
+
+func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func send(tm *teatest.TestModel, text string) {
+	tm.Type(text)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+}
+
+func quit(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+}
+
+func TestStreamedReplyGolden(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 40)
+	send(tm, "hello")
+	waitFor(t, tm, "stop end_turn")
+	m := quit(t, tm)
+	golden.RequireEqual(t, []byte(m.View()))
+
+	// The exchange was saved, and reopens as it was.
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Entries) != 2 || sess.Entries[1].Message.Text() == "" || sess.Title != "hello" {
+		t.Fatalf("saved session: %+v", sess)
+	}
+	resumed := h.model(t, sess)
+	resumed, _ = updateModel(resumed, tea.WindowSizeMsg{Width: 80, Height: 40})
+	if got, want := resumed.View(), m.View(); got != want {
+		t.Errorf("resumed view differs:\n%s\n---\n%s", got, want)
+	}
+}
+
+func updateModel(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	next, cmd := m.Update(msg)
+	return next.(Model), cmd
+}
+
+func TestCancelKeepsPartial(t *testing.T) {
+	h := newHarness(t, 20*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:long tell me everything")
+	waitFor(t, tm, "Part 1")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "cancelled")
+	m := quit(t, tm)
+	entries := m.conv.Entries()
+	last := entries[len(entries)-1]
+	if last.Status != session.StatusCancelled || !strings.Contains(last.Message.Text(), "Part 1") {
+		t.Errorf("last entry %+v", last)
+	}
+	if m.reply != nil {
+		t.Error("reply still in flight after cancel")
+	}
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sess.Entries[len(sess.Entries)-1]; got.Status != session.StatusCancelled {
+		t.Errorf("saved status %q", got.Status)
+	}
+}
+
+func TestErrorShownAndPromptRestored(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:overloaded please")
+	waitFor(t, tm, "overloaded_error")
+	m := quit(t, tm)
+	view := m.View()
+	for _, want := range []string{"✗ error 529 overloaded_error", "Overloaded", "request req_demo_", "› demo:overloaded please"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	if m.input.Value() != "demo:overloaded please" {
+		t.Errorf("input %q, want the prompt back", m.input.Value())
+	}
+}
+
+func TestHostileReplyIsSanitized(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 40)
+	send(tm, "demo:hostile show me")
+	waitFor(t, tm, "stop end_turn")
+	m := quit(t, tm)
+	view := m.View()
+	for _, bad := range []string{"\x1b]", "\x1b[2J", "\x07", "\u009b"} {
+		if strings.Contains(view, bad) {
+			t.Errorf("view contains %q", bad)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"muse/api"
+)
+
+// flags holds the parsed command line.
+type flags struct {
+	print      string
+	printSet   bool
+	json       bool
+	noStream   bool
+	demo       bool
+	cont       bool
+	baseURL    string
+	model      string
+	imageModel string
+	maxTokens  int
+	system     string
+	temp       float64
+	topP       float64
+	topK       int
+	stop       []string
+	version    string
+	theme      string
+	showVer    bool
+	help       bool
+
+	set func(name string) bool
+}
+
+// usageError is a bad command line or configuration: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+func newFlagSet(f *flags) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("muse", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(io.Discard)
+	fs.StringVarP(&f.print, "print", "p", "", "send `PROMPT` once, stream the reply to stdout and exit")
+	fs.BoolVar(&f.json, "json", false, "with -p: print the final message as one JSON object")
+	fs.BoolVar(&f.noStream, "no-stream", false, "with -p: ask for the whole reply at once (stream: false)")
+	fs.BoolVarP(&f.cont, "continue", "c", false, "resume the latest session")
+	fs.BoolVar(&f.demo, "demo", false, "talk to the embedded offline demo server")
+	fs.StringVar(&f.baseURL, "base-url", "", "service address, like https://llm.example.com (env MUSE_BASE_URL)")
+	fs.StringVar(&f.model, "model", "", "model `NAME` (env MUSE_MODEL)")
+	fs.StringVar(&f.imageModel, "image-model", "", "image model `NAME` (env MUSE_IMAGE_MODEL)")
+	fs.IntVar(&f.maxTokens, "max-tokens", api.DefaultMaxTokens, "most tokens in a reply, at least 1")
+	fs.StringVar(&f.system, "system", "", "system prompt `TEXT`")
+	fs.Float64Var(&f.temp, "temperature", 0, "sampling temperature `X`, 0 to 1")
+	fs.Float64Var(&f.topP, "top-p", 0, "nucleus sampling `X`, 0 to 1")
+	fs.IntVar(&f.topK, "top-k", 0, "sample from the top `N` tokens, at least 1")
+	fs.StringArrayVar(&f.stop, "stop", nil, "stop `SEQUENCE` (repeatable)")
+	fs.StringVar(&f.version, "provider-version", "", "provider-version header `DATE` (env MUSE_PROVIDER_VERSION, default "+api.DefaultVersion+")")
+	fs.StringVar(&f.theme, "theme", "auto", "colour theme: dark, light or auto")
+	fs.BoolVar(&f.showVer, "version", false, "print the version and exit")
+	fs.BoolVarP(&f.help, "help", "h", false, "show this help")
+	return fs
+}
+
+func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
+	f := &flags{}
+	fs := newFlagSet(f)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			f.help = true
+			return f, fs, nil
+		}
+		return nil, fs, usagef("%v (see muse --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fs, usagef("unexpected argument %q: put a prompt in -p \"...\" (see muse --help)", fs.Arg(0))
+	}
+	f.set = func(name string) bool { return fs.Changed(name) }
+	f.printSet = fs.Changed("print")
+	if f.printSet && strings.TrimSpace(f.print) == "" {
+		return nil, fs, usagef("-p needs a prompt, like muse -p \"hello\"")
+	}
+	if f.json && !f.printSet {
+		return nil, fs, usagef("--json goes with -p")
+	}
+	if f.noStream && !f.printSet {
+		return nil, fs, usagef("--no-stream goes with -p")
+	}
+	if f.maxTokens < 1 {
+		return nil, fs, usagef("--max-tokens must be at least 1, got %d", f.maxTokens)
+	}
+	if fs.Changed("temperature") && (f.temp < 0 || f.temp > 1) {
+		return nil, fs, usagef("--temperature must be between 0 and 1, got %g", f.temp)
+	}
+	if fs.Changed("top-p") && (f.topP < 0 || f.topP > 1) {
+		return nil, fs, usagef("--top-p must be between 0 and 1, got %g", f.topP)
+	}
+	if fs.Changed("top-k") && f.topK < 1 {
+		return nil, fs, usagef("--top-k must be at least 1, got %d", f.topK)
+	}
+	switch f.theme {
+	case "auto", "dark", "light":
+	default:
+		return nil, fs, usagef("--theme must be dark, light or auto, got %q", f.theme)
+	}
+	return f, fs, nil
+}
+
+const helpHead = `muse: chat and image generation in your terminal.
+
+Usage:
+  muse [flags]                 chat interactively
+  muse --demo                  chat with the embedded offline demo server
+  muse -c                      resume the latest session
+  muse -p "PROMPT" [flags]     one-shot: stream the reply to stdout and exit
+  echo text | muse -p "sum up" piped stdin is appended to the prompt
+
+Flags:
+`
+
+const helpTail = `
+Environment:
+  MUSE_BASE_URL          service address (required unless --demo)
+  MUSE_ACCESS_TOKEN      sent as Authorization: Bearer <token>
+  MUSE_API_KEY           sent as x-api-key when there is no access token
+  MUSE_MODEL             model name (required unless --demo)
+  MUSE_IMAGE_MODEL       image model name
+  MUSE_PROVIDER_VERSION  provider-version header (default 2023-06-01)
+  NO_COLOR               turn colours off
+  Flags beat the environment.
+
+Keys (interactive):
+  enter send · alt+enter or ctrl+j newline · esc cancel the reply
+  ctrl+c cancel the reply, or quit · pgup/pgdn ctrl+u/ctrl+d home/end scroll · ? help
+
+Sessions are saved under $XDG_DATA_HOME/muse/sessions (~/.local/share/muse/sessions).
+
+Exit status: 0 success, 1 the request failed, 2 bad flags or configuration, 130 interrupted.
+`
+
+func writeHelp(w io.Writer, fs *pflag.FlagSet) {
+	io.WriteString(w, helpHead)
+	io.WriteString(w, fs.FlagUsagesWrapped(100))
+	io.WriteString(w, helpTail)
+}

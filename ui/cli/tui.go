@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"muse/api"
+	"muse/session"
+	"muse/theme"
+	"muse/ui"
+	"muse/ui/sanitize"
+)
+
+// runTUI runs the interactive chat screen. Everything it needs to know about
+// the terminal is asked here, before the program starts.
+func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
+	out := termenv.NewOutput(os.Stdout)
+	profile := out.EnvColorProfile()
+	lipgloss.SetColorProfile(profile)
+	dark := true
+	if f.theme == "auto" {
+		dark = out.HasDarkBackground()
+	}
+	th, err := theme.New(f.theme, dark)
+	if err != nil {
+		return fail(env, usagef("%v", err))
+	}
+	store, err := openStore(env.Getenv)
+	if err != nil {
+		return fail(env, err)
+	}
+	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile}
+	if f.cont {
+		sess, err := store.Latest()
+		switch {
+		case errors.Is(err, session.ErrNoSessions):
+			fmt.Fprintln(env.Stderr, "muse: no session to continue yet: starting a new one")
+		case err != nil:
+			return fail(env, fmt.Errorf("continue the latest session: %w", err))
+		default:
+			sess.Params = mergeParams(sess.Params, cfg.params, f)
+			opts.Session = sess
+		}
+	}
+	p := tea.NewProgram(ui.New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion())
+	final, err := p.Run()
+	if err != nil {
+		return fail(env, fmt.Errorf("run the chat screen: %w", err))
+	}
+	if m, ok := final.(ui.Model); ok && m.SessionID() != "" {
+		fmt.Fprintf(env.Stdout, "session %s saved · resume with: muse -c\n", sanitize.Line(m.SessionID()))
+	}
+	return ExitOK
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+)
+
+// KeyMap holds every key binding of the chat screen, so help shows them all.
+type KeyMap struct {
+	Send     key.Binding
+	Newline  key.Binding
+	Cancel   key.Binding
+	Quit     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	HalfUp   key.Binding
+	HalfDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Help     key.Binding
+}
+
+// DefaultKeyMap returns muse's key bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:  key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
+		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		HalfUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
+		HalfDown: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+	}
+}
+
+// ShortHelp is the one-line help.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Send, k.Newline, k.Cancel, k.Quit, k.Help}
+}
+
+// FullHelp is the full keymap shown by ?.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Send, k.Newline, k.Cancel, k.Quit},
+		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
+		{k.Top, k.Bottom, k.Help},
+	}
+}
+
+// textareaKeys frees the keys the chat screen uses for itself: enter sends,
+// ctrl+u/ctrl+d scroll, home/end scroll.
+func textareaKeys() textarea.KeyMap {
+	km := textarea.DefaultKeyMap
+	km.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
+	km.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
+	km.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
+	km.LineStart = key.NewBinding(key.WithKeys("ctrl+a"))
+	km.LineEnd = key.NewBinding(key.WithKeys("ctrl+e"))
+	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
+	return km
+}

@@ -1,0 +1,425 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"muse/api"
+	"muse/session"
+	"muse/theme"
+)
+
+// Options configure the chat screen.
+type Options struct {
+	// Client talks to the service.
+	Client *api.Client
+	// Store persists the conversation; nil keeps it in memory only.
+	Store *session.Store
+	// Session is a session to resume; nil starts a new one on the first prompt.
+	Session *session.Session
+	// Params are the settings of a new session.
+	Params session.Params
+	// Theme styles the screen.
+	Theme *theme.Theme
+	// Profile is the colour profile glamour renders with.
+	Profile termenv.Profile
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// state is which screen the root model shows.
+type state int
+
+const (
+	stateChat state = iota
+)
+
+// Model is muse's root Bubble Tea model: the conversation, the input and the
+// status bar, plus the reply in flight.
+type Model struct {
+	state state
+	opts  Options
+	th    *theme.Theme
+	keys  KeyMap
+	now   func() time.Time
+
+	width, height int
+
+	conv     conversation
+	input    textarea.Model
+	help     help.Model
+	spin     spinner.Model
+	renderer *renderer
+	params   session.Params
+
+	// The reply in flight.
+	reply *reply
+
+	// Session bookkeeping. sess is handed to one save command at a time and
+	// is not read by Update or View while a save runs.
+	sess   *session.Session
+	sessID string
+	title  string
+	saving bool
+	queue  []saveJob
+
+	usage    api.Usage
+	lastStop string
+	nextID   int
+	notice   string
+	quitting bool
+}
+
+// reply is the state of a reply that is streaming.
+type reply struct {
+	turn    int
+	cancel  context.CancelFunc
+	acc     api.Accumulator
+	user    session.Entry
+	live    session.Entry
+	started time.Time
+	retry   string
+	tokens  int
+}
+
+// New returns the chat screen.
+func New(opts Options) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	keys := DefaultKeyMap()
+	r := &renderer{th: opts.Theme, md: newMarkdown(opts.Theme.Markdown, opts.Profile)}
+
+	in := textarea.New()
+	in.KeyMap = textareaKeys()
+	in.ShowLineNumbers = false
+	in.Prompt = "› "
+	in.Placeholder = "Ask anything · enter sends · alt+enter adds a line"
+	in.CharLimit = 0
+	in.MaxHeight = 0
+	in.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	in.FocusedStyle.Placeholder = opts.Theme.Styles.Subtle
+	in.BlurredStyle.Placeholder = opts.Theme.Styles.Subtle
+	in.Focus()
+
+	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
+	h := help.New()
+	h.Styles.ShortKey = opts.Theme.Styles.Muted
+	h.Styles.ShortDesc = opts.Theme.Styles.Subtle
+	h.Styles.FullKey = opts.Theme.Styles.Muted
+	h.Styles.FullDesc = opts.Theme.Styles.Subtle
+	h.Styles.ShortSeparator = opts.Theme.Styles.Subtle
+	h.Styles.FullSeparator = opts.Theme.Styles.Subtle
+
+	m := Model{
+		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
+		conv: newConversation(r, keys), input: in, help: h, spin: sp, renderer: r,
+		params: opts.Params,
+	}
+	if s := opts.Session; s != nil {
+		m.sess, m.sessID, m.title, m.params = s, s.ID, s.Title, s.Params
+		m.conv = m.conv.SetEntries(s.Entries)
+		m.nextID = session.NextSeq(s.Entries) - 1
+		for _, e := range s.Entries {
+			if e.Message != nil {
+				addUsage(&m.usage, e.Message.Usage)
+				m.lastStop = e.Message.StopReason
+			}
+		}
+		for _, w := range s.Warnings {
+			m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
+		}
+	}
+	return m
+}
+
+// Init starts the cursor blinking.
+func (m Model) Init() tea.Cmd { return textarea.Blink }
+
+// Update handles a message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m.layout(), nil
+	case tea.KeyMsg:
+		return m.handleKey(msg)
+	case tea.MouseMsg:
+		var cmd tea.Cmd
+		m.conv, cmd = m.conv.Update(msg)
+		return m, cmd
+	case replyStartedMsg:
+		if m.reply == nil || msg.turn != m.reply.turn {
+			return m, nil
+		}
+		return m, waitReply(msg.turn, msg.ch)
+	case replyBatchMsg:
+		return m.applyBatch(msg)
+	case spinner.TickMsg:
+		if m.reply == nil {
+			return m, nil // nothing animates: stop ticking
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case savedMsg:
+		return m.saved(msg)
+	}
+	return m.updateInput(msg)
+}
+
+func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		if m.reply != nil {
+			return m.cancelReply()
+		}
+		return m.quit()
+	case key.Matches(msg, m.keys.Cancel):
+		if m.reply != nil {
+			return m.cancelReply()
+		}
+		if m.help.ShowAll {
+			m.help.ShowAll = false
+			return m.layout(), nil
+		}
+		return m, nil
+	case key.Matches(msg, m.keys.Send):
+		return m.submit()
+	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
+		m.help.ShowAll = !m.help.ShowAll
+		return m.layout(), nil
+	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
+		var cmd tea.Cmd
+		m.conv, cmd = m.conv.Update(msg)
+		return m, cmd
+	}
+	m.notice = ""
+	return m.updateInput(msg)
+}
+
+// submit sends the typed prompt.
+func (m Model) submit() (tea.Model, tea.Cmd) {
+	text := strings.TrimSpace(m.input.Value())
+	if text == "" {
+		return m, nil
+	}
+	if m.reply != nil {
+		m.notice = "a reply is still streaming: esc cancels it"
+		return m, nil
+	}
+	req := m.request(append(session.History(m.conv.Entries()), api.TextMessage(api.RoleUser, text)))
+	if err := req.Validate(); err != nil {
+		m.notice = err.Error()
+		return m, nil
+	}
+	user := m.newEntry(session.Entry{Kind: session.KindUser, Text: text})
+	live := m.newEntry(session.Entry{Kind: session.KindAssistant, Status: session.StatusStreaming,
+		Message: &api.Message{Model: m.params.Model}, Params: m.paramsCopy()})
+	m.conv = m.conv.Add(user).Add(live)
+	m.conv = m.conv.bottom()
+	ctx, cancel := context.WithCancel(context.Background())
+	turn := m.nextID
+	m.reply = &reply{turn: turn, cancel: cancel, user: user, live: live, started: m.now()}
+	m.input.Reset()
+	m.notice = ""
+	return m.layout(), tea.Batch(startReply(ctx, m.opts.Client, req, turn), m.spin.Tick)
+}
+
+// request builds a message request from the session's settings.
+func (m Model) request(msgs []api.MessageParam) api.MessageRequest {
+	p := m.params
+	return api.MessageRequest{
+		Model: p.Model, Messages: msgs, MaxTokens: p.MaxTokens, System: p.System,
+		Temperature: p.Temperature, TopP: p.TopP, TopK: p.TopK, StopSequences: p.StopSequences,
+	}
+}
+
+func (m Model) paramsCopy() *session.Params {
+	p := m.params
+	return &p
+}
+
+func (m *Model) newEntry(e session.Entry) session.Entry {
+	m.nextID++
+	e.ID = fmt.Sprintf("e%d", m.nextID)
+	e.Time = m.now().UTC()
+	return e
+}
+
+// addEntry shows an entry that is not part of a reply, such as a notice.
+func (m Model) addEntry(e session.Entry) Model {
+	m.conv = m.conv.Add(m.newEntry(e))
+	return m
+}
+
+func (m Model) applyBatch(msg replyBatchMsg) (tea.Model, tea.Cmd) {
+	r := m.reply
+	if r == nil || msg.turn != r.turn {
+		return m, nil // a cancelled reply's late events
+	}
+	var done *replyDone
+	for _, it := range msg.items {
+		switch {
+		case it.event != nil:
+			_ = r.acc.Add(*it.event) // an error event also ends the stream: see done
+			if it.event.Type == api.EventContentBlockDelta {
+				r.tokens++
+			}
+			r.retry = ""
+		case it.retry != nil:
+			r.retry = fmt.Sprintf("retrying in %s (attempt %d): %s",
+				it.retry.Wait.Round(100*time.Millisecond), it.retry.Attempt, errorLine(it.retry.Err))
+		case it.done != nil:
+			done = it.done
+		}
+	}
+	if done == nil && msg.ch == nil {
+		done = &replyDone{err: api.ErrStreamCut}
+	}
+	msgNow := r.acc.Message()
+	if msgNow.Model == "" {
+		msgNow.Model = m.params.Model
+	}
+	r.live.Message = &msgNow
+	if done != nil {
+		return m.finish(done)
+	}
+	m.conv = m.conv.Replace(r.live)
+	return m, waitReply(msg.turn, msg.ch)
+}
+
+// finish ends the reply in flight: a complete reply is kept; on an error
+// the partial reply is kept, the error is shown, and the prompt goes back
+// into the input.
+func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
+	r := m.reply
+	m.reply = nil
+	r.cancel()
+	r.acc.Finish()
+	msg := r.acc.Message()
+	if msg.Model == "" {
+		msg.Model = m.params.Model
+	}
+	live := r.live
+	live.Message = &msg
+	live.RequestID = done.requestID
+	live.LatencyMS = m.now().Sub(r.started).Milliseconds()
+	live.Truncated = truncatedInputs(msg)
+	entries := []session.Entry{r.user}
+	if done.err == nil {
+		live.Status = session.StatusComplete
+		addUsage(&m.usage, msg.Usage)
+		m.lastStop = msg.StopReason
+		m.conv = m.conv.Replace(live)
+		return m.save(saveJob{entries: append(entries, live)})
+	}
+	if len(msg.Content) > 0 && msg.Text() != "" {
+		live.Status = session.StatusFailed
+		addUsage(&m.usage, msg.Usage)
+		m.conv = m.conv.Replace(live)
+		entries = append(entries, live)
+	} else {
+		m.conv = m.conv.Remove(live.ID)
+	}
+	errEntry := m.newEntry(errorEntry(done.err))
+	if errEntry.RequestID == "" {
+		errEntry.RequestID = done.requestID
+	}
+	m.conv = m.conv.Add(errEntry).bottom()
+	if strings.TrimSpace(m.input.Value()) == "" {
+		m.input.SetValue(r.user.Text)
+	}
+	return m.save(saveJob{entries: append(entries, errEntry)})
+}
+
+// cancelReply stops the reply in flight and keeps what arrived, marked cancelled.
+func (m Model) cancelReply() (tea.Model, tea.Cmd) {
+	r := m.reply
+	m.reply = nil
+	r.cancel()
+	r.acc.Finish()
+	msg := r.acc.Message()
+	if msg.Model == "" {
+		msg.Model = m.params.Model
+	}
+	live := r.live
+	live.Message = &msg
+	live.Status = session.StatusCancelled
+	live.LatencyMS = m.now().Sub(r.started).Milliseconds()
+	live.Truncated = truncatedInputs(msg)
+	addUsage(&m.usage, msg.Usage)
+	m.conv = m.conv.Replace(live)
+	return m.save(saveJob{entries: []session.Entry{r.user, live}})
+}
+
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	m.quitting = true
+	if m.saving || len(m.queue) > 0 {
+		return m, nil // quit once the last save lands: no lost work
+	}
+	return m, tea.Quit
+}
+
+func truncatedInputs(msg api.Message) map[int]string {
+	var out map[int]string
+	for i, b := range msg.Content {
+		if b.Truncated {
+			if out == nil {
+				out = map[int]string{}
+			}
+			out[i] = b.PartialInput
+		}
+	}
+	return out
+}
+
+// errorEntry describes a failed request for the conversation.
+func errorEntry(err error) session.Entry {
+	e := session.Entry{Kind: session.KindError}
+	var apiErr *api.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		e.Error = &session.ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
+		e.RequestID = apiErr.RequestID
+	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout):
+		e.Error = &session.ErrorInfo{Type: "timeout", Message: err.Error(), Hint: "/retry, or check the server"}
+	case errors.Is(err, api.ErrStreamCut):
+		e.Error = &session.ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}
+	default:
+		e.Error = &session.ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check MUSE_BASE_URL and the network, then /retry"}
+	}
+	return e
+}
+
+func errorLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return truncateRunes(s, 80)
+}
+
+func addUsage(total *api.Usage, u api.Usage) {
+	total.InputTokens += u.InputTokens
+	total.OutputTokens += u.OutputTokens
+	total.CacheCreationInputTokens += u.CacheCreationInputTokens
+	total.CacheReadInputTokens += u.CacheReadInputTokens
+}
+
+// SessionID returns the ID of the session being shown, once it was saved.
+func (m Model) SessionID() string { return m.sessID }

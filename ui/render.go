@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"muse/api"
+	"muse/session"
+	"muse/theme"
+	"muse/ui/sanitize"
+)
+
+// bodyIndent is the left margin of message bodies under their label.
+const bodyIndent = 2
+
+// renderer turns conversation entries into screen text.
+type renderer struct {
+	th *theme.Theme
+	md *markdown
+	// expandThinking shows thinking blocks in full instead of one line.
+	expandThinking bool
+}
+
+// entry renders one entry at width columns.
+func (r *renderer) entry(e *session.Entry, width int) string {
+	inner := max(width-bodyIndent, 10)
+	st := r.th.Styles
+	switch e.Kind {
+	case session.KindUser:
+		body := wrap(sanitize.Text(e.Text), inner)
+		return st.UserLabel.Render("you") + "\n" + indent(st.UserText.Render(body))
+	case session.KindAssistant:
+		return r.assistant(e, inner)
+	case session.KindError:
+		return r.errorEntry(e, inner)
+	default:
+		return st.Notice.Render(wrap(sanitize.Text(e.Text), width))
+	}
+}
+
+func (r *renderer) assistant(e *session.Entry, inner int) string {
+	st := r.th.Styles
+	label := "assistant"
+	if e.Message != nil && e.Message.Model != "" {
+		label += st.Muted.Render(" · " + sanitize.Line(e.Message.Model))
+	}
+	parts := []string{st.AssistantLabel.Render(label)}
+	if e.Message != nil {
+		for i := range e.Message.Content {
+			if s := r.block(e, i, inner); s != "" {
+				parts = append(parts, indent(s))
+			}
+		}
+	}
+	if note := r.stopNote(e); note != "" {
+		parts = append(parts, indent(note))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// stopNote tells how a reply ended when that was not a normal end_turn.
+func (r *renderer) stopNote(e *session.Entry) string {
+	st := r.th.Styles
+	switch e.Status {
+	case session.StatusCancelled:
+		return st.Warning.Render("■ cancelled")
+	case session.StatusInterrupted:
+		return st.Warning.Render("■ interrupted")
+	case session.StatusFailed:
+		return st.ErrorText.Render("■ failed")
+	case session.StatusStreaming:
+		return ""
+	}
+	if e.Message == nil {
+		return ""
+	}
+	switch reason := e.Message.StopReason; reason {
+	case "", api.StopEndTurn:
+		return ""
+	case api.StopMaxTokens:
+		return st.Warning.Render("reply cut at max_tokens · /continue")
+	case api.StopSequence:
+		return st.Muted.Render("stopped at sequence " + fmt.Sprintf("%q", sanitize.Line(e.Message.StopSequence)))
+	default:
+		return st.Muted.Render("stop reason: " + sanitize.Line(reason))
+	}
+}
+
+func (r *renderer) block(e *session.Entry, i, width int) string {
+	st := r.th.Styles
+	b := e.Message.Content[i]
+	switch b.Type {
+	case api.BlockText:
+		if strings.TrimSpace(b.Text) == "" {
+			return ""
+		}
+		return r.md.render(b.Text, width)
+	case api.BlockThinking:
+		text := sanitize.Plain(b.Thinking)
+		n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+		if !r.expandThinking {
+			return st.Thinking.Render(fmt.Sprintf("thinking · %d lines", n))
+		}
+		return st.Thinking.Render("thinking\n" + wrap(text, width))
+	case api.BlockToolUse:
+		title := "tool · " + sanitize.Line(b.Name)
+		input := prettyJSON(b.Input)
+		_, cut := e.Truncated[i]
+		if b.Truncated || cut {
+			title += " · truncated, not run"
+			if p := e.Truncated[i]; p != "" {
+				input = p
+			} else if b.PartialInput != "" {
+				input = b.PartialInput
+			}
+		} else if b.PartialInput != "" {
+			input = b.PartialInput
+		}
+		body := st.ToolTitle.Render(title) + "\n" + wrap(sanitize.Plain(input), max(width-4, 10))
+		return st.ToolBox.Render(body)
+	default:
+		raw := string(b.Raw)
+		if raw == "" {
+			raw = "{}"
+		}
+		label := st.Muted.Render("[" + sanitize.Line(b.Type) + " block]")
+		return label + "\n" + st.RawBlock.Render(wrap(sanitize.Plain(truncateRunes(raw, 400)), width))
+	}
+}
+
+func (r *renderer) errorEntry(e *session.Entry, width int) string {
+	st := r.th.Styles
+	info := e.Error
+	if info == nil {
+		info = &session.ErrorInfo{Message: e.Text}
+	}
+	head := "error"
+	if info.Status != 0 {
+		head += fmt.Sprintf(" %d", info.Status)
+	}
+	if info.Type != "" {
+		head += " " + sanitize.Line(info.Type)
+	}
+	lines := []string{st.ErrorLabel.Render("✗ " + head)}
+	lines = append(lines, indent(st.ErrorText.Render(wrap(sanitize.Plain(info.Message), width))))
+	var meta []string
+	if e.RequestID != "" {
+		meta = append(meta, "request "+sanitize.Line(e.RequestID))
+	}
+	if info.Hint != "" {
+		meta = append(meta, sanitize.Line(info.Hint))
+	}
+	if len(meta) > 0 {
+		lines = append(lines, indent(st.Hint.Render(wrap(strings.Join(meta, " · "), width))))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap soft-wraps plain text to width, keeping its own line breaks.
+func wrap(s string, width int) string {
+	return lipgloss.NewStyle().Width(width).Render(s)
+}
+
+func indent(s string) string {
+	pad := strings.Repeat(" ", bodyIndent)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func prettyJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

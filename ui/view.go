@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"muse/ui/sanitize"
+)
+
+// layout sizes the children to the window.
+func (m Model) layout() Model {
+	if m.width <= 0 || m.height <= 0 {
+		return m
+	}
+	// The input grows with its lines, up to a quarter of the screen.
+	inputLines := min(max(m.input.LineCount(), 1), m.maxInputLines())
+	m.input.SetWidth(m.width)
+	m.input.SetHeight(inputLines)
+	m.help.Width = m.width
+	convHeight := m.height - 1 /* header */ - inputLines - 1 /* border */ - 1 /* status */ - m.helpHeight()
+	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
+	return m
+}
+
+func (m Model) maxInputLines() int { return max(min(8, m.height/4), 1) }
+
+// updateInput passes msg to the input at its full height, so it never
+// scrolls while it still fits, then sizes it to its lines.
+func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
+	m.input.SetHeight(m.maxInputLines())
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m.layout(), cmd
+}
+
+func (m Model) helpHeight() int {
+	if m.help.ShowAll {
+		return lipgloss.Height(m.help.View(m.keys))
+	}
+	return 1
+}
+
+// View draws the screen.
+func (m Model) View() string {
+	if m.width <= 0 {
+		return ""
+	}
+	border := m.th.Styles.InputBorder
+	if m.reply == nil {
+		border = m.th.Styles.InputBorderFocused
+	}
+	parts := []string{
+		m.headerView(),
+		m.conv.View(),
+		border.Width(m.width).Render(m.input.View()),
+		m.statusView(),
+		m.help.View(m.keys),
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (m Model) headerView() string {
+	st := m.th.Styles
+	title := m.title
+	if title == "" {
+		title = "new session"
+	}
+	left := st.HeaderTitle.Render("muse") + st.Muted.Render(" · ") + st.HeaderTitle.Render(sanitize.Line(title))
+	right := st.HeaderModel.Render(sanitize.Line(m.params.Model))
+	return fit(left, right, m.width)
+}
+
+func (m Model) statusView() string {
+	st := m.th.Styles
+	var left string
+	switch {
+	case m.reply != nil:
+		r := m.reply
+		elapsed := m.now().Sub(r.started)
+		left = m.spin.View() + " " + st.StatusValue.Render("streaming") + st.Muted.Render(" "+formatElapsed(elapsed))
+		if secs := elapsed.Seconds(); secs > 0.5 && r.tokens > 0 {
+			left += st.Muted.Render(fmt.Sprintf(" · %.0f tok/s", float64(r.tokens)/secs))
+		}
+		if r.retry != "" {
+			left += st.Warning.Render(" · " + sanitize.Line(r.retry))
+		}
+		left += st.Subtle.Render(" · esc cancels")
+	case m.notice != "":
+		left = st.Warning.Render(sanitize.Line(m.notice))
+	default:
+		left = st.StatusKey.Render("tokens ") + st.StatusValue.Render(fmt.Sprintf("in %d out %d", m.usage.InputTokens, m.usage.OutputTokens))
+		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
+			left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
+		}
+		if m.lastStop != "" {
+			left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(m.lastStop))
+		}
+	}
+	right := st.StatusKey.Render(sanitize.Line(m.params.Model))
+	return fit(left, right, m.width)
+}
+
+// fit places left and right on one line of width, dropping right if it does not fit.
+func fit(left, right string, width int) string {
+	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
+	if lw+rw+1 > width {
+		return lipgloss.NewStyle().MaxWidth(width).Render(left)
+	}
+	return left + strings.Repeat(" ", width-lw-rw) + right
+}
+
+func formatElapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
