@@ -54,7 +54,8 @@ func DefaultDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "muse", "sessions"), nil
 }
 
-// Store keeps sessions as journals in a directory. Its methods may be called
+// Store keeps sessions as journals in a directory; make one with Open. Its
+// methods may be called
 // from several goroutines, but a *Session must not be changed by two at once.
 type Store struct {
 	dir    string
