@@ -29,7 +29,7 @@ type sseDecoder struct {
 
 func newSSEDecoder(r io.Reader) *sseDecoder {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxEventSize+64)
+	sc.Buffer(make([]byte, 0, 4<<10), MaxEventSize+64)
 	sc.Split(scanLines)
 	return &sseDecoder{sc: sc, max: MaxEventSize}
 }

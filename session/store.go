@@ -42,21 +42,25 @@ const (
 
 // DefaultDir returns the directory sessions are kept in:
 // $XDG_DATA_HOME/muse/sessions when XDG_DATA_HOME is set to an absolute path,
-// else ~/.local/share/muse/sessions.
-func DefaultDir() (string, error) {
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+// else ~/.local/share/muse/sessions. getenv reads the environment; nil means
+// os.Getenv.
+func DefaultDir(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "muse", "sessions"), nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("session directory: %w", err)
+	home := getenv("HOME")
+	if home == "" {
+		return "", errors.New("session directory: neither XDG_DATA_HOME nor HOME is set")
 	}
 	return filepath.Join(home, ".local", "share", "muse", "sessions"), nil
 }
 
 // Store keeps sessions as journals in a directory; make one with Open. Its
-// methods may be called
-// from several goroutines, but a *Session must not be changed by two at once.
+// methods may be called from several goroutines, but a *Session must not be
+// changed by two at once.
 type Store struct {
 	dir    string
 	now    func() time.Time // the clock, replaced by tests

@@ -22,14 +22,14 @@ func TestDefaultDir(t *testing.T) {
 	xdg := t.TempDir()
 
 	t.Setenv("XDG_DATA_HOME", xdg)
-	if got, err := DefaultDir(); err != nil || got != filepath.Join(xdg, "muse", "sessions") {
-		t.Errorf("with XDG_DATA_HOME=%s: DefaultDir() = %q, %v", xdg, got, err)
+	if got, err := DefaultDir(nil); err != nil || got != filepath.Join(xdg, "muse", "sessions") {
+		t.Errorf("with XDG_DATA_HOME=%s: DefaultDir(nil) = %q, %v", xdg, got, err)
 	}
 	want := filepath.Join(home, ".local", "share", "muse", "sessions")
 	for _, v := range []string{"", "relative/data"} {
 		t.Setenv("XDG_DATA_HOME", v)
-		if got, err := DefaultDir(); err != nil || got != want {
-			t.Errorf("with XDG_DATA_HOME=%q: DefaultDir() = %q, %v; want %q", v, got, err, want)
+		if got, err := DefaultDir(nil); err != nil || got != want {
+			t.Errorf("with XDG_DATA_HOME=%q: DefaultDir(nil) = %q, %v; want %q", v, got, err, want)
 		}
 	}
 }

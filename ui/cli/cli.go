@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 
 	"muse/api"
@@ -110,23 +109,11 @@ func fail(env Env, err error) int {
 	return ExitFailed
 }
 
-// sessionDir is $XDG_DATA_HOME/muse/sessions, else ~/.local/share/muse/sessions.
-func sessionDir(getenv func(string) string) (string, error) {
-	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "muse", "sessions"), nil
-	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", usagef("cannot find the session directory: set HOME or XDG_DATA_HOME")
-	}
-	return filepath.Join(home, ".local", "share", "muse", "sessions"), nil
-}
-
 // openStore opens the session store at its default place.
 func openStore(getenv func(string) string) (*session.Store, error) {
-	dir, err := sessionDir(getenv)
+	dir, err := session.DefaultDir(getenv)
 	if err != nil {
-		return nil, err
+		return nil, usagef("%v: set HOME or XDG_DATA_HOME", err)
 	}
 	st, err := session.Open(dir)
 	if err != nil {
