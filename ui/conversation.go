@@ -40,12 +40,17 @@ func newConversation(r *renderer, keys KeyMap) conversation {
 
 // SetSize sets the conversation's size and re-wraps at a new width.
 func (c conversation) SetSize(width, height int) conversation {
+	follow := c.width == 0 || c.vp.AtBottom()
 	if width != c.width {
 		c.cache = map[renderKey]string{}
 	}
 	c.width, c.height = width, max(height, 1)
 	c.vp.Width, c.vp.Height = width, c.height
-	return c.refresh()
+	c = c.refresh()
+	if follow {
+		c = c.bottom()
+	}
+	return c
 }
 
 // Update scrolls on keys and the mouse wheel.
