@@ -42,6 +42,8 @@ const (
 	recEntry  = "entry"
 	recTitle  = "title"
 	recParams = "params"
+	// recRetract removes entries, as when /retry replaces a reply.
+	recRetract = "retract"
 )
 
 // record is one line of a journal. Fields that do not belong to its type are
@@ -55,13 +57,14 @@ type record struct {
 	Created *time.Time `json:"created,omitempty"`
 	Params  *Params    `json:"params,omitempty"`
 	Title   *string    `json:"title,omitempty"`
+	Retract []string   `json:"retract,omitempty"`
 	Entry   *Entry     `json:"entry,omitempty"`
 }
 
 // knownType reports whether replay understands records of type t.
 func knownType(t string) bool {
 	switch t {
-	case recHeader, recEntry, recTitle, recParams:
+	case recHeader, recEntry, recTitle, recParams, recRetract:
 		return true
 	}
 	return false
@@ -306,6 +309,14 @@ func (rp *replayer) line(n int, data []byte) {
 			return
 		}
 		rp.sess.Params = *rec.Params
+	case recRetract:
+		rp.sess.Entries = removeEntries(rp.sess.Entries, rec.Retract)
+		rp.index = make(map[string]int, len(rp.sess.Entries))
+		for i, e := range rp.sess.Entries {
+			if e.ID != "" {
+				rp.index[e.ID] = i
+			}
+		}
 	default:
 		return // unknown types are skipped silently
 	}
@@ -345,6 +356,21 @@ func (rp *replayer) touch(t time.Time) {
 }
 
 // putEntry adds e, or replaces the entry with the same id.
+// removeEntries returns entries without those whose ID is in ids.
+func removeEntries(entries []Entry, ids []string) []Entry {
+	drop := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		drop[id] = true
+	}
+	out := entries[:0]
+	for _, e := range entries {
+		if !drop[e.ID] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func (rp *replayer) putEntry(e Entry) {
 	s := rp.sess
 	if i, ok := rp.index[e.ID]; ok && e.ID != "" {

@@ -252,6 +252,21 @@ func (s *Store) SetTitle(sess *Session, title string) error {
 	return nil
 }
 
+// Retract removes the entries with the given IDs from sess, as when /retry
+// replaces a reply. The journal keeps them, followed by the record that drops them.
+func (s *Store) Retract(sess *Session, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rec := &record{Type: recRetract, Retract: append([]string(nil), ids...)}
+	if err := s.write(sess, rec); err != nil {
+		return fmt.Errorf("retract entries of session %s: %w", idOf(sess), err)
+	}
+	sess.Entries = removeEntries(sess.Entries, ids)
+	sess.Updated = rec.Time
+	return nil
+}
+
 // SetParams writes the settings p of sess and sets sess.Params.
 func (s *Store) SetParams(sess *Session, p Params) error {
 	p = p.clone()

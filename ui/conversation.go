@@ -1,54 +1,82 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
 )
 
-// renderKey identifies a cached render: an entry at a width.
-type renderKey struct {
-	id    string
-	width int
-}
+// wheelLines is how far one mouse wheel step scrolls.
+const wheelLines = 3
 
-// conversation shows the entries in a scrollable viewport. Finished entries
-// are rendered once per width and cached; only the streaming entry is
-// rendered again as it grows.
+// conversation shows the entries in a virtual scroller: View touches only
+// the entries on screen, so its cost does not grow with the conversation.
+// Finished entries are rendered once per width and cached; the streaming
+// entry is re-rendered at most once a frame, and only its unstable tail.
+//
+// The scroll position is an anchor: the top line shown is line offset of
+// entry anchor. In follow mode the view sticks to the bottom instead.
 type conversation struct {
 	keys    KeyMap
 	r       *renderer
-	vp      viewport.Model
 	entries []session.Entry
-	cache   map[renderKey]string
+	cache   map[string][]string // rendered lines of finished entries at width
 	width   int
 	height  int
-	// live is the index of the streaming entry, or -1.
-	live int
+
+	anchor, offset int
+	follow         bool
+	// newLines counts lines that arrived below the view while scrolled up.
+	newLines int
+
+	live *liveRender
+}
+
+// liveRender is the render state of the streaming entry.
+type liveRender struct {
+	idx   int
+	lines []string
+	last  time.Time
+	dirty bool
+	md    map[int]*mdStream // per text block
+	// grew counts lines the entry gained while the view was scrolled up.
+	grew int
 }
 
 func newConversation(r *renderer, keys KeyMap) conversation {
-	vp := viewport.New(0, 0)
-	vp.KeyMap = viewport.KeyMap{} // the chat screen routes scroll keys itself
-	vp.MouseWheelEnabled = true
-	return conversation{keys: keys, r: r, vp: vp, cache: map[renderKey]string{}, live: -1}
+	return conversation{keys: keys, r: r, cache: map[string][]string{}, follow: true}
 }
 
-// SetSize sets the conversation's size and re-wraps at a new width.
+// SetSize sets the size. A new width re-wraps everything lazily and keeps
+// the top entry in place, scaled within itself.
 func (c conversation) SetSize(width, height int) conversation {
-	follow := c.width == 0 || c.vp.AtBottom()
-	if width != c.width {
-		c.cache = map[renderKey]string{}
+	height = max(height, 1)
+	if width == c.width && height == c.height {
+		return c
 	}
-	c.width, c.height = width, max(height, 1)
-	c.vp.Width, c.vp.Height = width, c.height
-	c = c.refresh()
-	if follow {
-		c = c.bottom()
+	if width != c.width {
+		var oldH int
+		if !c.follow && c.anchor < len(c.entries) && c.width > 0 {
+			oldH = c.entryHeight(c.anchor)
+		}
+		c.cache = map[string][]string{}
+		c.width = width
+		if c.live != nil {
+			c.live.md = nil
+			c.renderLive()
+		}
+		if oldH > 0 {
+			c.offset = c.offset * c.entryHeight(c.anchor) / oldH
+		}
+	}
+	c.height = height
+	if !c.follow && c.atEnd() {
+		c = c.caughtUp()
 	}
 	return c
 }
@@ -59,122 +87,328 @@ func (c conversation) Update(msg tea.Msg) (conversation, tea.Cmd) {
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, c.keys.PageUp):
-			c.vp.PageUp()
+			c = c.scroll(-max(c.height-1, 1))
 		case key.Matches(msg, c.keys.PageDown):
-			c.vp.PageDown()
+			c = c.scroll(max(c.height-1, 1))
 		case key.Matches(msg, c.keys.HalfUp):
-			c.vp.HalfPageUp()
+			c = c.scroll(-max(c.height/2, 1))
 		case key.Matches(msg, c.keys.HalfDown):
-			c.vp.HalfPageDown()
+			c = c.scroll(max(c.height/2, 1))
 		case key.Matches(msg, c.keys.Top):
-			c.vp.GotoTop()
+			c.follow, c.anchor, c.offset = false, 0, 0
+			if c.atEnd() {
+				c.follow = true
+			}
 		case key.Matches(msg, c.keys.Bottom):
-			c.vp.GotoBottom()
+			c = c.caughtUp()
 		}
-		return c, nil
 	case tea.MouseMsg:
-		var cmd tea.Cmd
-		c.vp, cmd = c.vp.Update(msg)
-		return c, cmd
+		if msg.Action == tea.MouseActionPress {
+			switch msg.Button {
+			case tea.MouseButtonWheelUp:
+				c = c.scroll(-wheelLines)
+			case tea.MouseButtonWheelDown:
+				c = c.scroll(wheelLines)
+			}
+		}
 	}
 	return c, nil
 }
 
-// View shows the visible part of the conversation.
-func (c conversation) View() string { return c.vp.View() }
+// scroll moves the view n lines (up when negative).
+func (c conversation) scroll(n int) conversation {
+	if len(c.entries) == 0 || n == 0 {
+		return c
+	}
+	if c.follow {
+		if n > 0 {
+			return c
+		}
+		c.anchor, c.offset = c.bottomPosition()
+		c.follow = false
+	}
+	c.offset += n
+	for c.offset < 0 && c.anchor > 0 {
+		c.anchor--
+		c.offset += c.entryHeight(c.anchor)
+	}
+	if c.offset < 0 {
+		c.offset = 0
+	}
+	for c.anchor < len(c.entries)-1 && c.offset >= c.entryHeight(c.anchor) {
+		c.offset -= c.entryHeight(c.anchor)
+		c.anchor++
+	}
+	if c.atEnd() {
+		c = c.caughtUp()
+	}
+	return c
+}
+
+// bottomPosition is the anchor that shows the last screenful.
+func (c conversation) bottomPosition() (int, int) {
+	need := c.height
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		h := c.entryHeight(i)
+		if h >= need {
+			return i, h - need
+		}
+		need -= h
+	}
+	return 0, 0
+}
+
+// atEnd reports whether at most a screenful remains from the anchor down.
+func (c conversation) atEnd() bool {
+	left := -c.offset
+	for i := c.anchor; i < len(c.entries); i++ {
+		left += c.entryHeight(i)
+		if left > c.height {
+			return false
+		}
+	}
+	return true
+}
+
+// View shows the visible lines.
+func (c conversation) View() string {
+	out := make([]string, 0, c.height)
+	if c.follow {
+		// Gather from the bottom up, then show top-aligned.
+		var rev []string
+		for i := len(c.entries) - 1; i >= 0 && len(rev) < c.height; i-- {
+			ls := c.entryLines(i)
+			for k := len(ls) - 1; k >= 0 && len(rev) < c.height; k-- {
+				rev = append(rev, ls[k])
+			}
+			if i > 0 && len(rev) < c.height {
+				rev = append(rev, "")
+			}
+		}
+		for k := len(rev) - 1; k >= 0; k-- {
+			out = append(out, rev[k])
+		}
+	} else {
+		i, k := c.anchor, c.offset
+		for len(out) < c.height && i < len(c.entries) {
+			if k < c.entryHeight(i) {
+				out = append(out, c.lineAt(i, k))
+				k++
+				continue
+			}
+			i, k = i+1, 0
+		}
+	}
+	for len(out) < c.height {
+		out = append(out, "")
+	}
+	if n := c.NewLines(); !c.follow && n > 0 {
+		out[len(out)-1] = c.r.th.Styles.NewLines.Render(fmt.Sprintf("↓ %d new lines · end jumps there", n))
+	}
+	return strings.Join(out, "\n")
+}
+
+// entryHeight is the entry's lines plus the blank line that separates it from the one above.
+func (c conversation) entryHeight(i int) int {
+	h := len(c.entryLines(i))
+	if i > 0 {
+		h++
+	}
+	return h
+}
+
+func (c conversation) lineAt(i, k int) string {
+	if i > 0 {
+		if k == 0 {
+			return ""
+		}
+		k--
+	}
+	return c.entryLines(i)[k]
+}
+
+// entryLines returns the rendered lines of entry i, rendering it on first use.
+func (c conversation) entryLines(i int) []string {
+	if c.live != nil && i == c.live.idx {
+		return c.live.lines
+	}
+	e := &c.entries[i]
+	if ls, ok := c.cache[e.ID]; ok {
+		return ls
+	}
+	ls := strings.Split(c.r.entry(e, c.width, nil), "\n")
+	c.cache[e.ID] = ls
+	return ls
+}
 
 // Entries returns the conversation's entries.
 func (c conversation) Entries() []session.Entry { return c.entries }
 
-// SetEntries replaces every entry, as on resume.
+// SetEntries replaces every entry, as on resume or /clear.
 func (c conversation) SetEntries(es []session.Entry) conversation {
 	c.entries = append([]session.Entry(nil), es...)
-	c.live = -1
-	c.cache = map[renderKey]string{}
-	return c.refresh().bottom()
+	c.live = nil
+	c.cache = map[string][]string{}
+	c.follow, c.newLines, c.anchor, c.offset = true, 0, 0, 0
+	return c
 }
 
-// Add appends an entry and follows it if the view was at the bottom.
+// Add appends an entry. A streaming entry becomes the live one.
 func (c conversation) Add(e session.Entry) conversation {
-	follow := c.vp.AtBottom()
 	c.entries = append(c.entries, e)
+	i := len(c.entries) - 1
 	if e.Status == session.StatusStreaming {
-		c.live = len(c.entries) - 1
+		c.live = &liveRender{idx: i}
+		c.renderLive()
 	}
-	c = c.refresh()
-	if follow {
-		c = c.bottom()
+	if !c.follow && c.width > 0 {
+		c.newLines += c.entryHeight(i)
+	}
+	return c
+}
+
+// UpdateLive shows the streaming entry's new state. It renders at most once
+// per frame; it reports whether a render is still owed (call FlushLive).
+func (c conversation) UpdateLive(e session.Entry, now time.Time) (conversation, bool) {
+	if c.live == nil {
+		return c, false
+	}
+	c.entries[c.live.idx] = e
+	if now.Sub(c.live.last) < frameInterval {
+		c.live.dirty = true
+		return c, true
+	}
+	c.live.last = now
+	c.renderLive()
+	return c, false
+}
+
+// FlushLive renders the streaming entry if a render is owed.
+func (c conversation) FlushLive(now time.Time) conversation {
+	if c.live != nil && c.live.dirty {
+		c.live.last = now
+		c.renderLive()
+	}
+	return c
+}
+
+// renderLive renders the streaming entry, reusing the rendered stable
+// prefix of each text block.
+func (c conversation) renderLive() {
+	l := c.live
+	if c.width <= 0 {
+		l.dirty = true
+		return
+	}
+	if l.md == nil {
+		l.md = map[int]*mdStream{}
+	}
+	before := len(l.lines)
+	text := func(i int, s string, width int) string {
+		st, ok := l.md[i]
+		if !ok {
+			st = &mdStream{}
+			l.md[i] = st
+		}
+		return st.render(c.r.md, s, width)
+	}
+	l.lines = strings.Split(c.r.entry(&c.entries[l.idx], c.width, text), "\n")
+	l.dirty = false
+	if !c.follow && before > 0 && len(l.lines) > before {
+		l.grew += len(l.lines) - before
+	}
+}
+
+// caughtUp follows the bottom again and forgets the count of new lines.
+func (c conversation) caughtUp() conversation {
+	c.follow, c.newLines = true, 0
+	if c.live != nil {
+		c.live.grew = 0
+	}
+	return c
+}
+
+// Finish replaces the live entry with its final state, rendered in full.
+func (c conversation) Finish(e session.Entry) conversation {
+	if c.live == nil {
+		return c.Replace(e)
+	}
+	i := c.live.idx
+	before := c.entryHeight(i)
+	c.newLines += c.live.grew
+	c.live = nil
+	c.entries[i] = e
+	delete(c.cache, e.ID)
+	if !c.follow {
+		c.newLines += max(c.entryHeight(i)-before, 0)
 	}
 	return c
 }
 
 // Replace swaps the entry with e's ID for e.
 func (c conversation) Replace(e session.Entry) conversation {
-	for i := range c.entries {
+	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
-			follow := c.vp.AtBottom()
 			c.entries[i] = e
-			delete(c.cache, renderKey{e.ID, c.width})
-			if e.Status != session.StatusStreaming && c.live == i {
-				c.live = -1
-			}
-			c = c.refresh()
-			if follow {
-				c = c.bottom()
-			}
+			delete(c.cache, e.ID)
 			return c
 		}
 	}
 	return c.Add(e)
 }
 
-// Rerender drops every cached render, as after a display setting changes.
-func (c conversation) Rerender() conversation {
-	c.cache = map[renderKey]string{}
-	return c.refresh()
-}
-
-func (c conversation) bottom() conversation {
-	c.vp.GotoBottom()
-	return c
-}
-
-// refresh rebuilds the viewport's content from cached renders.
-func (c conversation) refresh() conversation {
-	if c.width <= 0 {
-		return c
-	}
-	parts := make([]string, 0, len(c.entries))
-	for i := range c.entries {
-		e := &c.entries[i]
-		k := renderKey{e.ID, c.width}
-		s, ok := c.cache[k]
-		if !ok || i == c.live {
-			s = c.r.entry(e, c.width)
-			if i != c.live {
-				c.cache[k] = s
-			}
-		}
-		parts = append(parts, s)
-	}
-	offset := c.vp.YOffset
-	c.vp.SetContent(strings.Join(parts, "\n\n"))
-	c.vp.SetYOffset(offset)
-	return c
-}
-
 // Remove drops the entry with the given ID.
 func (c conversation) Remove(id string) conversation {
 	for i := range c.entries {
-		if c.entries[i].ID == id {
-			c.entries = append(c.entries[:i:i], c.entries[i+1:]...)
-			if c.live == i {
-				c.live = -1
-			} else if c.live > i {
-				c.live--
-			}
-			return c.refresh()
+		if c.entries[i].ID != id {
+			continue
 		}
+		c.entries = append(c.entries[:i:i], c.entries[i+1:]...)
+		delete(c.cache, id)
+		if c.live != nil {
+			if c.live.idx == i {
+				c.live = nil
+			} else if c.live.idx > i {
+				c.live.idx--
+			}
+		}
+		if c.anchor >= len(c.entries) {
+			c.anchor, c.offset = max(len(c.entries)-1, 0), 0
+		}
+		return c
 	}
 	return c
+}
+
+// Rerender drops every cached render, as after a display setting changes.
+func (c conversation) Rerender() conversation {
+	c.cache = map[string][]string{}
+	if c.live != nil {
+		c.live.md = nil
+		c.renderLive()
+	}
+	return c
+}
+
+// NewLines is how many lines arrived below the view while scrolled up.
+func (c conversation) NewLines() int {
+	n := c.newLines
+	if c.live != nil {
+		n += c.live.grew
+	}
+	return n
+}
+
+// Restart makes an existing entry live again, as when /continue extends it.
+func (c conversation) Restart(e session.Entry) conversation {
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if c.entries[i].ID == e.ID {
+			c.entries[i] = e
+			delete(c.cache, e.ID)
+			c.live = &liveRender{idx: i}
+			c.renderLive()
+			return c
+		}
+	}
+	return c.Add(e)
 }

@@ -18,6 +18,12 @@ type KeyMap struct {
 	Top      key.Binding
 	Bottom   key.Binding
 	Help     key.Binding
+	Editor   key.Binding
+	Thinking key.Binding
+	Copy     key.Binding
+	Prev     key.Binding
+	Next     key.Binding
+	Complete key.Binding
 }
 
 // DefaultKeyMap returns muse's key bindings.
@@ -34,6 +40,12 @@ func DefaultKeyMap() KeyMap {
 		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
+		Thinking: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
+		Copy:     key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last reply")),
+		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
+		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
 	}
 }
 
@@ -45,9 +57,9 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the full keymap shown by ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Cancel, k.Quit},
-		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Top, k.Bottom, k.Help},
+		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete},
+		{k.Cancel, k.Quit, k.Copy, k.Thinking, k.Help},
+		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }
 
@@ -59,7 +71,7 @@ func textareaKeys() textarea.KeyMap {
 	km.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
 	km.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	km.LineStart = key.NewBinding(key.WithKeys("ctrl+a"))
-	km.LineEnd = key.NewBinding(key.WithKeys("ctrl+e"))
+	km.LineEnd = key.NewBinding(key.WithDisabled())
 	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
 	return km
 }

@@ -43,7 +43,7 @@ func (md *markdown) render(text string, width int) string {
 	if err != nil {
 		return sanitize.Text(text)
 	}
-	return trimLines(sanitize.Text(out))
+	return trimLines(strings.ReplaceAll(sanitize.Text(out), "\t", "    "))
 }
 
 // trimLines drops trailing blank lines and the padding glamour adds at line ends.

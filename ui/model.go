@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -36,6 +39,12 @@ type Options struct {
 	Profile termenv.Profile
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Prompts is the prompt history Up and Down recall; nil keeps none.
+	Prompts *session.PromptHistory
+	// Clipboard receives OSC 52 copies (the terminal); nil means os.Stdout.
+	Clipboard io.Writer
+	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
+	Getenv func(string) string
 }
 
 // state is which screen the root model shows.
@@ -74,6 +83,10 @@ type Model struct {
 	saving bool
 	queue  []saveJob
 
+	// recall walks the prompt history; recalled is the prompt it put in the input.
+	recall   *session.Recall
+	recalled string
+
 	usage    api.Usage
 	lastStop string
 	nextID   int
@@ -91,12 +104,22 @@ type reply struct {
 	started time.Time
 	retry   string
 	tokens  int
+	// flushing is set while a flushLiveMsg is on its way.
+	flushing bool
+	// base is the reply that /continue extends, or nil.
+	base *api.Message
 }
 
 // New returns the chat screen.
 func New(opts Options) Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Clipboard == nil {
+		opts.Clipboard = os.Stdout
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
 	}
 	keys := DefaultKeyMap()
 	r := &renderer{th: opts.Theme, md: newMarkdown(opts.Theme.Markdown, opts.Profile)}
@@ -109,6 +132,7 @@ func New(opts Options) Model {
 	in.CharLimit = 0
 	in.MaxHeight = 0
 	in.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	in.Cursor.SetMode(cursor.CursorStatic) // nothing ticks while nothing animates
 	in.FocusedStyle.Placeholder = opts.Theme.Styles.Subtle
 	in.BlurredStyle.Placeholder = opts.Theme.Styles.Subtle
 	in.Focus()
@@ -144,8 +168,8 @@ func New(opts Options) Model {
 	return m
 }
 
-// Init starts the cursor blinking.
-func (m Model) Init() tea.Cmd { return textarea.Blink }
+// Init starts nothing: the screen is idle until a key arrives.
+func (m Model) Init() tea.Cmd { return nil }
 
 // Update handles a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -166,6 +190,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitReply(msg.turn, msg.ch)
 	case replyBatchMsg:
 		return m.applyBatch(msg)
+	case flushLiveMsg:
+		if m.reply != nil && msg.turn == m.reply.turn {
+			m.reply.flushing = false
+			m.conv = m.conv.FlushLive(m.now())
+		}
+		return m, nil
 	case spinner.TickMsg:
 		if m.reply == nil {
 			return m, nil // nothing animates: stop ticking
@@ -175,6 +205,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case savedMsg:
 		return m.saved(msg)
+	case editedMsg:
+		return m.edited(msg)
+	case copiedMsg:
+		if msg.err != nil {
+			m.notice = "copy failed: " + msg.err.Error()
+		} else {
+			m.notice = fmt.Sprintf("copied %d characters of the last reply", msg.chars)
+		}
+		return m, nil
+	case noticeMsg:
+		m.notice = msg.text
+		return m, nil
 	}
 	return m.updateInput(msg)
 }
@@ -200,20 +242,39 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
 		m.help.ShowAll = !m.help.ShowAll
 		return m.layout(), nil
+	case key.Matches(msg, m.keys.Editor):
+		return m, editText(m.input.Value(), editPrompt)
+	case key.Matches(msg, m.keys.Thinking):
+		m.renderer.expandThinking = !m.renderer.expandThinking
+		m.conv = m.conv.Rerender()
+		return m, nil
+	case key.Matches(msg, m.keys.Copy):
+		return m.copyLast()
+	case key.Matches(msg, m.keys.Complete):
+		if done, ok := completeSlash(m.input.Value()); ok {
+			m.input.SetValue(done)
+		}
+		return m.layout(), nil
+	case key.Matches(msg, m.keys.Prev, m.keys.Next) && m.recalling():
+		return m.recallPrompt(key.Matches(msg, m.keys.Prev))
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)
 		return m, cmd
 	}
 	m.notice = ""
+	m.recall = nil
 	return m.updateInput(msg)
 }
 
-// submit sends the typed prompt.
+// submit sends the typed prompt, or runs the typed slash command.
 func (m Model) submit() (tea.Model, tea.Cmd) {
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" {
 		return m, nil
+	}
+	if isSlash(text) {
+		return m.runCommand(text)
 	}
 	if m.reply != nil {
 		m.notice = "a reply is still streaming: esc cancels it"
@@ -225,16 +286,62 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	user := m.newEntry(session.Entry{Kind: session.KindUser, Text: text})
-	live := m.newEntry(session.Entry{Kind: session.KindAssistant, Status: session.StatusStreaming,
-		Message: &api.Message{Model: m.params.Model}, Params: m.paramsCopy()})
-	m.conv = m.conv.Add(user).Add(live)
-	m.conv = m.conv.bottom()
+	m.conv = m.conv.caughtUp().Add(user)
+	m.input.Reset()
+	m.recall = nil
+	next, cmd := m.startTurn(req, user, nil)
+	return next, tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.sessID, text))
+}
+
+// startTurn streams a reply to req. A base entry is a reply cut at
+// max_tokens that the new text continues.
+func (m Model) startTurn(req api.MessageRequest, user session.Entry, base *session.Entry) (Model, tea.Cmd) {
+	if err := req.Validate(); err != nil {
+		m.notice = err.Error()
+		return m, nil
+	}
+	var live session.Entry
+	if base != nil {
+		live = *base
+		live.Status = session.StatusStreaming
+		m.conv = m.conv.caughtUp().Restart(live)
+	} else {
+		live = m.newEntry(session.Entry{Kind: session.KindAssistant, Status: session.StatusStreaming,
+			Message: &api.Message{Model: m.params.Model}, Params: m.paramsCopy()})
+		m.conv = m.conv.caughtUp().Add(live)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	turn := m.nextID
-	m.reply = &reply{turn: turn, cancel: cancel, user: user, live: live, started: m.now()}
-	m.input.Reset()
+	r := &reply{turn: turn, cancel: cancel, user: user, live: live, started: m.now()}
+	if base != nil {
+		r.base = base.Message
+	}
+	m.reply = r
 	m.notice = ""
 	return m.layout(), tea.Batch(startReply(ctx, m.opts.Client, req, turn), m.spin.Tick)
+}
+
+// message is the reply so far, joined to the reply it continues, if any.
+func (r *reply) message(model string) api.Message {
+	msg := r.acc.Message()
+	if msg.Model == "" {
+		msg.Model = model
+	}
+	if r.base == nil {
+		return msg
+	}
+	out := r.base.Clone()
+	for _, b := range msg.Content {
+		if n := len(out.Content); b.Type == api.BlockText && n > 0 && out.Content[n-1].Type == api.BlockText {
+			out.Content[n-1].Text += b.Text
+			continue
+		}
+		out.Content = append(out.Content, b)
+	}
+	out.StopReason, out.StopSequence = msg.StopReason, msg.StopSequence
+	out.Usage.OutputTokens += msg.Usage.OutputTokens
+	out.Usage.InputTokens = msg.Usage.InputTokens
+	return out
 }
 
 // request builds a message request from the session's settings.
@@ -288,16 +395,26 @@ func (m Model) applyBatch(msg replyBatchMsg) (tea.Model, tea.Cmd) {
 	if done == nil && msg.ch == nil {
 		done = &replyDone{err: api.ErrStreamCut}
 	}
-	msgNow := r.acc.Message()
-	if msgNow.Model == "" {
-		msgNow.Model = m.params.Model
-	}
+	msgNow := r.message(m.params.Model)
 	r.live.Message = &msgNow
 	if done != nil {
 		return m.finish(done)
 	}
-	m.conv = m.conv.Replace(r.live)
-	return m, waitReply(msg.turn, msg.ch)
+	var owed bool
+	m.conv, owed = m.conv.UpdateLive(r.live, m.now())
+	cmds := []tea.Cmd{waitReply(msg.turn, msg.ch)}
+	if owed && !r.flushing {
+		r.flushing = true
+		cmds = append(cmds, flushLive(r.turn))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// flushLiveMsg asks for the render a throttled frame skipped.
+type flushLiveMsg struct{ turn int }
+
+func flushLive(turn int) tea.Cmd {
+	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return flushLiveMsg{turn} })
 }
 
 // finish ends the reply in flight: a complete reply is kept; on an error
@@ -308,10 +425,8 @@ func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
 	m.reply = nil
 	r.cancel()
 	r.acc.Finish()
-	msg := r.acc.Message()
-	if msg.Model == "" {
-		msg.Model = m.params.Model
-	}
+	msg := r.message(m.params.Model)
+	newUsage := r.acc.Message().Usage
 	live := r.live
 	live.Message = &msg
 	live.RequestID = done.requestID
@@ -320,15 +435,23 @@ func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
 	entries := []session.Entry{r.user}
 	if done.err == nil {
 		live.Status = session.StatusComplete
-		addUsage(&m.usage, msg.Usage)
+		addUsage(&m.usage, newUsage)
 		m.lastStop = msg.StopReason
-		m.conv = m.conv.Replace(live)
+		m.conv = m.conv.Finish(live)
 		return m.save(saveJob{entries: append(entries, live)})
 	}
-	if len(msg.Content) > 0 && msg.Text() != "" {
+	if r.base != nil {
+		// A failed /continue keeps the reply it was extending.
 		live.Status = session.StatusFailed
-		addUsage(&m.usage, msg.Usage)
-		m.conv = m.conv.Replace(live)
+		if len(r.acc.Message().Content) == 0 {
+			live.Message, live.Status = r.base, session.StatusComplete
+		}
+		m.conv = m.conv.Finish(live)
+		entries = append(entries, live)
+	} else if len(msg.Content) > 0 && msg.Text() != "" {
+		live.Status = session.StatusFailed
+		addUsage(&m.usage, newUsage)
+		m.conv = m.conv.Finish(live)
 		entries = append(entries, live)
 	} else {
 		m.conv = m.conv.Remove(live.ID)
@@ -337,8 +460,8 @@ func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
 	if errEntry.RequestID == "" {
 		errEntry.RequestID = done.requestID
 	}
-	m.conv = m.conv.Add(errEntry).bottom()
-	if strings.TrimSpace(m.input.Value()) == "" {
+	m.conv = m.conv.Add(errEntry).caughtUp()
+	if strings.TrimSpace(m.input.Value()) == "" && r.base == nil {
 		m.input.SetValue(r.user.Text)
 	}
 	return m.save(saveJob{entries: append(entries, errEntry)})
@@ -350,17 +473,14 @@ func (m Model) cancelReply() (tea.Model, tea.Cmd) {
 	m.reply = nil
 	r.cancel()
 	r.acc.Finish()
-	msg := r.acc.Message()
-	if msg.Model == "" {
-		msg.Model = m.params.Model
-	}
+	msg := r.message(m.params.Model)
 	live := r.live
 	live.Message = &msg
 	live.Status = session.StatusCancelled
 	live.LatencyMS = m.now().Sub(r.started).Milliseconds()
 	live.Truncated = truncatedInputs(msg)
-	addUsage(&m.usage, msg.Usage)
-	m.conv = m.conv.Replace(live)
+	addUsage(&m.usage, r.acc.Message().Usage)
+	m.conv = m.conv.Finish(live)
 	return m.save(saveJob{entries: []session.Entry{r.user, live}})
 }
 

@@ -6,8 +6,11 @@ import (
 	"muse/session"
 )
 
-// saveJob is a batch of records for the journal, written in order.
+// saveJob is a batch of records for the journal, written in order:
+// retractions, then settings, then entries.
 type saveJob struct {
+	retract []string
+	params  *session.Params
 	entries []session.Entry
 }
 
@@ -18,7 +21,21 @@ type savedMsg struct {
 }
 
 // save queues a job; one save runs at a time, so records keep their order.
-func (m Model) save(job saveJob) (tea.Model, tea.Cmd) {
+func (m Model) save(job saveJob) (tea.Model, tea.Cmd) { return m.queueSave(job) }
+
+// saveParams records changed settings. A session not yet created takes
+// them when it is.
+func (m Model) saveParams() (tea.Model, tea.Cmd) {
+	if m.sess == nil && !m.saving && len(m.queue) == 0 {
+		return m.layout(), nil
+	}
+	p := m.params
+	next, cmd := m.queueSave(saveJob{params: &p})
+	return next.layout(), cmd
+}
+
+// queueSave appends a job to the save queue and starts it if none runs.
+func (m Model) queueSave(job saveJob) (Model, tea.Cmd) {
 	if m.opts.Store == nil {
 		if m.quitting {
 			return m, tea.Quit
@@ -29,7 +46,7 @@ func (m Model) save(job saveJob) (tea.Model, tea.Cmd) {
 	return m.nextSave()
 }
 
-func (m Model) nextSave() (tea.Model, tea.Cmd) {
+func (m Model) nextSave() (Model, tea.Cmd) {
 	if m.saving || len(m.queue) == 0 {
 		if m.quitting && !m.saving {
 			return m, tea.Quit
@@ -38,12 +55,15 @@ func (m Model) nextSave() (tea.Model, tea.Cmd) {
 	}
 	job := m.queue[0]
 	m.queue = m.queue[1:]
-	m.saving = true
 	title := ""
 	if m.sess == nil {
+		if len(job.entries) == 0 {
+			return m.nextSave() // nothing to create a session for yet
+		}
 		title = session.TitleFrom(firstPrompt(job.entries))
 		m.title = title
 	}
+	m.saving = true
 	return m, writeJournal(m.opts.Store, m.sess, m.params, title, job)
 }
 
@@ -61,6 +81,14 @@ func writeJournal(store *session.Store, sess *session.Session, params session.Pa
 				}
 			}
 		}
+		if err := store.Retract(sess, job.retract); err != nil {
+			return savedMsg{sess: sess, err: err}
+		}
+		if job.params != nil {
+			if err := store.SetParams(sess, *job.params); err != nil {
+				return savedMsg{sess: sess, err: err}
+			}
+		}
 		for _, e := range job.entries {
 			if err := store.Append(sess, e); err != nil {
 				return savedMsg{sess: sess, err: err}
@@ -70,7 +98,7 @@ func writeJournal(store *session.Store, sess *session.Session, params session.Pa
 	}
 }
 
-func (m Model) saved(msg savedMsg) (tea.Model, tea.Cmd) {
+func (m Model) saved(msg savedMsg) (Model, tea.Cmd) {
 	m.saving = false
 	if msg.sess != nil {
 		m.sess, m.sessID = msg.sess, msg.sess.ID

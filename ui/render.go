@@ -25,8 +25,11 @@ type renderer struct {
 	expandThinking bool
 }
 
+// textRenderer renders the markdown of text block i; nil means a full render.
+type textRenderer func(i int, text string, width int) string
+
 // entry renders one entry at width columns.
-func (r *renderer) entry(e *session.Entry, width int) string {
+func (r *renderer) entry(e *session.Entry, width int, text textRenderer) string {
 	inner := max(width-bodyIndent, 10)
 	st := r.th.Styles
 	switch e.Kind {
@@ -34,7 +37,7 @@ func (r *renderer) entry(e *session.Entry, width int) string {
 		body := wrap(sanitize.Text(e.Text), inner)
 		return st.UserLabel.Render("you") + "\n" + indent(st.UserText.Render(body))
 	case session.KindAssistant:
-		return r.assistant(e, inner)
+		return r.assistant(e, inner, text)
 	case session.KindError:
 		return r.errorEntry(e, inner)
 	default:
@@ -42,7 +45,7 @@ func (r *renderer) entry(e *session.Entry, width int) string {
 	}
 }
 
-func (r *renderer) assistant(e *session.Entry, inner int) string {
+func (r *renderer) assistant(e *session.Entry, inner int, text textRenderer) string {
 	st := r.th.Styles
 	label := "assistant"
 	if e.Message != nil && e.Message.Model != "" {
@@ -51,7 +54,7 @@ func (r *renderer) assistant(e *session.Entry, inner int) string {
 	parts := []string{st.AssistantLabel.Render(label)}
 	if e.Message != nil {
 		for i := range e.Message.Content {
-			if s := r.block(e, i, inner); s != "" {
+			if s := r.block(e, i, inner, text); s != "" {
 				parts = append(parts, indent(s))
 			}
 		}
@@ -90,13 +93,16 @@ func (r *renderer) stopNote(e *session.Entry) string {
 	}
 }
 
-func (r *renderer) block(e *session.Entry, i, width int) string {
+func (r *renderer) block(e *session.Entry, i, width int, text textRenderer) string {
 	st := r.th.Styles
 	b := e.Message.Content[i]
 	switch b.Type {
 	case api.BlockText:
 		if strings.TrimSpace(b.Text) == "" {
 			return ""
+		}
+		if text != nil {
+			return text(i, b.Text, width)
 		}
 		return r.md.render(b.Text, width)
 	case api.BlockThinking:

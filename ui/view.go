@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"muse/api"
 	"muse/ui/sanitize"
 )
 
@@ -37,11 +38,29 @@ func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
 	return m.layout(), cmd
 }
 
-func (m Model) helpHeight() int {
+func (m Model) helpHeight() int { return lipgloss.Height(m.helpView()) }
+
+// helpView is the line under the status bar: the short keymap, the hint of
+// the slash command being typed, or, with ?, every key and command.
+func (m Model) helpView() string {
+	st := m.th.Styles
 	if m.help.ShowAll {
-		return lipgloss.Height(m.help.View(m.keys))
+		lines := []string{m.help.View(m.keys), ""}
+		for _, l := range slashHelpLines() {
+			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
+		}
+		lines = append(lines, st.Muted.Render("esc or ? closes this help"))
+		// Leave room for at least two lines of conversation.
+		room := max(m.height-1-1-1-1-2, 1)
+		if len(lines) > room {
+			lines = append(lines[:room-1], st.Muted.Render("… more in muse --help · esc closes"))
+		}
+		return strings.Join(lines, "\n")
 	}
-	return 1
+	if hint := slashHint(m.input.Value(), max(m.width, 1)); hint != "" {
+		return st.Accent.Render(hint)
+	}
+	return m.help.View(m.keys)
 }
 
 // View draws the screen.
@@ -58,7 +77,7 @@ func (m Model) View() string {
 		m.conv.View(),
 		border.Width(m.width).Render(m.input.View()),
 		m.statusView(),
-		m.help.View(m.keys),
+		m.helpView(),
 	}
 	return strings.Join(parts, "\n")
 }
@@ -100,8 +119,44 @@ func (m Model) statusView() string {
 			left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(m.lastStop))
 		}
 	}
-	right := st.StatusKey.Render(sanitize.Line(m.params.Model))
-	return fit(left, right, m.width)
+	return fit(left, m.settingsView(max(m.width-lipgloss.Width(left)-1, 0)), m.width)
+}
+
+// settingsView shows the model and the settings that are set, as many as fit.
+func (m Model) settingsView(room int) string {
+	st := m.th.Styles
+	p := m.params
+	parts := []string{sanitize.Line(p.Model)}
+	if p.MaxTokens != 0 && p.MaxTokens != api.DefaultMaxTokens {
+		parts = append(parts, fmt.Sprintf("max %d", p.MaxTokens))
+	}
+	if p.Temperature != nil {
+		parts = append(parts, fmt.Sprintf("temp %g", *p.Temperature))
+	}
+	if p.TopP != nil {
+		parts = append(parts, fmt.Sprintf("top-p %g", *p.TopP))
+	}
+	if p.TopK != nil {
+		parts = append(parts, fmt.Sprintf("top-k %d", *p.TopK))
+	}
+	if n := len(p.StopSequences); n > 0 {
+		parts = append(parts, fmt.Sprintf("stop %d", n))
+	}
+	if p.System != "" {
+		parts = append(parts, "system")
+	}
+	out := ""
+	for i, part := range parts {
+		next := part
+		if i > 0 {
+			next = out + " · " + part
+		}
+		if lipgloss.Width(next) > room {
+			break
+		}
+		out = next
+	}
+	return st.StatusKey.Render(out)
 }
 
 // fit places left and right on one line of width, dropping right if it does not fit.

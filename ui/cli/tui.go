@@ -34,7 +34,13 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile}
+	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile,
+		Clipboard: os.Stdout, Getenv: env.Getenv}
+	if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
+		fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
+	} else {
+		opts.Prompts = h
+	}
 	if f.cont {
 		sess, err := store.Latest()
 		switch {

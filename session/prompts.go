@@ -1,0 +1,387 @@
+package session
+
+// The prompt history is one file, prompts.jsonl beside the sessions
+// directory, shared by all sessions. Each prompt the user sends is one line:
+//
+//	{"time":T,"session":ID,"text":"..."}
+//
+// appended with a single write followed by fsync, so a crash can at worst
+// leave an unfinished last line; loading skips that line and any other that is
+// not valid JSON. When the file holds more than four times the entries kept in
+// memory it is rewritten, atomically, with only the newest of them.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// promptHistoryFile is the name of the prompt history, beside the sessions
+// directory.
+const promptHistoryFile = "prompts.jsonl"
+
+// defaultPromptMax is the number of prompts kept when OpenPromptHistory is
+// given no positive max.
+const defaultPromptMax = 1000
+
+// promptCompactFactor is how many times max lines the file may hold before it
+// is compacted to the newest max entries.
+const promptCompactFactor = 4
+
+// promptRecord is one line of the prompt history.
+type promptRecord struct {
+	Time    time.Time `json:"time"`
+	Session string    `json:"session"`
+	Text    string    `json:"text"`
+}
+
+// PromptHistory is the list of prompts the user sent, oldest first, kept in
+// one file shared by all sessions. Make one with OpenPromptHistory. Its
+// methods may be called from several goroutines.
+type PromptHistory struct {
+	mu      sync.Mutex
+	path    string
+	max     int
+	entries []promptRecord   // the newest max prompts, oldest first
+	lines   int              // lines in the file as far as this history knows
+	now     func() time.Time // the clock, replaced by tests
+}
+
+// PromptHistoryPath returns the file prompts.jsonl beside the sessions
+// directory sessionsDir (as returned by DefaultDir), e.g.
+// ~/.local/share/muse/prompts.jsonl.
+func PromptHistoryPath(sessionsDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(sessionsDir)), promptHistoryFile)
+}
+
+// OpenPromptHistory loads the history file at path, creating nothing until the
+// first Add. A missing file is an empty history. Lines that are not valid JSON
+// (such as a last line cut short by a crash) and records without text are
+// skipped. It keeps at most max entries in memory, the newest; max <= 0 means
+// 1000.
+func OpenPromptHistory(path string, max int) (*PromptHistory, error) {
+	if path == "" {
+		return nil, errors.New("open prompt history: no file given")
+	}
+	if max <= 0 {
+		max = defaultPromptMax
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open prompt history %s: %w", path, err)
+	}
+	entries, lines, err := readPrompts(abs, max)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("open prompt history %s: %w", abs, err)
+	}
+	return &PromptHistory{path: abs, max: max, entries: entries, lines: lines, now: time.Now}, nil
+}
+
+// readPrompts reads the history file at path and returns its newest max
+// records, oldest first, and the number of lines it holds, skipped ones
+// included.
+func readPrompts(path string, max int) ([]promptRecord, int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	var entries []promptRecord
+	lines := 0
+	br := bufio.NewReaderSize(f, 64<<10)
+	var buf []byte
+	for {
+		l, err := readLine(br, buf, maxLine)
+		buf = l.data
+		if err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if l.size == 0 {
+			break
+		}
+		if !blank(l.data) || l.tooLong {
+			lines++
+		}
+		if rec, ok := decodePrompt(l); ok {
+			entries = append(entries, rec)
+			if len(entries) > 2*max {
+				entries = slices.Delete(entries, 0, len(entries)-max)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if len(entries) > max {
+		entries = slices.Delete(entries, 0, len(entries)-max)
+	}
+	return entries, lines, nil
+}
+
+// decodePrompt returns the record on the line l, if it holds one with text.
+func decodePrompt(l line) (promptRecord, bool) {
+	var rec promptRecord
+	if l.tooLong || blank(l.data) {
+		return rec, false
+	}
+	if err := json.Unmarshal(l.data, &rec); err != nil {
+		return rec, false
+	}
+	if strings.TrimSpace(rec.Text) == "" {
+		return rec, false
+	}
+	return rec, true
+}
+
+// encodePrompt returns rec as one line of JSON ending in a newline.
+func encodePrompt(rec *promptRecord) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // keep <, > and & readable in prompts and code
+	if err := enc.Encode(rec); err != nil {
+		return nil, fmt.Errorf("encode prompt: %w", err)
+	}
+	line := buf.Bytes()
+	if i := bytes.IndexByte(line, '\n'); i != len(line)-1 {
+		return nil, errors.New("encode prompt: newline inside the record")
+	}
+	if len(line)-1 > maxLine {
+		return nil, fmt.Errorf("encode prompt: %d bytes is more than the %d MiB a record may hold", len(line)-1, maxLine>>20)
+	}
+	return line, nil
+}
+
+// Path returns the absolute path of the history file.
+func (h *PromptHistory) Path() string { return h.path }
+
+// Add records the prompt text sent in the session sessionID: it is appended
+// to the file as one line, with a single write followed by fsync, creating the
+// file (mode 0600) and its missing parent directories (mode 0700) if need be.
+// A blank prompt, or one equal to the newest prompt, is ignored. When the file
+// holds more than 4*max lines it is rewritten atomically with only the newest
+// max entries; if that fails the prompt is still recorded and the error says
+// the compaction failed.
+func (h *PromptHistory) Add(sessionID, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := len(h.entries); n > 0 && h.entries[n-1].Text == text {
+		return nil
+	}
+	rec := promptRecord{Time: h.now().UTC(), Session: sessionID, Text: text}
+	line, err := encodePrompt(&rec)
+	if err != nil {
+		return fmt.Errorf("add to prompt history %s: %w", h.path, err)
+	}
+	if err := h.append(line); err != nil {
+		return fmt.Errorf("add to prompt history %s: %w", h.path, err)
+	}
+	h.entries = append(h.entries, rec)
+	if len(h.entries) > h.max {
+		h.entries = slices.Delete(h.entries, 0, len(h.entries)-h.max)
+	}
+	h.lines++
+	if h.lines > promptCompactFactor*h.max {
+		if err := h.compact(); err != nil {
+			return fmt.Errorf("compact prompt history %s: %w", h.path, err)
+		}
+	}
+	return nil
+}
+
+// append appends line to the file with a single write and syncs it. If the
+// file does not end in a newline (an earlier write was cut short), the line is
+// preceded by one so that it stays a line of its own.
+func (h *PromptHistory) append(line []byte) (err error) {
+	f, err := h.openAppend()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", h.path)
+	}
+	created := fi.Size() == 0
+	if created {
+		if err := f.Chmod(fileMode); err != nil { // whatever the umask
+			return err
+		}
+	} else {
+		ok, err := endsInNewline(h.path, fi.Size())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	if _, err := f.Write(line); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if created {
+		return syncDir(filepath.Dir(h.path))
+	}
+	return nil
+}
+
+// openAppend opens the file for appending, creating it, and its directory
+// when that is missing.
+func (h *PromptHistory) openAppend() (*os.File, error) {
+	const flags = os.O_CREATE | os.O_APPEND | os.O_WRONLY
+	f, err := os.OpenFile(h.path, flags, fileMode)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return f, err
+	}
+	dir := filepath.Dir(h.path)
+	if _, serr := os.Lstat(dir); !errors.Is(serr, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := makeDir(dir); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(h.path, flags, fileMode)
+}
+
+// compact rewrites the file with only its newest max entries: a temporary
+// file in the same directory is written, synced and renamed over it. The file
+// is read again rather than written from memory so that prompts appended by
+// another muse since this history was opened are kept.
+func (h *PromptHistory) compact() (err error) {
+	entries, _, err := readPrompts(h.path, h.max)
+	if err != nil {
+		return err
+	}
+	var data []byte
+	for i := range entries {
+		line, err := encodePrompt(&entries[i])
+		if err != nil {
+			return err
+		}
+		data = append(data, line...)
+	}
+	dir := filepath.Dir(h.path)
+	tmp, err := os.CreateTemp(dir, "."+promptHistoryFile+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := tmp.Chmod(fileMode); err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), h.path); err != nil {
+		return err
+	}
+	h.entries = entries
+	h.lines = len(entries)
+	return syncDir(dir)
+}
+
+// Prompts returns the prompts, oldest first, as a copy.
+func (h *PromptHistory) Prompts() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]string, len(h.entries))
+	for i, e := range h.entries {
+		out[i] = e.Text
+	}
+	return out
+}
+
+// ForSession returns the prompts sent in the session id, oldest first, among
+// those kept in memory.
+func (h *PromptHistory) ForSession(id string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, e := range h.entries {
+		if e.Session == id {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// Recall walks a list of prompts from the newest back, for Up and Down in an
+// empty input. It starts out not recalling, which stands for the empty input
+// below the newest prompt. It is meant for one goroutine.
+type Recall struct {
+	prompts []string
+	pos     int // index of the prompt shown; len(prompts) when not recalling
+}
+
+// NewRecall returns a Recall over prompts, oldest first, which it copies.
+func NewRecall(prompts []string) *Recall {
+	p := slices.Clone(prompts)
+	return &Recall{prompts: p, pos: len(p)}
+}
+
+// Prev moves to the next older prompt and returns it. At the oldest prompt,
+// or with no prompts, it returns "", false and stays where it is.
+func (r *Recall) Prev() (string, bool) {
+	if r.pos == 0 {
+		return "", false
+	}
+	r.pos--
+	return r.prompts[r.pos], true
+}
+
+// Next moves to the next newer prompt and returns it. From the newest prompt
+// it returns "", true: back to the empty input, no longer recalling. When not
+// recalling it returns "", false.
+func (r *Recall) Next() (string, bool) {
+	if r.pos >= len(r.prompts) {
+		return "", false
+	}
+	r.pos++
+	if r.pos == len(r.prompts) {
+		return "", true
+	}
+	return r.prompts[r.pos], true
+}
+
+// Reset stops recalling: the next Prev returns the newest prompt.
+func (r *Recall) Reset() { r.pos = len(r.prompts) }

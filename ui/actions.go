@@ -1,0 +1,347 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/aymanbagabas/go-osc52/v2"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/api"
+	"muse/session"
+)
+
+// runCommand carries out a slash command typed in the input.
+func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
+	res, err := runSlash(line, m.params)
+	if err != nil {
+		m.notice = err.Error()
+		return m, nil // the command stays in the input to be fixed
+	}
+	m.input.Reset()
+	m.recall = nil
+	m.notice = res.notice
+	switch res.action {
+	case actionSet:
+		m.params = res.params
+		return m.saveParams()
+	case actionRetry:
+		return m.retry()
+	case actionContinue:
+		return m.continueReply()
+	case actionCopy:
+		return m.copyLast()
+	case actionInfo:
+		return m.info(), nil
+	case actionClear:
+		return m.clear(), nil
+	case actionHelp:
+		m.help.ShowAll = true
+		return m.layout(), nil
+	case actionQuit:
+		return m.quit()
+	case actionEditSystem:
+		return m, editText(m.params.System, editSystem)
+	}
+	return m.layout(), nil
+}
+
+// lastAssistant returns the index of the last assistant entry, or -1.
+func lastIndex(es []session.Entry, kind string) int {
+	for i := len(es) - 1; i >= 0; i-- {
+		if es[i].Kind == kind {
+			return i
+		}
+	}
+	return -1
+}
+
+// retry regenerates the reply to the last prompt: what followed it goes.
+func (m Model) retry() (tea.Model, tea.Cmd) {
+	if m.reply != nil {
+		m.notice = "a reply is still streaming: esc cancels it first"
+		return m, nil
+	}
+	es := m.conv.Entries()
+	u := lastIndex(es, session.KindUser)
+	if u < 0 {
+		m.notice = "nothing to retry yet: send a prompt first"
+		return m, nil
+	}
+	user := es[u]
+	var gone []string
+	for _, e := range es[u+1:] {
+		gone = append(gone, e.ID)
+	}
+	for _, id := range gone {
+		m.conv = m.conv.Remove(id)
+	}
+	if strings.TrimSpace(m.input.Value()) == user.Text {
+		m.input.Reset()
+	}
+	history := session.History(m.conv.Entries()[:u])
+	req := m.request(append(history, api.TextMessage(api.RoleUser, user.Text)))
+	next, cmd := m.startTurn(req, user, nil)
+	if len(gone) > 0 {
+		var save tea.Cmd
+		next, save = next.queueSave(saveJob{retract: gone})
+		cmd = tea.Batch(cmd, save)
+	}
+	return next, cmd
+}
+
+// continueReply asks for more of a reply that was cut at max_tokens.
+func (m Model) continueReply() (tea.Model, tea.Cmd) {
+	if m.reply != nil {
+		m.notice = "a reply is still streaming: esc cancels it first"
+		return m, nil
+	}
+	es := m.conv.Entries()
+	a := lastIndex(es, session.KindAssistant)
+	if a < 0 || a != len(es)-1 || es[a].Message == nil || es[a].Message.StopReason != api.StopMaxTokens {
+		m.notice = "/continue needs a last reply that was cut at max_tokens"
+		return m, nil
+	}
+	base := es[a]
+	u := lastIndex(es[:a], session.KindUser)
+	if u < 0 {
+		m.notice = "/continue needs the prompt of the cut reply"
+		return m, nil
+	}
+	msgs := session.History(es)
+	if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
+		// The server continues an assistant turn that ends without trailing space.
+		msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
+	}
+	return m.startTurn(m.request(msgs), es[u], &base)
+}
+
+// copyLast copies the last reply's text to the clipboard through OSC 52.
+func (m Model) copyLast() (tea.Model, tea.Cmd) {
+	es := m.conv.Entries()
+	a := lastIndex(es, session.KindAssistant)
+	if a < 0 || es[a].Message == nil || es[a].Message.Text() == "" {
+		m.notice = "no reply to copy yet"
+		return m, nil
+	}
+	return m, copyText(m.opts.Clipboard, es[a].Message.Text(), m.opts.Getenv)
+}
+
+// copiedMsg reports a finished copy.
+type copiedMsg struct {
+	chars int
+	err   error
+}
+
+// copyText writes text to the terminal's clipboard with OSC 52, wrapped for
+// tmux or screen when inside one; inside tmux it also fills tmux's buffer.
+func copyText(w interface{ Write([]byte) (int, error) }, text string, getenv func(string) string) tea.Cmd {
+	return func() tea.Msg {
+		seq := osc52.New(text)
+		inTmux := getenv("TMUX") != ""
+		switch {
+		case inTmux:
+			seq = seq.Tmux()
+		case strings.HasPrefix(getenv("TERM"), "screen"):
+			seq = seq.Screen()
+		}
+		_, err := w.Write([]byte(seq.String()))
+		if inTmux {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-w", "-")
+			cmd.Stdin = strings.NewReader(text)
+			if terr := cmd.Run(); terr != nil && err == nil {
+				err = fmt.Errorf("tmux load-buffer: %w", terr)
+			}
+		}
+		return copiedMsg{chars: len([]rune(text)), err: err}
+	}
+}
+
+// info shows the usage of the last reply and of the session.
+func (m Model) info() Model {
+	es := m.conv.Entries()
+	a := lastIndex(es, session.KindAssistant)
+	var b strings.Builder
+	if a >= 0 && es[a].Message != nil {
+		e := es[a]
+		u := e.Message.Usage
+		fmt.Fprintf(&b, "last reply: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+		if e.LatencyMS > 0 {
+			fmt.Fprintf(&b, " · %.1fs", float64(e.LatencyMS)/1000)
+		}
+		if s := e.Message.StopReason; s != "" {
+			fmt.Fprintf(&b, " · stop %s", s)
+		}
+		if e.Message.Model != "" {
+			fmt.Fprintf(&b, " · %s", e.Message.Model)
+		}
+		if e.RequestID != "" {
+			fmt.Fprintf(&b, " · request %s", e.RequestID)
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("no reply yet\n")
+	}
+	u := m.usage
+	fmt.Fprintf(&b, "session: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	p := m.params
+	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
+	m.notice = ""
+	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: b.String()})
+}
+
+// optionalParams lists the optional settings that are set.
+func optionalParams(p session.Params) string {
+	var b strings.Builder
+	if p.Temperature != nil {
+		fmt.Fprintf(&b, " · temperature %g", *p.Temperature)
+	}
+	if p.TopP != nil {
+		fmt.Fprintf(&b, " · top_p %g", *p.TopP)
+	}
+	if p.TopK != nil {
+		fmt.Fprintf(&b, " · top_k %d", *p.TopK)
+	}
+	if len(p.StopSequences) > 0 {
+		fmt.Fprintf(&b, " · stop %q", p.StopSequences)
+	}
+	if p.System != "" {
+		b.WriteString(" · system prompt set")
+	}
+	return b.String()
+}
+
+// clear starts a new session; the old one stays saved.
+func (m Model) clear() Model {
+	if m.reply != nil {
+		m.reply.cancel()
+		m.reply = nil
+	}
+	m.sess, m.sessID, m.title = nil, "", ""
+	m.usage, m.lastStop = api.Usage{}, ""
+	m.conv = m.conv.SetEntries(nil)
+	m.notice = "new session · the last one is saved"
+	return m.layout()
+}
+
+// editTarget says what an editor session edits.
+type editTarget int
+
+const (
+	editPrompt editTarget = iota
+	editSystem
+)
+
+// editedMsg carries the text back from $EDITOR.
+type editedMsg struct {
+	target editTarget
+	text   string
+	err    error
+}
+
+// editText opens text in $VISUAL or $EDITOR (vi when neither is set).
+func editText(text string, target editTarget) tea.Cmd {
+	f, err := os.CreateTemp("", "muse-*.md")
+	if err != nil {
+		return func() tea.Msg { return editedMsg{target: target, err: fmt.Errorf("create a file to edit: %w", err)} }
+	}
+	path := f.Name()
+	_, werr := f.WriteString(text)
+	f.Close()
+	if werr != nil {
+		os.Remove(path)
+		return func() tea.Msg { return editedMsg{target: target, err: fmt.Errorf("write %s: %w", path, werr)} }
+	}
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	args := strings.Fields(editor)
+	cmd := exec.Command(args[0], append(args[1:], path)...)
+	return tea.ExecProcess(cmd, func(err error) tea.Msg {
+		defer os.Remove(path)
+		if err != nil {
+			return editedMsg{target: target, err: fmt.Errorf("run %s: %w (set $EDITOR)", args[0], err)}
+		}
+		data, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return editedMsg{target: target, err: fmt.Errorf("read back %s: %w", path, rerr)}
+		}
+		return editedMsg{target: target, text: string(bytes.TrimRight(data, "\n"))}
+	})
+}
+
+func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.notice = msg.err.Error()
+		return m, nil
+	}
+	switch msg.target {
+	case editSystem:
+		m.params.System = strings.TrimSpace(msg.text)
+		m.notice = "system prompt updated" + fromNext
+		if m.params.System == "" {
+			m.notice = "system prompt cleared" + fromNext
+		}
+		return m.saveParams()
+	default:
+		m.input.SetValue(msg.text)
+		return m.layout(), nil
+	}
+}
+
+// recallPrompt walks the prompt history with Up (older) and Down (newer).
+func (m Model) recallPrompt(older bool) (tea.Model, tea.Cmd) {
+	if m.recall == nil {
+		var prompts []string
+		if m.opts.Prompts != nil {
+			prompts = m.opts.Prompts.Prompts()
+		}
+		m.recall = session.NewRecall(prompts)
+	}
+	var text string
+	var ok bool
+	if older {
+		text, ok = m.recall.Prev()
+	} else {
+		text, ok = m.recall.Next()
+	}
+	if ok {
+		m.input.SetValue(text)
+		m.recalled = text
+	}
+	return m.layout(), nil
+}
+
+// recalling reports whether Up/Down should walk the history: the input is
+// empty or still shows the recalled prompt.
+func (m Model) recalling() bool {
+	v := m.input.Value()
+	return v == "" || (m.recall != nil && v == m.recalled)
+}
+
+// rememberPrompt adds a sent prompt to the history file.
+func rememberPrompt(h *session.PromptHistory, sessionID, text string) tea.Cmd {
+	if h == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		if err := h.Add(sessionID, text); err != nil {
+			return noticeMsg{text: "could not save the prompt history: " + err.Error()}
+		}
+		return nil
+	}
+}
+
+// noticeMsg shows a line in the status bar.
+type noticeMsg struct{ text string }

@@ -1,0 +1,589 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"muse/session"
+)
+
+// slashCommand describes one slash command for parsing, completion, help and hints.
+type slashCommand struct {
+	name    string   // without the slash, e.g. "temperature"
+	aliases []string // other names that run it; accepted when typed in full, never offered in hints or completion
+	args    string   // usage of its arguments, e.g. "X" or "[TEXT]"; "" for none
+	help    string   // one short line, e.g. "sampling temperature, 0 to 1 (off: server default)"
+	// run carries the command out on the text after its name (trimmed) and the
+	// current settings. It must not modify p: p's pointers and slice are shared
+	// with the caller, so a change is made on a copy (see slashCloneParams).
+	// A command whose args is "" is refused by runSlash when given any text,
+	// so its run never sees an argument.
+	run func(arg string, p session.Params) (slashResult, error)
+}
+
+// slashResult is what a command asks the chat screen to do.
+type slashResult struct {
+	action slashAction    // what to do
+	params session.Params // for actionSet: the settings after the change; otherwise a copy of the settings as they were
+	notice string         // a short line saying what happened, e.g. "temperature 0.7 · from the next request"; may be ""
+}
+
+// slashAction is the kind of thing a slash command asks the chat screen to do.
+type slashAction int
+
+// The actions a slash command can ask for.
+const (
+	actionSet        slashAction = iota // settings changed: params holds them
+	actionRetry                         // regenerate the last reply
+	actionContinue                      // continue a reply cut at max_tokens
+	actionCopy                          // copy the last reply
+	actionInfo                          // show the usage of the last reply
+	actionClear                         // start a new session
+	actionHelp                          // show all keys and commands
+	actionQuit                          // quit
+	actionEditSystem                    // `/system` alone: edit the system prompt in $EDITOR
+)
+
+// Limits of the numeric settings, named in their errors and help.
+const (
+	slashMaxTokens = 1000000 // the largest /max-tokens accepted
+)
+
+// fromNext ends the notice of every settings command.
+const fromNext = " · from the next request"
+
+// slashCommands is the registry, in the order help lists them. A new command
+// is a new row: parsing, completion, hints, suggestions and help all read it.
+var slashCommands = []slashCommand{
+	{name: "model", args: "NAME", help: "model for the next requests", run: slashModel},
+	{name: "system", args: "[TEXT]", help: "system prompt (alone: edit in $EDITOR; off: none)", run: slashSystem},
+	{name: "temperature", args: "X", help: "sampling temperature, 0 to 1 (off: server default)",
+		run: slashUnitFloat("temperature", func(p *session.Params) **float64 { return &p.Temperature })},
+	{name: "max-tokens", args: "N", help: fmt.Sprintf("longest reply in tokens, 1 to %d", slashMaxTokens), run: slashMaxTokensRun},
+	{name: "top-p", args: "X", help: "nucleus sampling, 0 to 1 (off: server default)",
+		run: slashUnitFloat("top_p", func(p *session.Params) **float64 { return &p.TopP })},
+	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
+	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
+	{name: "retry", help: "regenerate the last reply", run: slashJust(actionRetry)},
+	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(actionContinue)},
+	{name: "copy", help: "copy the last reply", run: slashJust(actionCopy)},
+	{name: "info", help: "usage of the last reply", run: slashJust(actionInfo)},
+	{name: "clear", help: "start a new session", run: slashJust(actionClear)},
+	{name: "help", help: "show all keys and commands", run: slashJust(actionHelp)},
+	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(actionQuit)},
+}
+
+// isSlash reports whether input is meant as a slash command rather than a
+// prompt. After leading whitespace it must start with "/" and a letter, and its
+// first word, minus the slash, must be a known command name or look like an
+// attempt at one (letters, digits and '-' only), so "/usr/bin/env …" and
+// "/ hello" stay prompts while "/unknowncmd" is a command that runSlash refuses
+// with a clear error.
+func isSlash(input string) bool {
+	word, _ := splitSlash(input)
+	if !strings.HasPrefix(word, "/") {
+		return false
+	}
+	name := word[1:]
+	if name == "" || !slashLetter(rune(name[0])) {
+		return false
+	}
+	if lookupSlash(name) != nil {
+		return true
+	}
+	for _, r := range name {
+		if !slashLetter(r) && !('0' <= r && r <= '9') && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// runSlash parses input as a slash command and runs it on the settings p. An
+// error (an unknown command, a misused or malformed argument) says what is
+// allowed; the result then carries p unchanged, and p itself is never changed.
+func runSlash(input string, p session.Params) (slashResult, error) {
+	unchanged := slashResult{params: slashCloneParams(p)}
+	word, arg := splitSlash(input)
+	if !strings.HasPrefix(word, "/") {
+		return unchanged, errors.New("not a command: a command starts with /, try /help")
+	}
+	typed := strings.ToLower(word[1:])
+	cmd := lookupSlash(typed)
+	if cmd == nil {
+		if s := slashSuggestion(typed); s != "" {
+			return unchanged, fmt.Errorf("unknown command %s: did you mean %s? (try /help)", word, s)
+		}
+		return unchanged, fmt.Errorf("unknown command %s: try /help", word)
+	}
+	if cmd.args == "" && arg != "" {
+		return unchanged, fmt.Errorf("/%s takes no arguments", typed)
+	}
+	res, err := cmd.run(arg, p)
+	if err != nil {
+		return unchanged, err
+	}
+	return res, nil
+}
+
+// completeSlash completes the command name for Tab. Input must be "/" and part
+// of a name with no space yet. A single matching command completes to "/name "
+// (to "/name" when it takes no arguments); several complete to their longest
+// common prefix. ok is false when nothing would be added.
+func completeSlash(input string) (completed string, ok bool) {
+	typed := strings.TrimLeftFunc(input, unicode.IsSpace)
+	if !strings.HasPrefix(typed, "/") || strings.IndexFunc(typed, unicode.IsSpace) >= 0 {
+		return "", false
+	}
+	matches := slashPrefixMatches(strings.ToLower(typed[1:]))
+	switch len(matches) {
+	case 0:
+		return "", false
+	case 1:
+		completed = "/" + matches[0].name
+		if matches[0].args != "" {
+			completed += " "
+		}
+	default:
+		common := matches[0].name
+		for _, c := range matches[1:] {
+			common = slashCommonPrefix(common, c.name)
+		}
+		completed = "/" + common
+	}
+	if len(completed) <= len(typed) {
+		return "", false
+	}
+	return completed, true
+}
+
+// slashHint is the line shown under the input while a command is typed. While
+// the name is partial it lists the matching commands as "/name ARGS — help",
+// joined by "  ·  ", as many as fit in width and then "…"; once a space follows
+// the name it describes that command alone. It is "" when input is not a slash
+// command (see isSlash) or no command matches. The hint is plain text, never
+// wider than width runes.
+func slashHint(input string, width int) string {
+	if width > 0 && strings.TrimSpace(input) == "/" {
+		items := make([]string, 0, len(slashCommands))
+		for _, c := range slashCommands {
+			items = append(items, slashHintItem(c.name, c))
+		}
+		return slashFitHint(items, width)
+	}
+	if width <= 0 || !isSlash(input) {
+		return ""
+	}
+	trimmed := strings.TrimLeftFunc(input, unicode.IsSpace)
+	word, _ := splitSlash(trimmed)
+	typed := strings.ToLower(word[1:])
+	var items []string
+	if len(word) == len(trimmed) { // no space after the name yet: it may be partial
+		for _, c := range slashPrefixMatches(typed) {
+			items = append(items, slashHintItem(c.name, c))
+		}
+		if len(items) == 0 {
+			if c := lookupSlash(typed); c != nil { // an alias typed in full
+				items = append(items, slashHintItem(typed, *c))
+			}
+		}
+	} else if c := lookupSlash(typed); c != nil {
+		items = append(items, slashHintItem(typed, *c))
+	}
+	return slashFitHint(items, width)
+}
+
+// slashHelpLines is one line per command, "/name ARGS  help", with the help
+// texts aligned, for the help screen.
+func slashHelpLines() []string {
+	usages := make([]string, len(slashCommands))
+	widest := 0
+	for i, c := range slashCommands {
+		usages[i] = strings.TrimSpace("/" + c.name + " " + c.args)
+		widest = max(widest, utf8.RuneCountInString(usages[i]))
+	}
+	lines := make([]string, len(slashCommands))
+	for i, c := range slashCommands {
+		help := c.help
+		if len(c.aliases) > 0 {
+			help += " (also /" + strings.Join(c.aliases, ", /") + ")"
+		}
+		pad := strings.Repeat(" ", widest-utf8.RuneCountInString(usages[i]))
+		lines[i] = usages[i] + pad + "  " + help
+	}
+	return lines
+}
+
+// slashModel sets the model: one word, no spaces.
+func slashModel(arg string, p session.Params) (slashResult, error) {
+	if arg == "" {
+		return slashResult{}, errors.New("usage: /model NAME")
+	}
+	if strings.IndexFunc(arg, unicode.IsSpace) >= 0 {
+		return slashResult{}, fmt.Errorf("usage: /model NAME: a model name has no spaces, got %q", arg)
+	}
+	q := slashCloneParams(p)
+	q.Model = arg
+	return slashSet(q, "model "+arg), nil
+}
+
+// slashSystem sets the system prompt to the rest of the line, clears it with
+// "off", or asks for the editor when given nothing.
+func slashSystem(arg string, p session.Params) (slashResult, error) {
+	q := slashCloneParams(p)
+	switch {
+	case arg == "":
+		return slashResult{action: actionEditSystem, params: q}, nil
+	case strings.EqualFold(arg, "off"):
+		q.System = ""
+		return slashSet(q, "system prompt off"), nil
+	}
+	q.System = arg
+	return slashSet(q, "system prompt "+strconv.Quote(slashShorten(strings.Join(strings.Fields(arg), " "), 40))), nil
+}
+
+// slashUnitFloat makes the run of a setting that is a number from 0 to 1 or off;
+// field is its name in notices and errors, and ref points at it in the settings.
+func slashUnitFloat(field string, ref func(*session.Params) **float64) func(string, session.Params) (slashResult, error) {
+	return func(arg string, p session.Params) (slashResult, error) {
+		q := slashCloneParams(p)
+		if slashOff(arg) {
+			*ref(&q) = nil
+			return slashSet(q, field+" off (server default)"), nil
+		}
+		v, err := strconv.ParseFloat(arg, 64)
+		if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
+			return slashResult{}, fmt.Errorf("%s must be a number from 0 to 1 (or off), got %q", field, arg)
+		}
+		v += 0 // turn -0 into 0
+		*ref(&q) = &v
+		return slashSet(q, field+" "+strconv.FormatFloat(v, 'g', -1, 64)), nil
+	}
+}
+
+// slashMaxTokensRun sets max_tokens, a whole number from 1 to slashMaxTokens.
+func slashMaxTokensRun(arg string, p session.Params) (slashResult, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || n > slashMaxTokens {
+		return slashResult{}, fmt.Errorf("max_tokens must be a whole number from 1 to %d, got %q", slashMaxTokens, arg)
+	}
+	q := slashCloneParams(p)
+	q.MaxTokens = n
+	return slashSet(q, "max_tokens "+strconv.Itoa(n)), nil
+}
+
+// slashTopK sets top_k, a whole number of at least 1, or unsets it with off.
+func slashTopK(arg string, p session.Params) (slashResult, error) {
+	q := slashCloneParams(p)
+	if slashOff(arg) {
+		q.TopK = nil
+		return slashSet(q, "top_k off (server default)"), nil
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 {
+		return slashResult{}, fmt.Errorf("top_k must be a whole number of 1 or more (or off), got %q", arg)
+	}
+	q.TopK = &n
+	return slashSet(q, "top_k "+strconv.Itoa(n)), nil
+}
+
+// slashStop sets the stop sequences, or clears them when given nothing or off.
+func slashStop(arg string, p session.Params) (slashResult, error) {
+	q := slashCloneParams(p)
+	if arg == "" || strings.EqualFold(arg, "off") {
+		q.StopSequences = nil
+		return slashSet(q, "stop sequences off"), nil
+	}
+	seqs, err := slashSplitStop(arg)
+	if err != nil {
+		return slashResult{}, err
+	}
+	q.StopSequences = seqs
+	quoted := make([]string, len(seqs))
+	for i, s := range seqs {
+		quoted[i] = strconv.Quote(slashShorten(s, 20))
+	}
+	return slashSet(q, "stop sequences "+slashShorten(strings.Join(quoted, ", "), 60)), nil
+}
+
+// slashSplitStop splits the argument of /stop into sequences: words separated by
+// whitespace, or double-quoted text that may hold spaces and the escapes
+// \" \\ \n and \t. Repeated sequences are kept once.
+func slashSplitStop(arg string) ([]string, error) {
+	const form = `stop sequences are words or "quoted text" with \" \\ \n \t escapes`
+	var seqs []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			seqs = append(seqs, s)
+		}
+	}
+	rs := []rune(arg)
+	for i := 0; i < len(rs); {
+		if unicode.IsSpace(rs[i]) {
+			i++
+			continue
+		}
+		if rs[i] != '"' {
+			start := i
+			for i < len(rs) && !unicode.IsSpace(rs[i]) {
+				i++
+			}
+			add(string(rs[start:i]))
+			continue
+		}
+		var b strings.Builder
+		closed := false
+		for i++; i < len(rs); i++ {
+			r := rs[i]
+			if r == '"' {
+				closed = true
+				i++
+				break
+			}
+			if r != '\\' {
+				b.WriteRune(r)
+				continue
+			}
+			if i+1 == len(rs) {
+				break
+			}
+			i++
+			switch rs[i] {
+			case '"', '\\':
+				b.WriteRune(rs[i])
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				return nil, fmt.Errorf(`unknown escape \%c in /stop: %s`, rs[i], form)
+			}
+		}
+		switch {
+		case !closed:
+			return nil, fmt.Errorf("unterminated quote in /stop: %s", form)
+		case i < len(rs) && !unicode.IsSpace(rs[i]):
+			return nil, fmt.Errorf("text right after a closing quote in /stop: %s", form)
+		case b.Len() == 0:
+			return nil, fmt.Errorf(`empty stop sequence "" in /stop: %s`, form)
+		}
+		add(b.String())
+	}
+	return seqs, nil
+}
+
+// slashJust makes the run of a command that takes no arguments and only asks for action.
+func slashJust(action slashAction) func(string, session.Params) (slashResult, error) {
+	return func(_ string, p session.Params) (slashResult, error) {
+		return slashResult{action: action, params: slashCloneParams(p)}, nil
+	}
+}
+
+// slashSet is the result of a settings command: the new settings q and a notice
+// saying what changed and when it takes effect.
+func slashSet(q session.Params, what string) slashResult {
+	return slashResult{action: actionSet, params: q, notice: what + fromNext}
+}
+
+// slashCloneParams copies p deeply, so a change to the copy never reaches p.
+func slashCloneParams(p session.Params) session.Params {
+	q := p
+	if p.Temperature != nil {
+		v := *p.Temperature
+		q.Temperature = &v
+	}
+	if p.TopP != nil {
+		v := *p.TopP
+		q.TopP = &v
+	}
+	if p.TopK != nil {
+		v := *p.TopK
+		q.TopK = &v
+	}
+	if p.StopSequences != nil {
+		q.StopSequences = append([]string(nil), p.StopSequences...)
+	}
+	return q
+}
+
+// slashOff reports whether arg asks to unset an optional setting.
+func slashOff(arg string) bool {
+	return strings.EqualFold(arg, "off") || strings.EqualFold(arg, "default")
+}
+
+// splitSlash splits input, without its surrounding whitespace, into its first
+// word and the rest, trimmed.
+func splitSlash(input string) (word, rest string) {
+	s := strings.TrimSpace(input)
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimSpace(s[i:])
+}
+
+// lookupSlash finds the command called name (lower case, without the slash),
+// by its name or an alias; nil when there is none.
+func lookupSlash(name string) *slashCommand {
+	name = strings.ToLower(name)
+	for i, c := range slashCommands {
+		if c.name == name {
+			return &slashCommands[i]
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return &slashCommands[i]
+			}
+		}
+	}
+	return nil
+}
+
+// slashPrefixMatches lists the commands whose name (not alias) starts with partial.
+func slashPrefixMatches(partial string) []slashCommand {
+	var out []slashCommand
+	for _, c := range slashCommands {
+		if strings.HasPrefix(c.name, partial) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// slashSuggestion names the commands an unknown name was probably meant to
+// be, as "/a", "/a or /b" or "/a, /b or /c": the names it begins, when there
+// are one to three, or else the names nearest to it within an edit distance of
+// 2 (and less than its length). It is "" when none is near.
+func slashSuggestion(typed string) string {
+	if typed == "" {
+		return ""
+	}
+	var names []string
+	for _, c := range slashCommands {
+		names = append(names, c.name)
+		names = append(names, c.aliases...)
+	}
+	var found []string
+	for _, n := range names {
+		if strings.HasPrefix(n, typed) {
+			found = append(found, n)
+		}
+	}
+	if len(found) == 0 || len(found) > 3 {
+		found = nil
+		best := 3
+		for _, n := range names {
+			d := slashEditDistance(typed, n)
+			if d >= utf8.RuneCountInString(typed) || d > best {
+				continue
+			}
+			if d < best {
+				best, found = d, nil
+			}
+			found = append(found, n)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	for i := range found {
+		found[i] = "/" + found[i]
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return strings.Join(found[:len(found)-1], ", ") + " or " + found[len(found)-1]
+}
+
+// slashEditDistance is the number of single-rune insertions, deletions,
+// substitutions and swaps of neighbours that turn a into b.
+func slashEditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	// d[i][j] is the distance between ra[:i] and rb[:j].
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// slashCommonPrefix is the longest prefix a and b share.
+func slashCommonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}
+
+// slashHintItem describes command c, called by name, as "/name ARGS — help".
+func slashHintItem(name string, c slashCommand) string {
+	usage := "/" + name
+	if c.args != "" {
+		usage += " " + c.args
+	}
+	return usage + " — " + c.help
+}
+
+// slashFitHint joins items by "  ·  " within width runes; when they do not all fit
+// it keeps as many as fit and ends with "…", cutting the first if need be.
+func slashFitHint(items []string, width int) string {
+	const sep, more = "  ·  ", "…"
+	if len(items) == 0 || width <= 0 {
+		return ""
+	}
+	if all := strings.Join(items, sep); utf8.RuneCountInString(all) <= width {
+		return all
+	}
+	for k := len(items) - 1; k > 0; k-- {
+		s := strings.Join(items[:k], sep) + sep + more
+		if utf8.RuneCountInString(s) <= width {
+			return s
+		}
+	}
+	// Not even one item and the "…" fit: cut the first item.
+	if first := []rune(items[0]); len(first) <= width-2 {
+		return items[0] + " " + more
+	}
+	return string([]rune(items[0])[:width-1]) + more
+}
+
+// slashShorten cuts s to at most n runes, ending it with "…" when it was cut.
+func slashShorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// slashLetter reports whether r is a letter from a to z, either case.
+func slashLetter(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+}

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"muse/api"
+	"muse/session"
+	"muse/theme"
+)
+
+func testConversation(t testing.TB, n int) conversation {
+	th, _ := theme.New("dark", true)
+	r := &renderer{th: th, md: newMarkdown(th.Markdown, termenv.Ascii)}
+	c := newConversation(r, DefaultKeyMap())
+	var es []session.Entry
+	for i := 0; i < n; i++ {
+		es = append(es, session.Entry{ID: fmt.Sprintf("e%d", i), Kind: session.KindUser, Text: fmt.Sprintf("message %d", i)})
+	}
+	return c.SetEntries(es).SetSize(40, 10)
+}
+
+func liveEntry(id, text string) session.Entry {
+	return session.Entry{ID: id, Kind: session.KindAssistant, Status: session.StatusStreaming,
+		Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: text}}}}
+}
+
+func TestScrolledUpStreamDoesNotYank(t *testing.T) {
+	c := testConversation(t, 20)
+	live := liveEntry("live", "first line\n\n")
+	c = c.Add(live)
+	now := time.Now()
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	if c.follow {
+		t.Fatal("still following after page up")
+	}
+	before := c.View()
+	for i := 0; i < 5; i++ {
+		now = now.Add(time.Second)
+		live.Message.Content[0].Text += fmt.Sprintf("paragraph %d\n\n", i)
+		c, _ = c.UpdateLive(live, now)
+	}
+	after := c.View()
+	if !strings.Contains(after, "new lines") {
+		t.Errorf("no new-lines notice:\n%s", after)
+	}
+	beforeLines, afterLines := strings.Split(before, "\n"), strings.Split(after, "\n")
+	if strings.Join(beforeLines[:len(beforeLines)-1], "\n") != strings.Join(afterLines[:len(afterLines)-1], "\n") {
+		t.Errorf("view moved:\n%s\n---\n%s", before, after)
+	}
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyEnd})
+	if v := c.View(); !c.follow || !strings.Contains(v, "paragraph 4") || strings.Contains(v, "new lines") {
+		t.Errorf("end did not jump back:\n%s", v)
+	}
+}
