@@ -165,3 +165,15 @@ func TestHostileReplyIsSanitized(t *testing.T) {
 		}
 	}
 }
+
+// testDriver types and waits on a running test model.
+type testDriver struct {
+	t  *testing.T
+	tm *teatest.TestModel
+}
+
+func (d *testDriver) send(text string) { send(d.tm, text) }
+func (d *testDriver) wait(want string) { waitFor(d.t, d.tm, want) }
+func (d *testDriver) key(k tea.KeyMsg) { d.tm.Send(k) }
+
+func visibleWidth(s string) int { return lipgloss.Width(s) }

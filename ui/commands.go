@@ -172,7 +172,7 @@ func slashHint(input string, width int) string {
 	if width > 0 && strings.TrimSpace(input) == "/" {
 		items := make([]string, 0, len(slashCommands))
 		for _, c := range slashCommands {
-			items = append(items, slashHintItem(c.name, c))
+			items = append(items, "/"+c.name)
 		}
 		return slashFitHint(items, width)
 	}

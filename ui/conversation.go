@@ -35,21 +35,34 @@ type conversation struct {
 	newLines int
 
 	live *liveRender
+	// view memoizes View; gen counts changes to the entries.
+	view *convMemo
 }
+
+// convMemo is the last View and what it was made from. It is shared by the
+// copies of a conversation; gen moves on with every change of the entries.
+type convMemo struct {
+	gen int
+	memo
+}
+
+// touch records that the entries changed, so View draws them again.
+func (c conversation) touch() { c.view.gen++ }
 
 // liveRender is the render state of the streaming entry.
 type liveRender struct {
 	idx   int
 	lines []string
 	last  time.Time
-	dirty bool
 	md    map[int]*mdStream // per text block
 	// grew counts lines the entry gained while the view was scrolled up.
 	grew int
+	// rev counts renders, for View's memo.
+	rev int
 }
 
 func newConversation(r *renderer, keys KeyMap) conversation {
-	return conversation{keys: keys, r: r, cache: map[string][]string{}, follow: true}
+	return conversation{keys: keys, r: r, cache: map[string][]string{}, follow: true, view: &convMemo{}}
 }
 
 // SetSize sets the size. A new width re-wraps everything lazily and keeps
@@ -60,6 +73,7 @@ func (c conversation) SetSize(width, height int) conversation {
 		return c
 	}
 	if width != c.width {
+		c.touch()
 		var oldH int
 		if !c.follow && c.anchor < len(c.entries) && c.width > 0 {
 			oldH = c.entryHeight(c.anchor)
@@ -170,8 +184,18 @@ func (c conversation) atEnd() bool {
 	return true
 }
 
-// View shows the visible lines.
+// View shows the visible lines. It is memoized on the scroll position, the
+// size and the changes of the entries.
 func (c conversation) View() string {
+	rev := -1
+	if c.live != nil {
+		rev = c.live.rev
+	}
+	k := memoKey(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.NewLines(), len(c.entries))
+	return c.view.get(k, c.draw)
+}
+
+func (c conversation) draw() string {
 	out := make([]string, 0, c.height)
 	if c.follow {
 		// Gather from the bottom up, then show top-aligned.
@@ -246,6 +270,7 @@ func (c conversation) Entries() []session.Entry { return c.entries }
 
 // SetEntries replaces every entry, as on resume or /clear.
 func (c conversation) SetEntries(es []session.Entry) conversation {
+	c.touch()
 	c.entries = append([]session.Entry(nil), es...)
 	c.live = nil
 	c.cache = map[string][]string{}
@@ -255,6 +280,7 @@ func (c conversation) SetEntries(es []session.Entry) conversation {
 
 // Add appends an entry. A streaming entry becomes the live one.
 func (c conversation) Add(e session.Entry) conversation {
+	c.touch()
 	c.entries = append(c.entries, e)
 	i := len(c.entries) - 1
 	if e.Status == session.StatusStreaming {
@@ -267,28 +293,20 @@ func (c conversation) Add(e session.Entry) conversation {
 	return c
 }
 
-// UpdateLive shows the streaming entry's new state. It renders at most once
-// per frame; it reports whether a render is still owed (call FlushLive).
-func (c conversation) UpdateLive(e session.Entry, now time.Time) (conversation, bool) {
-	if c.live == nil {
-		return c, false
-	}
-	c.entries[c.live.idx] = e
-	if now.Sub(c.live.last) < frameInterval {
-		c.live.dirty = true
-		return c, true
-	}
-	c.live.last = now
-	c.renderLive()
-	return c, false
+// LiveDue reports whether a frame has passed since the streaming entry was
+// last rendered: renders are throttled to about 30 a second.
+func (c conversation) LiveDue(now time.Time) bool {
+	return c.live != nil && now.Sub(c.live.last) >= frameInterval
 }
 
-// FlushLive renders the streaming entry if a render is owed.
-func (c conversation) FlushLive(now time.Time) conversation {
-	if c.live != nil && c.live.dirty {
-		c.live.last = now
-		c.renderLive()
+// UpdateLive shows the streaming entry's new state, rendering its tail.
+func (c conversation) UpdateLive(e session.Entry, now time.Time) conversation {
+	if c.live == nil {
+		return c
 	}
+	c.entries[c.live.idx] = e
+	c.live.last = now
+	c.renderLive()
 	return c
 }
 
@@ -297,23 +315,22 @@ func (c conversation) FlushLive(now time.Time) conversation {
 func (c conversation) renderLive() {
 	l := c.live
 	if c.width <= 0 {
-		l.dirty = true
 		return
 	}
 	if l.md == nil {
 		l.md = map[int]*mdStream{}
 	}
 	before := len(l.lines)
-	text := func(i int, s string, width int) string {
+	text := func(i int, s string, width int) []string {
 		st, ok := l.md[i]
 		if !ok {
 			st = &mdStream{}
 			l.md[i] = st
 		}
-		return st.render(c.r.md, s, width)
+		return st.lines(c.r.md, s, width)
 	}
-	l.lines = strings.Split(c.r.entry(&c.entries[l.idx], c.width, text), "\n")
-	l.dirty = false
+	l.lines = c.r.assistant(&c.entries[l.idx], max(c.width-bodyIndent, 10), text)
+	l.rev++
 	if !c.follow && before > 0 && len(l.lines) > before {
 		l.grew += len(l.lines) - before
 	}
@@ -330,15 +347,23 @@ func (c conversation) caughtUp() conversation {
 
 // Finish replaces the live entry with its final state, rendered in full.
 func (c conversation) Finish(e session.Entry) conversation {
+	c.touch()
 	if c.live == nil {
 		return c.Replace(e)
 	}
 	i := c.live.idx
 	before := c.entryHeight(i)
 	c.newLines += c.live.grew
-	c.live = nil
 	c.entries[i] = e
-	delete(c.cache, e.ID)
+	if c.live.md != nil && c.width > 0 {
+		// The stable chunks render like the whole text (see safeCut): keep
+		// them, and render only what is left, instead of everything again.
+		c.renderLive()
+		c.cache[e.ID] = c.live.lines
+	} else {
+		delete(c.cache, e.ID)
+	}
+	c.live = nil
 	if !c.follow {
 		c.newLines += max(c.entryHeight(i)-before, 0)
 	}
@@ -347,6 +372,7 @@ func (c conversation) Finish(e session.Entry) conversation {
 
 // Replace swaps the entry with e's ID for e.
 func (c conversation) Replace(e session.Entry) conversation {
+	c.touch()
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
 			c.entries[i] = e
@@ -359,6 +385,7 @@ func (c conversation) Replace(e session.Entry) conversation {
 
 // Remove drops the entry with the given ID.
 func (c conversation) Remove(id string) conversation {
+	c.touch()
 	for i := range c.entries {
 		if c.entries[i].ID != id {
 			continue
@@ -382,6 +409,7 @@ func (c conversation) Remove(id string) conversation {
 
 // Rerender drops every cached render, as after a display setting changes.
 func (c conversation) Rerender() conversation {
+	c.touch()
 	c.cache = map[string][]string{}
 	if c.live != nil {
 		c.live.md = nil
@@ -401,6 +429,7 @@ func (c conversation) NewLines() int {
 
 // Restart makes an existing entry live again, as when /continue extends it.
 func (c conversation) Restart(e session.Entry) conversation {
+	c.touch()
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
 			c.entries[i] = e

@@ -43,7 +43,7 @@ func TestScrolledUpStreamDoesNotYank(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		now = now.Add(time.Second)
 		live.Message.Content[0].Text += fmt.Sprintf("paragraph %d\n\n", i)
-		c, _ = c.UpdateLive(live, now)
+		c = c.UpdateLive(live, now)
 	}
 	after := c.View()
 	if !strings.Contains(after, "new lines") {

@@ -33,12 +33,12 @@ func DefaultKeyMap() KeyMap {
 		Newline:  key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
 		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
 		HalfUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
 		HalfDown: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
-		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
 		Thinking: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
@@ -57,9 +57,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the full keymap shown by ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete},
-		{k.Cancel, k.Quit, k.Copy, k.Thinking, k.Help},
-		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
+		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete, k.Copy, k.Thinking},
+		{k.Cancel, k.Quit, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.Help},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/glamour/ansi"
+	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"muse/ui/sanitize"
@@ -46,11 +47,16 @@ func (md *markdown) render(text string, width int) string {
 	return trimLines(strings.ReplaceAll(sanitize.Text(out), "\t", "    "))
 }
 
-// trimLines drops trailing blank lines and the padding glamour adds at line ends.
+// trimLines drops the padding glamour adds at line ends, empties lines that
+// hold only escape codes, and drops blank lines at both ends.
 func trimLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+		l = strings.TrimRight(l, " ")
+		if strings.IndexByte(l, 0x1b) >= 0 && strings.TrimSpace(xansi.Strip(l)) == "" {
+			l = ""
+		}
+		lines[i] = l
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }

@@ -5,29 +5,43 @@ import (
 )
 
 // mdStream renders a growing markdown text. Text before the last safe block
-// boundary is rendered once, in chunks, and kept; only the tail after it is
-// rendered again as the text grows.
+// boundary is rendered once, in chunks, and kept as indented lines; only the
+// tail after it is rendered again as the text grows.
 type mdStream struct {
 	stableEnd int
-	stable    []string
+	stable    []string // indented lines of the stable chunks, a blank line apart
 }
 
-// render returns the rendered text, reusing the stable prefix.
-func (s *mdStream) render(md *markdown, text string, width int) string {
+// lines returns the rendered, indented lines of text, reusing the stable prefix.
+func (s *mdStream) lines(md *markdown, text string, width int) []string {
 	if len(text) < s.stableEnd {
 		*s = mdStream{} // the text was replaced, not extended
 	}
 	if cut := safeCut(text, s.stableEnd); cut > s.stableEnd {
 		if chunk := text[s.stableEnd:cut]; strings.TrimSpace(chunk) != "" {
-			s.stable = append(s.stable, md.render(chunk, width))
+			s.stable = appendBlock(s.stable, md.render(chunk, width))
 		}
 		s.stableEnd = cut
 	}
-	parts := s.stable
+	out := s.stable[:len(s.stable):len(s.stable)]
 	if tail := text[s.stableEnd:]; strings.TrimSpace(tail) != "" {
-		parts = append(parts[:len(parts):len(parts)], md.render(tail, width))
+		out = appendBlock(out, md.render(tail, width))
 	}
-	return strings.Join(parts, "\n\n")
+	return out
+}
+
+// render returns the rendered text as one string, for tests.
+func (s *mdStream) render(md *markdown, text string, width int) string {
+	return strings.Join(s.lines(md, text, width), "\n")
+}
+
+// appendBlock adds a rendered block's indented lines, a blank line after
+// what is there.
+func appendBlock(lines []string, rendered string) []string {
+	if len(lines) > 0 {
+		lines = append(lines, "")
+	}
+	return append(lines, strings.Split(indent(rendered), "\n")...)
 }
 
 // safeCut returns the last position at or after from where text can be split

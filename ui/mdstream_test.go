@@ -56,7 +56,7 @@ func TestStreamedRenderMatchesFull(t *testing.T) {
 			s.render(md, text[:n], width)
 		}
 		got := s.render(md, text, width)
-		want := md.render(text, width)
+		want := indent(md.render(text, width))
 		if got != want {
 			t.Errorf("width %d: streamed render differs from full render\n--- streamed\n%s\n--- full\n%s", width, got, want)
 		}

@@ -92,6 +92,8 @@ type Model struct {
 	nextID   int
 	notice   string
 	quitting bool
+
+	memo *viewMemo
 }
 
 // reply is the state of a reply that is streaming.
@@ -104,8 +106,9 @@ type reply struct {
 	started time.Time
 	retry   string
 	tokens  int
-	// flushing is set while a flushLiveMsg is on its way.
-	flushing bool
+	// flushing is set while a flushLiveMsg is on its way; stale while
+	// events arrived that the screen does not show yet.
+	flushing, stale bool
 	// base is the reply that /continue extends, or nil.
 	base *api.Message
 }
@@ -149,7 +152,7 @@ func New(opts Options) Model {
 	m := Model{
 		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
 		conv: newConversation(r, keys), input: in, help: h, spin: sp, renderer: r,
-		params: opts.Params,
+		params: opts.Params, memo: &viewMemo{},
 	}
 	if s := opts.Session; s != nil {
 		m.sess, m.sessID, m.title, m.params = s, s.ID, s.Title, s.Params
@@ -193,7 +196,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case flushLiveMsg:
 		if m.reply != nil && msg.turn == m.reply.turn {
 			m.reply.flushing = false
-			m.conv = m.conv.FlushLive(m.now())
+			if m.reply.stale {
+				m.conv = m.showLive(m.now())
+			}
 		}
 		return m, nil
 	case spinner.TickMsg:
@@ -287,6 +292,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	}
 	user := m.newEntry(session.Entry{Kind: session.KindUser, Text: text})
 	m.conv = m.conv.caughtUp().Add(user)
+	if m.title == "" {
+		m.title = session.TitleFrom(text)
+	}
 	m.input.Reset()
 	m.recall = nil
 	next, cmd := m.startTurn(req, user, nil)
@@ -395,19 +403,30 @@ func (m Model) applyBatch(msg replyBatchMsg) (tea.Model, tea.Cmd) {
 	if done == nil && msg.ch == nil {
 		done = &replyDone{err: api.ErrStreamCut}
 	}
-	msgNow := r.message(m.params.Model)
-	r.live.Message = &msgNow
 	if done != nil {
 		return m.finish(done)
 	}
-	var owed bool
-	m.conv, owed = m.conv.UpdateLive(r.live, m.now())
+	// Render at most once a frame; a skipped frame is owed and flushed later.
 	cmds := []tea.Cmd{waitReply(msg.turn, msg.ch)}
-	if owed && !r.flushing {
-		r.flushing = true
-		cmds = append(cmds, flushLive(r.turn))
+	if now := m.now(); m.conv.LiveDue(now) {
+		m.conv = m.showLive(now)
+	} else {
+		r.stale = true
+		if !r.flushing {
+			r.flushing = true
+			cmds = append(cmds, flushLive(r.turn))
+		}
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// showLive renders the reply in flight as it stands.
+func (m Model) showLive(now time.Time) conversation {
+	r := m.reply
+	msg := r.message(m.params.Model)
+	r.live.Message = &msg
+	r.stale = false
+	return m.conv.UpdateLive(r.live, now)
 }
 
 // flushLiveMsg asks for the render a throttled frame skipped.

@@ -60,8 +60,11 @@ func (m Model) nextSave() (Model, tea.Cmd) {
 		if len(job.entries) == 0 {
 			return m.nextSave() // nothing to create a session for yet
 		}
-		title = session.TitleFrom(firstPrompt(job.entries))
-		m.title = title
+		title = m.title
+		if title == "" {
+			title = session.TitleFrom(firstPrompt(job.entries))
+			m.title = title
+		}
 	}
 	m.saving = true
 	return m, writeJournal(m.opts.Store, m.sess, m.params, title, job)

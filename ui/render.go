@@ -25,11 +25,12 @@ type renderer struct {
 	expandThinking bool
 }
 
-// textRenderer renders the markdown of text block i; nil means a full render.
-type textRenderer func(i int, text string, width int) string
+// textLines renders the markdown of text block i as indented lines; nil
+// means a full render.
+type textLines func(i int, text string, width int) []string
 
 // entry renders one entry at width columns.
-func (r *renderer) entry(e *session.Entry, width int, text textRenderer) string {
+func (r *renderer) entry(e *session.Entry, width int, text textLines) string {
 	inner := max(width-bodyIndent, 10)
 	st := r.th.Styles
 	switch e.Kind {
@@ -37,7 +38,7 @@ func (r *renderer) entry(e *session.Entry, width int, text textRenderer) string 
 		body := wrap(sanitize.Text(e.Text), inner)
 		return st.UserLabel.Render("you") + "\n" + indent(st.UserText.Render(body))
 	case session.KindAssistant:
-		return r.assistant(e, inner, text)
+		return strings.Join(r.assistant(e, inner, text), "\n")
 	case session.KindError:
 		return r.errorEntry(e, inner)
 	default:
@@ -45,24 +46,49 @@ func (r *renderer) entry(e *session.Entry, width int, text textRenderer) string 
 	}
 }
 
-func (r *renderer) assistant(e *session.Entry, inner int, text textRenderer) string {
+// assistant renders a reply as lines: the label on the first block, blocks a
+// blank line apart. text renders text blocks; the streaming reply passes one
+// that reuses its stable prefix, so a frame costs only the new tail.
+func (r *renderer) assistant(e *session.Entry, inner int, text textLines) []string {
 	st := r.th.Styles
 	label := "assistant"
 	if e.Message != nil && e.Message.Model != "" {
 		label += st.Muted.Render(" · " + sanitize.Line(e.Message.Model))
 	}
-	parts := []string{st.AssistantLabel.Render(label)}
+	lines := []string{st.AssistantLabel.Render(label)}
+	first := true
+	add := func(part []string) {
+		if len(part) == 0 {
+			return
+		}
+		if !first {
+			lines = append(lines, "")
+		}
+		first = false
+		lines = append(lines, part...)
+	}
 	if e.Message != nil {
-		for i := range e.Message.Content {
-			if s := r.block(e, i, inner, text); s != "" {
-				parts = append(parts, indent(s))
+		for i, b := range e.Message.Content {
+			if b.Type == api.BlockText {
+				if strings.TrimSpace(b.Text) == "" {
+					continue
+				}
+				if text != nil {
+					add(text(i, b.Text, inner))
+				} else {
+					add(strings.Split(indent(r.md.render(b.Text, inner)), "\n"))
+				}
+				continue
+			}
+			if s := r.block(e, i, inner); s != "" {
+				add(strings.Split(indent(s), "\n"))
 			}
 		}
 	}
 	if note := r.stopNote(e); note != "" {
-		parts = append(parts, indent(note))
+		add([]string{indent(note)})
 	}
-	return strings.Join(parts, "\n")
+	return lines
 }
 
 // stopNote tells how a reply ended when that was not a normal end_turn.
@@ -93,18 +119,11 @@ func (r *renderer) stopNote(e *session.Entry) string {
 	}
 }
 
-func (r *renderer) block(e *session.Entry, i, width int, text textRenderer) string {
+// block renders a block that is not text.
+func (r *renderer) block(e *session.Entry, i, width int) string {
 	st := r.th.Styles
 	b := e.Message.Content[i]
 	switch b.Type {
-	case api.BlockText:
-		if strings.TrimSpace(b.Text) == "" {
-			return ""
-		}
-		if text != nil {
-			return text(i, b.Text, width)
-		}
-		return r.md.render(b.Text, width)
 	case api.BlockThinking:
 		text := sanitize.Plain(b.Thinking)
 		n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
@@ -168,7 +187,11 @@ func (r *renderer) errorEntry(e *session.Entry, width int) string {
 
 // wrap soft-wraps plain text to width, keeping its own line breaks.
 func wrap(s string, width int) string {
-	return lipgloss.NewStyle().Width(width).Render(s)
+	lines := strings.Split(lipgloss.NewStyle().Width(width).Render(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func indent(s string) string {

@@ -2,13 +2,16 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/api"
+	"muse/session"
 	"muse/ui/sanitize"
 )
 
@@ -63,23 +66,138 @@ func (m Model) helpView() string {
 	return m.help.View(m.keys)
 }
 
-// View draws the screen.
+// View draws the screen. The parts around the conversation are memoized on
+// what they show, so a frame during streaming costs little more than the
+// conversation's visible lines.
 func (m Model) View() string {
 	if m.width <= 0 {
 		return ""
 	}
+	c := m.memo
+	value := m.input.Value()
+	li := m.input.LineInfo()
+	slash := strings.HasPrefix(strings.TrimSpace(value), "/")
+	hintValue := ""
+	if slash {
+		hintValue = value
+	}
+	parts := []string{
+		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
+		m.conv.View(),
+		c.input.get(memoKey(m.width, m.input.Height(), m.reply == nil, m.input.Focused(), m.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
+		c.status.get(m.statusKey(), m.statusView),
+		c.help.get(memoKey(m.width, m.height, m.help.ShowAll, hintValue), m.helpView),
+	}
+	return c.frame.join(parts)
+}
+
+// frameMemo reuses the last frame when every part is the very same string.
+type frameMemo struct {
+	parts []string
+	frame string
+}
+
+func (f *frameMemo) join(parts []string) string {
+	if len(parts) == len(f.parts) {
+		same := true
+		for i := range parts {
+			if len(parts[i]) != len(f.parts[i]) || unsafe.StringData(parts[i]) != unsafe.StringData(f.parts[i]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return f.frame
+		}
+	}
+	f.parts, f.frame = parts, strings.Join(parts, "\n")
+	return f.frame
+}
+
+// memoKey joins ints, bools and strings into a memo key, without fmt's cost.
+func memoKey(parts ...any) string {
+	b := make([]byte, 0, 64)
+	for _, p := range parts {
+		switch v := p.(type) {
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case string:
+			b = append(b, v...)
+		}
+		b = append(b, 0)
+	}
+	return string(b)
+}
+
+// viewMemo holds the last rendering of each part of the screen around the
+// conversation. It is shared by copies of the model, and only View uses it.
+type viewMemo struct {
+	header, input, status, help memo
+	frame                       frameMemo
+}
+
+// memo caches one string by the key it was made from.
+type memo struct {
+	key, val string
+	ok       bool
+}
+
+func (c *memo) get(key string, f func() string) string {
+	if !c.ok || c.key != key {
+		c.key, c.val, c.ok = key, f(), true
+	}
+	return c.val
+}
+
+func (m Model) inputView() string {
 	border := m.th.Styles.InputBorder
 	if m.reply == nil {
 		border = m.th.Styles.InputBorderFocused
 	}
-	parts := []string{
-		m.headerView(),
-		m.conv.View(),
-		border.Width(m.width).Render(m.input.View()),
-		m.statusView(),
-		m.helpView(),
+	return border.Width(m.width).Render(m.input.View())
+}
+
+// statusKey is what the status bar shows, before styling. While a reply
+// streams it changes with the spinner and the elapsed tenth of a second, so
+// the bar is drawn at most ~10 times a second however fast tokens arrive.
+func (m Model) statusKey() string {
+	b := make([]byte, 0, 128)
+	b = strconv.AppendInt(b, int64(m.width), 10)
+	b = append(b, '|')
+	b = append(b, m.notice...)
+	u := m.usage
+	for _, n := range []int{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens} {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return strings.Join(parts, "\n")
+	b = append(b, '|')
+	b = append(b, m.lastStop...)
+	b = append(b, '|')
+	b = append(b, settingsKey(m.params)...)
+	if r := m.reply; r != nil {
+		b = append(b, '|')
+		b = append(b, m.spin.View()...)
+		b = strconv.AppendInt(b, int64(m.now().Sub(r.started)/(100*time.Millisecond)), 10)
+		b = append(b, r.retry...)
+	}
+	return string(b)
+}
+
+func settingsKey(p session.Params) string {
+	var b strings.Builder
+	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences)
+	for _, f := range []*float64{p.Temperature, p.TopP} {
+		if f != nil {
+			fmt.Fprint(&b, *f)
+		}
+		b.WriteByte('|')
+	}
+	if p.TopK != nil {
+		fmt.Fprint(&b, *p.TopK)
+	}
+	return b.String()
 }
 
 func (m Model) headerView() string {
@@ -101,8 +219,8 @@ func (m Model) statusView() string {
 		r := m.reply
 		elapsed := m.now().Sub(r.started)
 		left = m.spin.View() + " " + st.StatusValue.Render("streaming") + st.Muted.Render(" "+formatElapsed(elapsed))
-		if secs := elapsed.Seconds(); secs > 0.5 && r.tokens > 0 {
-			left += st.Muted.Render(fmt.Sprintf(" · %.0f tok/s", float64(r.tokens)/secs))
+		if rate := rateText(r.tokens, elapsed); rate != "" {
+			left += st.Muted.Render(" · " + rate)
 		}
 		if r.retry != "" {
 			left += st.Warning.Render(" · " + sanitize.Line(r.retry))
@@ -166,6 +284,14 @@ func fit(left, right string, width int) string {
 		return lipgloss.NewStyle().MaxWidth(width).Render(left)
 	}
 	return left + strings.Repeat(" ", width-lw-rw) + right
+}
+
+// rateText is the streaming speed, once there is enough to measure.
+func rateText(tokens int, elapsed time.Duration) string {
+	if secs := elapsed.Seconds(); secs > 0.5 && tokens > 0 {
+		return fmt.Sprintf("%.0f tok/s", float64(tokens)/secs)
+	}
+	return ""
 }
 
 func formatElapsed(d time.Duration) string {

@@ -1,0 +1,191 @@
+package ui
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"muse/api"
+	"muse/session"
+	"muse/theme"
+)
+
+// benchModel is a sized chat screen without a server; it never runs commands.
+func benchModel(b *testing.B, entries int, width, height int) Model {
+	b.Helper()
+	th, err := theme.New("dark", true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sess *session.Session
+	if entries > 0 {
+		sess = &session.Session{ID: "bench", Params: session.Params{Model: "m", MaxTokens: 4096}}
+		for i := 0; i < entries; i++ {
+			id := fmt.Sprintf("e%d", i+1)
+			if i%2 == 0 {
+				sess.Entries = append(sess.Entries, session.Entry{ID: id, Kind: session.KindUser, Text: fmt.Sprintf("question %d about channels", i)})
+				continue
+			}
+			text := fmt.Sprintf("## Answer %d\n\nA paragraph with **bold** and `code`.\n\n- one\n- two\n\n```go\nfmt.Println(%d)\n```\n", i, i)
+			sess.Entries = append(sess.Entries, session.Entry{ID: id, Kind: session.KindAssistant,
+				Message: &api.Message{Model: "m", Content: []api.ContentBlock{{Type: api.BlockText, Text: text}}, StopReason: "end_turn"}})
+		}
+	}
+	m := New(Options{Theme: th, Profile: termenv.TrueColor, Session: sess,
+		Params: session.Params{Model: "m", MaxTokens: 4096}})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	m = next.(Model)
+	_ = m.View()
+	return m
+}
+
+// mixedMarkdown returns about n words of headings, paragraphs, lists, tables
+// and fenced code.
+func mixedMarkdown(n int) string {
+	var b strings.Builder
+	words := 0
+	for i := 0; words < n; i++ {
+		fmt.Fprintf(&b, "## Section %d\n\n", i)
+		b.WriteString("Streaming text arrives word by word, and the screen must keep up without redrawing everything it has already drawn before.\n\n")
+		b.WriteString("- first point with `code`\n- second point with **bold**\n- third point\n\n")
+		b.WriteString("| name | value | note |\n|---|---|---|\n| alpha | 1 | first |\n| beta | 2 | second |\n\n")
+		fmt.Fprintf(&b, "```go\nfunc section%d() int {\n\treturn %d\n}\n```\n\n", i, i)
+		words += 70
+	}
+	return b.String()
+}
+
+// deltas splits text into word-sized pieces that join back to it.
+func deltas(text string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(text); i++ {
+		if text[i] == ' ' || text[i] == '\n' {
+			out = append(out, text[start:i])
+			start = i
+		}
+	}
+	return append(out, text[start:])
+}
+
+func event(t string, f func(*api.Event)) replyItem {
+	ev := api.Event{Type: t}
+	if f != nil {
+		f(&ev)
+	}
+	return replyItem{event: &ev}
+}
+
+// BenchmarkStreaming streams a 20,000-word mixed markdown reply as 20,000
+// deltas through Update and View, one delta per Update and a View after each
+// (stricter than the program, which batches a frame's deltas), and reports
+// the process CPU time, garbage collection included, as a multiple of one
+// glamour render of the final text. The target is at most 3.
+func BenchmarkStreaming(b *testing.B) {
+	text := mixedMarkdown(20000)
+	parts := deltas(text)
+	const width, height = 100, 40
+	th, _ := theme.New("dark", true)
+	// One glamour render of the final text, in CPU time: the best of three,
+	// so the ratio errs on the strict side.
+	fullRender := func() time.Duration {
+		best := time.Duration(1<<63 - 1)
+		for k := 0; k < 3; k++ {
+			runtime.GC()
+			md := newMarkdown(th.Markdown, termenv.TrueColor)
+			start := cpuTime()
+			md.render(text, width-bodyIndent)
+			best = min(best, cpuTime()-start)
+		}
+		return best
+	}
+	b.ReportMetric(float64(len(parts)), "deltas")
+	var total, one time.Duration
+	for i := 0; i < b.N; i++ {
+		m := benchModel(b, 0, width, height)
+		m.input.SetValue("write a long document")
+		next, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+		m = next.(Model)
+		turn := m.reply.turn
+		ch := make(chan replyItem)
+		feed := func(it replyItem) {
+			next, _ := m.Update(replyBatchMsg{turn: turn, items: []replyItem{it}, ch: ch})
+			m = next.(Model)
+			_ = m.View()
+		}
+		runtime.GC()
+		start := cpuTime()
+		feed(event(api.EventMessageStart, func(e *api.Event) { e.Message = &api.Message{ID: "msg", Model: "m"} }))
+		feed(event(api.EventContentBlockStart, func(e *api.Event) { e.Block = &api.ContentBlock{Type: api.BlockText} }))
+		for _, p := range parts {
+			feed(event(api.EventContentBlockDelta, func(e *api.Event) { e.Delta = api.Delta{Type: api.DeltaText, Text: p} }))
+		}
+		feed(event(api.EventContentBlockStop, nil))
+		feed(event(api.EventMessageDelta, func(e *api.Event) { e.Delta.StopReason = api.StopEndTurn }))
+		feed(event(api.EventMessageStop, nil))
+		next, _ = m.Update(replyBatchMsg{turn: turn, items: []replyItem{{done: &replyDone{}}}})
+		m = next.(Model)
+		view := m.View()
+		total += cpuTime() - start
+		if m.reply != nil || !strings.Contains(view, "stop end_turn") {
+			b.Fatalf("reply did not finish:\n%s", view)
+		}
+		if got := m.conv.Entries()[1].Message.Text(); got != text {
+			b.Fatalf("assembled %d bytes, want %d", len(got), len(text))
+		}
+		one += fullRender()
+	}
+	b.ReportMetric(float64(total)/float64(one), "x-full-render")
+	b.ReportMetric(float64(one.Milliseconds())/float64(b.N), "full-render-ms")
+}
+
+// BenchmarkKeystroke is Update plus View for one typed rune.
+func BenchmarkKeystroke(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("history=%d", n), func(b *testing.B) {
+			m := benchModel(b, n, 100, 40)
+			key := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if i%200 == 0 {
+					m.input.Reset()
+				}
+				next, _ := m.Update(key)
+				m = next.(Model)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkResize is a resize with 10,000 messages, to the next frame.
+func BenchmarkResize(b *testing.B) {
+	m := benchModel(b, 10000, 100, 40)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w := 100 - 20*(i%2) - 1
+		next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: 40})
+		m = next.(Model)
+		_ = m.View()
+	}
+}
+
+// BenchmarkScrollToTop jumps from the bottom to the top of 10,000 messages.
+func BenchmarkScrollToTop(b *testing.B) {
+	m := benchModel(b, 10000, 100, 40)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := tea.KeyMsg{Type: tea.KeyHome}
+		if i%2 == 1 {
+			k = tea.KeyMsg{Type: tea.KeyEnd}
+		}
+		next, _ := m.Update(k)
+		m = next.(Model)
+		_ = m.View()
+	}
+}
