@@ -58,3 +58,39 @@ func TestScrolledUpStreamDoesNotYank(t *testing.T) {
 		t.Errorf("end did not jump back:\n%s", v)
 	}
 }
+
+func TestResizeKeepsScrollPosition(t *testing.T) {
+	c := testConversation(t, 60)
+	for i := 0; i < 5; i++ {
+		c, _ = c.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	}
+	anchor := c.anchor
+	topEntry := c.entries[anchor].Text
+	c = c.SetSize(25, 10) // narrower: every entry re-wraps
+	if c.anchor != anchor || !strings.Contains(c.View(), topEntry) {
+		t.Errorf("after narrowing, anchor %d (was %d), view:\n%s", c.anchor, anchor, c.View())
+	}
+	c = c.SetSize(70, 12)
+	if c.anchor != anchor || !strings.Contains(c.View(), topEntry) {
+		t.Errorf("after widening, anchor %d (was %d), view:\n%s", c.anchor, anchor, c.View())
+	}
+	// At the bottom, a resize stays at the bottom.
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyEnd})
+	c = c.SetSize(30, 8)
+	if !c.follow || !strings.Contains(c.View(), "message 59") {
+		t.Errorf("bottom lost on resize:\n%s", c.View())
+	}
+}
+
+func TestViewTouchesOnlyVisibleEntries(t *testing.T) {
+	c := testConversation(t, 5000)
+	_ = c.View()
+	if n := len(c.cache); n > 20 {
+		t.Errorf("View rendered %d entries for a 10-line screen", n)
+	}
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyHome})
+	_ = c.View()
+	if n := len(c.cache); n > 40 {
+		t.Errorf("jumping to the top rendered %d entries", n)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muesli/termenv"
+
 	"muse/api"
 	"muse/session"
 )
@@ -182,5 +184,17 @@ func TestContinueAppendsToLatestSession(t *testing.T) {
 	}
 	if len(back.Entries) != 4 || back.Entries[2].Text != "again" || back.Entries[3].Message.Text() == "" || back.Entries[3].ID != "e4" {
 		t.Errorf("entries after -c -p: %+v", back.Entries)
+	}
+}
+
+func TestNoColorReachesTheProfile(t *testing.T) {
+	get := func(env map[string]string) termenv.Profile {
+		return termenv.NewOutput(io.Discard, termenv.WithEnvironment(environ{func(k string) string { return env[k] }})).EnvColorProfile()
+	}
+	if p := get(map[string]string{"CLICOLOR_FORCE": "1"}); p == termenv.Ascii {
+		t.Errorf("CLICOLOR_FORCE gave no colour")
+	}
+	if p := get(map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}); p != termenv.Ascii {
+		t.Errorf("NO_COLOR gave profile %v, want Ascii", p)
 	}
 }

@@ -19,7 +19,7 @@ import (
 // runTUI runs the interactive chat screen. Everything it needs to know about
 // the terminal is asked here, before the program starts.
 func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
-	out := termenv.NewOutput(os.Stdout)
+	out := termenv.NewOutput(os.Stdout, termenv.WithEnvironment(environ{env.Getenv}))
 	profile := out.EnvColorProfile()
 	lipgloss.SetColorProfile(profile)
 	dark := true
@@ -63,3 +63,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	return ExitOK
 }
+
+// environ lets termenv read muse's environment (NO_COLOR, CLICOLOR_FORCE, TERM).
+type environ struct{ getenv func(string) string }
+
+func (e environ) Environ() []string      { return os.Environ() }
+func (e environ) Getenv(k string) string { return e.getenv(k) }

@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/session"
+)
+
+// lockedBuffer is a clipboard sink the copy command writes from its goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestCopyLastReplyOSC52(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"plain", map[string]string{}, "\x1b]52;c;"},
+		{"screen", map[string]string{"TERM": "screen-256color"}, "\x1bP\x1b]52;c;"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 0)
+			m := h.model(t, nil)
+			clip := &lockedBuffer{}
+			m.opts.Clipboard = clip
+			m.opts.Getenv = func(k string) string { return tc.env[k] }
+			tm := start(t, m, 80, 24)
+			send(tm, "hello")
+			waitFor(t, tm, "stop end_turn")
+			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlY})
+			waitFor(t, tm, "copied")
+			final := quit(t, tm)
+			reply := final.conv.Entries()[1].Message.Text()
+			got := strings.ReplaceAll(clip.String(), "\x1b\\\x1bP", "") // screen splits the sequence in chunks
+			if !strings.HasPrefix(got, tc.want) || !strings.Contains(got, base64.StdEncoding.EncodeToString([]byte(reply))) {
+				t.Errorf("clipboard got %q, want %q + base64 of the reply", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPromptRecallAcrossSessions(t *testing.T) {
+	h := newHarness(t, 0)
+	hist, err := session.OpenPromptHistory(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist.Add("old-session", "from another session")
+	m := h.model(t, nil)
+	m.opts.Prompts = hist
+	tm := start(t, m, 80, 24)
+	send(tm, "first prompt")
+	waitFor(t, tm, "stop end_turn")
+	up := tea.KeyMsg{Type: tea.KeyUp}
+	tm.Send(up)
+	waitFor(t, tm, "› first prompt")
+	tm.Send(up)
+	waitFor(t, tm, "› from another session")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	final := quit(t, tm)
+	if v := final.input.Value(); v != "first prompt" {
+		t.Errorf("after up, up, down the input is %q", v)
+	}
+	if got := hist.Prompts(); len(got) != 2 || got[1] != "first prompt" {
+		t.Errorf("history %q", got)
+	}
+}
+
+func TestPasteMultiLineDoesNotSend(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("line one\nline two"), Paste: true})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlJ})
+	tm.Type("three")
+	final := quit(t, tm)
+	if v := final.input.Value(); v != "line one\nline two\nthree" {
+		t.Errorf("input %q", v)
+	}
+	if n := len(final.conv.Entries()); n != 0 {
+		t.Errorf("%d entries: the paste was sent", n)
+	}
+}
+
+func TestRetryReplacesTheLastReply(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 30)
+	// The demo refuses the first request of this prompt with a 429.
+	send(tm, "demo:ratelimit first")
+	waitFor(t, tm, "rate_limit_error")
+	// The failed prompt is back in the input; /retry sends it again instead.
+	for range "demo:ratelimit first" {
+		tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	send(tm, "/retry")
+	waitFor(t, tm, "stop end_turn")
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 2 || es[0].Kind != session.KindUser || es[1].Kind != session.KindAssistant || es[1].Message.Text() == "" {
+		t.Fatalf("entries after /retry: %+v", es)
+	}
+	if final.input.Value() != "" {
+		t.Errorf("input %q after /retry", final.input.Value())
+	}
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Entries) != 2 || sess.Entries[1].ID != es[1].ID || sess.Entries[1].Kind != session.KindAssistant {
+		t.Errorf("saved entries %+v, want the prompt and the new reply", sess.Entries)
+	}
+}
+
+func TestEditorFillsTheInput(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "editor.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf 'written in the editor' > \"$1\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", script)
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Type("draft")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlE})
+	waitFor(t, tm, "written in the editor")
+	time.Sleep(10 * time.Millisecond)
+	final := quit(t, tm)
+	if v := final.input.Value(); v != "written in the editor" {
+		t.Errorf("input %q", v)
+	}
+}
