@@ -23,6 +23,10 @@ type blockParts struct {
 	open                            bool
 }
 
+// maxRepairSize is the largest tool input RepairJSON is asked to complete;
+// a larger one that never finished is replaced by {}.
+var maxRepairSize = 8 << 20 // a variable so tests can lower it
+
 // Add applies one event. An error event is returned as its *APIError, and
 // the message built so far is kept.
 func (a *Accumulator) Add(ev Event) error {
@@ -60,7 +64,7 @@ func (a *Accumulator) Add(ev Event) error {
 		}
 	case EventContentBlockStop:
 		if i, ok := a.pos[ev.Index]; ok {
-			a.closeBlock(i)
+			a.closeBlock(i, true)
 		}
 	case EventMessageDelta:
 		if ev.Delta.StopReason != "" {
@@ -125,36 +129,51 @@ func (a *Accumulator) block(index int) *blockParts {
 	return a.parts[i]
 }
 
-// closeBlock parses a finished tool input once. Input that is not complete
-// JSON is kept, repaired as far as it goes, and flagged as truncated.
-func (a *Accumulator) closeBlock(i int) {
+// closeBlock parses a finished tool input once. stopped tells whether the
+// block got its content_block_stop. A tool_use block closed any other way (by
+// message_stop or Finish) never finished, so it is flagged as truncated even
+// when its input parses, or when no input arrived at all. Input that is not
+// complete JSON is kept in PartialInput, repaired as far as it goes, and
+// flagged as truncated; above maxRepairSize it is not repaired but set to {}.
+func (a *Accumulator) closeBlock(i int, stopped bool) {
 	p := a.parts[i]
 	if !p.open {
 		return
 	}
 	p.open = false
 	b := &a.msg.Content[i]
-	if b.Type != BlockToolUse || p.json.Len() == 0 {
+	if b.Type != BlockToolUse {
 		return
 	}
 	raw := p.json.String()
-	if json.Valid([]byte(raw)) {
+	switch {
+	case raw == "":
+		// No fragments: the input of content_block_start stands.
+	case json.Valid([]byte(raw)):
 		b.Input = json.RawMessage(raw)
-		return
+	case len(raw) > maxRepairSize:
+		b.Truncated = true
+		b.Input = json.RawMessage("{}")
+	default:
+		b.Truncated = true
+		b.Input = RepairJSON(raw)
 	}
-	b.Truncated = true
-	b.PartialInput = raw
-	b.Input = RepairJSON(raw)
+	if !stopped {
+		b.Truncated = true
+	}
+	if b.Truncated {
+		b.PartialInput = raw
+	}
 }
 
 func (a *Accumulator) closeAll() {
 	for i := range a.parts {
-		a.closeBlock(i)
+		a.closeBlock(i, false)
 	}
 }
 
-// Finish closes every open block, as at the end of a stream: a tool input
-// that never finished is flagged as truncated.
+// Finish closes every open block, as at the end of a stream: a tool_use
+// block that got no content_block_stop is flagged as truncated.
 func (a *Accumulator) Finish() { a.closeAll() }
 
 // Started reports whether message_start was seen.

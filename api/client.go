@@ -1,47 +1,67 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
 
-// Client talks to the message and image endpoints. It is safe for concurrent use.
+// Client talks to the message and image endpoints. It is safe for concurrent
+// use. Call Close when done with it to release its idle connections.
 type Client struct {
-	baseURL       string
-	token         string
-	apiKey        string
-	version       string
-	versionHeader string
-	userAgent     string
-	http          *http.Client
-	maxRetries    int
-	headerTimeout time.Duration
-	idleTimeout   time.Duration
-	testSleep     func(time.Duration)
+	base            *url.URL // nil when the base URL is unusable; see configErr
+	baseURL         string   // as given, less trailing slashes; never put in messages
+	shown           string   // the base URL as shown in messages: no credentials, no query
+	configErr       error    // a configuration mistake that fails every request
+	token           string
+	apiKey          string
+	version         string
+	versionHeader   string
+	userAgent       string
+	http            *http.Client
+	ownHTTP         bool // http was built by New, so Close may release its connections
+	maxRetries      int
+	headerTimeout   time.Duration
+	responseTimeout time.Duration
+	idleTimeout     time.Duration
+	testSleep       func(time.Duration)
 }
 
-// New returns a client for the service at baseURL (for example https://llm.example.com).
+// New returns a client for the service at baseURL (for example
+// https://llm.example.com). The address, the credentials and the headers are
+// checked here; a mistake makes every request fail at once with an error that
+// names it, wrapping ErrInvalidRequest.
+//
+// Without WithHTTPClient, the client has a transport of its own and follows
+// redirects only to the same host, so credentials never reach another one.
 func New(baseURL string, opts ...Option) *Client {
 	c := &Client{
-		baseURL:       strings.TrimRight(baseURL, "/"),
-		version:       DefaultVersion,
-		versionHeader: DefaultVersionHeader,
-		userAgent:     "muse/" + Version,
-		http:          http.DefaultClient,
-		maxRetries:    DefaultMaxRetries,
-		headerTimeout: DefaultHeaderTimeout,
-		idleTimeout:   DefaultIdleTimeout,
+		version:         DefaultVersion,
+		versionHeader:   DefaultVersionHeader,
+		userAgent:       "muse/" + Version,
+		maxRetries:      DefaultMaxRetries,
+		headerTimeout:   DefaultHeaderTimeout,
+		responseTimeout: DefaultResponseTimeout,
+		idleTimeout:     DefaultIdleTimeout,
 	}
 	for _, o := range opts {
 		o(c)
+	}
+	if c.http == nil {
+		c.http = newHTTPClient()
+		c.ownHTTP = true
+	}
+	var err error
+	c.base, c.shown, err = parseBaseURL(baseURL)
+	c.baseURL = strings.TrimRight(baseURL, "/")
+	c.configErr = err
+	if c.configErr == nil {
+		c.configErr = c.checkConfig()
 	}
 	return c
 }
@@ -49,20 +69,30 @@ func New(baseURL string, opts ...Option) *Client {
 // BaseURL returns the service address the client talks to.
 func (c *Client) BaseURL() string { return c.baseURL }
 
-// CreateMessage sends a message request with stream false and returns the whole reply.
+// Close releases the idle connections of the client's own transport. It is a
+// no-op for a client given with WithHTTPClient. The client stays usable.
+func (c *Client) Close() {
+	if c.ownHTTP {
+		c.http.CloseIdleConnections()
+	}
+}
+
+// CreateMessage sends a message request with stream false and returns the
+// whole reply. It waits up to the response timeout (WithResponseTimeout) for
+// the reply to be generated, and does not retry a request that timed out.
 func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Message, error) {
 	req.Stream = false
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	resp, cancel, err := c.send(ctx, "/v1/messages", req, true, opts)
+	resp, cancel, err := c.send(ctx, call{path: "/v1/messages", body: req, messages: true, wait: c.responseTimeout}, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel(nil)
 	defer resp.Body.Close()
 	var m Message
-	if err := decodeJSON(resp, &m); err != nil {
+	if err := c.decodeJSON(resp, cancel, &m); err != nil {
 		return nil, fmt.Errorf("read message: %w", err)
 	}
 	return &m, nil
@@ -71,12 +101,14 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 // StreamMessage sends a message request with stream true and returns the
 // stream of events. The caller must Close it. If the server answers with a
 // plain JSON message instead of events, the stream replays it as events.
+// It waits up to the header timeout (WithHeaderTimeout) for the response, and
+// retries a request that timed out.
 func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Stream, error) {
 	req.Stream = true
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	resp, cancel, err := c.send(ctx, "/v1/messages", req, true, opts)
+	resp, cancel, err := c.send(ctx, call{path: "/v1/messages", body: req, messages: true, wait: c.headerTimeout, stream: true}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +117,7 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 		defer cancel(nil)
 		defer resp.Body.Close()
 		var m Message
-		if err := decodeJSON(resp, &m); err != nil {
+		if err := c.decodeJSON(resp, cancel, &m); err != nil {
 			return nil, fmt.Errorf("read message: %w", err)
 		}
 		return replayStream(&m, resp.Header.Get("request-id")), nil
@@ -93,26 +125,29 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 	return newStream(resp, cancel, c.idleTimeout), nil
 }
 
-// GenerateImage sends an image request and returns the generated images.
+// GenerateImage sends an image request and returns the generated images. It
+// waits up to the response timeout (WithResponseTimeout) for the images, and
+// does not retry a request that timed out.
 func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...RequestOption) (*ImageResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	resp, cancel, err := c.send(ctx, "/v1/images/generations", req, false, opts)
+	resp, cancel, err := c.send(ctx, call{path: "/v1/images/generations", body: req, wait: c.responseTimeout}, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel(nil)
 	defer resp.Body.Close()
 	var r ImageResult
-	if err := decodeJSON(resp, &r); err != nil {
+	if err := c.decodeJSON(resp, cancel, &r); err != nil {
 		return nil, fmt.Errorf("read image result: %w", err)
 	}
 	return &r, nil
 }
 
-func decodeJSON(resp *http.Response, v any) error {
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseSize))
+// decodeJSON reads a 2xx body, failing it when it stalls for the idle timeout.
+func (c *Client) decodeJSON(resp *http.Response, cancel context.CancelCauseFunc, v any) error {
+	body, err := c.readBody(resp.Request.Context(), resp, cancel, maxResponseSize)
 	if err != nil {
 		return err
 	}
@@ -120,114 +155,4 @@ func decodeJSON(resp *http.Response, v any) error {
 		return fmt.Errorf("the server sent something that is not the expected JSON (%v): %s", err, snippet(body))
 	}
 	return nil
-}
-
-// send posts body to path, retrying as the retry policy allows, and returns a
-// 2xx response. The returned cancel ends the request's context; call it once
-// the body is read.
-func (c *Client) send(ctx context.Context, path string, body any, messages bool, opts []RequestOption) (*http.Response, context.CancelCauseFunc, error) {
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode request: %w", err)
-	}
-	for attempt := 0; ; attempt++ {
-		resp, cancel, err := c.attempt(ctx, path, payload, messages)
-		if err == nil {
-			return resp, cancel, nil
-		}
-		if ctx.Err() != nil {
-			return nil, nil, context.Cause(ctx)
-		}
-		ae := err.(*attemptError)
-		retry, wait := c.shouldRetry(ae, attempt)
-		if !retry {
-			return nil, nil, ae.err
-		}
-		if cfg.onRetry != nil {
-			cfg.onRetry(RetryInfo{Attempt: attempt + 1, Wait: wait, Err: ae.err})
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, nil, err
-		}
-	}
-}
-
-// attemptError carries what the retry policy needs to know about a failed attempt.
-type attemptError struct {
-	err        error
-	header     http.Header // nil when no response arrived
-	statusCode int
-}
-
-func (e *attemptError) Error() string { return e.err.Error() }
-func (e *attemptError) Unwrap() error { return e.err }
-
-func (c *Client) attempt(ctx context.Context, path string, payload []byte, messages bool) (*http.Response, context.CancelCauseFunc, error) {
-	rctx, cancel := context.WithCancelCause(ctx)
-	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.baseURL+path, bytes.NewReader(payload))
-	if err != nil {
-		cancel(nil)
-		return nil, nil, fmt.Errorf("build request: %w", err)
-	}
-	c.setHeaders(req, messages)
-	var timer *time.Timer
-	if c.headerTimeout > 0 {
-		timer = time.AfterFunc(c.headerTimeout, func() { cancel(ErrHeaderTimeout) })
-	}
-	resp, err := c.http.Do(req)
-	if timer != nil {
-		timer.Stop()
-	}
-	if err != nil {
-		cause := context.Cause(rctx)
-		cancel(nil)
-		if errors.Is(cause, ErrHeaderTimeout) {
-			err = fmt.Errorf("%w after %s: the server at %s may be down or overloaded", ErrHeaderTimeout, c.headerTimeout, c.baseURL)
-		} else if ctx.Err() == nil {
-			err = fmt.Errorf("connect to %s: %w", c.baseURL, unwrapURLError(err))
-		}
-		return nil, nil, &attemptError{err: err}
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return resp, cancel, nil
-	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBodySize))
-	resp.Body.Close()
-	cancel(nil)
-	apiErr := newAPIError(resp.StatusCode, body, resp.Header.Get("request-id"))
-	return nil, nil, &attemptError{err: apiErr, header: resp.Header, statusCode: resp.StatusCode}
-}
-
-func unwrapURLError(err error) error {
-	var ue interface{ Unwrap() error }
-	if errors.As(err, &ue) {
-		if inner := ue.Unwrap(); inner != nil {
-			return inner
-		}
-	}
-	return err
-}
-
-func (c *Client) setHeaders(req *http.Request, messages bool) {
-	h := req.Header
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", c.userAgent)
-	if messages {
-		h.Set("Accept", "application/json, text/event-stream")
-		if c.versionHeader != "" && c.version != "" {
-			h.Set(c.versionHeader, c.version)
-		}
-	} else {
-		h.Set("Accept", "application/json")
-	}
-	switch {
-	case c.token != "":
-		h.Set("Authorization", "Bearer "+c.token)
-	case c.apiKey != "" && messages:
-		h.Set("x-api-key", c.apiKey)
-	}
 }

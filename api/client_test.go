@@ -407,6 +407,7 @@ func TestHeaderTimeout(t *testing.T) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
+		io.Copy(io.Discard, r.Body) // so the server notices when the client hangs up
 		select {
 		case <-time.After(2 * time.Second):
 		case <-r.Context().Done():
@@ -414,13 +415,33 @@ func TestHeaderTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	var waits []time.Duration
-	_, err := New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(50*time.Millisecond), WithMaxRetries(1), noSleep(&waits)).
-		CreateMessage(context.Background(), testRequest())
+	// A stream that sends no headers in time is retried.
+	c := New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(50*time.Millisecond), WithMaxRetries(1), noSleep(&waits))
+	defer c.Close()
+	_, err := c.StreamMessage(context.Background(), testRequest())
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") {
 		t.Errorf("err = %v", err)
 	}
 	if calls.Load() != 2 {
 		t.Errorf("timeout not retried: %d calls", calls.Load())
+	}
+
+	// A reply that is not streamed waits for the response timeout instead,
+	// and is not retried: the server may have generated and billed it.
+	calls.Store(0)
+	c = New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(time.Nanosecond), WithResponseTimeout(50*time.Millisecond),
+		WithMaxRetries(1), noSleep(&waits))
+	defer c.Close()
+	_, err = c.CreateMessage(context.Background(), testRequest())
+	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") || !strings.Contains(err.Error(), "not retried") {
+		t.Errorf("CreateMessage err = %v", err)
+	}
+	_, err = c.GenerateImage(context.Background(), NewImageRequest("img", "fox", nil))
+	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") {
+		t.Errorf("GenerateImage err = %v", err)
+	}
+	if calls.Load() != 2 {
+		t.Errorf("non-streaming timeouts: %d calls, want 2 (no retry)", calls.Load())
 	}
 }
 

@@ -78,10 +78,18 @@ type eventWire struct {
 }
 
 // parseEvent decodes the data of one server-sent event. name is the SSE event
-// name; the JSON "type" wins when both are present.
+// name; the JSON "type" wins when both are present. An "error" event whose
+// data is not JSON becomes an *APIError of type "stream_error" that shows the
+// start of the data.
 func parseEvent(name string, data []byte) (Event, error) {
 	var w eventWire
 	if err := json.Unmarshal(data, &w); err != nil {
+		if name == EventError {
+			// An error event whose data is plain text is still the server's error.
+			e := newAPIError(0, data, "")
+			e.Type = "stream_error"
+			return Event{Type: EventError, Error: e}, nil
+		}
 		if len(name) > maxEventTypeName {
 			name = name[:maxEventTypeName]
 		}

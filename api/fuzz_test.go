@@ -1,11 +1,11 @@
 package api
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // FuzzSSE feeds arbitrary bodies to the stream parser: it must never panic,
@@ -37,9 +37,12 @@ func FuzzSSE(f *testing.F) {
 			t.Fatalf("clean end without message_stop, last %q", s.Current().Type)
 		}
 		for _, b := range m.Content {
-			if b.Type == BlockToolUse && b.Truncated && !utf8.Valid(b.Input) && len(b.Input) > 0 {
+			if b.Type == BlockToolUse && b.Truncated && len(b.Input) > 0 && !json.Valid(b.Input) {
 				t.Fatalf("repaired input not valid: %q", b.Input)
 			}
+		}
+		if _, err := json.Marshal(m.Content); err != nil {
+			t.Fatalf("content does not marshal: %v", err)
 		}
 		if s.Next() {
 			t.Fatal("Next true after the end")

@@ -8,12 +8,22 @@ import (
 // Version is the client version sent in the User-Agent header.
 var Version = "0.1.0"
 
-// Default timeouts and retries.
+// Default timeouts, retries and limits.
 const (
-	DefaultMaxRetries     = 2
-	DefaultHeaderTimeout  = 60 * time.Second
-	DefaultIdleTimeout    = 90 * time.Second
-	DefaultVersionHeader  = "provider-version"
+	// DefaultMaxRetries is how often a failed request is retried.
+	DefaultMaxRetries = 2
+	// DefaultHeaderTimeout is how long a streamed message request waits for
+	// the response headers; a streaming server answers them at once.
+	DefaultHeaderTimeout = 90 * time.Second
+	// DefaultResponseTimeout is how long a request that is not streamed
+	// (CreateMessage, GenerateImage) waits for the response headers: the
+	// server sends them only once the whole reply is generated.
+	DefaultResponseTimeout = 10 * time.Minute
+	// DefaultIdleTimeout is how long a response body may send nothing.
+	DefaultIdleTimeout = 90 * time.Second
+	// DefaultVersionHeader is the name of the version header.
+	DefaultVersionHeader = "provider-version"
+	// MaxEventSize is the largest data of one server-sent event, in bytes.
 	MaxEventSize          = 32 << 20
 	maxErrorBodySize      = 1 << 20
 	maxResponseSize       = 256 << 20
@@ -36,16 +46,28 @@ func WithProviderVersion(v string) Option { return func(c *Client) { c.version =
 // "anthropic-version" talks to Anthropic's own API).
 func WithVersionHeader(name string) Option { return func(c *Client) { c.versionHeader = name } }
 
-// WithHTTPClient sets the HTTP client used for every request.
+// WithHTTPClient sets the HTTP client used for every request. The client is
+// used as it is: its CheckRedirect is the caller's, so it decides whether the
+// credential headers (x-api-key, Authorization) may follow a redirect to
+// another host, and Client.Close leaves its connections alone. Without this
+// option, New builds a client that refuses redirects to another host.
 func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
 
 // WithMaxRetries sets how often a failed request is retried (default 2).
 func WithMaxRetries(n int) Option { return func(c *Client) { c.maxRetries = max(n, 0) } }
 
-// WithHeaderTimeout sets how long to wait for response headers (default 60 s; 0 disables).
+// WithHeaderTimeout sets how long StreamMessage waits for the response
+// headers (default 90 s; 0 disables). A request that times out is retried.
 func WithHeaderTimeout(d time.Duration) Option { return func(c *Client) { c.headerTimeout = d } }
 
-// WithIdleTimeout sets how long a stream may send nothing before it fails (default 90 s; 0 disables).
+// WithResponseTimeout sets how long CreateMessage and GenerateImage wait for
+// the response headers, which arrive only once the whole reply is generated
+// (default 10 min; 0 disables). A request that times out is not retried: the
+// server may have generated, and billed, the reply anyway.
+func WithResponseTimeout(d time.Duration) Option { return func(c *Client) { c.responseTimeout = d } }
+
+// WithIdleTimeout sets how long a response body (a stream, a JSON reply or an
+// error body) may send nothing before it fails (default 90 s; 0 disables).
 func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTimeout = d } }
 
 // WithUserAgent overrides the User-Agent header (default muse/<version>).

@@ -2,14 +2,17 @@ package api
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // shouldRetry applies the retry policy to a failed attempt: retry on a
-// connection error before any response and on 408, 409, 429 and 5xx, unless
+// network error or a streaming header timeout before any response (the only
+// such failures that reach it) and on 408, 409, 429 and 5xx, unless
 // x-should-retry says otherwise, while retries are left. It returns the wait.
 func (c *Client) shouldRetry(ae *attemptError, attempt int) (bool, time.Duration) {
 	if attempt >= c.maxRetries {
@@ -32,20 +35,18 @@ func (c *Client) shouldRetry(ae *attemptError, attempt int) (bool, time.Duration
 }
 
 // retryWait honours retry-after-ms, then retry-after (seconds or an HTTP
-// date), when the server sends a sane value; otherwise it backs off.
+// date), when the server sends a sane value; otherwise it backs off. Values
+// are compared with the cap as floats, before any conversion to a Duration,
+// so a huge one (1e20, inf) cannot overflow into a negative wait.
 func retryWait(h http.Header, attempt int, now time.Time) time.Duration {
 	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			if d := time.Duration(ms * float64(time.Millisecond)); d <= maxRetryAfterHonoured {
-				return d
-			}
+		if d, ok := saneWait(v, time.Millisecond); ok {
+			return d
 		}
 	}
 	if v := h.Get("retry-after"); v != "" {
-		if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-			if d := time.Duration(s * float64(time.Second)); d <= maxRetryAfterHonoured {
-				return d
-			}
+		if d, ok := saneWait(v, time.Second); ok {
+			return d
 		} else if t, err := http.ParseTime(v); err == nil {
 			d := max(t.Sub(now), 0)
 			if d <= maxRetryAfterHonoured {
@@ -54,6 +55,19 @@ func retryWait(h http.Header, attempt int, now time.Time) time.Duration {
 		}
 	}
 	return backoff(attempt)
+}
+
+// saneWait parses a number of units and returns it as a Duration when it is
+// finite, not negative, and at most maxRetryAfterHonoured.
+func saneWait(v string, unit time.Duration) (time.Duration, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		return 0, false
+	}
+	if f > float64(maxRetryAfterHonoured)/float64(unit) {
+		return 0, false
+	}
+	return time.Duration(f * float64(unit)), true
 }
 
 // backoff is min(0.5 s·2^n, 8 s) less up to 25% jitter.

@@ -14,46 +14,65 @@ type sseEvent struct {
 }
 
 // sseDecoder reads server-sent events as the HTML standard describes them:
-// lines end in LF, CRLF or CR; lines starting with ':' are comments; data
-// lines join with '\n'; the space after "field:" is optional. An event still
-// pending at the end of the body is dispatched, because real servers end the
-// body without the final blank line.
+// one leading byte order mark is skipped; lines end in LF, CRLF or CR; lines
+// starting with ':' are comments; data lines join with '\n'; the space after
+// "field:" is optional. An event still pending at the end of the body is
+// dispatched, because real servers end the body without the final blank line.
 type sseDecoder struct {
-	sc   *bufio.Scanner
-	name []byte
-	data bytes.Buffer
-	has  bool
-	err  error
-	max  int
+	sc      *bufio.Scanner
+	name    []byte
+	data    bytes.Buffer
+	has     bool
+	err     error
+	max     int  // the largest data of one event, in bytes
+	started bool // the byte order mark check is done
+	skipLF  bool // the last line ended in CR: an LF that follows belongs to it
 }
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte("\xEF\xBB\xBF")
 
 func newSSEDecoder(r io.Reader) *sseDecoder {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4<<10), MaxEventSize+64)
-	sc.Split(scanLines)
-	return &sseDecoder{sc: sc, max: MaxEventSize}
+	d := &sseDecoder{max: MaxEventSize}
+	d.sc = bufio.NewScanner(r)
+	d.sc.Buffer(make([]byte, 0, 4<<10), MaxEventSize+64)
+	d.sc.Split(d.scanLines)
+	return d
 }
 
-// scanLines splits on LF, CRLF or a lone CR.
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+// scanLines splits on LF, CRLF or a lone CR. A line ending in CR is returned
+// at once, without waiting for the next byte: an LF that then arrives first is
+// swallowed as the rest of a CRLF.
+func (d *sseDecoder) scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if !d.started {
+		if !atEOF && len(data) < len(bom) && bytes.HasPrefix(bom, data) {
+			return 0, nil, nil // maybe a byte order mark: wait for the rest
+		}
+		d.started = true
+		if bytes.HasPrefix(data, bom) {
+			return len(bom), nil, nil
+		}
+	}
+	if d.skipLF && len(data) > 0 {
+		d.skipLF = false
+		if data[0] == '\n' {
+			return 1, nil, nil
+		}
+	}
 	if atEOF && len(data) == 0 {
 		return 0, nil, nil
 	}
 	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
-		if data[i] == '\n' {
-			return i + 1, data[:i], nil
-		}
-		// A CR: it ends the line, and swallows a following LF.
-		if i+1 < len(data) {
-			if data[i+1] == '\n' {
-				return i + 2, data[:i], nil
+		if data[i] == '\r' {
+			if i+1 < len(data) {
+				if data[i+1] == '\n' {
+					return i + 2, data[:i], nil
+				}
+			} else {
+				d.skipLF = true
 			}
-			return i + 1, data[:i], nil
 		}
-		if atEOF {
-			return i + 1, data[:i], nil
-		}
-		return 0, nil, nil // need one more byte to know if LF follows
+		return i + 1, data[:i], nil
 	}
 	if atEOF {
 		return len(data), data, nil
@@ -82,7 +101,11 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 		case "event":
 			d.name = append(d.name[:0], value...)
 		case "data":
-			if d.data.Len()+len(value)+1 > d.max {
+			size := d.data.Len() + len(value)
+			if d.has {
+				size++ // the '\n' that joins data lines
+			}
+			if size > d.max {
 				d.err = ErrEventTooLarge
 				return sseEvent{}, false
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"muse/ui/sanitize"
@@ -28,14 +29,16 @@ type Stream struct {
 	ctx       context.Context
 	dec       *sseDecoder
 	idle      time.Duration
+	idleR     *idleReader // nil without an idle timeout
 	replay    []Event
 	requestID string
 
-	acc  Accumulator
-	cur  Event
-	err  error
-	done bool
-	once sync.Once
+	acc    Accumulator
+	cur    Event
+	err    error
+	done   bool
+	closed atomic.Bool
+	once   sync.Once
 }
 
 func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration) *Stream {
@@ -48,7 +51,8 @@ func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Du
 	}
 	var r io.Reader = resp.Body
 	if idle > 0 {
-		r = newIdleReader(resp.Body, idle, func() { cancel(ErrIdleTimeout) })
+		s.idleR = newIdleReader(resp.Body, idle, func() { cancel(ErrIdleTimeout) })
+		r = s.idleR
 	}
 	s.dec = newSSEDecoder(r)
 	return s
@@ -69,9 +73,10 @@ func NewStreamFromReader(r io.Reader) *Stream {
 }
 
 // Next advances to the next event. It returns false at message_stop, at the
-// end of the body, or on error; then Err tells which.
+// end of the body, on error, or once the stream is closed; then Err tells
+// which.
 func (s *Stream) Next() bool {
-	if s.done {
+	if s.done || s.closed.Load() {
 		return false
 	}
 	if s.dec == nil {
@@ -156,9 +161,14 @@ func (s *Stream) RequestID() string { return s.requestID }
 // context.Canceled, or a read error. It is nil after a complete reply.
 func (s *Stream) Err() error { return s.err }
 
-// Close releases the connection. It is safe to call more than once.
+// Close releases the connection and stops the idle timer; Next then returns
+// false. It is safe to call more than once.
 func (s *Stream) Close() error {
+	s.closed.Store(true)
 	s.once.Do(func() {
+		if s.idleR != nil {
+			s.idleR.stop()
+		}
 		if s.cancel != nil {
 			s.cancel(nil)
 		}
@@ -167,25 +177,4 @@ func (s *Stream) Close() error {
 		}
 	})
 	return nil
-}
-
-// idleReader fails a body that sends nothing for d by calling onIdle.
-type idleReader struct {
-	r     io.Reader
-	d     time.Duration
-	timer *time.Timer
-}
-
-func newIdleReader(r io.Reader, d time.Duration, onIdle func()) *idleReader {
-	return &idleReader{r: r, d: d, timer: time.AfterFunc(d, onIdle)}
-}
-
-func (ir *idleReader) Read(p []byte) (int, error) {
-	n, err := ir.r.Read(p)
-	if err != nil {
-		ir.timer.Stop()
-	} else if n > 0 {
-		ir.timer.Reset(ir.d)
-	}
-	return n, err
 }

@@ -111,6 +111,17 @@ type Tool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
+// MarshalJSON sends a tool without InputSchema (or with a null one) with the
+// schema {"type":"object"}, which the interface requires, rather than null.
+func (t Tool) MarshalJSON() ([]byte, error) {
+	type wire Tool // without the method
+	w := wire(t)
+	if s := bytes.TrimSpace(w.InputSchema); len(s) == 0 || bytes.Equal(s, []byte("null")) {
+		w.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	return json.Marshal(w)
+}
+
 // ToolChoice tells the model how to use the tools (type "auto", "any", "tool" or "none").
 type ToolChoice struct {
 	Type string `json:"type"`

@@ -7,8 +7,10 @@ import (
 	"strings"
 )
 
-// ErrInvalidRequest is wrapped by every validation error, so callers can tell
-// a request that was never sent (a usage error) from a failed one.
+// ErrInvalidRequest is wrapped by every validation error, and matched by the
+// configuration errors New finds (a base URL that is not http(s), a token
+// with a control character), so callers can tell a request that was never
+// sent (a usage error) from a failed one.
 var ErrInvalidRequest = errors.New("invalid request")
 
 func invalid(format string, args ...any) error {

@@ -1,0 +1,145 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// configError is a mistake in the client's own configuration: the request is
+// never sent, and retrying cannot help. It matches ErrInvalidRequest, since
+// it is a usage error, but its message names the setting to fix.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+
+// Is makes a configuration error match ErrInvalidRequest.
+func (e *configError) Is(target error) bool { return target == ErrInvalidRequest }
+
+func configErrorf(format string, args ...any) error {
+	return &configError{msg: fmt.Sprintf(format, args...)}
+}
+
+// parseBaseURL parses the service address once. It returns the URL, the form
+// shown in messages (credentials redacted, query dropped) and, when the
+// address is unusable, a configuration error.
+func parseBaseURL(raw string) (*url.URL, string, error) {
+	raw = strings.TrimRight(strings.TrimSpace(raw), "/")
+	u, err := url.Parse(raw)
+	if err != nil {
+		shown := redactRawURL(raw)
+		return nil, shown, configErrorf("base URL %q is not an http(s) address: %v", shown, unwrapURLError(err))
+	}
+	shown := displayURL(u)
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, shown, configErrorf("base URL %q is not an http(s) address: it must look like https://host[:port]", shown)
+	}
+	return u, shown, nil
+}
+
+// displayURL returns u for messages: without query or fragment, and with its
+// user information (which may be a credential) redacted.
+func displayURL(u *url.URL) string {
+	v := *u
+	v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = "", false, "", ""
+	if v.User != nil {
+		if _, ok := v.User.Password(); !ok {
+			v.User = url.User("xxxxx") // a lone user name may be a token
+		}
+	}
+	return v.Redacted()
+}
+
+// redactRawURL redacts the user information and drops the query of an address
+// that does not parse, so that even its error shows no credential.
+func redactRawURL(s string) string {
+	s, _, _ = strings.Cut(s, "#")
+	s, _, _ = strings.Cut(s, "?")
+	prefix, rest := "", s
+	if i := strings.Index(s, "://"); i >= 0 {
+		prefix, rest = s[:i+3], s[i+3:]
+	}
+	auth, path := rest, ""
+	if j := strings.IndexByte(rest, '/'); j >= 0 {
+		auth, path = rest[:j], rest[j:]
+	}
+	if k := strings.LastIndexByte(auth, '@'); k >= 0 {
+		auth = "xxxxx@" + auth[k+1:]
+	}
+	return prefix + auth + path
+}
+
+// checkConfig validates the credentials and headers once, in New, so that a
+// bad setting fails every request at once with a message that names it. The
+// values themselves are never printed: they may be secrets.
+func (c *Client) checkConfig() error {
+	switch {
+	case hasControl(c.token):
+		return configErrorf("the access token contains a control character; check MUSE_ACCESS_TOKEN")
+	case c.token == "" && hasControl(c.apiKey):
+		return configErrorf("the API key contains a control character; check MUSE_API_KEY")
+	case c.versionHeader != "" && !validHeaderName(c.versionHeader):
+		return configErrorf("the version header name %q is not a valid HTTP header name", c.versionHeader)
+	case hasControl(c.version):
+		return configErrorf("the provider version contains a control character")
+	case hasControl(c.userAgent):
+		return configErrorf("the User-Agent contains a control character")
+	}
+	return nil
+}
+
+// hasControl reports whether s contains an ASCII control character, which
+// no HTTP header value may carry.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// validHeaderName reports whether s is an HTTP token (RFC 9110, section 5.6.2).
+func validHeaderName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' ||
+			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// maxRedirects is how many redirects to the same host a request follows.
+const maxRedirects = 5
+
+// checkRedirect is the redirect policy of the client New builds: credentials
+// go in custom headers (x-api-key) that Go would forward to any host, so a
+// redirect is followed only to the same host, never from https to http, and
+// at most maxRedirects times.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	if !strings.EqualFold(req.URL.Host, first.Host) {
+		return fmt.Errorf("the server redirected to another host (%s); muse will not send credentials there", req.URL.Host)
+	}
+	if first.Scheme == "https" && req.URL.Scheme != "https" {
+		return fmt.Errorf("the server redirected to a plain %s address; muse will not send credentials there", req.URL.Scheme)
+	}
+	if len(via) > maxRedirects {
+		return fmt.Errorf("the server redirected more than %d times", maxRedirects)
+	}
+	return nil
+}
+
+// newHTTPClient returns the client's own HTTP client: a transport of its own
+// (so Close can release its connections) and the redirect policy.
+func newHTTPClient() *http.Client {
+	var rt http.RoundTripper = http.DefaultTransport
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		rt = t.Clone()
+	}
+	return &http.Client{Transport: rt, CheckRedirect: checkRedirect}
+}

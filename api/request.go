@@ -1,0 +1,207 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// call describes one API request.
+type call struct {
+	path     string
+	body     any
+	messages bool          // the message endpoint: version header and x-api-key
+	wait     time.Duration // how long to wait for the response headers; 0 is forever
+	stream   bool          // a streamed reply: a request that timed out may be retried
+}
+
+// send posts the call's body, retrying as the retry policy allows, and
+// returns a 2xx response. The returned cancel ends the request's context;
+// call it once the body is read.
+func (c *Client) send(ctx context.Context, cl call, opts []RequestOption) (*http.Response, context.CancelCauseFunc, error) {
+	if c.configErr != nil {
+		return nil, nil, c.configErr
+	}
+	var cfg callConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	payload, err := json.Marshal(cl.body)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode request: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		resp, cancel, err := c.attempt(ctx, cl, payload)
+		if err == nil {
+			return resp, cancel, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, context.Cause(ctx)
+		}
+		var ae *attemptError
+		if !errors.As(err, &ae) {
+			return nil, nil, err // not retryable
+		}
+		retry, wait := c.shouldRetry(ae, attempt)
+		if !retry {
+			return nil, nil, ae.err
+		}
+		if cfg.onRetry != nil {
+			cfg.onRetry(RetryInfo{Attempt: attempt + 1, Wait: wait, Err: ae.err})
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// attemptError is a failed attempt that the retry policy may retry: a
+// network error, a header timeout, or an error status.
+type attemptError struct {
+	err        error
+	header     http.Header // nil when no response arrived
+	statusCode int
+}
+
+func (e *attemptError) Error() string { return e.err.Error() }
+func (e *attemptError) Unwrap() error { return e.err }
+
+// attempt makes one request. Its error is an *attemptError when the retry
+// policy should look at it, and a plain error when retrying cannot help.
+func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Response, context.CancelCauseFunc, error) {
+	rctx, cancel := context.WithCancelCause(ctx)
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.endpoint(cl.path), bytes.NewReader(payload))
+	if err != nil {
+		cancel(nil)
+		return nil, nil, fmt.Errorf("build the request to %s: %w", c.shown, unwrapURLError(err))
+	}
+	c.setHeaders(req, cl.messages)
+	var timer *time.Timer
+	if cl.wait > 0 {
+		timer = time.AfterFunc(cl.wait, func() { cancel(ErrHeaderTimeout) })
+	}
+	resp, err := c.http.Do(req)
+	// A timer that already fired has cancelled the request, even if Do won the race.
+	timedOut := timer != nil && !timer.Stop()
+	if err == nil && timedOut {
+		resp.Body.Close()
+	}
+	if err != nil || timedOut {
+		timedOut = timedOut || errors.Is(context.Cause(rctx), ErrHeaderTimeout)
+		cancel(nil)
+		return nil, nil, c.requestError(ctx, cl, err, timedOut)
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, cancel, nil
+	}
+	defer cancel(nil)
+	defer resp.Body.Close()
+	body, rerr := c.readBody(rctx, resp, cancel, maxErrorBodySize)
+	apiErr := newAPIError(resp.StatusCode, body, resp.Header.Get("request-id"))
+	err = apiErr
+	if errors.Is(rerr, ErrIdleTimeout) {
+		err = fmt.Errorf("%w (then %w)", apiErr, rerr)
+	}
+	return nil, nil, &attemptError{err: err, header: resp.Header, statusCode: resp.StatusCode}
+}
+
+// requestError explains a request that got no response.
+func (c *Client) requestError(ctx context.Context, cl call, err error, timedOut bool) error {
+	switch {
+	case timedOut && cl.stream:
+		return &attemptError{err: fmt.Errorf("%w after %s: the server at %s may be down or overloaded", ErrHeaderTimeout, cl.wait, c.shown)}
+	case timedOut:
+		return fmt.Errorf("%w after %s: the server at %s did not answer; not retried, since it may still have generated (and billed) the reply", ErrHeaderTimeout, cl.wait, c.shown)
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
+	}
+	inner := unwrapURLError(err)
+	if isNetworkError(inner) {
+		return &attemptError{err: fmt.Errorf("connect to %s: %w", c.shown, inner)}
+	}
+	return fmt.Errorf("request to %s failed: %w", c.shown, inner)
+}
+
+// isNetworkError reports whether err is a failure of the network, worth a
+// retry, rather than a local mistake (a header Go refuses, a redirect the
+// policy refuses, a TLS certificate) that would fail again the same way.
+func isNetworkError(err error) bool {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	for _, errno := range []syscall.Errno{syscall.ECONNRESET, syscall.ECONNREFUSED, syscall.ECONNABORTED,
+		syscall.EPIPE, syscall.ETIMEDOUT, syscall.EHOSTUNREACH, syscall.ENETUNREACH} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return false // a *url.Error is a net.Error whatever it wraps
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// endpoint returns the address of path under the base URL, keeping its query.
+func (c *Client) endpoint(path string) string {
+	u := *c.base
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.RawPath = ""
+	return u.String()
+}
+
+// readBody reads at most limit bytes of a body, failing it with
+// ErrIdleTimeout when it sends nothing for the idle timeout.
+func (c *Client) readBody(rctx context.Context, resp *http.Response, cancel context.CancelCauseFunc, limit int64) ([]byte, error) {
+	var r io.Reader = resp.Body
+	if c.idleTimeout > 0 {
+		ir := newIdleReader(resp.Body, c.idleTimeout, func() { cancel(ErrIdleTimeout) })
+		defer ir.stop()
+		r = ir
+	}
+	body, err := io.ReadAll(io.LimitReader(r, limit))
+	if err != nil && errors.Is(context.Cause(rctx), ErrIdleTimeout) {
+		return body, fmt.Errorf("%w for %s in the middle of the response body from %s", ErrIdleTimeout, c.idleTimeout, c.shown)
+	}
+	return body, err
+}
+
+// unwrapURLError drops the *url.Error around a transport error: it repeats
+// the address, which may carry credentials.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
+}
+
+func (c *Client) setHeaders(req *http.Request, messages bool) {
+	h := req.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("User-Agent", c.userAgent)
+	if messages {
+		h.Set("Accept", "application/json, text/event-stream")
+		if c.versionHeader != "" && c.version != "" {
+			h.Set(c.versionHeader, c.version)
+		}
+	} else {
+		h.Set("Accept", "application/json")
+	}
+	switch {
+	case c.token != "":
+		h.Set("Authorization", "Bearer "+c.token)
+	case c.apiKey != "" && messages:
+		h.Set("x-api-key", c.apiKey)
+	}
+}
