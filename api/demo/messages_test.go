@@ -1,7 +1,9 @@
 package demo
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -291,5 +293,31 @@ func TestStopSequences(t *testing.T) {
 	resp := postMessage(t, srv, chat("hi", nil))
 	if raw := string(readAll(t, resp.Body)); !strings.Contains(raw, `"stop_sequence":null`) {
 		t.Fatalf("stop_sequence not null: %s", raw)
+	}
+}
+
+// TestContinueAfterMaxTokens sends a reply cut at max_tokens back as the last
+// message: the demo continues it, and the two parts make the whole reply.
+func TestContinueAfterMaxTokens(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(Options{}))
+	defer srv.Close()
+	c := api.New(srv.URL, api.WithAccessToken(DefaultToken))
+	ask := func(max int, msgs ...api.MessageParam) *api.Message {
+		m, err := c.CreateMessage(context.Background(), api.MessageRequest{Model: "m", MaxTokens: max, Messages: msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	user := api.TextMessage(api.RoleUser, "continue me")
+	whole := ask(4096, user).Text()
+	cut := ask(10, user)
+	if cut.StopReason != api.StopMaxTokens {
+		t.Fatalf("stop %q", cut.StopReason)
+	}
+	prefix := strings.TrimRight(cut.Text(), " \n")
+	rest := ask(4096, user, api.TextMessage(api.RoleAssistant, prefix))
+	if prefix+rest.Text() != whole {
+		t.Errorf("continued reply does not complete the whole:\n%q\n+%q\n!=%q", prefix, rest.Text(), whole)
 	}
 }

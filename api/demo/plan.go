@@ -63,6 +63,25 @@ func lastUserTurn(msgs []api.MessageParam) userTurn {
 	return userTurn{}
 }
 
+// assistantPrefill is the text of a final assistant message, which the reply
+// continues; "" when the conversation ends with the user.
+func assistantPrefill(msgs []api.MessageParam) string {
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != api.RoleAssistant {
+		return ""
+	}
+	m := msgs[len(msgs)-1]
+	if len(m.Blocks) == 0 {
+		return m.Text
+	}
+	var b strings.Builder
+	for _, c := range m.Blocks {
+		if c.Type == api.BlockText {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
 // resultText is the text of a tool_result's content: a string, or an array
 // of blocks whose text parts are joined; anything else is shown as JSON.
 func resultText(raw json.RawMessage) string {
@@ -160,6 +179,14 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	}
 	if turn.has(kwHostile) {
 		text += hostileText
+	}
+	if prefill := assistantPrefill(req.Messages); prefill != "" {
+		// The request ends with the start of a reply: continue it, as the
+		// real service does for a reply cut at max_tokens.
+		p.blocks, tool = nil, nil
+		if strings.HasPrefix(text, prefill) {
+			text = text[len(prefill):]
+		}
 	}
 	if at, seq := firstStop(text, req.StopSequences); at >= 0 {
 		text, tool = text[:at], nil
