@@ -17,7 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,6 +29,10 @@ var (
 	ErrDamaged = errors.New("session journal is damaged")
 	// ErrNoSessions means the store holds no session that can be loaded.
 	ErrNoSessions = errors.New("no sessions")
+	// ErrLocked means the session is open in another muse (see Store.Lock).
+	ErrLocked = errors.New("session is locked")
+	// ErrAmbiguous means a query matches more than one session (see Store.Find).
+	ErrAmbiguous = errors.New("several sessions match")
 )
 
 // journalExt is the file name extension of a journal.
@@ -65,6 +69,10 @@ type Store struct {
 	dir    string
 	now    func() time.Time // the clock, replaced by tests
 	random io.Reader        // the source of id suffixes, replaced by tests
+
+	mu      sync.Mutex           // guards held
+	held    map[string]*heldLock // the session locks this store holds, by id
+	indexMu sync.Mutex           // serializes this store's updates of the index
 }
 
 // Open returns the store in dir. It creates dir, and any of its parents that
@@ -187,8 +195,15 @@ func (s *Store) create(id string, now time.Time, p Params) (err error) {
 	return syncDir(s.dir)
 }
 
-// write appends rec to the journal of sess, stamped with the current time.
+// write appends rec to the journal of sess, stamped with the current time,
+// and syncs it.
 func (s *Store) write(sess *Session, rec *record) error {
+	return s.writeRecord(sess, rec, true)
+}
+
+// writeRecord appends rec to the journal of sess, stamped with the current
+// time, and syncs it when sync is set.
+func (s *Store) writeRecord(sess *Session, rec *record, sync bool) error {
 	if sess == nil {
 		return errors.New("no session")
 	}
@@ -200,7 +215,7 @@ func (s *Store) write(sess *Session, rec *record) error {
 	if err != nil {
 		return err
 	}
-	return appendLine(s.path(sess.ID), line)
+	return appendLine(s.path(sess.ID), line, sync)
 }
 
 // idOf names sess in an error message.
@@ -216,13 +231,41 @@ func idOf(sess *Session) string {
 // while it streams is later written again, finished), any other is appended.
 // sess.Updated becomes the time of the record. sess is left unchanged when
 // writing fails. e.ID must not be empty.
+//
+// The record is synced before Append returns, so a completed turn survives a
+// crash. Use Checkpoint for the snapshots of a reply as it streams.
 func (s *Store) Append(sess *Session, e Entry) error {
+	if err := s.putEntry(sess, e, true); err != nil {
+		return fmt.Errorf("append to session %s: %w", idOf(sess), err)
+	}
+	return nil
+}
+
+// Checkpoint is Append without the fsync, for the snapshots of a reply while
+// it streams (e.Status "streaming"), written about once a second and each
+// replaced by the next. The write reaches the operating system before
+// Checkpoint returns, so it survives muse being killed, but not a power loss
+// or a kernel crash; the final record of the reply, written with Append, is
+// synced, and syncing it also makes the checkpoints before it durable. Like
+// Append, it costs the same however long the session is.
+//
+// A journal that ends in a checkpoint was cut short: Load marks that entry
+// StatusInterrupted.
+func (s *Store) Checkpoint(sess *Session, e Entry) error {
+	if err := s.putEntry(sess, e, false); err != nil {
+		return fmt.Errorf("checkpoint session %s: %w", idOf(sess), err)
+	}
+	return nil
+}
+
+// putEntry writes the entry e and applies it to sess, as Append describes.
+func (s *Store) putEntry(sess *Session, e Entry, sync bool) error {
 	if e.ID == "" {
-		return fmt.Errorf("append to session %s: entry has no id", idOf(sess))
+		return errors.New("entry has no id")
 	}
 	rec := &record{Type: recEntry, Entry: &e}
-	if err := s.write(sess, rec); err != nil {
-		return fmt.Errorf("append to session %s: %w", idOf(sess), err)
+	if err := s.writeRecord(sess, rec, sync); err != nil {
+		return err
 	}
 	sess.Entries = putEntry(sess.Entries, e)
 	sess.Updated = rec.Time
@@ -294,6 +337,23 @@ func (p Params) clone() Params {
 		p.TopK = &v
 	}
 	p.StopSequences = slices.Clone(p.StopSequences)
+	if p.Image != nil {
+		v := p.Image.clone()
+		p.Image = &v
+	}
+	return p
+}
+
+// clone returns a copy of p that shares no memory with it.
+func (p ImageParams) clone() ImageParams {
+	if p.PromptExtend != nil {
+		v := *p.PromptExtend
+		p.PromptExtend = &v
+	}
+	if p.Watermark != nil {
+		v := *p.Watermark
+		p.Watermark = &v
+	}
 	return p
 }
 
@@ -333,78 +393,6 @@ func (s *Store) load(id string) (*Session, error) {
 	return replay(f, id)
 }
 
-// listed is a session of the list, which may be damaged.
-type listed struct {
-	Info
-	damaged bool
-}
-
-// List returns every session of the store, the most recently updated first.
-// A journal that cannot be loaded is listed too, with its reason in the
-// title, as "(damaged: reason)".
-func (s *Store) List() ([]Info, error) {
-	ls, err := s.list()
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	infos := make([]Info, len(ls))
-	for i, l := range ls {
-		infos[i] = l.Info
-	}
-	return infos, nil
-}
-
-func (s *Store) list() ([]listed, error) {
-	des, err := os.ReadDir(s.dir)
-	if err != nil {
-		return nil, err
-	}
-	var ls []listed
-	for _, de := range des {
-		id, ok := strings.CutSuffix(de.Name(), journalExt)
-		if !ok || !validID(id) || !de.Type().IsRegular() {
-			continue
-		}
-		sess, err := s.load(id)
-		if err == nil {
-			ls = append(ls, listed{Info: sess.Info()})
-			continue
-		}
-		if errors.Is(err, ErrNotFound) {
-			continue // removed since ReadDir
-		}
-		info := Info{ID: id, Title: "(damaged: " + reason(err) + ")"}
-		if fi, err := de.Info(); err == nil {
-			info.Updated = fi.ModTime().UTC()
-		}
-		info.Created = info.Updated
-		if t, ok := idTime(id); ok {
-			info.Created = t
-		}
-		ls = append(ls, listed{Info: info, damaged: true})
-	}
-	slices.SortFunc(ls, func(a, b listed) int {
-		if c := b.Updated.Compare(a.Updated); c != 0 {
-			return c
-		}
-		return strings.Compare(b.ID, a.ID)
-	})
-	return ls, nil
-}
-
-// reason says briefly why a journal could not be loaded.
-func reason(err error) string {
-	var de *damageError
-	if errors.As(err, &de) {
-		return de.reason
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 // Latest loads the most recently updated session that can be loaded. It
 // returns an error wrapping ErrNoSessions when there is none.
 func (s *Store) Latest() (*Session, error) {
@@ -413,7 +401,7 @@ func (s *Store) Latest() (*Session, error) {
 		return nil, fmt.Errorf("latest session: %w", err)
 	}
 	for _, l := range ls {
-		if l.damaged {
+		if l.Damaged != "" {
 			continue
 		}
 		sess, err := s.Load(l.ID)

@@ -75,3 +75,16 @@ func (sess *Session) Info() Info {
 	}
 	return info
 }
+
+// maxRenameRunes is the longest title Rename keeps.
+const maxRenameRunes = 200
+
+// cleanTitle makes title one line without control characters or bidi
+// controls, with its whitespace collapsed and at most maxRenameRunes runes.
+func cleanTitle(title string) string {
+	t := strings.Join(strings.Fields(strings.Map(titleRune, title)), " ")
+	if r := []rune(t); len(r) > maxRenameRunes {
+		t = strings.TrimRight(string(r[:maxRenameRunes]), " ")
+	}
+	return t
+}

@@ -12,6 +12,8 @@ const (
 	KindAssistant = "assistant"
 	KindError     = "error"
 	KindNotice    = "notice"
+	// KindImage is an image generation: its prompt, settings and results.
+	KindImage = "image"
 )
 
 // Statuses of an assistant entry.
@@ -47,6 +49,37 @@ type Entry struct {
 	LatencyMS int64 `json:"latency_ms,omitempty"`
 	// Params are the settings the request was sent with.
 	Params *Params `json:"params,omitempty"`
+	// ImagePrompt is the prompt of an image entry.
+	ImagePrompt string `json:"image_prompt,omitempty"`
+	// ImageParams are the settings an image entry was generated with.
+	ImageParams *ImageParams `json:"image_params,omitempty"`
+	// Images are the results of an image entry, in the order requested.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is one result of an image generation.
+type Image struct {
+	// Index is the position of the image in the response, from 0.
+	Index int `json:"index"`
+	// URL is where the server offered the image; such links expire.
+	URL string `json:"url,omitempty"`
+	// Path is the file the image was saved to.
+	Path   string `json:"path,omitempty"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+	// RevisedPrompt is the prompt the server actually used, when it rewrote it.
+	RevisedPrompt string `json:"revised_prompt,omitempty"`
+	// Error says why this image failed, when it did.
+	Error string `json:"error,omitempty"`
+}
+
+// ImageParams are the settings of an image generation.
+type ImageParams struct {
+	Model          string `json:"model,omitempty"`
+	Size           string `json:"size,omitempty"`
+	NegativePrompt string `json:"negative_prompt,omitempty"`
+	PromptExtend   *bool  `json:"prompt_extend,omitempty"`
+	Watermark      *bool  `json:"watermark,omitempty"`
 }
 
 // ErrorInfo is a failed request as shown to the user.
@@ -67,6 +100,8 @@ type Params struct {
 	TopP          *float64 `json:"top_p,omitempty"`
 	TopK          *int     `json:"top_k,omitempty"`
 	StopSequences []string `json:"stop_sequences,omitempty"`
+	// Image holds the settings of image generations, when any were chosen.
+	Image *ImageParams `json:"image,omitempty"`
 }
 
 // Session is a conversation with its settings.
@@ -83,10 +118,15 @@ type Session struct {
 
 // Info is what a session list shows of a session.
 type Info struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
-	Messages int       `json:"messages"`
-	Model    string    `json:"model"`
+	ID string `json:"id"`
+	// Title is the session's title, "untitled" when it has none, or
+	// "(damaged: reason)" when its journal cannot be loaded.
+	Title   string    `json:"title"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Messages counts the user and assistant entries.
+	Messages int    `json:"messages"`
+	Model    string `json:"model"`
+	// Damaged is why the journal cannot be loaded; empty when it can.
+	Damaged string `json:"damaged,omitempty"`
 }

@@ -39,7 +39,13 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case actionInfo:
 		return m.info(), nil
 	case actionClear:
-		return m.clear(), nil
+		return m.clear()
+	case actionRename:
+		return m.rename(res.arg)
+	case actionExport:
+		return m, m.export(res.arg)
+	case actionSessions:
+		return m.openPicker()
 	case actionHelp:
 		m.help.ShowAll = true
 		return m.layout(), nil
@@ -89,7 +95,7 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 	next, cmd := m.startTurn(req, user, nil)
 	if len(gone) > 0 {
 		var save tea.Cmd
-		next, save = next.queueSave(saveJob{retract: gone})
+		next, save = next.save(saveJob{retract: gone})
 		cmd = tea.Batch(cmd, save)
 	}
 	return next, cmd
@@ -219,16 +225,18 @@ func optionalParams(p session.Params) string {
 }
 
 // clear starts a new session; the old one stays saved.
-func (m Model) clear() Model {
+func (m Model) clear() (Model, tea.Cmd) {
 	if m.reply != nil {
-		m.reply.cancel()
-		m.reply = nil
+		m.notice = "a reply is still streaming: esc cancels it first"
+		return m, nil
 	}
-	m.sess, m.sessID, m.title = nil, "", ""
-	m.usage, m.lastStop = api.Usage{}, ""
+	m, cmd := m.leave()
+	m.journal, m.sessID, m.title, m.titleSaved = &journal{}, "", "", false
+	m.usage, m.lastStop, m.recall = api.Usage{}, "", nil
+	m.params = m.opts.Params
 	m.conv = m.conv.SetEntries(nil)
 	m.notice = "new session · the last one is saved"
-	return m.layout()
+	return m.layout(), cmd
 }
 
 // editTarget says what an editor session edits.

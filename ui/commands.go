@@ -31,6 +31,7 @@ type slashResult struct {
 	action slashAction    // what to do
 	params session.Params // for actionSet: the settings after the change; otherwise a copy of the settings as they were
 	notice string         // a short line saying what happened, e.g. "temperature 0.7 · from the next request"; may be ""
+	arg    string         // the argument of actionRename and actionExport
 }
 
 // slashAction is the kind of thing a slash command asks the chat screen to do.
@@ -47,6 +48,9 @@ const (
 	actionHelp                          // show all keys and commands
 	actionQuit                          // quit
 	actionEditSystem                    // `/system` alone: edit the system prompt in $EDITOR
+	actionRename                        // rename the session to arg
+	actionExport                        // export the session as Markdown to arg (or a default path)
+	actionSessions                      // open the session picker
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -74,6 +78,9 @@ var slashCommands = []slashCommand{
 	{name: "copy", help: "copy the last reply", run: slashJust(actionCopy)},
 	{name: "info", help: "usage of the last reply", run: slashJust(actionInfo)},
 	{name: "clear", help: "start a new session", run: slashJust(actionClear)},
+	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
+	{name: "export", args: "[PATH]", help: "save this session as Markdown (default ./muse-<id>.md)", run: slashExport},
+	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(actionSessions)},
 	{name: "help", help: "show all keys and commands", run: slashJust(actionHelp)},
 	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(actionQuit)},
 }
@@ -220,6 +227,21 @@ func slashHelpLines() []string {
 }
 
 // slashModel sets the model: one word, no spaces.
+func slashRename(arg string, p session.Params) (slashResult, error) {
+	title := strings.Join(strings.Fields(arg), " ")
+	if title == "" {
+		return slashResult{params: slashCloneParams(p)}, errors.New("usage: /rename TITLE")
+	}
+	if n := utf8.RuneCountInString(title); n > 200 {
+		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("a title has at most 200 characters, this one has %d", n)
+	}
+	return slashResult{action: actionRename, params: slashCloneParams(p), arg: title}, nil
+}
+
+func slashExport(arg string, p session.Params) (slashResult, error) {
+	return slashResult{action: actionExport, params: slashCloneParams(p), arg: strings.TrimSpace(arg)}, nil
+}
+
 func slashModel(arg string, p session.Params) (slashResult, error) {
 	if arg == "" {
 		return slashResult{}, errors.New("usage: /model NAME")

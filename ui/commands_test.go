@@ -257,7 +257,8 @@ func TestCompleteSlash(t *testing.T) {
 		{"/TE", "/temperature ", true},
 		{"  /te", "/temperature ", true},
 		{"/temperature", "/temperature ", true},
-		{"/re", "/retry", true},
+		{"/ret", "/retry", true},
+		{"/re", "", false}, // retry and rename
 		{"/q", "/quit", true},
 		{"/m", "", false}, // model and max-tokens share only the "m" already typed
 		{"/ma", "/max-tokens ", true},
@@ -270,7 +271,7 @@ func TestCompleteSlash(t *testing.T) {
 		{"/", "", false},
 		{"/retry", "", false},
 		{"/zz", "", false},
-		{"/ex", "", false}, // aliases are not offered
+		{"/exi", "", false}, // aliases are not offered
 		{"/te ", "", false},
 		{"/temperature 0", "", false},
 		{"hello", "", false},
@@ -305,7 +306,7 @@ func TestSlashHint(t *testing.T) {
 		{input: "/t", width: 100, has: []string{"/temperature X", "…"}, lacks: []string{"/top-k"}},
 		{input: "/t", width: 20, want: "/temperature X — sa…"},
 		{input: "/q", width: 200, want: "/quit — quit muse"},
-		{input: "/e", width: 200, want: ""}, // aliases are not offered
+		{input: "/exi", width: 200, want: ""}, // aliases are not offered
 		{input: "/zz", width: 200, want: ""},
 		{input: "/zz ", width: 200, want: ""},
 		{input: "/temprature 1", width: 200, want: ""},

@@ -24,6 +24,8 @@ type KeyMap struct {
 	Prev     key.Binding
 	Next     key.Binding
 	Complete key.Binding
+	Sessions key.Binding
+	New      key.Binding
 }
 
 // DefaultKeyMap returns muse's key bindings.
@@ -46,6 +48,8 @@ func DefaultKeyMap() KeyMap {
 		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
 		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
+		Sessions: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		New:      key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
 	}
 }
 
@@ -57,7 +61,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the full keymap shown by ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete, k.Copy, k.Thinking},
+		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete, k.Copy, k.Thinking, k.Sessions, k.New},
 		{k.Cancel, k.Quit, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.Help},
 	}
 }

@@ -45,6 +45,10 @@ type Options struct {
 	Clipboard io.Writer
 	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
 	Getenv func(string) string
+	// Unlock releases the lock on Session when the screen leaves it.
+	Unlock func() error
+	// StartInPicker opens the session picker first.
+	StartInPicker bool
 }
 
 // state is which screen the root model shows.
@@ -52,6 +56,7 @@ type state int
 
 const (
 	stateChat state = iota
+	statePicker
 )
 
 // Model is muse's root Bubble Tea model: the conversation, the input and the
@@ -75,13 +80,16 @@ type Model struct {
 	// The reply in flight.
 	reply *reply
 
-	// Session bookkeeping. sess is handed to one save command at a time and
-	// is not read by Update or View while a save runs.
-	sess   *session.Session
-	sessID string
-	title  string
-	saving bool
-	queue  []saveJob
+	// Session bookkeeping: the journal of the session shown, its id once
+	// saved, and the queue of saves, one running at a time.
+	journal    *journal
+	sessID     string
+	title      string
+	titleSaved bool
+	saving     bool
+	queue      []saveJob
+
+	picker picker
 
 	// recall walks the prompt history; recalled is the prompt it put in the input.
 	recall   *session.Recall
@@ -111,6 +119,10 @@ type reply struct {
 	flushing, stale bool
 	// base is the reply that /continue extends, or nil.
 	base *api.Message
+	// checkpointed is when the text was last written to the journal;
+	// userSaved tells whether the prompt was written with it.
+	checkpointed time.Time
+	userSaved    bool
 }
 
 // New returns the chat screen.
@@ -152,36 +164,89 @@ func New(opts Options) Model {
 	m := Model{
 		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
 		conv: newConversation(r, keys), input: in, help: h, spin: sp, renderer: r,
-		params: opts.Params, memo: &viewMemo{},
+		params: opts.Params, memo: &viewMemo{}, journal: &journal{},
+	}
+	if opts.Store != nil {
+		m.picker = newPicker(opts.Store, opts.Theme)
 	}
 	if s := opts.Session; s != nil {
-		m.sess, m.sessID, m.title, m.params = s, s.ID, s.Title, s.Params
-		m.conv = m.conv.SetEntries(s.Entries)
-		m.nextID = session.NextSeq(s.Entries) - 1
-		for _, e := range s.Entries {
-			if e.Message != nil {
-				addUsage(&m.usage, e.Message.Usage)
-				m.lastStop = e.Message.StopReason
-			}
-		}
-		for _, w := range s.Warnings {
-			m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
-		}
+		m = m.resume(s, opts.Unlock)
 	}
 	return m
 }
 
-// Init starts nothing: the screen is idle until a key arrives.
-func (m Model) Init() tea.Cmd { return nil }
+// resume shows a saved session; unlock releases its lock when it is left.
+func (m Model) resume(s *session.Session, unlock func() error) Model {
+	m.journal = &journal{sess: s, unlock: unlock}
+	m.sessID, m.title, m.params, m.titleSaved = s.ID, s.Title, s.Params, true
+	if m.params.MaxTokens == 0 {
+		m.params.MaxTokens = m.opts.Params.MaxTokens
+	}
+	if m.params.Model == "" {
+		m.params.Model = m.opts.Params.Model
+	}
+	m.conv = m.conv.SetEntries(s.Entries)
+	m.nextID = session.NextSeq(s.Entries) - 1
+	m.usage, m.lastStop, m.recall, m.notice = api.Usage{}, "", nil, ""
+	for _, e := range s.Entries {
+		if e.Message != nil {
+			addUsage(&m.usage, e.Message.Usage)
+			m.lastStop = e.Message.StopReason
+		}
+	}
+	for _, w := range s.Warnings {
+		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
+	}
+	m.state = stateChat
+	return m.layout()
+}
+
+// Init starts nothing, unless the picker opens first: the screen is idle
+// until a key arrives.
+func (m Model) Init() tea.Cmd {
+	if m.opts.StartInPicker && m.opts.Store != nil {
+		return func() tea.Msg { return openPickerMsg{} }
+	}
+	return nil
+}
+
+// openPickerMsg opens the session picker.
+type openPickerMsg struct{}
 
 // Update handles a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.picker = m.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
 	case tea.KeyMsg:
+		if m.state == statePicker && msg.Type != tea.KeyCtrlC {
+			var cmd tea.Cmd
+			m.picker, cmd = m.picker.Update(msg)
+			return m, cmd
+		}
 		return m.handleKey(msg)
+	case sessionsMsg, sessionChangedMsg:
+		var cmd tea.Cmd
+		m.picker, cmd = m.picker.Update(msg)
+		return m, cmd
+	case pickedMsg:
+		return m.pick(msg.id)
+	case openPickerMsg:
+		return m.openPicker()
+	case pickerDoneMsg:
+		m.state = stateChat
+		return m, nil
+	case sessionLoadedMsg:
+		return m.loaded(msg)
+	case exportedMsg:
+		if msg.err != nil {
+			m.notice = msg.err.Error()
+		} else {
+			m.notice = "exported to " + msg.path
+		}
+		return m, nil
 	case tea.MouseMsg:
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)
@@ -255,6 +320,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, m.keys.Copy):
 		return m.copyLast()
+	case key.Matches(msg, m.keys.Sessions):
+		return m.openPicker()
+	case key.Matches(msg, m.keys.New):
+		return m.newSession()
 	case key.Matches(msg, m.keys.Complete):
 		if done, ok := completeSlash(m.input.Value()); ok {
 			m.input.SetValue(done)
@@ -339,6 +408,11 @@ func (r *reply) message(model string) api.Message {
 		return msg
 	}
 	out := r.base.Clone()
+	if n := len(out.Content); n > 0 && out.Content[n-1].Type == api.BlockText {
+		// The request sent the cut text without its trailing space; the new
+		// text starts where that ends.
+		out.Content[n-1].Text = strings.TrimRight(out.Content[n-1].Text, " \t\n")
+	}
 	for _, b := range msg.Content {
 		if n := len(out.Content); b.Type == api.BlockText && n > 0 && out.Content[n-1].Type == api.BlockText {
 			out.Content[n-1].Text += b.Text
@@ -408,6 +482,10 @@ func (m Model) applyBatch(msg replyBatchMsg) (tea.Model, tea.Cmd) {
 	}
 	// Render at most once a frame; a skipped frame is owed and flushed later.
 	cmds := []tea.Cmd{waitReply(msg.turn, msg.ch)}
+	var save tea.Cmd
+	if m, save = m.checkpoint(); save != nil {
+		cmds = append(cmds, save)
+	}
 	if now := m.now(); m.conv.LiveDue(now) {
 		m.conv = m.showLive(now)
 	} else {

@@ -1,122 +1,167 @@
 package ui
 
 import (
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
 )
 
-// saveJob is a batch of records for the journal, written in order:
-// retractions, then settings, then entries.
+// checkpointEvery is how often a streaming reply's text is written to the
+// journal, so a crash loses at most about this much.
+const checkpointEvery = time.Second
+
+// journal is the on-disk home of one session. It is created with the first
+// record. Only the save command in flight touches sess; the model learns the
+// session's id from savedMsg. Each session the screen shows gets its own
+// journal, so saves still queued for a session left behind go to that one.
+type journal struct {
+	sess   *session.Session
+	unlock func() error
+}
+
+// saveJob is a batch of records for a journal, written in order:
+// the title, retractions, settings, then entries.
 type saveJob struct {
-	retract []string
-	params  *session.Params
-	entries []session.Entry
+	j          *journal
+	params     session.Params // the settings a new session is created with
+	title      string         // a title to record, if any
+	retract    []string
+	setParams  bool
+	entries    []session.Entry
+	checkpoint bool // entries are a streaming checkpoint: no fsync needed
 }
 
-// savedMsg reports a finished save and hands the session back to the model.
+// savedMsg reports a finished save.
 type savedMsg struct {
-	sess *session.Session
-	err  error
+	j   *journal
+	id  string
+	err error
 }
 
-// save queues a job; one save runs at a time, so records keep their order.
-func (m Model) save(job saveJob) (tea.Model, tea.Cmd) { return m.queueSave(job) }
-
-// saveParams records changed settings. A session not yet created takes
-// them when it is.
-func (m Model) saveParams() (tea.Model, tea.Cmd) {
-	if m.sess == nil && !m.saving && len(m.queue) == 0 {
-		return m.layout(), nil
-	}
-	p := m.params
-	next, cmd := m.queueSave(saveJob{params: &p})
-	return next.layout(), cmd
-}
-
-// queueSave appends a job to the save queue and starts it if none runs.
-func (m Model) queueSave(job saveJob) (Model, tea.Cmd) {
+// save queues a job for the current session; one save runs at a time, so
+// records keep their order.
+func (m Model) save(job saveJob) (Model, tea.Cmd) {
 	if m.opts.Store == nil {
-		if m.quitting {
+		if m.quitting && !m.saving {
 			return m, tea.Quit
 		}
 		return m, nil
+	}
+	job.j = m.journal
+	job.params = m.params
+	if m.sessID == "" && !m.titleSaved {
+		job.title, m.titleSaved = m.title, true
 	}
 	m.queue = append(m.queue, job)
 	return m.nextSave()
 }
 
+// saveParams records changed settings. A session not yet created takes them
+// when it is.
+func (m Model) saveParams() (tea.Model, tea.Cmd) {
+	if m.sessID == "" && !m.saving && len(m.queue) == 0 {
+		return m.layout(), nil
+	}
+	next, cmd := m.save(saveJob{setParams: true})
+	return next.layout(), cmd
+}
+
 func (m Model) nextSave() (Model, tea.Cmd) {
 	if m.saving || len(m.queue) == 0 {
-		if m.quitting && !m.saving {
+		if m.quitting && !m.saving && len(m.queue) == 0 {
 			return m, tea.Quit
 		}
 		return m, nil
 	}
 	job := m.queue[0]
 	m.queue = m.queue[1:]
-	title := ""
-	if m.sess == nil {
-		if len(job.entries) == 0 {
-			return m.nextSave() // nothing to create a session for yet
-		}
-		title = m.title
-		if title == "" {
-			title = session.TitleFrom(firstPrompt(job.entries))
-			m.title = title
-		}
-	}
 	m.saving = true
-	return m, writeJournal(m.opts.Store, m.sess, m.params, title, job)
+	return m, writeJournal(m.opts.Store, job)
 }
 
-// writeJournal appends a job's records, creating the session first if needed.
-func writeJournal(store *session.Store, sess *session.Session, params session.Params, title string, job saveJob) tea.Cmd {
+// writeJournal writes a job's records, creating the session first if needed.
+func writeJournal(store *session.Store, job saveJob) tea.Cmd {
 	return func() tea.Msg {
-		if sess == nil {
-			var err error
-			if sess, err = store.Create(params); err != nil {
-				return savedMsg{err: err}
+		j := job.j
+		fail := func(err error) tea.Msg {
+			id := ""
+			if j.sess != nil {
+				id = j.sess.ID
 			}
-			if title != "" {
-				if err := store.SetTitle(sess, title); err != nil {
-					return savedMsg{sess: sess, err: err}
-				}
+			return savedMsg{j: j, id: id, err: err}
+		}
+		if j.sess == nil {
+			if len(job.entries) == 0 && len(job.retract) == 0 {
+				return savedMsg{j: j} // nothing worth a session yet
+			}
+			sess, err := store.Create(job.params)
+			if err != nil {
+				return fail(err)
+			}
+			j.sess = sess
+			if unlock, err := store.Lock(sess.ID); err == nil {
+				j.unlock = unlock
 			}
 		}
-		if err := store.Retract(sess, job.retract); err != nil {
-			return savedMsg{sess: sess, err: err}
+		if job.title != "" {
+			if err := store.SetTitle(j.sess, job.title); err != nil {
+				return fail(err)
+			}
 		}
-		if job.params != nil {
-			if err := store.SetParams(sess, *job.params); err != nil {
-				return savedMsg{sess: sess, err: err}
+		if err := store.Retract(j.sess, job.retract); err != nil {
+			return fail(err)
+		}
+		if job.setParams {
+			if err := store.SetParams(j.sess, job.params); err != nil {
+				return fail(err)
 			}
 		}
 		for _, e := range job.entries {
-			if err := store.Append(sess, e); err != nil {
-				return savedMsg{sess: sess, err: err}
+			write := store.Append
+			if job.checkpoint {
+				write = store.Checkpoint
+			}
+			if err := write(j.sess, e); err != nil {
+				return fail(err)
 			}
 		}
-		return savedMsg{sess: sess}
+		return savedMsg{j: j, id: j.sess.ID}
 	}
 }
 
 func (m Model) saved(msg savedMsg) (Model, tea.Cmd) {
 	m.saving = false
-	if msg.sess != nil {
-		m.sess, m.sessID = msg.sess, msg.sess.ID
+	if msg.j == m.journal && msg.id != "" {
+		m.sessID = msg.id
 	}
 	if msg.err != nil {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "could not save the session: " + msg.err.Error()})
 	}
-	return m.nextSave()
+	var release tea.Cmd
+	if msg.j != m.journal && !m.pendingFor(msg.j) {
+		release = unlockJournal(msg.j) // a session left behind: its last save landed
+	}
+	next, cmd := m.nextSave()
+	return next, tea.Batch(release, cmd)
 }
 
-func firstPrompt(entries []session.Entry) string {
-	for _, e := range entries {
-		if e.Kind == session.KindUser {
-			return e.Text
-		}
+// checkpoint writes the streaming reply's text so far, at most once a second.
+func (m Model) checkpoint() (Model, tea.Cmd) {
+	r := m.reply
+	if r == nil || m.opts.Store == nil || m.now().Sub(r.checkpointed) < checkpointEvery || m.saving {
+		return m, nil
 	}
-	return ""
+	r.checkpointed = m.now()
+	live := r.live
+	msg := r.message(m.params.Model)
+	live.Message = &msg
+	live.Status = session.StatusStreaming
+	entries := []session.Entry{live}
+	if !r.userSaved {
+		entries = []session.Entry{r.user, live}
+		r.userSaved = true
+	}
+	return m.save(saveJob{entries: entries, checkpoint: true})
 }

@@ -48,7 +48,7 @@ func (m Model) helpHeight() int { return lipgloss.Height(m.helpView()) }
 func (m Model) helpView() string {
 	st := m.th.Styles
 	if m.help.ShowAll {
-		lines := []string{m.help.View(m.keys), ""}
+		lines := append(strings.Split(m.help.View(m.keys), "\n"), "")
 		for _, l := range slashHelpLines() {
 			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
 		}
@@ -72,6 +72,9 @@ func (m Model) helpView() string {
 func (m Model) View() string {
 	if m.width <= 0 {
 		return ""
+	}
+	if m.state == statePicker {
+		return m.picker.View()
 	}
 	c := m.memo
 	value := m.input.Value()

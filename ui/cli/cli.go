@@ -51,6 +51,9 @@ func isTerminal(f *os.File) bool {
 
 // Main runs muse with args and returns the exit status.
 func Main(args []string, env Env) int {
+	if len(args) > 0 && args[0] == "sessions" {
+		return sessionsMain(args[1:], env)
+	}
 	f, fs, err := parseFlags(args)
 	if err != nil {
 		return fail(env, err)
@@ -100,6 +103,9 @@ func fail(env Env, err error) int {
 		if apiErr.RequestID != "" {
 			fmt.Fprintf(env.Stderr, "muse: request id %s\n", sanitize.Line(apiErr.RequestID))
 		}
+		return ExitFailed
+	case errors.Is(err, session.ErrLocked), errors.Is(err, session.ErrNotFound), errors.Is(err, session.ErrAmbiguous):
+		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
 		return ExitFailed
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(env.Stderr, "muse: interrupted")

@@ -152,7 +152,7 @@ func TestRequestFromFlagsAndEnv(t *testing.T) {
 func TestContinueAppendsToLatestSession(t *testing.T) {
 	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
 	// No session yet: a clear error.
-	if r := runMain(t, env, "", "--demo", "-c", "-p", "again"); r.code != 1 || !strings.Contains(r.stderr, "continue the latest session") {
+	if r := runMain(t, env, "", "--demo", "-c", "-p", "again"); r.code != 1 || !strings.Contains(r.stderr, "no saved session yet") {
 		t.Fatalf("no session: %+v", r)
 	}
 	first := runMain(t, env, "", "--demo", "-p", "hello")

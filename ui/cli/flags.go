@@ -19,6 +19,7 @@ type flags struct {
 	noStream   bool
 	demo       bool
 	cont       bool
+	resume     string // "" not set, pickSentinel for -r alone, else the query
 	baseURL    string
 	model      string
 	imageModel string
@@ -35,6 +36,9 @@ type flags struct {
 
 	set func(name string) bool
 }
+
+// pickSentinel is the value of -r given without an id: open the picker.
+const pickSentinel = "\x00pick"
 
 // usageError is a bad command line or configuration: exit status 2.
 type usageError struct{ msg string }
@@ -53,6 +57,8 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.BoolVar(&f.json, "json", false, "with -p: print the final message as one JSON object")
 	fs.BoolVar(&f.noStream, "no-stream", false, "with -p: ask for the whole reply at once (stream: false)")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "resume the latest session")
+	fs.StringVarP(&f.resume, "resume", "r", "", "resume the session `ID` (or a unique prefix, or its title); alone, pick one from a list")
+	fs.Lookup("resume").NoOptDefVal = pickSentinel
 	fs.BoolVar(&f.demo, "demo", false, "talk to the embedded offline demo server")
 	fs.StringVar(&f.baseURL, "base-url", "", "service address, like https://llm.example.com (env MUSE_BASE_URL)")
 	fs.StringVar(&f.model, "model", "", "model `NAME` (env MUSE_MODEL)")
@@ -80,8 +86,17 @@ func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 		}
 		return nil, fs, usagef("%v (see muse --help)", err)
 	}
-	if fs.NArg() > 0 {
+	// -r takes its value after a space too: muse -r abc
+	if f.resume == pickSentinel && fs.NArg() == 1 {
+		f.resume = fs.Arg(0)
+	} else if fs.NArg() > 0 {
 		return nil, fs, usagef("unexpected argument %q: put a prompt in -p \"...\" (see muse --help)", fs.Arg(0))
+	}
+	if f.cont && f.resume != "" {
+		return nil, fs, usagef("use -c (the latest session) or -r (a chosen one), not both")
+	}
+	if f.resume == pickSentinel && fs.Changed("print") {
+		return nil, fs, usagef("-r with -p needs a session: muse -r ID -p \"...\"")
 	}
 	f.set = func(name string) bool { return fs.Changed(name) }
 	f.printSet = fs.Changed("print")
@@ -120,6 +135,8 @@ Usage:
   muse [flags]                 chat interactively
   muse --demo                  chat with the embedded offline demo server
   muse -c                      resume the latest session
+  muse -r [ID|PREFIX|TITLE]    resume a session; alone, pick one from a list
+  muse sessions ...            list, show, export, rename, delete, search sessions
   muse -p "PROMPT" [flags]     one-shot: stream the reply to stdout and exit
   echo text | muse -p "sum up" piped stdin is appended to the prompt
 
@@ -138,8 +155,10 @@ Environment:
   Flags beat the environment.
 
 Keys (interactive):
-  enter send · alt+enter or ctrl+j newline · esc cancel the reply
-  ctrl+c cancel the reply, or quit · pgup/pgdn ctrl+u/ctrl+d home/end scroll · ? help
+  enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+e $EDITOR
+  esc cancel the reply · ctrl+c cancel the reply, or quit · ctrl+y copy the last reply
+  pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
+  ctrl+n new session · / commands (tab completes) · ? all keys and commands
 
 Sessions are saved under $XDG_DATA_HOME/muse/sessions (~/.local/share/muse/sessions).
 

@@ -33,14 +33,16 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	var history []api.MessageParam
 	var store *session.Store
 	var sess *session.Session
-	if f.cont {
+	if f.cont || f.resume != "" {
 		var err error
 		if store, err = openStore(env.Getenv); err != nil {
 			return fail(env, err)
 		}
-		if sess, err = store.Latest(); err != nil {
-			return fail(env, fmt.Errorf("continue the latest session: %w", err))
+		var unlock func() error
+		if sess, unlock, err = openSession(store, f); err != nil {
+			return fail(env, err)
 		}
+		defer unlock()
 		history = session.History(sess.Entries)
 		params = mergeParams(sess.Params, params, f)
 	}
@@ -53,9 +55,18 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if env.StdoutTTY {
 		clean = sanitize.Text
 	}
-	msg, requestID, err := fetch(ctx, env, f, client, req, clean)
-	if sess != nil && (err == nil || msg != nil) {
-		if serr := appendExchange(store, sess, prompt, msg, requestID, err, params); serr != nil {
+	var turn *oneShot
+	var progress func(api.Message)
+	if sess != nil {
+		turn = newOneShot(store, sess, prompt, params)
+		if err := turn.begin(); err != nil {
+			return fail(env, err)
+		}
+		progress = turn.checkpoint
+	}
+	msg, requestID, err := fetch(ctx, env, f, client, req, clean, progress)
+	if turn != nil {
+		if serr := turn.end(msg, requestID, err); serr != nil {
 			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(serr.Error()))
 		}
 	}
@@ -74,7 +85,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 
 // fetch sends the request, streaming text to stdout unless --json asks for
 // the whole message. It returns what arrived even when it fails.
-func fetch(ctx context.Context, env Env, f *flags, client *api.Client, req api.MessageRequest, clean func(string) string) (*api.Message, string, error) {
+func fetch(ctx context.Context, env Env, f *flags, client *api.Client, req api.MessageRequest, clean func(string) string, progress func(api.Message)) (*api.Message, string, error) {
 	onRetry := api.OnRetry(func(r api.RetryInfo) {
 		fmt.Fprintf(env.Stderr, "muse: %s; retrying in %s\n", sanitize.Line(r.Err.Error()), r.Wait.Round(1e8))
 	})
@@ -98,6 +109,9 @@ func fetch(ctx context.Context, env Env, f *flags, client *api.Client, req api.M
 		ev := s.Current()
 		if !f.json && ev.Type == api.EventContentBlockDelta && ev.Delta.Type == api.DeltaText {
 			io.WriteString(w, clean(ev.Delta.Text))
+		}
+		if progress != nil {
+			progress(s.Message())
 		}
 	}
 	if !f.json && w.n > 0 && !w.newline {
@@ -162,24 +176,111 @@ func mergeParams(saved, fromFlags session.Params, f *flags) session.Params {
 	return p
 }
 
-// appendExchange saves a one-shot's prompt and reply to the continued session.
-func appendExchange(store *session.Store, sess *session.Session, prompt string, msg *api.Message, requestID string, err error, p session.Params) error {
+// oneShot records a -p exchange in a continued session: the prompt first,
+// then the reply checkpointed at least once a second while it streams, then
+// the reply as it ended.
+type oneShot struct {
+	store       *session.Store
+	sess        *session.Session
+	params      session.Params
+	user, reply session.Entry
+	last        time.Time
+}
+
+func newOneShot(store *session.Store, sess *session.Session, prompt string, p session.Params) *oneShot {
 	n := session.NextSeq(sess.Entries)
-	id := func() string { n++; return fmt.Sprintf("e%d", n-1) }
 	now := time.Now().UTC()
-	user := session.Entry{ID: id(), Kind: session.KindUser, Time: now, Text: prompt}
-	if e := store.Append(sess, user); e != nil {
-		return e
+	return &oneShot{
+		store: store, sess: sess, params: p,
+		user:  session.Entry{ID: fmt.Sprintf("e%d", n), Kind: session.KindUser, Time: now, Text: prompt},
+		reply: session.Entry{ID: fmt.Sprintf("e%d", n+1), Kind: session.KindAssistant, Time: now, Params: &p},
 	}
-	if msg != nil && len(msg.Content) > 0 {
-		status := session.StatusComplete
+}
+
+func (o *oneShot) begin() error {
+	o.last = time.Now()
+	return o.store.Append(o.sess, o.user)
+}
+
+// checkpoint writes the reply so far, at most once a second.
+func (o *oneShot) checkpoint(m api.Message) {
+	if time.Since(o.last) < time.Second {
+		return
+	}
+	o.last = time.Now()
+	e := o.reply
+	e.Message, e.Status = &m, session.StatusStreaming
+	_ = o.store.Checkpoint(o.sess, e) // best effort: the final record is what counts
+}
+
+// end writes the reply as it ended, or the error that ended it.
+func (o *oneShot) end(m *api.Message, requestID string, err error) error {
+	e := o.reply
+	e.RequestID = requestID
+	e.LatencyMS = time.Since(e.Time).Milliseconds()
+	switch {
+	case m != nil && len(m.Content) > 0:
+		e.Message = m
 		if err != nil {
-			status = session.StatusFailed
+			e.Status = session.StatusFailed
+			if errors.Is(err, context.Canceled) {
+				e.Status = session.StatusCancelled
+			}
 		}
-		a := session.Entry{ID: id(), Kind: session.KindAssistant, Time: now, Message: msg, Status: status, RequestID: requestID, Params: &p}
-		if e := store.Append(sess, a); e != nil {
-			return e
+		if werr := o.store.Append(o.sess, e); werr != nil {
+			return werr
 		}
+		if err == nil || errors.Is(err, context.Canceled) {
+			return nil
+		}
+		e = session.Entry{ID: fmt.Sprintf("e%d", session.NextSeq(o.sess.Entries)), Time: time.Now().UTC()}
+	case err == nil:
+		return nil
 	}
-	return nil
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return o.store.Append(o.sess, errorRecord(e, err))
+}
+
+// errorRecord turns a failed request into an error entry with e's id and time.
+func errorRecord(e session.Entry, err error) session.Entry {
+	out := session.Entry{ID: e.ID, Kind: session.KindError, Time: e.Time, Error: &session.ErrorInfo{Message: err.Error()}}
+	var apiErr *api.APIError
+	if errors.As(err, &apiErr) {
+		out.Error = &session.ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
+		out.RequestID = apiErr.RequestID
+	}
+	return out
+}
+
+// openSession opens the session -c or -r names, locked for this process.
+func openSession(store *session.Store, f *flags) (*session.Session, func() error, error) {
+	var id string
+	if f.cont {
+		latest, err := store.Latest()
+		if errors.Is(err, session.ErrNoSessions) {
+			return nil, nil, errNoSession
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("continue the latest session: %w", err)
+		}
+		id = latest.ID
+	} else {
+		info, err := store.Find(f.resume)
+		if err != nil {
+			return nil, nil, err
+		}
+		id = info.ID
+	}
+	unlock, err := store.Lock(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	sess, err := store.Load(id)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return sess, unlock, nil
 }

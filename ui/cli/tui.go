@@ -41,16 +41,19 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	} else {
 		opts.Prompts = h
 	}
-	if f.cont {
-		sess, err := store.Latest()
+	switch {
+	case f.resume == pickSentinel:
+		opts.StartInPicker = true
+	case f.cont || f.resume != "":
+		sess, unlock, err := openSession(store, f)
 		switch {
-		case errors.Is(err, session.ErrNoSessions):
+		case errors.Is(err, errNoSession):
 			fmt.Fprintln(env.Stderr, "muse: no session to continue yet: starting a new one")
 		case err != nil:
-			return fail(env, fmt.Errorf("continue the latest session: %w", err))
+			return fail(env, err)
 		default:
 			sess.Params = mergeParams(sess.Params, cfg.params, f)
-			opts.Session = sess
+			opts.Session, opts.Unlock = sess, unlock
 		}
 	}
 	p := tea.NewProgram(ui.New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion())

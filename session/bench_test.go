@@ -1,0 +1,119 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"muse/api"
+)
+
+// benchEntry returns entry number i of a benchmark session, alternating user
+// prompts and assistant replies of about 300 bytes of JSON each.
+func benchEntry(i int) Entry {
+	id := fmt.Sprintf("e%d", i+1)
+	t := clockStart.Add(time.Duration(i) * time.Second)
+	if i%2 == 0 {
+		return Entry{ID: id, Kind: KindUser, Time: t, Text: strings.Repeat("How do I read a file in Go? ", 8)[:200]}
+	}
+	return Entry{ID: id, Kind: KindAssistant, Time: t, RequestID: "req_011CQ", LatencyMS: 1234,
+		Message: &api.Message{ID: "msg_01", Type: "message", Role: api.RoleAssistant, Model: "claude-sonnet-4-5",
+			Content:    []api.ContentBlock{{Type: api.BlockText, Text: strings.Repeat("Use os.ReadFile. ", 6)}},
+			StopReason: api.StopEndTurn, Usage: api.Usage{InputTokens: 120, OutputTokens: 45}}}
+}
+
+// benchSession creates a session of n entries in s.
+func benchSession(b *testing.B, s *Store, n int) *Session {
+	b.Helper()
+	sess, err := s.Create(Params{Model: "claude-sonnet-4-5", MaxTokens: 4096})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.SetTitle(sess, fmt.Sprintf("Session %d", n)); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		if err := s.Checkpoint(sess, benchEntry(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return sess
+}
+
+func BenchmarkOpen10000(b *testing.B) {
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess := benchSession(b, s, 10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		got, err := s.Load(sess.ID)
+		if err != nil || len(got.Entries) != 10000 {
+			b.Fatal(len(got.Entries), err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+}
+
+// benchStore builds n sessions of 20 entries each with Create and Append,
+// and returns their store.
+func benchStore(b *testing.B, n int) *Store {
+	b.Helper()
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		sess, err := s.Create(Params{Model: "claude-sonnet-4-5"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range 20 {
+			if err := s.Append(sess, benchEntry(j)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := s.SetTitle(sess, fmt.Sprintf("Session %d", i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkList1000 lists 1,000 sessions of 20 entries with a warm index,
+// as muse does for "muse sessions" and its session picker. Target: 50 ms.
+func BenchmarkList1000(b *testing.B) {
+	s := benchStore(b, 1000)
+	if infos, err := s.List(); err != nil || len(infos) != 1000 { // primes the index
+		b.Fatal(len(infos), err)
+	}
+	for b.Loop() {
+		infos, err := s.List()
+		if err != nil || len(infos) != 1000 {
+			b.Fatal(len(infos), err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+}
+
+// BenchmarkListCold1000 is BenchmarkList1000 without the index: every
+// journal is read, and the index rebuilt.
+func BenchmarkListCold1000(b *testing.B) {
+	s := benchStore(b, 1000)
+	for b.Loop() {
+		if err := os.Remove(s.indexPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			b.Fatal(err)
+		}
+		infos, err := s.List()
+		if err != nil || len(infos) != 1000 {
+			b.Fatal(len(infos), err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+}

@@ -1,0 +1,47 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Delete removes the session id: its journal, its lock file and its entry
+// in the index. It refuses with an error wrapping ErrLocked while another
+// muse has the session open; a lock this store holds on it is released.
+func (s *Store) Delete(id string) error {
+	if !validID(id) {
+		return fmt.Errorf("delete session %q: invalid id: %w", id, ErrNotFound)
+	}
+	s.mu.Lock()
+	h := s.held[id]
+	s.mu.Unlock()
+	if h != nil {
+		defer s.release(id, h)
+	} else {
+		unlock, err := s.Lock(id)
+		switch {
+		case errors.Is(err, ErrLocked):
+			return fmt.Errorf("cannot delete: %w", err)
+		case errors.Is(err, ErrNotFound):
+			return fmt.Errorf("delete session %s: %w", id, ErrNotFound)
+		case err != nil:
+			return fmt.Errorf("delete: %w", err)
+		}
+		defer unlock()
+	}
+	if err := os.Remove(s.path(id)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = ErrNotFound
+		}
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	// The index is only a cache, which List would correct: failing to
+	// update it does not undo the deletion.
+	_ = s.forget(id)
+	if err := syncDir(s.dir); err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	return nil
+}

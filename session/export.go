@@ -1,0 +1,313 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"muse/api"
+)
+
+// Export writes sess to w in format "md", a Markdown transcript, or "json",
+// the session as indented JSON, settings included.
+//
+// The transcript has the title as its heading, then when the session was
+// created and updated and its model, then each entry: "## You" with the
+// prompt, "## Assistant (model)" with the reply's thinking in a <details>
+// block, its text as it is, its tool calls as JSON code blocks, a stop
+// reason other than end_turn in italics and a note when it was cancelled or
+// interrupted; errors as quotes such as "> **Error 529 overloaded_error**:
+// Overloaded (request req_1)"; notices as quotes; image generations with
+// their prompt and their images as links to the saved files. Of the
+// settings it shows only the model.
+func Export(sess *Session, format string, w io.Writer) error {
+	if sess == nil {
+		return fmt.Errorf("export session: no session")
+	}
+	var err error
+	switch format {
+	case "md":
+		err = writeMarkdown(sess, w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(sess)
+	default:
+		return fmt.Errorf("export session %s: unknown format %q (want md or json)", sess.ID, format)
+	}
+	if err != nil {
+		return fmt.Errorf("export session %s: %w", sess.ID, err)
+	}
+	return nil
+}
+
+// stamp formats a time of a transcript.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// header returns the line under a transcript's title: when sess was created
+// and updated, and its model.
+func header(sess *Session) string {
+	parts := []string{"created " + stamp(sess.Created), "updated " + stamp(sess.Updated)}
+	if sess.Params.Model != "" {
+		parts = append(parts, "model "+sess.Params.Model)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// modelOf returns the model that wrote the reply e.
+func modelOf(sess *Session, e *Entry) string {
+	switch {
+	case e.Message != nil && e.Message.Model != "":
+		return e.Message.Model
+	case e.Params != nil && e.Params.Model != "":
+		return e.Params.Model
+	case e.ImageParams != nil && e.ImageParams.Model != "":
+		return e.ImageParams.Model
+	case e.Kind == KindImage && sess.Params.Image != nil && sess.Params.Image.Model != "":
+		return sess.Params.Image.Model
+	}
+	return sess.Params.Model
+}
+
+// statusNote names an unusual status of an entry, "" for others.
+func statusNote(status string) string {
+	switch status {
+	case StatusCancelled, StatusInterrupted, StatusFailed, StatusStreaming:
+		return status
+	}
+	return ""
+}
+
+// errorLine describes a failed request as "Error 529 overloaded_error:
+// message (request req_1)", with the markup of md around "Error ...".
+func errorLine(info *ErrorInfo, requestID string, md bool) string {
+	head := "Error"
+	if info.Status != 0 {
+		head += fmt.Sprintf(" %d", info.Status)
+	}
+	if info.Type != "" {
+		head += " " + info.Type
+	}
+	if md {
+		head = "**" + head + "**"
+	} else {
+		head = strings.ToLower(head[:1]) + head[1:]
+	}
+	s := head + ": " + info.Message
+	if requestID != "" {
+		s += " (request " + requestID + ")"
+	}
+	return s
+}
+
+// writeMarkdown writes sess as a Markdown transcript.
+func writeMarkdown(sess *Session, w io.Writer) error {
+	b := bufio.NewWriter(w)
+	title := oneLine(sess.Title)
+	if title == "" {
+		title = untitled
+	}
+	fmt.Fprintf(b, "# %s\n\n%s\n", title, capitalize(header(sess)))
+	for i := range sess.Entries {
+		e := &sess.Entries[i]
+		b.WriteString("\n")
+		switch e.Kind {
+		case KindUser:
+			fmt.Fprintf(b, "## You\n\n%s\n", trimNL(e.Text))
+		case KindAssistant:
+			writeMarkdownReply(b, sess, e)
+		case KindError:
+			info := e.Error
+			if info == nil {
+				info = &ErrorInfo{Message: e.Text}
+			}
+			writeMarkdownError(b, info, e.RequestID)
+		case KindNotice:
+			b.WriteString(quote("**Notice**: " + trimNL(e.Text)))
+		case KindImage:
+			writeMarkdownImage(b, sess, e)
+		default:
+			if e.Text != "" {
+				fmt.Fprintf(b, "## %s\n\n%s\n", capitalize(e.Kind), trimNL(e.Text))
+			}
+		}
+	}
+	return b.Flush()
+}
+
+func writeMarkdownReply(b *bufio.Writer, sess *Session, e *Entry) {
+	b.WriteString("## Assistant")
+	if m := modelOf(sess, e); m != "" {
+		b.WriteString(" (" + m + ")")
+	}
+	b.WriteString("\n")
+	if e.Message != nil {
+		for i, c := range e.Message.Content {
+			switch c.Type {
+			case api.BlockText:
+				if c.Text != "" {
+					fmt.Fprintf(b, "\n%s\n", trimNL(c.Text))
+				}
+			case api.BlockThinking:
+				if c.Thinking != "" {
+					fmt.Fprintf(b, "\n<details>\n<summary>Thinking</summary>\n\n%s\n\n</details>\n", trimNL(c.Thinking))
+				}
+			case api.BlockToolUse:
+				input, cut := toolInput(e, i, c)
+				note := ""
+				if cut {
+					note = " (input cut short, never run)"
+				}
+				fmt.Fprintf(b, "\n**Tool call** `%s`%s:\n\n%s", c.Name, note, fenced("json", input))
+			case api.BlockToolResult:
+				fmt.Fprintf(b, "\n**Tool result** `%s`:\n\n%s", c.ToolUseID, fenced("json", prettyJSON(c.ResultContent)))
+			default:
+				fmt.Fprintf(b, "\n**%s** block:\n\n%s", c.Type, fenced("json", prettyJSON(c.Raw)))
+			}
+		}
+		if r := e.Message.StopReason; r != "" && r != api.StopEndTurn {
+			fmt.Fprintf(b, "\n*Stop reason: %s*\n", r)
+		}
+	}
+	if note := statusNote(e.Status); note != "" {
+		fmt.Fprintf(b, "\n*(%s)*\n", note)
+	}
+}
+
+// toolInput returns the input of the tool call c, block i of e, as text, and
+// whether it was cut short.
+func toolInput(e *Entry, i int, c api.ContentBlock) (string, bool) {
+	if raw, ok := e.Truncated[i]; ok {
+		return raw, true
+	}
+	if c.Truncated {
+		return c.PartialInput, true
+	}
+	return prettyJSON(c.Input), false
+}
+
+func writeMarkdownError(b *bufio.Writer, info *ErrorInfo, requestID string) {
+	s := errorLine(info, requestID, true)
+	if info.Hint != "" {
+		s += "\n\n" + info.Hint
+	}
+	b.WriteString(quote(s))
+}
+
+func writeMarkdownImage(b *bufio.Writer, sess *Session, e *Entry) {
+	b.WriteString("## Image")
+	if m := modelOf(sess, e); m != "" {
+		b.WriteString(" (" + m + ")")
+	}
+	b.WriteString("\n")
+	if e.ImagePrompt != "" {
+		fmt.Fprintf(b, "\n%s\n", trimNL(e.ImagePrompt))
+	}
+	if p := e.ImageParams; p != nil {
+		var opts []string
+		if p.Size != "" {
+			opts = append(opts, "size "+p.Size)
+		}
+		if p.NegativePrompt != "" {
+			opts = append(opts, "negative prompt: "+oneLine(p.NegativePrompt))
+		}
+		if len(opts) > 0 {
+			fmt.Fprintf(b, "\n*%s*\n", strings.Join(opts, " · "))
+		}
+	}
+	if len(e.Images) > 0 {
+		b.WriteString("\n")
+	}
+	for _, img := range e.Images {
+		name := fmt.Sprintf("Image %d", img.Index+1)
+		if img.Error != "" {
+			fmt.Fprintf(b, "- %s failed: %s\n", name, oneLine(img.Error))
+			continue
+		}
+		target := img.Path
+		if target == "" {
+			target = img.URL
+		}
+		line := "- " + name
+		if target != "" {
+			line = fmt.Sprintf("- [%s](<%s>)", name, target)
+		}
+		if img.Width > 0 && img.Height > 0 {
+			line += fmt.Sprintf(" %d×%d", img.Width, img.Height)
+		}
+		if img.Path != "" {
+			line += fmt.Sprintf(", saved to `%s`", img.Path)
+			if img.URL != "" {
+				line += fmt.Sprintf(" ([source](<%s>))", img.URL)
+			}
+		}
+		b.WriteString(line + "\n")
+		if img.RevisedPrompt != "" {
+			fmt.Fprintf(b, "  Revised prompt: %s\n", oneLine(img.RevisedPrompt))
+		}
+	}
+	if e.Error != nil {
+		b.WriteString("\n")
+		writeMarkdownError(b, e.Error, e.RequestID)
+	}
+	if note := statusNote(e.Status); note != "" {
+		fmt.Fprintf(b, "\n*(%s)*\n", note)
+	}
+}
+
+// quote returns s as a Markdown block quote, ending in a newline.
+func quote(s string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(trimNL(s), "\n") {
+		if l == "" {
+			b.WriteString(">\n")
+		} else {
+			b.WriteString("> " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// fenced returns s as a fenced code block of the language lang, with a fence
+// longer than any run of backticks in s, ending in a newline.
+func fenced(lang, s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + lang + "\n" + trimNL(s) + "\n" + fence + "\n"
+}
+
+// prettyJSON returns raw indented, or as it is when it is not valid JSON.
+func prettyJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// trimNL removes the newlines at the end of s.
+func trimNL(s string) string { return strings.TrimRight(s, "\r\n") }
+
+// capitalize returns s with its first letter in upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,173 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"muse/api"
+)
+
+// everyKind returns a session, saved and loaded back, holding every kind of
+// entry.
+func everyKind(t *testing.T) *Session {
+	t.Helper()
+	s, _ := newTestStore(t)
+	p := fullParams()
+	p.Image = &ImageParams{Model: "wanx-v1", Size: "1024*1024", Watermark: boolp(false)}
+	sess, err := s.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := Entry{ID: "e4", Kind: KindAssistant, Status: StatusInterrupted,
+		Message: &api.Message{Model: "claude-haiku", Content: []api.ContentBlock{{Type: api.BlockText, Text: "Once upon"}}, StopReason: api.StopMaxTokens}}
+	cancelled := Entry{ID: "e5", Kind: KindAssistant, Status: StatusCancelled,
+		Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "Partial ```code``` reply"}}}}
+	image := Entry{ID: "e8", Kind: KindImage, ImagePrompt: "a red fox in snow",
+		ImageParams: &ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
+		Images: []Image{
+			{Index: 0, URL: "https://img.example/1.png", Path: "/home/u/muse/images/fox 1.png", Width: 1024, Height: 1024, RevisedPrompt: "A red fox standing in fresh snow"},
+			{Index: 1, Error: "content moderation"},
+		}}
+	for _, e := range []Entry{
+		userEntry("e1", "Read /tmp/x please"),
+		fullAssistant("e2"),
+		userEntry("e3", "Tell a story"),
+		cut,
+		cancelled,
+		{ID: "e6", Kind: KindError, Error: &ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
+		{ID: "e7", Kind: KindNotice, Text: "model changed to claude-haiku"},
+		image,
+	} {
+		if err := s.Append(sess, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetTitle(sess, "Every kind"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestExportMarkdown(t *testing.T) {
+	sess := everyKind(t)
+	var b bytes.Buffer
+	if err := Export(sess, "md", &b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	lines := strings.Split(md, "\n")
+	if lines[0] != "# Every kind" || lines[1] != "" || lines[2] != "Created 2025-03-01 09:00 UTC · updated 2025-03-01 09:00 UTC · model claude-sonnet-4-5" {
+		t.Errorf("head:\n%s", strings.Join(lines[:3], "\n"))
+	}
+	for _, want := range []string{
+		"\n## You\n\nRead /tmp/x please\n",
+		"\n## Assistant (claude-sonnet-4-5)\n",
+		"<details>\n<summary>Thinking</summary>\n\nThe user wants <b> & \"quotes\".\n\n</details>\n",
+		"\nHello,\nworld — ünïcödé 🎉 <b>&</b>\n",
+		"**Tool call** `read_file`:\n\n```json\n{\n  \"path\": \"/tmp/x\",\n  \"lines\": [\n    1,\n    2\n  ]\n}\n```\n",
+		"**server_tool_use** block:\n\n```json\n",
+		"\n*Stop reason: tool_use*\n",
+		"\n## Assistant (claude-haiku)\n\nOnce upon\n\n*Stop reason: max_tokens*\n\n*(interrupted)*\n",
+		"\nPartial ```code``` reply\n\n*(cancelled)*\n",
+		"\n> **Error 529 overloaded_error**: Overloaded (request req_x)\n>\n> try again later\n",
+		"\n> **Notice**: model changed to claude-haiku\n",
+		"\n## Image (wanx-v1)\n\na red fox in snow\n\n*size 1024*1024 · negative prompt: blurry*\n",
+		"- [Image 1](</home/u/muse/images/fox 1.png>) 1024×1024, saved to `/home/u/muse/images/fox 1.png` ([source](<https://img.example/1.png>))\n  Revised prompt: A red fox standing in fresh snow\n",
+		"- Image 2 failed: content moderation\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the transcript lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "You are terse") || strings.Contains(md, "8192") {
+		t.Error("the transcript shows settings other than the model")
+	}
+	if strings.Count(md, "## You") != 2 || strings.Count(md, "## Assistant") != 3 {
+		t.Errorf("headings:\n%s", md)
+	}
+	if t.Failed() {
+		t.Logf("transcript:\n%s", md)
+	}
+}
+
+func TestExportJSON(t *testing.T) {
+	sess := everyKind(t)
+	var b bytes.Buffer
+	if err := Export(sess, "json", &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "{\n  \"id\": ") || !strings.Contains(b.String(), `"text": "Read /tmp/x please"`) {
+		t.Errorf("not indented, unescaped JSON: %.200s", b.String())
+	}
+	var back Session
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	// Raw JSON comes back indented: compare the sessions as compact JSON.
+	if mustJSON(t, &back) != mustJSON(t, sess) {
+		t.Errorf("the JSON export does not read back as the session:\n got %s\nwant %s", mustJSON(t, &back), mustJSON(t, sess))
+	}
+	if *back.Params.Image.Watermark || back.Entries[7].Images[0].Width != 1024 || !*back.Entries[7].ImageParams.PromptExtend {
+		t.Errorf("image settings lost: %+v", back.Params.Image)
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	sess := everyKind(t)
+	err := Export(sess, "pdf", &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "md or json") || !strings.Contains(err.Error(), `"pdf"`) {
+		t.Errorf("unknown format: %v", err)
+	}
+	if err := Export(sess, "md", failingWriter{}); err == nil {
+		t.Error("a write error was not reported")
+	}
+	if err := Transcript(sess, failingWriter{}); err == nil {
+		t.Error("a write error was not reported by Transcript")
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+var errDiskFull = &json.UnsupportedValueError{Str: "disk full"}
+
+func TestTranscript(t *testing.T) {
+	sess := everyKind(t)
+	var b bytes.Buffer
+	if err := Transcript(sess, &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Every kind\ncreated 2025-03-01 09:00 UTC · updated 2025-03-01 09:00 UTC · model claude-sonnet-4-5\n",
+		"\nyou:\nRead /tmp/x please\n",
+		"\nassistant (claude-sonnet-4-5):\n[thinking]\nThe user wants <b> & \"quotes\".\n[end of thinking]\nHello,\nworld — ünïcödé 🎉 <b>&</b>\n[tool call read_file]\n",
+		"[stop reason: tool_use]\n",
+		"\nassistant (claude-haiku):\nOnce upon\n[stop reason: max_tokens]\n[interrupted]\n",
+		"[cancelled]\n",
+		"\nerror 529 overloaded_error: Overloaded (request req_x)\nhint: try again later\n",
+		"\nnotice: model changed to claude-haiku\n",
+		"\nimage (wanx-v1):\na red fox in snow\nimage 1: /home/u/muse/images/fox 1.png (1024×1024) https://img.example/1.png\nrevised prompt: A red fox standing in fresh snow\nimage 2 failed: content moderation\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript lacks %q", want)
+		}
+	}
+	for _, markup := range []string{"##", "**", "<details>", "```json", "You are terse", "8192", "0.7", "1024*1024", "blurry"} {
+		if strings.Contains(out, markup) {
+			t.Errorf("the transcript holds %q", markup)
+		}
+	}
+	if t.Failed() {
+		t.Logf("transcript:\n%s", out)
+	}
+}
+
+func boolp(v bool) *bool { return &v }

@@ -1,0 +1,140 @@
+package session
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"muse/api"
+)
+
+// Transcript writes sess to w as plain text, for "muse sessions show": the
+// title, a line with when the session was created and updated and its
+// model, then each entry after a prefix such as "you:" or "assistant
+// (model):", its text as it is. Of the settings it shows only the model
+// names. It writes the texts unfiltered: a caller printing to a terminal
+// must remove the escape sequences they may hold.
+func Transcript(sess *Session, w io.Writer) error {
+	if sess == nil {
+		return fmt.Errorf("show session: no session")
+	}
+	b := bufio.NewWriter(w)
+	title := oneLine(sess.Title)
+	if title == "" {
+		title = untitled
+	}
+	fmt.Fprintf(b, "%s\n%s\n", title, header(sess))
+	for i := range sess.Entries {
+		e := &sess.Entries[i]
+		b.WriteString("\n")
+		switch e.Kind {
+		case KindUser:
+			fmt.Fprintf(b, "you:\n%s\n", trimNL(e.Text))
+		case KindAssistant:
+			writeTextReply(b, sess, e)
+		case KindError:
+			info := e.Error
+			if info == nil {
+				info = &ErrorInfo{Message: e.Text}
+			}
+			writeTextError(b, info, e.RequestID)
+		case KindNotice:
+			fmt.Fprintf(b, "notice: %s\n", trimNL(e.Text))
+		case KindImage:
+			writeTextImage(b, sess, e)
+		default:
+			if e.Text != "" {
+				fmt.Fprintf(b, "%s:\n%s\n", e.Kind, trimNL(e.Text))
+			}
+		}
+	}
+	if err := b.Flush(); err != nil {
+		return fmt.Errorf("show session %s: %w", sess.ID, err)
+	}
+	return nil
+}
+
+// speaker returns the prefix of an entry: who and, if known, which model.
+func speaker(who, model string) string {
+	if model == "" {
+		return who + ":\n"
+	}
+	return who + " (" + model + "):\n"
+}
+
+func writeTextReply(b *bufio.Writer, sess *Session, e *Entry) {
+	b.WriteString(speaker("assistant", modelOf(sess, e)))
+	if e.Message != nil {
+		for i, c := range e.Message.Content {
+			switch c.Type {
+			case api.BlockText:
+				if c.Text != "" {
+					b.WriteString(trimNL(c.Text) + "\n")
+				}
+			case api.BlockThinking:
+				if c.Thinking != "" {
+					fmt.Fprintf(b, "[thinking]\n%s\n[end of thinking]\n", trimNL(c.Thinking))
+				}
+			case api.BlockToolUse:
+				input, cut := toolInput(e, i, c)
+				note := ""
+				if cut {
+					note = ", input cut short, never run"
+				}
+				fmt.Fprintf(b, "[tool call %s%s]\n%s\n", c.Name, note, trimNL(input))
+			case api.BlockToolResult:
+				fmt.Fprintf(b, "[tool result %s]\n%s\n", c.ToolUseID, prettyJSON(c.ResultContent))
+			default:
+				fmt.Fprintf(b, "[%s block]\n%s\n", c.Type, prettyJSON(c.Raw))
+			}
+		}
+		if r := e.Message.StopReason; r != "" && r != api.StopEndTurn {
+			fmt.Fprintf(b, "[stop reason: %s]\n", r)
+		}
+	}
+	if note := statusNote(e.Status); note != "" {
+		fmt.Fprintf(b, "[%s]\n", note)
+	}
+}
+
+func writeTextError(b *bufio.Writer, info *ErrorInfo, requestID string) {
+	b.WriteString(trimNL(errorLine(info, requestID, false)) + "\n")
+	if info.Hint != "" {
+		fmt.Fprintf(b, "hint: %s\n", trimNL(info.Hint))
+	}
+}
+
+func writeTextImage(b *bufio.Writer, sess *Session, e *Entry) {
+	b.WriteString(speaker("image", modelOf(sess, e)))
+	if e.ImagePrompt != "" {
+		b.WriteString(trimNL(e.ImagePrompt) + "\n")
+	}
+	for _, img := range e.Images {
+		name := fmt.Sprintf("image %d", img.Index+1)
+		if img.Error != "" {
+			fmt.Fprintf(b, "%s failed: %s\n", name, oneLine(img.Error))
+			continue
+		}
+		parts := []string{name + ":"}
+		if img.Path != "" {
+			parts = append(parts, img.Path)
+		}
+		if img.Width > 0 && img.Height > 0 {
+			parts = append(parts, fmt.Sprintf("(%d×%d)", img.Width, img.Height))
+		}
+		if img.URL != "" {
+			parts = append(parts, img.URL)
+		}
+		b.WriteString(strings.Join(parts, " ") + "\n")
+		if img.RevisedPrompt != "" {
+			fmt.Fprintf(b, "revised prompt: %s\n", oneLine(img.RevisedPrompt))
+		}
+	}
+	if e.Error != nil {
+		writeTextError(b, e.Error, e.RequestID)
+	}
+	if note := statusNote(e.Status); note != "" {
+		fmt.Fprintf(b, "[%s]\n", note)
+	}
+}

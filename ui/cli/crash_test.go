@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"muse/api"
+	"muse/session"
+)
+
+// TestMain lets the test binary run as muse itself, so tests can start a
+// real muse process: MUSE_TEST_RUN_MAIN=1 makes it run Main on its arguments.
+func TestMain(m *testing.M) {
+	if os.Getenv("MUSE_TEST_RUN_MAIN") == "1" {
+		os.Exit(Main(os.Args[1:], OSEnv()))
+	}
+	os.Exit(m.Run())
+}
+
+// museProcess starts a real muse process with args.
+func museProcess(t *testing.T, dataHome string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "MUSE_TEST_RUN_MAIN=1", "XDG_DATA_HOME="+dataHome)
+	return cmd
+}
+
+// TestKillMidReply kills a real muse process with SIGKILL while it streams a
+// reply into a session, then reopens the session: nothing completed is lost,
+// and the reply is back, marked interrupted, short of at most ~1 s of text.
+func TestKillMidReply(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	data := t.TempDir()
+	store, err := session.Open(filepath.Join(data, "muse", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := store.Create(session.Params{Model: "demo-chat", MaxTokens: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Append(sess, session.Entry{ID: "e1", Kind: session.KindUser, Text: "first"})
+	store.Append(sess, session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: "text", Text: "first answer"}}}})
+
+	var out bytes.Buffer
+	cmd := museProcess(t, data, "--demo", "-c", "-p", "demo:long demo:slow tell me a story")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	// Wait until a checkpoint with some text is on disk, then a little more.
+	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(journal)
+		if bytes.Contains(data, []byte(`"status":"streaming"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint after 20 s; output:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	printed := out.String()
+
+	back, err := store.Load(sess.ID)
+	if err != nil {
+		t.Fatalf("reopen after kill -9: %v", err)
+	}
+	if len(back.Entries) != 4 {
+		t.Fatalf("entries after kill: %d, want 4 (two old, the prompt, the partial reply)", len(back.Entries))
+	}
+	if back.Entries[1].Message.Text() != "first answer" || back.Entries[2].Text != "demo:long demo:slow tell me a story" {
+		t.Errorf("completed entries changed: %+v", back.Entries[:3])
+	}
+	last := back.Entries[3]
+	if last.Status != session.StatusInterrupted || last.Message == nil {
+		t.Fatalf("last entry status %q, want interrupted", last.Status)
+	}
+	saved := last.Message.Text()
+	if saved == "" || !strings.HasPrefix(printed, saved[:min(len(saved), 40)]) {
+		t.Errorf("saved text %q does not match what was printed %q", saved[:min(len(saved), 80)], printed[:min(len(printed), 80)])
+	}
+	// The lock died with the process.
+	unlock, err := store.Lock(sess.ID)
+	if err != nil {
+		t.Fatalf("lock after kill: %v", err)
+	}
+	unlock()
+	t.Logf("printed %d bytes before the kill, %d saved", len(printed), len(saved))
+}
+
+// TestSecondMuseRefused runs two muse processes on one session: the second
+// refuses with a clear message and writes nothing.
+func TestSecondMuseRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	data := t.TempDir()
+	store, err := session.Open(filepath.Join(data, "muse", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, _ := store.Create(session.Params{Model: "demo-chat", MaxTokens: 100})
+	store.Append(sess, session.Entry{ID: "e1", Kind: session.KindUser, Text: "hi"})
+	first := museProcess(t, data, "--demo", "-r", sess.ID, "-p", "demo:slow demo:long go on")
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Process.Kill()
+	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
+	for i := 0; i < 200; i++ {
+		if b, _ := os.ReadFile(journal); bytes.Count(b, []byte("\n")) >= 3 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	before, _ := os.ReadFile(journal)
+	second := museProcess(t, data, "--demo", "-r", sess.ID, "-p", "me too")
+	out, err := second.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "open in another muse") {
+		t.Fatalf("second muse: err %v, output %q", err, out)
+	}
+	after, _ := os.ReadFile(journal)
+	if bytes.Contains(after, []byte("me too")) || len(after) < len(before) {
+		t.Errorf("the refused muse wrote to the journal")
+	}
+}

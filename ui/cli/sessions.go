@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"muse/session"
+	"muse/ui/sanitize"
+)
+
+const sessionsHelp = `muse sessions: list, show, export, rename, delete and search saved sessions.
+
+Usage:
+  muse sessions list [--json]                      id, title, updated, messages, model (newest first)
+  muse sessions show ID                            print the transcript
+  muse sessions export ID [--format md|json] [-o FILE]
+  muse sessions rename ID TITLE
+  muse sessions delete ID [--yes]                  asks first unless --yes
+  muse sessions search TEXT                        full-text search of every session
+
+ID may be a session id, a unique prefix of one, or a title.
+`
+
+// sessionsMain runs "muse sessions ...".
+func sessionsMain(args []string, env Env) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		io.WriteString(env.Stdout, sessionsHelp)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	store, err := openStore(env.Getenv)
+	if err != nil {
+		return fail(env, err)
+	}
+	cmd, rest := args[0], args[1:]
+	fs := pflag.NewFlagSet("muse sessions "+cmd, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print JSON")
+	format := fs.String("format", "md", "export format: md or json")
+	out := fs.StringP("output", "o", "", "write the export to FILE")
+	yes := fs.Bool("yes", false, "delete without asking")
+	if err := fs.Parse(rest); err != nil {
+		return fail(env, usagef("%v (see muse sessions --help)", err))
+	}
+	pos := fs.Args()
+	need := func(n int, usage string) error {
+		if len(pos) < n {
+			return usagef("usage: muse sessions %s", usage)
+		}
+		return nil
+	}
+	switch cmd {
+	case "list":
+		return listSessions(env, store, *asJSON)
+	case "show":
+		if err := need(1, "show ID"); err != nil {
+			return fail(env, err)
+		}
+		sess, err := findAndLoad(store, pos[0])
+		if err != nil {
+			return fail(env, err)
+		}
+		var b strings.Builder
+		if err := session.Transcript(sess, &b); err != nil {
+			return fail(env, err)
+		}
+		io.WriteString(env.Stdout, clean(env, b.String()))
+		return ExitOK
+	case "export":
+		if err := need(1, "export ID [--format md|json] [-o FILE]"); err != nil {
+			return fail(env, err)
+		}
+		if *format != "md" && *format != "json" {
+			return fail(env, usagef("--format must be md or json, got %q", *format))
+		}
+		sess, err := findAndLoad(store, pos[0])
+		if err != nil {
+			return fail(env, err)
+		}
+		return export(env, sess, *format, *out)
+	case "rename":
+		if err := need(2, "rename ID TITLE"); err != nil {
+			return fail(env, err)
+		}
+		info, err := store.Find(pos[0])
+		if err != nil {
+			return fail(env, err)
+		}
+		title := strings.Join(pos[1:], " ")
+		if err := store.Rename(info.ID, title); err != nil {
+			return fail(env, err)
+		}
+		fmt.Fprintf(env.Stdout, "renamed %s to %q\n", info.ID, sanitize.Line(title))
+		return ExitOK
+	case "delete":
+		if err := need(1, "delete ID [--yes]"); err != nil {
+			return fail(env, err)
+		}
+		info, err := store.Find(pos[0])
+		if err != nil {
+			return fail(env, err)
+		}
+		if !*yes {
+			fmt.Fprintf(env.Stderr, "delete session %s %q (%d messages)? [y/N] ", info.ID, sanitize.Line(info.Title), info.Messages)
+			answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				fmt.Fprintln(env.Stderr, "kept")
+				return ExitFailed
+			}
+		}
+		if err := store.Delete(info.ID); err != nil {
+			return fail(env, err)
+		}
+		fmt.Fprintf(env.Stdout, "deleted %s\n", info.ID)
+		return ExitOK
+	case "search":
+		if err := need(1, "search TEXT"); err != nil {
+			return fail(env, err)
+		}
+		matches, err := store.Search(strings.Join(pos, " "), 200)
+		if err != nil {
+			return fail(env, err)
+		}
+		if len(matches) == 0 {
+			fmt.Fprintln(env.Stderr, "no matches")
+			return ExitFailed
+		}
+		for _, m := range matches {
+			fmt.Fprintf(env.Stdout, "%s  turn %d  %s  %s\n", m.ID, m.Turn, sanitize.Line(m.Title), sanitize.Line(m.Snippet))
+		}
+		return ExitOK
+	}
+	return fail(env, usagef("unknown command %q: use list, show, export, rename, delete or search (see muse sessions --help)", cmd))
+}
+
+// clean sanitizes text for the terminal, keeping colour only on a terminal.
+func clean(env Env, s string) string {
+	if env.StdoutTTY {
+		return sanitize.Text(s)
+	}
+	return sanitize.Plain(s)
+}
+
+func findAndLoad(store *session.Store, query string) (*session.Session, error) {
+	info, err := store.Find(query)
+	if err != nil {
+		return nil, err
+	}
+	return store.Load(info.ID)
+}
+
+// sessionJSON is one session of `muse sessions list --json`.
+type sessionJSON struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Messages int       `json:"messages"`
+	Model    string    `json:"model"`
+}
+
+func listSessions(env Env, store *session.Store, asJSON bool) int {
+	infos, err := store.List()
+	if err != nil {
+		return fail(env, err)
+	}
+	if asJSON {
+		out := make([]sessionJSON, 0, len(infos))
+		for _, in := range infos {
+			out = append(out, sessionJSON{ID: in.ID, Title: in.Title, Created: in.Created, Updated: in.Updated, Messages: in.Messages, Model: in.Model})
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return fail(env, err)
+		}
+		env.Stdout.Write(append(data, '\n'))
+		return ExitOK
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(env.Stderr, "no sessions yet: run muse to start one")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTITLE\tUPDATED\tMESSAGES\tMODEL")
+	for _, in := range infos {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", in.ID, sanitize.Line(truncate(in.Title, 48)),
+			in.Updated.Local().Format("2006-01-02 15:04"), in.Messages, sanitize.Line(in.Model))
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func export(env Env, sess *session.Session, format, out string) int {
+	if out == "" || out == "-" {
+		if err := session.Export(sess, format, env.Stdout); err != nil {
+			return fail(env, err)
+		}
+		return ExitOK
+	}
+	f, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fail(env, fmt.Errorf("export to %s: %w", out, err))
+	}
+	err = session.Export(sess, format, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(env, fmt.Errorf("export to %s: %w", out, err))
+	}
+	fmt.Fprintf(env.Stderr, "exported %s to %s\n", sess.ID, out)
+	return ExitOK
+}
+
+// errNoSession says what to do when there is nothing to resume.
+var errNoSession = errors.New("no saved session yet: run muse to start one")

@@ -1,0 +1,284 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"muse/session"
+	"muse/theme"
+	"muse/ui/sanitize"
+)
+
+// pickerKeys are the session picker's own keys.
+type pickerKeys struct {
+	Resume, Rename, Delete, Search, Back key.Binding
+}
+
+func newPickerKeys() pickerKeys {
+	return pickerKeys{
+		Resume: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "resume")),
+		Rename: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
+		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete")),
+		Search: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "search text")),
+		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// sessionItem is one session in the picker.
+type sessionItem struct {
+	info  session.Info
+	match *session.Match // set when the item comes from a text search
+}
+
+// Title is the session's title.
+func (i sessionItem) Title() string { return sanitize.Line(i.info.Title) }
+
+// Description shows the date, message count and model, or the search hit.
+func (i sessionItem) Description() string {
+	if i.match != nil {
+		return fmt.Sprintf("turn %d · %s", i.match.Turn, sanitize.Line(i.match.Snippet))
+	}
+	return fmt.Sprintf("%s · %d messages · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), i.info.Messages, sanitize.Line(i.info.Model))
+}
+
+// FilterValue is what the list's filter matches: the title, id and model.
+func (i sessionItem) FilterValue() string {
+	return i.info.Title + " " + i.info.ID + " " + i.info.Model
+}
+
+// pickerMode is what the picker is doing.
+type pickerMode int
+
+const (
+	pickBrowse pickerMode = iota
+	pickRename
+	pickConfirmDelete
+	pickSearch
+)
+
+// picker lists the saved sessions: enter resumes, r renames, d deletes after
+// a confirmation, / filters titles and f searches the text of every session.
+type picker struct {
+	store  *session.Store
+	th     *theme.Theme
+	keys   pickerKeys
+	list   list.Model
+	input  textinput.Model
+	mode   pickerMode
+	target session.Info
+	status string
+	width  int
+	height int
+}
+
+func newPicker(store *session.Store, th *theme.Theme) picker {
+	d := list.NewDefaultDelegate()
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(th.Styles.Accent.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(th.Styles.Muted.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
+	l := list.New(nil, d, 0, 0)
+	l.Title = "sessions"
+	l.Styles.Title = th.Styles.HeaderTitle
+	l.SetStatusBarItemName("session", "sessions")
+	l.DisableQuitKeybindings()
+	keys := newPickerKeys()
+	l.AdditionalShortHelpKeys = func() []key.Binding { return []key.Binding{keys.Resume, keys.Rename, keys.Delete, keys.Search} }
+	l.AdditionalFullHelpKeys = func() []key.Binding {
+		return []key.Binding{keys.Resume, keys.Rename, keys.Delete, keys.Search, keys.Back}
+	}
+	in := textinput.New()
+	in.CharLimit = 200
+	return picker{store: store, th: th, keys: keys, list: l, input: in}
+}
+
+// sessionsMsg carries the sessions for the picker.
+type sessionsMsg struct {
+	items []list.Item
+	err   error
+	query string
+}
+
+// listSessions loads every session for the picker.
+func listSessions(store *session.Store) tea.Cmd {
+	return func() tea.Msg {
+		infos, err := store.List()
+		items := make([]list.Item, 0, len(infos))
+		for _, in := range infos {
+			items = append(items, sessionItem{info: in})
+		}
+		return sessionsMsg{items: items, err: err}
+	}
+}
+
+// searchSessions finds text in every session.
+func searchSessions(store *session.Store, query string) tea.Cmd {
+	return func() tea.Msg {
+		matches, err := store.Search(query, 200)
+		items := make([]list.Item, 0, len(matches))
+		for i := range matches {
+			m := matches[i]
+			items = append(items, sessionItem{info: session.Info{ID: m.ID, Title: m.Title}, match: &m})
+		}
+		return sessionsMsg{items: items, err: err, query: query}
+	}
+}
+
+// pickedMsg asks the root to resume a session.
+type pickedMsg struct{ id string }
+
+// pickerDoneMsg asks the root to go back to the chat.
+type pickerDoneMsg struct{}
+
+// sessionChangedMsg reports a rename or delete.
+type sessionChangedMsg struct {
+	what string
+	err  error
+}
+
+func renameSession(store *session.Store, id, title string) tea.Cmd {
+	return func() tea.Msg {
+		return sessionChangedMsg{what: "renamed", err: store.Rename(id, title)}
+	}
+}
+
+func deleteSession(store *session.Store, id string) tea.Cmd {
+	return func() tea.Msg {
+		return sessionChangedMsg{what: "deleted", err: store.Delete(id)}
+	}
+}
+
+// Open starts the picker: it loads the list.
+func (p picker) Open() (picker, tea.Cmd) {
+	p.mode, p.status = pickBrowse, "loading…"
+	p.list.ResetFilter()
+	return p, listSessions(p.store)
+}
+
+// SetSize sets the picker's size.
+func (p picker) SetSize(width, height int) picker {
+	p.width, p.height = width, height
+	p.list.SetSize(width, max(height-2, 3))
+	p.input.Width = max(width-20, 10)
+	return p
+}
+
+// Update handles keys and the picker's messages.
+func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
+	switch msg := msg.(type) {
+	case sessionsMsg:
+		if p.status == "loading…" || p.status == "searching…" {
+			p.status = ""
+		}
+		if msg.err != nil {
+			p.status = "could not list sessions: " + msg.err.Error()
+		} else if msg.query != "" {
+			p.status = fmt.Sprintf("%d matches for %q · esc shows all", len(msg.items), msg.query)
+		}
+		return p, p.list.SetItems(msg.items)
+	case sessionChangedMsg:
+		if msg.err != nil {
+			p.status = msg.err.Error()
+			return p, nil
+		}
+		p.status = msg.what
+		return p, listSessions(p.store)
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	var cmd tea.Cmd
+	p.list, cmd = p.list.Update(msg)
+	return p, cmd
+}
+
+func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
+	if p.mode == pickBrowse && !strings.Contains(p.status, "matches for") {
+		p.status = ""
+	}
+	switch p.mode {
+	case pickRename, pickSearch:
+		switch msg.Type {
+		case tea.KeyEsc:
+			p.mode = pickBrowse
+			return p, nil
+		case tea.KeyEnter:
+			text := strings.TrimSpace(p.input.Value())
+			mode := p.mode
+			p.mode = pickBrowse
+			if text == "" {
+				return p, nil
+			}
+			if mode == pickRename {
+				return p, renameSession(p.store, p.target.ID, text)
+			}
+			p.status = "searching…"
+			return p, searchSessions(p.store, text)
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	case pickConfirmDelete:
+		p.mode = pickBrowse
+		if msg.String() == "y" {
+			return p, deleteSession(p.store, p.target.ID)
+		}
+		p.status = "kept"
+		return p, nil
+	}
+	if p.list.SettingFilter() {
+		var cmd tea.Cmd
+		p.list, cmd = p.list.Update(msg)
+		return p, cmd
+	}
+	item, ok := p.list.SelectedItem().(sessionItem)
+	switch {
+	case key.Matches(msg, p.keys.Back):
+		if p.list.FilterState() != list.Unfiltered {
+			p.list.ResetFilter()
+			return p, nil
+		}
+		if strings.Contains(p.status, "matches for") {
+			p.status = ""
+			return p, listSessions(p.store)
+		}
+		return p, func() tea.Msg { return pickerDoneMsg{} }
+	case key.Matches(msg, p.keys.Resume) && ok:
+		return p, func() tea.Msg { return pickedMsg{id: item.info.ID} }
+	case key.Matches(msg, p.keys.Rename) && ok:
+		p.mode, p.target = pickRename, item.info
+		p.input.SetValue(item.info.Title)
+		p.input.Prompt = "new title: "
+		p.input.CursorEnd()
+		return p, p.input.Focus()
+	case key.Matches(msg, p.keys.Delete) && ok:
+		p.mode, p.target = pickConfirmDelete, item.info
+		return p, nil
+	case key.Matches(msg, p.keys.Search):
+		p.mode = pickSearch
+		p.input.SetValue("")
+		p.input.Prompt = "search all text: "
+		return p, p.input.Focus()
+	}
+	var cmd tea.Cmd
+	p.list, cmd = p.list.Update(msg)
+	return p, cmd
+}
+
+// View draws the list and, below it, the prompt or status line.
+func (p picker) View() string {
+	st := p.th.Styles
+	var bottom string
+	switch p.mode {
+	case pickRename, pickSearch:
+		bottom = p.input.View()
+	case pickConfirmDelete:
+		bottom = st.Warning.Render(fmt.Sprintf("delete %q (%s)? y deletes, any other key keeps it", sanitize.Line(p.target.Title), p.target.ID))
+	default:
+		bottom = st.Muted.Render(sanitize.Line(p.status))
+	}
+	return p.list.View() + "\n\n" + lipgloss.NewStyle().MaxWidth(max(p.width, 1)).Render(bottom)
+}

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+
+)
+
+// writeTestJournal writes a session journal by hand, with fixed times, so the
+// picker's dates are the same on every run.
+func writeTestJournal(t *testing.T, dir, id, title, model string, prompts int, at time.Time) {
+	t.Helper()
+	var b strings.Builder
+	ts := at.UTC().Format(time.RFC3339)
+	fmt.Fprintf(&b, `{"v":1,"type":"header","time":%q,"id":%q,"created":%q,"params":{"model":%q,"max_tokens":1024}}`+"\n", ts, id, ts, model)
+	jt, _ := json.Marshal(title)
+	fmt.Fprintf(&b, `{"type":"title","time":%q,"title":%s}`+"\n", ts, jt)
+	for i := 0; i < prompts; i++ {
+		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d","kind":"user","time":%q,"text":"question %d about %s"}}`+"\n", ts, 2*i+1, ts, i, title)
+		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d","kind":"assistant","time":%q,"message":{"id":"m","type":"message","role":"assistant","model":%q,"content":[{"type":"text","text":"answer %d"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}}`+"\n", ts, 2*i+2, ts, model, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPickerGolden(t *testing.T) {
+	time.Local = time.UTC
+	h := newHarness(t, 0)
+	dir := h.store.Dir()
+	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "Go channels explained", "demo-chat", 3, base)
+	writeTestJournal(t, dir, "20261121-100000-bbbbbb", "Tax guide outline", "demo-chat", 1, base.Add(24*time.Hour))
+	writeTestJournal(t, dir, "20261122-080000-cccccc", "Haiku about \x1b]0;evil\x07 autumn", "other-model", 2, base.Add(47*time.Hour))
+	damaged := filepath.Join(dir, "20261119-000000-dddddd.jsonl")
+	os.WriteFile(damaged, []byte("not json at all\n"), 0o600)
+	os.Chtimes(damaged, base.Add(-time.Hour), base.Add(-time.Hour))
+
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "Tax guide outline")
+	m := quit(t, tm)
+	view := m.View()
+	if strings.Contains(view, "\x1b]0;") {
+		t.Errorf("a title's escape reached the screen")
+	}
+	for _, want := range []string{"Go channels explained", "6 messages", "other-model", "damaged"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("picker lacks %q:\n%s", want, view)
+		}
+	}
+	golden.RequireEqual(t, []byte(view))
+}
+
+func TestPickerResumesRenamesDeletes(t *testing.T) {
+	time.Local = time.UTC
+	h := newHarness(t, 0)
+	dir := h.store.Dir()
+	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "First", "demo-chat", 1, base)
+	writeTestJournal(t, dir, "20261121-093000-bbbbbb", "Second", "demo-chat", 2, base.Add(time.Hour))
+
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "Second")
+	// Rename the newest (selected) one.
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // textinput: delete to the start
+	tm.Type("Renamed")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Renamed")
+	// Delete the older one after a confirmation.
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	waitFor(t, tm, "y deletes")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	waitFor(t, tm, "deleted")
+	// Resume the remaining one.
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "answer 1")
+	m := quit(t, tm)
+	if m.sessID != "20261121-093000-bbbbbb" || m.title != "Renamed" || len(m.conv.Entries()) != 4 {
+		t.Errorf("resumed %q %q with %d entries", m.sessID, m.title, len(m.conv.Entries()))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "20261120-093000-aaaaaa.jsonl")); !os.IsNotExist(err) {
+		t.Errorf("deleted session still on disk: %v", err)
+	}
+}
+
+// TestResumeFidelity chats through several kinds of turns, then resumes the
+// saved session: the screen looks exactly as it did.
+func TestResumeFidelity(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 60)
+	d := &testDriver{t: t, tm: tm}
+	d.send("hello")
+	d.wait("stop end_turn")
+	d.send("demo:overloaded once")
+	d.wait("overloaded_error")
+	for range "demo:overloaded once" {
+		tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	d.send("/max-tokens 20")
+	d.send("demo:think a cut reply")
+	d.wait("stop max_tokens")
+	live := quit(t, tm)
+
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := h.model(t, sess)
+	resumed, _ = updateModel(resumed, tea.WindowSizeMsg{Width: 80, Height: 60})
+	if got, want := resumed.View(), live.View(); got != want {
+		t.Errorf("resumed view differs:\n%s\n--- live\n%s", got, want)
+	}
+	golden.RequireEqual(t, []byte(resumed.View()))
+}
