@@ -11,7 +11,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
-
 )
 
 // writeTestJournal writes a session journal by hand, with fixed times, so the
