@@ -117,3 +117,37 @@ func BenchmarkListCold1000(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 }
+
+// BenchmarkAppend appends to sessions of 10 and of 10,000 entries: a
+// checkpoint of a streaming reply (not synced) and a completed entry
+// (synced). Both cost the same whatever the session's length.
+func BenchmarkAppend(b *testing.B) {
+	for _, kind := range []string{"checkpoint", "append"} {
+		for _, n := range []int{10, 10000} {
+			b.Run(fmt.Sprintf("%s/entries=%d", kind, n), func(b *testing.B) {
+				s, err := Open(b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				sess := benchSession(b, s, n)
+				e := benchEntry(1)
+				e.Status = StatusStreaming
+				i := n
+				for b.Loop() {
+					var err error
+					if kind == "checkpoint" {
+						e.ID = fmt.Sprintf("e%d", n+1) // the same reply, again and again
+						err = s.Checkpoint(sess, e)
+					} else {
+						i++
+						e.ID = fmt.Sprintf("e%d", i)
+						err = s.Append(sess, e)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

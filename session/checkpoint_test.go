@@ -220,3 +220,34 @@ func TestManyPendingEntriesDecodeInParallel(t *testing.T) {
 		t.Error("a session of 500 entries did not load as written")
 	}
 }
+
+func TestInterruptedReplyIsSafeToResend(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := Entry{ID: "e2", Kind: KindAssistant, Status: StatusStreaming, Message: &api.Message{Content: []api.ContentBlock{
+		{Type: api.BlockThinking, Thinking: "let me look"}, // its signature had not arrived
+		{Type: api.BlockText, Text: "Reading it."},
+		{Type: api.BlockToolUse, ID: "toolu_1", Name: "read_file", Input: []byte(`{}`), PartialInput: `{"path":"/tm`},
+	}}}
+	if err := s.Append(sess, userEntry("e1", "read /tmp/x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Checkpoint(sess, cp); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := got.Entries[1]
+	if _, ok := e.Truncated[2]; e.Status != StatusInterrupted || !ok {
+		t.Errorf("status %q, truncated %v; want the tool call marked cut short", e.Status, e.Truncated)
+	}
+	h := History(got.Entries)
+	if len(h) != 2 || len(h[1].Blocks) != 0 || h[1].Text != "Reading it." {
+		t.Errorf("history %s; want the reply's text only", mustJSON(t, h))
+	}
+}

@@ -49,7 +49,8 @@ func hasContent(e *Entry) bool {
 
 // AssistantParam turns an assistant entry into a message param: plain text
 // when it holds only text, content blocks otherwise. Tool calls whose input
-// was cut short are left out: they were never run.
+// was cut short are left out: they were never run. So are thinking blocks
+// without a signature, cut short before it arrived: the API rejects them.
 func AssistantParam(e *Entry) api.MessageParam {
 	var blocks []api.ContentBlock
 	plain := true
@@ -57,7 +58,7 @@ func AssistantParam(e *Entry) api.MessageParam {
 		if _, cut := e.Truncated[i]; cut || b.Truncated {
 			continue
 		}
-		if b.Type == api.BlockText && b.Text == "" {
+		if b.Type == api.BlockText && b.Text == "" || b.Type == api.BlockThinking && b.Signature == "" {
 			continue
 		}
 		if b.Type != api.BlockText {

@@ -101,6 +101,13 @@ func FuzzReplay(f *testing.F) {
 	f.Add([]byte(`{"type":"entry","entry":{"id":"e1"}}` + "\n" + `{"type":"entry","entry":{"id":"e1","kind":"user"}}`))
 	f.Add([]byte("garbage\n{\"type\":\"title\",\"title\":\"t\"}\n{\"type\":"))
 	f.Add([]byte(""))
+	// Entry records as encodeRecord writes them, which replay defers: a
+	// reply checkpointed, one checkpoint torn, a retract and a re-add.
+	cp := func(id, text string) string {
+		return `{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"` + id + `","kind":"assistant","time":"2025-03-01T09:00:01Z","message":{"id":"","type":"","role":"assistant","model":"m","content":[{"type":"text","text":"` + text + `"}],"usage":{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}},"status":"streaming"}}` + "\n"
+	}
+	f.Add([]byte(`{"v":1,"type":"header","id":"s","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
+		cp("e1", "a") + cp("e1", "ab")[:60] + "\n" + cp("e1", "abc") + `{"type":"retract","retract":["e1"]}` + "\n" + cp("e1", "x") + cp("e2", "y")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sess, err := replay(strings.NewReader(string(data)), "s")
 		if err != nil {
@@ -114,6 +121,9 @@ func FuzzReplay(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, e := range sess.Entries {
+			if e.Status == StatusStreaming {
+				t.Fatalf("entry %q is still streaming after replay", e.ID)
+			}
 			if e.ID != "" && seen[e.ID] {
 				t.Fatalf("entry id %q appears twice", e.ID)
 			}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,8 +37,8 @@ func (s *Store) list() ([]Info, error) {
 	defer s.indexMu.Unlock()
 	old := s.readIndex()
 	next := make(map[string]indexEntry, len(des))
-	changed := old == nil
 	var infos []Info
+	var stale []scanJob
 	for _, de := range des {
 		id, ok := strings.CutSuffix(de.Name(), journalExt)
 		if !ok || !validID(id) || !de.Type().IsRegular() {
@@ -52,17 +54,20 @@ func (s *Store) list() ([]Info, error) {
 			infos = append(infos, e.Info)
 			continue
 		}
-		changed = true
-		info, keep, ok := s.scan(id, fi.ModTime())
-		if !ok {
+		stale = append(stale, scanJob{id: id, mtime: fi.ModTime(), entry: stamp})
+	}
+	s.scanAll(stale)
+	for _, j := range stale {
+		if !j.ok {
 			continue // removed since ReadDir
 		}
-		if keep {
-			stamp.Info = info
-			next[id] = stamp
+		if j.keep {
+			j.entry.Info = j.info
+			next[j.id] = j.entry
 		}
-		infos = append(infos, info)
+		infos = append(infos, j.info)
 	}
+	changed := old == nil || len(stale) > 0
 	if (changed || len(next) != len(old)) && (len(next) > 0 || old != nil) {
 		// The index only saves work: List works without it, so failing to
 		// write it (a read-only directory, a full disk) is not an error.
@@ -80,6 +85,40 @@ func sortInfos(infos []Info) {
 		}
 		return strings.Compare(b.ID, a.ID)
 	})
+}
+
+// scanJob is a journal that List reads because the index has no valid
+// entry for it, and what it found.
+type scanJob struct {
+	id    string
+	mtime time.Time
+	entry indexEntry // the journal's size and time, as listed
+	info  Info
+	keep  bool // info may go in the index
+	ok    bool // the journal was there
+}
+
+// scanAll reads the journals of jobs, several at a time when there are many.
+func (s *Store) scanAll(jobs []scanJob) {
+	const perWorker = 8
+	workers := min(runtime.GOMAXPROCS(0), (len(jobs)+perWorker-1)/perWorker)
+	if workers <= 1 {
+		for i := range jobs {
+			j := &jobs[i]
+			j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(jobs); i += workers {
+				j := &jobs[i]
+				j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // scan returns the Info of the journal of id, modified at mtime, and whether

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"muse/api"
 )
 
 // line is one line of a journal as read by readLine.
@@ -71,7 +73,12 @@ func replay(r io.Reader, id string) (*Session, error) {
 		index:   make(map[string]int),
 		pending: make(map[string]*pendingEntry),
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil)
+		readers.Put(br)
+	}()
 	var buf []byte
 	for n := 1; ; n++ {
 		l, err := readLine(br, buf, maxLine)
@@ -99,6 +106,10 @@ func replay(r io.Reader, id string) (*Session, error) {
 	return rp.finish()
 }
 
+// readers are the buffered readers of replay, reused: List reads many
+// journals.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // replayer holds the state of replay.
 type replayer struct {
 	sess      *Session
@@ -114,6 +125,7 @@ type replayer struct {
 	size      int64                    // bytes read
 	arena     []byte                   // where keep copies pending records
 	slab      []pendingEntry           // where deferEntry takes new pending entries from
+	slabSize  int                      // the size of the last slab
 }
 
 // lineWarning is a warning about line n of the journal.
@@ -287,16 +299,17 @@ func plainString(b []byte) bool {
 func (rp *replayer) deferEntry(n int, id string, data []byte) {
 	rec := pendingRecord{n: n, data: rp.keep(data)}
 	if p := rp.pending[id]; p != nil {
+		rec.valid = json.Valid(rec.data)
 		p.older = append(p.older, p.last)
 		p.last = rec
-		if rec.valid = json.Valid(rec.data); rec.valid {
-			p.last.valid = true
+		if rec.valid {
 			p.trim()
 		}
 		return
 	}
 	if len(rp.slab) == 0 {
-		rp.slab = make([]pendingEntry, 256)
+		rp.slabSize = min(max(2*rp.slabSize, 16), 256)
+		rp.slab = make([]pendingEntry, rp.slabSize)
 	}
 	p := &rp.slab[0]
 	rp.slab = rp.slab[1:]
@@ -309,15 +322,18 @@ func (rp *replayer) deferEntry(n int, id string, data []byte) {
 	}
 }
 
-// keep returns a copy of data, carved from a large buffer: the pending
-// records, thousands of small ones, then cost few allocations.
+// keep returns a copy of data, carved from a larger buffer, so that the
+// pending records, thousands of small ones, cost few allocations. The
+// buffers start small, for the many short journals List reads, and double
+// up to 256 KiB.
 func (rp *replayer) keep(data []byte) []byte {
-	const chunk = 256 << 10
-	if len(data) > chunk/4 {
+	const maxChunk = 256 << 10
+	if len(data) > maxChunk/4 {
 		return bytes.Clone(data)
 	}
 	if cap(rp.arena)-len(rp.arena) < len(data) {
-		rp.arena = make([]byte, 0, chunk)
+		size := min(max(2*cap(rp.arena), 8<<10), maxChunk)
+		rp.arena = make([]byte, 0, max(size, len(data)))
 	}
 	start := len(rp.arena)
 	rp.arena = append(rp.arena, data...)
@@ -383,6 +399,28 @@ func (rp *replayer) putEntry(e Entry) {
 		rp.index[e.ID] = len(s.Entries)
 	}
 	s.Entries = append(s.Entries, e)
+}
+
+// interrupt marks e, a reply still streaming at the end of the journal, as
+// cut short by a crash. Its tool calls may have been cut too, and were never
+// run: they are marked truncated, so that they are not sent again.
+func interrupt(e *Entry) {
+	e.Status = StatusInterrupted
+	if e.Message == nil {
+		return
+	}
+	for i, b := range e.Message.Content {
+		if _, ok := e.Truncated[i]; ok || b.Type != api.BlockToolUse {
+			continue
+		}
+		if e.Truncated == nil {
+			e.Truncated = make(map[int]string)
+		}
+		e.Truncated[i] = b.PartialInput
+		if b.PartialInput == "" && len(b.Input) > 0 && string(b.Input) != "{}" {
+			e.Truncated[i] = string(b.Input)
+		}
+	}
 }
 
 // resolved is the outcome of decoding a pending entry.
@@ -491,7 +529,7 @@ func (rp *replayer) finish() (*Session, error) {
 	}
 	for i := range s.Entries {
 		if s.Entries[i].Status == StatusStreaming {
-			s.Entries[i].Status = StatusInterrupted // cut short by a crash
+			interrupt(&s.Entries[i])
 		}
 	}
 	slices.SortStableFunc(rp.lineWarns, func(a, b lineWarning) int { return a.n - b.n })

@@ -359,7 +359,10 @@ func (p ImageParams) clone() ImageParams {
 
 // Load reads the session id from its journal. Damage that leaves a usable
 // session, such as an unfinished last record or a corrupt line, is skipped
-// and described in the session's Warnings. An unknown or invalid id gives an
+// and described in the session's Warnings. A reply whose last record is a
+// checkpoint (status "streaming") was cut short, by a crash or a kill: it
+// comes back with the text of that checkpoint and StatusInterrupted, without
+// a warning. An unknown or invalid id gives an
 // error wrapping ErrNotFound, a journal with nothing to load one wrapping
 // ErrDamaged.
 func (s *Store) Load(id string) (*Session, error) {

@@ -62,7 +62,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		return fail(env, fmt.Errorf("run the chat screen: %w", err))
 	}
 	if m, ok := final.(ui.Model); ok && m.SessionID() != "" {
-		fmt.Fprintf(env.Stdout, "session %s saved · resume with: muse -c\n", sanitize.Line(m.SessionID()))
+		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: muse -r %s\n", sanitize.Line(m.SessionID()), sanitize.Line(m.SessionID()))
 	}
 	return ExitOK
 }
