@@ -10,6 +10,11 @@ package session
 //	{"type":"entry","time":T,"entry":{...}}   adds an entry, or replaces the one with the same id
 //	{"type":"title","time":T,"title":"..."}   sets the title
 //	{"type":"params","time":T,"params":{...}} sets the message settings
+//	{"type":"retract","time":T,"retract":[...]} removes the entries with these ids
+//
+// Beside the journals, the store's directory holds <id>.lock while a muse
+// has the session open (lock.go) and index.json, what List last found in
+// each journal (index.go).
 //
 // Records are only ever appended, each with a single write of the whole line
 // followed by fsync, so a crash can at worst leave an unfinished last line.

@@ -58,7 +58,9 @@ type heldLock struct {
 //
 // The lock is on the file <id>.lock beside the journal: flock(2) on unix;
 // elsewhere a file created exclusively, holding the owner's pid, which is
-// taken over when that process no longer runs.
+// taken over when that process no longer runs. It is advisory: it stops
+// another Lock, not writes, so a muse takes it before it writes to a
+// session. Delete takes it too.
 func (s *Store) Lock(id string) (unlock func() error, err error) {
 	if !validID(id) {
 		return nil, fmt.Errorf("lock session %q: invalid id: %w", id, ErrNotFound)

@@ -75,11 +75,15 @@ type Image struct {
 
 // ImageParams are the settings of an image generation.
 type ImageParams struct {
-	Model          string `json:"model,omitempty"`
-	Size           string `json:"size,omitempty"`
+	Model string `json:"model,omitempty"`
+	// Size is the size of the images, such as "1024*1024".
+	Size string `json:"size,omitempty"`
+	// NegativePrompt says what the images should not show.
 	NegativePrompt string `json:"negative_prompt,omitempty"`
-	PromptExtend   *bool  `json:"prompt_extend,omitempty"`
-	Watermark      *bool  `json:"watermark,omitempty"`
+	// PromptExtend lets the server rewrite the prompt; nil leaves it to the
+	// server, as does a nil Watermark.
+	PromptExtend *bool `json:"prompt_extend,omitempty"`
+	Watermark    *bool `json:"watermark,omitempty"`
 }
 
 // ErrorInfo is a failed request as shown to the user.
