@@ -189,3 +189,35 @@ func BenchmarkScrollToTop(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkOpenToFirstFrame loads a saved session of 10,000 messages from
+// disk and draws the first frame of the chat screen.
+func BenchmarkOpenToFirstFrame(b *testing.B) {
+	store, err := session.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := store.Create(session.Params{Model: "m", MaxTokens: 4096})
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := benchModel(b, 10000, 100, 40).conv.Entries()
+	for _, e := range src {
+		if err := store.Checkpoint(sess, e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	th, _ := theme.New("dark", true)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := store.Load(sess.ID)
+		if err != nil || len(s.Entries) != 10000 {
+			b.Fatalf("load: %v, %d entries", err, len(s.Entries))
+		}
+		m := New(Options{Theme: th, Profile: termenv.TrueColor, Session: s, Store: store})
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+		if v := next.(Model).View(); !strings.Contains(v, "question 9998") {
+			b.Fatalf("first frame does not show the last reply:\n%s", v)
+		}
+	}
+}

@@ -166,9 +166,7 @@ func New(opts Options) Model {
 		conv: newConversation(r, keys), input: in, help: h, spin: sp, renderer: r,
 		params: opts.Params, memo: &viewMemo{}, journal: &journal{},
 	}
-	if opts.Store != nil {
-		m.picker = newPicker(opts.Store, opts.Theme)
-	}
+	m.picker = newPicker(opts.Store, opts.Theme)
 	if s := opts.Session; s != nil {
 		m = m.resume(s, opts.Unlock)
 	}
