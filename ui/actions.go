@@ -23,7 +23,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.notice = err.Error()
 		return m, nil // the command stays in the input to be fixed
 	}
-	m.input.Reset()
+	m.w.input.Reset()
 	m.recall = nil
 	m.notice = res.notice
 	switch res.action {
@@ -47,7 +47,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case actionSessions:
 		return m.openPicker()
 	case actionHelp:
-		m.help.ShowAll = true
+		m.w.help.ShowAll = true
 		return m.layout(), nil
 	case actionQuit:
 		return m.quit()
@@ -87,8 +87,8 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 	for _, id := range gone {
 		m.conv = m.conv.Remove(id)
 	}
-	if strings.TrimSpace(m.input.Value()) == user.Text {
-		m.input.Reset()
+	if strings.TrimSpace(m.w.input.Value()) == user.Text {
+		m.w.input.Reset()
 	}
 	history := session.History(m.conv.Entries()[:u])
 	req := m.request(append(history, api.TextMessage(api.RoleUser, user.Text)))
@@ -303,7 +303,7 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.saveParams()
 	default:
-		m.input.SetValue(msg.text)
+		m.w.input.SetValue(msg.text)
 		return m.layout(), nil
 	}
 }
@@ -325,7 +325,7 @@ func (m Model) recallPrompt(older bool) (tea.Model, tea.Cmd) {
 		text, ok = m.recall.Next()
 	}
 	if ok {
-		m.input.SetValue(text)
+		m.w.input.SetValue(text)
 		m.recalled = text
 	}
 	return m.layout(), nil
@@ -334,7 +334,7 @@ func (m Model) recallPrompt(older bool) (tea.Model, tea.Cmd) {
 // recalling reports whether Up/Down should walk the history: the input is
 // empty or still shows the recalled prompt.
 func (m Model) recalling() bool {
-	v := m.input.Value()
+	v := m.w.input.Value()
 	return v == "" || (m.recall != nil && v == m.recalled)
 }
 

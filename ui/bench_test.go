@@ -108,7 +108,7 @@ func BenchmarkStreaming(b *testing.B) {
 	var total, one time.Duration
 	for i := 0; i < b.N; i++ {
 		m := benchModel(b, 0, width, height)
-		m.input.SetValue("write a long document")
+		m.w.input.SetValue("write a long document")
 		next, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 		m = next.(Model)
 		turn := m.reply.turn
@@ -153,7 +153,7 @@ func BenchmarkKeystroke(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if i%200 == 0 {
-					m.input.Reset()
+					m.w.input.Reset()
 				}
 				next, _ := m.Update(key)
 				m = next.(Model)

@@ -82,7 +82,7 @@ func TestPromptRecallAcrossSessions(t *testing.T) {
 	waitFor(t, tm, "› from another session")
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	final := quit(t, tm)
-	if v := final.input.Value(); v != "first prompt" {
+	if v := final.w.input.Value(); v != "first prompt" {
 		t.Errorf("after up, up, down the input is %q", v)
 	}
 	if got := hist.Prompts(); len(got) != 2 || got[1] != "first prompt" {
@@ -97,7 +97,7 @@ func TestPasteMultiLineDoesNotSend(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlJ})
 	tm.Type("three")
 	final := quit(t, tm)
-	if v := final.input.Value(); v != "line one\nline two\nthree" {
+	if v := final.w.input.Value(); v != "line one\nline two\nthree" {
 		t.Errorf("input %q", v)
 	}
 	if n := len(final.conv.Entries()); n != 0 {
@@ -122,8 +122,8 @@ func TestRetryReplacesTheLastReply(t *testing.T) {
 	if len(es) != 2 || es[0].Kind != session.KindUser || es[1].Kind != session.KindAssistant || es[1].Message.Text() == "" {
 		t.Fatalf("entries after /retry: %+v", es)
 	}
-	if final.input.Value() != "" {
-		t.Errorf("input %q after /retry", final.input.Value())
+	if final.w.input.Value() != "" {
+		t.Errorf("input %q after /retry", final.w.input.Value())
 	}
 	sess, err := h.store.Latest()
 	if err != nil {
@@ -149,7 +149,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	waitFor(t, tm, "written in the editor")
 	time.Sleep(10 * time.Millisecond)
 	final := quit(t, tm)
-	if v := final.input.Value(); v != "written in the editor" {
+	if v := final.w.input.Value(); v != "written in the editor" {
 		t.Errorf("input %q", v)
 	}
 }

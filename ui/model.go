@@ -71,9 +71,9 @@ type Model struct {
 	width, height int
 
 	conv     conversation
-	input    textarea.Model
-	help     help.Model
-	spin     spinner.Model
+	// w holds the big child widgets behind a pointer: the model is copied on
+	// every Update, and these are tens of kilobytes.
+	w *widgets
 	renderer *renderer
 	params   session.Params
 
@@ -89,7 +89,6 @@ type Model struct {
 	saving     bool
 	queue      []saveJob
 
-	picker picker
 
 	// recall walks the prompt history; recalled is the prompt it put in the input.
 	recall   *session.Recall
@@ -102,6 +101,14 @@ type Model struct {
 	quitting bool
 
 	memo *viewMemo
+}
+
+// widgets are the chat screen's child components that are large to copy.
+type widgets struct {
+	input  textarea.Model
+	help   help.Model
+	spin   spinner.Model
+	picker picker
 }
 
 // reply is the state of a reply that is streaming.
@@ -163,10 +170,10 @@ func New(opts Options) Model {
 
 	m := Model{
 		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
-		conv: newConversation(r, keys), input: in, help: h, spin: sp, renderer: r,
+		conv: newConversation(r, keys), w: &widgets{input: in, help: h, spin: sp}, renderer: r,
 		params: opts.Params, memo: &viewMemo{}, journal: &journal{},
 	}
-	m.picker = newPicker(opts.Store, opts.Theme)
+	m.w.picker = newPicker(opts.Store, opts.Theme)
 	if s := opts.Session; s != nil {
 		m = m.resume(s, opts.Unlock)
 	}
@@ -216,18 +223,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.picker = m.picker.SetSize(msg.Width, msg.Height)
+		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
 	case tea.KeyMsg:
 		if m.state == statePicker && msg.Type != tea.KeyCtrlC {
 			var cmd tea.Cmd
-			m.picker, cmd = m.picker.Update(msg)
+			m.w.picker, cmd = m.w.picker.Update(msg)
 			return m, cmd
 		}
 		return m.handleKey(msg)
 	case sessionsMsg, sessionChangedMsg:
 		var cmd tea.Cmd
-		m.picker, cmd = m.picker.Update(msg)
+		m.w.picker, cmd = m.w.picker.Update(msg)
 		return m, cmd
 	case pickedMsg:
 		return m.pick(msg.id)
@@ -269,7 +276,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // nothing animates: stop ticking
 		}
 		var cmd tea.Cmd
-		m.spin, cmd = m.spin.Update(msg)
+		m.w.spin, cmd = m.w.spin.Update(msg)
 		return m, cmd
 	case savedMsg:
 		return m.saved(msg)
@@ -300,18 +307,18 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.reply != nil {
 			return m.cancelReply()
 		}
-		if m.help.ShowAll {
-			m.help.ShowAll = false
+		if m.w.help.ShowAll {
+			m.w.help.ShowAll = false
 			return m.layout(), nil
 		}
 		return m, nil
 	case key.Matches(msg, m.keys.Send):
 		return m.submit()
-	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
-		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(msg, m.keys.Help) && m.w.input.Value() == "":
+		m.w.help.ShowAll = !m.w.help.ShowAll
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Editor):
-		return m, editText(m.input.Value(), editPrompt)
+		return m, editText(m.w.input.Value(), editPrompt)
 	case key.Matches(msg, m.keys.Thinking):
 		m.renderer.expandThinking = !m.renderer.expandThinking
 		m.conv = m.conv.Rerender()
@@ -323,8 +330,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
 	case key.Matches(msg, m.keys.Complete):
-		if done, ok := completeSlash(m.input.Value()); ok {
-			m.input.SetValue(done)
+		if done, ok := completeSlash(m.w.input.Value()); ok {
+			m.w.input.SetValue(done)
 		}
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Prev, m.keys.Next) && m.recalling():
@@ -341,7 +348,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // submit sends the typed prompt, or runs the typed slash command.
 func (m Model) submit() (tea.Model, tea.Cmd) {
-	text := strings.TrimSpace(m.input.Value())
+	text := strings.TrimSpace(m.w.input.Value())
 	if text == "" {
 		return m, nil
 	}
@@ -362,7 +369,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if m.title == "" {
 		m.title = session.TitleFrom(text)
 	}
-	m.input.Reset()
+	m.w.input.Reset()
 	m.recall = nil
 	next, cmd := m.startTurn(req, user, nil)
 	return next, tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.sessID, text))
@@ -393,7 +400,7 @@ func (m Model) startTurn(req api.MessageRequest, user session.Entry, base *sessi
 	}
 	m.reply = r
 	m.notice = ""
-	return m.layout(), tea.Batch(startReply(ctx, m.opts.Client, req, turn), m.spin.Tick)
+	return m.layout(), tea.Batch(startReply(ctx, m.opts.Client, req, turn), m.w.spin.Tick)
 }
 
 // message is the reply so far, joined to the reply it continues, if any.
@@ -556,8 +563,8 @@ func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
 		errEntry.RequestID = done.requestID
 	}
 	m.conv = m.conv.Add(errEntry).caughtUp()
-	if strings.TrimSpace(m.input.Value()) == "" && r.base == nil {
-		m.input.SetValue(r.user.Text)
+	if strings.TrimSpace(m.w.input.Value()) == "" && r.base == nil {
+		m.w.input.SetValue(r.user.Text)
 	}
 	return m.save(saveJob{entries: append(entries, errEntry)})
 }

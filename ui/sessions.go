@@ -17,7 +17,7 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.picker, cmd = m.picker.SetSize(m.width, m.height).Open()
+	m.w.picker, cmd = m.w.picker.SetSize(m.width, m.height).Open()
 	m.state = statePicker
 	return m, cmd
 }
@@ -61,7 +61,7 @@ func (m Model) pick(id string) (Model, tea.Cmd) {
 
 func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
-		m.picker.status = msg.err.Error()
+		m.w.picker.status = msg.err.Error()
 		return m, nil
 	}
 	m, cmd := m.leave()

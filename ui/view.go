@@ -21,10 +21,10 @@ func (m Model) layout() Model {
 		return m
 	}
 	// The input grows with its lines, up to a quarter of the screen.
-	inputLines := min(max(m.input.LineCount(), 1), m.maxInputLines())
-	m.input.SetWidth(m.width)
-	m.input.SetHeight(inputLines)
-	m.help.Width = m.width
+	inputLines := min(max(m.w.input.LineCount(), 1), m.maxInputLines())
+	m.w.input.SetWidth(m.width)
+	m.w.input.SetHeight(inputLines)
+	m.w.help.Width = m.width
 	convHeight := m.height - 1 /* header */ - inputLines - 1 /* border */ - 1 /* status */ - m.helpHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
@@ -35,9 +35,9 @@ func (m Model) maxInputLines() int { return max(min(8, m.height/4), 1) }
 // updateInput passes msg to the input at its full height, so it never
 // scrolls while it still fits, then sizes it to its lines.
 func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
-	m.input.SetHeight(m.maxInputLines())
+	m.w.input.SetHeight(m.maxInputLines())
 	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
+	m.w.input, cmd = m.w.input.Update(msg)
 	return m.layout(), cmd
 }
 
@@ -47,8 +47,8 @@ func (m Model) helpHeight() int { return lipgloss.Height(m.helpView()) }
 // the slash command being typed, or, with ?, every key and command.
 func (m Model) helpView() string {
 	st := m.th.Styles
-	if m.help.ShowAll {
-		lines := append(strings.Split(m.help.View(m.keys), "\n"), "")
+	if m.w.help.ShowAll {
+		lines := append(strings.Split(m.w.help.View(m.keys), "\n"), "")
 		for _, l := range slashHelpLines() {
 			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
 		}
@@ -60,10 +60,10 @@ func (m Model) helpView() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	if hint := slashHint(m.input.Value(), max(m.width, 1)); hint != "" {
+	if hint := slashHint(m.w.input.Value(), max(m.width, 1)); hint != "" {
 		return st.Accent.Render(hint)
 	}
-	return m.help.View(m.keys)
+	return m.w.help.View(m.keys)
 }
 
 // View draws the screen. The parts around the conversation are memoized on
@@ -74,11 +74,11 @@ func (m Model) View() string {
 		return ""
 	}
 	if m.state == statePicker {
-		return m.picker.View()
+		return m.w.picker.View()
 	}
 	c := m.memo
-	value := m.input.Value()
-	li := m.input.LineInfo()
+	value := m.w.input.Value()
+	li := m.w.input.LineInfo()
 	slash := strings.HasPrefix(strings.TrimSpace(value), "/")
 	hintValue := ""
 	if slash {
@@ -87,9 +87,9 @@ func (m Model) View() string {
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
 		m.conv.View(),
-		c.input.get(memoKey(m.width, m.input.Height(), m.reply == nil, m.input.Focused(), m.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
+		c.input.get(memoKey(m.width, m.w.input.Height(), m.reply == nil, m.w.input.Focused(), m.w.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
-		c.help.get(memoKey(m.width, m.height, m.help.ShowAll, hintValue), m.helpView),
+		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue), m.helpView),
 	}
 	return c.frame.join(parts)
 }
@@ -159,7 +159,7 @@ func (m Model) inputView() string {
 	if m.reply == nil {
 		border = m.th.Styles.InputBorderFocused
 	}
-	return border.Width(m.width).Render(m.input.View())
+	return border.Width(m.width).Render(m.w.input.View())
 }
 
 // statusKey is what the status bar shows, before styling. While a reply
@@ -181,7 +181,7 @@ func (m Model) statusKey() string {
 	b = append(b, settingsKey(m.params)...)
 	if r := m.reply; r != nil {
 		b = append(b, '|')
-		b = append(b, m.spin.View()...)
+		b = append(b, m.w.spin.View()...)
 		b = strconv.AppendInt(b, int64(m.now().Sub(r.started)/(100*time.Millisecond)), 10)
 		b = append(b, r.retry...)
 	}
@@ -221,7 +221,7 @@ func (m Model) statusView() string {
 	case m.reply != nil:
 		r := m.reply
 		elapsed := m.now().Sub(r.started)
-		left = m.spin.View() + " " + st.StatusValue.Render("streaming") + st.Muted.Render(" "+formatElapsed(elapsed))
+		left = m.w.spin.View() + " " + st.StatusValue.Render("streaming") + st.Muted.Render(" "+formatElapsed(elapsed))
 		if rate := rateText(r.tokens, elapsed); rate != "" {
 			left += st.Muted.Render(" · " + rate)
 		}
