@@ -70,10 +70,10 @@ type Model struct {
 
 	width, height int
 
-	conv     conversation
+	conv conversation
 	// w holds the big child widgets behind a pointer: the model is copied on
 	// every Update, and these are tens of kilobytes.
-	w *widgets
+	w        *widgets
 	renderer *renderer
 	params   session.Params
 
@@ -88,7 +88,6 @@ type Model struct {
 	titleSaved bool
 	saving     bool
 	queue      []saveJob
-
 
 	// recall walks the prompt history; recalled is the prompt it put in the input.
 	recall   *session.Recall
