@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +48,11 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m, m.export(res.arg)
 	case actionSessions:
 		return m.openPicker()
+	case actionImage:
+		return m.startImage(res.arg)
+	case actionOpen:
+		n, _ := strconv.Atoi(res.arg)
+		return m.openImage(n)
 	case actionHelp:
 		m.w.help.ShowAll = true
 		return m.layout(), nil
@@ -69,8 +76,8 @@ func lastIndex(es []session.Entry, kind string) int {
 
 // retry regenerates the reply to the last prompt: what followed it goes.
 func (m Model) retry() (tea.Model, tea.Cmd) {
-	if m.reply != nil {
-		m.notice = "a reply is still streaming: esc cancels it first"
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it first"
 		return m, nil
 	}
 	es := m.conv.Entries()
@@ -103,8 +110,8 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 
 // continueReply asks for more of a reply that was cut at max_tokens.
 func (m Model) continueReply() (tea.Model, tea.Cmd) {
-	if m.reply != nil {
-		m.notice = "a reply is still streaming: esc cancels it first"
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it first"
 		return m, nil
 	}
 	es := m.conv.Entries()
@@ -226,8 +233,8 @@ func optionalParams(p session.Params) string {
 
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
-	if m.reply != nil {
-		m.notice = "a reply is still streaming: esc cancels it first"
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it first"
 		return m, nil
 	}
 	m, cmd := m.leave()
@@ -353,3 +360,30 @@ func rememberPrompt(h *session.PromptHistory, sessionID, text string) tea.Cmd {
 
 // noticeMsg shows a line in the status bar.
 type noticeMsg struct{ text string }
+
+// openImage opens image n of the last image turn (0: its last) in the
+// system viewer.
+func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
+	path, err := m.lastImagePath(n)
+	if err != nil {
+		m.notice = err.Error()
+		return m, nil
+	}
+	return m, openFile(path)
+}
+
+// openFile starts the system viewer on path and does not wait for it.
+func openFile(path string) tea.Cmd {
+	return func() tea.Msg {
+		opener := "xdg-open"
+		if runtime.GOOS == "darwin" {
+			opener = "open"
+		}
+		cmd := exec.Command(opener, path)
+		if err := cmd.Start(); err != nil {
+			return noticeMsg{text: fmt.Sprintf("open %s: %v (is %s installed?)", path, err, opener)}
+		}
+		go cmd.Wait()
+		return noticeMsg{text: "opened " + path}
+	}
+}

@@ -56,7 +56,7 @@ func (h *harness) model(t *testing.T, sess *session.Session) Model {
 	client := api.New(h.srv.URL, api.WithAccessToken(demo.DefaultToken), api.WithMaxRetries(0))
 	return New(Options{
 		Client: client, Store: h.store, Session: sess, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
-		Params: session.Params{Model: "demo-chat", MaxTokens: 1024},
+		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
 	})
 }
 

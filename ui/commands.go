@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"muse/api"
 	"muse/session"
 )
 
@@ -51,6 +52,8 @@ const (
 	actionRename                        // rename the session to arg
 	actionExport                        // export the session as Markdown to arg (or a default path)
 	actionSessions                      // open the session picker
+	actionImage                         // generate images from arg (or the last reply)
+	actionOpen                          // open image arg of the last image turn
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -73,6 +76,13 @@ var slashCommands = []slashCommand{
 		run: slashUnitFloat("top_p", func(p *session.Params) **float64 { return &p.TopP })},
 	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
+	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
+	{name: "size", args: "W*H", help: "image size, like 1024*1024 (WxH works too)", run: slashSize},
+	{name: "negative", args: "[TEXT]", help: "what images should not show (alone: clear)", run: slashNegative},
+	{name: "extend", args: "on|off", help: "let the server extend image prompts", run: slashOnOff("prompt_extend", func(ip *session.ImageParams) **bool { return &ip.PromptExtend })},
+	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark })},
+	{name: "image-model", args: "NAME", help: "model for image generation", run: slashImageModel},
+	{name: "open", args: "N", help: "open image N of the last image turn in the viewer", run: slashOpen},
 	{name: "retry", help: "regenerate the last reply", run: slashJust(actionRetry)},
 	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(actionContinue)},
 	{name: "copy", help: "copy the last reply", run: slashJust(actionCopy)},
@@ -227,6 +237,77 @@ func slashHelpLines() []string {
 }
 
 // slashModel sets the model: one word, no spaces.
+// slashImageParams returns a copy of p whose image settings can be changed.
+func slashImageParams(p session.Params) session.Params {
+	q := slashCloneParams(p)
+	if q.Image == nil {
+		q.Image = &session.ImageParams{}
+	}
+	return q
+}
+
+func slashImage(arg string, p session.Params) (slashResult, error) {
+	return slashResult{action: actionImage, params: slashCloneParams(p), arg: strings.TrimSpace(arg)}, nil
+}
+
+func slashSize(arg string, p session.Params) (slashResult, error) {
+	size := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(arg)), "x", "*")
+	if _, _, err := api.ParseSize(size); err != nil || arg == "" {
+		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", arg)
+	}
+	q := slashImageParams(p)
+	q.Image.Size = size
+	return slashSet(q, "image size "+size), nil
+}
+
+func slashNegative(arg string, p session.Params) (slashResult, error) {
+	q := slashImageParams(p)
+	q.Image.NegativePrompt = strings.TrimSpace(arg)
+	if q.Image.NegativePrompt == "" {
+		return slashSet(q, "negative prompt cleared"), nil
+	}
+	return slashSet(q, "negative prompt set"), nil
+}
+
+func slashImageModel(arg string, p session.Params) (slashResult, error) {
+	name := strings.TrimSpace(arg)
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return slashResult{params: slashCloneParams(p)}, errors.New("usage: /image-model NAME")
+	}
+	q := slashImageParams(p)
+	q.Image.Model = name
+	return slashSet(q, "image model "+name), nil
+}
+
+// slashOnOff sets a boolean image setting from "on" or "off".
+func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string, session.Params) (slashResult, error) {
+	return func(arg string, p session.Params) (slashResult, error) {
+		var v bool
+		switch strings.ToLower(strings.TrimSpace(arg)) {
+		case "on", "true", "yes":
+			v = true
+		case "off", "false", "no":
+		default:
+			return slashResult{params: slashCloneParams(p)}, fmt.Errorf("%s must be on or off, got %q", field, arg)
+		}
+		q := slashImageParams(p)
+		*ref(q.Image) = &v
+		state := "off"
+		if v {
+			state = "on"
+		}
+		return slashSet(q, field+" "+state), nil
+	}
+}
+
+func slashOpen(arg string, p session.Params) (slashResult, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(arg))
+	if err != nil || n < 1 {
+		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("usage: /open N, with N the image number from 1; got %q", arg)
+	}
+	return slashResult{action: actionOpen, params: slashCloneParams(p), arg: strconv.Itoa(n)}, nil
+}
+
 func slashRename(arg string, p session.Params) (slashResult, error) {
 	title := strings.Join(strings.Fields(arg), " ")
 	if title == "" {
@@ -431,6 +512,16 @@ func slashCloneParams(p session.Params) session.Params {
 	}
 	if p.StopSequences != nil {
 		q.StopSequences = append([]string(nil), p.StopSequences...)
+	}
+	if p.Image != nil {
+		ip := *p.Image
+		for _, b := range []**bool{&ip.PromptExtend, &ip.Watermark} {
+			if *b != nil {
+				v := **b
+				*b = &v
+			}
+		}
+		q.Image = &ip
 	}
 	return q
 }

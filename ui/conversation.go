@@ -283,7 +283,7 @@ func (c conversation) Add(e session.Entry) conversation {
 	c.touch()
 	c.entries = append(c.entries, e)
 	i := len(c.entries) - 1
-	if e.Status == session.StatusStreaming {
+	if e.Status == session.StatusStreaming && e.Kind == session.KindAssistant {
 		c.live = &liveRender{idx: i}
 		c.renderLive()
 	}

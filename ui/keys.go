@@ -26,6 +26,8 @@ type KeyMap struct {
 	Complete key.Binding
 	Sessions key.Binding
 	New      key.Binding
+	Open     key.Binding
+	Previews key.Binding
 }
 
 // DefaultKeyMap returns muse's key bindings.
@@ -50,6 +52,8 @@ func DefaultKeyMap() KeyMap {
 		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
 		Sessions: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		New:      key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
+		Open:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last image")),
+		Previews: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
 	}
 }
 
@@ -62,7 +66,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete, k.Copy, k.Thinking, k.Sessions, k.New},
-		{k.Cancel, k.Quit, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.Help},
+		{k.Cancel, k.Quit, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.Open, k.Previews, k.Help},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,6 +50,8 @@ type Options struct {
 	Unlock func() error
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
+	// ImageModel is the default image model.
+	ImageModel string
 }
 
 // state is which screen the root model shows.
@@ -77,8 +80,9 @@ type Model struct {
 	renderer *renderer
 	params   session.Params
 
-	// The reply in flight.
-	reply *reply
+	// The reply in flight, and the image turn in flight.
+	reply   *reply
+	imaging *imageJob
 
 	// Session bookkeeping: the journal of the session shown, its id once
 	// saved, and the queue of saves, one running at a time.
@@ -104,10 +108,11 @@ type Model struct {
 
 // widgets are the chat screen's child components that are large to copy.
 type widgets struct {
-	input  textarea.Model
-	help   help.Model
-	spin   spinner.Model
-	picker picker
+	input    textarea.Model
+	help     help.Model
+	spin     spinner.Model
+	progress progress.Model
+	picker   picker
 }
 
 // reply is the state of a reply that is streaming.
@@ -143,7 +148,7 @@ func New(opts Options) Model {
 		opts.Getenv = os.Getenv
 	}
 	keys := DefaultKeyMap()
-	r := &renderer{th: opts.Theme, md: newMarkdown(opts.Theme.Markdown, opts.Profile)}
+	r := &renderer{th: opts.Theme, md: newMarkdown(opts.Theme.Markdown, opts.Profile), previews: map[string]string{}, showPreviews: true}
 
 	in := textarea.New()
 	in.KeyMap = textareaKeys()
@@ -169,7 +174,7 @@ func New(opts Options) Model {
 
 	m := Model{
 		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
-		conv: newConversation(r, keys), w: &widgets{input: in, help: h, spin: sp}, renderer: r,
+		conv: newConversation(r, keys), w: &widgets{input: in, help: h, spin: sp, progress: progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())}, renderer: r,
 		params: opts.Params, memo: &viewMemo{}, journal: &journal{},
 	}
 	m.w.picker = newPicker(opts.Store, opts.Theme)
@@ -211,7 +216,7 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.StartInPicker && m.opts.Store != nil {
 		return func() tea.Msg { return openPickerMsg{} }
 	}
-	return nil
+	return loadPreviews(m.conv.Entries(), m.opts.Profile)
 }
 
 // openPickerMsg opens the session picker.
@@ -270,8 +275,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case imageResultMsg:
+		return m.imageResult(msg)
+	case imagesStartedMsg:
+		if m.imaging == nil || msg.turn != m.imaging.turn {
+			return m, nil
+		}
+		return m, waitImages(msg.turn, msg.ch)
+	case imageItemMsg:
+		return m.imageItem(msg)
+	case previewsMsg:
+		for k, v := range msg.previews {
+			m.renderer.previews[k] = v
+		}
+		m.conv = m.conv.Rerender()
+		return m, nil
 	case spinner.TickMsg:
-		if m.reply == nil {
+		if m.reply == nil && m.imaging == nil {
 			return m, nil // nothing animates: stop ticking
 		}
 		var cmd tea.Cmd
@@ -301,10 +321,16 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.reply != nil {
 			return m.cancelReply()
 		}
+		if m.imaging != nil {
+			return m.cancelImage()
+		}
 		return m.quit()
 	case key.Matches(msg, m.keys.Cancel):
 		if m.reply != nil {
 			return m.cancelReply()
+		}
+		if m.imaging != nil {
+			return m.cancelImage()
 		}
 		if m.w.help.ShowAll {
 			m.w.help.ShowAll = false
@@ -326,6 +352,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.copyLast()
 	case key.Matches(msg, m.keys.Sessions):
 		return m.openPicker()
+	case key.Matches(msg, m.keys.Open):
+		return m.openImage(0)
+	case key.Matches(msg, m.keys.Previews):
+		m.renderer.showPreviews = !m.renderer.showPreviews
+		m.conv = m.conv.Rerender()
+		return m, nil
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
 	case key.Matches(msg, m.keys.Complete):
@@ -354,8 +386,8 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if isSlash(text) {
 		return m.runCommand(text)
 	}
-	if m.reply != nil {
-		m.notice = "a reply is still streaming: esc cancels it"
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
 	}
 	req := m.request(append(session.History(m.conv.Entries()), api.TextMessage(api.RoleUser, text)))
@@ -644,3 +676,6 @@ func addUsage(total *api.Usage, u api.Usage) {
 
 // SessionID returns the ID of the session being shown, once it was saved.
 func (m Model) SessionID() string { return m.sessID }
+
+// busy reports whether a reply or an image turn is in flight.
+func (m Model) busy() bool { return m.reply != nil || m.imaging != nil }

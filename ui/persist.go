@@ -144,7 +144,13 @@ func (m Model) saved(msg savedMsg) (Model, tea.Cmd) {
 		release = unlockJournal(msg.j) // a session left behind: its last save landed
 	}
 	next, cmd := m.nextSave()
-	return next, tea.Batch(release, cmd)
+	var images tea.Cmd
+	if next.imaging != nil && next.imaging.result != nil {
+		var nm tea.Model
+		nm, images = next.maybeSaveImages()
+		next = nm.(Model)
+	}
+	return next, tea.Batch(release, cmd, images)
 }
 
 // checkpoint writes the streaming reply's text so far, at most once a second.

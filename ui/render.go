@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -23,6 +24,10 @@ type renderer struct {
 	md *markdown
 	// expandThinking shows thinking blocks in full instead of one line.
 	expandThinking bool
+	// previews holds the half-block previews of saved images, by path;
+	// showPreviews shows them under their image.
+	previews     map[string]string
+	showPreviews bool
 }
 
 // textLines renders the markdown of text block i as indented lines; nil
@@ -41,6 +46,8 @@ func (r *renderer) entry(e *session.Entry, width int, text textLines) string {
 		return strings.Join(r.assistant(e, inner, text), "\n")
 	case session.KindError:
 		return r.errorEntry(e, inner)
+	case session.KindImage:
+		return r.imageEntry(e, inner)
 	default:
 		return st.Notice.Render(wrap(sanitize.Text(e.Text), width))
 	}
@@ -222,4 +229,109 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// imageEntry renders an image turn: the prompt and settings, then one entry
+// per image with its size, saved path, link and preview.
+func (r *renderer) imageEntry(e *session.Entry, width int) string {
+	st := r.th.Styles
+	model := ""
+	if e.ImageParams != nil && e.ImageParams.Model != "" {
+		model = st.Muted.Render(" · " + sanitize.Line(e.ImageParams.Model))
+	}
+	lines := []string{st.AssistantLabel.Render("image") + model}
+	add := func(s string) { lines = append(lines, indent(s)) }
+	add(st.UserText.Render(wrap("prompt: "+sanitize.Plain(e.ImagePrompt), width)))
+	if p := e.ImageParams; p != nil {
+		var set []string
+		if p.Size != "" {
+			set = append(set, "size "+sanitize.Line(p.Size))
+		}
+		if p.NegativePrompt != "" {
+			set = append(set, "negative: "+sanitize.Line(p.NegativePrompt))
+		}
+		if p.PromptExtend != nil {
+			set = append(set, fmt.Sprintf("extend %v", onOff(*p.PromptExtend)))
+		}
+		if p.Watermark != nil {
+			set = append(set, fmt.Sprintf("watermark %v", onOff(*p.Watermark)))
+		}
+		if len(set) > 0 {
+			add(st.Muted.Render(wrap(strings.Join(set, " · "), width)))
+		}
+	}
+	for _, img := range e.Images {
+		head := fmt.Sprintf("%d.", img.Index+1)
+		if img.Error != "" {
+			add(st.ErrorText.Render(wrap(head+" failed: "+sanitize.Line(img.Error), width)))
+			continue
+		}
+		var parts []string
+		if img.Width > 0 {
+			parts = append(parts, fmt.Sprintf("%d×%d", img.Width, img.Height))
+		}
+		if img.Path != "" {
+			label := sanitize.Line(img.Path)
+			if l := hyperlink((&url.URL{Scheme: "file", Path: img.Path}).String(), label); l != "" {
+				label = l
+			}
+			parts = append(parts, label)
+		}
+		if img.URL != "" {
+			if link := hyperlink(img.URL, "link"); link != "" {
+				parts = append(parts, link)
+			} else {
+				parts = append(parts, st.Warning.Render("unsafe link not shown"))
+			}
+		}
+		if len(parts) == 0 {
+			parts = append(parts, st.Muted.Render("saving…"))
+		}
+		add(head + " " + strings.Join(parts, st.Muted.Render(" · ")))
+		if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(e.ImagePrompt) {
+			add(st.Muted.Render(wrap("   revised: "+sanitize.Plain(rp), width)))
+		}
+		if pv, ok := r.previews[img.Path]; ok && r.showPreviews && img.Path != "" {
+			add(pv)
+		}
+	}
+	switch e.Status {
+	case session.StatusStreaming:
+		add(st.Muted.Render("generating…"))
+	case session.StatusCancelled:
+		add(st.Warning.Render("■ cancelled"))
+	case session.StatusInterrupted:
+		add(st.Warning.Render("■ interrupted"))
+	}
+	if e.Error != nil {
+		ee := session.Entry{Kind: session.KindError, Error: e.Error, RequestID: e.RequestID}
+		lines = append(lines, r.errorEntry(&ee, width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// hyperlink makes an OSC 8 link to target showing label. Only http, https
+// and file links are made, and the target may hold no control character,
+// space or quote; anything else gives "".
+func hyperlink(target, label string) string {
+	lower := strings.ToLower(target)
+	if !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") && !strings.HasPrefix(lower, "file://") {
+		return ""
+	}
+	for _, r := range target {
+		if r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '"' || r == '\\' || r > 0x7e {
+			return ""
+		}
+	}
+	if len(target) > 2048 {
+		return ""
+	}
+	return "\x1b]8;;" + target + "\x1b\\" + label + "\x1b]8;;\x1b\\"
 }

@@ -51,9 +51,9 @@ func (m Model) pick(id string) (Model, tea.Cmd) {
 		m.state = stateChat
 		return m, nil
 	}
-	if m.reply != nil {
+	if m.busy() {
 		m.state = stateChat
-		m.notice = "a reply is still streaming: esc cancels it, then ctrl+s"
+		m.notice = "a reply or image is still on its way: esc cancels it, then ctrl+s"
 		return m, nil
 	}
 	return m, loadSession(m.opts.Store, id)
@@ -67,7 +67,7 @@ func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 	m, cmd := m.leave()
 	m = m.resume(msg.sess, msg.unlock)
 	m.notice = "resumed " + msg.sess.ID
-	return m, cmd
+	return m, tea.Batch(cmd, loadPreviews(msg.sess.Entries, m.opts.Profile))
 }
 
 // leave lets go of the current session: its lock is released once no save

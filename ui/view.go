@@ -179,6 +179,14 @@ func (m Model) statusKey() string {
 	b = append(b, m.lastStop...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
+	if j := m.imaging; j != nil {
+		b = append(b, '|')
+		b = append(b, m.w.spin.View()...)
+		b = append(b, j.phase...)
+		b = strconv.AppendInt(b, int64(m.now().Sub(j.started)/(100*time.Millisecond)), 10)
+		b = strconv.AppendInt(b, j.done, 10)
+		b = strconv.AppendInt(b, j.total, 10)
+	}
 	if r := m.reply; r != nil {
 		b = append(b, '|')
 		b = append(b, m.w.spin.View()...)
@@ -229,6 +237,15 @@ func (m Model) statusView() string {
 			left += st.Warning.Render(" · " + sanitize.Line(r.retry))
 		}
 		left += st.Subtle.Render(" · esc cancels")
+	case m.imaging != nil:
+		j := m.imaging
+		left = m.w.spin.View() + " " + st.StatusValue.Render(j.phase) + st.Muted.Render(" "+formatElapsed(m.now().Sub(j.started)))
+		if j.total > 0 {
+			left += " " + m.w.progress.ViewAs(float64(j.done)/float64(j.total))
+		} else if j.done > 0 {
+			left += st.Muted.Render(fmt.Sprintf(" %d KiB", j.done>>10))
+		}
+		left += st.Subtle.Render(" · esc cancels")
 	case m.notice != "":
 		left = st.Warning.Render(sanitize.Line(m.notice))
 	default:
@@ -265,6 +282,22 @@ func (m Model) settingsView(room int) string {
 	}
 	if p.System != "" {
 		parts = append(parts, "system")
+	}
+	if ip := m.imageParams(); ip.Model != "" {
+		img := "img " + sanitize.Line(ip.Model)
+		if ip.Size != "" {
+			img += " " + sanitize.Line(ip.Size)
+		}
+		if ip.NegativePrompt != "" {
+			img += " -neg"
+		}
+		if ip.PromptExtend != nil {
+			img += " extend:" + onOff(*ip.PromptExtend)
+		}
+		if ip.Watermark != nil {
+			img += " wm:" + onOff(*ip.Watermark)
+		}
+		parts = append(parts, img)
 	}
 	out := ""
 	for i, part := range parts {

@@ -13,26 +13,33 @@ import (
 
 // flags holds the parsed command line.
 type flags struct {
-	print      string
-	printSet   bool
-	json       bool
-	noStream   bool
-	demo       bool
-	cont       bool
-	resume     string // "" not set, pickSentinel for -r alone, else the query
-	baseURL    string
-	model      string
-	imageModel string
-	maxTokens  int
-	system     string
-	temp       float64
-	topP       float64
-	topK       int
-	stop       []string
-	version    string
-	theme      string
-	showVer    bool
-	help       bool
+	print    string
+	printSet bool
+	json     bool
+	noStream bool
+	demo     bool
+	cont     bool
+	resume   string // "" not set, pickSentinel for -r alone, else the query
+
+	image        bool
+	size         string
+	negative     string
+	promptExtend bool
+	watermark    bool
+	out          string
+	baseURL      string
+	model        string
+	imageModel   string
+	maxTokens    int
+	system       string
+	temp         float64
+	topP         float64
+	topK         int
+	stop         []string
+	version      string
+	theme        string
+	showVer      bool
+	help         bool
 
 	set func(name string) bool
 }
@@ -69,6 +76,12 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.Float64Var(&f.topP, "top-p", 0, "nucleus sampling `X`, 0 to 1")
 	fs.IntVar(&f.topK, "top-k", 0, "sample from the top `N` tokens, at least 1")
 	fs.StringArrayVar(&f.stop, "stop", nil, "stop `SEQUENCE` (repeatable)")
+	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
+	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
+	fs.StringVar(&f.negative, "negative", "", "with --image: what the image should not show")
+	fs.BoolVar(&f.promptExtend, "prompt-extend", false, "with --image: let the server extend the prompt")
+	fs.BoolVar(&f.watermark, "watermark", false, "with --image: ask for a watermark")
+	fs.StringVar(&f.out, "out", "", "with --image: save the images in `DIR` (default: muse's data folder)")
 	fs.StringVar(&f.version, "provider-version", "", "provider-version header `DATE` (env MUSE_PROVIDER_VERSION, default "+api.DefaultVersion+")")
 	fs.StringVar(&f.theme, "theme", "auto", "colour theme: dark, light or auto")
 	fs.BoolVar(&f.showVer, "version", false, "print the version and exit")
@@ -109,6 +122,24 @@ func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 	if f.noStream && !f.printSet {
 		return nil, fs, usagef("--no-stream goes with -p")
 	}
+	imageOnly := []string{"size", "negative", "prompt-extend", "watermark", "out"}
+	for _, name := range imageOnly {
+		if fs.Changed(name) && !f.image {
+			return nil, fs, usagef("--%s goes with -p \"...\" --image", name)
+		}
+	}
+	if f.image && !f.printSet {
+		return nil, fs, usagef("--image goes with -p: muse -p \"a red fox\" --image")
+	}
+	if f.image && f.noStream {
+		return nil, fs, usagef("--no-stream is for replies, not --image")
+	}
+	if fs.Changed("size") {
+		f.size = strings.ReplaceAll(strings.ToLower(f.size), "x", "*")
+		if _, _, err := api.ParseSize(f.size); err != nil {
+			return nil, fs, usagef("--size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", f.size)
+		}
+	}
 	if f.maxTokens < 1 {
 		return nil, fs, usagef("--max-tokens must be at least 1, got %d", f.maxTokens)
 	}
@@ -138,6 +169,7 @@ Usage:
   muse -r [ID|PREFIX|TITLE]    resume a session; alone, pick one from a list
   muse sessions ...            list, show, export, rename, delete, search sessions
   muse -p "PROMPT" [flags]     one-shot: stream the reply to stdout and exit
+  muse -p "PROMPT" --image     generate images; prints each saved path (and URL)
   echo text | muse -p "sum up" piped stdin is appended to the prompt
 
 Flags:

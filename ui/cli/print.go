@@ -46,6 +46,9 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		history = session.History(sess.Entries)
 		params = mergeParams(sess.Params, params, f)
 	}
+	if f.image {
+		return imageMode(ctx, env, f, cfg, client, prompt, store, sess)
+	}
 	req := api.MessageRequest{
 		Model: params.Model, MaxTokens: params.MaxTokens, System: params.System,
 		Temperature: params.Temperature, TopP: params.TopP, TopK: params.TopK, StopSequences: params.StopSequences,

@@ -35,7 +35,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		return fail(env, err)
 	}
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile,
-		Clipboard: os.Stdout, Getenv: env.Getenv}
+		Clipboard: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel}
 	if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
 	} else {

@@ -1,0 +1,236 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/image/webp"
+)
+
+// Limits on the images SaveImage accepts and the previews DecodeImage makes.
+const (
+	// MaxImageSide is the largest width or height of an image, in pixels.
+	MaxImageSide = 8192
+	// MaxImagePixels is the largest number of pixels of an image.
+	MaxImagePixels = 40_000_000
+)
+
+// Image formats, as SavedImage.Format names them.
+const (
+	FormatPNG  = "png"
+	FormatJPEG = "jpeg"
+	FormatWebP = "webp"
+)
+
+// imagesDir is the directory, beside the sessions directory, that holds one
+// directory of images per session.
+const imagesDir = "images"
+
+// SavedImage is an image written by SaveImage.
+type SavedImage struct {
+	// Path is the absolute path of the file.
+	Path string
+	// Format is FormatPNG, FormatJPEG or FormatWebP.
+	Format        string
+	Width, Height int
+}
+
+// ImageDir returns the directory of the images of the session sessionID:
+// images/<sessionID> beside the store's directory, so
+// $XDG_DATA_HOME/muse/images/<sessionID> for the default store. It returns ""
+// for an invalid id.
+func (s *Store) ImageDir(sessionID string) string {
+	if !validID(sessionID) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(s.dir), imagesDir, sessionID)
+}
+
+// SaveImage writes the image data, generated at the turn for the session
+// sessionID as its index-th result, to the session's image directory and
+// returns where it went.
+//
+// The format is told from the first bytes alone and must be PNG, JPEG or
+// WebP; the size is read from the header, and an image over MaxImageSide
+// pixels a side or MaxImagePixels pixels is refused. The data is not decoded
+// further. The file is named turn-<turn>-image-<index>.<ext>, from those
+// numbers only, and replaces any file of that name; it is written with mode
+// 0600 to a temporary file, synced and renamed, so it is never seen half
+// written. The directory and its missing parents are made with mode 0700.
+func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (SavedImage, error) {
+	if !validID(sessionID) {
+		return SavedImage{}, fmt.Errorf("save image of session %q: invalid id: %w", sessionID, ErrNotFound)
+	}
+	if turn < 0 || index < 0 {
+		return SavedImage{}, fmt.Errorf("save image of session %s: negative turn %d or index %d", sessionID, turn, index)
+	}
+	dir := s.ImageDir(sessionID)
+	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index), data, makeDir)
+	if err != nil {
+		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
+	}
+	return si, nil
+}
+
+// SaveImageIn writes the image data to the directory dir, chosen by the
+// user, as <base>.<ext>, with the checks and the atomic write of SaveImage.
+// base must be a plain file name given by the program, never text from the
+// server. A missing dir is made, with its parents, with mode 0700; an
+// existing one is left as it is.
+func SaveImageIn(dir, base string, data []byte) (SavedImage, error) {
+	if base == "" || base == "." || base == ".." || strings.ContainsAny(base, `/\`+"\x00") {
+		return SavedImage{}, fmt.Errorf("save image: %q is not a plain file name", base)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return SavedImage{}, fmt.Errorf("save image in %s: %w", dir, err)
+	}
+	si, err := saveImage(abs, base, data, func(d string) error { return os.MkdirAll(d, dirMode) })
+	if err != nil {
+		return SavedImage{}, fmt.Errorf("save image in %s: %w", abs, err)
+	}
+	return si, nil
+}
+
+// saveImage checks data and writes it atomically to dir/<base>.<ext>, after
+// making dir with mkdir.
+func saveImage(dir, base string, data []byte, mkdir func(string) error) (SavedImage, error) {
+	format, cfg, err := imageConfig(bytes.NewReader(data), MaxImageSide, MaxImagePixels)
+	if err != nil {
+		return SavedImage{}, err
+	}
+	if err := mkdir(dir); err != nil {
+		return SavedImage{}, err
+	}
+	path := filepath.Join(dir, base+"."+imageExt(format))
+	if err := writeAtomic(path, data); err != nil {
+		return SavedImage{}, err
+	}
+	return SavedImage{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height}, nil
+}
+
+// DeleteImages removes the image directory of the session sessionID and
+// everything in it. A directory that does not exist is not an error.
+func (s *Store) DeleteImages(sessionID string) error {
+	dir := s.ImageDir(sessionID)
+	if dir == "" {
+		return fmt.Errorf("delete images of session %q: invalid id: %w", sessionID, ErrNotFound)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("delete images of session %s: %w", sessionID, err)
+	}
+	return nil
+}
+
+// DecodeImage decodes the PNG, JPEG or WebP image in the file path, after
+// checking from its header that it is at most maxSide pixels a side and
+// maxPixels pixels (MaxImageSide and MaxImagePixels when 0 or less).
+func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
+	if maxSide <= 0 {
+		maxSide = MaxImageSide
+	}
+	if maxPixels <= 0 {
+		maxPixels = MaxImagePixels
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("decode image: %w", err)
+	}
+	defer f.Close()
+	format, _, err := imageConfig(f, maxSide, maxPixels)
+	if err != nil {
+		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	var img image.Image
+	switch format {
+	case FormatPNG:
+		img, err = png.Decode(f)
+	case FormatJPEG:
+		img, err = jpeg.Decode(f)
+	default:
+		img, err = webp.Decode(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	return img, nil
+}
+
+// imageConfig tells the format of the image r holds from its first bytes
+// and reads its size from its header, refusing one over the limits.
+func imageConfig(r io.Reader, maxSide, maxPixels int) (string, image.Config, error) {
+	var head [12]byte
+	n, err := io.ReadFull(r, head[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", image.Config{}, err
+	}
+	format := sniffImage(head[:n])
+	if format == "" {
+		return "", image.Config{}, errors.New("not a PNG, JPEG or WebP image")
+	}
+	r = io.MultiReader(bytes.NewReader(head[:n]), r)
+	var cfg image.Config
+	switch format {
+	case FormatPNG:
+		cfg, err = png.DecodeConfig(r)
+	case FormatJPEG:
+		cfg, err = jpeg.DecodeConfig(r)
+	default:
+		cfg, err = webp.DecodeConfig(r)
+	}
+	if err != nil {
+		return "", image.Config{}, fmt.Errorf("damaged %s image: %w", imageName(format), err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return "", image.Config{}, fmt.Errorf("%s image of %d×%d px is empty", imageName(format), cfg.Width, cfg.Height)
+	}
+	if cfg.Width > maxSide || cfg.Height > maxSide || int64(cfg.Width)*int64(cfg.Height) > int64(maxPixels) {
+		return "", image.Config{}, fmt.Errorf("image of %d×%d px is too large (limit %d px a side, %s megapixels)",
+			cfg.Width, cfg.Height, maxSide, strconv.FormatFloat(float64(maxPixels)/1e6, 'f', -1, 64))
+	}
+	return format, cfg, nil
+}
+
+// sniffImage returns the format whose signature head starts with, or "".
+func sniffImage(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
+		return FormatPNG
+	case bytes.HasPrefix(head, []byte("\xff\xd8\xff")):
+		return FormatJPEG
+	case len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WEBP":
+		return FormatWebP
+	}
+	return ""
+}
+
+// imageExt returns the file name extension of a format.
+func imageExt(format string) string {
+	if format == FormatJPEG {
+		return "jpg"
+	}
+	return format
+}
+
+// imageName returns the name of a format in messages.
+func imageName(format string) string {
+	switch format {
+	case FormatPNG:
+		return "PNG"
+	case FormatJPEG:
+		return "JPEG"
+	}
+	return "WebP"
+}

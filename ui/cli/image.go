@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"muse/api"
+	"muse/session"
+	"muse/ui/sanitize"
+)
+
+// imageOut is one image of `muse -p --image --json`: the server's result
+// with the saved file added (the base64 data itself is left out).
+type imageOut struct {
+	URL           string `json:"url,omitempty"`
+	RevisedPrompt string `json:"revised_prompt,omitempty"`
+	Path          string `json:"path,omitempty"`
+	Format        string `json:"format,omitempty"`
+	Width         int    `json:"width,omitempty"`
+	Height        int    `json:"height,omitempty"`
+	Error         string `json:"error,omitempty"`
+}
+
+// imageParams collects the image settings of the command line and the session.
+func imageParams(f *flags, cfg *config, saved *session.ImageParams) session.ImageParams {
+	var ip session.ImageParams
+	if saved != nil {
+		ip = *saved
+	}
+	if f.set("image-model") || ip.Model == "" {
+		ip.Model = cfg.imageModel
+	}
+	if f.set("size") {
+		ip.Size = f.size
+	}
+	if f.set("negative") {
+		ip.NegativePrompt = f.negative
+	}
+	if f.set("prompt-extend") {
+		ip.PromptExtend = api.Bool(f.promptExtend)
+	}
+	if f.set("watermark") {
+		ip.Watermark = api.Bool(f.watermark)
+	}
+	return ip
+}
+
+// imageMode generates images from the -p prompt, saves them and prints one
+// line per image: the saved path, then a tab and the URL when there was one.
+func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, store *session.Store, sess *session.Session) int {
+	var saved *session.ImageParams
+	if sess != nil {
+		saved = sess.Params.Image
+	}
+	ip := imageParams(f, cfg, saved)
+	if ip.Model == "" {
+		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model"))
+	}
+	var params *api.ImageParameters
+	if ip.Size != "" || ip.NegativePrompt != "" || ip.PromptExtend != nil || ip.Watermark != nil {
+		params = &api.ImageParameters{Size: ip.Size, PromptExtend: ip.PromptExtend, Watermark: ip.Watermark}
+		if ip.NegativePrompt != "" {
+			params.NegativePrompt = api.String(ip.NegativePrompt)
+		}
+	}
+	req := api.NewImageRequest(ip.Model, prompt, params)
+	if err := req.Validate(); err != nil {
+		return fail(env, err)
+	}
+	started := time.Now()
+	res, err := client.GenerateImage(ctx, req)
+	if err != nil {
+		return fail(env, err)
+	}
+	// Where the files go: --out, or the images folder of the session.
+	if store == nil && f.out == "" {
+		if store, err = openStore(env.Getenv); err != nil {
+			return fail(env, err)
+		}
+	}
+	dirID := "oneshot-" + time.Now().UTC().Format("20060102-150405")
+	turn := 1
+	if sess != nil {
+		dirID = sess.ID
+		turn = session.NextSeq(sess.Entries)
+	}
+	entry := session.Entry{ID: fmt.Sprintf("e%d", turn), Kind: session.KindImage, Time: started.UTC(), ImagePrompt: prompt, ImageParams: &ip}
+	var outs []imageOut
+	failed := 0
+	for i, d := range res.Data {
+		out := imageOut{URL: d.URL, RevisedPrompt: d.RevisedPrompt}
+		img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
+		data, err := imageData(ctx, client, d)
+		var si session.SavedImage
+		if err == nil {
+			if f.out != "" {
+				si, err = session.SaveImageIn(f.out, fmt.Sprintf("image-%d", i+1), data)
+			} else {
+				si, err = store.SaveImage(dirID, turn, i+1, data)
+			}
+		}
+		if err != nil {
+			failed++
+			out.Error, img.Error = err.Error(), err.Error()
+			fmt.Fprintf(env.Stderr, "muse: image %d: %s\n", i+1, sanitize.Line(err.Error()))
+		} else {
+			out.Path, out.Format, out.Width, out.Height = si.Path, si.Format, si.Width, si.Height
+			img.Path, img.Width, img.Height = si.Path, si.Width, si.Height
+		}
+		entry.Images = append(entry.Images, img)
+		outs = append(outs, out)
+		if rp := strings.TrimSpace(d.RevisedPrompt); rp != "" && rp != strings.TrimSpace(prompt) {
+			fmt.Fprintf(env.Stderr, "muse: revised prompt %d: %s\n", i+1, sanitize.Line(rp))
+		}
+		if !f.json && out.Path != "" {
+			line := sanitize.Line(out.Path)
+			if out.URL != "" {
+				line += "\t" + sanitize.Line(out.URL)
+			}
+			fmt.Fprintln(env.Stdout, line)
+		}
+	}
+	entry.LatencyMS = time.Since(started).Milliseconds()
+	if sess != nil {
+		if err := store.Append(sess, entry); err != nil {
+			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+		}
+	}
+	if f.json {
+		data, _ := json.Marshal(struct {
+			Created int64      `json:"created"`
+			Data    []imageOut `json:"data"`
+		}{res.Created, outs})
+		env.Stdout.Write(append(data, '\n'))
+	}
+	if len(res.Data) == 0 {
+		fmt.Fprintln(env.Stderr, "muse: the server returned no images")
+		return ExitFailed
+	}
+	if failed > 0 {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// imageData decodes a base64 image or downloads a URL one at once.
+func imageData(ctx context.Context, c *api.Client, d api.ImageData) ([]byte, error) {
+	if d.B64JSON != "" {
+		return session.DecodeB64(d.B64JSON)
+	}
+	if d.URL == "" {
+		return nil, fmt.Errorf("the server sent neither a URL nor data")
+	}
+	return c.Download(ctx, d.URL, 64<<20, nil)
+}

@@ -1,0 +1,351 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"muse/api"
+	"muse/session"
+	"muse/ui/preview"
+)
+
+// Image limits: what is read, and what is decoded.
+const (
+	maxImageBytes  = 64 << 20
+	maxImageSide   = 8192
+	maxImagePixels = 40_000_000
+	previewCols    = 40
+)
+
+// imageJob is an image turn in flight: the request, then saving each image.
+type imageJob struct {
+	turn     int
+	cancel   context.CancelFunc
+	entry    session.Entry
+	started  time.Time
+	result   *api.ImageResult // kept until the session has an id to save under
+	phase    string
+	done     int64
+	total    int64
+	flushing bool
+}
+
+// imageResultMsg is the server's answer to an image request.
+type imageResultMsg struct {
+	turn   int
+	result *api.ImageResult
+	err    error
+}
+
+// imageItem is one report of the saving pump.
+type imageItem struct {
+	index       int
+	done, total int64 // download progress
+	saved       *session.Image
+	preview     string
+	finished    bool
+}
+
+// imagesStartedMsg says the saving pump runs and where it reports.
+type imagesStartedMsg struct {
+	turn int
+	ch   <-chan imageItem
+}
+
+// imageItemMsg carries one report of the saving pump.
+type imageItemMsg struct {
+	turn int
+	item imageItem
+	ch   <-chan imageItem
+}
+
+// imageParams returns the session's image settings with the model filled in.
+func (m Model) imageParams() session.ImageParams {
+	var ip session.ImageParams
+	if m.params.Image != nil {
+		ip = *m.params.Image
+	}
+	if ip.Model == "" {
+		ip.Model = m.opts.ImageModel
+	}
+	return ip
+}
+
+// imageRequest builds the request for prompt from the image settings; only
+// the parameters that are set are sent.
+func imageRequest(prompt string, ip session.ImageParams) api.ImageRequest {
+	var params *api.ImageParameters
+	if ip.Size != "" || ip.NegativePrompt != "" || ip.PromptExtend != nil || ip.Watermark != nil {
+		params = &api.ImageParameters{Size: ip.Size, PromptExtend: ip.PromptExtend, Watermark: ip.Watermark}
+		if ip.NegativePrompt != "" {
+			params.NegativePrompt = api.String(ip.NegativePrompt)
+		}
+	}
+	return api.NewImageRequest(ip.Model, prompt, params)
+}
+
+// startImage generates images from prompt, or from the last reply when empty.
+func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
+	if m.reply != nil || m.imaging != nil {
+		m.notice = "wait for the current reply or image, or esc to cancel it"
+		return m, nil
+	}
+	if prompt == "" {
+		es := m.conv.Entries()
+		if a := lastIndex(es, session.KindAssistant); a >= 0 && es[a].Message != nil {
+			prompt = strings.TrimSpace(es[a].Message.Text())
+		}
+		if prompt == "" {
+			m.notice = "usage: /image PROMPT (or /image alone after a reply, to draw it)"
+			return m, nil
+		}
+	}
+	ip := m.imageParams()
+	if ip.Model == "" {
+		m.notice = "no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME"
+		return m, nil
+	}
+	req := imageRequest(prompt, ip)
+	if err := req.Validate(); err != nil {
+		m.notice = err.Error()
+		return m, nil
+	}
+	entry := m.newEntry(session.Entry{Kind: session.KindImage, ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming})
+	m.conv = m.conv.caughtUp().Add(entry)
+	if m.title == "" {
+		m.title = session.TitleFrom(prompt)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.imaging = &imageJob{turn: m.nextID, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
+	// Record the turn now, so the session has an id to save the images under.
+	next, save := m.save(saveJob{entries: []session.Entry{entry}})
+	return next.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, next.imaging.turn), save, m.w.spin.Tick)
+}
+
+func generateImages(ctx context.Context, c *api.Client, req api.ImageRequest, turn int) tea.Cmd {
+	return func() tea.Msg {
+		res, err := c.GenerateImage(ctx, req)
+		return imageResultMsg{turn: turn, result: res, err: err}
+	}
+}
+
+// imageResult handles the server's answer: errors end the turn; images are
+// saved once the session has an id.
+func (m Model) imageResult(msg imageResultMsg) (tea.Model, tea.Cmd) {
+	j := m.imaging
+	if j == nil || msg.turn != j.turn {
+		return m, nil
+	}
+	if msg.err != nil {
+		e := errorEntry(msg.err)
+		j.entry.Error, j.entry.Status = e.Error, session.StatusFailed
+		j.entry.RequestID = e.RequestID
+		return m.finishImage()
+	}
+	j.result = msg.result
+	for _, d := range msg.result.Data {
+		j.entry.Images = append(j.entry.Images, session.Image{Index: len(j.entry.Images), URL: d.URL, RevisedPrompt: d.RevisedPrompt})
+	}
+	if len(j.entry.Images) == 0 {
+		j.entry.Error = &session.ErrorInfo{Message: "the server returned no images"}
+		j.entry.Status = session.StatusFailed
+		return m.finishImage()
+	}
+	m.conv = m.conv.Replace(j.entry)
+	return m.maybeSaveImages()
+}
+
+// maybeSaveImages starts saving once the result and the session id are there.
+func (m Model) maybeSaveImages() (tea.Model, tea.Cmd) {
+	j := m.imaging
+	if j == nil || j.result == nil || m.sessID == "" || m.opts.Store == nil {
+		if j != nil && j.result != nil && m.opts.Store == nil {
+			j.entry.Status = session.StatusComplete
+			return m.finishImage()
+		}
+		return m, nil
+	}
+	res := j.result
+	j.result = nil
+	j.phase = "saving"
+	ctx, cancel := context.WithCancel(context.Background())
+	old := j.cancel
+	j.cancel = func() { old(); cancel() }
+	turn, _ := strconv.Atoi(strings.TrimPrefix(j.entry.ID, "e"))
+	return m, saveImages(ctx, m.opts.Client, m.opts.Store, m.sessID, turn, res, m.opts.Profile, j.turn)
+}
+
+// saveImages decodes or downloads each image, saves it and builds its
+// preview, reporting through a channel. It never touches the model.
+func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessionID string, turn int, res *api.ImageResult, profile termenv.Profile, jobTurn int) tea.Cmd {
+	return func() tea.Msg {
+		ch := make(chan imageItem, 16)
+		go func() {
+			defer close(ch)
+			send := func(it imageItem) bool {
+				select {
+				case ch <- it:
+					return true
+				case <-ctx.Done():
+					return false
+				}
+			}
+			for i, d := range res.Data {
+				img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
+				data, err := imageBytes(ctx, c, d, func(done, total int64) {
+					send(imageItem{index: i, done: done, total: total})
+				})
+				var pv string
+				if err == nil {
+					var saved session.SavedImage
+					saved, err = store.SaveImage(sessionID, turn, i+1, data)
+					if err == nil {
+						img.Path, img.Width, img.Height = saved.Path, saved.Width, saved.Height
+						pv = buildPreview(saved.Path, profile)
+					}
+				}
+				if err != nil {
+					img.Error = err.Error()
+				}
+				if !send(imageItem{index: i, saved: &img, preview: pv}) {
+					return
+				}
+			}
+			send(imageItem{finished: true})
+		}()
+		return imagesStartedMsg{turn: jobTurn, ch: ch}
+	}
+}
+
+// imageBytes returns the image of d: decoded base64, or downloaded at once,
+// because such URLs expire.
+func imageBytes(ctx context.Context, c *api.Client, d api.ImageData, progress func(done, total int64)) ([]byte, error) {
+	if d.B64JSON != "" {
+		return session.DecodeB64(d.B64JSON)
+	}
+	if d.URL == "" {
+		return nil, fmt.Errorf("the server sent neither a URL nor data for this image")
+	}
+	return c.Download(ctx, d.URL, maxImageBytes, progress)
+}
+
+// buildPreview renders a saved image as half blocks, or "" when it cannot.
+func buildPreview(path string, profile termenv.Profile) string {
+	img, err := session.DecodeImage(path, maxImageSide, maxImagePixels)
+	if err != nil {
+		return ""
+	}
+	return preview.HalfBlocksFor(img, previewCols, profile)
+}
+
+func waitImages(turn int, ch <-chan imageItem) tea.Cmd {
+	return func() tea.Msg {
+		it, ok := <-ch
+		if !ok {
+			return imageItemMsg{turn: turn, item: imageItem{finished: true}}
+		}
+		return imageItemMsg{turn: turn, item: it, ch: ch}
+	}
+}
+
+func (m Model) imageItem(msg imageItemMsg) (tea.Model, tea.Cmd) {
+	j := m.imaging
+	if j == nil || msg.turn != j.turn {
+		return m, nil
+	}
+	it := msg.item
+	switch {
+	case it.finished:
+		j.entry.Status = session.StatusComplete
+		return m.finishImage()
+	case it.saved != nil:
+		if it.index < len(j.entry.Images) {
+			j.entry.Images[it.index] = *it.saved
+		}
+		if it.preview != "" {
+			m.renderer.previews[it.saved.Path] = it.preview
+		}
+		j.done, j.total = 0, 0
+		m.conv = m.conv.Replace(j.entry)
+	default:
+		j.phase = fmt.Sprintf("downloading image %d of %d", it.index+1, len(j.entry.Images))
+		j.done, j.total = it.done, it.total
+	}
+	return m, waitImages(msg.turn, msg.ch)
+}
+
+// finishImage ends the image turn and saves it.
+func (m Model) finishImage() (tea.Model, tea.Cmd) {
+	j := m.imaging
+	m.imaging = nil
+	j.cancel()
+	j.entry.LatencyMS = m.now().Sub(j.started).Milliseconds()
+	m.conv = m.conv.Replace(j.entry)
+	next, cmd := m.save(saveJob{entries: []session.Entry{j.entry}})
+	return next.layout(), cmd
+}
+
+// cancelImage stops the image turn; what was saved stays.
+func (m Model) cancelImage() (tea.Model, tea.Cmd) {
+	m.imaging.entry.Status = session.StatusCancelled
+	return m.finishImage()
+}
+
+// previewsMsg carries previews rebuilt from saved files, as on resume.
+type previewsMsg struct{ previews map[string]string }
+
+// loadPreviews rebuilds the previews of saved images.
+func loadPreviews(entries []session.Entry, profile termenv.Profile) tea.Cmd {
+	var paths []string
+	for _, e := range entries {
+		for _, img := range e.Images {
+			if img.Path != "" {
+				paths = append(paths, img.Path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		out := make(map[string]string, len(paths))
+		for _, p := range paths {
+			if pv := buildPreview(p, profile); pv != "" {
+				out[p] = pv
+			}
+		}
+		return previewsMsg{previews: out}
+	}
+}
+
+// lastImagePath is the saved file of image n (from 1) of the last image
+// turn; n = 0 means its last image.
+func (m Model) lastImagePath(n int) (string, error) {
+	es := m.conv.Entries()
+	i := lastIndex(es, session.KindImage)
+	if i < 0 {
+		return "", fmt.Errorf("no image yet: /image PROMPT makes one")
+	}
+	imgs := es[i].Images
+	if n == 0 {
+		for k := len(imgs) - 1; k >= 0; k-- {
+			if imgs[k].Path != "" {
+				return imgs[k].Path, nil
+			}
+		}
+		return "", fmt.Errorf("the last image turn saved no image")
+	}
+	if n > len(imgs) {
+		return "", fmt.Errorf("the last image turn has %d images", len(imgs))
+	}
+	if imgs[n-1].Path == "" {
+		return "", fmt.Errorf("image %d was not saved", n)
+	}
+	return imgs[n-1].Path, nil
+}

@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+
+	"muse/session"
+)
+
+// imageTurn runs /size and /image with prompt and returns the final model.
+func imageTurn(t *testing.T, prompt string, profile termenv.Profile, w, h int) (Model, *harness) {
+	t.Helper()
+	hs := newHarness(t, 0)
+	m := hs.model(t, nil)
+	m.opts.Profile = profile
+	tm := start(t, m, w, h)
+	send(tm, "/size 48x32")
+	send(tm, "/image "+prompt)
+	waitSaved(t, hs.store, session.KindImage)
+	return quit(t, tm), hs
+}
+
+// waitSaved waits until the journal holds a finished entry of kind.
+func waitSaved(t *testing.T, store *session.Store, kind string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if sess, err := store.Latest(); err == nil && len(sess.Entries) > 0 {
+			e := sess.Entries[len(sess.Entries)-1]
+			if e.Kind == kind && e.Status != session.StatusStreaming && e.Status != session.StatusInterrupted {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no finished %s entry saved after 10 s", kind)
+}
+
+func lastImageEntry(t *testing.T, m Model) session.Entry {
+	t.Helper()
+	es := m.conv.Entries()
+	i := lastIndex(es, session.KindImage)
+	if i < 0 {
+		t.Fatalf("no image entry in %+v", es)
+	}
+	return es[i]
+}
+
+func TestImageTurns(t *testing.T) {
+	cases := []struct {
+		name, prompt string
+		check        func(t *testing.T, e session.Entry, view string)
+	}{
+		{"b64", "a red fox", func(t *testing.T, e session.Entry, view string) {
+			if len(e.Images) != 1 || e.Images[0].Path == "" || e.Images[0].Width != 48 || e.Images[0].Height != 32 {
+				t.Fatalf("images %+v", e.Images)
+			}
+			data, err := os.ReadFile(e.Images[0].Path)
+			if err != nil || !strings.HasPrefix(string(data), "\x89PNG") {
+				t.Errorf("saved file: %v", err)
+			}
+			if st, _ := os.Stat(e.Images[0].Path); st.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v", st.Mode().Perm())
+			}
+			if !strings.Contains(view, "48×32") || !strings.Contains(view, "revised: a red fox, rendered") {
+				t.Errorf("view:\n%s", view)
+			}
+		}},
+		{"url", "demo:url a lake", func(t *testing.T, e session.Entry, view string) {
+			if len(e.Images) != 1 || e.Images[0].Path == "" || !strings.HasPrefix(e.Images[0].URL, "http://127.0.0.1") {
+				t.Fatalf("images %+v", e.Images)
+			}
+			if !strings.Contains(view, "\x1b]8;;http://127.0.0.1") {
+				t.Errorf("no hyperlink to the URL in the view")
+			}
+		}},
+		{"mixed", "demo:mixed two things", func(t *testing.T, e session.Entry, view string) {
+			if len(e.Images) != 2 || e.Images[0].Path == "" || e.Images[1].Path == "" || e.Images[0].Path == e.Images[1].Path {
+				t.Fatalf("images %+v", e.Images)
+			}
+		}},
+		{"bad_base64", "demo:badb64 broken", func(t *testing.T, e session.Entry, view string) {
+			if len(e.Images) != 1 || e.Images[0].Error == "" || e.Images[0].Path != "" || !strings.Contains(view, "base64") {
+				t.Fatalf("images %+v\n%s", e.Images, view)
+			}
+		}},
+		{"huge_header", "demo:huge giant", func(t *testing.T, e session.Entry, view string) {
+			if len(e.Images) != 1 || !strings.Contains(e.Images[0].Error, "too large") || e.Images[0].Path != "" {
+				t.Fatalf("images %+v", e.Images)
+			}
+		}},
+		{"download_404", "demo:404 missing", func(t *testing.T, e session.Entry, view string) {
+			if len(e.Images) != 1 || !strings.Contains(e.Images[0].Error, "404") {
+				t.Fatalf("images %+v", e.Images)
+			}
+		}},
+		{"hostile", "demo:hostile evil", func(t *testing.T, e session.Entry, view string) {
+			for _, bad := range []string{"\x1b]0;", "\x1b[2J", "\x1b]8;;javascript"} {
+				if strings.Contains(view, bad) {
+					t.Errorf("view holds %q", bad)
+				}
+			}
+			if len(e.Images) != 2 || e.Images[0].Path == "" || e.Images[1].Error == "" {
+				t.Errorf("images %+v: the good one is kept, the javascript: one fails", e.Images)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _ := imageTurn(t, tc.prompt, termenv.Ascii, 100, 40)
+			e := lastImageEntry(t, m)
+			if e.Status != session.StatusComplete {
+				t.Errorf("status %q", e.Status)
+			}
+			tc.check(t, e, m.View())
+		})
+	}
+}
+
+func TestImageTurnGoldenWithPreview(t *testing.T) {
+	m, hs := imageTurn(t, "a red fox", termenv.TrueColor, 80, 30)
+	view := m.View()
+	if !strings.Contains(view, "▀") {
+		t.Fatalf("no half-block preview:\n%s", view)
+	}
+	e := lastImageEntry(t, m)
+	// The path holds a temporary directory: show it as a fixed one.
+	dir := hs.store.ImageDir(m.sessID)
+	view = strings.ReplaceAll(view, dir, "/DATA/images/SESSION")
+	view = strings.ReplaceAll(view, m.sessID, "SESSION")
+	_ = e
+	golden.RequireEqual(t, []byte(view))
+
+	// Resumed, the turn looks the same, its preview rebuilt from the file.
+	sess, err := hs.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := hs.model(t, sess)
+	r.opts.Profile = termenv.TrueColor
+	r, _ = updateModel(r, tea.WindowSizeMsg{Width: 80, Height: 30})
+	msg := loadPreviews(sess.Entries, termenv.TrueColor)()
+	r, _ = updateModel(r, msg)
+	if !strings.Contains(r.View(), "▀") {
+		t.Errorf("resumed turn has no preview")
+	}
+}
+
+func TestImageCancel(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.model(t, nil), 80, 24)
+	send(tm, "/image demo:slow take your time")
+	waitFor(t, tm, "generating")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "cancelled")
+	m := quit(t, tm)
+	e := lastImageEntry(t, m)
+	if e.Status != session.StatusCancelled || m.imaging != nil {
+		t.Errorf("status %q, imaging %v", e.Status, m.imaging)
+	}
+}

@@ -1,0 +1,13 @@
+// Package preview draws images in the terminal, for the previews of
+// generated images.
+//
+// Two ways are offered. HalfBlocks draws an image as text: each cell is an
+// upper half block '▀' whose foreground is the upper pixel and whose
+// background is the lower one, in 24-bit or 256 colours; any terminal with
+// colour shows it, and it is ordinary text to a renderer. The kitty graphics
+// protocol draws the real image in terminals that have it (kitty, ghostty):
+// KittyTransmit sends the image once, outside the normal screen updates, and
+// KittyPlaceholder is the text that marks where it shows, so the screen stays
+// text for the renderer there too. DetectKitty tells, before the program
+// starts, whether the terminal can do the latter.
+package preview

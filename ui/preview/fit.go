@@ -1,0 +1,34 @@
+package preview
+
+import "fmt"
+
+// DefaultCols is the width of a preview when none is given, in cells.
+const DefaultCols = 40
+
+// Fit returns the size in cells, cols×rows, of a preview of a w×h pixel
+// image at most maxCols wide (DefaultCols when maxCols <= 0) and at most
+// maxCols tall, keeping its aspect with a cell taken as twice as tall as it
+// is wide. An image is never enlarged beyond one column per pixel. It returns
+// 0, 0 for an empty image.
+func Fit(w, h, maxCols int) (cols, rows int) {
+	if w <= 0 || h <= 0 {
+		return 0, 0
+	}
+	if maxCols <= 0 {
+		maxCols = DefaultCols
+	}
+	cols = min(w, maxCols)
+	rows = roundDiv(h*cols, 2*w)
+	if rows > maxCols {
+		rows = maxCols
+		cols = roundDiv(w*2*rows, h)
+	}
+	return max(cols, 1), max(rows, 1)
+}
+
+// roundDiv returns a/b rounded to the nearest integer, for a, b > 0.
+func roundDiv(a, b int) int { return (2*a + b) / (2 * b) }
+
+// Label is the one-line stand-in for an image that is not drawn, such as
+// "[image 1024×768]".
+func Label(w, h int) string { return fmt.Sprintf("[image %d×%d]", w, h) }

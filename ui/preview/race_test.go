@@ -1,0 +1,6 @@
+//go:build race
+
+package preview
+
+// raceEnabled is whether the race detector, which slows code tenfold, is on.
+const raceEnabled = true
