@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"context"
+	"hash/fnv"
+	"image/png"
+	"io"
 	"fmt"
 	"strconv"
 	"strings"
@@ -178,12 +182,12 @@ func (m Model) maybeSaveImages() (tea.Model, tea.Cmd) {
 	old := j.cancel
 	j.cancel = func() { old(); cancel() }
 	turn, _ := strconv.Atoi(strings.TrimPrefix(j.entry.ID, "e"))
-	return m, saveImages(ctx, m.opts.Client, m.opts.Store, m.sessID, turn, res, m.opts.Profile, j.turn)
+	return m, saveImages(ctx, m.opts.Client, m.opts.Store, m.sessID, turn, res, m.previewer(), j.turn)
 }
 
 // saveImages decodes or downloads each image, saves it and builds its
 // preview, reporting through a channel. It never touches the model.
-func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessionID string, turn int, res *api.ImageResult, profile termenv.Profile, jobTurn int) tea.Cmd {
+func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessionID string, turn int, res *api.ImageResult, pv previewer, jobTurn int) tea.Cmd {
 	return func() tea.Msg {
 		ch := make(chan imageItem, 16)
 		go func() {
@@ -201,19 +205,19 @@ func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessio
 				data, err := imageBytes(ctx, c, d, func(done, total int64) {
 					send(imageItem{index: i, done: done, total: total})
 				})
-				var pv string
+				var shown string
 				if err == nil {
 					var saved session.SavedImage
 					saved, err = store.SaveImage(sessionID, turn, i+1, data)
 					if err == nil {
 						img.Path, img.Width, img.Height = saved.Path, saved.Width, saved.Height
-						pv = buildPreview(saved.Path, profile)
+						shown = pv.build(saved.Path)
 					}
 				}
 				if err != nil {
 					img.Error = err.Error()
 				}
-				if !send(imageItem{index: i, saved: &img, preview: pv}) {
+				if !send(imageItem{index: i, saved: &img, preview: shown}) {
 					return
 				}
 			}
@@ -235,13 +239,44 @@ func imageBytes(ctx context.Context, c *api.Client, d api.ImageData, progress fu
 	return c.Download(ctx, d.URL, maxImageBytes, progress)
 }
 
-// buildPreview renders a saved image as half blocks, or "" when it cannot.
-func buildPreview(path string, profile termenv.Profile) string {
+// previewer builds the preview of a saved image: half blocks, or, in a
+// terminal that speaks the kitty graphics protocol, a real image shown
+// through Unicode placeholders. It runs in commands, never in Update.
+type previewer struct {
+	profile termenv.Profile
+	// kitty, when set, receives the image transmission (the terminal).
+	kitty io.Writer
+}
+
+// build returns the preview of the image at path, or "" when it cannot.
+func (p previewer) build(path string) string {
 	img, err := session.DecodeImage(path, maxImageSide, maxImagePixels)
 	if err != nil {
 		return ""
 	}
-	return preview.HalfBlocksFor(img, previewCols, profile)
+	if p.kitty == nil {
+		return preview.HalfBlocksFor(img, previewCols, p.profile)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return preview.HalfBlocksFor(img, previewCols, p.profile)
+	}
+	b := img.Bounds()
+	cols, rows := preview.Fit(b.Dx(), b.Dy(), previewCols)
+	id := kittyID(path)
+	// One write that draws nothing: a virtual placement the placeholders show.
+	if _, err := io.WriteString(p.kitty, preview.KittyTransmit(id, buf.Bytes(), cols, rows)); err != nil {
+		return preview.HalfBlocksFor(img, previewCols, p.profile)
+	}
+	return preview.KittyPlaceholder(id, cols, rows)
+}
+
+// kittyID is a stable image id of 256 or more for a path, so a preview sent
+// again replaces the same image.
+func kittyID(path string) uint32 {
+	h := fnv.New32a()
+	io.WriteString(h, path)
+	return h.Sum32()&0xffffff | 0x100
 }
 
 func waitImages(turn int, ch <-chan imageItem) tea.Cmd {
@@ -300,8 +335,17 @@ func (m Model) cancelImage() (tea.Model, tea.Cmd) {
 // previewsMsg carries previews rebuilt from saved files, as on resume.
 type previewsMsg struct{ previews map[string]string }
 
+// previewer is how this screen draws previews.
+func (m Model) previewer() previewer {
+	p := previewer{profile: m.opts.Profile}
+	if m.opts.Kitty {
+		p.kitty = m.opts.Clipboard
+	}
+	return p
+}
+
 // loadPreviews rebuilds the previews of saved images.
-func loadPreviews(entries []session.Entry, profile termenv.Profile) tea.Cmd {
+func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 	var paths []string
 	for _, e := range entries {
 		for _, img := range e.Images {
@@ -316,8 +360,8 @@ func loadPreviews(entries []session.Entry, profile termenv.Profile) tea.Cmd {
 	return func() tea.Msg {
 		out := make(map[string]string, len(paths))
 		for _, p := range paths {
-			if pv := buildPreview(p, profile); pv != "" {
-				out[p] = pv
+			if shown := pv.build(p); shown != "" {
+				out[p] = shown
 			}
 		}
 		return previewsMsg{previews: out}

@@ -145,7 +145,7 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 	r := hs.model(t, sess)
 	r.opts.Profile = termenv.TrueColor
 	r, _ = updateModel(r, tea.WindowSizeMsg{Width: 80, Height: 30})
-	msg := loadPreviews(sess.Entries, termenv.TrueColor)()
+	msg := loadPreviews(sess.Entries, previewer{profile: termenv.TrueColor})()
 	r, _ = updateModel(r, msg)
 	if !strings.Contains(r.View(), "▀") {
 		t.Errorf("resumed turn has no preview")
@@ -163,5 +163,24 @@ func TestImageCancel(t *testing.T) {
 	e := lastImageEntry(t, m)
 	if e.Status != session.StatusCancelled || m.imaging != nil {
 		t.Errorf("status %q, imaging %v", e.Status, m.imaging)
+	}
+}
+
+func TestImageKittyPreview(t *testing.T) {
+	hs := newHarness(t, 0)
+	m := hs.model(t, nil)
+	term := &lockedBuffer{}
+	m.opts.Kitty, m.opts.Clipboard, m.opts.Profile = true, term, termenv.TrueColor
+	tm := start(t, m, 80, 30)
+	send(tm, "/size 40x20")
+	send(tm, "/image a red fox")
+	waitSaved(t, hs.store, session.KindImage)
+	final := quit(t, tm)
+	sent := term.String()
+	if !strings.HasPrefix(sent, "\x1b_Ga=T,f=100,i=") || !strings.Contains(sent, ",U=1,") {
+		t.Errorf("no kitty transmission sent: %.60q", sent)
+	}
+	if view := final.View(); !strings.Contains(view, "\U0010EEEE") || strings.Contains(view, "\x1b_G") {
+		t.Errorf("the view should show placeholders, never the transmission")
 	}
 }

@@ -52,6 +52,9 @@ type Options struct {
 	StartInPicker bool
 	// ImageModel is the default image model.
 	ImageModel string
+	// Kitty draws image previews with the kitty graphics protocol, written
+	// to Clipboard (the terminal); it is detected before the program starts.
+	Kitty bool
 }
 
 // state is which screen the root model shows.
@@ -216,7 +219,7 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.StartInPicker && m.opts.Store != nil {
 		return func() tea.Msg { return openPickerMsg{} }
 	}
-	return loadPreviews(m.conv.Entries(), m.opts.Profile)
+	return loadPreviews(m.conv.Entries(), m.previewer())
 }
 
 // openPickerMsg opens the session picker.

@@ -67,7 +67,7 @@ func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 	m, cmd := m.leave()
 	m = m.resume(msg.sess, msg.unlock)
 	m.notice = "resumed " + msg.sess.ID
-	return m, tea.Batch(cmd, loadPreviews(msg.sess.Entries, m.opts.Profile))
+	return m, tea.Batch(cmd, loadPreviews(msg.sess.Entries, m.previewer()))
 }
 
 // leave lets go of the current session: its lock is released once no save

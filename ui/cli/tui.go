@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -13,6 +14,7 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui"
+	"muse/ui/preview"
 	"muse/ui/sanitize"
 )
 
@@ -34,7 +36,10 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile,
+	// Kitty graphics need colour and are asked about now, never after Run.
+	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) &&
+		preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond)
+	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Clipboard: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel}
 	if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
