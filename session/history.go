@@ -84,3 +84,18 @@ func NextSeq(entries []Entry) int {
 	}
 	return n + 1
 }
+
+// Request builds a message request with these settings.
+func (p Params) Request(msgs []api.MessageParam) api.MessageRequest {
+	req := api.MessageRequest{
+		Model: p.Model, Messages: msgs, MaxTokens: p.MaxTokens, System: p.System,
+		Temperature: p.Temperature, TopP: p.TopP, TopK: p.TopK, StopSequences: p.StopSequences,
+	}
+	if p.ThinkingBudget > 0 {
+		req.Thinking = &api.Thinking{Type: "enabled", BudgetTokens: p.ThinkingBudget}
+	}
+	if p.UserID != "" {
+		req.Metadata = &api.Metadata{UserID: p.UserID}
+	}
+	return req
+}

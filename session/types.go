@@ -104,6 +104,10 @@ type Params struct {
 	TopP          *float64 `json:"top_p,omitempty"`
 	TopK          *int     `json:"top_k,omitempty"`
 	StopSequences []string `json:"stop_sequences,omitempty"`
+	// ThinkingBudget enables extended thinking with this many tokens; 0 is off.
+	ThinkingBudget int `json:"thinking_budget,omitempty"`
+	// UserID is sent as metadata.user_id.
+	UserID string `json:"user_id,omitempty"`
 	// Image holds the settings of image generations, when any were chosen.
 	Image *ImageParams `json:"image,omitempty"`
 }

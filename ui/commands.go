@@ -75,6 +75,7 @@ var slashCommands = []slashCommand{
 	{name: "top-p", args: "X", help: "nucleus sampling, 0 to 1 (off: server default)",
 		run: slashUnitFloat("top_p", func(p *session.Params) **float64 { return &p.TopP })},
 	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
+	{name: "thinking", args: "BUDGET|off", help: "extended thinking with a token budget (≥ 1024, below max_tokens)", run: slashThinking},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
 	{name: "size", args: "W*H", help: "image size, like 1024*1024 (WxH works too)", run: slashSize},
@@ -306,6 +307,21 @@ func slashOpen(arg string, p session.Params) (slashResult, error) {
 		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("usage: /open N, with N the image number from 1; got %q", arg)
 	}
 	return slashResult{action: actionOpen, params: slashCloneParams(p), arg: strconv.Itoa(n)}, nil
+}
+
+func slashThinking(arg string, p session.Params) (slashResult, error) {
+	arg = strings.TrimSpace(arg)
+	q := slashCloneParams(p)
+	if slashOff(arg) {
+		q.ThinkingBudget = 0
+		return slashSet(q, "thinking off"), nil
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1024 || (p.MaxTokens > 0 && n >= p.MaxTokens) {
+		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("thinking budget must be a whole number from 1024 to below max_tokens (%d), or off; got %q", p.MaxTokens, arg)
+	}
+	q.ThinkingBudget = n
+	return slashSet(q, fmt.Sprintf("thinking budget %d", n)), nil
 }
 
 func slashRename(arg string, p session.Params) (slashResult, error) {

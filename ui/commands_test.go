@@ -150,7 +150,7 @@ func TestRunSlashErrors(t *testing.T) {
 		{"/maxtokens 9", []string{"did you mean /max-tokens?"}},
 		{"/top 5", []string{"did you mean /top-p or /top-k?"}},
 		{"/exi", []string{"did you mean /exit?"}},
-		{"/t", []string{"did you mean /temperature, /top-p or /top-k?"}},
+		{"/to", []string{"did you mean /top-p or /top-k?"}},
 		{"/ret 1", []string{"did you mean /retry?"}},
 		{"hello", []string{"not a command"}},
 	}

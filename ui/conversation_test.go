@@ -94,3 +94,18 @@ func TestViewTouchesOnlyVisibleEntries(t *testing.T) {
 		t.Errorf("jumping to the top rendered %d entries", n)
 	}
 }
+
+func TestThinkingStreamsLiveThenFolds(t *testing.T) {
+	c := testConversation(t, 0).SetSize(60, 20)
+	e := session.Entry{ID: "a", Kind: session.KindAssistant, Status: session.StatusStreaming,
+		Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockThinking, Thinking: "step one\nstep two"}}}}
+	c = c.Add(e)
+	if v := c.View(); !strings.Contains(v, "step two") {
+		t.Errorf("live thinking not shown:\n%s", v)
+	}
+	e.Message.Content = append(e.Message.Content, api.ContentBlock{Type: api.BlockText, Text: "The answer."})
+	c = c.UpdateLive(e, time.Now())
+	if v := c.View(); strings.Contains(v, "step two") || !strings.Contains(v, "thinking · 2 lines") {
+		t.Errorf("thinking did not fold once its block ended:\n%s", v)
+	}
+}

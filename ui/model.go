@@ -467,11 +467,7 @@ func (r *reply) message(model string) api.Message {
 
 // request builds a message request from the session's settings.
 func (m Model) request(msgs []api.MessageParam) api.MessageRequest {
-	p := m.params
-	return api.MessageRequest{
-		Model: p.Model, Messages: msgs, MaxTokens: p.MaxTokens, System: p.System,
-		Temperature: p.Temperature, TopP: p.TopP, TopK: p.TopK, StopSequences: p.StopSequences,
-	}
+	return m.params.Request(msgs)
 }
 
 func (m Model) paramsCopy() *session.Params {

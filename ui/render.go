@@ -134,7 +134,9 @@ func (r *renderer) block(e *session.Entry, i, width int) string {
 	case api.BlockThinking:
 		text := sanitize.Plain(b.Thinking)
 		n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-		if !r.expandThinking {
+		// Thinking streams live, dimmed, and folds to one line when its block ends.
+		live := e.Status == session.StatusStreaming && i == len(e.Message.Content)-1
+		if !r.expandThinking && !live {
 			return st.Thinking.Render(fmt.Sprintf("thinking · %d lines", n))
 		}
 		return st.Thinking.Render("thinking\n" + wrap(text, width))

@@ -198,7 +198,7 @@ func (m Model) statusKey() string {
 
 func settingsKey(p session.Params) string {
 	var b strings.Builder
-	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences)
+	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences, p.ThinkingBudget, p.Image)
 	for _, f := range []*float64{p.Temperature, p.TopP} {
 		if f != nil {
 			fmt.Fprint(&b, *f)
@@ -282,6 +282,9 @@ func (m Model) settingsView(room int) string {
 	}
 	if p.System != "" {
 		parts = append(parts, "system")
+	}
+	if p.ThinkingBudget > 0 {
+		parts = append(parts, fmt.Sprintf("think %d", p.ThinkingBudget))
 	}
 	if ip := m.imageParams(); ip.Model != "" {
 		img := "img " + sanitize.Line(ip.Model)

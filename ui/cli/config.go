@@ -53,6 +53,9 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 	if f.set("top-k") {
 		c.params.TopK = api.Int(f.topK)
 	}
+	if f.set("thinking-budget") {
+		c.params.ThinkingBudget = f.thinkingBudget
+	}
 	if c.version == "" {
 		c.version = api.DefaultVersion
 	}

@@ -27,6 +27,8 @@ type flags struct {
 	promptExtend bool
 	watermark    bool
 	out          string
+
+	thinkingBudget int
 	baseURL      string
 	model        string
 	imageModel   string
@@ -76,6 +78,7 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.Float64Var(&f.topP, "top-p", 0, "nucleus sampling `X`, 0 to 1")
 	fs.IntVar(&f.topK, "top-k", 0, "sample from the top `N` tokens, at least 1")
 	fs.StringArrayVar(&f.stop, "stop", nil, "stop `SEQUENCE` (repeatable)")
+	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
 	fs.StringVar(&f.negative, "negative", "", "with --image: what the image should not show")
@@ -148,6 +151,9 @@ func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 	}
 	if fs.Changed("top-p") && (f.topP < 0 || f.topP > 1) {
 		return nil, fs, usagef("--top-p must be between 0 and 1, got %g", f.topP)
+	}
+	if fs.Changed("thinking-budget") && (f.thinkingBudget < 1024 || f.thinkingBudget >= f.maxTokens) {
+		return nil, fs, usagef("--thinking-budget must be at least 1024 and below --max-tokens (%d), got %d", f.maxTokens, f.thinkingBudget)
 	}
 	if fs.Changed("top-k") && f.topK < 1 {
 		return nil, fs, usagef("--top-k must be at least 1, got %d", f.topK)

@@ -49,11 +49,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.image {
 		return imageMode(ctx, env, f, cfg, client, prompt, store, sess)
 	}
-	req := api.MessageRequest{
-		Model: params.Model, MaxTokens: params.MaxTokens, System: params.System,
-		Temperature: params.Temperature, TopP: params.TopP, TopK: params.TopK, StopSequences: params.StopSequences,
-		Messages: append(history, api.TextMessage(api.RoleUser, prompt)),
-	}
+	req := params.Request(append(history, api.TextMessage(api.RoleUser, prompt)))
 	clean := sanitize.Plain
 	if env.StdoutTTY {
 		clean = sanitize.Text
@@ -175,6 +171,9 @@ func mergeParams(saved, fromFlags session.Params, f *flags) session.Params {
 	}
 	if f.set("stop") {
 		p.StopSequences = fromFlags.StopSequences
+	}
+	if f.set("thinking-budget") {
+		p.ThinkingBudget = fromFlags.ThinkingBudget
 	}
 	return p
 }
