@@ -3,10 +3,10 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"hash/fnv"
 	"image/png"
 	"io"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"

@@ -29,19 +29,19 @@ type flags struct {
 	out          string
 
 	thinkingBudget int
-	baseURL      string
-	model        string
-	imageModel   string
-	maxTokens    int
-	system       string
-	temp         float64
-	topP         float64
-	topK         int
-	stop         []string
-	version      string
-	theme        string
-	showVer      bool
-	help         bool
+	baseURL        string
+	model          string
+	imageModel     string
+	maxTokens      int
+	system         string
+	temp           float64
+	topP           float64
+	topK           int
+	stop           []string
+	version        string
+	theme          string
+	showVer        bool
+	help           bool
 
 	set func(name string) bool
 }
