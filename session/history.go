@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"muse/api"
@@ -13,24 +14,81 @@ import (
 func History(entries []Entry) []api.MessageParam {
 	var out []api.MessageParam
 	var pending *Entry
+	// awaiting is set after an assistant turn that called tools: its
+	// results, a tool entry, come next.
+	awaiting := false
 	for i := range entries {
 		e := &entries[i]
 		switch e.Kind {
 		case KindUser:
 			pending = e
 		case KindAssistant:
-			if pending == nil || e.Message == nil || !hasContent(e) {
+			if e.Message == nil || !hasContent(e) || (pending == nil && !awaiting) {
 				continue
 			}
 			if e.Status == StatusFailed || e.Status == StatusStreaming {
 				pending = nil
 				continue
 			}
-			out = append(out, api.TextMessage(api.RoleUser, pending.Text), AssistantParam(e))
-			pending = nil
+			if pending != nil {
+				out = append(out, api.TextMessage(api.RoleUser, pending.Text))
+			}
+			out = append(out, AssistantParam(e))
+			pending, awaiting = nil, false
+			if p := out[len(out)-1]; hasToolUse(p) {
+				awaiting = true
+			}
+		case KindTool:
+			if !awaiting || len(e.ToolResults) == 0 {
+				continue
+			}
+			blocks := make([]api.ContentBlock, 0, len(e.ToolResults))
+			for _, r := range e.ToolResults {
+				blocks = append(blocks, r.Block())
+			}
+			out = append(out, api.MessageParam{Role: api.RoleUser, Blocks: blocks})
+			awaiting = true // the reply to the results comes next, with no prompt
+		}
+	}
+	// An assistant turn that called tools and got no results cannot be
+	// followed by a prompt: drop the calls.
+	if n := len(out); n > 0 && hasToolUse(out[n-1]) {
+		out = out[:n-1]
+		if n >= 2 && out[n-2].Role == api.RoleUser && len(out[n-2].Blocks) == 0 {
+			out = out[:n-2]
 		}
 	}
 	return out
+}
+
+func hasToolUse(p api.MessageParam) bool {
+	for _, b := range p.Blocks {
+		if b.Type == api.BlockToolUse {
+			return true
+		}
+	}
+	return false
+}
+
+// ToolResult is the result of one tool call, as shown and as sent back.
+type ToolResult struct {
+	ToolUseID string `json:"tool_use_id"`
+	Name      string `json:"name"`
+	// Output is what the tool printed (capped), or what the user typed.
+	Output  string `json:"output"`
+	IsError bool   `json:"is_error,omitempty"`
+	// Approval says how the call was allowed: "yes", "always", "typed"
+	// (a tool without a command), or "no" (declined: not run).
+	Approval string `json:"approval,omitempty"`
+	ExitCode int    `json:"exit_code,omitempty"`
+	// DurationMS is how long the command ran.
+	DurationMS int64 `json:"duration_ms,omitempty"`
+}
+
+// Block is the tool_result content block sent back for r.
+func (r ToolResult) Block() api.ContentBlock {
+	content, _ := json.Marshal(r.Output)
+	return api.ContentBlock{Type: api.BlockToolResult, ToolUseID: r.ToolUseID, ResultContent: content, IsError: r.IsError}
 }
 
 func hasContent(e *Entry) bool {
@@ -85,8 +143,8 @@ func NextSeq(entries []Entry) int {
 	return n + 1
 }
 
-// Request builds a message request with these settings.
-func (p Params) Request(msgs []api.MessageParam) api.MessageRequest {
+// Request builds a message request with these settings, offering tools.
+func (p Params) Request(msgs []api.MessageParam, tools []api.Tool) api.MessageRequest {
 	req := api.MessageRequest{
 		Model: p.Model, Messages: msgs, MaxTokens: p.MaxTokens, System: p.System,
 		Temperature: p.Temperature, TopP: p.TopP, TopK: p.TopK, StopSequences: p.StopSequences,
@@ -96,6 +154,16 @@ func (p Params) Request(msgs []api.MessageParam) api.MessageRequest {
 	}
 	if p.UserID != "" {
 		req.Metadata = &api.Metadata{UserID: p.UserID}
+	}
+	if len(tools) > 0 {
+		req.Tools = tools
+		switch p.ToolChoice {
+		case "":
+		case "auto", "any", "none":
+			req.ToolChoice = &api.ToolChoice{Type: p.ToolChoice}
+		default:
+			req.ToolChoice = &api.ToolChoice{Type: "tool", Name: p.ToolChoice}
+		}
 	}
 	return req
 }

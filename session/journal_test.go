@@ -2,10 +2,13 @@ package session
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
 	"testing"
+
+	"muse/api"
 )
 
 func TestReadLine(t *testing.T) {
@@ -163,5 +166,47 @@ func TestRetract(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "e1=e1,e2=new e2" || len(sess.Entries) != 2 {
 		t.Errorf("entries after retract: %v (in memory %d)", got, len(sess.Entries))
+	}
+}
+
+func TestToolEntryRoundTripAndHistory(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, _ := st.Create(Params{Model: "m", ThinkingBudget: 2048, ToolChoice: "auto", UserID: "u"})
+	call := api.ContentBlock{Type: api.BlockToolUse, ID: "toolu_1", Name: "get_time", Input: json.RawMessage(`{"tz":"UTC"}`)}
+	entries := []Entry{
+		{ID: "e1", Kind: KindUser, Text: "what time is it?"},
+		{ID: "e2", Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "Let me check."}, call}, StopReason: "tool_use"}},
+		{ID: "e3", Kind: KindTool, ToolResults: []ToolResult{{ToolUseID: "toolu_1", Name: "get_time", Output: "12:00", Approval: "yes"}}},
+		{ID: "e4", Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "It is noon."}}, StopReason: "end_turn"}},
+	}
+	for _, e := range entries {
+		if err := st.Append(sess, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	back, err := st.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Entries[2].ToolResults; len(got) != 1 || got[0].Output != "12:00" || got[0].Approval != "yes" {
+		t.Fatalf("tool results after reload: %+v", got)
+	}
+	if back.Params.ThinkingBudget != 2048 || back.Params.ToolChoice != "auto" || back.Params.UserID != "u" {
+		t.Errorf("params after reload: %+v", back.Params)
+	}
+	h := History(back.Entries)
+	if len(h) != 4 || h[1].Role != api.RoleAssistant || len(h[1].Blocks) != 2 || h[2].Role != api.RoleUser || h[2].Blocks[0].Type != api.BlockToolResult || h[3].Text != "It is noon." {
+		t.Fatalf("history: %+v", h)
+	}
+	out, _ := json.Marshal(h[2])
+	if !strings.Contains(string(out), `{"type":"tool_result","tool_use_id":"toolu_1","content":"12:00"}`) {
+		t.Errorf("tool_result wire form: %s", out)
+	}
+	// Calls without results are not sent.
+	if h := History(back.Entries[:2]); len(h) != 0 {
+		t.Errorf("unanswered tool calls were sent: %+v", h)
 	}
 }

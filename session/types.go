@@ -14,6 +14,8 @@ const (
 	KindNotice    = "notice"
 	// KindImage is an image generation: its prompt, settings and results.
 	KindImage = "image"
+	// KindTool holds the results of the tool calls of the reply before it.
+	KindTool = "tool"
 )
 
 // Statuses of an assistant entry.
@@ -55,6 +57,8 @@ type Entry struct {
 	ImageParams *ImageParams `json:"image_params,omitempty"`
 	// Images are the results of an image entry, in the order requested.
 	Images []Image `json:"images,omitempty"`
+	// ToolResults are the results of a tool entry, in the order of the calls.
+	ToolResults []ToolResult `json:"tool_results,omitempty"`
 }
 
 // Image is one result of an image generation.
@@ -108,6 +112,8 @@ type Params struct {
 	ThinkingBudget int `json:"thinking_budget,omitempty"`
 	// UserID is sent as metadata.user_id.
 	UserID string `json:"user_id,omitempty"`
+	// ToolChoice is "auto", "any", "none" or a tool's name; "" sends none.
+	ToolChoice string `json:"tool_choice,omitempty"`
 	// Image holds the settings of image generations, when any were chosen.
 	Image *ImageParams `json:"image,omitempty"`
 }

@@ -52,6 +52,11 @@ type Options struct {
 	StartInPicker bool
 	// ImageModel is the default image model.
 	ImageModel string
+	// Tools are offered to the model; a tool with a Command is run by muse,
+	// after the user allows it.
+	Tools []Tool
+	// MaxToolRounds bounds the automatic tool rounds of one prompt (default 20).
+	MaxToolRounds int
 	// Kitty draws image previews with the kitty graphics protocol, written
 	// to Clipboard (the terminal); it is detected before the program starts.
 	Kitty bool
@@ -83,9 +88,13 @@ type Model struct {
 	renderer *renderer
 	params   session.Params
 
-	// The reply in flight, and the image turn in flight.
-	reply   *reply
-	imaging *imageJob
+	// The reply in flight, the image turn in flight, and the tool calls
+	// being answered (toolRound counts the rounds of the current prompt).
+	reply      *reply
+	imaging    *imageJob
+	tools      *toolTurn
+	toolAlways map[string]bool
+	toolRound  int
 
 	// Session bookkeeping: the journal of the session shown, its id once
 	// saved, and the queue of saves, one running at a time.
@@ -157,7 +166,7 @@ func New(opts Options) Model {
 	in.KeyMap = textareaKeys()
 	in.ShowLineNumbers = false
 	in.Prompt = "› "
-	in.Placeholder = "Ask anything · enter sends · alt+enter adds a line"
+	in.Placeholder = inputPlaceholder
 	in.CharLimit = 0
 	in.MaxHeight = 0
 	in.FocusedStyle.CursorLine = lipgloss.NewStyle()
@@ -212,6 +221,9 @@ func (m Model) resume(s *session.Session, unlock func() error) Model {
 	m.state = stateChat
 	return m.layout()
 }
+
+// inputPlaceholder is what the empty input says.
+const inputPlaceholder = "Ask anything · enter sends · alt+enter adds a line"
 
 // Init starts nothing, unless the picker opens first: the screen is idle
 // until a key arrives.
@@ -280,6 +292,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case imageResultMsg:
 		return m.imageResult(msg)
+	case toolRanMsg:
+		return m.toolRan(msg)
 	case imagesStartedMsg:
 		if m.imaging == nil || msg.turn != m.imaging.turn {
 			return m, nil
@@ -319,10 +333,29 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if t := m.tools; t != nil && msg.Type != tea.KeyCtrlC {
+		if t.typing {
+			switch {
+			case key.Matches(msg, m.keys.Send):
+				return m.typedResult(m.w.input.Value(), false)
+			case key.Matches(msg, m.keys.Cancel):
+				return m.typedResult("", true)
+			}
+			return m.updateInput(msg)
+		}
+		if next, cmd, handled := m.decideCall(msg); handled {
+			return next, cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
 		if m.reply != nil {
 			return m.cancelReply()
+		}
+		if m.tools != nil {
+			m.tools = nil
+			m.notice = "tool calls left unanswered"
+			return m.layout(), nil
 		}
 		if m.imaging != nil {
 			return m.cancelImage()
@@ -400,6 +433,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	}
 	user := m.newEntry(session.Entry{Kind: session.KindUser, Text: text})
 	m.conv = m.conv.caughtUp().Add(user)
+	m.toolRound = 0
 	if m.title == "" {
 		m.title = session.TitleFrom(text)
 	}
@@ -467,7 +501,11 @@ func (r *reply) message(model string) api.Message {
 
 // request builds a message request from the session's settings.
 func (m Model) request(msgs []api.MessageParam) api.MessageRequest {
-	return m.params.Request(msgs)
+	defs := make([]api.Tool, 0, len(m.opts.Tools))
+	for _, t := range m.opts.Tools {
+		defs = append(defs, t.Def)
+	}
+	return m.params.Request(msgs, defs)
 }
 
 func (m Model) paramsCopy() *session.Params {
@@ -570,7 +608,12 @@ func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
 		addUsage(&m.usage, newUsage)
 		m.lastStop = msg.StopReason
 		m.conv = m.conv.Finish(live)
-		return m.save(saveJob{entries: append(entries, live)})
+		next, save := m.save(saveJob{entries: append(entries, live)})
+		if msg.StopReason == api.StopToolUse {
+			next, tools := next.beginTools(msg)
+			return next, tea.Batch(save, tools)
+		}
+		return next, save
 	}
 	if r.base != nil {
 		// A failed /continue keeps the reply it was extending.
@@ -677,4 +720,4 @@ func addUsage(total *api.Usage, u api.Usage) {
 func (m Model) SessionID() string { return m.sessID }
 
 // busy reports whether a reply or an image turn is in flight.
-func (m Model) busy() bool { return m.reply != nil || m.imaging != nil }
+func (m Model) busy() bool { return m.reply != nil || m.imaging != nil || m.tools != nil }

@@ -48,6 +48,8 @@ func (r *renderer) entry(e *session.Entry, width int, text textLines) string {
 		return r.errorEntry(e, inner)
 	case session.KindImage:
 		return r.imageEntry(e, inner)
+	case session.KindTool:
+		return r.toolEntry(e, inner)
 	default:
 		return st.Notice.Render(wrap(sanitize.Text(e.Text), width))
 	}
@@ -336,4 +338,31 @@ func hyperlink(target, label string) string {
 		return ""
 	}
 	return "\x1b]8;;" + target + "\x1b\\" + label + "\x1b]8;;\x1b\\"
+}
+
+// toolEntry renders the results of tool calls: how each was allowed, its
+// exit code and time, and its output.
+func (r *renderer) toolEntry(e *session.Entry, width int) string {
+	st := r.th.Styles
+	lines := []string{st.ToolTitle.Render("tool results")}
+	for _, res := range e.ToolResults {
+		head := sanitize.Line(res.Name) + " · " + sanitize.Line(res.Approval)
+		if res.Approval != "no" && res.Approval != "typed" {
+			head += fmt.Sprintf(" · exit %d · %dms", res.ExitCode, res.DurationMS)
+		}
+		style := st.Muted
+		if res.IsError {
+			style = st.ErrorText
+		}
+		out := sanitize.Plain(strings.TrimRight(res.Output, "\n"))
+		if n := strings.Count(out, "\n"); n > 20 {
+			out = strings.Join(strings.Split(out, "\n")[:20], "\n") + fmt.Sprintf("\n… %d more lines", n-19)
+		}
+		body := style.Render(head)
+		if out != "" {
+			body += "\n" + wrap(out, max(width-4, 10))
+		}
+		lines = append(lines, indent(st.ToolBox.Render(body)))
+	}
+	return strings.Join(lines, "\n")
 }

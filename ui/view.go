@@ -177,6 +177,11 @@ func (m Model) statusKey() string {
 	}
 	b = append(b, '|')
 	b = append(b, m.lastStop...)
+	b = append(b, m.toolPrompt()...)
+	if m.tools != nil && m.tools.running {
+		b = append(b, "running"...)
+		b = strconv.AppendInt(b, int64(m.tools.idx), 10)
+	}
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
 	if j := m.imaging; j != nil {
@@ -237,6 +242,10 @@ func (m Model) statusView() string {
 			left += st.Warning.Render(" · " + sanitize.Line(r.retry))
 		}
 		left += st.Subtle.Render(" · esc cancels")
+	case m.tools != nil && m.tools.running:
+		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.tools.calls[m.tools.idx].Name))
+	case m.toolPrompt() != "":
+		left = st.Warning.Render(m.toolPrompt())
 	case m.imaging != nil:
 		j := m.imaging
 		left = m.w.spin.View() + " " + st.StatusValue.Render(j.phase) + st.Muted.Render(" "+formatElapsed(m.now().Sub(j.started)))

@@ -49,7 +49,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.image {
 		return imageMode(ctx, env, f, cfg, client, prompt, store, sess)
 	}
-	req := params.Request(append(history, api.TextMessage(api.RoleUser, prompt)))
+	req := params.Request(append(history, api.TextMessage(api.RoleUser, prompt)), toolDefs(cfg.tools))
 	clean := sanitize.Plain
 	if env.StdoutTTY {
 		clean = sanitize.Text

@@ -1,0 +1,121 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Tool is a client tool offered to the model.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	// Command is the argv muse runs when the model calls the tool. It stays
+	// on this machine: it is never sent to the server.
+	Command []string `json:"-"`
+}
+
+// Profile is one [profiles.NAME] table. Pointer fields are nil when the file
+// does not set them; strings are empty.
+type Profile struct {
+	Name string
+
+	BaseURL         string
+	AccessTokenEnv  string
+	AccessTokenCmd  string
+	APIKeyEnv       string
+	APIKeyCmd       string
+	ProviderVersion string
+	VersionHeader   string
+
+	Model          string
+	ImageModel     string
+	System         string
+	UserID         string
+	Theme          string
+	ImageSize      string
+	NegativePrompt string
+
+	MaxTokens      *int
+	TopK           *int
+	ThinkingBudget *int
+	MaxToolRounds  *int
+
+	Temperature *float64
+	TopP        *float64
+
+	PromptExtend *bool
+	Watermark    *bool
+
+	StopSequences []string
+	// Keys maps an action name, such as "send", to the keys bound to it.
+	Keys  map[string][]string
+	Tools []Tool
+}
+
+// File is a loaded configuration file.
+type File struct {
+	Path           string
+	DefaultProfile string
+	Profiles       map[string]*Profile
+}
+
+// DefaultPath returns $XDG_CONFIG_HOME/muse/config.toml, or
+// ~/.config/muse/config.toml when XDG_CONFIG_HOME is unset or relative.
+func DefaultPath(getenv func(string) string) (string, error) {
+	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "muse", "config.toml"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", errors.New("cannot locate the config file: neither XDG_CONFIG_HOME nor HOME is set")
+	}
+	return filepath.Join(home, ".config", "muse", "config.toml"), nil
+}
+
+// Select returns the named profile. An empty name means the file's
+// default_profile; with no default either, the profile is nil and there is
+// no error. An unknown name is an error that lists the known profiles.
+func (f *File) Select(name string) (*Profile, error) {
+	if f == nil {
+		f = &File{}
+	}
+	if name == "" {
+		name = f.DefaultProfile
+	}
+	if name == "" {
+		return nil, nil
+	}
+	if p, ok := f.Profiles[name]; ok {
+		return p, nil
+	}
+	where := f.Path
+	if where == "" {
+		where = "the config file"
+	}
+	if len(f.Profiles) == 0 {
+		return nil, fmt.Errorf("no profile %s: %s defines no profiles (muse config init writes an example)", quote(name), where)
+	}
+	names := f.Names()
+	for i, n := range names {
+		names[i] = quote(n)
+	}
+	return nil, fmt.Errorf("no profile %s in %s: known profiles are %s", quote(name), where, strings.Join(names, ", "))
+}
+
+// Names returns the profile names, sorted.
+func (f *File) Names() []string {
+	if f == nil {
+		return nil
+	}
+	names := make([]string, 0, len(f.Profiles))
+	for n := range f.Profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/api"
+	"muse/session"
+)
+
+func toolModel(t *testing.T, tools ...Tool) (Model, *harness) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m.opts.Tools = tools
+	return m, h
+}
+
+func TestToolRoundTrip(t *testing.T) {
+	tool := Tool{
+		Def:     api.Tool{Name: "get_time", Description: "the time", InputSchema: json.RawMessage(`{"type":"object","properties":{"tz":{"type":"string"}}}`)},
+		Command: []string{"sh", "-c", "printf 'input was: '; cat; printf '\\nit is 12:00'"},
+	}
+	m, h := toolModel(t, tool)
+	tm := start(t, m, 100, 40)
+	send(tm, "demo:tool what time is it?")
+	waitFor(t, tm, "run tool get_time")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	waitFor(t, tm, "The tool returned")
+	waitSaved(t, h.store, session.KindAssistant)
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 4 || es[1].Message.StopReason != "tool_use" || es[2].Kind != session.KindTool || es[3].Kind != session.KindAssistant {
+		t.Fatalf("entries: %+v", es)
+	}
+	res := es[2].ToolResults[0]
+	if res.Approval != "yes" || res.ExitCode != 0 || !strings.Contains(res.Output, `input was: {"tz":`) || !strings.Contains(res.Output, "it is 12:00") {
+		t.Errorf("result %+v", res)
+	}
+	if !strings.Contains(es[3].Message.Text(), "it is 12:00") {
+		t.Errorf("the continued reply did not get the result: %q", es[3].Message.Text())
+	}
+	sess, _ := h.store.Latest()
+	if len(sess.Entries) != 4 || sess.Entries[2].ToolResults[0].Approval != "yes" {
+		t.Errorf("saved: %+v", sess.Entries)
+	}
+}
+
+func TestToolDeclinedAndTyped(t *testing.T) {
+	run := Tool{Def: api.Tool{Name: "rm_rf", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"false"}}
+	m, _ := toolModel(t, run)
+	tm := start(t, m, 100, 30)
+	send(tm, "demo:tool do it")
+	waitFor(t, tm, "run tool rm_rf")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	waitFor(t, tm, "The tool returned")
+	final := quit(t, tm)
+	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "no" || !r.IsError {
+		t.Errorf("declined result %+v", r)
+	}
+
+	typed := Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	m, _ = toolModel(t, typed)
+	tm = start(t, m, 100, 30)
+	send(tm, "demo:tool weather?")
+	waitFor(t, tm, "type the result of ask_user")
+	send(tm, "sunny and warm")
+	waitFor(t, tm, "The tool returned: sunny and warm")
+	final = quit(t, tm)
+	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "typed" || r.Output != "sunny and warm" {
+		t.Errorf("typed result %+v", r)
+	}
+}
+
+func TestRunToolLimits(t *testing.T) {
+	out, code, err := RunTool(t.Context(), []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; exit 3"}, nil)
+	if err != nil || code != 3 || !strings.Contains(out, "more bytes cut") || len(out) > ToolOutputCap+100 {
+		t.Errorf("code %d err %v len %d", code, err, len(out))
+	}
+}
