@@ -7,6 +7,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
+	"muse/ui"
 	"muse/ui/sanitize"
 )
 
@@ -20,6 +21,8 @@ type config struct {
 	imageModel string
 	demo       bool
 	params     session.Params
+	tools      []ui.Tool
+	maxRounds  int
 }
 
 // Demo defaults.
@@ -55,6 +58,16 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 	}
 	if f.set("thinking-budget") {
 		c.params.ThinkingBudget = f.thinkingBudget
+	}
+	if f.set("tool-choice") {
+		c.params.ToolChoice = f.toolChoice
+	}
+	if f.toolsFile != "" {
+		tools, err := loadToolsFile(f.toolsFile)
+		if err != nil {
+			return nil, err
+		}
+		c.tools = tools
 	}
 	if c.version == "" {
 		c.version = api.DefaultVersion

@@ -29,6 +29,9 @@ type flags struct {
 	out          string
 
 	thinkingBudget int
+	toolsFile      string
+	toolChoice     string
+	allowTools     bool
 	baseURL        string
 	model          string
 	imageModel     string
@@ -78,6 +81,9 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.Float64Var(&f.topP, "top-p", 0, "nucleus sampling `X`, 0 to 1")
 	fs.IntVar(&f.topK, "top-k", 0, "sample from the top `N` tokens, at least 1")
 	fs.StringArrayVar(&f.stop, "stop", nil, "stop `SEQUENCE` (repeatable)")
+	fs.StringVar(&f.toolsFile, "tools", "", "offer the tools of `FILE.json` (an array of name, description, input_schema, command)")
+	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
+	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
@@ -154,6 +160,12 @@ func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 	}
 	if fs.Changed("thinking-budget") && (f.thinkingBudget < 1024 || f.thinkingBudget >= f.maxTokens) {
 		return nil, fs, usagef("--thinking-budget must be at least 1024 and below --max-tokens (%d), got %d", f.maxTokens, f.thinkingBudget)
+	}
+	if f.allowTools && !f.printSet {
+		return nil, fs, usagef("--allow-tools goes with -p; the chat screen asks before each tool runs")
+	}
+	if fs.Changed("tool-choice") && strings.TrimSpace(f.toolChoice) == "" {
+		return nil, fs, usagef("--tool-choice must be auto, any, none or a tool's name")
 	}
 	if fs.Changed("top-k") && f.topK < 1 {
 		return nil, fs, usagef("--top-k must be at least 1, got %d", f.topK)

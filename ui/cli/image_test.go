@@ -92,3 +92,23 @@ func TestImageErrorsAndContinue(t *testing.T) {
 		t.Errorf("image not saved under the session's folder: %s", last.Images[0].Path)
 	}
 }
+
+func TestPrintToolCalls(t *testing.T) {
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(tools, []byte(`[{"name":"get_time","description":"d","input_schema":{"type":"object"},"command":["sh","-c","cat >/dev/null; echo 12:00"]}]`), 0o600)
+	r := runMain(t, nil, "", "--demo", "--tools", tools, "-p", "demo:tool time?")
+	if r.code != 0 || !strings.Contains(r.stdout, `[{"id":"toolu_demo_`) || !strings.Contains(r.stdout, `"name":"get_time"`) {
+		t.Errorf("without --allow-tools: %+v", r)
+	}
+	r = runMain(t, nil, "", "--demo", "--tools", tools, "--allow-tools", "-p", "demo:tool time?")
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned: 12:00") || !strings.Contains(r.stderr, "ran tool get_time") {
+		t.Errorf("with --allow-tools: %+v", r)
+	}
+	os.WriteFile(tools, []byte(`[{"name":"","input_schema":{}}]`), 0o600)
+	if r := runMain(t, nil, "", "--demo", "--tools", tools, "-p", "x"); r.code != 2 || !strings.Contains(r.stderr, "has no name") {
+		t.Errorf("bad tools file: %+v", r)
+	}
+	if r := runMain(t, nil, "", "--demo", "--allow-tools"); r.code != 2 {
+		t.Errorf("--allow-tools without -p: %+v", r)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui"
 	"muse/ui/sanitize"
 )
 
@@ -71,6 +72,33 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	if err != nil {
 		return fail(env, err)
+	}
+	// Tool calls: printed as JSON, or, with --allow-tools, run and answered
+	// until the model stops calling them.
+	maxRounds := cfg.maxRounds
+	if maxRounds <= 0 {
+		maxRounds = ui.DefaultToolRounds
+	}
+	for round := 0; msg.StopReason == api.StopToolUse; round++ {
+		if !f.allowTools {
+			if !f.json {
+				printToolCalls(env.Stdout, msg)
+			}
+			break
+		}
+		if round >= maxRounds {
+			fmt.Fprintf(env.Stderr, "muse: stopped after %d tool rounds\n", maxRounds)
+			break
+		}
+		results := runToolCalls(ctx, env, cfg.tools, msg)
+		if len(results) == 0 {
+			break
+		}
+		req.Messages = append(req.Messages, api.MessageParam{Role: api.RoleAssistant, Blocks: msg.Content},
+			api.MessageParam{Role: api.RoleUser, Blocks: results})
+		if msg, _, err = fetch(ctx, env, f, client, req, clean, nil); err != nil {
+			return fail(env, err)
+		}
 	}
 	if f.json {
 		out, err := json.Marshal(msg)
