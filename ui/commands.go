@@ -76,6 +76,7 @@ var slashCommands = []slashCommand{
 		run: slashUnitFloat("top_p", func(p *session.Params) **float64 { return &p.TopP })},
 	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
 	{name: "thinking", args: "BUDGET|off", help: "extended thinking with a token budget (≥ 1024, below max_tokens)", run: slashThinking},
+	{name: "tool-choice", args: "auto|any|none|NAME", help: "how the model may use tools (off: server default)", run: slashToolChoice},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
 	{name: "size", args: "W*H", help: "image size, like 1024*1024 (WxH works too)", run: slashSize},
@@ -307,6 +308,20 @@ func slashOpen(arg string, p session.Params) (slashResult, error) {
 		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("usage: /open N, with N the image number from 1; got %q", arg)
 	}
 	return slashResult{action: actionOpen, params: slashCloneParams(p), arg: strconv.Itoa(n)}, nil
+}
+
+func slashToolChoice(arg string, p session.Params) (slashResult, error) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" || strings.ContainsAny(arg, " \t") {
+		return slashResult{params: slashCloneParams(p)}, errors.New("usage: /tool-choice auto|any|none|NAME (or off)")
+	}
+	q := slashCloneParams(p)
+	if strings.EqualFold(arg, "off") || strings.EqualFold(arg, "default") {
+		q.ToolChoice = ""
+		return slashSet(q, "tool_choice off (server default)"), nil
+	}
+	q.ToolChoice = arg
+	return slashSet(q, "tool_choice "+arg), nil
 }
 
 func slashThinking(arg string, p session.Params) (slashResult, error) {

@@ -203,7 +203,7 @@ func (m Model) statusKey() string {
 
 func settingsKey(p session.Params) string {
 	var b strings.Builder
-	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences, p.ThinkingBudget, p.Image)
+	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences, p.ThinkingBudget, p.Image, p.ToolChoice)
 	for _, f := range []*float64{p.Temperature, p.TopP} {
 		if f != nil {
 			fmt.Fprint(&b, *f)
@@ -294,6 +294,9 @@ func (m Model) settingsView(room int) string {
 	}
 	if p.ThinkingBudget > 0 {
 		parts = append(parts, fmt.Sprintf("think %d", p.ThinkingBudget))
+	}
+	if p.ToolChoice != "" {
+		parts = append(parts, "tools:"+sanitize.Line(p.ToolChoice))
 	}
 	if ip := m.imageParams(); ip.Model != "" {
 		img := "img " + sanitize.Line(ip.Model)
