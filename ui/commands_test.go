@@ -150,7 +150,7 @@ func TestRunSlashErrors(t *testing.T) {
 		{"/maxtokens 9", []string{"did you mean /max-tokens?"}},
 		{"/top 5", []string{"did you mean /top-p or /top-k?"}},
 		{"/exi", []string{"did you mean /exit?"}},
-		{"/to", []string{"did you mean /top-p or /top-k?"}},
+		{"/to", []string{"did you mean /top-p, /top-k or /tool-choice?"}},
 		{"/ret 1", []string{"did you mean /retry?"}},
 		{"hello", []string{"not a command"}},
 	}
@@ -262,7 +262,7 @@ func TestCompleteSlash(t *testing.T) {
 		{"/q", "/quit", true},
 		{"/m", "", false}, // model and max-tokens share only the "m" already typed
 		{"/ma", "/max-tokens ", true},
-		{"/to", "/top-", true},
+		{"/top", "/top-", true},
 		{"/top-", "", false},
 		{"/top-k", "/top-k ", true},
 		{"/co", "", false}, // continue, copy: "co" is all they share

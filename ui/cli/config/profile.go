@@ -1,0 +1,223 @@
+package config
+
+import (
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// profileKeys reads each setting of a [profiles.NAME] table into a Profile.
+var profileKeys = map[string]func(p *Profile, v value){
+	"base_url":         text(func(p *Profile) *string { return &p.BaseURL }, httpURL),
+	"access_token_env": text(func(p *Profile) *string { return &p.AccessTokenEnv }, envName),
+	"access_token_cmd": text(func(p *Profile) *string { return &p.AccessTokenCmd }, shellCommand),
+	"api_key_env":      text(func(p *Profile) *string { return &p.APIKeyEnv }, envName),
+	"api_key_cmd":      text(func(p *Profile) *string { return &p.APIKeyCmd }, shellCommand),
+	"provider_version": text(func(p *Profile) *string { return &p.ProviderVersion }, headerValue),
+	"version_header":   text(func(p *Profile) *string { return &p.VersionHeader }, headerName),
+	"model":            text(func(p *Profile) *string { return &p.Model }, nonEmpty),
+	"image_model":      text(func(p *Profile) *string { return &p.ImageModel }, nonEmpty),
+	"system":           text(func(p *Profile) *string { return &p.System }, nil),
+	"user_id":          text(func(p *Profile) *string { return &p.UserID }, nil),
+	"theme":            text(func(p *Profile) *string { return &p.Theme }, theme),
+	"image_size":       text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
+	"negative_prompt":  text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
+	"max_tokens":       whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
+	"top_k":            whole(func(p *Profile) **int { return &p.TopK }, 1),
+	"thinking_budget":  whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
+	"max_tool_rounds":  whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
+	"temperature":      fraction(func(p *Profile) **float64 { return &p.Temperature }),
+	"top_p":            fraction(func(p *Profile) **float64 { return &p.TopP }),
+	"prompt_extend":    flag(func(p *Profile) **bool { return &p.PromptExtend }),
+	"watermark":        flag(func(p *Profile) **bool { return &p.Watermark }),
+	"stop_sequences":   stopSequences,
+	"keys":             func(p *Profile, v value) { p.Keys = v.keys() },
+	"tools":            func(p *Profile, v value) { p.Tools = v.tools() },
+}
+
+// profileKeyNames lists the keys of a profile, for suggestions.
+var profileKeyNames = sortedKeys(profileKeys)
+
+// profile reads one [profiles.NAME] table.
+func (l *loader) profile(name string, t map[string]any) *Profile {
+	p := &Profile{Name: name}
+	header := "[profiles." + tableKey(name) + "]"
+	base := value{l: l, path: []string{"profiles", name}, name: header}
+	for _, k := range sortedKeys(t) {
+		v := base.child(t, k)
+		switch set, ok := profileKeys[k]; {
+		case ok:
+			set(p, v)
+		case credential(k) != "" && !isTable(t[k]):
+			v.credential()
+		default:
+			v.unknown(k, "in "+header, suggest(k, profileKeyNames))
+		}
+	}
+	if p.ThinkingBudget != nil && p.MaxTokens != nil && *p.ThinkingBudget >= *p.MaxTokens {
+		base.child(t, "thinking_budget").fail("must be less than max_tokens (%d), got %d", *p.MaxTokens, *p.ThinkingBudget)
+		p.ThinkingBudget = nil
+	}
+	return p
+}
+
+// text reads a string setting; check, when not nil, returns what is wrong
+// with it, or "".
+func text(get func(*Profile) *string, check func(string) string) func(*Profile, value) {
+	return func(p *Profile, v value) {
+		s, ok := v.str()
+		if !ok {
+			return
+		}
+		if check != nil {
+			if msg := check(s); msg != "" {
+				v.fail("%s", msg)
+				return
+			}
+		}
+		*get(p) = s
+	}
+}
+
+// whole reads an integer setting of at least lo.
+func whole(get func(*Profile) **int, lo int) func(*Profile, value) {
+	return func(p *Profile, v value) {
+		n, ok := v.integer()
+		if !ok {
+			return
+		}
+		if n < lo {
+			v.fail("must be at least %d, got %d", lo, n)
+			return
+		}
+		*get(p) = &n
+	}
+}
+
+// fraction reads a number setting between 0 and 1.
+func fraction(get func(*Profile) **float64) func(*Profile, value) {
+	return func(p *Profile, v value) {
+		f, ok := v.float()
+		if !ok {
+			return
+		}
+		if !(f >= 0 && f <= 1) {
+			v.fail("must be between 0 and 1, got %v", f)
+			return
+		}
+		*get(p) = &f
+	}
+}
+
+// flag reads a boolean setting.
+func flag(get func(*Profile) **bool) func(*Profile, value) {
+	return func(p *Profile, v value) {
+		if b, ok := v.boolean(); ok {
+			*get(p) = &b
+		}
+	}
+}
+
+// stopSequences reads stop_sequences: a list of non-empty strings.
+func stopSequences(p *Profile, v value) {
+	seqs, ok := v.strs(`["\n\nHuman:"]`)
+	if !ok {
+		return
+	}
+	for i, s := range seqs {
+		if strings.TrimSpace(s) == "" {
+			v.l.errorf(append(v.path, index(i)), "stop_sequences item %d must not be empty or only white space", i+1)
+			return
+		}
+	}
+	p.StopSequences = seqs
+}
+
+func nonEmpty(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "must not be empty"
+	}
+	return ""
+}
+
+// httpURL checks an http(s) address. An address with a user name or
+// password in it is refused without being repeated.
+func httpURL(s string) string {
+	u, err := url.Parse(s)
+	if err == nil && u.User != nil {
+		return "must not hold a user name or password: use access_token_env or api_key_env"
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "must be an http(s) address such as \"https://llm.example.com\", got " + quote(s)
+	}
+	return ""
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// envName checks the name of an environment variable. The value is not
+// repeated: a secret pasted here by mistake must not reach the screen.
+func envName(s string) string {
+	if !envNameRE.MatchString(s) {
+		return "must name an environment variable such as WORK_TOKEN (letters, digits and _), not hold the secret itself"
+	}
+	return ""
+}
+
+func shellCommand(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return `must be a shell command such as "pass show llm/token", got an empty string`
+	}
+	return ""
+}
+
+// headerValue checks a value sent as an HTTP header.
+func headerValue(s string) string {
+	if msg := nonEmpty(s); msg != "" {
+		return msg
+	}
+	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
+		return "must not contain control characters, got " + quote(s)
+	}
+	return ""
+}
+
+// headerName checks an HTTP header name: one or more token characters
+// (RFC 9110, section 5.6.2).
+func headerName(s string) string {
+	ok := s != ""
+	for i := 0; ok && i < len(s); i++ {
+		c := s[i]
+		ok = isBare(c) || c < 0x80 && strings.IndexByte("!#$%&'*+.^`|~", c) >= 0
+	}
+	if !ok {
+		return `must be an HTTP header name such as "anthropic-version", got ` + quote(s)
+	}
+	return ""
+}
+
+// themes are the values of theme.
+var themes = []string{"dark", "light", "auto"}
+
+func theme(s string) string {
+	if !slices.Contains(themes, s) {
+		return "must be one of " + strings.Join(themes, ", ") + ", got " + quote(s)
+	}
+	return ""
+}
+
+// imageSize checks WIDTH*HEIGHT with positive numbers.
+func imageSize(s string) string {
+	w, h, ok := strings.Cut(s, "*")
+	if ok {
+		wn, err1 := strconv.Atoi(w)
+		hn, err2 := strconv.Atoi(h)
+		ok = err1 == nil && err2 == nil && wn > 0 && hn > 0
+	}
+	if !ok {
+		return `must be WIDTH*HEIGHT with positive numbers such as "1024*1024", got ` + quote(s)
+	}
+	return ""
+}
