@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 )
@@ -71,14 +73,35 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 }
 
 // textareaKeys frees the keys the chat screen uses for itself: enter sends,
-// ctrl+u/ctrl+d scroll, home/end scroll.
-func textareaKeys() textarea.KeyMap {
+// ctrl+u/ctrl+d scroll, home/end scroll; the newline keys are the chat's.
+func textareaKeys(k KeyMap) textarea.KeyMap {
 	km := textarea.DefaultKeyMap
-	km.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"))
+	km.InsertNewline = key.NewBinding(key.WithKeys(k.Newline.Keys()...))
 	km.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
 	km.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	km.LineStart = key.NewBinding(key.WithKeys("ctrl+a"))
 	km.LineEnd = key.NewBinding(key.WithDisabled())
 	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
 	return km
+}
+
+// Override rebinds actions by name ("send", "cancel", …), as a profile's
+// [keys] table asks. Unknown actions are ignored (the configuration loader
+// already refuses them).
+func (k *KeyMap) Override(keys map[string][]string) {
+	byName := map[string]*key.Binding{
+		"send": &k.Send, "newline": &k.Newline, "cancel": &k.Cancel, "quit": &k.Quit,
+		"pageup": &k.PageUp, "pagedown": &k.PageDown, "halfup": &k.HalfUp, "halfdown": &k.HalfDown,
+		"top": &k.Top, "bottom": &k.Bottom, "help": &k.Help, "editor": &k.Editor, "thinking": &k.Thinking,
+		"copy": &k.Copy, "prev": &k.Prev, "next": &k.Next, "complete": &k.Complete,
+		"sessions": &k.Sessions, "new": &k.New, "open": &k.Open, "previews": &k.Previews,
+	}
+	for name, ks := range keys {
+		b, ok := byName[name]
+		if !ok || len(ks) == 0 {
+			continue
+		}
+		b.SetKeys(ks...)
+		b.SetHelp(strings.Join(ks, "/"), b.Help().Desc)
+	}
 }

@@ -48,6 +48,8 @@ type Options struct {
 	Getenv func(string) string
 	// Unlock releases the lock on Session when the screen leaves it.
 	Unlock func() error
+	// Keys rebinds actions by name, from the profile.
+	Keys map[string][]string
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
@@ -160,10 +162,11 @@ func New(opts Options) Model {
 		opts.Getenv = os.Getenv
 	}
 	keys := DefaultKeyMap()
+	keys.Override(opts.Keys)
 	r := &renderer{th: opts.Theme, md: newMarkdown(opts.Theme.Markdown, opts.Profile), previews: map[string]string{}, showPreviews: true}
 
 	in := textarea.New()
-	in.KeyMap = textareaKeys()
+	in.KeyMap = textareaKeys(keys)
 	in.ShowLineNumbers = false
 	in.Prompt = "› "
 	in.Placeholder = inputPlaceholder

@@ -54,6 +54,9 @@ func Main(args []string, env Env) int {
 	if len(args) > 0 && args[0] == "sessions" {
 		return sessionsMain(args[1:], env)
 	}
+	if len(args) > 0 && args[0] == "config" {
+		return configMain(args[1:], env)
+	}
 	f, fs, err := parseFlags(args)
 	if err != nil {
 		return fail(env, err)

@@ -7,6 +7,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
+	cfgfile "muse/ui/cli/config"
 	"muse/ui"
 	"muse/ui/sanitize"
 )
@@ -23,6 +24,11 @@ type config struct {
 	params     session.Params
 	tools      []ui.Tool
 	maxRounds  int
+
+	versionHeader string
+	theme         string
+	keys          map[string][]string
+	profile       string
 }
 
 // Demo defaults.
@@ -32,35 +38,78 @@ const (
 )
 
 func resolve(f *flags, getenv func(string) string) (*config, error) {
-	pick := func(flag, env string) string {
-		if flag != "" {
-			return flag
+	prof, err := loadProfile(f, getenv)
+	if err != nil {
+		return nil, err
+	}
+	if prof == nil {
+		prof = &cfgfile.Profile{}
+	}
+	// first returns the first value that is set: flag, environment, profile.
+	first := func(vals ...string) string {
+		for _, v := range vals {
+			if v != "" {
+				return v
+			}
 		}
-		return getenv(env)
+		return ""
 	}
 	c := &config{
-		baseURL:    pick(f.baseURL, "MUSE_BASE_URL"),
-		token:      getenv("MUSE_ACCESS_TOKEN"),
-		apiKey:     getenv("MUSE_API_KEY"),
-		version:    pick(f.version, "MUSE_PROVIDER_VERSION"),
-		imageModel: pick(f.imageModel, "MUSE_IMAGE_MODEL"),
-		demo:       f.demo,
+		baseURL:       first(f.baseURL, getenv("MUSE_BASE_URL"), prof.BaseURL),
+		version:       first(f.version, getenv("MUSE_PROVIDER_VERSION"), prof.ProviderVersion, api.DefaultVersion),
+		versionHeader: first(prof.VersionHeader, api.DefaultVersionHeader),
+		imageModel:    first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
+		demo:          f.demo,
+		theme:         first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
+		keys:          prof.Keys,
+		profile:       prof.Name,
 	}
-	c.params = session.Params{Model: pick(f.model, "MUSE_MODEL"), MaxTokens: f.maxTokens, System: f.system, StopSequences: f.stop}
+	p := session.Params{
+		Model:         first(f.model, getenv("MUSE_MODEL"), prof.Model),
+		MaxTokens:     f.maxTokens,
+		System:        first(f.system, prof.System),
+		StopSequences: prof.StopSequences,
+		Temperature:   prof.Temperature,
+		TopP:          prof.TopP,
+		TopK:          prof.TopK,
+		UserID:        prof.UserID,
+	}
+	if prof.MaxTokens != nil && !f.set("max-tokens") {
+		p.MaxTokens = *prof.MaxTokens
+	}
+	if prof.ThinkingBudget != nil {
+		p.ThinkingBudget = *prof.ThinkingBudget
+	}
+	if prof.ImageSize != "" || prof.NegativePrompt != "" || prof.PromptExtend != nil || prof.Watermark != nil {
+		p.Image = &session.ImageParams{Size: prof.ImageSize, NegativePrompt: prof.NegativePrompt, PromptExtend: prof.PromptExtend, Watermark: prof.Watermark}
+	}
+	if f.set("stop") {
+		p.StopSequences = f.stop
+	}
 	if f.set("temperature") {
-		c.params.Temperature = api.Float(f.temp)
+		p.Temperature = api.Float(f.temp)
 	}
 	if f.set("top-p") {
-		c.params.TopP = api.Float(f.topP)
+		p.TopP = api.Float(f.topP)
 	}
 	if f.set("top-k") {
-		c.params.TopK = api.Int(f.topK)
+		p.TopK = api.Int(f.topK)
 	}
 	if f.set("thinking-budget") {
-		c.params.ThinkingBudget = f.thinkingBudget
+		p.ThinkingBudget = f.thinkingBudget
 	}
 	if f.set("tool-choice") {
-		c.params.ToolChoice = f.toolChoice
+		p.ToolChoice = f.toolChoice
+	}
+	if p.ThinkingBudget > 0 && p.ThinkingBudget >= p.MaxTokens {
+		return nil, usagef("the thinking budget (%d) must be below max_tokens (%d)", p.ThinkingBudget, p.MaxTokens)
+	}
+	c.params = p
+	if prof.MaxToolRounds != nil {
+		c.maxRounds = *prof.MaxToolRounds
+	}
+	for _, t := range prof.Tools {
+		c.tools = append(c.tools, ui.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 	}
 	if f.toolsFile != "" {
 		tools, err := loadToolsFile(f.toolsFile)
@@ -69,12 +118,9 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 		}
 		c.tools = tools
 	}
-	if c.version == "" {
-		c.version = api.DefaultVersion
-	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
-		c.token, c.apiKey = demo.DefaultToken, ""
+		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", api.DefaultVersionHeader
 		if c.params.Model == "" {
 			c.params.Model = demoModel
 		}
@@ -83,22 +129,68 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 		}
 		return c, nil
 	}
+	// Credentials: the environment, then the profile's variable or command.
+	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
+	if c.token == "" && c.apiKey == "" {
+		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
+			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, getenv, cfgfile.RunCommand); err != nil {
+				return nil, usagef("profile %s: access token: %v", prof.Name, err)
+			}
+		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
+			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, getenv, cfgfile.RunCommand); err != nil {
+				return nil, usagef("profile %s: API key: %v", prof.Name, err)
+			}
+		}
+	}
 	switch {
 	case c.baseURL == "":
-		return nil, usagef("no service address: set MUSE_BASE_URL or pass --base-url (or try --demo)")
+		return nil, usagef("no service address: set MUSE_BASE_URL, pass --base-url or set base_url in a profile (muse config init), or try --demo")
 	case c.params.Model == "":
-		return nil, usagef("no model: set MUSE_MODEL or pass --model")
+		return nil, usagef("no model: set MUSE_MODEL, pass --model or set model in a profile")
 	case c.token == "" && c.apiKey == "":
-		return nil, usagef("no credentials: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY)")
+		return nil, usagef("no credentials: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile")
 	}
 	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL or --base-url", sanitize.Line(c.baseURL))
+		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL, --base-url or base_url", sanitize.Line(c.baseURL))
 	}
 	return c, nil
 }
 
+// flagValue is the flag's value when it was given, else "".
+func flagValue(f *flags, name, v string) string {
+	if f.set(name) {
+		return v
+	}
+	return ""
+}
+
+// loadProfile reads the configuration file and picks the profile named by
+// --profile, MUSE_PROFILE or default_profile; nil when there is none.
+func loadProfile(f *flags, getenv func(string) string) (*cfgfile.Profile, error) {
+	path := f.configPath
+	if path == "" {
+		var err error
+		if path, err = cfgfile.DefaultPath(getenv); err != nil {
+			return nil, nil // no home: no file
+		}
+	}
+	file, err := cfgfile.Load(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	name := f.profile
+	if name == "" {
+		name = getenv("MUSE_PROFILE")
+	}
+	prof, err := file.Select(name)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return prof, nil
+}
+
 func (c *config) clientOptions() []api.Option {
-	opts := []api.Option{api.WithProviderVersion(c.version)}
+	opts := []api.Option{api.WithProviderVersion(c.version), api.WithVersionHeader(c.versionHeader)}
 	if c.token != "" {
 		opts = append(opts, api.WithAccessToken(c.token))
 	}

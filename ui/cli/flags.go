@@ -30,6 +30,8 @@ type flags struct {
 
 	thinkingBudget int
 	toolsFile      string
+	profile        string
+	configPath     string
 	toolChoice     string
 	allowTools     bool
 	baseURL        string
@@ -93,6 +95,8 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.StringVar(&f.out, "out", "", "with --image: save the images in `DIR` (default: muse's data folder)")
 	fs.StringVar(&f.version, "provider-version", "", "provider-version header `DATE` (env MUSE_PROVIDER_VERSION, default "+api.DefaultVersion+")")
 	fs.StringVar(&f.theme, "theme", "auto", "colour theme: dark, light or auto")
+	fs.StringVar(&f.profile, "profile", "", "use the configuration profile `NAME` (env MUSE_PROFILE)")
+	fs.StringVar(&f.configPath, "config", "", "read the configuration from `FILE` (default $XDG_CONFIG_HOME/muse/config.toml)")
 	fs.BoolVar(&f.showVer, "version", false, "print the version and exit")
 	fs.BoolVarP(&f.help, "help", "h", false, "show this help")
 	return fs
@@ -186,6 +190,7 @@ Usage:
   muse -c                      resume the latest session
   muse -r [ID|PREFIX|TITLE]    resume a session; alone, pick one from a list
   muse sessions ...            list, show, export, rename, delete, search sessions
+  muse config path|show|init   where the configuration file is, what it sets, a commented example
   muse -p "PROMPT" [flags]     one-shot: stream the reply to stdout and exit
   muse -p "PROMPT" --image     generate images; prints each saved path (and URL)
   echo text | muse -p "sum up" piped stdin is appended to the prompt
@@ -202,7 +207,8 @@ Environment:
   MUSE_IMAGE_MODEL       image model name
   MUSE_PROVIDER_VERSION  provider-version header (default 2023-06-01)
   NO_COLOR               turn colours off
-  Flags beat the environment.
+  MUSE_PROFILE           the configuration profile to use
+  Flags beat the environment, which beats the profile, which beats the defaults.
 
 Keys (interactive):
   enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+e $EDITOR

@@ -71,10 +71,30 @@ func suggest(name string, known []string) string {
 			best, bestD = k, d
 		}
 	}
-	if bestD < 0 || (bestD > 2 && bestD > len(name)/3) {
+	if bestD >= 0 && (bestD <= 2 || bestD <= len(name)/3) {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	// An abbreviation, such as "cmd" for "command".
+	best = ""
+	for _, k := range known {
+		if len(name) >= 3 && subsequence(strings.ToLower(name), k) && (best == "" || len(k) < len(best)) {
+			best = k
+		}
+	}
+	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// subsequence reports whether the bytes of a appear in b in order.
+func subsequence(a, b string) bool {
+	for i := 0; i < len(b) && a != ""; i++ {
+		if b[i] == a[0] {
+			a = a[1:]
+		}
+	}
+	return a == ""
 }
 
 // distance is the Levenshtein edit distance between a and b.

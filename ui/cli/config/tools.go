@@ -49,18 +49,26 @@ func (v value) tools() []Tool {
 	return out
 }
 
-// tool reads one tool table.
+// tool reads one tool table. It reports false when the tool has a problem,
+// which it has recorded.
 func (v value) tool(t map[string]any, header string) (Tool, bool) {
 	var tool Tool
-	ok := true
+	before := len(v.l.errs)
+	_, inline := t["input_schema"]
+	_, file := t["input_schema_file"]
+	switch {
+	case t["name"] == nil:
+		v.fail(`has no name: add name = "get_time" to %s`, header)
+	case !inline && !file:
+		v.child(t, "name").fail(`needs an input_schema table, such as input_schema = { type = "object" }, or an input_schema_file`)
+	}
 	for _, k := range sortedKeys(t) {
 		c := v.child(t, k)
 		switch k {
 		case "name":
-			if s, good := c.str(); good {
+			if s, ok := c.str(); ok {
 				if msg := toolName(s); msg != "" {
 					c.fail("%s", msg)
-					ok = false
 				}
 				tool.Name = s
 			}
@@ -69,31 +77,18 @@ func (v value) tool(t map[string]any, header string) (Tool, bool) {
 		case "input_schema":
 			tool.InputSchema = c.schema()
 		case "input_schema_file":
+			if inline {
+				c.fail("cannot be used together with input_schema: keep one")
+				break
+			}
 			tool.InputSchema = c.schemaFile()
 		case "command":
 			tool.Command = c.command()
 		default:
 			c.unknown(k, "in "+header, suggest(k, toolKeys))
-			ok = false
 		}
 	}
-	_, inline := t["input_schema"]
-	_, file := t["input_schema_file"]
-	switch {
-	case t["name"] == nil:
-		v.fail(`has no name: add name = "get_time" to %s`, header)
-		return tool, false
-	case inline && file:
-		v.child(t, "input_schema_file").fail("cannot be used together with input_schema: keep one")
-		return tool, false
-	case !inline && !file:
-		v.child(t, "name").fail(`needs an input_schema table, such as input_schema = { type = "object" }, or an input_schema_file`)
-		return tool, false
-	}
-	if _, bad := t["command"]; bad && tool.Command == nil {
-		ok = false
-	}
-	return tool, ok && tool.Name != "" && tool.InputSchema != nil
+	return tool, len(v.l.errs) == before
 }
 
 // schema reads an inline input_schema table and returns it as JSON.
@@ -130,10 +125,9 @@ func (v value) schemaFile() json.RawMessage {
 		v.fail("%s: cannot read it: %v", quote(name), err)
 		return nil
 	}
-	if !json.Valid(data) {
-		var x any
-		err := json.Unmarshal(data, &x)
-		v.fail("%s is not valid JSON: %v", quote(name), err)
+	var x any
+	if err := json.Unmarshal(data, &x); err != nil {
+		v.fail("%s: %v", quote(name), jsonError(path, data, err))
 		return nil
 	}
 	if msg := objectSchema(data); msg != "" {

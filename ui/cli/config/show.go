@@ -1,0 +1,126 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Show writes the profile's effective settings to w as TOML-like lines, one
+// per setting that is set, with the profile name in a comment. The names of
+// environment variables and commands are shown, since they are not secrets;
+// any value under a name that looks like a token, key or password is shown
+// as "****".
+func Show(p *Profile, w io.Writer) {
+	if p == nil {
+		fmt.Fprintln(w, "# no profile selected")
+		return
+	}
+	fmt.Fprintf(w, "# profile %s\n", quote(p.Name))
+	for _, s := range []struct{ k, v string }{
+		{"base_url", p.BaseURL},
+		{"access_token_env", p.AccessTokenEnv},
+		{"access_token_cmd", p.AccessTokenCmd},
+		{"api_key_env", p.APIKeyEnv},
+		{"api_key_cmd", p.APIKeyCmd},
+		{"provider_version", p.ProviderVersion},
+		{"version_header", p.VersionHeader},
+		{"model", p.Model},
+		{"image_model", p.ImageModel},
+		{"system", p.System},
+		{"user_id", p.UserID},
+		{"theme", p.Theme},
+		{"image_size", p.ImageSize},
+		{"negative_prompt", p.NegativePrompt},
+	} {
+		if s.v != "" {
+			showLine(w, s.k, strconv.Quote(s.v))
+		}
+	}
+	for _, s := range []struct {
+		k string
+		v *int
+	}{
+		{"max_tokens", p.MaxTokens},
+		{"top_k", p.TopK},
+		{"thinking_budget", p.ThinkingBudget},
+		{"max_tool_rounds", p.MaxToolRounds},
+	} {
+		if s.v != nil {
+			showLine(w, s.k, strconv.Itoa(*s.v))
+		}
+	}
+	for _, s := range []struct {
+		k string
+		v *float64
+	}{{"temperature", p.Temperature}, {"top_p", p.TopP}} {
+		if s.v != nil {
+			showLine(w, s.k, strconv.FormatFloat(*s.v, 'g', -1, 64))
+		}
+	}
+	for _, s := range []struct {
+		k string
+		v *bool
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}} {
+		if s.v != nil {
+			showLine(w, s.k, strconv.FormatBool(*s.v))
+		}
+	}
+	if p.StopSequences != nil {
+		showLine(w, "stop_sequences", quoteList(p.StopSequences))
+	}
+	if len(p.Keys) > 0 {
+		fmt.Fprintln(w, "[keys]")
+		for _, action := range sortedKeys(p.Keys) {
+			fmt.Fprintf(w, "%s = %s\n", tableKey(action), quoteList(p.Keys[action]))
+		}
+	}
+	for _, t := range p.Tools {
+		fmt.Fprintln(w, "[[tools]]")
+		showLine(w, "name", strconv.Quote(t.Name))
+		if t.Description != "" {
+			showLine(w, "description", strconv.Quote(t.Description))
+		}
+		showLine(w, "input_schema", strconv.Quote(string(t.InputSchema)))
+		if t.Command != nil {
+			showLine(w, "command", quoteList(t.Command))
+		}
+	}
+}
+
+// showLine writes "name = value", masking the value when the name looks like
+// a secret's.
+func showLine(w io.Writer, name, value string) {
+	if secretName(name) {
+		value = `"****"`
+	}
+	fmt.Fprintf(w, "%s = %s\n", name, value)
+}
+
+// secretName reports whether a setting's name looks like it holds a secret:
+// one of its words is token, key, secret, password and the like. Names
+// ending in _env or _cmd say where to find a secret, and a count such as
+// max_tokens is none.
+func secretName(name string) bool {
+	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
+	if strings.HasSuffix(n, "_env") || strings.HasSuffix(n, "_cmd") {
+		return false
+	}
+	for _, w := range strings.Split(n, "_") {
+		switch w {
+		case "token", "key", "apikey", "secret", "password", "passwd", "credential", "bearer", "auth":
+			return true
+		}
+	}
+	return false
+}
+
+// quoteList writes strings as a TOML array.
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}

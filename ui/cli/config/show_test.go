@@ -1,0 +1,103 @@
+package config
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestShow(t *testing.T) {
+	n, f, b := 4096, 0.5, true
+	p := &Profile{
+		Name:           "work",
+		BaseURL:        "https://llm.example.com",
+		AccessTokenEnv: "WORK_TOKEN",
+		APIKeyCmd:      "pass show llm/key",
+		Model:          "m",
+		System:         "two\nlines \x1b[31m",
+		MaxTokens:      &n,
+		Temperature:    &f,
+		Watermark:      &b,
+		StopSequences:  []string{"a", "b"},
+		Keys:           map[string][]string{"send": {"enter"}, "cancel": {"esc", "ctrl+g"}},
+		Tools: []Tool{{
+			Name:        "get_time",
+			InputSchema: json.RawMessage(`{"type":"object"}`),
+			Command:     []string{"date", "-u"},
+		}},
+	}
+	var sb strings.Builder
+	Show(p, &sb)
+	want := `# profile "work"
+base_url = "https://llm.example.com"
+access_token_env = "WORK_TOKEN"
+api_key_cmd = "pass show llm/key"
+model = "m"
+system = "two\nlines \x1b[31m"
+max_tokens = 4096
+temperature = 0.5
+watermark = true
+stop_sequences = ["a", "b"]
+[keys]
+cancel = ["esc", "ctrl+g"]
+send = ["enter"]
+[[tools]]
+name = "get_time"
+input_schema = "{\"type\":\"object\"}"
+command = ["date", "-u"]
+`
+	if got := sb.String(); got != want {
+		t.Errorf("Show:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestShowMasks(t *testing.T) {
+	var sb strings.Builder
+	for _, name := range []string{"access_token", "api_key", "token", "x-api-key", "client_secret", "password", "signing_key"} {
+		showLine(&sb, name, `"sekrit"`)
+	}
+	for _, name := range []string{"access_token_env", "api_key_cmd", "model", "max_tokens", "keys"} {
+		showLine(&sb, name, `"shown"`)
+	}
+	got := sb.String()
+	if strings.Contains(got, "sekrit") {
+		t.Errorf("secret shown:\n%s", got)
+	}
+	if strings.Count(got, `"****"`) != 7 || strings.Count(got, `"shown"`) != 5 {
+		t.Errorf("output:\n%s", got)
+	}
+}
+
+func TestShowNil(t *testing.T) {
+	var sb strings.Builder
+	Show(nil, &sb)
+	if sb.String() != "# no profile selected\n" {
+		t.Errorf("Show(nil) = %q", sb.String())
+	}
+}
+
+// TestShowEverySetting shows a profile that sets everything and checks each
+// setting appears.
+func TestShowEverySetting(t *testing.T) {
+	dir := t.TempDir()
+	text := strings.Replace(full, `input_schema_file = "schema.json"`, `input_schema = { type = "object" }`, 1)
+	f, err := Load(write(t, dir, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := f.Select("work")
+	var sb strings.Builder
+	Show(p, &sb)
+	for k := range profileKeys {
+		want := "\n" + k + " = "
+		switch k {
+		case "keys":
+			want = "\n[keys]\n"
+		case "tools":
+			want = "\n[[tools]]\n"
+		}
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("Show leaves out %s:\n%s", k, sb.String())
+		}
+	}
+}

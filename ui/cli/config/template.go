@@ -1,0 +1,92 @@
+package config
+
+// Example is the commented configuration that [Init] writes. Settings
+// written "#key = value" are optional: remove the "#" to use them.
+const Example = `# muse configuration.
+#
+# Each [profiles.NAME] table is a set of connection and model settings; pick
+# one with --profile NAME, or name the usual one in default_profile.
+# Credentials are never written here: a profile names the environment
+# variable or the command that yields them.
+
+# The profile used when --profile is not given. Remove the "#" once the
+# profile below is filled in.
+#default_profile = "work"
+
+[profiles.work]
+# The service address: http:// or https:// and a host.
+base_url = "https://llm.example.com"
+
+# The access token, sent as "Authorization: Bearer ...": the name of an
+# environment variable that holds it ...
+access_token_env = "MUSE_ACCESS_TOKEN"
+# ... or a shell command that prints it, run when the variable is empty.
+#access_token_cmd = "pass show llm/token"
+
+# An API key sent as "x-api-key" instead of a token, again from a variable
+# or a command.
+#api_key_env = "MUSE_API_KEY"
+#api_key_cmd = "pass show llm/api-key"
+
+# The API version, and the header that carries it. Use
+# version_header = "anthropic-version" with Anthropic's own API.
+provider_version = "2023-06-01"
+version_header = "provider-version"
+
+# The chat model, and the model used by /image.
+model = "your-chat-model"
+#image_model = "your-image-model"
+
+# The longest reply, in tokens (at least 1).
+max_tokens = 4096
+
+# Sampling: temperature and top_p between 0 and 1, top_k at least 1.
+#temperature = 0.7
+#top_p = 0.9
+#top_k = 40
+
+# Text that ends a reply when the model writes it.
+#stop_sequences = ["\n\nHuman:"]
+
+# The system prompt sent with every message.
+#system = "You are a concise assistant."
+
+# Extended thinking: tokens the model may think for, at least 1024 and less
+# than max_tokens.
+#thinking_budget = 2048
+
+# /image settings: the size as WIDTH*HEIGHT, what to keep out of the picture,
+# whether the service may rewrite the prompt, and whether to add a watermark.
+#image_size = "1024*1024"
+#negative_prompt = "blurry, text"
+#prompt_extend = true
+#watermark = false
+
+# An opaque id for you, sent as metadata.user_id.
+#user_id = "me@example.com"
+
+# Colours: dark, light or auto (follow the terminal).
+theme = "auto"
+
+# How many times in a row the model may call tools before muse stops it.
+max_tool_rounds = 20
+
+# Key bindings: action = list of keys. Actions: send newline cancel quit
+# pageup pagedown halfup halfdown top bottom help editor thinking copy prev
+# next complete sessions new open previews.
+#[profiles.work.keys]
+#send = ["enter"]
+#newline = ["alt+enter", "ctrl+j"]
+#cancel = ["esc"]
+
+# Tools the model may call, one [[profiles.work.tools]] table each: a name
+# (letters, digits, _ and -), a description for the model, and input_schema,
+# the JSON schema of its input written as a TOML table; or input_schema_file,
+# a JSON file relative to this file's folder. command is the program muse
+# runs for the call, with its arguments; it is never sent to the service.
+#[[profiles.work.tools]]
+#name = "get_time"
+#description = "The current time in UTC."
+#input_schema = { type = "object", properties = { tz = { type = "string" } } }
+#command = ["date", "-u"]
+`
