@@ -7,8 +7,8 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
-	cfgfile "muse/ui/cli/config"
 	"muse/ui"
+	cfgfile "muse/ui/cli/config"
 	"muse/ui/sanitize"
 )
 
