@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -78,5 +79,27 @@ func TestRunToolLimits(t *testing.T) {
 	out, code, err := RunTool(t.Context(), []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; exit 3"}, nil)
 	if err != nil || code != 3 || !strings.Contains(out, "more bytes cut") || len(out) > ToolOutputCap+100 {
 		t.Errorf("code %d err %v len %d", code, err, len(out))
+	}
+}
+
+func TestTruncatedToolCallNeverRuns(t *testing.T) {
+	ran := t.TempDir() + "/ran"
+	tool := Tool{Def: api.Tool{Name: "touch_it", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"mode":{"type":"string"}}}`)},
+		Command: []string{"touch", ran}}
+	m, _ := toolModel(t, tool)
+	tm := start(t, m, 100, 30)
+	send(tm, "/max-tokens 11")
+	send(tm, "demo:tool go")
+	waitFor(t, tm, "stop max_tokens")
+	final := quit(t, tm)
+	view := final.View()
+	if !strings.Contains(view, "truncated, not run") {
+		t.Errorf("no truncated notice:\n%s", view)
+	}
+	if final.tools != nil || strings.Contains(view, "run tool") {
+		t.Errorf("a truncated call was offered to run")
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("the truncated call ran")
 	}
 }
