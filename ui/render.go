@@ -117,8 +117,8 @@ func (r *renderer) stopNote(e *session.Entry) string {
 		return ""
 	}
 	switch reason := e.Message.StopReason; reason {
-	case "", api.StopEndTurn:
-		return ""
+	case "", api.StopEndTurn, api.StopToolUse:
+		return "" // a tool call shows as its own box
 	case api.StopMaxTokens:
 		return st.Warning.Render("reply cut at max_tokens · /continue")
 	case api.StopSequence:
