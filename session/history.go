@@ -167,3 +167,16 @@ func (p Params) Request(msgs []api.MessageParam, tools []api.Tool) api.MessageRe
 	}
 	return req
 }
+
+// Request builds an image request for prompt; only the parameters that are
+// set are sent.
+func (ip ImageParams) Request(prompt string) api.ImageRequest {
+	var params *api.ImageParameters
+	if ip.Size != "" || ip.NegativePrompt != "" || ip.PromptExtend != nil || ip.Watermark != nil {
+		params = &api.ImageParameters{Size: ip.Size, PromptExtend: ip.PromptExtend, Watermark: ip.Watermark}
+		if ip.NegativePrompt != "" {
+			params.NegativePrompt = api.String(ip.NegativePrompt)
+		}
+	}
+	return api.NewImageRequest(ip.Model, prompt, params)
+}

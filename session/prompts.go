@@ -289,35 +289,12 @@ func (h *PromptHistory) compact() (err error) {
 		}
 		data = append(data, line...)
 	}
-	dir := filepath.Dir(h.path)
-	tmp, err := os.CreateTemp(dir, "."+promptHistoryFile+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(fileMode); err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), h.path); err != nil {
+	if err := writeAtomic(h.path, data); err != nil {
 		return err
 	}
 	h.entries = entries
 	h.lines = len(entries)
-	return syncDir(dir)
+	return nil
 }
 
 // Prompts returns the prompts, oldest first, as a copy.

@@ -81,18 +81,6 @@ func (m Model) imageParams() session.ImageParams {
 	return ip
 }
 
-// imageRequest builds the request for prompt from the image settings; only
-// the parameters that are set are sent.
-func imageRequest(prompt string, ip session.ImageParams) api.ImageRequest {
-	var params *api.ImageParameters
-	if ip.Size != "" || ip.NegativePrompt != "" || ip.PromptExtend != nil || ip.Watermark != nil {
-		params = &api.ImageParameters{Size: ip.Size, PromptExtend: ip.PromptExtend, Watermark: ip.Watermark}
-		if ip.NegativePrompt != "" {
-			params.NegativePrompt = api.String(ip.NegativePrompt)
-		}
-	}
-	return api.NewImageRequest(ip.Model, prompt, params)
-}
 
 // startImage generates images from prompt, or from the last reply when empty.
 func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
@@ -115,7 +103,7 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 		m.notice = "no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME"
 		return m, nil
 	}
-	req := imageRequest(prompt, ip)
+	req := ip.Request(prompt)
 	if err := req.Validate(); err != nil {
 		m.notice = err.Error()
 		return m, nil

@@ -59,14 +59,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if ip.Model == "" {
 		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model"))
 	}
-	var params *api.ImageParameters
-	if ip.Size != "" || ip.NegativePrompt != "" || ip.PromptExtend != nil || ip.Watermark != nil {
-		params = &api.ImageParameters{Size: ip.Size, PromptExtend: ip.PromptExtend, Watermark: ip.Watermark}
-		if ip.NegativePrompt != "" {
-			params.NegativePrompt = api.String(ip.NegativePrompt)
-		}
-	}
-	req := api.NewImageRequest(ip.Model, prompt, params)
+	req := ip.Request(prompt)
 	if err := req.Validate(); err != nil {
 		return fail(env, err)
 	}
