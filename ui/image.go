@@ -81,7 +81,6 @@ func (m Model) imageParams() session.ImageParams {
 	return ip
 }
 
-
 // startImage generates images from prompt, or from the last reply when empty.
 func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 	if m.reply != nil || m.imaging != nil {
