@@ -22,6 +22,7 @@ import (
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
+	time.Local = time.UTC // dates in goldens; set before any goroutine reads it
 	os.Exit(m.Run())
 }
 

@@ -32,7 +32,7 @@ func writeTestJournal(t *testing.T, dir, id, title, model string, prompts int, a
 }
 
 func TestPickerGolden(t *testing.T) {
-	time.Local = time.UTC
+
 	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
@@ -60,7 +60,7 @@ func TestPickerGolden(t *testing.T) {
 }
 
 func TestPickerResumesRenamesDeletes(t *testing.T) {
-	time.Local = time.UTC
+
 	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
