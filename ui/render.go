@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -274,13 +275,6 @@ func (r *renderer) imageEntry(e *session.Entry, width int) string {
 		if img.Width > 0 {
 			parts = append(parts, fmt.Sprintf("%d×%d", img.Width, img.Height))
 		}
-		if img.Path != "" {
-			label := sanitize.Line(img.Path)
-			if l := hyperlink((&url.URL{Scheme: "file", Path: img.Path}).String(), label); l != "" {
-				label = l
-			}
-			parts = append(parts, label)
-		}
 		if img.URL != "" {
 			if link := hyperlink(img.URL, "link"); link != "" {
 				parts = append(parts, link)
@@ -288,10 +282,21 @@ func (r *renderer) imageEntry(e *session.Entry, width int) string {
 				parts = append(parts, st.Warning.Render("unsafe link not shown"))
 			}
 		}
-		if len(parts) == 0 {
+		if img.Path == "" && img.URL == "" {
 			parts = append(parts, st.Muted.Render("saving…"))
 		}
 		add(head + " " + strings.Join(parts, st.Muted.Render(" · ")))
+		if img.Path != "" {
+			// The saved path on lines of its own, each a link to the file, so
+			// a narrow screen wraps it instead of cutting it.
+			target := (&url.URL{Scheme: "file", Path: img.Path}).String()
+			for _, chunk := range chunkRunes(shortPath(sanitize.Line(img.Path)), max(width-3, 10)) {
+				if l := hyperlink(target, chunk); l != "" {
+					chunk = l
+				}
+				add("   " + chunk)
+			}
+		}
 		if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(e.ImagePrompt) {
 			add(st.Muted.Render(wrap("   revised: "+sanitize.Plain(rp), width)))
 		}
@@ -365,4 +370,23 @@ func (r *renderer) toolEntry(e *session.Entry, width int) string {
 		lines = append(lines, indent(st.ToolBox.Render(body)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// shortPath shows a path under the home directory as ~/….
+func shortPath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && strings.HasPrefix(p, home+string(os.PathSeparator)) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// chunkRunes cuts s into pieces of at most n runes.
+func chunkRunes(s string, n int) []string {
+	r := []rune(s)
+	var out []string
+	for len(r) > n {
+		out = append(out, string(r[:n]))
+		r = r[n:]
+	}
+	return append(out, string(r))
 }
