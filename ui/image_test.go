@@ -124,7 +124,7 @@ func TestImageTurns(t *testing.T) {
 }
 
 func TestImageTurnGoldenWithPreview(t *testing.T) {
-	m, hs := imageTurn(t, "a red fox", termenv.TrueColor, 80, 30)
+	m, hs := imageTurn(t, "a red fox", termenv.TrueColor, 160, 30) // wide: the temporary path never wraps
 	view := m.View()
 	if !strings.Contains(view, "▀") {
 		t.Fatalf("no half-block preview:\n%s", view)
@@ -144,7 +144,7 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 	}
 	r := hs.model(t, sess)
 	r.opts.Profile = termenv.TrueColor
-	r, _ = updateModel(r, tea.WindowSizeMsg{Width: 80, Height: 30})
+	r, _ = updateModel(r, tea.WindowSizeMsg{Width: 160, Height: 30})
 	msg := loadPreviews(sess.Entries, previewer{profile: termenv.TrueColor})()
 	r, _ = updateModel(r, msg)
 	if !strings.Contains(r.View(), "▀") {
