@@ -17,10 +17,24 @@ func History(entries []Entry) []api.MessageParam {
 	// awaiting is set after an assistant turn that called tools: its
 	// results, a tool entry, come next.
 	awaiting := false
+	// prompt adds the user's text: a message of its own, or a text block
+	// after tool results that got no reply.
+	prompt := func(text string) {
+		if n := len(out); n > 0 && out[n-1].Role == api.RoleUser && len(out[n-1].Blocks) > 0 {
+			out[n-1].Blocks = append(out[n-1].Blocks, api.ContentBlock{Type: api.BlockText, Text: text})
+			return
+		}
+		out = append(out, api.TextMessage(api.RoleUser, text))
+	}
 	for i := range entries {
 		e := &entries[i]
 		switch e.Kind {
 		case KindUser:
+			if n := len(out); awaiting && n > 0 && hasToolUse(out[n-1]) {
+				// Tool calls that were never answered: keep only the rest.
+				out = dropToolUse(out)
+			}
+			awaiting = false
 			pending = e
 		case KindAssistant:
 			if e.Message == nil || !hasContent(e) || (pending == nil && !awaiting) {
@@ -31,13 +45,10 @@ func History(entries []Entry) []api.MessageParam {
 				continue
 			}
 			if pending != nil {
-				out = append(out, api.TextMessage(api.RoleUser, pending.Text))
+				prompt(pending.Text)
 			}
 			out = append(out, AssistantParam(e))
-			pending, awaiting = nil, false
-			if p := out[len(out)-1]; hasToolUse(p) {
-				awaiting = true
-			}
+			pending, awaiting = nil, hasToolUse(out[len(out)-1])
 		case KindTool:
 			if !awaiting || len(e.ToolResults) == 0 {
 				continue
@@ -50,13 +61,30 @@ func History(entries []Entry) []api.MessageParam {
 			awaiting = true // the reply to the results comes next, with no prompt
 		}
 	}
-	// An assistant turn that called tools and got no results cannot be
-	// followed by a prompt: drop the calls.
+	// Tool calls with no results yet cannot be followed by a prompt.
 	if n := len(out); n > 0 && hasToolUse(out[n-1]) {
-		out = out[:n-1]
-		if n >= 2 && out[n-2].Role == api.RoleUser && len(out[n-2].Blocks) == 0 {
-			out = out[:n-2]
+		out = dropToolUse(out)
+	}
+	return out
+}
+
+// dropToolUse removes the tool calls from the last message, an assistant
+// turn; a turn left empty goes, with the prompt it answered.
+func dropToolUse(out []api.MessageParam) []api.MessageParam {
+	last := out[len(out)-1]
+	var kept []api.ContentBlock
+	for _, b := range last.Blocks {
+		if b.Type != api.BlockToolUse && b.Type != api.BlockThinking {
+			kept = append(kept, b)
 		}
+	}
+	if len(kept) > 0 {
+		out[len(out)-1] = api.MessageParam{Role: api.RoleAssistant, Blocks: kept}
+		return out
+	}
+	out = out[:len(out)-1]
+	if n := len(out); n > 0 && out[n-1].Role == api.RoleUser {
+		out = out[:n-1]
 	}
 	return out
 }

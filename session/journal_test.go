@@ -206,7 +206,50 @@ func TestToolEntryRoundTripAndHistory(t *testing.T) {
 		t.Errorf("tool_result wire form: %s", out)
 	}
 	// Calls without results are not sent.
-	if h := History(back.Entries[:2]); len(h) != 0 {
+	if h := History(back.Entries[:2]); len(h) != 2 || hasToolUse(h[1]) {
 		t.Errorf("unanswered tool calls were sent: %+v", h)
+	}
+}
+
+func TestHistoryAfterAbandonedTools(t *testing.T) {
+	call := api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "f", Input: json.RawMessage(`{}`)}
+	text := func(s string) *api.Message {
+		return &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: s}}}
+	}
+	withCall := &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "calling"}, call}}
+	// Calls never answered, then two more prompts.
+	h := History([]Entry{
+		{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: withCall},
+		{Kind: KindUser, Text: "u2"}, {Kind: KindAssistant, Message: text("a2")},
+		{Kind: KindUser, Text: "u3"}, {Kind: KindAssistant, Message: text("a3")},
+	})
+	assertAlternates(t, h)
+	for _, m := range h {
+		if hasToolUse(m) {
+			t.Errorf("an unanswered tool_use was sent: %+v", h)
+		}
+	}
+	// Results sent, the follow-up failed, then a new prompt.
+	h = History([]Entry{
+		{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: withCall},
+		{Kind: KindTool, ToolResults: []ToolResult{{ToolUseID: "t1", Output: "r"}}},
+		{Kind: KindAssistant, Status: StatusFailed, Message: text("half")},
+		{Kind: KindUser, Text: "u2"}, {Kind: KindAssistant, Message: text("a2")},
+	})
+	assertAlternates(t, h)
+	if len(h) != 4 || len(h[2].Blocks) != 2 || h[2].Blocks[1].Text != "u2" {
+		t.Errorf("results and the next prompt should share a turn: %+v", h)
+	}
+}
+
+func assertAlternates(t *testing.T, h []api.MessageParam) {
+	t.Helper()
+	for i := 1; i < len(h); i++ {
+		if h[i].Role == h[i-1].Role {
+			t.Fatalf("two %s turns in a row at %d: %+v", h[i].Role, i, h)
+		}
+	}
+	if len(h) > 0 && h[0].Role != api.RoleUser {
+		t.Fatalf("history starts with %s", h[0].Role)
 	}
 }

@@ -57,7 +57,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.w.help.ShowAll = true
 		return m.layout(), nil
 	case actionQuit:
-		return m.quit()
+		return m.stopAndQuit()
 	case actionEditSystem:
 		return m, editText(m.params.System, editSystem)
 	}
@@ -386,4 +386,23 @@ func openFile(path string) tea.Cmd {
 		go cmd.Wait()
 		return noticeMsg{text: "opened " + path}
 	}
+}
+
+// stopAndQuit ends what is in flight, keeping and saving it, then quits once
+// every save has landed.
+func (m Model) stopAndQuit() (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	if m.reply != nil {
+		next, cmd := m.cancelReply()
+		m, cmds = next.(Model), append(cmds, cmd)
+	}
+	if m.imaging != nil {
+		next, cmd := m.cancelImage()
+		m, cmds = next.(Model), append(cmds, cmd)
+	}
+	if m.tools != nil {
+		m = m.abandonTools()
+	}
+	next, cmd := m.quit()
+	return next, tea.Batch(append(cmds, cmd)...)
 }

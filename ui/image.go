@@ -83,8 +83,8 @@ func (m Model) imageParams() session.ImageParams {
 
 // startImage generates images from prompt, or from the last reply when empty.
 func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
-	if m.reply != nil || m.imaging != nil {
-		m.notice = "wait for the current reply or image, or esc to cancel it"
+	if m.busy() {
+		m.notice = "wait for the current reply, image or tool calls, or esc to cancel"
 		return m, nil
 	}
 	if prompt == "" {

@@ -105,6 +105,7 @@ type Model struct {
 	title      string
 	titleSaved bool
 	saving     bool
+	savingJ    *journal // the journal of the save in flight
 	queue      []saveJob
 
 	// recall walks the prompt history; recalled is the prompt it put in the input.
@@ -248,7 +249,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
 	case tea.KeyMsg:
-		if m.state == statePicker && msg.Type != tea.KeyCtrlC {
+		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd
 			m.w.picker, cmd = m.w.picker.Update(msg)
 			return m, cmd
@@ -336,7 +337,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if t := m.tools; t != nil && msg.Type != tea.KeyCtrlC {
+	if t := m.tools; t != nil && !key.Matches(msg, m.keys.Quit) {
 		if t.typing {
 			switch {
 			case key.Matches(msg, m.keys.Send):
@@ -356,7 +357,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.cancelReply()
 		}
 		if m.tools != nil {
-			m.tools = nil
+			m = m.abandonTools()
 			m.notice = "tool calls left unanswered"
 			return m.layout(), nil
 		}

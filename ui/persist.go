@@ -51,7 +51,8 @@ func (m Model) save(job saveJob) (Model, tea.Cmd) {
 	}
 	job.j = m.journal
 	job.params = m.params
-	if m.sessID == "" && !m.titleSaved {
+	// The title goes with the job that creates the session: one with entries.
+	if m.sessID == "" && !m.titleSaved && len(job.entries) > 0 {
 		job.title, m.titleSaved = m.title, true
 	}
 	m.queue = append(m.queue, job)
@@ -77,7 +78,7 @@ func (m Model) nextSave() (Model, tea.Cmd) {
 	}
 	job := m.queue[0]
 	m.queue = m.queue[1:]
-	m.saving = true
+	m.saving, m.savingJ = true, job.j
 	return m, writeJournal(m.opts.Store, job)
 }
 
@@ -132,7 +133,7 @@ func writeJournal(store *session.Store, job saveJob) tea.Cmd {
 }
 
 func (m Model) saved(msg savedMsg) (Model, tea.Cmd) {
-	m.saving = false
+	m.saving, m.savingJ = false, nil
 	if msg.j == m.journal && msg.id != "" {
 		m.sessID = msg.id
 	}
@@ -142,6 +143,14 @@ func (m Model) saved(msg savedMsg) (Model, tea.Cmd) {
 	var release tea.Cmd
 	if msg.j != m.journal && !m.pendingFor(msg.j) {
 		release = unlockJournal(msg.j) // a session left behind: its last save landed
+	}
+	if msg.err != nil && msg.j == m.journal && m.sessID == "" && m.imaging != nil {
+		// No session to save the images under: end the image turn.
+		m.imaging.entry.Error = &session.ErrorInfo{Message: "the session could not be created: " + msg.err.Error()}
+		m.imaging.entry.Status = session.StatusFailed
+		m.imaging.result = nil
+		fin, cmd := m.finishImage()
+		return fin.(Model), tea.Batch(release, cmd)
 	}
 	next, cmd := m.nextSave()
 	var images tea.Cmd

@@ -82,8 +82,8 @@ func (m Model) leave() (Model, tea.Cmd) {
 
 // pendingFor reports whether a save for j is queued or running.
 func (m Model) pendingFor(j *journal) bool {
-	if m.saving {
-		return true // the running save may be j's; saved() releases it then
+	if m.saving && m.savingJ == j {
+		return true // saved() releases it once this save lands
 	}
 	for _, job := range m.queue {
 		if job.j == j {

@@ -82,6 +82,8 @@ func (c *capped) String() string {
 
 // toolTurn answers the tool calls of a reply, one after the other.
 type toolTurn struct {
+	// cancel stops a running command when the calls are abandoned.
+	cancel  context.CancelFunc
 	calls   []api.ContentBlock
 	results []session.ToolResult
 	idx     int
@@ -171,9 +173,12 @@ func (m Model) runCall(approval string) (Model, tea.Cmd) {
 		input = []byte("{}")
 	}
 	argv := append([]string(nil), tool.Command...)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.cancel = cancel
 	return m.layout(), func() tea.Msg {
+		defer cancel()
 		start := time.Now()
-		out, code, err := RunTool(context.Background(), argv, input)
+		out, code, err := RunTool(ctx, argv, input)
 		return toolRanMsg{idx: idx, output: out, exitCode: code, err: err, took: time.Since(start)}
 	}
 }
@@ -247,8 +252,28 @@ func (m Model) sendToolResults() (Model, tea.Cmd) {
 	entry := m.newEntry(session.Entry{Kind: session.KindTool, ToolResults: t.results})
 	m.conv = m.conv.caughtUp().Add(entry)
 	req := m.request(session.History(m.conv.Entries()))
-	next, cmd := m.startTurn(req, entry, nil)
-	return next, cmd
+	if err := req.Validate(); err != nil {
+		// The results are kept and saved; the reply waits for a valid setting.
+		m.notice = err.Error()
+		return m.save(saveJob{entries: []session.Entry{entry}})
+	}
+	return m.startTurn(req, entry, nil)
+}
+
+// abandonTools leaves the current tool calls unanswered: a running command
+// is stopped, and the input is a prompt again.
+func (m Model) abandonTools() Model {
+	if t := m.tools; t != nil {
+		if t.cancel != nil {
+			t.cancel()
+		}
+		if t.typing {
+			m.w.input.Reset()
+		}
+	}
+	m.w.input.Placeholder = inputPlaceholder
+	m.tools = nil
+	return m.layout()
 }
 
 // toolPrompt is the status line while a call waits for approval.

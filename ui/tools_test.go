@@ -5,8 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"muse/api"
 	"muse/session"
@@ -101,5 +103,21 @@ func TestTruncatedToolCallNeverRuns(t *testing.T) {
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Errorf("the truncated call ran")
+	}
+}
+
+func TestQuitCommandWhileStreamingKeepsTheTurn(t *testing.T) {
+	h := newHarness(t, 20*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:long keep this")
+	waitFor(t, tm, "Part 1")
+	send(tm, "/quit")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Entries) != 2 || sess.Entries[0].Text != "demo:long keep this" || sess.Entries[1].Status != session.StatusCancelled || sess.Entries[1].Message.Text() == "" {
+		t.Errorf("saved on /quit: %+v", sess.Entries)
 	}
 }
