@@ -30,10 +30,12 @@ func TestLegibleIn16Colours(t *testing.T) {
 		if name == "light" {
 			bg = "#ffffff"
 		}
-		text, _ := colorful.Hex(termenv.ConvertToRGB(termenv.ANSI.Color(p.Text)).Hex())
 		back, _ := colorful.Hex(bg)
-		if d := text.DistanceLab(back); d < 0.5 {
-			t.Errorf("%s: text is too close to the background in 16 colours (distance %.2f)", name, d)
+		for role, c := range map[string]string{"text": p.Text, "muted": p.Muted, "subtle": p.Subtle} {
+			fg, _ := colorful.Hex(termenv.ConvertToRGB(termenv.ANSI.Color(c)).Hex())
+			if d := fg.DistanceLab(back); d < 0.35 {
+				t.Errorf("%s: %s (%s) is too close to the background in 16 colours (distance %.2f)", name, role, c, d)
+			}
 		}
 	}
 	if _, err := New("pink", true); err == nil {
