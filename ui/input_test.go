@@ -153,3 +153,29 @@ func TestEditorFillsTheInput(t *testing.T) {
 		t.Errorf("input %q", v)
 	}
 }
+
+func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "buffer")
+	script := "#!/bin/sh\n[ \"$1 $2 $3\" = \"load-buffer -w -\" ] || exit 9\ncat > " + got + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "tmux"), []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	clip := &lockedBuffer{}
+	msg := copyText(clip, "copied text", func(k string) string {
+		if k == "TMUX" {
+			return "/tmp/tmux-0/default,1,0"
+		}
+		return ""
+	})()
+	if cm := msg.(copiedMsg); cm.err != nil || cm.chars != 11 {
+		t.Fatalf("copy: %+v", cm)
+	}
+	if data, err := os.ReadFile(got); err != nil || string(data) != "copied text" {
+		t.Errorf("tmux buffer got %q, %v", data, err)
+	}
+	if !strings.HasPrefix(clip.String(), "\x1bPtmux;\x1b\x1b]52;c;") {
+		t.Errorf("OSC 52 not wrapped for tmux: %q", clip.String())
+	}
+}
