@@ -52,7 +52,7 @@ type flags struct {
 }
 
 // pickSentinel is the value of -r given without an id: open the picker.
-const pickSentinel = "\x00pick"
+const pickSentinel = "*"
 
 // usageError is a bad command line or configuration: exit status 2.
 type usageError struct{ msg string }
@@ -74,7 +74,7 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.StringVarP(&f.resume, "resume", "r", "", "resume the session `ID` (or a unique prefix, or its title); alone, pick one from a list")
 	fs.Lookup("resume").NoOptDefVal = pickSentinel
 	fs.BoolVar(&f.demo, "demo", false, "talk to the embedded offline demo server")
-	fs.StringVar(&f.baseURL, "base-url", "", "service address, like https://llm.example.com (env MUSE_BASE_URL)")
+	fs.StringVar(&f.baseURL, "base-url", "", "service address `URL`, like https://llm.example.com (env MUSE_BASE_URL)")
 	fs.StringVar(&f.model, "model", "", "model `NAME` (env MUSE_MODEL)")
 	fs.StringVar(&f.imageModel, "image-model", "", "image model `NAME` (env MUSE_IMAGE_MODEL)")
 	fs.IntVar(&f.maxTokens, "max-tokens", api.DefaultMaxTokens, "most tokens in a reply, at least 1")
@@ -89,12 +89,12 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
-	fs.StringVar(&f.negative, "negative", "", "with --image: what the image should not show")
+	fs.StringVar(&f.negative, "negative", "", "with --image: `TEXT` saying what the image should not show")
 	fs.BoolVar(&f.promptExtend, "prompt-extend", false, "with --image: let the server extend the prompt")
 	fs.BoolVar(&f.watermark, "watermark", false, "with --image: ask for a watermark")
 	fs.StringVar(&f.out, "out", "", "with --image: save the images in `DIR` (default: muse's data folder)")
 	fs.StringVar(&f.version, "provider-version", "", "provider-version header `DATE` (env MUSE_PROVIDER_VERSION, default "+api.DefaultVersion+")")
-	fs.StringVar(&f.theme, "theme", "auto", "colour theme: dark, light or auto")
+	fs.StringVar(&f.theme, "theme", "auto", "colour `THEME`: dark, light or auto")
 	fs.StringVar(&f.profile, "profile", "", "use the configuration profile `NAME` (env MUSE_PROFILE)")
 	fs.StringVar(&f.configPath, "config", "", "read the configuration from `FILE` (default $XDG_CONFIG_HOME/muse/config.toml)")
 	fs.BoolVar(&f.showVer, "version", false, "print the version and exit")
@@ -223,6 +223,8 @@ Exit status: 0 success, 1 the request failed, 2 bad flags or configuration, 130 
 
 func writeHelp(w io.Writer, fs *pflag.FlagSet) {
 	io.WriteString(w, helpHead)
-	io.WriteString(w, fs.FlagUsagesWrapped(100))
+	// -r's value is optional; pflag would print the sentinel that stands for "none".
+	usages := strings.Replace(fs.FlagUsagesWrapped(100), "ID[=\""+pickSentinel+"\"]", "[ID]    ", 1)
+	io.WriteString(w, usages)
 	io.WriteString(w, helpTail)
 }
