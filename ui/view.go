@@ -49,6 +49,18 @@ func (m Model) helpView() string {
 	st := m.th.Styles
 	if m.w.help.ShowAll {
 		lines := append(strings.Split(m.w.help.View(m.keys), "\n"), "")
+		if m.width < 90 {
+			// Too narrow for columns side by side: one key a line.
+			lines = lines[:0]
+			for _, group := range m.keys.FullHelp() {
+				for _, b := range group {
+					if b.Enabled() {
+						lines = append(lines, st.Muted.Render(fmt.Sprintf("%-18s", b.Help().Key))+st.Subtle.Render(b.Help().Desc))
+					}
+				}
+			}
+			lines = append(lines, "")
+		}
 		for _, l := range slashHelpLines() {
 			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
 		}
