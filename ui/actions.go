@@ -54,8 +54,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		n, _ := strconv.Atoi(res.arg)
 		return m.openImage(n)
 	case actionHelp:
-		m.w.help.ShowAll = true
-		return m.layout(), nil
+		// Into the conversation, where it scrolls, whatever the window's size.
+		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.helpText()}).layout(), nil
 	case actionQuit:
 		return m.stopAndQuit()
 	case actionEditSystem:
@@ -405,4 +405,22 @@ func (m Model) stopAndQuit() (tea.Model, tea.Cmd) {
 	}
 	next, cmd := m.quit()
 	return next, tea.Batch(append(cmds, cmd)...)
+}
+
+// helpText lists every key and slash command, one a line.
+func (m Model) helpText() string {
+	var b strings.Builder
+	b.WriteString("keys\n")
+	for _, group := range m.keys.FullHelp() {
+		for _, k := range group {
+			if k.Enabled() {
+				fmt.Fprintf(&b, "  %-18s %s\n", k.Help().Key, k.Help().Desc)
+			}
+		}
+	}
+	b.WriteString("commands\n")
+	for _, l := range slashHelpLines() {
+		b.WriteString("  " + l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -93,7 +93,7 @@ var slashCommands = []slashCommand{
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
 	{name: "export", args: "[PATH]", help: "save this session as Markdown (default ./muse-<id>.md)", run: slashExport},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(actionSessions)},
-	{name: "help", help: "show all keys and commands", run: slashJust(actionHelp)},
+	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(actionHelp)},
 	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(actionQuit)},
 }
 

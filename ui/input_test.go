@@ -179,3 +179,19 @@ func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
 		t.Errorf("OSC 52 not wrapped for tmux: %q", clip.String())
 	}
 }
+
+func TestHelpCommandListsEverything(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 60, 20)
+	send(tm, "/help")
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 1 || es[0].Kind != session.KindNotice {
+		t.Fatalf("entries %+v", es)
+	}
+	for _, want := range []string{"ctrl+c", "pgup/wheel", "/temperature X", "/tool-choice", "/image [PROMPT]", "/quit"} {
+		if !strings.Contains(es[0].Text, want) {
+			t.Errorf("/help lacks %q", want)
+		}
+	}
+}

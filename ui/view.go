@@ -68,7 +68,7 @@ func (m Model) helpView() string {
 		// Leave room for at least two lines of conversation.
 		room := max(m.height-1-1-1-1-2, 1)
 		if len(lines) > room {
-			lines = append(lines[:room-1], st.Muted.Render("… a taller window shows the rest · esc closes"))
+			lines = append(lines[:room-1], st.Muted.Render("… /help lists everything in the conversation · esc closes"))
 		}
 		return strings.Join(lines, "\n")
 	}
