@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"muse/api"
@@ -207,4 +208,24 @@ func (ip ImageParams) Request(prompt string) api.ImageRequest {
 		}
 	}
 	return api.NewImageRequest(ip.Model, prompt, params)
+}
+
+// ErrorEntry describes a failed request as an error entry: the server's
+// error with its request id, or a timeout, a cut stream or a connection
+// failure, each with a hint of what to do.
+func ErrorEntry(err error) Entry {
+	e := Entry{Kind: KindError}
+	var apiErr *api.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		e.Error = &ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
+		e.RequestID = apiErr.RequestID
+	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout):
+		e.Error = &ErrorInfo{Type: "timeout", Message: err.Error(), Hint: "/retry, or check the server"}
+	case errors.Is(err, api.ErrStreamCut):
+		e.Error = &ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}
+	default:
+		e.Error = &ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check MUSE_BASE_URL and the network, then /retry"}
+	}
+	return e
 }

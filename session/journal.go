@@ -124,23 +124,7 @@ func appendLine(path string, line []byte, sync bool) (err error) {
 			err = cerr
 		}
 	}()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", path)
-	}
-	if size := fi.Size(); size > 0 {
-		var last [1]byte
-		if _, err := f.ReadAt(last[:], size-1); err != nil {
-			return err
-		}
-		if last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	if _, err := f.Write(line); err != nil {
+	if _, err := appendRecord(f, path, line); err != nil {
 		return err
 	}
 	if !sync {
@@ -149,18 +133,29 @@ func appendLine(path string, line []byte, sync bool) (err error) {
 	return f.Sync()
 }
 
-// endsInNewline reports whether byte size-1 of the file at path is a newline.
-func endsInNewline(path string, size int64) (bool, error) {
-	f, err := os.Open(path)
+// appendRecord writes line at the end of f, a regular file opened for
+// reading and appending, with a single write. If the file does not end in a
+// newline (an earlier write was cut short), the line is preceded by one so
+// that it stays a line of its own. It reports whether the file was empty.
+func appendRecord(f *os.File, path string, line []byte) (empty bool, err error) {
+	fi, err := f.Stat()
 	if err != nil {
 		return false, err
 	}
-	defer f.Close()
-	var b [1]byte
-	if _, err := f.ReadAt(b[:], size-1); err != nil {
-		return false, err
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is not a regular file", path)
 	}
-	return b[0] == '\n', nil
+	if size := fi.Size(); size > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], size-1); err != nil {
+			return false, err
+		}
+		if last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	_, err = f.Write(line)
+	return fi.Size() == 0, err
 }
 
 // syncDir syncs the directory dir so that a file created in it survives a

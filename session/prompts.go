@@ -221,29 +221,14 @@ func (h *PromptHistory) append(line []byte) (err error) {
 			err = cerr
 		}
 	}()
-	fi, err := f.Stat()
+	created, err := appendRecord(f, h.path, line)
 	if err != nil {
 		return err
 	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", h.path)
-	}
-	created := fi.Size() == 0
 	if created {
 		if err := f.Chmod(fileMode); err != nil { // whatever the umask
 			return err
 		}
-	} else {
-		ok, err := endsInNewline(h.path, fi.Size())
-		if err != nil {
-			return err
-		}
-		if !ok {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	if _, err := f.Write(line); err != nil {
-		return err
 	}
 	if err := f.Sync(); err != nil {
 		return err
@@ -257,7 +242,7 @@ func (h *PromptHistory) append(line []byte) (err error) {
 // openAppend opens the file for appending, creating it, and its directory
 // when that is missing.
 func (h *PromptHistory) openAppend() (*os.File, error) {
-	const flags = os.O_CREATE | os.O_APPEND | os.O_WRONLY
+	const flags = os.O_CREATE | os.O_APPEND | os.O_RDWR
 	f, err := os.OpenFile(h.path, flags, fileMode)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return f, err

@@ -142,7 +142,7 @@ func (m Model) copyLast() (tea.Model, tea.Cmd) {
 		m.notice = "no reply to copy yet"
 		return m, nil
 	}
-	return m, copyText(m.opts.Clipboard, es[a].Message.Text(), m.opts.Getenv)
+	return m, copyText(m.opts.Terminal, es[a].Message.Text(), m.opts.Getenv)
 }
 
 // copiedMsg reports a finished copy.

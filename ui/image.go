@@ -134,7 +134,7 @@ func (m Model) imageResult(msg imageResultMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.err != nil {
-		e := errorEntry(msg.err)
+		e := session.ErrorEntry(msg.err)
 		j.entry.Error, j.entry.Status = e.Error, session.StatusFailed
 		j.entry.RequestID = e.RequestID
 		return m.finishImage()
@@ -189,7 +189,7 @@ func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessio
 			}
 			for i, d := range res.Data {
 				img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-				data, err := imageBytes(ctx, c, d, func(done, total int64) {
+				data, err := ImageBytes(ctx, c, d, func(done, total int64) {
 					send(imageItem{index: i, done: done, total: total})
 				})
 				var shown string
@@ -214,9 +214,9 @@ func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessio
 	}
 }
 
-// imageBytes returns the image of d: decoded base64, or downloaded at once,
-// because such URLs expire.
-func imageBytes(ctx context.Context, c *api.Client, d api.ImageData, progress func(done, total int64)) ([]byte, error) {
+// ImageBytes returns the image of d: decoded base64, or downloaded at once,
+// because such URLs expire. progress may be nil.
+func ImageBytes(ctx context.Context, c *api.Client, d api.ImageData, progress func(done, total int64)) ([]byte, error) {
 	if d.B64JSON != "" {
 		return session.DecodeB64(d.B64JSON)
 	}
@@ -326,7 +326,7 @@ type previewsMsg struct{ previews map[string]string }
 func (m Model) previewer() previewer {
 	p := previewer{profile: m.opts.Profile}
 	if m.opts.Kitty {
-		p.kitty = m.opts.Clipboard
+		p.kitty = m.opts.Terminal
 	}
 	return p
 }

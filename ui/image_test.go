@@ -170,7 +170,7 @@ func TestImageKittyPreview(t *testing.T) {
 	hs := newHarness(t, 0)
 	m := hs.model(t, nil)
 	term := &lockedBuffer{}
-	m.opts.Kitty, m.opts.Clipboard, m.opts.Profile = true, term, termenv.TrueColor
+	m.opts.Kitty, m.opts.Terminal, m.opts.Profile = true, term, termenv.TrueColor
 	tm := start(t, m, 80, 30)
 	send(tm, "/size 40x20")
 	send(tm, "/image a red fox")

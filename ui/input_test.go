@@ -46,7 +46,7 @@ func TestCopyLastReplyOSC52(t *testing.T) {
 			h := newHarness(t, 0)
 			m := h.model(t, nil)
 			clip := &lockedBuffer{}
-			m.opts.Clipboard = clip
+			m.opts.Terminal = clip
 			m.opts.Getenv = func(k string) string { return tc.env[k] }
 			tm := start(t, m, 80, 24)
 			send(tm, "hello")

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -42,8 +41,9 @@ type Options struct {
 	Now func() time.Time
 	// Prompts is the prompt history Up and Down recall; nil keeps none.
 	Prompts *session.PromptHistory
-	// Clipboard receives OSC 52 copies (the terminal); nil means os.Stdout.
-	Clipboard io.Writer
+	// Terminal receives what is written to the terminal outside the frame:
+	// OSC 52 copies and kitty image transmissions; nil means os.Stdout.
+	Terminal io.Writer
 	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
 	Getenv func(string) string
 	// Unlock releases the lock on Session when the screen leaves it.
@@ -60,7 +60,7 @@ type Options struct {
 	// MaxToolRounds bounds the automatic tool rounds of one prompt (default 20).
 	MaxToolRounds int
 	// Kitty draws image previews with the kitty graphics protocol, written
-	// to Clipboard (the terminal); it is detected before the program starts.
+	// to Terminal; it is detected before the program starts.
 	Kitty bool
 }
 
@@ -156,8 +156,8 @@ func New(opts Options) Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.Clipboard == nil {
-		opts.Clipboard = os.Stdout
+	if opts.Terminal == nil {
+		opts.Terminal = os.Stdout
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
@@ -505,11 +505,7 @@ func (r *reply) message(model string) api.Message {
 
 // request builds a message request from the session's settings.
 func (m Model) request(msgs []api.MessageParam) api.MessageRequest {
-	defs := make([]api.Tool, 0, len(m.opts.Tools))
-	for _, t := range m.opts.Tools {
-		defs = append(defs, t.Def)
-	}
-	return m.params.Request(msgs, defs)
+	return m.params.Request(msgs, ToolDefs(m.opts.Tools))
 }
 
 func (m Model) paramsCopy() *session.Params {
@@ -635,7 +631,7 @@ func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
 	} else {
 		m.conv = m.conv.Remove(live.ID)
 	}
-	errEntry := m.newEntry(errorEntry(done.err))
+	errEntry := m.newEntry(session.ErrorEntry(done.err))
 	if errEntry.RequestID == "" {
 		errEntry.RequestID = done.requestID
 	}
@@ -682,24 +678,6 @@ func truncatedInputs(msg api.Message) map[int]string {
 		}
 	}
 	return out
-}
-
-// errorEntry describes a failed request for the conversation.
-func errorEntry(err error) session.Entry {
-	e := session.Entry{Kind: session.KindError}
-	var apiErr *api.APIError
-	switch {
-	case errors.As(err, &apiErr):
-		e.Error = &session.ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
-		e.RequestID = apiErr.RequestID
-	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout):
-		e.Error = &session.ErrorInfo{Type: "timeout", Message: err.Error(), Hint: "/retry, or check the server"}
-	case errors.Is(err, api.ErrStreamCut):
-		e.Error = &session.ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}
-	default:
-		e.Error = &session.ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check MUSE_BASE_URL and the network, then /retry"}
-	}
-	return e
 }
 
 func errorLine(err error) string {

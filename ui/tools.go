@@ -24,6 +24,15 @@ type Tool struct {
 	Command []string
 }
 
+// ToolDefs are the definitions sent to the server; the commands stay here.
+func ToolDefs(tools []Tool) []api.Tool {
+	defs := make([]api.Tool, 0, len(tools))
+	for _, t := range tools {
+		defs = append(defs, t.Def)
+	}
+	return defs
+}
+
 // Tool limits.
 const (
 	ToolTimeout       = 30 * time.Second

@@ -9,6 +9,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui"
 	"muse/ui/sanitize"
 )
 
@@ -86,7 +87,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	for i, d := range res.Data {
 		out := imageOut{URL: d.URL, RevisedPrompt: d.RevisedPrompt}
 		img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-		data, err := imageData(ctx, client, d)
+		data, err := ui.ImageBytes(ctx, client, d, nil)
 		var si session.SavedImage
 		if err == nil {
 			if f.out != "" {
@@ -137,15 +138,4 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		return ExitFailed
 	}
 	return ExitOK
-}
-
-// imageData decodes a base64 image or downloads a URL one at once.
-func imageData(ctx context.Context, c *api.Client, d api.ImageData) ([]byte, error) {
-	if d.B64JSON != "" {
-		return session.DecodeB64(d.B64JSON)
-	}
-	if d.URL == "" {
-		return nil, fmt.Errorf("the server sent neither a URL nor data")
-	}
-	return c.Download(ctx, d.URL, 64<<20, nil)
 }

@@ -50,7 +50,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.image {
 		return imageMode(ctx, env, f, cfg, client, prompt, store, sess)
 	}
-	req := params.Request(append(history, api.TextMessage(api.RoleUser, prompt)), toolDefs(cfg.tools))
+	req := params.Request(append(history, api.TextMessage(api.RoleUser, prompt)), ui.ToolDefs(cfg.tools))
 	clean := sanitize.Plain
 	if env.StdoutTTY {
 		clean = sanitize.Text
@@ -145,13 +145,7 @@ func fetch(ctx context.Context, env Env, f *flags, client *api.Client, req api.M
 		io.WriteString(env.Stdout, "\n")
 	}
 	m := s.Message()
-	if err := s.Err(); err != nil {
-		if errors.Is(err, context.Canceled) {
-			return &m, s.RequestID(), context.Canceled
-		}
-		return &m, s.RequestID(), err
-	}
-	return &m, s.RequestID(), nil
+	return &m, s.RequestID(), s.Err()
 }
 
 func writeText(w io.Writer, s string) {
@@ -243,45 +237,30 @@ func (o *oneShot) checkpoint(m api.Message) {
 	_ = o.store.Checkpoint(o.sess, e) // best effort: the final record is what counts
 }
 
-// end writes the reply as it ended, or the error that ended it.
+// end writes the reply as it ended: what arrived (failed or cancelled when
+// the request did not finish), then the error, if the request failed.
 func (o *oneShot) end(m *api.Message, requestID string, err error) error {
-	e := o.reply
-	e.RequestID = requestID
-	e.LatencyMS = time.Since(e.Time).Milliseconds()
-	switch {
-	case m != nil && len(m.Content) > 0:
-		e.Message = m
-		if err != nil {
+	cancelled := errors.Is(err, context.Canceled)
+	if m != nil && len(m.Content) > 0 {
+		e := o.reply
+		e.Message, e.RequestID = m, requestID
+		e.LatencyMS = time.Since(e.Time).Milliseconds()
+		switch {
+		case cancelled:
+			e.Status = session.StatusCancelled
+		case err != nil:
 			e.Status = session.StatusFailed
-			if errors.Is(err, context.Canceled) {
-				e.Status = session.StatusCancelled
-			}
 		}
 		if werr := o.store.Append(o.sess, e); werr != nil {
 			return werr
 		}
-		if err == nil || errors.Is(err, context.Canceled) {
-			return nil
-		}
-		e = session.Entry{ID: fmt.Sprintf("e%d", session.NextSeq(o.sess.Entries)), Time: time.Now().UTC()}
-	case err == nil:
+	}
+	if err == nil || cancelled {
 		return nil
 	}
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return o.store.Append(o.sess, errorRecord(e, err))
-}
-
-// errorRecord turns a failed request into an error entry with e's id and time.
-func errorRecord(e session.Entry, err error) session.Entry {
-	out := session.Entry{ID: e.ID, Kind: session.KindError, Time: e.Time, Error: &session.ErrorInfo{Message: err.Error()}}
-	var apiErr *api.APIError
-	if errors.As(err, &apiErr) {
-		out.Error = &session.ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
-		out.RequestID = apiErr.RequestID
-	}
-	return out
+	e := session.ErrorEntry(err)
+	e.ID, e.Time = fmt.Sprintf("e%d", session.NextSeq(o.sess.Entries)), time.Now().UTC()
+	return o.store.Append(o.sess, e)
 }
 
 // openSession opens the session -c or -r names, locked for this process.

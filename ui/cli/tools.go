@@ -56,15 +56,6 @@ func loadToolsFile(path string) ([]ui.Tool, error) {
 	return tools, nil
 }
 
-// toolDefs are the definitions sent to the server; commands stay here.
-func toolDefs(tools []ui.Tool) []api.Tool {
-	defs := make([]api.Tool, 0, len(tools))
-	for _, t := range tools {
-		defs = append(defs, t.Def)
-	}
-	return defs
-}
-
 // printToolCalls writes the tool calls of a reply as one JSON array.
 func printToolCalls(w io.Writer, m *api.Message) {
 	type call struct {
