@@ -131,6 +131,11 @@ func writeMarkdown(sess *Session, w io.Writer) error {
 			b.WriteString(quote("**Notice**: " + trimNL(e.Text)))
 		case KindImage:
 			writeMarkdownImage(b, sess, e)
+		case KindTool:
+			b.WriteString("## Tool results\n")
+			for _, r := range e.ToolResults {
+				fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+			}
 		default:
 			if e.Text != "" {
 				fmt.Fprintf(b, "## %s\n\n%s\n", capitalize(e.Kind), trimNL(e.Text))
@@ -310,4 +315,19 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// toolHow says how a tool call was answered: allowed or not, and its exit code.
+func toolHow(r ToolResult) string {
+	how := r.Approval
+	if how == "" {
+		how = "answered"
+	}
+	if how == "yes" || how == "always" {
+		how += fmt.Sprintf(", exit %d", r.ExitCode)
+	}
+	if r.IsError {
+		how += ", error"
+	}
+	return how
 }

@@ -43,6 +43,10 @@ func Transcript(sess *Session, w io.Writer) error {
 			fmt.Fprintf(b, "notice: %s\n", trimNL(e.Text))
 		case KindImage:
 			writeTextImage(b, sess, e)
+		case KindTool:
+			for _, r := range e.ToolResults {
+				fmt.Fprintf(b, "tool %s (%s):\n%s\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+			}
 		default:
 			if e.Text != "" {
 				fmt.Fprintf(b, "%s:\n%s\n", e.Kind, trimNL(e.Text))
