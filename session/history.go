@@ -13,6 +13,16 @@ import (
 // failed prompt is put back into the input instead, and sending it again must
 // not send it twice. A cancelled reply keeps what arrived.
 func History(entries []Entry) []api.MessageParam {
+	return history(entries, false)
+}
+
+// Pending is History for a branch that ends in the prompt being answered:
+// that last prompt is sent too.
+func Pending(entries []Entry) []api.MessageParam {
+	return history(entries, true)
+}
+
+func history(entries []Entry, pendingLast bool) []api.MessageParam {
 	var out []api.MessageParam
 	var pending *Entry
 	// awaiting is set after an assistant turn that called tools: its
@@ -65,6 +75,9 @@ func History(entries []Entry) []api.MessageParam {
 	// Tool calls with no results yet cannot be followed by a prompt.
 	if n := len(out); n > 0 && hasToolUse(out[n-1]) {
 		out = dropToolUse(out)
+	}
+	if pendingLast && pending != nil && len(entries) > 0 && &entries[len(entries)-1] == pending {
+		prompt(pending.Text)
 	}
 	return out
 }

@@ -3,27 +3,38 @@ package session
 // The journal of a session is a file <id>.jsonl holding one JSON object per
 // line. The first line is a header:
 //
-//	{"v":1,"type":"header","time":T,"id":ID,"created":T,"params":{...}}
+//	{"v":2,"type":"header","time":T,"id":ID,"created":T,"params":{...}}
 //
 // and every later line is a record that changes the session:
 //
 //	{"type":"entry","time":T,"entry":{...}}   adds an entry, or replaces the one with the same id
+//	{"type":"chunk","time":T,"chunk":{...}}   adds streamed text to a reply not yet finished
 //	{"type":"title","time":T,"title":"..."}   sets the title
 //	{"type":"params","time":T,"params":{...}} sets the message settings
-//	{"type":"retract","time":T,"retract":[...]} removes the entries with these ids
+//	{"type":"head","time":T,"head":ID}        makes the branch ending at entry ID the active one
+//
+// Entries name their parent, the entry they follow, so a journal holds a
+// tree: every edit, retry and regeneration is a new branch, and nothing is
+// overwritten. A new entry becomes the head, the end of the active branch.
+//
+// A reply is written while it streams as chunk records, each holding only
+// the text that arrived since the one before (chunk.go), so checkpointing a
+// reply costs its length once in all; when it ends, it is written whole as
+// an entry record, which supersedes its chunks. Compaction (compact.go)
+// rewrites a journal that has grown well past what it holds.
 //
 // Beside the journals, the store's directory holds <id>.lock while a muse
 // has the session open (lock.go) and index.json, what List last found in
 // each journal (index.go).
 //
-// Records are only ever appended, each with a single write of the whole line
-// followed by fsync, so a crash can at worst leave an unfinished last line.
-// Checkpoints of a streaming reply (entry records with status "streaming",
-// written about once a second) are not synced: losing one loses a second of
-// text. Replaying drops an unfinished line, skips corrupt lines and ignores
-// record types it does not know, so journals written by newer versions still
-// load; a reply still streaming at the end of the journal was cut short by a
-// crash and comes back interrupted (see replay.go).
+// Records are only ever appended, each with a single write of the whole line;
+// entry, title, params and head records are followed by fsync, so a crash can
+// at worst leave an unfinished last line. Chunks are not synced: losing one
+// loses about a second of text. Replaying drops an unfinished line, skips
+// corrupt lines and ignores record types it does not know, so journals
+// written by newer versions still load; a reply whose chunks are not
+// followed by its entry record was cut short by a crash and comes back
+// interrupted (see replay.go).
 
 import (
 	"bytes"
@@ -37,7 +48,7 @@ import (
 )
 
 // formatVersion is the journal format written in the header's "v".
-const formatVersion = 1
+const formatVersion = 2
 
 // maxLine is the largest record replay accepts, and so the largest one
 // written. A single reply can be megabytes long.
@@ -47,10 +58,10 @@ const maxLine = 64 << 20
 const (
 	recHeader = "header"
 	recEntry  = "entry"
+	recChunk  = "chunk"
 	recTitle  = "title"
 	recParams = "params"
-	// recRetract removes entries, as when /retry replaces a reply.
-	recRetract = "retract"
+	recHead   = "head"
 )
 
 // record is one line of a journal. Fields that do not belong to its type are
@@ -64,14 +75,15 @@ type record struct {
 	Created *time.Time `json:"created,omitempty"`
 	Params  *Params    `json:"params,omitempty"`
 	Title   *string    `json:"title,omitempty"`
-	Retract []string   `json:"retract,omitempty"`
+	Head    *string    `json:"head,omitempty"`
+	Chunk   *chunk     `json:"chunk,omitempty"`
 	Entry   *Entry     `json:"entry,omitempty"`
 }
 
 // knownType reports whether replay understands records of type t.
 func knownType(t string) bool {
 	switch t {
-	case recHeader, recEntry, recTitle, recParams, recRetract:
+	case recHeader, recEntry, recChunk, recTitle, recParams, recHead:
 		return true
 	}
 	return false
@@ -154,7 +166,11 @@ func appendRecord(f *os.File, path string, line []byte) (empty bool, err error) 
 			line = append([]byte{'\n'}, line...)
 		}
 	}
-	_, err = f.Write(line)
+	if _, err = f.Write(line); err != nil {
+		// A short write (a full disk) would leave half a record: take it
+		// back, so that the next attempt starts on a clean line.
+		_ = f.Truncate(fi.Size())
+	}
 	return fi.Size() == 0, err
 }
 

@@ -135,40 +135,6 @@ func FuzzReplay(f *testing.F) {
 	})
 }
 
-func TestRetract(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := st.Create(Params{Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{"e1", "e2", "e3"} {
-		if err := st.Append(sess, Entry{ID: id, Kind: KindUser, Text: id}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := st.Retract(sess, []string{"e2", "e3"}); err != nil {
-		t.Fatal(err)
-	}
-	// An ID retracted earlier may be used again.
-	if err := st.Append(sess, Entry{ID: "e2", Kind: KindUser, Text: "new e2"}); err != nil {
-		t.Fatal(err)
-	}
-	back, err := st.Load(sess.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range back.Entries {
-		got = append(got, e.ID+"="+e.Text)
-	}
-	if strings.Join(got, ",") != "e1=e1,e2=new e2" || len(sess.Entries) != 2 {
-		t.Errorf("entries after retract: %v (in memory %d)", got, len(sess.Entries))
-	}
-}
-
 func TestToolEntryRoundTripAndHistory(t *testing.T) {
 	st, err := Open(t.TempDir())
 	if err != nil {

@@ -41,13 +41,6 @@ func TestSearch(t *testing.T) {
 	if err := s.Append(newer, userEntry("e1", "NeEdLe first")); err != nil {
 		t.Fatal(err)
 	}
-	// A retracted entry is not found.
-	if err := s.Append(newer, userEntry("e2", "needle retracted")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Retract(newer, []string{"e2"}); err != nil {
-		t.Fatal(err)
-	}
 
 	matches, err := s.Search("needle", 0)
 	if err != nil {

@@ -69,6 +69,9 @@ type Store struct {
 	dir    string
 	now    func() time.Time // the clock, replaced by tests
 	random io.Reader        // the source of id suffixes, replaced by tests
+	// appendFile appends records to a journal: appendLine, or a failing
+	// one in tests of full disks.
+	appendFile func(path string, data []byte, sync bool) error
 
 	mu      sync.Mutex           // guards held
 	held    map[string]*heldLock // the session locks this store holds, by id
@@ -76,7 +79,9 @@ type Store struct {
 }
 
 // Open returns the store in dir. It creates dir, and any of its parents that
-// are missing, with mode 0700, and sets an existing dir to mode 0700.
+// are missing, with mode 0700, and sets an existing dir to mode 0700 when it
+// can. A directory muse may only read is a store too: reading works, and
+// writing fails with an error that says why.
 func Open(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("open session store: no directory given")
@@ -88,7 +93,7 @@ func Open(dir string) (*Store, error) {
 	if err := makeDir(abs); err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", abs, err)
 	}
-	return &Store{dir: abs, now: time.Now, random: rand.Reader}, nil
+	return &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine}, nil
 }
 
 // makeDir creates dir and its missing parents with mode dirMode, whatever the
@@ -122,9 +127,14 @@ func makeDir(dir string) error {
 		missing = []string{dir}
 	}
 	for _, p := range missing {
-		if err := os.Chmod(p, dirMode); err != nil {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm() == dirMode {
+			continue
+		}
+		if err := os.Chmod(p, dirMode); err != nil && p != dir {
 			return err
 		}
+		// An existing store that cannot be chmodded (another user's, a
+		// read-only file system) can still be read.
 	}
 	return nil
 }
@@ -139,8 +149,9 @@ func (s *Store) path(id string) string { return filepath.Join(s.dir, id+journalE
 // reading, so that it equals its value read back from the journal.
 func (s *Store) clock() time.Time { return s.now().UTC() }
 
-// Create starts a new session with the settings p and writes its journal.
-func (s *Store) Create(p Params) (*Session, error) {
+// create starts a new session with the settings p and title, and writes its
+// journal: the header, then the title when there is one.
+func (s *Store) create(p Params, title string) (*Session, error) {
 	now := s.clock()
 	p = p.clone()
 	// A clash of ids needs two sessions in the same second with the same
@@ -150,24 +161,32 @@ func (s *Store) Create(p Params) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("create session: %w", err)
 		}
-		err = s.create(id, now, p)
+		err = s.createJournal(id, now, p, title)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("create session %s: %w", id, err)
+			return nil, fmt.Errorf("create session %s: %w", id, writeHint(err))
 		}
-		return &Session{ID: id, Created: now, Updated: now, Params: p}, nil
+		return &Session{ID: id, Created: now, Updated: now, Params: p, Title: title}, nil
 	}
 	return nil, errors.New("create session: no unused id after 10 attempts")
 }
 
-// create writes the journal of a new session: its header, synced with the
-// directory entry. A journal that cannot be completed is removed.
-func (s *Store) create(id string, now time.Time, p Params) (err error) {
+// createJournal writes the journal of a new session: its header and title,
+// synced with the directory entry. A journal that cannot be completed is
+// removed.
+func (s *Store) createJournal(id string, now time.Time, p Params, title string) (err error) {
 	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, ID: id, Created: &now, Params: &p})
 	if err != nil {
 		return err
+	}
+	if title != "" {
+		t, err := encodeRecord(&record{Type: recTitle, Time: now, Title: &title})
+		if err != nil {
+			return err
+		}
+		line = append(line, t...)
 	}
 	path := s.path(id)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fileMode)
@@ -193,133 +212,6 @@ func (s *Store) create(id string, now time.Time, p Params) (err error) {
 		return err
 	}
 	return syncDir(s.dir)
-}
-
-// write appends rec to the journal of sess, stamped with the current time,
-// and syncs it.
-func (s *Store) write(sess *Session, rec *record) error {
-	return s.writeRecord(sess, rec, true)
-}
-
-// writeRecord appends rec to the journal of sess, stamped with the current
-// time, and syncs it when sync is set.
-func (s *Store) writeRecord(sess *Session, rec *record, sync bool) error {
-	if sess == nil {
-		return errors.New("no session")
-	}
-	if !validID(sess.ID) {
-		return fmt.Errorf("invalid id %q: %w", sess.ID, ErrNotFound)
-	}
-	rec.Time = s.clock()
-	line, err := encodeRecord(rec)
-	if err != nil {
-		return err
-	}
-	return appendLine(s.path(sess.ID), line, sync)
-}
-
-// idOf names sess in an error message.
-func idOf(sess *Session) string {
-	if sess == nil {
-		return "<nil>"
-	}
-	return sess.ID
-}
-
-// Append writes the entry e to the journal of sess and then applies it to
-// sess: an entry with the same ID is replaced in place (a reply checkpointed
-// while it streams is later written again, finished), any other is appended.
-// sess.Updated becomes the time of the record. sess is left unchanged when
-// writing fails. e.ID must not be empty.
-//
-// The record is synced before Append returns, so a completed turn survives a
-// crash. Use Checkpoint for the snapshots of a reply as it streams.
-func (s *Store) Append(sess *Session, e Entry) error {
-	if err := s.putEntry(sess, e, true); err != nil {
-		return fmt.Errorf("append to session %s: %w", idOf(sess), err)
-	}
-	return nil
-}
-
-// Checkpoint is Append without the fsync, for the snapshots of a reply while
-// it streams (e.Status "streaming"), written about once a second and each
-// replaced by the next. The write reaches the operating system before
-// Checkpoint returns, so it survives muse being killed, but not a power loss
-// or a kernel crash; the final record of the reply, written with Append, is
-// synced, and syncing it also makes the checkpoints before it durable. Like
-// Append, it costs the same however long the session is.
-//
-// A journal that ends in a checkpoint was cut short: Load marks that entry
-// StatusInterrupted.
-func (s *Store) Checkpoint(sess *Session, e Entry) error {
-	if err := s.putEntry(sess, e, false); err != nil {
-		return fmt.Errorf("checkpoint session %s: %w", idOf(sess), err)
-	}
-	return nil
-}
-
-// putEntry writes the entry e and applies it to sess, as Append describes.
-func (s *Store) putEntry(sess *Session, e Entry, sync bool) error {
-	if e.ID == "" {
-		return errors.New("entry has no id")
-	}
-	rec := &record{Type: recEntry, Entry: &e}
-	if err := s.writeRecord(sess, rec, sync); err != nil {
-		return err
-	}
-	sess.Entries = putEntry(sess.Entries, e)
-	sess.Updated = rec.Time
-	return nil
-}
-
-// putEntry replaces the entry of entries with the ID of e, or appends e. It
-// searches from the end, where a replaced entry usually is.
-func putEntry(entries []Entry, e Entry) []Entry {
-	for i := len(entries) - 1; i >= 0; i-- {
-		if entries[i].ID == e.ID {
-			entries[i] = e
-			return entries
-		}
-	}
-	return append(entries, e)
-}
-
-// SetTitle writes the title of sess and sets sess.Title.
-func (s *Store) SetTitle(sess *Session, title string) error {
-	rec := &record{Type: recTitle, Title: &title}
-	if err := s.write(sess, rec); err != nil {
-		return fmt.Errorf("set title of session %s: %w", idOf(sess), err)
-	}
-	sess.Title = title
-	sess.Updated = rec.Time
-	return nil
-}
-
-// Retract removes the entries with the given IDs from sess, as when /retry
-// replaces a reply. The journal keeps them, followed by the record that drops them.
-func (s *Store) Retract(sess *Session, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	rec := &record{Type: recRetract, Retract: append([]string(nil), ids...)}
-	if err := s.write(sess, rec); err != nil {
-		return fmt.Errorf("retract entries of session %s: %w", idOf(sess), err)
-	}
-	sess.Entries = removeEntries(sess.Entries, ids)
-	sess.Updated = rec.Time
-	return nil
-}
-
-// SetParams writes the settings p of sess and sets sess.Params.
-func (s *Store) SetParams(sess *Session, p Params) error {
-	p = p.clone()
-	rec := &record{Type: recParams, Params: &p}
-	if err := s.write(sess, rec); err != nil {
-		return fmt.Errorf("set params of session %s: %w", idOf(sess), err)
-	}
-	sess.Params = p
-	sess.Updated = rec.Time
-	return nil
 }
 
 // clone returns a copy of p that shares no memory with it.
@@ -396,16 +288,22 @@ func (s *Store) load(id string) (*Session, error) {
 	return replay(f, id)
 }
 
-// Latest loads the most recently updated session that can be loaded. It
+// Latest loads the most recently used session that can be loaded. It
 // returns an error wrapping ErrNoSessions when there is none.
+//
+// It reads the journal once: when listing had to read it (the index did
+// not know its latest state), the session read then is the one returned.
 func (s *Store) Latest() (*Session, error) {
-	ls, err := s.list()
+	ls, fresh, err := s.listing()
 	if err != nil {
 		return nil, fmt.Errorf("latest session: %w", err)
 	}
 	for _, l := range ls {
 		if l.Damaged != "" {
 			continue
+		}
+		if fresh != nil && fresh.ID == l.ID {
+			return fresh, nil
 		}
 		sess, err := s.Load(l.ID)
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrDamaged) {

@@ -125,7 +125,7 @@ func TestCreateWritesHeader(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &h); err != nil {
 		t.Fatal(err)
 	}
-	if h["v"] != 1.0 || h["type"] != "header" || h["id"] != sess.ID || h["created"] != "2025-03-01T18:30:05Z" || h["time"] != "2025-03-01T18:30:05Z" {
+	if h["v"] != 2.0 || h["type"] != "header" || h["id"] != sess.ID || h["created"] != "2025-03-01T18:30:05Z" || h["time"] != "2025-03-01T18:30:05Z" {
 		t.Errorf("header = %s", lines[0])
 	}
 	if p, _ := h["params"].(map[string]any); p["model"] != "claude-sonnet-4-5" || p["max_tokens"] != 8192.0 {
@@ -176,6 +176,7 @@ func TestRoundTrip(t *testing.T) {
 	if m := mode(t, s.path(sess.ID)); m != 0o600 {
 		t.Errorf("journal mode after appends = %o, want 600", m)
 	}
+	entries = chain(entries)
 	if !reflect.DeepEqual(sess.Entries, entries) {
 		t.Errorf("entries in memory differ from those appended")
 	}
@@ -261,7 +262,7 @@ func TestReplaceByID(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []Entry{steps[0], final, steps[4]}
+	want := chain([]Entry{steps[0], final, steps[4]})
 	if !reflect.DeepEqual(sess.Entries, want) {
 		t.Errorf("in memory: ids %v, want e1 e2 e3 with e2 final", ids(sess.Entries))
 	}
@@ -275,6 +276,19 @@ func TestReplaceByID(t *testing.T) {
 	if n := len(journalLines(t, s, sess.ID)); n != 6 {
 		t.Errorf("journal has %d lines, want every record kept (6)", n)
 	}
+}
+
+// chain returns es with each entry's parent the one before it, as Append
+// writes them.
+func chain(es []Entry) []Entry {
+	out := make([]Entry, len(es))
+	for i, e := range es {
+		if i > 0 {
+			e.Parent = es[i-1].ID
+		}
+		out[i] = e
+	}
+	return out
 }
 
 func ids(es []Entry) []string {
@@ -316,13 +330,14 @@ func TestAppendToMissingJournal(t *testing.T) {
 	if err := os.Remove(s.path(sess.ID)); err != nil {
 		t.Fatal(err)
 	}
-	before := sess.Updated
 	err = s.Append(sess, userEntry("e1", "x"))
-	if !errors.Is(err, ErrNotFound) {
-		t.Errorf("Append to a removed journal: %v, want ErrNotFound", err)
+	if !errors.Is(err, ErrDeleted) {
+		t.Errorf("Append to a removed journal: %v, want ErrDeleted", err)
 	}
-	if len(sess.Entries) != 0 || !sess.Updated.Equal(before) {
-		t.Error("a failed Append changed the session")
+	// The entry is kept, waiting, and counted as not saved.
+	w, _ := writerOf(s, sess)
+	if n, werr := w.Unsaved(); len(sess.Entries) != 1 || n != 1 || !errors.Is(werr, ErrDeleted) {
+		t.Errorf("after a failed Append: %d entries, %d unsaved (%v); want the entry kept and 1 unsaved", len(sess.Entries), n, werr)
 	}
 	if _, err := os.Stat(s.path(sess.ID)); !errors.Is(err, fs.ErrNotExist) {
 		t.Error("Append recreated a removed journal")
@@ -353,7 +368,8 @@ func TestTitleAndParams(t *testing.T) {
 	if sess.Title != "New <title> & more" || sess.Params.Model != "claude-sonnet-4-5" || *sess.Params.Temperature != 0.7 || sess.Params.StopSequences[0] != "\n\nHuman:" {
 		t.Errorf("in memory: title %q, params %+v", sess.Title, sess.Params)
 	}
-	if want := clockStart.Add(5 * time.Second); !sess.Updated.Equal(want) {
+	// A title is not a use: Updated is the time of the params.
+	if want := clockStart.Add(4 * time.Second); !sess.Updated.Equal(want) {
 		t.Errorf("Updated = %v, want %v", sess.Updated, want)
 	}
 	got, err := s.Load(sess.ID)

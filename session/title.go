@@ -69,7 +69,7 @@ func (sess *Session) Info() Info {
 		info.Title = untitled
 	}
 	for _, e := range sess.Entries {
-		if e.Kind == KindUser || e.Kind == KindAssistant {
+		if e.Kind == KindUser || e.Kind == KindAssistant || e.Kind == KindImage {
 			info.Messages++
 		}
 	}

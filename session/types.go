@@ -31,9 +31,13 @@ const (
 // error or a notice. It is what the UI shows and what the journal stores.
 type Entry struct {
 	// ID is unique within the session, such as "e12".
-	ID   string    `json:"id"`
-	Kind string    `json:"kind"`
-	Time time.Time `json:"time"`
+	ID string `json:"id"`
+	// Parent is the id of the entry this one follows on its branch; empty
+	// for the first entry. Entries that share a parent are alternatives
+	// (branches) of each other.
+	Parent string    `json:"parent,omitempty"`
+	Kind   string    `json:"kind"`
+	Time   time.Time `json:"time"`
 	// Text is the prompt of a user entry, or the text of a notice.
 	Text string `json:"text,omitempty"`
 	// Message is the reply of an assistant entry.
@@ -125,7 +129,13 @@ type Session struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	Params  Params    `json:"params"`
-	Entries []Entry   `json:"entries,omitempty"`
+	// Entries is the active branch: the path from the first entry to Head.
+	Entries []Entry `json:"entries,omitempty"`
+	// Head is the id of the last entry of the active branch.
+	Head string `json:"head,omitempty"`
+	// All holds every entry of every branch, in the order they were first
+	// written; Entries is a path through it.
+	All []Entry `json:"-"`
 	// Warnings lists what was skipped while loading a damaged journal.
 	Warnings []string `json:"-"`
 }
@@ -138,7 +148,7 @@ type Info struct {
 	Title   string    `json:"title"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
-	// Messages counts the user and assistant entries.
+	// Messages counts the user, assistant and image entries of the active branch.
 	Messages int    `json:"messages"`
 	Model    string `json:"model"`
 	// Damaged is why the journal cannot be loaded; empty when it can.

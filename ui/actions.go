@@ -16,6 +16,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/engine"
 )
 
 // runCommand carries out a slash command typed in the input.
@@ -74,7 +75,8 @@ func lastIndex(es []session.Entry, kind string) int {
 	return -1
 }
 
-// retry regenerates the reply to the last prompt: what followed it goes.
+// retry regenerates the reply to the last prompt as a new branch: what
+// followed the prompt leaves the view, and stays in the session.
 func (m Model) retry() (tea.Model, tea.Cmd) {
 	if m.busy() {
 		m.notice = "a reply or image is still on its way: esc cancels it first"
@@ -86,52 +88,24 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 		m.notice = "nothing to retry yet: send a prompt first"
 		return m, nil
 	}
-	user := es[u]
-	var gone []string
-	for _, e := range es[u+1:] {
-		gone = append(gone, e.ID)
-	}
-	for _, id := range gone {
-		m.conv = m.conv.Remove(id)
-	}
-	if strings.TrimSpace(m.w.input.Value()) == user.Text {
+	if strings.TrimSpace(m.w.input.Value()) == es[u].Text {
 		m.w.input.Reset()
 	}
-	history := session.History(m.conv.Entries()[:u])
-	req := m.request(append(history, api.TextMessage(api.RoleUser, user.Text)))
-	next, cmd := m.startTurn(req, user, nil)
-	if len(gone) > 0 {
-		var save tea.Cmd
-		next, save = next.save(saveJob{retract: gone})
-		cmd = tea.Batch(cmd, save)
+	for _, e := range es[u+1:] {
+		m.conv = m.conv.Remove(e.ID)
 	}
-	return next, cmd
+	return m.startTurn(engine.Turn{Retry: true})
 }
 
 // continueReply asks for more of a reply that was cut at max_tokens.
 func (m Model) continueReply() (tea.Model, tea.Cmd) {
-	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it first"
-		return m, nil
-	}
 	es := m.conv.Entries()
 	a := lastIndex(es, session.KindAssistant)
 	if a < 0 || a != len(es)-1 || es[a].Message == nil || es[a].Message.StopReason != api.StopMaxTokens {
 		m.notice = "/continue needs a last reply that was cut at max_tokens"
 		return m, nil
 	}
-	base := es[a]
-	u := lastIndex(es[:a], session.KindUser)
-	if u < 0 {
-		m.notice = "/continue needs the prompt of the cut reply"
-		return m, nil
-	}
-	msgs := session.History(es)
-	if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
-		// The server continues an assistant turn that ends without trailing space.
-		msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
-	}
-	return m.startTurn(m.request(msgs), es[u], &base)
+	return m.startTurn(engine.Turn{Continue: true})
 }
 
 // copyLast copies the last reply's text to the clipboard through OSC 52.
@@ -237,11 +211,8 @@ func (m Model) clear() (Model, tea.Cmd) {
 		m.notice = "a reply or image is still on its way: esc cancels it first"
 		return m, nil
 	}
-	m, cmd := m.leave()
-	m.journal, m.sessID, m.title, m.titleSaved = &journal{}, "", "", false
-	m.usage, m.lastStop, m.recall = api.Usage{}, "", nil
-	m.params = m.opts.Params
-	m.conv = m.conv.SetEntries(nil)
+	cmd := m.leave()
+	m = m.resume(session.NewWriter(m.opts.Store, m.opts.Params))
 	m.notice = "new session · the last one is saved"
 	return m.layout(), cmd
 }
@@ -388,20 +359,17 @@ func openFile(path string) tea.Cmd {
 	}
 }
 
-// stopAndQuit ends what is in flight, keeping and saving it, then quits once
-// every save has landed.
+// stopAndQuit ends what is in flight, keeping and saving it, then quits
+// once the engine has saved it.
 func (m Model) stopAndQuit() (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
-	if m.reply != nil {
-		next, cmd := m.cancelReply()
+	if m.turn != nil {
+		next, cmd := m.cancelTurn()
 		m, cmds = next.(Model), append(cmds, cmd)
 	}
 	if m.imaging != nil {
 		next, cmd := m.cancelImage()
 		m, cmds = next.(Model), append(cmds, cmd)
-	}
-	if m.tools != nil {
-		m = m.abandonTools()
 	}
 	next, cmd := m.quit()
 	return next, tea.Batch(append(cmds, cmd)...)

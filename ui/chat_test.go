@@ -55,8 +55,15 @@ func (h *harness) model(t *testing.T, sess *session.Session) Model {
 		t.Fatal(err)
 	}
 	client := api.New(h.srv.URL, api.WithAccessToken(demo.DefaultToken), api.WithMaxRetries(0))
+	var w *session.Writer
+	if sess != nil {
+		if w, err = h.store.OpenWriter(sess.ID); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+	}
 	return New(Options{
-		Client: client, Store: h.store, Session: sess, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
+		Client: client, Store: h.store, Writer: w, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
 		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
 	})
 }
@@ -124,7 +131,7 @@ func TestCancelKeepsPartial(t *testing.T) {
 	if last.Status != session.StatusCancelled || !strings.Contains(last.Message.Text(), "Part 1") {
 		t.Errorf("last entry %+v", last)
 	}
-	if m.reply != nil {
+	if m.turn != nil {
 		t.Error("reply still in flight after cancel")
 	}
 	sess, err := h.store.Latest()

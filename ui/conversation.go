@@ -268,6 +268,16 @@ func (c conversation) entryLines(i int) []string {
 // Entries returns the conversation's entries.
 func (c conversation) Entries() []session.Entry { return c.entries }
 
+// Has reports whether the conversation shows the entry id.
+func (c conversation) Has(id string) bool {
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if c.entries[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // SetEntries replaces every entry, as on resume or /clear.
 func (c conversation) SetEntries(es []session.Entry) conversation {
 	c.touch()

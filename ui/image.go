@@ -34,6 +34,8 @@ type imageJob struct {
 	entry    session.Entry
 	started  time.Time
 	result   *api.ImageResult // kept until the session has an id to save under
+	sessID   string           // the session the images are saved under, once written
+	recorded bool             // the entry was written (or could not be)
 	phase    string
 	done     int64
 	total    int64
@@ -107,16 +109,51 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 		m.notice = err.Error()
 		return m, nil
 	}
-	entry := m.newEntry(session.Entry{Kind: session.KindImage, ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming})
+	entry := session.Entry{ID: m.writer.NewID(), Kind: session.KindImage, Time: m.now().UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming}
 	m.conv = m.conv.caughtUp().Add(entry)
+	title := ""
 	if m.title == "" {
 		m.title = session.TitleFrom(prompt)
+		title = m.title
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m.imaging = &imageJob{turn: m.nextID, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
+	m.turnSeq++
+	m.imaging = &imageJob{turn: m.turnSeq, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
+	m.lastErr = ""
 	// Record the turn now, so the session has an id to save the images under.
-	next, save := m.save(saveJob{entries: []session.Entry{entry}})
-	return next.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, next.imaging.turn), save, m.w.spin.Tick)
+	return m.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, m.turnSeq), recordImageEntry(m.writer, entry, title, m.turnSeq), m.w.spin.Tick)
+}
+
+// imageEntrySavedMsg reports the image turn's entry written, and the id of
+// the session it is in.
+type imageEntrySavedMsg struct {
+	turn   int
+	sessID string
+	err    error
+}
+
+// recordImageEntry writes an image turn's entry (and the title of a new
+// session) before its images are saved.
+func recordImageEntry(w *session.Writer, e session.Entry, title string, turn int) tea.Cmd {
+	return func() tea.Msg {
+		if title != "" {
+			_ = w.SetTitle(title) // written with the session's header
+		}
+		_, err := w.Append(e)
+		return imageEntrySavedMsg{turn: turn, sessID: w.ID(), err: err}
+	}
+}
+
+func (m Model) imageEntrySaved(msg imageEntrySavedMsg) (tea.Model, tea.Cmd) {
+	j := m.imaging
+	if j == nil || msg.turn != j.turn {
+		return m, nil
+	}
+	j.recorded, j.sessID = true, msg.sessID
+	if msg.err != nil {
+		m.saveErr = msg.err.Error()
+	}
+	return m.maybeSaveImages()
 }
 
 func generateImages(ctx context.Context, c *api.Client, req api.ImageRequest, turn int) tea.Cmd {
@@ -155,12 +192,19 @@ func (m Model) imageResult(msg imageResultMsg) (tea.Model, tea.Cmd) {
 // maybeSaveImages starts saving once the result and the session id are there.
 func (m Model) maybeSaveImages() (tea.Model, tea.Cmd) {
 	j := m.imaging
-	if j == nil || j.result == nil || m.sessID == "" || m.opts.Store == nil {
-		if j != nil && j.result != nil && m.opts.Store == nil {
-			j.entry.Status = session.StatusComplete
-			return m.finishImage()
-		}
+	if j == nil || j.result == nil || !j.recorded {
 		return m, nil
+	}
+	if m.opts.Store == nil {
+		j.entry.Status = session.StatusComplete
+		return m.finishImage()
+	}
+	if j.sessID == "" {
+		// No session to save the images under: end the image turn.
+		j.entry.Error = &session.ErrorInfo{Message: "the session could not be created: " + m.saveErr}
+		j.entry.Status = session.StatusFailed
+		j.result = nil
+		return m.finishImage()
 	}
 	res := j.result
 	j.result = nil
@@ -169,7 +213,7 @@ func (m Model) maybeSaveImages() (tea.Model, tea.Cmd) {
 	old := j.cancel
 	j.cancel = func() { old(); cancel() }
 	turn, _ := strconv.Atoi(strings.TrimPrefix(j.entry.ID, "e"))
-	return m, saveImages(ctx, m.opts.Client, m.opts.Store, m.sessID, turn, res, m.previewer(), j.turn)
+	return m, saveImages(ctx, m.opts.Client, m.opts.Store, j.sessID, turn, res, m.previewer(), j.turn)
 }
 
 // saveImages decodes or downloads each image, saves it and builds its
@@ -309,8 +353,16 @@ func (m Model) finishImage() (tea.Model, tea.Cmd) {
 	j.cancel()
 	j.entry.LatencyMS = m.now().Sub(j.started).Milliseconds()
 	m.conv = m.conv.Replace(j.entry)
-	next, cmd := m.save(saveJob{entries: []session.Entry{j.entry}})
-	return next.layout(), cmd
+	if j.entry.Error != nil {
+		m.lastErr = j.entry.Error.Message
+	}
+	e := j.entry
+	next, cmd := m.layout(), m.save(func(w *session.Writer) error { _, err := w.Append(e); return err })
+	if next.quitting {
+		q, qcmd := next.quit()
+		return q, tea.Batch(cmd, qcmd)
+	}
+	return next, cmd
 }
 
 // cancelImage stops the image turn; what was saved stays.

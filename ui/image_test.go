@@ -131,9 +131,9 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 	}
 	e := lastImageEntry(t, m)
 	// The path holds a temporary directory: show it as a fixed one.
-	dir := hs.store.ImageDir(m.sessID)
+	dir := hs.store.ImageDir(m.SessionID())
 	view = strings.ReplaceAll(view, dir, "/DATA/images/SESSION")
-	view = strings.ReplaceAll(view, m.sessID, "SESSION")
+	view = strings.ReplaceAll(view, m.SessionID(), "SESSION")
 	_ = e
 	golden.RequireEqual(t, []byte(view))
 

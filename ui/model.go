@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/theme"
+	"muse/ui/engine"
 )
 
 // Options configure the chat screen.
@@ -29,8 +29,9 @@ type Options struct {
 	Client *api.Client
 	// Store persists the conversation; nil keeps it in memory only.
 	Store *session.Store
-	// Session is a session to resume; nil starts a new one on the first prompt.
-	Session *session.Session
+	// Writer is the session to resume, opened for writing; nil starts a new
+	// one, whose journal is created with its first prompt.
+	Writer *session.Writer
 	// Params are the settings of a new session.
 	Params session.Params
 	// Theme styles the screen.
@@ -46,8 +47,6 @@ type Options struct {
 	Terminal io.Writer
 	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
 	Getenv func(string) string
-	// Unlock releases the lock on Session when the screen leaves it.
-	Unlock func() error
 	// Keys rebinds actions by name, from the profile.
 	Keys map[string][]string
 	// StartInPicker opens the session picker first.
@@ -55,8 +54,9 @@ type Options struct {
 	// ImageModel is the default image model.
 	ImageModel string
 	// Tools are offered to the model; a tool with a Command is run by muse,
-	// after the user allows it.
-	Tools []Tool
+	// after the user allows it, with RunTool.
+	Tools   []Tool
+	RunTool engine.ToolRunner
 	// MaxToolRounds bounds the automatic tool rounds of one prompt (default 20).
 	MaxToolRounds int
 	// Kitty draws image previews with the kitty graphics protocol, written
@@ -90,23 +90,23 @@ type Model struct {
 	renderer *renderer
 	params   session.Params
 
-	// The reply in flight, the image turn in flight, and the tool calls
-	// being answered (toolRound counts the rounds of the current prompt).
-	reply      *reply
+	// The turn in flight (turnSeq numbers them), the image turn in flight,
+	// and the tools the user allowed for the session.
+	turn       *turnRun
+	turnSeq    int
+	waitCh     <-chan turnItem // the engine's reports, while a tool call waits
+	draft      string          // the input put aside while a tool result is typed
 	imaging    *imageJob
-	tools      *toolTurn
 	toolAlways map[string]bool
-	toolRound  int
 
-	// Session bookkeeping: the journal of the session shown, its id once
-	// saved, and the queue of saves, one running at a time.
-	journal    *journal
-	sessID     string
-	title      string
-	titleSaved bool
-	saving     bool
-	savingJ    *journal // the journal of the save in flight
-	queue      []saveJob
+	// writer saves the session shown; title is its title as shown.
+	writer *session.Writer
+	title  string
+	// saveErr says why the session is not saved, while it is not;
+	// lastErr is the message of the last failed request.
+	saveErr, lastErr string
+	// closeErr is set when the session could not be saved on quitting.
+	closeErr error
 
 	// recall walks the prompt history; recalled is the prompt it put in the input.
 	recall   *session.Recall
@@ -130,26 +130,8 @@ type widgets struct {
 	picker   picker
 }
 
-// reply is the state of a reply that is streaming.
-type reply struct {
-	turn    int
-	cancel  context.CancelFunc
-	acc     api.Accumulator
-	user    session.Entry
-	live    session.Entry
-	started time.Time
-	retry   string
-	tokens  int
-	// flushing is set while a flushLiveMsg is on its way; stale while
-	// events arrived that the screen does not show yet.
-	flushing, stale bool
-	// base is the reply that /continue extends, or nil.
-	base *api.Message
-	// checkpointed is when the text was last written to the journal;
-	// userSaved tells whether the prompt was written with it.
-	checkpointed time.Time
-	userSaved    bool
-}
+// Tool is a tool offered to the model.
+type Tool = engine.Tool
 
 // New returns the chat screen.
 func New(opts Options) Model {
@@ -191,19 +173,24 @@ func New(opts Options) Model {
 	m := Model{
 		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
 		conv: newConversation(r, keys), w: &widgets{input: in, help: h, spin: sp, progress: progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())}, renderer: r,
-		params: opts.Params, memo: &viewMemo{}, journal: &journal{},
+		params: opts.Params, memo: &viewMemo{},
 	}
 	m.w.picker = newPicker(opts.Store, opts.Theme)
-	if s := opts.Session; s != nil {
-		m = m.resume(s, opts.Unlock)
+	w := opts.Writer
+	if w == nil {
+		w = session.NewWriter(opts.Store, opts.Params)
 	}
-	return m
+	return m.resume(w)
 }
 
-// resume shows a saved session; unlock releases its lock when it is left.
-func (m Model) resume(s *session.Session, unlock func() error) Model {
-	m.journal = &journal{sess: s, unlock: unlock}
-	m.sessID, m.title, m.params, m.titleSaved = s.ID, s.Title, s.Params, true
+// resume shows the session of w.
+func (m Model) resume(w *session.Writer) Model {
+	s := w.Snapshot()
+	m.writer = w
+	m.title, m.params = s.Title, s.Params
+	if len(s.All) == 0 && s.ID == "" {
+		m.params = m.opts.Params
+	}
 	if m.params.MaxTokens == 0 {
 		m.params.MaxTokens = m.opts.Params.MaxTokens
 	}
@@ -211,8 +198,7 @@ func (m Model) resume(s *session.Session, unlock func() error) Model {
 		m.params.Model = m.opts.Params.Model
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
-	m.nextID = session.NextSeq(s.Entries) - 1
-	m.usage, m.lastStop, m.recall, m.notice = api.Usage{}, "", nil, ""
+	m.usage, m.lastStop, m.recall, m.notice, m.saveErr, m.lastErr = api.Usage{}, "", nil, "", "", ""
 	for _, e := range s.Entries {
 		if e.Message != nil {
 			addUsage(&m.usage, e.Message.Usage)
@@ -279,25 +265,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)
 		return m, cmd
-	case replyStartedMsg:
-		if m.reply == nil || msg.turn != m.reply.turn {
+	case turnStartedMsg:
+		if m.turn == nil || msg.id != m.turn.id {
 			return m, nil
 		}
-		return m, waitReply(msg.turn, msg.ch)
-	case replyBatchMsg:
-		return m.applyBatch(msg)
+		return m, waitTurn(msg.id, msg.ch)
+	case turnBatchMsg:
+		return m.applyTurn(msg)
 	case flushLiveMsg:
-		if m.reply != nil && msg.turn == m.reply.turn {
-			m.reply.flushing = false
-			if m.reply.stale {
+		if t := m.turn; t != nil && msg.id == t.id {
+			t.flushing = false
+			if t.stale && t.reply != nil {
 				m.conv = m.showLive(m.now())
 			}
 		}
 		return m, nil
 	case imageResultMsg:
 		return m.imageResult(msg)
-	case toolRanMsg:
-		return m.toolRan(msg)
+	case imageEntrySavedMsg:
+		return m.imageEntrySaved(msg)
 	case imagesStartedMsg:
 		if m.imaging == nil || msg.turn != m.imaging.turn {
 			return m, nil
@@ -312,7 +298,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conv = m.conv.Rerender()
 		return m, nil
 	case spinner.TickMsg:
-		if m.reply == nil && m.imaging == nil {
+		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
 			return m, nil // nothing animates: stop ticking
 		}
 		var cmd tea.Cmd
@@ -320,6 +306,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case savedMsg:
 		return m.saved(msg)
+	case closedMsg:
+		m.closeErr = msg.err
+		return m, tea.Quit
 	case editedMsg:
 		return m.edited(msg)
 	case copiedMsg:
@@ -337,44 +326,30 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if t := m.tools; t != nil && !key.Matches(msg, m.keys.Quit) {
-		if t.typing {
-			switch {
-			case key.Matches(msg, m.keys.Send):
-				return m.typedResult(m.w.input.Value(), false)
-			case key.Matches(msg, m.keys.Cancel):
-				return m.typedResult("", true)
-			}
-			return m.updateInput(msg)
-		}
+	if m.turn != nil && m.turn.ask != nil && !key.Matches(msg, m.keys.Quit) {
 		if next, cmd, handled := m.decideCall(msg); handled {
 			return next, cmd
 		}
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
-		if m.reply != nil {
-			return m.cancelReply()
-		}
-		if m.tools != nil {
-			m = m.abandonTools()
-			m.notice = "tool calls left unanswered"
-			return m.layout(), nil
+		if m.turn != nil && !m.turn.cancelled {
+			return m.cancelTurn()
 		}
 		if m.imaging != nil {
 			return m.cancelImage()
 		}
 		return m.quit()
 	case key.Matches(msg, m.keys.Cancel):
-		if m.reply != nil {
-			return m.cancelReply()
-		}
-		if m.imaging != nil {
-			return m.cancelImage()
-		}
 		if m.w.help.ShowAll {
 			m.w.help.ShowAll = false
 			return m.layout(), nil
+		}
+		if m.turn != nil {
+			return m.cancelTurn()
+		}
+		if m.imaging != nil {
+			return m.cancelImage()
 		}
 		return m, nil
 	case key.Matches(msg, m.keys.Send):
@@ -430,92 +405,26 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
 	}
-	req := m.request(append(session.History(m.conv.Entries()), api.TextMessage(api.RoleUser, text)))
-	if err := req.Validate(); err != nil {
-		m.notice = err.Error()
-		return m, nil
+	next, cmd := m.startTurn(engine.Turn{Prompt: text})
+	if next.turn == nil {
+		return next, cmd // refused: the prompt stays in the input
 	}
-	user := m.newEntry(session.Entry{Kind: session.KindUser, Text: text})
-	m.conv = m.conv.caughtUp().Add(user)
-	m.toolRound = 0
-	if m.title == "" {
-		m.title = session.TitleFrom(text)
-	}
-	m.w.input.Reset()
-	m.recall = nil
-	next, cmd := m.startTurn(req, user, nil)
-	return next, tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.sessID, text))
+	next.w.input.Reset()
+	next.recall = nil
+	return next, tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
 }
 
-// startTurn streams a reply to req. A base entry is a reply cut at
-// max_tokens that the new text continues.
-func (m Model) startTurn(req api.MessageRequest, user session.Entry, base *session.Entry) (Model, tea.Cmd) {
-	if err := req.Validate(); err != nil {
-		m.notice = err.Error()
-		return m, nil
-	}
-	var live session.Entry
-	if base != nil {
-		live = *base
-		live.Status = session.StatusStreaming
-		m.conv = m.conv.caughtUp().Restart(live)
-	} else {
-		live = m.newEntry(session.Entry{Kind: session.KindAssistant, Status: session.StatusStreaming,
-			Message: &api.Message{Model: m.params.Model}, Params: m.paramsCopy()})
-		m.conv = m.conv.caughtUp().Add(live)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	turn := m.nextID
-	r := &reply{turn: turn, cancel: cancel, user: user, live: live, started: m.now()}
-	if base != nil {
-		r.base = base.Message
-	}
-	m.reply = r
-	m.notice = ""
-	return m.layout(), tea.Batch(startReply(ctx, m.opts.Client, req, turn), m.w.spin.Tick)
-}
-
-// message is the reply so far, joined to the reply it continues, if any.
-func (r *reply) message(model string) api.Message {
-	msg := r.acc.Message()
-	if msg.Model == "" {
-		msg.Model = model
-	}
-	if r.base == nil {
-		return msg
-	}
-	out := r.base.Clone()
-	if n := len(out.Content); n > 0 && out.Content[n-1].Type == api.BlockText {
-		// The request sent the cut text without its trailing space; the new
-		// text starts where that ends.
-		out.Content[n-1].Text = strings.TrimRight(out.Content[n-1].Text, " \t\n")
-	}
-	for _, b := range msg.Content {
-		if n := len(out.Content); b.Type == api.BlockText && n > 0 && out.Content[n-1].Type == api.BlockText {
-			out.Content[n-1].Text += b.Text
-			continue
-		}
-		out.Content = append(out.Content, b)
-	}
-	out.StopReason, out.StopSequence = msg.StopReason, msg.StopSequence
-	out.Usage.OutputTokens += msg.Usage.OutputTokens
-	out.Usage.InputTokens = msg.Usage.InputTokens
-	return out
-}
-
-// request builds a message request from the session's settings.
-func (m Model) request(msgs []api.MessageParam) api.MessageRequest {
-	return m.params.Request(msgs, ToolDefs(m.opts.Tools))
-}
-
+// paramsCopy returns the settings, for an entry to keep.
 func (m Model) paramsCopy() *session.Params {
 	p := m.params
 	return &p
 }
 
+// newEntry gives a screen-only entry, such as a notice, an id of its own
+// ("n1", "n2"…): such entries are never saved.
 func (m *Model) newEntry(e session.Entry) session.Entry {
 	m.nextID++
-	e.ID = fmt.Sprintf("e%d", m.nextID)
+	e.ID = fmt.Sprintf("n%d", m.nextID)
 	e.Time = m.now().UTC()
 	return e
 }
@@ -526,158 +435,23 @@ func (m Model) addEntry(e session.Entry) Model {
 	return m
 }
 
-func (m Model) applyBatch(msg replyBatchMsg) (tea.Model, tea.Cmd) {
-	r := m.reply
-	if r == nil || msg.turn != r.turn {
-		return m, nil // a cancelled reply's late events
-	}
-	var done *replyDone
-	for _, it := range msg.items {
-		switch {
-		case it.event != nil:
-			_ = r.acc.Add(*it.event) // an error event also ends the stream: see done
-			if it.event.Type == api.EventContentBlockDelta {
-				r.tokens++
-			}
-			r.retry = ""
-		case it.retry != nil:
-			r.retry = fmt.Sprintf("retrying in %s (attempt %d): %s",
-				it.retry.Wait.Round(100*time.Millisecond), it.retry.Attempt, errorLine(it.retry.Err))
-		case it.done != nil:
-			done = it.done
-		}
-	}
-	if done == nil && msg.ch == nil {
-		done = &replyDone{err: api.ErrStreamCut}
-	}
-	if done != nil {
-		return m.finish(done)
-	}
-	// Render at most once a frame; a skipped frame is owed and flushed later.
-	cmds := []tea.Cmd{waitReply(msg.turn, msg.ch)}
-	var save tea.Cmd
-	if m, save = m.checkpoint(); save != nil {
-		cmds = append(cmds, save)
-	}
-	if now := m.now(); m.conv.LiveDue(now) {
-		m.conv = m.showLive(now)
-	} else {
-		r.stale = true
-		if !r.flushing {
-			r.flushing = true
-			cmds = append(cmds, flushLive(r.turn))
-		}
-	}
-	return m, tea.Batch(cmds...)
-}
-
-// showLive renders the reply in flight as it stands.
-func (m Model) showLive(now time.Time) conversation {
-	r := m.reply
-	msg := r.message(m.params.Model)
-	r.live.Message = &msg
-	r.stale = false
-	return m.conv.UpdateLive(r.live, now)
-}
-
-// flushLiveMsg asks for the render a throttled frame skipped.
-type flushLiveMsg struct{ turn int }
-
-func flushLive(turn int) tea.Cmd {
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return flushLiveMsg{turn} })
-}
-
-// finish ends the reply in flight: a complete reply is kept; on an error
-// the partial reply is kept, the error is shown, and the prompt goes back
-// into the input.
-func (m Model) finish(done *replyDone) (tea.Model, tea.Cmd) {
-	r := m.reply
-	m.reply = nil
-	r.cancel()
-	r.acc.Finish()
-	msg := r.message(m.params.Model)
-	newUsage := r.acc.Message().Usage
-	live := r.live
-	live.Message = &msg
-	live.RequestID = done.requestID
-	live.LatencyMS = m.now().Sub(r.started).Milliseconds()
-	live.Truncated = truncatedInputs(msg)
-	entries := []session.Entry{r.user}
-	if done.err == nil {
-		live.Status = session.StatusComplete
-		addUsage(&m.usage, newUsage)
-		m.lastStop = msg.StopReason
-		m.conv = m.conv.Finish(live)
-		next, save := m.save(saveJob{entries: append(entries, live)})
-		if msg.StopReason == api.StopToolUse {
-			next, tools := next.beginTools(msg)
-			return next, tea.Batch(save, tools)
-		}
-		return next, save
-	}
-	if r.base != nil {
-		// A failed /continue keeps the reply it was extending.
-		live.Status = session.StatusFailed
-		if len(r.acc.Message().Content) == 0 {
-			live.Message, live.Status = r.base, session.StatusComplete
-		}
-		m.conv = m.conv.Finish(live)
-		entries = append(entries, live)
-	} else if len(msg.Content) > 0 && msg.Text() != "" {
-		live.Status = session.StatusFailed
-		addUsage(&m.usage, newUsage)
-		m.conv = m.conv.Finish(live)
-		entries = append(entries, live)
-	} else {
-		m.conv = m.conv.Remove(live.ID)
-	}
-	errEntry := m.newEntry(session.ErrorEntry(done.err))
-	if errEntry.RequestID == "" {
-		errEntry.RequestID = done.requestID
-	}
-	m.conv = m.conv.Add(errEntry).caughtUp()
-	if strings.TrimSpace(m.w.input.Value()) == "" && r.base == nil {
-		m.w.input.SetValue(r.user.Text)
-	}
-	return m.save(saveJob{entries: append(entries, errEntry)})
-}
-
-// cancelReply stops the reply in flight and keeps what arrived, marked cancelled.
-func (m Model) cancelReply() (tea.Model, tea.Cmd) {
-	r := m.reply
-	m.reply = nil
-	r.cancel()
-	r.acc.Finish()
-	msg := r.message(m.params.Model)
-	live := r.live
-	live.Message = &msg
-	live.Status = session.StatusCancelled
-	live.LatencyMS = m.now().Sub(r.started).Milliseconds()
-	live.Truncated = truncatedInputs(msg)
-	addUsage(&m.usage, r.acc.Message().Usage)
-	m.conv = m.conv.Finish(live)
-	return m.save(saveJob{entries: []session.Entry{r.user, live}})
-}
-
+// quit ends the program once the turn in flight has ended and the session
+// is saved; a session that could not be saved is reported by the caller
+// (see SaveError).
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = true
-	if m.saving || len(m.queue) > 0 {
-		return m, nil // quit once the last save lands: no lost work
+	if m.turn != nil || m.imaging != nil {
+		return m, nil // quit once the engine has saved the turn: no lost work
 	}
-	return m, tea.Quit
+	return m, closeWriter(m.writer)
 }
 
-func truncatedInputs(msg api.Message) map[int]string {
-	var out map[int]string
-	for i, b := range msg.Content {
-		if b.Truncated {
-			if out == nil {
-				out = map[int]string{}
-			}
-			out[i] = b.PartialInput
-		}
-	}
-	return out
+// closedMsg reports the session closed, on quitting.
+type closedMsg struct{ err error }
+
+// closeWriter writes what waits and lets go of the session.
+func closeWriter(w *session.Writer) tea.Cmd {
+	return func() tea.Msg { return closedMsg{err: w.Close()} }
 }
 
 func errorLine(err error) string {
@@ -699,7 +473,11 @@ func addUsage(total *api.Usage, u api.Usage) {
 }
 
 // SessionID returns the ID of the session being shown, once it was saved.
-func (m Model) SessionID() string { return m.sessID }
+func (m Model) SessionID() string { return m.writer.ID() }
 
-// busy reports whether a reply or an image turn is in flight.
-func (m Model) busy() bool { return m.reply != nil || m.imaging != nil || m.tools != nil }
+// SaveError returns why the session could not be saved when the screen
+// closed, or nil when everything was saved.
+func (m Model) SaveError() error { return m.closeErr }
+
+// busy reports whether a turn or an image turn is in flight.
+func (m Model) busy() bool { return m.turn != nil || m.imaging != nil }

@@ -22,32 +22,23 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// sessionLoadedMsg carries a session to resume, locked for this process.
+// sessionLoadedMsg carries a session to resume, opened for writing.
 type sessionLoadedMsg struct {
-	sess   *session.Session
-	unlock func() error
-	err    error
+	w   *session.Writer
+	err error
 }
 
-// loadSession locks and loads a session.
+// loadSession opens a session for writing.
 func loadSession(store *session.Store, id string) tea.Cmd {
 	return func() tea.Msg {
-		unlock, err := store.Lock(id)
-		if err != nil {
-			return sessionLoadedMsg{err: err}
-		}
-		sess, err := store.Load(id)
-		if err != nil {
-			unlock()
-			return sessionLoadedMsg{err: err}
-		}
-		return sessionLoadedMsg{sess: sess, unlock: unlock}
+		w, err := store.OpenWriter(id)
+		return sessionLoadedMsg{w: w, err: err}
 	}
 }
 
 // pick resumes the session chosen in the picker.
 func (m Model) pick(id string) (Model, tea.Cmd) {
-	if id == m.sessID {
+	if id == m.SessionID() {
 		m.state = stateChat
 		return m, nil
 	}
@@ -64,57 +55,60 @@ func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 		m.w.picker.status = msg.err.Error()
 		return m, nil
 	}
-	m, cmd := m.leave()
-	m = m.resume(msg.sess, msg.unlock)
-	m.notice = "resumed " + msg.sess.ID
-	return m, tea.Batch(cmd, loadPreviews(msg.sess.Entries, m.previewer()))
+	cmd := m.leave()
+	m = m.resume(msg.w)
+	m.notice = "resumed " + msg.w.ID()
+	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
 }
 
-// leave lets go of the current session: its lock is released once no save
-// for it is pending.
-func (m Model) leave() (Model, tea.Cmd) {
-	j := m.journal
-	if j == nil || m.pendingFor(j) {
-		return m, nil
-	}
-	return m, unlockJournal(j)
-}
-
-// pendingFor reports whether a save for j is queued or running.
-func (m Model) pendingFor(j *journal) bool {
-	if m.saving && m.savingJ == j {
-		return true // saved() releases it once this save lands
-	}
-	for _, job := range m.queue {
-		if job.j == j {
-			return true
-		}
-	}
-	return false
-}
-
-// unlockJournal releases a journal's lock.
-func unlockJournal(j *journal) tea.Cmd {
+// leave lets go of the current session: what waits is written, and its
+// lock released.
+func (m Model) leave() tea.Cmd {
+	w := m.writer
 	return func() tea.Msg {
-		if j.unlock != nil {
-			if err := j.unlock(); err != nil {
-				return noticeMsg{text: "release session lock: " + err.Error()}
-			}
+		if err := w.Close(); err != nil {
+			return noticeMsg{text: "the last session was not saved: " + err.Error()}
 		}
 		return nil
 	}
+}
+
+// savedMsg reports a record written by a command.
+type savedMsg struct {
+	w   *session.Writer
+	err error
+}
+
+// save runs write, a change of the session's settings or title, in a
+// command: writing is a side effect, never done in Update.
+func (m Model) save(write func(w *session.Writer) error) tea.Cmd {
+	w := m.writer
+	return func() tea.Msg { return savedMsg{w: w, err: write(w)} }
+}
+
+func (m Model) saved(msg savedMsg) (tea.Model, tea.Cmd) {
+	if msg.w != m.writer {
+		return m, nil
+	}
+	if msg.err != nil {
+		m.saveErr = msg.err.Error()
+	} else if n, _ := msg.w.Unsaved(); n == 0 {
+		m.saveErr = ""
+	}
+	return m.layout(), nil
+}
+
+// saveParams records changed settings.
+func (m Model) saveParams() (tea.Model, tea.Cmd) {
+	p := m.params
+	return m.layout(), m.save(func(w *session.Writer) error { return w.SetParams(p) })
 }
 
 // rename gives the session a new title.
 func (m Model) rename(title string) (tea.Model, tea.Cmd) {
 	m.title = title
 	m.notice = "renamed"
-	if m.sessID == "" && !m.titleSaved {
-		return m, nil // the title goes with the session when it is created
-	}
-	m.titleSaved = true
-	next, cmd := m.save(saveJob{title: title})
-	return next, cmd
+	return m, m.save(func(w *session.Writer) error { return w.SetTitle(title) })
 }
 
 // exportedMsg reports a finished export.
@@ -125,9 +119,15 @@ type exportedMsg struct {
 
 // export writes the conversation as Markdown to path (default ./muse-<id>.md).
 func (m Model) export(path string) tea.Cmd {
-	sess := &session.Session{ID: m.sessID, Title: m.title, Params: m.params, Entries: m.conv.Entries(), Updated: m.now().UTC()}
+	// A copy of the session as written: the command never reads what the
+	// model or the engine keeps writing.
+	snap := m.writer.Snapshot()
+	sess := &snap
 	if sess.ID == "" {
 		sess.ID = "unsaved"
+	}
+	if sess.Created.IsZero() {
+		sess.Created = m.now().UTC()
 	}
 	if path == "" {
 		path = fmt.Sprintf("muse-%s.md", sess.ID)

@@ -19,12 +19,12 @@ func writeTestJournal(t *testing.T, dir, id, title, model string, prompts int, a
 	t.Helper()
 	var b strings.Builder
 	ts := at.UTC().Format(time.RFC3339)
-	fmt.Fprintf(&b, `{"v":1,"type":"header","time":%q,"id":%q,"created":%q,"params":{"model":%q,"max_tokens":1024}}`+"\n", ts, id, ts, model)
+	fmt.Fprintf(&b, `{"v":2,"type":"header","time":%q,"id":%q,"created":%q,"params":{"model":%q,"max_tokens":1024}}`+"\n", ts, id, ts, model)
 	jt, _ := json.Marshal(title)
 	fmt.Fprintf(&b, `{"type":"title","time":%q,"title":%s}`+"\n", ts, jt)
 	for i := 0; i < prompts; i++ {
-		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d","kind":"user","time":%q,"text":"question %d about %s"}}`+"\n", ts, 2*i+1, ts, i, title)
-		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d","kind":"assistant","time":%q,"message":{"id":"m","type":"message","role":"assistant","model":%q,"content":[{"type":"text","text":"answer %d"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}}`+"\n", ts, 2*i+2, ts, model, i)
+		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d","parent":"e%d","kind":"user","time":%q,"text":"question %d about %s"}}`+"\n", ts, 2*i+1, 2*i, ts, i, title)
+		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d","parent":"e%d","kind":"assistant","time":%q,"message":{"id":"m","type":"message","role":"assistant","model":%q,"content":[{"type":"text","text":"answer %d"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}}`+"\n", ts, 2*i+2, 2*i+1, ts, model, i)
 	}
 	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
@@ -87,8 +87,8 @@ func TestPickerResumesRenamesDeletes(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "answer 1")
 	m := quit(t, tm)
-	if m.sessID != "20261121-093000-bbbbbb" || m.title != "Renamed" || len(m.conv.Entries()) != 4 {
-		t.Errorf("resumed %q %q with %d entries", m.sessID, m.title, len(m.conv.Entries()))
+	if m.SessionID() != "20261121-093000-bbbbbb" || m.title != "Renamed" || len(m.conv.Entries()) != 4 {
+		t.Errorf("resumed %q %q with %d entries", m.SessionID(), m.title, len(m.conv.Entries()))
 	}
 	if _, err := os.Stat(filepath.Join(dir, "20261120-093000-aaaaaa.jsonl")); !os.IsNotExist(err) {
 		t.Errorf("deleted session still on disk: %v", err)

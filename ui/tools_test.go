@@ -18,6 +18,7 @@ func toolModel(t *testing.T, tools ...Tool) (Model, *harness) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m.opts.Tools = tools
+	m.opts.RunTool = RunTool
 	return m, h
 }
 
@@ -98,7 +99,7 @@ func TestTruncatedToolCallNeverRuns(t *testing.T) {
 	if !strings.Contains(view, "truncated, not run") {
 		t.Errorf("no truncated notice:\n%s", view)
 	}
-	if final.tools != nil || strings.Contains(view, "run tool") {
+	if final.turn != nil || strings.Contains(view, "run tool") {
 		t.Errorf("a truncated call was offered to run")
 	}
 	if _, err := os.Stat(ran); err == nil {

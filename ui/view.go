@@ -99,7 +99,7 @@ func (m Model) View() string {
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
 		m.conv.View(),
-		c.input.get(memoKey(m.width, m.w.input.Height(), m.reply == nil, m.w.input.Focused(), m.w.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
+		c.input.get(memoKey(m.width, m.w.input.Height(), m.turn == nil, m.w.input.Placeholder, m.w.input.Focused(), m.w.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
 		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue), m.helpView),
 	}
@@ -168,7 +168,7 @@ func (c *memo) get(key string, f func() string) string {
 
 func (m Model) inputView() string {
 	border := m.th.Styles.InputBorder
-	if m.reply == nil {
+	if m.turn == nil {
 		border = m.th.Styles.InputBorderFocused
 	}
 	return border.Width(m.width).Render(m.w.input.View())
@@ -190,10 +190,7 @@ func (m Model) statusKey() string {
 	b = append(b, '|')
 	b = append(b, m.lastStop...)
 	b = append(b, m.toolPrompt()...)
-	if m.tools != nil && m.tools.running {
-		b = append(b, "running"...)
-		b = strconv.AppendInt(b, int64(m.tools.idx), 10)
-	}
+	b = append(b, m.saveErr...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
 	if j := m.imaging; j != nil {
@@ -204,11 +201,14 @@ func (m Model) statusKey() string {
 		b = strconv.AppendInt(b, j.done, 10)
 		b = strconv.AppendInt(b, j.total, 10)
 	}
-	if r := m.reply; r != nil {
+	if t := m.turn; t != nil {
 		b = append(b, '|')
 		b = append(b, m.w.spin.View()...)
-		b = strconv.AppendInt(b, int64(m.now().Sub(r.started)/(100*time.Millisecond)), 10)
-		b = append(b, r.retry...)
+		b = strconv.AppendInt(b, int64(m.now().Sub(t.started)/(100*time.Millisecond)), 10)
+		b = append(b, t.retry...)
+		b = append(b, t.running...)
+		b = strconv.AppendBool(b, t.reply != nil)
+		b = strconv.AppendBool(b, t.cancelled)
 	}
 	return string(b)
 }
@@ -243,21 +243,28 @@ func (m Model) statusView() string {
 	st := m.th.Styles
 	var left string
 	switch {
-	case m.reply != nil:
-		r := m.reply
-		elapsed := m.now().Sub(r.started)
-		left = m.w.spin.View() + " " + st.StatusValue.Render("streaming") + st.Muted.Render(" "+formatElapsed(elapsed))
-		if rate := rateText(r.tokens, elapsed); rate != "" {
-			left += st.Muted.Render(" · " + rate)
-		}
-		if r.retry != "" {
-			left += st.Warning.Render(" · " + sanitize.Line(r.retry))
-		}
-		left += st.Subtle.Render(" · esc cancels")
-	case m.tools != nil && m.tools.running:
-		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.tools.calls[m.tools.idx].Name))
 	case m.toolPrompt() != "":
 		left = st.Warning.Render(m.toolPrompt())
+	case m.turn != nil && m.turn.running != "":
+		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running)) + st.Subtle.Render(" · esc cancels")
+	case m.turn != nil:
+		t := m.turn
+		elapsed := m.now().Sub(t.started)
+		what := "streaming"
+		switch {
+		case t.cancelled:
+			what = "cancelling"
+		case t.reply == nil:
+			what = "waiting"
+		}
+		left = m.w.spin.View() + " " + st.StatusValue.Render(what) + st.Muted.Render(" "+formatElapsed(elapsed))
+		if rate := rateText(t.tokens, elapsed); rate != "" {
+			left += st.Muted.Render(" · " + rate)
+		}
+		if t.retry != "" {
+			left += st.Warning.Render(" · " + sanitize.Line(t.retry))
+		}
+		left += st.Subtle.Render(" · esc cancels")
 	case m.imaging != nil:
 		j := m.imaging
 		left = m.w.spin.View() + " " + st.StatusValue.Render(j.phase) + st.Muted.Render(" "+formatElapsed(m.now().Sub(j.started)))
@@ -269,6 +276,8 @@ func (m Model) statusView() string {
 		left += st.Subtle.Render(" · esc cancels")
 	case m.notice != "":
 		left = st.Warning.Render(sanitize.Line(m.notice))
+	case m.saveErr != "":
+		left = st.ErrorText.Render("session not saved: " + sanitize.Line(m.saveErr))
 	default:
 		left = st.StatusKey.Render("tokens ") + st.StatusValue.Render(fmt.Sprintf("in %d out %d", m.usage.InputTokens, m.usage.OutputTokens))
 		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
@@ -362,4 +371,15 @@ func formatElapsed(d time.Duration) string {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// toolPrompt is the status line while a tool call waits for approval.
+func (m Model) toolPrompt() string {
+	t := m.turn
+	if t == nil || t.ask == nil || !t.ask.hasCommand {
+		return ""
+	}
+	call := t.ask.call
+	return fmt.Sprintf("run tool %s %s? y yes · n no · a always this session",
+		sanitize.Line(call.Name), truncateRunes(sanitize.Line(string(call.Input)), 60))
 }

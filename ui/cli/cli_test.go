@@ -163,12 +163,15 @@ func TestContinueAppendsToLatestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := store.Create(session.Params{Model: "demo-chat", MaxTokens: 100})
-	if err != nil {
+	w := session.NewWriter(store, session.Params{Model: "demo-chat", MaxTokens: 100})
+	if err := w.AppendAll([]session.Entry{
+		{ID: "e1", Kind: session.KindUser, Text: "first question"},
+		{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: "text", Text: "first answer"}}}},
+	}); err != nil {
 		t.Fatal(err)
 	}
-	store.Append(sess, session.Entry{ID: "e1", Kind: session.KindUser, Text: "first question"})
-	store.Append(sess, session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: "text", Text: "first answer"}}}})
+	w.Close()
+	sess := w.Snapshot()
 	r := runMain(t, env, "", "--demo", "-c", "-p", "again", "--json")
 	var m api.Message
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &m) != nil {

@@ -29,6 +29,7 @@ type config struct {
 	theme         string
 	keys          map[string][]string
 	profile       string
+	noSave        bool
 }
 
 // Demo defaults.

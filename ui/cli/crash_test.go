@@ -43,12 +43,9 @@ func TestKillMidReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := store.Create(session.Params{Model: "demo-chat", MaxTokens: 4096})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store.Append(sess, session.Entry{ID: "e1", Kind: session.KindUser, Text: "first"})
-	store.Append(sess, session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: "text", Text: "first answer"}}}})
+	sess := session.Session{ID: seedSession(t, store, session.Params{Model: "demo-chat", MaxTokens: 4096}, "",
+		session.Entry{ID: "e1", Kind: session.KindUser, Text: "first"},
+		session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: "text", Text: "first answer"}}}})}
 
 	var out bytes.Buffer
 	cmd := museProcess(t, data, "--demo", "-c", "-p", "demo:long demo:slow tell me a story")
@@ -116,8 +113,8 @@ func TestSecondMuseRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _ := store.Create(session.Params{Model: "demo-chat", MaxTokens: 100})
-	store.Append(sess, session.Entry{ID: "e1", Kind: session.KindUser, Text: "hi"})
+	sess := session.Session{ID: seedSession(t, store, session.Params{Model: "demo-chat", MaxTokens: 100}, "",
+		session.Entry{ID: "e1", Kind: session.KindUser, Text: "hi"})}
 	first := museProcess(t, data, "--demo", "-r", sess.ID, "-p", "demo:slow demo:long go on")
 	if err := first.Start(); err != nil {
 		t.Fatal(err)

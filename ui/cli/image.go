@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,12 +53,11 @@ func imageParams(f *flags, cfg *config, saved *session.ImageParams) session.Imag
 
 // imageMode generates images from the -p prompt, saves them and prints one
 // line per image: the saved path, then a tab and the URL when there was one.
-func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, store *session.Store, sess *session.Session) int {
-	var saved *session.ImageParams
-	if sess != nil {
-		saved = sess.Params.Image
-	}
-	ip := imageParams(f, cfg, saved)
+//
+// The turn is saved like one of the chat screen: the entry first, so that the
+// images have a session to be saved under, then the entry with its images.
+func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, w *session.Writer, params session.Params) int {
+	ip := imageParams(f, cfg, params.Image)
 	if ip.Model == "" {
 		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model"))
 	}
@@ -65,23 +66,36 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		return fail(env, err)
 	}
 	started := time.Now()
+	if snap := w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
+		_ = w.SetTitle(session.TitleFrom(prompt))
+	}
+	entry, err := w.Append(session.Entry{Kind: session.KindImage, Time: started.UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(err.Error()))
+	}
 	res, err := client.GenerateImage(ctx, req)
 	if err != nil {
+		e := session.ErrorEntry(err)
+		entry.Error, entry.RequestID, entry.Status = e.Error, e.RequestID, session.StatusFailed
+		if errors.Is(err, context.Canceled) {
+			entry.Error, entry.Status = nil, session.StatusCancelled
+		}
+		entry.LatencyMS = time.Since(started).Milliseconds()
+		_, _ = w.Append(entry)
 		return fail(env, err)
 	}
 	// Where the files go: --out, or the images folder of the session.
-	if store == nil && f.out == "" {
+	var store *session.Store
+	if f.out == "" {
 		if store, err = openStore(env.Getenv); err != nil {
 			return fail(env, err)
 		}
 	}
-	dirID := "oneshot-" + time.Now().UTC().Format("20060102-150405")
-	turn := 1
-	if sess != nil {
-		dirID = sess.ID
-		turn = session.NextSeq(sess.Entries)
+	dirID := w.ID()
+	if dirID == "" { // not saved (--no-save, or the session could not be created)
+		dirID = "oneshot-" + time.Now().UTC().Format("20060102-150405")
 	}
-	entry := session.Entry{ID: fmt.Sprintf("e%d", turn), Kind: session.KindImage, Time: started.UTC(), ImagePrompt: prompt, ImageParams: &ip}
+	turn, _ := strconv.Atoi(strings.TrimPrefix(entry.ID, "e"))
 	var outs []imageOut
 	failed := 0
 	for i, d := range res.Data {
@@ -118,11 +132,11 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 	}
 	entry.LatencyMS = time.Since(started).Milliseconds()
-	if sess != nil {
-		if err := store.Append(sess, entry); err != nil {
-			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
-		}
+	entry.Status = session.StatusComplete
+	if len(res.Data) == 0 {
+		entry.Status, entry.Error = session.StatusFailed, &session.ErrorInfo{Message: "the server returned no images"}
 	}
+	_, _ = w.Append(entry) // a failure waits, and Close reports it
 	if f.json {
 		data, _ := json.Marshal(struct {
 			Created int64      `json:"created"`

@@ -101,7 +101,7 @@ func TestPrintToolCalls(t *testing.T) {
 		t.Errorf("without --allow-tools: %+v", r)
 	}
 	r = runMain(t, nil, "", "--demo", "--tools", tools, "--allow-tools", "-p", "demo:tool time?")
-	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned: 12:00") || !strings.Contains(r.stderr, "ran tool get_time") {
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned: 12:00") || !strings.Contains(r.stderr, "running tool get_time") {
 		t.Errorf("with --allow-tools: %+v", r)
 	}
 	os.WriteFile(tools, []byte(`[{"name":"","input_schema":{}}]`), 0o600)

@@ -7,18 +7,20 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"muse/api"
 	"muse/session"
 	"muse/ui"
+	"muse/ui/engine"
 	"muse/ui/sanitize"
 )
 
 // maxStdin caps piped input appended to a -p prompt.
 const maxStdin = 16 << 20
 
-// printMode sends one prompt and writes the reply to stdout.
+// printMode sends one prompt and writes the reply to stdout. The turn runs
+// in the same engine as the chat screen's, and is saved the same way: as a
+// new session, or appended to the one -c or -r names.
 func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client) int {
 	prompt := f.print
 	if env.StdinPiped && env.Stdin != nil {
@@ -30,144 +32,149 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			prompt += "\n\n" + in
 		}
 	}
-	params := cfg.params
-	var history []api.MessageParam
-	var store *session.Store
-	var sess *session.Session
-	if f.cont || f.resume != "" {
-		var err error
-		if store, err = openStore(env.Getenv); err != nil {
-			return fail(env, err)
-		}
-		var unlock func() error
-		if sess, unlock, err = openSession(store, f); err != nil {
-			return fail(env, err)
-		}
-		defer unlock()
-		history = session.History(sess.Entries)
-		params = mergeParams(sess.Params, params, f)
+	w, err := openWriter(env, f, cfg)
+	if err != nil {
+		return fail(env, err)
 	}
+	params := mergeParams(w.Params(), cfg.params, f)
+	code := ExitOK
 	if f.image {
-		return imageMode(ctx, env, f, cfg, client, prompt, store, sess)
+		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
+	} else {
+		code = printTurn(ctx, env, f, cfg, client, w, prompt, params)
 	}
-	req := params.Request(append(history, api.TextMessage(api.RoleUser, prompt)), ui.ToolDefs(cfg.tools))
-	clean := sanitize.Plain
-	if env.StdoutTTY {
-		clean = sanitize.Text
-	}
-	var turn *oneShot
-	var progress func(api.Message)
-	if sess != nil {
-		turn = newOneShot(store, sess, prompt, params)
-		if err := turn.begin(); err != nil {
-			return fail(env, err)
+	if err := w.Close(); err != nil {
+		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+		if code == ExitOK {
+			code = ExitFailed
 		}
-		progress = turn.checkpoint
 	}
-	msg, requestID, err := fetch(ctx, env, f, client, req, clean, progress)
-	if turn != nil {
-		if serr := turn.end(msg, requestID, err); serr != nil {
-			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(serr.Error()))
+	return code
+}
+
+// openWriter opens the session -c or -r names, or starts a new one; with
+// --no-save, one kept in memory only.
+func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
+	if cfg.noSave {
+		if f.cont || f.resume != "" {
+			return nil, usagef("--no-save cannot continue a session (-c, -r): leave one of them out")
 		}
+		return session.NewWriter(nil, cfg.params), nil
+	}
+	store, err := openStore(env.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if f.cont || f.resume != "" {
+		return openSession(store, f)
+	}
+	return session.NewWriter(store, cfg.params), nil
+}
+
+// printTurn runs one turn and prints it: the reply's text as it streams, or
+// with --json the final message; tool calls run with --allow-tools, else
+// they are printed as JSON.
+func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, prompt string, params session.Params) int {
+	out := &textOut{w: env.Stdout, clean: sanitize.Stream{Plain: !env.StdoutTTY}, quiet: f.json}
+	emit := func(ev engine.Event) {
+		switch ev.Kind {
+		case engine.ReplyStarted:
+			out.start()
+		case engine.StreamEvent:
+			out.event(ev.Stream)
+		case engine.ReplyEnded:
+			out.end()
+		case engine.Retrying:
+			fmt.Fprintf(env.Stderr, "muse: %s; retrying in %s\n", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
+		case engine.ToolRunning:
+			fmt.Fprintf(env.Stderr, "muse: running tool %s\n", sanitize.Line(ev.Call.Name))
+		case engine.Notice:
+			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(ev.Text))
+		case engine.SaveFailed:
+			out.saveErr = ev.Err
+		}
+	}
+	approve := func(_ context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
+		if !f.allowTools {
+			return engine.Approval{Stop: true}
+		}
+		return engine.Approval{Run: hasCommand}
+	}
+	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: ui.RunTool, MaxRounds: cfg.maxRounds, NoStream: f.noStream}
+	res, err := engine.Run(ctx, ecfg, w, engine.Turn{Prompt: prompt, Params: params}, emit, approve)
+	if out.saveErr != nil {
+		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(out.saveErr.Error()))
 	}
 	if err != nil {
 		return fail(env, err)
 	}
-	// Tool calls: printed as JSON, or, with --allow-tools, run and answered
-	// until the model stops calling them.
-	maxRounds := cfg.maxRounds
-	if maxRounds <= 0 {
-		maxRounds = ui.DefaultToolRounds
-	}
-	for round := 0; msg.StopReason == api.StopToolUse; round++ {
-		if !f.allowTools {
-			if !f.json {
-				printToolCalls(env.Stdout, msg)
-			}
-			break
-		}
-		if round >= maxRounds {
-			fmt.Fprintf(env.Stderr, "muse: stopped after %d tool rounds\n", maxRounds)
-			break
-		}
-		results := runToolCalls(ctx, env, cfg.tools, msg)
-		if len(results) == 0 {
-			break
-		}
-		req.Messages = append(req.Messages, api.MessageParam{Role: api.RoleAssistant, Blocks: msg.Content},
-			api.MessageParam{Role: api.RoleUser, Blocks: results})
-		if msg, _, err = fetch(ctx, env, f, client, req, clean, nil); err != nil {
-			return fail(env, err)
-		}
+	if res.Unanswered && !f.allowTools && !f.json {
+		printToolCalls(env.Stdout, &res.Message)
 	}
 	if f.json {
-		out, err := json.Marshal(msg)
+		data, err := json.Marshal(res.Message)
 		if err != nil {
 			return fail(env, fmt.Errorf("encode the reply: %w", err))
 		}
-		env.Stdout.Write(append(out, '\n'))
+		env.Stdout.Write(append(data, '\n'))
 	}
 	return ExitOK
 }
 
-// fetch sends the request, streaming text to stdout unless --json asks for
-// the whole message. It returns what arrived even when it fails.
-func fetch(ctx context.Context, env Env, f *flags, client *api.Client, req api.MessageRequest, clean func(string) string, progress func(api.Message)) (*api.Message, string, error) {
-	onRetry := api.OnRetry(func(r api.RetryInfo) {
-		fmt.Fprintf(env.Stderr, "muse: %s; retrying in %s\n", sanitize.Line(r.Err.Error()), r.Wait.Round(1e8))
-	})
-	if f.noStream {
-		m, err := client.CreateMessage(ctx, req, onRetry)
-		if err != nil {
-			return nil, "", err
-		}
-		if !f.json {
-			writeText(env.Stdout, clean(m.Text()))
-		}
-		return m, "", nil
-	}
-	s, err := client.StreamMessage(ctx, req, onRetry)
-	if err != nil {
-		return nil, "", err
-	}
-	defer s.Close()
-	w := &tracker{w: env.Stdout}
-	for s.Next() {
-		ev := s.Current()
-		if !f.json && ev.Type == api.EventContentBlockDelta && ev.Delta.Type == api.DeltaText {
-			io.WriteString(w, clean(ev.Delta.Text))
-		}
-		if progress != nil {
-			progress(s.Message())
-		}
-	}
-	if !f.json && w.n > 0 && !w.newline {
-		io.WriteString(env.Stdout, "\n")
-	}
-	m := s.Message()
-	return &m, s.RequestID(), s.Err()
-}
-
-func writeText(w io.Writer, s string) {
-	io.WriteString(w, s)
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		io.WriteString(w, "\n")
-	}
-}
-
-// tracker remembers whether the output ended with a newline.
-type tracker struct {
+// textOut prints the text of the replies of a turn as it arrives. It prints
+// the growth of the assembled text, so text that arrives whole (a JSON
+// answer to a stream request) prints as well as deltas, and it sanitizes
+// the text as a stream, so an escape split across two deltas is removed
+// whole.
+type textOut struct {
 	w       io.Writer
-	n       int
+	clean   sanitize.Stream
+	quiet   bool
+	acc     api.Accumulator
+	printed int // bytes of the reply's text printed
+	n       int // bytes written in all
 	newline bool
+	saveErr error
 }
 
-func (t *tracker) Write(p []byte) (int, error) {
-	if len(p) > 0 {
-		t.n += len(p)
-		t.newline = p[len(p)-1] == '\n'
+func (o *textOut) start() {
+	o.acc, o.printed = api.Accumulator{}, 0
+}
+
+func (o *textOut) event(ev api.Event) {
+	if o.quiet {
+		return
 	}
-	return t.w.Write(p)
+	_ = o.acc.Add(ev)
+	switch ev.Type {
+	case api.EventContentBlockDelta, api.EventContentBlockStart:
+	default:
+		return
+	}
+	text := o.acc.Message().Text()
+	if len(text) > o.printed {
+		o.write(o.clean.Write(text[o.printed:]))
+		o.printed = len(text)
+	}
+}
+
+func (o *textOut) end() {
+	if o.quiet {
+		return
+	}
+	o.write(o.clean.Flush())
+	if o.n > 0 && !o.newline {
+		o.write("\n")
+	}
+}
+
+func (o *textOut) write(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(o.w, s)
+	o.n += len(s)
+	o.newline = s[len(s)-1] == '\n'
 }
 
 // mergeParams starts from a session's settings and applies the flags given.
@@ -200,96 +207,24 @@ func mergeParams(saved, fromFlags session.Params, f *flags) session.Params {
 	return p
 }
 
-// oneShot records a -p exchange in a continued session: the prompt first,
-// then the reply checkpointed at least once a second while it streams, then
-// the reply as it ended.
-type oneShot struct {
-	store       *session.Store
-	sess        *session.Session
-	params      session.Params
-	user, reply session.Entry
-	last        time.Time
-}
-
-func newOneShot(store *session.Store, sess *session.Session, prompt string, p session.Params) *oneShot {
-	n := session.NextSeq(sess.Entries)
-	now := time.Now().UTC()
-	return &oneShot{
-		store: store, sess: sess, params: p,
-		user:  session.Entry{ID: fmt.Sprintf("e%d", n), Kind: session.KindUser, Time: now, Text: prompt},
-		reply: session.Entry{ID: fmt.Sprintf("e%d", n+1), Kind: session.KindAssistant, Time: now, Params: &p},
-	}
-}
-
-func (o *oneShot) begin() error {
-	o.last = time.Now()
-	return o.store.Append(o.sess, o.user)
-}
-
-// checkpoint writes the reply so far, at most once a second.
-func (o *oneShot) checkpoint(m api.Message) {
-	if time.Since(o.last) < time.Second {
-		return
-	}
-	o.last = time.Now()
-	e := o.reply
-	e.Message, e.Status = &m, session.StatusStreaming
-	_ = o.store.Checkpoint(o.sess, e) // best effort: the final record is what counts
-}
-
-// end writes the reply as it ended: what arrived (failed or cancelled when
-// the request did not finish), then the error, if the request failed.
-func (o *oneShot) end(m *api.Message, requestID string, err error) error {
-	cancelled := errors.Is(err, context.Canceled)
-	if m != nil && len(m.Content) > 0 {
-		e := o.reply
-		e.Message, e.RequestID = m, requestID
-		e.LatencyMS = time.Since(e.Time).Milliseconds()
-		switch {
-		case cancelled:
-			e.Status = session.StatusCancelled
-		case err != nil:
-			e.Status = session.StatusFailed
-		}
-		if werr := o.store.Append(o.sess, e); werr != nil {
-			return werr
-		}
-	}
-	if err == nil || cancelled {
-		return nil
-	}
-	e := session.ErrorEntry(err)
-	e.ID, e.Time = fmt.Sprintf("e%d", session.NextSeq(o.sess.Entries)), time.Now().UTC()
-	return o.store.Append(o.sess, e)
-}
-
-// openSession opens the session -c or -r names, locked for this process.
-func openSession(store *session.Store, f *flags) (*session.Session, func() error, error) {
+// openSession opens the session -c or -r names for writing.
+func openSession(store *session.Store, f *flags) (*session.Writer, error) {
 	var id string
 	if f.cont {
 		latest, err := store.Latest()
 		if errors.Is(err, session.ErrNoSessions) {
-			return nil, nil, errNoSession
+			return nil, errNoSession
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("continue the latest session: %w", err)
+			return nil, fmt.Errorf("continue the latest session: %w", err)
 		}
 		id = latest.ID
 	} else {
 		info, err := store.Find(f.resume)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		id = info.ID
 	}
-	unlock, err := store.Lock(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	sess, err := store.Load(id)
-	if err != nil {
-		unlock()
-		return nil, nil, err
-	}
-	return sess, unlock, nil
+	return store.OpenWriter(id)
 }

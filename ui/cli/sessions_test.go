@@ -21,15 +21,11 @@ func seed(t *testing.T) (map[string]string, *session.Store, []string) {
 	}
 	var ids []string
 	for i, title := range []string{"Go channels", "Tax \x1b]0;x\x07 guide"} {
-		sess, err := store.Create(session.Params{Model: "demo-chat", MaxTokens: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		store.SetTitle(sess, title)
-		store.Append(sess, session.Entry{ID: "e1", Kind: session.KindUser, Text: "question about " + title})
-		store.Append(sess, session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Model: "demo-chat",
-			Content: []api.ContentBlock{{Type: "text", Text: "answer with the word pineapple" + strings.Repeat("!", i)}}}})
-		ids = append(ids, sess.ID)
+		id := seedSession(t, store, session.Params{Model: "demo-chat", MaxTokens: 100}, title,
+			session.Entry{ID: "e1", Kind: session.KindUser, Text: "question about " + title},
+			session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Model: "demo-chat",
+				Content: []api.ContentBlock{{Type: "text", Text: "answer with the word pineapple" + strings.Repeat("!", i)}}}})
+		ids = append(ids, id)
 	}
 	return env, store, ids
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,7 +41,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) &&
 		preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond)
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
-		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys}
+		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: ui.RunTool}
 	if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
 	} else {
@@ -50,15 +51,17 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	case f.resume == pickSentinel:
 		opts.StartInPicker = true
 	case f.cont || f.resume != "":
-		sess, unlock, err := openSession(store, f)
+		w, err := openSession(store, f)
 		switch {
 		case errors.Is(err, errNoSession):
 			fmt.Fprintln(env.Stderr, "muse: no session to continue yet: starting a new one")
 		case err != nil:
 			return fail(env, err)
 		default:
-			sess.Params = mergeParams(sess.Params, cfg.params, f)
-			opts.Session, opts.Unlock = sess, unlock
+			if p := mergeParams(w.Params(), cfg.params, f); !reflect.DeepEqual(p, w.Params()) {
+				_ = w.SetParams(p)
+			}
+			opts.Writer = w
 		}
 	}
 	p := tea.NewProgram(ui.New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion())
@@ -66,8 +69,16 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	if err != nil {
 		return fail(env, fmt.Errorf("run the chat screen: %w", err))
 	}
-	if m, ok := final.(ui.Model); ok && m.SessionID() != "" {
-		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: muse -r %s\n", sanitize.Line(m.SessionID()), sanitize.Line(m.SessionID()))
+	m, ok := final.(ui.Model)
+	if !ok {
+		return ExitOK
+	}
+	if err := m.SaveError(); err != nil {
+		fmt.Fprintf(env.Stderr, "muse: NOT SAVED: %s\n", sanitize.Line(err.Error()))
+		return ExitFailed
+	}
+	if id := m.SessionID(); id != "" {
+		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: muse -r %s\n", sanitize.Line(id), sanitize.Line(id))
 	}
 	return ExitOK
 }

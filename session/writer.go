@@ -1,0 +1,484 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrDeleted means the session's journal was removed while it was open:
+// nothing more is written to it.
+var ErrDeleted = errors.New("the session was deleted")
+
+// Writer is the one writer of an open session. It owns the journal and
+// writes records in the order they are given; its methods may be called from
+// several goroutines.
+//
+// A new session's journal is created with its first entry. A record that
+// cannot be written (a full disk, a read-only directory) is kept and written
+// before the next one, so nothing is lost once writing works again; until
+// then Unsaved counts what waits, and every method returns the error.
+//
+// A Writer made with a nil store keeps the session in memory only.
+type Writer struct {
+	mu      sync.Mutex
+	store   *Store
+	sess    *Session
+	pos     map[string]int         // entry id → position in sess.All
+	exists  bool                   // the journal has been created
+	unlock  func() error           // releases the session's lock
+	pending []pendingRecord        // records not yet written, in order
+	err     error                  // why the last write failed
+	marks   map[string][]blockMark // what the chunks of each streaming reply hold
+	seq     int                    // the number of the next entry id
+	closed  bool
+}
+
+// pendingRecord is an encoded record waiting to be written.
+type pendingRecord struct {
+	line []byte
+	sync bool
+}
+
+// NewWriter returns the writer of a new session with the settings p. Its
+// journal is created with the first entry, so a session nobody wrote to
+// leaves no file. store may be nil: the session is then kept in memory only.
+func NewWriter(store *Store, p Params) *Writer {
+	return &Writer{store: store, sess: &Session{Params: p.clone()}, pos: map[string]int{}, marks: map[string][]blockMark{}, seq: 1}
+}
+
+// OpenWriter opens the session id for writing: it takes the session's lock
+// (an error wrapping ErrLocked names the other muse), loads the journal and
+// compacts it when it has grown well past what it holds or ends in a reply
+// that was cut short. The session's Warnings tell what loading skipped.
+func (s *Store) OpenWriter(id string) (*Writer, error) {
+	unlock, err := s.Lock(id)
+	if err != nil {
+		return nil, err
+	}
+	sess, size, err := s.loadStats(id)
+	if err != nil {
+		unlock()
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	w := &Writer{store: s, sess: sess, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
+	w.reindex()
+	w.seq = nextSeq(sess.All)
+	if needsCompaction(size, sess) {
+		if err := s.compact(sess); err != nil {
+			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
+		}
+	}
+	return w, nil
+}
+
+// needsCompaction reports whether a journal is worth rewriting: it holds a
+// reply cut short, whose chunks are then folded into one record, or more
+// than half of it is superseded records, and enough to matter.
+func needsCompaction(size journalSize, sess *Session) bool {
+	for _, e := range sess.All {
+		if e.Status == StatusInterrupted {
+			return true
+		}
+	}
+	dead := size.total - size.live
+	return dead > size.live && dead > 64<<10
+}
+
+func (w *Writer) reindex() {
+	w.pos = make(map[string]int, len(w.sess.All))
+	for i, e := range w.sess.All {
+		w.pos[e.ID] = i
+	}
+}
+
+// nextSeq returns the number after the highest entry id of the form "e<N>".
+func nextSeq(entries []Entry) int {
+	n := 0
+	for _, e := range entries {
+		if k, err := strconv.Atoi(strings.TrimPrefix(e.ID, "e")); err == nil && strings.HasPrefix(e.ID, "e") && k > n {
+			n = k
+		}
+	}
+	return n + 1
+}
+
+// ID returns the session's id, or "" while its journal is not created.
+func (w *Writer) ID() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sess.ID
+}
+
+// Snapshot returns a copy of the session as written so far, sharing no
+// slices with the writer.
+func (w *Writer) Snapshot() Session {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := *w.sess
+	s.All = slices.Clone(s.All)
+	s.Entries = slices.Clone(s.Entries)
+	s.Warnings = slices.Clone(s.Warnings)
+	s.Params = s.Params.clone()
+	return s
+}
+
+// Branch returns a copy of the active branch: the entries from the first to
+// the head.
+func (w *Writer) Branch() []Entry {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.sess.Entries)
+}
+
+// Params returns the session's settings.
+func (w *Writer) Params() Params {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sess.Params.clone()
+}
+
+// NewID returns an unused entry id.
+func (w *Writer) NewID() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.newID()
+}
+
+func (w *Writer) newID() string {
+	id := "e" + strconv.Itoa(w.seq)
+	w.seq++
+	return id
+}
+
+// Append writes the entry e, synced. An entry with a new id is added after
+// the head (unless e names its parent) and becomes the head; one with the id
+// of an entry already written replaces it, as when a streaming reply ends.
+// A missing id or time is filled in. Append returns e as written; the entry
+// is part of the session even when writing fails (see Writer).
+func (w *Writer) Append(e Entry) (Entry, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e.ID == "" {
+		e.ID = w.newID()
+	}
+	if e.Time.IsZero() {
+		e.Time = w.now()
+	}
+	if i, ok := w.pos[e.ID]; ok && e.Parent == "" {
+		e.Parent = w.sess.All[i].Parent
+	} else if !ok && e.Parent == "" {
+		e.Parent = w.sess.Head
+	}
+	delete(w.marks, e.ID)
+	w.put(e)
+	err := w.write(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
+	return e, err
+}
+
+// AppendAll appends the entries es as Append does, with one write and one
+// sync for them all, as an import does.
+func (w *Writer) AppendAll(es []Entry) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errors.New("the session is closed")
+	}
+	for _, e := range es {
+		if e.ID == "" {
+			e.ID = w.newID()
+		}
+		if e.Time.IsZero() {
+			e.Time = w.now()
+		}
+		if i, ok := w.pos[e.ID]; ok && e.Parent == "" {
+			e.Parent = w.sess.All[i].Parent
+		} else if !ok && e.Parent == "" {
+			e.Parent = w.sess.Head
+		}
+		w.put(e)
+		if w.store == nil {
+			continue
+		}
+		line, err := encodeRecord(&record{Type: recEntry, Time: w.now(), Entry: &e})
+		if err != nil {
+			return err
+		}
+		w.pending = append(w.pending, pendingRecord{line: line, sync: true})
+	}
+	if len(es) > 0 {
+		w.sess.Updated = w.now()
+	}
+	return w.flush(true)
+}
+
+// put applies the entry e to the session in memory.
+func (w *Writer) put(e Entry) {
+	s := w.sess
+	if i, ok := w.pos[e.ID]; ok {
+		s.All[i] = e
+		for k := range s.Entries {
+			if s.Entries[k].ID == e.ID {
+				s.Entries[k] = e
+			}
+		}
+		return
+	}
+	w.pos[e.ID] = len(s.All)
+	s.All = append(s.All, e)
+	if n := len(s.Entries); e.Parent != "" && n > 0 && s.Entries[n-1].ID == e.Parent || e.Parent == "" && n == 0 {
+		s.Head = e.ID // the usual case: the branch grows by one
+		s.Entries = append(s.Entries, e)
+	} else {
+		w.setHead(e.ID)
+	}
+	if n := nextSeq([]Entry{e}); n > w.seq {
+		w.seq = n
+	}
+}
+
+// setHead makes the branch ending at id the active one.
+func (w *Writer) setHead(id string) {
+	w.sess.Head = id
+	w.sess.Entries = branch(w.sess.All, w.pos, id)
+}
+
+// Checkpoint writes what a streaming reply e holds so far, not synced: only
+// what arrived since its last checkpoint is written, so the checkpoints of a
+// reply cost its length once in all. Append the reply when it ends.
+func (w *Writer) Checkpoint(e Entry) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e.ID == "" {
+		return errors.New("checkpoint: the reply has no id")
+	}
+	e.Status = StatusStreaming
+	c := chunk{ID: e.ID}
+	marks, seen := w.marks[e.ID]
+	if i, ok := w.pos[e.ID]; !ok {
+		if e.Parent == "" {
+			e.Parent = w.sess.Head
+		}
+		if e.Time.IsZero() {
+			e.Time = w.now()
+		}
+		skeleton := e
+		if e.Message != nil {
+			m := *e.Message
+			m.Content = nil
+			skeleton.Message = &m
+		}
+		c.Entry = &skeleton
+	} else {
+		e.Parent = w.sess.All[i].Parent
+		if !seen && w.sess.All[i].Message != nil {
+			// A reply that goes on (/continue): its chunks extend what it held.
+			_, marks = diffBlocks(nil, w.sess.All[i].Message.Content)
+		}
+	}
+	var blocks []blockDelta
+	if e.Message != nil {
+		blocks, marks = diffBlocks(marks, e.Message.Content)
+	}
+	c.Blocks = blocks
+	w.marks[e.ID] = marks
+	w.put(e)
+	if c.Entry == nil && len(c.Blocks) == 0 {
+		return w.err
+	}
+	return w.write(&record{Type: recChunk, Time: w.now(), Chunk: &c}, false)
+}
+
+// SetTitle writes the session's title.
+func (w *Writer) SetTitle(title string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sess.Title = title
+	if !w.exists {
+		return w.err // written with the header
+	}
+	return w.write(&record{Type: recTitle, Time: w.now(), Title: &title}, true)
+}
+
+// SetParams writes the session's settings.
+func (w *Writer) SetParams(p Params) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p = p.clone()
+	w.sess.Params = p
+	if !w.exists {
+		return w.err // written with the header
+	}
+	return w.write(&record{Type: recParams, Time: w.now(), Params: &p}, true)
+}
+
+// SetHead makes the branch ending at the entry id the active one.
+func (w *Writer) SetHead(id string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.pos[id]; !ok && id != "" {
+		return fmt.Errorf("set head: no entry %q in the session", id)
+	}
+	w.setHead(id)
+	return w.write(&record{Type: recHead, Time: w.now(), Head: &id}, true)
+}
+
+// Unsaved returns how many records wait to be written, and why the last
+// attempt failed.
+func (w *Writer) Unsaved() (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending), w.err
+}
+
+// Flush tries again to write the records that wait.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.flush(true)
+}
+
+// Close writes what waits, notes the session in the store's index and
+// releases its lock. It returns an error when records could not be written.
+// The writer must not be used after.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	err := w.flush(true)
+	if w.store != nil && w.exists && err == nil {
+		_ = w.store.note(w.sess) // the index is only a cache
+	}
+	if w.unlock != nil {
+		w.unlock()
+		w.unlock = nil
+	}
+	if err != nil {
+		return fmt.Errorf("session %s: %d changes not saved: %w", w.sess.ID, len(w.pending), err)
+	}
+	return nil
+}
+
+func (w *Writer) now() time.Time {
+	if w.store != nil {
+		return w.store.clock()
+	}
+	return time.Now().UTC()
+}
+
+// write queues rec and writes every record that waits.
+func (w *Writer) write(rec *record, sync bool) error {
+	if w.closed {
+		return errors.New("the session is closed")
+	}
+	if w.store == nil {
+		w.sess.Updated = rec.Time
+		return nil
+	}
+	line, err := encodeRecord(rec)
+	if err != nil {
+		return err
+	}
+	if rec.Type != recTitle {
+		w.sess.Updated = rec.Time
+	}
+	w.pending = append(w.pending, pendingRecord{line: line, sync: sync})
+	return w.flush(sync)
+}
+
+// flush writes the records that wait, creating the journal first if needed.
+func (w *Writer) flush(sync bool) error {
+	if w.store == nil || len(w.pending) == 0 && w.exists {
+		w.err = nil
+		return nil
+	}
+	if !w.exists {
+		if len(w.pending) == 0 {
+			return nil // nothing worth a session yet
+		}
+		sess, err := w.store.create(w.sess.Params, w.sess.Title)
+		if err != nil {
+			w.err = err
+			return err
+		}
+		w.sess.ID, w.sess.Created, w.exists = sess.ID, sess.Created, true
+		if w.sess.Updated.IsZero() {
+			w.sess.Updated = sess.Created
+		}
+		if unlock, err := w.store.Lock(sess.ID); err == nil {
+			w.unlock = unlock
+		}
+	}
+	var data []byte
+	for _, p := range w.pending { // an empty line only asks for the journal
+		data = append(data, p.line...)
+		sync = sync || p.sync
+	}
+	if err := w.store.appendFile(w.store.path(w.sess.ID), data, sync); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			err = fmt.Errorf("%w: %s is gone", ErrDeleted, w.store.path(w.sess.ID))
+		}
+		w.err = writeHint(err)
+		return w.err
+	}
+	clear(w.pending)
+	w.pending = w.pending[:0]
+	w.err = nil
+	return nil
+}
+
+// writeHint adds what to do to the errors of a failed write.
+func writeHint(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("%w (the disk is full: free some space; muse keeps the changes and writes them with the next save)", err)
+	case errors.Is(err, syscall.EROFS), errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%w (the session directory cannot be written: check its permissions)", err)
+	}
+	return err
+}
+
+// loadStats is Load, also returning the journal's size.
+func (s *Store) loadStats(id string) (*Session, journalSize, error) {
+	if !validID(id) {
+		return nil, journalSize{}, fmt.Errorf("invalid id: %w", ErrNotFound)
+	}
+	f, err := os.Open(s.path(id))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, journalSize{}, ErrNotFound
+		}
+		return nil, journalSize{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, journalSize{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, journalSize{}, &damageError{reason: "not a regular file"}
+	}
+	return replayStats(f, id)
+}
+
+// create makes the journal now, before any entry, as Import and tests need.
+func (w *Writer) create() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.exists || w.store == nil {
+		return nil
+	}
+	w.pending = append(w.pending, pendingRecord{})
+	err := w.flush(true)
+	return err
+}

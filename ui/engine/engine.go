@@ -1,0 +1,524 @@
+// Package engine runs a turn of a conversation: it sends the request,
+// streams and checkpoints the reply, runs the tools the reply calls (after
+// asking), continues for up to the round limit, and saves every record
+// through the session's writer. The chat screen and the one-shot command
+// line both run their turns here, and differ only in how they show the
+// events and answer the questions.
+//
+// The engine draws nothing and prints nothing: it reports events to a
+// callback. Text in the events is as the server sent it; the front ends
+// sanitize it before it reaches a terminal.
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"muse/api"
+	"muse/session"
+)
+
+// ErrNotStarted wraps the errors of a turn refused before any request was
+// sent: an invalid setting, nothing to retry or to continue.
+var ErrNotStarted = errors.New("turn not started")
+
+// notStarted wraps err in ErrNotStarted, keeping its message.
+func notStarted(err error) error { return &refusal{err} }
+
+type refusal struct{ err error }
+
+func (r *refusal) Error() string   { return r.err.Error() }
+func (r *refusal) Unwrap() []error { return []error{r.err, ErrNotStarted} }
+
+// Defaults of a Config.
+const (
+	DefaultMaxRounds       = 20
+	DefaultToolTimeout     = 30 * time.Second
+	DefaultCheckpointEvery = time.Second
+)
+
+// Tool is a tool offered to the model. A tool with a Command is run by muse
+// (the command is never sent to the server); one without takes a result the
+// user types.
+type Tool struct {
+	Def     api.Tool
+	Command []string
+}
+
+// Defs returns the definitions sent to the server.
+func Defs(tools []Tool) []api.Tool {
+	defs := make([]api.Tool, 0, len(tools))
+	for _, t := range tools {
+		defs = append(defs, t.Def)
+	}
+	return defs
+}
+
+// ToolRunner runs a tool's command with input on stdin and returns its
+// output; err is set only when the command did not run to its end (it
+// could not start, timed out or was cancelled).
+type ToolRunner func(ctx context.Context, argv []string, input []byte) (output string, exitCode int, err error)
+
+// Config is what every turn of a front end shares.
+type Config struct {
+	Client *api.Client
+	Tools  []Tool
+	// RunTool runs tool commands; nil refuses to run them.
+	RunTool ToolRunner
+	// MaxRounds bounds the tool rounds of one turn (DefaultMaxRounds when 0).
+	MaxRounds int
+	// CheckpointEvery is how often a streaming reply is checkpointed.
+	CheckpointEvery time.Duration
+	// NoStream asks for the whole reply at once.
+	NoStream bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Turn says what a turn does: send a new prompt, regenerate the reply to
+// the last prompt as a new branch, or continue a reply cut at max_tokens.
+type Turn struct {
+	Prompt   string
+	Retry    bool
+	Continue bool
+	// Params are the settings the requests are sent with.
+	Params session.Params
+}
+
+// Kind is what an Event reports.
+type Kind int
+
+// Kinds of events.
+const (
+	// EntryAdded: an entry was written (a prompt, tool results or an error).
+	EntryAdded Kind = iota
+	// ReplyStarted: a reply is on its way; Entry holds it, still empty.
+	ReplyStarted
+	// StreamEvent: an event of the reply's stream arrived.
+	StreamEvent
+	// Retrying: the request failed and is tried again.
+	Retrying
+	// ReplyEnded: the reply is complete, cancelled or failed; Entry holds it.
+	ReplyEnded
+	// ToolRunning: a tool's command started.
+	ToolRunning
+	// Notice: something worth a line in the status bar.
+	Notice
+	// SaveFailed: a record could not be written; it waits for the next save.
+	SaveFailed
+)
+
+// Event is one thing that happened in a turn. Entries are copies: the
+// receiver may keep them.
+type Event struct {
+	Kind   Kind
+	Entry  session.Entry
+	Stream api.Event
+	Retry  api.RetryInfo
+	Call   api.ContentBlock
+	Text   string
+	Err    error
+}
+
+// Approval is the answer to a tool call.
+type Approval struct {
+	// Run runs the tool's command; Always also runs the tool's later calls
+	// in this turn without asking.
+	Run, Always bool
+	// Result, for a tool without a command, is the result the user typed.
+	Result *string
+	// Stop ends the turn, leaving this call and the rest unanswered.
+	Stop bool
+}
+
+// Approver answers a tool call. hasCommand tells whether muse would run a
+// command or needs a typed result. It may block; ctx ends with the turn.
+type Approver func(ctx context.Context, call api.ContentBlock, hasCommand bool) Approval
+
+// Result is how a turn ended.
+type Result struct {
+	// Message is the last reply, as complete as it got.
+	Message api.Message
+	// Reply is the entry of the last reply, when there was one.
+	Reply *session.Entry
+	// Rounds counts the tool rounds run.
+	Rounds int
+	// Unanswered is set when the turn stopped with tool calls unanswered.
+	Unanswered bool
+}
+
+// Run runs one turn on the session w, reporting to emit and asking approve
+// about tool calls. It returns the request's error, if any (cancelling ctx
+// gives context.Canceled); whatever arrived is saved either way, and errors
+// of saving are reported as SaveFailed events and by w.Unsaved.
+func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(Event), approve Approver) (Result, error) {
+	r := &runner{cfg: cfg, w: w, emit: emit, approve: approve, always: map[string]bool{}}
+	if r.cfg.Now == nil {
+		r.cfg.Now = time.Now
+	}
+	if r.cfg.MaxRounds <= 0 {
+		r.cfg.MaxRounds = DefaultMaxRounds
+	}
+	if r.cfg.CheckpointEvery <= 0 {
+		r.cfg.CheckpointEvery = DefaultCheckpointEvery
+	}
+	return r.run(ctx, t)
+}
+
+type runner struct {
+	cfg     Config
+	w       *session.Writer
+	emit    func(Event)
+	approve Approver
+	always  map[string]bool
+}
+
+// saved reports a failed write; the writer keeps the record for later.
+func (r *runner) saved(err error) {
+	if err != nil {
+		r.emit(Event{Kind: SaveFailed, Err: err})
+	}
+}
+
+func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
+	var base *session.Entry
+	switch {
+	case t.Continue:
+		b, err := r.continueBase()
+		if err != nil {
+			return Result{}, notStarted(err)
+		}
+		base = b
+	case t.Retry:
+		u, err := r.lastPrompt()
+		if err != nil {
+			return Result{}, notStarted(err)
+		}
+		// The new reply is a sibling of the old one: the branch goes back
+		// to the prompt, and the old reply stays in the session.
+		r.saved(r.w.SetHead(u.ID))
+	default:
+		msgs := append(session.History(r.w.Branch()), api.TextMessage(api.RoleUser, t.Prompt))
+		req := t.Params.Request(msgs, Defs(r.cfg.Tools))
+		if err := req.Validate(); err != nil {
+			return Result{}, notStarted(err)
+		}
+		if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
+			r.saved(r.w.SetTitle(session.TitleFrom(t.Prompt)))
+		}
+		user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: t.Prompt, Time: r.now()})
+		r.saved(err)
+		r.emit(Event{Kind: EntryAdded, Entry: user})
+	}
+	var res Result
+	for {
+		reply, err := r.reply(ctx, t.Params, base)
+		base = nil
+		res.Message = *reply.Message
+		res.Reply = &reply
+		if err != nil {
+			return res, err
+		}
+		if reply.Message.StopReason != api.StopToolUse || len(calls(*reply.Message)) == 0 {
+			return res, nil
+		}
+		if res.Rounds >= r.cfg.MaxRounds {
+			r.emit(Event{Kind: Notice, Text: fmt.Sprintf("stopped after %d tool rounds: send a prompt to go on", r.cfg.MaxRounds)})
+			res.Unanswered = true
+			return res, nil
+		}
+		results, stopped := r.answer(ctx, *reply.Message)
+		if stopped {
+			res.Unanswered = true
+			return res, ctx.Err()
+		}
+		res.Rounds++
+		entry, err := r.w.Append(session.Entry{Kind: session.KindTool, ToolResults: results, Time: r.now()})
+		r.saved(err)
+		r.emit(Event{Kind: EntryAdded, Entry: entry})
+	}
+}
+
+func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
+
+// lastPrompt returns the last prompt of the active branch.
+func (r *runner) lastPrompt() (session.Entry, error) {
+	es := r.w.Branch()
+	for i := len(es) - 1; i >= 0; i-- {
+		if es[i].Kind == session.KindUser {
+			return es[i], nil
+		}
+	}
+	return session.Entry{}, errors.New("nothing to retry yet: send a prompt first")
+}
+
+// continueBase returns the last reply when it was cut at max_tokens.
+func (r *runner) continueBase() (*session.Entry, error) {
+	es := r.w.Branch()
+	if n := len(es); n > 0 && es[n-1].Kind == session.KindAssistant && es[n-1].Message != nil && es[n-1].Message.StopReason == api.StopMaxTokens {
+		e := es[n-1]
+		return &e, nil
+	}
+	return nil, errors.New("/continue needs a last reply that was cut at max_tokens")
+}
+
+// reply streams one reply to the active branch and saves it. base is a reply
+// cut at max_tokens that this one continues.
+func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entry) (session.Entry, error) {
+	msgs := session.Pending(r.w.Branch())
+	if base != nil {
+		if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
+			// The server continues an assistant turn that ends without trailing space.
+			msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
+		}
+	}
+	req := p.Request(msgs, Defs(r.cfg.Tools))
+	start := r.cfg.Now()
+	var live session.Entry
+	if base != nil {
+		live = *base
+	} else {
+		pp := p
+		live = session.Entry{ID: r.w.NewID(), Kind: session.KindAssistant, Time: r.now(), Params: &pp, Message: &api.Message{Model: p.Model}}
+	}
+	live.Status = session.StatusStreaming
+	r.emit(Event{Kind: ReplyStarted, Entry: live})
+
+	var acc api.Accumulator
+	message := func() api.Message { return Join(base, acc.Message(), p.Model) }
+	last := start
+	requestID, err := r.stream(ctx, req, func(ev api.Event) {
+		_ = acc.Add(ev) // an error event also ends the stream: see err
+		r.emit(Event{Kind: StreamEvent, Stream: ev})
+		if now := r.cfg.Now(); now.Sub(last) >= r.cfg.CheckpointEvery && acc.Started() {
+			last = now
+			cp := live
+			m := message()
+			cp.Message = &m
+			if hasText(m) {
+				r.saved(r.w.Checkpoint(cp))
+			}
+		}
+	})
+	acc.Finish()
+	msg := message()
+	live.Message = &msg
+	live.RequestID = requestID
+	live.LatencyMS = r.cfg.Now().Sub(start).Milliseconds()
+	live.Truncated = truncatedInputs(msg)
+	cancelled := errors.Is(err, context.Canceled)
+	switch {
+	case err == nil:
+		live.Status = session.StatusComplete
+	case base != nil && len(acc.Message().Content) == 0:
+		live = *base // a failed /continue keeps the reply it was extending
+	case cancelled:
+		live.Status = session.StatusCancelled
+	default:
+		live.Status = session.StatusFailed
+	}
+	if err == nil || hasText(msg) || base != nil {
+		e, werr := r.w.Append(live)
+		r.saved(werr)
+		live = e
+	}
+	r.emit(Event{Kind: ReplyEnded, Entry: live, Err: err})
+	if err != nil && !cancelled {
+		ee := session.ErrorEntry(err)
+		if ee.RequestID == "" {
+			ee.RequestID = requestID
+		}
+		ee.Time = r.now()
+		e, werr := r.w.Append(ee)
+		r.saved(werr)
+		r.emit(Event{Kind: EntryAdded, Entry: e})
+	}
+	return live, err
+}
+
+// stream sends req and hands each event to each, also when the server
+// answers with a whole message. It returns the request id.
+func (r *runner) stream(ctx context.Context, req api.MessageRequest, each func(api.Event)) (string, error) {
+	onRetry := api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) })
+	if r.cfg.NoStream {
+		m, err := r.cfg.Client.CreateMessage(ctx, req, onRetry)
+		if err != nil {
+			return "", err
+		}
+		for _, ev := range api.ReplayEvents(m) {
+			each(ev)
+		}
+		return "", nil
+	}
+	s, err := r.cfg.Client.StreamMessage(ctx, req, onRetry)
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	for s.Next() {
+		each(s.Current())
+	}
+	return s.RequestID(), s.Err()
+}
+
+// answer asks about and runs each tool call of msg, in order. stopped is
+// set when the calls are left unanswered: the approver said so, or the
+// turn was cancelled.
+func (r *runner) answer(ctx context.Context, msg api.Message) (results []session.ToolResult, stopped bool) {
+	for _, call := range calls(msg) {
+		if ctx.Err() != nil {
+			return nil, true
+		}
+		tool := r.find(call.Name)
+		if tool == nil {
+			results = append(results, session.ToolResult{ToolUseID: call.ID, Name: call.Name, IsError: true,
+				Output: fmt.Sprintf("muse has no tool named %q", call.Name), Approval: "no"})
+			continue
+		}
+		hasCommand := len(tool.Command) > 0
+		a := Approval{Run: true, Always: true}
+		if !r.always[call.Name] || !hasCommand {
+			a = r.approve(ctx, call, hasCommand)
+		}
+		if a.Stop || ctx.Err() != nil {
+			return nil, true
+		}
+		switch {
+		case !hasCommand && a.Result != nil:
+			results = append(results, session.ToolResult{ToolUseID: call.ID, Name: call.Name, Output: *a.Result, Approval: "typed"})
+		case !hasCommand || !a.Run:
+			what := "the user declined to run this tool"
+			if !hasCommand {
+				what = "the user declined to give a result"
+			}
+			results = append(results, session.ToolResult{ToolUseID: call.ID, Name: call.Name, IsError: true, Output: what, Approval: "no"})
+		default:
+			approval := "yes"
+			if a.Always {
+				approval = "always"
+				r.always[call.Name] = true
+			}
+			results = append(results, r.runTool(ctx, tool, call, approval))
+		}
+	}
+	return results, false
+}
+
+// runTool runs a call's command.
+func (r *runner) runTool(ctx context.Context, tool *Tool, call api.ContentBlock, approval string) session.ToolResult {
+	res := session.ToolResult{ToolUseID: call.ID, Name: call.Name, Approval: approval}
+	if r.cfg.RunTool == nil {
+		res.IsError, res.Output = true, "this muse runs no tool commands"
+		return res
+	}
+	r.emit(Event{Kind: ToolRunning, Call: call})
+	input := []byte(call.Input)
+	if len(input) == 0 {
+		input = []byte("{}")
+	}
+	start := r.cfg.Now()
+	out, code, err := r.cfg.RunTool(ctx, append([]string(nil), tool.Command...), input)
+	res.Output, res.ExitCode, res.DurationMS = out, code, r.cfg.Now().Sub(start).Milliseconds()
+	if err != nil {
+		res.IsError = true
+		res.Output = strings.TrimSpace(out + "\n" + err.Error())
+	} else if code != 0 {
+		res.IsError = true
+	}
+	return res
+}
+
+func (r *runner) find(name string) *Tool {
+	for i := range r.cfg.Tools {
+		if r.cfg.Tools[i].Def.Name == name {
+			return &r.cfg.Tools[i]
+		}
+	}
+	return nil
+}
+
+// calls returns the tool calls of msg that may run: not cut short.
+func calls(msg api.Message) []api.ContentBlock {
+	var out []api.ContentBlock
+	for _, b := range msg.Content {
+		if b.Type == api.BlockToolUse && !b.Truncated {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Join returns the reply so far: msg, or msg continuing base, the reply cut
+// at max_tokens that /continue extends.
+func Join(base *session.Entry, msg api.Message, model string) api.Message {
+	if msg.Model == "" {
+		msg.Model = model
+	}
+	if base == nil || base.Message == nil {
+		return msg
+	}
+	out := base.Message.Clone()
+	if n := len(out.Content); n > 0 && out.Content[n-1].Type == api.BlockText {
+		// The request sent the cut text without its trailing space; the new
+		// text starts where that ends.
+		out.Content[n-1].Text = strings.TrimRight(out.Content[n-1].Text, " \t\n")
+	}
+	for _, b := range msg.Content {
+		if n := len(out.Content); b.Type == api.BlockText && n > 0 && out.Content[n-1].Type == api.BlockText {
+			out.Content[n-1].Text += b.Text
+			continue
+		}
+		out.Content = append(out.Content, b)
+	}
+	out.StopReason, out.StopSequence = msg.StopReason, msg.StopSequence
+	out.Usage.OutputTokens += msg.Usage.OutputTokens
+	out.Usage.InputTokens = msg.Usage.InputTokens
+	return out
+}
+
+// hasText reports whether msg holds anything worth saving.
+func hasText(msg api.Message) bool {
+	for _, b := range msg.Content {
+		if b.Type != api.BlockText || strings.TrimSpace(b.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// truncatedInputs lists the tool calls whose input was cut short.
+func truncatedInputs(msg api.Message) map[int]string {
+	var out map[int]string
+	for i, b := range msg.Content {
+		if b.Truncated {
+			if out == nil {
+				out = map[int]string{}
+			}
+			out[i] = b.PartialInput
+		}
+	}
+	return out
+}
+
+// CallsJSON returns the tool calls of msg as one JSON array of
+// {id, name, input}, as the one-shot command line prints them.
+func CallsJSON(msg api.Message) ([]byte, error) {
+	type call struct {
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	out := []call{}
+	for _, b := range calls(msg) {
+		in := b.Input
+		if len(in) == 0 {
+			in = json.RawMessage("{}")
+		}
+		out = append(out, call{b.ID, b.Name, in})
+	}
+	return json.Marshal(out)
+}

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"muse/api"
+	"muse/api/demo"
+	"muse/session"
+)
+
+func client(t *testing.T, h http.Handler) *api.Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return api.New(srv.URL, api.WithAccessToken(demo.DefaultToken), api.WithMaxRetries(0))
+}
+
+func store(t *testing.T) *session.Store {
+	t.Helper()
+	s, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var params = session.Params{Model: "demo-chat", MaxTokens: 1024}
+
+// A request that fails before any content leaves the prompt and an error
+// entry: never an empty reply, on screen or after a reload.
+func TestFailureBeforeContentLeavesAnErrorEntry(t *testing.T) {
+	c := client(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(529)
+		w.Write([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
+	}))
+	st := store(t)
+	w := session.NewWriter(st, params)
+	var kinds []Kind
+	_, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "hi", Params: params},
+		func(ev Event) { kinds = append(kinds, ev.Kind) }, nil)
+	var apiErr *api.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 529 {
+		t.Fatalf("err %v", err)
+	}
+	w.Close()
+	sess, err := st.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Entries) != 2 || sess.Entries[0].Kind != session.KindUser || sess.Entries[1].Kind != session.KindError {
+		t.Fatalf("entries %+v", sess.Entries)
+	}
+	if len(sess.All) != 2 {
+		t.Errorf("the journal holds %d entries, want no empty reply", len(sess.All))
+	}
+}
+
+// The tool-round limit counts the rounds of one turn, whatever started it:
+// a retry starts from zero too.
+func TestToolRoundsArePerTurn(t *testing.T) {
+	c := client(t, demo.NewHandler(demo.Options{}))
+	tools := []Tool{{Def: api.Tool{Name: "get_time", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"x"}}}
+	ran := 0
+	cfg := Config{Client: c, Tools: tools, MaxRounds: 1, RunTool: func(context.Context, []string, []byte) (string, int, error) {
+		ran++
+		return "12:00", 0, nil
+	}}
+	w := session.NewWriter(nil, params)
+	yes := func(context.Context, api.ContentBlock, bool) Approval { return Approval{Run: true} }
+	for _, turn := range []Turn{{Prompt: "demo:tool time?"}, {Retry: true}} {
+		turn.Params = params
+		res, err := Run(context.Background(), cfg, w, turn, func(Event) {}, yes)
+		if err != nil || res.Rounds != 1 {
+			t.Fatalf("turn %+v: rounds %d, err %v", turn, res.Rounds, err)
+		}
+	}
+	if ran != 2 {
+		t.Errorf("the tool ran %d times, want once a turn", ran)
+	}
+	// The retry is a sibling branch: the first reply stays in the session.
+	snap := w.Snapshot()
+	if len(snap.All) <= len(snap.Entries) {
+		t.Errorf("retry overwrote the first reply: %d entries in all, %d on the branch", len(snap.All), len(snap.Entries))
+	}
+}
+
+// A server that answers a stream request with JSON: the text still arrives
+// as events.
+func TestJSONAnswerToAStreamRequest(t *testing.T) {
+	c := client(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"m1","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"whole answer"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}}`))
+	}))
+	var acc api.Accumulator
+	res, err := Run(context.Background(), Config{Client: c}, session.NewWriter(nil, params), Turn{Prompt: "hi", Params: params},
+		func(ev Event) {
+			if ev.Kind == StreamEvent {
+				acc.Add(ev.Stream)
+			}
+		}, nil)
+	if err != nil || res.Message.Text() != "whole answer" || !strings.Contains(acc.Message().Text(), "whole answer") {
+		t.Fatalf("text %q / %q, err %v", res.Message.Text(), acc.Message().Text(), err)
+	}
+}

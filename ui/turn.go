@@ -1,0 +1,449 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/api"
+	"muse/session"
+	"muse/ui/engine"
+	"muse/ui/sanitize"
+)
+
+// frameInterval bounds screen updates while a reply streams (~30 per second).
+const frameInterval = time.Second / 30
+
+// turnRun is the turn in flight: the engine runs it in the background and
+// reports through ch; the model only mirrors what it reports.
+type turnRun struct {
+	id      int
+	cancel  context.CancelFunc
+	started time.Time
+	prompt  string // the prompt sent, put back into the input if the turn fails
+
+	// reply is the reply streaming, if any.
+	reply *reply
+	// ask is the tool call waiting for an answer, if any.
+	ask *askMsg
+	// running names the tool whose command runs.
+	running   string
+	retry     string
+	tokens    int
+	cancelled bool
+	// flushing is set while a flushLiveMsg is on its way; stale while
+	// events arrived that the screen does not show yet.
+	flushing, stale bool
+}
+
+// reply is the reply being streamed, as the screen shows it.
+type reply struct {
+	acc  api.Accumulator
+	live session.Entry
+	base *session.Entry // the reply /continue extends
+}
+
+// turnItem is one report of the engine: an event, a question, or the end.
+type turnItem struct {
+	event *engine.Event
+	ask   *askMsg
+	done  *turnDone
+}
+
+// turnDone is how the engine ended the turn.
+type turnDone struct {
+	res engine.Result
+	err error
+}
+
+// askMsg is a tool call waiting for the user's answer.
+type askMsg struct {
+	call       api.ContentBlock
+	hasCommand bool
+	answer     chan<- engine.Approval
+}
+
+// turnStartedMsg says the engine runs and where it reports.
+type turnStartedMsg struct {
+	id int
+	ch <-chan turnItem
+}
+
+// turnBatchMsg carries the reports that arrived during one frame.
+type turnBatchMsg struct {
+	id    int
+	items []turnItem
+	ch    <-chan turnItem
+}
+
+// flushLiveMsg asks for the render a throttled frame skipped.
+type flushLiveMsg struct{ id int }
+
+// engineConfig is what every turn of this screen shares.
+func (m Model) engineConfig() engine.Config {
+	return engine.Config{
+		Client: m.opts.Client, Tools: m.opts.Tools, RunTool: m.opts.RunTool,
+		MaxRounds: m.opts.MaxToolRounds, Now: m.opts.Now,
+	}
+}
+
+// startTurn runs a turn: a new prompt, a retry or a continue.
+func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it"
+		return m, nil
+	}
+	t.Params = m.params
+	if t.Prompt != "" {
+		msgs := append(session.History(m.conv.Entries()), api.TextMessage(api.RoleUser, t.Prompt))
+		req := m.params.Request(msgs, engine.Defs(m.opts.Tools))
+		if err := req.Validate(); err != nil {
+			m.notice = err.Error()
+			return m, nil
+		}
+		if m.title == "" {
+			m.title = session.TitleFrom(t.Prompt)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.turnSeq++
+	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt}
+	m.notice, m.lastErr = "", ""
+	m.conv = m.conv.caughtUp()
+	return m.layout(), tea.Batch(runTurn(ctx, m.engineConfig(), m.writer, t, m.turnSeq), m.w.spin.Tick)
+}
+
+// runTurn starts the engine in the background. It reports through a
+// channel and never touches the model; the model keeps ctx's cancel.
+func runTurn(ctx context.Context, cfg engine.Config, w *session.Writer, t engine.Turn, id int) tea.Cmd {
+	return func() tea.Msg {
+		ch := make(chan turnItem, 256)
+		go func() {
+			defer close(ch)
+			emit := func(ev engine.Event) {
+				if ev.Kind == engine.StreamEvent {
+					select { // a cancelled turn's stream is not worth waiting for
+					case ch <- turnItem{event: &ev}:
+					case <-ctx.Done():
+					}
+					return
+				}
+				ch <- turnItem{event: &ev} // the screen reads until the turn is done
+			}
+			approve := func(ctx context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
+				answer := make(chan engine.Approval, 1)
+				ch <- turnItem{ask: &askMsg{call: call, hasCommand: hasCommand, answer: answer}}
+				select {
+				case a := <-answer:
+					return a
+				case <-ctx.Done():
+					return engine.Approval{Stop: true}
+				}
+			}
+			res, err := engine.Run(ctx, cfg, w, t, emit, approve)
+			ch <- turnItem{done: &turnDone{res: res, err: err}}
+		}()
+		return turnStartedMsg{id: id, ch: ch}
+	}
+}
+
+// waitTurn collects the reports of one frame: it blocks for the first, then
+// gathers what else arrives before the frame ends, so a fast stream causes
+// at most ~30 screen updates a second.
+func waitTurn(id int, ch <-chan turnItem) tea.Cmd {
+	return func() tea.Msg {
+		first, ok := <-ch
+		if !ok {
+			return turnBatchMsg{id: id}
+		}
+		items := []turnItem{first}
+		if first.done != nil || first.ask != nil {
+			return turnBatchMsg{id: id, items: items, ch: ch}
+		}
+		deadline := time.NewTimer(frameInterval)
+		defer deadline.Stop()
+		for {
+			select {
+			case it, ok := <-ch:
+				if !ok {
+					return turnBatchMsg{id: id, items: items}
+				}
+				items = append(items, it)
+				if it.done != nil || it.ask != nil {
+					return turnBatchMsg{id: id, items: items, ch: ch}
+				}
+			case <-deadline.C:
+				return turnBatchMsg{id: id, items: items, ch: ch}
+			}
+		}
+	}
+}
+
+// applyTurn mirrors the engine's reports.
+func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
+	t := m.turn
+	if t == nil || msg.id != t.id {
+		return m, nil
+	}
+	changed := false
+	for _, it := range msg.items {
+		switch {
+		case it.done != nil:
+			return m.endTurn(*it.done)
+		case it.ask != nil:
+			return m.askCall(it.ask, msg.ch)
+		case it.event != nil:
+			var c bool
+			m, c = m.applyEvent(*it.event)
+			changed = changed || c
+		}
+	}
+	if msg.ch == nil { // the engine stopped without saying how
+		return m.endTurn(turnDone{err: api.ErrStreamCut})
+	}
+	cmds := []tea.Cmd{waitTurn(msg.id, msg.ch)}
+	if !changed || t.reply == nil {
+		return m.layout(), tea.Batch(cmds...)
+	}
+	// Render at most once a frame; a skipped frame is owed and flushed later.
+	if now := m.now(); m.conv.LiveDue(now) {
+		m.conv = m.showLive(now)
+	} else {
+		t.stale = true
+		if !t.flushing {
+			t.flushing = true
+			cmds = append(cmds, tea.Tick(frameInterval, func(time.Time) tea.Msg { return flushLiveMsg{t.id} }))
+		}
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// applyEvent applies one report; changed tells whether the streaming reply
+// shows something new.
+func (m Model) applyEvent(ev engine.Event) (Model, bool) {
+	t := m.turn
+	switch ev.Kind {
+	case engine.EntryAdded:
+		m.conv = m.conv.caughtUp().Add(ev.Entry)
+		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {
+			m.lastErr = ev.Entry.Error.Message
+		}
+	case engine.ReplyStarted:
+		r := &reply{live: ev.Entry}
+		if m.conv.Has(ev.Entry.ID) {
+			base := ev.Entry
+			r.base = &base
+			m.conv = m.conv.Restart(ev.Entry)
+		} else {
+			m.conv = m.conv.Add(ev.Entry)
+		}
+		t.reply, t.running, t.retry = r, "", ""
+	case engine.StreamEvent:
+		if t.reply == nil || t.cancelled {
+			return m, false
+		}
+		_ = t.reply.acc.Add(ev.Stream)
+		switch ev.Stream.Type {
+		case api.EventPing, "":
+			return m, false // nothing on screen changes
+		case api.EventContentBlockDelta:
+			t.tokens++
+		}
+		t.retry = ""
+		return m, true
+	case engine.Retrying:
+		t.retry = fmt.Sprintf("retrying in %s (attempt %d): %s",
+			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
+	case engine.ReplyEnded:
+		r := t.reply
+		t.reply = nil
+		if r == nil {
+			break
+		}
+		e := ev.Entry
+		if e.Message == nil || !engineSaved(e, ev.Err, r.base != nil) {
+			m.conv = m.conv.Remove(r.live.ID)
+			break
+		}
+		if r.base == nil || e.Message != r.base.Message {
+			addUsage(&m.usage, r.acc.Message().Usage)
+		}
+		m.lastStop = e.Message.StopReason
+		if e.Status != session.StatusComplete {
+			m.lastStop = ""
+		}
+		m.conv = m.conv.Finish(e)
+	case engine.ToolRunning:
+		t.running = ev.Call.Name
+	case engine.Notice:
+		m.notice = ev.Text
+	case engine.SaveFailed:
+		m.saveErr = ev.Err.Error()
+	}
+	return m, false
+}
+
+// engineSaved tells whether the engine kept a reply that ended with err:
+// a complete one, one with text, or a continued one.
+func engineSaved(e session.Entry, err error, continued bool) bool {
+	if err == nil || continued {
+		return true
+	}
+	for _, b := range e.Message.Content {
+		if b.Type != api.BlockText || strings.TrimSpace(b.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// showLive renders the reply in flight as it stands.
+func (m Model) showLive(now time.Time) conversation {
+	t := m.turn
+	r := t.reply
+	var base *session.Entry
+	if r.base != nil {
+		base = r.base
+	}
+	msg := engine.Join(base, r.acc.Message(), m.params.Model)
+	r.live.Message = &msg
+	t.stale = false
+	return m.conv.UpdateLive(r.live, now)
+}
+
+// askCall shows a tool call that waits for an answer: y, n or a for a
+// command; a typed result for a tool without one.
+func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
+	t := m.turn
+	if t.cancelled {
+		a.answer <- engine.Approval{Stop: true} // buffered: never blocks
+		return m, waitTurn(t.id, ch)
+	}
+	if a.hasCommand && m.toolAlways[a.call.Name] {
+		a.answer <- engine.Approval{Run: true, Always: true}
+		return m, waitTurn(t.id, ch)
+	}
+	t.ask = a
+	t.running = ""
+	if !a.hasCommand {
+		m.draft = m.w.input.Value()
+		m.w.input.Reset()
+		m.w.input.Placeholder = fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.call.Name))
+	}
+	m.waitCh = ch
+	return m.layout(), nil
+}
+
+// answerCall answers the tool call that waits and goes on with the turn.
+func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
+	t := m.turn
+	a := t.ask
+	t.ask = nil
+	if !a.hasCommand {
+		m.w.input.Reset()
+		m.w.input.SetValue(m.draft)
+		m.draft = ""
+		m.w.input.Placeholder = inputPlaceholder
+	}
+	if ap.Always {
+		if m.toolAlways == nil {
+			m.toolAlways = map[string]bool{}
+		}
+		m.toolAlways[a.call.Name] = true
+	}
+	if ap.Run {
+		t.running = a.call.Name
+	}
+	a.answer <- ap // buffered: never blocks
+	ch := m.waitCh
+	m.waitCh = nil
+	return m.layout(), tea.Batch(waitTurn(t.id, ch), m.w.spin.Tick)
+}
+
+// decideCall handles y, n and a while a call waits for approval, and enter
+// or esc while it waits for a typed result.
+func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
+	t := m.turn
+	if t == nil || t.ask == nil {
+		return m, nil, false
+	}
+	if !t.ask.hasCommand {
+		switch {
+		case key.Matches(k, m.keys.Send):
+			text := m.w.input.Value()
+			next, cmd := m.answerCall(engine.Approval{Result: &text})
+			return next, cmd, true
+		case key.Matches(k, m.keys.Cancel):
+			next, cmd := m.answerCall(engine.Approval{})
+			return next, cmd, true
+		}
+		next, cmd := m.updateInput(k)
+		return next, cmd, true
+	}
+	switch {
+	case k.String() == "y":
+		next, cmd := m.answerCall(engine.Approval{Run: true})
+		return next, cmd, true
+	case k.String() == "a":
+		next, cmd := m.answerCall(engine.Approval{Run: true, Always: true})
+		return next, cmd, true
+	case k.String() == "n" || key.Matches(k, m.keys.Cancel):
+		next, cmd := m.answerCall(engine.Approval{})
+		return next, cmd, true
+	}
+	return m, nil, true // other keys wait for an answer
+}
+
+// cancelTurn stops the turn in flight: the reply keeps what arrived, marked
+// cancelled, and the engine saves it; the turn ends when the engine says so.
+func (m Model) cancelTurn() (tea.Model, tea.Cmd) {
+	t := m.turn
+	if t.cancelled {
+		return m, nil
+	}
+	t.cancelled = true
+	t.cancel()
+	var cmd tea.Cmd
+	if t.ask != nil {
+		next, c := m.answerCall(engine.Approval{Stop: true})
+		m, cmd = next.(Model), c
+	}
+	if r := t.reply; r != nil {
+		m.conv = m.showLive(m.now())
+		live := r.live
+		live.Status = session.StatusCancelled
+		m.conv = m.conv.Finish(live)
+	}
+	m.notice = "cancelled"
+	return m.layout(), cmd
+}
+
+// endTurn ends the turn: on an error the prompt goes back into the input.
+func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
+	t := m.turn
+	m.turn = nil
+	t.cancel()
+	if r := t.reply; r != nil { // the engine stopped mid-reply without saying so
+		m.conv = m.conv.Remove(r.live.ID)
+	}
+	if d.err != nil && !t.cancelled && t.prompt != "" && strings.TrimSpace(m.w.input.Value()) == "" {
+		m.w.input.SetValue(t.prompt)
+		m.notice = "the prompt is back in the input: enter sends it again"
+	}
+	if errors.Is(d.err, engine.ErrNotStarted) {
+		m.notice = d.err.Error() // refused before it started, as /continue with nothing to continue
+	}
+	if d.res.Unanswered && m.notice == "" && !t.cancelled {
+		m.notice = "tool calls left unanswered"
+	}
+	m.conv = m.conv.caughtUp()
+	if m.quitting {
+		return m.quit()
+	}
+	return m.layout(), nil
+}
