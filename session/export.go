@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"muse/api"
+	"muse/ui/sanitize"
 )
 
 // Export writes sess to w in format "md", a Markdown transcript, or "json",
@@ -24,6 +24,18 @@ import (
 // Overloaded (request req_1)"; notices as quotes; image generations with
 // their prompt and their images as links to the saved files. Of the
 // settings it shows only the model.
+//
+// Stored texts may hold escape sequences, which would act on the terminal
+// the export is later printed on. The Markdown transcript has them removed
+// with sanitize.Plain: escape sequences and control characters other than
+// newline and tab go, the rest of the text is kept as it is. The JSON keeps
+// every text whole, for "muse sessions import": encoding/json escapes the C0
+// controls, and sanitize.JSON the C1 controls, U+2028, U+2029 and the bidi
+// controls, so the file holds no raw control character either.
+//
+// A session whose Created time is zero, as one never saved, is exported as
+// created at its earliest entry; one whose Updated time is zero as updated
+// at its latest entry or when it was created.
 func Export(sess *Session, format string, w io.Writer) error {
 	if sess == nil {
 		return fmt.Errorf("export session: no session")
@@ -31,12 +43,19 @@ func Export(sess *Session, format string, w io.Writer) error {
 	var err error
 	switch format {
 	case "md":
-		err = writeMarkdown(sess, w)
+		var b strings.Builder
+		writeMarkdown(sess, &b)
+		_, err = io.WriteString(w, sanitize.Plain(b.String()))
 	case "json":
-		enc := json.NewEncoder(w)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(sess)
+		c := *sess
+		c.Created, c.Updated = times(sess)
+		if err = enc.Encode(&c); err == nil {
+			_, err = w.Write(sanitize.JSON(buf.Bytes()))
+		}
 	default:
 		return fmt.Errorf("export session %s: unknown format %q (want md or json)", sess.ID, format)
 	}
@@ -46,13 +65,53 @@ func Export(sess *Session, format string, w io.Writer) error {
 	return nil
 }
 
+// times returns when sess was created and last updated. A zero Created falls
+// back to the earliest entry time, a zero Updated to the latest entry time
+// or else to the creation time; either stays zero when nothing is known.
+func times(sess *Session) (created, updated time.Time) {
+	created, updated = sess.Created, sess.Updated
+	if !created.IsZero() && !updated.IsZero() {
+		return created, updated
+	}
+	var first, last time.Time
+	for i := range sess.Entries {
+		t := sess.Entries[i].Time
+		if t.IsZero() {
+			continue
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+		if t.After(last) {
+			last = t
+		}
+	}
+	if created.IsZero() {
+		created = first
+	}
+	if updated.IsZero() {
+		updated = last
+		if updated.IsZero() {
+			updated = created
+		}
+	}
+	return created, updated
+}
+
 // stamp formats a time of a transcript.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // header returns the line under a transcript's title: when sess was created
-// and updated, and its model.
+// and updated, and its model. A time that is not known is left out.
 func header(sess *Session) string {
-	parts := []string{"created " + stamp(sess.Created), "updated " + stamp(sess.Updated)}
+	var parts []string
+	created, updated := times(sess)
+	if !created.IsZero() {
+		parts = append(parts, "created "+stamp(created))
+	}
+	if !updated.IsZero() {
+		parts = append(parts, "updated "+stamp(updated))
+	}
 	if sess.Params.Model != "" {
 		parts = append(parts, "model "+sess.Params.Model)
 	}
@@ -106,8 +165,7 @@ func errorLine(info *ErrorInfo, requestID string, md bool) string {
 }
 
 // writeMarkdown writes sess as a Markdown transcript.
-func writeMarkdown(sess *Session, w io.Writer) error {
-	b := bufio.NewWriter(w)
+func writeMarkdown(sess *Session, b *strings.Builder) {
 	title := oneLine(sess.Title)
 	if title == "" {
 		title = untitled
@@ -142,10 +200,9 @@ func writeMarkdown(sess *Session, w io.Writer) error {
 			}
 		}
 	}
-	return b.Flush()
 }
 
-func writeMarkdownReply(b *bufio.Writer, sess *Session, e *Entry) {
+func writeMarkdownReply(b *strings.Builder, sess *Session, e *Entry) {
 	b.WriteString("## Assistant")
 	if m := modelOf(sess, e); m != "" {
 		b.WriteString(" (" + m + ")")
@@ -196,7 +253,7 @@ func toolInput(e *Entry, i int, c api.ContentBlock) (string, bool) {
 	return prettyJSON(c.Input), false
 }
 
-func writeMarkdownError(b *bufio.Writer, info *ErrorInfo, requestID string) {
+func writeMarkdownError(b *strings.Builder, info *ErrorInfo, requestID string) {
 	s := errorLine(info, requestID, true)
 	if info.Hint != "" {
 		s += "\n\n" + info.Hint
@@ -204,7 +261,7 @@ func writeMarkdownError(b *bufio.Writer, info *ErrorInfo, requestID string) {
 	b.WriteString(quote(s))
 }
 
-func writeMarkdownImage(b *bufio.Writer, sess *Session, e *Entry) {
+func writeMarkdownImage(b *strings.Builder, sess *Session, e *Entry) {
 	b.WriteString("## Image")
 	if m := modelOf(sess, e); m != "" {
 		b.WriteString(" (" + m + ")")

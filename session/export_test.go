@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"muse/api"
 )
@@ -171,3 +172,80 @@ func TestTranscript(t *testing.T) {
 }
 
 func boolp(v bool) *bool { return &v }
+
+// TestExportUnsavedTimes checks that a session whose Created and Updated
+// are zero, as one never saved, is exported with the times of its entries.
+func TestExportUnsavedTimes(t *testing.T) {
+	first := time.Date(2025, 3, 1, 9, 5, 0, 0, time.UTC)
+	sess := &Session{ID: "s", Title: "Unsaved", Params: Params{Model: "m"}, Entries: []Entry{
+		{ID: "e1", Kind: KindNotice, Text: "no time"},
+		{ID: "e2", Kind: KindUser, Time: first.Add(time.Hour), Text: "later"},
+		{ID: "e3", Kind: KindUser, Time: first, Text: "first"},
+	}}
+	md := exportString(t, sess, "md")
+	if !strings.Contains(md, "\nCreated 2025-03-01 09:05 UTC · updated 2025-03-01 10:05 UTC · model m\n") || strings.Contains(md, "0001") {
+		t.Errorf("Markdown header:\n%s", md)
+	}
+	var tr bytes.Buffer
+	if err := Transcript(sess, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(tr.String(), "Unsaved\ncreated 2025-03-01 09:05 UTC · updated 2025-03-01 10:05 UTC · model m\n") {
+		t.Errorf("transcript header:\n%s", tr.String())
+	}
+	var back Session
+	if err := json.Unmarshal([]byte(exportString(t, sess, "json")), &back); err != nil {
+		t.Fatal(err)
+	}
+	if !back.Created.Equal(first) || !back.Updated.Equal(first.Add(time.Hour)) {
+		t.Errorf("JSON times %v, %v", back.Created, back.Updated)
+	}
+	if !sess.Created.IsZero() {
+		t.Error("Export changed the session")
+	}
+
+	// Without a time anywhere, none is shown.
+	bare := &Session{ID: "b", Entries: []Entry{{ID: "e1", Kind: KindUser, Text: "hi"}}}
+	if md := exportString(t, bare, "md"); strings.Contains(md, "0001") || strings.Contains(md, "reated") {
+		t.Errorf("Markdown of a session without times:\n%s", md)
+	}
+}
+
+// TestExportTerminalSafe checks that the Markdown export holds no escape
+// sequence and the JSON export no raw control character, while the JSON
+// keeps every text whole.
+func TestExportTerminalSafe(t *testing.T) {
+	const hostile = "\x1b]52;c;aGk=\x07\x1b]0;pwned\x07\x1b[2J\u009b2J\u2028"
+	sess := &Session{ID: "s", Title: "T" + hostile, Created: clockStart, Updated: clockStart, Entries: []Entry{
+		{ID: "e1", Kind: KindUser, Text: "a" + hostile + "\n\tb"},
+		{ID: "e2", Kind: KindTool, ToolResults: []ToolResult{{Name: "ls" + hostile, Output: "out" + hostile}}},
+		{ID: "e3", Kind: KindImage, Images: []Image{{Error: "bad" + hostile}}},
+	}}
+	md := exportString(t, sess, "md")
+	for _, bad := range []string{"\x1b", "\x07", "\u009b", "pwned", "52;", "2J"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("the Markdown holds %q:\n%q", bad, md)
+		}
+	}
+	for _, want := range []string{"# T\n", "\na\u2028\n\tb\n", "**ls**", "\nout\u2028\n", "failed: bad\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the Markdown lacks %q:\n%q", want, md)
+		}
+	}
+	js := exportString(t, sess, "json")
+	for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u2028"} {
+		if strings.Contains(js, bad) {
+			t.Errorf("the JSON holds %q raw", bad)
+		}
+	}
+	if !strings.Contains(js, `\u009b2J\u2028`) {
+		t.Errorf("the JSON lacks the escapes:\n%s", js)
+	}
+	var back Session
+	if err := json.Unmarshal([]byte(js), &back); err != nil {
+		t.Fatal(err)
+	}
+	if mustJSON(t, &back) != mustJSON(t, sess) {
+		t.Errorf("the JSON does not read back as the session:\n got %s\nwant %s", mustJSON(t, &back), mustJSON(t, sess))
+	}
+}

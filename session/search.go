@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"muse/api"
+	"muse/ui/sanitize"
 )
 
 // snippetRunes is about how long a Match's snippet is.
@@ -119,10 +120,11 @@ func searchable(e *Entry) []string {
 	return texts
 }
 
-// oneLine returns s on one line: control characters become spaces, bidi
+// oneLine returns s on one line: escape sequences, with their payloads, and
+// control characters other than newline and tab go (sanitize.Plain), bidi
 // controls go, and runs of whitespace become single spaces.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.Map(titleRune, s)), " ")
+	return strings.Join(strings.Fields(strings.Map(titleRune, sanitize.Plain(s))), " ")
 }
 
 // snippet returns about snippetRunes runes of text around the first place

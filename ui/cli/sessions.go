@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,12 +19,14 @@ import (
 	"muse/ui/sanitize"
 )
 
-const sessionsHelp = `muse sessions: list, show, export, rename, delete and search saved sessions.
+const sessionsHelp = `muse sessions: list, show, export, import, rename, delete and search saved sessions.
 
 Usage:
   muse sessions list [--json]                      id, title, updated, messages, model (newest first)
   muse sessions show ID                            print the transcript
-  muse sessions export ID [--format md|json] [-o FILE]
+  muse sessions export ID [--format md|json] [-o FILE [--force]]
+                                                   -o refuses an existing FILE unless --force
+  muse sessions import FILE|-                      a new session from an export --format json
   muse sessions rename ID TITLE
   muse sessions delete ID [--yes]                  asks first unless --yes
   muse sessions search TEXT                        full-text search of every session
@@ -49,6 +53,7 @@ func sessionsMain(args []string, env Env) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	format := fs.String("format", "md", "export format: md or json")
 	out := fs.StringP("output", "o", "", "write the export to FILE")
+	force := fs.Bool("force", false, "let export -o replace an existing FILE")
 	yes := fs.Bool("yes", false, "delete without asking")
 	if err := fs.Parse(rest); err != nil {
 		return fail(env, usagef("%v (see muse sessions --help)", err))
@@ -88,7 +93,12 @@ func sessionsMain(args []string, env Env) int {
 		if err != nil {
 			return fail(env, err)
 		}
-		return export(env, sess, *format, *out)
+		return export(env, sess, *format, *out, *force)
+	case "import":
+		if err := need(1, "import FILE|- (a file written by muse sessions export --format json)"); err != nil {
+			return fail(env, err)
+		}
+		return importSession(env, store, pos[0])
 	case "rename":
 		if err := need(2, "rename ID TITLE"); err != nil {
 			return fail(env, err)
@@ -141,7 +151,7 @@ func sessionsMain(args []string, env Env) int {
 		}
 		return ExitOK
 	}
-	return fail(env, usagef("unknown command %q: use list, show, export, rename, delete or search (see muse sessions --help)", cmd))
+	return fail(env, usagef("unknown command %q: use list, show, export, import, rename, delete or search (see muse sessions --help)", cmd))
 }
 
 // clean sanitizes text for the terminal, keeping colour only on a terminal.
@@ -184,7 +194,8 @@ func listSessions(env Env, store *session.Store, asJSON bool) int {
 		if err != nil {
 			return fail(env, err)
 		}
-		env.Stdout.Write(append(data, '\n'))
+		// Titles are stored text: escape the runes encoding/json leaves raw.
+		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 		return ExitOK
 	}
 	if len(infos) == 0 {
@@ -209,25 +220,107 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-func export(env Env, sess *session.Session, format, out string) int {
+// export writes sess in format to standard output, or to the file out.
+// session.Export removes the escape sequences of the texts (Markdown) or
+// escapes them (JSON), so what it writes is safe on a terminal and in a file.
+func export(env Env, sess *session.Session, format, out string, force bool) int {
 	if out == "" || out == "-" {
 		if err := session.Export(sess, format, env.Stdout); err != nil {
 			return fail(env, err)
 		}
 		return ExitOK
 	}
-	f, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
+	if err := exportFile(sess, format, out, force); err != nil {
 		return fail(env, fmt.Errorf("export to %s: %w", out, err))
 	}
-	err = session.Export(sess, format, f)
+	fmt.Fprintf(env.Stderr, "exported %s to %s\n", sess.ID, sanitize.Line(out))
+	return ExitOK
+}
+
+// exportFile writes sess in format to a new file at path, mode 0600. It
+// never writes through a symbolic link. Without force it refuses an existing
+// path; with force it writes a temporary file beside path and renames it
+// over path, so that path is never left half written.
+func exportFile(sess *session.Session, format, path string, force bool) (err error) {
+	if fi, err := os.Lstat(path); err == nil {
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link, which export does not write through: give the path of a new file", path)
+		case !force:
+			return fmt.Errorf("%s exists: use --force to replace it", path)
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("%s exists and is not a regular file: give the path of a new file", path)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if !force {
+		// O_EXCL fails on any existing path, a symbolic link included, so
+		// a file created since the check is not replaced either.
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s exists: use --force to replace it", path)
+		}
+		if err != nil {
+			return err
+		}
+		return writeExport(f, sess, format, func() { os.Remove(path) })
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := writeExport(f, sess, format, func() { os.Remove(tmp) }); err != nil {
+		return err
+	}
+	// rename replaces a symbolic link put at path since the check; it
+	// never follows it.
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// writeExport writes sess in format to f, syncs and closes it, and calls
+// undo when any of that fails.
+func writeExport(f *os.File, sess *session.Session, format string, undo func()) error {
+	err := f.Chmod(0o600) // whatever the umask
+	if err == nil {
+		err = session.Export(sess, format, f)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fail(env, fmt.Errorf("export to %s: %w", out, err))
+		undo()
 	}
-	fmt.Fprintf(env.Stderr, "exported %s to %s\n", sess.ID, out)
+	return err
+}
+
+// importSession runs "muse sessions import FILE": it saves the session of
+// the export in FILE, or on standard input for "-", as a new session and
+// prints its id.
+func importSession(env Env, store *session.Store, name string) int {
+	r, what := env.Stdin, "standard input"
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return fail(env, fmt.Errorf("import: %w", err))
+		}
+		defer f.Close()
+		r, what = f, name
+	}
+	sess, err := store.Import(r)
+	if err != nil {
+		return fail(env, fmt.Errorf("%s: %w", what, err))
+	}
+	fmt.Fprintln(env.Stdout, sess.ID)
+	fmt.Fprintf(env.Stderr, "imported %d entries from %s as %s\n", len(sess.Entries), sanitize.Line(what), sess.ID)
 	return ExitOK
 }
 

@@ -1,0 +1,417 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxImport is the largest export Import reads, in bytes.
+const maxImport = 1 << 30
+
+// importHint says what Import reads, for its errors about the input.
+const importHint = "import reads what muse sessions export --format json writes"
+
+// Import reads a session as Export writes it in format "json" and saves it
+// as a new session, with a new id: the same title, settings and entries, in
+// order, image entries with the paths of their files. The new session is
+// created now; its entries keep their times. It returns the new session.
+//
+// Anything else is refused before a file is written: input that is not
+// JSON, has trailing data, is not an object of the export's shape (an
+// unknown field, a value of the wrong type), or holds an entry without an
+// id, with the id of an earlier entry or of a kind muse does not know. The
+// error names the line and column of the input where it went wrong.
+func (s *Store) Import(r io.Reader) (*Session, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxImport+1))
+	if err != nil {
+		return nil, fmt.Errorf("import session: read the export: %w", err)
+	}
+	if len(data) > maxImport {
+		return nil, fmt.Errorf("import session: the input is larger than the %d MiB an export may be", maxImport>>20)
+	}
+	ex, err := parseExport(data)
+	if err != nil {
+		return nil, fmt.Errorf("import session: %w (%s)", err, importHint)
+	}
+	sess, err := s.saveImported(ex.title, ex.params, ex.entries)
+	if err != nil {
+		return nil, fmt.Errorf("import session: %w", err)
+	}
+	return sess, nil
+}
+
+// saveImported saves a new session with the given title, settings and
+// entries, using nothing but the store's public writing API, and returns
+// it. A session it cannot complete is deleted.
+//
+// Only the header, the title and the last entry are synced: the entries
+// before it are written with Checkpoint, and syncing the last makes them
+// durable too, so importing a long session costs three fsyncs, not one per
+// entry.
+func (s *Store) saveImported(title string, p Params, entries []Entry) (_ *Session, err error) {
+	sess, err := s.Create(p)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			if derr := s.Delete(sess.ID); derr != nil {
+				err = fmt.Errorf("%w; the partly written session %s could not be removed either: %v", err, sess.ID, derr)
+			}
+		}
+	}()
+	if title != "" {
+		if err := s.SetTitle(sess, title); err != nil {
+			return nil, err
+		}
+	}
+	for i, e := range entries {
+		if i < len(entries)-1 {
+			err = s.Checkpoint(sess, e)
+		} else {
+			err = s.Append(sess, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sess, nil
+}
+
+// exported is what Import takes from an export.
+type exported struct {
+	title   string
+	params  Params
+	entries []Entry
+}
+
+// inputError is a fault of the input at a byte offset, which its message
+// gives as a line and a column.
+type inputError struct {
+	line, col int
+	msg       string
+}
+
+func (e *inputError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.line, e.col, e.msg)
+}
+
+// knownKinds are the entry kinds Import accepts.
+var knownKinds = map[string]bool{
+	KindUser: true, KindAssistant: true, KindError: true, KindNotice: true, KindImage: true, KindTool: true,
+}
+
+// parser walks an export with a json.Decoder's tokens, keeping the offsets
+// of the values so that errors can say where they are.
+type parser struct {
+	data []byte
+	dec  *json.Decoder
+}
+
+// at returns an inputError at the byte offset off of the input.
+func (p *parser) at(off int, format string, args ...any) error {
+	off = min(max(off, 0), len(p.data))
+	line := 1 + bytes.Count(p.data[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(p.data[:off], '\n') + 1
+	return &inputError{line: line, col: 1 + utf8.RuneCount(p.data[start:off]), msg: fmt.Sprintf(format, args...)}
+}
+
+// next returns the offset of the next token: past the white space and the
+// separators that follow the decoder's position.
+func (p *parser) next() int {
+	i := int(p.dec.InputOffset())
+	for i < len(p.data) {
+		switch p.data[i] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipValue reads a JSON value and keeps nothing of it.
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+// value reads the next value and returns where it starts and ends.
+func (p *parser) value() (start, end int, err error) {
+	start = p.next()
+	if err := p.dec.Decode(&skipValue{}); err != nil {
+		return 0, 0, p.at(start, "%v", err)
+	}
+	return start, int(p.dec.InputOffset()), nil
+}
+
+// describe names the kind of the JSON value that starts at off.
+func (p *parser) describe(off int) string {
+	if off >= len(p.data) {
+		return "nothing"
+	}
+	switch c := p.data[off]; {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// parseExport reads data, the whole input of Import.
+func parseExport(data []byte) (*exported, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("the input is empty")
+	}
+	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	if !json.Valid(data) {
+		var v struct{}
+		err := json.Unmarshal(data, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			// Offset counts the bytes read up to and including the
+			// fault; an input that ends too soon is faulty at its end.
+			off := int(se.Offset) - 1
+			if strings.Contains(se.Error(), "unexpected end") {
+				off = len(data)
+			}
+			return nil, p.at(off, "not valid JSON: %s", se.Error())
+		}
+		return nil, p.at(len(data), "not valid JSON: %v", err)
+	}
+	// The input is valid JSON: what is left to check is its shape.
+	start := p.next()
+	if tok, _ := p.dec.Token(); tok != json.Delim('{') {
+		return nil, p.at(start, "the input is %s, not an object holding a session", p.describe(start))
+	}
+	ex := &exported{}
+	seen := make(map[string]bool)
+	for p.dec.More() {
+		keyAt := p.next()
+		tok, err := p.dec.Token()
+		if err != nil {
+			return nil, p.at(keyAt, "%v", err)
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return nil, p.at(keyAt, "the field %q appears twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "id":
+			var id string
+			err = p.decode(&id, "the session's id")
+		case "title":
+			err = p.decode(&ex.title, "the title")
+		case "created", "updated":
+			var t time.Time
+			err = p.decode(&t, fmt.Sprintf("the %q time", key))
+		case "params":
+			err = p.decode(&ex.params, "the settings")
+		case "entries":
+			ex.entries, err = p.entries()
+		default:
+			return nil, p.at(keyAt, "unknown field %q in the session", key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !seen["id"] {
+		return nil, p.at(start, "the object has no \"id\": it is not a session")
+	}
+	return ex, nil
+}
+
+// decode reads the next value into v, strictly: a field v does not have is
+// an error. what names the value in errors.
+func (p *parser) decode(v any, what string) error {
+	start, end, err := p.value()
+	if err != nil {
+		return err
+	}
+	return p.decodeAt(start, end, v, what)
+}
+
+// decodeAt decodes p.data[start:end] into v, strictly.
+func (p *parser) decodeAt(start, end int, v any, what string) error {
+	sub := p.data[start:end]
+	dec := json.NewDecoder(bytes.NewReader(sub))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return p.at(start, "%s is a JSON %s, want %s", what, te.Value, te.Type)
+		}
+		off := 0
+		if i, ok := findValue(sub, strings.Split(te.Field, ".")); ok {
+			off = i
+		}
+		return p.at(start+off, "%s: field %q is a JSON %s, want %s", what, te.Field, te.Value, te.Type)
+	}
+	const unknown = `json: unknown field "`
+	if msg := err.Error(); strings.HasPrefix(msg, unknown) {
+		var name string
+		if json.Unmarshal([]byte(msg[len(unknown)-1:]), &name) == nil {
+			off := 0
+			if i, ok := findKey(sub, name, false); ok {
+				off = i
+			}
+			return p.at(start+off, "%s: unknown field %q", what, name)
+		}
+	}
+	return p.at(start, "%s: %v", what, err)
+}
+
+// findKey returns the offset in b, a valid JSON value, of the first object
+// key equal to name; with top set, only of a key of b itself.
+func findKey(b []byte, name string, top bool) (int, bool) {
+	at, found := 0, false
+	walkKeys(b, func(path []string, key, _ int) bool {
+		if path[len(path)-1] == name && (!top || len(path) == 1) {
+			at, found = key, true
+		}
+		return found
+	})
+	return at, found
+}
+
+// findValue returns the offset in b, a valid JSON value, of the first value
+// whose path, the keys of the objects that hold it, is path.
+func findValue(b []byte, path []string) (int, bool) {
+	at, found := 0, false
+	walkKeys(b, func(p []string, _, value int) bool {
+		if slices.Equal(p, path) {
+			at, found = value, true
+		}
+		return found
+	})
+	return at, found
+}
+
+// walkKeys calls visit for each object key of b, a valid JSON value, in
+// order, with the path of the value it names (the keys of the objects that
+// hold it, its own last; arrays add nothing), the offset of the key and that
+// of its value, until visit returns true.
+func walkKeys(b []byte, visit func(path []string, key, value int) bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		object bool
+		key    bool   // the next token is a key
+		name   string // the key of the value being read
+	}
+	var stack []frame
+	var path []string
+	done := func() { // a value ended
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].key = true
+		}
+	}
+	for {
+		before := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		if n := len(stack); n > 0 && stack[n-1].key {
+			stack[n-1].key = false
+			stack[n-1].name, _ = tok.(string)
+			path = path[:0]
+			for _, f := range stack {
+				if f.object {
+					path = append(path, f.name)
+				}
+			}
+			key := before + bytes.IndexByte(b[before:], '"')
+			value := int(dec.InputOffset())
+			for value < len(b) && bytes.IndexByte([]byte(" \t\n\r:"), b[value]) >= 0 {
+				value++
+			}
+			if visit(path, key, value) {
+				return
+			}
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{object: true, key: true})
+		case json.Delim('['):
+			stack = append(stack, frame{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			done()
+		default:
+			done()
+		}
+	}
+}
+
+// entries reads the array of entries.
+func (p *parser) entries() ([]Entry, error) {
+	start := p.next()
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, p.at(start, "%v", err)
+	}
+	if tok == nil { // null
+		return nil, nil
+	}
+	if tok != json.Delim('[') {
+		return nil, p.at(start, "\"entries\" is %s, want an array of entries", p.describe(start))
+	}
+	var out []Entry
+	first := make(map[string]int) // entry id → number of the entry, from 1
+	for p.dec.More() {
+		n := len(out) + 1
+		from, to, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		if p.data[from] != '{' {
+			return nil, p.at(from, "entry %d is %s, want an object", n, p.describe(from))
+		}
+		var e Entry
+		if err := p.decodeAt(from, to, &e, fmt.Sprintf("entry %d", n)); err != nil {
+			return nil, err
+		}
+		fieldAt := func(name string) int {
+			if i, ok := findKey(p.data[from:to], name, true); ok {
+				return from + i
+			}
+			return from
+		}
+		switch {
+		case e.ID == "":
+			return nil, p.at(fieldAt("id"), "entry %d has no id", n)
+		case first[e.ID] != 0:
+			return nil, p.at(fieldAt("id"), "entry %d has the id %q of entry %d; each entry needs its own", n, e.ID, first[e.ID])
+		case !knownKinds[e.Kind]:
+			return nil, p.at(fieldAt("kind"), "entry %d is of kind %q, which this muse does not know (it knows user, assistant, error, notice, image and tool)", n, e.Kind)
+		}
+		first[e.ID] = n
+		out = append(out, e)
+	}
+	if _, err := p.dec.Token(); err != nil { // ']'
+		return nil, p.at(p.next(), "%v", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,232 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"muse/api"
+)
+
+// importable returns a saved session with every kind of entry, hostile text
+// included.
+func importable(t *testing.T, s *Store) *Session {
+	t.Helper()
+	p := fullParams()
+	p.Image = &ImageParams{Model: "wanx-v1", Size: "1024*1024", Watermark: boolp(false)}
+	sess, err := s.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(m int) time.Time { return clockStart.Add(time.Duration(m) * time.Minute) }
+	entries := []Entry{
+		{ID: "e1", Kind: KindUser, Time: at(1), Text: "Run ls \x1b]0;pwned\x07 please\u009b2J"},
+		fullAssistant("e2"),
+		{ID: "e3", Kind: KindTool, Time: at(3), ToolResults: []ToolResult{
+			{ToolUseID: "toolu_01A", Name: "read_file", Approval: "yes", Output: "a\x1b]52;c;aGk=\x07b\x1b[2J\tc\n", ExitCode: 0},
+			{ToolUseID: "toolu_01B", Name: "rm", Approval: "no", IsError: true},
+		}},
+		{ID: "e4", Kind: KindImage, Time: at(4), ImagePrompt: "a red fox \u2028in snow",
+			ImageParams: &ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
+			Images: []Image{
+				{Index: 0, URL: "https://img.example/1.png", Path: "/home/u/muse/images/fox 1.png", Width: 1024, Height: 1024, RevisedPrompt: "A red fox"},
+				{Index: 1, Error: "content moderation"},
+			}},
+		{ID: "e5", Kind: KindError, Time: at(5), Error: &ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
+		{ID: "e6", Kind: KindNotice, Time: at(6), Text: "model changed"},
+		{ID: "e7", Kind: KindAssistant, Time: at(7), Status: StatusCancelled,
+			Message: &api.Message{Model: "claude-haiku", Content: []api.ContentBlock{{Type: api.BlockText, Text: "Partial"}}}},
+	}
+	for _, e := range entries {
+		if err := s.Append(sess, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetTitle(sess, "Fox \x1b]0;pwned\x07 \u009b and ls"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func exportString(t *testing.T, sess *Session, format string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Export(sess, format, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// withoutIdentity blanks the id and the created and updated times of a
+// JSON export.
+func withoutIdentity(t *testing.T, export string) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(export), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "id")
+	delete(m, "created")
+	delete(m, "updated")
+	return mustJSON(t, m)
+}
+
+func TestImportRoundTrip(t *testing.T) {
+	s, _ := newTestStore(t)
+	orig := importable(t, s)
+	first := exportString(t, orig, "json")
+
+	imported, err := s.Import(strings.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imported.ID == orig.ID {
+		t.Fatal("the import has the id of the original")
+	}
+	loaded, err := s.Load(imported.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded.Warnings) > 0 {
+		t.Errorf("warnings loading the import: %q", loaded.Warnings)
+	}
+	if loaded.Title != orig.Title || len(loaded.Entries) != len(orig.Entries) {
+		t.Fatalf("title %q, %d entries; want %q, %d", loaded.Title, len(loaded.Entries), orig.Title, len(orig.Entries))
+	}
+	for i, e := range loaded.Entries {
+		if e.ID != orig.Entries[i].ID || e.Kind != orig.Entries[i].Kind {
+			t.Errorf("entry %d is %s %s, want %s %s", i, e.ID, e.Kind, orig.Entries[i].ID, orig.Entries[i].Kind)
+		}
+	}
+	if img := loaded.Entries[3].Images[0]; img.Path != "/home/u/muse/images/fox 1.png" || img.Width != 1024 {
+		t.Errorf("image lost its file: %+v", img)
+	}
+	second := exportString(t, loaded, "json")
+	if a, b := withoutIdentity(t, first), withoutIdentity(t, second); a != b {
+		t.Errorf("the export of the import differs:\n got %s\nwant %s", b, a)
+	}
+	// The Markdown differs only in the line giving the times.
+	stripTimes := regexp.MustCompile(`(?m)^Created .*$`)
+	if a, b := stripTimes.ReplaceAllString(exportString(t, orig, "md"), ""), stripTimes.ReplaceAllString(exportString(t, loaded, "md"), ""); a != b {
+		t.Errorf("the Markdown of the import differs:\n got %s\nwant %s", b, a)
+	}
+	infos, err := s.List()
+	if err != nil || len(infos) != 2 {
+		t.Errorf("List after import: %d sessions, %v", len(infos), err)
+	}
+}
+
+func TestImportEmptySession(t *testing.T) {
+	s, _ := newTestStore(t)
+	orig, err := s.Create(Params{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Import(strings.NewReader(exportString(t, orig, "json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Title != "" || len(got.Entries) != 0 || got.Params.Model != "m" {
+		t.Errorf("imported %+v", got)
+	}
+}
+
+func TestImportRefuses(t *testing.T) {
+	const head = "{\n  \"id\": \"x\",\n  \"entries\": [\n"
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"empty", " \n", []string{"input is empty"}},
+		{"not JSON", "hello", []string{"line 1, column 1: not valid JSON", "invalid character 'h'"}},
+		{"cut short", head + `    {"id": "e1"`, []string{"line 4, column 16: not valid JSON", "unexpected end"}},
+		{"trailing garbage", "{\"id\": \"x\"}\n\nxyz", []string{"line 3, column 1: not valid JSON", "after top-level value"}},
+		{"two values", `{"id": "x"} {}`, []string{"line 1, column 13:", "after top-level value"}},
+		{"array", " []", []string{"line 1, column 2: the input is an array"}},
+		{"no id", `{"title": "t"}`, []string{"line 1, column 1:", `no "id"`}},
+		{"unknown field", "{\"id\": \"x\",\n \"frob\": 1}", []string{"line 2, column 2: unknown field \"frob\""}},
+		{"field twice", `{"id": "x", "id": "y"}`, []string{"line 1, column 13:", `"id" appears twice`}},
+		{"wrong type", `{"id": "x", "title": 5}`, []string{"line 1, column 22: the title is a JSON number, want string"}},
+		{"bad time", `{"id": "x", "created": "yesterday"}`, []string{"line 1, column 24:", `"created" time`}},
+		{"entries object", `{"id": "x", "entries": {}}`, []string{"line 1, column 24:", "is an object, want an array"}},
+		{"entry not object", head + `    "e1"]}`, []string{"line 4, column 5: entry 1 is a string"}},
+		{"unknown kind", head + "    {\"id\": \"e1\", \"kind\": \"user\"},\n    {\"id\": \"e2\", \"kind\": \"frobnicate\"}\n]}",
+			[]string{"line 5, column 18: entry 2 is of kind \"frobnicate\"", "user, assistant"}},
+		{"no kind", head + `    {"id": "e1"}]}`, []string{"line 4, column 5: entry 1 is of kind \"\""}},
+		{"no entry id", head + `    {"kind": "user", "text": "hi"}]}`, []string{"line 4, column 5: entry 1 has no id"}},
+		{"same entry id", head + "    {\"id\": \"e1\", \"kind\": \"user\"},\n    {\"id\": \"e1\", \"kind\": \"notice\"}]}",
+			[]string{"line 5, column 6: entry 2 has the id \"e1\" of entry 1"}},
+		{"unknown entry field", head + "    {\"id\": \"e1\", \"kind\": \"error\",\n     \"error\": {\"message\": \"m\", \"bogus\": 1}}]}",
+			[]string{"line 5, column 32: entry 1: unknown field \"bogus\""}},
+		{"entry wrong type", head + `    {"id": "e1", "kind": "user", "text": 5}]}`, []string{"line 4, column 42: entry 1: field \"text\" is a JSON number, want string"}},
+		{"bad block", head + `    {"id": "e1", "kind": "assistant", "message": {"content": [{"type": 1}]}}]}`, []string{"line 4, column 72: entry 1: field \"message.content.type\" is a JSON number"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newTestStore(t)
+			sess, err := s.Import(strings.NewReader(tc.in))
+			if err == nil {
+				t.Fatalf("imported %+v", sess)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if !strings.HasPrefix(err.Error(), "import session: ") || !strings.Contains(err.Error(), "muse sessions export --format json") {
+				t.Errorf("error %q does not say what import reads", err)
+			}
+			if infos, _ := s.List(); len(infos) != 0 {
+				t.Errorf("a refused import left %d sessions", len(infos))
+			}
+		})
+	}
+}
+
+// TestImportWriteFailureCleansUp checks that a session that cannot be
+// completed is not left behind.
+func TestImportWriteFailureCleansUp(t *testing.T) {
+	s, _ := newTestStore(t)
+	// Import refuses an entry without an id before writing; the store
+	// refuses it while writing, after the first entry.
+	entries := []Entry{{ID: "e1", Kind: KindUser, Text: "hi"}, {Kind: KindUser, Text: "no id"}, {ID: "e3", Kind: KindNotice}}
+	if _, err := s.saveImported("t", Params{}, entries); err == nil || !strings.Contains(err.Error(), "no id") {
+		t.Fatalf("saving an entry without an id: %v", err)
+	}
+	if infos, _ := s.List(); len(infos) != 0 {
+		t.Errorf("a failed import left %d sessions", len(infos))
+	}
+}
+
+// BenchmarkImport imports a session of 10,000 messages.
+func BenchmarkImport(b *testing.B) {
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := &Session{ID: "src", Title: "long", Params: Params{Model: "m"}}
+	for i := range 10_000 {
+		e := Entry{ID: fmt.Sprintf("e%d", i), Kind: KindUser, Text: strings.Repeat("word ", 40)}
+		if i%2 == 1 {
+			e = Entry{ID: e.ID, Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: e.Text}}}}
+		}
+		src.Entries = append(src.Entries, e)
+	}
+	var buf bytes.Buffer
+	if err := Export(src, "json", &buf); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		if _, err := s.Import(bytes.NewReader(buf.Bytes())); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
