@@ -48,39 +48,31 @@ func (s *Store) Import(r io.Reader) (*Session, error) {
 }
 
 // saveImported saves a new session with the given title, settings and
-// entries, using nothing but the store's public writing API, and returns
-// it. A session it cannot complete is deleted.
-//
-// Only the header, the title and the last entry are synced: the entries
-// before it are written with Checkpoint, and syncing the last makes them
-// durable too, so importing a long session costs three fsyncs, not one per
-// entry.
-func (s *Store) saveImported(title string, p Params, entries []Entry) (_ *Session, err error) {
-	sess, err := s.Create(p)
-	if err != nil {
-		return nil, err
+// entries through a writer, with one write and one sync for the entries,
+// and returns it. A session it cannot complete is deleted.
+func (s *Store) saveImported(title string, p Params, entries []Entry) (*Session, error) {
+	w := NewWriter(s, p)
+	if title != "" {
+		w.SetTitle(title) // written with the header
 	}
-	defer func() {
-		if err != nil {
-			if derr := s.Delete(sess.ID); derr != nil {
-				err = fmt.Errorf("%w; the partly written session %s could not be removed either: %v", err, sess.ID, derr)
+	err := w.create()
+	if err == nil {
+		err = w.AppendAll(entries)
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if id := w.ID(); id != "" {
+			if derr := s.Delete(id); derr != nil {
+				err = fmt.Errorf("%w; the partly written session %s could not be removed either: %v", err, id, derr)
 			}
 		}
-	}()
-	if title != "" {
-		if err := s.SetTitle(sess, title); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
-	for i, e := range entries {
-		if i < len(entries)-1 {
-			err = s.Checkpoint(sess, e)
-		} else {
-			err = s.Append(sess, e)
-		}
-		if err != nil {
-			return nil, err
-		}
+	sess, err := s.Load(w.ID())
+	if err != nil {
+		return nil, err
 	}
 	return sess, nil
 }

@@ -132,7 +132,7 @@ type Session struct {
 	// Entries is the active branch: the path from the first entry to Head.
 	Entries []Entry `json:"entries,omitempty"`
 	// Head is the id of the last entry of the active branch.
-	Head string `json:"head,omitempty"`
+	Head string `json:"-"`
 	// All holds every entry of every branch, in the order they were first
 	// written; Entries is a path through it.
 	All []Entry `json:"-"`

@@ -43,11 +43,7 @@ func seedHostile(t *testing.T) (map[string]string, *session.Store, *session.Sess
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := store.Create(session.Params{Model: "demo-chat"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range []session.Entry{
+	entries := []session.Entry{
 		{ID: "e1", Kind: session.KindUser, Text: "list the pineapple files" + hostle},
 		{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Model: "demo-chat", Content: []api.ContentBlock{
 			{Type: api.BlockText, Text: "pineapple reply" + osc52 + "\n\tindented" + clear + c1CSI + " end"},
@@ -57,12 +53,10 @@ func seedHostile(t *testing.T) (map[string]string, *session.Store, *session.Sess
 			{ToolUseID: "toolu_1", Name: "ls", Approval: "yes", Output: "pineapple.txt" + hostle + "\nsecond\tline"},
 		}},
 		{ID: "e4", Kind: session.KindError, Error: &session.ErrorInfo{Status: 500, Message: "boom pineapple" + hostle}},
-	} {
-		if err := store.Append(sess, e); err != nil {
-			t.Fatal(err)
-		}
 	}
-	if err := store.SetTitle(sess, "Fruit "+hostle+" title"); err != nil {
+	id := seedSession(t, store, session.Params{Model: "demo-chat"}, "Fruit "+hostle+" title", entries...)
+	sess, err := store.Load(id)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return env, store, sess
