@@ -117,6 +117,9 @@ func Run(ctx context.Context, s Spec) Result {
 	pw.Close()
 	if err != nil {
 		pr.Close()
+		if ctx.Err() != nil {
+			return res("", -1, errors.New("cancelled"))
+		}
 		return res("", -1, fmt.Errorf("start %s: %w", s.Argv[0], err))
 	}
 	out := &capped{max: limit}
