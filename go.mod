@@ -11,6 +11,7 @@ require (
 	github.com/charmbracelet/lipgloss v1.1.1-0.20250404203927-76690c660834
 	github.com/charmbracelet/x/exp/golden v0.0.0-20241011142426-46044092ad91
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
+	github.com/gofrs/flock v0.13.0
 	github.com/muesli/termenv v0.16.0
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/image v0.32.0

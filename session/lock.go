@@ -3,13 +3,19 @@ package session
 // A session open in muse is locked, so that a second muse does not write to
 // it at the same time: both would append entries with the same ids, and each
 // would see only its own. The lock is an advisory lock on <id>.lock beside
-// the journal (flock on unix), which the kernel releases when its holder
-// dies, however it dies. The file holds the holder's pid, for the message.
+// the journal (flock on unix, LockFileEx on Windows), which the system
+// releases when its holder dies, however it dies. The file holds the
+// holder's pid, for the message.
+//
+// The lock file is opened without following a symbolic link, and only a
+// regular file with no other name is used: it is truncated, and the pid
+// written, only once its lock is held.
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,11 +62,11 @@ type heldLock struct {
 // error wrapping ErrLocked that says "session <id> is open in another muse
 // (pid N)". Calling unlock more than once is harmless.
 //
-// The lock is on the file <id>.lock beside the journal: flock(2) on unix;
-// elsewhere a file created exclusively, holding the owner's pid, which is
-// taken over when that process no longer runs. It is advisory: it stops
-// another Lock, not writes, so a muse takes it before it writes to a
-// session. Delete takes it too.
+// The lock is on the file <id>.lock beside the journal: flock(2) on unix,
+// LockFileEx on Windows. The file is removed by unlock. Lock refuses a lock
+// file that is a symbolic link or not a regular file, and leaves it as it
+// is. The lock is advisory: it stops another Lock, not writes, so a muse
+// takes it before it writes to a session. Delete takes it too.
 func (s *Store) Lock(id string) (unlock func() error, err error) {
 	if !validID(id) {
 		return nil, fmt.Errorf("lock session %q: invalid id: %w", id, ErrNotFound)
@@ -106,34 +112,40 @@ func (s *Store) release(id string, h *heldLock) {
 	})
 }
 
-// lockFile is a lock file held by this process.
-type lockFile struct {
-	f    *os.File
-	path string
-}
-
-// writePID records the pid of this process in the lock file.
-func (l *lockFile) writePID() error {
-	if err := l.f.Truncate(0); err != nil {
-		return err
+// notLockFile says why the file at path, of mode m, is not used as a lock
+// file.
+func notLockFile(path string, m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
+	case m.IsDir():
+		what = "a directory"
+	case m.IsRegular():
+		what = "a file with several names (hard links)"
 	}
-	_, err := l.f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	return err
+	return fmt.Errorf("%s is %s, not a lock file: remove it to open the session", path, what)
 }
 
-// readPID returns the pid recorded in the lock file at path, 0 if there is
+// readPID returns the pid recorded in the open lock file f, 0 if there is
 // none. The holder writes it just after taking the lock, so an empty file is
 // read again for a moment.
-func readPID(path string) int {
+func readPID(f *os.File) int {
+	buf := make([]byte, 32)
 	for range 20 {
-		b, err := os.ReadFile(path)
-		if err != nil {
+		n, err := f.ReadAt(buf, pidOffset)
+		if n == 0 && err != nil && !errors.Is(err, io.EOF) {
 			return 0
 		}
-		if pid, err := strconv.Atoi(string(bytes.TrimSpace(b))); err == nil && pid > 0 {
+		// The pid is whole once its newline is there.
+		line, _, whole := bytes.Cut(buf[:n], []byte("\n"))
+		if pid, err := strconv.Atoi(string(bytes.TrimSpace(line))); whole && err == nil && pid > 0 {
 			return pid
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	return 0
 }
+
+// pidLine is what a lock file holds after pidOffset.
+func pidLine() []byte { return []byte(strconv.Itoa(os.Getpid()) + "\n") }

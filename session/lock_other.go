@@ -4,68 +4,127 @@ package session
 
 import (
 	"errors"
-	"io/fs"
+	"fmt"
 	"os"
-	"time"
+	"runtime"
+
+	"github.com/gofrs/flock"
 )
 
-// staleAfter is how old a lock file without a pid must be to be taken over:
-// its holder died between creating it and writing its pid.
-const staleAfter = 10 * time.Second
+// pidOffset is where the pid starts in a lock file: after the byte that
+// LockFileEx locks, which no other handle can read or write.
+const pidOffset = 1
 
-// acquire creates the lock file at path exclusively and writes this
-// process's pid into it. When the file exists and the process it names still
-// runs, it returns errHeld and that pid. A file left by a process that died
-// is taken over.
+// noFollow is syscall.FILE_FLAG_OPEN_REPARSE_POINT, which os.OpenFile passes
+// to CreateFile on Windows: a symbolic link is opened, not its target.
+const noFollow = 0x00200000
+
+// openFlags returns flag with noFollow where the system has it.
+func openFlags(flag int) int {
+	if runtime.GOOS == "windows" {
+		flag |= noFollow
+	}
+	return flag
+}
+
+// lockFile is a lock file held by this process: fl holds the lock on it, f
+// writes the pid.
+type lockFile struct {
+	fl   *flock.Flock
+	f    *os.File
+	path string
+}
+
+// acquire takes the lock of the lock file at path (LockFileEx on Windows),
+// creating the file, and writes this process's pid into it. When another
+// holds the lock it returns errHeld and the holder's pid, 0 if unknown. It
+// refuses a symbolic link, and anything but a regular file, and changes
+// nothing in it. Where the system has no file locks (js, wasip1), the file
+// is written and removed all the same, but it locks nothing.
 func acquire(path string) (*lockFile, int, error) {
-	for range 3 {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, fileMode)
-		if err == nil {
-			l := &lockFile{f: f, path: path}
-			if err := l.writePID(); err != nil {
-				l.release()
-				return nil, 0, err
-			}
-			return l, 0, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, 0, err
-		}
-		pid := readPID(path)
-		if pid > 0 && running(pid) {
-			return nil, pid, errHeld
-		}
-		if pid == 0 {
-			if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) < staleAfter {
-				return nil, 0, errHeld
-			}
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, 0, err
-		}
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, 0, notLockFile(path, fi.Mode())
 	}
-	return nil, 0, errors.New("the lock file keeps coming back")
-}
-
-// running reports whether the process pid still runs. Where that cannot be
-// told, it says it does.
-func running(pid int) bool {
-	if pid == os.Getpid() {
-		return true
+	fl := flock.New(path, flock.SetFlag(openFlags(os.O_RDWR|os.O_CREATE)), flock.SetPermissions(fileMode))
+	ok, err := fl.TryLock()
+	unsupported := errors.Is(err, errors.ErrUnsupported)
+	switch {
+	case err != nil && !unsupported:
+		return nil, 0, err
+	case !ok && !unsupported:
+		return nil, heldPID(path), errHeld
 	}
-	p, err := os.FindProcess(pid)
+	l := &lockFile{fl: fl, path: path}
+	// Opened again to write: the handle of fl is its own.
+	l.f, err = os.OpenFile(path, openFlags(os.O_RDWR|os.O_CREATE), fileMode)
+	if err == nil {
+		err = l.check(unsupported)
+	}
+	if err == nil {
+		// The pid goes after the locked byte, and the rest of the file is
+		// not read: a failed truncate leaves nothing that matters.
+		_ = l.f.Truncate(pidOffset)
+		_, err = l.f.WriteAt(pidLine(), pidOffset)
+	}
 	if err != nil {
-		return false
+		if l.f != nil {
+			l.f.Close()
+		}
+		fl.Unlock()
+		return nil, 0, err
 	}
-	p.Release()
-	return true
+	return l, 0, nil
 }
 
-// release closes and removes the lock file.
+// check returns an error unless the file at l.path is a regular file, the
+// one opened as l.f and locked by l.fl.
+func (l *lockFile) check(unsupported bool) error {
+	pi, err := os.Lstat(l.path)
+	if err != nil {
+		return err
+	}
+	if !pi.Mode().IsRegular() {
+		return notLockFile(l.path, pi.Mode())
+	}
+	fi, err := l.f.Stat()
+	if err != nil {
+		return err
+	}
+	same := os.SameFile(fi, pi)
+	if !unsupported {
+		li, err := l.fl.Stat()
+		same = same && err == nil && os.SameFile(li, pi)
+	}
+	if !same {
+		return fmt.Errorf("%s was replaced while it was being locked", l.path)
+	}
+	return nil
+}
+
+// heldPID returns the pid in the lock file at path, which another holds, 0
+// if unknown.
+func heldPID(path string) int {
+	f, err := os.OpenFile(path, openFlags(os.O_RDONLY), 0)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return readPID(f)
+}
+
+// release closes the lock file, which drops the lock, and removes it. The
+// removal fails when another muse opened the file meanwhile, to take the
+// lock: the file is then left to it.
 func (l *lockFile) release() error {
 	err := l.f.Close()
-	if rerr := os.Remove(l.path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
-		err = rerr
+	if uerr := l.fl.Unlock(); uerr != nil && err == nil && !errors.Is(uerr, errors.ErrUnsupported) {
+		err = uerr
+	}
+	if fi, lerr := os.Lstat(l.path); lerr == nil && fi.Mode().IsRegular() {
+		_ = os.Remove(l.path)
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestLockSameProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := mode(t, s.lockPath(sess.ID)); m != 0o600 {
+	if m := mode(t, s.lockPath(sess.ID)); m != 0o600 && runtime.GOOS != "windows" {
 		t.Errorf("lock file mode %o, want 600", m)
 	}
 	// Another store on the same directory, as another muse would open it.
@@ -35,6 +36,9 @@ func TestLockSameProcess(t *testing.T) {
 		if err.Error() != want {
 			t.Errorf("error %q, want %q", err, want)
 		}
+	}
+	if pid := lockFilePID(t, s.lockPath(sess.ID)); pid != os.Getpid() {
+		t.Errorf("after the refused Locks the lock file holds pid %d, want %d", pid, os.Getpid())
 	}
 	if err := unlock(); err != nil {
 		t.Fatal(err)
@@ -87,11 +91,39 @@ func TestLockStaleFileIsTaken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Lock over a stale lock file: %v", err)
 	}
-	b, err := os.ReadFile(s.lockPath(sess.ID))
-	if err != nil || strings.TrimSpace(string(b)) != fmt.Sprint(os.Getpid()) {
-		t.Errorf("lock file holds %q, %v; want this pid", b, err)
+	if pid := lockFilePID(t, s.lockPath(sess.ID)); pid != os.Getpid() {
+		t.Errorf("lock file holds pid %d, want this pid %d", pid, os.Getpid())
 	}
 	if err := unlock(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestLockRefusesADirectory(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(s.lockPath(sess.ID), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Lock(sess.ID)
+	if err == nil || errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "is a directory, not a lock file") {
+		t.Fatalf("Lock with a directory at the lock path: %v, want a refusal", err)
+	}
+	if fi, err := os.Lstat(s.lockPath(sess.ID)); err != nil || !fi.IsDir() {
+		t.Errorf("the directory at the lock path changed: %v, %v", fi, err)
+	}
+}
+
+// lockFilePID returns the pid in the lock file at path, 0 if none.
+func lockFilePID(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return readPID(f)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,4 +88,99 @@ func TestLockOtherProcess(t *testing.T) {
 	if err := unlock(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// lockTarget is a file that a link at the lock path points to, and that a
+// Lock must leave as it is.
+type lockTarget struct {
+	path string
+	data string
+	mode os.FileMode
+}
+
+func newLockTarget(t *testing.T) lockTarget {
+	t.Helper()
+	lt := lockTarget{path: filepath.Join(t.TempDir(), "precious"), data: "do not touch\n", mode: 0o644}
+	if err := os.WriteFile(lt.path, []byte(lt.data), lt.mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(lt.path, lt.mode); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	return lt
+}
+
+func (lt lockTarget) assertUnchanged(t *testing.T) {
+	t.Helper()
+	b, err := os.ReadFile(lt.path)
+	if err != nil || string(b) != lt.data {
+		t.Errorf("the target holds %q, %v; want %q", b, err, lt.data)
+	}
+	if m := mode(t, lt.path); m != lt.mode {
+		t.Errorf("the target's mode is %o, want %o", m, lt.mode)
+	}
+}
+
+func TestLockRefusesASymlink(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := newLockTarget(t)
+	if err := os.Symlink(target.path, s.lockPath(sess.ID)); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		unlock, err := s.Lock(sess.ID)
+		if err == nil {
+			unlock()
+			t.Fatal("Lock through a symbolic link succeeded")
+		}
+		if errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "is a symbolic link, not a lock file") {
+			t.Errorf("Lock through a symbolic link: %v, want a refusal that says why", err)
+		}
+	}
+	target.assertUnchanged(t)
+	if fi, err := os.Lstat(s.lockPath(sess.ID)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link at the lock path changed: %v, %v", fi, err)
+	}
+	if err := s.Delete(sess.ID); err == nil {
+		t.Error("Delete through a symbolic link succeeded")
+	}
+	target.assertUnchanged(t)
+}
+
+func TestLockRefusesADanglingSymlink(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "not-yet")
+	if err := os.Symlink(target, s.lockPath(sess.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Lock(sess.ID); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("Lock through a dangling symbolic link: %v, want a refusal", err)
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Lock created the target of the link: %v", err)
+	}
+}
+
+func TestLockRefusesAHardLink(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := newLockTarget(t)
+	if err := os.Link(target.path, s.lockPath(sess.ID)); err != nil {
+		t.Skipf("no hard link across directories here: %v", err)
+	}
+	if _, err := s.Lock(sess.ID); err == nil || !strings.Contains(err.Error(), "several names") {
+		t.Errorf("Lock of a hard link: %v, want a refusal", err)
+	}
+	target.assertUnchanged(t)
 }
