@@ -2,15 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 
 	"muse/api"
 	"muse/ui"
-	"muse/ui/sanitize"
 )
 
 // toolFile is one tool of a --tools file.
@@ -72,35 +69,4 @@ func printToolCalls(w io.Writer, m *api.Message) {
 	}
 	data, _ := json.Marshal(calls)
 	w.Write(append(data, '\n'))
-}
-
-// runToolCalls answers every call of m with the tools' commands (allowed by
-// --allow-tools), reporting each run on stderr.
-func runToolCalls(ctx context.Context, env Env, tools []ui.Tool, m *api.Message) []api.ContentBlock {
-	var results []api.ContentBlock
-	for _, b := range m.Content {
-		if b.Type != api.BlockToolUse || b.Truncated {
-			continue
-		}
-		var argv []string
-		for _, t := range tools {
-			if t.Def.Name == b.Name {
-				argv = t.Command
-			}
-		}
-		out, code, err := "", 0, error(nil)
-		if argv == nil {
-			err = fmt.Errorf("tool %q has no command to run", b.Name)
-		} else {
-			out, code, err = ui.RunTool(ctx, argv, b.Input)
-		}
-		isErr := err != nil || code != 0
-		if err != nil {
-			out += err.Error()
-		}
-		fmt.Fprintf(env.Stderr, "muse: ran tool %s (exit %d)\n", sanitize.Line(b.Name), code)
-		content, _ := json.Marshal(out)
-		results = append(results, api.ContentBlock{Type: api.BlockToolResult, ToolUseID: b.ID, ResultContent: content, IsError: isErr})
-	}
-	return results
 }

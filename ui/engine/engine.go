@@ -20,6 +20,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/toolrun"
 )
 
 // ErrNotStarted wraps the errors of a turn refused before any request was
@@ -37,7 +38,6 @@ func (r *refusal) Unwrap() []error { return []error{r.err, ErrNotStarted} }
 // Defaults of a Config.
 const (
 	DefaultMaxRounds       = 20
-	DefaultToolTimeout     = 30 * time.Second
 	DefaultCheckpointEvery = time.Second
 )
 
@@ -521,4 +521,16 @@ func CallsJSON(msg api.Message) ([]byte, error) {
 		out = append(out, call{b.ID, b.Name, in})
 	}
 	return json.Marshal(out)
+}
+
+// Commands returns the ToolRunner that runs tool commands as muse does: in
+// their own process group, killed whole on timeout or cancel, for at most
+// timeout (toolrun.DefaultTimeout when 0), and without muse's credentials or
+// the variables named in drop in their environment.
+func Commands(timeout time.Duration, drop []string) ToolRunner {
+	drop = append(append([]string(nil), toolrun.DefaultDrop...), drop...)
+	return func(ctx context.Context, argv []string, input []byte) (string, int, error) {
+		r := toolrun.Run(ctx, toolrun.Spec{Argv: argv, Input: input, Timeout: timeout, Drop: drop})
+		return r.Output, r.ExitCode, r.Err
+	}
 }
