@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -62,7 +63,7 @@ func assertSameMessage(t *testing.T, got, want Message) {
 	if got.StopReason != want.StopReason {
 		t.Errorf("stop_reason: got %q, want %q", got.StopReason, want.StopReason)
 	}
-	if got.Usage != want.Usage {
+	if !sameCounters(got.Usage, want.Usage) {
 		t.Errorf("usage: got %+v, want %+v", got.Usage, want.Usage)
 	}
 	if len(got.Content) != len(want.Content) {
@@ -76,6 +77,46 @@ func assertSameMessage(t *testing.T, got, want Message) {
 		if w.Type == BlockToolUse && !jsonEqual(g.Input, w.Input) {
 			t.Errorf("block %d input: got %s, want %s", i, g.Input, w.Input)
 		}
+	}
+}
+
+// sameCounters reports whether two usages have the same token counts.
+func sameCounters(a, b Usage) bool {
+	a.Extra, b.Extra = nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+// assertSameWire compares got, marshalled, with the expected JSON file: every
+// field the server sent must be there, unknown ones and nulls included. Usage
+// counters the file leaves out may be written as 0.
+func assertSameWire(t *testing.T, got Message, txt string) {
+	t.Helper()
+	want, err := os.ReadFile(strings.TrimSuffix(txt, ".txt") + ".expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w map[string]any
+	if err := json.Unmarshal(out, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	gu, _ := g["usage"].(map[string]any)
+	wu, _ := w["usage"].(map[string]any)
+	for _, k := range usageKeys {
+		if _, sent := wu[k]; !sent && gu[k] == float64(0) {
+			delete(gu, k)
+		}
+	}
+	if !reflect.DeepEqual(g, w) {
+		var compact bytes.Buffer
+		_ = json.Compact(&compact, want)
+		t.Errorf("wire form differs:\n got %s\nwant %s", out, compact.Bytes())
 	}
 }
 
@@ -104,6 +145,7 @@ func TestConformance(t *testing.T) {
 					t.Errorf("events: %v", types)
 				}
 				assertSameMessage(t, got, want)
+				assertSameWire(t, got, f)
 				for _, b := range got.Content {
 					truncated := strings.Contains(f, "truncated")
 					if b.Type == BlockToolUse && b.Truncated != truncated {

@@ -17,4 +17,14 @@
 // UTF-8 (runs of white space become one space, bytes that are not UTF-8
 // become U+FFFD), and an HTML error page is summarised by its title or first
 // heading. Control characters stay.
+//
+// # Unknown fields are kept
+//
+// Message, Usage and ContentBlock keep the JSON fields they have no Go field
+// for, and known fields sent as null, in Extra, and write them back on
+// Marshal, so a message printed as JSON shows every field the server sent
+// (usage.cache_creation, usage.service_tier, container, stop_sequence: null).
+// Fields of a stream's message_start and message_delta events that have no Go
+// field end up in the assembled Message the same way, message_delta's
+// overwriting message_start's.
 package api

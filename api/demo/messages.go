@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,19 +15,16 @@ import (
 // of the service would.
 const badGatewayHTML = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 
-// messageWire is api.Message as the service sends it: stop_sequence is null
-// unless a stop sequence ended the reply.
-type messageWire struct {
-	api.Message
-	StopSequence *string `json:"stop_sequence"`
-}
+// jsonNull is the JSON literal null.
+var jsonNull = json.RawMessage("null")
 
-func wireMessage(m api.Message) messageWire {
-	w := messageWire{Message: m}
-	if m.StopSequence != "" {
-		w.StopSequence = &m.StopSequence
+// wireMessage is m as the service sends it: stop_sequence is null unless a
+// stop sequence ended the reply.
+func wireMessage(m api.Message) api.Message {
+	if m.StopSequence == "" {
+		m.Extra = map[string]json.RawMessage{"stop_sequence": jsonNull}
 	}
-	return w
+	return m
 }
 
 // messages serves POST /v1/messages.
