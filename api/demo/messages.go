@@ -33,7 +33,7 @@ func (h *handler) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req api.MessageRequest
-	if !decodeBody(w, r, &req) {
+	if !decodeMessageRequest(w, r, &req) {
 		return
 	}
 	if msg := validateMessageRequest(&req); msg != "" {
@@ -120,10 +120,12 @@ func validateMessageRequest(req *api.MessageRequest) string {
 	if p := req.TopP; p != nil && !(*p >= 0 && *p <= 1) {
 		return fmt.Sprintf("top_p: must be between 0 and 1 inclusive, got %g", *p)
 	}
-	if k := req.TopK; k != nil && *k < 1 {
-		return fmt.Sprintf("top_k: must be an integer >= 1, got %d", *k)
+	if k := req.TopK; k != nil && *k < 0 {
+		return fmt.Sprintf("top_k: must be an integer >= 0, got %d", *k)
 	}
 	if th := req.Thinking; th != nil {
+		// Only "enabled" takes a budget. Other types ("disabled", "adaptive",
+		// and any the service adds) are accepted as they are.
 		switch th.Type {
 		case "enabled":
 			if th.BudgetTokens < 1 {
@@ -133,9 +135,8 @@ func validateMessageRequest(req *api.MessageRequest) string {
 				return fmt.Sprintf("thinking.budget_tokens: must be less than max_tokens (%d), got %d",
 					req.MaxTokens, th.BudgetTokens)
 			}
-		case "disabled":
-		default:
-			return fmt.Sprintf("thinking.type: must be \"enabled\" or \"disabled\", got %q", th.Type)
+		case "":
+			return "thinking.type: required"
 		}
 	}
 	for i, t := range req.Tools {
