@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,9 +21,21 @@ func conformanceFiles(t testing.TB) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(conformanceDir, "*.txt"))
 	if len(files) == 0 {
-		t.Skipf("no conformance data in %s", conformanceDir)
+		missingData(t, "no conformance data in %s", conformanceDir)
 	}
 	return files
+}
+
+// missingData skips a test whose data is absent, as on a checkout without
+// shared/ beside it, but fails it under CI (CI set and not empty), where the
+// data must be there.
+func missingData(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf(format+" (required when CI is set)", args...)
+		return
+	}
+	t.Skipf(format, args...)
 }
 
 // drain reads a stream to its end and returns the message and the error.
@@ -203,5 +216,32 @@ func TestConformanceOverHTTP(t *testing.T) {
 				t.Errorf("request id %q, want %q", s.RequestID(), want)
 			}
 		})
+	}
+}
+
+// recordingTB records how a helper ended a test, without ending this one.
+type recordingTB struct {
+	testing.TB
+	fatal, skip string
+}
+
+func (r *recordingTB) Helper()                           {}
+func (r *recordingTB) Fatalf(format string, args ...any) { r.fatal = fmt.Sprintf(format, args...) }
+func (r *recordingTB) Skipf(format string, args ...any)  { r.skip = fmt.Sprintf(format, args...) }
+
+// TestMissingDataFailsUnderCI checks that absent conformance data fails the
+// tests under CI and only skips them elsewhere.
+func TestMissingDataFailsUnderCI(t *testing.T) {
+	t.Setenv("CI", "true")
+	r := &recordingTB{TB: t}
+	missingData(r, "no data in %s", "x")
+	if !strings.Contains(r.fatal, "no data in x") || r.skip != "" {
+		t.Errorf("under CI: fatal %q, skip %q", r.fatal, r.skip)
+	}
+	t.Setenv("CI", "")
+	r = &recordingTB{TB: t}
+	missingData(r, "no data in %s", "x")
+	if r.fatal != "" || r.skip != "no data in x" {
+		t.Errorf("outside CI: fatal %q, skip %q", r.fatal, r.skip)
 	}
 }
