@@ -36,6 +36,8 @@ func (a *Accumulator) Add(ev Event) error {
 			content := a.msg.Content
 			a.msg = *ev.Message
 			a.msg.Content = content
+			a.msg.Extra = cloneExtra(ev.Message.Extra)
+			a.msg.Usage.Extra = cloneExtra(ev.Message.Usage.Extra)
 			for _, b := range ev.Message.Content {
 				a.startBlock(len(a.msg.Content), b)
 			}
@@ -73,11 +75,14 @@ func (a *Accumulator) Add(ev Event) error {
 		if ev.Delta.StopSequence != "" {
 			a.msg.StopSequence = ev.Delta.StopSequence
 		}
+		// Fields this client has no Go field for overwrite those of message_start.
+		mergeExtra(&a.msg.Extra, cloneExtra(ev.Delta.Extra))
 		if u := ev.Usage; u != nil {
 			set(&a.msg.Usage.InputTokens, u.InputTokens)
 			set(&a.msg.Usage.OutputTokens, u.OutputTokens)
 			set(&a.msg.Usage.CacheCreationInputTokens, u.CacheCreationInputTokens)
 			set(&a.msg.Usage.CacheReadInputTokens, u.CacheReadInputTokens)
+			mergeExtra(&a.msg.Usage.Extra, cloneExtra(u.Extra))
 		}
 	case EventMessageStop:
 		a.stopped = true
@@ -229,7 +234,8 @@ func ReplayEvents(m *Message) []Event {
 	u := m.Usage
 	evs = append(evs,
 		Event{Type: EventMessageDelta, Delta: Delta{StopReason: m.StopReason, StopSequence: m.StopSequence},
-			Usage: &UsageDelta{&u.InputTokens, &u.OutputTokens, &u.CacheCreationInputTokens, &u.CacheReadInputTokens}},
+			Usage: &UsageDelta{InputTokens: &u.InputTokens, OutputTokens: &u.OutputTokens,
+				CacheCreationInputTokens: &u.CacheCreationInputTokens, CacheReadInputTokens: &u.CacheReadInputTokens}},
 		Event{Type: EventMessageStop})
 	return evs
 }

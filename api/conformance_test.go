@@ -1,8 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,9 +21,21 @@ func conformanceFiles(t testing.TB) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(conformanceDir, "*.txt"))
 	if len(files) == 0 {
-		t.Skipf("no conformance data in %s", conformanceDir)
+		missingData(t, "no conformance data in %s", conformanceDir)
 	}
 	return files
+}
+
+// missingData skips a test whose data is absent, as on a checkout without
+// shared/ beside it, but fails it under CI (CI set and not empty), where the
+// data must be there.
+func missingData(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf(format+" (required when CI is set)", args...)
+		return
+	}
+	t.Skipf(format, args...)
 }
 
 // drain reads a stream to its end and returns the message and the error.
@@ -62,7 +76,7 @@ func assertSameMessage(t *testing.T, got, want Message) {
 	if got.StopReason != want.StopReason {
 		t.Errorf("stop_reason: got %q, want %q", got.StopReason, want.StopReason)
 	}
-	if got.Usage != want.Usage {
+	if !sameCounters(got.Usage, want.Usage) {
 		t.Errorf("usage: got %+v, want %+v", got.Usage, want.Usage)
 	}
 	if len(got.Content) != len(want.Content) {
@@ -76,6 +90,46 @@ func assertSameMessage(t *testing.T, got, want Message) {
 		if w.Type == BlockToolUse && !jsonEqual(g.Input, w.Input) {
 			t.Errorf("block %d input: got %s, want %s", i, g.Input, w.Input)
 		}
+	}
+}
+
+// sameCounters reports whether two usages have the same token counts.
+func sameCounters(a, b Usage) bool {
+	a.Extra, b.Extra = nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+// assertSameWire compares got, marshalled, with the expected JSON file: every
+// field the server sent must be there, unknown ones and nulls included. Usage
+// counters the file leaves out may be written as 0.
+func assertSameWire(t *testing.T, got Message, txt string) {
+	t.Helper()
+	want, err := os.ReadFile(strings.TrimSuffix(txt, ".txt") + ".expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w map[string]any
+	if err := json.Unmarshal(out, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	gu, _ := g["usage"].(map[string]any)
+	wu, _ := w["usage"].(map[string]any)
+	for _, k := range usageKeys {
+		if _, sent := wu[k]; !sent && gu[k] == float64(0) {
+			delete(gu, k)
+		}
+	}
+	if !reflect.DeepEqual(g, w) {
+		var compact bytes.Buffer
+		_ = json.Compact(&compact, want)
+		t.Errorf("wire form differs:\n got %s\nwant %s", out, compact.Bytes())
 	}
 }
 
@@ -104,6 +158,7 @@ func TestConformance(t *testing.T) {
 					t.Errorf("events: %v", types)
 				}
 				assertSameMessage(t, got, want)
+				assertSameWire(t, got, f)
 				for _, b := range got.Content {
 					truncated := strings.Contains(f, "truncated")
 					if b.Type == BlockToolUse && b.Truncated != truncated {
@@ -161,5 +216,32 @@ func TestConformanceOverHTTP(t *testing.T) {
 				t.Errorf("request id %q, want %q", s.RequestID(), want)
 			}
 		})
+	}
+}
+
+// recordingTB records how a helper ended a test, without ending this one.
+type recordingTB struct {
+	testing.TB
+	fatal, skip string
+}
+
+func (r *recordingTB) Helper()                           {}
+func (r *recordingTB) Fatalf(format string, args ...any) { r.fatal = fmt.Sprintf(format, args...) }
+func (r *recordingTB) Skipf(format string, args ...any)  { r.skip = fmt.Sprintf(format, args...) }
+
+// TestMissingDataFailsUnderCI checks that absent conformance data fails the
+// tests under CI and only skips them elsewhere.
+func TestMissingDataFailsUnderCI(t *testing.T) {
+	t.Setenv("CI", "true")
+	r := &recordingTB{TB: t}
+	missingData(r, "no data in %s", "x")
+	if !strings.Contains(r.fatal, "no data in x") || r.skip != "" {
+		t.Errorf("under CI: fatal %q, skip %q", r.fatal, r.skip)
+	}
+	t.Setenv("CI", "")
+	r = &recordingTB{TB: t}
+	missingData(r, "no data in %s", "x")
+	if r.fatal != "" || r.skip != "no data in x" {
+		t.Errorf("outside CI: fatal %q, skip %q", r.fatal, r.skip)
 	}
 }

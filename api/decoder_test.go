@@ -97,7 +97,7 @@ func TestErrorEventNotJSON(t *testing.T) {
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v, want *APIError", err)
 	}
-	if apiErr.Type != "stream_error" || apiErr.Message != "upstream overloaded" {
+	if apiErr.Type != "stream_error" || apiErr.Message != "upstream \x1b[2Joverloaded" {
 		t.Errorf("api error %+v", *apiErr)
 	}
 

@@ -10,8 +10,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"muse/ui/sanitize"
 )
 
 // DefaultMaxDownload is the largest image Download accepts when its max is 0.
@@ -159,7 +157,7 @@ func (c *Client) downloadClient() *http.Client {
 // over http or https only.
 func checkDownloadRedirect(req *http.Request, via []*http.Request) error {
 	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-		return fmt.Errorf("the server redirected to a %s: address", sanitize.Line(req.URL.Scheme))
+		return fmt.Errorf("the server redirected to a %s: address", req.URL.Scheme)
 	}
 	if len(via) > maxRedirects {
 		return fmt.Errorf("the server redirected more than %d times", maxRedirects)
@@ -168,7 +166,7 @@ func checkDownloadRedirect(req *http.Request, via []*http.Request) error {
 }
 
 // parseDownloadURL checks that raw is an http(s) address and returns it with
-// the form shown in messages: no credentials, no query, sanitised, short.
+// the form shown in messages: no credentials, no query, one line, short.
 func parseDownloadURL(raw string) (*url.URL, string, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
@@ -188,9 +186,10 @@ func parseDownloadURL(raw string) (*url.URL, string, error) {
 	return u, shown, nil
 }
 
-// shortURL sanitises s for a one-line message and cuts it to maxShownURL runes.
+// shortURL makes s one line (see oneLine) and cuts it to maxShownURL runes.
+// Control characters are kept: the front end sanitizes messages.
 func shortURL(s string) string {
-	s = sanitize.Line(s)
+	s = oneLine(s)
 	if r := []rune(s); len(r) > maxShownURL {
 		s = string(r[:maxShownURL-1]) + "…"
 	}

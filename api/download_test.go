@@ -124,15 +124,21 @@ func TestDownloadRefusesOtherSchemes(t *testing.T) {
 	}
 }
 
-func TestDownloadURLShownSanitisedAndShort(t *testing.T) {
-	u := "javascript:\x1b]52;c;AAAA\x07" + strings.Repeat("a", 500)
+// TestDownloadURLShownRawAndShort checks that a refused URL is named as it
+// was given, escapes included (the front end sanitizes), on one line and cut
+// short.
+func TestDownloadURLShownRawAndShort(t *testing.T) {
+	u := "javascript:\x1b]52;c;AAAA\x07\nb" + strings.Repeat("a", 500)
 	_, err := newDownloadClient().Download(context.Background(), u, 0, nil)
 	if err == nil {
 		t.Fatal("no error")
 	}
 	msg := err.Error()
-	if strings.ContainsAny(msg, "\x1b\x07") {
-		t.Errorf("control characters in %q", msg)
+	if !strings.Contains(msg, "javascript:\x1b]52;c;AAAA\x07 baaa") {
+		t.Errorf("URL not shown as given: %q", msg)
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("line break in %q", msg)
 	}
 	if len([]rune(msg)) > 2*maxShownURL+80 {
 		t.Errorf("message of %d runes: %q", len([]rune(msg)), msg)

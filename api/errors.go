@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
-
-	"muse/ui/sanitize"
 )
 
 // APIError is an error answered by the server, either as an HTTP status with
@@ -94,21 +91,24 @@ type errorBody struct {
 	} `json:"error"`
 }
 
-// snippetLen is how much of a body that is not Anthropic's error shape is shown.
-const snippetLen = 200
-
 // newAPIError builds an APIError from a response status, body and request id.
-// Anthropic's {"type":"error","error":{...}} is read field by field; any other
-// body gives its first 200 bytes, sanitized.
+// Anthropic's {"type":"error","error":{...}} is read field by field; an HTML
+// page is summarised by its title or first heading; any other body gives its
+// first 200 bytes. The message is made one line (see oneLine) and is
+// otherwise the server's text: the front end sanitizes it for a terminal.
 func newAPIError(status int, body []byte, requestID string) *APIError {
-	e := &APIError{Status: status, RequestID: sanitize.Line(requestID)}
+	e := &APIError{Status: status, RequestID: requestID}
 	var eb errorBody
 	if json.Unmarshal(body, &eb) == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
-		e.Type = sanitize.Line(eb.Error.Type)
-		e.Message = sanitize.Line(eb.Error.Message)
+		e.Type = eb.Error.Type
+		e.Message = oneLine(eb.Error.Message)
 		if e.Status == 0 {
 			e.Status = statusForType[eb.Error.Type]
 		}
+		return e
+	}
+	if s, ok := htmlSummary(body, status); ok {
+		e.Message = s
 		return e
 	}
 	e.Message = snippet(body)
@@ -116,25 +116,6 @@ func newAPIError(status int, body []byte, requestID string) *APIError {
 		e.Message = "empty response body"
 	}
 	return e
-}
-
-// snippet returns the first 200 bytes of body as one sanitized line, cut on a rune boundary.
-func snippet(body []byte) string {
-	cut := len(body) > snippetLen
-	if cut {
-		body = body[:snippetLen]
-		for i := 0; i < utf8.UTFMax-1 && len(body) > 0; i++ {
-			if r, size := utf8.DecodeLastRune(body); r != utf8.RuneError || size != 1 {
-				break
-			}
-			body = body[:len(body)-1]
-		}
-	}
-	s := strings.Join(strings.Fields(sanitize.Line(string(body))), " ")
-	if cut {
-		s += "…"
-	}
-	return s
 }
 
 // Errors of the transport that are not answered by the server.

@@ -54,6 +54,36 @@ type Delta struct {
 	PartialJSON  string `json:"partial_json"`
 	StopReason   string `json:"stop_reason"`
 	StopSequence string `json:"stop_sequence"`
+
+	// Extra holds, as raw JSON, the fields of the delta that Delta has no Go
+	// field for (such as a message_delta's "container" or "stop_details"), and
+	// known fields sent as null. Those of a message_delta are set in the
+	// assembled Message's Extra.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// deltaKeys are the JSON names of Delta's Go fields.
+var deltaKeys = []string{"type", "text", "thinking", "signature", "partial_json", "stop_reason", "stop_sequence"}
+
+// deltaWire is Delta without its methods, for encoding/json.
+type deltaWire Delta
+
+// UnmarshalJSON reads a delta, keeping unknown fields in Extra.
+func (d *Delta) UnmarshalJSON(data []byte) error {
+	if isNull(data) {
+		return nil
+	}
+	var w deltaWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, deltaKeys)
+	if err != nil {
+		return err
+	}
+	*d = Delta(w)
+	d.Extra = extra
+	return nil
 }
 
 // UsageDelta is a usage object in which absent counters stay nil.
@@ -62,6 +92,32 @@ type UsageDelta struct {
 	OutputTokens             *int `json:"output_tokens"`
 	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     *int `json:"cache_read_input_tokens"`
+
+	// Extra holds, as raw JSON, the fields UsageDelta has no Go field for
+	// (such as "server_tool_use"). They overwrite those of the assembled
+	// Message's Usage.Extra.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// usageDeltaWire is UsageDelta without its methods, for encoding/json.
+type usageDeltaWire UsageDelta
+
+// UnmarshalJSON reads a usage object, keeping unknown fields in Extra.
+func (u *UsageDelta) UnmarshalJSON(data []byte) error {
+	if isNull(data) {
+		return nil
+	}
+	var w usageDeltaWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, usageKeys)
+	if err != nil {
+		return err
+	}
+	*u = UsageDelta(w)
+	u.Extra = extra
+	return nil
 }
 
 type eventWire struct {

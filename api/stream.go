@@ -9,8 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"muse/ui/sanitize"
 )
 
 // Stream is a message reply arriving as server-sent events. Use it like
@@ -47,7 +45,7 @@ func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Du
 		cancel:    cancel,
 		ctx:       resp.Request.Context(),
 		idle:      idle,
-		requestID: sanitize.Line(resp.Header.Get("request-id")),
+		requestID: resp.Header.Get("request-id"),
 	}
 	var r io.Reader = resp.Body
 	if idle > 0 {
@@ -59,7 +57,7 @@ func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Du
 }
 
 func replayStream(m *Message, requestID string) *Stream {
-	return &Stream{replay: ReplayEvents(m), requestID: sanitize.Line(requestID)}
+	return &Stream{replay: ReplayEvents(m), requestID: requestID}
 }
 
 // NewStreamFromReader parses server-sent events from r, as a response body

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestStreamEveryEventAndDelta(t *testing.T) {
 		t.Errorf("stop reason %q", got.StopReason)
 	}
 	want := Usage{InputTokens: 12, OutputTokens: 40, CacheCreationInputTokens: 5, CacheReadInputTokens: 3}
-	if got.Usage != want {
+	if !reflect.DeepEqual(got.Usage, want) {
 		t.Errorf("usage %+v, want %+v (overwritten, not added)", got.Usage, want)
 	}
 	// An unknown block goes back to the server unchanged.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Roles used in message requests.
@@ -149,6 +150,54 @@ type Message struct {
 	StopReason   string         `json:"stop_reason,omitempty"`
 	StopSequence string         `json:"stop_sequence,omitempty"`
 	Usage        Usage          `json:"usage"`
+
+	// Extra holds, as raw JSON, the fields the server sent that Message has
+	// no Go field for (such as "container" or "stop_details"), and known
+	// fields it sent as null (such as "stop_sequence"). MarshalJSON writes
+	// them back after the known fields; a set Go field wins over an entry of
+	// the same name. Values are never modified in place.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// messageKeys are the JSON names of Message's Go fields.
+var messageKeys = []string{"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"}
+
+// messageWire is Message without its methods, for encoding/json.
+type messageWire Message
+
+// MarshalJSON writes the message with its Extra fields.
+func (m Message) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(messageWire(m))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, m.Extra, func(k string) bool {
+		switch k {
+		case "stop_reason":
+			return m.StopReason != ""
+		case "stop_sequence":
+			return m.StopSequence != ""
+		}
+		return slices.Contains(messageKeys, k)
+	})
+}
+
+// UnmarshalJSON reads a message, keeping unknown fields in Extra.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	if isNull(data) {
+		return nil
+	}
+	var w messageWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, messageKeys)
+	if err != nil {
+		return err
+	}
+	*m = Message(w)
+	m.Extra = extra
+	return nil
 }
 
 // Text returns the concatenated text of the message's text blocks.
@@ -165,6 +214,11 @@ func (m Message) Text() string {
 // Clone returns a copy of m that shares no mutable state with it.
 func (m Message) Clone() Message {
 	m.Content = append([]ContentBlock(nil), m.Content...)
+	for i := range m.Content {
+		m.Content[i].Extra = cloneExtra(m.Content[i].Extra)
+	}
+	m.Extra = cloneExtra(m.Extra)
+	m.Usage.Extra = cloneExtra(m.Usage.Extra)
 	return m
 }
 
@@ -174,11 +228,49 @@ type Usage struct {
 	OutputTokens             int `json:"output_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+
+	// Extra holds, as raw JSON, the fields the server sent that Usage has no
+	// Go field for (such as "cache_creation", "service_tier" or
+	// "server_tool_use"). MarshalJSON writes them back after the counters.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// usageKeys are the JSON names of Usage's and UsageDelta's counters.
+var usageKeys = []string{"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
+
+// usageWire is Usage without its methods, for encoding/json.
+type usageWire Usage
+
+// MarshalJSON writes the counters and the Extra fields.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(usageWire(u))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, u.Extra, func(k string) bool { return slices.Contains(usageKeys, k) })
+}
+
+// UnmarshalJSON reads a usage object, keeping unknown fields in Extra.
+func (u *Usage) UnmarshalJSON(data []byte) error {
+	if isNull(data) {
+		return nil
+	}
+	var w usageWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, usageKeys)
+	if err != nil {
+		return err
+	}
+	*u = Usage(w)
+	u.Extra = extra
+	return nil
 }
 
 // ContentBlock is one item of a message's content. Known types fill their
-// fields; a block of any other type keeps its original JSON in Raw and is sent
-// back unchanged.
+// fields, and keep the fields they have no Go field for in Extra; a block of
+// any other type keeps its original JSON in Raw. Both are sent back unchanged.
 type ContentBlock struct {
 	Type string
 
@@ -203,6 +295,11 @@ type ContentBlock struct {
 
 	// Raw is the original JSON of a block whose type this client does not know.
 	Raw json.RawMessage
+	// Extra holds, as raw JSON, the fields of a block of a known type that
+	// the block has no Go field for (such as a text block's "citations"), and
+	// known fields sent as null. MarshalJSON writes them back after the known
+	// fields; a set Go field wins over an entry of the same name.
+	Extra map[string]json.RawMessage
 }
 
 type textWire struct {
@@ -230,31 +327,55 @@ type toolResultWire struct {
 	IsError   bool            `json:"is_error,omitempty"`
 }
 
-// MarshalJSON writes the block in Anthropic's wire shape.
+// blockKeys are the JSON names of the Go fields of each known block type.
+var blockKeys = map[string][]string{
+	BlockText:       {"type", "text"},
+	BlockThinking:   {"type", "thinking", "signature"},
+	BlockToolUse:    {"type", "id", "name", "input"},
+	BlockToolResult: {"type", "tool_use_id", "content", "is_error"},
+}
+
+// MarshalJSON writes the block in Anthropic's wire shape, with its Extra fields.
 func (b ContentBlock) MarshalJSON() ([]byte, error) {
+	var v any
+	written := func(k string) bool { return slices.Contains(blockKeys[b.Type], k) }
 	switch b.Type {
 	case BlockText:
-		return json.Marshal(textWire{b.Type, b.Text})
+		v = textWire{b.Type, b.Text}
 	case BlockThinking:
-		return json.Marshal(thinkingWire{b.Type, b.Thinking, b.Signature})
+		v = thinkingWire{b.Type, b.Thinking, b.Signature}
+		written = func(k string) bool {
+			return k == "type" || k == "thinking" || (k == "signature" && b.Signature != "")
+		}
 	case BlockToolUse:
 		in := b.Input
 		if len(in) == 0 {
 			in = json.RawMessage("{}")
 		}
-		return json.Marshal(toolUseWire{b.Type, b.ID, b.Name, in})
+		v = toolUseWire{b.Type, b.ID, b.Name, in}
 	case BlockToolResult:
-		return json.Marshal(toolResultWire{b.Type, b.ToolUseID, b.ResultContent, b.IsError})
+		v = toolResultWire{b.Type, b.ToolUseID, b.ResultContent, b.IsError}
+		written = func(k string) bool {
+			return k == "type" || k == "tool_use_id" || (k == "content" && len(b.ResultContent) > 0) ||
+				(k == "is_error" && b.IsError)
+		}
+	default:
+		if len(b.Raw) > 0 {
+			return b.Raw, nil
+		}
+		return json.Marshal(struct {
+			Type string `json:"type"`
+		}{b.Type})
 	}
-	if len(b.Raw) > 0 {
-		return b.Raw, nil
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(struct {
-		Type string `json:"type"`
-	}{b.Type})
+	return appendExtra(out, b.Extra, written)
 }
 
-// UnmarshalJSON reads a block of any type; unknown types keep their raw JSON.
+// UnmarshalJSON reads a block of any type; unknown types keep their raw JSON,
+// and unknown fields of known types are kept in Extra.
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	var head struct {
 		Type string `json:"type"`
@@ -290,7 +411,13 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 		b.ToolUseID, b.ResultContent, b.IsError = w.ToolUseID, w.Content, w.IsError
 	default:
 		b.Raw = append(json.RawMessage(nil), data...)
+		return nil
 	}
+	extra, err := splitExtra(data, blockKeys[head.Type])
+	if err != nil {
+		return err
+	}
+	b.Extra = extra
 	return nil
 }
 

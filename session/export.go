@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"muse/api"
-	"muse/ui/sanitize"
 )
 
 // Export writes sess to w in format "md", a Markdown transcript, or "json",
@@ -26,17 +25,19 @@ import (
 // settings it shows only the model.
 //
 // Stored texts may hold escape sequences, which would act on the terminal
-// the export is later printed on. The Markdown transcript has them removed
-// with sanitize.Plain: escape sequences and control characters other than
-// newline and tab go, the rest of the text is kept as it is. The JSON keeps
-// every text whole, for "muse sessions import": encoding/json escapes the C0
-// controls, and sanitize.JSON the C1 controls, U+2028, U+2029 and the bidi
-// controls, so the file holds no raw control character either.
+// the export is later printed on. The session package writes text as it was
+// stored; clean, given by the front end, makes the whole export safe before
+// it is written (the front ends pass sanitize.ForExport: escapes removed from
+// Markdown, control characters escaped in JSON). A nil clean writes the
+// export as it is.
 //
 // A session whose Created time is zero, as one never saved, is exported as
 // created at its earliest entry; one whose Updated time is zero as updated
 // at its latest entry or when it was created.
-func Export(sess *Session, format string, w io.Writer) error {
+func Export(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
+	if clean == nil {
+		clean = func(_ string, data []byte) []byte { return data }
+	}
 	if sess == nil {
 		return fmt.Errorf("export session: no session")
 	}
@@ -45,7 +46,7 @@ func Export(sess *Session, format string, w io.Writer) error {
 	case "md":
 		var b strings.Builder
 		writeMarkdown(sess, &b)
-		_, err = io.WriteString(w, sanitize.Plain(b.String()))
+		_, err = w.Write(clean(format, []byte(b.String())))
 	case "json":
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -54,7 +55,7 @@ func Export(sess *Session, format string, w io.Writer) error {
 		c := *sess
 		c.Created, c.Updated = times(sess)
 		if err = enc.Encode(&c); err == nil {
-			_, err = w.Write(sanitize.JSON(buf.Bytes()))
+			_, err = w.Write(clean(format, buf.Bytes()))
 		}
 	default:
 		return fmt.Errorf("export session %s: unknown format %q (want md or json)", sess.ID, format)

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"muse/ui/sanitize"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,7 @@ func everyKind(t *testing.T) *Session {
 func TestExportMarkdown(t *testing.T) {
 	sess := everyKind(t)
 	var b bytes.Buffer
-	if err := Export(sess, "md", &b); err != nil {
+	if err := Export(sess, "md", &b, sanitize.ForExport); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -100,7 +101,7 @@ func TestExportMarkdown(t *testing.T) {
 func TestExportJSON(t *testing.T) {
 	sess := everyKind(t)
 	var b bytes.Buffer
-	if err := Export(sess, "json", &b); err != nil {
+	if err := Export(sess, "json", &b, sanitize.ForExport); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), "{\n  \"id\": ") || !strings.Contains(b.String(), `"text": "Read /tmp/x please"`) {
@@ -121,11 +122,11 @@ func TestExportJSON(t *testing.T) {
 
 func TestExportErrors(t *testing.T) {
 	sess := everyKind(t)
-	err := Export(sess, "pdf", &bytes.Buffer{})
+	err := Export(sess, "pdf", &bytes.Buffer{}, sanitize.ForExport)
 	if err == nil || !strings.Contains(err.Error(), "md or json") || !strings.Contains(err.Error(), `"pdf"`) {
 		t.Errorf("unknown format: %v", err)
 	}
-	if err := Export(sess, "md", failingWriter{}); err == nil {
+	if err := Export(sess, "md", failingWriter{}, sanitize.ForExport); err == nil {
 		t.Error("a write error was not reported")
 	}
 	if err := Transcript(sess, failingWriter{}); err == nil {

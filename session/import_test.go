@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"muse/ui/sanitize"
 	"regexp"
 	"strings"
 	"syscall"
@@ -61,7 +62,7 @@ func importable(t *testing.T, s *Store) *Session {
 func exportString(t *testing.T, sess *Session, format string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Export(sess, format, &b); err != nil {
+	if err := Export(sess, format, &b, sanitize.ForExport); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -222,7 +223,7 @@ func BenchmarkImport(b *testing.B) {
 		src.Entries = append(src.Entries, e)
 	}
 	var buf bytes.Buffer
-	if err := Export(src, "json", &buf); err != nil {
+	if err := Export(src, "json", &buf, sanitize.ForExport); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(buf.Len()))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"muse/ui/sanitize"
 	"strings"
 	"testing"
 
@@ -226,7 +227,7 @@ func TestExportAndTranscriptShowToolResults(t *testing.T) {
 		{ID: "e2", Kind: KindTool, ToolResults: []ToolResult{{Name: "get_time", Output: "12:00 UTC", Approval: "yes"}}},
 	}}
 	var md, text strings.Builder
-	if err := Export(sess, "md", &md); err != nil {
+	if err := Export(sess, "md", &md, sanitize.ForExport); err != nil {
 		t.Fatal(err)
 	}
 	if err := Transcript(sess, &text); err != nil {

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"muse/api"
-	"muse/ui/sanitize"
 )
 
 // snippetRunes is about how long a Match's snippet is.
@@ -120,11 +119,10 @@ func searchable(e *Entry) []string {
 	return texts
 }
 
-// oneLine returns s on one line: escape sequences, with their payloads, and
-// control characters other than newline and tab go (sanitize.Plain), bidi
-// controls go, and runs of whitespace become single spaces.
+// oneLine returns s on one line: runs of whitespace become single spaces.
+// Escape sequences stay, whole, for the front end's sanitizer to remove.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.Map(titleRune, sanitize.Plain(s))), " ")
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // snippet returns about snippetRunes runes of text around the first place

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/sanitize"
 )
 
 // openPicker shows the session picker.
@@ -138,7 +139,7 @@ func (m Model) export(path string) tea.Cmd {
 		if err != nil {
 			return exportedMsg{err: fmt.Errorf("export to %s: %w", path, err)}
 		}
-		err = session.Export(sess, "md", f)
+		err = session.Export(sess, "md", f, sanitize.ForExport)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,19 +15,16 @@ import (
 // of the service would.
 const badGatewayHTML = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 
-// messageWire is api.Message as the service sends it: stop_sequence is null
-// unless a stop sequence ended the reply.
-type messageWire struct {
-	api.Message
-	StopSequence *string `json:"stop_sequence"`
-}
+// jsonNull is the JSON literal null.
+var jsonNull = json.RawMessage("null")
 
-func wireMessage(m api.Message) messageWire {
-	w := messageWire{Message: m}
-	if m.StopSequence != "" {
-		w.StopSequence = &m.StopSequence
+// wireMessage is m as the service sends it: stop_sequence is null unless a
+// stop sequence ended the reply.
+func wireMessage(m api.Message) api.Message {
+	if m.StopSequence == "" {
+		m.Extra = map[string]json.RawMessage{"stop_sequence": jsonNull}
 	}
-	return w
+	return m
 }
 
 // messages serves POST /v1/messages.
@@ -35,7 +33,7 @@ func (h *handler) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req api.MessageRequest
-	if !decodeBody(w, r, &req) {
+	if !decodeMessageRequest(w, r, &req) {
 		return
 	}
 	if msg := validateMessageRequest(&req); msg != "" {
@@ -122,10 +120,12 @@ func validateMessageRequest(req *api.MessageRequest) string {
 	if p := req.TopP; p != nil && !(*p >= 0 && *p <= 1) {
 		return fmt.Sprintf("top_p: must be between 0 and 1 inclusive, got %g", *p)
 	}
-	if k := req.TopK; k != nil && *k < 1 {
-		return fmt.Sprintf("top_k: must be an integer >= 1, got %d", *k)
+	if k := req.TopK; k != nil && *k < 0 {
+		return fmt.Sprintf("top_k: must be an integer >= 0, got %d", *k)
 	}
 	if th := req.Thinking; th != nil {
+		// Only "enabled" takes a budget. Other types ("disabled", "adaptive",
+		// and any the service adds) are accepted as they are.
 		switch th.Type {
 		case "enabled":
 			if th.BudgetTokens < 1 {
@@ -135,9 +135,8 @@ func validateMessageRequest(req *api.MessageRequest) string {
 				return fmt.Sprintf("thinking.budget_tokens: must be less than max_tokens (%d), got %d",
 					req.MaxTokens, th.BudgetTokens)
 			}
-		case "disabled":
-		default:
-			return fmt.Sprintf("thinking.type: must be \"enabled\" or \"disabled\", got %q", th.Type)
+		case "":
+			return "thinking.type: required"
 		}
 	}
 	for i, t := range req.Tools {

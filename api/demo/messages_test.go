@@ -94,7 +94,7 @@ func TestMessageValidation(t *testing.T) {
 		{"temperature high", chat("hi", map[string]any{"temperature": 1.5}), "temperature: must be between 0 and 1"},
 		{"temperature low", chat("hi", map[string]any{"temperature": -0.1}), "temperature: must be between 0 and 1"},
 		{"top_p", chat("hi", map[string]any{"top_p": 2}), "top_p: must be between 0 and 1"},
-		{"top_k", chat("hi", map[string]any{"top_k": 0}), "top_k"},
+		{"top_k", chat("hi", map[string]any{"top_k": -1}), "top_k: must be an integer >= 0"},
 		{"thinking budget", chat("hi", map[string]any{"max_tokens": 100, "thinking": map[string]any{"type": "enabled", "budget_tokens": 100}}), "thinking.budget_tokens"},
 		{"tool name", chat("hi", map[string]any{"tools": []any{map[string]any{"input_schema": map[string]any{}}}}), "tools.0.name"},
 	}

@@ -148,7 +148,7 @@ type plan struct {
 // buildPlan composes the reply to req and cuts it to max_tokens.
 func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	p := &plan{stopReason: api.StopEndTurn}
-	if turn.has(kwThink) || (req.Thinking != nil && req.Thinking.Type == "enabled") {
+	if turn.has(kwThink) || (req.Thinking != nil && (req.Thinking.Type == "enabled" || req.Thinking.Type == "adaptive")) {
 		p.blocks = append(p.blocks, planBlock{
 			start:     api.ContentBlock{Type: api.BlockThinking},
 			deltas:    splitWords(thinkingText(turn.prompt)),

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -11,14 +12,9 @@ import (
 
 // Wire shapes of the stream events, exactly as the service sends them.
 type (
-	startMessage struct {
-		api.Message
-		StopReason   *string `json:"stop_reason"`
-		StopSequence *string `json:"stop_sequence"`
-	}
 	messageStartEvent struct {
-		Type    string       `json:"type"`
-		Message startMessage `json:"message"`
+		Type    string      `json:"type"`
+		Message api.Message `json:"message"`
 	}
 	blockStartEvent struct {
 		Type         string           `json:"type"`
@@ -113,14 +109,16 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, id string, req 
 	ew := &eventWriter{w: w, rc: http.NewResponseController(w)}
 	ctx := r.Context()
 
-	start := messageStartEvent{Type: "message_start", Message: startMessage{Message: api.Message{
+	// stop_reason and stop_sequence are null until message_delta.
+	start := messageStartEvent{Type: "message_start", Message: api.Message{
 		ID:      id,
 		Type:    "message",
 		Role:    api.RoleAssistant,
 		Model:   req.Model,
 		Content: []api.ContentBlock{},
 		Usage:   api.Usage{InputTokens: inputTokens(req), OutputTokens: 1},
-	}}}
+		Extra:   map[string]json.RawMessage{"stop_reason": jsonNull, "stop_sequence": jsonNull},
+	}}
 	if ew.send("message_start", start) != nil {
 		return
 	}

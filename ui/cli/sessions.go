@@ -225,7 +225,7 @@ func truncate(s string, n int) string {
 // escapes them (JSON), so what it writes is safe on a terminal and in a file.
 func export(env Env, sess *session.Session, format, out string, force bool) int {
 	if out == "" || out == "-" {
-		if err := session.Export(sess, format, env.Stdout); err != nil {
+		if err := session.Export(sess, format, env.Stdout, sanitize.ForExport); err != nil {
 			return fail(env, err)
 		}
 		return ExitOK
@@ -288,7 +288,7 @@ func exportFile(sess *session.Session, format, path string, force bool) (err err
 func writeExport(f *os.File, sess *session.Session, format string, undo func()) error {
 	err := f.Chmod(0o600) // whatever the umask
 	if err == nil {
-		err = session.Export(sess, format, f)
+		err = session.Export(sess, format, f, sanitize.ForExport)
 	}
 	if err == nil {
 		err = f.Sync()

@@ -137,7 +137,7 @@ func TestSessionsExportKeepsText(t *testing.T) {
 		checkSafe(t, what, md)
 		checkStripped(t, what, md)
 		for _, want := range []string{
-			"# Fruit title\n",
+			"# Fruit  title\n", // the escapes go; the spaces around them stay
 			"pineapple reply\n\tindented end",
 			"**Tool call** `ls`:",
 			"pineapple.txt\nsecond\tline",

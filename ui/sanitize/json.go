@@ -69,3 +69,14 @@ func appendEscape(out []byte, r rune) []byte {
 	const hex = "0123456789abcdef"
 	return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
+
+// ForExport makes an export of a session safe to print or save: Markdown
+// ("md") loses its escape sequences and control characters other than
+// newline and tab (Plain); JSON keeps every text, with its control
+// characters escaped (JSON).
+func ForExport(format string, data []byte) []byte {
+	if format == "json" {
+		return JSON(data)
+	}
+	return []byte(Plain(string(data)))
+}
