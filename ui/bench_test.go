@@ -163,8 +163,8 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		if m.turn != nil || !strings.Contains(view, "stop end_turn") {
 			b.Fatalf("reply did not finish:\n%s", view)
 		}
-		if got := m.conv.Entries()[1].Message.Text(); got != text {
-			b.Fatalf("assembled %d bytes, want %d", len(got), len(text))
+		if es := m.conv.Entries(); es[len(es)-1].Message.Text() != text {
+			b.Fatalf("assembled %d bytes, want %d", len(es[len(es)-1].Message.Text()), len(text))
 		}
 	}
 	one = fullRender()
