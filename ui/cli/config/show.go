@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Show writes the profile's effective settings to w as TOML-like lines, one
@@ -62,9 +63,17 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
+		}
+	}
+	for _, s := range []struct {
+		k string
+		v time.Duration
+	}{{"tool_timeout", p.ToolTimeout}, {"credential_timeout", p.CredentialTimeout}} {
+		if s.v != 0 {
+			showLine(w, s.k, strconv.Quote(shortDuration(s.v)))
 		}
 	}
 	if p.StopSequences != nil {
