@@ -133,11 +133,11 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
-			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, getenv, cfgfile.RunCommand); err != nil {
+			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
-			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, getenv, cfgfile.RunCommand); err != nil {
+			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
 		}
