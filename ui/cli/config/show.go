@@ -109,11 +109,11 @@ func showLine(w io.Writer, name, value string) {
 
 // secretName reports whether a setting's name looks like it holds a secret:
 // one of its words is token, key, secret, password and the like. Names
-// ending in _env or _cmd say where to find a secret, and a count such as
-// max_tokens is none.
+// ending in _env or _cmd say where to find a secret, one ending in _timeout
+// how long to wait for it, and a count such as max_tokens is none.
 func secretName(name string) bool {
 	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
-	if strings.HasSuffix(n, "_env") || strings.HasSuffix(n, "_cmd") {
+	if strings.HasSuffix(n, "_env") || strings.HasSuffix(n, "_cmd") || strings.HasSuffix(n, "_timeout") {
 		return false
 	}
 	for _, w := range strings.Split(n, "_") {

@@ -141,7 +141,10 @@ func (c *toolChecker) check() (Tool, *toolField) {
 			name = f
 			if c.string(f) {
 				tool.Name = f.val.(string)
-				if !toolNameRE.MatchString(tool.Name) {
+				switch {
+				case tool.Name == "":
+					c.whole(f, "has no name: add %s", syn.name)
+				case !toolNameRE.MatchString(tool.Name):
 					c.fail(f, "name must be 1 to 64 letters, digits, _ or -, got %s", quote(tool.Name))
 				}
 			}
@@ -280,7 +283,9 @@ func objectSchema(raw []byte) string {
 	if err := json.Unmarshal(raw, &schema); err != nil || schema == nil {
 		return `must be a JSON object schema such as {"type": "object"}, got ` + jsonKind(raw)
 	}
-	if t, ok := schema["type"]; !ok || t != "object" {
+	if t, ok := schema["type"]; !ok {
+		return `must have type "object", got no type`
+	} else if t != "object" {
 		return fmt.Sprintf(`must have type "object", got %s`, jsonKind(mustJSON(t)))
 	}
 	return ""
