@@ -28,7 +28,7 @@ func readFile(path, what string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	if len(data) > MaxFileSize {
-		return nil, &Error{Path: path, Msg: fmt.Sprintf("the file is larger than %d KiB: a %s file is never that big, check that it is the right one", MaxFileSize>>10, what)}
+		return nil, &Error{Path: path, Msg: fmt.Sprintf("the file is larger than %d MiB: a %s file is never that big, check that it is the right one", MaxFileSize>>20, what)}
 	}
 	return data, nil
 }

@@ -51,6 +51,7 @@ func bigInputs() map[string]string {
 		"tools": lines("", func(i int) string {
 			return fmt.Sprintf("[[profiles.w.tools]]\nname = \"t%d\"\ninput_schema = { type = \"object\" }\n", i)
 		}),
+		"deep arrays": "a = " + strings.Repeat("[", 30_000) + strings.Repeat("]", 30_000) + "\n",
 		"same tools": lines("", func(i int) string {
 			return "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\n"
 		}),

@@ -59,7 +59,17 @@ func TestResolveSecretEscapedChild(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
-	got, err := ResolveSecret("", "setsid sleep 100 & echo tok", 2*time.Second, env(nil), nil)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	got, err := ResolveSecret("", "setsid sleep 100 & echo $! > "+pidFile+"; echo tok", 2*time.Second, env(nil), nil)
+	if data, err := os.ReadFile(pidFile); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+			defer func() {
+				if p, err := os.FindProcess(pid); err == nil {
+					p.Kill()
+				}
+			}()
+		}
+	}
 	if err != nil || got != "tok" {
 		t.Fatalf("ResolveSecret = %q, %v", got, err)
 	}

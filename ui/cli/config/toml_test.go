@@ -282,11 +282,11 @@ func TestLoadTooLarge(t *testing.T) {
 	}
 	_, err := Load(path)
 	var e *Error
-	if !errors.As(err, &e) || e.Path != path || !strings.Contains(e.Msg, "larger than 1024 KiB") {
+	if !errors.As(err, &e) || e.Path != path || !strings.Contains(e.Msg, "larger than 1 MiB: a config file is never that big") {
 		t.Errorf("Load = %v", err)
 	}
 	_, err = LoadTools(path)
-	if !errors.As(err, &e) || !strings.Contains(e.Msg, "larger than 1024 KiB: a tools file") {
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "larger than 1 MiB: a tools file") {
 		t.Errorf("LoadTools = %v", err)
 	}
 	// Exactly MaxFileSize is read.
