@@ -99,7 +99,9 @@ func fail(env Env, err error) int {
 	var apiErr *api.APIError
 	switch {
 	case errors.As(err, &ue), errors.Is(err, api.ErrInvalidRequest):
-		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+		for _, l := range errorLines(err) { // several problems, one a line
+			fmt.Fprintf(env.Stderr, "muse: %s\n", l)
+		}
 		return ExitUsage
 	case errors.As(err, &apiErr):
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Error()))

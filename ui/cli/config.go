@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"cmp"
+	"errors"
+	"io/fs"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"muse/api"
@@ -13,7 +18,7 @@ import (
 )
 
 // config is the resolved configuration: flags beat the environment, which
-// beats the built-in defaults.
+// beats the profile, which beats the built-in defaults.
 type config struct {
 	baseURL    string
 	token      string
@@ -29,7 +34,20 @@ type config struct {
 	theme         string
 	keys          map[string][]string
 	profile       string
-	noSave        bool
+
+	// noSave keeps sessions in memory only: --no-save, or save = false in
+	// the profile.
+	noSave bool
+	// toolTimeout bounds how long a tool's command may run: --tool-timeout,
+	// or tool_timeout in the profile, else cfgfile.DefaultToolTimeout.
+	toolTimeout time.Duration
+	// noMouse leaves the mouse to the terminal: --no-mouse, or mouse = false
+	// in the profile.
+	noMouse bool
+	// secretEnv names the environment variables that hold credentials:
+	// MUSE_ACCESS_TOKEN, MUSE_API_KEY and the profile's access_token_env and
+	// api_key_env. Tool commands are to run without them.
+	secretEnv []string
 }
 
 // Demo defaults.
@@ -64,6 +82,10 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 		theme:         first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
 		keys:          prof.Keys,
 		profile:       prof.Name,
+		noSave:        boolSetting(f, "no-save", f.noSave, prof.Save),
+		noMouse:       boolSetting(f, "no-mouse", f.noMouse, prof.Mouse),
+		toolTimeout:   cmp.Or(flagDuration(f, "tool-timeout", f.toolTimeout), prof.ToolTimeout, cfgfile.DefaultToolTimeout),
+		secretEnv:     secretEnv(prof),
 	}
 	p := session.Params{
 		Model:         first(f.model, getenv("MUSE_MODEL"), prof.Model),
@@ -113,11 +135,14 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 		c.tools = append(c.tools, ui.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 	}
 	if f.toolsFile != "" {
-		tools, err := loadToolsFile(f.toolsFile)
+		tools, err := cfgfile.LoadTools(f.toolsFile)
 		if err != nil {
-			return nil, err
+			return nil, usagef("--tools: %v", err)
 		}
-		c.tools = tools
+		c.tools = nil
+		for _, t := range tools {
+			c.tools = append(c.tools, ui.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
+		}
 	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
@@ -134,11 +159,11 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
-			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, getenv, cfgfile.RunCommand); err != nil {
+			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
-			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, getenv, cfgfile.RunCommand); err != nil {
+			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
 		}
@@ -165,19 +190,44 @@ func flagValue(f *flags, name, v string) string {
 	return ""
 }
 
-// loadProfile reads the configuration file and picks the profile named by
-// --profile, MUSE_PROFILE or default_profile; nil when there is none.
-func loadProfile(f *flags, getenv func(string) string) (*cfgfile.Profile, error) {
-	path := f.configPath
-	if path == "" {
-		var err error
-		if path, err = cfgfile.DefaultPath(getenv); err != nil {
-			return nil, nil // no home: no file
+// flagDuration is the flag's value when it was given, else 0.
+func flagDuration(f *flags, name string, d time.Duration) time.Duration {
+	if f.set(name) {
+		return d
+	}
+	return 0
+}
+
+// boolSetting resolves an on-by-default setting that the --no-NAME flag
+// noFlag or the profile's key (prof, nil when unset) turns off; it returns
+// true when the setting is off. --no-NAME=false turns it back on over the
+// profile.
+func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
+	if f.set(noFlag) {
+		return off
+	}
+	return prof != nil && !*prof
+}
+
+// secretEnv lists the environment variables that hold credentials, the
+// profile's own included, once each.
+func secretEnv(prof *cfgfile.Profile) []string {
+	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY"}
+	for _, n := range []string{prof.AccessTokenEnv, prof.APIKeyEnv} {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
-	file, err := cfgfile.Load(path)
+	return names
+}
+
+// loadProfile reads the configuration file and picks the profile named by
+// --profile, MUSE_PROFILE or default_profile; nil when there is none. The
+// default file may be missing; a file named with --config must exist.
+func loadProfile(f *flags, getenv func(string) string) (*cfgfile.Profile, error) {
+	file, err := loadConfigFile(f.configPath, getenv)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, err
 	}
 	name := f.profile
 	if name == "" {
@@ -188,6 +238,52 @@ func loadProfile(f *flags, getenv func(string) string) (*cfgfile.Profile, error)
 		return nil, usagef("%v", err)
 	}
 	return prof, nil
+}
+
+// loadConfigFile reads the file named with --config, which must exist, or
+// else the default one, which may be missing. With no home folder to find
+// the default in, there is no file and no error.
+func loadConfigFile(path string, getenv func(string) string) (*cfgfile.File, error) {
+	if path == "" {
+		var err error
+		if path, err = cfgfile.DefaultPath(getenv); err != nil {
+			return &cfgfile.File{}, nil
+		}
+		file, err := cfgfile.Load(path)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		return file, nil
+	}
+	file, err := cfgfile.LoadExisting(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("--config %s: no such file: check the name, or write an example there with muse config init --config %s", path, shellQuote(path))
+	}
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return file, nil
+}
+
+// shellQuote quotes s for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:@%,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// errorLines splits an error into the lines it holds, one problem each
+// (a config file with several problems gives several), each made safe to
+// print.
+func errorLines(err error) []string {
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = sanitize.Line(l); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
 
 func (c *config) clientOptions() []api.Option {

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"muse/api"
+	cfgfile "muse/ui/cli/config"
 )
 
 // flags holds the parsed command line.
@@ -45,6 +47,9 @@ type flags struct {
 	stop           []string
 	version        string
 	theme          string
+	noSave         bool
+	noMouse        bool
+	toolTimeout    time.Duration
 	showVer        bool
 	help           bool
 
@@ -95,6 +100,9 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.StringVar(&f.out, "out", "", "with --image: save the images in `DIR` (default: muse's data folder)")
 	fs.StringVar(&f.version, "provider-version", "", "provider-version header `DATE` (env MUSE_PROVIDER_VERSION, default "+api.DefaultVersion+")")
 	fs.StringVar(&f.theme, "theme", "auto", "colour `THEME`: dark, light or auto")
+	fs.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, so dragging selects text; the wheel then no longer scrolls (profile: mouse = false)")
+	fs.BoolVar(&f.noSave, "no-save", false, "keep the session in memory only: nothing is written to the sessions folder (profile: save = false)")
+	fs.DurationVar(&f.toolTimeout, "tool-timeout", cfgfile.DefaultToolTimeout, "stop a tool's command after `DURATION`, such as 45s or 2m: more than 0, at most 1h (profile: tool_timeout)")
 	fs.StringVar(&f.profile, "profile", "", "use the configuration profile `NAME` (env MUSE_PROFILE)")
 	fs.StringVar(&f.configPath, "config", "", "read the configuration from `FILE` (default $XDG_CONFIG_HOME/muse/config.toml)")
 	fs.BoolVar(&f.showVer, "version", false, "print the version and exit")
@@ -171,6 +179,9 @@ func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 	if fs.Changed("tool-choice") && strings.TrimSpace(f.toolChoice) == "" {
 		return nil, fs, usagef("--tool-choice must be auto, any, none or a tool's name")
 	}
+	if fs.Changed("tool-timeout") && (f.toolTimeout <= 0 || f.toolTimeout > cfgfile.MaxToolTimeout) {
+		return nil, fs, usagef("--tool-timeout must be more than 0 and at most 1h, such as 45s or 2m; got %v", f.toolTimeout)
+	}
 	if fs.Changed("top-k") && f.topK < 1 {
 		return nil, fs, usagef("--top-k must be at least 1, got %d", f.topK)
 	}
@@ -210,13 +221,29 @@ Environment:
   MUSE_PROFILE           the configuration profile to use
   Flags beat the environment, which beats the profile, which beats the defaults.
 
+Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which must exist):
+  Each [profiles.NAME] table may set base_url, model, image_model, max_tokens,
+  system, temperature, top_p, top_k, stop_sequences, thinking_budget, theme,
+  provider_version, version_header, user_id, image_size, negative_prompt,
+  prompt_extend, watermark, max_tool_rounds, tool_timeout ("45s"), save
+  (false: like --no-save), mouse (false: like --no-mouse), [keys] and [[tools]].
+  Credentials are never read from the file: access_token_env or api_key_env
+  names a variable that holds one; access_token_cmd or api_key_cmd is a shell
+  command that prints it (at most 64 KiB) within credential_timeout (default
+  10s; raise it for a password manager that prompts). Files over 1 MiB or
+  nested deeper than 64 levels are refused; problems are reported one a line
+  with the file and line. muse config init writes a commented example, muse
+  config show what a profile sets, secrets masked, muse config path where the
+  file is.
+
 Keys (interactive):
   enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+e $EDITOR
   esc cancel the reply · ctrl+c cancel the reply, or quit · ctrl+y copy the last reply
   pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
   ctrl+n new session · / commands (tab completes) · ? all keys and commands
 
-Sessions are saved under $XDG_DATA_HOME/muse/sessions (~/.local/share/muse/sessions).
+Sessions are saved under $XDG_DATA_HOME/muse/sessions (~/.local/share/muse/sessions),
+unless --no-save or save = false.
 
 Exit status: 0 success, 1 the request failed, 2 bad flags or configuration, 130 interrupted.
 `

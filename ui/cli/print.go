@@ -99,7 +99,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 		return engine.Approval{Run: hasCommand}
 	}
-	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(0, nil), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
+	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
 	res, err := engine.Run(ctx, ecfg, w, engine.Turn{Prompt: prompt, Params: params}, emit, approve)
 	if out.saveErr != nil {
 		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(out.saveErr.Error()))

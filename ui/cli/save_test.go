@@ -54,3 +54,45 @@ func TestEveryRunIsSaved(t *testing.T) {
 		t.Errorf("title %q", sess.Title)
 	}
 }
+
+// --no-save runs the turn and leaves no session behind; with -c it is an
+// error, since there would be nothing to continue into.
+func TestNoSave(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	if r := runMain(t, env, "", "--demo", "--no-save", "-p", "hello"); r.code != 0 || r.stdout == "" {
+		t.Fatalf("--no-save: %+v", r)
+	}
+	store, _ := session.Open(filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"))
+	if infos, _ := store.List(); len(infos) != 0 {
+		t.Errorf("--no-save left %d sessions", len(infos))
+	}
+	if r := runMain(t, env, "", "--demo", "--no-save", "-c", "-p", "x"); r.code != 2 {
+		t.Errorf("--no-save -c: %+v", r)
+	}
+}
+
+// Tools run by -p get the configured time limit, and none of muse's
+// credentials: the result names the real cause.
+func TestToolTimeoutAndCredentials(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir(), "MUSE_ACCESS_TOKEN": "sekrit-token"}
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(tools, []byte(`[{"name":"get_time","description":"d","input_schema":{"type":"object"},"command":["sh","-c","cat >/dev/null; echo tok=$MUSE_ACCESS_TOKEN; sleep 100"]}]`), 0o600)
+	r := runMain(t, env, "", "--demo", "--tools", tools, "--allow-tools", "--tool-timeout", "1s", "-p", "demo:tool time?")
+	if r.code != 0 {
+		t.Fatalf("run: %+v", r)
+	}
+	store, _ := session.Open(filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"))
+	sess, err := store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	for _, e := range sess.Entries {
+		for _, res := range e.ToolResults {
+			out += res.Output
+		}
+	}
+	if !strings.Contains(out, "timed out after 1s") || strings.Contains(out, "sekrit") || !strings.Contains(out, "tok=") {
+		t.Errorf("tool result %q: want the timeout named and no token", out)
+	}
+}

@@ -7,6 +7,18 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
+)
+
+// Durations of the settings that bound how long commands run.
+const (
+	// DefaultToolTimeout is how long a tool's command may run when
+	// tool_timeout and --tool-timeout are not set.
+	DefaultToolTimeout = 30 * time.Second
+	// MaxToolTimeout is the longest tool_timeout allowed.
+	MaxToolTimeout = time.Hour
+	// MaxCredentialTimeout is the longest credential_timeout allowed.
+	MaxCredentialTimeout = 10 * time.Minute
 )
 
 // Tool is a client tool offered to the model.
@@ -50,6 +62,16 @@ type Profile struct {
 
 	PromptExtend *bool
 	Watermark    *bool
+	// Save is false when sessions are not to be saved.
+	Save *bool
+	// Mouse is false when the chat screen is not to capture the mouse.
+	Mouse *bool
+
+	// ToolTimeout bounds how long a tool's command may run; 0 when unset.
+	ToolTimeout time.Duration
+	// CredentialTimeout bounds how long access_token_cmd or api_key_cmd may
+	// run; 0 when unset.
+	CredentialTimeout time.Duration
 
 	StopSequences []string
 	// Keys maps an action name, such as "send", to the keys bound to it.

@@ -1,9 +1,9 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Error is a problem in a configuration or tools file, at a known place.
@@ -28,7 +28,7 @@ func (e *Error) Error() string {
 	}
 }
 
-// describe names a decoded TOML value's type and, for scalars, shows the
+// describe names a parsed TOML value's type and, for scalars, shows the
 // value, as in `string "lots"`. Long strings are shortened.
 func describe(v any) string {
 	switch v := v.(type) {
@@ -40,23 +40,35 @@ func describe(v any) string {
 		return fmt.Sprintf("float %v", v)
 	case bool:
 		return fmt.Sprintf("boolean %t", v)
-	case time.Time:
-		return "date-time " + v.Format(time.RFC3339)
-	case []any, []map[string]any:
+	case tomlDatetime:
+		return "date-time " + string(v)
+	case *tomlArray:
+		return "array"
+	case *tomlTable:
+		return "table"
+	case json.Number:
+		return "number " + string(v)
+	case []any:
 		return "array"
 	case map[string]any:
-		return "table"
+		return "object"
+	case nil:
+		return "null"
 	default:
 		return fmt.Sprintf("%T", v)
 	}
 }
 
-// quote quotes s for a message, escaping control characters and cutting it
-// short when it is long.
+// quote quotes s for a message, escaping control characters and invalid
+// UTF-8, and cutting it short when it is long.
 func quote(s string) string {
 	const max = 60
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max]) + "…"
+	n := 0
+	for i := range s {
+		if n == max {
+			return fmt.Sprintf("%q", s[:i]+"…")
+		}
+		n++
 	}
 	return fmt.Sprintf("%q", s)
 }
@@ -64,6 +76,9 @@ func quote(s string) string {
 // suggest returns ` (did you mean "x"?)` for the known name closest to name,
 // or "" when none is close.
 func suggest(name string, known []string) string {
+	if len(name) > 64 {
+		return ""
+	}
 	best, bestD := "", -1
 	for _, k := range known {
 		d := distance(strings.ToLower(name), k)

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestErrorFormat(t *testing.T) {
 	for _, tc := range []struct {
@@ -46,8 +49,13 @@ func TestDescribe(t *testing.T) {
 		{int64(3), "integer 3"},
 		{1.5, "float 1.5"},
 		{true, "boolean true"},
+		{&tomlArray{}, "array"},
+		{&tomlTable{}, "table"},
+		{tomlDatetime("1979-05-27"), "date-time 1979-05-27"},
+		{json.Number("3"), "number 3"},
 		{[]any{1}, "array"},
-		{map[string]any{}, "table"},
+		{map[string]any{}, "object"},
+		{nil, "null"},
 	} {
 		if got := describe(tc.v); got != tc.want {
 			t.Errorf("describe(%#v) = %q, want %q", tc.v, got, tc.want)

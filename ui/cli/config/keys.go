@@ -23,14 +23,17 @@ func (v value) keys() map[string][]string {
 	if !ok {
 		return nil
 	}
-	header := "[profiles." + tableKey(v.path[1]) + ".keys]"
-	out := make(map[string][]string, len(t))
+	header := "[profiles." + tableKey(v.l.profile) + ".keys]"
+	out := make(map[string][]string, len(t.keys))
 	owner := map[string]string{} // key → action
-	for _, action := range sortedKeys(t) {
+	for _, k := range t.keys {
+		action := k.name
 		a := v.child(t, action)
 		if !slices.Contains(actions, action) {
-			a.l.errorf(a.path, "unknown action %s in %s%s: actions are %s",
-				quote(action), header, suggest(action, actions), strings.Join(actions, " "))
+			if a.l.wants(a.line) {
+				a.l.errorf(a.line, "unknown action %s in %s%s: actions are %s",
+					quote(action), header, suggest(action, actions), strings.Join(actions, " "))
+			}
 			continue
 		}
 		keys, ok := a.strs(`["enter"]`)
@@ -41,16 +44,17 @@ func (v value) keys() map[string][]string {
 			a.fail(`has no keys: list at least one, such as %s = ["ctrl+s"]`, action)
 			continue
 		}
-		for i, k := range keys {
-			switch prev, dup := owner[k]; {
-			case strings.TrimSpace(k) == "" && k != " ":
-				a.l.errorf(append(a.path, index(i)), "%s: key %d is empty", action, i+1)
+		elems := a.v.(*tomlArray).elems
+		for i, key := range keys {
+			switch prev, dup := owner[key]; {
+			case strings.TrimSpace(key) == "" && key != " ":
+				a.l.errorf(int(elems[i].line), "%s: key %d is empty", action, i+1)
 				ok = false
 			case dup && prev != action:
-				a.l.errorf(append(a.path, index(i)), "key %s is bound to both %s and %s", quote(k), prev, action)
+				a.l.errorf(int(elems[i].line), "key %s is bound to both %s and %s", quote(key), prev, action)
 				ok = false
 			default:
-				owner[k] = action
+				owner[key] = action
 			}
 		}
 		if ok {

@@ -5,60 +5,96 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
 // maxErrors caps how many problems one Load reports.
 const maxErrors = 10
 
 // Load reads and checks the configuration file at path. A missing file is an
-// empty File and no error. Problems in the file are reported as [*Error]
-// values, several joined with [errors.Join] when there are several.
+// empty File and no error; [LoadExisting] is for a file that must be there.
+// Problems in the file are reported as [*Error] values, several joined with
+// [errors.Join], one a line, when there are several. A file larger than
+// [MaxFileSize] or nested deeper than [MaxDepth] is refused.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	f, err := LoadExisting(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Path: path, Profiles: map[string]*Profile{}}, nil
 	}
+	return f, err
+}
+
+// LoadExisting is [Load] for a file named on purpose, such as with --config:
+// a missing file is an error that wraps [fs.ErrNotExist].
+func LoadExisting(path string) (*File, error) {
+	data, err := readFile(path, "config")
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, err
 	}
 	return parse(path, data)
 }
 
 // parse decodes and checks the text of the file at path.
 func parse(path string, data []byte) (*File, error) {
-	var raw map[string]any
-	if _, err := toml.Decode(string(data), &raw); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{Path: path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message}
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+	root, err := parseTOML(path, string(data))
+	if err != nil {
+		return nil, err
 	}
-	l := &loader{path: path, dir: filepath.Dir(path), lines: scanLines(string(data))}
-	f := l.file(raw)
+	l := &loader{path: path, dir: filepath.Dir(path), cutoff: -1}
+	f := l.file(root)
 	if err := l.err(); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// loader turns the decoded TOML into a File, collecting the problems.
+// loader turns the parsed TOML into a File, collecting the problems.
 type loader struct {
-	path  string // the file, for messages
-	dir   string // its folder, for input_schema_file
-	lines lines
-	errs  []*Error
+	path    string // the file, for messages
+	dir     string // its folder, for input_schema_file
+	profile string // the profile being read, for messages
+
+	// errs holds the problems with the lowest lines; more counts those left
+	// out. Once errs has been cut down, problems after line cutoff are only
+	// counted, so that a file full of mistakes costs no more than a good one.
+	errs   []*Error
+	more   int
+	cutoff int
 }
 
-// errorf records a problem at the line of the key path.
-func (l *loader) errorf(path []string, format string, args ...any) {
-	l.errs = append(l.errs, &Error{Path: l.path, Line: l.lines.at(path...), Msg: fmt.Sprintf(format, args...)})
+// wants reports whether a problem at line would be kept.
+func (l *loader) wants(line int) bool {
+	if l.cutoff >= 0 && line > l.cutoff {
+		l.more++
+		return false
+	}
+	return true
+}
+
+// errorf records a problem at line.
+func (l *loader) errorf(line int, format string, args ...any) {
+	if !l.wants(line) {
+		return
+	}
+	l.errs = append(l.errs, &Error{Path: l.path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	if len(l.errs) >= 4*maxErrors {
+		l.sortErrs()
+		l.more += len(l.errs) - maxErrors
+		l.errs = l.errs[:maxErrors:maxErrors]
+		l.cutoff = l.errs[maxErrors-1].Line
+	}
+}
+
+func (l *loader) sortErrs() { sortErrors(l.errs) }
+
+// sortErrors sorts problems by line and column, keeping the order of those
+// at the same place.
+func sortErrors(errs []*Error) {
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
 }
 
 // err returns the problems found, in line order, or nil.
@@ -66,39 +102,47 @@ func (l *loader) err() error {
 	if len(l.errs) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(l.errs, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
+	l.sortErrs()
 	if len(l.errs) == 1 {
 		return l.errs[0]
 	}
-	var errs []error
-	for i, e := range l.errs {
-		if i == maxErrors {
-			errs = append(errs, fmt.Errorf("%s: … and %d more problems", l.path, len(l.errs)-maxErrors))
-			break
-		}
+	more := l.more
+	if len(l.errs) > maxErrors {
+		more += len(l.errs) - maxErrors
+		l.errs = l.errs[:maxErrors]
+	}
+	errs := make([]error, 0, len(l.errs)+1)
+	for _, e := range l.errs {
 		errs = append(errs, e)
+	}
+	if more > 0 {
+		errs = append(errs, fmt.Errorf("%s: … and %d more problems", l.path, more))
 	}
 	return errors.Join(errs...)
 }
 
 // file reads the top level: default_profile and the profiles.
-func (l *loader) file(raw map[string]any) *File {
+func (l *loader) file(root *tomlTable) *File {
 	f := &File{Path: l.path, Profiles: map[string]*Profile{}}
-	for _, k := range sortedKeys(raw) {
-		v := value{l: l, path: []string{k}, name: k, v: raw[k]}
+	top := value{l: l, line: 1, name: "the file", v: root}
+	for _, k := range root.keys {
+		v := top.child(root, k.name)
 		switch {
-		case k == "default_profile":
+		case k.name == "default_profile":
 			f.DefaultProfile, _ = v.str()
-		case k == "profiles":
+		case k.name == "profiles":
 			l.profiles(f, v)
-		case credential(k) != "" && !isTable(raw[k]):
+		case credential(k.name) != "" && !isTable(k.val):
 			v.credential()
 		default:
-			hint := suggest(k, []string{"default_profile", "profiles"})
-			if _, ok := profileKeys[k]; ok {
+			if !l.wants(v.line) {
+				continue
+			}
+			hint := suggest(k.name, []string{"default_profile", "profiles"})
+			if _, ok := profileKeys[k.name]; ok {
 				hint = " (profile settings belong in a [profiles.NAME] table)"
 			}
-			v.unknown(k, "at the top level", hint)
+			v.unknown(k.name, "at the top level", hint)
 		}
 	}
 	if d := f.DefaultProfile; d != "" && f.Profiles[d] == nil {
@@ -110,35 +154,35 @@ func (l *loader) file(raw map[string]any) *File {
 		if len(names) > 0 {
 			want = "expected one of " + strings.Join(names, ", ")
 		}
-		l.errorf([]string{"default_profile"}, "default_profile %s names no profile: %s", quote(d), want)
+		top.child(root, "default_profile").fail("%s names no profile: %s", quote(d), want)
 	}
 	return f
 }
 
 // profiles reads the [profiles] table.
 func (l *loader) profiles(f *File, v value) {
-	t, ok := v.v.(map[string]any)
+	t, ok := v.v.(*tomlTable)
 	if !ok {
 		v.fail("must be a table of [profiles.NAME] tables, got %s", describe(v.v))
 		return
 	}
-	for _, name := range sortedKeys(t) {
-		path := []string{"profiles", name}
-		pt, ok := t[name].(map[string]any)
+	for _, k := range t.keys {
+		pv := v.child(t, k.name)
+		pt, ok := k.val.(*tomlTable)
 		switch {
 		case !ok:
-			l.errorf(path, "profile %s must be a table [profiles.%s], got %s", quote(name), tableKey(name), describe(t[name]))
-		case strings.TrimSpace(name) == "":
-			l.errorf(path, "a profile needs a name: [profiles.NAME]")
+			l.errorf(pv.line, "profile %s must be a table [profiles.%s], got %s", quote(k.name), tableKey(k.name), describe(k.val))
+		case strings.TrimSpace(k.name) == "":
+			l.errorf(pv.line, "a profile needs a name: [profiles.NAME]")
 		default:
-			f.Profiles[name] = l.profile(name, pt)
+			f.Profiles[k.name] = l.readProfile(k.name, pv.line, pt)
 		}
 	}
 }
 
 // isTable reports whether v is a TOML table.
 func isTable(v any) bool {
-	_, ok := v.(map[string]any)
+	_, ok := v.(*tomlTable)
 	return ok
 }
 
@@ -153,15 +197,22 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // tableKey writes a key as it would appear in a table header, quoting it
-// unless it is bare.
+// unless it is bare, and shortening it when it is long.
 func tableKey(k string) string {
 	if k == "" {
 		return `""`
 	}
 	for i := 0; i < len(k); i++ {
 		if !isBare(k[i]) {
-			return fmt.Sprintf("%q", k)
+			return quote(k)
 		}
 	}
+	if len(k) > 60 {
+		return quote(k)
+	}
 	return k
+}
+
+func isBare(c byte) bool {
+	return c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // write puts text in dir/config.toml and returns the path.
@@ -50,6 +51,10 @@ watermark = false
 user_id = "u-1"
 theme = "dark"
 max_tool_rounds = 5
+save = false
+mouse = true
+tool_timeout = "1m30s"
+credential_timeout = "45s"
 
 [profiles.work.keys]
 send = ["enter"]
@@ -93,31 +98,35 @@ func TestLoadFull(t *testing.T) {
 	fl := func(x float64) *float64 { return &x }
 	b := func(x bool) *bool { return &x }
 	want := &Profile{
-		Name:            "work",
-		BaseURL:         "https://llm.example.com",
-		AccessTokenEnv:  "WORK_TOKEN",
-		AccessTokenCmd:  "pass show llm/token",
-		APIKeyEnv:       "WORK_KEY",
-		APIKeyCmd:       "pass show llm/key",
-		ProviderVersion: "2023-06-01",
-		VersionHeader:   "anthropic-version",
-		Model:           "chat-1",
-		ImageModel:      "image-1",
-		System:          "Be brief.\nBe kind.",
-		UserID:          "u-1",
-		Theme:           "dark",
-		ImageSize:       "1024*768",
-		NegativePrompt:  "blurry",
-		MaxTokens:       i(4096),
-		TopK:            i(40),
-		ThinkingBudget:  i(2048),
-		MaxToolRounds:   i(5),
-		Temperature:     fl(0.7),
-		TopP:            fl(1),
-		PromptExtend:    b(true),
-		Watermark:       b(false),
-		StopSequences:   []string{"STOP", "END"},
-		Keys:            map[string][]string{"send": {"enter"}, "newline": {"alt+enter", "ctrl+j"}},
+		Name:              "work",
+		BaseURL:           "https://llm.example.com",
+		AccessTokenEnv:    "WORK_TOKEN",
+		AccessTokenCmd:    "pass show llm/token",
+		APIKeyEnv:         "WORK_KEY",
+		APIKeyCmd:         "pass show llm/key",
+		ProviderVersion:   "2023-06-01",
+		VersionHeader:     "anthropic-version",
+		Model:             "chat-1",
+		ImageModel:        "image-1",
+		System:            "Be brief.\nBe kind.",
+		UserID:            "u-1",
+		Theme:             "dark",
+		ImageSize:         "1024*768",
+		NegativePrompt:    "blurry",
+		MaxTokens:         i(4096),
+		TopK:              i(40),
+		ThinkingBudget:    i(2048),
+		MaxToolRounds:     i(5),
+		Temperature:       fl(0.7),
+		TopP:              fl(1),
+		PromptExtend:      b(true),
+		Watermark:         b(false),
+		Save:              b(false),
+		Mouse:             b(true),
+		ToolTimeout:       90 * time.Second,
+		CredentialTimeout: 45 * time.Second,
+		StopSequences:     []string{"STOP", "END"},
+		Keys:              map[string][]string{"send": {"enter"}, "newline": {"alt+enter", "ctrl+j"}},
 		Tools: []Tool{
 			{
 				Name:        "get_time",
@@ -295,13 +304,17 @@ func TestLoadErrors(t *testing.T) {
 			`input_schema must be a table such as { type = "object", properties = { tz = { type = "string" } } }, got string "object"`},
 		{"schema not an object", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"string\" }\n", 3,
 			`input_schema must have type "object", got string "string"`},
-		{"schema missing", "[[profiles.w.tools]]\nname = \"t\"\n", 2, `name needs an input_schema table`},
+		{"schema missing", "[[profiles.w.tools]]\nname = \"t\"\n", 2, `tool 1 needs an input_schema such as { type = "object"`},
 		{"schema twice", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\ninput_schema_file = \"s.json\"\n", 4,
 			`input_schema_file cannot be used together with input_schema: keep one`},
 		{"schema file missing", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema_file = \"nope.json\"\n", 3,
 			`input_schema_file "nope.json": cannot read it`},
 		{"empty command", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\ncommand = []\n", 4,
-			`command must name the program and its arguments, such as ["date", "-u"], got an empty program`},
+			`tool 1: command must name the program and its arguments, such as ["date", "-u"], got an empty list`},
+		{"empty program", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\ncommand = [\n  \"\",\n]\n", 5,
+			`tool 1: command must name the program and its arguments, such as ["date", "-u"], got an empty program`},
+		{"empty argument", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\ncommand = [\"ls\", \"\"]\n", 4,
+			`tool 1: command item 2 is empty: leave it out`},
 		{"command type", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\ncommand = \"date\"\n", 4,
 			`command must be a list of strings such as ["date", "-u"], got string "date"`},
 		{"unknown tool key", "[[profiles.w.tools]]\nname = \"t\"\ninput_schema = { type = \"object\" }\ncmd = [\"date\"]\n", 4,
@@ -398,7 +411,7 @@ func TestSchemaFile(t *testing.T) {
 		t.Errorf("absolute path: %v", err)
 	}
 	_, err = Load(write(t, dir, tool("schemas/array.json")))
-	if err == nil || !strings.Contains(err.Error(), `:3: input_schema_file "schemas/array.json": must be a JSON object schema`) {
+	if err == nil || !strings.Contains(err.Error(), `:3: tool 1: input_schema_file "schemas/array.json": must be a JSON object schema`) {
 		t.Errorf("array schema: %v", err)
 	}
 	_, err = Load(write(t, dir, tool("schemas/bad.json")))

@@ -6,54 +6,60 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // profileKeys reads each setting of a [profiles.NAME] table into a Profile.
 var profileKeys = map[string]func(p *Profile, v value){
-	"base_url":         text(func(p *Profile) *string { return &p.BaseURL }, httpURL),
-	"access_token_env": text(func(p *Profile) *string { return &p.AccessTokenEnv }, envName),
-	"access_token_cmd": text(func(p *Profile) *string { return &p.AccessTokenCmd }, shellCommand),
-	"api_key_env":      text(func(p *Profile) *string { return &p.APIKeyEnv }, envName),
-	"api_key_cmd":      text(func(p *Profile) *string { return &p.APIKeyCmd }, shellCommand),
-	"provider_version": text(func(p *Profile) *string { return &p.ProviderVersion }, headerValue),
-	"version_header":   text(func(p *Profile) *string { return &p.VersionHeader }, headerName),
-	"model":            text(func(p *Profile) *string { return &p.Model }, nonEmpty),
-	"image_model":      text(func(p *Profile) *string { return &p.ImageModel }, nonEmpty),
-	"system":           text(func(p *Profile) *string { return &p.System }, nil),
-	"user_id":          text(func(p *Profile) *string { return &p.UserID }, nil),
-	"theme":            text(func(p *Profile) *string { return &p.Theme }, theme),
-	"image_size":       text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
-	"negative_prompt":  text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
-	"max_tokens":       whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
-	"top_k":            whole(func(p *Profile) **int { return &p.TopK }, 1),
-	"thinking_budget":  whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
-	"max_tool_rounds":  whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
-	"temperature":      fraction(func(p *Profile) **float64 { return &p.Temperature }),
-	"top_p":            fraction(func(p *Profile) **float64 { return &p.TopP }),
-	"prompt_extend":    flag(func(p *Profile) **bool { return &p.PromptExtend }),
-	"watermark":        flag(func(p *Profile) **bool { return &p.Watermark }),
-	"stop_sequences":   stopSequences,
-	"keys":             func(p *Profile, v value) { p.Keys = v.keys() },
-	"tools":            func(p *Profile, v value) { p.Tools = v.tools() },
+	"base_url":           text(func(p *Profile) *string { return &p.BaseURL }, httpURL),
+	"access_token_env":   text(func(p *Profile) *string { return &p.AccessTokenEnv }, envName),
+	"access_token_cmd":   text(func(p *Profile) *string { return &p.AccessTokenCmd }, shellCommand),
+	"api_key_env":        text(func(p *Profile) *string { return &p.APIKeyEnv }, envName),
+	"api_key_cmd":        text(func(p *Profile) *string { return &p.APIKeyCmd }, shellCommand),
+	"provider_version":   text(func(p *Profile) *string { return &p.ProviderVersion }, headerValue),
+	"version_header":     text(func(p *Profile) *string { return &p.VersionHeader }, headerName),
+	"model":              text(func(p *Profile) *string { return &p.Model }, nonEmpty),
+	"image_model":        text(func(p *Profile) *string { return &p.ImageModel }, nonEmpty),
+	"system":             text(func(p *Profile) *string { return &p.System }, nil),
+	"user_id":            text(func(p *Profile) *string { return &p.UserID }, nil),
+	"theme":              text(func(p *Profile) *string { return &p.Theme }, theme),
+	"image_size":         text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
+	"negative_prompt":    text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
+	"max_tokens":         whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
+	"top_k":              whole(func(p *Profile) **int { return &p.TopK }, 1),
+	"thinking_budget":    whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
+	"max_tool_rounds":    whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
+	"temperature":        fraction(func(p *Profile) **float64 { return &p.Temperature }),
+	"top_p":              fraction(func(p *Profile) **float64 { return &p.TopP }),
+	"prompt_extend":      flag(func(p *Profile) **bool { return &p.PromptExtend }),
+	"watermark":          flag(func(p *Profile) **bool { return &p.Watermark }),
+	"save":               flag(func(p *Profile) **bool { return &p.Save }),
+	"mouse":              flag(func(p *Profile) **bool { return &p.Mouse }),
+	"tool_timeout":       timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
+	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, MaxCredentialTimeout),
+	"stop_sequences":     stopSequences,
+	"keys":               func(p *Profile, v value) { p.Keys = v.keys() },
+	"tools":              func(p *Profile, v value) { p.Tools = v.tools() },
 }
 
 // profileKeyNames lists the keys of a profile, for suggestions.
 var profileKeyNames = sortedKeys(profileKeys)
 
-// profile reads one [profiles.NAME] table.
-func (l *loader) profile(name string, t map[string]any) *Profile {
+// readProfile reads one [profiles.NAME] table, which starts at line.
+func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {
 	p := &Profile{Name: name}
+	l.profile = name
 	header := "[profiles." + tableKey(name) + "]"
-	base := value{l: l, path: []string{"profiles", name}, name: header}
-	for _, k := range sortedKeys(t) {
-		v := base.child(t, k)
-		switch set, ok := profileKeys[k]; {
+	base := value{l: l, line: line, name: header, v: t}
+	for _, k := range t.keys {
+		v := base.child(t, k.name)
+		switch set, ok := profileKeys[k.name]; {
 		case ok:
 			set(p, v)
-		case credential(k) != "" && !isTable(t[k]):
+		case credential(k.name) != "" && !isTable(k.val):
 			v.credential()
-		default:
-			v.unknown(k, "in "+header, suggest(k, profileKeyNames))
+		case l.wants(v.line):
+			v.unknown(k.name, "in "+header, suggest(k.name, profileKeyNames))
 		}
 	}
 	if p.ThinkingBudget != nil && p.MaxTokens != nil && *p.ThinkingBudget >= *p.MaxTokens {
@@ -111,6 +117,15 @@ func fraction(get func(*Profile) **float64) func(*Profile, value) {
 	}
 }
 
+// timeout reads a duration setting, such as "30s", above 0 and at most most.
+func timeout(get func(*Profile) *time.Duration, most time.Duration) func(*Profile, value) {
+	return func(p *Profile, v value) {
+		if d, ok := v.duration(most); ok {
+			*get(p) = d
+		}
+	}
+}
+
 // flag reads a boolean setting.
 func flag(get func(*Profile) **bool) func(*Profile, value) {
 	return func(p *Profile, v value) {
@@ -128,7 +143,7 @@ func stopSequences(p *Profile, v value) {
 	}
 	for i, s := range seqs {
 		if strings.TrimSpace(s) == "" {
-			v.l.errorf(append(v.path, index(i)), "stop_sequences item %d must not be empty or only white space", i+1)
+			v.l.errorf(int(v.v.(*tomlArray).elems[i].line), "stop_sequences item %d must not be empty or only white space", i+1)
 			return
 		}
 	}

@@ -4,27 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 )
 
-// SecretTimeout bounds how long a credential command may run.
+// SecretTimeout bounds how long a credential command may run when the
+// profile sets no credential_timeout.
 const SecretTimeout = 10 * time.Second
 
-// secretTimeout is SecretTimeout; tests shorten it.
-var secretTimeout = SecretTimeout
+// MaxSecretOutput is the most a credential command may print.
+const MaxSecretOutput = 64 << 10
+
+// errTooMuchOutput is RunCommand's error for a command that prints more
+// than MaxSecretOutput bytes.
+var errTooMuchOutput = fmt.Errorf("printed more than %d KiB", MaxSecretOutput>>10)
 
 // ResolveSecret returns a credential: the value of the environment variable
 // envName when it is set and not empty, else the output of cmd run with
-// "sh -c" under a [SecretTimeout], with the trailing newline trimmed. run
-// executes the command; nil means [RunCommand]. With neither envName nor cmd
-// the result is "" and no error.
+// "sh -c" for at most timeout ([SecretTimeout] when 0), with the trailing
+// newline trimmed. run executes the command; nil means [RunCommand]. With
+// neither envName nor cmd the result is "" and no error.
 //
 // Errors name the variable or the command, which are not secrets, but never
 // include the command's output.
-func ResolveSecret(envName, cmd string, getenv func(string) string, run func(ctx context.Context, argv []string) ([]byte, error)) (string, error) {
+func ResolveSecret(envName, cmd string, timeout time.Duration, getenv func(string) string, run func(ctx context.Context, argv []string) ([]byte, error)) (string, error) {
 	if envName != "" {
 		if v := strings.TrimRight(getenv(envName), "\r\n"); v != "" {
 			return v, nil
@@ -39,20 +47,23 @@ func ResolveSecret(envName, cmd string, getenv func(string) string, run func(ctx
 	if run == nil {
 		run = RunCommand
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), secretTimeout)
+	if timeout <= 0 {
+		timeout = SecretTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	out, err := run(ctx, []string{"sh", "-c", cmd})
 	secret := strings.TrimRight(string(out), "\r\n")
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", fmt.Errorf("credential command %s timed out after %v", quote(cmd), secretTimeout)
-		}
+	switch {
+	case errors.Is(err, errTooMuchOutput):
+		return "", fmt.Errorf("credential command %s %v: it must print only the credential", quote(cmd), errTooMuchOutput)
+	case err != nil && ctx.Err() != nil:
+		return "", fmt.Errorf("credential command %s timed out after %v: set credential_timeout in the profile to wait longer", quote(cmd), timeout)
+	case err != nil:
 		return "", fmt.Errorf("credential command %s failed: %s", quote(cmd), redact(err.Error(), secret))
-	}
-	if strings.TrimSpace(secret) == "" {
+	case strings.TrimSpace(secret) == "":
 		return "", fmt.Errorf("credential command %s printed nothing", quote(cmd))
-	}
-	if strings.ContainsAny(secret, "\r\n") {
+	case strings.ContainsAny(secret, "\r\n"):
 		return "", fmt.Errorf("credential command %s printed more than one line: it must print only the credential (add | head -n 1)", quote(cmd))
 	}
 	return secret, nil
@@ -69,15 +80,61 @@ func redact(msg, secret string) string {
 	return msg
 }
 
-// RunCommand runs argv and returns what it prints on standard output.
-// Standard input and standard error stay the terminal's, so that a password
-// manager can prompt and explain its failures.
+// pipeGrace is how long RunCommand keeps reading once the command has
+// exited and its process group is gone: only a process that left the group
+// can still hold standard output open, and what it writes is not waited for.
+const pipeGrace = 200 * time.Millisecond
+
+// RunCommand runs argv in a process group of its own and returns what it
+// prints on standard output, at most [MaxSecretOutput] bytes: more is an
+// error. Standard error stays the terminal's, and so does standard input
+// when it is one, so that a password manager can prompt. When the command
+// exits, or ctx ends, the whole group is killed, so that a child left in
+// the background neither outlives it nor keeps RunCommand waiting.
 func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command")
 	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("make a pipe: %w", err)
+	}
+	defer pr.Close()
 	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	c.Stdin, c.Stderr = os.Stdin, os.Stderr
+	c.Stdout, c.Stderr = pw, os.Stderr
+	if term.IsTerminal(int(os.Stdin.Fd())) {
+		c.Stdin = os.Stdin
+	}
+	c.Cancel = func() error { killGroup(c.Process); return nil }
 	c.WaitDelay = time.Second
-	return c.Output()
+	restore, err := startGroup(c)
+	pw.Close()
+	if err != nil {
+		restore()
+		return nil, err
+	}
+	type result struct {
+		out []byte
+		err error
+	}
+	read := make(chan result, 1)
+	go func() {
+		out, err := io.ReadAll(io.LimitReader(pr, MaxSecretOutput+1))
+		if len(out) > MaxSecretOutput {
+			killGroup(c.Process)
+		}
+		read <- result{out, err}
+	}()
+	err = c.Wait()
+	restore()
+	killGroup(c.Process)
+	if pr.SetReadDeadline(time.Now().Add(pipeGrace)) != nil {
+		timer := time.AfterFunc(pipeGrace, func() { pr.Close() })
+		defer timer.Stop()
+	}
+	r := <-read
+	if len(r.out) > MaxSecretOutput {
+		return nil, errTooMuchOutput
+	}
+	return r.out, err
 }

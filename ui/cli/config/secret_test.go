@@ -23,21 +23,21 @@ func noRun(t *testing.T) func(context.Context, []string) ([]byte, error) {
 }
 
 func TestResolveSecretFromEnv(t *testing.T) {
-	got, err := ResolveSecret("WORK_TOKEN", "printf cmd", env(map[string]string{"WORK_TOKEN": "tok\n"}), noRun(t))
+	got, err := ResolveSecret("WORK_TOKEN", "printf cmd", 0, env(map[string]string{"WORK_TOKEN": "tok\n"}), noRun(t))
 	if err != nil || got != "tok" {
 		t.Errorf("ResolveSecret = %q, %v", got, err)
 	}
 }
 
 func TestResolveSecretUnsetEnv(t *testing.T) {
-	_, err := ResolveSecret("WORK_TOKEN", "", env(nil), noRun(t))
+	_, err := ResolveSecret("WORK_TOKEN", "", 0, env(nil), noRun(t))
 	if err == nil || !strings.Contains(err.Error(), "WORK_TOKEN is not set") {
 		t.Errorf("ResolveSecret = %v", err)
 	}
 }
 
 func TestResolveSecretNothingConfigured(t *testing.T) {
-	got, err := ResolveSecret("", "", env(nil), noRun(t))
+	got, err := ResolveSecret("", "", 0, env(nil), noRun(t))
 	if got != "" || err != nil {
 		t.Errorf("ResolveSecret = %q, %v", got, err)
 	}
@@ -48,7 +48,7 @@ func TestResolveSecretFromCommand(t *testing.T) {
 		t.Skip("no sh")
 	}
 	for _, cmd := range []string{"printf tok", "printf 'tok\\n'", "echo tok"} {
-		got, err := ResolveSecret("WORK_TOKEN", cmd, env(nil), nil)
+		got, err := ResolveSecret("WORK_TOKEN", cmd, 0, env(nil), nil)
 		if err != nil || got != "tok" {
 			t.Errorf("ResolveSecret(%q) = %q, %v", cmd, got, err)
 		}
@@ -63,7 +63,7 @@ func TestResolveSecretCommandArgv(t *testing.T) {
 		deadline, _ = ctx.Deadline()
 		return []byte("tok\r\n"), nil
 	}
-	got, err := ResolveSecret("", "pass show llm/token", env(nil), run)
+	got, err := ResolveSecret("", "pass show llm/token", 0, env(nil), run)
 	if err != nil || got != "tok" {
 		t.Errorf("ResolveSecret = %q, %v", got, err)
 	}
@@ -79,7 +79,7 @@ func TestResolveSecretFailingCommand(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
-	_, err := ResolveSecret("", "printf 'sek%s' rit-output; exit 3", env(nil), nil)
+	_, err := ResolveSecret("", "printf 'sek%s' rit-output; exit 3", 0, env(nil), nil)
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -95,7 +95,7 @@ func TestResolveSecretRedactsRunnerError(t *testing.T) {
 	run := func(context.Context, []string) ([]byte, error) {
 		return []byte("sekrit\n"), fmt.Errorf("failed after printing sekrit")
 	}
-	_, err := ResolveSecret("", "x", env(nil), run)
+	_, err := ResolveSecret("", "x", 0, env(nil), run)
 	if err == nil || strings.Contains(err.Error(), "sekrit") || !strings.Contains(err.Error(), "****") {
 		t.Errorf("error = %v", err)
 	}
@@ -108,7 +108,7 @@ func TestResolveSecretBadOutput(t *testing.T) {
 		"sekrit\nuser:": "more than one line",
 	} {
 		run := func(context.Context, []string) ([]byte, error) { return []byte(out), nil }
-		_, err := ResolveSecret("", "x", env(nil), run)
+		_, err := ResolveSecret("", "x", 0, env(nil), run)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "sekrit") {
 			t.Errorf("output %q: error = %v, want %q", out, err, want)
 		}
@@ -116,14 +116,12 @@ func TestResolveSecretBadOutput(t *testing.T) {
 }
 
 func TestResolveSecretTimeout(t *testing.T) {
-	defer func(d time.Duration) { secretTimeout = d }(secretTimeout)
-	secretTimeout = 20 * time.Millisecond
 	run := func(ctx context.Context, _ []string) ([]byte, error) {
 		<-ctx.Done()
 		return []byte("sekrit"), ctx.Err()
 	}
-	_, err := ResolveSecret("", "sleep 60", env(nil), run)
-	if err == nil || !strings.Contains(err.Error(), `credential command "sleep 60" timed out after 20ms`) || strings.Contains(err.Error(), "sekrit") {
+	_, err := ResolveSecret("", "sleep 60", 20*time.Millisecond, env(nil), run)
+	if err == nil || !strings.Contains(err.Error(), `credential command "sleep 60" timed out after 20ms: set credential_timeout`) || strings.Contains(err.Error(), "sekrit") {
 		t.Errorf("error = %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Show writes the profile's effective settings to w as TOML-like lines, one
@@ -62,9 +63,17 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
+		}
+	}
+	for _, s := range []struct {
+		k string
+		v time.Duration
+	}{{"tool_timeout", p.ToolTimeout}, {"credential_timeout", p.CredentialTimeout}} {
+		if s.v != 0 {
+			showLine(w, s.k, strconv.Quote(shortDuration(s.v)))
 		}
 	}
 	if p.StopSequences != nil {
@@ -100,11 +109,11 @@ func showLine(w io.Writer, name, value string) {
 
 // secretName reports whether a setting's name looks like it holds a secret:
 // one of its words is token, key, secret, password and the like. Names
-// ending in _env or _cmd say where to find a secret, and a count such as
-// max_tokens is none.
+// ending in _env or _cmd say where to find a secret, one ending in _timeout
+// how long to wait for it, and a count such as max_tokens is none.
 func secretName(name string) bool {
 	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
-	if strings.HasSuffix(n, "_env") || strings.HasSuffix(n, "_cmd") {
+	if strings.HasSuffix(n, "_env") || strings.HasSuffix(n, "_cmd") || strings.HasSuffix(n, "_timeout") {
 		return false
 	}
 	for _, w := range strings.Split(n, "_") {

@@ -56,14 +56,14 @@ func TestShowMasks(t *testing.T) {
 	for _, name := range []string{"access_token", "api_key", "token", "x-api-key", "client_secret", "password", "signing_key"} {
 		showLine(&sb, name, `"sekrit"`)
 	}
-	for _, name := range []string{"access_token_env", "api_key_cmd", "model", "max_tokens", "keys"} {
+	for _, name := range []string{"access_token_env", "api_key_cmd", "model", "max_tokens", "keys", "credential_timeout"} {
 		showLine(&sb, name, `"shown"`)
 	}
 	got := sb.String()
 	if strings.Contains(got, "sekrit") {
 		t.Errorf("secret shown:\n%s", got)
 	}
-	if strings.Count(got, `"****"`) != 7 || strings.Count(got, `"shown"`) != 5 {
+	if strings.Count(got, `"****"`) != 7 || strings.Count(got, `"shown"`) != 6 {
 		t.Errorf("output:\n%s", got)
 	}
 }

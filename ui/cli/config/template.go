@@ -21,12 +21,18 @@ base_url = "https://llm.example.com"
 # environment variable that holds it ...
 access_token_env = "MUSE_ACCESS_TOKEN"
 # ... or a shell command that prints it, run when the variable is empty.
+# It must print only the credential, at most 64 KiB; its prompts may go to
+# the terminal.
 #access_token_cmd = "pass show llm/token"
 
 # An API key sent as "x-api-key" instead of a token, again from a variable
 # or a command.
 #api_key_env = "MUSE_API_KEY"
 #api_key_cmd = "pass show llm/api-key"
+
+# How long access_token_cmd or api_key_cmd may run, such as "30s" (at most
+# 10m; default 10s). Give a password manager time to ask for its password.
+#credential_timeout = "30s"
 
 # The API version, and the header that carries it. Use
 # version_header = "anthropic-version" with Anthropic's own API.
@@ -70,6 +76,18 @@ theme = "auto"
 
 # How many times in a row the model may call tools before muse stops it.
 max_tool_rounds = 20
+
+# How long a tool's command may run before it is stopped, such as "45s" or
+# "2m" (more than 0, at most 1h; default 30s). --tool-timeout overrides it.
+#tool_timeout = "30s"
+
+# Set save = false to keep sessions only in memory: nothing is written
+# under the data folder (--no-save does the same).
+#save = false
+
+# Set mouse = false to leave the mouse to the terminal, so that selecting
+# text with it works; the wheel then no longer scrolls (--no-mouse).
+#mouse = false
 
 # Key bindings: action = list of keys. Actions: send newline cancel quit
 # pageup pagedown halfup halfdown top bottom help editor thinking copy prev

@@ -5,112 +5,149 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 )
 
-// jsonTool is one element of a --tools file.
-type jsonTool struct {
-	Name        *string         `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	Command     []string        `json:"command"`
-}
+// jsonToolKeys are the keys of a tool in a --tools file.
+var jsonToolKeys = []string{"name", "description", "input_schema", "command"}
 
 // LoadTools reads a --tools file: a JSON array of objects with name,
-// description, input_schema and, optionally, command. Each tool needs a
-// name and an object input_schema. Problems are reported as [*Error].
+// description, input_schema and, optionally, command, checked like the
+// [[profiles.NAME.tools]] of a configuration file. Problems are reported as
+// [*Error] values with the line and column, several joined with
+// [errors.Join], one a line. A file larger than [MaxFileSize] is refused.
 func LoadTools(path string) ([]Tool, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path, "tools")
 	if err != nil {
-		return nil, fmt.Errorf("read tools: %w", err)
+		return nil, err
 	}
 	return parseTools(path, data)
 }
 
 // parseTools decodes and checks the text of the tools file at path.
 func parseTools(path string, data []byte) ([]Tool, error) {
-	fail := func(off int64, format string, args ...any) error {
+	at := func(off int64, msg string) *Error {
 		line, col := position(data, off)
-		return &Error{Path: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Path: path, Line: line, Col: col, Msg: msg}
 	}
 	// Check the syntax of the whole file first: json.Unmarshal reports
 	// consistent offsets, the streaming decoder below does not.
-	var all any
-	if err := json.Unmarshal(data, &all); err != nil {
+	var whole json.RawMessage
+	if err := json.Unmarshal(data, &whole); err != nil {
 		return nil, jsonError(path, data, err)
+	}
+	start := skipJSONBlank(data, 0)
+	if data[start] != '[' {
+		return nil, at(start, `expected a JSON array of tools such as [{"name": "get_time", "input_schema": {"type": "object"}}]`)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
+	dec.UseNumber()
+	var drafts []toolDraft
+	var problems []*Error
+	if _, err := dec.Token(); err != nil {
 		return nil, jsonError(path, data, err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fail(skipJSONBlank(data, 0), `expected a JSON array of tools such as [{"name": "get_time", "input_schema": {"type": "object"}}]`)
-	}
-	tools := []Tool{}
-	seen := map[string]int{} // name → line
-	for i := 1; dec.More(); i++ {
-		start := skipJSONBlank(data, dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+	for n := 1; dec.More(); n++ {
+		d, dups, err := readJSONTool(dec, data, n)
+		if err != nil {
 			return nil, jsonError(path, data, err)
 		}
-		tool, err := decodeTool(raw, i)
-		if err != nil {
-			return nil, fail(start, "%v", err)
+		for _, dup := range dups {
+			problems = append(problems, at(dup.off, dup.msg))
 		}
-		line, _ := position(data, start)
-		if first, dup := seen[tool.Name]; dup {
-			return nil, fail(start, "tool %d: name %s is used by two tools (first at line %d): tool names must differ", i, quote(tool.Name), first)
-		}
-		seen[tool.Name] = line
-		tools = append(tools, tool)
+		drafts = append(drafts, d)
+	}
+	tools, found := checkTools(drafts, toolSyntax{
+		known:   jsonToolKeys,
+		table:   "object",
+		example: `{"name": "get_time", "input_schema": {"type": "object"}}`,
+		name:    `"name": "get_time"`,
+		schema:  `{"type": "object"}`,
+	})
+	for _, p := range found {
+		problems = append(problems, &Error{Path: path, Line: p.line, Col: p.col, Msg: p.msg})
+	}
+	if len(problems) > 0 {
+		return nil, joinErrors(path, problems)
 	}
 	return tools, nil
 }
 
-// decodeTool reads and checks the i-th (1-based) element of a tools file.
-func decodeTool(raw json.RawMessage, i int) (Tool, error) {
-	var jt jsonTool
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&jt); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te) && te.Field == "":
-			return Tool{}, fmt.Errorf(`tool %d must be an object such as {"name": "get_time", "input_schema": {"type": "object"}}, got JSON %s`, i, te.Value)
-		case errors.As(err, &te):
-			want := "a string"
-			if strings.HasPrefix(te.Field, "command") {
-				want = `a list of strings such as ["date", "-u"]`
-			}
-			return Tool{}, fmt.Errorf("tool %d: %s must be %s, got JSON %s", i, te.Field, want, te.Value)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			k := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-			return Tool{}, fmt.Errorf("tool %d: unknown key %s%s", i, quote(k), suggest(k, []string{"name", "description", "input_schema", "command"}))
+// jsonProblem is a problem found while reading a tool, at an offset.
+type jsonProblem struct {
+	off int64
+	msg string
+}
+
+// readJSONTool reads the n-th element of the tools array into a draft,
+// recording where each key starts. A key given twice is a problem.
+func readJSONTool(dec *json.Decoder, data []byte, n int) (toolDraft, []jsonProblem, error) {
+	start := skipJSONBlank(data, dec.InputOffset())
+	d := toolDraft{n: n}
+	d.line, d.col = position(data, start)
+	if data[start] != '{' {
+		d.notTable = true
+		err := dec.Decode(&d.value)
+		return d, nil, err
+	}
+	if _, err := dec.Token(); err != nil {
+		return d, nil, err
+	}
+	var problems []jsonProblem
+	for dec.More() {
+		off := skipJSONBlank(data, dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return d, nil, err
 		}
-		return Tool{}, fmt.Errorf("tool %d: %w", i, err)
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return d, nil, err
+		}
+		f := toolField{key: key, raw: raw, fromJSON: true}
+		f.line, f.col = position(data, off)
+		vd := json.NewDecoder(bytes.NewReader(raw))
+		vd.UseNumber()
+		if err := vd.Decode(&f.val); err != nil {
+			return d, nil, err
+		}
+		if dupOf(d.fields, key) {
+			problems = append(problems, jsonProblem{off, fmt.Sprintf("tool %d: %s is given twice: keep one", n, quote(key))})
+			continue
+		}
+		d.fields = append(d.fields, f)
 	}
-	if jt.Name == nil {
-		return Tool{}, fmt.Errorf(`tool %d has no name: add "name": "get_time"`, i)
-	}
-	name := *jt.Name
-	if msg := toolName(name); msg != "" {
-		return Tool{}, fmt.Errorf("tool %d: name %s", i, msg)
-	}
-	if len(jt.InputSchema) == 0 {
-		return Tool{}, fmt.Errorf(`tool %s needs an input_schema such as {"type": "object"}`, quote(name))
-	}
-	if msg := objectSchema(jt.InputSchema); msg != "" {
-		return Tool{}, fmt.Errorf("tool %s: input_schema %s", quote(name), msg)
-	}
-	if jt.Command != nil {
-		if msg := toolCommand(jt.Command); msg != "" {
-			return Tool{}, fmt.Errorf("tool %s: command %s", quote(name), msg)
+	_, err := dec.Token()
+	return d, problems, err
+}
+
+// dupOf reports whether fields has the key.
+func dupOf(fields []toolField, key string) bool {
+	for _, f := range fields {
+		if f.key == key {
+			return true
 		}
 	}
-	return Tool{Name: name, Description: jt.Description, InputSchema: compact(jt.InputSchema), Command: jt.Command}, nil
+	return false
+}
+
+// joinErrors joins problems in line order, at most maxErrors of them, one a
+// line; a single problem is returned as it is.
+func joinErrors(path string, problems []*Error) error {
+	sortErrors(problems)
+	if len(problems) == 1 {
+		return problems[0]
+	}
+	var errs []error
+	for i, e := range problems {
+		if i == maxErrors {
+			errs = append(errs, fmt.Errorf("%s: … and %d more problems", path, len(problems)-maxErrors))
+			break
+		}
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
 }
 
 // jsonError places an error from json.Unmarshal in the file.

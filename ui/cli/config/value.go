@@ -1,30 +1,33 @@
 package config
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
-// value is one decoded key with its place in the file, so that checks can
+// value is one parsed value with its place in the file, so that checks can
 // report problems against the right line.
 type value struct {
 	l    *loader
-	path []string // key path, for the line
-	name string   // the key as messages call it
-	v    any
+	line int    // where the key or element starts
+	name string // the key as messages call it
+	v    any    // nil when the key is missing
 }
 
 // fail records a problem with the value; the message starts with its name.
 func (v value) fail(format string, args ...any) {
-	v.l.errorf(v.path, "%s "+format, append([]any{v.name}, args...)...)
+	v.l.errorf(v.line, "%s "+format, append([]any{v.name}, args...)...)
 }
 
 // unknown records an unknown key.
 func (v value) unknown(key, where, hint string) {
-	v.l.errorf(v.path, "unknown key %s %s%s", quote(key), where, hint)
+	v.l.errorf(v.line, "unknown key %s %s%s", quote(key), where, hint)
 }
 
 // credential records a secret written into the file. The value is never
 // repeated.
 func (v value) credential() {
-	v.l.errorf(v.path, "credentials are not read from the file: use %s", credential(v.name))
+	v.l.errorf(v.line, "credentials are not read from the file: use %s", credential(v.name))
 }
 
 // credential returns the keys to use instead when key names a credential
@@ -84,19 +87,60 @@ func (v value) boolean() (bool, bool) {
 	return b, ok
 }
 
+// duration returns the value, a string such as "30s", as a duration between
+// 0 (excluded) and most.
+func (v value) duration(most time.Duration) (time.Duration, bool) {
+	s, ok := v.v.(string)
+	if !ok {
+		v.fail(`must be a duration such as "30s" or "2m", got %s`, describe(v.v))
+		return 0, false
+	}
+	d, msg := checkDuration(s, most)
+	if msg != "" {
+		v.fail("%s", msg)
+		return 0, false
+	}
+	return d, true
+}
+
+// checkDuration parses a duration such as "30s" and checks that it is above 0
+// and at most most, returning what is wrong with it or "".
+func checkDuration(s string, most time.Duration) (time.Duration, string) {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return 0, `must be a duration such as "30s", "1m30s" or "2m", got ` + quote(s)
+	case d <= 0 || d > most:
+		return 0, "must be more than 0 and at most " + shortDuration(most) + ", got " + quote(s)
+	}
+	return d, ""
+}
+
+// shortDuration writes d without zero units: 1h rather than 1h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
 // strs returns the value as a list of strings. example is shown in the
 // message when the value is not one.
 func (v value) strs(example string) ([]string, bool) {
-	arr, ok := v.v.([]any)
+	arr, ok := v.v.(*tomlArray)
 	if !ok {
 		v.fail("must be a list of strings such as %s, got %s", example, describe(v.v))
 		return nil, false
 	}
-	out := make([]string, 0, len(arr))
-	for i, e := range arr {
-		s, ok := e.(string)
+	out := make([]string, 0, len(arr.elems))
+	for i, e := range arr.elems {
+		s, ok := e.val.(string)
 		if !ok {
-			v.l.errorf(append(v.path, index(i)), "%s must be a list of strings such as %s, got %s as item %d", v.name, example, describe(e), i+1)
+			v.l.errorf(int(e.line), "%s must be a list of strings such as %s, got %s as item %d", v.name, example, describe(e.val), i+1)
 			return nil, false
 		}
 		out = append(out, s)
@@ -106,15 +150,20 @@ func (v value) strs(example string) ([]string, bool) {
 
 // table returns the value as a table. example is shown in the message when
 // the value is not one.
-func (v value) table(example string) (map[string]any, bool) {
-	t, ok := v.v.(map[string]any)
+func (v value) table(example string) (*tomlTable, bool) {
+	t, ok := v.v.(*tomlTable)
 	if !ok {
 		v.fail("must be a table such as %s, got %s", example, describe(v.v))
 	}
 	return t, ok
 }
 
-// child returns the value of key inside table t.
-func (v value) child(t map[string]any, key string) value {
-	return value{l: v.l, path: append(v.path[:len(v.path):len(v.path)], key), name: key, v: t[key]}
+// child returns the value of key inside table t, which is v's value. A
+// missing key has a nil value at v's line.
+func (v value) child(t *tomlTable, key string) value {
+	c := value{l: v.l, line: v.line, name: key}
+	if i := t.find(key); i >= 0 {
+		c.line, c.v = int(t.keys[i].line), t.keys[i].val
+	}
+	return c
 }
