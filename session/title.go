@@ -76,6 +76,10 @@ func (sess *Session) Info() Info {
 	return info
 }
 
+// CleanTitle returns title as Rename keeps it: one line without control
+// characters, whitespace collapsed, at most 200 runes.
+func CleanTitle(title string) string { return cleanTitle(title) }
+
 // maxRenameRunes is the longest title Rename keeps.
 const maxRenameRunes = 200
 

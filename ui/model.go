@@ -247,6 +247,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case pickedMsg:
 		return m.pick(msg.id)
+	case renameOpenMsg:
+		title := session.CleanTitle(msg.title)
+		if title == "" {
+			m.w.picker.status = "a title needs some text"
+			return m, nil
+		}
+		m.title = title
+		w := m.writer
+		return m, func() tea.Msg { return sessionChangedMsg{what: "renamed", err: w.SetTitle(title)} }
 	case openPickerMsg:
 		return m.openPicker()
 	case pickerDoneMsg:

@@ -72,6 +72,9 @@ type picker struct {
 	input  textinput.Model
 	mode   pickerMode
 	target session.Info
+	// open is the id of the session the chat screen has open: it is not
+	// deleted from here, and renaming it goes through the screen's writer.
+	open   string
 	status string
 	width  int
 	height int
@@ -152,9 +155,13 @@ func deleteSession(store *session.Store, id string) tea.Cmd {
 	}
 }
 
-// Open starts the picker: it loads the list.
-func (p picker) Open() (picker, tea.Cmd) {
-	p.mode, p.status = pickBrowse, "loading…"
+// renameOpenMsg asks the root to rename the session it has open.
+type renameOpenMsg struct{ title string }
+
+// Open starts the picker: it loads the list. open is the id of the session
+// the chat screen shows, if it was saved.
+func (p picker) Open(open string) (picker, tea.Cmd) {
+	p.mode, p.status, p.open = pickBrowse, "loading…", open
 	p.list.ResetFilter()
 	return p, listSessions(p.store)
 }
@@ -212,6 +219,9 @@ func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
 			if text == "" {
 				return p, nil
 			}
+			if mode == pickRename && p.target.ID == p.open && p.open != "" {
+				return p, func() tea.Msg { return renameOpenMsg{title: text} }
+			}
 			if mode == pickRename {
 				return p, renameSession(p.store, p.target.ID, text)
 			}
@@ -254,6 +264,9 @@ func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
 		p.input.Prompt = "new title: "
 		p.input.CursorEnd()
 		return p, p.input.Focus()
+	case key.Matches(msg, p.keys.Delete) && ok && item.info.ID == p.open && p.open != "":
+		p.status = "this session is open: ctrl+n starts a new one, then it can be deleted"
+		return p, nil
 	case key.Matches(msg, p.keys.Delete) && ok:
 		p.mode, p.target = pickConfirmDelete, item.info
 		return p, nil

@@ -18,7 +18,7 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.w.picker, cmd = m.w.picker.SetSize(m.width, m.height).Open()
+	m.w.picker, cmd = m.w.picker.SetSize(m.width, m.height).Open(m.SessionID())
 	m.state = statePicker
 	return m, cmd
 }

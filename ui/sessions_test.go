@@ -124,3 +124,30 @@ func TestResumeFidelity(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(resumed.View()))
 }
+
+// The picker does not delete the session that is open: later saves would
+// go nowhere. Renaming it goes through the screen's own writer.
+func TestPickerKeepsTheOpenSession(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "hello")
+	waitFor(t, tm, "stop end_turn")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "1 session")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	waitFor(t, tm, "this session is open")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	waitFor(t, tm, "new title")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	tm.Type("Greetings")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "renamed")
+	m := quit(t, tm)
+	sess, err := h.store.Load(m.SessionID())
+	if err != nil {
+		t.Fatalf("the open session is gone: %v", err)
+	}
+	if sess.Title != "Greetings" || len(sess.Entries) != 2 {
+		t.Errorf("title %q, %d entries", sess.Title, len(sess.Entries))
+	}
+}
