@@ -17,49 +17,50 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/slash"
 )
 
 // runCommand carries out a slash command typed in the input.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	res, err := runSlash(line, m.params)
+	res, err := slash.Run(line, m.params)
 	if err != nil {
 		m.notice = err.Error()
 		return m, nil // the command stays in the input to be fixed
 	}
 	m.w.input.Reset()
 	m.recall = nil
-	m.notice = res.notice
-	switch res.action {
-	case actionSet:
-		m.params = res.params
+	m.notice = res.Notice
+	switch res.Action {
+	case slash.ActionSet:
+		m.params = res.Params
 		return m.saveParams()
-	case actionRetry:
+	case slash.ActionRetry:
 		return m.retry()
-	case actionContinue:
+	case slash.ActionContinue:
 		return m.continueReply()
-	case actionCopy:
+	case slash.ActionCopy:
 		return m.copyLast()
-	case actionInfo:
+	case slash.ActionInfo:
 		return m.info(), nil
-	case actionClear:
+	case slash.ActionClear:
 		return m.clear()
-	case actionRename:
-		return m.rename(res.arg)
-	case actionExport:
-		return m, m.export(res.arg)
-	case actionSessions:
+	case slash.ActionRename:
+		return m.rename(res.Arg)
+	case slash.ActionExport:
+		return m, m.export(res.Arg)
+	case slash.ActionSessions:
 		return m.openPicker()
-	case actionImage:
-		return m.startImage(res.arg)
-	case actionOpen:
-		n, _ := strconv.Atoi(res.arg)
+	case slash.ActionImage:
+		return m.startImage(res.Arg)
+	case slash.ActionOpen:
+		n, _ := strconv.Atoi(res.Arg)
 		return m.openImage(n)
-	case actionHelp:
+	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.helpText()}).layout(), nil
-	case actionQuit:
+	case slash.ActionQuit:
 		return m.stopAndQuit()
-	case actionEditSystem:
+	case slash.ActionEditSystem:
 		return m, editText(m.params.System, editSystem)
 	}
 	return m.layout(), nil
@@ -275,9 +276,9 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 	switch msg.target {
 	case editSystem:
 		m.params.System = strings.TrimSpace(msg.text)
-		m.notice = "system prompt updated" + fromNext
+		m.notice = "system prompt updated" + slash.FromNext
 		if m.params.System == "" {
-			m.notice = "system prompt cleared" + fromNext
+			m.notice = "system prompt cleared" + slash.FromNext
 		}
 		return m.saveParams()
 	default:
@@ -387,7 +388,7 @@ func (m Model) helpText() string {
 		}
 	}
 	b.WriteString("commands\n")
-	for _, l := range slashHelpLines() {
+	for _, l := range slash.HelpLines() {
 		b.WriteString("  " + l + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")

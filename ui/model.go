@@ -21,6 +21,7 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/engine"
+	"muse/ui/slash"
 )
 
 // Options configure the chat screen.
@@ -385,7 +386,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
 	case key.Matches(msg, m.keys.Complete):
-		if done, ok := completeSlash(m.w.input.Value()); ok {
+		if done, ok := slash.Complete(m.w.input.Value()); ok {
 			m.w.input.SetValue(done)
 		}
 		return m.layout(), nil
@@ -407,7 +408,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if text == "" {
 		return m, nil
 	}
-	if isSlash(text) {
+	if slash.Is(text) {
 		return m.runCommand(text)
 	}
 	if m.busy() {

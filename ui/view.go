@@ -13,6 +13,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/sanitize"
+	"muse/ui/slash"
 )
 
 // layout sizes the children to the window.
@@ -61,7 +62,7 @@ func (m Model) helpView() string {
 			}
 			lines = append(lines, "")
 		}
-		for _, l := range slashHelpLines() {
+		for _, l := range slash.HelpLines() {
 			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
 		}
 		lines = append(lines, st.Muted.Render("esc or ? closes this help"))
@@ -72,7 +73,7 @@ func (m Model) helpView() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	if hint := slashHint(m.w.input.Value(), max(m.width, 1)); hint != "" {
+	if hint := slash.Hint(m.w.input.Value(), max(m.width, 1)); hint != "" {
 		return st.Accent.Render(hint)
 	}
 	return m.w.help.View(m.keys)

@@ -1,4 +1,4 @@
-package ui
+package slash
 
 import (
 	"reflect"
@@ -38,63 +38,63 @@ func slashWith(edit func(p *session.Params)) session.Params {
 func TestRunSlashCommands(t *testing.T) {
 	tests := []struct {
 		input  string
-		action slashAction
+		action Action
 		params session.Params // the settings expected in the result
 		notice string         // a part the notice must contain; "" means the notice must be empty
 	}{
-		{"/model other-model", actionSet, slashWith(func(p *session.Params) { p.Model = "other-model" }), "model other-model · from the next request"},
-		{"  /MODEL   spaced-model  ", actionSet, slashWith(func(p *session.Params) { p.Model = "spaced-model" }), "model spaced-model"},
-		{"/system You are  a pirate. ", actionSet, slashWith(func(p *session.Params) { p.System = "You are  a pirate." }), `system prompt "You are a pirate." · from the next request`},
-		{"/system line one\nline two", actionSet, slashWith(func(p *session.Params) { p.System = "line one\nline two" }), "system prompt"},
-		{"/system", actionEditSystem, slashBase(), ""},
-		{"/system off", actionSet, slashWith(func(p *session.Params) { p.System = "" }), "system prompt off"},
-		{"/system OFF", actionSet, slashWith(func(p *session.Params) { p.System = "" }), "system prompt off"},
-		{"/temperature 0.7", actionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(0.7) }), "temperature 0.7 · from the next request"},
-		{"/temperature 0", actionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(0) }), "temperature 0 "},
-		{"/temperature -0", actionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(0) }), "temperature 0 "},
-		{"/temperature 1", actionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(1) }), "temperature 1 "},
-		{"/Temperature off", actionSet, slashWith(func(p *session.Params) { p.Temperature = nil }), "temperature off"},
-		{"/temperature default", actionSet, slashWith(func(p *session.Params) { p.Temperature = nil }), "temperature off"},
-		{"/max-tokens 2048", actionSet, slashWith(func(p *session.Params) { p.MaxTokens = 2048 }), "max_tokens 2048 · from the next request"},
-		{"/max-tokens 1", actionSet, slashWith(func(p *session.Params) { p.MaxTokens = 1 }), "max_tokens 1 "},
-		{"/max-tokens 1000000", actionSet, slashWith(func(p *session.Params) { p.MaxTokens = 1000000 }), "max_tokens 1000000"},
-		{"/top-p 0.25", actionSet, slashWith(func(p *session.Params) { p.TopP = slashF64(0.25) }), "top_p 0.25 · from the next request"},
-		{"/top-p off", actionSet, slashWith(func(p *session.Params) { p.TopP = nil }), "top_p off"},
-		{"/top-k 5", actionSet, slashWith(func(p *session.Params) { p.TopK = slashInt(5) }), "top_k 5 · from the next request"},
-		{"/top-k off", actionSet, slashWith(func(p *session.Params) { p.TopK = nil }), "top_k off"},
-		{"/stop ###", actionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"###"} }), `stop sequences "###" · from the next request`},
-		{`/stop "END OF" ###`, actionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"END OF", "###"} }), `stop sequences "END OF", "###"`},
-		{`/stop "say \"hi\"" "a\\b" "x\ny" "\t"`, actionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{`say "hi"`, `a\b`, "x\ny", "\t"} }), `"x\ny"`},
-		{`/stop a\nb`, actionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{`a\nb`} }), "stop sequences"},
-		{"/stop x  y x", actionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"x", "y"} }), `"x", "y"`},
-		{`/stop "off"`, actionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"off"} }), `"off"`},
-		{"/stop", actionSet, slashWith(func(p *session.Params) { p.StopSequences = nil }), "stop sequences off"},
-		{"/stop off", actionSet, slashWith(func(p *session.Params) { p.StopSequences = nil }), "stop sequences off"},
-		{"/retry", actionRetry, slashBase(), ""},
-		{"/continue", actionContinue, slashBase(), ""},
-		{"/copy", actionCopy, slashBase(), ""},
-		{"/info", actionInfo, slashBase(), ""},
-		{"/clear", actionClear, slashBase(), ""},
-		{"/help", actionHelp, slashBase(), ""},
-		{"/quit", actionQuit, slashBase(), ""},
-		{"/exit", actionQuit, slashBase(), ""},
-		{" /RETRY \n", actionRetry, slashBase(), ""},
+		{"/model other-model", ActionSet, slashWith(func(p *session.Params) { p.Model = "other-model" }), "model other-model · from the next request"},
+		{"  /MODEL   spaced-model  ", ActionSet, slashWith(func(p *session.Params) { p.Model = "spaced-model" }), "model spaced-model"},
+		{"/system You are  a pirate. ", ActionSet, slashWith(func(p *session.Params) { p.System = "You are  a pirate." }), `system prompt "You are a pirate." · from the next request`},
+		{"/system line one\nline two", ActionSet, slashWith(func(p *session.Params) { p.System = "line one\nline two" }), "system prompt"},
+		{"/system", ActionEditSystem, slashBase(), ""},
+		{"/system off", ActionSet, slashWith(func(p *session.Params) { p.System = "" }), "system prompt off"},
+		{"/system OFF", ActionSet, slashWith(func(p *session.Params) { p.System = "" }), "system prompt off"},
+		{"/temperature 0.7", ActionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(0.7) }), "temperature 0.7 · from the next request"},
+		{"/temperature 0", ActionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(0) }), "temperature 0 "},
+		{"/temperature -0", ActionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(0) }), "temperature 0 "},
+		{"/temperature 1", ActionSet, slashWith(func(p *session.Params) { p.Temperature = slashF64(1) }), "temperature 1 "},
+		{"/Temperature off", ActionSet, slashWith(func(p *session.Params) { p.Temperature = nil }), "temperature off"},
+		{"/temperature default", ActionSet, slashWith(func(p *session.Params) { p.Temperature = nil }), "temperature off"},
+		{"/max-tokens 2048", ActionSet, slashWith(func(p *session.Params) { p.MaxTokens = 2048 }), "max_tokens 2048 · from the next request"},
+		{"/max-tokens 1", ActionSet, slashWith(func(p *session.Params) { p.MaxTokens = 1 }), "max_tokens 1 "},
+		{"/max-tokens 1000000", ActionSet, slashWith(func(p *session.Params) { p.MaxTokens = 1000000 }), "max_tokens 1000000"},
+		{"/top-p 0.25", ActionSet, slashWith(func(p *session.Params) { p.TopP = slashF64(0.25) }), "top_p 0.25 · from the next request"},
+		{"/top-p off", ActionSet, slashWith(func(p *session.Params) { p.TopP = nil }), "top_p off"},
+		{"/top-k 5", ActionSet, slashWith(func(p *session.Params) { p.TopK = slashInt(5) }), "top_k 5 · from the next request"},
+		{"/top-k off", ActionSet, slashWith(func(p *session.Params) { p.TopK = nil }), "top_k off"},
+		{"/stop ###", ActionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"###"} }), `stop sequences "###" · from the next request`},
+		{`/stop "END OF" ###`, ActionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"END OF", "###"} }), `stop sequences "END OF", "###"`},
+		{`/stop "say \"hi\"" "a\\b" "x\ny" "\t"`, ActionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{`say "hi"`, `a\b`, "x\ny", "\t"} }), `"x\ny"`},
+		{`/stop a\nb`, ActionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{`a\nb`} }), "stop sequences"},
+		{"/stop x  y x", ActionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"x", "y"} }), `"x", "y"`},
+		{`/stop "off"`, ActionSet, slashWith(func(p *session.Params) { p.StopSequences = []string{"off"} }), `"off"`},
+		{"/stop", ActionSet, slashWith(func(p *session.Params) { p.StopSequences = nil }), "stop sequences off"},
+		{"/stop off", ActionSet, slashWith(func(p *session.Params) { p.StopSequences = nil }), "stop sequences off"},
+		{"/retry", ActionRetry, slashBase(), ""},
+		{"/continue", ActionContinue, slashBase(), ""},
+		{"/copy", ActionCopy, slashBase(), ""},
+		{"/info", ActionInfo, slashBase(), ""},
+		{"/clear", ActionClear, slashBase(), ""},
+		{"/help", ActionHelp, slashBase(), ""},
+		{"/quit", ActionQuit, slashBase(), ""},
+		{"/exit", ActionQuit, slashBase(), ""},
+		{" /RETRY \n", ActionRetry, slashBase(), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			in := slashBase()
-			res, err := runSlash(tt.input, in)
+			res, err := Run(tt.input, in)
 			if err != nil {
-				t.Fatalf("runSlash(%q): %v", tt.input, err)
+				t.Fatalf("Run(%q): %v", tt.input, err)
 			}
-			if res.action != tt.action {
-				t.Errorf("action = %d, want %d", res.action, tt.action)
+			if res.Action != tt.action {
+				t.Errorf("action = %d, want %d", res.Action, tt.action)
 			}
-			if !reflect.DeepEqual(res.params, tt.params) {
-				t.Errorf("params = %+v, want %+v", res.params, tt.params)
+			if !reflect.DeepEqual(res.Params, tt.params) {
+				t.Errorf("params = %+v, want %+v", res.Params, tt.params)
 			}
-			if tt.notice == "" && res.notice != "" || !strings.Contains(res.notice, tt.notice) {
-				t.Errorf("notice = %q, want it to contain %q", res.notice, tt.notice)
+			if tt.notice == "" && res.Notice != "" || !strings.Contains(res.Notice, tt.notice) {
+				t.Errorf("notice = %q, want it to contain %q", res.Notice, tt.notice)
 			}
 			if !reflect.DeepEqual(in, slashBase()) {
 				t.Errorf("runSlash changed its input settings to %+v", in)
@@ -157,9 +157,9 @@ func TestRunSlashErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			in := slashBase()
-			res, err := runSlash(tt.input, in)
+			res, err := Run(tt.input, in)
 			if err == nil {
-				t.Fatalf("runSlash(%q) = %+v, want an error", tt.input, res)
+				t.Fatalf("Run(%q) = %+v, want an error", tt.input, res)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -169,11 +169,11 @@ func TestRunSlashErrors(t *testing.T) {
 			if !reflect.DeepEqual(in, slashBase()) {
 				t.Errorf("runSlash changed its input settings to %+v", in)
 			}
-			if !reflect.DeepEqual(res.params, slashBase()) {
-				t.Fatalf("error result carries changed settings %+v", res.params)
+			if !reflect.DeepEqual(res.Params, slashBase()) {
+				t.Fatalf("error result carries changed settings %+v", res.Params)
 			}
-			res.params.StopSequences[0] = "changed"
-			*res.params.Temperature = 0.1
+			res.Params.StopSequences[0] = "changed"
+			*res.Params.Temperature = 0.1
 			if !reflect.DeepEqual(in, slashBase()) {
 				t.Errorf("changing the error result changed the input to %+v", in)
 			}
@@ -185,9 +185,9 @@ func TestRunSlashErrors(t *testing.T) {
 // the plain error, with no suggestion.
 func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
 	for _, input := range []string{"/foo", "/xyzzy 3", "/a", "/tx"} {
-		_, err := runSlash(input, slashBase())
+		_, err := Run(input, slashBase())
 		if err == nil || strings.Contains(err.Error(), "did you mean") || !strings.HasSuffix(err.Error(), ": try /help") {
-			t.Errorf("runSlash(%q) error = %v, want a plain unknown-command error", input, err)
+			t.Errorf("Run(%q) error = %v, want a plain unknown-command error", input, err)
 		}
 	}
 }
@@ -197,15 +197,15 @@ func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
 func TestRunSlashResultDoesNotAlias(t *testing.T) {
 	for _, input := range []string{"/model m", "/retry", "/system", "/temperature 0.2", "/stop a b"} {
 		in := slashBase()
-		res, err := runSlash(input, in)
+		res, err := Run(input, in)
 		if err != nil {
-			t.Fatalf("runSlash(%q): %v", input, err)
+			t.Fatalf("Run(%q): %v", input, err)
 		}
-		*res.params.TopP = 0.1
-		*res.params.TopK = 1
-		res.params.StopSequences[0] = "changed"
-		if res.params.Temperature != nil {
-			*res.params.Temperature = 0.3
+		*res.Params.TopP = 0.1
+		*res.Params.TopK = 1
+		res.Params.StopSequences[0] = "changed"
+		if res.Params.Temperature != nil {
+			*res.Params.Temperature = 0.3
 		}
 		if !reflect.DeepEqual(in, slashBase()) {
 			t.Errorf("%s: changing the result changed the input to %+v", input, in)
@@ -241,8 +241,8 @@ func TestIsSlashCommand(t *testing.T) {
 		{"   ", false},
 	}
 	for _, tt := range tests {
-		if got := isSlash(tt.input); got != tt.want {
-			t.Errorf("isSlash(%q) = %v, want %v", tt.input, got, tt.want)
+		if got := Is(tt.input); got != tt.want {
+			t.Errorf("Is(%q) = %v, want %v", tt.input, got, tt.want)
 		}
 	}
 }
@@ -278,9 +278,9 @@ func TestCompleteSlash(t *testing.T) {
 		{"", "", false},
 	}
 	for _, tt := range tests {
-		got, ok := completeSlash(tt.input)
+		got, ok := Complete(tt.input)
 		if ok != tt.ok || got != tt.want {
-			t.Errorf("completeSlash(%q) = %q, %v; want %q, %v", tt.input, got, ok, tt.want, tt.ok)
+			t.Errorf("Complete(%q) = %q, %v; want %q, %v", tt.input, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -319,24 +319,24 @@ func TestSlashHint(t *testing.T) {
 		{input: "/t", width: 69, want: "/temperature X — sampling temperature, 0 to 1 (off: server default) …"},
 	}
 	for _, tt := range tests {
-		got := slashHint(tt.input, tt.width)
+		got := Hint(tt.input, tt.width)
 		if n := utf8.RuneCountInString(got); n > tt.width {
-			t.Errorf("slashHint(%q, %d) is %d runes wide: %q", tt.input, tt.width, n, got)
+			t.Errorf("Hint(%q, %d) is %d runes wide: %q", tt.input, tt.width, n, got)
 		}
 		if strings.ContainsAny(got, "\n\x1b") {
-			t.Errorf("slashHint(%q, %d) = %q, want plain text on one line", tt.input, tt.width, got)
+			t.Errorf("Hint(%q, %d) = %q, want plain text on one line", tt.input, tt.width, got)
 		}
 		if tt.has == nil && got != tt.want {
-			t.Errorf("slashHint(%q, %d) = %q, want %q", tt.input, tt.width, got, tt.want)
+			t.Errorf("Hint(%q, %d) = %q, want %q", tt.input, tt.width, got, tt.want)
 		}
 		for _, h := range tt.has {
 			if !strings.Contains(got, h) {
-				t.Errorf("slashHint(%q, %d) = %q, want it to contain %q", tt.input, tt.width, got, h)
+				t.Errorf("Hint(%q, %d) = %q, want it to contain %q", tt.input, tt.width, got, h)
 			}
 		}
 		for _, l := range tt.lacks {
 			if strings.Contains(got, l) {
-				t.Errorf("slashHint(%q, %d) = %q, want it without %q", tt.input, tt.width, got, l)
+				t.Errorf("Hint(%q, %d) = %q, want it without %q", tt.input, tt.width, got, l)
 			}
 		}
 	}
@@ -347,25 +347,25 @@ func TestSlashHint(t *testing.T) {
 // no aliases.
 func TestSlashHintWidths(t *testing.T) {
 	for _, input := range []string{"/", "/t", "/c", "/s", "/top-", "/stop \"x", "/quit"} {
-		full := slashHint(input, 10000)
+		full := Hint(input, 10000)
 		for width := 0; width <= utf8.RuneCountInString(full)+2; width++ {
-			got := slashHint(input, width)
+			got := Hint(input, width)
 			if n := utf8.RuneCountInString(got); n > width {
-				t.Fatalf("slashHint(%q, %d) is %d runes wide: %q", input, width, n, got)
+				t.Fatalf("Hint(%q, %d) is %d runes wide: %q", input, width, n, got)
 			}
 			cut := utf8.RuneCountInString(full) > width
 			if cut != (got != full) || cut && width > 0 && !strings.HasSuffix(got, "…") {
-				t.Fatalf("slashHint(%q, %d) = %q; full hint %q", input, width, got, full)
+				t.Fatalf("Hint(%q, %d) = %q; full hint %q", input, width, got, full)
 			}
 			if strings.Contains(got, "/exit") {
-				t.Fatalf("slashHint(%q, %d) = %q shows the alias /exit", input, width, got)
+				t.Fatalf("Hint(%q, %d) = %q shows the alias /exit", input, width, got)
 			}
 		}
 	}
 }
 
 func TestSlashHelpLines(t *testing.T) {
-	lines := slashHelpLines()
+	lines := HelpLines()
 	if len(lines) != len(slashCommands) {
 		t.Fatalf("got %d help lines, want one for each of %d commands", len(lines), len(slashCommands))
 	}
@@ -414,7 +414,7 @@ func TestSlashCommandTable(t *testing.T) {
 				t.Errorf("command name %q is used twice", n)
 			}
 			seen[n] = true
-			if n != strings.ToLower(n) || !isSlash("/"+n) {
+			if n != strings.ToLower(n) || !Is("/"+n) {
 				t.Errorf("command name %q must be lower case letters, digits and '-', starting with a letter", n)
 			}
 		}

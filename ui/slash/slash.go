@@ -1,4 +1,7 @@
-package ui
+// Package slash parses the slash commands typed in the chat screen
+// (/model, /temperature, /image…): it checks their values, completes
+// and hints them, and says what the screen should do. It draws nothing.
+package slash
 
 import (
 	"errors"
@@ -24,36 +27,36 @@ type slashCommand struct {
 	// with the caller, so a change is made on a copy (see slashCloneParams).
 	// A command whose args is "" is refused by runSlash when given any text,
 	// so its run never sees an argument.
-	run func(arg string, p session.Params) (slashResult, error)
+	run func(arg string, p session.Params) (Result, error)
 }
 
-// slashResult is what a command asks the chat screen to do.
-type slashResult struct {
-	action slashAction    // what to do
-	params session.Params // for actionSet: the settings after the change; otherwise a copy of the settings as they were
-	notice string         // a short line saying what happened, e.g. "temperature 0.7 · from the next request"; may be ""
-	arg    string         // the argument of actionRename and actionExport
+// Result is what a command asks the chat screen to do.
+type Result struct {
+	Action Action         // what to do
+	Params session.Params // for ActionSet: the settings after the change; otherwise a copy of the settings as they were
+	Notice string         // a short line saying what happened, e.g. "temperature 0.7 · from the next request"; may be ""
+	Arg    string         // the argument of ActionRename and ActionExport
 }
 
-// slashAction is the kind of thing a slash command asks the chat screen to do.
-type slashAction int
+// Action is the kind of thing a slash command asks the chat screen to do.
+type Action int
 
 // The actions a slash command can ask for.
 const (
-	actionSet        slashAction = iota // settings changed: params holds them
-	actionRetry                         // regenerate the last reply
-	actionContinue                      // continue a reply cut at max_tokens
-	actionCopy                          // copy the last reply
-	actionInfo                          // show the usage of the last reply
-	actionClear                         // start a new session
-	actionHelp                          // show all keys and commands
-	actionQuit                          // quit
-	actionEditSystem                    // `/system` alone: edit the system prompt in $EDITOR
-	actionRename                        // rename the session to arg
-	actionExport                        // export the session as Markdown to arg (or a default path)
-	actionSessions                      // open the session picker
-	actionImage                         // generate images from arg (or the last reply)
-	actionOpen                          // open image arg of the last image turn
+	ActionSet        Action = iota // settings changed: params holds them
+	ActionRetry                         // regenerate the last reply
+	ActionContinue                      // continue a reply cut at max_tokens
+	ActionCopy                          // copy the last reply
+	ActionInfo                          // show the usage of the last reply
+	ActionClear                         // start a new session
+	ActionHelp                          // show all keys and commands
+	ActionQuit                          // quit
+	ActionEditSystem                    // `/system` alone: edit the system prompt in $EDITOR
+	ActionRename                        // rename the session to arg
+	ActionExport                        // export the session as Markdown to arg (or a default path)
+	ActionSessions                      // open the session picker
+	ActionImage                         // generate images from arg (or the last reply)
+	ActionOpen                          // open image arg of the last image turn
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -61,8 +64,8 @@ const (
 	slashMaxTokens = 1000000 // the largest /max-tokens accepted
 )
 
-// fromNext ends the notice of every settings command.
-const fromNext = " · from the next request"
+// FromNext ends the notice of every settings command.
+const FromNext = " · from the next request"
 
 // slashCommands is the registry, in the order help lists them. A new command
 // is a new row: parsing, completion, hints, suggestions and help all read it.
@@ -85,16 +88,16 @@ var slashCommands = []slashCommand{
 	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark })},
 	{name: "image-model", args: "NAME", help: "model for image generation", run: slashImageModel},
 	{name: "open", args: "N", help: "open image N of the last image turn in the viewer", run: slashOpen},
-	{name: "retry", help: "regenerate the last reply", run: slashJust(actionRetry)},
-	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(actionContinue)},
-	{name: "copy", help: "copy the last reply", run: slashJust(actionCopy)},
-	{name: "info", help: "usage of the last reply", run: slashJust(actionInfo)},
-	{name: "clear", help: "start a new session", run: slashJust(actionClear)},
+	{name: "retry", help: "regenerate the last reply", run: slashJust(ActionRetry)},
+	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(ActionContinue)},
+	{name: "copy", help: "copy the last reply", run: slashJust(ActionCopy)},
+	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
+	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
 	{name: "export", args: "[PATH]", help: "save this session as Markdown (default ./muse-<id>.md)", run: slashExport},
-	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(actionSessions)},
-	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(actionHelp)},
-	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(actionQuit)},
+	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
+	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(ActionHelp)},
+	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(ActionQuit)},
 }
 
 // isSlash reports whether input is meant as a slash command rather than a
@@ -103,7 +106,7 @@ var slashCommands = []slashCommand{
 // attempt at one (letters, digits and '-' only), so "/usr/bin/env …" and
 // "/ hello" stay prompts while "/unknowncmd" is a command that runSlash refuses
 // with a clear error.
-func isSlash(input string) bool {
+func Is(input string) bool {
 	word, _ := splitSlash(input)
 	if !strings.HasPrefix(word, "/") {
 		return false
@@ -126,8 +129,8 @@ func isSlash(input string) bool {
 // runSlash parses input as a slash command and runs it on the settings p. An
 // error (an unknown command, a misused or malformed argument) says what is
 // allowed; the result then carries p unchanged, and p itself is never changed.
-func runSlash(input string, p session.Params) (slashResult, error) {
-	unchanged := slashResult{params: slashCloneParams(p)}
+func Run(input string, p session.Params) (Result, error) {
+	unchanged := Result{Params: slashCloneParams(p)}
 	word, arg := splitSlash(input)
 	if !strings.HasPrefix(word, "/") {
 		return unchanged, errors.New("not a command: a command starts with /, try /help")
@@ -154,7 +157,7 @@ func runSlash(input string, p session.Params) (slashResult, error) {
 // of a name with no space yet. A single matching command completes to "/name "
 // (to "/name" when it takes no arguments); several complete to their longest
 // common prefix. ok is false when nothing would be added.
-func completeSlash(input string) (completed string, ok bool) {
+func Complete(input string) (completed string, ok bool) {
 	typed := strings.TrimLeftFunc(input, unicode.IsSpace)
 	if !strings.HasPrefix(typed, "/") || strings.IndexFunc(typed, unicode.IsSpace) >= 0 {
 		return "", false
@@ -187,7 +190,7 @@ func completeSlash(input string) (completed string, ok bool) {
 // the name it describes that command alone. It is "" when input is not a slash
 // command (see isSlash) or no command matches. The hint is plain text, never
 // wider than width runes.
-func slashHint(input string, width int) string {
+func Hint(input string, width int) string {
 	if width > 0 && strings.TrimSpace(input) == "/" {
 		items := make([]string, 0, len(slashCommands))
 		for _, c := range slashCommands {
@@ -195,7 +198,7 @@ func slashHint(input string, width int) string {
 		}
 		return slashFitHint(items, width)
 	}
-	if width <= 0 || !isSlash(input) {
+	if width <= 0 || !Is(input) {
 		return ""
 	}
 	trimmed := strings.TrimLeftFunc(input, unicode.IsSpace)
@@ -219,7 +222,7 @@ func slashHint(input string, width int) string {
 
 // slashHelpLines is one line per command, "/name ARGS  help", with the help
 // texts aligned, for the help screen.
-func slashHelpLines() []string {
+func HelpLines() []string {
 	usages := make([]string, len(slashCommands))
 	widest := 0
 	for i, c := range slashCommands {
@@ -248,21 +251,21 @@ func slashImageParams(p session.Params) session.Params {
 	return q
 }
 
-func slashImage(arg string, p session.Params) (slashResult, error) {
-	return slashResult{action: actionImage, params: slashCloneParams(p), arg: strings.TrimSpace(arg)}, nil
+func slashImage(arg string, p session.Params) (Result, error) {
+	return Result{Action: ActionImage, Params: slashCloneParams(p), Arg: strings.TrimSpace(arg)}, nil
 }
 
-func slashSize(arg string, p session.Params) (slashResult, error) {
+func slashSize(arg string, p session.Params) (Result, error) {
 	size := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(arg)), "x", "*")
 	if _, _, err := api.ParseSize(size); err != nil || arg == "" {
-		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", arg)
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", arg)
 	}
 	q := slashImageParams(p)
 	q.Image.Size = size
 	return slashSet(q, "image size "+size), nil
 }
 
-func slashNegative(arg string, p session.Params) (slashResult, error) {
+func slashNegative(arg string, p session.Params) (Result, error) {
 	q := slashImageParams(p)
 	q.Image.NegativePrompt = strings.TrimSpace(arg)
 	if q.Image.NegativePrompt == "" {
@@ -271,10 +274,10 @@ func slashNegative(arg string, p session.Params) (slashResult, error) {
 	return slashSet(q, "negative prompt set"), nil
 }
 
-func slashImageModel(arg string, p session.Params) (slashResult, error) {
+func slashImageModel(arg string, p session.Params) (Result, error) {
 	name := strings.TrimSpace(arg)
 	if name == "" || strings.ContainsAny(name, " \t") {
-		return slashResult{params: slashCloneParams(p)}, errors.New("usage: /image-model NAME")
+		return Result{Params: slashCloneParams(p)}, errors.New("usage: /image-model NAME")
 	}
 	q := slashImageParams(p)
 	q.Image.Model = name
@@ -282,15 +285,15 @@ func slashImageModel(arg string, p session.Params) (slashResult, error) {
 }
 
 // slashOnOff sets a boolean image setting from "on" or "off".
-func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string, session.Params) (slashResult, error) {
-	return func(arg string, p session.Params) (slashResult, error) {
+func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string, session.Params) (Result, error) {
+	return func(arg string, p session.Params) (Result, error) {
 		var v bool
 		switch strings.ToLower(strings.TrimSpace(arg)) {
 		case "on", "true", "yes":
 			v = true
 		case "off", "false", "no":
 		default:
-			return slashResult{params: slashCloneParams(p)}, fmt.Errorf("%s must be on or off, got %q", field, arg)
+			return Result{Params: slashCloneParams(p)}, fmt.Errorf("%s must be on or off, got %q", field, arg)
 		}
 		q := slashImageParams(p)
 		*ref(q.Image) = &v
@@ -302,18 +305,18 @@ func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string
 	}
 }
 
-func slashOpen(arg string, p session.Params) (slashResult, error) {
+func slashOpen(arg string, p session.Params) (Result, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(arg))
 	if err != nil || n < 1 {
-		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("usage: /open N, with N the image number from 1; got %q", arg)
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /open N, with N the image number from 1; got %q", arg)
 	}
-	return slashResult{action: actionOpen, params: slashCloneParams(p), arg: strconv.Itoa(n)}, nil
+	return Result{Action: ActionOpen, Params: slashCloneParams(p), Arg: strconv.Itoa(n)}, nil
 }
 
-func slashToolChoice(arg string, p session.Params) (slashResult, error) {
+func slashToolChoice(arg string, p session.Params) (Result, error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" || strings.ContainsAny(arg, " \t") {
-		return slashResult{params: slashCloneParams(p)}, errors.New("usage: /tool-choice auto|any|none|NAME (or off)")
+		return Result{Params: slashCloneParams(p)}, errors.New("usage: /tool-choice auto|any|none|NAME (or off)")
 	}
 	q := slashCloneParams(p)
 	if strings.EqualFold(arg, "off") || strings.EqualFold(arg, "default") {
@@ -324,7 +327,7 @@ func slashToolChoice(arg string, p session.Params) (slashResult, error) {
 	return slashSet(q, "tool_choice "+arg), nil
 }
 
-func slashThinking(arg string, p session.Params) (slashResult, error) {
+func slashThinking(arg string, p session.Params) (Result, error) {
 	arg = strings.TrimSpace(arg)
 	q := slashCloneParams(p)
 	if slashOff(arg) {
@@ -333,33 +336,33 @@ func slashThinking(arg string, p session.Params) (slashResult, error) {
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1024 || (p.MaxTokens > 0 && n >= p.MaxTokens) {
-		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("thinking budget must be a whole number from 1024 to below max_tokens (%d), or off; got %q", p.MaxTokens, arg)
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("thinking budget must be a whole number from 1024 to below max_tokens (%d), or off; got %q", p.MaxTokens, arg)
 	}
 	q.ThinkingBudget = n
 	return slashSet(q, fmt.Sprintf("thinking budget %d", n)), nil
 }
 
-func slashRename(arg string, p session.Params) (slashResult, error) {
+func slashRename(arg string, p session.Params) (Result, error) {
 	title := strings.Join(strings.Fields(arg), " ")
 	if title == "" {
-		return slashResult{params: slashCloneParams(p)}, errors.New("usage: /rename TITLE")
+		return Result{Params: slashCloneParams(p)}, errors.New("usage: /rename TITLE")
 	}
 	if n := utf8.RuneCountInString(title); n > 200 {
-		return slashResult{params: slashCloneParams(p)}, fmt.Errorf("a title has at most 200 characters, this one has %d", n)
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("a title has at most 200 characters, this one has %d", n)
 	}
-	return slashResult{action: actionRename, params: slashCloneParams(p), arg: title}, nil
+	return Result{Action: ActionRename, Params: slashCloneParams(p), Arg: title}, nil
 }
 
-func slashExport(arg string, p session.Params) (slashResult, error) {
-	return slashResult{action: actionExport, params: slashCloneParams(p), arg: strings.TrimSpace(arg)}, nil
+func slashExport(arg string, p session.Params) (Result, error) {
+	return Result{Action: ActionExport, Params: slashCloneParams(p), Arg: strings.TrimSpace(arg)}, nil
 }
 
-func slashModel(arg string, p session.Params) (slashResult, error) {
+func slashModel(arg string, p session.Params) (Result, error) {
 	if arg == "" {
-		return slashResult{}, errors.New("usage: /model NAME")
+		return Result{}, errors.New("usage: /model NAME")
 	}
 	if strings.IndexFunc(arg, unicode.IsSpace) >= 0 {
-		return slashResult{}, fmt.Errorf("usage: /model NAME: a model name has no spaces, got %q", arg)
+		return Result{}, fmt.Errorf("usage: /model NAME: a model name has no spaces, got %q", arg)
 	}
 	q := slashCloneParams(p)
 	q.Model = arg
@@ -368,11 +371,11 @@ func slashModel(arg string, p session.Params) (slashResult, error) {
 
 // slashSystem sets the system prompt to the rest of the line, clears it with
 // "off", or asks for the editor when given nothing.
-func slashSystem(arg string, p session.Params) (slashResult, error) {
+func slashSystem(arg string, p session.Params) (Result, error) {
 	q := slashCloneParams(p)
 	switch {
 	case arg == "":
-		return slashResult{action: actionEditSystem, params: q}, nil
+		return Result{Action: ActionEditSystem, Params: q}, nil
 	case strings.EqualFold(arg, "off"):
 		q.System = ""
 		return slashSet(q, "system prompt off"), nil
@@ -383,8 +386,8 @@ func slashSystem(arg string, p session.Params) (slashResult, error) {
 
 // slashUnitFloat makes the run of a setting that is a number from 0 to 1 or off;
 // field is its name in notices and errors, and ref points at it in the settings.
-func slashUnitFloat(field string, ref func(*session.Params) **float64) func(string, session.Params) (slashResult, error) {
-	return func(arg string, p session.Params) (slashResult, error) {
+func slashUnitFloat(field string, ref func(*session.Params) **float64) func(string, session.Params) (Result, error) {
+	return func(arg string, p session.Params) (Result, error) {
 		q := slashCloneParams(p)
 		if slashOff(arg) {
 			*ref(&q) = nil
@@ -392,7 +395,7 @@ func slashUnitFloat(field string, ref func(*session.Params) **float64) func(stri
 		}
 		v, err := strconv.ParseFloat(arg, 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
-			return slashResult{}, fmt.Errorf("%s must be a number from 0 to 1 (or off), got %q", field, arg)
+			return Result{}, fmt.Errorf("%s must be a number from 0 to 1 (or off), got %q", field, arg)
 		}
 		v += 0 // turn -0 into 0
 		*ref(&q) = &v
@@ -401,10 +404,10 @@ func slashUnitFloat(field string, ref func(*session.Params) **float64) func(stri
 }
 
 // slashMaxTokensRun sets max_tokens, a whole number from 1 to slashMaxTokens.
-func slashMaxTokensRun(arg string, p session.Params) (slashResult, error) {
+func slashMaxTokensRun(arg string, p session.Params) (Result, error) {
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1 || n > slashMaxTokens {
-		return slashResult{}, fmt.Errorf("max_tokens must be a whole number from 1 to %d, got %q", slashMaxTokens, arg)
+		return Result{}, fmt.Errorf("max_tokens must be a whole number from 1 to %d, got %q", slashMaxTokens, arg)
 	}
 	q := slashCloneParams(p)
 	q.MaxTokens = n
@@ -412,7 +415,7 @@ func slashMaxTokensRun(arg string, p session.Params) (slashResult, error) {
 }
 
 // slashTopK sets top_k, a whole number of at least 1, or unsets it with off.
-func slashTopK(arg string, p session.Params) (slashResult, error) {
+func slashTopK(arg string, p session.Params) (Result, error) {
 	q := slashCloneParams(p)
 	if slashOff(arg) {
 		q.TopK = nil
@@ -420,14 +423,14 @@ func slashTopK(arg string, p session.Params) (slashResult, error) {
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1 {
-		return slashResult{}, fmt.Errorf("top_k must be a whole number of 1 or more (or off), got %q", arg)
+		return Result{}, fmt.Errorf("top_k must be a whole number of 1 or more (or off), got %q", arg)
 	}
 	q.TopK = &n
 	return slashSet(q, "top_k "+strconv.Itoa(n)), nil
 }
 
 // slashStop sets the stop sequences, or clears them when given nothing or off.
-func slashStop(arg string, p session.Params) (slashResult, error) {
+func slashStop(arg string, p session.Params) (Result, error) {
 	q := slashCloneParams(p)
 	if arg == "" || strings.EqualFold(arg, "off") {
 		q.StopSequences = nil
@@ -435,7 +438,7 @@ func slashStop(arg string, p session.Params) (slashResult, error) {
 	}
 	seqs, err := slashSplitStop(arg)
 	if err != nil {
-		return slashResult{}, err
+		return Result{}, err
 	}
 	q.StopSequences = seqs
 	quoted := make([]string, len(seqs))
@@ -514,16 +517,16 @@ func slashSplitStop(arg string) ([]string, error) {
 }
 
 // slashJust makes the run of a command that takes no arguments and only asks for action.
-func slashJust(action slashAction) func(string, session.Params) (slashResult, error) {
-	return func(_ string, p session.Params) (slashResult, error) {
-		return slashResult{action: action, params: slashCloneParams(p)}, nil
+func slashJust(action Action) func(string, session.Params) (Result, error) {
+	return func(_ string, p session.Params) (Result, error) {
+		return Result{Action: action, Params: slashCloneParams(p)}, nil
 	}
 }
 
 // slashSet is the result of a settings command: the new settings q and a notice
 // saying what changed and when it takes effect.
-func slashSet(q session.Params, what string) slashResult {
-	return slashResult{action: actionSet, params: q, notice: what + fromNext}
+func slashSet(q session.Params, what string) Result {
+	return Result{Action: ActionSet, Params: q, Notice: what + FromNext}
 }
 
 // slashCloneParams copies p deeply, so a change to the copy never reaches p.
