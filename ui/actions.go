@@ -2,21 +2,20 @@ package ui
 
 import (
 	"bytes"
-	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/clipboard"
 	"muse/ui/engine"
+	"muse/ui/launch"
 	"muse/ui/slash"
 )
 
@@ -126,29 +125,10 @@ type copiedMsg struct {
 	err   error
 }
 
-// copyText writes text to the terminal's clipboard with OSC 52, wrapped for
-// tmux or screen when inside one; inside tmux it also fills tmux's buffer.
-func copyText(w interface{ Write([]byte) (int, error) }, text string, getenv func(string) string) tea.Cmd {
+// copyText copies text to the terminal's clipboard, in a command.
+func copyText(w io.Writer, text string, getenv func(string) string) tea.Cmd {
 	return func() tea.Msg {
-		seq := osc52.New(text)
-		inTmux := getenv("TMUX") != ""
-		switch {
-		case inTmux:
-			seq = seq.Tmux()
-		case strings.HasPrefix(getenv("TERM"), "screen"):
-			seq = seq.Screen()
-		}
-		_, err := w.Write([]byte(seq.String()))
-		if inTmux {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-w", "-")
-			cmd.Stdin = strings.NewReader(text)
-			if terr := cmd.Run(); terr != nil && err == nil {
-				err = fmt.Errorf("tmux load-buffer: %w", terr)
-			}
-		}
-		return copiedMsg{chars: len([]rune(text)), err: err}
+		return copiedMsg{chars: len([]rune(text)), err: clipboard.Copy(w, text, getenv)}
 	}
 }
 
@@ -344,18 +324,12 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 	return m, openFile(path)
 }
 
-// openFile starts the system viewer on path and does not wait for it.
+// openFile starts the system viewer on path, in a command.
 func openFile(path string) tea.Cmd {
 	return func() tea.Msg {
-		opener := "xdg-open"
-		if runtime.GOOS == "darwin" {
-			opener = "open"
+		if err := launch.Open(path); err != nil {
+			return noticeMsg{text: err.Error()}
 		}
-		cmd := exec.Command(opener, path)
-		if err := cmd.Start(); err != nil {
-			return noticeMsg{text: fmt.Sprintf("open %s: %v (is %s installed?)", path, err, opener)}
-		}
-		go cmd.Wait()
 		return noticeMsg{text: "opened " + path}
 	}
 }

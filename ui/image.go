@@ -16,16 +16,12 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/images"
 	"muse/ui/preview"
 )
 
-// Image limits: what is read, and what is decoded.
-const (
-	maxImageBytes  = 64 << 20
-	maxImageSide   = 8192
-	maxImagePixels = 40_000_000
-	previewCols    = 40
-)
+// previewCols is the widest preview, in columns.
+const previewCols = 40
 
 // imageJob is an image turn in flight: the request, then saving each image.
 type imageJob struct {
@@ -233,7 +229,7 @@ func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessio
 			}
 			for i, d := range res.Data {
 				img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-				data, err := ImageBytes(ctx, c, d, func(done, total int64) {
+				data, err := images.Fetch(ctx, c, d, func(done, total int64) {
 					send(imageItem{index: i, done: done, total: total})
 				})
 				var shown string
@@ -258,18 +254,6 @@ func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessio
 	}
 }
 
-// ImageBytes returns the image of d: decoded base64, or downloaded at once,
-// because such URLs expire. progress may be nil.
-func ImageBytes(ctx context.Context, c *api.Client, d api.ImageData, progress func(done, total int64)) ([]byte, error) {
-	if d.B64JSON != "" {
-		return session.DecodeB64(d.B64JSON)
-	}
-	if d.URL == "" {
-		return nil, fmt.Errorf("the server sent neither a URL nor data for this image")
-	}
-	return c.Download(ctx, d.URL, maxImageBytes, progress)
-}
-
 // previewer builds the preview of a saved image: half blocks, or, in a
 // terminal that speaks the kitty graphics protocol, a real image shown
 // through Unicode placeholders. It runs in commands, never in Update.
@@ -281,7 +265,7 @@ type previewer struct {
 
 // build returns the preview of the image at path, or "" when it cannot.
 func (p previewer) build(path string) string {
-	img, err := session.DecodeImage(path, maxImageSide, maxImagePixels)
+	img, err := session.DecodeImage(path, images.MaxSide, images.MaxPixels)
 	if err != nil {
 		return ""
 	}

@@ -12,8 +12,8 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
-	"muse/ui"
 	cfgfile "muse/ui/cli/config"
+	"muse/ui/engine"
 	"muse/ui/sanitize"
 )
 
@@ -27,7 +27,7 @@ type config struct {
 	imageModel string
 	demo       bool
 	params     session.Params
-	tools      []ui.Tool
+	tools      []engine.Tool
 	maxRounds  int
 
 	versionHeader string
@@ -132,7 +132,7 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 		c.maxRounds = *prof.MaxToolRounds
 	}
 	for _, t := range prof.Tools {
-		c.tools = append(c.tools, ui.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
+		c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 	}
 	if f.toolsFile != "" {
 		tools, err := cfgfile.LoadTools(f.toolsFile)
@@ -141,7 +141,7 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 		}
 		c.tools = nil
 		for _, t := range tools {
-			c.tools = append(c.tools, ui.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
+			c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 		}
 	}
 	if f.demo {

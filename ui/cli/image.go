@@ -11,7 +11,7 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/ui"
+	"muse/ui/images"
 	"muse/ui/sanitize"
 )
 
@@ -101,7 +101,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	for i, d := range res.Data {
 		out := imageOut{URL: d.URL, RevisedPrompt: d.RevisedPrompt}
 		img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-		data, err := ui.ImageBytes(ctx, client, d, nil)
+		data, err := images.Fetch(ctx, client, d, nil)
 		var si session.SavedImage
 		if err == nil {
 			if f.out != "" {
