@@ -44,19 +44,19 @@ type Action int
 // The actions a slash command can ask for.
 const (
 	ActionSet        Action = iota // settings changed: params holds them
-	ActionRetry                         // regenerate the last reply
-	ActionContinue                      // continue a reply cut at max_tokens
-	ActionCopy                          // copy the last reply
-	ActionInfo                          // show the usage of the last reply
-	ActionClear                         // start a new session
-	ActionHelp                          // show all keys and commands
-	ActionQuit                          // quit
-	ActionEditSystem                    // `/system` alone: edit the system prompt in $EDITOR
-	ActionRename                        // rename the session to arg
-	ActionExport                        // export the session as Markdown to arg (or a default path)
-	ActionSessions                      // open the session picker
-	ActionImage                         // generate images from arg (or the last reply)
-	ActionOpen                          // open image arg of the last image turn
+	ActionRetry                    // regenerate the last reply
+	ActionContinue                 // continue a reply cut at max_tokens
+	ActionCopy                     // copy the last reply
+	ActionInfo                     // show the usage of the last reply
+	ActionClear                    // start a new session
+	ActionHelp                     // show all keys and commands
+	ActionQuit                     // quit
+	ActionEditSystem               // `/system` alone: edit the system prompt in $EDITOR
+	ActionRename                   // rename the session to arg
+	ActionExport                   // export the session as Markdown to arg (or a default path)
+	ActionSessions                 // open the session picker
+	ActionImage                    // generate images from arg (or the last reply)
+	ActionOpen                     // open image arg of the last image turn
 )
 
 // Limits of the numeric settings, named in their errors and help.
