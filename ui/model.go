@@ -21,6 +21,7 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/engine"
+	"muse/ui/picker"
 	"muse/ui/slash"
 )
 
@@ -128,7 +129,7 @@ type widgets struct {
 	help     help.Model
 	spin     spinner.Model
 	progress progress.Model
-	picker   picker
+	picker   picker.Model
 }
 
 // Tool is a tool offered to the model.
@@ -176,7 +177,7 @@ func New(opts Options) Model {
 		conv: newConversation(r, keys), w: &widgets{input: in, help: h, spin: sp, progress: progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())}, renderer: r,
 		params: opts.Params, memo: &viewMemo{},
 	}
-	m.w.picker = newPicker(opts.Store, opts.Theme)
+	m.w.picker = picker.New(opts.Store, opts.Theme)
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
@@ -242,24 +243,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m.handleKey(msg)
-	case sessionsMsg, sessionChangedMsg:
+	case picker.ListedMsg, picker.ChangedMsg:
 		var cmd tea.Cmd
 		m.w.picker, cmd = m.w.picker.Update(msg)
 		return m, cmd
-	case pickedMsg:
-		return m.pick(msg.id)
-	case renameOpenMsg:
-		title := session.CleanTitle(msg.title)
+	case picker.PickedMsg:
+		return m.pick(msg.ID)
+	case picker.RenameOpenMsg:
+		title := session.CleanTitle(msg.Title)
 		if title == "" {
-			m.w.picker.status = "a title needs some text"
+			m.w.picker = m.w.picker.SetStatus("a title needs some text")
 			return m, nil
 		}
 		m.title = title
 		w := m.writer
-		return m, func() tea.Msg { return sessionChangedMsg{what: "renamed", err: w.SetTitle(title)} }
+		return m, func() tea.Msg { return picker.ChangedMsg{What: "renamed", Err: w.SetTitle(title)} }
 	case openPickerMsg:
 		return m.openPicker()
-	case pickerDoneMsg:
+	case picker.DoneMsg:
 		m.state = stateChat
 		return m, nil
 	case sessionLoadedMsg:
@@ -331,6 +332,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
+	}
+	if m.state == statePicker {
+		// The picker's own messages, such as its list's filter results.
+		var cmd tea.Cmd
+		m.w.picker, cmd = m.w.picker.Update(msg)
+		return m, cmd
 	}
 	return m.updateInput(msg)
 }

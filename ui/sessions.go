@@ -53,7 +53,7 @@ func (m Model) pick(id string) (Model, tea.Cmd) {
 
 func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
-		m.w.picker.status = msg.err.Error()
+		m.w.picker = m.w.picker.SetStatus(msg.err.Error())
 		return m, nil
 	}
 	cmd := m.leave()

@@ -151,3 +151,26 @@ func TestPickerKeepsTheOpenSession(t *testing.T) {
 		t.Errorf("title %q, %d entries", sess.Title, len(sess.Entries))
 	}
 }
+
+// The picker's / filter narrows the list: its results reach the picker.
+func TestPickerFilterGolden(t *testing.T) {
+	h := newHarness(t, 0)
+	dir := h.store.Dir()
+	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "Go channels explained", "demo-chat", 3, base)
+	writeTestJournal(t, dir, "20261121-100000-bbbbbb", "Tax guide outline", "demo-chat", 1, base.Add(24*time.Hour))
+	writeTestJournal(t, dir, "20261122-080000-cccccc", "Haiku about autumn", "other-model", 2, base.Add(47*time.Hour))
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "Tax guide outline")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/")})
+	tm.Type("chan")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "1 session")
+	m := quit(t, tm)
+	view := m.View()
+	if !strings.Contains(view, "Go channels explained") || strings.Contains(view, "Tax guide") || strings.Contains(view, "Haiku") {
+		t.Errorf("the filter did not narrow the list:\n%s", view)
+	}
+	golden.RequireEqual(t, []byte(view))
+}

@@ -1,4 +1,7 @@
-package ui
+// Package picker is the session picker of the chat screen: it lists the
+// saved sessions, filters their titles, searches their text, and resumes,
+// renames or deletes one. The root model shows it and acts on its messages.
+package picker
 
 import (
 	"fmt"
@@ -62,9 +65,9 @@ const (
 	pickSearch
 )
 
-// picker lists the saved sessions: enter resumes, r renames, d deletes after
+// Model lists the saved sessions: enter resumes, r renames, d deletes after
 // a confirmation, / filters titles and f searches the text of every session.
-type picker struct {
+type Model struct {
 	store  *session.Store
 	th     *theme.Theme
 	keys   pickerKeys
@@ -80,7 +83,7 @@ type picker struct {
 	height int
 }
 
-func newPicker(store *session.Store, th *theme.Theme) picker {
+func New(store *session.Store, th *theme.Theme) Model {
 	d := list.NewDefaultDelegate()
 	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(th.Styles.Accent.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
 	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(th.Styles.Muted.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
@@ -96,11 +99,11 @@ func newPicker(store *session.Store, th *theme.Theme) picker {
 	}
 	in := textinput.New()
 	in.CharLimit = 200
-	return picker{store: store, th: th, keys: keys, list: l, input: in}
+	return Model{store: store, th: th, keys: keys, list: l, input: in}
 }
 
-// sessionsMsg carries the sessions for the picker.
-type sessionsMsg struct {
+// ListedMsg carries the sessions for the picker.
+type ListedMsg struct {
 	items []list.Item
 	err   error
 	query string
@@ -114,7 +117,7 @@ func listSessions(store *session.Store) tea.Cmd {
 		for _, in := range infos {
 			items = append(items, sessionItem{info: in})
 		}
-		return sessionsMsg{items: items, err: err}
+		return ListedMsg{items: items, err: err}
 	}
 }
 
@@ -127,47 +130,54 @@ func searchSessions(store *session.Store, query string) tea.Cmd {
 			m := matches[i]
 			items = append(items, sessionItem{info: session.Info{ID: m.ID, Title: m.Title}, match: &m})
 		}
-		return sessionsMsg{items: items, err: err, query: query}
+		return ListedMsg{items: items, err: err, query: query}
 	}
 }
 
-// pickedMsg asks the root to resume a session.
-type pickedMsg struct{ id string }
+// PickedMsg asks the root to resume a session.
+type PickedMsg struct{ ID string }
 
-// pickerDoneMsg asks the root to go back to the chat.
-type pickerDoneMsg struct{}
+// DoneMsg asks the root to go back to the chat.
+type DoneMsg struct{}
 
-// sessionChangedMsg reports a rename or delete.
-type sessionChangedMsg struct {
-	what string
-	err  error
+// ChangedMsg reports a rename or delete.
+type ChangedMsg struct {
+	What string
+	Err  error
 }
 
 func renameSession(store *session.Store, id, title string) tea.Cmd {
 	return func() tea.Msg {
-		return sessionChangedMsg{what: "renamed", err: store.Rename(id, title)}
+		return ChangedMsg{What: "renamed", Err: store.Rename(id, title)}
 	}
 }
 
 func deleteSession(store *session.Store, id string) tea.Cmd {
 	return func() tea.Msg {
-		return sessionChangedMsg{what: "deleted", err: store.Delete(id)}
+		return ChangedMsg{What: "deleted", Err: store.Delete(id)}
 	}
 }
 
-// renameOpenMsg asks the root to rename the session it has open.
-type renameOpenMsg struct{ title string }
+// RenameOpenMsg asks the root to rename the session it has open.
+type RenameOpenMsg struct{ Title string }
+
+// SetStatus shows a line of news, such as why a session could not be
+// resumed.
+func (p Model) SetStatus(s string) Model {
+	p.status = s
+	return p
+}
 
 // Open starts the picker: it loads the list. open is the id of the session
 // the chat screen shows, if it was saved.
-func (p picker) Open(open string) (picker, tea.Cmd) {
+func (p Model) Open(open string) (Model, tea.Cmd) {
 	p.mode, p.status, p.open = pickBrowse, "loading…", open
 	p.list.ResetFilter()
 	return p, listSessions(p.store)
 }
 
 // SetSize sets the picker's size.
-func (p picker) SetSize(width, height int) picker {
+func (p Model) SetSize(width, height int) Model {
 	p.width, p.height = width, height
 	p.list.SetSize(width, max(height-2, 3))
 	p.input.Width = max(width-20, 10)
@@ -175,9 +185,9 @@ func (p picker) SetSize(width, height int) picker {
 }
 
 // Update handles keys and the picker's messages.
-func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
+func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case sessionsMsg:
+	case ListedMsg:
 		if p.status == "loading…" || p.status == "searching…" {
 			p.status = ""
 		}
@@ -187,12 +197,12 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 			p.status = fmt.Sprintf("%d matches for %q · esc shows all", len(msg.items), msg.query)
 		}
 		return p, p.list.SetItems(msg.items)
-	case sessionChangedMsg:
-		if msg.err != nil {
-			p.status = msg.err.Error()
+	case ChangedMsg:
+		if msg.Err != nil {
+			p.status = msg.Err.Error()
 			return p, nil
 		}
-		p.status = msg.what
+		p.status = msg.What
 		return p, listSessions(p.store)
 	case tea.KeyMsg:
 		return p.key(msg)
@@ -202,7 +212,7 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 	return p, cmd
 }
 
-func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
+func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if p.mode == pickBrowse && !strings.Contains(p.status, "matches for") {
 		p.status = ""
 	}
@@ -220,7 +230,7 @@ func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
 				return p, nil
 			}
 			if mode == pickRename && p.target.ID == p.open && p.open != "" {
-				return p, func() tea.Msg { return renameOpenMsg{title: text} }
+				return p, func() tea.Msg { return RenameOpenMsg{Title: text} }
 			}
 			if mode == pickRename {
 				return p, renameSession(p.store, p.target.ID, text)
@@ -255,9 +265,9 @@ func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
 			p.status = ""
 			return p, listSessions(p.store)
 		}
-		return p, func() tea.Msg { return pickerDoneMsg{} }
+		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
-		return p, func() tea.Msg { return pickedMsg{id: item.info.ID} }
+		return p, func() tea.Msg { return PickedMsg{ID: item.info.ID} }
 	case key.Matches(msg, p.keys.Rename) && ok:
 		p.mode, p.target = pickRename, item.info
 		p.input.SetValue(item.info.Title)
@@ -282,7 +292,7 @@ func (p picker) key(msg tea.KeyMsg) (picker, tea.Cmd) {
 }
 
 // View draws the list and, below it, the prompt or status line.
-func (p picker) View() string {
+func (p Model) View() string {
 	st := p.th.Styles
 	var bottom string
 	switch p.mode {
