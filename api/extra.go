@@ -15,28 +15,113 @@ import (
 // value is null, so that a null the server sent is written back as null. It
 // returns nil when there are none, or when data is not an object.
 func splitExtra(data []byte, known []string) (map[string]json.RawMessage, error) {
-	if d := bytes.TrimSpace(data); len(d) == 0 || d[0] != '{' {
+	d := bytes.TrimSpace(data)
+	if len(d) == 0 || d[0] != '{' {
 		return nil, nil
 	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
-		return nil, err
-	}
 	var extra map[string]json.RawMessage
-	for k, v := range all {
-		if isKnownKey(k, known) && !(isNull(v) && slices.Contains(known, k)) {
-			continue
+	err := eachField(d, func(key string, v []byte) {
+		if isKnownKey(key, known) && !(isNull(v) && slices.Contains(known, key)) {
+			return
 		}
 		if extra == nil {
 			extra = make(map[string]json.RawMessage)
 		}
-		extra[k] = v
-	}
-	return extra, nil
+		extra[key] = append(json.RawMessage(nil), v...)
+	})
+	return extra, err
 }
 
-// isKnownKey reports whether encoding/json would decode the member named k
-// into a field named by one of known.
+// eachField calls f with the key and the raw value of each field of the JSON
+// object obj, in order, without decoding the values: it skips them with a
+// scan that only minds strings and brackets, so an object's fields cost
+// little more than their bytes. obj must be valid JSON (the callers decode
+// it first); what is not an object is an error.
+func eachField(obj []byte, f func(key string, v []byte)) error {
+	i := skipSpace(obj, 1)
+	if i < len(obj) && obj[i] == '}' {
+		return nil
+	}
+	for i < len(obj) {
+		if obj[i] != '"' {
+			return fmt.Errorf("unknown fields: a key was expected at offset %d", i)
+		}
+		end := skipString(obj, i)
+		raw := obj[i:end]
+		key := string(raw[1 : len(raw)-1])
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			if err := json.Unmarshal(raw, &key); err != nil {
+				return err
+			}
+		}
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return fmt.Errorf("unknown fields: a colon was expected at offset %d", i)
+		}
+		i = skipSpace(obj, i+1)
+		vend := skipValue(obj, i)
+		f(key, obj[i:vend])
+		i = skipSpace(obj, vend)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string that starts at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index after the value that starts at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	// A number, true, false or null.
+	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
+		i++
+	}
+	return i
+}
+
 func isKnownKey(k string, known []string) bool {
 	for _, n := range known {
 		if strings.EqualFold(k, n) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -159,5 +160,34 @@ func TestJSONReplyToStreamKeepsUnknownFields(t *testing.T) {
 	}
 	if !jsonEqual(out, json.RawMessage(realMessage)) {
 		t.Errorf("replayed message:\n got %s\nwant %s", out, realMessage)
+	}
+}
+
+// eachField finds the same fields as a full decode, however the values nest
+// and whatever their strings hold.
+func TestEachFieldMatchesDecode(t *testing.T) {
+	for _, obj := range []string{
+		`{}`, ` { } `,
+		`{"a":1,"b":"x","c":null,"d":true,"e":false}`,
+		`{ "a" : [1, {"x":"]}"}, "\"{"] , "b\"q":{"k":[[],{}]}, "c":-1.5e3 }`,
+		`{"t":"\u00e9\\","n":{"deep":{"deeper":["}",{"]":"["}]}},"z":0}`,
+		"{\n\t\"a\"\t:\n\"v\"\r\n,\"b\":[ ]}",
+	} {
+		var want map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(obj), &want); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]json.RawMessage{}
+		if err := eachField(bytes.TrimSpace([]byte(obj)), func(k string, v []byte) { got[k] = v }); err != nil {
+			t.Fatalf("%s: %v", obj, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: fields %v, want %v", obj, got, want)
+		}
+		for k, v := range want {
+			if !bytes.Equal(bytes.TrimSpace(got[k]), bytes.TrimSpace(v)) {
+				t.Errorf("%s: field %q = %s, want %s", obj, k, got[k], v)
+			}
+		}
 	}
 }

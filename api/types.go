@@ -377,48 +377,55 @@ func (b ContentBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a block of any type; unknown types keep their raw JSON,
 // and unknown fields of known types are kept in Extra.
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return err
-	}
-	*b = ContentBlock{Type: head.Type}
-	switch head.Type {
-	case BlockText:
-		var w textWire
-		if err := json.Unmarshal(data, &w); err != nil {
+	// One decode into the union of the known types' fields: a journal holds
+	// thousands of blocks, and each decode of encoding/json rescans them.
+	var w blockWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if herr := json.Unmarshal(data, &head); herr != nil {
+			return herr
+		}
+		if _, known := blockKeys[head.Type]; known {
 			return err
 		}
+		w = blockWire{Type: head.Type} // another type's fields may be anything
+	}
+	*b = ContentBlock{Type: w.Type}
+	switch w.Type {
+	case BlockText:
 		b.Text = w.Text
 	case BlockThinking:
-		var w thinkingWire
-		if err := json.Unmarshal(data, &w); err != nil {
-			return err
-		}
 		b.Thinking, b.Signature = w.Thinking, w.Signature
 	case BlockToolUse:
-		var w toolUseWire
-		if err := json.Unmarshal(data, &w); err != nil {
-			return err
-		}
 		b.ID, b.Name, b.Input = w.ID, w.Name, w.Input
 	case BlockToolResult:
-		var w toolResultWire
-		if err := json.Unmarshal(data, &w); err != nil {
-			return err
-		}
 		b.ToolUseID, b.ResultContent, b.IsError = w.ToolUseID, w.Content, w.IsError
 	default:
 		b.Raw = append(json.RawMessage(nil), data...)
 		return nil
 	}
-	extra, err := splitExtra(data, blockKeys[head.Type])
+	extra, err := splitExtra(data, blockKeys[w.Type])
 	if err != nil {
 		return err
 	}
 	b.Extra = extra
 	return nil
+}
+
+// blockWire holds the fields of every content block type muse knows.
+type blockWire struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
 }
 
 // ImageRequest is the body of POST /v1/images/generations.
