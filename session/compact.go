@@ -22,7 +22,7 @@ func (s *Store) compact(sess *Session) error {
 		data = append(data, line...)
 		return nil
 	}
-	if err := add(&record{V: formatVersion, Type: recHeader, Time: created, ID: sess.ID, Created: &created, Params: &p}); err != nil {
+	if err := add(&record{V: formatVersion, Type: recHeader, Time: created, ID: sess.ID, Created: &created, Params: &p, Fork: sess.ForkedFrom}); err != nil {
 		return fmt.Errorf("compact session %s: %w", sess.ID, err)
 	}
 	if sess.Title != "" {

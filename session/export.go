@@ -66,6 +66,47 @@ func Export(sess *Session, format string, w io.Writer, clean func(format string,
 	return nil
 }
 
+// ExportBranches writes sess like Export, with every branch: in Markdown the
+// active branch, then each other branch from where it leaves it; in JSON
+// every entry of every branch, each naming its parent, in the order they
+// were written, and the head, which "muse sessions import" rebuilds.
+func ExportBranches(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
+	if sess == nil {
+		return fmt.Errorf("export session: no session")
+	}
+	if clean == nil {
+		clean = func(_ string, data []byte) []byte { return data }
+	}
+	var err error
+	switch format {
+	case "md":
+		var b strings.Builder
+		writeMarkdown(sess, &b)
+		writeMarkdownBranches(sess, &b)
+		_, err = w.Write(clean(format, []byte(b.String())))
+	case "json":
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		c := *sess
+		c.Created, c.Updated = times(sess)
+		c.Entries = sess.All
+		if err = enc.Encode(struct {
+			*Session
+			Head string `json:"head"`
+		}{&c, sess.Head}); err == nil {
+			_, err = w.Write(clean(format, buf.Bytes()))
+		}
+	default:
+		return fmt.Errorf("export session %s: unknown format %q (want md or json)", sess.ID, format)
+	}
+	if err != nil {
+		return fmt.Errorf("export session %s: %w", sess.ID, err)
+	}
+	return nil
+}
+
 // times returns when sess was created and last updated. A zero Created falls
 // back to the earliest entry time, a zero Updated to the latest entry time
 // or else to the creation time; either stays zero when nothing is known.
@@ -173,34 +214,89 @@ func writeMarkdown(sess *Session, b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "# %s\n\n%s\n", title, capitalize(header(sess)))
 	for i := range sess.Entries {
-		e := &sess.Entries[i]
-		b.WriteString("\n")
-		switch e.Kind {
-		case KindUser:
-			fmt.Fprintf(b, "## You\n\n%s\n", trimNL(e.Text))
-		case KindAssistant:
-			writeMarkdownReply(b, sess, e)
-		case KindError:
-			info := e.Error
-			if info == nil {
-				info = &ErrorInfo{Message: e.Text}
-			}
-			writeMarkdownError(b, info, e.RequestID)
-		case KindNotice:
-			b.WriteString(quote("**Notice**: " + trimNL(e.Text)))
-		case KindImage:
-			writeMarkdownImage(b, sess, e)
-		case KindTool:
-			b.WriteString("## Tool results\n")
-			for _, r := range e.ToolResults {
-				fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
-			}
-		default:
-			if e.Text != "" {
-				fmt.Fprintf(b, "## %s\n\n%s\n", capitalize(e.Kind), trimNL(e.Text))
-			}
+		writeMarkdownEntry(b, sess, &sess.Entries[i])
+	}
+}
+
+// writeMarkdownEntry writes one entry of a Markdown transcript.
+func writeMarkdownEntry(b *strings.Builder, sess *Session, e *Entry) {
+	b.WriteString("\n")
+	switch e.Kind {
+	case KindUser:
+		fmt.Fprintf(b, "## You\n\n%s\n", trimNL(e.Text))
+	case KindAssistant:
+		writeMarkdownReply(b, sess, e)
+	case KindError:
+		info := e.Error
+		if info == nil {
+			info = &ErrorInfo{Message: e.Text}
+		}
+		writeMarkdownError(b, info, e.RequestID)
+	case KindNotice:
+		b.WriteString(quote("**Notice**: " + trimNL(e.Text)))
+	case KindImage:
+		writeMarkdownImage(b, sess, e)
+	case KindTool:
+		b.WriteString("## Tool results\n")
+		for _, r := range e.ToolResults {
+			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+		}
+	default:
+		if e.Text != "" {
+			fmt.Fprintf(b, "## %s\n\n%s\n", capitalize(e.Kind), trimNL(e.Text))
 		}
 	}
+}
+
+// writeMarkdownBranches writes the branches of sess other than the active
+// one, each from where it leaves the active branch to its end.
+func writeMarkdownBranches(sess *Session, b *strings.Builder) {
+	for n, path := range otherBranches(sess) {
+		fmt.Fprintf(b, "\n---\n\n# Branch %d · after message %d of the active branch\n", n+2, path.after)
+		for i := range path.entries {
+			writeMarkdownEntry(b, sess, &path.entries[i])
+		}
+	}
+}
+
+// branchPath is a branch other than the active one: its entries from where
+// it leaves the active branch, after entry number after (from 1; 0 before
+// the first).
+type branchPath struct {
+	after   int
+	entries []Entry
+}
+
+// otherBranches returns every branch of sess but the active one, in the
+// order their ends were written.
+func otherBranches(sess *Session) []branchPath {
+	pos := make(map[string]int, len(sess.All))
+	hasChild := map[string]bool{}
+	for i, e := range sess.All {
+		pos[e.ID] = i
+		hasChild[e.Parent] = true
+	}
+	active := map[string]int{}
+	for i, e := range sess.Entries {
+		active[e.ID] = i + 1
+	}
+	var out []branchPath
+	for _, e := range sess.All {
+		if hasChild[e.ID] || e.ID == sess.Head {
+			continue
+		}
+		path := branch(sess.All, pos, e.ID)
+		k := 0
+		for k < len(path) && active[path[k].ID] > 0 {
+			k++
+		}
+		after := 0
+		if k > 0 {
+			after = active[path[k-1].ID]
+		}
+		out = append(out, branchPath{after: after, entries: path[k:]})
+	}
+	return out
 }
 
 func writeMarkdownReply(b *strings.Builder, sess *Session, e *Entry) {

@@ -40,7 +40,7 @@ func (s *Store) Import(r io.Reader) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("import session: %w (%s)", err, importHint)
 	}
-	sess, err := s.saveImported(ex.title, ex.params, ex.entries)
+	sess, err := s.saveImported(ex)
 	if err != nil {
 		return nil, fmt.Errorf("import session: %w", err)
 	}
@@ -50,14 +50,20 @@ func (s *Store) Import(r io.Reader) (*Session, error) {
 // saveImported saves a new session with the given title, settings and
 // entries through a writer, with one write and one sync for the entries,
 // and returns it. A session it cannot complete is deleted.
-func (s *Store) saveImported(title string, p Params, entries []Entry) (*Session, error) {
-	w := NewWriter(s, p)
-	if title != "" {
-		w.SetTitle(title) // written with the header
+func (s *Store) saveImported(ex *exported) (*Session, error) {
+	w := NewWriter(s, ex.params)
+	if ex.title != "" {
+		w.SetTitle(ex.title) // written with the header
 	}
 	err := w.create()
-	if err == nil {
-		err = w.AppendAll(entries)
+	switch {
+	case err != nil:
+	case ex.tree:
+		if err = checkTree(ex.entries, ex.head); err == nil {
+			err = w.AppendTree(ex.entries, ex.head)
+		}
+	default:
+		err = w.AppendAll(ex.entries)
 	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -82,6 +88,10 @@ type exported struct {
 	title   string
 	params  Params
 	entries []Entry
+	// tree is set for an export of every branch: entries name their
+	// parents, and head ends the active branch.
+	tree bool
+	head string
 }
 
 // inputError is a fault of the input at a byte offset, which its message
@@ -217,6 +227,12 @@ func parseExport(data []byte) (*exported, error) {
 			err = p.decode(&ex.params, "the settings")
 		case "entries":
 			ex.entries, err = p.entries()
+		case "head":
+			err = p.decode(&ex.head, "the head")
+			ex.tree = true
+		case "forked_from":
+			var f Fork
+			err = p.decode(&f, "where the session was forked from")
 		default:
 			return nil, p.at(keyAt, "unknown field %q in the session", key)
 		}
@@ -406,4 +422,20 @@ func (p *parser) entries() ([]Entry, error) {
 		return nil, p.at(p.next(), "%v", err)
 	}
 	return out, nil
+}
+
+// checkTree refuses a tree of entries whose parents or head name an entry
+// that does not come before: the export was edited or cut.
+func checkTree(entries []Entry, head string) error {
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if e.Parent != "" && !seen[e.Parent] {
+			return fmt.Errorf("entry %q follows %q, which does not come before it (%s)", e.ID, e.Parent, importHint)
+		}
+		seen[e.ID] = true
+	}
+	if head != "" && !seen[head] {
+		return fmt.Errorf("the head %q is not one of the entries (%s)", head, importHint)
+	}
+	return nil
 }

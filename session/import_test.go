@@ -200,7 +200,7 @@ func TestImportWriteFailureCleansUp(t *testing.T) {
 	// The header is written, then the disk is full.
 	s.appendFile = func(path string, data []byte, sync bool) error { return syscall.ENOSPC }
 	entries := []Entry{{ID: "e1", Kind: KindUser, Text: "hi"}, {ID: "e2", Kind: KindNotice}}
-	if _, err := s.saveImported("t", Params{}, entries); err == nil || !errors.Is(err, syscall.ENOSPC) {
+	if _, err := s.saveImported(&exported{title: "t", entries: entries}); err == nil || !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("saving on a full disk: %v", err)
 	}
 	if infos, _ := s.List(); len(infos) != 0 {

@@ -76,6 +76,7 @@ type record struct {
 	Params  *Params    `json:"params,omitempty"`
 	Title   *string    `json:"title,omitempty"`
 	Head    *string    `json:"head,omitempty"`
+	Fork    *Fork      `json:"fork,omitempty"`
 	Chunk   *chunk     `json:"chunk,omitempty"`
 	Entry   *Entry     `json:"entry,omitempty"`
 }

@@ -328,6 +328,7 @@ func (rp *replayer) applyHeader(rec *record) {
 	if rec.Params != nil {
 		s.Params = *rec.Params
 	}
+	s.ForkedFrom = rec.Fork
 	s.Updated = s.Created
 	rp.touch(rec.Time)
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,6 +28,9 @@ type Match struct {
 	// Snippet is about 80 runes of the entry's text around the first hit,
 	// on one line.
 	Snippet string
+	// Head ends the branch that holds the entry: the branch to open when
+	// the match is resumed. It is the session's head for the active one.
+	Head string
 }
 
 // Search finds query, ignoring case, in the prompts, the replies' text and
@@ -66,18 +70,28 @@ func (s *Store) Search(query string, limit int) ([]Match, error) {
 }
 
 // searchSession appends to out a Match for each entry of sess holding q,
-// which is lowercase and on one line, up to limit matches in all.
+// which is lowercase and on one line, up to limit matches in all: the
+// active branch first, then the entries only other branches hold.
 func searchSession(sess *Session, q string, out []Match, limit int) []Match {
 	title := sess.Info().Title
 	turn := 0
-	for i := range sess.Entries {
-		e := &sess.Entries[i]
-		if e.Kind == KindUser {
+	onActive := make(map[string]bool, len(sess.Entries))
+	for _, e := range sess.Entries {
+		onActive[e.ID] = true
+	}
+	entries := append(slices.Clone(sess.Entries), slices.DeleteFunc(slices.Clone(sess.All), func(e Entry) bool { return onActive[e.ID] })...)
+	for i := range entries {
+		e := &entries[i]
+		head := sess.Head
+		if !onActive[e.ID] {
+			head = sess.Leaf(e.ID)
+			turn = userTurns(sess, head, e.ID)
+		} else if e.Kind == KindUser {
 			turn++
 		}
 		for _, text := range searchable(e) {
 			if snip, ok := snippet(text, q); ok {
-				out = append(out, Match{ID: sess.ID, Title: title, EntryID: e.ID, Turn: turn, Kind: e.Kind, Snippet: snip})
+				out = append(out, Match{ID: sess.ID, Title: title, EntryID: e.ID, Turn: turn, Kind: e.Kind, Snippet: snip, Head: head})
 				break
 			}
 		}
@@ -86,6 +100,25 @@ func searchSession(sess *Session, q string, out []Match, limit int) []Match {
 		}
 	}
 	return out
+}
+
+// userTurns counts the prompts on the branch ending at head, up to and
+// including the entry id.
+func userTurns(sess *Session, head, id string) int {
+	pos := make(map[string]int, len(sess.All))
+	for i, e := range sess.All {
+		pos[e.ID] = i
+	}
+	n := 0
+	for _, e := range branch(sess.All, pos, head) {
+		if e.Kind == KindUser {
+			n++
+		}
+		if e.ID == id {
+			break
+		}
+	}
+	return n
 }
 
 // searchable returns the texts of e that Search looks in, in order.

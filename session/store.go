@@ -151,7 +151,7 @@ func (s *Store) clock() time.Time { return s.now().UTC() }
 
 // create starts a new session with the settings p and title, and writes its
 // journal: the header, then the title when there is one.
-func (s *Store) create(p Params, title string) (*Session, error) {
+func (s *Store) create(p Params, title string, fork *Fork) (*Session, error) {
 	now := s.clock()
 	p = p.clone()
 	// A clash of ids needs two sessions in the same second with the same
@@ -161,14 +161,14 @@ func (s *Store) create(p Params, title string) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("create session: %w", err)
 		}
-		err = s.createJournal(id, now, p, title)
+		err = s.createJournal(id, now, p, title, fork)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("create session %s: %w", id, writeHint(err))
 		}
-		return &Session{ID: id, Created: now, Updated: now, Params: p, Title: title}, nil
+		return &Session{ID: id, Created: now, Updated: now, Params: p, Title: title, ForkedFrom: fork}, nil
 	}
 	return nil, errors.New("create session: no unused id after 10 attempts")
 }
@@ -176,8 +176,8 @@ func (s *Store) create(p Params, title string) (*Session, error) {
 // createJournal writes the journal of a new session: its header and title,
 // synced with the directory entry. A journal that cannot be completed is
 // removed.
-func (s *Store) createJournal(id string, now time.Time, p Params, title string) (err error) {
-	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, ID: id, Created: &now, Params: &p})
+func (s *Store) createJournal(id string, now time.Time, p Params, title string, fork *Fork) (err error) {
+	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, ID: id, Created: &now, Params: &p, Fork: fork})
 	if err != nil {
 		return err
 	}

@@ -136,6 +136,8 @@ type Session struct {
 	// All holds every entry of every branch, in the order they were first
 	// written; Entries is a path through it.
 	All []Entry `json:"-"`
+	// ForkedFrom says which session this one was forked from, if any.
+	ForkedFrom *Fork `json:"forked_from,omitempty"`
 	// Warnings lists what was skipped while loading a damaged journal.
 	Warnings []string `json:"-"`
 }

@@ -186,6 +186,24 @@ func (w *Writer) Append(e Entry) (Entry, error) {
 // AppendAll appends the entries es as Append does, with one write and one
 // sync for them all, as an import does.
 func (w *Writer) AppendAll(es []Entry) error {
+	return w.appendAll(es, false)
+}
+
+// AppendTree appends the entries es, each after the parent it names (an
+// empty parent makes it a first entry), with one write and one sync, then
+// makes the branch ending at head the active one: a whole tree of branches,
+// as an export of every branch holds it.
+func (w *Writer) AppendTree(es []Entry, head string) error {
+	if err := w.appendAll(es, true); err != nil {
+		return err
+	}
+	if head == "" {
+		return nil
+	}
+	return w.SetHead(head)
+}
+
+func (w *Writer) appendAll(es []Entry, literal bool) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -198,9 +216,9 @@ func (w *Writer) AppendAll(es []Entry) error {
 		if e.Time.IsZero() {
 			e.Time = w.now()
 		}
-		if i, ok := w.pos[e.ID]; ok && e.Parent == "" {
+		if i, ok := w.pos[e.ID]; ok && e.Parent == "" && !literal {
 			e.Parent = w.sess.All[i].Parent
-		} else if !ok && e.Parent == "" {
+		} else if !ok && e.Parent == "" && !literal {
 			e.Parent = w.sess.Head
 		}
 		w.put(e)
@@ -217,6 +235,30 @@ func (w *Writer) AppendAll(es []Entry) error {
 		w.sess.Updated = w.now()
 	}
 	return w.flush(true)
+}
+
+// AppendAt writes the entry e, synced, after the entry parent, whatever the
+// head: an empty parent makes e a first entry. It becomes the head. This is
+// how an edited prompt starts a branch beside the prompt it replaces.
+func (w *Writer) AppendAt(e Entry, parent string) (Entry, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.pos[parent]; !ok && parent != "" {
+		return e, fmt.Errorf("append: no entry %q to follow", parent)
+	}
+	if e.ID == "" {
+		e.ID = w.newID()
+	}
+	if _, ok := w.pos[e.ID]; ok {
+		return e, fmt.Errorf("append: entry %q exists", e.ID)
+	}
+	if e.Time.IsZero() {
+		e.Time = w.now()
+	}
+	e.Parent = parent
+	w.put(e)
+	err := w.write(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
+	return e, err
 }
 
 // put applies the entry e to the session in memory.
@@ -406,7 +448,7 @@ func (w *Writer) flush(sync bool) error {
 		if len(w.pending) == 0 {
 			return nil // nothing worth a session yet
 		}
-		sess, err := w.store.create(w.sess.Params, w.sess.Title)
+		sess, err := w.store.create(w.sess.Params, w.sess.Title, w.sess.ForkedFrom)
 		if err != nil {
 			w.err = err
 			return err
