@@ -85,6 +85,14 @@ type Turn struct {
 	Prompt   string
 	Retry    bool
 	Continue bool
+	// Edit, with Prompt, is the id of an earlier prompt that Prompt
+	// replaces: the new prompt starts a branch beside it, and the request
+	// carries the history before it, then Prompt. The old branch stays.
+	Edit string
+	// Regenerate is the id of a reply to write again as a sibling branch:
+	// the request carries the history before it. Retry regenerates the
+	// reply to the last prompt.
+	Regenerate string
 	// Params are the settings the requests are sent with.
 	Params session.Params
 }
@@ -201,6 +209,35 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		// The new reply is a sibling of the old one: the branch goes back
 		// to the prompt, and the old reply stays in the session.
 		r.saved(r.w.SetHead(u.ID))
+	case t.Regenerate != "":
+		parent, ok := r.parentOf(t.Regenerate, session.KindAssistant)
+		if !ok {
+			return Result{}, notStarted(fmt.Errorf("no reply %q on this branch to regenerate", t.Regenerate))
+		}
+		if parent == "" {
+			return Result{}, notStarted(errors.New("that reply answers nothing: there is no prompt before it"))
+		}
+		r.saved(r.w.SetHead(parent))
+	case t.Edit != "":
+		parent, ok := r.parentOf(t.Edit, session.KindUser)
+		if !ok {
+			return Result{}, notStarted(fmt.Errorf("no prompt %q on this branch to edit", t.Edit))
+		}
+		before := r.w.Branch()
+		for i, e := range before {
+			if e.ID == t.Edit {
+				before = before[:i]
+				break
+			}
+		}
+		msgs := append(session.History(before), api.TextMessage(api.RoleUser, t.Prompt))
+		req := t.Params.Request(msgs, Defs(r.cfg.Tools))
+		if err := req.Validate(); err != nil {
+			return Result{}, notStarted(err)
+		}
+		user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: t.Prompt, Time: r.now()}, parent)
+		r.saved(err)
+		r.emit(Event{Kind: EntryAdded, Entry: user})
 	default:
 		msgs := append(session.History(r.w.Branch()), api.TextMessage(api.RoleUser, t.Prompt))
 		req := t.Params.Request(msgs, Defs(r.cfg.Tools))
@@ -244,6 +281,17 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 }
 
 func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
+
+// parentOf returns the parent of the entry id of the active branch, which
+// must be of kind.
+func (r *runner) parentOf(id, kind string) (string, bool) {
+	for _, e := range r.w.Branch() {
+		if e.ID == id && e.Kind == kind {
+			return e.Parent, true
+		}
+	}
+	return "", false
+}
 
 // lastPrompt returns the last prompt of the active branch.
 func (r *runner) lastPrompt() (session.Entry, error) {

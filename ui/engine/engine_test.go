@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -108,5 +110,53 @@ func TestJSONAnswerToAStreamRequest(t *testing.T) {
 		}, nil)
 	if err != nil || res.Message.Text() != "whole answer" || !strings.Contains(acc.Message().Text(), "whole answer") {
 		t.Fatalf("text %q / %q, err %v", res.Message.Text(), acc.Message().Text(), err)
+	}
+}
+
+// Editing an earlier prompt sends the history before it, then the edited
+// text, as a new branch; the old branch stays in the session. Regenerating
+// a reply makes a sibling.
+func TestEditAndRegenerate(t *testing.T) {
+	var bodies []api.MessageRequest
+	inner := demo.NewHandler(demo.Options{})
+	c := client(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req api.MessageRequest
+		data, _ := io.ReadAll(r.Body)
+		json.Unmarshal(data, &req)
+		bodies = append(bodies, req)
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		inner.ServeHTTP(w, r)
+	}))
+	w := session.NewWriter(nil, params)
+	run := func(turn Turn) {
+		t.Helper()
+		turn.Params = params
+		if _, err := Run(context.Background(), Config{Client: c}, w, turn, func(Event) {}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(Turn{Prompt: "first question"})
+	run(Turn{Prompt: "second question"})
+	second := w.Branch()[2]
+	run(Turn{Prompt: "second, for rust", Edit: second.ID})
+	last := bodies[len(bodies)-1]
+	if n := len(last.Messages); n != 3 || last.Messages[0].Text != "first question" || last.Messages[2].Text != "second, for rust" {
+		t.Fatalf("the edit sent %d messages: %+v", n, last.Messages)
+	}
+	snap := w.Snapshot()
+	if len(snap.Entries) != 4 || snap.Entries[2].Text != "second, for rust" || len(snap.All) != 6 {
+		t.Fatalf("after the edit: %d on the branch, %d in all", len(snap.Entries), len(snap.All))
+	}
+	if sib, pos := snap.Siblings(snap.Entries[2].ID); len(sib) != 2 || pos != 1 {
+		t.Errorf("the edit's siblings %v at %d", sib, pos)
+	}
+	reply := snap.Entries[3]
+	run(Turn{Regenerate: reply.ID})
+	snap = w.Snapshot()
+	if sib, pos := snap.Siblings(snap.Entries[3].ID); len(snap.Entries) != 4 || len(sib) != 2 || pos != 1 || sib[0] != reply.ID {
+		t.Errorf("regenerated: siblings %v at %d, %d on the branch", sib, pos, len(snap.Entries))
+	}
+	if last := bodies[len(bodies)-1]; len(last.Messages) != 3 || last.Messages[2].Text != "second, for rust" {
+		t.Errorf("the regeneration sent %+v", last.Messages)
 	}
 }
