@@ -270,6 +270,11 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		}
 		results, stopped := r.answer(ctx, *reply.Message)
 		if stopped {
+			if len(results) > 0 { // cancelled: what ran is kept, the rest marked
+				entry, err := r.w.Append(session.Entry{Kind: session.KindTool, ToolResults: results, Time: r.now()})
+				r.saved(err)
+				r.emit(Event{Kind: EntryAdded, Entry: entry})
+			}
 			res.Unanswered = true
 			return res, ctx.Err()
 		}
@@ -417,9 +422,22 @@ func (r *runner) stream(ctx context.Context, req api.MessageRequest, each func(a
 // set when the calls are left unanswered: the approver said so, or the
 // turn was cancelled.
 func (r *runner) answer(ctx context.Context, msg api.Message) (results []session.ToolResult, stopped bool) {
-	for _, call := range calls(msg) {
+	all := calls(msg)
+	// cancelled answers the calls from i on as cancelled, once the turn is:
+	// the results already had are kept with them.
+	cancelled := func(i int) ([]session.ToolResult, bool) {
+		if len(results) == 0 {
+			return nil, true // nothing ran: the calls stay unanswered
+		}
+		for _, call := range all[i:] {
+			results = append(results, session.ToolResult{ToolUseID: call.ID, Name: call.Name, IsError: true,
+				Output: "cancelled by the user", Approval: "no"})
+		}
+		return results, true
+	}
+	for i, call := range all {
 		if ctx.Err() != nil {
-			return nil, true
+			return cancelled(i)
 		}
 		tool := r.find(call.Name)
 		if tool == nil {
@@ -432,7 +450,10 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 		if !r.always[call.Name] || !hasCommand {
 			a = r.approve(ctx, call, hasCommand)
 		}
-		if a.Stop || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			return cancelled(i)
+		}
+		if a.Stop {
 			return nil, true
 		}
 		switch {
@@ -451,6 +472,9 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 				r.always[call.Name] = true
 			}
 			results = append(results, r.runTool(ctx, tool, call, approval))
+			if ctx.Err() != nil {
+				return cancelled(i + 1)
+			}
 		}
 	}
 	return results, false

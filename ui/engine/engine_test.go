@@ -160,3 +160,33 @@ func TestEditAndRegenerate(t *testing.T) {
 		t.Errorf("the regeneration sent %+v", last.Messages)
 	}
 }
+
+// Cancelling while a tool runs keeps its result, with the real cause, and
+// answers the calls after it as cancelled: every call has its result, so the
+// next request is valid.
+func TestCancelDuringATool(t *testing.T) {
+	c := client(t, demo.NewHandler(demo.Options{}))
+	tools := []Tool{{Def: api.Tool{Name: "get_time", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"sleep", "100"}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := Config{Client: c, Tools: tools, RunTool: Commands(0, nil)}
+	w := session.NewWriter(nil, params)
+	emit := func(ev Event) {
+		if ev.Kind == ToolRunning {
+			cancel()
+		}
+	}
+	yes := func(context.Context, api.ContentBlock, bool) Approval { return Approval{Run: true} }
+	_, err := Run(ctx, cfg, w, Turn{Prompt: "demo:tool time?", Params: params}, emit, yes)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	es := w.Branch()
+	last := es[len(es)-1]
+	if last.Kind != session.KindTool || len(last.ToolResults) != 1 || !strings.Contains(last.ToolResults[0].Output, "cancelled") {
+		t.Fatalf("last entry %+v", last)
+	}
+	h := session.History(append(es, session.Entry{Kind: session.KindUser, Text: "next"}))
+	if err := (&api.MessageRequest{Model: "m", MaxTokens: 10, Messages: h}).Validate(); err != nil {
+		t.Errorf("the history after a cancelled tool is not valid: %v", err)
+	}
+}
