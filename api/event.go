@@ -74,10 +74,7 @@ func (d *Delta) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var w deltaWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	extra, err := splitExtra(data, deltaKeys)
+	extra, err := decodeExtra(data, &w, deltaKeys)
 	if err != nil {
 		return err
 	}
@@ -108,10 +105,7 @@ func (u *UsageDelta) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var w usageDeltaWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	extra, err := splitExtra(data, usageKeys)
+	extra, err := decodeExtra(data, &w, usageKeys)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,15 @@ import (
 // as encoding/json matches them), and those named exactly by known whose
 // value is null, so that a null the server sent is written back as null. It
 // returns nil when there are none, or when data is not an object.
+// decodeExtra decodes data into w, and returns the fields of data that
+// known does not name, as splitExtra does.
+func decodeExtra[W any](data []byte, w *W, known []string) (map[string]json.RawMessage, error) {
+	if err := json.Unmarshal(data, w); err != nil {
+		return nil, err
+	}
+	return splitExtra(data, known)
+}
+
 func splitExtra(data []byte, known []string) (map[string]json.RawMessage, error) {
 	d := bytes.TrimSpace(data)
 	if len(d) == 0 || d[0] != '{' {

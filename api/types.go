@@ -188,10 +188,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var w messageWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	extra, err := splitExtra(data, messageKeys)
+	extra, err := decodeExtra(data, &w, messageKeys)
 	if err != nil {
 		return err
 	}
@@ -256,10 +253,7 @@ func (u *Usage) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var w usageWire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	extra, err := splitExtra(data, usageKeys)
+	extra, err := decodeExtra(data, &w, usageKeys)
 	if err != nil {
 		return err
 	}

@@ -35,35 +35,7 @@ import (
 // created at its earliest entry; one whose Updated time is zero as updated
 // at its latest entry or when it was created.
 func Export(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
-	if clean == nil {
-		clean = func(_ string, data []byte) []byte { return data }
-	}
-	if sess == nil {
-		return fmt.Errorf("export session: no session")
-	}
-	var err error
-	switch format {
-	case "md":
-		var b strings.Builder
-		writeMarkdown(sess, &b)
-		_, err = w.Write(clean(format, []byte(b.String())))
-	case "json":
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		c := *sess
-		c.Created, c.Updated = times(sess)
-		if err = enc.Encode(&c); err == nil {
-			_, err = w.Write(clean(format, buf.Bytes()))
-		}
-	default:
-		return fmt.Errorf("export session %s: unknown format %q (want md or json)", sess.ID, format)
-	}
-	if err != nil {
-		return fmt.Errorf("export session %s: %w", sess.ID, err)
-	}
-	return nil
+	return export(sess, format, w, clean, false)
 }
 
 // ExportBranches writes sess like Export, with every branch: in Markdown the
@@ -71,6 +43,10 @@ func Export(sess *Session, format string, w io.Writer, clean func(format string,
 // every entry of every branch, each naming its parent, in the order they
 // were written, and the head, which "muse sessions import" rebuilds.
 func ExportBranches(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
+	return export(sess, format, w, clean, true)
+}
+
+func export(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte, all bool) error {
 	if sess == nil {
 		return fmt.Errorf("export session: no session")
 	}
@@ -82,7 +58,9 @@ func ExportBranches(sess *Session, format string, w io.Writer, clean func(format
 	case "md":
 		var b strings.Builder
 		writeMarkdown(sess, &b)
-		writeMarkdownBranches(sess, &b)
+		if all {
+			writeMarkdownBranches(sess, &b)
+		}
 		_, err = w.Write(clean(format, []byte(b.String())))
 	case "json":
 		var buf bytes.Buffer
@@ -91,11 +69,15 @@ func ExportBranches(sess *Session, format string, w io.Writer, clean func(format
 		enc.SetIndent("", "  ")
 		c := *sess
 		c.Created, c.Updated = times(sess)
-		c.Entries = sess.All
-		if err = enc.Encode(struct {
-			*Session
-			Head string `json:"head"`
-		}{&c, sess.Head}); err == nil {
+		var v any = &c
+		if all {
+			c.Entries = sess.All
+			v = struct {
+				*Session
+				Head string `json:"head"`
+			}{&c, sess.Head}
+		}
+		if err = enc.Encode(v); err == nil {
 			_, err = w.Write(clean(format, buf.Bytes()))
 		}
 	default:
