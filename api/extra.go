@@ -9,11 +9,6 @@ import (
 	"strings"
 )
 
-// splitExtra returns the members of the JSON object data that this client
-// has no Go field for: those whose names match none of known (ignoring case,
-// as encoding/json matches them), and those named exactly by known whose
-// value is null, so that a null the server sent is written back as null. It
-// returns nil when there are none, or when data is not an object.
 // decodeExtra decodes data into w, and returns the fields of data that
 // known does not name, as splitExtra does.
 func decodeExtra[W any](data []byte, w *W, known []string) (map[string]json.RawMessage, error) {
@@ -23,6 +18,11 @@ func decodeExtra[W any](data []byte, w *W, known []string) (map[string]json.RawM
 	return splitExtra(data, known)
 }
 
+// splitExtra returns the members of the JSON object data that this client
+// has no Go field for: those whose names match none of known (ignoring case,
+// as encoding/json matches them), and those named exactly by known whose
+// value is null, so that a null the server sent is written back as null. It
+// returns nil when there are none, or when data is not an object.
 func splitExtra(data []byte, known []string) (map[string]json.RawMessage, error) {
 	d := bytes.TrimSpace(data)
 	if len(d) == 0 || d[0] != '{' {
