@@ -91,9 +91,6 @@ func Main(args []string, env Env) int {
 	a := &app{env: env}
 	root := a.newRoot()
 	root.SetArgs(args)
-	root.SetIn(orEmpty(env.Stdin))
-	root.SetOut(env.Stdout)
-	root.SetErr(env.Stderr)
 	err := root.Execute()
 	var st exitStatus
 	switch {

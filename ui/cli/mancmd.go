@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	mcobra "github.com/muesli/mango-cobra"
 	"github.com/muesli/roff"
@@ -28,7 +29,8 @@ Install it with: muse man > ~/.local/share/man/man1/muse.1`,
 				WithSection("Environment", manEnvironment).
 				WithSection("Files", manFiles).
 				WithSection("Exit status", manExitStatus)
-			fmt.Fprint(a.env.Stdout, page.Build(roff.NewDocument()))
+			// The backquotes in flag usages mark pflag's value names.
+			fmt.Fprint(a.env.Stdout, strings.ReplaceAll(page.Build(roff.NewDocument()), "`", ""))
 			return nil
 		},
 	}

@@ -97,9 +97,10 @@ func (o *mdOut) block(md string) {
 }
 
 // tidyRendered drops the blank lines glamour puts around a document and
-// the spaces it pads each line with to the wrap width, styled or not.
+// the spaces it pads each line with to the wrap width, styled or not, and
+// turns tabs (in code) into four spaces, whose width is known.
 func tidyRendered(s string) string {
-	lines := strings.Split(s, "\n")
+	lines := strings.Split(strings.ReplaceAll(s, "\t", "    "), "\n")
 	for i, l := range lines {
 		lines[i] = trimPadding(l)
 	}

@@ -26,7 +26,7 @@ func (a *app) newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "muse",
 		Short: "chat and image generation in your terminal",
-		Long: "muse is a terminal chat and image-generation client. Run alone, it opens the chat screen;\n" +
+		Long: "muse is a terminal chat and image-generation client. Run alone, it opens the chat screen; " +
 			"with -p it sends one prompt and prints the reply.",
 		Example: `  muse --demo                          chat with the offline demo server
   muse -p "explain channels in go"     one reply, rendered as markdown on a terminal
@@ -39,6 +39,10 @@ func (a *app) newRoot() *cobra.Command {
 		ValidArgsFunction:          a.completeRootArgs,
 		RunE:                       a.runRoot,
 	}
+	// Before the completion command is made: it keeps the output it sees.
+	root.SetIn(orEmpty(a.env.Stdin))
+	root.SetOut(a.env.Stdout)
+	root.SetErr(a.env.Stderr)
 	addRootFlags(root.Flags(), &a.f)
 	root.Flags().BoolP("help", "h", false, "show this help")
 	addGlobalFlags(root.PersistentFlags(), &a.f)
