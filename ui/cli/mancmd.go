@@ -25,10 +25,12 @@ Install it with: muse man > ~/.local/share/man/man1/muse.1`,
 			if err != nil {
 				return fmt.Errorf("build the manual page: %w", err)
 			}
+			// roff formats a section's text with fmt: a % must be doubled.
+			pct := strings.NewReplacer("%", "%%")
 			page = page.
-				WithSection("Environment", manEnvironment).
-				WithSection("Files", manFiles).
-				WithSection("Exit status", manExitStatus)
+				WithSection("Environment", pct.Replace(manEnvironment)).
+				WithSection("Files", pct.Replace(manFiles)).
+				WithSection("Exit status", pct.Replace(manExitStatus))
 			// The backquotes in flag usages mark pflag's value names.
 			fmt.Fprint(a.env.Stdout, strings.ReplaceAll(page.Build(roff.NewDocument()), "`", ""))
 			return nil

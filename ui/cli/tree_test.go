@@ -233,6 +233,9 @@ func TestManPage(t *testing.T) {
 	if strings.Contains(r.stdout, "`") {
 		t.Error("man page holds pflag's backquotes")
 	}
+	if strings.Contains(r.stdout, "%!") || !strings.Contains(text, "%LOCALAPPDATA%") {
+		t.Error("a % in a section was taken for a format verb")
+	}
 }
 
 // TestVersionFromBuildInfo checks the version line of a module build and
