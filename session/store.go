@@ -44,22 +44,13 @@ const (
 	fileMode fs.FileMode = 0o600
 )
 
-// DefaultDir returns the directory sessions are kept in:
-// $XDG_DATA_HOME/muse/sessions when XDG_DATA_HOME is set to an absolute path,
-// else ~/.local/share/muse/sessions. getenv reads the environment; nil means
-// os.Getenv.
+// DefaultDir returns the directory sessions are kept in: muse/sessions
+// under the data directory, $XDG_DATA_HOME when it is set to an absolute
+// path, else the platform's place (~/.local/share on Linux, ~/Library/
+// Application Support on macOS, %LOCALAPPDATA% on Windows; see BaseDir).
+// getenv reads the environment; nil means os.Getenv.
 func DefaultDir(getenv func(string) string) (string, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "muse", "sessions"), nil
-	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", errors.New("session directory: neither XDG_DATA_HOME nor HOME is set")
-	}
-	return filepath.Join(home, ".local", "share", "muse", "sessions"), nil
+	return SessionsDir(getenv, "")
 }
 
 // Store keeps sessions as journals in a directory; make one with Open. Its

@@ -1,5 +1,7 @@
-// Package cli is muse's command line: it reads flags and the environment,
-// then runs the one-shot print mode or the interactive chat screen.
+// Package cli is muse's command line: a command tree (cobra) that reads
+// flags and the environment, then runs the one-shot print mode, the
+// interactive chat screen, or one of the commands (sessions, config,
+// doctor, completion, man).
 package cli
 
 import (
@@ -8,11 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
+	"golang.org/x/term"
+
 	"muse/api"
-	"muse/api/demo"
 	"muse/session"
 	"muse/ui/sanitize"
 )
@@ -34,14 +36,29 @@ type Env struct {
 	StdinPiped bool
 	// StdoutTTY reports whether standard output is a terminal.
 	StdoutTTY bool
+	// Width is the terminal's width in columns, 0 when unknown.
+	Width int
+
+	// own marks the process's own environment, where the platform's
+	// folders may be asked of the system when no home is set.
+	own bool
+	// goos lays out the folders for another system, for tests; "" means
+	// runtime.GOOS.
+	goos string
 }
 
 // OSEnv returns the process's own environment.
 func OSEnv() Env {
-	return Env{
+	e := Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
-		StdinPiped: !isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout),
+		StdinPiped: !isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), own: true,
 	}
+	if e.StdoutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+			e.Width = w
+		}
+	}
+	return e
 }
 
 func isTerminal(f *os.File) bool {
@@ -49,48 +66,61 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// dirGetenv is the getenv to find folders with: nil for the process's own
+// environment, so that session.BaseDir may ask the system.
+func (e Env) dirGetenv() func(string) string {
+	if e.own {
+		return nil
+	}
+	return e.Getenv
+}
+
+// baseDir returns the base directory b (data, config or state) for env.
+func (e Env) baseDir(b session.Base) (string, error) {
+	return session.BaseDir(b, e.dirGetenv(), e.goos)
+}
+
 // Main runs muse with args and returns the exit status.
 func Main(args []string, env Env) int {
-	if len(args) > 0 && args[0] == "sessions" {
-		return sessionsMain(args[1:], env)
+	if args == nil {
+		args = []string{} // cobra would read os.Args
 	}
-	if len(args) > 0 && args[0] == "config" {
-		return configMain(args[1:], env)
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
 	}
-	f, fs, err := parseFlags(args)
-	if err != nil {
-		return fail(env, err)
-	}
-	if f.help {
-		writeHelp(env.Stdout, fs)
+	a := &app{env: env}
+	root := a.newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	var st exitStatus
+	switch {
+	case err == nil:
 		return ExitOK
+	case errors.As(err, &st):
+		return int(st)
 	}
-	if f.showVer {
-		fmt.Fprintf(env.Stdout, "muse %s\n", api.Version)
-		return ExitOK
+	return fail(env, err)
+}
+
+// orEmpty returns r, or an empty reader for nil.
+func orEmpty(r io.Reader) io.Reader {
+	if r == nil {
+		return strings.NewReader("")
 	}
-	cfg, err := resolve(f, env.Getenv)
-	if err != nil {
-		return fail(env, err)
+	return r
+}
+
+// exitStatus is a command's exit status, once its messages are printed.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// status turns an exit status into the error a command returns.
+func status(code int) error {
+	if code == ExitOK {
+		return nil
 	}
-	if f.demo {
-		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet)})
-		if err != nil {
-			return fail(env, fmt.Errorf("start the demo server: %w", err))
-		}
-		defer srv.Close()
-		cfg.baseURL = srv.URL
-	}
-	client := api.New(cfg.baseURL, cfg.clientOptions()...)
-	if f.printSet {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
-		return printMode(ctx, env, f, cfg, client)
-	}
-	if !env.StdoutTTY {
-		return fail(env, usagef("muse's chat screen needs a terminal: use -p \"PROMPT\" for one-shot output"))
-	}
-	return runTUI(env, f, cfg, client)
+	return exitStatus(code)
 }
 
 // fail prints err and returns its exit status.
@@ -120,11 +150,20 @@ func fail(env Env, err error) int {
 	return ExitFailed
 }
 
-// openStore opens the session store at its default place.
-func openStore(getenv func(string) string) (*session.Store, error) {
-	dir, err := session.DefaultDir(getenv)
+// sessionsDir returns where sessions are kept for env.
+func sessionsDir(env Env) (string, error) {
+	dir, err := session.SessionsDir(env.dirGetenv(), env.goos)
 	if err != nil {
-		return nil, usagef("%v: set HOME or XDG_DATA_HOME", err)
+		return "", usagef("%v: set HOME (USERPROFILE on Windows) or XDG_DATA_HOME", err)
+	}
+	return dir, nil
+}
+
+// openStore opens the session store at its default place.
+func openStore(env Env) (*session.Store, error) {
+	dir, err := sessionsDir(env)
+	if err != nil {
+		return nil, err
 	}
 	st, err := session.Open(dir)
 	if err != nil {

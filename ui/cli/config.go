@@ -57,7 +57,14 @@ const (
 )
 
 func resolve(f *flags, getenv func(string) string) (*config, error) {
-	prof, err := loadProfile(f, getenv)
+	return resolveIn(f, Env{Getenv: getenv})
+}
+
+// resolveIn resolves the configuration in env: its variables, and its
+// folders for the configuration file.
+func resolveIn(f *flags, env Env) (*config, error) {
+	getenv := env.Getenv
+	prof, err := loadProfile(f, env)
 	if err != nil {
 		return nil, err
 	}
@@ -224,14 +231,14 @@ func secretEnv(prof *cfgfile.Profile) []string {
 // loadProfile reads the configuration file and picks the profile named by
 // --profile, MUSE_PROFILE or default_profile; nil when there is none. The
 // default file may be missing; a file named with --config must exist.
-func loadProfile(f *flags, getenv func(string) string) (*cfgfile.Profile, error) {
-	file, err := loadConfigFile(f.configPath, getenv)
+func loadProfile(f *flags, env Env) (*cfgfile.Profile, error) {
+	file, err := loadConfigFile(f.configPath, env)
 	if err != nil {
 		return nil, err
 	}
 	name := f.profile
 	if name == "" {
-		name = getenv("MUSE_PROFILE")
+		name = env.Getenv("MUSE_PROFILE")
 	}
 	prof, err := file.Select(name)
 	if err != nil {
@@ -243,10 +250,10 @@ func loadProfile(f *flags, getenv func(string) string) (*cfgfile.Profile, error)
 // loadConfigFile reads the file named with --config, which must exist, or
 // else the default one, which may be missing. With no home folder to find
 // the default in, there is no file and no error.
-func loadConfigFile(path string, getenv func(string) string) (*cfgfile.File, error) {
+func loadConfigFile(path string, env Env) (*cfgfile.File, error) {
 	if path == "" {
 		var err error
-		if path, err = cfgfile.DefaultPath(getenv); err != nil {
+		if path, err = defaultConfigPath(env); err != nil {
 			return &cfgfile.File{}, nil
 		}
 		file, err := cfgfile.Load(path)

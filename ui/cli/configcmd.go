@@ -3,81 +3,114 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	cfgfile "muse/ui/cli/config"
 )
 
-const configHelp = `muse config: the configuration file.
+// configCmd is "muse config" and its commands.
+func (a *app) configCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "the configuration file: where it is, what the profile in effect sets, a commented example",
+		Long: `The configuration file.
 
-Usage:
-  muse config path [--config FILE]                  print where the file is
-  muse config show [--config FILE] [--profile NAME] print the profile in effect, secrets masked
-  muse config init [--config FILE]                  write a commented example (never over an existing file)
+The file is config.toml in muse's configuration folder: $XDG_CONFIG_HOME/muse
+when XDG_CONFIG_HOME is set, else ~/.config/muse on Linux, ~/Library/
+Application Support/muse on macOS and %LOCALAPPDATA%\muse on Windows; the
+global --config FILE names another. show uses --profile, else MUSE_PROFILE,
+else the file's default_profile. Problems in the file are printed one a
+line, with the file and the line, and exit with status 2.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 && args[0] == "help" {
+				return c.Help()
+			}
+			if len(args) > 0 {
+				return usagef("unknown command %q: use path, show or init (see muse config --help)", args[0])
+			}
+			c.Help()
+			return exitStatus(ExitUsage)
+		},
+	}
+	path := &cobra.Command{
+		Use:   "path",
+		Short: "print where the configuration file is",
+		Args:  noProfile,
+		RunE: func(*cobra.Command, []string) error {
+			path, err := a.configFilePath()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.env.Stdout, path)
+			return nil
+		},
+	}
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "print what the profile in effect sets, secrets masked",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			path, err := a.configFilePath()
+			if err != nil {
+				return err
+			}
+			return status(configShow(a.env, a.f.configPath, path, a.f.profile))
+		},
+	}
+	init := &cobra.Command{
+		Use:   "init",
+		Short: "write a commented example (never over an existing file)",
+		Args:  noProfile,
+		RunE: func(*cobra.Command, []string) error {
+			path, err := a.configFilePath()
+			if err != nil {
+				return err
+			}
+			if err := cfgfile.Init(path); err != nil {
+				return usagef("%v", err)
+			}
+			fmt.Fprintf(a.env.Stdout, "wrote %s: edit it, then muse config show\n", path)
+			return nil
+		},
+	}
+	cmd.AddCommand(path, show, init)
+	return cmd
+}
 
-The file is $XDG_CONFIG_HOME/muse/config.toml (~/.config/muse/config.toml)
-unless --config names another. show uses --profile, else MUSE_PROFILE, else
-the file's default_profile. Problems in the file are printed one a line, with
-the file and the line, and exit with status 2.
-`
+// noProfile refuses --profile on the commands that do not read a profile.
+func noProfile(c *cobra.Command, args []string) error {
+	if err := noArgs(c, args); err != nil {
+		return err
+	}
+	if c.Flags().Changed("profile") {
+		return usagef("%s: --profile goes with muse config show", c.CommandPath())
+	}
+	return nil
+}
 
-// configMain runs "muse config ...".
-func configMain(args []string, env Env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		io.WriteString(env.Stdout, configHelp)
-		if len(args) == 0 {
-			return ExitUsage
-		}
-		return ExitOK
+// configFilePath is the file --config names, else the default one.
+func (a *app) configFilePath() (string, error) {
+	if a.f.configPath != "" {
+		return a.f.configPath, nil
 	}
-	cmd := args[0]
-	if cmd != "path" && cmd != "show" && cmd != "init" {
-		return fail(env, usagef("unknown command %q: use path, show or init (see muse config --help)", cmd))
+	path, err := defaultConfigPath(a.env)
+	if err != nil {
+		return "", usagef("%v: set HOME (USERPROFILE on Windows) or XDG_CONFIG_HOME, or use --config FILE", err)
 	}
-	fs := pflag.NewFlagSet("muse config "+cmd, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	configPath := fs.String("config", "", "the configuration file")
-	profile := fs.String("profile", "", "the profile to show")
-	help := fs.BoolP("help", "h", false, "show the help")
-	if err := fs.Parse(args[1:]); err != nil {
-		return fail(env, usagef("muse config %s: %v (see muse config --help)", cmd, err))
-	}
-	switch {
-	case *help:
-		io.WriteString(env.Stdout, configHelp)
-		return ExitOK
-	case fs.NArg() > 0:
-		return fail(env, usagef("muse config %s: unexpected argument %q (see muse config --help)", cmd, fs.Arg(0)))
-	case fs.Changed("profile") && cmd != "show":
-		return fail(env, usagef("muse config %s: --profile goes with muse config show", cmd))
-	}
-	path := *configPath
-	if path == "" {
-		var err error
-		if path, err = cfgfile.DefaultPath(env.Getenv); err != nil {
-			return fail(env, usagef("%v: set HOME or XDG_CONFIG_HOME, or use --config FILE", err))
-		}
-	}
-	switch cmd {
-	case "path":
-		fmt.Fprintln(env.Stdout, path)
-	case "init":
-		if err := cfgfile.Init(path); err != nil {
-			return fail(env, usagef("%v", err))
-		}
-		fmt.Fprintf(env.Stdout, "wrote %s: edit it, then muse config show\n", path)
-	case "show":
-		return configShow(env, *configPath, path, *profile)
-	}
-	return ExitOK
+	return path, nil
+}
+
+// defaultConfigPath is config.toml in muse's configuration folder for env.
+func defaultConfigPath(env Env) (string, error) {
+	return cfgfile.DefaultPathOn(env.dirGetenv(), env.goos)
 }
 
 // configShow prints the profile in effect in the file at path; configPath
 // is the --config value, "" for the default file.
 func configShow(env Env, configPath, path, profile string) int {
-	file, err := loadConfigFile(configPath, env.Getenv)
+	file, err := loadConfigFile(configPath, env)
 	if err != nil {
 		return failLines(env, err)
 	}

@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"muse/api"
@@ -51,7 +51,10 @@ type flags struct {
 	noMouse        bool
 	toolTimeout    time.Duration
 	showVer        bool
-	help           bool
+	debug          bool
+	raw            bool
+	quiet          bool
+	width          int
 
 	set func(name string) bool
 }
@@ -68,12 +71,14 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-func newFlagSet(f *flags) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("muse", pflag.ContinueOnError)
+// addRootFlags adds the flags of muse itself (the chat screen and -p) to fs.
+func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.SortFlags = false
-	fs.SetOutput(io.Discard)
-	fs.StringVarP(&f.print, "print", "p", "", "send `PROMPT` once, stream the reply to stdout and exit")
+	fs.StringVarP(&f.print, "print", "p", "", "send `PROMPT` once, write the reply to stdout and exit")
 	fs.BoolVar(&f.json, "json", false, "with -p: print the final message as one JSON object")
+	fs.BoolVar(&f.raw, "raw", false, "with -p: print the reply's raw text, even on a terminal (piped output always is)")
+	fs.BoolVar(&f.quiet, "quiet", false, "with -p: print nothing but the answer: no notes on stderr (errors still go there)")
+	fs.IntVar(&f.width, "width", 0, "with -p on a terminal: wrap the rendered reply at `N` columns (default: the terminal's, at most 120)")
 	fs.BoolVar(&f.noStream, "no-stream", false, "with -p: ask for the whole reply at once (stream: false)")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "resume the latest session")
 	fs.StringVarP(&f.resume, "resume", "r", "", "resume the session `ID` (or a unique prefix, or its title); alone, pick one from a list")
@@ -103,94 +108,112 @@ func newFlagSet(f *flags) *pflag.FlagSet {
 	fs.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, so dragging selects text; the wheel then no longer scrolls (profile: mouse = false)")
 	fs.BoolVar(&f.noSave, "no-save", false, "keep the session in memory only: nothing is written to the sessions folder (profile: save = false)")
 	fs.DurationVar(&f.toolTimeout, "tool-timeout", cfgfile.DefaultToolTimeout, "stop a tool's command after `DURATION`, such as 45s or 2m: more than 0, at most 1h (profile: tool_timeout)")
-	fs.StringVar(&f.profile, "profile", "", "use the configuration profile `NAME` (env MUSE_PROFILE)")
-	fs.StringVar(&f.configPath, "config", "", "read the configuration from `FILE` (default $XDG_CONFIG_HOME/muse/config.toml)")
-	fs.BoolVar(&f.showVer, "version", false, "print the version and exit")
-	fs.BoolVarP(&f.help, "help", "h", false, "show this help")
-	return fs
+	fs.BoolVar(&f.showVer, "version", false, "print the version (module version, commit, dirty mark) and exit; -v is left free")
 }
 
+// addGlobalFlags adds the flags every command takes, before or after its
+// name: muse --profile work config show and muse config show --profile work
+// are the same.
+func addGlobalFlags(fs *pflag.FlagSet, f *flags) {
+	fs.SortFlags = false
+	fs.StringVar(&f.profile, "profile", "", "use the configuration profile `NAME` (env MUSE_PROFILE)")
+	fs.StringVar(&f.configPath, "config", "", "read the configuration from `FILE` (default $XDG_CONFIG_HOME/muse/config.toml)")
+	fs.BoolVar(&f.debug, "debug", false, "log each request (never a secret or message text) to $XDG_STATE_HOME/muse/muse.log (env MUSE_DEBUG=1)")
+}
+
+// parseFlags parses the flags of muse itself, as the root command does,
+// and checks them. Tests use it to resolve a command line.
 func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 	f := &flags{}
-	fs := newFlagSet(f)
+	fs := pflag.NewFlagSet("muse", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addRootFlags(fs, f)
+	addGlobalFlags(fs, f)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			f.help = true
-			return f, fs, nil
-		}
 		return nil, fs, usagef("%v (see muse --help)", err)
 	}
+	if err := f.check(fs.Changed, fs.Args()); err != nil {
+		return nil, fs, err
+	}
+	return f, fs, nil
+}
+
+// check takes the positional arguments (only -r's ID may be one) and checks
+// the flags given (changed tells which) against each other.
+func (f *flags) check(changed func(string) bool, args []string) error {
 	// -r takes its value after a space too: muse -r abc
-	if f.resume == pickSentinel && fs.NArg() == 1 {
-		f.resume = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		return nil, fs, usagef("unexpected argument %q: put a prompt in -p \"...\" (see muse --help)", fs.Arg(0))
+	if f.resume == pickSentinel && len(args) == 1 {
+		f.resume = args[0]
+	} else if len(args) > 0 {
+		return usagef("unexpected argument %q: put a prompt in -p \"...\" (see muse --help)", args[0])
 	}
 	if f.cont && f.resume != "" {
-		return nil, fs, usagef("use -c (the latest session) or -r (a chosen one), not both")
+		return usagef("use -c (the latest session) or -r (a chosen one), not both")
 	}
-	if f.resume == pickSentinel && fs.Changed("print") {
-		return nil, fs, usagef("-r with -p needs a session: muse -r ID -p \"...\"")
+	if f.resume == pickSentinel && changed("print") {
+		return usagef("-r with -p needs a session: muse -r ID -p \"...\"")
 	}
-	f.set = func(name string) bool { return fs.Changed(name) }
-	f.printSet = fs.Changed("print")
+	f.set = changed
+	f.printSet = changed("print")
 	if f.printSet && strings.TrimSpace(f.print) == "" {
-		return nil, fs, usagef("-p needs a prompt, like muse -p \"hello\"")
+		return usagef("-p needs a prompt, like muse -p \"hello\"")
 	}
-	if f.json && !f.printSet {
-		return nil, fs, usagef("--json goes with -p")
+	for _, name := range []string{"json", "no-stream", "raw", "quiet", "width"} {
+		if changed(name) && !f.printSet {
+			return usagef("--%s goes with -p", name)
+		}
 	}
-	if f.noStream && !f.printSet {
-		return nil, fs, usagef("--no-stream goes with -p")
+	if changed("width") && (f.width < 10 || f.width > 1000) {
+		return usagef("--width must be between 10 and 1000 columns, got %d", f.width)
 	}
 	imageOnly := []string{"size", "negative", "prompt-extend", "watermark", "out"}
 	for _, name := range imageOnly {
-		if fs.Changed(name) && !f.image {
-			return nil, fs, usagef("--%s goes with -p \"...\" --image", name)
+		if changed(name) && !f.image {
+			return usagef("--%s goes with -p \"...\" --image", name)
 		}
 	}
 	if f.image && !f.printSet {
-		return nil, fs, usagef("--image goes with -p: muse -p \"a red fox\" --image")
+		return usagef("--image goes with -p: muse -p \"a red fox\" --image")
 	}
 	if f.image && f.noStream {
-		return nil, fs, usagef("--no-stream is for replies, not --image")
+		return usagef("--no-stream is for replies, not --image")
 	}
-	if fs.Changed("size") {
+	if changed("size") {
 		f.size = strings.ReplaceAll(strings.ToLower(f.size), "x", "*")
 		if _, _, err := api.ParseSize(f.size); err != nil {
-			return nil, fs, usagef("--size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", f.size)
+			return usagef("--size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", f.size)
 		}
 	}
 	if f.maxTokens < 1 {
-		return nil, fs, usagef("--max-tokens must be at least 1, got %d", f.maxTokens)
+		return usagef("--max-tokens must be at least 1, got %d", f.maxTokens)
 	}
-	if fs.Changed("temperature") && (f.temp < 0 || f.temp > 1) {
-		return nil, fs, usagef("--temperature must be between 0 and 1, got %g", f.temp)
+	if changed("temperature") && (f.temp < 0 || f.temp > 1) {
+		return usagef("--temperature must be between 0 and 1, got %g", f.temp)
 	}
-	if fs.Changed("top-p") && (f.topP < 0 || f.topP > 1) {
-		return nil, fs, usagef("--top-p must be between 0 and 1, got %g", f.topP)
+	if changed("top-p") && (f.topP < 0 || f.topP > 1) {
+		return usagef("--top-p must be between 0 and 1, got %g", f.topP)
 	}
-	if fs.Changed("thinking-budget") && (f.thinkingBudget < 1024 || f.thinkingBudget >= f.maxTokens) {
-		return nil, fs, usagef("--thinking-budget must be at least 1024 and below --max-tokens (%d), got %d", f.maxTokens, f.thinkingBudget)
+	if changed("thinking-budget") && (f.thinkingBudget < 1024 || f.thinkingBudget >= f.maxTokens) {
+		return usagef("--thinking-budget must be at least 1024 and below --max-tokens (%d), got %d", f.maxTokens, f.thinkingBudget)
 	}
 	if f.allowTools && !f.printSet {
-		return nil, fs, usagef("--allow-tools goes with -p; the chat screen asks before each tool runs")
+		return usagef("--allow-tools goes with -p; the chat screen asks before each tool runs")
 	}
-	if fs.Changed("tool-choice") && strings.TrimSpace(f.toolChoice) == "" {
-		return nil, fs, usagef("--tool-choice must be auto, any, none or a tool's name")
+	if changed("tool-choice") && strings.TrimSpace(f.toolChoice) == "" {
+		return usagef("--tool-choice must be auto, any, none or a tool's name")
 	}
-	if fs.Changed("tool-timeout") && (f.toolTimeout <= 0 || f.toolTimeout > cfgfile.MaxToolTimeout) {
-		return nil, fs, usagef("--tool-timeout must be more than 0 and at most 1h, such as 45s or 2m; got %v", f.toolTimeout)
+	if changed("tool-timeout") && (f.toolTimeout <= 0 || f.toolTimeout > cfgfile.MaxToolTimeout) {
+		return usagef("--tool-timeout must be more than 0 and at most 1h, such as 45s or 2m; got %v", f.toolTimeout)
 	}
-	if fs.Changed("top-k") && f.topK < 1 {
-		return nil, fs, usagef("--top-k must be at least 1, got %d", f.topK)
+	if changed("top-k") && f.topK < 1 {
+		return usagef("--top-k must be at least 1, got %d", f.topK)
 	}
 	switch f.theme {
 	case "auto", "dark", "light":
 	default:
-		return nil, fs, usagef("--theme must be dark, light or auto, got %q", f.theme)
+		return usagef("--theme must be dark, light or auto, got %q", f.theme)
 	}
-	return f, fs, nil
+	return nil
 }
 
 const helpHead = `muse: chat and image generation in your terminal.
@@ -200,13 +223,12 @@ Usage:
   muse --demo                  chat with the embedded offline demo server
   muse -c                      resume the latest session
   muse -r [ID|PREFIX|TITLE]    resume a session; alone, pick one from a list
-  muse sessions ...            list, show, export, rename, delete, search sessions
-  muse config path|show|init   where the configuration file is, what it sets, a commented example
-  muse -p "PROMPT" [flags]     one-shot: stream the reply to stdout and exit
+  muse -p "PROMPT" [flags]     one-shot: the reply on stdout (markdown on a terminal, raw text piped)
   muse -p "PROMPT" --image     generate images; prints each saved path (and URL)
   echo text | muse -p "sum up" piped stdin is appended to the prompt
+  muse COMMAND [flags]         one of the commands below
 
-Flags:
+Commands:
 `
 
 const helpTail = `
@@ -219,6 +241,7 @@ Environment:
   MUSE_PROVIDER_VERSION  provider-version header (default 2023-06-01)
   NO_COLOR               turn colours off
   MUSE_PROFILE           the configuration profile to use
+  MUSE_DEBUG=1           like --debug
   Flags beat the environment, which beats the profile, which beats the defaults.
 
 Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which must exist):
@@ -242,16 +265,36 @@ Keys (interactive):
   pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
   ctrl+n new session · / commands (tab completes) · ? all keys and commands
 
-Sessions are saved under $XDG_DATA_HOME/muse/sessions (~/.local/share/muse/sessions),
-unless --no-save or save = false.
+Folders: with XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME unset, the
+configuration, sessions and debug log go to ~/.config, ~/.local/share and
+~/.local/state on Linux, ~/Library/Application Support on macOS and
+%LOCALAPPDATA% on Windows, each in a muse folder; muse doctor shows where.
+Sessions are saved under $XDG_DATA_HOME/muse/sessions unless --no-save or save = false.
 
 Exit status: 0 success, 1 the request failed, 2 bad flags or configuration, 130 interrupted.
 `
 
-func writeHelp(w io.Writer, fs *pflag.FlagSet) {
+// writeHelp writes muse's own help: what it does, its commands, its flags
+// and the global ones, then the environment, files and keys.
+func writeHelp(w io.Writer, root *cobra.Command) {
 	io.WriteString(w, helpHead)
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			fmt.Fprintf(w, "  %-12s %s\n", c.Name(), c.Short)
+		}
+	}
+	io.WriteString(w, "\nFlags:\n")
 	// -r's value is optional; pflag would print the sentinel that stands for "none".
-	usages := strings.Replace(fs.FlagUsagesWrapped(100), "ID[=\""+pickSentinel+"\"]", "[ID]    ", 1)
+	own := pflag.NewFlagSet("muse", pflag.ContinueOnError)
+	own.SortFlags = false
+	root.Flags().VisitAll(func(fl *pflag.Flag) {
+		if root.PersistentFlags().Lookup(fl.Name) == nil {
+			own.AddFlag(fl)
+		}
+	})
+	usages := strings.Replace(own.FlagUsagesWrapped(100), "ID[=\""+pickSentinel+"\"]", "[ID]    ", 1)
 	io.WriteString(w, usages)
+	io.WriteString(w, "\nGlobal flags (before or after a command: muse config show --profile work):\n")
+	io.WriteString(w, root.PersistentFlags().FlagUsagesWrapped(100))
 	io.WriteString(w, helpTail)
 }

@@ -87,7 +87,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	// Where the files go: --out, or the images folder of the session.
 	var store *session.Store
 	if f.out == "" {
-		if store, err = openStore(env.Getenv); err != nil {
+		if store, err = openStore(env); err != nil {
 			return fail(env, err)
 		}
 	}
@@ -120,7 +120,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 		entry.Images = append(entry.Images, img)
 		outs = append(outs, out)
-		if rp := strings.TrimSpace(d.RevisedPrompt); rp != "" && rp != strings.TrimSpace(prompt) {
+		if rp := strings.TrimSpace(d.RevisedPrompt); rp != "" && rp != strings.TrimSpace(prompt) && !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: revised prompt %d: %s\n", i+1, sanitize.Line(rp))
 		}
 		if !f.json && out.Path != "" {

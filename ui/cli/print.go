@@ -60,7 +60,7 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 		}
 		return session.NewWriter(nil, cfg.params), nil
 	}
-	store, err := openStore(env.Getenv)
+	store, err := openStore(env)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,16 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 // with --json the final message; tool calls run with --allow-tools, else
 // they are printed as JSON.
 func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, prompt string, params session.Params) int {
-	out := &textOut{w: env.Stdout, clean: sanitize.Stream{Plain: !env.StdoutTTY}, quiet: f.json}
+	out, err := replyOut(env, f, cfg)
+	if err != nil {
+		return fail(env, err)
+	}
+	var saveErr error
+	note := func(format string, args ...any) {
+		if !f.quiet {
+			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
+		}
+	}
 	emit := func(ev engine.Event) {
 		switch ev.Kind {
 		case engine.ReplyStarted:
@@ -84,13 +93,13 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		case engine.ReplyEnded:
 			out.end()
 		case engine.Retrying:
-			fmt.Fprintf(env.Stderr, "muse: %s; retrying in %s\n", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
+			note("%s; retrying in %s", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
 		case engine.ToolRunning:
-			fmt.Fprintf(env.Stderr, "muse: running tool %s\n", sanitize.Line(ev.Call.Name))
+			note("running tool %s", sanitize.Line(ev.Call.Name))
 		case engine.Notice:
-			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(ev.Text))
+			note("%s", sanitize.Line(ev.Text))
 		case engine.SaveFailed:
-			out.saveErr = ev.Err
+			saveErr = ev.Err
 		}
 	}
 	approve := func(_ context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
@@ -101,8 +110,8 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
 	res, err := engine.Run(ctx, ecfg, w, engine.Turn{Prompt: prompt, Params: params}, emit, approve)
-	if out.saveErr != nil {
-		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(out.saveErr.Error()))
+	if saveErr != nil {
+		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(saveErr.Error()))
 	}
 	if err != nil {
 		return fail(env, err)
@@ -120,6 +129,30 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	return ExitOK
 }
 
+// replyWriter prints the replies of a turn as their events arrive.
+type replyWriter interface {
+	start()
+	event(api.Event)
+	end()
+}
+
+// replyOut chooses how -p prints the reply: nothing with --json (the
+// message follows whole), markdown rendered with glamour on a terminal,
+// else (piped, or --raw) the raw text.
+func replyOut(env Env, f *flags, cfg *config) (replyWriter, error) {
+	if f.json {
+		return &textOut{quiet: true}, nil
+	}
+	if !env.StdoutTTY || f.raw {
+		return &textOut{w: env.Stdout, clean: sanitize.Stream{Plain: !env.StdoutTTY}}, nil
+	}
+	style, profile, err := printStyle(env, cfg.theme)
+	if err != nil {
+		return nil, err
+	}
+	return newMDOut(env.Stdout, style, profile, printWidth(env, f))
+}
+
 // textOut prints the text of the replies of a turn as it arrives. It prints
 // the growth of the assembled text, so text that arrives whole (a JSON
 // answer to a stream request) prints as well as deltas, and it sanitizes
@@ -133,7 +166,6 @@ type textOut struct {
 	printed int // bytes of the reply's text printed
 	n       int // bytes written in all
 	newline bool
-	saveErr error
 }
 
 func (o *textOut) start() {

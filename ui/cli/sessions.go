@@ -13,145 +13,199 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"muse/session"
 	"muse/ui/sanitize"
 )
 
-const sessionsHelp = `muse sessions: list, show, export, import, rename, delete and search saved sessions.
+// sessionsCmd is "muse sessions" and its commands.
+func (a *app) sessionsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "list, show, export, import, rename, delete and search saved sessions",
+		Long: `List, show, export, import, rename, delete and search the saved sessions.
 
-Usage:
-  muse sessions list [--json]                      id, title, updated, messages, model (newest first)
-  muse sessions show ID                            print the transcript
-  muse sessions export ID [--format md|json] [-o FILE [--force]]
-                                                   -o refuses an existing FILE unless --force
-  muse sessions import FILE|-                      a new session from an export --format json
-  muse sessions rename ID TITLE
-  muse sessions delete ID [--yes]                  asks first unless --yes
-  muse sessions search TEXT                        full-text search of every session
+ID may be a session id, a unique prefix of one, or a title.`,
+		Example: `  muse sessions list --json
+  muse sessions export 20261122-0415 --format json -o talk.json
+  muse sessions import talk.json`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 && args[0] == "help" {
+				return c.Help()
+			}
+			if len(args) > 0 {
+				return usagef("unknown command %q: use list, show, export, import, rename, delete or search (see muse sessions --help)", args[0])
+			}
+			c.Help()
+			return exitStatus(ExitUsage)
+		},
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "id, title, updated, messages and model of each session, newest first",
+		Args:  noArgs,
+	}
+	asJSON := list.Flags().Bool("json", false, "print JSON: an array of id, title, created, updated, messages, model")
+	list.RunE = a.withStore(func(store *session.Store, _ []string) int {
+		return listSessions(a.env, store, *asJSON)
+	})
 
-ID may be a session id, a unique prefix of one, or a title.
-`
+	show := &cobra.Command{
+		Use:               "show ID",
+		Short:             "print a session's transcript",
+		Args:              needArgs(1, "show ID"),
+		ValidArgsFunction: a.completeSessionArg,
+	}
+	show.RunE = a.withStore(func(store *session.Store, args []string) int {
+		sess, err := findAndLoad(store, args[0])
+		if err != nil {
+			return fail(a.env, err)
+		}
+		var b strings.Builder
+		if err := session.Transcript(sess, &b); err != nil {
+			return fail(a.env, err)
+		}
+		io.WriteString(a.env.Stdout, clean(a.env, b.String()))
+		return ExitOK
+	})
 
-// sessionsMain runs "muse sessions ...".
-func sessionsMain(args []string, env Env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		io.WriteString(env.Stdout, sessionsHelp)
-		if len(args) == 0 {
-			return ExitUsage
+	exp := &cobra.Command{
+		Use:   "export ID",
+		Short: "write a session as markdown or JSON, to stdout or a new file",
+		Long: `Write a session as markdown or JSON, to standard output or, with -o, to a new
+file (0600). -o refuses an existing FILE unless --force.`,
+		Args:              needArgs(1, "export ID [--format md|json] [-o FILE]"),
+		ValidArgsFunction: a.completeSessionArg,
+	}
+	format := exp.Flags().String("format", "md", "export format: md or json")
+	out := exp.Flags().StringP("output", "o", "", "write the export to `FILE`")
+	force := exp.Flags().Bool("force", false, "let -o replace an existing FILE")
+	exp.RunE = a.withStore(func(store *session.Store, args []string) int {
+		if *format != "md" && *format != "json" {
+			return fail(a.env, usagef("--format must be md or json, got %q", *format))
+		}
+		sess, err := findAndLoad(store, args[0])
+		if err != nil {
+			return fail(a.env, err)
+		}
+		return export(a.env, sess, *format, *out, *force)
+	})
+
+	imp := &cobra.Command{
+		Use:   "import FILE|-",
+		Short: "save a session exported with --format json as a new session; - reads stdin",
+		Args:  needArgs(1, "import FILE|- (a file written by muse sessions export --format json)"),
+	}
+	imp.RunE = a.withStore(func(store *session.Store, args []string) int {
+		return importSession(a.env, store, args[0])
+	})
+
+	rename := &cobra.Command{
+		Use:               "rename ID TITLE",
+		Short:             "give a session a new title",
+		Args:              needArgs(2, "rename ID TITLE"),
+		ValidArgsFunction: a.completeSessionArg,
+	}
+	rename.RunE = a.withStore(func(store *session.Store, args []string) int {
+		info, err := store.Find(args[0])
+		if err != nil {
+			return fail(a.env, err)
+		}
+		title := strings.Join(args[1:], " ")
+		if err := store.Rename(info.ID, title); err != nil {
+			return fail(a.env, err)
+		}
+		fmt.Fprintf(a.env.Stdout, "renamed %s to %q\n", info.ID, sanitize.Line(title))
+		return ExitOK
+	})
+
+	del := &cobra.Command{
+		Use:               "delete ID",
+		Short:             "delete a session, after asking unless --yes",
+		Args:              needArgs(1, "delete ID [--yes]"),
+		ValidArgsFunction: a.completeSessionArg,
+	}
+	yes := del.Flags().Bool("yes", false, "delete without asking")
+	del.RunE = a.withStore(func(store *session.Store, args []string) int {
+		return deleteSession(a.env, store, args[0], *yes)
+	})
+
+	search := &cobra.Command{
+		Use:   "search TEXT",
+		Short: "full-text search of every session",
+		Args:  needArgs(1, "search TEXT"),
+	}
+	search.RunE = a.withStore(func(store *session.Store, args []string) int {
+		matches, err := store.Search(strings.Join(args, " "), 200)
+		if err != nil {
+			return fail(a.env, err)
+		}
+		if len(matches) == 0 {
+			fmt.Fprintln(a.env.Stderr, "no matches")
+			return ExitFailed
+		}
+		for _, m := range matches {
+			fmt.Fprintf(a.env.Stdout, "%s  turn %d  %s  %s\n", m.ID, m.Turn, sanitize.Line(m.Title), sanitize.Line(m.Snippet))
 		}
 		return ExitOK
+	})
+	cmd.AddCommand(list, show, exp, imp, rename, del, search)
+	return cmd
+}
+
+// withStore returns a command's RunE that opens the session store and runs
+// do with it.
+func (a *app) withStore(do func(store *session.Store, args []string) int) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error {
+		store, err := openStore(a.env)
+		if err != nil {
+			return err
+		}
+		return status(do(store, args))
 	}
-	store, err := openStore(env.Getenv)
-	if err != nil {
-		return fail(env, err)
-	}
-	cmd, rest := args[0], args[1:]
-	fs := pflag.NewFlagSet("muse sessions "+cmd, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "print JSON")
-	format := fs.String("format", "md", "export format: md or json")
-	out := fs.StringP("output", "o", "", "write the export to FILE")
-	force := fs.Bool("force", false, "let export -o replace an existing FILE")
-	yes := fs.Bool("yes", false, "delete without asking")
-	if err := fs.Parse(rest); err != nil {
-		return fail(env, usagef("%v (see muse sessions --help)", err))
-	}
-	pos := fs.Args()
-	need := func(n int, usage string) error {
-		if len(pos) < n {
+}
+
+// needArgs requires at least n arguments, else says how to call the
+// command: "usage: muse sessions " and usage.
+func needArgs(n int, usage string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) < n {
 			return usagef("usage: muse sessions %s", usage)
 		}
 		return nil
 	}
-	switch cmd {
-	case "list":
-		return listSessions(env, store, *asJSON)
-	case "show":
-		if err := need(1, "show ID"); err != nil {
-			return fail(env, err)
-		}
-		sess, err := findAndLoad(store, pos[0])
-		if err != nil {
-			return fail(env, err)
-		}
-		var b strings.Builder
-		if err := session.Transcript(sess, &b); err != nil {
-			return fail(env, err)
-		}
-		io.WriteString(env.Stdout, clean(env, b.String()))
-		return ExitOK
-	case "export":
-		if err := need(1, "export ID [--format md|json] [-o FILE]"); err != nil {
-			return fail(env, err)
-		}
-		if *format != "md" && *format != "json" {
-			return fail(env, usagef("--format must be md or json, got %q", *format))
-		}
-		sess, err := findAndLoad(store, pos[0])
-		if err != nil {
-			return fail(env, err)
-		}
-		return export(env, sess, *format, *out, *force)
-	case "import":
-		if err := need(1, "import FILE|- (a file written by muse sessions export --format json)"); err != nil {
-			return fail(env, err)
-		}
-		return importSession(env, store, pos[0])
-	case "rename":
-		if err := need(2, "rename ID TITLE"); err != nil {
-			return fail(env, err)
-		}
-		info, err := store.Find(pos[0])
-		if err != nil {
-			return fail(env, err)
-		}
-		title := strings.Join(pos[1:], " ")
-		if err := store.Rename(info.ID, title); err != nil {
-			return fail(env, err)
-		}
-		fmt.Fprintf(env.Stdout, "renamed %s to %q\n", info.ID, sanitize.Line(title))
-		return ExitOK
-	case "delete":
-		if err := need(1, "delete ID [--yes]"); err != nil {
-			return fail(env, err)
-		}
-		info, err := store.Find(pos[0])
-		if err != nil {
-			return fail(env, err)
-		}
-		if !*yes {
-			fmt.Fprintf(env.Stderr, "delete session %s %q (%d messages)? [y/N] ", info.ID, sanitize.Line(info.Title), info.Messages)
-			answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
-			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-				fmt.Fprintln(env.Stderr, "kept")
-				return ExitFailed
-			}
-		}
-		if err := store.Delete(info.ID); err != nil {
-			return fail(env, err)
-		}
-		fmt.Fprintf(env.Stdout, "deleted %s\n", info.ID)
-		return ExitOK
-	case "search":
-		if err := need(1, "search TEXT"); err != nil {
-			return fail(env, err)
-		}
-		matches, err := store.Search(strings.Join(pos, " "), 200)
-		if err != nil {
-			return fail(env, err)
-		}
-		if len(matches) == 0 {
-			fmt.Fprintln(env.Stderr, "no matches")
+}
+
+// noArgs refuses arguments.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s: unexpected argument %q (see %s --help)", c.CommandPath(), args[0], c.CommandPath())
+	}
+	return nil
+}
+
+// deleteSession deletes the session query names, after asking on stdin
+// unless yes.
+func deleteSession(env Env, store *session.Store, query string, yes bool) int {
+	info, err := store.Find(query)
+	if err != nil {
+		return fail(env, err)
+	}
+	if !yes {
+		fmt.Fprintf(env.Stderr, "delete session %s %q (%d messages)? [y/N] ", info.ID, sanitize.Line(info.Title), info.Messages)
+		answer, _ := bufio.NewReader(orEmpty(env.Stdin)).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(env.Stderr, "kept")
 			return ExitFailed
 		}
-		for _, m := range matches {
-			fmt.Fprintf(env.Stdout, "%s  turn %d  %s  %s\n", m.ID, m.Turn, sanitize.Line(m.Title), sanitize.Line(m.Snippet))
-		}
-		return ExitOK
 	}
-	return fail(env, usagef("unknown command %q: use list, show, export, import, rename, delete or search (see muse sessions --help)", cmd))
+	if err := store.Delete(info.ID); err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stdout, "deleted %s\n", info.ID)
+	return ExitOK
 }
 
 // clean sanitizes text for the terminal, keeping colour only on a terminal.

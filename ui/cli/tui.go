@@ -34,7 +34,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	if err != nil {
 		return fail(env, usagef("%v", err))
 	}
-	store, err := openStore(env.Getenv)
+	store, err := openStore(env)
 	if err != nil {
 		return fail(env, err)
 	}

@@ -6,8 +6,11 @@
 // background is the lower one, in 24-bit or 256 colours; any terminal with
 // colour shows it, and it is ordinary text to a renderer. The kitty graphics
 // protocol draws the real image in terminals that have it (kitty, ghostty):
-// KittyTransmit sends the image once, outside the normal screen updates, and
-// KittyPlaceholder is the text that marks where it shows, so the screen stays
-// text for the renderer there too. DetectKitty tells, before the program
-// starts, whether the terminal can do the latter.
+// KittyTransmitImage (or KittyTransmit, from PNG data) sends the image once,
+// scaled down to what its cells can show, outside the normal screen updates,
+// and KittyPlaceholder is the text that marks where it shows, so the screen
+// stays text for the renderer there too. Both are written with
+// github.com/charmbracelet/x/ansi/kitty: its encoder and its Unicode
+// placeholder and diacritics. DetectKitty tells, before the program starts,
+// whether the terminal can do the latter.
 package preview

@@ -1,79 +1,152 @@
 package preview
 
 import (
-	"encoding/base64"
+	"bytes"
+	"image"
+	"image/png"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/kitty"
 )
 
-// placeholder is the character kitty draws a cell of an image over.
-const placeholder = '\U0010EEEE'
-
 // MaxKittyCells is the largest number of rows or columns of a kitty
-// placement: the diacritics can number no more.
-const MaxKittyCells = len(diacritics)
+// placement: the diacritics that number them (kitty.Diacritic) are no more.
+const MaxKittyCells = 297
 
-// kittyChunk is the largest base64 payload of one graphics command.
-const kittyChunk = 4096
+// Pixels sent for each cell of a kitty preview, at most: enough for a
+// sharp picture on a high-density screen, whose cells are about 16×32
+// pixels; an image is scaled down to this before it is sent, never up.
+const (
+	KittyCellWidth  = 16
+	KittyCellHeight = 32
+)
 
 // KittyTransmit returns the escape sequences that send the PNG image png to
 // a kitty-compatible terminal as the image id and make a virtual placement
-// of it, cols×rows cells, for KittyPlaceholder to show. The terminal is told
-// not to answer (q=2). The base64 data is cut into commands of at most
-// 4096 bytes, each but the last with m=1.
+// of it, cols×rows cells, for KittyPlaceholder to show. The image is
+// decoded and, when it has more pixels than the cells can show, scaled
+// down first (see KittyTransmitImage); callers that hold the decoded image
+// should call KittyTransmitImage and skip the PNG encoding. It returns ""
+// when id is 0, png is not a PNG image or the size is not positive.
+func KittyTransmit(id uint32, pngData []byte, cols, rows int) string {
+	if id == 0 || len(pngData) == 0 || cols <= 0 || rows <= 0 {
+		return ""
+	}
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		return ""
+	}
+	return KittyTransmitImage(id, img, cols, rows)
+}
+
+// KittyTransmitImage returns the escape sequences that send img to a
+// kitty-compatible terminal as the image id, with a virtual placement of
+// cols×rows cells (U=1) for KittyPlaceholder to show. The image is first
+// scaled down to at most KittyCellWidth×KittyCellHeight pixels a cell,
+// keeping its aspect, so that a 40-megapixel result costs the terminal a
+// few hundred kilobytes, not hundreds of megabytes; it is then sent as PNG
+// (f=100), in base64 chunks of at most 4096 bytes (m=1 on all but the
+// last), and the terminal is told not to answer (q=2).
 //
 // Write it to the terminal once, before the placeholders are shown, and not
 // as part of a screen update; sending it again with the same id replaces the
 // image. cols and rows are capped at MaxKittyCells. It returns "" when id is
-// 0, png is empty or the size is not positive.
-func KittyTransmit(id uint32, png []byte, cols, rows int) string {
-	if id == 0 || len(png) == 0 || cols <= 0 || rows <= 0 {
+// 0 (or, on a 32-bit system, above 2^31-1), img is empty or the size is not
+// positive.
+func KittyTransmitImage(id uint32, img image.Image, cols, rows int) string {
+	if id == 0 || uint64(id) > math.MaxInt || img == nil || img.Bounds().Empty() || cols <= 0 || rows <= 0 {
 		return ""
 	}
 	cols, rows = min(cols, MaxKittyCells), min(rows, MaxKittyCells)
-	payload := base64.StdEncoding.EncodeToString(png)
-	n := (len(payload) + kittyChunk - 1) / kittyChunk
+	small := Downscale(img, cols*KittyCellWidth, rows*KittyCellHeight)
 	var b strings.Builder
-	b.Grow(len(payload) + n*24 + 64)
-	for i := 0; i < n; i++ {
-		chunk := payload[i*kittyChunk : min((i+1)*kittyChunk, len(payload))]
-		more := "0"
-		if i < n-1 {
-			more = "1"
-		}
-		b.WriteString("\x1b_G")
-		if i == 0 {
-			b.WriteString("a=T,f=100,i=")
-			b.WriteString(strconv.FormatUint(uint64(id), 10))
-			b.WriteString(",U=1,c=")
-			b.WriteString(strconv.Itoa(cols))
-			b.WriteString(",r=")
-			b.WriteString(strconv.Itoa(rows))
-			b.WriteString(",")
-		}
-		b.WriteString("q=2,m=")
-		b.WriteString(more)
-		b.WriteByte(';')
-		b.WriteString(chunk)
-		b.WriteString("\x1b\\")
+	err := kitty.EncodeGraphics(&b, small, &kitty.Options{
+		Action:           kitty.TransmitAndPut,
+		Transmission:     kitty.Direct, // the zero value would send no data
+		Format:           kitty.PNG,
+		ID:               int(id),
+		VirtualPlacement: true,
+		Columns:          cols,
+		Rows:             rows,
+		Quite:            2,
+		Chunk:            true,
+		ChunkFormatter:   orderKeys,
+	})
+	if err != nil {
+		return ""
 	}
 	return b.String()
+}
+
+// keyOrder is the order muse has always written a command's keys in: the
+// action first, as the protocol's documentation does, then what the image
+// is, its placement, and the quiet and chunk keys last.
+var keyOrder = []string{"a", "f", "t", "o", "s", "v", "i", "p", "U", "c", "r", "q", "m"}
+
+// orderKeys writes the keys of a command, which kitty.Options writes with the
+// action last, in keyOrder. Terminals read them in any order; this keeps
+// the transmission as muse has always sent it.
+func orderKeys(cmd string) string {
+	const head = "\x1b_G"
+	keys, rest, ok := strings.Cut(strings.TrimPrefix(cmd, head), ";")
+	if !ok || !strings.HasPrefix(cmd, head) {
+		return cmd
+	}
+	kv := strings.Split(keys, ",")
+	rank := func(k string) int {
+		name, _, _ := strings.Cut(k, "=")
+		if i := slices.Index(keyOrder, name); i >= 0 {
+			return i
+		}
+		return len(keyOrder)
+	}
+	slices.SortStableFunc(kv, func(x, y string) int { return rank(x) - rank(y) })
+	return head + strings.Join(kv, ",") + ";" + rest
+}
+
+// Downscale returns img scaled down, keeping its aspect, to fit within
+// maxW×maxH pixels, averaging the pixels each new one covers; an image
+// that fits already is returned as it is. Transparent pixels count as
+// black.
+func Downscale(img image.Image, maxW, maxH int) image.Image {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if w <= maxW && h <= maxH || maxW <= 0 || maxH <= 0 {
+		return img
+	}
+	// The largest size within the box with the image's aspect.
+	nw, nh := maxW, max(1, roundDiv(h*maxW, w))
+	if nh > maxH {
+		nw, nh = max(1, roundDiv(w*maxH, h)), maxH
+	}
+	px := scale(img, nw, nh)
+	out := image.NewRGBA(image.Rect(0, 0, nw, nh))
+	for i, p := range px {
+		o := 4 * i
+		out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = p.r, p.g, p.b, 0xff
+	}
+	return out
 }
 
 // KittyDelete returns the escape sequence that deletes the image id, with
 // its placements, and frees its data in the terminal.
 func KittyDelete(id uint32) string {
-	return "\x1b_Ga=d,d=I,i=" + strconv.FormatUint(uint64(id), 10) + ",q=2\x1b\\"
+	o := kitty.Options{Action: kitty.Delete, Delete: kitty.DeleteID, DeleteResources: true, ID: int(id), Quite: 2}
+	return ansi.KittyGraphics(nil, o.Options()...)
 }
 
 // KittyPlaceholder returns the text that shows the image id, sent with
 // KittyTransmit, over cols×rows cells: rows lines joined by "\n" (none after
-// the last) of cols U+10EEEE characters, each followed by the diacritics of
-// its row and column and, for an id of 2^24 or more, of the id's high byte.
-// The id is the foreground colour: 38;5;id below 256, 38;2;r;g;b from its
-// low 24 bits otherwise. Each line ends with a reset. cols and rows are
-// capped at MaxKittyCells; it returns "" when id is 0 or the size is not
-// positive.
+// the last) of cols kitty.Placeholder (U+10EEEE) characters, each followed
+// by the diacritics (kitty.Diacritic) of its row and column and, for an id
+// of 2^24 or more, of the id's high byte. The id is the foreground colour:
+// 38;5;id below 256, 38;2;r;g;b from its low 24 bits otherwise. Each line
+// ends with a reset. cols and rows are capped at MaxKittyCells; it returns
+// "" when id is 0 or the size is not positive.
 //
 // The text is one cell wide per placeholder for a renderer that counts
 // Unicode widths, like lipgloss and Bubble Tea do.
@@ -88,7 +161,7 @@ func KittyPlaceholder(id uint32, cols, rows int) string {
 	} else {
 		color = "\x1b[38;2;" + strconv.Itoa(int(id>>16&0xff)) + ";" + strconv.Itoa(int(id>>8&0xff)) + ";" + strconv.Itoa(int(id&0xff)) + "m"
 	}
-	high := id >> 24
+	high := int(id >> 24)
 	var b strings.Builder
 	b.Grow(rows * (len(color) + cols*13 + len(reset) + 1))
 	for r := range rows {
@@ -97,11 +170,11 @@ func KittyPlaceholder(id uint32, cols, rows int) string {
 		}
 		b.WriteString(color)
 		for c := range cols {
-			b.WriteRune(placeholder)
-			b.WriteRune(diacritics[r])
-			b.WriteRune(diacritics[c])
+			b.WriteRune(kitty.Placeholder)
+			b.WriteRune(kitty.Diacritic(r))
+			b.WriteRune(kitty.Diacritic(c))
 			if high != 0 {
-				b.WriteRune(diacritics[high])
+				b.WriteRune(kitty.Diacritic(high))
 			}
 		}
 		b.WriteString(reset)

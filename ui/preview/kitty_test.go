@@ -3,55 +3,137 @@ package preview
 import (
 	"bytes"
 	"encoding/base64"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi/kitty"
 )
 
-func TestKittyTransmitChunks(t *testing.T) {
-	png := bytes.Repeat([]byte{0x89, 'P', 'N', 'G', 1, 2, 3, 4, 5}, 1000) // 9000 bytes, 12000 in base64
-	out := KittyTransmit(7, png, 30, 12)
+// noisePNG returns a w×h PNG of random pixels, which does not compress.
+func noisePNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rng.Uint32())
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// kittyCommands splits a transmission into its commands' keys and joins
+// their payloads.
+func kittyCommands(t *testing.T, out string) (keys []string, payload string) {
+	t.Helper()
 	cmds := strings.SplitAfter(out, "\x1b\\")
 	if cmds[len(cmds)-1] != "" {
 		t.Fatalf("output does not end with ST: %q", cmds[len(cmds)-1])
 	}
-	cmds = cmds[:len(cmds)-1]
-	if len(cmds) != 3 {
-		t.Fatalf("%d commands, want 3", len(cmds))
-	}
-	var payload strings.Builder
-	for i, c := range cmds {
+	var b strings.Builder
+	for i, c := range cmds[:len(cmds)-1] {
 		if !strings.HasPrefix(c, "\x1b_G") {
 			t.Fatalf("command %d: %q", i, c[:min(20, len(c))])
 		}
-		keys, data, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(c, "\x1b_G"), "\x1b\\"), ";")
+		k, data, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(c, "\x1b_G"), "\x1b\\"), ";")
 		if !ok {
 			t.Fatalf("command %d has no payload", i)
 		}
-		if len(data) > 4096 || (i < len(cmds)-1 && len(data) != 4096) {
+		if len(data) > 4096 {
 			t.Errorf("command %d carries %d bytes", i, len(data))
 		}
+		keys = append(keys, k)
+		b.WriteString(data)
+	}
+	return keys, b.String()
+}
+
+func TestKittyTransmitChunks(t *testing.T) {
+	src := noisePNG(t, 48, 48) // about 7 KB, 9 KB in base64: three commands
+	out := KittyTransmit(7, src, 30, 12)
+	keys, payload := kittyCommands(t, out)
+	if len(keys) < 3 {
+		t.Fatalf("%d commands, want at least 3", len(keys))
+	}
+	for i, k := range keys {
 		wantM := "m=1"
-		if i == len(cmds)-1 {
+		if i == len(keys)-1 {
 			wantM = "m=0"
 		}
-		if !hasKey(keys, wantM) || !hasKey(keys, "q=2") {
-			t.Errorf("command %d keys %q, want %s and q=2", i, keys, wantM)
+		if !hasKey(k, wantM) || !hasKey(k, "q=2") {
+			t.Errorf("command %d keys %q, want %s and q=2", i, k, wantM)
 		}
 		if i == 0 {
-			for _, k := range []string{"a=T", "f=100", "i=7", "U=1", "c=30", "r=12"} {
-				if !hasKey(keys, k) {
-					t.Errorf("first command keys %q lack %s", keys, k)
+			for _, kv := range []string{"a=T", "f=100", "i=7", "U=1", "c=30", "r=12"} {
+				if !hasKey(k, kv) {
+					t.Errorf("first command keys %q lack %s", k, kv)
 				}
 			}
-		} else if strings.Contains(keys, "i=") || strings.Contains(keys, "a=") {
-			t.Errorf("command %d repeats keys: %q", i, keys)
+		} else if strings.Contains(k, "i=") || strings.Contains(k, "a=") {
+			t.Errorf("command %d repeats keys: %q", i, k)
 		}
-		payload.WriteString(data)
 	}
-	got, err := base64.StdEncoding.DecodeString(payload.String())
-	if err != nil || !bytes.Equal(got, png) {
-		t.Errorf("payload does not decode to the PNG (err %v)", err)
+	data, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("payload is not a PNG: %v", err)
+	}
+	// 48×48 fits in 30×12 cells of 16×32 pixels: sent at its own size.
+	want, _ := png.Decode(bytes.NewReader(src))
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("sent %v, want %v", got.Bounds(), want.Bounds())
+	}
+	for _, p := range []image.Point{{0, 0}, {17, 30}, {47, 47}} {
+		if gr, gg, gb, _ := got.At(p.X, p.Y).RGBA(); true {
+			wr, wg, wb, _ := want.At(p.X, p.Y).RGBA()
+			if gr != wr || gg != wg || gb != wb {
+				t.Errorf("pixel %v changed", p)
+			}
+		}
+	}
+}
+
+// TestKittyTransmitDownscales checks that an image larger than its cells
+// need is sent at most KittyCellWidth×KittyCellHeight pixels a cell, its
+// aspect kept.
+func TestKittyTransmitDownscales(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 4000, 3000))
+	for i := range img.Pix {
+		img.Pix[i] = 0x80
+	}
+	out := KittyTransmitImage(9, img, 40, 15)
+	keys, payload := kittyCommands(t, out)
+	if !hasKey(keys[0], "c=40") || !hasKey(keys[0], "r=15") {
+		t.Errorf("keys %q", keys[0])
+	}
+	data, _ := base64.StdEncoding.DecodeString(payload)
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Width != 40*KittyCellWidth || cfg.Height != 480 {
+		t.Errorf("sent %d×%d, want 640×480", cfg.Width, cfg.Height)
+	}
+	if len(out) > 64<<10 {
+		t.Errorf("%d bytes sent for a flat grey preview", len(out))
+	}
+	// A tall image is bounded by its rows.
+	d := Downscale(image.NewGray(image.Rect(0, 0, 100, 10000)), 640, 320)
+	if b := d.Bounds(); b.Dy() != 320 || b.Dx() != 3 {
+		t.Errorf("tall image scaled to %v", b)
+	}
+	if small := image.NewGray(image.Rect(0, 0, 10, 10)); Downscale(small, 640, 320) != image.Image(small) {
+		t.Error("a small image was scaled")
 	}
 }
 
@@ -65,19 +147,37 @@ func hasKey(keys, kv string) bool {
 }
 
 func TestKittyTransmitSmallAndInvalid(t *testing.T) {
-	out := KittyTransmit(1, []byte("tiny"), 2, 1)
-	want := "\x1b_Ga=T,f=100,i=1,U=1,c=2,r=1,q=2,m=0;dGlueQ==\x1b\\"
-	if out != want {
-		t.Errorf("got %q, want %q", out, want)
+	src := noisePNG(t, 2, 1)
+	out := KittyTransmit(1, src, 2, 1)
+	keys, payload := kittyCommands(t, out)
+	if len(keys) != 1 {
+		t.Fatalf("%d commands for a tiny image", len(keys))
 	}
-	for _, s := range []string{KittyTransmit(0, []byte("x"), 1, 1), KittyTransmit(1, nil, 1, 1), KittyTransmit(1, []byte("x"), 0, 1)} {
+	if got := strings.Split(keys[0], ","); !sameKeys(got, []string{"a=T", "f=100", "i=1", "U=1", "c=2", "r=1", "q=2"}) {
+		t.Errorf("keys %q", keys[0])
+	}
+	if data, err := base64.StdEncoding.DecodeString(payload); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("payload is not a PNG: %v", err)
+	}
+	for _, s := range []string{KittyTransmit(0, src, 1, 1), KittyTransmit(1, nil, 1, 1), KittyTransmit(1, src, 0, 1), KittyTransmit(1, []byte("not a png"), 1, 1),
+		KittyTransmitImage(1, image.NewRGBA(image.Rectangle{}), 1, 1)} {
 		if s != "" {
 			t.Errorf("invalid call gave %q", s)
 		}
 	}
-	if got := KittyDelete(9); got != "\x1b_Ga=d,d=I,i=9,q=2\x1b\\" {
-		t.Errorf("delete: %q", got)
+	del := KittyDelete(9)
+	if !strings.HasPrefix(del, "\x1b_G") || !strings.HasSuffix(del, "\x1b\\") || strings.Contains(del, ";") ||
+		!sameKeys(strings.Split(strings.TrimSuffix(strings.TrimPrefix(del, "\x1b_G"), "\x1b\\"), ","), []string{"a=d", "d=I", "i=9", "q=2"}) {
+		t.Errorf("delete: %q", del)
 	}
+}
+
+// sameKeys reports whether got and want hold the same keys, in any order.
+func sameKeys(got, want []string) bool {
+	g, w := slices.Clone(got), slices.Clone(want)
+	slices.Sort(g)
+	slices.Sort(w)
+	return slices.Equal(g, w)
 }
 
 func TestKittyPlaceholderGrid(t *testing.T) {
@@ -124,21 +224,25 @@ func TestKittyPlaceholderIDColours(t *testing.T) {
 	}
 }
 
+// TestDiacriticsTable checks that kitty's table numbers MaxKittyCells
+// rows and columns: 297 distinct, ascending diacritics, the last U+1D244.
 func TestDiacriticsTable(t *testing.T) {
-	if len(diacritics) != 297 {
-		t.Errorf("%d diacritics, want 297", len(diacritics))
-	}
 	seen := map[rune]bool{}
-	for i, d := range diacritics {
+	for i := range MaxKittyCells {
+		d := kitty.Diacritic(i)
 		if seen[d] {
 			t.Errorf("%U repeated", d)
 		}
 		seen[d] = true
-		if i > 0 && d <= diacritics[i-1] {
+		if i > 0 && d <= kitty.Diacritic(i-1) {
 			t.Errorf("not ascending at %d", i)
 		}
 	}
-	if diacritics[296] != 0x1D244 {
-		t.Errorf("last is %U", diacritics[296])
+	if kitty.Diacritic(0) != 0x0305 || kitty.Diacritic(MaxKittyCells-1) != 0x1D244 {
+		t.Errorf("first %U, last %U", kitty.Diacritic(0), kitty.Diacritic(MaxKittyCells-1))
+	}
+	// Past the table, the library falls back to the first: no more cells.
+	if kitty.Diacritic(MaxKittyCells) != kitty.Diacritic(0) {
+		t.Errorf("the table has more than %d diacritics", MaxKittyCells)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"muse/session"
 )
 
 // Durations of the settings that bound how long commands run.
@@ -86,17 +88,23 @@ type File struct {
 	Profiles       map[string]*Profile
 }
 
-// DefaultPath returns $XDG_CONFIG_HOME/muse/config.toml, or
-// ~/.config/muse/config.toml when XDG_CONFIG_HOME is unset or relative.
+// DefaultPath returns config.toml in muse's configuration folder:
+// $XDG_CONFIG_HOME/muse when XDG_CONFIG_HOME is an absolute path, else the
+// platform's place (~/.config/muse on Linux and the BSDs, ~/Library/
+// Application Support/muse on macOS, %LOCALAPPDATA%\muse on Windows).
+// getenv reads the environment; nil means the process's own.
 func DefaultPath(getenv func(string) string) (string, error) {
-	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "muse", "config.toml"), nil
+	return DefaultPathOn(getenv, "")
+}
+
+// DefaultPathOn is DefaultPath with the folders laid out for the system
+// goos ("" means runtime.GOOS), as session.BaseDir does.
+func DefaultPathOn(getenv func(string) string, goos string) (string, error) {
+	base, err := session.BaseDir(session.ConfigBase, getenv, goos)
+	if err != nil {
+		return "", errors.New("cannot locate the config file: " + err.Error())
 	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", errors.New("cannot locate the config file: neither XDG_CONFIG_HOME nor HOME is set")
-	}
-	return filepath.Join(home, ".config", "muse", "config.toml"), nil
+	return filepath.Join(base, "muse", "config.toml"), nil
 }
 
 // Select returns the named profile. An empty name means the file's

@@ -1,0 +1,110 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/adrg/xdg"
+)
+
+// Base is a kind of per-user base directory: where data, configuration or
+// state files go.
+type Base int
+
+// The base directories.
+const (
+	// DataBase holds sessions, images and prompt history ($XDG_DATA_HOME).
+	DataBase Base = iota
+	// ConfigBase holds the configuration file ($XDG_CONFIG_HOME).
+	ConfigBase
+	// StateBase holds logs ($XDG_STATE_HOME).
+	StateBase
+)
+
+// xdgVar is the variable that names each base directory.
+var xdgVar = [...]string{DataBase: "XDG_DATA_HOME", ConfigBase: "XDG_CONFIG_HOME", StateBase: "XDG_STATE_HOME"}
+
+// String returns the variable that names the base directory.
+func (b Base) String() string { return xdgVar[b] }
+
+// BaseDir returns the per-user base directory b, without muse's own folder
+// under it. The XDG variable ($XDG_DATA_HOME, $XDG_CONFIG_HOME,
+// $XDG_STATE_HOME) wins on every system when it holds an absolute path.
+// Otherwise it is the platform's place, found from the home folder ($HOME,
+// else %USERPROFILE%):
+//
+//   - Linux and the BSDs: ~/.local/share, ~/.config, ~/.local/state;
+//   - macOS: ~/Library/Application Support for all three;
+//   - Windows: %LOCALAPPDATA% for all three, else %USERPROFILE%\AppData\Local.
+//
+// getenv reads the environment; nil means the process's own, and then, when
+// it names no home at all, github.com/adrg/xdg's answer is used (on Windows
+// it asks the system for its known folders). goos is the system to lay the
+// folders out for; "" means runtime.GOOS.
+func BaseDir(b Base, getenv func(string) string, goos string) (string, error) {
+	own := getenv == nil
+	if own {
+		getenv = os.Getenv
+	}
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if v := getenv(xdgVar[b]); v != "" && filepath.IsAbs(v) {
+		return v, nil
+	}
+	home := getenv("HOME")
+	if goos == "windows" || home == "" {
+		home = first(getenv("USERPROFILE"), home)
+	}
+	switch goos {
+	case "windows":
+		if v := getenv("LOCALAPPDATA"); v != "" && filepath.IsAbs(v) {
+			return v, nil
+		}
+		if home != "" {
+			return filepath.Join(home, "AppData", "Local"), nil
+		}
+	case "darwin", "ios":
+		if home != "" {
+			return filepath.Join(home, "Library", "Application Support"), nil
+		}
+	default:
+		if home != "" {
+			switch b {
+			case ConfigBase:
+				return filepath.Join(home, ".config"), nil
+			case StateBase:
+				return filepath.Join(home, ".local", "state"), nil
+			}
+			return filepath.Join(home, ".local", "share"), nil
+		}
+	}
+	if own && goos == runtime.GOOS && xdg.Home != "" && xdg.Home != "/" {
+		if v := [...]string{DataBase: xdg.DataHome, ConfigBase: xdg.ConfigHome, StateBase: xdg.StateHome}[b]; filepath.IsAbs(v) {
+			return v, nil
+		}
+	}
+	return "", errors.New("no home folder: neither " + xdgVar[b] + " nor HOME (USERPROFILE on Windows) is set")
+}
+
+// first returns the first of vals that is not empty.
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// SessionsDir returns the sessions directory, muse/sessions under the data
+// directory BaseDir(DataBase, getenv, goos) finds.
+func SessionsDir(getenv func(string) string, goos string) (string, error) {
+	base, err := BaseDir(DataBase, getenv, goos)
+	if err != nil {
+		return "", errors.New("session directory: " + err.Error())
+	}
+	return filepath.Join(base, "muse", "sessions"), nil
+}

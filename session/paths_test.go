@@ -1,0 +1,41 @@
+package session
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestBaseDirPerPlatform(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	home := "/home/u"
+	for _, tc := range []struct {
+		goos string
+		env  map[string]string
+		b    Base
+		want string
+	}{
+		{"linux", map[string]string{"HOME": home}, DataBase, "/home/u/.local/share"},
+		{"linux", map[string]string{"HOME": home}, ConfigBase, "/home/u/.config"},
+		{"linux", map[string]string{"HOME": home}, StateBase, "/home/u/.local/state"},
+		{"freebsd", map[string]string{"USERPROFILE": home}, DataBase, "/home/u/.local/share"},
+		{"linux", map[string]string{"HOME": home, "XDG_STATE_HOME": "/s"}, StateBase, "/s"},
+		{"linux", map[string]string{"HOME": home, "XDG_DATA_HOME": "rel"}, DataBase, "/home/u/.local/share"},
+		{"darwin", map[string]string{"HOME": home}, ConfigBase, "/home/u/Library/Application Support"},
+		{"darwin", map[string]string{"HOME": home, "XDG_CONFIG_HOME": "/c"}, ConfigBase, "/c"},
+		{"windows", map[string]string{"USERPROFILE": home, "LOCALAPPDATA": "/l"}, DataBase, "/l"},
+		{"windows", map[string]string{"USERPROFILE": home}, StateBase, filepath.Join(home, "AppData", "Local")},
+		{"windows", map[string]string{"USERPROFILE": home, "XDG_DATA_HOME": "/x"}, DataBase, "/x"},
+	} {
+		if got, err := BaseDir(tc.b, env(tc.env), tc.goos); err != nil || got != tc.want {
+			t.Errorf("%s %v %v: %q, %v; want %q", tc.goos, tc.b, tc.env, got, err, tc.want)
+		}
+	}
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if _, err := BaseDir(DataBase, env(nil), goos); err == nil {
+			t.Errorf("%s with no home: no error", goos)
+		}
+	}
+	if got, err := SessionsDir(env(map[string]string{"LOCALAPPDATA": "/l"}), "windows"); err != nil || got != filepath.Join("/l", "muse", "sessions") {
+		t.Errorf("SessionsDir: %q, %v", got, err)
+	}
+}

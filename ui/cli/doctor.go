@@ -1,0 +1,304 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+
+	"muse/session"
+	cfgfile "muse/ui/cli/config"
+	"muse/ui/preview"
+	"muse/ui/sanitize"
+)
+
+// doctorCmd is "muse doctor": what muse sees, secrets masked.
+func (a *app) doctorCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "print what muse sees: configuration, credentials (masked), terminal, folders",
+		Long: `Print what muse sees: the configuration file and the profile in effect, the
+service address and model, whether credentials resolve (never showing them),
+the terminal's colour profile and background, kitty graphics and the
+clipboard, and muse's folders with their permissions.
+
+It exits 1 when something a chat needs is missing or broken (marked ✗),
+else 0. It runs a profile's access_token_cmd or api_key_cmd, as muse would.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return status(a.doctor(a.env.Stdout))
+		},
+	}
+}
+
+// doctor writes its report to w and returns the exit status.
+func (a *app) doctor(w io.Writer) int {
+	env := a.env
+	d := &report{w: w}
+	fmt.Fprintln(w, versionLine())
+
+	d.section("Configuration")
+	path, perr := a.configFilePath()
+	var prof *cfgfile.Profile
+	switch {
+	case perr != nil:
+		d.bad("config file", perr.Error())
+	default:
+		file, err := loadConfigFile(a.f.configPath, env)
+		switch {
+		case err != nil:
+			for _, l := range errorLines(err) {
+				d.bad("config file", l)
+			}
+		case describePath(path) == "not there yet":
+			d.ok("config file", path+" (none; it is optional: muse config init writes an example)")
+		default:
+			d.ok("config file", path+" ("+describePath(path)+")")
+		}
+		if err == nil {
+			name, from := a.f.profile, "--profile"
+			if name == "" {
+				name, from = env.Getenv("MUSE_PROFILE"), "MUSE_PROFILE"
+			}
+			if name == "" {
+				name, from = file.DefaultProfile, "default_profile"
+			}
+			p, err := file.Select(name)
+			switch {
+			case err != nil:
+				d.bad("profile", err.Error())
+			case p == nil:
+				d.ok("profile", "none: flags, the environment and the defaults")
+			default:
+				prof = p
+				d.ok("profile", p.Name+" (from "+from+")")
+			}
+		}
+	}
+	if prof == nil {
+		prof = &cfgfile.Profile{}
+	}
+	a.doctorService(d, prof)
+
+	d.section("Terminal")
+	a.doctorTerminal(d)
+
+	d.section("Folders")
+	a.doctorFolders(d, path)
+	if d.failed {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// doctorService reports the service address, the model and whether the
+// credentials resolve.
+func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
+	getenv := a.env.Getenv
+	setting := func(label, envName, profValue, profKey, fix string) {
+		switch {
+		case getenv(envName) != "":
+			d.ok(label, getenv(envName)+" (from "+envName+")")
+		case profValue != "":
+			d.ok(label, profValue+" (from the profile's "+profKey+")")
+		default:
+			d.bad(label, "not set: "+fix+" (or use --demo)")
+		}
+	}
+	setting("base URL", "MUSE_BASE_URL", prof.BaseURL, "base_url", "set MUSE_BASE_URL, pass --base-url or set base_url in a profile")
+	setting("model", "MUSE_MODEL", prof.Model, "model", "set MUSE_MODEL, pass --model or set model in a profile")
+	masked := func(s string) string { return fmt.Sprintf("**** (%d characters)", len(s)) }
+	switch {
+	case getenv("MUSE_ACCESS_TOKEN") != "":
+		d.ok("credentials", "access token from MUSE_ACCESS_TOKEN: "+masked(getenv("MUSE_ACCESS_TOKEN")))
+	case getenv("MUSE_API_KEY") != "":
+		d.ok("credentials", "API key from MUSE_API_KEY: "+masked(getenv("MUSE_API_KEY")))
+	case prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "":
+		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked)
+	case prof.APIKeyEnv != "" || prof.APIKeyCmd != "":
+		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked)
+	default:
+		d.bad("credentials", "none: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile")
+	}
+}
+
+// doctorSecret resolves a profile's credential as muse would and reports
+// whether it did, never what it is.
+func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string) {
+	key := strings.ReplaceAll(strings.ToLower(what), " ", "_") // access_token, api_key
+	from := "the profile's " + key + "_cmd"
+	if envName != "" {
+		from = "$" + envName + " (the profile's " + key + "_env)"
+	}
+	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, cfgfile.RunCommand)
+	if err != nil {
+		d.bad("credentials", what+" from "+from+": "+err.Error())
+		return
+	}
+	d.ok("credentials", what+" from "+from+": "+masked(v))
+}
+
+// doctorTerminal reports the terminal: colours, background, kitty graphics
+// and the clipboard. It asks the terminal only when it is muse's own.
+func (a *app) doctorTerminal(d *report) {
+	env := a.env
+	if env.StdoutTTY {
+		size := "width unknown"
+		if env.Width > 0 {
+			size = fmt.Sprintf("%d columns", env.Width)
+		}
+		d.ok("stdout", "a terminal, "+size)
+	} else {
+		d.ok("stdout", "not a terminal: -p prints raw text, and the chat screen will not start")
+	}
+	termName := env.Getenv("TERM")
+	if termName == "" {
+		termName = "(unset)"
+	}
+	extra := ""
+	for _, k := range []string{"COLORTERM", "TERM_PROGRAM", "TMUX", "STY", "ZELLIJ", "SSH_TTY"} {
+		if v := env.Getenv(k); v != "" {
+			if k == "TMUX" || k == "SSH_TTY" {
+				v = "set"
+			}
+			extra += ", " + k + " " + v
+		}
+	}
+	d.ok("TERM", termName+extra)
+	out := termenv.NewOutput(os.Stdout, termenv.WithEnvironment(environ{env.Getenv}), termenv.WithTTY(env.StdoutTTY))
+	profile := out.EnvColorProfile()
+	why := ""
+	if env.Getenv("NO_COLOR") != "" {
+		why = " (NO_COLOR is set)"
+	}
+	d.ok("colour profile", profileName(profile)+why)
+	if env.own && env.StdoutTTY {
+		bg := "light"
+		if out.HasDarkBackground() {
+			bg = "dark"
+		}
+		d.ok("background", bg+" (asked the terminal; --theme or theme = … overrides it)")
+	} else {
+		d.ok("background", "not asked: not muse's own terminal (the chat screen asks at start)")
+	}
+	switch {
+	case !env.own || !env.StdoutTTY:
+		d.ok("kitty graphics", "not asked: not muse's own terminal")
+	case profile != termenv.TrueColor && profile != termenv.ANSI256:
+		d.ok("kitty graphics", "no: previews need 256 colours or more; half blocks or a label instead")
+	case preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond):
+		d.ok("kitty graphics", "yes: previews are real images")
+	default:
+		d.ok("kitty graphics", "no: previews are drawn with half blocks")
+	}
+	d.ok("clipboard", clipboardReach(env))
+}
+
+// clipboardReach says how ctrl+y would reach the clipboard.
+func clipboardReach(env Env) string {
+	switch {
+	case !env.StdoutTTY:
+		return "not reachable from here: OSC 52 needs a terminal on stdout"
+	case env.Getenv("TMUX") != "":
+		s := "OSC 52 through tmux (needs set-clipboard on)"
+		if p, err := exec.LookPath("tmux"); err == nil {
+			s += ", and tmux load-buffer (" + p + ")"
+		} else {
+			s += "; tmux is not on PATH, so its paste buffer is not filled"
+		}
+		return s
+	case strings.HasPrefix(env.Getenv("TERM"), "screen"):
+		return "OSC 52 through screen"
+	case env.Getenv("SSH_TTY") != "":
+		return "OSC 52 over SSH to your local terminal, if it allows it"
+	}
+	return "OSC 52 to the terminal, if it allows it (most do; some ask first)"
+}
+
+// doctorFolders reports muse's folders and their permissions.
+func (a *app) doctorFolders(d *report, configPath string) {
+	if configPath != "" {
+		d.ok("config folder", filepath.Dir(configPath)+" ("+describePath(filepath.Dir(configPath))+")")
+	}
+	if dir, err := sessionsDir(a.env); err != nil {
+		d.bad("sessions", err.Error())
+	} else {
+		desc := describePath(dir)
+		if entries, err := os.ReadDir(dir); err == nil {
+			n := 0
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".jsonl") {
+					n++
+				}
+			}
+			desc += fmt.Sprintf(", %d sessions", n)
+		}
+		if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			d.bad("sessions", dir+" ("+desc+"): others may read it: chmod 700 it")
+		} else {
+			d.ok("sessions", dir+" ("+desc+")")
+		}
+		d.ok("images", filepath.Join(filepath.Dir(dir), "images")+" ("+describePath(filepath.Join(filepath.Dir(dir), "images"))+")")
+	}
+	if p, err := debugLogPath(a.env); err != nil {
+		d.ok("debug log", "nowhere: "+err.Error())
+	} else {
+		d.ok("debug log", p+" ("+describePath(p)+"; --debug or MUSE_DEBUG=1 writes it)")
+	}
+	if _, err := a.env.baseDir(session.DataBase); err != nil {
+		d.bad("data folder", err.Error())
+	}
+}
+
+// describePath says whether path exists, what it is and its permissions.
+func describePath(path string) string {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "not there yet"
+	case err != nil:
+		return "cannot look: " + err.Error()
+	case fi.IsDir():
+		return fmt.Sprintf("folder, %04o", fi.Mode().Perm())
+	}
+	return fmt.Sprintf("%04o, %d bytes", fi.Mode().Perm(), fi.Size())
+}
+
+// profileName names a colour profile.
+func profileName(p termenv.Profile) string {
+	switch p {
+	case termenv.TrueColor:
+		return "true colour (24-bit)"
+	case termenv.ANSI256:
+		return "256 colours"
+	case termenv.ANSI:
+		return "16 colours"
+	}
+	return "no colour"
+}
+
+// report writes the lines of muse doctor: a label, then what was found,
+// marked ✗ when it is a problem.
+type report struct {
+	w      io.Writer
+	failed bool
+}
+
+func (r *report) section(name string) { fmt.Fprintf(r.w, "\n%s\n", name) }
+
+func (r *report) ok(label, text string) {
+	fmt.Fprintf(r.w, "  %-16s %s\n", label, sanitize.Line(text))
+}
+
+func (r *report) bad(label, text string) {
+	r.failed = true
+	fmt.Fprintf(r.w, "✗ %-16s %s\n", label, sanitize.Line(text))
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDoctorShowsWhatMuseSees checks muse doctor with a profile whose
+// token comes from a variable: it names the file, the profile, the base
+// URL and where the token comes from, never the token, and the folders
+// with their permissions.
+func TestDoctorShowsWhatMuseSees(t *testing.T) {
+	env := map[string]string{"WORK_TOKEN": "sekrit-token-value", "TERM": "xterm-256color", "TMUX": "/tmp/tmux-1/default,1,0", "XDG_STATE_HOME": t.TempDir()}
+	path := writeConfig(t, env, "default_profile = \"work\"\n[profiles.work]\nbase_url = \"https://llm.example.com\"\nmodel = \"m1\"\naccess_token_env = \"WORK_TOKEN\"\n")
+	r := runTTY(t, env, 90, "doctor")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	for _, want := range []string{
+		"config file", path, "0600",
+		"profile          work (from default_profile)",
+		"base URL         https://llm.example.com (from the profile's base_url)",
+		"model            m1",
+		"access token from $WORK_TOKEN", "**** (18 characters)",
+		"a terminal, 90 columns", "TERM             xterm-256color, TMUX set",
+		"kitty graphics", "clipboard        OSC 52 through tmux",
+		"sessions", filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"),
+		"debug log", "muse.log",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, "sekrit") {
+		t.Errorf("doctor showed the token:\n%s", r.stdout)
+	}
+	// --profile and the environment beat the file's default.
+	if r := runTTY(t, env, 90, "doctor", "--profile", "nope"); r.code != 1 || !strings.Contains(r.stdout, `✗ profile`) {
+		t.Errorf("unknown profile: %+v", r)
+	}
+	env["MUSE_BASE_URL"] = "http://127.0.0.1:9"
+	if r := runTTY(t, env, 90, "doctor"); !strings.Contains(r.stdout, "http://127.0.0.1:9 (from MUSE_BASE_URL)") {
+		t.Errorf("MUSE_BASE_URL: %s", r.stdout)
+	}
+}
+
+// TestDoctorReportsWhatIsMissing checks that muse doctor with nothing set
+// marks what a chat needs and exits 1, and flags an open sessions folder.
+func TestDoctorReportsWhatIsMissing(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir()}
+	dir := filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	r := runMain(t, env, "", "doctor")
+	if r.code != 1 {
+		t.Fatalf("%+v", r)
+	}
+	for _, want := range []string{"(none; it is optional", "✗ base URL", "✗ model", "✗ credentials", "set MUSE_ACCESS_TOKEN", "not a terminal", "✗ sessions", "chmod 700"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

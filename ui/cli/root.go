@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"muse/api"
+	"muse/api/demo"
+)
+
+// app is one run of muse: its environment and the flags the command tree
+// parses into.
+type app struct {
+	env Env
+	f   flags
+}
+
+// newRoot builds the command tree: muse itself (the chat screen and -p),
+// with sessions, config, doctor, man, and cobra's completion and help.
+func (a *app) newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "muse",
+		Short: "chat and image generation in your terminal",
+		Long: "muse is a terminal chat and image-generation client. Run alone, it opens the chat screen; " +
+			"with -p it sends one prompt and prints the reply.",
+		Example: `  muse --demo                          chat with the offline demo server
+  muse -p "explain channels in go"     one reply, rendered as markdown on a terminal
+  git diff | muse -p "review" --raw    piped stdin follows the prompt; raw text out
+  muse -r                              pick a session to resume`,
+		Args:                       cobra.ArbitraryArgs,
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		SuggestionsMinimumDistance: 2,
+		ValidArgsFunction:          a.completeRootArgs,
+		RunE:                       a.runRoot,
+	}
+	// Before the completion command is made: it keeps the output it sees.
+	root.SetIn(orEmpty(a.env.Stdin))
+	root.SetOut(a.env.Stdout)
+	root.SetErr(a.env.Stderr)
+	addRootFlags(root.Flags(), &a.f)
+	root.Flags().BoolP("help", "h", false, "show this help")
+	addGlobalFlags(root.PersistentFlags(), &a.f)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usagef("%v (see %s --help)", err, c.CommandPath())
+	})
+	cobraHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c == root {
+			writeHelp(c.OutOrStdout(), root)
+			return
+		}
+		cobraHelp(c, args)
+	})
+	root.AddCommand(a.sessionsCmd(), a.configCmd(), a.doctorCmd(), a.manCmd())
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Short = "help about a command: muse help sessions export"
+		case "completion":
+			c.Short = "print the shell completion script: bash, zsh, fish or powershell"
+		}
+	}
+	a.registerCompletions(root)
+	return root
+}
+
+// runRoot runs muse itself: the chat screen, or -p.
+func (a *app) runRoot(cmd *cobra.Command, args []string) error {
+	f := &a.f
+	if err := f.check(cmd.Flags().Changed, args); err != nil {
+		if len(args) > 0 && f.resume != args[0] {
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				return usagef("%v\nor did you mean muse %s?", err, s[0])
+			}
+		}
+		return err
+	}
+	if f.showVer {
+		fmt.Fprintln(a.env.Stdout, versionLine())
+		return nil
+	}
+	return status(a.runMuse())
+}
+
+// runMuse resolves the configuration, starts the demo server when asked,
+// and runs -p or the chat screen.
+func (a *app) runMuse() int {
+	env, f := a.env, &a.f
+	cfg, err := resolveIn(f, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	if f.demo {
+		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet)})
+		if err != nil {
+			return fail(env, fmt.Errorf("start the demo server: %w", err))
+		}
+		defer srv.Close()
+		cfg.baseURL = srv.URL
+	}
+	opts := cfg.clientOptions()
+	if dl := a.openDebugLog(f.printSet); dl != nil {
+		defer dl.Close()
+		hc := dl.httpClient()
+		defer hc.CloseIdleConnections()
+		opts = append(opts, api.WithHTTPClient(hc))
+	}
+	client := api.New(cfg.baseURL, opts...)
+	defer client.Close()
+	if f.printSet {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return printMode(ctx, env, f, cfg, client)
+	}
+	if !env.StdoutTTY {
+		return fail(env, usagef("muse's chat screen needs a terminal: use -p \"PROMPT\" for one-shot output"))
+	}
+	return runTUI(env, f, cfg, client)
+}
+
+// debugOn reports whether --debug or MUSE_DEBUG asks for the debug log.
+func (a *app) debugOn() bool {
+	if a.f.debug {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(a.env.Getenv("MUSE_DEBUG"))) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
