@@ -16,6 +16,16 @@ import (
 // names. It writes the texts unfiltered: a caller printing to a terminal
 // must remove the escape sequences they may hold.
 func Transcript(sess *Session, w io.Writer) error {
+	return transcript(sess, w, false)
+}
+
+// TranscriptBranches is Transcript with every branch: the active one, then
+// each other branch from where it leaves the active one.
+func TranscriptBranches(sess *Session, w io.Writer) error {
+	return transcript(sess, w, true)
+}
+
+func transcript(sess *Session, w io.Writer, all bool) error {
 	if sess == nil {
 		return fmt.Errorf("show session: no session")
 	}
@@ -26,30 +36,13 @@ func Transcript(sess *Session, w io.Writer) error {
 	}
 	fmt.Fprintf(b, "%s\n%s\n", title, header(sess))
 	for i := range sess.Entries {
-		e := &sess.Entries[i]
-		b.WriteString("\n")
-		switch e.Kind {
-		case KindUser:
-			fmt.Fprintf(b, "you:\n%s\n", trimNL(e.Text))
-		case KindAssistant:
-			writeTextReply(b, sess, e)
-		case KindError:
-			info := e.Error
-			if info == nil {
-				info = &ErrorInfo{Message: e.Text}
-			}
-			writeTextError(b, info, e.RequestID)
-		case KindNotice:
-			fmt.Fprintf(b, "notice: %s\n", trimNL(e.Text))
-		case KindImage:
-			writeTextImage(b, sess, e)
-		case KindTool:
-			for _, r := range e.ToolResults {
-				fmt.Fprintf(b, "tool %s (%s):\n%s\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
-			}
-		default:
-			if e.Text != "" {
-				fmt.Fprintf(b, "%s:\n%s\n", e.Kind, trimNL(e.Text))
+		writeTextEntry(b, sess, &sess.Entries[i])
+	}
+	if all {
+		for n, path := range otherBranches(sess) {
+			fmt.Fprintf(b, "\n── branch %d · after message %d of the active branch ──\n", n+2, path.after)
+			for i := range path.entries {
+				writeTextEntry(b, sess, &path.entries[i])
 			}
 		}
 	}
@@ -57,6 +50,35 @@ func Transcript(sess *Session, w io.Writer) error {
 		return fmt.Errorf("show session %s: %w", sess.ID, err)
 	}
 	return nil
+}
+
+// writeTextEntry writes one entry of a plain-text transcript.
+func writeTextEntry(b *bufio.Writer, sess *Session, e *Entry) {
+	b.WriteString("\n")
+	switch e.Kind {
+	case KindUser:
+		fmt.Fprintf(b, "you:\n%s\n", trimNL(e.Text))
+	case KindAssistant:
+		writeTextReply(b, sess, e)
+	case KindError:
+		info := e.Error
+		if info == nil {
+			info = &ErrorInfo{Message: e.Text}
+		}
+		writeTextError(b, info, e.RequestID)
+	case KindNotice:
+		fmt.Fprintf(b, "notice: %s\n", trimNL(e.Text))
+	case KindImage:
+		writeTextImage(b, sess, e)
+	case KindTool:
+		for _, r := range e.ToolResults {
+			fmt.Fprintf(b, "tool %s (%s):\n%s\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+		}
+	default:
+		if e.Text != "" {
+			fmt.Fprintf(b, "%s:\n%s\n", e.Kind, trimNL(e.Text))
+		}
+	}
 }
 
 // speaker returns the prefix of an entry: who and, if known, which model.

@@ -16,8 +16,13 @@ import (
 	"muse/ui/sanitize"
 )
 
-// frameInterval bounds screen updates while a reply streams (~30 per second).
-const frameInterval = time.Second / 30
+// FrameRate is how many frames a second the screen draws at most: a
+// streaming reply is rendered at this rate, and the program's renderer is
+// set to it (tea.WithFPS), so it wakes no more often than that.
+const FrameRate = 30
+
+// frameInterval bounds screen updates while a reply streams.
+const frameInterval = time.Second / FrameRate
 
 // turnRun is the turn in flight: the engine runs it in the background and
 // reports through ch; the model only mirrors what it reports.

@@ -142,7 +142,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			Created int64      `json:"created"`
 			Data    []imageOut `json:"data"`
 		}{res.Created, outs})
-		env.Stdout.Write(append(data, '\n'))
+		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
 	if len(res.Data) == 0 {
 		fmt.Fprintln(env.Stderr, "muse: the server returned no images")

@@ -124,7 +124,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		if err != nil {
 			return fail(env, fmt.Errorf("encode the reply: %w", err))
 		}
-		env.Stdout.Write(append(data, '\n'))
+		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
 	return ExitOK
 }

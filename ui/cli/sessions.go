@@ -58,13 +58,18 @@ ID may be a session id, a unique prefix of one, or a title.`,
 		Args:              needArgs(1, "show ID"),
 		ValidArgsFunction: a.completeSessionArg,
 	}
+	showAll := show.Flags().Bool("all-branches", false, "print every branch, not only the active one")
 	show.RunE = a.withStore(func(store *session.Store, args []string) int {
 		sess, err := findAndLoad(store, args[0])
 		if err != nil {
 			return fail(a.env, err)
 		}
+		write := session.Transcript
+		if *showAll {
+			write = session.TranscriptBranches
+		}
 		var b strings.Builder
-		if err := session.Transcript(sess, &b); err != nil {
+		if err := write(sess, &b); err != nil {
 			return fail(a.env, err)
 		}
 		io.WriteString(a.env.Stdout, clean(a.env, b.String()))
@@ -82,6 +87,7 @@ file (0600). -o refuses an existing FILE unless --force.`,
 	format := exp.Flags().String("format", "md", "export format: md or json")
 	out := exp.Flags().StringP("output", "o", "", "write the export to `FILE`")
 	force := exp.Flags().Bool("force", false, "let -o replace an existing FILE")
+	expAll := exp.Flags().Bool("all-branches", false, "every branch: in markdown after the active one, in JSON as a tree that import rebuilds")
 	exp.RunE = a.withStore(func(store *session.Store, args []string) int {
 		if *format != "md" && *format != "json" {
 			return fail(a.env, usagef("--format must be md or json, got %q", *format))
@@ -90,7 +96,34 @@ file (0600). -o refuses an existing FILE unless --force.`,
 		if err != nil {
 			return fail(a.env, err)
 		}
-		return export(a.env, sess, *format, *out, *force)
+		return export(a.env, sess, *format, *out, *force, *expAll)
+	})
+
+	fork := &cobra.Command{
+		Use:   "fork ID",
+		Short: "copy a session's active branch, up to message N, into a new session; prints its id",
+		Long: `Copy the active branch of a session, up to and including message N (all of
+it by default), into a new session, which records where it came from. Prints
+the new session's id; continue it with muse -r ID.`,
+		Args:              needArgs(1, "fork ID [--at N] [--title T]"),
+		ValidArgsFunction: a.completeSessionArg,
+	}
+	at := fork.Flags().Int("at", 0, "copy up to message `N` of the active branch (from 1; 0 copies all)")
+	forkTitle := fork.Flags().String("title", "", "the new session's `TITLE` (default: the old one, marked as a fork)")
+	fork.RunE = a.withStore(func(store *session.Store, args []string) int {
+		if *at < 0 {
+			return fail(a.env, usagef("--at must be a message number from 1, got %d", *at))
+		}
+		info, err := store.Find(args[0])
+		if err != nil {
+			return fail(a.env, err)
+		}
+		sess, err := store.Fork(info.ID, *at, *forkTitle)
+		if err != nil {
+			return fail(a.env, err)
+		}
+		fmt.Fprintln(a.env.Stdout, sess.ID)
+		return ExitOK
 	})
 
 	imp := &cobra.Command{
@@ -151,7 +184,7 @@ file (0600). -o refuses an existing FILE unless --force.`,
 		}
 		return ExitOK
 	})
-	cmd.AddCommand(list, show, exp, imp, rename, del, search)
+	cmd.AddCommand(list, show, exp, imp, fork, rename, del, search)
 	return cmd
 }
 
@@ -277,14 +310,18 @@ func truncate(s string, n int) string {
 // export writes sess in format to standard output, or to the file out.
 // session.Export removes the escape sequences of the texts (Markdown) or
 // escapes them (JSON), so what it writes is safe on a terminal and in a file.
-func export(env Env, sess *session.Session, format, out string, force bool) int {
+func export(env Env, sess *session.Session, format, out string, force, all bool) int {
+	write := session.Export
+	if all {
+		write = session.ExportBranches
+	}
 	if out == "" || out == "-" {
-		if err := session.Export(sess, format, env.Stdout, sanitize.ForExport); err != nil {
+		if err := write(sess, format, env.Stdout, sanitize.ForExport); err != nil {
 			return fail(env, err)
 		}
 		return ExitOK
 	}
-	if err := exportFile(sess, format, out, force); err != nil {
+	if err := exportFile(sess, format, out, force, write); err != nil {
 		return fail(env, fmt.Errorf("export to %s: %w", out, err))
 	}
 	fmt.Fprintf(env.Stderr, "exported %s to %s\n", sess.ID, sanitize.Line(out))
@@ -295,7 +332,7 @@ func export(env Env, sess *session.Session, format, out string, force bool) int 
 // never writes through a symbolic link. Without force it refuses an existing
 // path; with force it writes a temporary file beside path and renames it
 // over path, so that path is never left half written.
-func exportFile(sess *session.Session, format, path string, force bool) (err error) {
+func exportFile(sess *session.Session, format, path string, force bool, write exportFunc) (err error) {
 	if fi, err := os.Lstat(path); err == nil {
 		switch {
 		case fi.Mode()&os.ModeSymlink != 0:
@@ -318,14 +355,14 @@ func exportFile(sess *session.Session, format, path string, force bool) (err err
 		if err != nil {
 			return err
 		}
-		return writeExport(f, sess, format, func() { os.Remove(path) })
+		return writeExport(f, sess, format, write, func() { os.Remove(path) })
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	if err := writeExport(f, sess, format, func() { os.Remove(tmp) }); err != nil {
+	if err := writeExport(f, sess, format, write, func() { os.Remove(tmp) }); err != nil {
 		return err
 	}
 	// rename replaces a symbolic link put at path since the check; it
@@ -337,12 +374,15 @@ func exportFile(sess *session.Session, format, path string, force bool) (err err
 	return nil
 }
 
+// exportFunc is session.Export or session.ExportBranches.
+type exportFunc func(sess *session.Session, format string, w io.Writer, clean func(string, []byte) []byte) error
+
 // writeExport writes sess in format to f, syncs and closes it, and calls
 // undo when any of that fails.
-func writeExport(f *os.File, sess *session.Session, format string, undo func()) error {
+func writeExport(f *os.File, sess *session.Session, format string, write exportFunc, undo func()) error {
 	err := f.Chmod(0o600) // whatever the umask
 	if err == nil {
-		err = session.Export(sess, format, f, sanitize.ForExport)
+		err = write(sess, format, f, sanitize.ForExport)
 	}
 	if err == nil {
 		err = f.Sync()

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"muse/api"
+	"muse/ui/sanitize"
 )
 
 // printToolCalls writes the tool calls of a reply as one JSON array.
@@ -22,5 +23,5 @@ func printToolCalls(w io.Writer, m *api.Message) {
 		}
 	}
 	data, _ := json.Marshal(calls)
-	w.Write(append(data, '\n'))
+	w.Write(append(sanitize.JSON(data), '\n'))
 }

@@ -65,7 +65,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 			opts.Writer = w
 		}
 	}
-	progOpts := []tea.ProgramOption{tea.WithAltScreen()}
+	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(ui.FrameRate)}
 	if !cfg.noMouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
