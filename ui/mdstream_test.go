@@ -28,7 +28,9 @@ func TestSafeCut(t *testing.T) {
 		want int
 	}{
 		{"para one\n\npara two\n", len("para one\n\n")},
-		{"para one\n\npara two", 0},                              // "para two" may still be growing
+		{"para one\n\npara two", len("para one\n\n")},            // "para two" may still be growing: it is a block of its own
+		{"para one\n\n", 0},                                      // what comes next is not known yet
+		{"term\n\n: definition\n", 0},                            // a definition goes with its term
 		{"```\ncode\n\nmore\n", 0},                               // inside a fence
 		{"```\ncode\n```\n\nafter\n", len("```\ncode\n```\n\n")}, // after the fence
 		{"- a\n- b\n\nafter\n", 0},                               // a list may continue
@@ -36,11 +38,20 @@ func TestSafeCut(t *testing.T) {
 		{"| a |\n|---|\n\nx\n", 0},                               // table
 		{"# h\n\n- a\n", len("# h\n\n")},                         // before a list is fine
 		{"text\n\n    indented\n", len("text\n\n")},              // indented code after a closed paragraph
+		{"- a\nlazy\n\n- b\n", 0},                                // a lazy line goes on the item
+		{"- a\n  ```\n  x\n  ```\n\nb\n", 0},                     // the fence may be the item's
+		{"```\nx\n```\n\nb", len("```\nx\n```\n\n")},             // a closed fence ends its block
+		{"```x`\n\nb\n", len("```x`\n\n")},                       // not a fence: backticks in the info
 	}
 	for _, tc := range cases {
-		if got := safeCut(tc.text, 0); got != tc.want {
+		if got := safeCut(tc.text, 0, nil); got != tc.want {
 			t.Errorf("safeCut(%q) = %d, want %d", tc.text, got, tc.want)
 		}
+	}
+	// Inside a fence that was split, the fence has to close first.
+	fence := &openBlock{kind: fenceBlock, fence: "```"}
+	if got, want := safeCut("x\n\ny\n```\n\nz", 0, fence), len("x\n\ny\n```\n\n"); got != want {
+		t.Errorf("safeCut in a fence = %d, want %d", got, want)
 	}
 }
 

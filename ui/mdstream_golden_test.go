@@ -1,0 +1,460 @@
+package ui
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/formatters"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/muesli/termenv"
+
+	"muse/theme"
+)
+
+// mdstreamDocs are documents that stream one big block each, and a mix.
+func mdstreamDocs() map[string]string {
+	var fenceGo, fencePy, fencePlain, bullets, ordered, quote, table strings.Builder
+	fenceGo.WriteString("Some Go:\n\n```go\n")
+	for i := 0; i < 24; i++ {
+		fmt.Fprintf(&fenceGo, "// f%d returns its argument plus %d.\nfunc f%d(x int) int {\n\treturn x + %d /* inline */\n}\n\n", i, i, i, i)
+		if i%5 == 2 {
+			fenceGo.WriteString("/* A comment\n   that spans\n   three lines. */\n")
+		}
+		if i%7 == 3 {
+			fenceGo.WriteString("var s = `a raw\nstring over lines`\n\n")
+		}
+	}
+	fenceGo.WriteString("```\n\nThat is all.\n")
+
+	fencePy.WriteString("```python\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&fencePy, "def f%d(x):\n", i)
+		if i%4 == 1 {
+			fencePy.WriteString("    \"\"\"Docstring line one,\n    and line two.\n    \"\"\"\n")
+		}
+		fmt.Fprintf(&fencePy, "    return x * %d  # times\n\n", i)
+	}
+	fencePy.WriteString("```")
+
+	fencePlain.WriteString("~~~~\n\n")
+	for i := 0; i < 24; i++ {
+		fmt.Fprintf(&fencePlain, "line %d of plain text, with ``` inside and a tab\there\n", i)
+		if i%9 == 0 {
+			fencePlain.WriteString("\n")
+		}
+	}
+	fencePlain.WriteString("\n~~~~\n\n```\nsecond block, no language\n```\n")
+
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&bullets, "- Item %d has **bold** and `code` and enough words to wrap at sixty columns wide\n", i)
+		switch i % 8 {
+		case 2:
+			bullets.WriteString("  - nested one\n  - nested two\n")
+		case 4:
+			bullets.WriteString("\n  A second paragraph in the item.\n\n")
+		case 6:
+			bullets.WriteString("  ```sh\n  echo item\n\n  ```\n")
+		}
+	}
+	bullets.WriteString("\n* a new list with another marker\n* [ ] a task\n* [x] a done task\n")
+
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&ordered, "%d. Step %d is to type a few more words\n", 7+i, i)
+	}
+	ordered.WriteString("\nAnd then\n\n1) one\n1) two\n")
+
+	for i := 0; i < 16; i++ {
+		fmt.Fprintf(&quote, "> Paragraph %d of the quote says a few words that wrap at sixty columns for sure.\n> More of it.\n>\n", i)
+		if i%5 == 3 {
+			quote.WriteString("> - a list in the quote\n> - more\n>\n")
+		}
+		if i%6 == 4 {
+			quote.WriteString("> > nested quote\n>\n")
+		}
+	}
+	quote.WriteString("> The end.")
+
+	table.WriteString("| name | value | note |\n|---|:-:|--:|\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&table, "| row %d | %s | %d |\n", i, strings.Repeat("x", i%7), i*i)
+	}
+
+	mixed := longMarkdown(2) + fenceGo.String() + "\n" + bullets.String() + "\n" + quote.String() + "\n\n" + table.String() + "\nDone.\n"
+	return map[string]string{
+		"fence_go":     fenceGo.String(),
+		"fence_py":     fencePy.String(),
+		"fence_plain":  fencePlain.String(),
+		"list":         bullets.String(),
+		"list_ordered": ordered.String(),
+		"quote":        quote.String(),
+		"table":        table.String(),
+		"mixed":        mixed,
+	}
+}
+
+// streamed feeds text to a new mdStream a word at a time, rendering after
+// each word, and returns the last render; frame sees every render and
+// whether the renderer had split inside an open block.
+func streamed(md *markdown, text string, width int, frame func(lines []string, inner bool)) string {
+	var s mdStream
+	n := 0
+	for _, p := range streamDeltas(text) {
+		n += len(p)
+		lines := s.lines(md, text[:n], width)
+		if frame != nil {
+			frame(lines, s.ctx != nil)
+		}
+	}
+	return s.render(md, text, width)
+}
+
+// TestMdstreamGoldens streams fences, lists, a table, a quote and a mix a
+// word at a time and checks that the final render is byte for byte a whole
+// render, in colour and without, and compares it with
+// testdata/mdstream/<name>.golden (go test ./ui -update rewrites them).
+func TestMdstreamGoldens(t *testing.T) {
+	defer func(step int) { innerStep = step }(innerStep)
+	innerStep = 96 // split the small documents often
+	th, err := theme.New("dark", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range mdstreamDocs() {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				profile termenv.Profile
+				width   int
+			}{{termenv.Ascii, 60}, {termenv.TrueColor, 37}} {
+				md := newMarkdown(th.Markdown, tc.profile)
+				inner := 0
+				got := streamed(md, text, tc.width, func(_ []string, in bool) {
+					if in {
+						inner++
+					}
+				})
+				want := indent(md.render(text, tc.width))
+				if got != want {
+					t.Errorf("profile %v, width %d: the streamed render differs from a whole render:\n%s", tc.profile, tc.width, firstDiff(got, want))
+				}
+				if inner == 0 && name != "table" {
+					t.Errorf("profile %v, width %d: never split inside an open block", tc.profile, tc.width)
+				}
+				if tc.profile == termenv.Ascii {
+					requireMdstreamGolden(t, name, got)
+				}
+			}
+		})
+	}
+}
+
+// TestMdstreamFramesOnlySGR checks that no frame of a stream holds a control
+// byte other than the escape of an SGR sequence, whatever the text holds.
+func TestMdstreamFramesOnlySGR(t *testing.T) {
+	defer func(step int) { innerStep = step }(innerStep)
+	innerStep = 64
+	th, _ := theme.New("dark", true)
+	nasty := "bell\a title\x1b]0;x\a clear\x1b[2J c1\u009b31m del\x7f entity&#27;[31m nul\x00 cr\r end"
+	var b strings.Builder
+	b.WriteString("Intro " + nasty + "\n\n```go\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "x := %q // %s\n", nasty, nasty)
+	}
+	b.WriteString("```\n\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "- item %d %s\n", i, nasty)
+	}
+	b.WriteString("\n")
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&b, "> para %d %s\n>\n", i, nasty)
+	}
+	b.WriteString("\n| a | b |\n|---|---|\n| " + nasty + " | 1 |\n")
+	text := b.String()
+	for _, profile := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
+		md := newMarkdown(th.Markdown, profile)
+		frames := 0
+		streamed(md, text, 50, func(lines []string, _ bool) {
+			frames++
+			for i, l := range lines {
+				if err := onlySGRLine(l); err != nil {
+					t.Fatalf("profile %v, frame %d, line %d: %v: %q", profile, frames, i, err, l)
+				}
+			}
+		})
+	}
+}
+
+// onlySGRLine returns an error if l holds a control character other than
+// ESC starting an SGR sequence.
+func onlySGRLine(l string) error {
+	for i, r := range l {
+		switch {
+		case r == 0x1b:
+			j := i + 1
+			if j >= len(l) || l[j] != '[' {
+				return fmt.Errorf("escape at %d is not a CSI", i)
+			}
+			j++
+			for j < len(l) && (l[j] >= '0' && l[j] <= '9' || l[j] == ';' || l[j] == ':') {
+				j++
+			}
+			if j >= len(l) || l[j] != 'm' {
+				return fmt.Errorf("CSI at %d is not SGR", i)
+			}
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+			return fmt.Errorf("control %U at %d", r, i)
+		}
+	}
+	return nil
+}
+
+// TestMdstreamIncremental checks that streaming one long fence or one long
+// list renders each part a bounded number of times, not the open block
+// again with every word.
+func TestMdstreamIncremental(t *testing.T) {
+	th, _ := theme.New("dark", true)
+	for name, text := range map[string]string{"fence": streamFenceDoc(6000), "list": streamListDoc(6000)} {
+		md := newMarkdown(th.Markdown, termenv.TrueColor)
+		var s mdStream
+		n, frames := 0, 0
+		for k, p := range streamDeltas(text) {
+			n += len(p)
+			if k%8 == 0 {
+				s.lines(md, text[:n], 80)
+				frames++
+			}
+		}
+		got := s.render(md, text, 80)
+		if want := indent(md.render(text, 80)); got != want {
+			t.Fatalf("%s: the streamed render differs from a whole render:\n%s", name, firstDiff(got, want))
+		}
+		// Each frame renders the tail, under innerStep and a line or an item
+		// past it, and each chunk is rendered once; the fence is rendered
+		// whole once more when it closes. Rendering the open block with
+		// every frame would take frames/2 times the text.
+		if ratio := float64(md.rendered) / float64(len(text)); ratio > 30 {
+			t.Errorf("%s: %d frames rendered %.1f times the text", name, frames, ratio)
+		}
+	}
+}
+
+// TestMdstreamRandom streams random documents in random pieces, rendering
+// after some of them, and checks the final render against a whole render.
+func TestMdstreamRandom(t *testing.T) {
+	defer func(step int) { innerStep = step }(innerStep)
+	th, _ := theme.New("dark", true)
+	rng := rand.New(rand.NewSource(7))
+	for k := 0; k < 24; k++ {
+		text := randomMarkdown(rng)
+		innerStep = 16 + rng.Intn(200)
+		profile := []termenv.Profile{termenv.Ascii, termenv.TrueColor}[k%2]
+		width := 20 + rng.Intn(70)
+		md := newMarkdown(th.Markdown, profile)
+		var s mdStream
+		for n := 0; n < len(text); {
+			n = min(len(text), n+1+rng.Intn(12))
+			if rng.Intn(3) > 0 {
+				s.lines(md, text[:n], width)
+			}
+		}
+		got := strings.Join(s.settle(md, text, width), "\n")
+		if want := indent(md.render(text, width)); got != want {
+			t.Errorf("document %d (profile %v, width %d, step %d) streamed differs from whole:\n%s\n--- document\n%s", k, profile, width, innerStep, firstDiff(got, want), text)
+		}
+		if s.flat {
+			t.Errorf("document %d (profile %v, width %d, step %d): a split did not render as calibrated\n--- document\n%s", k, profile, width, innerStep, text)
+		}
+	}
+}
+
+// TestMdstreamFenceRecheck streams a fence whose comment ends many lines
+// after it begins, so the fence is split inside the comment before chroma
+// can tell it is one; once the fence closes it is rendered whole again, and
+// a reply cut off inside such a fence settles the same way.
+func TestMdstreamFenceRecheck(t *testing.T) {
+	defer func(step int) { innerStep = step }(innerStep)
+	innerStep = 64
+	th, _ := theme.New("dark", true)
+	open := "```go\nx := 1\n/* the start of a long comment\n" + strings.Repeat("words words words\n", 20) + "end */\ny := 2\n"
+	for _, text := range []string{open + "```\n\nAfter.\n", open} {
+		md := newMarkdown(th.Markdown, termenv.TrueColor)
+		var s mdStream
+		n, split := 0, false
+		for _, p := range streamDeltas(text) {
+			n += len(p)
+			s.lines(md, text[:n], 40)
+			split = split || s.ctx != nil && s.ctx.kind == fenceBlock && strings.Contains(text[s.stableEnd:n], "end */")
+		}
+		if !split {
+			t.Errorf("never split inside the comment")
+		}
+		got := strings.Join(s.settle(md, text, 40), "\n")
+		if want := indent(md.render(text, 40)); got != want {
+			t.Errorf("%q: the streamed render differs from a whole render:\n%s", text[len(text)-12:], firstDiff(got, want))
+		}
+	}
+}
+
+// TestMdstreamFallBack checks that a split that does not render as
+// calibrated leaves the stream rendering whole blocks, as before splits.
+func TestMdstreamFallBack(t *testing.T) {
+	th, _ := theme.New("dark", true)
+	md := newMarkdown(th.Markdown, termenv.Ascii)
+	text := "- one\n- two\n- three\n"
+	s := mdStream{width: 40, stableEnd: len("- one\n"), ctx: &openBlock{kind: listBlock, lead: "no sentinel\n\n", trail: "- S\n"}}
+	got := s.render(md, text, 40)
+	if want := indent(md.render(text, 40)); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if !s.flat {
+		t.Errorf("the stream did not fall back")
+	}
+}
+
+// TestCodeFormatter checks that code is coloured as chroma's 256-colour
+// formatter colours it, but the same way every time.
+func TestCodeFormatter(t *testing.T) {
+	th, _ := theme.New("dark", true)
+	md := newMarkdown(th.Markdown, termenv.TrueColor)
+	code := "```go\n// a comment\nfunc f() string { return \"s\\n\" } /* two\r\nlines */\n```\n"
+	first := md.render(code, 60)
+	for i := 0; i < 20; i++ {
+		if got := newMarkdown(th.Markdown, termenv.TrueColor).render(code, 60); got != first {
+			t.Fatalf("render %d differs:\n%s", i, firstDiff(got, first))
+		}
+	}
+	style := styles.Get("charm") // registered by glamour on the first render
+	for _, tt := range append(style.Types(), chroma.NameVariable, chroma.LiteralStringDouble, chroma.CommentSingle) {
+		tok := chroma.Token{Type: tt, Value: "a\nb\r\n"}
+		var mine strings.Builder
+		if err := formatCode(&mine, style, chroma.Literator(tok)); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for i := 0; i < 40 && !seen[mine.String()]; i++ {
+			var theirs strings.Builder
+			if err := formatters.TTY256.Format(&theirs, style, chroma.Literator(tok)); err != nil {
+				t.Fatal(err)
+			}
+			seen[theirs.String()] = true
+		}
+		if !seen[mine.String()] {
+			t.Errorf("%v: %q, chroma writes %v", tt, mine.String(), seen)
+		}
+	}
+}
+
+// randomMarkdown returns a document of random blocks of the kinds that
+// stream: paragraphs, headings, fences, lists, quotes and tables.
+func randomMarkdown(rng *rand.Rand) string {
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while **bold** and `code` and _soft_ words [link](http://x.y) go by")
+	para := func() string {
+		var w []string
+		for i := 0; i < 3+rng.Intn(25); i++ {
+			w = append(w, words[rng.Intn(len(words))])
+		}
+		return strings.Join(w, " ")
+	}
+	code := []string{"x := 1", "/* open comment", "still comment */", "s := `raw", "raw end`", "\"\"\"doc", "doc end\"\"\"", "", "\tindented()", "# hash", "<div>", "if x { y() }"}
+	var b strings.Builder
+	for i := 0; i < 4+rng.Intn(10); i++ {
+		switch rng.Intn(7) {
+		case 0:
+			b.WriteString(para() + "\n")
+		case 1:
+			b.WriteString(strings.Repeat("#", 1+rng.Intn(3)) + " " + para() + "\n")
+		case 2:
+			fence := []string{"```", "~~~", "````"}[rng.Intn(3)]
+			b.WriteString(fence + []string{"go", "python", "", "js", "c"}[rng.Intn(5)] + "\n")
+			for j := 0; j < rng.Intn(30); j++ {
+				b.WriteString(code[rng.Intn(len(code))] + "\n")
+			}
+			if rng.Intn(6) > 0 {
+				b.WriteString(fence + "\n")
+			}
+		case 3:
+			ordered := rng.Intn(2) == 0
+			for j := 0; j < 1+rng.Intn(20); j++ {
+				if ordered {
+					fmt.Fprintf(&b, "%d. %s\n", j+rng.Intn(2), para())
+				} else {
+					b.WriteString("- " + para() + "\n")
+				}
+				switch rng.Intn(6) {
+				case 0:
+					b.WriteString("  - " + para() + "\n")
+				case 1:
+					b.WriteString("\n")
+				case 2:
+					b.WriteString("  ```\n  " + code[rng.Intn(len(code))] + "\n  ```\n")
+				case 3:
+					b.WriteString(para() + "\n")
+				}
+			}
+		case 4:
+			for j := 0; j < 1+rng.Intn(10); j++ {
+				b.WriteString("> " + para() + "\n")
+				if rng.Intn(2) == 0 {
+					b.WriteString(">\n")
+				}
+			}
+		case 5:
+			b.WriteString("| a | b |\n|---|---|\n")
+			for j := 0; j < rng.Intn(6); j++ {
+				b.WriteString("| " + para() + " | " + words[rng.Intn(len(words))] + " |\n")
+			}
+		case 6:
+			b.WriteString("---\n")
+		}
+		if rng.Intn(4) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d of %d/%d:\n got %q\nwant %q", i+1, len(g), len(w), gl, wl)
+		}
+	}
+	return "no difference"
+}
+
+// requireMdstreamGolden compares got with testdata/mdstream/<name>.golden,
+// or writes it there with -update.
+func requireMdstreamGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "mdstream", name+".golden")
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./ui -run Mdstream -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("render differs from %s:\n%s", path, firstDiff(got, string(want)))
+	}
+}
