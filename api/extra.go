@@ -41,11 +41,21 @@ func splitExtra(data []byte, known []string) (map[string]json.RawMessage, error)
 	return extra, err
 }
 
-// eachField calls f with the key and the raw value of each field of the JSON
-// object obj, in order, without decoding the values: it skips them with a
-// scan that only minds strings and brackets, so an object's fields cost
-// little more than their bytes. obj must be valid JSON (the callers decode
-// it first); what is not an object is an error.
+// Fields calls f with the key and the raw value of each top-level field of
+// the JSON object obj, in order, without decoding the values: it skips them
+// with a scan that only minds strings and brackets, so an object's fields
+// cost little more than their bytes. It checks obj only as far as it needs:
+// callers that must refuse invalid JSON check it themselves (the decoders
+// of this package decode obj first). What is not an object is an error.
+func Fields(obj []byte, f func(key string, v []byte)) error {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) == 0 || obj[0] != '{' {
+		return fmt.Errorf("not a JSON object")
+	}
+	return eachField(obj, f)
+}
+
+// eachField is Fields for obj, trimmed, which starts with '{'.
 func eachField(obj []byte, f func(key string, v []byte)) error {
 	i := skipSpace(obj, 1)
 	if i < len(obj) && obj[i] == '}' {
@@ -57,6 +67,9 @@ func eachField(obj []byte, f func(key string, v []byte)) error {
 		}
 		end := skipString(obj, i)
 		raw := obj[i:end]
+		if len(raw) < 2 || raw[len(raw)-1] != '"' {
+			return fmt.Errorf("unknown fields: an unfinished key at offset %d", i)
+		}
 		key := string(raw[1 : len(raw)-1])
 		if bytes.IndexByte(raw, '\\') >= 0 {
 			if err := json.Unmarshal(raw, &key); err != nil {

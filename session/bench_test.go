@@ -20,32 +20,32 @@ func benchEntry(i int) Entry {
 	if i%2 == 0 {
 		return Entry{ID: id, Kind: KindUser, Time: t, Text: strings.Repeat("How do I read a file in Go? ", 8)[:200]}
 	}
-	return Entry{ID: id, Kind: KindAssistant, Time: t, RequestID: "req_011CQ", LatencyMS: 1234,
+	p := Params{Model: "claude-sonnet-4-5", MaxTokens: 4096, Temperature: api.Float(0.7)}
+	return Entry{ID: id, Kind: KindAssistant, Time: t, RequestID: "req_011CQ", LatencyMS: 1234, Params: &p,
 		Message: &api.Message{ID: "msg_01", Type: "message", Role: api.RoleAssistant, Model: "claude-sonnet-4-5",
 			Content:    []api.ContentBlock{{Type: api.BlockText, Text: strings.Repeat("Use os.ReadFile. ", 6)}},
 			StopReason: api.StopEndTurn, Usage: api.Usage{InputTokens: 120, OutputTokens: 45}}}
 }
 
-// benchSession creates a session of n entries in s.
+// benchSession creates a session of n entries in s, written as the chat
+// screen writes them (settings on every reply), with one sync.
 func benchSession(b *testing.B, s *Store, n int) *Session {
 	b.Helper()
-	sess, err := s.Create(Params{Model: "claude-sonnet-4-5", MaxTokens: 4096})
+	w := NewWriter(s, Params{Model: "claude-sonnet-4-5", MaxTokens: 4096})
+	w.SetTitle(fmt.Sprintf("Session %d", n))
+	entries := make([]Entry, n)
+	for i := range entries {
+		entries[i] = benchEntry(i)
+	}
+	if err := w.AppendAll(entries); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	sess, err := s.Load(w.ID())
 	if err != nil {
 		b.Fatal(err)
-	}
-	if err := s.SetTitle(sess, fmt.Sprintf("Session %d", n)); err != nil {
-		b.Fatal(err)
-	}
-	// Checkpoint writes without syncing, which is quicker; the last entry's
-	// Append syncs them all, so that no benchmark pays for it.
-	for i := range n {
-		write := s.Checkpoint
-		if i == n-1 {
-			write = s.Append
-		}
-		if err := write(sess, benchEntry(i)); err != nil {
-			b.Fatal(err)
-		}
 	}
 	return sess
 }

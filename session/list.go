@@ -29,16 +29,9 @@ func (s *Store) List() ([]Info, error) {
 }
 
 func (s *Store) list() ([]Info, error) {
-	infos, _, err := s.listing()
-	return infos, err
-}
-
-// listing is list, also returning the most recently used of the sessions it
-// had to read, if any, so that Latest need not read it again.
-func (s *Store) listing() ([]Info, *Session, error) {
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
@@ -81,13 +74,7 @@ func (s *Store) listing() ([]Info, *Session, error) {
 		_ = s.writeIndex(next)
 	}
 	sortInfos(infos)
-	var fresh *Session
-	for _, j := range stale {
-		if j.sess != nil && (fresh == nil || j.sess.Updated.After(fresh.Updated)) {
-			fresh = j.sess
-		}
-	}
-	return infos, fresh, nil
+	return infos, nil
 }
 
 // sortInfos sorts infos the most recently updated first.
@@ -107,9 +94,8 @@ type scanJob struct {
 	mtime time.Time
 	entry indexEntry // the journal's size and time, as listed
 	info  Info
-	keep  bool     // info may go in the index
-	ok    bool     // the journal was there
-	sess  *Session // the session read, for Latest
+	keep  bool // info may go in the index
+	ok    bool // the journal was there
 }
 
 // scanAll reads the journals of jobs, several at a time when there are many.
@@ -119,7 +105,7 @@ func (s *Store) scanAll(jobs []scanJob) {
 	if workers <= 1 {
 		for i := range jobs {
 			j := &jobs[i]
-			j.sess, j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
+			j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
 		}
 		return
 	}
@@ -128,7 +114,7 @@ func (s *Store) scanAll(jobs []scanJob) {
 		wg.Go(func() {
 			for i := w; i < len(jobs); i += workers {
 				j := &jobs[i]
-				j.sess, j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
+				j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
 			}
 		})
 	}
@@ -138,13 +124,13 @@ func (s *Store) scanAll(jobs []scanJob) {
 // scan returns the Info of the journal of id, modified at mtime, and whether
 // it may be kept in the index: an error that is not damage to the journal,
 // such as a permission, may pass. ok is false when the journal is gone.
-func (s *Store) scan(id string, mtime time.Time) (sess *Session, info Info, keep, ok bool) {
-	sess, err := s.load(id)
+func (s *Store) scan(id string, mtime time.Time) (info Info, keep, ok bool) {
+	sess, _, err := s.loadStats(id, true) // the list needs no reply's content
 	if err == nil {
-		return sess, sess.Info(), true, true
+		return sess.Info(), true, true
 	}
 	if errors.Is(err, ErrNotFound) {
-		return nil, Info{}, false, false
+		return Info{}, false, false
 	}
 	why := reason(err)
 	info = Info{ID: id, Title: "(damaged: " + why + ")", Damaged: why, Updated: mtime.UTC()}
@@ -152,7 +138,7 @@ func (s *Store) scan(id string, mtime time.Time) (sess *Session, info Info, keep
 	if t, ok := idTime(id); ok {
 		info.Created = t
 	}
-	return nil, info, errors.Is(err, ErrDamaged), true
+	return info, errors.Is(err, ErrDamaged), true
 }
 
 // reason says briefly why a journal could not be loaded.

@@ -64,7 +64,7 @@ func readLine(r *bufio.Reader, buf []byte, max int) (line, error) {
 // when the journal ends was cut short by a crash: it is marked interrupted,
 // or dropped when nothing of it arrived.
 func replay(r io.Reader, id string) (*Session, error) {
-	sess, _, err := replayStats(r, id)
+	sess, _, err := replayStats(r, id, false)
 	return sess, err
 }
 
@@ -74,8 +74,11 @@ type journalSize struct {
 	total, live int64
 }
 
-// replayStats is replay, also returning the journal's size.
-func replayStats(r io.Reader, id string) (*Session, journalSize, error) {
+// replayStats is replay, also returning the journal's size. light skips
+// what a session list does not show: the entries come back with their ids,
+// parents, kinds, statuses and times, and replies without their content
+// (one that was cut short keeps a placeholder, if anything of it arrived).
+func replayStats(r io.Reader, id string, light bool) (*Session, journalSize, error) {
 	rp := replayer{
 		sess: &Session{ID: id},
 		pos:  make(map[string]int),
@@ -112,7 +115,7 @@ func replayStats(r io.Reader, id string) (*Session, journalSize, error) {
 			break
 		}
 	}
-	decodeLines(lines)
+	decodeLines(lines, light)
 	for i := range lines {
 		rp.apply(&lines[i])
 	}
@@ -135,12 +138,16 @@ type rawLine struct {
 
 // decodeLines decodes every line, spreading them over the processors when
 // there are many.
-func decodeLines(lines []rawLine) {
+func decodeLines(lines []rawLine, light bool) {
+	decode := decodeLine
+	if light {
+		decode = decodeLight
+	}
 	const perWorker = 256 // fewer lines than this are not worth a goroutine
 	workers := min(runtime.GOMAXPROCS(0), (len(lines)+perWorker-1)/perWorker)
 	if workers <= 1 {
 		for i := range lines {
-			decodeLine(&lines[i])
+			decode(&lines[i])
 		}
 		return
 	}
@@ -148,7 +155,7 @@ func decodeLines(lines []rawLine) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(lines); i += workers {
-				decodeLine(&lines[i])
+				decode(&lines[i])
 			}
 		})
 	}
@@ -160,6 +167,89 @@ func decodeLine(l *rawLine) {
 	if l.err == nil {
 		l.data = nil
 	}
+}
+
+// decodeLight makes a record of the line with only what a session list
+// shows: it picks the small fields out with api.Fields and decodes those
+// alone, so the content of a reply, most of a journal, is skipped, not
+// decoded (a reply cut short keeps a placeholder if anything of it arrived).
+func decodeLight(l *rawLine) {
+	rec := &l.rec
+	var errs []error
+	str := func(v []byte, dst *string) { errs = append(errs, json.Unmarshal(v, dst)) }
+	l.err = api.Fields(l.data, func(k string, v []byte) {
+		switch k {
+		case "v":
+			errs = append(errs, json.Unmarshal(v, &rec.V))
+		case "type":
+			str(v, &rec.Type)
+		case "id":
+			str(v, &rec.ID)
+		case "time":
+			errs = append(errs, json.Unmarshal(v, &rec.Time))
+		case "created":
+			rec.Created = new(time.Time)
+			errs = append(errs, json.Unmarshal(v, rec.Created))
+		case "params":
+			rec.Params = &Params{}
+			errs = append(errs, api.Fields(v, func(k string, v []byte) {
+				if k == "model" {
+					str(v, &rec.Params.Model)
+				}
+			}))
+		case "title":
+			rec.Title = new(string)
+			str(v, rec.Title)
+		case "head":
+			rec.Head = new(string)
+			str(v, rec.Head)
+		case "fork":
+			rec.Fork = &Fork{}
+			errs = append(errs, json.Unmarshal(v, rec.Fork))
+		case "entry":
+			rec.Entry = lightEntry(v, &errs)
+		case "chunk":
+			rec.Chunk = &chunk{}
+			errs = append(errs, api.Fields(v, func(k string, v []byte) {
+				switch k {
+				case "id":
+					str(v, &rec.Chunk.ID)
+				case "entry":
+					rec.Chunk.Entry = lightEntry(v, &errs)
+				case "blocks":
+					if len(bytes.TrimSpace(v)) > 2 { // something arrived: keep a placeholder
+						rec.Chunk.Blocks = []blockDelta{{I: 0, Block: &api.ContentBlock{Type: api.BlockText, Text: "…"}}}
+					}
+				}
+			}))
+		}
+	})
+	if l.err == nil {
+		l.err = errors.Join(errs...)
+	}
+	if l.err == nil {
+		l.data = nil
+	}
+}
+
+// lightEntry picks out of an entry what a session list needs.
+func lightEntry(v []byte, errs *[]error) *Entry {
+	e := &Entry{}
+	*errs = append(*errs, api.Fields(v, func(k string, v []byte) {
+		switch k {
+		case "id":
+			*errs = append(*errs, json.Unmarshal(v, &e.ID))
+		case "parent":
+			*errs = append(*errs, json.Unmarshal(v, &e.Parent))
+		case "kind":
+			*errs = append(*errs, json.Unmarshal(v, &e.Kind))
+		case "status":
+			*errs = append(*errs, json.Unmarshal(v, &e.Status))
+		case "time":
+			*errs = append(*errs, json.Unmarshal(v, &e.Time))
+		}
+	}))
+	return e
 }
 
 // readers are the buffered readers of replay, reused: List reads many

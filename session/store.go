@@ -261,40 +261,23 @@ func (s *Store) Load(id string) (*Session, error) {
 
 // load replays the journal of the valid id.
 func (s *Store) load(id string) (*Session, error) {
-	f, err := os.Open(s.path(id))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, ErrNotFound
-		}
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &damageError{reason: "not a regular file"}
-	}
-	return replay(f, id)
+	sess, _, err := s.loadStats(id, false)
+	return sess, err
 }
 
 // Latest loads the most recently used session that can be loaded. It
 // returns an error wrapping ErrNoSessions when there is none.
 //
-// It reads the journal once: when listing had to read it (the index did
-// not know its latest state), the session read then is the one returned.
+// It finds it with the index, which the writer brings up to date when it
+// closes a session, so that only that session's journal is read.
 func (s *Store) Latest() (*Session, error) {
-	ls, fresh, err := s.listing()
+	ls, err := s.list()
 	if err != nil {
 		return nil, fmt.Errorf("latest session: %w", err)
 	}
 	for _, l := range ls {
 		if l.Damaged != "" {
 			continue
-		}
-		if fresh != nil && fresh.ID == l.ID {
-			return fresh, nil
 		}
 		sess, err := s.Load(l.ID)
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrDamaged) {

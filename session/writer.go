@@ -63,7 +63,7 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess, size, err := s.loadStats(id)
+	sess, size, err := s.loadStats(id, false)
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("load session %s: %w", id, err)
@@ -490,8 +490,9 @@ func writeHint(err error) error {
 	return err
 }
 
-// loadStats is Load, also returning the journal's size.
-func (s *Store) loadStats(id string) (*Session, journalSize, error) {
+// loadStats is Load, also returning the journal's size; light reads what a
+// session list shows, not the content of the replies.
+func (s *Store) loadStats(id string, light bool) (*Session, journalSize, error) {
 	if !validID(id) {
 		return nil, journalSize{}, fmt.Errorf("invalid id: %w", ErrNotFound)
 	}
@@ -510,7 +511,7 @@ func (s *Store) loadStats(id string) (*Session, journalSize, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, journalSize{}, &damageError{reason: "not a regular file"}
 	}
-	return replayStats(f, id)
+	return replayStats(f, id, light)
 }
 
 // create makes the journal now, before any entry, as Import and tests need.
