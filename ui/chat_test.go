@@ -65,12 +65,30 @@ func (h *harness) model(t *testing.T, sess *session.Session) Model {
 	return New(Options{
 		Client: client, Store: h.store, Writer: w, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
 		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
+		Getenv: func(string) string { return "" }, // no TMUX, no DISPLAY: never the real clipboard
 	})
 }
 
 func start(t *testing.T, m Model, w, h int) *teatest.TestModel {
 	t.Helper()
-	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	return teatest.NewTestModel(t, testRoot{m}, teatest.WithInitialTermSize(w, h))
+}
+
+// testRoot runs the chat screen under teatest, and quits it on testQuitMsg
+// the way a quit key would once nothing else is open: the draft in the
+// input stays, so tests can look at it (ctrl+c would clear it first).
+type testRoot struct{ Model }
+
+// testQuitMsg quits the screen under test.
+type testQuitMsg struct{}
+
+func (r testRoot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(testQuitMsg); ok {
+		next, cmd := r.Model.quit()
+		return testRoot{next.(Model)}, cmd
+	}
+	next, cmd := r.Model.Update(msg)
+	return testRoot{next.(Model)}, cmd
 }
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
@@ -86,8 +104,14 @@ func send(tm *teatest.TestModel, text string) {
 
 func quit(t *testing.T, tm *teatest.TestModel) Model {
 	t.Helper()
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	tm.Send(testQuitMsg{})
+	return finalModel(t, tm)
+}
+
+// finalModel waits for the program to end and returns the chat screen.
+func finalModel(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(testRoot).Model
 }
 
 func TestStreamedReplyGolden(t *testing.T) {

@@ -47,7 +47,15 @@ func (i sessionItem) Description() string {
 	if i.match != nil {
 		return fmt.Sprintf("turn %d · %s", i.match.Turn, sanitize.Line(i.match.Snippet))
 	}
-	return fmt.Sprintf("%s · %d messages · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), i.info.Messages, sanitize.Line(i.info.Model))
+	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
+}
+
+// plural counts n things: "1 message", "2 messages".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // FilterValue is what the list's filter matches: the title, id and model.
@@ -81,6 +89,9 @@ type Model struct {
 	status string
 	width  int
 	height int
+	// reselect is the id of the session to select again once the list is
+	// loaded anew, as after a rename.
+	reselect string
 }
 
 func New(store *session.Store, th *theme.Theme) Model {
@@ -134,8 +145,10 @@ func searchSessions(store *session.Store, query string) tea.Cmd {
 	}
 }
 
-// PickedMsg asks the root to resume a session.
-type PickedMsg struct{ ID string }
+// PickedMsg asks the root to resume a session. EntryID, set when the
+// session was found by a text search, is the entry that matched: the
+// conversation opens scrolled to it.
+type PickedMsg struct{ ID, EntryID string }
 
 // DoneMsg asks the root to go back to the chat.
 type DoneMsg struct{}
@@ -194,15 +207,36 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.err != nil {
 			p.status = "could not list sessions: " + msg.err.Error()
 		} else if msg.query != "" {
-			p.status = fmt.Sprintf("%d matches for %q · esc shows all", len(msg.items), msg.query)
+			p.status = fmt.Sprintf("%s for %q · esc shows all", plural(len(msg.items), "match"), msg.query)
+			if len(msg.items) == 1 {
+				p.status = fmt.Sprintf("1 match for %q · esc shows all", msg.query)
+			}
 		}
-		return p, p.list.SetItems(msg.items)
+		_ = p.list.SetItems(msg.items) // the filter, if any, runs here, not in a command
+		p.refilter()
+		if p.reselect != "" {
+			for i, it := range p.list.VisibleItems() {
+				if it.(sessionItem).info.ID == p.reselect {
+					p.list.Select(i)
+					break
+				}
+			}
+			p.reselect = ""
+		}
+		return p, nil
+	case list.FilterMatchesMsg:
+		// The list filters in commands, whose answers can arrive out of
+		// order: the picker filters at once instead (see refilter).
+		return p, nil
 	case ChangedMsg:
 		if msg.Err != nil {
 			p.status = msg.Err.Error()
 			return p, nil
 		}
 		p.status = msg.What
+		if item, ok := p.list.SelectedItem().(sessionItem); ok {
+			p.reselect = item.info.ID
+		}
 		return p, listSessions(p.store)
 	case tea.KeyMsg:
 		return p.key(msg)
@@ -250,12 +284,19 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return p, nil
 	}
 	if p.list.SettingFilter() {
-		var cmd tea.Cmd
-		p.list, cmd = p.list.Update(msg)
-		return p, cmd
+		before := p.list.FilterValue()
+		p.list, _ = p.list.Update(msg) // its command only filters: done below
+		if p.list.FilterValue() != before {
+			p.refilter()
+		}
+		return p, nil
 	}
 	item, ok := p.list.SelectedItem().(sessionItem)
 	switch {
+	case key.Matches(msg, p.keys.Back) && p.list.Help.ShowAll:
+		p.list.Help.ShowAll = false // esc closes the help, and only the help
+		p.list.SetSize(p.list.Width(), p.list.Height())
+		return p, nil
 	case key.Matches(msg, p.keys.Back):
 		if p.list.FilterState() != list.Unfiltered {
 			p.list.ResetFilter()
@@ -267,7 +308,11 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
-		return p, func() tea.Msg { return PickedMsg{ID: item.info.ID} }
+		picked := PickedMsg{ID: item.info.ID}
+		if item.match != nil {
+			picked.EntryID = item.match.EntryID
+		}
+		return p, func() tea.Msg { return picked }
 	case key.Matches(msg, p.keys.Rename) && ok:
 		p.mode, p.target = pickRename, item.info
 		p.input.SetValue(item.info.Title)
@@ -289,6 +334,23 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// refilter filters the list at once by the text of its filter, keeping the
+// filter's state (being typed, or applied).
+func (p *Model) refilter() {
+	state := p.list.FilterState()
+	if state == list.Unfiltered {
+		return
+	}
+	value := p.list.FilterValue()
+	if value == "" && state == list.Filtering {
+		return // everything shows while the filter is empty
+	}
+	p.list.SetFilterText(value)
+	if state == list.Filtering {
+		p.list.SetFilterState(list.Filtering)
+	}
 }
 
 // View draws the list and, below it, the prompt or status line.
