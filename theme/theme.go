@@ -37,6 +37,9 @@ type Styles struct {
 	StatusBar, StatusKey, StatusValue, Spinner         lipgloss.Style
 	InputBorder, InputBorderFocused, Thinking, ToolBox lipgloss.Style
 	ToolTitle, RawBlock, NewLines                      lipgloss.Style
+	// InputMarker is the › before the input; Selected marks the message
+	// chosen in selection mode.
+	InputMarker, Selected lipgloss.Style
 }
 
 // Theme is a palette with its styles and markdown style.
@@ -94,6 +97,8 @@ func build(name string, p Palette, md ansi.StyleConfig) *Theme {
 		ToolTitle:          fg(c(p.Accent)).Bold(true),
 		RawBlock:           fg(c(p.Muted)),
 		NewLines:           fg(c(p.Accent)).Bold(true),
+		InputMarker:        fg(c(p.Accent)).Bold(true),
+		Selected:           fg(c(p.Accent)).Bold(true),
 	}
 	return &Theme{Name: name, Palette: p, Styles: s, Markdown: markdownStyle(md)}
 }

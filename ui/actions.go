@@ -29,6 +29,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	m.w.input.Reset()
 	m.recall = nil
 	m.notice = res.Notice
+	m = m.layout()
 	switch res.Action {
 	case slash.ActionSet:
 		m.params = res.Params

@@ -48,6 +48,11 @@ func TestGoldens(t *testing.T) {
 			d.send("hello there")
 			d.wait("stop end_turn")
 		}, "Ask anything"},
+		{"grown_input", 60, 20, func(t *testing.T, d *testDriver) {
+			// Longer than a row: the input grows with its wrapped rows.
+			d.tm.Type("a prompt that is longer than one row of the input, so it wraps onto the rows below it, and the input grows to show them all")
+			d.wait("them all")
+		}, "them all"},
 		{"tiny_40x10", 40, 10, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
 			d.wait("stop end_turn")

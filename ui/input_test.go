@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,5 +194,84 @@ func TestHelpCommandListsEverything(t *testing.T) {
 		if !strings.Contains(es[0].Text, want) {
 			t.Errorf("/help lacks %q", want)
 		}
+	}
+}
+
+// inputLines returns the rows of the input in a view: from the line after
+// the input's border to the status bar.
+func inputLines(t *testing.T, view string, rows int) []string {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "─") {
+			if i+rows >= len(lines) {
+				t.Fatalf("no %d input rows in:\n%s", rows, view)
+			}
+			return lines[i+1 : i+1+rows]
+		}
+	}
+	t.Fatalf("no input border in:\n%s", view)
+	return nil
+}
+
+// A prompt longer than the width wraps, and the input grows with it.
+func TestInputGrowsWithWrappedRows(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 30})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("word ", 20) + "end")})
+	if m.inputHeight != 3 {
+		t.Errorf("input is %d rows high, want 3 for 103 characters at 40 columns", m.inputHeight)
+	}
+	rows := inputLines(t, m.View(), 3)
+	if !strings.HasPrefix(rows[0], "› word") || !strings.Contains(rows[2], "end"+cursorOn) {
+		t.Errorf("input rows %q", rows)
+	}
+	if n := strings.Count(m.View(), "\n") + 1; n != 30 {
+		t.Errorf("view has %d lines, want 30", n)
+	}
+}
+
+// A 60-line paste fills a third of the screen and shows its end, where the
+// cursor is; moving to the top scrolls the input up.
+func TestLongPasteShowsTheCursor(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.TrimSuffix(b.String(), "\n")), Paste: true})
+	if m.inputHeight != 8 {
+		t.Fatalf("input is %d rows high, want a third of 24", m.inputHeight)
+	}
+	rows := inputLines(t, m.View(), 8)
+	if !strings.Contains(rows[7], "line 60"+cursorOn) || !strings.Contains(rows[0], "line 53") {
+		t.Errorf("after the paste the input shows %q, want lines 53 to 60 and the cursor", rows)
+	}
+	// alt+< goes to the start of the input: the view follows the cursor.
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("<"), Alt: true})
+	rows = inputLines(t, m.View(), 8)
+	if !strings.HasPrefix(rows[0], "› "+cursorOn+"l"+cursorOff+"ine 1") || strings.Contains(strings.Join(rows, "\n"), "line 60") {
+		t.Errorf("at the start the input shows %q", rows)
+	}
+	if v := m.w.input.Value(); strings.Count(v, "\n") != 59 {
+		t.Errorf("the paste kept %d lines", strings.Count(v, "\n")+1)
+	}
+}
+
+// The cursor is drawn in reverse video even with NO_COLOR, where no colour
+// or style is drawn (the tests run lipgloss without colours).
+func TestCursorShowsWithoutColour(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 60, Height: 20})
+	if v := m.View(); !strings.Contains(v, cursorOn+" "+cursorOff+"Ask anything") {
+		t.Errorf("no cursor before the placeholder:\n%q", inputLines(t, v, 1))
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
+	if v := m.View(); !strings.Contains(v, "› hi"+cursorOn+" "+cursorOff) {
+		t.Errorf("no cursor after the text:\n%q", inputLines(t, v, 1))
 	}
 }

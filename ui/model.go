@@ -114,6 +114,10 @@ type Model struct {
 	recall   *session.Recall
 	recalled string
 
+	// inputTop is the first row of the input shown, inputHeight how many
+	// rows show (see sizeInput).
+	inputTop, inputHeight int
+
 	usage    api.Usage
 	lastStop string
 	nextID   int
@@ -153,14 +157,12 @@ func New(opts Options) Model {
 	in := textarea.New()
 	in.KeyMap = textareaKeys(keys)
 	in.ShowLineNumbers = false
-	in.Prompt = "› "
+	in.Prompt = inputPrompt // drawn by inputView; set for the textarea's width
 	in.Placeholder = inputPlaceholder
 	in.CharLimit = 0
 	in.MaxHeight = 0
-	in.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	in.SetHeight(1)                        // its own view is never drawn: see inputView
 	in.Cursor.SetMode(cursor.CursorStatic) // nothing ticks while nothing animates
-	in.FocusedStyle.Placeholder = opts.Theme.Styles.Subtle
-	in.BlurredStyle.Placeholder = opts.Theme.Styles.Subtle
 	in.Focus()
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
@@ -428,7 +430,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	}
 	next.w.input.Reset()
 	next.recall = nil
-	return next, tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
+	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
 }
 
 // paramsCopy returns the settings, for an entry to keep.

@@ -21,22 +21,16 @@ func (m Model) layout() Model {
 	if m.width <= 0 || m.height <= 0 {
 		return m
 	}
-	// The input grows with its lines, up to a quarter of the screen.
-	inputLines := min(max(m.w.input.LineCount(), 1), m.maxInputLines())
 	m.w.input.SetWidth(m.width)
-	m.w.input.SetHeight(inputLines)
+	m = m.sizeInput()
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - inputLines - 1 /* border */ - 1 /* status */ - m.helpHeight()
+	convHeight := m.height - 1 /* header */ - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
 
-func (m Model) maxInputLines() int { return max(min(8, m.height/4), 1) }
-
-// updateInput passes msg to the input at its full height, so it never
-// scrolls while it still fits, then sizes it to its lines.
+// updateInput passes msg to the input, then sizes it to its rows.
 func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
-	m.w.input.SetHeight(m.maxInputLines())
 	var cmd tea.Cmd
 	m.w.input, cmd = m.w.input.Update(msg)
 	return m.layout(), cmd
@@ -91,7 +85,6 @@ func (m Model) View() string {
 	}
 	c := m.memo
 	value := m.w.input.Value()
-	li := m.w.input.LineInfo()
 	slash := strings.HasPrefix(strings.TrimSpace(value), "/")
 	hintValue := ""
 	if slash {
@@ -100,7 +93,7 @@ func (m Model) View() string {
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
 		m.conv.View(),
-		c.input.get(memoKey(m.width, m.w.input.Height(), m.turn == nil, m.w.input.Placeholder, m.w.input.Focused(), m.w.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
+		c.input.get(m.inputKey(), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
 		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue), m.helpView),
 	}
@@ -165,14 +158,6 @@ func (c *memo) get(key string, f func() string) string {
 		c.key, c.val, c.ok = key, f(), true
 	}
 	return c.val
-}
-
-func (m Model) inputView() string {
-	border := m.th.Styles.InputBorder
-	if m.turn == nil {
-		border = m.th.Styles.InputBorderFocused
-	}
-	return border.Width(m.width).Render(m.w.input.View())
 }
 
 // statusKey is what the status bar shows, before styling. While a reply
