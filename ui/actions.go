@@ -214,19 +214,33 @@ type editedMsg struct {
 	err    error
 }
 
-// editText opens text in $VISUAL or $EDITOR (vi when neither is set).
+// editText opens text in $VISUAL or $EDITOR (vi when neither is set): a
+// command writes it to a temporary file, then the editor runs on it.
 func editText(text string, target editTarget) tea.Cmd {
-	f, err := os.CreateTemp("", "muse-*.md")
-	if err != nil {
-		return func() tea.Msg { return editedMsg{target: target, err: fmt.Errorf("create a file to edit: %w", err)} }
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "muse-*.md")
+		if err != nil {
+			return editedMsg{target: target, err: fmt.Errorf("create a file to edit: %w", err)}
+		}
+		path := f.Name()
+		_, werr := f.WriteString(text)
+		f.Close()
+		if werr != nil {
+			os.Remove(path)
+			return editedMsg{target: target, err: fmt.Errorf("write %s: %w", path, werr)}
+		}
+		return editFileMsg{target: target, path: path}
 	}
-	path := f.Name()
-	_, werr := f.WriteString(text)
-	f.Close()
-	if werr != nil {
-		os.Remove(path)
-		return func() tea.Msg { return editedMsg{target: target, err: fmt.Errorf("write %s: %w", path, werr)} }
-	}
+}
+
+// editFileMsg says the text to edit is in path.
+type editFileMsg struct {
+	target editTarget
+	path   string
+}
+
+// runEditor runs the editor on the file of msg; the program waits for it.
+func runEditor(msg editFileMsg) tea.Cmd {
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -235,6 +249,7 @@ func editText(text string, target editTarget) tea.Cmd {
 		editor = "vi"
 	}
 	args := strings.Fields(editor)
+	target, path := msg.target, msg.path
 	cmd := exec.Command(args[0], append(args[1:], path)...)
 	return tea.ExecProcess(cmd, func(err error) tea.Msg {
 		defer os.Remove(path)
@@ -362,6 +377,7 @@ func (m Model) helpText() string {
 			}
 		}
 	}
+	b.WriteString(mouseHelp + "\n")
 	b.WriteString("commands\n")
 	for _, l := range slash.HelpLines() {
 		b.WriteString("  " + l + "\n")

@@ -43,7 +43,7 @@ func TestGoldens(t *testing.T) {
 		}, "reply cut at max_tokens · /continue"},
 		{"help", 80, 30, func(t *testing.T, d *testDriver) {
 			d.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-		}, "pgup/wheel"},
+		}, "ctrl+a"},
 		{"small_60x20", 60, 20, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
 			d.wait("stop end_turn")

@@ -146,7 +146,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Type("draft")
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlE})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})
 	waitFor(t, tm, "written in the editor")
 	time.Sleep(10 * time.Millisecond)
 	final := quit(t, tm)
@@ -190,7 +190,8 @@ func TestHelpCommandListsEverything(t *testing.T) {
 	if len(es) != 1 || es[0].Kind != session.KindNotice {
 		t.Fatalf("entries %+v", es)
 	}
-	for _, want := range []string{"ctrl+c", "pgup/wheel", "/temperature X", "/tool-choice", "/image [PROMPT]", "/quit"} {
+	for _, want := range []string{"ctrl+c", "pgup/wheel", "/temperature X", "/tool-choice", "/image [PROMPT]", "/quit",
+		"ctrl+a", "start of the line", "ctrl+e", "end of the line", "clear the input", "ctrl+↑", "shift+drag", "--no-mouse", "mouse = false"} {
 		if !strings.Contains(es[0].Text, want) {
 			t.Errorf("/help lacks %q", want)
 		}
@@ -273,5 +274,53 @@ func TestCursorShowsWithoutColour(t *testing.T) {
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
 	if v := m.View(); !strings.Contains(v, "› hi"+cursorOn+" "+cursorOff) {
 		t.Errorf("no cursor after the text:\n%q", inputLines(t, v, 1))
+	}
+}
+
+// ctrl+c with a draft clears it into the prompt history, where ↑ finds it;
+// on an empty input ctrl+c quits.
+func TestCtrlCKeepsTheDraft(t *testing.T) {
+	h := newHarness(t, 0)
+	hist, err := session.OpenPromptHistory(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.model(t, nil)
+	m.opts.Prompts = hist
+	tm := start(t, m, 80, 24)
+	tm.Type("a half-written thought")
+	waitFor(t, tm, "half-written thought")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "input cleared · ↑ brings it back")
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	waitFor(t, tm, "› a half-written thought")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // clears it again
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: quits
+	final := finalModel(t, tm)
+	if v := final.w.input.Value(); v != "" {
+		t.Errorf("input %q after ctrl+c", v)
+	}
+	if got := hist.Prompts(); len(got) != 1 || got[0] != "a half-written thought" {
+		t.Errorf("history %q, want the draft once", got)
+	}
+	if n := len(final.conv.Entries()); n != 0 {
+		t.Errorf("%d entries: the draft was sent", n)
+	}
+}
+
+// ctrl+a and ctrl+e move to the start and the end of the line.
+func TestLineStartAndEnd(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []tea.KeyMsg{
+		{Type: tea.KeyRunes, Runes: []rune("middle")},
+		{Type: tea.KeyCtrlA}, {Type: tea.KeyRunes, Runes: []rune("<")},
+		{Type: tea.KeyCtrlE}, {Type: tea.KeyRunes, Runes: []rune(">")},
+	} {
+		m, _ = updateModel(m, k)
+	}
+	if v := m.w.input.Value(); v != "<middle>" {
+		t.Errorf("input %q, want <middle>", v)
 	}
 }

@@ -322,6 +322,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closedMsg:
 		m.closeErr = msg.err
 		return m, tea.Quit
+	case editFileMsg:
+		return m, runEditor(msg)
 	case editedMsg:
 		return m.edited(msg)
 	case copiedMsg:
@@ -333,6 +335,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
+		return m, nil
+	case draftKeptMsg:
+		if m.notice == "input cleared" {
+			m.notice = "input cleared · ↑ brings it back"
+		}
+		m.recall = nil // the next ↑ starts from the draft
 		return m, nil
 	}
 	if m.state == statePicker {
@@ -352,11 +360,16 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
+		// From the inside out: a reply or image in flight, then the draft,
+		// then muse itself.
 		if m.turn != nil && !m.turn.cancelled {
 			return m.cancelTurn()
 		}
 		if m.imaging != nil {
 			return m.cancelImage()
+		}
+		if strings.TrimSpace(m.w.input.Value()) != "" {
+			return m.clearDraft()
 		}
 		return m.quit()
 	case key.Matches(msg, m.keys.Cancel):
@@ -432,6 +445,29 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	next.recall = nil
 	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
 }
+
+// clearDraft empties the input; the text goes into the prompt history, so
+// ↑ brings it back.
+func (m Model) clearDraft() (tea.Model, tea.Cmd) {
+	text := m.w.input.Value()
+	m.w.input.Reset()
+	m.recall = nil
+	m.notice = "input cleared"
+	m = m.layout()
+	h, id := m.opts.Prompts, m.SessionID()
+	if h == nil {
+		return m, nil
+	}
+	return m, func() tea.Msg {
+		if err := h.Add(id, text); err != nil {
+			return noticeMsg{text: "input cleared; it could not be kept for ↑: " + err.Error()}
+		}
+		return draftKeptMsg{}
+	}
+}
+
+// draftKeptMsg says a cleared draft is in the prompt history.
+type draftKeptMsg struct{}
 
 // paramsCopy returns the settings, for an entry to keep.
 func (m Model) paramsCopy() *session.Params {

@@ -38,6 +38,9 @@ func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
 
 func (m Model) helpHeight() int { return lipgloss.Height(m.helpView()) }
 
+// mouseHelp says how to select text with the mouse while muse captures it.
+const mouseHelp = "mouse: the wheel scrolls; shift+drag selects text to copy while muse has the mouse (--no-mouse or mouse = false in the profile leaves the mouse to the terminal)"
+
 // helpView is the line under the status bar: the short keymap, the hint of
 // the slash command being typed, or, with ?, every key and command.
 func (m Model) helpView() string {
@@ -56,6 +59,7 @@ func (m Model) helpView() string {
 			}
 			lines = append(lines, "")
 		}
+		lines = append(lines, st.Subtle.Render(wrap(mouseHelp, max(m.width-1, 10))), "")
 		for _, l := range slash.HelpLines() {
 			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
 		}
