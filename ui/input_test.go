@@ -324,3 +324,70 @@ func TestLineStartAndEnd(t *testing.T) {
 		t.Errorf("input %q, want <middle>", v)
 	}
 }
+
+// Tab on an ambiguous /command cycles through its matches, which the hint
+// lists; a unique one gets a trailing space; esc closes the hint before it
+// cancels anything.
+func TestTabCyclesAmbiguousCommands(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	typeText := func(s string) {
+		for _, r := range s {
+			m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+	}
+	tab := tea.KeyMsg{Type: tea.KeyTab}
+	typeText("/ex")
+	if v := m.View(); !strings.Contains(v, "/extend  /export") {
+		t.Errorf("the hint does not list /extend and /export:\n%s", v)
+	}
+	var seen []string
+	for range 3 {
+		m, _ = updateModel(m, tab)
+		seen = append(seen, m.w.input.Value())
+	}
+	if want := []string{"/extend ", "/export ", "/extend "}; strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("tab, tab, tab gave %q, want %q", seen, want)
+	}
+	if v := m.View(); !strings.Contains(v, "[/extend]  /export") || !strings.Contains(v, "/extend on|off — ") {
+		t.Errorf("the hint does not mark the match in the input:\n%s", v)
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	if v := m.w.input.Value(); v != "/export " {
+		t.Errorf("shift+tab gave %q, want /export", v)
+	}
+	// esc closes the hint; the text stays.
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEsc})
+	if v := m.View(); strings.Contains(v, "/extend") || m.w.input.Value() != "/export " {
+		t.Errorf("after esc, input %q and view:\n%s", m.w.input.Value(), v)
+	}
+
+	m.w.input.Reset()
+	typeText("/ret")
+	m, _ = updateModel(m, tab)
+	if v := m.w.input.Value(); v != "/retry " {
+		t.Errorf("tab on /ret gave %q, want %q", v, "/retry ")
+	}
+}
+
+// Esc goes from the inside out: it closes the help, then the hint of a
+// command, and only then cancels the reply in flight.
+func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
+	h := newHarness(t, 2*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 30)
+	send(tm, "demo:long a long one")
+	waitFor(t, tm, "Part 1")
+	tm.Type("?")
+	waitFor(t, tm, "esc closes")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the help
+	tm.Type("/te")
+	waitFor(t, tm, "sampling temperature")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the hint
+	waitSaved(t, h.store, session.KindAssistant)
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if last := es[len(es)-1]; last.Status != session.StatusComplete {
+		t.Errorf("the reply ended %q: esc cancelled it instead of closing the hint", last.Status)
+	}
+}

@@ -114,6 +114,11 @@ type Model struct {
 	recall   *session.Recall
 	recalled string
 
+	// comp is the Tab completion being cycled; hintHidden is the input the
+	// hint was closed on with esc (it shows again once the input changes).
+	comp       completion
+	hintHidden string
+
 	// inputTop is the first row of the input shown, inputHeight how many
 	// rows show (see sizeInput).
 	inputTop, inputHeight int
@@ -373,8 +378,13 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.quit()
 	case key.Matches(msg, m.keys.Cancel):
+		// From the inside out: the help, the completion, then what is in flight.
 		if m.w.help.ShowAll {
 			m.w.help.ShowAll = false
+			return m.layout(), nil
+		}
+		if len(m.hintLines()) > 0 {
+			m.hintHidden, m.comp = m.w.input.Value(), completion{}
 			return m.layout(), nil
 		}
 		if m.turn != nil {
@@ -408,10 +418,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
 	case key.Matches(msg, m.keys.Complete):
-		if done, ok := slash.Complete(m.w.input.Value()); ok {
-			m.w.input.SetValue(done)
-		}
-		return m.layout(), nil
+		return m.complete(1), nil
+	case msg.Type == tea.KeyShiftTab:
+		return m.complete(-1), nil
 	case key.Matches(msg, m.keys.Prev, m.keys.Next) && m.recalling():
 		return m.recallPrompt(key.Matches(msg, m.keys.Prev))
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):

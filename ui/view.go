@@ -71,8 +71,8 @@ func (m Model) helpView() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	if hint := slash.Hint(m.w.input.Value(), max(m.width, 1)); hint != "" {
-		return st.Accent.Render(hint)
+	if hint := m.hintLines(); len(hint) > 0 {
+		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
 	return m.w.help.View(m.keys)
 }
@@ -99,7 +99,7 @@ func (m Model) View() string {
 		m.conv.View(),
 		c.input.get(m.inputKey(), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
-		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue), m.helpView),
+		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx), m.helpView),
 	}
 	return c.frame.join(parts)
 }

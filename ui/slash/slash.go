@@ -153,35 +153,20 @@ func Run(input string, p session.Params) (Result, error) {
 	return res, nil
 }
 
-// completeSlash completes the command name for Tab. Input must be "/" and part
-// of a name with no space yet. A single matching command completes to "/name "
-// (to "/name" when it takes no arguments); several complete to their longest
-// common prefix. ok is false when nothing would be added.
-func Complete(input string) (completed string, ok bool) {
+// Completions are the commands Tab offers for input: "/" and part of a
+// name, with no space yet. Each is "/name " (a space follows, ready for an
+// argument or for enter), in the order help lists them; several mean the
+// name is ambiguous, and Tab cycles through them. Aliases are not offered.
+func Completions(input string) []string {
 	typed := strings.TrimLeftFunc(input, unicode.IsSpace)
 	if !strings.HasPrefix(typed, "/") || strings.IndexFunc(typed, unicode.IsSpace) >= 0 {
-		return "", false
+		return nil
 	}
-	matches := slashPrefixMatches(strings.ToLower(typed[1:]))
-	switch len(matches) {
-	case 0:
-		return "", false
-	case 1:
-		completed = "/" + matches[0].name
-		if matches[0].args != "" {
-			completed += " "
-		}
-	default:
-		common := matches[0].name
-		for _, c := range matches[1:] {
-			common = slashCommonPrefix(common, c.name)
-		}
-		completed = "/" + common
+	var out []string
+	for _, c := range slashPrefixMatches(strings.ToLower(typed[1:])) {
+		out = append(out, "/"+c.name+" ")
 	}
-	if len(completed) <= len(typed) {
-		return "", false
-	}
-	return completed, true
+	return out
 }
 
 // slashHint is the line shown under the input while a command is typed. While

@@ -247,40 +247,42 @@ func TestIsSlashCommand(t *testing.T) {
 	}
 }
 
-func TestCompleteSlash(t *testing.T) {
+func TestCompletions(t *testing.T) {
 	tests := []struct {
 		input string
-		want  string
-		ok    bool
+		want  []string
 	}{
-		{"/te", "/temperature ", true},
-		{"/TE", "/temperature ", true},
-		{"  /te", "/temperature ", true},
-		{"/temperature", "/temperature ", true},
-		{"/ret", "/retry", true},
-		{"/re", "", false}, // retry and rename
-		{"/q", "/quit", true},
-		{"/m", "", false}, // model and max-tokens share only the "m" already typed
-		{"/ma", "/max-tokens ", true},
-		{"/top", "/top-", true},
-		{"/top-", "", false},
-		{"/top-k", "/top-k ", true},
-		{"/co", "", false}, // continue, copy: "co" is all they share
-		{"/con", "/continue", true},
-		{"/t", "", false},
-		{"/", "", false},
-		{"/retry", "", false},
-		{"/zz", "", false},
-		{"/exi", "", false}, // aliases are not offered
-		{"/te ", "", false},
-		{"/temperature 0", "", false},
-		{"hello", "", false},
-		{"", "", false},
+		{"/te", []string{"/temperature "}},
+		{"/TE", []string{"/temperature "}},
+		{"  /te", []string{"/temperature "}},
+		{"/temperature", []string{"/temperature "}},
+		{"/ret", []string{"/retry "}}, // a unique completion always ends in a space
+		{"/retry", []string{"/retry "}},
+		{"/re", []string{"/retry ", "/rename "}},
+		{"/q", []string{"/quit "}},
+		{"/ma", []string{"/max-tokens "}},
+		{"/top", []string{"/top-p ", "/top-k "}},
+		{"/t", []string{"/temperature ", "/top-p ", "/top-k ", "/thinking ", "/tool-choice "}},
+		{"/ex", []string{"/extend ", "/export "}},
+		{"/co", []string{"/continue ", "/copy "}},
+		{"/", nil}, // every command: not offered by tab
+		{"/zz", nil},
+		{"/exi", nil}, // aliases are not offered
+		{"/te ", nil},
+		{"/temperature 0", nil},
+		{"hello", nil},
+		{"", nil},
 	}
 	for _, tt := range tests {
-		got, ok := Complete(tt.input)
-		if ok != tt.ok || got != tt.want {
-			t.Errorf("Complete(%q) = %q, %v; want %q, %v", tt.input, got, ok, tt.want, tt.ok)
+		got := Completions(tt.input)
+		if tt.input == "/" {
+			if len(got) != len(slashCommands) {
+				t.Errorf("Completions(%q) offers %d commands, want all %d", tt.input, len(got), len(slashCommands))
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Completions(%q) = %q, want %q", tt.input, got, tt.want)
 		}
 	}
 }
