@@ -391,3 +391,33 @@ func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
 		t.Errorf("the reply ended %q: esc cancelled it instead of closing the hint", last.Status)
 	}
 }
+
+// Enter on the prompt a failed request put back retries that turn: the
+// session holds the prompt once.
+func TestEnterRetriesAFailedPrompt(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 30)
+	// The demo refuses the first request of this prompt with a 429.
+	send(tm, "demo:ratelimit once")
+	waitFor(t, tm, "the prompt is back in the input")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "stop end_turn")
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 2 || es[0].Kind != session.KindUser || es[1].Kind != session.KindAssistant {
+		t.Errorf("entries on screen: %+v", es)
+	}
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, e := range sess.All {
+		if e.Kind == session.KindUser {
+			users++
+		}
+	}
+	if users != 1 || len(sess.Entries) != 2 || sess.Entries[1].Kind != session.KindAssistant {
+		t.Errorf("saved %d user entries and the branch %+v; want the prompt once, then the reply", users, sess.Entries)
+	}
+}

@@ -446,6 +446,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
 	}
+	if m.failedPrompt(text) {
+		// The prompt that failed, sent again: the same turn, retried, not a
+		// second copy of the prompt.
+		return m.retry()
+	}
 	next, cmd := m.startTurn(engine.Turn{Prompt: text})
 	if next.turn == nil {
 		return next, cmd // refused: the prompt stays in the input
@@ -453,6 +458,25 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	next.w.input.Reset()
 	next.recall = nil
 	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
+}
+
+// failedPrompt reports whether text is the last prompt and the
+// conversation ends in its failure: an error, after at most a failed reply.
+func (m Model) failedPrompt(text string) bool {
+	es := m.conv.Entries()
+	if len(es) == 0 || es[len(es)-1].Kind != session.KindError {
+		return false
+	}
+	u := lastIndex(es, session.KindUser)
+	if u < 0 || strings.TrimSpace(es[u].Text) != text {
+		return false
+	}
+	for _, e := range es[u+1:] {
+		if e.Kind != session.KindError && (e.Kind != session.KindAssistant || e.Status != session.StatusFailed) {
+			return false
+		}
+	}
+	return true
 }
 
 // clearDraft empties the input; the text goes into the prompt history, so
