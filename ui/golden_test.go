@@ -53,6 +53,13 @@ func TestGoldens(t *testing.T) {
 			d.tm.Type("a prompt that is longer than one row of the input, so it wraps onto the rows below it, and the input grows to show them all")
 			d.wait("them all")
 		}, "them all"},
+		{"selection", 80, 24, func(t *testing.T, d *testDriver) {
+			d.send("hello there")
+			d.wait("stop end_turn")
+			d.key(tea.KeyMsg{Type: tea.KeyCtrlUp})
+			d.key(tea.KeyMsg{Type: tea.KeyUp})
+			d.wait("selected: prompt, 1 of 2")
+		}, "▌ you"},
 		{"tiny_40x10", 40, 10, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
 			d.wait("stop end_turn")

@@ -80,7 +80,7 @@ func scrollTo(top, cur, h, n int) int {
 // inputKey is what the input's drawing depends on.
 func (m Model) inputKey() string {
 	li := m.w.input.LineInfo()
-	return memoKey(m.width, m.inputHeight, m.inputTop, m.turn == nil, m.waitingForApproval(), m.w.input.Placeholder,
+	return memoKey(m.width, m.inputHeight, m.inputTop, m.turn == nil, m.waitingForApproval(), m.sel.active, m.w.input.Placeholder,
 		m.w.input.Line(), li.RowOffset, li.ColumnOffset, m.w.input.Width(), m.w.input.Value())
 }
 
@@ -100,6 +100,8 @@ func (m Model) inputView() string {
 	case m.waitingForApproval():
 		name := sanitize.Line(m.turn.ask.call.Name)
 		lines = []string{marker + st.Warning.Render(truncateWidth("waiting for your answer above: y runs "+name+" · n no · a always", textWidth))}
+	case m.w.input.Value() == "" && m.sel.active:
+		lines = []string{marker + st.Subtle.Render(truncateWidth("selecting a message · esc goes back to the input", textWidth))}
 	case m.w.input.Value() == "":
 		lines = []string{marker + cursorOn + " " + cursorOff + st.Subtle.Render(truncateWidth(m.w.input.Placeholder, textWidth-1))}
 	default:
@@ -114,7 +116,7 @@ func (m Model) inputView() string {
 			}
 			row := rows[i]
 			var text string
-			if i == cur {
+			if i == cur && !m.sel.active {
 				text = withCursor(row, col, textWidth)
 			} else {
 				text = strings.TrimRightFunc(string(row), unicode.IsSpace)

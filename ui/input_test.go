@@ -164,12 +164,13 @@ func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	clip := &lockedBuffer{}
-	msg := copyText(clip, "copied text", func(k string) string {
+	m := Model{opts: Options{Terminal: clip, Getenv: func(k string) string {
 		if k == "TMUX" {
 			return "/tmp/tmux-0/default,1,0"
 		}
 		return ""
-	})()
+	}}}
+	msg := m.copyText("copied text", "text")()
 	if cm := msg.(copiedMsg); cm.err != nil || cm.chars != 11 {
 		t.Fatalf("copy: %+v", cm)
 	}
@@ -419,5 +420,78 @@ func TestEnterRetriesAFailedPrompt(t *testing.T) {
 	}
 	if users != 1 || len(sess.Entries) != 2 || sess.Entries[1].Kind != session.KindAssistant {
 		t.Errorf("saved %d user entries and the branch %+v; want the prompt once, then the reply", users, sess.Entries)
+	}
+}
+
+// Selection mode: ctrl+↑ selects the last message, ↑ moves up, y copies the
+// selected message's markdown and c its code blocks one after another; esc
+// goes back to the input.
+func TestSelectionCopiesMessagesAndCode(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	clip := &lockedBuffer{}
+	m.opts.Terminal = clip
+	tm := start(t, m, 80, 30)
+	send(tm, "show me some go code")
+	waitFor(t, tm, "stop end_turn")
+	copied := func(want, text string) {
+		t.Helper()
+		waitFor(t, tm, want)
+		if enc := base64.StdEncoding.EncodeToString([]byte(text)); !strings.Contains(clip.String(), enc) {
+			t.Errorf("%s: the clipboard did not get %q", want, text)
+		}
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlUp})
+	waitFor(t, tm, "selected: reply, 2 of 2")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+	copied("copied code block 1 of", "package main")
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp, Alt: true}) // alt+↑ moves too
+	waitFor(t, tm, "selected: prompt, 1 of 2")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	copied("copied the prompt as markdown", "show me some go code")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) // does nothing here
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Type("typed")
+	waitFor(t, tm, "› typed")
+	final := quit(t, tm)
+	if final.sel.active || final.conv.selected != "" || final.w.input.Value() != "typed" {
+		t.Errorf("after esc: selection %+v, input %q", final.sel, final.w.input.Value())
+	}
+	reply := final.conv.Entries()[1].Message.Text()
+	blocks := codeBlocks(reply)
+	if len(blocks) == 0 || !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(blocks[0].text))) {
+		t.Errorf("code block 1 %q not copied whole", blocks)
+	}
+}
+
+func TestCodeBlocks(t *testing.T) {
+	md := "Intro\n\n```go\npackage main\n\nfunc main() {}\n```\n\ntext\n\n~~~\nplain\n~~~\n\n    ```not a fence (indented)\n\n````md\n```inner```\n````\n\n```sh\nunclosed"
+	got := codeBlocks(md)
+	want := []codeBlock{{"go", "package main\n\nfunc main() {}"}, {"", "plain"}, {"md", "```inner```"}, {"sh", "unclosed"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("codeBlocks = %q, want %q", got, want)
+	}
+}
+
+func TestCopyCommand(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	clip := &lockedBuffer{}
+	m.opts.Terminal = clip
+	tm := start(t, m, 80, 30)
+	send(tm, "show me some go code")
+	waitFor(t, tm, "stop end_turn")
+	send(tm, "/copy code")
+	waitFor(t, tm, "copied code block")
+	send(tm, "/copy 2")
+	waitFor(t, tm, "copied the prompt, message 2 from the end")
+	send(tm, "/copy 3")
+	waitFor(t, tm, "the conversation has 2 messages")
+	final := quit(t, tm)
+	blocks := codeBlocks(final.conv.Entries()[1].Message.Text())
+	for _, want := range []string{blocks[len(blocks)-1].text, "show me some go code"} {
+		if !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(want))) {
+			t.Errorf("the clipboard did not get %q", want)
+		}
 	}
 }

@@ -83,13 +83,13 @@ func DefaultKeyMap() KeyMap {
 
 		Select: key.NewBinding(key.WithKeys("ctrl+up", "alt+up"), key.WithHelp("ctrl+↑/alt+↑", "select a message to copy")),
 		SelectKeys: SelectKeys{
-			SelUp:     key.NewBinding(key.WithKeys("up", "k", "ctrl+up", "alt+up"), key.WithHelp("↑/k", "earlier message")),
-			SelDown:   key.NewBinding(key.WithKeys("down", "j", "ctrl+down", "alt+down"), key.WithHelp("↓/j", "later message")),
-			SelTop:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first message")),
-			SelBottom: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last message")),
-			SelCopy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy it (markdown)")),
-			SelCode:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy its code blocks, one a press")),
-			SelLeave:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "leave selection")),
+			SelUp:     key.NewBinding(key.WithKeys("up", "k", "ctrl+up", "alt+up"), key.WithHelp("↑/k", "earlier")),
+			SelDown:   key.NewBinding(key.WithKeys("down", "j", "ctrl+down", "alt+down"), key.WithHelp("↓/j", "later")),
+			SelTop:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first")),
+			SelBottom: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last")),
+			SelCopy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+			SelCode:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "code blocks")),
+			SelLeave:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
 		},
 	}
 }

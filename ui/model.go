@@ -114,6 +114,9 @@ type Model struct {
 	recall   *session.Recall
 	recalled string
 
+	// sel is selection mode, while it is on.
+	sel selection
+
 	// comp is the Tab completion being cycled; hintHidden is the input the
 	// hint was closed on with esc (it shows again once the input changes).
 	comp       completion
@@ -207,6 +210,7 @@ func (m Model) resume(w *session.Writer) Model {
 		m.params.Model = m.opts.Params.Model
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
+	m.sel = selection{}
 	m.usage, m.lastStop, m.recall, m.notice, m.saveErr, m.lastErr = api.Usage{}, "", nil, "", "", ""
 	for _, e := range s.Entries {
 		if e.Message != nil {
@@ -335,7 +339,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.notice = "copy failed: " + msg.err.Error()
 		} else {
-			m.notice = fmt.Sprintf("copied %d characters of the last reply", msg.chars)
+			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, plural(msg.chars, "character"))
 		}
 		return m, nil
 	case noticeMsg:
@@ -362,6 +366,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if next, cmd, handled := m.decideCall(msg); handled {
 			return next, cmd
 		}
+	}
+	if m.sel.active {
+		return m.selectKey(msg)
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
@@ -407,6 +414,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, m.keys.Copy):
 		return m.copyLast()
+	case key.Matches(msg, m.keys.Select):
+		return m.startSelection()
 	case key.Matches(msg, m.keys.Sessions):
 		return m.openPicker()
 	case key.Matches(msg, m.keys.Open):

@@ -71,6 +71,9 @@ func (m Model) helpView() string {
 		}
 		return strings.Join(lines, "\n")
 	}
+	if m.sel.active {
+		return m.w.help.ShortHelpView(m.keys.SelectHelp())
+	}
 	if hint := m.hintLines(); len(hint) > 0 {
 		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
@@ -99,7 +102,7 @@ func (m Model) View() string {
 		m.conv.View(),
 		c.input.get(m.inputKey(), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
-		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx), m.helpView),
+		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active), m.helpView),
 	}
 	return c.frame.join(parts)
 }
@@ -183,6 +186,11 @@ func (m Model) statusKey() string {
 	b = append(b, m.saveErr...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
+	if m.sel.active {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(m.sel.idx), 10)
+		b = strconv.AppendInt(b, int64(len(m.conv.Entries())), 10)
+	}
 	if j := m.imaging; j != nil {
 		b = append(b, '|')
 		b = append(b, m.w.spin.View()...)
@@ -266,6 +274,10 @@ func (m Model) statusView() string {
 		left += st.Subtle.Render(" · esc cancels")
 	case m.notice != "":
 		left = st.Warning.Render(sanitize.Line(m.notice))
+	case m.sel.active:
+		e, _ := m.selectedEntry()
+		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries()))) +
+			st.Subtle.Render(" · y copies it · c its code")
 	case m.saveErr != "":
 		left = st.ErrorText.Render("session not saved: " + sanitize.Line(m.saveErr))
 	default:
