@@ -79,13 +79,20 @@ func start(t *testing.T, m Model, w, h int) *teatest.TestModel {
 // input stays, so tests can look at it (ctrl+c would clear it first).
 type testRoot struct{ Model }
 
-// testQuitMsg quits the screen under test.
-type testQuitMsg struct{}
+// testQuitMsg quits the screen under test; testStopMsg stops the program
+// at once, as it is, with whatever is in flight (the test cancels it).
+type (
+	testQuitMsg struct{}
+	testStopMsg struct{}
+)
 
 func (r testRoot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(testQuitMsg); ok {
+	switch msg.(type) {
+	case testQuitMsg:
 		next, cmd := r.Model.quit()
 		return testRoot{next.(Model)}, cmd
+	case testStopMsg:
+		return r, tea.Quit
 	}
 	next, cmd := r.Model.Update(msg)
 	return testRoot{next.(Model)}, cmd

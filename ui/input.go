@@ -5,8 +5,6 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
-
-	"muse/ui/sanitize"
 )
 
 // The input is edited by a bubbles textarea, but drawn here: the textarea
@@ -98,8 +96,7 @@ func (m Model) inputView() string {
 	var lines []string
 	switch {
 	case m.waitingForApproval():
-		name := sanitize.Line(m.turn.ask.call.Name)
-		lines = []string{marker + st.Warning.Render(truncateWidth("waiting for your answer above: y runs "+name+" · n no · a always", textWidth))}
+		lines = []string{marker + st.Warning.Render(truncateWidth("waiting for your answer above: y/n/a", textWidth))}
 	case m.w.input.Value() == "" && m.sel.active:
 		lines = []string{marker + st.Subtle.Render(truncateWidth("selecting a message · esc goes back to the input", textWidth))}
 	case m.w.input.Value() == "":

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -24,7 +25,7 @@ func (m Model) layout() Model {
 	m.w.input.SetWidth(m.width)
 	m = m.sizeInput()
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight()
+	convHeight := m.height - 1 /* header */ - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -74,6 +75,9 @@ func (m Model) helpView() string {
 	if m.sel.active {
 		return m.w.help.ShortHelpView(m.keys.SelectHelp())
 	}
+	if m.waitingForApproval() {
+		return m.w.help.ShortHelpView(approvalKeys)
+	}
 	if hint := m.hintLines(); len(hint) > 0 {
 		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
@@ -100,10 +104,15 @@ func (m Model) View() string {
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
 		m.conv.View(),
+	}
+	if box := m.approvalView(); box != "" {
+		parts = append(parts, box)
+	}
+	parts = append(parts,
 		c.input.get(m.inputKey(), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
-		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active), m.helpView),
-	}
+		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval()), m.helpView),
+	)
 	return c.frame.join(parts)
 }
 
@@ -377,11 +386,61 @@ func formatElapsed(d time.Duration) string {
 
 // toolPrompt is the status line while a tool call waits for approval.
 func (m Model) toolPrompt() string {
-	t := m.turn
-	if t == nil || t.ask == nil || !t.ask.hasCommand {
+	if !m.waitingForApproval() {
 		return ""
 	}
+	return "tool " + sanitize.Line(m.turn.ask.call.Name) + " waits for your answer"
+}
+
+// approvalView is the box above the input while a tool call waits: the
+// tool, its input, and the keys that answer. It is "" the rest of the time.
+func (m Model) approvalView() string {
+	t := m.turn
+	if t == nil || t.ask == nil || m.width <= 0 {
+		return ""
+	}
+	st := m.th.Styles
+	box := st.ToolBox.Width(max(m.width-2, 12)) // the width inside the border
+	inner := max(m.width-box.GetHorizontalFrameSize(), 8)
 	call := t.ask.call
-	return fmt.Sprintf("run tool %s %s? y yes · n no · a always this session",
-		sanitize.Line(call.Name), truncateRunes(sanitize.Line(string(call.Input)), 60))
+	name := sanitize.Line(call.Name)
+	title := "run tool " + name + "?"
+	keys := "y yes · n no · a always"
+	if !t.ask.hasCommand {
+		title = "tool " + name + " needs a result"
+		keys = "type it below · enter sends · esc declines"
+	}
+	lines := []string{st.ToolTitle.Render(truncateWidth(title, inner))}
+	input := strings.Split(sanitize.Plain(prettyJSON(call.Input)), "\n")
+	// What the screen leaves: a line of conversation at least, the input,
+	// the bars, and the box's title, keys and border; a third at most.
+	room := min(m.height-1-1-m.inputHeight-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
+	switch {
+	case room <= 0:
+		input = nil
+	case len(input) > room:
+		more := len(input) - room + 1
+		input = append(input[:room-1], "… "+plural(more, "more line"))
+	}
+	for _, l := range input {
+		lines = append(lines, truncateWidth(strings.TrimRight(l, " "), inner))
+	}
+	lines = append(lines, st.Warning.Render(truncateWidth(keys, inner)))
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+// approvalKeys are the only keys that do something while a call waits.
+var approvalKeys = []key.Binding{
+	key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+	key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
+	key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
+	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "no")),
+}
+
+// approvalHeight is how many lines the approval box takes.
+func (m Model) approvalHeight() int {
+	if v := m.approvalView(); v != "" {
+		return lipgloss.Height(v)
+	}
+	return 0
 }
