@@ -374,10 +374,10 @@ func rememberPrompt(h *session.PromptHistory, sessionID, text string) tea.Cmd {
 // noticeMsg shows a line in the status bar.
 type noticeMsg struct{ text string }
 
-// openImage opens image n of the last image turn (0: its last) in the
-// system viewer.
+// openImage opens image n of the last image turn in the system viewer; n
+// = 0 opens the last image saved, whichever turn saved it.
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
-	path, err := m.lastImagePath(n)
+	path, err := m.imagePath(n)
 	if err != nil {
 		m.notice = err.Error()
 		return m, nil
@@ -385,14 +385,26 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 	return m, openFile(path)
 }
 
+// openedMsg reports the viewer started on path, or why it did not.
+type openedMsg struct {
+	path string
+	err  error
+}
+
 // openFile starts the system viewer on path, in a command.
 func openFile(path string) tea.Cmd {
-	return func() tea.Msg {
-		if err := launch.Open(path); err != nil {
-			return noticeMsg{text: err.Error()}
-		}
-		return noticeMsg{text: "opened " + path}
+	return func() tea.Msg { return openedMsg{path: path, err: launch.Open(path)} }
+}
+
+// opened reports the viewer: a failure in the conversation, whole, since
+// it names the path and the program that is missing.
+func (m Model) opened(msg openedMsg) (tea.Model, tea.Cmd) {
+	if msg.err == nil {
+		m.notice = "opened " + shortPath(msg.path)
+		return m, nil
 	}
+	m.notice = "the image could not be opened: see above"
+	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: msg.err.Error()}).layout(), nil
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits

@@ -111,6 +111,15 @@ func errorName(info *session.ErrorInfo) string {
 	return (&api.APIError{Status: info.Status, Type: info.Type}).Error()
 }
 
+// failedName is what the status bar says of a failed request until the
+// next turn starts.
+func failedName(info *session.ErrorInfo) string {
+	if name := errorName(info); name != "" {
+		return "failed: " + name
+	}
+	return "failed: " + truncateRunes(info.Message, 40)
+}
+
 // describe names an entry in notices: "the reply", "the prompt"…
 func describe(e session.Entry) string { return "the " + kindName(e) }
 

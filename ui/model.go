@@ -105,7 +105,8 @@ type Model struct {
 	writer *session.Writer
 	title  string
 	// saveErr says why the session is not saved, while it is not;
-	// lastErr is the message of the last failed request.
+	// lastErr names the last failed request; the status bar shows it until
+	// the next turn starts.
 	saveErr, lastErr string
 	// closeErr is set when the session could not be saved on quitting.
 	closeErr error
@@ -125,6 +126,10 @@ type Model struct {
 	// inputTop is the first row of the input shown, inputHeight how many
 	// rows show (see sizeInput).
 	inputTop, inputHeight int
+
+	// imageTurns counts the image turns of the session, every branch, so
+	// each turn's files get a number of their own.
+	imageTurns int
 
 	usage    api.Usage
 	lastStop string
@@ -212,6 +217,12 @@ func (m Model) resume(w *session.Writer) Model {
 	m.conv = m.conv.SetEntries(s.Entries)
 	m.sel = selection{}
 	m.usage, m.lastStop, m.recall, m.notice, m.saveErr, m.lastErr = api.Usage{}, "", nil, "", "", ""
+	m.imageTurns = 0
+	for _, e := range s.All {
+		if e.Kind == session.KindImage {
+			m.imageTurns++
+		}
+	}
 	for _, e := range s.Entries {
 		if e.Message != nil {
 			addUsage(&m.usage, e.Message.Usage)
@@ -342,6 +353,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, plural(msg.chars, "character"))
 		}
 		return m, nil
+	case openedMsg:
+		return m.opened(msg)
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
@@ -423,6 +436,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Previews):
 		m.renderer.showPreviews = !m.renderer.showPreviews
 		m.conv = m.conv.Rerender()
+		m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
+		if m.renderer.showPreviews {
+			m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
+		}
 		return m, nil
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()

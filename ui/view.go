@@ -191,6 +191,7 @@ func (m Model) statusKey() string {
 	}
 	b = append(b, '|')
 	b = append(b, m.lastStop...)
+	b = append(b, m.lastErr...)
 	b = append(b, m.toolPrompt()...)
 	b = append(b, m.saveErr...)
 	b = append(b, '|')
@@ -294,7 +295,10 @@ func (m Model) statusView() string {
 		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
 			left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
 		}
-		if m.lastStop != "" {
+		switch {
+		case m.lastErr != "":
+			left += st.ErrorText.Render(" · ✗ " + sanitize.Line(m.lastErr))
+		case m.lastStop != "":
 			left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(m.lastStop))
 		}
 	}
