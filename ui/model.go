@@ -270,7 +270,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w.picker, cmd = m.w.picker.Update(msg)
 		return m, cmd
 	case picker.PickedMsg:
-		return m.pick(msg.ID)
+		return m.pick(msg.ID, msg.EntryID)
 	case picker.RenameOpenMsg:
 		title := session.CleanTitle(msg.Title)
 		if title == "" {

@@ -215,11 +215,10 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		_ = p.list.SetItems(msg.items) // the filter, if any, runs here, not in a command
 		p.refilter()
 		if p.reselect != "" {
-			for i, it := range p.list.VisibleItems() {
-				if it.(sessionItem).info.ID == p.reselect {
-					p.list.Select(i)
-					break
-				}
+			if !p.selectID(p.reselect) && p.list.FilterState() != list.Unfiltered {
+				// The new title no longer matches the filter: show all.
+				p.list.ResetFilter()
+				p.selectID(p.reselect)
 			}
 			p.reselect = ""
 		}
@@ -334,6 +333,17 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// selectID selects the session id among the rows shown, if it is there.
+func (p *Model) selectID(id string) bool {
+	for i, it := range p.list.VisibleItems() {
+		if it.(sessionItem).info.ID == id {
+			p.list.Select(i)
+			return true
+		}
+	}
+	return false
 }
 
 // refilter filters the list at once by the text of its filter, keeping the
