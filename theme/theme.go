@@ -24,7 +24,7 @@ var Dark = Palette{
 
 // Light is the palette for light backgrounds.
 var Light = Palette{
-	Text: "235", Muted: "241", Subtle: "244", Accent: "25", User: "162", Assistant: "28",
+	Text: "235", Muted: "241", Subtle: "243", Accent: "25", User: "162", Assistant: "28",
 	Error: "160", Warning: "130", Success: "28", Border: "250",
 }
 

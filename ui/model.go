@@ -64,6 +64,9 @@ type Options struct {
 	// Kitty draws image previews with the kitty graphics protocol, written
 	// to Terminal; it is detected before the program starts.
 	Kitty bool
+	// Demo says muse talks to its offline demo server: the first screen
+	// lists the demo: words to try.
+	Demo bool
 }
 
 // state is which screen the root model shows.

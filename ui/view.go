@@ -101,9 +101,13 @@ func (m Model) View() string {
 	if slash {
 		hintValue = value
 	}
+	conv := m.conv.View()
+	if len(m.conv.Entries()) == 0 {
+		conv = c.welcome.get(memoKey(m.width, m.conv.height), func() string { return m.welcomeView(m.width, m.conv.height) })
+	}
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
-		m.conv.View(),
+		conv,
 	}
 	if box := m.approvalView(); box != "" {
 		parts = append(parts, box)
@@ -159,7 +163,7 @@ func memoKey(parts ...any) string {
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, input, status, help memo
+	header, input, status, help, welcome memo
 	frame                       frameMemo
 }
 

@@ -64,3 +64,16 @@ func TestTimeTool(t *testing.T) {
 		t.Errorf("demo:tool calls %q, not the demo tool", name)
 	}
 }
+
+// Every keyword offered is one the demo acts on.
+func TestKeywords(t *testing.T) {
+	msgs, imgs := Keywords()
+	if len(msgs) != 9 || len(imgs) != 8 {
+		t.Errorf("keywords %q %q", msgs, imgs)
+	}
+	for _, k := range append(msgs, imgs...) {
+		if !strings.HasPrefix(k, "demo:") {
+			t.Errorf("keyword %q", k)
+		}
+	}
+}

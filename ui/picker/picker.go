@@ -95,12 +95,32 @@ type Model struct {
 }
 
 func New(store *session.Store, th *theme.Theme) Model {
+	// Every colour from the theme, so the light theme's contrast holds here
+	// too (the list's own greys are too light on white).
+	text, muted, subtle, accent := th.Styles.UserText.GetForeground(), th.Styles.Muted.GetForeground(), th.Styles.Subtle.GetForeground(), th.Styles.Accent.GetForeground()
 	d := list.NewDefaultDelegate()
-	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(th.Styles.Accent.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
-	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(th.Styles.Muted.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
+	d.Styles.NormalTitle = d.Styles.NormalTitle.Foreground(text)
+	d.Styles.NormalDesc = d.Styles.NormalDesc.Foreground(muted)
+	d.Styles.DimmedTitle = d.Styles.DimmedTitle.Foreground(muted)
+	d.Styles.DimmedDesc = d.Styles.DimmedDesc.Foreground(subtle)
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(accent).BorderForeground(accent)
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(muted).BorderForeground(accent)
 	l := list.New(nil, d, 0, 0)
 	l.Title = "sessions"
 	l.Styles.Title = th.Styles.HeaderTitle
+	l.Styles.StatusBar = l.Styles.StatusBar.Foreground(subtle)
+	l.Styles.StatusEmpty = l.Styles.StatusEmpty.Foreground(subtle)
+	l.Styles.StatusBarActiveFilter = l.Styles.StatusBarActiveFilter.Foreground(text)
+	l.Styles.StatusBarFilterCount = l.Styles.StatusBarFilterCount.Foreground(subtle)
+	l.Styles.NoItems = l.Styles.NoItems.Foreground(subtle)
+	l.Styles.FilterPrompt = l.Styles.FilterPrompt.Foreground(accent)
+	l.Styles.FilterCursor = l.Styles.FilterCursor.Foreground(accent)
+	l.Styles.DividerDot = l.Styles.DividerDot.Foreground(subtle)
+	l.Styles.ActivePaginationDot = l.Styles.ActivePaginationDot.Foreground(muted)
+	l.Styles.InactivePaginationDot = l.Styles.InactivePaginationDot.Foreground(subtle)
+	l.Help.Styles.ShortKey, l.Help.Styles.FullKey = th.Styles.Muted, th.Styles.Muted
+	l.Help.Styles.ShortDesc, l.Help.Styles.FullDesc = th.Styles.Subtle, th.Styles.Subtle
+	l.Help.Styles.ShortSeparator, l.Help.Styles.FullSeparator = th.Styles.Subtle, th.Styles.Subtle
 	l.SetStatusBarItemName("session", "sessions")
 	l.DisableQuitKeybindings()
 	keys := newPickerKeys()
@@ -363,13 +383,25 @@ func (p *Model) refilter() {
 	}
 }
 
+// inputLine draws a one-line input with its cursor in reverse video, which
+// shows with NO_COLOR too (lipgloss then drops every style).
+func inputLine(in textinput.Model) string {
+	value := []rune(sanitize.Line(in.Value()))
+	pos := min(max(in.Position(), 0), len(value))
+	at, after := " ", ""
+	if pos < len(value) {
+		at, after = string(value[pos]), string(value[pos+1:])
+	}
+	return in.Prompt + string(value[:pos]) + "\x1b[7m" + at + "\x1b[27m" + after
+}
+
 // View draws the list and, below it, the prompt or status line.
 func (p Model) View() string {
 	st := p.th.Styles
 	var bottom string
 	switch p.mode {
 	case pickRename, pickSearch:
-		bottom = p.input.View()
+		bottom = inputLine(p.input)
 	case pickConfirmDelete:
 		bottom = st.Warning.Render(fmt.Sprintf("delete %q (%s)? y deletes, any other key keeps it", sanitize.Line(p.target.Title), p.target.ID))
 	default:
