@@ -164,7 +164,7 @@ func memoKey(parts ...any) string {
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
 	header, input, status, help, welcome memo
-	frame                       frameMemo
+	frame                                frameMemo
 }
 
 // memo caches one string by the key it was made from.
