@@ -197,3 +197,15 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 		t.Errorf("after the answer: input %q, ask %v", m.w.input.Value(), m.turn.ask)
 	}
 }
+
+// On a 40×10 screen the box keeps the tool's input, on its title's line.
+func TestToolApprovalOnATinyScreen(t *testing.T) {
+	m, _ := toolModel(t, demoTool())
+	tm := start(t, m, 40, 10)
+	send(tm, "demo:tool what time is it?")
+	waitFor(t, tm, "y yes · n no · a always")
+	view := stopWaiting(t, tm).View()
+	if !strings.Contains(view, `run tool get_time? {"timezone":"UTC`) || strings.Count(view, "\n") != 9 {
+		t.Errorf("the input is not shown:\n%s", view)
+	}
+}

@@ -424,7 +424,8 @@ func (m Model) approvalView() string {
 	// the bars, and the box's title, keys and border; a third at most.
 	room := min(m.height-1-1-m.inputHeight-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
 	switch {
-	case room <= 0:
+	case room <= 0: // a tiny screen: the input on the title's line, as it fits
+		lines[0] = st.ToolTitle.Render(truncateWidth(title+" "+strings.Join(strings.Fields(sanitize.Line(string(call.Input))), " "), inner))
 		input = nil
 	case len(input) > room:
 		more := len(input) - room + 1
