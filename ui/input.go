@@ -160,53 +160,66 @@ func truncateWidth(s string, width int) string {
 // strWidth is how many columns plain text s takes.
 func strWidth(s string) int { return lipgloss.Width(s) }
 
-// wrapInput wraps one line of the input as the bubbles textarea does (this
-// is its wrap function), so the rows drawn here are the rows its cursor
-// moves over: words move whole to the next row, a word longer than a row is
-// cut, and each row keeps the spaces after its words.
+// wrapInput wraps one line of the input as the bubbles textarea does (its
+// wrap function, with the widths kept as it goes instead of measured again
+// for every rune), so the rows drawn here are the rows its cursor moves
+// over: words move whole to the next row, a word longer than a row is cut,
+// and each row keeps the spaces after its words.
 func wrapInput(runes []rune, width int) [][]rune {
 	var (
-		lines  = [][]rune{{}}
-		word   = []rune{}
-		row    int
-		spaces int
+		lines        = [][]rune{{}}
+		word         []rune
+		row, spaces  int
+		rowW, wordW  int // the widths of lines[row] and of word
+		lastCharLen  int
+		appendSpaces = func(n int) {
+			for range n {
+				lines[row] = append(lines[row], ' ')
+			}
+		}
 	)
 	for _, r := range runes {
 		if unicode.IsSpace(r) {
 			spaces++
 		} else {
 			word = append(word, r)
+			lastCharLen = runeWidth(r)
+			wordW += lastCharLen
 		}
 		if spaces > 0 {
-			if strWidth(string(lines[row]))+strWidth(string(word))+spaces > width {
+			if rowW+wordW+spaces > width {
 				row++
 				lines = append(lines, []rune{})
+				rowW = 0
 			}
 			lines[row] = append(lines[row], word...)
-			lines[row] = append(lines[row], []rune(strings.Repeat(" ", spaces))...)
-			spaces = 0
-			word = nil
-		} else {
-			lastCharLen := strWidth(string(word[len(word)-1]))
-			if strWidth(string(word))+lastCharLen > width {
-				if len(lines[row]) > 0 {
-					row++
-					lines = append(lines, []rune{})
-				}
-				lines[row] = append(lines[row], word...)
-				word = nil
+			appendSpaces(spaces)
+			rowW += wordW + spaces
+			spaces, word, wordW = 0, nil, 0
+		} else if wordW+lastCharLen > width {
+			if len(lines[row]) > 0 {
+				row++
+				lines = append(lines, []rune{})
+				rowW = 0
 			}
+			lines[row] = append(lines[row], word...)
+			rowW += wordW
+			word, wordW = nil, 0
 		}
 	}
-	if strWidth(string(lines[row]))+strWidth(string(word))+spaces >= width {
+	if rowW+wordW+spaces >= width {
 		lines = append(lines, []rune{})
-		lines[row+1] = append(lines[row+1], word...)
-		spaces++
-		lines[row+1] = append(lines[row+1], []rune(strings.Repeat(" ", spaces))...)
-	} else {
-		lines[row] = append(lines[row], word...)
-		spaces++
-		lines[row] = append(lines[row], []rune(strings.Repeat(" ", spaces))...)
+		row++
 	}
+	lines[row] = append(lines[row], word...)
+	appendSpaces(spaces + 1)
 	return lines
+}
+
+// runeWidth is how many columns r takes.
+func runeWidth(r rune) int {
+	if r < 0x300 && r >= 0x20 && r != 0x7f {
+		return 1 // Latin text, the common case, without measuring
+	}
+	return strWidth(string(r))
 }

@@ -495,3 +495,29 @@ func TestCopyCommand(t *testing.T) {
 		}
 	}
 }
+
+// wrapInput gives the rows the textarea's cursor moves over: its LineInfo
+// agrees with them for every cursor position of some awkward lines.
+func TestWrapInputMatchesTheTextarea(t *testing.T) {
+	h := newHarness(t, 0)
+	for _, line := range []string{
+		"short",
+		strings.Repeat("word ", 30),
+		"averyveryverylongwordthatdoesnotfitonasinglerowofthisnarrowinput and then some words",
+		"exactly twenty chars", // the width of the text below
+		"日本語のテキストと English words mixed together 漢字",
+		"trailing spaces      ",
+	} {
+		m := h.model(t, nil)
+		m, _ = updateModel(m, tea.WindowSizeMsg{Width: 22, Height: 30})
+		m.w.input.SetValue(line)
+		rows := wrapInput([]rune(line), m.w.input.Width())
+		for col := 0; col <= len([]rune(line)); col++ {
+			m.w.input.SetCursor(col)
+			li := m.w.input.LineInfo()
+			if li.Height != len(rows) || li.RowOffset >= len(rows) || li.Width != len(rows[li.RowOffset]) {
+				t.Fatalf("%q at %d: textarea %+v, rows %q", line, col, li, rows)
+			}
+		}
+	}
+}
