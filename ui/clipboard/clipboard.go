@@ -74,7 +74,8 @@ func Reachable(getenv func(string) string) bool {
 // systemTimeout; the tool's output is discarded.
 func copySystem(text string) error {
 	done := make(chan error, 1)
-	go func() { done <- systemWrite(text) }()
+	write := systemWrite
+	go func() { done <- write(text) }()
 	t := time.NewTimer(systemTimeout)
 	defer t.Stop()
 	select {
