@@ -24,7 +24,7 @@ var Dark = Palette{
 
 // Light is the palette for light backgrounds.
 var Light = Palette{
-	Text: "235", Muted: "241", Subtle: "244", Accent: "25", User: "162", Assistant: "28",
+	Text: "235", Muted: "241", Subtle: "243", Accent: "25", User: "162", Assistant: "28",
 	Error: "160", Warning: "130", Success: "28", Border: "250",
 }
 
@@ -37,6 +37,9 @@ type Styles struct {
 	StatusBar, StatusKey, StatusValue, Spinner         lipgloss.Style
 	InputBorder, InputBorderFocused, Thinking, ToolBox lipgloss.Style
 	ToolTitle, RawBlock, NewLines                      lipgloss.Style
+	// InputMarker is the › before the input; Selected marks the message
+	// chosen in selection mode.
+	InputMarker, Selected lipgloss.Style
 }
 
 // Theme is a palette with its styles and markdown style.
@@ -94,6 +97,8 @@ func build(name string, p Palette, md ansi.StyleConfig) *Theme {
 		ToolTitle:          fg(c(p.Accent)).Bold(true),
 		RawBlock:           fg(c(p.Muted)),
 		NewLines:           fg(c(p.Accent)).Bold(true),
+		InputMarker:        fg(c(p.Accent)).Bold(true),
+		Selected:           fg(c(p.Accent)).Bold(true),
 	}
 	return &Theme{Name: name, Palette: p, Styles: s, Markdown: markdownStyle(md)}
 }

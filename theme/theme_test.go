@@ -1,8 +1,10 @@
 package theme
 
 import (
+	"math"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/lucasb-eyer/go-colorful"
 	"github.com/muesli/termenv"
 )
@@ -40,5 +42,51 @@ func TestLegibleIn16Colours(t *testing.T) {
 	}
 	if _, err := New("pink", true); err == nil {
 		t.Error("an unknown theme was accepted")
+	}
+}
+
+// contrast is the WCAG contrast ratio of two colours.
+func contrast(a, b colorful.Color) float64 {
+	lum := func(c colorful.Color) float64 {
+		lin := func(v float64) float64 {
+			if v <= 0.04045 {
+				return v / 12.92
+			}
+			return math.Pow((v+0.055)/1.055, 2.4)
+		}
+		return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+	}
+	la, lb := lum(a), lum(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// TestLightThemeContrast checks, in 256 colours, that the input marker and
+// every muted or subtle text of the light theme reach a contrast of 4.5:1
+// against a white background (WCAG AA for text).
+func TestLightThemeContrast(t *testing.T) {
+	th, err := New("light", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	white, _ := colorful.Hex("#ffffff")
+	st := th.Styles
+	styles := map[string]lipgloss.Style{
+		"input marker": st.InputMarker, "muted": st.Muted, "subtle": st.Subtle, "hint": st.Hint, "notice": st.Notice,
+		"status bar": st.StatusBar, "status key": st.StatusKey, "thinking": st.Thinking, "raw block": st.RawBlock,
+		"header model": st.HeaderModel, "text": st.UserText, "accent": st.Accent, "selected": st.Selected,
+	}
+	for role, s := range styles {
+		c, ok := s.GetForeground().(lipgloss.Color)
+		if !ok {
+			t.Errorf("%s has no palette colour", role)
+			continue
+		}
+		fg, _ := colorful.Hex(termenv.ConvertToRGB(termenv.ANSI256.Color(string(c))).Hex())
+		if r := contrast(fg, white); r < 4.5 {
+			t.Errorf("%s (colour %s) has a contrast of %.2f:1 on white, below 4.5:1", role, c, r)
+		}
 	}
 }

@@ -3,12 +3,11 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/api"
@@ -21,7 +20,7 @@ import (
 
 // runCommand carries out a slash command typed in the input.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	res, err := slash.Run(line, m.params)
+	res, err := slash.Run(line, m.params, m.toolNames())
 	if err != nil {
 		m.notice = err.Error()
 		return m, nil // the command stays in the input to be fixed
@@ -29,6 +28,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	m.w.input.Reset()
 	m.recall = nil
 	m.notice = res.Notice
+	m = m.layout()
 	switch res.Action {
 	case slash.ActionSet:
 		m.params = res.Params
@@ -38,7 +38,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionContinue:
 		return m.continueReply()
 	case slash.ActionCopy:
-		return m.copyLast()
+		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
 		return m.info(), nil
 	case slash.ActionClear:
@@ -52,8 +52,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionImage:
 		return m.startImage(res.Arg)
 	case slash.ActionOpen:
-		n, _ := strconv.Atoi(res.Arg)
-		return m.openImage(n)
+		return m.openImage(res.N)
 	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.helpText()}).layout(), nil
@@ -65,7 +64,16 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	return m.layout(), nil
 }
 
-// lastAssistant returns the index of the last assistant entry, or -1.
+// toolNames are the names of the tools offered, for /tool-choice.
+func (m Model) toolNames() []string {
+	names := make([]string, 0, len(m.opts.Tools))
+	for _, t := range m.opts.Tools {
+		names = append(names, t.Def.Name)
+	}
+	return names
+}
+
+// lastIndex returns the index of the last entry of kind, or -1.
 func lastIndex(es []session.Entry, kind string) int {
 	for i := len(es) - 1; i >= 0; i-- {
 		if es[i].Kind == kind {
@@ -108,7 +116,7 @@ func (m Model) continueReply() (tea.Model, tea.Cmd) {
 	return m.startTurn(engine.Turn{Continue: true})
 }
 
-// copyLast copies the last reply's text to the clipboard through OSC 52.
+// copyLast copies the last reply's text.
 func (m Model) copyLast() (tea.Model, tea.Cmd) {
 	es := m.conv.Entries()
 	a := lastIndex(es, session.KindAssistant)
@@ -116,19 +124,57 @@ func (m Model) copyLast() (tea.Model, tea.Cmd) {
 		m.notice = "no reply to copy yet"
 		return m, nil
 	}
-	return m, copyText(m.opts.Terminal, es[a].Message.Text(), m.opts.Getenv)
+	return m, m.copyText(es[a].Message.Text(), "the last reply")
+}
+
+// copyCommand carries out /copy: the last reply, message n from the end,
+// or code block n of the last reply (its last when n is 0).
+func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
+	es := m.conv.Entries()
+	switch {
+	case code:
+		a := lastIndex(es, session.KindAssistant)
+		if a < 0 || es[a].Message == nil {
+			m.notice = "no reply to copy from yet"
+			return m, nil
+		}
+		blocks := codeBlocks(es[a].Message.Text())
+		if len(blocks) == 0 {
+			m.notice = "the last reply has no code block"
+			return m, nil
+		}
+		if n == 0 {
+			n = len(blocks)
+		}
+		if n > len(blocks) {
+			m.notice = fmt.Sprintf("the last reply has %s", plural(len(blocks), "code block"))
+			return m, nil
+		}
+		return m, m.copyText(blocks[n-1].text, fmt.Sprintf("code block %d of %d", n, len(blocks)))
+	case n > 0:
+		if n > len(es) {
+			m.notice = fmt.Sprintf("the conversation has %s", plural(len(es), "message"))
+			return m, nil
+		}
+		e := es[len(es)-n]
+		return m, m.copyText(entrySource(e), fmt.Sprintf("%s, message %d from the end", describe(e), n))
+	}
+	return m.copyLast()
 }
 
 // copiedMsg reports a finished copy.
 type copiedMsg struct {
+	what  string
 	chars int
 	err   error
 }
 
-// copyText copies text to the terminal's clipboard, in a command.
-func copyText(w io.Writer, text string, getenv func(string) string) tea.Cmd {
+// copyText copies text to the clipboard, in a command; what names it in
+// the notice.
+func (m Model) copyText(text, what string) tea.Cmd {
+	w, getenv := m.opts.Terminal, m.opts.Getenv
 	return func() tea.Msg {
-		return copiedMsg{chars: len([]rune(text)), err: clipboard.Copy(w, text, getenv)}
+		return copiedMsg{what: what, chars: len([]rune(text)), err: clipboard.Copy(w, text, getenv)}
 	}
 }
 
@@ -213,19 +259,33 @@ type editedMsg struct {
 	err    error
 }
 
-// editText opens text in $VISUAL or $EDITOR (vi when neither is set).
+// editText opens text in $VISUAL or $EDITOR (vi when neither is set): a
+// command writes it to a temporary file, then the editor runs on it.
 func editText(text string, target editTarget) tea.Cmd {
-	f, err := os.CreateTemp("", "muse-*.md")
-	if err != nil {
-		return func() tea.Msg { return editedMsg{target: target, err: fmt.Errorf("create a file to edit: %w", err)} }
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "muse-*.md")
+		if err != nil {
+			return editedMsg{target: target, err: fmt.Errorf("create a file to edit: %w", err)}
+		}
+		path := f.Name()
+		_, werr := f.WriteString(text)
+		f.Close()
+		if werr != nil {
+			os.Remove(path)
+			return editedMsg{target: target, err: fmt.Errorf("write %s: %w", path, werr)}
+		}
+		return editFileMsg{target: target, path: path}
 	}
-	path := f.Name()
-	_, werr := f.WriteString(text)
-	f.Close()
-	if werr != nil {
-		os.Remove(path)
-		return func() tea.Msg { return editedMsg{target: target, err: fmt.Errorf("write %s: %w", path, werr)} }
-	}
+}
+
+// editFileMsg says the text to edit is in path.
+type editFileMsg struct {
+	target editTarget
+	path   string
+}
+
+// runEditor runs the editor on the file of msg; the program waits for it.
+func runEditor(msg editFileMsg) tea.Cmd {
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -234,6 +294,7 @@ func editText(text string, target editTarget) tea.Cmd {
 		editor = "vi"
 	}
 	args := strings.Fields(editor)
+	target, path := msg.target, msg.path
 	cmd := exec.Command(args[0], append(args[1:], path)...)
 	return tea.ExecProcess(cmd, func(err error) tea.Msg {
 		defer os.Remove(path)
@@ -313,10 +374,10 @@ func rememberPrompt(h *session.PromptHistory, sessionID, text string) tea.Cmd {
 // noticeMsg shows a line in the status bar.
 type noticeMsg struct{ text string }
 
-// openImage opens image n of the last image turn (0: its last) in the
-// system viewer.
+// openImage opens image n of the last image turn in the system viewer; n
+// = 0 opens the last image saved, whichever turn saved it.
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
-	path, err := m.lastImagePath(n)
+	path, err := m.imagePath(n)
 	if err != nil {
 		m.notice = err.Error()
 		return m, nil
@@ -324,14 +385,26 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 	return m, openFile(path)
 }
 
+// openedMsg reports the viewer started on path, or why it did not.
+type openedMsg struct {
+	path string
+	err  error
+}
+
 // openFile starts the system viewer on path, in a command.
 func openFile(path string) tea.Cmd {
-	return func() tea.Msg {
-		if err := launch.Open(path); err != nil {
-			return noticeMsg{text: err.Error()}
-		}
-		return noticeMsg{text: "opened " + path}
+	return func() tea.Msg { return openedMsg{path: path, err: launch.Open(path)} }
+}
+
+// opened reports the viewer: a failure in the conversation, whole, since
+// it names the path and the program that is missing.
+func (m Model) opened(msg openedMsg) (tea.Model, tea.Cmd) {
+	if msg.err == nil {
+		m.notice = "opened " + shortPath(msg.path)
+		return m, nil
 	}
+	m.notice = "the image could not be opened: see above"
+	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: msg.err.Error()}).layout(), nil
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits
@@ -361,6 +434,14 @@ func (m Model) helpText() string {
 			}
 		}
 	}
+	b.WriteString("selection mode (" + m.keys.Select.Help().Key + ")\n")
+	for _, k := range []key.Binding{m.keys.SelUp, m.keys.SelDown, m.keys.SelTop, m.keys.SelBottom} {
+		fmt.Fprintf(&b, "  %-18s %s message\n", k.Help().Key, k.Help().Desc)
+	}
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelCopy.Help().Key, "copy the message as markdown")
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelCode.Help().Key, "copy its code blocks, one a press")
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelLeave.Help().Key, "back to the input")
+	b.WriteString(mouseHelp + "\n")
 	b.WriteString("commands\n")
 	for _, l := range slash.HelpLines() {
 		b.WriteString("  " + l + "\n")

@@ -65,12 +65,37 @@ func (h *harness) model(t *testing.T, sess *session.Session) Model {
 	return New(Options{
 		Client: client, Store: h.store, Writer: w, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
 		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
+		Getenv: func(string) string { return "" }, // no TMUX, no DISPLAY: never the real clipboard
 	})
 }
 
 func start(t *testing.T, m Model, w, h int) *teatest.TestModel {
 	t.Helper()
-	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	return teatest.NewTestModel(t, testRoot{m}, teatest.WithInitialTermSize(w, h))
+}
+
+// testRoot runs the chat screen under teatest, and quits it on testQuitMsg
+// the way a quit key would once nothing else is open: the draft in the
+// input stays, so tests can look at it (ctrl+c would clear it first).
+type testRoot struct{ Model }
+
+// testQuitMsg quits the screen under test; testStopMsg stops the program
+// at once, as it is, with whatever is in flight (the test cancels it).
+type (
+	testQuitMsg struct{}
+	testStopMsg struct{}
+)
+
+func (r testRoot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case testQuitMsg:
+		next, cmd := r.Model.quit()
+		return testRoot{next.(Model)}, cmd
+	case testStopMsg:
+		return r, tea.Quit
+	}
+	next, cmd := r.Model.Update(msg)
+	return testRoot{next.(Model)}, cmd
 }
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
@@ -86,8 +111,14 @@ func send(tm *teatest.TestModel, text string) {
 
 func quit(t *testing.T, tm *teatest.TestModel) Model {
 	t.Helper()
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	tm.Send(testQuitMsg{})
+	return finalModel(t, tm)
+}
+
+// finalModel waits for the program to end and returns the chat screen.
+func finalModel(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(testRoot).Model
 }
 
 func TestStreamedReplyGolden(t *testing.T) {
@@ -185,3 +216,63 @@ func (d *testDriver) wait(want string) { waitFor(d.t, d.tm, want) }
 func (d *testDriver) key(k tea.KeyMsg) { d.tm.Send(k) }
 
 func visibleWidth(s string) int { return lipgloss.Width(s) }
+
+// An HTML error page is named as -p names it: status and type (the type
+// told from the status), then the page's summary.
+func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:html please")
+	waitFor(t, tm, "the prompt is back")
+	m := quit(t, tm)
+	es := m.conv.Entries()
+	e := es[len(es)-1]
+	if e.Kind != session.KindError || e.Error == nil {
+		t.Fatalf("last entry %+v", e)
+	}
+	cli := (&api.APIError{Status: e.Error.Status, Type: e.Error.Type, Message: e.Error.Message}).Error()
+	name, msg, _ := strings.Cut(cli, ": ")
+	view := m.View()
+	if !strings.Contains(view, "✗ error "+name) || name != "502 bad_gateway" {
+		t.Errorf("the screen does not name the error %q as -p does:\n%s", name, view)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(view), " "), strings.Join(strings.Fields(msg), " ")) || strings.Contains(view, "<html") {
+		t.Errorf("the summary %q is not shown:\n%s", msg, view)
+	}
+}
+
+// The status bar: a cancel leaves no "stop end_turn" of the reply before;
+// a failure shows until the next turn starts.
+func TestStatusBarForgetsTheLastTurn(t *testing.T) {
+	h := newHarness(t, 10*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 24)
+	status := func(m Model) string {
+		lines := strings.Split(m.View(), "\n")
+		return lines[len(lines)-2]
+	}
+	send(tm, "hello")
+	waitFor(t, tm, "stop end_turn")
+	send(tm, "demo:slow take your time")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // before any text arrives
+	waitFor(t, tm, "cancelled")
+	send(tm, "demo:overloaded now")
+	waitFor(t, tm, "the prompt is back")
+	tm.Send(testStopMsg{})
+	m := finalModel(t, tm)
+	m.notice = "" // as after the next key
+	if s := status(m); !strings.Contains(s, "✗ failed: 529 overloaded_error") {
+		t.Errorf("status after a failure: %q", s)
+	}
+	if m.lastStop != "" {
+		t.Errorf("status keeps stop %q after the cancel", m.lastStop)
+	}
+	// The next turn starts: the failure is old news.
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if m.turn == nil {
+		t.Fatal("enter started nothing")
+	}
+	t.Cleanup(m.turn.cancel)
+	if m.lastErr != "" || strings.Contains(status(m), "failed") {
+		t.Errorf("the old failure shows while the next turn runs: %q", status(m))
+	}
+}

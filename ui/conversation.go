@@ -37,6 +37,9 @@ type conversation struct {
 	live *liveRender
 	// view memoizes View; gen counts changes to the entries.
 	view *convMemo
+	// selected is the id of the entry selected in selection mode, drawn
+	// with a bar down its left side; "" when none is.
+	selected string
 }
 
 // convMemo is the last View and what it was made from. It is shared by the
@@ -191,7 +194,7 @@ func (c conversation) View() string {
 	if c.live != nil {
 		rev = c.live.rev
 	}
-	k := memoKey(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.NewLines(), len(c.entries))
+	k := memoKey(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.NewLines(), len(c.entries), c.selected)
 	return c.view.get(k, c.draw)
 }
 
@@ -227,7 +230,7 @@ func (c conversation) draw() string {
 		out = append(out, "")
 	}
 	if n := c.NewLines(); !c.follow && n > 0 {
-		out[len(out)-1] = c.r.th.Styles.NewLines.Render(fmt.Sprintf("↓ %d new lines · end jumps there", n))
+		out[len(out)-1] = c.r.th.Styles.NewLines.Render(fmt.Sprintf("↓ %s · end jumps there", plural(n, "new line")))
 	}
 	return strings.Join(out, "\n")
 }
@@ -257,12 +260,84 @@ func (c conversation) entryLines(i int) []string {
 		return c.live.lines
 	}
 	e := &c.entries[i]
+	if e.ID == c.selected && e.ID != "" {
+		return c.selectedLines(e)
+	}
 	if ls, ok := c.cache[e.ID]; ok {
 		return ls
 	}
 	ls := strings.Split(c.r.entry(e, c.width, nil), "\n")
 	c.cache[e.ID] = ls
 	return ls
+}
+
+// selectedLines renders the selected entry two columns narrower, behind a
+// bar that shows without colour too.
+func (c conversation) selectedLines(e *session.Entry) []string {
+	key := e.ID + "\x00selected"
+	if ls, ok := c.cache[key]; ok {
+		return ls
+	}
+	bar := c.r.th.Styles.Selected.Render("▌") + " "
+	ls := strings.Split(c.r.entry(e, max(c.width-2, 12), nil), "\n")
+	for k, l := range ls {
+		ls[k] = bar + l
+	}
+	c.cache[key] = ls
+	return ls
+}
+
+// forget drops the renders of entry id.
+func (c conversation) forget(id string) {
+	delete(c.cache, id)
+	delete(c.cache, id+"\x00selected")
+}
+
+// Select draws the entry id as selected ("" selects none).
+func (c conversation) Select(id string) conversation {
+	if id != c.selected {
+		c.touch()
+		delete(c.cache, c.selected+"\x00selected")
+		c.selected = id
+	}
+	return c
+}
+
+// Reveal scrolls as little as it can to show entry i whole, or its top
+// when it is taller than the screen.
+func (c conversation) Reveal(i int) conversation {
+	if i < 0 || i >= len(c.entries) || c.width <= 0 {
+		return c
+	}
+	if c.follow {
+		c.anchor, c.offset = c.bottomPosition()
+		c.follow = false
+	}
+	sep := 0
+	if i > 0 {
+		sep = 1 // the blank line above the entry
+	}
+	if i < c.anchor || (i == c.anchor && c.offset > sep) {
+		c.anchor, c.offset = i, sep
+		if c.atEnd() {
+			c = c.caughtUp()
+		}
+		return c
+	}
+	start := -c.offset
+	for k := c.anchor; k < i; k++ {
+		start += c.entryHeight(k)
+	}
+	start += sep
+	h := len(c.entryLines(i))
+	switch {
+	case start >= 0 && start+h <= c.height:
+		return c // already in view
+	case h <= c.height:
+		return c.scroll(start + h - c.height)
+	default:
+		return c.scroll(start)
+	}
 }
 
 // Entries returns the conversation's entries.
@@ -282,7 +357,7 @@ func (c conversation) Has(id string) bool {
 func (c conversation) SetEntries(es []session.Entry) conversation {
 	c.touch()
 	c.entries = append([]session.Entry(nil), es...)
-	c.live = nil
+	c.live, c.selected = nil, ""
 	c.cache = map[string][]string{}
 	c.follow, c.newLines, c.anchor, c.offset = true, 0, 0, 0
 	return c
@@ -369,9 +444,10 @@ func (c conversation) Finish(e session.Entry) conversation {
 		// The stable chunks render like the whole text (see safeCut): keep
 		// them, and render only what is left, instead of everything again.
 		c.renderLive()
+		c.forget(e.ID)
 		c.cache[e.ID] = c.live.lines
 	} else {
-		delete(c.cache, e.ID)
+		c.forget(e.ID)
 	}
 	c.live = nil
 	if !c.follow {
@@ -386,7 +462,7 @@ func (c conversation) Replace(e session.Entry) conversation {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
 			c.entries[i] = e
-			delete(c.cache, e.ID)
+			c.forget(e.ID)
 			return c
 		}
 	}
@@ -401,7 +477,7 @@ func (c conversation) Remove(id string) conversation {
 			continue
 		}
 		c.entries = append(c.entries[:i:i], c.entries[i+1:]...)
-		delete(c.cache, id)
+		c.forget(id)
 		if c.live != nil {
 			if c.live.idx == i {
 				c.live = nil
@@ -443,7 +519,7 @@ func (c conversation) Restart(e session.Entry) conversation {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
 			c.entries[i] = e
-			delete(c.cache, e.ID)
+			c.forget(e.ID)
 			c.live = &liveRender{idx: i}
 			c.renderLive()
 			return c

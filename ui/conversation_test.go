@@ -109,3 +109,24 @@ func TestThinkingStreamsLiveThenFolds(t *testing.T) {
 		t.Errorf("thinking did not fold once its block ended:\n%s", v)
 	}
 }
+
+// Counts agree in number: one new line, one line of thinking.
+func TestCountsAgreeInNumber(t *testing.T) {
+	c := testConversation(t, 20)
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	c = c.Add(session.Entry{ID: "one", Kind: session.KindNotice, Text: "x"})
+	if v := c.View(); !strings.Contains(v, "↓ 2 new lines") {
+		t.Errorf("two new lines (a blank one and the notice):\n%s", v)
+	}
+	c = testConversation(t, 20)
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	c.newLines = 1
+	if v := c.View(); !strings.Contains(v, "↓ 1 new line ·") {
+		t.Errorf("one new line:\n%s", v)
+	}
+	r := c.r
+	e := session.Entry{ID: "t", Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockThinking, Thinking: "one thought"}}}}
+	if got := r.entry(&e, 60, nil); !strings.Contains(got, "thinking · 1 line") || strings.Contains(got, "1 lines") {
+		t.Errorf("thinking of one line: %q", got)
+	}
+}

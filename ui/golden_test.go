@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,11 +44,23 @@ func TestGoldens(t *testing.T) {
 		}, "reply cut at max_tokens · /continue"},
 		{"help", 80, 30, func(t *testing.T, d *testDriver) {
 			d.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-		}, "pgup/wheel"},
+		}, "ctrl+a"},
 		{"small_60x20", 60, 20, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
 			d.wait("stop end_turn")
 		}, "Ask anything"},
+		{"grown_input", 60, 20, func(t *testing.T, d *testDriver) {
+			// Longer than a row: the input grows with its wrapped rows.
+			d.tm.Type("a prompt that is longer than one row of the input, so it wraps onto the rows below it, and the input grows to show them all")
+			d.wait("them all")
+		}, "them all"},
+		{"selection", 80, 24, func(t *testing.T, d *testDriver) {
+			d.send("hello there")
+			d.wait("stop end_turn")
+			d.key(tea.KeyMsg{Type: tea.KeyCtrlUp})
+			d.key(tea.KeyMsg{Type: tea.KeyUp})
+			d.wait("selected: prompt, 1 of 2")
+		}, "▌ you"},
 		{"tiny_40x10", 40, 10, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
 			d.wait("stop end_turn")
@@ -71,6 +84,37 @@ func TestGoldens(t *testing.T) {
 			}
 			if n := strings.Count(view, "\n") + 1; n != tc.h {
 				t.Errorf("view has %d lines, want %d", n, tc.h)
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// The first screen welcomes: the keys that matter and, under --demo, the
+// words to try.
+func TestWelcomeGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {40, 10}} {
+		t.Run(fmt.Sprintf("demo_%dx%d", size.w, size.h), func(t *testing.T) {
+			h := newHarness(t, 0)
+			m := h.model(t, nil)
+			m.opts.Demo = true
+			tm := start(t, m, size.w, size.h)
+			view := quit(t, tm).View()
+			for _, want := range []string{"Welcome to muse.", "enter", "send"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("view lacks %q:\n%s", want, view)
+				}
+			}
+			if size.h >= 24 && (!strings.Contains(view, "demo:tool") || !strings.Contains(view, "demo:404")) {
+				t.Errorf("the demo words are missing:\n%s", view)
+			}
+			for i, line := range strings.Split(view, "\n") {
+				if w := visibleWidth(line); w > size.w {
+					t.Errorf("line %d is %d wide: %q", i, w, line)
+				}
+			}
+			if n := strings.Count(view, "\n") + 1; n != size.h {
+				t.Errorf("view has %d lines, want %d", n, size.h)
 			}
 			golden.RequireEqual(t, []byte(view))
 		})

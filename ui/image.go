@@ -7,7 +7,6 @@ import (
 	"hash/fnv"
 	"image/png"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +25,7 @@ const previewCols = 40
 // imageJob is an image turn in flight: the request, then saving each image.
 type imageJob struct {
 	turn     int
+	number   int // the image turn's number in its session, from 1, in its files' names
 	cancel   context.CancelFunc
 	entry    session.Entry
 	started  time.Time
@@ -114,8 +114,9 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
-	m.imaging = &imageJob{turn: m.turnSeq, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
-	m.lastErr = ""
+	m.imageTurns++
+	m.imaging = &imageJob{turn: m.turnSeq, number: m.imageTurns, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
+	m.notice, m.lastErr, m.lastStop = "", "", ""
 	// Record the turn now, so the session has an id to save the images under.
 	return m.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, m.turnSeq), recordImageEntry(m.writer, entry, title, m.turnSeq), m.w.spin.Tick)
 }
@@ -208,8 +209,7 @@ func (m Model) maybeSaveImages() (tea.Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	old := j.cancel
 	j.cancel = func() { old(); cancel() }
-	turn, _ := strconv.Atoi(strings.TrimPrefix(j.entry.ID, "e"))
-	return m, saveImages(ctx, m.opts.Client, m.opts.Store, j.sessID, turn, res, m.previewer(), j.turn)
+	return m, saveImages(ctx, m.opts.Client, m.opts.Store, j.sessID, j.number, res, m.previewer(), j.turn)
 }
 
 // saveImages decodes or downloads each image, saves it and builds its
@@ -338,7 +338,7 @@ func (m Model) finishImage() (tea.Model, tea.Cmd) {
 	j.entry.LatencyMS = m.now().Sub(j.started).Milliseconds()
 	m.conv = m.conv.Replace(j.entry)
 	if j.entry.Error != nil {
-		m.lastErr = j.entry.Error.Message
+		m.lastErr = failedName(j.entry.Error)
 	}
 	e := j.entry
 	next, cmd := m.layout(), m.save(func(w *session.Writer) error { _, err := w.Append(e); return err })
@@ -391,25 +391,29 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 	}
 }
 
-// lastImagePath is the saved file of image n (from 1) of the last image
-// turn; n = 0 means its last image.
-func (m Model) lastImagePath(n int) (string, error) {
+// imagePath is the saved file of image n (from 1) of the last image turn;
+// n = 0 means the last image saved by any turn, so a failed turn does not
+// hide the images before it.
+func (m Model) imagePath(n int) (string, error) {
 	es := m.conv.Entries()
 	i := lastIndex(es, session.KindImage)
 	if i < 0 {
 		return "", fmt.Errorf("no image yet: /image PROMPT makes one")
 	}
-	imgs := es[i].Images
 	if n == 0 {
-		for k := len(imgs) - 1; k >= 0; k-- {
-			if imgs[k].Path != "" {
-				return imgs[k].Path, nil
+		for ; i >= 0; i-- {
+			imgs := es[i].Images
+			for k := len(imgs) - 1; k >= 0; k-- {
+				if imgs[k].Path != "" {
+					return imgs[k].Path, nil
+				}
 			}
 		}
-		return "", fmt.Errorf("the last image turn saved no image")
+		return "", fmt.Errorf("no image was saved yet")
 	}
+	imgs := es[i].Images
 	if n > len(imgs) {
-		return "", fmt.Errorf("the last image turn has %d images", len(imgs))
+		return "", fmt.Errorf("the last image turn has %s", plural(len(imgs), "image"))
 	}
 	if imgs[n-1].Path == "" {
 		return "", fmt.Errorf("image %d was not saved", n)

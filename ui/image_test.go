@@ -2,6 +2,8 @@ package ui
 
 import (
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +184,96 @@ func TestImageKittyPreview(t *testing.T) {
 	}
 	if view := final.View(); !strings.Contains(view, "\U0010EEEE") || strings.Contains(view, "\x1b_G") {
 		t.Errorf("the view should show placeholders, never the transmission")
+	}
+}
+
+// fakeViewer puts an xdg-open first in PATH that records the file it is
+// asked to open; with no script, PATH holds no viewer at all.
+func fakeViewer(t *testing.T, script bool) (opened string) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the viewer is xdg-open on Linux only")
+	}
+	dir := t.TempDir()
+	opened = filepath.Join(dir, "opened")
+	if script {
+		body := "#!/bin/sh\nprintf '%s' \"$1\" > " + opened + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(body), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
+	return opened
+}
+
+// Image files are numbered by the image turns of their session, not by the
+// entries before them; /open alone and ctrl+o open the last image saved,
+// even after an image turn that failed.
+func TestImageFilesAndOpen(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.model(t, nil), 100, 40)
+	send(tm, "hello first") // two entries before the first image turn
+	waitFor(t, tm, "stop end_turn")
+	send(tm, "/size 48x32")
+	send(tm, "/image a red fox")
+	waitSaved(t, hs.store, session.KindImage)
+	send(tm, "/image demo:404 a lost one")
+	waitFor(t, tm, "404")
+	waitSaved(t, hs.store, session.KindImage)
+	opened := fakeViewer(t, true)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
+	waitFor(t, tm, "opened")
+	m := quit(t, tm)
+	es := m.conv.Entries()
+	first := es[lastIndex(es[:len(es)-1], session.KindImage)]
+	if base := filepath.Base(first.Images[0].Path); base != "turn-1-image-1.png" {
+		t.Errorf("the first image turn saved %s, want turn-1-image-1.png", base)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var got []byte
+	for time.Now().Before(deadline) {
+		if got, _ = os.ReadFile(opened); len(got) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if string(got) != first.Images[0].Path {
+		t.Errorf("ctrl+o opened %q, want %q", got, first.Images[0].Path)
+	}
+}
+
+// With no viewer installed, the error is shown whole in the conversation.
+func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.model(t, nil), 60, 30)
+	send(tm, "/size 48x32")
+	send(tm, "/image a red fox")
+	waitSaved(t, hs.store, session.KindImage)
+	fakeViewer(t, false)
+	send(tm, "/open")
+	waitFor(t, tm, "could not be opened")
+	m := quit(t, tm)
+	es := m.conv.Entries()
+	last := es[len(es)-1]
+	if last.Kind != session.KindNotice || !strings.Contains(last.Text, "xdg-open") || !strings.Contains(last.Text, lastImageEntry(t, m).Images[0].Path) {
+		t.Fatalf("no notice with the whole error: %+v", last)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(m.View()), " "), "is xdg-open installed?") {
+		t.Errorf("the error is cut on screen:\n%s", m.View())
+	}
+}
+
+// ctrl+g says what it did.
+func TestPreviewToggleSaysSo(t *testing.T) {
+	hs := newHarness(t, 0)
+	m := hs.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlG})
+	if !strings.Contains(m.View(), "image previews hidden") {
+		t.Errorf("ctrl+g said nothing:\n%s", m.View())
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlG})
+	if !strings.Contains(m.View(), "image previews shown") {
+		t.Errorf("ctrl+g said nothing:\n%s", m.View())
 	}
 }

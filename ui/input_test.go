@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +146,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Type("draft")
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlE})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})
 	waitFor(t, tm, "written in the editor")
 	time.Sleep(10 * time.Millisecond)
 	final := quit(t, tm)
@@ -163,12 +164,13 @@ func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	clip := &lockedBuffer{}
-	msg := copyText(clip, "copied text", func(k string) string {
+	m := Model{opts: Options{Terminal: clip, Getenv: func(k string) string {
 		if k == "TMUX" {
 			return "/tmp/tmux-0/default,1,0"
 		}
 		return ""
-	})()
+	}}}
+	msg := m.copyText("copied text", "text")()
 	if cm := msg.(copiedMsg); cm.err != nil || cm.chars != 11 {
 		t.Fatalf("copy: %+v", cm)
 	}
@@ -189,9 +191,333 @@ func TestHelpCommandListsEverything(t *testing.T) {
 	if len(es) != 1 || es[0].Kind != session.KindNotice {
 		t.Fatalf("entries %+v", es)
 	}
-	for _, want := range []string{"ctrl+c", "pgup/wheel", "/temperature X", "/tool-choice", "/image [PROMPT]", "/quit"} {
+	for _, want := range []string{"ctrl+c", "pgup/wheel", "/temperature X", "/tool-choice", "/image [PROMPT]", "/quit",
+		"ctrl+a", "start of the line", "ctrl+e", "end of the line", "clear the input", "ctrl+↑", "shift+drag", "--no-mouse", "mouse = false"} {
 		if !strings.Contains(es[0].Text, want) {
 			t.Errorf("/help lacks %q", want)
+		}
+	}
+}
+
+// inputLines returns the rows of the input in a view: from the line after
+// the input's border to the status bar.
+func inputLines(t *testing.T, view string, rows int) []string {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "─") {
+			if i+rows >= len(lines) {
+				t.Fatalf("no %d input rows in:\n%s", rows, view)
+			}
+			return lines[i+1 : i+1+rows]
+		}
+	}
+	t.Fatalf("no input border in:\n%s", view)
+	return nil
+}
+
+// A prompt longer than the width wraps, and the input grows with it.
+func TestInputGrowsWithWrappedRows(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 30})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("word ", 20) + "end")})
+	if m.inputHeight != 3 {
+		t.Errorf("input is %d rows high, want 3 for 103 characters at 40 columns", m.inputHeight)
+	}
+	rows := inputLines(t, m.View(), 3)
+	if !strings.HasPrefix(rows[0], "› word") || !strings.Contains(rows[2], "end"+cursorOn) {
+		t.Errorf("input rows %q", rows)
+	}
+	if n := strings.Count(m.View(), "\n") + 1; n != 30 {
+		t.Errorf("view has %d lines, want 30", n)
+	}
+}
+
+// A 60-line paste fills a third of the screen and shows its end, where the
+// cursor is; moving to the top scrolls the input up.
+func TestLongPasteShowsTheCursor(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.TrimSuffix(b.String(), "\n")), Paste: true})
+	if m.inputHeight != 8 {
+		t.Fatalf("input is %d rows high, want a third of 24", m.inputHeight)
+	}
+	rows := inputLines(t, m.View(), 8)
+	if !strings.Contains(rows[7], "line 60"+cursorOn) || !strings.Contains(rows[0], "line 53") {
+		t.Errorf("after the paste the input shows %q, want lines 53 to 60 and the cursor", rows)
+	}
+	// alt+< goes to the start of the input: the view follows the cursor.
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("<"), Alt: true})
+	rows = inputLines(t, m.View(), 8)
+	if !strings.HasPrefix(rows[0], "› "+cursorOn+"l"+cursorOff+"ine 1") || strings.Contains(strings.Join(rows, "\n"), "line 60") {
+		t.Errorf("at the start the input shows %q", rows)
+	}
+	if v := m.w.input.Value(); strings.Count(v, "\n") != 59 {
+		t.Errorf("the paste kept %d lines", strings.Count(v, "\n")+1)
+	}
+}
+
+// The cursor is drawn in reverse video even with NO_COLOR, where no colour
+// or style is drawn (the tests run lipgloss without colours).
+func TestCursorShowsWithoutColour(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 60, Height: 20})
+	if v := m.View(); !strings.Contains(v, cursorOn+" "+cursorOff+"Ask anything") {
+		t.Errorf("no cursor before the placeholder:\n%q", inputLines(t, v, 1))
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
+	if v := m.View(); !strings.Contains(v, "› hi"+cursorOn+" "+cursorOff) {
+		t.Errorf("no cursor after the text:\n%q", inputLines(t, v, 1))
+	}
+}
+
+// ctrl+c with a draft clears it into the prompt history, where ↑ finds it;
+// on an empty input ctrl+c quits.
+func TestCtrlCKeepsTheDraft(t *testing.T) {
+	h := newHarness(t, 0)
+	hist, err := session.OpenPromptHistory(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.model(t, nil)
+	m.opts.Prompts = hist
+	tm := start(t, m, 80, 24)
+	tm.Type("a half-written thought")
+	waitFor(t, tm, "half-written thought")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "input cleared · ↑ brings it back")
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	waitFor(t, tm, "› a half-written thought")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // clears it again
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: quits
+	final := finalModel(t, tm)
+	if v := final.w.input.Value(); v != "" {
+		t.Errorf("input %q after ctrl+c", v)
+	}
+	if got := hist.Prompts(); len(got) != 1 || got[0] != "a half-written thought" {
+		t.Errorf("history %q, want the draft once", got)
+	}
+	if n := len(final.conv.Entries()); n != 0 {
+		t.Errorf("%d entries: the draft was sent", n)
+	}
+}
+
+// ctrl+a and ctrl+e move to the start and the end of the line.
+func TestLineStartAndEnd(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, k := range []tea.KeyMsg{
+		{Type: tea.KeyRunes, Runes: []rune("middle")},
+		{Type: tea.KeyCtrlA}, {Type: tea.KeyRunes, Runes: []rune("<")},
+		{Type: tea.KeyCtrlE}, {Type: tea.KeyRunes, Runes: []rune(">")},
+	} {
+		m, _ = updateModel(m, k)
+	}
+	if v := m.w.input.Value(); v != "<middle>" {
+		t.Errorf("input %q, want <middle>", v)
+	}
+}
+
+// Tab on an ambiguous /command cycles through its matches, which the hint
+// lists; a unique one gets a trailing space; esc closes the hint before it
+// cancels anything.
+func TestTabCyclesAmbiguousCommands(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	typeText := func(s string) {
+		for _, r := range s {
+			m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+	}
+	tab := tea.KeyMsg{Type: tea.KeyTab}
+	typeText("/ex")
+	if v := m.View(); !strings.Contains(v, "/extend  /export") {
+		t.Errorf("the hint does not list /extend and /export:\n%s", v)
+	}
+	var seen []string
+	for range 3 {
+		m, _ = updateModel(m, tab)
+		seen = append(seen, m.w.input.Value())
+	}
+	if want := []string{"/extend ", "/export ", "/extend "}; strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("tab, tab, tab gave %q, want %q", seen, want)
+	}
+	if v := m.View(); !strings.Contains(v, "[/extend]  /export") || !strings.Contains(v, "/extend on|off — ") {
+		t.Errorf("the hint does not mark the match in the input:\n%s", v)
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	if v := m.w.input.Value(); v != "/export " {
+		t.Errorf("shift+tab gave %q, want /export", v)
+	}
+	// esc closes the hint; the text stays.
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEsc})
+	if v := m.View(); strings.Contains(v, "/extend") || m.w.input.Value() != "/export " {
+		t.Errorf("after esc, input %q and view:\n%s", m.w.input.Value(), v)
+	}
+
+	m.w.input.Reset()
+	typeText("/ret")
+	m, _ = updateModel(m, tab)
+	if v := m.w.input.Value(); v != "/retry " {
+		t.Errorf("tab on /ret gave %q, want %q", v, "/retry ")
+	}
+}
+
+// Esc goes from the inside out: it closes the help, then the hint of a
+// command, and only then cancels the reply in flight.
+func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
+	h := newHarness(t, 2*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 30)
+	send(tm, "demo:long a long one")
+	waitFor(t, tm, "Part 1")
+	tm.Type("?")
+	waitFor(t, tm, "esc closes")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the help
+	tm.Type("/te")
+	waitFor(t, tm, "sampling temperature")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the hint
+	waitSaved(t, h.store, session.KindAssistant)
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if last := es[len(es)-1]; last.Status != session.StatusComplete {
+		t.Errorf("the reply ended %q: esc cancelled it instead of closing the hint", last.Status)
+	}
+}
+
+// Enter on the prompt a failed request put back retries that turn: the
+// session holds the prompt once.
+func TestEnterRetriesAFailedPrompt(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 30)
+	// The demo refuses the first request of this prompt with a 429.
+	send(tm, "demo:ratelimit once")
+	waitFor(t, tm, "the prompt is back in the input")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "stop end_turn")
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 2 || es[0].Kind != session.KindUser || es[1].Kind != session.KindAssistant {
+		t.Errorf("entries on screen: %+v", es)
+	}
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, e := range sess.All {
+		if e.Kind == session.KindUser {
+			users++
+		}
+	}
+	if users != 1 || len(sess.Entries) != 2 || sess.Entries[1].Kind != session.KindAssistant {
+		t.Errorf("saved %d user entries and the branch %+v; want the prompt once, then the reply", users, sess.Entries)
+	}
+}
+
+// Selection mode: ctrl+↑ selects the last message, ↑ moves up, y copies the
+// selected message's markdown and c its code blocks one after another; esc
+// goes back to the input.
+func TestSelectionCopiesMessagesAndCode(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	clip := &lockedBuffer{}
+	m.opts.Terminal = clip
+	tm := start(t, m, 80, 30)
+	send(tm, "show me some go code")
+	waitFor(t, tm, "stop end_turn")
+	copied := func(want, text string) {
+		t.Helper()
+		waitFor(t, tm, want)
+		if enc := base64.StdEncoding.EncodeToString([]byte(text)); !strings.Contains(clip.String(), enc) {
+			t.Errorf("%s: the clipboard did not get %q", want, text)
+		}
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlUp})
+	waitFor(t, tm, "selected: reply, 2 of 2")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c")})
+	copied("copied code block 1 of", "package main")
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp, Alt: true}) // alt+↑ moves too
+	waitFor(t, tm, "selected: prompt, 1 of 2")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	copied("copied the prompt as markdown", "show me some go code")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) // does nothing here
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Type("typed")
+	waitFor(t, tm, "› typed")
+	final := quit(t, tm)
+	if final.sel.active || final.conv.selected != "" || final.w.input.Value() != "typed" {
+		t.Errorf("after esc: selection %+v, input %q", final.sel, final.w.input.Value())
+	}
+	reply := final.conv.Entries()[1].Message.Text()
+	blocks := codeBlocks(reply)
+	if len(blocks) == 0 || !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(blocks[0].text))) {
+		t.Errorf("code block 1 %q not copied whole", blocks)
+	}
+}
+
+func TestCodeBlocks(t *testing.T) {
+	md := "Intro\n\n```go\npackage main\n\nfunc main() {}\n```\n\ntext\n\n~~~\nplain\n~~~\n\n    ```not a fence (indented)\n\n````md\n```inner```\n````\n\n```sh\nunclosed"
+	got := codeBlocks(md)
+	want := []codeBlock{{"go", "package main\n\nfunc main() {}"}, {"", "plain"}, {"md", "```inner```"}, {"sh", "unclosed"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("codeBlocks = %q, want %q", got, want)
+	}
+}
+
+func TestCopyCommand(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	clip := &lockedBuffer{}
+	m.opts.Terminal = clip
+	tm := start(t, m, 80, 30)
+	send(tm, "show me some go code")
+	waitFor(t, tm, "stop end_turn")
+	send(tm, "/copy code")
+	waitFor(t, tm, "copied code block")
+	send(tm, "/copy 2")
+	waitFor(t, tm, "copied the prompt, message 2 from the end")
+	send(tm, "/copy 3")
+	waitFor(t, tm, "the conversation has 2 messages")
+	final := quit(t, tm)
+	blocks := codeBlocks(final.conv.Entries()[1].Message.Text())
+	for _, want := range []string{blocks[len(blocks)-1].text, "show me some go code"} {
+		if !strings.Contains(clip.String(), base64.StdEncoding.EncodeToString([]byte(want))) {
+			t.Errorf("the clipboard did not get %q", want)
+		}
+	}
+}
+
+// wrapInput gives the rows the textarea's cursor moves over: its LineInfo
+// agrees with them for every cursor position of some awkward lines.
+func TestWrapInputMatchesTheTextarea(t *testing.T) {
+	h := newHarness(t, 0)
+	for _, line := range []string{
+		"short",
+		strings.Repeat("word ", 30),
+		"averyveryverylongwordthatdoesnotfitonasinglerowofthisnarrowinput and then some words",
+		"exactly twenty chars", // the width of the text below
+		"日本語のテキストと English words mixed together 漢字",
+		"trailing spaces      ",
+	} {
+		m := h.model(t, nil)
+		m, _ = updateModel(m, tea.WindowSizeMsg{Width: 22, Height: 30})
+		m.w.input.SetValue(line)
+		rows := wrapInput([]rune(line), m.w.input.Width())
+		for col := 0; col <= len([]rune(line)); col++ {
+			m.w.input.SetCursor(col)
+			li := m.w.input.LineInfo()
+			if li.Height != len(rows) || li.RowOffset >= len(rows) || li.Width != len(rows[li.RowOffset]) {
+				t.Fatalf("%q at %d: textarea %+v, rows %q", line, col, li, rows)
+			}
 		}
 	}
 }

@@ -30,6 +30,23 @@ type KeyMap struct {
 	New      key.Binding
 	Open     key.Binding
 	Previews key.Binding
+
+	// Moving and editing in the input (the textarea's own keys, shown in
+	// the help). home/end scroll the conversation; ctrl+a/ctrl+e move in
+	// the line.
+	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd key.Binding
+
+	// Select starts selection mode, where the keys of SelectKeys apply.
+	Select key.Binding
+	SelectKeys
+}
+
+// SelectKeys are the keys of selection mode, which moves over the messages
+// of the conversation. Each action acts on the selected entry (see
+// Model.selectAction); later actions (edit, regenerate, sibling, fork)
+// are new bindings here and new cases there.
+type SelectKeys struct {
+	SelUp, SelDown, SelTop, SelBottom, SelCopy, SelCode, SelLeave key.Binding
 }
 
 // DefaultKeyMap returns muse's key bindings.
@@ -38,7 +55,7 @@ func DefaultKeyMap() KeyMap {
 		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:  key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
-		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/quit")),
+		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/clear/quit")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
 		HalfUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
@@ -46,7 +63,7 @@ func DefaultKeyMap() KeyMap {
 		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
+		Editor:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "edit in $EDITOR")),
 		Thinking: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
 		Copy:     key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last reply")),
 		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
@@ -56,31 +73,65 @@ func DefaultKeyMap() KeyMap {
 		New:      key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
 		Open:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last image")),
 		Previews: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
+
+		LineStart:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "start of the line")),
+		LineEnd:     key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "end of the line")),
+		WordLeft:    key.NewBinding(key.WithKeys("alt+left", "alt+b"), key.WithHelp("alt+←/alt+b", "word left")),
+		WordRight:   key.NewBinding(key.WithKeys("alt+right", "alt+f"), key.WithHelp("alt+→/alt+f", "word right")),
+		DeleteWord:  key.NewBinding(key.WithKeys("ctrl+w", "alt+backspace"), key.WithHelp("ctrl+w", "delete word before")),
+		DeleteToEnd: key.NewBinding(key.WithKeys("ctrl+k"), key.WithHelp("ctrl+k", "delete to end of line")),
+
+		Select: key.NewBinding(key.WithKeys("ctrl+up", "alt+up"), key.WithHelp("ctrl+↑/alt+↑", "select a message to copy")),
+		SelectKeys: SelectKeys{
+			SelUp:     key.NewBinding(key.WithKeys("up", "k", "ctrl+up", "alt+up"), key.WithHelp("↑/k", "earlier")),
+			SelDown:   key.NewBinding(key.WithKeys("down", "j", "ctrl+down", "alt+down"), key.WithHelp("↓/j", "later")),
+			SelTop:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first")),
+			SelBottom: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last")),
+			SelCopy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+			SelCode:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "code blocks")),
+			SelLeave:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
+		},
 	}
 }
 
-// ShortHelp is the one-line help.
+// ShortHelp is the one-line help: the keys that matter, each by its first key.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Newline, k.Cancel, k.Quit, k.Help}
+	short := func(b key.Binding, desc string) key.Binding {
+		first, _, _ := strings.Cut(b.Help().Key, "/")
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(first, desc))
+	}
+	return []key.Binding{short(k.Send, "send"), short(k.Newline, "newline"), short(k.Select, "select"), short(k.Quit, "clear/quit"), short(k.Help, "help")}
 }
 
 // FullHelp is the full keymap shown by ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
+	// ctrl+c clears a draft before it quits: say so where the input's keys are.
+	clear := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "clear the input (↑ brings it back)"))
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Editor, k.Prev, k.Next, k.Complete, k.Copy, k.Thinking, k.Sessions, k.New},
-		{k.Cancel, k.Quit, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.Open, k.Previews, k.Help},
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToEnd, clear, k.Editor},
+		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.Cancel, k.Quit, k.Help},
+		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }
 
+// SelectHelp is the help line of selection mode.
+func (k KeyMap) SelectHelp() []key.Binding {
+	return []key.Binding{k.SelUp, k.SelDown, k.SelCopy, k.SelCode, k.SelLeave}
+}
+
 // textareaKeys frees the keys the chat screen uses for itself: enter sends,
-// ctrl+u/ctrl+d scroll, home/end scroll; the newline keys are the chat's.
+// ctrl+u/ctrl+d scroll, home/end scroll, ctrl+t shows thinking; the newline and editing keys are the chat's.
 func textareaKeys(k KeyMap) textarea.KeyMap {
 	km := textarea.DefaultKeyMap
 	km.InsertNewline = key.NewBinding(key.WithKeys(k.Newline.Keys()...))
 	km.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
 	km.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
-	km.LineStart = key.NewBinding(key.WithKeys("ctrl+a"))
-	km.LineEnd = key.NewBinding(key.WithDisabled())
+	km.LineStart = key.NewBinding(key.WithKeys(k.LineStart.Keys()...))
+	km.LineEnd = key.NewBinding(key.WithKeys(k.LineEnd.Keys()...))
+	km.WordBackward = key.NewBinding(key.WithKeys(k.WordLeft.Keys()...))
+	km.WordForward = key.NewBinding(key.WithKeys(k.WordRight.Keys()...))
+	km.DeleteWordBackward = key.NewBinding(key.WithKeys(k.DeleteWord.Keys()...))
+	km.DeleteAfterCursor = key.NewBinding(key.WithKeys(k.DeleteToEnd.Keys()...))
 	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
 	return km
 }
@@ -95,6 +146,8 @@ func (k *KeyMap) Override(keys map[string][]string) {
 		"top": &k.Top, "bottom": &k.Bottom, "help": &k.Help, "editor": &k.Editor, "thinking": &k.Thinking,
 		"copy": &k.Copy, "prev": &k.Prev, "next": &k.Next, "complete": &k.Complete,
 		"sessions": &k.Sessions, "new": &k.New, "open": &k.Open, "previews": &k.Previews,
+		"linestart": &k.LineStart, "lineend": &k.LineEnd, "wordleft": &k.WordLeft, "wordright": &k.WordRight,
+		"deleteword": &k.DeleteWord, "deletetoend": &k.DeleteToEnd, "select": &k.Select,
 	}
 	for name, ks := range keys {
 		b, ok := byName[name]

@@ -64,6 +64,9 @@ type Options struct {
 	// Kitty draws image previews with the kitty graphics protocol, written
 	// to Terminal; it is detected before the program starts.
 	Kitty bool
+	// Demo says muse talks to its offline demo server: the first screen
+	// lists the demo: words to try.
+	Demo bool
 }
 
 // state is which screen the root model shows.
@@ -105,7 +108,8 @@ type Model struct {
 	writer *session.Writer
 	title  string
 	// saveErr says why the session is not saved, while it is not;
-	// lastErr is the message of the last failed request.
+	// lastErr names the last failed request; the status bar shows it until
+	// the next turn starts.
 	saveErr, lastErr string
 	// closeErr is set when the session could not be saved on quitting.
 	closeErr error
@@ -113,6 +117,22 @@ type Model struct {
 	// recall walks the prompt history; recalled is the prompt it put in the input.
 	recall   *session.Recall
 	recalled string
+
+	// sel is selection mode, while it is on.
+	sel selection
+
+	// comp is the Tab completion being cycled; hintHidden is the input the
+	// hint was closed on with esc (it shows again once the input changes).
+	comp       completion
+	hintHidden string
+
+	// inputTop is the first row of the input shown, inputHeight how many
+	// rows show (see sizeInput).
+	inputTop, inputHeight int
+
+	// imageTurns counts the image turns of the session, every branch, so
+	// each turn's files get a number of their own.
+	imageTurns int
 
 	usage    api.Usage
 	lastStop string
@@ -153,14 +173,12 @@ func New(opts Options) Model {
 	in := textarea.New()
 	in.KeyMap = textareaKeys(keys)
 	in.ShowLineNumbers = false
-	in.Prompt = "› "
+	in.Prompt = inputPrompt // drawn by inputView; set for the textarea's width
 	in.Placeholder = inputPlaceholder
 	in.CharLimit = 0
 	in.MaxHeight = 0
-	in.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	in.SetHeight(1)                        // its own view is never drawn: see inputView
 	in.Cursor.SetMode(cursor.CursorStatic) // nothing ticks while nothing animates
-	in.FocusedStyle.Placeholder = opts.Theme.Styles.Subtle
-	in.BlurredStyle.Placeholder = opts.Theme.Styles.Subtle
 	in.Focus()
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
@@ -200,7 +218,14 @@ func (m Model) resume(w *session.Writer) Model {
 		m.params.Model = m.opts.Params.Model
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
+	m.sel = selection{}
 	m.usage, m.lastStop, m.recall, m.notice, m.saveErr, m.lastErr = api.Usage{}, "", nil, "", "", ""
+	m.imageTurns = 0
+	for _, e := range s.All {
+		if e.Kind == session.KindImage {
+			m.imageTurns++
+		}
+	}
 	for _, e := range s.Entries {
 		if e.Message != nil {
 			addUsage(&m.usage, e.Message.Usage)
@@ -248,7 +273,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w.picker, cmd = m.w.picker.Update(msg)
 		return m, cmd
 	case picker.PickedMsg:
-		return m.pick(msg.ID)
+		return m.pick(msg.ID, msg.EntryID)
 	case picker.RenameOpenMsg:
 		title := session.CleanTitle(msg.Title)
 		if title == "" {
@@ -320,17 +345,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closedMsg:
 		m.closeErr = msg.err
 		return m, tea.Quit
+	case editFileMsg:
+		return m, runEditor(msg)
 	case editedMsg:
 		return m.edited(msg)
 	case copiedMsg:
 		if msg.err != nil {
 			m.notice = "copy failed: " + msg.err.Error()
 		} else {
-			m.notice = fmt.Sprintf("copied %d characters of the last reply", msg.chars)
+			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, plural(msg.chars, "character"))
 		}
 		return m, nil
+	case openedMsg:
+		return m.opened(msg)
 	case noticeMsg:
 		m.notice = msg.text
+		return m, nil
+	case draftKeptMsg:
+		if m.notice == "input cleared" {
+			m.notice = "input cleared · ↑ brings it back"
+		}
+		m.recall = nil // the next ↑ starts from the draft
 		return m, nil
 	}
 	if m.state == statePicker {
@@ -348,18 +383,31 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return next, cmd
 		}
 	}
+	if m.sel.active {
+		return m.selectKey(msg)
+	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
+		// From the inside out: a reply or image in flight, then the draft,
+		// then muse itself.
 		if m.turn != nil && !m.turn.cancelled {
 			return m.cancelTurn()
 		}
 		if m.imaging != nil {
 			return m.cancelImage()
 		}
+		if strings.TrimSpace(m.w.input.Value()) != "" {
+			return m.clearDraft()
+		}
 		return m.quit()
 	case key.Matches(msg, m.keys.Cancel):
+		// From the inside out: the help, the completion, then what is in flight.
 		if m.w.help.ShowAll {
 			m.w.help.ShowAll = false
+			return m.layout(), nil
+		}
+		if len(m.hintLines()) > 0 {
+			m.hintHidden, m.comp = m.w.input.Value(), completion{}
 			return m.layout(), nil
 		}
 		if m.turn != nil {
@@ -382,6 +430,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, m.keys.Copy):
 		return m.copyLast()
+	case key.Matches(msg, m.keys.Select):
+		return m.startSelection()
 	case key.Matches(msg, m.keys.Sessions):
 		return m.openPicker()
 	case key.Matches(msg, m.keys.Open):
@@ -389,14 +439,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Previews):
 		m.renderer.showPreviews = !m.renderer.showPreviews
 		m.conv = m.conv.Rerender()
+		m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
+		if m.renderer.showPreviews {
+			m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
+		}
 		return m, nil
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
 	case key.Matches(msg, m.keys.Complete):
-		if done, ok := slash.Complete(m.w.input.Value()); ok {
-			m.w.input.SetValue(done)
-		}
-		return m.layout(), nil
+		return m.complete(1), nil
+	case msg.Type == tea.KeyShiftTab:
+		return m.complete(-1), nil
 	case key.Matches(msg, m.keys.Prev, m.keys.Next) && m.recalling():
 		return m.recallPrompt(key.Matches(msg, m.keys.Prev))
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
@@ -422,14 +475,61 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
 	}
+	if m.failedPrompt(text) {
+		// The prompt that failed, sent again: the same turn, retried, not a
+		// second copy of the prompt.
+		return m.retry()
+	}
 	next, cmd := m.startTurn(engine.Turn{Prompt: text})
 	if next.turn == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
 	next.w.input.Reset()
 	next.recall = nil
-	return next, tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
+	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
 }
+
+// failedPrompt reports whether text is the last prompt and the
+// conversation ends in its failure: an error, after at most a failed reply.
+func (m Model) failedPrompt(text string) bool {
+	es := m.conv.Entries()
+	if len(es) == 0 || es[len(es)-1].Kind != session.KindError {
+		return false
+	}
+	u := lastIndex(es, session.KindUser)
+	if u < 0 || strings.TrimSpace(es[u].Text) != text {
+		return false
+	}
+	for _, e := range es[u+1:] {
+		if e.Kind != session.KindError && (e.Kind != session.KindAssistant || e.Status != session.StatusFailed) {
+			return false
+		}
+	}
+	return true
+}
+
+// clearDraft empties the input; the text goes into the prompt history, so
+// ↑ brings it back.
+func (m Model) clearDraft() (tea.Model, tea.Cmd) {
+	text := m.w.input.Value()
+	m.w.input.Reset()
+	m.recall = nil
+	m.notice = "input cleared"
+	m = m.layout()
+	h, id := m.opts.Prompts, m.SessionID()
+	if h == nil {
+		return m, nil
+	}
+	return m, func() tea.Msg {
+		if err := h.Add(id, text); err != nil {
+			return noticeMsg{text: "input cleared; it could not be kept for ↑: " + err.Error()}
+		}
+		return draftKeptMsg{}
+	}
+}
+
+// draftKeptMsg says a cleared draft is in the prompt history.
+type draftKeptMsg struct{}
 
 // paramsCopy returns the settings, for an entry to keep.
 func (m Model) paramsCopy() *session.Params {

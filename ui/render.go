@@ -140,7 +140,7 @@ func (r *renderer) block(e *session.Entry, i, width int) string {
 		// Thinking streams live, dimmed, and folds to one line when its block ends.
 		live := e.Status == session.StatusStreaming && i == len(e.Message.Content)-1
 		if !r.expandThinking && !live {
-			return st.Thinking.Render(fmt.Sprintf("thinking · %d lines", n))
+			return st.Thinking.Render("thinking · " + plural(n, "line"))
 		}
 		return st.Thinking.Render("thinking\n" + wrap(text, width))
 	case api.BlockToolUse:
@@ -175,12 +175,10 @@ func (r *renderer) errorEntry(e *session.Entry, width int) string {
 	if info == nil {
 		info = &session.ErrorInfo{Message: e.Text}
 	}
+	// Named as -p names it (see errorName): "error 502 bad_gateway".
 	head := "error"
-	if info.Status != 0 {
-		head += fmt.Sprintf(" %d", info.Status)
-	}
-	if info.Type != "" {
-		head += " " + sanitize.Line(info.Type)
+	if info.Status != 0 || info.Type != "" {
+		head += " " + sanitize.Line(errorName(info))
 	}
 	lines := []string{st.ErrorLabel.Render("✗ " + head)}
 	lines = append(lines, indent(st.ErrorText.Render(wrap(sanitize.Plain(info.Message), width))))

@@ -23,32 +23,50 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// sessionLoadedMsg carries a session to resume, opened for writing.
+// sessionLoadedMsg carries a session to resume, opened for writing, and
+// the entry to show (a text search's match), if any.
 type sessionLoadedMsg struct {
-	w   *session.Writer
-	err error
+	w       *session.Writer
+	entryID string
+	err     error
 }
 
 // loadSession opens a session for writing.
-func loadSession(store *session.Store, id string) tea.Cmd {
+func loadSession(store *session.Store, id, entryID string) tea.Cmd {
 	return func() tea.Msg {
 		w, err := store.OpenWriter(id)
-		return sessionLoadedMsg{w: w, err: err}
+		return sessionLoadedMsg{w: w, entryID: entryID, err: err}
 	}
 }
 
-// pick resumes the session chosen in the picker.
-func (m Model) pick(id string) (Model, tea.Cmd) {
+// pick resumes the session chosen in the picker, scrolled to entryID when
+// a text search found it there.
+func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	if id == m.SessionID() {
 		m.state = stateChat
-		return m, nil
+		return m.showEntry(entryID), nil
 	}
 	if m.busy() {
 		m.state = stateChat
 		m.notice = "a reply or image is still on its way: esc cancels it, then ctrl+s"
 		return m, nil
 	}
-	return m, loadSession(m.opts.Store, id)
+	return m, loadSession(m.opts.Store, id, entryID)
+}
+
+// showEntry scrolls the conversation to the entry id, if it shows.
+func (m Model) showEntry(id string) Model {
+	if id == "" {
+		return m
+	}
+	es := m.conv.Entries()
+	for i := range es {
+		if es[i].ID == id {
+			m.conv = m.conv.Reveal(i)
+			break
+		}
+	}
+	return m
 }
 
 func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
@@ -57,7 +75,7 @@ func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.leave()
-	m = m.resume(msg.w)
+	m = m.resume(msg.w).showEntry(msg.entryID)
 	m.notice = "resumed " + msg.w.ID()
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
 }

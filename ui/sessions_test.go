@@ -11,6 +11,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"muse/session"
 )
 
 // writeTestJournal writes a session journal by hand, with fixed times, so the
@@ -173,4 +175,132 @@ func TestPickerFilterGolden(t *testing.T) {
 		t.Errorf("the filter did not narrow the list:\n%s", view)
 	}
 	golden.RequireEqual(t, []byte(view))
+}
+
+// Enter on a text search's match resumes the session scrolled to the turn
+// that matched.
+func TestPickerSearchResumesAtTheMatch(t *testing.T) {
+	h := newHarness(t, 0)
+	dir := h.store.Dir()
+	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "Go channels explained", "demo-chat", 30, base)
+	writeTestJournal(t, dir, "20261121-100000-bbbbbb", "Tax guide outline", "demo-chat", 1, base.Add(24*time.Hour))
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "Tax guide outline")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
+	tm.Type("question 3 about go")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "1 match for")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "resumed")
+	m := quit(t, tm)
+	view := m.View()
+	if m.SessionID() != "20261120-093000-aaaaaa" || !strings.Contains(view, "question 3 about Go channels explained") {
+		t.Errorf("resumed %s, view:\n%s", m.SessionID(), view)
+	}
+}
+
+// Renaming keeps the renamed row selected, even when the new title leaves
+// the filter, and does not change which session -c resumes; esc in the
+// picker's help closes the help only.
+func TestPickerRenameKeepsSelectionAndLatest(t *testing.T) {
+	h := newHarness(t, 0)
+	dir := h.store.Dir()
+	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "First", "demo-chat", 1, base)
+	writeTestJournal(t, dir, "20261121-093000-bbbbbb", "Second", "demo-chat", 2, base.Add(time.Hour))
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "Second")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/")})
+	tm.Type("First")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "1 session")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	tm.Type("Alpha")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "renamed")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+	waitFor(t, tm, "close help") // the picker's full help
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // still in the picker: resumes the row selected
+	waitFor(t, tm, "resumed")
+	m := quit(t, tm)
+	if m.SessionID() != "20261120-093000-aaaaaa" || m.title != "Alpha" {
+		t.Errorf("enter resumed %s %q, want the renamed session", m.SessionID(), m.title)
+	}
+	latest, err := h.store.Latest()
+	if err != nil || latest.ID != "20261121-093000-bbbbbb" {
+		t.Errorf("-c would resume %v (%v), want the session updated last", latest, err)
+	}
+}
+
+// An image-only session counts its image turns in the picker.
+func TestPickerCountsImageTurns(t *testing.T) {
+	h := newHarness(t, 0)
+	ts := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC).Format(time.RFC3339)
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"v":2,"type":"header","time":%q,"id":"20261120-093000-iiiiii","created":%q,"params":{"model":"demo-chat"}}`+"\n", ts, ts)
+	fmt.Fprintf(&b, `{"type":"title","time":%q,"title":"Foxes"}`+"\n", ts)
+	for i := 1; i <= 2; i++ {
+		parent := ""
+		if i > 1 {
+			parent = fmt.Sprintf(`"parent":"e%d",`, i-1)
+		}
+		fmt.Fprintf(&b, `{"type":"entry","time":%q,"entry":{"id":"e%d",%s"kind":"image","time":%q,"image_prompt":"fox %d","images":[{"index":0,"error":"gone"}]}}`+"\n", ts, i, parent, ts, i)
+	}
+	if err := os.WriteFile(filepath.Join(h.store.Dir(), "20261120-093000-iiiiii.jsonl"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := start(t, h.model(t, nil), 80, 24)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "Foxes")
+	m := quit(t, tm)
+	if v := m.View(); !strings.Contains(v, "· 2 messages ·") {
+		t.Errorf("the image turns are not counted:\n%s", v)
+	}
+}
+
+// /export writes the session's real creation date; notices such as /help
+// are never saved nor exported.
+func TestExportDateAndNoNotices(t *testing.T) {
+	h := newHarness(t, 0)
+	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	writeTestJournal(t, h.store.Dir(), "20261120-093000-aaaaaa", "Old one", "demo-chat", 1, base)
+	sess, err := h.store.Load("20261120-093000-aaaaaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := start(t, h.model(t, sess), 80, 24)
+	send(tm, "/help")
+	send(tm, "hello")
+	waitFor(t, tm, "stop end_turn")
+	path := filepath.Join(t.TempDir(), "out.md")
+	send(tm, "/export "+path)
+	waitFor(t, tm, "exported to")
+	quit(t, tm)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "Created 2026-11-20 09:30 UTC") {
+		t.Errorf("the export does not give the creation date:\n%s", data)
+	}
+	if strings.Contains(string(data), "ctrl+c") || strings.Contains(string(data), "commands") {
+		t.Errorf("the /help notice was exported:\n%s", data)
+	}
+	saved, err := h.store.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range saved.All {
+		if e.Kind == session.KindNotice || strings.HasPrefix(e.ID, "n") {
+			t.Errorf("a notice was saved: %+v", e)
+		}
+	}
+	if len(saved.Entries) != 4 {
+		t.Errorf("saved %d entries, want the 2 before and the new prompt and reply", len(saved.Entries))
+	}
 }

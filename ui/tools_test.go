@@ -2,15 +2,18 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"muse/api"
+	"muse/api/demo"
 	"muse/session"
 	"muse/ui/engine"
 )
@@ -114,5 +117,95 @@ func TestQuitCommandWhileStreamingKeepsTheTurn(t *testing.T) {
 	}
 	if len(sess.Entries) != 2 || sess.Entries[0].Text != "demo:long keep this" || sess.Entries[1].Status != session.StatusCancelled || sess.Entries[1].Message.Text() == "" {
 		t.Errorf("saved on /quit: %+v", sess.Entries)
+	}
+}
+
+// demoTool is the tool --demo offers.
+func demoTool() Tool {
+	def, argv := demo.TimeTool()
+	return Tool{Def: def, Command: argv}
+}
+
+// stopWaiting stops the program while a tool call waits, and cancels the
+// turn, so the engine ends.
+func stopWaiting(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	tm.Send(testStopMsg{})
+	m := finalModel(t, tm)
+	if m.turn == nil || m.turn.ask == nil {
+		t.Fatalf("no tool call waits")
+	}
+	t.Cleanup(m.turn.cancel)
+	return m
+}
+
+// The approval box shows the tool, its input and the keys that answer,
+// above the input, at 120 and at 40 columns.
+func TestToolApprovalBoxGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{120, 30}, {40, 14}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			m, _ := toolModel(t, demoTool())
+			tm := start(t, m, size.w, size.h)
+			send(tm, "demo:tool what time is it?")
+			waitFor(t, tm, "run tool get_time?")
+			final := stopWaiting(t, tm)
+			view := final.View()
+			for _, want := range []string{"run tool get_time?", `"timezone": "UTC"`, "y yes · n no · a always", "waiting for your answer"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("view lacks %q:\n%s", want, view)
+				}
+			}
+			for i, line := range strings.Split(view, "\n") {
+				if w := visibleWidth(line); w > size.w {
+					t.Errorf("line %d is %d wide: %q", i, w, line)
+				}
+			}
+			if n := strings.Count(view, "\n") + 1; n != size.h {
+				t.Errorf("view has %d lines, want %d", n, size.h)
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// While a call waits for y, n or a, other keys change nothing on screen,
+// and the draft in the input is kept.
+func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
+	m, _ := toolModel(t, demoTool())
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.w.input.SetValue("my draft")
+	ch := make(chan turnItem)
+	answer := make(chan engine.Approval, 1)
+	m.turn = &turnRun{id: 1, cancel: func() {}}
+	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: answer}, ch)
+	m = next.(Model)
+	before := m.View()
+	for _, k := range []tea.KeyMsg{
+		{Type: tea.KeyRunes, Runes: []rune("hello?")}, {Type: tea.KeyEnter}, {Type: tea.KeyBackspace},
+		{Type: tea.KeyPgUp}, {Type: tea.KeyCtrlUp}, {Type: tea.KeyTab}, {Type: tea.KeyRunes, Runes: []rune("?")},
+	} {
+		m, _ = updateModel(m, k)
+		if v := m.View(); v != before {
+			t.Fatalf("%s changed the screen:\n%s\n---\n%s", k, before, v)
+		}
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
+	if a := <-answer; !a.Run || !a.Always {
+		t.Errorf("a answered %+v", a)
+	}
+	if m.w.input.Value() != "my draft" || m.turn.ask != nil || strings.Contains(m.View(), "run tool") {
+		t.Errorf("after the answer: input %q, ask %v", m.w.input.Value(), m.turn.ask)
+	}
+}
+
+// On a 40×10 screen the box keeps the tool's input, on its title's line.
+func TestToolApprovalOnATinyScreen(t *testing.T) {
+	m, _ := toolModel(t, demoTool())
+	tm := start(t, m, 40, 10)
+	send(tm, "demo:tool what time is it?")
+	waitFor(t, tm, "y yes · n no · a always")
+	view := stopWaiting(t, tm).View()
+	if !strings.Contains(view, `run tool get_time? {"timezone":"UTC`) || strings.Count(view, "\n") != 9 {
+		t.Errorf("the input is not shown:\n%s", view)
 	}
 }

@@ -118,7 +118,8 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
 	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt}
-	m.notice, m.lastErr = "", ""
+	// What the status bar said of the last turn is old news now.
+	m.notice, m.lastErr, m.lastStop = "", "", ""
 	m.conv = m.conv.caughtUp()
 	return m.layout(), tea.Batch(runTurn(ctx, m.engineConfig(), m.writer, t, m.turnSeq), m.w.spin.Tick)
 }
@@ -236,7 +237,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	case engine.EntryAdded:
 		m.conv = m.conv.caughtUp().Add(ev.Entry)
 		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {
-			m.lastErr = ev.Entry.Error.Message
+			m.lastErr = failedName(ev.Entry.Error)
 		}
 	case engine.ReplyStarted:
 		r := &reply{live: ev.Entry}

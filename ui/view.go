@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -21,28 +22,25 @@ func (m Model) layout() Model {
 	if m.width <= 0 || m.height <= 0 {
 		return m
 	}
-	// The input grows with its lines, up to a quarter of the screen.
-	inputLines := min(max(m.w.input.LineCount(), 1), m.maxInputLines())
 	m.w.input.SetWidth(m.width)
-	m.w.input.SetHeight(inputLines)
+	m = m.sizeInput()
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - inputLines - 1 /* border */ - 1 /* status */ - m.helpHeight()
+	convHeight := m.height - 1 /* header */ - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
 
-func (m Model) maxInputLines() int { return max(min(8, m.height/4), 1) }
-
-// updateInput passes msg to the input at its full height, so it never
-// scrolls while it still fits, then sizes it to its lines.
+// updateInput passes msg to the input, then sizes it to its rows.
 func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
-	m.w.input.SetHeight(m.maxInputLines())
 	var cmd tea.Cmd
 	m.w.input, cmd = m.w.input.Update(msg)
 	return m.layout(), cmd
 }
 
 func (m Model) helpHeight() int { return lipgloss.Height(m.helpView()) }
+
+// mouseHelp says how to select text with the mouse while muse captures it.
+const mouseHelp = "mouse: the wheel scrolls; shift+drag selects text to copy while muse has the mouse (--no-mouse or mouse = false in the profile leaves the mouse to the terminal)"
 
 // helpView is the line under the status bar: the short keymap, the hint of
 // the slash command being typed, or, with ?, every key and command.
@@ -62,6 +60,7 @@ func (m Model) helpView() string {
 			}
 			lines = append(lines, "")
 		}
+		lines = append(lines, st.Subtle.Render(wrap(mouseHelp, max(m.width-1, 10))), "")
 		for _, l := range slash.HelpLines() {
 			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
 		}
@@ -73,8 +72,14 @@ func (m Model) helpView() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	if hint := slash.Hint(m.w.input.Value(), max(m.width, 1)); hint != "" {
-		return st.Accent.Render(hint)
+	if m.sel.active {
+		return m.w.help.ShortHelpView(m.keys.SelectHelp())
+	}
+	if m.waitingForApproval() {
+		return m.w.help.ShortHelpView(approvalKeys)
+	}
+	if hint := m.hintLines(); len(hint) > 0 {
+		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
 	return m.w.help.View(m.keys)
 }
@@ -91,19 +96,27 @@ func (m Model) View() string {
 	}
 	c := m.memo
 	value := m.w.input.Value()
-	li := m.w.input.LineInfo()
 	slash := strings.HasPrefix(strings.TrimSpace(value), "/")
 	hintValue := ""
 	if slash {
 		hintValue = value
 	}
+	conv := m.conv.View()
+	if len(m.conv.Entries()) == 0 {
+		conv = c.welcome.get(memoKey(m.width, m.conv.height), func() string { return m.welcomeView(m.width, m.conv.height) })
+	}
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
-		m.conv.View(),
-		c.input.get(memoKey(m.width, m.w.input.Height(), m.turn == nil, m.w.input.Placeholder, m.w.input.Focused(), m.w.input.Line(), li.RowOffset, li.CharOffset, value), m.inputView),
-		c.status.get(m.statusKey(), m.statusView),
-		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue), m.helpView),
+		conv,
 	}
+	if box := m.approvalView(); box != "" {
+		parts = append(parts, box)
+	}
+	parts = append(parts,
+		c.input.get(m.inputKey(), m.inputView),
+		c.status.get(m.statusKey(), m.statusView),
+		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval()), m.helpView),
+	)
 	return c.frame.join(parts)
 }
 
@@ -150,8 +163,8 @@ func memoKey(parts ...any) string {
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, input, status, help memo
-	frame                       frameMemo
+	header, input, status, help, welcome memo
+	frame                                frameMemo
 }
 
 // memo caches one string by the key it was made from.
@@ -165,14 +178,6 @@ func (c *memo) get(key string, f func() string) string {
 		c.key, c.val, c.ok = key, f(), true
 	}
 	return c.val
-}
-
-func (m Model) inputView() string {
-	border := m.th.Styles.InputBorder
-	if m.turn == nil {
-		border = m.th.Styles.InputBorderFocused
-	}
-	return border.Width(m.width).Render(m.w.input.View())
 }
 
 // statusKey is what the status bar shows, before styling. While a reply
@@ -190,10 +195,16 @@ func (m Model) statusKey() string {
 	}
 	b = append(b, '|')
 	b = append(b, m.lastStop...)
+	b = append(b, m.lastErr...)
 	b = append(b, m.toolPrompt()...)
 	b = append(b, m.saveErr...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
+	if m.sel.active {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(m.sel.idx), 10)
+		b = strconv.AppendInt(b, int64(len(m.conv.Entries())), 10)
+	}
 	if j := m.imaging; j != nil {
 		b = append(b, '|')
 		b = append(b, m.w.spin.View()...)
@@ -277,6 +288,10 @@ func (m Model) statusView() string {
 		left += st.Subtle.Render(" · esc cancels")
 	case m.notice != "":
 		left = st.Warning.Render(sanitize.Line(m.notice))
+	case m.sel.active:
+		e, _ := m.selectedEntry()
+		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries()))) +
+			st.Subtle.Render(" · y copies it · c its code")
 	case m.saveErr != "":
 		left = st.ErrorText.Render("session not saved: " + sanitize.Line(m.saveErr))
 	default:
@@ -284,7 +299,10 @@ func (m Model) statusView() string {
 		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
 			left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
 		}
-		if m.lastStop != "" {
+		switch {
+		case m.lastErr != "":
+			left += st.ErrorText.Render(" · ✗ " + sanitize.Line(m.lastErr))
+		case m.lastStop != "":
 			left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(m.lastStop))
 		}
 	}
@@ -376,11 +394,62 @@ func formatElapsed(d time.Duration) string {
 
 // toolPrompt is the status line while a tool call waits for approval.
 func (m Model) toolPrompt() string {
-	t := m.turn
-	if t == nil || t.ask == nil || !t.ask.hasCommand {
+	if !m.waitingForApproval() {
 		return ""
 	}
+	return "tool " + sanitize.Line(m.turn.ask.call.Name) + " waits for your answer"
+}
+
+// approvalView is the box above the input while a tool call waits: the
+// tool, its input, and the keys that answer. It is "" the rest of the time.
+func (m Model) approvalView() string {
+	t := m.turn
+	if t == nil || t.ask == nil || m.width <= 0 {
+		return ""
+	}
+	st := m.th.Styles
+	box := st.ToolBox.Width(max(m.width-2, 12)) // the width inside the border
+	inner := max(m.width-box.GetHorizontalFrameSize(), 8)
 	call := t.ask.call
-	return fmt.Sprintf("run tool %s %s? y yes · n no · a always this session",
-		sanitize.Line(call.Name), truncateRunes(sanitize.Line(string(call.Input)), 60))
+	name := sanitize.Line(call.Name)
+	title := "run tool " + name + "?"
+	keys := "y yes · n no · a always"
+	if !t.ask.hasCommand {
+		title = "tool " + name + " needs a result"
+		keys = "type it below · enter sends · esc declines"
+	}
+	lines := []string{st.ToolTitle.Render(truncateWidth(title, inner))}
+	input := strings.Split(sanitize.Plain(prettyJSON(call.Input)), "\n")
+	// What the screen leaves: a line of conversation at least, the input,
+	// the bars, and the box's title, keys and border; a third at most.
+	room := min(m.height-1-1-m.inputHeight-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
+	switch {
+	case room <= 0: // a tiny screen: the input on the title's line, as it fits
+		lines[0] = st.ToolTitle.Render(truncateWidth(title+" "+strings.Join(strings.Fields(sanitize.Line(string(call.Input))), " "), inner))
+		input = nil
+	case len(input) > room:
+		more := len(input) - room + 1
+		input = append(input[:room-1], "… "+plural(more, "more line"))
+	}
+	for _, l := range input {
+		lines = append(lines, truncateWidth(strings.TrimRight(l, " "), inner))
+	}
+	lines = append(lines, st.Warning.Render(truncateWidth(keys, inner)))
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+// approvalKeys are the only keys that do something while a call waits.
+var approvalKeys = []key.Binding{
+	key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+	key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
+	key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
+	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "no")),
+}
+
+// approvalHeight is how many lines the approval box takes.
+func (m Model) approvalHeight() int {
+	if v := m.approvalView(); v != "" {
+		return lipgloss.Height(v)
+	}
+	return 0
 }

@@ -22,6 +22,14 @@ const (
 	kwSlow       = "demo:slow"
 )
 
+// Keywords lists the scenario words a prompt can hold, for a screen to
+// offer: those of the message endpoint, and those of the image endpoint.
+func Keywords() (messages, images []string) {
+	messages = []string{kwLong, kwThink, kwTool, kwError, kwOverloaded, kwRateLimit, kwHTML, kwHostile, kwSlow}
+	images = []string{kwURL, kwMixed, kwTwo, kwBadB64, kwHuge, kw404, kwHostile, kwSlow}
+	return messages, images
+}
+
 // errorAfter is how many text deltas demo:error sends before failing.
 const errorAfter = 5
 

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -38,5 +39,41 @@ func TestStartAndClose(t *testing.T) {
 	if resp, err := client.Get(s.URL + messagesPath); err == nil {
 		resp.Body.Close()
 		t.Fatal("server still answering after Close")
+	}
+}
+
+// TimeTool is the tool demo:tool calls, with a valid definition and a
+// command that runs nothing harmful.
+func TestTimeTool(t *testing.T) {
+	def, argv := TimeTool()
+	if def.Name != defaultTool || def.Description == "" {
+		t.Errorf("tool %+v", def)
+	}
+	var schema struct {
+		Type       string                     `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(def.InputSchema, &schema); err != nil || schema.Type != "object" || len(schema.Properties) == 0 {
+		t.Errorf("input_schema %s: %v", def.InputSchema, err)
+	}
+	if len(argv) == 0 || argv[0] != "date" {
+		t.Errorf("command %q", argv)
+	}
+	req := &api.MessageRequest{Tools: []api.Tool{def}}
+	if name, _ := pickTool(req); name != def.Name {
+		t.Errorf("demo:tool calls %q, not the demo tool", name)
+	}
+}
+
+// Every keyword offered is one the demo acts on.
+func TestKeywords(t *testing.T) {
+	msgs, imgs := Keywords()
+	if len(msgs) != 9 || len(imgs) != 8 {
+		t.Errorf("keywords %q %q", msgs, imgs)
+	}
+	for _, k := range append(msgs, imgs...) {
+		if !strings.HasPrefix(k, "demo:") {
+			t.Errorf("keyword %q", k)
+		}
 	}
 }

@@ -11,6 +11,19 @@ import (
 // defaultTool is called by demo:tool when the request offers no tools.
 const defaultTool = "get_time"
 
+// TimeTool is the tool --demo offers, so that demo:tool shows a tool call,
+// its approval and its result with no configuration: get_time, whose
+// command prints the time in UTC. The command is run by muse, never sent to
+// the server; it reads nothing and changes nothing.
+func TimeTool() (def api.Tool, command []string) {
+	def = api.Tool{
+		Name:        defaultTool,
+		Description: "The current time (UTC, hours and minutes).",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"timezone":{"type":"string","description":"an IANA time zone; the demo answers in UTC"}}}`),
+	}
+	return def, []string{"date", "-u", "+%H:%M UTC"}
+}
+
 // pickTool chooses the tool demo:tool calls: the one named by tool_choice
 // {"type":"tool"}, else the first tool offered, else get_time.
 func pickTool(req *api.MessageRequest) (name string, schema json.RawMessage) {

@@ -47,7 +47,15 @@ func (i sessionItem) Description() string {
 	if i.match != nil {
 		return fmt.Sprintf("turn %d · %s", i.match.Turn, sanitize.Line(i.match.Snippet))
 	}
-	return fmt.Sprintf("%s · %d messages · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), i.info.Messages, sanitize.Line(i.info.Model))
+	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
+}
+
+// plural counts n things: "1 message", "2 messages".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // FilterValue is what the list's filter matches: the title, id and model.
@@ -81,15 +89,38 @@ type Model struct {
 	status string
 	width  int
 	height int
+	// reselect is the id of the session to select again once the list is
+	// loaded anew, as after a rename.
+	reselect string
 }
 
 func New(store *session.Store, th *theme.Theme) Model {
+	// Every colour from the theme, so the light theme's contrast holds here
+	// too (the list's own greys are too light on white).
+	text, muted, subtle, accent := th.Styles.UserText.GetForeground(), th.Styles.Muted.GetForeground(), th.Styles.Subtle.GetForeground(), th.Styles.Accent.GetForeground()
 	d := list.NewDefaultDelegate()
-	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(th.Styles.Accent.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
-	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(th.Styles.Muted.GetForeground()).BorderForeground(th.Styles.Accent.GetForeground())
+	d.Styles.NormalTitle = d.Styles.NormalTitle.Foreground(text)
+	d.Styles.NormalDesc = d.Styles.NormalDesc.Foreground(muted)
+	d.Styles.DimmedTitle = d.Styles.DimmedTitle.Foreground(muted)
+	d.Styles.DimmedDesc = d.Styles.DimmedDesc.Foreground(subtle)
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(accent).BorderForeground(accent)
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(muted).BorderForeground(accent)
 	l := list.New(nil, d, 0, 0)
 	l.Title = "sessions"
 	l.Styles.Title = th.Styles.HeaderTitle
+	l.Styles.StatusBar = l.Styles.StatusBar.Foreground(subtle)
+	l.Styles.StatusEmpty = l.Styles.StatusEmpty.Foreground(subtle)
+	l.Styles.StatusBarActiveFilter = l.Styles.StatusBarActiveFilter.Foreground(text)
+	l.Styles.StatusBarFilterCount = l.Styles.StatusBarFilterCount.Foreground(subtle)
+	l.Styles.NoItems = l.Styles.NoItems.Foreground(subtle)
+	l.Styles.FilterPrompt = l.Styles.FilterPrompt.Foreground(accent)
+	l.Styles.FilterCursor = l.Styles.FilterCursor.Foreground(accent)
+	l.Styles.DividerDot = l.Styles.DividerDot.Foreground(subtle)
+	l.Styles.ActivePaginationDot = l.Styles.ActivePaginationDot.Foreground(muted)
+	l.Styles.InactivePaginationDot = l.Styles.InactivePaginationDot.Foreground(subtle)
+	l.Help.Styles.ShortKey, l.Help.Styles.FullKey = th.Styles.Muted, th.Styles.Muted
+	l.Help.Styles.ShortDesc, l.Help.Styles.FullDesc = th.Styles.Subtle, th.Styles.Subtle
+	l.Help.Styles.ShortSeparator, l.Help.Styles.FullSeparator = th.Styles.Subtle, th.Styles.Subtle
 	l.SetStatusBarItemName("session", "sessions")
 	l.DisableQuitKeybindings()
 	keys := newPickerKeys()
@@ -134,8 +165,10 @@ func searchSessions(store *session.Store, query string) tea.Cmd {
 	}
 }
 
-// PickedMsg asks the root to resume a session.
-type PickedMsg struct{ ID string }
+// PickedMsg asks the root to resume a session. EntryID, set when the
+// session was found by a text search, is the entry that matched: the
+// conversation opens scrolled to it.
+type PickedMsg struct{ ID, EntryID string }
 
 // DoneMsg asks the root to go back to the chat.
 type DoneMsg struct{}
@@ -194,15 +227,35 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.err != nil {
 			p.status = "could not list sessions: " + msg.err.Error()
 		} else if msg.query != "" {
-			p.status = fmt.Sprintf("%d matches for %q · esc shows all", len(msg.items), msg.query)
+			p.status = fmt.Sprintf("%s for %q · esc shows all", plural(len(msg.items), "match"), msg.query)
+			if len(msg.items) == 1 {
+				p.status = fmt.Sprintf("1 match for %q · esc shows all", msg.query)
+			}
 		}
-		return p, p.list.SetItems(msg.items)
+		_ = p.list.SetItems(msg.items) // the filter, if any, runs here, not in a command
+		p.refilter()
+		if p.reselect != "" {
+			if !p.selectID(p.reselect) && p.list.FilterState() != list.Unfiltered {
+				// The new title no longer matches the filter: show all.
+				p.list.ResetFilter()
+				p.selectID(p.reselect)
+			}
+			p.reselect = ""
+		}
+		return p, nil
+	case list.FilterMatchesMsg:
+		// The list filters in commands, whose answers can arrive out of
+		// order: the picker filters at once instead (see refilter).
+		return p, nil
 	case ChangedMsg:
 		if msg.Err != nil {
 			p.status = msg.Err.Error()
 			return p, nil
 		}
 		p.status = msg.What
+		if item, ok := p.list.SelectedItem().(sessionItem); ok {
+			p.reselect = item.info.ID
+		}
 		return p, listSessions(p.store)
 	case tea.KeyMsg:
 		return p.key(msg)
@@ -250,12 +303,19 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return p, nil
 	}
 	if p.list.SettingFilter() {
-		var cmd tea.Cmd
-		p.list, cmd = p.list.Update(msg)
-		return p, cmd
+		before := p.list.FilterValue()
+		p.list, _ = p.list.Update(msg) // its command only filters: done below
+		if p.list.FilterValue() != before {
+			p.refilter()
+		}
+		return p, nil
 	}
 	item, ok := p.list.SelectedItem().(sessionItem)
 	switch {
+	case key.Matches(msg, p.keys.Back) && p.list.Help.ShowAll:
+		p.list.Help.ShowAll = false // esc closes the help, and only the help
+		p.list.SetSize(p.list.Width(), p.list.Height())
+		return p, nil
 	case key.Matches(msg, p.keys.Back):
 		if p.list.FilterState() != list.Unfiltered {
 			p.list.ResetFilter()
@@ -267,7 +327,11 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
-		return p, func() tea.Msg { return PickedMsg{ID: item.info.ID} }
+		picked := PickedMsg{ID: item.info.ID}
+		if item.match != nil {
+			picked.EntryID = item.match.EntryID
+		}
+		return p, func() tea.Msg { return picked }
 	case key.Matches(msg, p.keys.Rename) && ok:
 		p.mode, p.target = pickRename, item.info
 		p.input.SetValue(item.info.Title)
@@ -291,13 +355,53 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return p, cmd
 }
 
+// selectID selects the session id among the rows shown, if it is there.
+func (p *Model) selectID(id string) bool {
+	for i, it := range p.list.VisibleItems() {
+		if it.(sessionItem).info.ID == id {
+			p.list.Select(i)
+			return true
+		}
+	}
+	return false
+}
+
+// refilter filters the list at once by the text of its filter, keeping the
+// filter's state (being typed, or applied).
+func (p *Model) refilter() {
+	state := p.list.FilterState()
+	if state == list.Unfiltered {
+		return
+	}
+	value := p.list.FilterValue()
+	if value == "" && state == list.Filtering {
+		return // everything shows while the filter is empty
+	}
+	p.list.SetFilterText(value)
+	if state == list.Filtering {
+		p.list.SetFilterState(list.Filtering)
+	}
+}
+
+// inputLine draws a one-line input with its cursor in reverse video, which
+// shows with NO_COLOR too (lipgloss then drops every style).
+func inputLine(in textinput.Model) string {
+	value := []rune(sanitize.Line(in.Value()))
+	pos := min(max(in.Position(), 0), len(value))
+	at, after := " ", ""
+	if pos < len(value) {
+		at, after = string(value[pos]), string(value[pos+1:])
+	}
+	return in.Prompt + string(value[:pos]) + "\x1b[7m" + at + "\x1b[27m" + after
+}
+
 // View draws the list and, below it, the prompt or status line.
 func (p Model) View() string {
 	st := p.th.Styles
 	var bottom string
 	switch p.mode {
 	case pickRename, pickSearch:
-		bottom = p.input.View()
+		bottom = inputLine(p.input)
 	case pickConfirmDelete:
 		bottom = st.Warning.Render(fmt.Sprintf("delete %q (%s)? y deletes, any other key keeps it", sanitize.Line(p.target.Title), p.target.ID))
 	default:

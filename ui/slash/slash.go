@@ -14,6 +14,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/images"
 )
 
 // slashCommand describes one slash command for parsing, completion, help and hints.
@@ -35,7 +36,8 @@ type Result struct {
 	Action Action         // what to do
 	Params session.Params // for ActionSet: the settings after the change; otherwise a copy of the settings as they were
 	Notice string         // a short line saying what happened, e.g. "temperature 0.7 · from the next request"; may be ""
-	Arg    string         // the argument of ActionRename and ActionExport
+	Arg    string         // the argument of ActionRename, ActionExport and ActionImage; "code" for /copy code
+	N      int            // for ActionCopy and ActionOpen: the number given, 0 when none
 }
 
 // Action is the kind of thing a slash command asks the chat screen to do.
@@ -46,7 +48,7 @@ const (
 	ActionSet        Action = iota // settings changed: params holds them
 	ActionRetry                    // regenerate the last reply
 	ActionContinue                 // continue a reply cut at max_tokens
-	ActionCopy                     // copy the last reply
+	ActionCopy                     // copy the last reply; message N from the end; with arg "code", code block N of the last reply (0: its last)
 	ActionInfo                     // show the usage of the last reply
 	ActionClear                    // start a new session
 	ActionHelp                     // show all keys and commands
@@ -56,7 +58,7 @@ const (
 	ActionExport                   // export the session as Markdown to arg (or a default path)
 	ActionSessions                 // open the session picker
 	ActionImage                    // generate images from arg (or the last reply)
-	ActionOpen                     // open image arg of the last image turn
+	ActionOpen                     // open image N of the last image turn; 0: the last image saved
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -82,15 +84,15 @@ var slashCommands = []slashCommand{
 	{name: "tool-choice", args: "auto|any|none|NAME", help: "how the model may use tools (off: server default)", run: slashToolChoice},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
-	{name: "size", args: "W*H", help: "image size, like 1024*1024 (WxH works too)", run: slashSize},
+	{name: "size", args: "W*H", help: fmt.Sprintf("image size, like 1024*1024 (WxH works too), sides 1 to %d, at most %d megapixels", images.MaxSide, images.MaxPixels/1_000_000), run: slashSize},
 	{name: "negative", args: "[TEXT]", help: "what images should not show (alone: clear)", run: slashNegative},
 	{name: "extend", args: "on|off", help: "let the server extend image prompts", run: slashOnOff("prompt_extend", func(ip *session.ImageParams) **bool { return &ip.PromptExtend })},
 	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark })},
 	{name: "image-model", args: "NAME", help: "model for image generation", run: slashImageModel},
-	{name: "open", args: "N", help: "open image N of the last image turn in the viewer", run: slashOpen},
+	{name: "open", args: "[N]", help: "open image N of the last image turn in the viewer (alone: the last image saved)", run: slashOpen},
 	{name: "retry", help: "regenerate the last reply", run: slashJust(ActionRetry)},
 	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(ActionContinue)},
-	{name: "copy", help: "copy the last reply", run: slashJust(ActionCopy)},
+	{name: "copy", args: "[N|code [N]]", help: "copy the last reply; N: message N from the end; code [N]: code block N of the last reply (default its last)", run: slashCopy},
 	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
@@ -126,10 +128,11 @@ func Is(input string) bool {
 	return true
 }
 
-// runSlash parses input as a slash command and runs it on the settings p. An
+// Run parses input as a slash command and runs it on the settings p; tools
+// are the names of the tools configured, which /tool-choice may name. An
 // error (an unknown command, a misused or malformed argument) says what is
 // allowed; the result then carries p unchanged, and p itself is never changed.
-func Run(input string, p session.Params) (Result, error) {
+func Run(input string, p session.Params, tools []string) (Result, error) {
 	unchanged := Result{Params: slashCloneParams(p)}
 	word, arg := splitSlash(input)
 	if !strings.HasPrefix(word, "/") {
@@ -150,38 +153,45 @@ func Run(input string, p session.Params) (Result, error) {
 	if err != nil {
 		return unchanged, err
 	}
+	if cmd.name == "tool-choice" {
+		if err := checkToolChoice(res.Params.ToolChoice, tools); err != nil {
+			return unchanged, err
+		}
+	}
 	return res, nil
 }
 
-// completeSlash completes the command name for Tab. Input must be "/" and part
-// of a name with no space yet. A single matching command completes to "/name "
-// (to "/name" when it takes no arguments); several complete to their longest
-// common prefix. ok is false when nothing would be added.
-func Complete(input string) (completed string, ok bool) {
+// checkToolChoice refuses a tool_choice that names a tool not configured.
+func checkToolChoice(choice string, tools []string) error {
+	switch choice {
+	case "", "auto", "any", "none":
+		return nil
+	}
+	for _, t := range tools {
+		if t == choice {
+			return nil
+		}
+	}
+	if len(tools) == 0 {
+		return fmt.Errorf("no tool named %q: no tools are configured (--tools FILE.json or the profile's [[tools]]); use auto, any, none or off", choice)
+	}
+	return fmt.Errorf("no tool named %q: the tools are %s; or use auto, any, none or off", choice, strings.Join(tools, ", "))
+}
+
+// Completions are the commands Tab offers for input: "/" and part of a
+// name, with no space yet. Each is "/name " (a space follows, ready for an
+// argument or for enter), in the order help lists them; several mean the
+// name is ambiguous, and Tab cycles through them. Aliases are not offered.
+func Completions(input string) []string {
 	typed := strings.TrimLeftFunc(input, unicode.IsSpace)
 	if !strings.HasPrefix(typed, "/") || strings.IndexFunc(typed, unicode.IsSpace) >= 0 {
-		return "", false
+		return nil
 	}
-	matches := slashPrefixMatches(strings.ToLower(typed[1:]))
-	switch len(matches) {
-	case 0:
-		return "", false
-	case 1:
-		completed = "/" + matches[0].name
-		if matches[0].args != "" {
-			completed += " "
-		}
-	default:
-		common := matches[0].name
-		for _, c := range matches[1:] {
-			common = slashCommonPrefix(common, c.name)
-		}
-		completed = "/" + common
+	var out []string
+	for _, c := range slashPrefixMatches(strings.ToLower(typed[1:])) {
+		out = append(out, "/"+c.name+" ")
 	}
-	if len(completed) <= len(typed) {
-		return "", false
-	}
-	return completed, true
+	return out
 }
 
 // slashHint is the line shown under the input while a command is typed. While
@@ -257,8 +267,10 @@ func slashImage(arg string, p session.Params) (Result, error) {
 
 func slashSize(arg string, p session.Params) (Result, error) {
 	size := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(arg)), "x", "*")
-	if _, _, err := api.ParseSize(size); err != nil || arg == "" {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH) with positive whole numbers, like 1024*1024; got %q", arg)
+	w, h, err := api.ParseSize(size)
+	if err != nil || arg == "" || w > images.MaxSide || h > images.MaxSide || w*h > images.MaxPixels {
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH), each side a whole number from 1 to %d and at most %d megapixels in all, like 1024*1024; got %q",
+			images.MaxSide, images.MaxPixels/1_000_000, arg)
 	}
 	q := slashImageParams(p)
 	q.Image.Size = size
@@ -306,11 +318,36 @@ func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string
 }
 
 func slashOpen(arg string, p session.Params) (Result, error) {
+	if strings.TrimSpace(arg) == "" {
+		return Result{Action: ActionOpen, Params: slashCloneParams(p)}, nil
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(arg))
 	if err != nil || n < 1 {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /open N, with N the image number from 1; got %q", arg)
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /open [N], with N the image number from 1; got %q", arg)
 	}
-	return Result{Action: ActionOpen, Params: slashCloneParams(p), Arg: strconv.Itoa(n)}, nil
+	return Result{Action: ActionOpen, Params: slashCloneParams(p), N: n}, nil
+}
+
+// slashCopy reads /copy, /copy N and /copy code [N].
+func slashCopy(arg string, p session.Params) (Result, error) {
+	res := Result{Action: ActionCopy, Params: slashCloneParams(p)}
+	f := strings.Fields(strings.ToLower(arg))
+	if len(f) > 0 && f[0] == "code" {
+		res.Arg, f = "code", f[1:]
+	}
+	bad := fmt.Errorf("usage: /copy (the last reply), /copy N (message N from the end, 1 the last), /copy code [N] (code block N of the last reply, its last by default); got %q", arg)
+	switch len(f) {
+	case 0:
+	case 1:
+		n, err := strconv.Atoi(f[0])
+		if err != nil || n < 1 {
+			return Result{Params: slashCloneParams(p)}, bad
+		}
+		res.N = n
+	default:
+		return Result{Params: slashCloneParams(p)}, bad
+	}
+	return res, nil
 }
 
 func slashToolChoice(arg string, p session.Params) (Result, error) {

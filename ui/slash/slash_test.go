@@ -83,7 +83,7 @@ func TestRunSlashCommands(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			in := slashBase()
-			res, err := Run(tt.input, in)
+			res, err := Run(tt.input, in, nil)
 			if err != nil {
 				t.Fatalf("Run(%q): %v", tt.input, err)
 			}
@@ -136,7 +136,17 @@ func TestRunSlashErrors(t *testing.T) {
 		{`/stop ""`, []string{"empty stop sequence"}},
 		{"/retry now", []string{"/retry takes no arguments"}},
 		{"/continue please", []string{"/continue takes no arguments"}},
-		{"/copy 2", []string{"/copy takes no arguments"}},
+		{"/copy two", []string{"usage: /copy", "/copy code [N]"}},
+		{"/copy 0", []string{"usage: /copy"}},
+		{"/copy code 1 2", []string{"usage: /copy"}},
+		{"/copy code -1", []string{"usage: /copy"}},
+		{"/size 0*10", []string{"from 1 to 8192"}},
+		{"/size 8193*10", []string{"from 1 to 8192", `"8193*10"`}},
+		{"/size 8192*8192", []string{"at most 40 megapixels"}},
+		{"/size 7000x7000", []string{"at most 40 megapixels"}},
+		{"/size big", []string{"W*H"}},
+		{"/open 0", []string{"usage: /open [N]"}},
+		{"/tool-choice get_time", []string{`no tool named "get_time"`, "no tools are configured"}},
 		{"/info x", []string{"/info takes no arguments"}},
 		{"/clear all", []string{"/clear takes no arguments"}},
 		{"/help me", []string{"/help takes no arguments"}},
@@ -157,7 +167,7 @@ func TestRunSlashErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			in := slashBase()
-			res, err := Run(tt.input, in)
+			res, err := Run(tt.input, in, nil)
 			if err == nil {
 				t.Fatalf("Run(%q) = %+v, want an error", tt.input, res)
 			}
@@ -185,7 +195,7 @@ func TestRunSlashErrors(t *testing.T) {
 // the plain error, with no suggestion.
 func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
 	for _, input := range []string{"/foo", "/xyzzy 3", "/a", "/tx"} {
-		_, err := Run(input, slashBase())
+		_, err := Run(input, slashBase(), nil)
 		if err == nil || strings.Contains(err.Error(), "did you mean") || !strings.HasSuffix(err.Error(), ": try /help") {
 			t.Errorf("Run(%q) error = %v, want a plain unknown-command error", input, err)
 		}
@@ -197,7 +207,7 @@ func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
 func TestRunSlashResultDoesNotAlias(t *testing.T) {
 	for _, input := range []string{"/model m", "/retry", "/system", "/temperature 0.2", "/stop a b"} {
 		in := slashBase()
-		res, err := Run(input, in)
+		res, err := Run(input, in, nil)
 		if err != nil {
 			t.Fatalf("Run(%q): %v", input, err)
 		}
@@ -247,40 +257,42 @@ func TestIsSlashCommand(t *testing.T) {
 	}
 }
 
-func TestCompleteSlash(t *testing.T) {
+func TestCompletions(t *testing.T) {
 	tests := []struct {
 		input string
-		want  string
-		ok    bool
+		want  []string
 	}{
-		{"/te", "/temperature ", true},
-		{"/TE", "/temperature ", true},
-		{"  /te", "/temperature ", true},
-		{"/temperature", "/temperature ", true},
-		{"/ret", "/retry", true},
-		{"/re", "", false}, // retry and rename
-		{"/q", "/quit", true},
-		{"/m", "", false}, // model and max-tokens share only the "m" already typed
-		{"/ma", "/max-tokens ", true},
-		{"/top", "/top-", true},
-		{"/top-", "", false},
-		{"/top-k", "/top-k ", true},
-		{"/co", "", false}, // continue, copy: "co" is all they share
-		{"/con", "/continue", true},
-		{"/t", "", false},
-		{"/", "", false},
-		{"/retry", "", false},
-		{"/zz", "", false},
-		{"/exi", "", false}, // aliases are not offered
-		{"/te ", "", false},
-		{"/temperature 0", "", false},
-		{"hello", "", false},
-		{"", "", false},
+		{"/te", []string{"/temperature "}},
+		{"/TE", []string{"/temperature "}},
+		{"  /te", []string{"/temperature "}},
+		{"/temperature", []string{"/temperature "}},
+		{"/ret", []string{"/retry "}}, // a unique completion always ends in a space
+		{"/retry", []string{"/retry "}},
+		{"/re", []string{"/retry ", "/rename "}},
+		{"/q", []string{"/quit "}},
+		{"/ma", []string{"/max-tokens "}},
+		{"/top", []string{"/top-p ", "/top-k "}},
+		{"/t", []string{"/temperature ", "/top-p ", "/top-k ", "/thinking ", "/tool-choice "}},
+		{"/ex", []string{"/extend ", "/export "}},
+		{"/co", []string{"/continue ", "/copy "}},
+		{"/", nil}, // every command: not offered by tab
+		{"/zz", nil},
+		{"/exi", nil}, // aliases are not offered
+		{"/te ", nil},
+		{"/temperature 0", nil},
+		{"hello", nil},
+		{"", nil},
 	}
 	for _, tt := range tests {
-		got, ok := Complete(tt.input)
-		if ok != tt.ok || got != tt.want {
-			t.Errorf("Complete(%q) = %q, %v; want %q, %v", tt.input, got, ok, tt.want, tt.ok)
+		got := Completions(tt.input)
+		if tt.input == "/" {
+			if len(got) != len(slashCommands) {
+				t.Errorf("Completions(%q) offers %d commands, want all %d", tt.input, len(got), len(slashCommands))
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Completions(%q) = %q, want %q", tt.input, got, tt.want)
 		}
 	}
 }
@@ -441,5 +453,40 @@ func TestSlashEditDistance(t *testing.T) {
 		if got := slashEditDistance(tt.a, tt.b); got != tt.want {
 			t.Errorf("slashEditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+func TestCopyOpenAndToolChoiceArguments(t *testing.T) {
+	tests := []struct {
+		input  string
+		tools  []string
+		action Action
+		arg    string
+		n      int
+	}{
+		{"/copy", nil, ActionCopy, "", 0},
+		{"/copy 2", nil, ActionCopy, "", 2},
+		{"/copy code", nil, ActionCopy, "code", 0},
+		{"/copy CODE 3", nil, ActionCopy, "code", 3},
+		{"/open", nil, ActionOpen, "", 0},
+		{"/open 2", nil, ActionOpen, "", 2},
+		{"/tool-choice get_time", []string{"disk_usage", "get_time"}, ActionSet, "", 0},
+		{"/tool-choice auto", nil, ActionSet, "", 0},
+		{"/size 8192*4096", nil, ActionSet, "", 0},
+		{"/size 1x1", nil, ActionSet, "", 0},
+	}
+	for _, tt := range tests {
+		res, err := Run(tt.input, slashBase(), tt.tools)
+		if err != nil {
+			t.Errorf("Run(%q): %v", tt.input, err)
+			continue
+		}
+		if res.Action != tt.action || res.Arg != tt.arg || res.N != tt.n {
+			t.Errorf("Run(%q) = action %d, arg %q, n %d; want %d, %q, %d", tt.input, res.Action, res.Arg, res.N, tt.action, tt.arg, tt.n)
+		}
+	}
+	_, err := Run("/tool-choice rm_rf", slashBase(), []string{"get_time"})
+	if err == nil || !strings.Contains(err.Error(), `no tool named "rm_rf": the tools are get_time`) {
+		t.Errorf("an unknown tool was accepted or badly refused: %v", err)
 	}
 }
