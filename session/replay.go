@@ -174,6 +174,14 @@ func decodeLine(l *rawLine) {
 // alone, so the content of a reply, most of a journal, is skipped, not
 // decoded (a reply cut short keeps a placeholder if anything of it arrived).
 func decodeLight(l *rawLine) {
+	if !json.Valid(l.data) {
+		// Only valid lines count, as in a full load, with the same error.
+		var v struct{}
+		if l.err = json.Unmarshal(l.data, &v); l.err == nil {
+			l.err = errors.New("invalid JSON")
+		}
+		return
+	}
 	rec := &l.rec
 	var errs []error
 	str := func(v []byte, dst *string) { errs = append(errs, json.Unmarshal(v, dst)) }

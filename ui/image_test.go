@@ -258,7 +258,7 @@ func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
 	if last.Kind != session.KindNotice || !strings.Contains(last.Text, "xdg-open") || !strings.Contains(last.Text, lastImageEntry(t, m).Images[0].Path) {
 		t.Fatalf("no notice with the whole error: %+v", last)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(m.View()), " "), "is xdg-open installed?") {
+	if !strings.Contains(strings.Join(strings.Fields(m.View()), " "), "(xdg-open) installed?") {
 		t.Errorf("the error is cut on screen:\n%s", m.View())
 	}
 }

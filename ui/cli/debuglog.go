@@ -302,9 +302,12 @@ func (s *streamCounter) Close() error {
 func (s *streamCounter) report(readErr error) {
 	s.once.Do(func() {
 		how := "closed"
+		s.mu.Lock()
+		stopped := s.counts["message_stop"] > 0
+		s.mu.Unlock()
 		switch {
-		case readErr == io.EOF:
-			how = "end"
+		case readErr == io.EOF, readErr == nil && stopped:
+			how = "end" // closed once the message stopped: the stream's end
 		case readErr != nil:
 			how = readErr.Error()
 		}
