@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -140,15 +142,7 @@ func textareaKeys(k KeyMap) textarea.KeyMap {
 // [keys] table asks. Unknown actions are ignored (the configuration loader
 // already refuses them).
 func (k *KeyMap) Override(keys map[string][]string) {
-	byName := map[string]*key.Binding{
-		"send": &k.Send, "newline": &k.Newline, "cancel": &k.Cancel, "quit": &k.Quit,
-		"pageup": &k.PageUp, "pagedown": &k.PageDown, "halfup": &k.HalfUp, "halfdown": &k.HalfDown,
-		"top": &k.Top, "bottom": &k.Bottom, "help": &k.Help, "editor": &k.Editor, "thinking": &k.Thinking,
-		"copy": &k.Copy, "prev": &k.Prev, "next": &k.Next, "complete": &k.Complete,
-		"sessions": &k.Sessions, "new": &k.New, "open": &k.Open, "previews": &k.Previews,
-		"linestart": &k.LineStart, "lineend": &k.LineEnd, "wordleft": &k.WordLeft, "wordright": &k.WordRight,
-		"deleteword": &k.DeleteWord, "deletetoend": &k.DeleteToEnd, "select": &k.Select,
-	}
+	byName := k.byName()
 	for name, ks := range keys {
 		b, ok := byName[name]
 		if !ok || len(ks) == 0 {
@@ -156,5 +150,25 @@ func (k *KeyMap) Override(keys map[string][]string) {
 		}
 		b.SetKeys(ks...)
 		b.SetHelp(strings.Join(ks, "/"), b.Help().Desc)
+	}
+}
+
+// KeyActions returns the names of the actions a profile's [keys] table may
+// rebind.
+func KeyActions() []string {
+	var k KeyMap
+	return slices.Sorted(maps.Keys(k.byName()))
+}
+
+// byName maps each action's name to its binding.
+func (k *KeyMap) byName() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"send": &k.Send, "newline": &k.Newline, "cancel": &k.Cancel, "quit": &k.Quit,
+		"pageup": &k.PageUp, "pagedown": &k.PageDown, "halfup": &k.HalfUp, "halfdown": &k.HalfDown,
+		"top": &k.Top, "bottom": &k.Bottom, "help": &k.Help, "editor": &k.Editor, "thinking": &k.Thinking,
+		"copy": &k.Copy, "prev": &k.Prev, "next": &k.Next, "complete": &k.Complete,
+		"sessions": &k.Sessions, "new": &k.New, "open": &k.Open, "previews": &k.Previews,
+		"linestart": &k.LineStart, "lineend": &k.LineEnd, "wordleft": &k.WordLeft, "wordright": &k.WordRight,
+		"deleteword": &k.DeleteWord, "deletetoend": &k.DeleteToEnd, "select": &k.Select,
 	}
 }

@@ -160,6 +160,12 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		if c.imageModel == "" {
 			c.imageModel = demoImageModel
 		}
+		// The demo offers its tool, so demo:tool shows the approval with no
+		// configuration.
+		def, argv := demo.TimeTool()
+		if !slices.ContainsFunc(c.tools, func(t engine.Tool) bool { return t.Def.Name == def.Name }) {
+			c.tools = append(c.tools, engine.Tool{Def: def, Command: argv})
+		}
 		return c, nil
 	}
 	// Credentials: the environment, then the profile's variable or command.

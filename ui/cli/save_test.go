@@ -96,3 +96,11 @@ func TestToolTimeoutAndCredentials(t *testing.T) {
 		t.Errorf("tool result %q: want the timeout named and no token", out)
 	}
 }
+
+// --demo offers its own tool: demo:tool runs it with no configuration.
+func TestDemoOffersItsTool(t *testing.T) {
+	r := runMain(t, nil, "", "--demo", "--allow-tools", "-p", "demo:tool what time is it?")
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned:") || !strings.Contains(r.stdout, "UTC") {
+		t.Errorf("%+v", r)
+	}
+}

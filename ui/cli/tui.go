@@ -42,7 +42,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) &&
 		preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond)
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
-		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv)}
+		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), Demo: cfg.demo}
 	if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
 	} else {

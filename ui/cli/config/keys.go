@@ -11,6 +11,7 @@ var actions = []string{
 	"send", "newline", "cancel", "quit", "pageup", "pagedown", "halfup", "halfdown",
 	"top", "bottom", "help", "editor", "thinking", "copy", "prev", "next",
 	"complete", "sessions", "new", "open", "previews",
+	"linestart", "lineend", "wordleft", "wordright", "deleteword", "deletetoend", "select",
 }
 
 // Actions returns the action names a [profiles.NAME.keys] table may bind.
