@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,11 +95,58 @@ func SaveImageIn(dir, base string, data []byte) (SavedImage, error) {
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image in %s: %w", dir, err)
 	}
-	si, err := saveImage(abs, base, data, func(d string) error { return os.MkdirAll(d, dirMode) })
+	format, cfg, err := imageConfig(bytes.NewReader(data), MaxImageSide, MaxImagePixels)
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image in %s: %w", abs, err)
 	}
-	return si, nil
+	if err := os.MkdirAll(abs, dirMode); err != nil {
+		return SavedImage{}, fmt.Errorf("save image in %s: %w", abs, err)
+	}
+	path, err := writeFresh(abs, base, "."+imageExt(format), data)
+	if err != nil {
+		return SavedImage{}, fmt.Errorf("save image in %s: %w", abs, err)
+	}
+	return SavedImage{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height}, nil
+}
+
+// writeFresh writes data to a new file in dir named base+ext, or, when that
+// exists, base-2+ext, base-3+ext…: a file already there is never replaced.
+// The file appears whole or not at all: it is written beside, then linked
+// to its name, which fails if the name was taken meanwhile.
+func writeFresh(dir, base, ext string, data []byte) (string, error) {
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(fileMode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	for n := 1; n <= 1000; n++ {
+		name := base + ext
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d%s", base, n, ext)
+		}
+		path := filepath.Join(dir, name)
+		err := os.Link(tmp.Name(), path)
+		if err == nil {
+			return path, syncDir(dir)
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("%s%s and the 999 names after it are taken", base, ext)
 }
 
 // saveImage checks data and writes it atomically to dir/<base>.<ext>, after

@@ -346,3 +346,29 @@ func TestSaveImageIn(t *testing.T) {
 		t.Error("garbage saved")
 	}
 }
+
+// --out never replaces a file: the next free name is taken.
+func TestSaveImageInNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	png := encodePNG(t, testImage(4, 3))
+	if err := os.WriteFile(filepath.Join(dir, "image-1.png"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := SaveImageIn(dir, "image-1", png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := SaveImageIn(dir, "image-1", png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(a.Path) != "image-1-2.png" || filepath.Base(b.Path) != "image-1-3.png" {
+		t.Errorf("saved as %s and %s", a.Path, b.Path)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "image-1.png")); string(data) != "mine" {
+		t.Error("an existing file was replaced")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(m) > 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+}
