@@ -266,9 +266,10 @@ func (w *Writer) put(e Entry) {
 	s := w.sess
 	if i, ok := w.pos[e.ID]; ok {
 		s.All[i] = e
-		for k := range s.Entries {
+		for k := len(s.Entries) - 1; k >= 0; k-- { // a reply being written is last
 			if s.Entries[k].ID == e.ID {
 				s.Entries[k] = e
+				break
 			}
 		}
 		return
