@@ -260,8 +260,10 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   file is.
 
 Keys (interactive):
-  enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+e $EDITOR
-  esc cancel the reply · ctrl+c cancel the reply, or quit · ctrl+y copy the last reply
+  enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+x $EDITOR
+  ctrl+a/ctrl+e start/end of line · ctrl+↑ or alt+↑ select a message (y copy, c code,
+  e edit, r regenerate, [ ] branches, f fork) · esc close help, or cancel the reply
+  ctrl+c cancel the reply, else clear the input, else quit · ctrl+y copy the last reply
   pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
   ctrl+n new session · / commands (tab completes) · ? all keys and commands
 

@@ -36,7 +36,7 @@ ID may be a session id, a unique prefix of one, or a title.`,
 				return c.Help()
 			}
 			if len(args) > 0 {
-				return usagef("unknown command %q: use list, show, export, import, rename, delete or search (see muse sessions --help)", args[0])
+				return usagef("unknown command %q: use list, show, export, import, fork, rename, delete or search (see muse sessions --help)", args[0])
 			}
 			c.Help()
 			return exitStatus(ExitUsage)
@@ -414,7 +414,7 @@ func importSession(env Env, store *session.Store, name string) int {
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}
 	fmt.Fprintln(env.Stdout, sess.ID)
-	fmt.Fprintf(env.Stderr, "imported %d entries from %s as %s\n", len(sess.Entries), sanitize.Line(what), sess.ID)
+	fmt.Fprintf(env.Stderr, "imported %d entries from %s as %s\n", len(sess.All), sanitize.Line(what), sess.ID)
 	return ExitOK
 }
 

@@ -52,8 +52,11 @@ func (i sessionItem) Description() string {
 
 // plural counts n things: "1 message", "2 messages".
 func plural(n int, thing string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + thing
+	case strings.HasSuffix(thing, "ch"), strings.HasSuffix(thing, "s"):
+		return fmt.Sprintf("%d %ses", n, thing)
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -465,7 +465,7 @@ func TestLoadCapsErrors(t *testing.T) {
 
 func TestActions(t *testing.T) {
 	a := Actions()
-	if len(a) != 21 || a[0] != "send" || a[len(a)-1] != "previews" {
+	if len(a) != 28 || a[0] != "send" || a[len(a)-1] != "select" {
 		t.Errorf("Actions() = %q", a)
 	}
 	a[0] = "changed"

@@ -91,7 +91,8 @@ max_tool_rounds = 20
 
 # Key bindings: action = list of keys. Actions: send newline cancel quit
 # pageup pagedown halfup halfdown top bottom help editor thinking copy prev
-# next complete sessions new open previews.
+# next complete sessions new open previews linestart lineend wordleft
+# wordright deleteword deletetoend select.
 #[profiles.work.keys]
 #send = ["enter"]
 #newline = ["alt+enter", "ctrl+j"]
