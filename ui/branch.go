@@ -10,6 +10,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/sanitize"
 )
 
 // Branches on the chat screen. A session is a tree (see session.Branched):
@@ -116,10 +117,15 @@ func (e editing) active() bool { return e.id != "" }
 // editPlaceholder is what the input says while an edited prompt is empty.
 const editPlaceholder = "the new text of the prompt · enter sends it as a new branch · esc cancels"
 
-// branchRefused says why a branch action must wait, or "" when it need not.
+// branchRefused says why an action that changes the branch shown (r, [, ],
+// f) must wait, or "" when it need not: while a reply streams, or while a
+// prompt is edited, which would leave the view.
 func (m Model) branchRefused() string {
-	if m.busy() {
+	switch {
+	case m.busy():
 		return "a reply or image is still on its way: esc cancels it first"
+	case m.edit.active():
+		return "a prompt is being edited: enter sends it, esc leaves it first"
 	}
 	return ""
 }
@@ -131,8 +137,8 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "only a prompt can be edited: e on one of yours (r regenerates a reply)"
 		return m, nil
 	}
-	if why := m.branchRefused(); why != "" {
-		m.notice = why
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it first"
 		return m, nil
 	}
 	p, ok := m.conv.branches[e.ID]
@@ -147,7 +153,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 	m = m.leaveSelection()
 	m.edit = editing{id: e.ID, num: p.num, draft: draft}
 	m.w.input.Reset()
-	m.w.input.SetValue(e.Text)
+	m.w.input.SetValue(sanitize.Plain(e.Text)) // the session's text, drawn raw by inputView
 	m.w.input.Placeholder = editPlaceholder
 	m.recall = nil
 	return m.layout(), nil

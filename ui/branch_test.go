@@ -462,3 +462,27 @@ func TestBranchGoldens(t *testing.T) {
 		golden.RequireEqual(t, []byte(view))
 	})
 }
+
+// While a prompt is edited, actions that would take it out of view wait;
+// the prompt reaches the input without what could control the terminal.
+func TestEditingHoldsTheBranch(t *testing.T) {
+	h := newHarness(t, 0)
+	sess := seedTree(t, h, func(w *session.Writer) {
+		ids := mustAppend(t, w, session.Entry{Kind: session.KindUser, Text: "hi \x1b]0;evil\x07there\x1b[2J"}, textReply("one"))
+		if _, err := w.AppendAt(textReply("two"), ids[0]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	m := sized(t, h, sess, 80, 24)
+	m = press(m, selectKey, upKey, runes("e"))
+	if got := m.w.input.Value(); got != "hi there" {
+		t.Errorf("input %q", got)
+	}
+	for _, k := range []string{"[", "r", "f"} {
+		m.notice = ""
+		next, cmd := updateModel(press(m, selectKey), runes(k))
+		if cmd != nil || !strings.Contains(next.notice, "a prompt is being edited") {
+			t.Errorf("%s while editing: notice %q, command %v", k, next.notice, cmd != nil)
+		}
+	}
+}
