@@ -298,7 +298,7 @@ func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
 	s := m.writer.Snapshot()
 	m.conv = m.conv.SetEntries(s.Entries)
 	m = m.setBranches(s)
-	m.usage, m.lastStop = branchUsage(s.Entries)
+	_, m.lastStop = branchUsage(s.Entries) // the tokens spent stay as they are
 	i := m.indexOf(msg.sel)
 	if i < 0 || !m.sel.active {
 		m.sel = selection{}
