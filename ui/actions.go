@@ -440,6 +440,10 @@ func (m Model) helpText() string {
 	}
 	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelCopy.Help().Key, "copy the message as markdown")
 	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelCode.Help().Key, "copy its code blocks, one a press")
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelEdit.Help().Key, "edit the prompt: enter sends it as a new branch, esc keeps the draft")
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelRegenerate.Help().Key, "regenerate the reply as a new branch")
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelPrevSibling.Help().Key+" "+m.keys.SelNextSibling.Help().Key, "switch to the previous or next branch (‹ 2/3 ›)")
+	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelFork.Help().Key, "fork the session at the message into a new one")
 	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelLeave.Help().Key, "back to the input")
 	b.WriteString(mouseHelp + "\n")
 	b.WriteString("commands\n")

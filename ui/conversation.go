@@ -40,6 +40,9 @@ type conversation struct {
 	// selected is the id of the entry selected in selection mode, drawn
 	// with a bar down its left side; "" when none is.
 	selected string
+	// branches tells where each entry of the active branch stands among
+	// its siblings; an entry with siblings shows "‹ 2/3 ›" in its header.
+	branches map[string]branchPos
 }
 
 // convMemo is the last View and what it was made from. It is shared by the
@@ -266,9 +269,44 @@ func (c conversation) entryLines(i int) []string {
 	if ls, ok := c.cache[e.ID]; ok {
 		return ls
 	}
-	ls := strings.Split(c.r.entry(e, c.width, nil), "\n")
+	ls := c.withBadge(e.ID, strings.Split(c.r.entry(e, c.width, nil), "\n"))
 	c.cache[e.ID] = ls
 	return ls
+}
+
+// withBadge adds the entry's place among its siblings to its header, the
+// first of its lines, when it has siblings.
+func (c conversation) withBadge(id string, lines []string) []string {
+	if b := c.branches[id].badge(); b != "" && len(lines) > 0 {
+		lines[0] += c.r.th.Styles.Muted.Render(b)
+	}
+	return lines
+}
+
+// SetBranches sets where the entries stand among their siblings; the
+// entries whose place changed are drawn again.
+func (c conversation) SetBranches(b map[string]branchPos) conversation {
+	changed := false
+	for id, p := range b {
+		if c.branches[id].badge() != p.badge() {
+			c.forget(id)
+			changed = true
+		}
+	}
+	for id, p := range c.branches {
+		if _, ok := b[id]; !ok && p.badge() != "" {
+			c.forget(id)
+			changed = true
+		}
+	}
+	c.branches = b
+	if changed {
+		c.touch()
+		if c.live != nil {
+			c.renderLive()
+		}
+	}
+	return c
 }
 
 // selectedLines renders the selected entry two columns narrower, behind a
@@ -279,7 +317,7 @@ func (c conversation) selectedLines(e *session.Entry) []string {
 		return ls
 	}
 	bar := c.r.th.Styles.Selected.Render("▌") + " "
-	ls := strings.Split(c.r.entry(e, max(c.width-2, 12), nil), "\n")
+	ls := c.withBadge(e.ID, strings.Split(c.r.entry(e, max(c.width-2, 12), nil), "\n"))
 	for k, l := range ls {
 		ls[k] = bar + l
 	}
@@ -353,6 +391,30 @@ func (c conversation) Has(id string) bool {
 	return false
 }
 
+// Truncate drops the entries from i on, as when an edited prompt or a
+// regenerated reply starts a new branch there.
+func (c conversation) Truncate(i int) conversation {
+	i = max(i, 0)
+	if i >= len(c.entries) {
+		return c
+	}
+	c.touch()
+	for _, e := range c.entries[i:] {
+		c.forget(e.ID)
+	}
+	c.entries = c.entries[:i:i]
+	if c.live != nil && c.live.idx >= i {
+		c.live = nil
+	}
+	if c.anchor >= len(c.entries) {
+		c.anchor, c.offset = max(len(c.entries)-1, 0), 0
+	}
+	if c.atEnd() {
+		c = c.caughtUp()
+	}
+	return c
+}
+
 // SetEntries replaces every entry, as on resume or /clear.
 func (c conversation) SetEntries(es []session.Entry) conversation {
 	c.touch()
@@ -414,7 +476,7 @@ func (c conversation) renderLive() {
 		}
 		return st.lines(c.r.md, s, width)
 	}
-	l.lines = c.r.assistant(&c.entries[l.idx], max(c.width-bodyIndent, 10), text)
+	l.lines = c.withBadge(c.entries[l.idx].ID, c.r.assistant(&c.entries[l.idx], max(c.width-bodyIndent, 10), text))
 	l.rev++
 	if !c.follow && before > 0 && len(l.lines) > before {
 		l.grew += len(l.lines) - before

@@ -95,7 +95,12 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	ip := m.imageParams()
+	return m.generate(prompt, m.imageParams(), nil)
+}
+
+// generate starts an image turn with the settings ip: after the head, or,
+// when again is set, beside the image turn again, as a sibling branch.
+func (m Model) generate(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if ip.Model == "" {
 		m.notice = "no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME"
 		return m, nil
@@ -106,6 +111,14 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	entry := session.Entry{ID: m.writer.NewID(), Kind: session.KindImage, Time: m.now().UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming}
+	var at *string
+	if again != nil {
+		parent := again.Parent
+		at, entry.Parent = &parent, parent
+		if i := m.indexOf(again.ID); i >= 0 {
+			m.conv = m.conv.Truncate(i)
+		}
+	}
 	m.conv = m.conv.caughtUp().Add(entry)
 	title := ""
 	if m.title == "" {
@@ -118,7 +131,7 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 	m.imaging = &imageJob{turn: m.turnSeq, number: m.imageTurns, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
 	m.notice, m.lastErr, m.lastStop = "", "", ""
 	// Record the turn now, so the session has an id to save the images under.
-	return m.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, m.turnSeq), recordImageEntry(m.writer, entry, title, m.turnSeq), m.w.spin.Tick)
+	return m.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, m.turnSeq), recordImageEntry(m.writer, entry, title, m.turnSeq, at), m.w.spin.Tick)
 }
 
 // imageEntrySavedMsg reports the image turn's entry written, and the id of
@@ -130,13 +143,19 @@ type imageEntrySavedMsg struct {
 }
 
 // recordImageEntry writes an image turn's entry (and the title of a new
-// session) before its images are saved.
-func recordImageEntry(w *session.Writer, e session.Entry, title string, turn int) tea.Cmd {
+// session) before its images are saved: after the head, or after the entry
+// at (a first entry when it is "") when the turn is drawn again.
+func recordImageEntry(w *session.Writer, e session.Entry, title string, turn int, at *string) tea.Cmd {
 	return func() tea.Msg {
 		if title != "" {
 			_ = w.SetTitle(title) // written with the session's header
 		}
-		_, err := w.Append(e)
+		var err error
+		if at != nil {
+			_, err = w.AppendAt(e, *at)
+		} else {
+			_, err = w.Append(e)
+		}
 		return imageEntrySavedMsg{turn: turn, sessID: w.ID(), err: err}
 	}
 }
@@ -150,6 +169,7 @@ func (m Model) imageEntrySaved(msg imageEntrySavedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.saveErr = msg.err.Error()
 	}
+	m = m.refreshBranches()
 	return m.maybeSaveImages()
 }
 

@@ -45,10 +45,11 @@ type KeyMap struct {
 
 // SelectKeys are the keys of selection mode, which moves over the messages
 // of the conversation. Each action acts on the selected entry (see
-// Model.selectAction); later actions (edit, regenerate, sibling, fork)
-// are new bindings here and new cases there.
+// Model.selectKey): copy it or its code, edit a prompt, regenerate a reply,
+// switch to a sibling branch, or fork the session there.
 type SelectKeys struct {
-	SelUp, SelDown, SelTop, SelBottom, SelCopy, SelCode, SelLeave key.Binding
+	SelUp, SelDown, SelTop, SelBottom, SelCopy, SelCode, SelLeave   key.Binding
+	SelEdit, SelRegenerate, SelPrevSibling, SelNextSibling, SelFork key.Binding
 }
 
 // DefaultKeyMap returns muse's key bindings.
@@ -83,7 +84,7 @@ func DefaultKeyMap() KeyMap {
 		DeleteWord:  key.NewBinding(key.WithKeys("ctrl+w", "alt+backspace"), key.WithHelp("ctrl+w", "delete word before")),
 		DeleteToEnd: key.NewBinding(key.WithKeys("ctrl+k"), key.WithHelp("ctrl+k", "delete to end of line")),
 
-		Select: key.NewBinding(key.WithKeys("ctrl+up", "alt+up"), key.WithHelp("ctrl+↑/alt+↑", "select a message to copy")),
+		Select: key.NewBinding(key.WithKeys("ctrl+up", "alt+up"), key.WithHelp("ctrl+↑/alt+↑", "select a message: copy, edit, branch")),
 		SelectKeys: SelectKeys{
 			SelUp:     key.NewBinding(key.WithKeys("up", "k", "ctrl+up", "alt+up"), key.WithHelp("↑/k", "earlier")),
 			SelDown:   key.NewBinding(key.WithKeys("down", "j", "ctrl+down", "alt+down"), key.WithHelp("↓/j", "later")),
@@ -92,6 +93,12 @@ func DefaultKeyMap() KeyMap {
 			SelCopy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 			SelCode:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "code blocks")),
 			SelLeave:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
+
+			SelEdit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+			SelRegenerate:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry")),
+			SelPrevSibling: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous branch")),
+			SelNextSibling: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next branch")),
+			SelFork:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fork")),
 		},
 	}
 }
@@ -116,9 +123,19 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-// SelectHelp is the help line of selection mode.
+// SelectHelp is the help line of selection mode, short enough for 80
+// columns: the keys that move, the actions, and last the key that leaves.
 func (k KeyMap) SelectHelp() []key.Binding {
-	return []key.Binding{k.SelUp, k.SelDown, k.SelCopy, k.SelCode, k.SelLeave}
+	first := func(b key.Binding) string {
+		f, _, _ := strings.Cut(b.Help().Key, "/")
+		return f
+	}
+	both := func(a, b key.Binding, sep, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(first(a)+sep+first(b), desc))
+	}
+	code := key.NewBinding(key.WithKeys(k.SelCode.Keys()...), key.WithHelp(k.SelCode.Help().Key, "code"))
+	return []key.Binding{both(k.SelUp, k.SelDown, "", "move"), k.SelEdit, k.SelRegenerate,
+		both(k.SelPrevSibling, k.SelNextSibling, " ", "branch"), k.SelFork, k.SelCopy, code, k.SelLeave}
 }
 
 // textareaKeys frees the keys the chat screen uses for itself: enter sends,

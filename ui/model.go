@@ -120,6 +120,10 @@ type Model struct {
 
 	// sel is selection mode, while it is on.
 	sel selection
+	// edit is the prompt being edited, while one is; branchCount counts
+	// the session's branches, every one.
+	edit        editing
+	branchCount int
 
 	// comp is the Tab completion being cycled; hintHidden is the input the
 	// hint was closed on with esc (it shows again once the input changes).
@@ -218,18 +222,14 @@ func (m Model) resume(w *session.Writer) Model {
 		m.params.Model = m.opts.Params.Model
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
+	m = m.stopEdit().setBranches(s)
 	m.sel = selection{}
-	m.usage, m.lastStop, m.recall, m.notice, m.saveErr, m.lastErr = api.Usage{}, "", nil, "", "", ""
+	m.recall, m.notice, m.saveErr, m.lastErr = nil, "", "", ""
+	m.usage, m.lastStop = branchUsage(s.Entries)
 	m.imageTurns = 0
 	for _, e := range s.All {
 		if e.Kind == session.KindImage {
 			m.imageTurns++
-		}
-	}
-	for _, e := range s.Entries {
-		if e.Message != nil {
-			addUsage(&m.usage, e.Message.Usage)
-			m.lastStop = e.Message.StopReason
 		}
 	}
 	for _, w := range s.Warnings {
@@ -290,6 +290,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case sessionLoadedMsg:
 		return m.loaded(msg)
+	case switchedMsg:
+		return m.switched(msg)
+	case forkedMsg:
+		return m.forked(msg)
 	case exportedMsg:
 		if msg.err != nil {
 			m.notice = msg.err.Error()
@@ -396,6 +400,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.imaging != nil {
 			return m.cancelImage()
 		}
+		if m.edit.active() {
+			return m.stopEdit(), nil
+		}
 		if strings.TrimSpace(m.w.input.Value()) != "" {
 			return m.clearDraft()
 		}
@@ -409,6 +416,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if len(m.hintLines()) > 0 {
 			m.hintHidden, m.comp = m.w.input.Value(), completion{}
 			return m.layout(), nil
+		}
+		if m.edit.active() {
+			return m.stopEdit(), nil
 		}
 		if m.turn != nil {
 			return m.cancelTurn()
@@ -474,6 +484,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if m.busy() {
 		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
+	}
+	if m.edit.active() {
+		return m.sendEdit(text)
 	}
 	if m.failedPrompt(text) {
 		// The prompt that failed, sent again: the same turn, retried, not a

@@ -10,10 +10,11 @@ import (
 )
 
 // selection is selection mode: a message of the conversation is chosen
-// with the keys of SelectKeys, and actions work on it. Today they copy it
-// (y) and its code blocks (c); an action that edits, regenerates, switches
-// sibling or forks is one more binding in SelectKeys and one more case in
-// selectKey, working on m.selectedEntry().
+// with the keys of SelectKeys, and actions work on it (m.selectedEntry()):
+// copy it (y) or its code blocks (c), edit a prompt (e), regenerate a reply
+// (r), switch to its previous or next sibling ([ and ]), fork the session
+// at it (f). An action is one binding in SelectKeys and one case in
+// selectKey.
 type selection struct {
 	active bool
 	idx    int // the entry selected
@@ -98,6 +99,16 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			what += " · c copies the next"
 		}
 		return m, m.copyText(blocks[i].text, what)
+	case key.Matches(msg, k.SelEdit):
+		return m.startEdit(e)
+	case key.Matches(msg, k.SelRegenerate):
+		return m.regenerate(e)
+	case key.Matches(msg, k.SelPrevSibling):
+		return m.switchSibling(e, -1)
+	case key.Matches(msg, k.SelNextSibling):
+		return m.switchSibling(e, 1)
+	case key.Matches(msg, k.SelFork):
+		return m.fork(e)
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown):
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)

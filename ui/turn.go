@@ -236,6 +236,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	switch ev.Kind {
 	case engine.EntryAdded:
 		m.conv = m.conv.caughtUp().Add(ev.Entry)
+		m = m.refreshBranches() // an edited prompt has siblings
 		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {
 			m.lastErr = failedName(ev.Entry.Error)
 		}
@@ -247,6 +248,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 			m.conv = m.conv.Restart(ev.Entry)
 		} else {
 			m.conv = m.conv.Add(ev.Entry)
+			m = m.refreshBranches(ev.Entry) // a regenerated reply has siblings
 		}
 		t.reply, t.running, t.retry = r, "", ""
 	case engine.StreamEvent:
@@ -274,6 +276,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 		e := ev.Entry
 		if e.Message == nil || !engineSaved(e, ev.Err, r.base != nil) {
 			m.conv = m.conv.Remove(r.live.ID)
+			m = m.refreshBranches()
 			break
 		}
 		if r.base == nil || e.Message != r.base.Message {
@@ -284,6 +287,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 			m.lastStop = ""
 		}
 		m.conv = m.conv.Finish(e)
+		m = m.refreshBranches()
 	case engine.ToolRunning:
 		t.running = ev.Call.Name
 	case engine.Notice:

@@ -25,7 +25,7 @@ func (m Model) layout() Model {
 	m.w.input.SetWidth(m.width)
 	m = m.sizeInput()
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -112,6 +112,9 @@ func (m Model) View() string {
 	if box := m.approvalView(); box != "" {
 		parts = append(parts, box)
 	}
+	if m.edit.active() {
+		parts = append(parts, c.edit.get(memoKey(m.width, m.edit.num), m.editView))
+	}
 	parts = append(parts,
 		c.input.get(m.inputKey(), m.inputView),
 		c.status.get(m.statusKey(), m.statusView),
@@ -163,8 +166,8 @@ func memoKey(parts ...any) string {
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, input, status, help, welcome memo
-	frame                                frameMemo
+	header, input, status, help, welcome, edit memo
+	frame                                      frameMemo
 }
 
 // memo caches one string by the key it was made from.
@@ -200,10 +203,16 @@ func (m Model) statusKey() string {
 	b = append(b, m.saveErr...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
+	b = append(b, '|')
+	b = strconv.AppendInt(b, int64(m.branchCount), 10)
 	if m.sel.active {
 		b = append(b, '|')
 		b = strconv.AppendInt(b, int64(m.sel.idx), 10)
 		b = strconv.AppendInt(b, int64(len(m.conv.Entries())), 10)
+		if e, ok := m.selectedEntry(); ok {
+			b = append(b, e.ID...)
+			b = append(b, m.conv.branches[e.ID].of()...)
+		}
 	}
 	if j := m.imaging; j != nil {
 		b = append(b, '|')
@@ -290,8 +299,18 @@ func (m Model) statusView() string {
 		left = st.Warning.Render(sanitize.Line(m.notice))
 	case m.sel.active:
 		e, _ := m.selectedEntry()
-		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries()))) +
-			st.Subtle.Render(" · y copies it · c its code")
+		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
+		if of := m.conv.branches[e.ID].of(); of != "" {
+			left += st.StatusValue.Render(" · branch " + of)
+		}
+		switch e.Kind {
+		case session.KindUser:
+			left += st.Subtle.Render(" · e edits it · y copies it")
+		case session.KindAssistant:
+			left += st.Subtle.Render(" · r regenerates it · y copies it")
+		default:
+			left += st.Subtle.Render(" · y copies it · c its code")
+		}
 	case m.saveErr != "":
 		left = st.ErrorText.Render("session not saved: " + sanitize.Line(m.saveErr))
 	default:
@@ -304,6 +323,9 @@ func (m Model) statusView() string {
 			left += st.ErrorText.Render(" · ✗ " + sanitize.Line(m.lastErr))
 		case m.lastStop != "":
 			left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(m.lastStop))
+		}
+		if b := m.branchesView(); b != "" {
+			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
 		}
 	}
 	return fit(left, m.settingsView(max(m.width-lipgloss.Width(left)-1, 0)), m.width)

@@ -102,6 +102,106 @@ func TestKillMidReply(t *testing.T) {
 	t.Logf("printed %d bytes before the kill, %d saved", len(printed), len(saved))
 }
 
+// TestKillMidBranchReply kills a real muse process with SIGKILL while it
+// streams a reply onto the second branch of a session (-c -p goes on with
+// the active branch): the first branch is intact, and the reply is on the
+// active branch, after the new prompt, marked interrupted.
+func TestKillMidBranchReply(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	data := t.TempDir()
+	store, err := session.Open(filepath.Join(data, "muse", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := func(text string) session.Entry {
+		return session.Entry{Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: "text", Text: text}}}}
+	}
+	w := session.NewWriter(store, session.Params{Model: "demo-chat", MaxTokens: 4096})
+	var first []session.Entry
+	for _, e := range []session.Entry{{Kind: session.KindUser, Text: "first"}, reply("first answer"), {Kind: session.KindUser, Text: "second"}, reply("second answer")} {
+		got, err := w.Append(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = append(first, got)
+	}
+	// The second prompt edited: a branch beside it, which is the active one.
+	edited, err := w.AppendAt(session.Entry{Kind: session.KindUser, Text: "second, edited"}, first[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Append(reply("edited answer")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	id := w.ID()
+
+	var out bytes.Buffer
+	cmd := museProcess(t, data, "--demo", "-c", "-p", "demo:long demo:slow go on from the edit")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	journal := filepath.Join(store.Dir(), id+".jsonl")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(journal)
+		if bytes.Contains(data, []byte(`"status":"streaming"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint after 20 s; output:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	back, err := store.Load(id)
+	if err != nil {
+		t.Fatalf("reopen after kill -9: %v", err)
+	}
+	if len(back.All) != 8 || len(back.Entries) != 6 {
+		t.Fatalf("after the kill: %d entries, %d on the branch; want 8 and 6", len(back.All), len(back.Entries))
+	}
+	// The first branch, whole and unchanged.
+	old := first[3].ID
+	if back.Leaf(first[2].ID) != old {
+		t.Errorf("the first branch ends at %s, want %s", back.Leaf(first[2].ID), old)
+	}
+	for i, want := range first {
+		var got *session.Entry
+		for k := range back.All {
+			if back.All[k].ID == want.ID {
+				got = &back.All[k]
+			}
+		}
+		if got == nil || got.Parent != want.Parent || got.Text != want.Text || (want.Message != nil && got.Message.Text() != want.Message.Text()) {
+			t.Errorf("entry %d of the first branch changed: %+v", i, got)
+		}
+	}
+	// The new prompt and its reply follow the edited branch.
+	br := back.Entries
+	if br[2].ID != edited.ID || br[3].Message.Text() != "edited answer" || br[4].Text != "demo:long demo:slow go on from the edit" || br[4].Parent != br[3].ID {
+		t.Errorf("active branch: %+v", br[2:5])
+	}
+	last := br[5]
+	if last.Status != session.StatusInterrupted || last.Message == nil || last.Message.Text() == "" || last.Parent != br[4].ID || back.Head != last.ID {
+		t.Errorf("the reply: status %q, parent %s, head %s", last.Status, last.Parent, back.Head)
+	}
+	if ids, _ := back.Siblings(edited.ID); len(ids) != 2 || ids[0] != first[2].ID {
+		t.Errorf("siblings of the edited prompt: %v", ids)
+	}
+}
+
 // TestSecondMuseRefused runs two muse processes on one session: the second
 // refuses with a clear message and writes nothing.
 func TestSecondMuseRefused(t *testing.T) {

@@ -1,0 +1,371 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/api"
+	"muse/session"
+	"muse/ui/engine"
+	"muse/ui/sanitize"
+)
+
+// Branches on the chat screen. A session is a tree (see session.Branched):
+// the screen shows its active branch, and each message with siblings says
+// which of them it is, "‹ 2/3 ›". In selection mode, e edits a prompt (the
+// edited text is sent as a new branch beside it), r regenerates a reply as
+// a sibling, [ and ] switch to the previous or next sibling, and f forks the
+// session at the message selected. Every write runs in a command.
+
+// branchPos is where an entry of the active branch stands: its number on
+// the branch, from 1, and its place among its siblings.
+type branchPos struct {
+	num      int      // on the active branch, from 1
+	pos      int      // among its siblings, from 0
+	siblings []string // the ids of its siblings, itself included, in order written
+}
+
+// of is the entry's place among its siblings, "2/3", or "" when it has none.
+func (p branchPos) of() string {
+	if len(p.siblings) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", p.pos+1, len(p.siblings))
+}
+
+// badge is what the entry's header shows of its siblings: " ‹ 2/3 ›", or
+// "" when it has none.
+func (p branchPos) badge() string {
+	if of := p.of(); of != "" {
+		return " ‹ " + of + " ›"
+	}
+	return ""
+}
+
+// branchesOf returns where each entry of the active branch of s stands, and
+// how many branches s holds (the entries no other follows). live are
+// entries not written yet, such as a reply that just started: each follows
+// the one before, the first the head.
+func branchesOf(s session.Session, live ...session.Entry) (map[string]branchPos, int) {
+	all, path := s.All, s.Entries
+	if len(live) > 0 {
+		all, path = slices.Clip(all), slices.Clip(path)
+		parent := s.Head
+		for _, e := range live {
+			e.Parent = parent
+			all = append(all, e)
+			path = append(path, e)
+			parent = e.ID
+		}
+	}
+	children := make(map[string][]string, len(all))
+	for _, e := range all {
+		children[e.Parent] = append(children[e.Parent], e.ID)
+	}
+	leaves := 0
+	for _, e := range all {
+		if len(children[e.ID]) == 0 {
+			leaves++
+		}
+	}
+	out := make(map[string]branchPos, len(path))
+	for i, e := range path {
+		sib := children[e.Parent]
+		out[e.ID] = branchPos{num: i + 1, pos: max(slices.Index(sib, e.ID), 0), siblings: sib}
+	}
+	return out, leaves
+}
+
+// refreshBranches reads where the entries stand from the writer's copy of
+// the session, as its entries change; live is the reply that just started,
+// which the writer does not hold yet.
+func (m Model) refreshBranches(live ...session.Entry) Model {
+	return m.setBranches(m.writer.Snapshot(), live...)
+}
+
+// setBranches shows where the entries of s stand.
+func (m Model) setBranches(s session.Session, live ...session.Entry) Model {
+	var b map[string]branchPos
+	b, m.branchCount = branchesOf(s, live...)
+	m.conv = m.conv.SetBranches(b)
+	return m
+}
+
+// branchesView is what the status bar says of the branches: "3 branches",
+// or "" while there is one.
+func (m Model) branchesView() string {
+	if m.branchCount < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%d branches", m.branchCount)
+}
+
+// editing is the prompt being edited: its id, its number on the active
+// branch, and the draft the input held before.
+type editing struct {
+	id    string
+	num   int
+	draft string
+}
+
+// active reports whether a prompt is being edited.
+func (e editing) active() bool { return e.id != "" }
+
+// editPlaceholder is what the input says while an edited prompt is empty.
+const editPlaceholder = "the new text of the prompt · enter sends it as a new branch · esc cancels"
+
+// branchRefused says why an action that changes the branch shown (r, [, ],
+// f) must wait, or "" when it need not: while a reply streams, or while a
+// prompt is edited, which would leave the view.
+func (m Model) branchRefused() string {
+	switch {
+	case m.busy():
+		return "a reply or image is still on its way: esc cancels it first"
+	case m.edit.active():
+		return "a prompt is being edited: enter sends it, esc leaves it first"
+	}
+	return ""
+}
+
+// startEdit puts the prompt e in the input to be edited, keeping the draft
+// the input held.
+func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
+	if e.Kind != session.KindUser {
+		m.notice = "only a prompt can be edited: e on one of yours (r regenerates a reply)"
+		return m, nil
+	}
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it first"
+		return m, nil
+	}
+	p, ok := m.conv.branches[e.ID]
+	if !ok {
+		m.notice = "this prompt is not saved on the branch"
+		return m, nil
+	}
+	draft := m.w.input.Value()
+	if m.edit.active() {
+		draft = m.edit.draft
+	}
+	m = m.leaveSelection()
+	m.edit = editing{id: e.ID, num: p.num, draft: draft}
+	m.w.input.Reset()
+	m.w.input.SetValue(sanitize.Plain(e.Text)) // the session's text, drawn raw by inputView
+	m.w.input.Placeholder = editPlaceholder
+	m.recall = nil
+	return m.layout(), nil
+}
+
+// stopEdit leaves editing: the draft goes back into the input.
+func (m Model) stopEdit() Model {
+	if !m.edit.active() {
+		return m
+	}
+	m.w.input.Reset()
+	m.w.input.SetValue(m.edit.draft)
+	m.w.input.Placeholder = inputPlaceholder
+	m.edit = editing{}
+	return m.layout()
+}
+
+// editView is the line above the input while a prompt is edited.
+func (m Model) editView() string {
+	if !m.edit.active() || m.width <= 0 {
+		return ""
+	}
+	text := fmt.Sprintf("editing message %d · enter sends it as a new branch · esc cancels", m.edit.num)
+	return m.th.Styles.Accent.Render(truncateWidth(text, m.width))
+}
+
+// editHeight is how many lines the editing line takes.
+func (m Model) editHeight() int {
+	if m.edit.active() {
+		return 1
+	}
+	return 0
+}
+
+// sendEdit sends text in place of the prompt being edited: a new branch
+// beside it. The view drops the prompt and what followed it; they stay in
+// the session.
+func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
+	i := m.indexOf(m.edit.id)
+	if i < 0 {
+		m.notice = "the prompt edited is not shown any more: esc cancels"
+		return m, nil
+	}
+	cut := m
+	cut.conv = cut.conv.Truncate(i)
+	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.id})
+	if next.turn == nil {
+		m.notice = next.notice // refused: the edit stays in the input
+		return m, cmd
+	}
+	next = next.stopEdit()
+	next.recall = nil
+	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
+}
+
+// indexOf returns the index of the entry id in the view, or -1.
+func (m Model) indexOf(id string) int {
+	return slices.IndexFunc(m.conv.Entries(), func(e session.Entry) bool { return e.ID == id })
+}
+
+// regenerate writes the reply e again, as a sibling: the view drops it and
+// what followed, and streams the new reply. An image turn is drawn again,
+// with its own prompt and settings.
+func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
+	if e.Kind != session.KindAssistant && e.Kind != session.KindImage {
+		m.notice = "only a reply or an image can be regenerated (e edits a prompt)"
+		return m, nil
+	}
+	if why := m.branchRefused(); why != "" {
+		m.notice = why
+		return m, nil
+	}
+	i := m.indexOf(e.ID)
+	if i < 0 {
+		return m, nil
+	}
+	if e.Kind == session.KindImage {
+		ip := m.imageParams()
+		if e.ImageParams != nil && e.ImageParams.Model != "" {
+			ip = *e.ImageParams
+		}
+		next, cmd := m.leaveSelection().generate(e.ImagePrompt, ip, &e)
+		if n := next.(Model); n.imaging == nil {
+			m.notice = n.notice // refused: the view stays as it was
+			return m, cmd
+		}
+		return next, cmd
+	}
+	cut := m.leaveSelection()
+	cut.conv = cut.conv.Truncate(i)
+	next, cmd := cut.startTurn(engine.Turn{Regenerate: e.ID})
+	if next.turn == nil {
+		m.notice = next.notice
+		return m, cmd
+	}
+	return next, cmd
+}
+
+// switchedMsg reports the head moved to the branch through the entry sel.
+type switchedMsg struct {
+	w   *session.Writer
+	sel string
+	err error
+}
+
+// switchSibling makes the previous (by -1) or next (by 1) sibling of the
+// entry e the active branch, through its latest path, in a command.
+func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
+	p := m.conv.branches[e.ID]
+	if len(p.siblings) < 2 {
+		m.notice = "this message has no other branch"
+		return m, nil
+	}
+	if why := m.branchRefused(); why != "" {
+		m.notice = why
+		return m, nil
+	}
+	k := p.pos + by
+	if k < 0 || k >= len(p.siblings) {
+		which := "later"
+		if by < 0 {
+			which = "earlier"
+		}
+		m.notice = fmt.Sprintf("no %s branch: this is %d of %d", which, p.pos+1, len(p.siblings))
+		return m, nil
+	}
+	w, sib := m.writer, p.siblings[k]
+	return m, func() tea.Msg {
+		snap := w.Snapshot()
+		return switchedMsg{w: w, sel: sib, err: w.SetHead(snap.Leaf(sib))}
+	}
+}
+
+// switched shows the new active branch, the switched message selected.
+func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
+	if msg.w != m.writer {
+		return m, nil
+	}
+	if msg.err != nil {
+		m.saveErr = msg.err.Error()
+	}
+	s := m.writer.Snapshot()
+	m.conv = m.conv.SetEntries(s.Entries)
+	m = m.setBranches(s)
+	_, m.lastStop = branchUsage(s.Entries) // the tokens spent stay as they are
+	i := m.indexOf(msg.sel)
+	if i < 0 || !m.sel.active {
+		m.sel = selection{}
+		return m.layout(), nil
+	}
+	m = m.selectAt(i)
+	m.notice = "switched to branch " + m.conv.branches[msg.sel].of()
+	return m, loadPreviews(m.conv.Entries(), m.previewer())
+}
+
+// branchUsage adds up the usage of the replies of a branch, and tells how
+// its last reply stopped.
+func branchUsage(es []session.Entry) (u api.Usage, stop string) {
+	for _, e := range es {
+		if e.Message != nil {
+			addUsage(&u, e.Message.Usage)
+			stop = e.Message.StopReason
+		}
+	}
+	return u, stop
+}
+
+// forkedMsg carries the session forked, opened for writing.
+type forkedMsg struct {
+	w   *session.Writer
+	err error
+}
+
+// fork copies the active branch up to the entry e into a new session, in a
+// command, then opens it.
+func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
+	store, id := m.opts.Store, m.SessionID()
+	if store == nil || id == "" {
+		m.notice = "nothing to fork: the session is not saved yet"
+		return m, nil
+	}
+	if why := m.branchRefused(); why != "" {
+		m.notice = why
+		return m, nil
+	}
+	p, ok := m.conv.branches[e.ID]
+	if !ok {
+		m.notice = "this message is not saved in the session: select another"
+		return m, nil
+	}
+	n := p.num
+	return m, func() tea.Msg {
+		sess, err := store.Fork(id, n, "")
+		if err != nil {
+			return forkedMsg{err: err}
+		}
+		w, err := store.OpenWriter(sess.ID)
+		return forkedMsg{w: w, err: err}
+	}
+}
+
+// forked opens the session forked, as resuming it would.
+func (m Model) forked(msg forkedMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.notice = strings.TrimSpace(msg.err.Error())
+		return m, nil
+	}
+	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
+		return m, func() tea.Msg { _ = msg.w.Close(); return noticeMsg{text: "forked into " + msg.w.ID()} }
+	}
+	cmd := m.leave()
+	m = m.resume(msg.w)
+	m.notice = "forked into " + msg.w.ID()
+	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
+}
