@@ -74,7 +74,11 @@ func (md *markdown) glamour(text string, width int) (string, bool) {
 		md.renderers[width] = r
 	}
 	md.rendered += len(text)
-	out, err := r.Render(text)
+	// The text's own escapes go before glamour sees them: its wrapping would
+	// cut them and leave pieces (such as "2J") that no sanitizer of its
+	// output can tell from text. Its output is sanitized too, for the
+	// escapes it makes of entities such as &#27;.
+	out, err := r.Render(sanitize.Plain(text))
 	if err != nil {
 		return "", false
 	}

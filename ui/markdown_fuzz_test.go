@@ -39,3 +39,19 @@ func FuzzMarkdownSanitized(f *testing.F) {
 		}
 	})
 }
+
+// The text's own escapes are removed whole before glamour wraps it: no
+// pieces such as "2J" or the end of a title are left, whatever the width.
+func TestMarkdownDropsEscapesWhole(t *testing.T) {
+	th, _ := theme.New("dark", true)
+	md := newMarkdown(th.Markdown, termenv.TrueColor)
+	text := "This part is hostile. A screen clear \x1b[2J then a title change \x1b]0;pwned by demo\x07 then a clipboard write \x1b]52;c;aGVsbG8=\x07 and a C1 \u009b31m control."
+	for _, width := range []int{20, 40, 60, 120} {
+		out := md.render(text, width)
+		for _, bad := range []string{"2J", "pwned", "52;c", "31m control", "aGVsbG8"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("width %d: %q left in %q", width, bad, out)
+			}
+		}
+	}
+}

@@ -42,7 +42,7 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 		return nil, err
 	}
 	return &mdOut{w: w, render: func(md string) string {
-		out, err := r.Render(md)
+		out, err := r.Render(sanitize.Plain(md)) // see ui/markdown.go: before glamour too
 		if err != nil {
 			return sanitize.Text(md)
 		}

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"muse/api"
 	"muse/session"
@@ -74,6 +76,13 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 // with --json the final message; tool calls run with --allow-tools, else
 // they are printed as JSON.
 func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, prompt string, params session.Params) int {
+	// A reader that goes away (| head) ends the turn, which saves what
+	// arrived, marked cancelled; muse then exits quietly.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	signal.Ignore(syscall.SIGPIPE) // a write to a closed pipe is an error, not a kill
+	guard := &pipeGuard{w: env.Stdout, cancel: cancel}
+	env.Stdout = guard
 	out, err := replyOut(env, f, cfg)
 	if err != nil {
 		return fail(env, err)
@@ -113,6 +122,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if saveErr != nil {
 		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(saveErr.Error()))
 	}
+	if guard.broken {
+		return ExitOK
+	}
 	if err != nil {
 		return fail(env, err)
 	}
@@ -127,6 +139,23 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
 	return ExitOK
+}
+
+// pipeGuard writes to standard output and notes when its reader went away
+// (EPIPE), cancelling the turn.
+type pipeGuard struct {
+	w      io.Writer
+	cancel context.CancelFunc
+	broken bool
+}
+
+func (g *pipeGuard) Write(p []byte) (int, error) {
+	n, err := g.w.Write(p)
+	if err != nil && errors.Is(err, syscall.EPIPE) && !g.broken {
+		g.broken = true
+		g.cancel()
+	}
+	return n, err
 }
 
 // replyWriter prints the replies of a turn as their events arrive.

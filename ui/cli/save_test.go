@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"muse/session"
@@ -102,5 +104,38 @@ func TestDemoOffersItsTool(t *testing.T) {
 	r := runMain(t, nil, "", "--demo", "--allow-tools", "-p", "demo:tool what time is it?")
 	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned:") || !strings.Contains(r.stdout, "UTC") {
 		t.Errorf("%+v", r)
+	}
+}
+
+// closedPipe takes n bytes, then fails as a pipe whose reader left does.
+type closedPipe struct{ n int }
+
+func (c *closedPipe) Write(p []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, syscall.EPIPE
+	}
+	c.n -= len(p)
+	return len(p), nil
+}
+
+// muse -p … | head: the reader leaves early; the reply is saved, marked
+// cancelled, and muse exits quietly.
+func TestPrintIntoAClosedPipeSavesTheReply(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	var errb bytes.Buffer
+	code := Main([]string{"--demo", "-p", "demo:long tell me"}, Env{
+		Stdin: strings.NewReader(""), Stdout: &closedPipe{n: 200}, Stderr: &errb,
+		Getenv: func(k string) string { return env[k] },
+	})
+	if code != 0 || errb.Len() > 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	store, _ := session.Open(filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"))
+	sess, err := store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sess.Entries); n != 2 || sess.Entries[1].Status != session.StatusCancelled || sess.Entries[1].Message.Text() == "" {
+		t.Fatalf("entries %+v", sess.Entries)
 	}
 }

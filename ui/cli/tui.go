@@ -34,8 +34,12 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	if err != nil {
 		return fail(env, usagef("%v", err))
 	}
-	store, err := openStore(env)
-	if err != nil {
+	var store *session.Store
+	if cfg.noSave { // the session stays in memory
+		if f.cont || f.resume != "" {
+			return fail(env, usagef("--no-save cannot continue a session (-c, -r): leave one of them out"))
+		}
+	} else if store, err = openStore(env); err != nil {
 		return fail(env, err)
 	}
 	// Kitty graphics need colour and are asked about now, never after Run.
@@ -43,10 +47,12 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond)
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), Demo: cfg.demo}
-	if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
-		fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
-	} else {
-		opts.Prompts = h
+	if store != nil { // with --no-save, no prompt history either
+		if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
+			fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
+		} else {
+			opts.Prompts = h
+		}
 	}
 	switch {
 	case f.resume == pickSentinel:
