@@ -116,6 +116,8 @@ func replayStats(r io.Reader, id string, light bool) (*Session, journalSize, err
 		}
 	}
 	decodeLines(lines, light)
+	rp.sess.All = make([]Entry, 0, len(lines)) // about one entry a line
+	rp.pos = make(map[string]int, len(lines))
 	for i := range lines {
 		rp.apply(&lines[i])
 	}
