@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -413,5 +414,29 @@ func TestInterruptedReplyIsSafeToResend(t *testing.T) {
 	h := History(got.Entries)
 	if len(h) != 2 || len(h[1].Blocks) != 0 || h[1].Text != "Reading it." {
 		t.Errorf("history %s; want the reply's text only", mustJSON(t, h))
+	}
+}
+
+// A journal with a damaged line or a record of a newer muse is never
+// compacted: rewriting it would destroy what could still be recovered.
+func TestCompactionKeepsWhatItCannotRead(t *testing.T) {
+	s, _ := newTestStore(t)
+	w := NewWriter(s, Params{Model: "m"})
+	w.Append(userEntry("e1", "hi"))
+	w.Checkpoint(streaming("e2", "cut short")) // asks for a compaction
+	w.release()
+	lines := journalLines(t, s, w.ID())
+	damaged := `{"type":"entry","time":"2025-03-01T09:00:09Z","entry":{"id":"e3","parent":"e2","kind":"user","text":"x"`
+	newer := `{"type":"bookmark","time":"2025-03-01T09:00:10Z","bookmark":{"at":"e1"}}`
+	writeJournal(t, s, w.ID(), append(lines, damaged, newer), "")
+	before, _ := os.ReadFile(s.path(w.ID()))
+	w2, err := s.OpenWriter(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2.Close()
+	after, _ := os.ReadFile(s.path(w.ID()))
+	if !bytes.Equal(before, after) {
+		t.Errorf("a journal with a damaged line and a newer record was rewritten:\n%s", after)
 	}
 }

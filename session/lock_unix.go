@@ -121,3 +121,7 @@ func (l *lockFile) release() error {
 	}
 	return err
 }
+
+// openFlags returns flag with O_NOFOLLOW: a symbolic link at the path is
+// refused (ELOOP), never followed.
+func openFlags(flag int) int { return flag | syscall.O_NOFOLLOW }

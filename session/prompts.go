@@ -91,7 +91,7 @@ func OpenPromptHistory(path string, max int) (*PromptHistory, error) {
 // records, oldest first, and the number of lines it holds, skipped ones
 // included.
 func readPrompts(path string, max int) ([]promptRecord, int, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, openFlags(os.O_RDONLY), 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -242,7 +242,8 @@ func (h *PromptHistory) append(line []byte) (err error) {
 // openAppend opens the file for appending, creating it, and its directory
 // when that is missing.
 func (h *PromptHistory) openAppend() (*os.File, error) {
-	const flags = os.O_CREATE | os.O_APPEND | os.O_RDWR
+	// A link at the path is never followed: prompts stay in muse's folder.
+	flags := openFlags(os.O_CREATE | os.O_APPEND | os.O_RDWR)
 	f, err := os.OpenFile(h.path, flags, fileMode)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return f, err

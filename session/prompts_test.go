@@ -512,3 +512,28 @@ func TestPromptHistoryConcurrentAdd(t *testing.T) {
 		})
 	}
 }
+
+// A symbolic link at the history's path is never followed: the file it
+// names is neither read nor written.
+func TestPromptHistoryRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "prompts.jsonl")
+	if err := os.Symlink(victim, path); err != nil {
+		t.Fatal(err)
+	}
+	h, err := OpenPromptHistory(path, 10)
+	if err == nil {
+		if err := h.Add("s", "secret prompt"); err == nil {
+			t.Error("a prompt was written through a link")
+		}
+	}
+	data, _ := os.ReadFile(victim)
+	fi, _ := os.Stat(victim)
+	if string(data) != "keep\n" || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target changed: %q, mode %o", data, fi.Mode().Perm())
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,6 +73,12 @@ func replay(r io.Reader, id string) (*Session, error) {
 // those of the records that still count (the others are superseded).
 type journalSize struct {
 	total, live int64
+	// unknown counts the records of types this muse does not know, which
+	// a newer one wrote.
+	unknown int
+	// damaged counts what could not be read but an unfinished last line,
+	// which a crash leaves and which holds nothing to recover.
+	damaged int
 }
 
 // replayStats is replay, also returning the journal's size. light skips
@@ -126,7 +133,13 @@ func replayStats(r io.Reader, id string, light bool) (*Session, journalSize, err
 	for _, v := range rp.live {
 		live += v
 	}
-	return sess, journalSize{total: rp.size, live: live}, err
+	torn := 0
+	for _, w := range rp.lineWarns {
+		if strings.Contains(w.msg, "unfinished last record") {
+			torn++
+		}
+	}
+	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn}, err
 }
 
 // rawLine is one non-blank line of a journal, and the record it decodes to.
@@ -280,6 +293,7 @@ type replayer struct {
 	warnings  []string         // warnings about the header, shown first
 	lineWarns []lineWarning    // warnings about lines
 	size      int64            // bytes read
+	unknown   int              // records of unknown types, skipped
 }
 
 // lineWarning is a warning about line n of the journal.
@@ -305,6 +319,7 @@ func (rp *replayer) apply(l *rawLine) {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(l.data, &head) == nil && head.Type != "" && !knownType(head.Type) {
+			rp.unknown++
 			return // a record of a newer version; its fields may mean anything
 		}
 		if first {
@@ -366,6 +381,7 @@ func (rp *replayer) apply(l *rawLine) {
 		}
 		rp.live[recHead] = l.size
 	default:
+		rp.unknown++
 		return // unknown types are skipped silently
 	}
 	rp.records++

@@ -81,8 +81,14 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 
 // needsCompaction reports whether a journal is worth rewriting: it holds a
 // reply cut short, whose chunks are then folded into one record, or more
-// than half of it is superseded records, and enough to matter.
+// than half of it is superseded records, and enough to matter. A journal
+// with a line that could not be read, or a record a newer muse wrote, is
+// never rewritten: compacting would lose them for good, where a person or a
+// newer muse could still recover them.
 func needsCompaction(size journalSize, sess *Session) bool {
+	if size.damaged > 0 || size.unknown > 0 {
+		return false
+	}
 	for _, e := range sess.All {
 		if e.Status == StatusInterrupted {
 			return true

@@ -605,6 +605,16 @@ func addUsage(total *api.Usage, u api.Usage) {
 // SessionID returns the ID of the session being shown, once it was saved.
 func (m Model) SessionID() string { return m.writer.ID() }
 
+// Close stops the turn in flight and closes the session, writing what
+// waits, after the program ended without quitting through the screen (a
+// signal). It does nothing more once the screen has closed the session.
+func (m Model) Close() error {
+	if m.turn != nil {
+		m.turn.cancel()
+	}
+	return m.writer.Close()
+}
+
 // SaveError returns why the session could not be saved when the screen
 // closed, or nil when everything was saved.
 func (m Model) SaveError() error { return m.closeErr }

@@ -37,6 +37,9 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if err != nil {
 		return fail(env, err)
 	}
+	for _, warning := range w.Snapshot().Warnings { // what loading skipped
+		fmt.Fprintf(env.Stderr, "muse: session: %s\n", sanitize.Line(warning))
+	}
 	params := mergeParams(w.Params(), cfg.params, f)
 	code := ExitOK
 	if f.image {

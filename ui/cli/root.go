@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"muse/api"
 	"muse/api/demo"
+	"muse/ui/toolrun"
 )
 
 // app is one run of muse: its environment and the flags the command tree
@@ -116,8 +118,11 @@ func (a *app) runMuse() int {
 	client := api.New(cfg.baseURL, opts...)
 	defer client.Close()
 	if f.printSet {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		// SIGTERM and SIGHUP (a closed terminal) end the turn like ctrl+c:
+		// what arrived is saved, and running tools are killed.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
+		defer toolrun.KillAll()
 		return printMode(ctx, env, f, cfg, client)
 	}
 	if !env.StdoutTTY {

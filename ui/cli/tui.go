@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"reflect"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -18,6 +20,7 @@ import (
 	"muse/ui/engine"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
+	"muse/ui/toolrun"
 )
 
 // runTUI runs the interactive chat screen. Everything it needs to know about
@@ -76,7 +79,25 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
 	p := tea.NewProgram(ui.New(opts), progOpts...)
+	// A closed terminal (SIGHUP) ends the screen; Bubble Tea itself ends it
+	// on SIGTERM. Either way no tool outlives muse, and the session is closed.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		if _, ok := <-hup; ok {
+			toolrun.KillAll()
+			p.Quit()
+		}
+	}()
 	final, err := p.Run()
+	toolrun.KillAll()
+	if m, ok := final.(ui.Model); ok {
+		if cerr := m.Close(); cerr != nil && err == nil && m.SaveError() == nil {
+			fmt.Fprintf(env.Stderr, "muse: NOT SAVED: %s\n", sanitize.Line(cerr.Error()))
+			return ExitFailed
+		}
+	}
 	if err != nil {
 		return fail(env, fmt.Errorf("run the chat screen: %w", err))
 	}

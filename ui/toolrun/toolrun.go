@@ -115,6 +115,10 @@ func Run(ctx context.Context, s Spec) Result {
 	cmd.Stdout, cmd.Stderr = pw, pw
 	err = cmd.Start()
 	pw.Close()
+	if err == nil {
+		track(cmd)
+		defer untrack(cmd)
+	}
 	if err != nil {
 		pr.Close()
 		if ctx.Err() != nil {
