@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"muse/api"
@@ -343,20 +344,50 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 
 	var acc api.Accumulator
 	message := func() api.Message { return Join(base, acc.Message(), p.Model) }
-	last := start
-	requestID, err := r.stream(ctx, req, func(ev api.Event) {
-		_ = acc.Add(ev) // an error event also ends the stream: see err
-		r.emit(Event{Kind: StreamEvent, Stream: ev})
-		if now := r.cfg.Now(); now.Sub(last) >= r.cfg.CheckpointEvery && acc.Started() {
-			last = now
-			cp := live
-			m := message()
-			cp.Message = &m
-			if hasText(m) {
-				r.saved(r.w.Checkpoint(cp))
+	// The reply is checkpointed at most once every CheckpointEvery: as
+	// events arrive, and by a ticker while the stream stalls, so that what
+	// is on screen is on disk within about that time either way.
+	var mu sync.Mutex // guards acc, last and dirty
+	last, dirty := start, false
+	checkpoint := func(now time.Time) {
+		if !dirty || now.Sub(last) < r.cfg.CheckpointEvery || !acc.Started() {
+			return
+		}
+		last, dirty = now, false
+		cp := live
+		m := message()
+		cp.Message = &m
+		if hasText(m) {
+			r.saved(r.w.Checkpoint(cp))
+		}
+	}
+	stopTicker := make(chan struct{})
+	tickerDone := make(chan struct{})
+	go func() {
+		defer close(tickerDone)
+		t := time.NewTicker(r.cfg.CheckpointEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				mu.Lock()
+				checkpoint(r.cfg.Now())
+				mu.Unlock()
+			case <-stopTicker:
+				return
 			}
 		}
+	}()
+	requestID, err := r.stream(ctx, req, func(ev api.Event) {
+		mu.Lock()
+		_ = acc.Add(ev) // an error event also ends the stream: see err
+		dirty = true
+		checkpoint(r.cfg.Now())
+		mu.Unlock()
+		r.emit(Event{Kind: StreamEvent, Stream: ev})
 	})
+	close(stopTicker)
+	<-tickerDone
 	acc.Finish()
 	msg := message()
 	live.Message = &msg

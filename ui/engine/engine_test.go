@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"muse/api"
 	"muse/api/demo"
@@ -189,4 +190,44 @@ func TestCancelDuringATool(t *testing.T) {
 	if err := (&api.MessageRequest{Model: "m", MaxTokens: 10, Messages: h}).Validate(); err != nil {
 		t.Errorf("the history after a cancelled tool is not valid: %v", err)
 	}
+}
+
+// A stream that stalls after some text: the text is checkpointed anyway,
+// so a kill -9 during the silence loses at most about a second of it.
+func TestCheckpointWhileTheStreamStalls(t *testing.T) {
+	release := make(chan struct{})
+	c := client(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fl := w.(http.Flusher)
+		io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"x\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":0}}}\n\n")
+		io.WriteString(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
+		io.WriteString(w, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"said before the silence\"}}\n\n")
+		fl.Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	st := store(t)
+	w := session.NewWriter(st, params)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, Config{Client: c, CheckpointEvery: 20 * time.Millisecond}, w, Turn{Prompt: "hi", Params: params}, func(Event) {}, nil)
+	}()
+	// The process "dies" while the stream is silent: read the journal as a
+	// new muse would, until the checkpoint shows (no time limit here: the
+	// test fails by hanging, which go test's timeout reports).
+	for {
+		if id := w.ID(); id != "" {
+			if sess, err := st.Load(id); err == nil && len(sess.Entries) == 2 && strings.Contains(sess.Entries[1].Message.Text(), "silence") {
+				break
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	close(release)
+	<-done
 }
