@@ -89,13 +89,9 @@ func TestQueryKitty(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeTerm(tc.answer)
-			start := time.Now()
 			got := queryKitty(f, f.setDeadline, 100*time.Millisecond)
 			if got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
-			}
-			if !strings.Contains(tc.name, "without DA1") && time.Since(start) > 80*time.Millisecond {
-				t.Errorf("took %s although the terminal answered", time.Since(start))
 			}
 			if f.wrote.String() != "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b[c" {
 				t.Errorf("wrote %q", f.wrote.String())

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/muesli/termenv"
 )
@@ -152,23 +151,6 @@ func TestXterm256(t *testing.T) {
 		if got := xterm256(tc.c); got != tc.want {
 			t.Errorf("xterm256(%v) = %d, want %d", tc.c, got, tc.want)
 		}
-	}
-}
-
-func TestHalfBlocksFast(t *testing.T) {
-	if raceEnabled {
-		t.Skip("timing is meaningless under the race detector")
-	}
-	img := gradient(1024, 1024)
-	HalfBlocks(img, 40)
-	start := time.Now()
-	const n = 10
-	for range n {
-		HalfBlocks(img, 40)
-	}
-	// Well under 10 ms each; generous for the race detector and slow machines.
-	if d := time.Since(start) / n; d > 50*time.Millisecond {
-		t.Errorf("a 1024×1024 preview took %s", d)
 	}
 }
 
