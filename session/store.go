@@ -87,6 +87,10 @@ func Open(dir string) (*Store, error) {
 	return &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine}, nil
 }
 
+// chmod is os.Chmod; tests make it fail, as it does on a directory muse may
+// only read (another user's, a read-only file system).
+var chmod = os.Chmod
+
 // makeDir creates dir and its missing parents with mode dirMode, whatever the
 // umask, and sets dir itself to dirMode. Existing parents are left alone.
 func makeDir(dir string) error {
@@ -121,7 +125,7 @@ func makeDir(dir string) error {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm() == dirMode {
 			continue
 		}
-		if err := os.Chmod(p, dirMode); err != nil && p != dir {
+		if err := chmod(p, dirMode); err != nil && p != dir {
 			return err
 		}
 		// An existing store that cannot be chmodded (another user's, a
