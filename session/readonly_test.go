@@ -45,4 +45,3 @@ func TestReadOnlyStore(t *testing.T) {
 		t.Errorf("writing to a read-only store: %v", err)
 	}
 }
-
