@@ -17,7 +17,7 @@ import (
 )
 
 // benchModel is a sized chat screen without a server; it never runs commands.
-func benchModel(b *testing.B, entries int, width, height int) Model {
+func benchModel(b testing.TB, entries int, width, height int) Model {
 	b.Helper()
 	th, err := theme.New("dark", true)
 	if err != nil {
