@@ -67,6 +67,9 @@ type Options struct {
 	// Demo says muse talks to its offline demo server: the first screen
 	// lists the demo: words to try.
 	Demo bool
+	// Notice is a line the status bar shows first, such as why the session
+	// asked for could not be opened.
+	Notice string
 }
 
 // state is which screen the root model shows.
@@ -204,7 +207,9 @@ func New(opts Options) Model {
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
 	}
-	return m.resume(w)
+	m = m.resume(w)
+	m.notice = opts.Notice
+	return m
 }
 
 // resume shows the session of w.

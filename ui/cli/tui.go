@@ -64,7 +64,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		w, err := openSession(store, f)
 		switch {
 		case errors.Is(err, errNoSession):
-			fmt.Fprintln(env.Stderr, "muse: no session to continue yet: starting a new one")
+			opts.Notice = "no session to continue yet: this is a new one"
 		case err != nil:
 			return fail(env, err)
 		default:
