@@ -55,18 +55,6 @@ func streamMixedDoc(n int) string {
 	return b.String()
 }
 
-// streamDeltas splits text into word-sized pieces that join back to it.
-func streamDeltas(text string) []string {
-	var out []string
-	start := 0
-	for i := 1; i < len(text); i++ {
-		if text[i] == ' ' || text[i] == '\n' {
-			out = append(out, text[start:i])
-			start = i
-		}
-	}
-	return append(out, text[start:])
-}
 
 // simulateStream feeds text to a streaming renderer a delta at a time on a
 // simulated clock that moves pace per delta, and renders a frame whenever a
@@ -78,7 +66,7 @@ func simulateStream(md *markdown, text string, width int, pace, frame time.Durat
 	var now, last time.Duration
 	frames := 0
 	n := 0
-	for _, p := range streamDeltas(text) {
+	for _, p := range deltas(text) {
 		n += len(p)
 		now += pace
 		if frames == 0 || now-last >= frame {
@@ -139,7 +127,7 @@ func BenchmarkMdstream(b *testing.B) {
 						b.Fatalf("the streamed render differs from a whole render")
 					}
 				}
-				streamed := time.Duration(len(streamDeltas(d.text))) * pace
+				streamed := time.Duration(len(deltas(d.text))) * pace
 				b.ReportMetric(float64(frames)/float64(b.N), "renders")
 				b.ReportMetric(float64(total.Microseconds())/1000/float64(frames), "ms/frame")
 				b.ReportMetric(float64(total)/float64(whole)/float64(b.N), "x-whole")

@@ -104,7 +104,7 @@ func mdstreamDocs() map[string]string {
 func streamed(md *markdown, text string, width int, frame func(lines []string, inner bool)) string {
 	var s mdStream
 	n := 0
-	for _, p := range streamDeltas(text) {
+	for _, p := range deltas(text) {
 		n += len(p)
 		lines := s.lines(md, text[:n], width)
 		if frame != nil {
@@ -222,7 +222,7 @@ func TestMdstreamIncremental(t *testing.T) {
 		md := newMarkdown(th.Markdown, termenv.TrueColor)
 		var s mdStream
 		n, frames := 0, 0
-		for k, p := range streamDeltas(text) {
+		for k, p := range deltas(text) {
 			n += len(p)
 			if k%8 == 0 {
 				s.lines(md, text[:n], 80)
@@ -285,7 +285,7 @@ func TestMdstreamFenceRecheck(t *testing.T) {
 		md := newMarkdown(th.Markdown, termenv.TrueColor)
 		var s mdStream
 		n, split := 0, false
-		for _, p := range streamDeltas(text) {
+		for _, p := range deltas(text) {
 			n += len(p)
 			s.lines(md, text[:n], 40)
 			split = split || s.ctx != nil && s.ctx.kind == fenceBlock && strings.Contains(text[s.stableEnd:n], "end */")

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	system "github.com/atotto/clipboard"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -22,9 +24,11 @@ func fakeSystem(t *testing.T, write func(string) error) {
 }
 
 func TestCopyWritesOSC52AndTheSystemClipboard(t *testing.T) {
-	if !Reachable(env(map[string]string{"DISPLAY": ":0"})) {
-		t.Skip("no clipboard tool installed here")
-	}
+	// The system clipboard is faked: a machine with no clipboard tool (CI)
+	// runs this test too.
+	old := system.Unsupported
+	system.Unsupported = false
+	t.Cleanup(func() { system.Unsupported = old })
 	var mu sync.Mutex
 	var got string
 	fakeSystem(t, func(s string) error { mu.Lock(); got = s; mu.Unlock(); return nil })
