@@ -55,7 +55,6 @@ func streamMixedDoc(n int) string {
 	return b.String()
 }
 
-
 // simulateStream feeds text to a streaming renderer a delta at a time on a
 // simulated clock that moves pace per delta, and renders a frame whenever a
 // frame interval of simulated time has passed since the last one, as the
