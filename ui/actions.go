@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -284,8 +285,9 @@ type editFileMsg struct {
 	path   string
 }
 
-// runEditor runs the editor on the file of msg; the program waits for it.
-func runEditor(msg editFileMsg) tea.Cmd {
+// runEditor runs the editor on the file of msg, through run (tea.Exec or
+// the screen's); the program waits for it.
+func runEditor(msg editFileMsg, run func(tea.ExecCommand, tea.ExecCallback) tea.Cmd) tea.Cmd {
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -296,7 +298,7 @@ func runEditor(msg editFileMsg) tea.Cmd {
 	args := strings.Fields(editor)
 	target, path := msg.target, msg.path
 	cmd := exec.Command(args[0], append(args[1:], path)...)
-	return tea.ExecProcess(cmd, func(err error) tea.Msg {
+	return run(execCmd{cmd}, func(err error) tea.Msg {
 		defer os.Remove(path)
 		if err != nil {
 			return editedMsg{target: target, err: fmt.Errorf("run %s: %w (set $EDITOR)", args[0], err)}
@@ -452,3 +454,15 @@ func (m Model) helpText() string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// execCmd is an *exec.Cmd as a tea.ExecCommand.
+type execCmd struct{ *exec.Cmd }
+
+// SetStdin sets the command's standard input.
+func (c execCmd) SetStdin(r io.Reader) { c.Stdin = r }
+
+// SetStdout sets the command's standard output.
+func (c execCmd) SetStdout(w io.Writer) { c.Stdout = w }
+
+// SetStderr sets the command's standard error.
+func (c execCmd) SetStderr(w io.Writer) { c.Stderr = w }

@@ -47,6 +47,9 @@ type Options struct {
 	// Terminal receives what is written to the terminal outside the frame:
 	// OSC 52 copies and kitty image transmissions; nil means os.Stdout.
 	Terminal io.Writer
+	// Exec runs a program with the terminal to itself (the editor); nil
+	// means tea.Exec.
+	Exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
 	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
 	Getenv func(string) string
 	// Keys rebinds actions by name, from the profile.
@@ -166,6 +169,9 @@ type Tool = engine.Tool
 func New(opts Options) Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Exec == nil {
+		opts.Exec = tea.Exec
 	}
 	if opts.Terminal == nil {
 		opts.Terminal = os.Stdout
@@ -355,7 +361,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.closeErr = msg.err
 		return m, tea.Quit
 	case editFileMsg:
-		return m, runEditor(msg)
+		return m, runEditor(msg, m.opts.Exec)
 	case editedMsg:
 		return m.edited(msg)
 	case copiedMsg:

@@ -17,8 +17,8 @@ import (
 )
 
 // FrameRate is how many frames a second the screen draws at most: a
-// streaming reply is rendered at this rate, and the program's renderer is
-// set to it (tea.WithFPS), so it wakes no more often than that.
+// streaming reply is rendered at this rate, and so are frames written to the
+// terminal (ui/screen, which holds no timer while nothing changes).
 const FrameRate = 30
 
 // frameInterval bounds screen updates while a reply streams.

@@ -20,6 +20,7 @@ import (
 	"muse/ui/engine"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
+	"muse/ui/screen"
 	"muse/ui/toolrun"
 )
 
@@ -74,11 +75,25 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 			opts.Writer = w
 		}
 	}
-	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(ui.FrameRate)}
-	if !cfg.noMouse {
-		progOpts = append(progOpts, tea.WithMouseCellMotion())
+	// muse draws its own frames (ui/screen), only when they change; Bubble
+	// Tea's renderer, which wakes at its frame rate even when idle, draws
+	// only where the screen cannot (off unix) or stdin is not a terminal.
+	scr, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate, !cfg.noMouse)
+	var p *tea.Program
+	switch {
+	case err == nil:
+		opts.Terminal, opts.Exec = scr.Renderer(), scr.Exec
+		p = tea.NewProgram(scr.Wrap(ui.New(opts)), scr.Options()...)
+		scr.Start(p)
+	case errors.Is(err, errors.ErrUnsupported) || errors.Is(err, screen.ErrNotTerminal):
+		progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(ui.FrameRate)}
+		if !cfg.noMouse {
+			progOpts = append(progOpts, tea.WithMouseCellMotion())
+		}
+		p = tea.NewProgram(ui.New(opts), progOpts...)
+	default:
+		return fail(env, fmt.Errorf("open the chat screen: %w", err))
 	}
-	p := tea.NewProgram(ui.New(opts), progOpts...)
 	// A closed terminal (SIGHUP) ends the screen; Bubble Tea itself ends it
 	// on SIGTERM. Either way no tool outlives muse, and the session is closed.
 	hup := make(chan os.Signal, 1)
@@ -91,6 +106,18 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		}
 	}()
 	final, err := p.Run()
+	if scr != nil {
+		// A terminal that hung up (EIO) cannot be restored, nor told so.
+		if cerr := scr.Close(); cerr != nil && !errors.Is(cerr, syscall.EIO) {
+			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(cerr.Error()))
+		}
+		if crash := scr.Panic(); crash != "" {
+			fmt.Fprintf(env.Stderr, "muse: internal error, please report it:\n%s\n", crash)
+		}
+		if w, ok := final.(screen.Model); ok {
+			final = w.Inner()
+		}
+	}
 	toolrun.KillAll()
 	if m, ok := final.(ui.Model); ok {
 		if cerr := m.Close(); cerr != nil && err == nil && m.SaveError() == nil {

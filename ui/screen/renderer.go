@@ -1,0 +1,207 @@
+package screen
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Renderer writes frames to a terminal in the alternate screen: only the
+// lines that changed since the frame before, and no more often than its
+// frame interval. Between frames it holds no timer. Its methods are safe
+// for concurrent use.
+type Renderer struct {
+	mu       sync.Mutex
+	out      io.Writer
+	interval time.Duration
+	now      func() time.Time
+	after    func(time.Duration, func())
+
+	width, height int
+	shown         []string // the lines on the terminal
+	view          string   // the latest frame
+	dirty         bool     // view is not yet on the terminal
+	repaint       bool     // the next frame writes every line
+	scheduled     bool     // a frame is due
+	last          time.Time
+	paused        bool
+	stopped       bool
+	frames        int
+	err           error
+}
+
+// Option configures a Renderer.
+type Option func(*Renderer)
+
+// WithClock replaces the clock: now tells the time and after runs f once d
+// has passed (d may be zero). Tests use it to count frames without sleeping.
+func WithClock(now func() time.Time, after func(d time.Duration, f func())) Option {
+	return func(r *Renderer) { r.now, r.after = now, after }
+}
+
+// NewRenderer returns a renderer writing to out at most fps frames a second.
+func NewRenderer(out io.Writer, fps int, opts ...Option) *Renderer {
+	if fps < 1 {
+		fps = 1
+	}
+	r := &Renderer{out: out, interval: time.Second / time.Duration(fps), now: time.Now, after: afterFunc}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// afterFunc runs f on its own goroutine after d, at once when d is zero.
+func afterFunc(d time.Duration, f func()) {
+	if d <= 0 {
+		go f()
+		return
+	}
+	time.AfterFunc(d, f)
+}
+
+// Draw takes the latest frame. It is written at once when the last frame is
+// older than the frame interval, or else when the interval has passed; a
+// frame equal to the one before costs nothing. Nothing is written before
+// the size is known.
+func (r *Renderer) Draw(view string) {
+	r.mu.Lock()
+	if r.stopped || (view == r.view && !r.repaint) {
+		r.mu.Unlock()
+		return
+	}
+	r.view, r.dirty = view, true
+	d, ok := r.scheduleLocked()
+	r.mu.Unlock()
+	if ok {
+		r.after(d, r.frame)
+	}
+}
+
+// Resize sets the terminal's size. The next Draw, even of the same frame,
+// writes every line at once. (Bubble Tea draws after every update, so the
+// frame laid out for the new size follows.)
+func (r *Renderer) Resize(width, height int) {
+	r.mu.Lock()
+	r.width, r.height = width, height
+	r.repaint, r.dirty = true, true
+	r.last = time.Time{}
+	r.mu.Unlock()
+}
+
+// Pause stops writing frames, while another program has the terminal.
+func (r *Renderer) Pause() {
+	r.mu.Lock()
+	r.paused = true
+	r.mu.Unlock()
+}
+
+// Resume writes frames again, starting with every line of the latest one.
+func (r *Renderer) Resume() {
+	r.mu.Lock()
+	r.paused = false
+	r.repaint, r.dirty = true, true
+	r.last = time.Time{}
+	d, ok := r.scheduleLocked()
+	r.mu.Unlock()
+	if ok {
+		r.after(d, r.frame)
+	}
+}
+
+// Stop ends the renderer: no frame is written after it returns.
+func (r *Renderer) Stop() {
+	r.mu.Lock()
+	r.stopped = true
+	r.mu.Unlock()
+}
+
+// Write writes p to the terminal between two frames: for what is not part
+// of a frame, such as OSC 52 copies and kitty image transmissions.
+func (r *Renderer) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out.Write(p)
+}
+
+// Frames is how many frames have been written.
+func (r *Renderer) Frames() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.frames
+}
+
+// Err is the first error writing a frame, if any.
+func (r *Renderer) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// scheduleLocked says whether a frame must be scheduled, and after how
+// long. The caller holds r.mu and calls r.after once it is released.
+func (r *Renderer) scheduleLocked() (time.Duration, bool) {
+	if r.scheduled || r.paused || r.stopped || !r.dirty || r.width <= 0 {
+		return 0, false
+	}
+	r.scheduled = true
+	if r.last.IsZero() {
+		return 0, true
+	}
+	return max(0, r.interval-r.now().Sub(r.last)), true
+}
+
+// frame writes the latest frame, if it is still wanted.
+func (r *Renderer) frame() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scheduled = false
+	if r.paused || r.stopped || !r.dirty {
+		return
+	}
+	b := r.composeLocked()
+	r.dirty, r.repaint = false, false
+	r.last = r.now()
+	if len(b) == 0 {
+		return
+	}
+	r.frames++
+	if _, err := r.out.Write(b); err != nil && r.err == nil {
+		r.err = err
+	}
+}
+
+// composeLocked returns the bytes that turn the lines shown into the
+// latest frame: each changed line is written at its row, cut to the width,
+// and the rest of a short line and the rows below the frame are erased.
+func (r *Renderer) composeLocked() []byte {
+	lines := strings.Split(r.view, "\n")
+	if r.height > 0 && len(lines) > r.height {
+		lines = lines[len(lines)-r.height:] // the bottom, with the input, stays
+	}
+	var b bytes.Buffer
+	for i, line := range lines {
+		line = ansi.Truncate(line, r.width, "")
+		lines[i] = line
+		if !r.repaint && i < len(r.shown) && r.shown[i] == line {
+			continue
+		}
+		b.WriteString(ansi.CursorPosition(1, i+1))
+		b.WriteString(line)
+		if ansi.StringWidth(line) < r.width {
+			// The style is reset first, so the erased cells take none of
+			// the line's colours. A full line erases nothing: the cursor
+			// waits past its last cell, where erasing would take that cell.
+			b.WriteString(ansi.ResetStyle + ansi.EraseLineRight)
+		}
+	}
+	if len(lines) < r.height && (r.repaint || len(lines) < len(r.shown)) {
+		b.WriteString(ansi.CursorPosition(1, len(lines)+1) + ansi.EraseScreenBelow)
+	}
+	r.shown = lines
+	return b.Bytes()
+}

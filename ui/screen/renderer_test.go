@@ -1,0 +1,245 @@
+package screen
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// fakeClock runs timers when the test advances it; a zero delay runs at once.
+type fakeClock struct {
+	mu      sync.Mutex
+	t       time.Time
+	pending []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	f  func()
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) after(d time.Duration, f func()) {
+	if d <= 0 {
+		f()
+		return
+	}
+	c.mu.Lock()
+	c.pending = append(c.pending, fakeTimer{at: c.t.Add(d), f: f})
+	c.mu.Unlock()
+}
+
+// advance moves the clock on by d and runs the timers then due.
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	var due []func()
+	kept := c.pending[:0]
+	for _, p := range c.pending {
+		if p.at.After(c.t) {
+			kept = append(kept, p)
+		} else {
+			due = append(due, p.f)
+		}
+	}
+	c.pending = kept
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+func (c *fakeClock) timers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending)
+}
+
+func newTestRenderer(t *testing.T, fps int) (*Renderer, *bytes.Buffer, *fakeClock) {
+	t.Helper()
+	var out bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
+	return NewRenderer(&out, fps, WithClock(c.now, c.after)), &out, c
+}
+
+// at is the sequence that moves the cursor to a row's start.
+func at(row int) string { return ansi.CursorPosition(1, row) }
+
+func TestNothingIsDrawnBeforeTheSizeIsKnown(t *testing.T) {
+	r, out, _ := newTestRenderer(t, 30)
+	r.Draw("hello")
+	if out.Len() != 0 || r.Frames() != 0 {
+		t.Fatalf("wrote %q before a size", out.String())
+	}
+	r.Resize(20, 3)
+	if out.Len() != 0 {
+		t.Fatalf("a resize alone wrote %q", out.String())
+	}
+	r.Draw("hello")
+	if got, want := out.String(), at(1)+"hello"+ansi.ResetStyle+ansi.EraseLineRight+at(2)+ansi.EraseScreenBelow; got != want {
+		t.Fatalf("first frame %q, want %q", got, want)
+	}
+}
+
+func TestOnlyChangedLinesAreWritten(t *testing.T) {
+	r, out, c := newTestRenderer(t, 30)
+	r.Resize(10, 4)
+	r.Draw("one\ntwo\nthree")
+	out.Reset()
+	c.advance(time.Second)
+	r.Draw("one\nTWO\nthree")
+	if got, want := out.String(), at(2)+"TWO"+ansi.ResetStyle+ansi.EraseLineRight; got != want {
+		t.Fatalf("wrote %q, want only line 2: %q", got, want)
+	}
+	out.Reset()
+	c.advance(time.Second)
+	r.Draw("one\nTWO")
+	if got, want := out.String(), at(3)+ansi.EraseScreenBelow; got != want {
+		t.Fatalf("a shorter frame wrote %q, want the rows below erased: %q", got, want)
+	}
+}
+
+func TestAnUnchangedFrameCostsNothing(t *testing.T) {
+	r, out, c := newTestRenderer(t, 30)
+	r.Resize(10, 2)
+	r.Draw("same")
+	n := out.Len()
+	for range 100 {
+		c.advance(time.Second)
+		r.Draw("same")
+	}
+	if out.Len() != n || r.Frames() != 1 || c.timers() != 0 {
+		t.Fatalf("100 equal frames wrote %d bytes, %d frames, %d timers", out.Len()-n, r.Frames(), c.timers())
+	}
+}
+
+func TestFramesAreThrottledAndIdleHoldsNoTimer(t *testing.T) {
+	r, out, c := newTestRenderer(t, 10) // one frame per 100 ms
+	r.Resize(20, 2)
+	r.Draw("frame 0")
+	if r.Frames() != 1 {
+		t.Fatalf("first frame not written at once: %d", r.Frames())
+	}
+	for i := 1; i <= 50; i++ { // 50 changes within 50 ms
+		c.advance(time.Millisecond)
+		r.Draw("frame " + string(rune('0'+i%10)) + strings.Repeat(".", i%3))
+	}
+	if r.Frames() != 1 || c.timers() != 1 {
+		t.Fatalf("within one interval: %d frames, %d timers; want 1 and 1 due", r.Frames(), c.timers())
+	}
+	c.advance(50 * time.Millisecond)
+	if r.Frames() != 2 {
+		t.Fatalf("frames after the interval = %d, want 2", r.Frames())
+	}
+	if !strings.HasSuffix(out.String(), "frame 0"+".."+ansi.ResetStyle+ansi.EraseLineRight) {
+		t.Fatalf("the frame written is not the latest: %q", out.String())
+	}
+	if c.timers() != 0 {
+		t.Fatalf("%d timers left while nothing changes", c.timers())
+	}
+	c.advance(time.Hour)
+	if r.Frames() != 2 {
+		t.Fatalf("an idle hour wrote %d frames", r.Frames()-2)
+	}
+}
+
+func TestLinesAreCutToTheScreen(t *testing.T) {
+	r, out, _ := newTestRenderer(t, 30)
+	r.Resize(4, 2)
+	r.Draw("top\nabcdefgh\nbottom")
+	got := out.String()
+	if strings.Contains(got, "top") || !strings.Contains(got, at(1)+"abcd"+at(2)+"bott") {
+		t.Fatalf("frame %q: want the bottom two lines, cut at 4 columns, with no erase on full lines", got)
+	}
+}
+
+func TestPauseHoldsFramesAndResumeRepaintsAll(t *testing.T) {
+	r, out, c := newTestRenderer(t, 30)
+	r.Resize(10, 3)
+	r.Draw("a\nb")
+	r.Pause()
+	out.Reset()
+	c.advance(time.Second)
+	r.Draw("a\nc")
+	c.advance(time.Second)
+	if out.Len() != 0 {
+		t.Fatalf("paused renderer wrote %q", out.String())
+	}
+	r.Resume()
+	for _, want := range []string{at(1) + "a", at(2) + "c", at(3) + ansi.EraseScreenBelow} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("resume wrote %q, want every line (%q)", out.String(), want)
+		}
+	}
+}
+
+func TestStopEndsFramesButNotTerminalWrites(t *testing.T) {
+	r, out, c := newTestRenderer(t, 30)
+	r.Resize(10, 3)
+	r.Draw("a")
+	r.Draw("b") // due in one interval
+	r.Stop()
+	out.Reset()
+	c.advance(time.Second)
+	r.Draw("c")
+	r.Resize(20, 5)
+	if out.Len() != 0 {
+		t.Fatalf("stopped renderer wrote %q", out.String())
+	}
+	if _, err := r.Write([]byte("\x1b]52;c;eA==\a")); err != nil || out.String() != "\x1b]52;c;eA==\a" {
+		t.Fatalf("write through: %q, %v", out.String(), err)
+	}
+}
+
+func TestModesAreUndoneInReverse(t *testing.T) {
+	for _, mouse := range []bool{false, true} {
+		on, off := enterModes(mouse), leaveModes(mouse)
+		for _, m := range []string{"1049", "25", "2004"} {
+			if !strings.Contains(on, "?"+m) || !strings.Contains(off, "?"+m) {
+				t.Errorf("mouse=%v: mode %s not both set (%q) and reset (%q)", mouse, m, on, off)
+			}
+		}
+		if got := strings.Contains(on, "?1002h") && strings.Contains(off, "?1002l"); got != mouse {
+			t.Errorf("mouse=%v: mouse mode set and reset = %v", mouse, got)
+		}
+		if !strings.HasSuffix(off, ansi.ResetModeAltScreenSaveCursor) {
+			t.Errorf("the alternate screen is not left last: %q", off)
+		}
+	}
+}
+
+// BenchmarkFrame is the cost of one frame of a 120x40 screen where one line
+// changed, as while typing or while a reply streams into its last line.
+func BenchmarkFrame(b *testing.B) {
+	c := &fakeClock{}
+	r := NewRenderer(io.Discard, 30, WithClock(c.now, c.after))
+	r.Resize(120, 40)
+	lines := make([]string, 40)
+	for i := range lines {
+		lines[i] = "\x1b[38;5;252m" + strings.Repeat("word ", 22) + "\x1b[0m"
+	}
+	views := [2]string{}
+	for i := range views {
+		lines[39] = fmt.Sprintf("› typing %d", i)
+		views[i] = strings.Join(lines, "\n")
+	}
+	r.Draw(views[1])
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		c.advance(time.Second)
+		r.Draw(views[i%2])
+	}
+	b.ReportMetric(float64(r.Frames())/float64(b.N), "frames/op")
+}

@@ -1,0 +1,188 @@
+package screen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
+)
+
+// ErrNotTerminal says the screen needs a terminal on both input and output.
+var ErrNotTerminal = errors.New("not a terminal")
+
+// Screen is the terminal the chat screen runs on: raw input, the alternate
+// screen with the cursor hidden, bracketed paste, the mouse if asked for,
+// and a Renderer for the frames.
+type Screen struct {
+	in, out *os.File
+	mouse   bool
+	r       *Renderer
+
+	mu      sync.Mutex
+	state   *term.State // the terminal's mode before raw mode
+	program *tea.Program
+	stop    func() // stops watching the window size
+	crash   *crash // of the model drawn
+}
+
+// Open puts the terminal of in and out into raw mode and the alternate
+// screen, and returns the screen drawing on it at most fps frames a second.
+// Close gives the terminal back as it was.
+// Where it cannot draw (off unix), the error is errors.ErrUnsupported.
+func Open(in, out *os.File, fps int, mouse bool) (*Screen, error) {
+	if !supported {
+		return nil, errors.ErrUnsupported
+	}
+	if !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		return nil, ErrNotTerminal
+	}
+	s := &Screen{in: in, out: out, mouse: mouse}
+	s.r = NewRenderer(out, fps)
+	if err := s.enter(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Renderer is the screen's renderer; it is also the writer for what goes to
+// the terminal between frames.
+func (s *Screen) Renderer() *Renderer { return s.r }
+
+// Options are the program options for a program drawn on s.
+func (s *Screen) Options() []tea.ProgramOption {
+	return []tea.ProgramOption{tea.WithoutRenderer(), tea.WithInput(s.in), tea.WithOutput(s.out)}
+}
+
+// Wrap returns m drawn on s.
+func (s *Screen) Wrap(m tea.Model) Model {
+	w := Wrap(m, s.r)
+	s.crash = w.crash
+	return w
+}
+
+// Panic is the report of a panic in the model drawn on s, or "". Bubble
+// Tea's own report is printed on the alternate screen and lost with it, so
+// print this one after Close.
+func (s *Screen) Panic() string {
+	if s.crash == nil {
+		return ""
+	}
+	return s.crash.text
+}
+
+// Start tells p the window's size now and whenever it changes, until Close.
+// Call it before p.Run.
+func (s *Screen) Start(p *tea.Program) {
+	s.mu.Lock()
+	s.program = p
+	s.mu.Unlock()
+	s.stop = watchSize(s.sendSize)
+	go s.sendSize()
+}
+
+// sendSize sends the window's size to the program; 80x24 when the
+// terminal cannot tell.
+func (s *Screen) sendSize() {
+	w, h, err := term.GetSize(int(s.out.Fd()))
+	if err != nil || w <= 0 || h <= 0 {
+		w, h = 80, 24
+	}
+	s.mu.Lock()
+	p := s.program
+	s.mu.Unlock()
+	if p != nil {
+		p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	}
+}
+
+// Close stops drawing and gives the terminal back as it was.
+func (s *Screen) Close() error {
+	s.r.Stop()
+	if s.stop != nil {
+		s.stop()
+	}
+	return s.leave()
+}
+
+// Exec runs c with the terminal to itself, as tea.Exec does, and then
+// takes the terminal back and draws the whole frame again.
+func (s *Screen) Exec(c tea.ExecCommand, fn tea.ExecCallback) tea.Cmd {
+	return tea.Exec(&handover{ExecCommand: c, s: s}, fn)
+}
+
+// handover gives the terminal to a command while it runs.
+type handover struct {
+	tea.ExecCommand
+	s *Screen
+}
+
+// Run leaves the alternate screen and raw mode, runs the command, and comes
+// back.
+func (h *handover) Run() error {
+	h.s.r.Pause()
+	if err := h.s.leave(); err != nil {
+		h.s.r.Resume()
+		return err
+	}
+	err := h.ExecCommand.Run()
+	if eerr := h.s.enter(); eerr != nil && err == nil {
+		err = eerr
+	}
+	h.s.r.Resume()
+	return err
+}
+
+// enter puts the terminal into raw mode and the modes the screen uses.
+func (s *Screen) enter() error {
+	state, err := term.MakeRaw(int(s.in.Fd()))
+	if err != nil {
+		return fmt.Errorf("put the terminal in raw mode: %w", err)
+	}
+	s.mu.Lock()
+	s.state = state
+	s.mu.Unlock()
+	_, err = io.WriteString(s.r, enterModes(s.mouse))
+	return err
+}
+
+// leave undoes enter. It is safe to call twice.
+func (s *Screen) leave() error {
+	s.mu.Lock()
+	state := s.state
+	s.state = nil
+	s.mu.Unlock()
+	if state == nil {
+		return nil
+	}
+	_, werr := io.WriteString(s.r, leaveModes(s.mouse))
+	if err := term.Restore(int(s.in.Fd()), state); err != nil {
+		return fmt.Errorf("restore the terminal: %w", err)
+	}
+	return werr
+}
+
+// enterModes is what the terminal is told when the screen opens: the
+// alternate screen, cleared, the cursor hidden, bracketed paste and, with
+// mouse, button presses and drags in SGR encoding.
+func enterModes(mouse bool) string {
+	s := ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition +
+		ansi.HideCursor + ansi.SetModeBracketedPaste
+	if mouse {
+		s += ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr
+	}
+	return s
+}
+
+// leaveModes undoes enterModes, in reverse order.
+func leaveModes(mouse bool) string {
+	s := ""
+	if mouse {
+		s += ansi.ResetModeMouseExtSgr + ansi.ResetModeMouseButtonEvent
+	}
+	return s + ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
+}
