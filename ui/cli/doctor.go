@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
@@ -182,7 +183,7 @@ func (a *app) doctorTerminal(d *report) {
 	d.ok("colour profile", profileName(profile)+why)
 	if env.own && env.StdoutTTY {
 		bg := "light"
-		if out.HasDarkBackground() {
+		if lipgloss.HasDarkBackground() { // asked once, by Bubble Tea's init
 			bg = "dark"
 		}
 		d.ok("background", bg+" (asked the terminal; --theme or theme = … overrides it)")

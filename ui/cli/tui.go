@@ -30,9 +30,13 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	out := termenv.NewOutput(os.Stdout, termenv.WithEnvironment(environ{env.Getenv}))
 	profile := out.EnvColorProfile()
 	lipgloss.SetColorProfile(profile)
+	// Bubble Tea's package init has already asked the terminal for its
+	// background (through Lip Gloss, before any program can take the
+	// terminal); its answer is kept, so asking again would only cost another
+	// round trip, or another 5 s on a terminal that does not answer.
 	dark := true
 	if cfg.theme == "auto" {
-		dark = out.HasDarkBackground()
+		dark = lipgloss.HasDarkBackground()
 	}
 	th, err := theme.New(cfg.theme, dark)
 	if err != nil {
