@@ -66,6 +66,16 @@ func (a *app) newRoot() *cobra.Command {
 		switch c.Name() {
 		case "help":
 			c.Short = "help about a command: muse help sessions export"
+			c.Run = nil
+			c.RunE = func(c *cobra.Command, args []string) error {
+				target, rest, err := root.Find(args)
+				if err != nil || target == nil || len(rest) > 0 {
+					return usagef("no help on %q: the commands are %s (see muse --help)",
+						strings.Join(args, " "), commandNames(root))
+				}
+				target.InitDefaultHelpFlag()
+				return target.Help()
+			}
 		case "completion":
 			c.Short = "print the shell completion script: bash, zsh, fish or powershell"
 		}
@@ -141,4 +151,18 @@ func (a *app) debugOn() bool {
 		return true
 	}
 	return false
+}
+
+// commandNames lists the names of root's commands, "a, b or c".
+func commandNames(root *cobra.Command) string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -88,6 +88,15 @@ func TestHelpOnEveryCommand(t *testing.T) {
 	if r := runMain(t, nil, "", "help", "sessions", "export"); r.code != 0 || !strings.Contains(r.stdout, "--format") {
 		t.Errorf("help sessions export: %+v", r)
 	}
+	// An unknown topic is a usage error that names the commands.
+	for _, args := range [][]string{{"help", "nosuch"}, {"help", "sessions", "nosuch"}} {
+		if r := runMain(t, nil, "", args...); r.code != 2 || !strings.Contains(r.stderr, "no help on") || !strings.Contains(r.stderr, "sessions") || r.stdout != "" {
+			t.Errorf("%v: %+v, want exit 2 and the commands on stderr", args, r)
+		}
+	}
+	if r := runMain(t, nil, "", "help"); r.code != 0 || !strings.Contains(r.stdout, "Global flags") {
+		t.Errorf("help: %+v", r)
+	}
 	if r := runMain(t, nil, "", "-h"); r.code != 0 || !strings.Contains(r.stdout, "Global flags") || !strings.Contains(r.stdout, "doctor") {
 		t.Errorf("-h: %+v", r)
 	}
