@@ -225,6 +225,11 @@ func parseExport(data []byte) (*exported, error) {
 			err = p.decode(&t, fmt.Sprintf("the %q time", key))
 		case "params":
 			err = p.decode(&ex.params, "the settings")
+			if err == nil {
+				if cerr := ex.params.Check(); cerr != nil {
+					err = p.at(keyAt, "the settings: %v", cerr)
+				}
+			}
 		case "entries":
 			ex.entries, err = p.entries()
 		case "head":

@@ -170,6 +170,9 @@ func TestImportRefuses(t *testing.T) {
 		{"unknown entry field", head + "    {\"id\": \"e1\", \"kind\": \"error\",\n     \"error\": {\"message\": \"m\", \"bogus\": 1}}]}",
 			[]string{"line 5, column 32: entry 1: unknown field \"bogus\""}},
 		{"entry wrong type", head + `    {"id": "e1", "kind": "user", "text": 5}]}`, []string{"line 4, column 42: entry 1: field \"text\" is a JSON number, want string"}},
+		{"negative max_tokens", "{\"id\": \"x\",\n \"params\": {\"max_tokens\": -5}}", []string{"line 2, column 2: the settings: max_tokens -5: at least 1"}},
+		{"top_k zero", `{"id": "x", "params": {"top_k": 0}}`, []string{"line 1, column 13: the settings: top_k 0: at least 1"}},
+		{"temperature 2", `{"id": "x", "params": {"temperature": 2}}`, []string{"temperature 2: from 0 to 1"}},
 		{"bad block", head + `    {"id": "e1", "kind": "assistant", "message": {"content": [{"type": 1}]}}]}`, []string{"line 4, column 72: entry 1: field \"message.content.type\" is a JSON number"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
