@@ -260,13 +260,7 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   file is.
 
 Keys (interactive):
-  enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+x $EDITOR
-  ctrl+a/ctrl+e start/end of line · ctrl+↑ or alt+↑ select a message (y copy, c code,
-  e edit, r regenerate, [ ] branches, f fork) · esc close help, or cancel the reply
-  ctrl+c cancel the reply, else clear the input, else quit · ctrl+y copy the last reply
-  pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
-  ctrl+n new session · / commands (tab completes) · ? all keys and commands
-
+` + helpKeys + `
 Folders: with XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME unset, the
 configuration, sessions and debug log go to ~/.config, ~/.local/share and
 ~/.local/state on Linux, ~/Library/Application Support on macOS and
@@ -300,3 +294,12 @@ func writeHelp(w io.Writer, root *cobra.Command) {
 	io.WriteString(w, root.PersistentFlags().FlagUsagesWrapped(100))
 	io.WriteString(w, helpTail)
 }
+
+// helpKeys lists the chat screen's keys, for --help and the manual page.
+const helpKeys = `  enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+x $EDITOR
+  ctrl+a/ctrl+e start/end of line · esc close help, or cancel the reply
+  ctrl+↑ or alt+↑ select a message (y copy, c code, e edit, r regenerate, [ ] branches, f fork)
+  ctrl+c cancel the reply, else clear the input, else quit · ctrl+y copy the last reply
+  pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
+  ctrl+n new session · / commands (tab completes) · ? all keys and commands
+`

@@ -28,6 +28,7 @@ Install it with: muse man > ~/.local/share/man/man1/muse.1`,
 			// roff formats a section's text with fmt: a % must be doubled.
 			pct := strings.NewReplacer("%", "%%")
 			page = page.
+				WithSection("Keys", pct.Replace(manKeys())).
 				WithSection("Environment", pct.Replace(manEnvironment)).
 				WithSection("Files", pct.Replace(manFiles)).
 				WithSection("Exit status", pct.Replace(manExitStatus))
@@ -56,3 +57,13 @@ $XDG_STATE_HOME/muse/muse.log: the log --debug writes.
 Without the variables: ~/.config, ~/.local/share and ~/.local/state on Linux, ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows.`
 
 const manExitStatus = `0 success; 1 the request failed; 2 bad flags or configuration; 130 interrupted.`
+
+// manKeys is the chat screen's keys as in --help (a binding never spans
+// two of its lines), one binding a paragraph.
+func manKeys() string {
+	var items []string
+	for _, line := range strings.Split(strings.TrimSpace(helpKeys), "\n") {
+		items = append(items, strings.Split(strings.TrimSpace(line), " · ")...)
+	}
+	return "In the chat screen (? shows them all, with the slash commands):\n" + strings.Join(items, "\n")
+}

@@ -234,7 +234,7 @@ func TestManPage(t *testing.T) {
 		t.Fatalf("man: code %d, starts %.40q", r.code, r.stdout)
 	}
 	text := strings.ReplaceAll(r.stdout, `\&`, "") // roff's zero-width escapes
-	for _, want := range []string{"sessions", "doctor", "--print", "--profile", ".SH ENVIRONMENT", "MUSE_DEBUG", ".SH FILES", "muse.log", "EXIT STATUS"} {
+	for _, want := range []string{"sessions", "doctor", "--print", "--profile", ".SH KEYS", "ctrl+x $EDITOR", "ctrl+s sessions", ".SH ENVIRONMENT", "MUSE_DEBUG", ".SH FILES", "muse.log", "EXIT STATUS"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("man page lacks %q", want)
 		}
