@@ -13,6 +13,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/theme"
+	"muse/ui/conversation"
 	"muse/ui/engine"
 )
 
@@ -108,14 +109,17 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 	const width, height = 100, 40
 	th, _ := theme.New("dark", true)
 	// One glamour render of the final text, in CPU time: the best of three,
-	// so the ratio errs on the strict side.
+	// so the ratio errs on the strict side. A new conversation renders the
+	// finished reply whole, as the screen shows it after a resume.
 	fullRender := func() time.Duration {
+		final := []session.Entry{{ID: "e2", Kind: session.KindAssistant,
+			Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: text}}}}}
 		best := time.Duration(1<<63 - 1)
 		for k := 0; k < 3; k++ {
 			runtime.GC()
-			md := newMarkdown(th.Markdown, termenv.TrueColor)
+			c := conversation.New(conversation.NewRenderer(th, termenv.TrueColor), conversation.KeyMap{}).SetSize(width, height)
 			start := cpuTime()
-			md.render(text, width-bodyIndent)
+			_ = c.SetEntries(final).View()
 			best = min(best, cpuTime()-start)
 		}
 		return best
@@ -148,7 +152,7 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		for _, p := range parts {
 			feed(event(api.EventContentBlockDelta, func(e *api.Event) { e.Delta = api.Delta{Type: api.DeltaText, Text: p} }))
 		}
-		renders += m.conv.live.rev
+		renders += m.conv.LiveRenders()
 		feed(event(api.EventContentBlockStop, nil))
 		feed(event(api.EventMessageDelta, func(e *api.Event) { e.Delta.StopReason = api.StopEndTurn }))
 		feed(event(api.EventMessageStop, nil))

@@ -88,9 +88,14 @@ func (m Model) refreshBranches(live ...session.Entry) Model {
 
 // setBranches shows where the entries of s stand.
 func (m Model) setBranches(s session.Session, live ...session.Entry) Model {
-	var b map[string]branchPos
-	b, m.branchCount = branchesOf(s, live...)
-	m.conv = m.conv.SetBranches(b)
+	m.branches, m.branchCount = branchesOf(s, live...)
+	badges := make(map[string]string, len(m.branches))
+	for id, p := range m.branches {
+		if b := p.badge(); b != "" {
+			badges[id] = b
+		}
+	}
+	m.conv = m.conv.SetBadges(badges)
 	return m
 }
 
@@ -141,7 +146,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "a reply or image is still on its way: esc cancels it first"
 		return m, nil
 	}
-	p, ok := m.conv.branches[e.ID]
+	p, ok := m.branches[e.ID]
 	if !ok {
 		m.notice = "this prompt is not saved on the branch"
 		return m, nil
@@ -262,7 +267,7 @@ type switchedMsg struct {
 // switchSibling makes the previous (by -1) or next (by 1) sibling of the
 // entry e the active branch, through its latest path, in a command.
 func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
-	p := m.conv.branches[e.ID]
+	p := m.branches[e.ID]
 	if len(p.siblings) < 2 {
 		m.notice = "this message has no other branch"
 		return m, nil
@@ -305,7 +310,7 @@ func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	}
 	m = m.selectAt(i)
-	m.notice = "switched to branch " + m.conv.branches[msg.sel].of()
+	m.notice = "switched to branch " + m.branches[msg.sel].of()
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
 }
 
@@ -339,7 +344,7 @@ func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = why
 		return m, nil
 	}
-	p, ok := m.conv.branches[e.ID]
+	p, ok := m.branches[e.ID]
 	if !ok {
 		m.notice = "this message is not saved in the session: select another"
 		return m, nil

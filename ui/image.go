@@ -119,7 +119,7 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 			m.conv = m.conv.Truncate(i)
 		}
 	}
-	m.conv = m.conv.caughtUp().Add(entry)
+	m.conv = m.conv.CaughtUp().Add(entry)
 	title := ""
 	if m.title == "" {
 		m.title = session.TitleFrom(prompt)
@@ -339,7 +339,7 @@ func (m Model) imageItem(msg imageItemMsg) (tea.Model, tea.Cmd) {
 			j.entry.Images[it.index] = *it.saved
 		}
 		if it.preview != "" {
-			m.renderer.previews[it.saved.Path] = it.preview
+			m.renderer.Previews[it.saved.Path] = it.preview
 		}
 		j.done, j.total = 0, 0
 		m.conv = m.conv.Replace(j.entry)

@@ -454,7 +454,7 @@ func TestSelectionCopiesMessagesAndCode(t *testing.T) {
 	tm.Type("typed")
 	waitFor(t, tm, "› typed")
 	final := quit(t, tm)
-	if final.sel.active || final.conv.selected != "" || final.w.input.Value() != "typed" {
+	if final.sel.active || final.conv.Selected() != "" || final.w.input.Value() != "typed" {
 		t.Errorf("after esc: selection %+v, input %q", final.sel, final.w.input.Value())
 	}
 	reply := final.conv.Entries()[1].Message.Text()

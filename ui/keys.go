@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
+
+	"muse/ui/conversation"
 )
 
 // KeyMap holds every key binding of the chat screen, so help shows them all.
@@ -188,4 +190,9 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 		"linestart": &k.LineStart, "lineend": &k.LineEnd, "wordleft": &k.WordLeft, "wordright": &k.WordRight,
 		"deleteword": &k.DeleteWord, "deletetoend": &k.DeleteToEnd, "select": &k.Select,
 	}
+}
+
+// scrollKeys are the keys that scroll the conversation.
+func (k KeyMap) scrollKeys() conversation.KeyMap {
+	return conversation.KeyMap{PageUp: k.PageUp, PageDown: k.PageDown, HalfUp: k.HalfUp, HalfDown: k.HalfDown, Top: k.Top, Bottom: k.Bottom}
 }

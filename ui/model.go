@@ -20,6 +20,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/theme"
+	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/picker"
 	"muse/ui/slash"
@@ -94,11 +95,11 @@ type Model struct {
 
 	width, height int
 
-	conv conversation
+	conv conversation.Model
 	// w holds the big child widgets behind a pointer: the model is copied on
 	// every Update, and these are tens of kilobytes.
 	w        *widgets
-	renderer *renderer
+	renderer *conversation.Renderer
 	params   session.Params
 
 	// The turn in flight (turnSeq numbers them), the image turn in flight,
@@ -127,9 +128,11 @@ type Model struct {
 	// sel is selection mode, while it is on.
 	sel selection
 	// edit is the prompt being edited, while one is; branchCount counts
-	// the session's branches, every one.
+	// the session's branches, every one; branches tells where each entry
+	// of the active branch stands among its siblings.
 	edit        editing
 	branchCount int
+	branches    map[string]branchPos
 
 	// comp is the Tab completion being cycled; hintHidden is the input the
 	// hint was closed on with esc (it shows again once the input changes).
@@ -181,7 +184,7 @@ func New(opts Options) Model {
 	}
 	keys := DefaultKeyMap()
 	keys.Override(opts.Keys)
-	r := &renderer{th: opts.Theme, md: newMarkdown(opts.Theme.Markdown, opts.Profile), previews: map[string]string{}, showPreviews: true}
+	r := conversation.NewRenderer(opts.Theme, opts.Profile)
 
 	in := textarea.New()
 	in.KeyMap = textareaKeys(keys)
@@ -205,7 +208,7 @@ func New(opts Options) Model {
 
 	m := Model{
 		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
-		conv: newConversation(r, keys), w: &widgets{input: in, help: h, spin: sp, progress: progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())}, renderer: r,
+		conv: conversation.New(r, keys.scrollKeys()), w: &widgets{input: in, help: h, spin: sp, progress: progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())}, renderer: r,
 		params: opts.Params, memo: &viewMemo{},
 	}
 	m.w.picker = picker.New(opts.Store, opts.Theme)
@@ -344,7 +347,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.imageItem(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
-			m.renderer.previews[k] = v
+			m.renderer.Previews[k] = v
 		}
 		m.conv = m.conv.Rerender()
 		return m, nil
@@ -446,7 +449,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Editor):
 		return m, editText(m.w.input.Value(), editPrompt)
 	case key.Matches(msg, m.keys.Thinking):
-		m.renderer.expandThinking = !m.renderer.expandThinking
+		m.renderer.ExpandThinking = !m.renderer.ExpandThinking
 		m.conv = m.conv.Rerender()
 		return m, nil
 	case key.Matches(msg, m.keys.Copy):
@@ -458,10 +461,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Open):
 		return m.openImage(0)
 	case key.Matches(msg, m.keys.Previews):
-		m.renderer.showPreviews = !m.renderer.showPreviews
+		m.renderer.ShowPreviews = !m.renderer.ShowPreviews
 		m.conv = m.conv.Rerender()
 		m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
-		if m.renderer.showPreviews {
+		if m.renderer.ShowPreviews {
 			m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
 		}
 		return m, nil

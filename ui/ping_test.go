@@ -32,11 +32,11 @@ func TestPingFloodRendersNothing(t *testing.T) {
 	feed(event(api.EventMessageStart, func(e *api.Event) { e.Message = &api.Message{ID: "msg", Model: "m"} }))
 	feed(event(api.EventContentBlockStart, func(e *api.Event) { e.Block = &api.ContentBlock{Type: api.BlockText} }))
 	feed(event(api.EventContentBlockDelta, func(e *api.Event) { e.Delta = api.Delta{Type: api.DeltaText, Text: "hi"} }))
-	before := m.conv.live.rev
+	before := m.conv.LiveRenders()
 	for range 1000 {
 		feed(event(api.EventPing, nil))
 	}
-	if after := m.conv.live.rev; after != before {
+	if after := m.conv.LiveRenders(); after != before {
 		t.Errorf("1,000 pings rendered the reply %d times", after-before)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/sanitize"
 )
@@ -120,7 +121,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt}
 	// What the status bar said of the last turn is old news now.
 	m.notice, m.lastErr, m.lastStop = "", "", ""
-	m.conv = m.conv.caughtUp()
+	m.conv = m.conv.CaughtUp()
 	return m.layout(), tea.Batch(runTurn(ctx, m.engineConfig(), m.writer, t, m.turnSeq), m.w.spin.Tick)
 }
 
@@ -217,7 +218,7 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 		return m.layout(), tea.Batch(cmds...)
 	}
 	// Render at most once a frame; a skipped frame is owed and flushed later.
-	if now := m.now(); m.conv.LiveDue(now) {
+	if now := m.now(); m.conv.LiveDue(now, frameInterval) {
 		m.conv = m.showLive(now)
 	} else {
 		t.stale = true
@@ -235,7 +236,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	t := m.turn
 	switch ev.Kind {
 	case engine.EntryAdded:
-		m.conv = m.conv.caughtUp().Add(ev.Entry)
+		m.conv = m.conv.CaughtUp().Add(ev.Entry)
 		m = m.refreshBranches() // an edited prompt has siblings
 		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {
 			m.lastErr = failedName(ev.Entry.Error)
@@ -313,7 +314,7 @@ func engineSaved(e session.Entry, err error, continued bool) bool {
 }
 
 // showLive renders the reply in flight as it stands.
-func (m Model) showLive(now time.Time) conversation {
+func (m Model) showLive(now time.Time) conversation.Model {
 	t := m.turn
 	r := t.reply
 	var base *session.Entry
@@ -451,7 +452,7 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if d.res.Unanswered && m.notice == "" && !t.cancelled {
 		m.notice = "tool calls left unanswered"
 	}
-	m.conv = m.conv.caughtUp()
+	m.conv = m.conv.CaughtUp()
 	if m.quitting {
 		return m.quit()
 	}

@@ -103,7 +103,7 @@ func (m Model) View() string {
 	}
 	conv := m.conv.View()
 	if len(m.conv.Entries()) == 0 {
-		conv = c.welcome.get(memoKey(m.width, m.conv.height), func() string { return m.welcomeView(m.width, m.conv.height) })
+		conv = c.welcome.get(memoKey(m.width, m.conv.Height()), func() string { return m.welcomeView(m.width, m.conv.Height()) })
 	}
 	parts := []string{
 		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
@@ -211,7 +211,7 @@ func (m Model) statusKey() string {
 		b = strconv.AppendInt(b, int64(len(m.conv.Entries())), 10)
 		if e, ok := m.selectedEntry(); ok {
 			b = append(b, e.ID...)
-			b = append(b, m.conv.branches[e.ID].of()...)
+			b = append(b, m.branches[e.ID].of()...)
 		}
 	}
 	if j := m.imaging; j != nil {
@@ -300,7 +300,7 @@ func (m Model) statusView() string {
 	case m.sel.active:
 		e, _ := m.selectedEntry()
 		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
-		if of := m.conv.branches[e.ID].of(); of != "" {
+		if of := m.branches[e.ID].of(); of != "" {
 			left += st.StatusValue.Render(" · branch " + of)
 		}
 		switch e.Kind {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"muse/api/demo"
+	"muse/ui/conversation"
 )
 
 // welcomeView fills the empty conversation: the keys that matter and,
@@ -33,13 +34,13 @@ func (m Model) welcomeView(width, height int) string {
 	if m.opts.Demo {
 		msgs, imgs := demo.Keywords()
 		lines = append(lines, "", st.Muted.Render("This is the offline demo. Put a word in a prompt to see more:"))
-		lines = append(lines, wrapWords(msgs, width-bodyIndent, 3)...)
+		lines = append(lines, wrapWords(msgs, width-conversation.BodyIndent, 3)...)
 		lines = append(lines, st.Muted.Render("and with /image PROMPT:"))
-		lines = append(lines, wrapWords(imgs, width-bodyIndent, 3)...)
+		lines = append(lines, wrapWords(imgs, width-conversation.BodyIndent, 3)...)
 	}
 	for i, l := range lines {
 		if l != "" {
-			lines[i] = truncateWidth(strings.Repeat(" ", bodyIndent)+l, width)
+			lines[i] = truncateWidth(strings.Repeat(" ", conversation.BodyIndent)+l, width)
 		}
 	}
 	lines = append([]string{""}, lines...)

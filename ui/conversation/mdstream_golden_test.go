@@ -1,4 +1,4 @@
-package ui
+package conversation
 
 import (
 	"flag"
@@ -16,6 +16,8 @@ import (
 
 	"muse/theme"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files")
 
 // mdstreamDocs are documents that stream one big block each, and a mix.
 func mdstreamDocs() map[string]string {
@@ -117,7 +119,8 @@ func streamed(md *markdown, text string, width int, frame func(lines []string, i
 // TestMdstreamGoldens streams fences, lists, a table, a quote and a mix a
 // word at a time and checks that the final render is byte for byte a whole
 // render, in colour and without, and compares it with
-// testdata/mdstream/<name>.golden (go test ./ui -update rewrites them).
+// testdata/mdstream/<name>.golden (go test ./ui/conversation -update
+// rewrites them).
 func TestMdstreamGoldens(t *testing.T) {
 	defer func(step int) { innerStep = step }(innerStep)
 	innerStep = 96 // split the small documents often
@@ -441,7 +444,7 @@ func firstDiff(got, want string) string {
 func requireMdstreamGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "mdstream", name+".golden")
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -452,7 +455,7 @@ func requireMdstreamGolden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test ./ui -run Mdstream -update writes it)", err)
+		t.Fatalf("%v (go test ./ui/conversation -run Mdstream -update writes it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("render differs from %s:\n%s", path, firstDiff(got, string(want)))

@@ -1,4 +1,4 @@
-package ui
+package conversation
 
 import (
 	"flag"
@@ -53,6 +53,19 @@ func streamMixedDoc(n int) string {
 		words += len(strings.Fields(s))
 	}
 	return b.String()
+}
+
+// deltas splits text into word-sized pieces that join back to it.
+func deltas(text string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(text); i++ {
+		if text[i] == ' ' || text[i] == '\n' {
+			out = append(out, text[start:i])
+			start = i
+		}
+	}
+	return append(out, text[start:])
 }
 
 // simulateStream feeds text to a streaming renderer a delta at a time on a

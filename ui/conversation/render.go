@@ -1,4 +1,4 @@
-package ui
+package conversation
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"muse/api"
 	"muse/session"
@@ -16,19 +17,27 @@ import (
 	"muse/ui/sanitize"
 )
 
-// bodyIndent is the left margin of message bodies under their label.
-const bodyIndent = 2
+// BodyIndent is the left margin of message bodies under their label.
+const BodyIndent = 2
 
-// renderer turns conversation entries into screen text.
-type renderer struct {
+// Renderer turns conversation entries into screen text. Its settings are
+// shared with every Model made with it; after changing one, Rerender draws
+// the entries again.
+type Renderer struct {
 	th *theme.Theme
 	md *markdown
-	// expandThinking shows thinking blocks in full instead of one line.
-	expandThinking bool
-	// previews holds the half-block previews of saved images, by path;
-	// showPreviews shows them under their image.
-	previews     map[string]string
-	showPreviews bool
+	// ExpandThinking shows thinking blocks in full instead of one line.
+	ExpandThinking bool
+	// Previews holds the half-block previews of saved images, by path;
+	// ShowPreviews shows them under their image.
+	Previews     map[string]string
+	ShowPreviews bool
+}
+
+// NewRenderer returns a renderer in the theme th, with markdown in the
+// colours of profile, that shows image previews.
+func NewRenderer(th *theme.Theme, profile termenv.Profile) *Renderer {
+	return &Renderer{th: th, md: newMarkdown(th.Markdown, profile), Previews: map[string]string{}, ShowPreviews: true}
 }
 
 // textLines renders the markdown of text block i as indented lines; nil
@@ -36,8 +45,8 @@ type renderer struct {
 type textLines func(i int, text string, width int) []string
 
 // entry renders one entry at width columns.
-func (r *renderer) entry(e *session.Entry, width int, text textLines) string {
-	inner := max(width-bodyIndent, 10)
+func (r *Renderer) entry(e *session.Entry, width int, text textLines) string {
+	inner := max(width-BodyIndent, 10)
 	st := r.th.Styles
 	switch e.Kind {
 	case session.KindUser:
@@ -59,7 +68,7 @@ func (r *renderer) entry(e *session.Entry, width int, text textLines) string {
 // assistant renders a reply as lines: the label on the first block, blocks a
 // blank line apart. text renders text blocks; the streaming reply passes one
 // that reuses its stable prefix, so a frame costs only the new tail.
-func (r *renderer) assistant(e *session.Entry, inner int, text textLines) []string {
+func (r *Renderer) assistant(e *session.Entry, inner int, text textLines) []string {
 	st := r.th.Styles
 	label := "assistant"
 	if e.Message != nil && e.Message.Model != "" {
@@ -102,7 +111,7 @@ func (r *renderer) assistant(e *session.Entry, inner int, text textLines) []stri
 }
 
 // stopNote tells how a reply ended when that was not a normal end_turn.
-func (r *renderer) stopNote(e *session.Entry) string {
+func (r *Renderer) stopNote(e *session.Entry) string {
 	st := r.th.Styles
 	switch e.Status {
 	case session.StatusCancelled:
@@ -130,7 +139,7 @@ func (r *renderer) stopNote(e *session.Entry) string {
 }
 
 // block renders a block that is not text.
-func (r *renderer) block(e *session.Entry, i, width int) string {
+func (r *Renderer) block(e *session.Entry, i, width int) string {
 	st := r.th.Styles
 	b := e.Message.Content[i]
 	switch b.Type {
@@ -139,7 +148,7 @@ func (r *renderer) block(e *session.Entry, i, width int) string {
 		n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
 		// Thinking streams live, dimmed, and folds to one line when its block ends.
 		live := e.Status == session.StatusStreaming && i == len(e.Message.Content)-1
-		if !r.expandThinking && !live {
+		if !r.ExpandThinking && !live {
 			return st.Thinking.Render("thinking · " + plural(n, "line"))
 		}
 		return st.Thinking.Render("thinking\n" + wrap(text, width))
@@ -169,7 +178,7 @@ func (r *renderer) block(e *session.Entry, i, width int) string {
 	}
 }
 
-func (r *renderer) errorEntry(e *session.Entry, width int) string {
+func (r *Renderer) errorEntry(e *session.Entry, width int) string {
 	st := r.th.Styles
 	info := e.Error
 	if info == nil {
@@ -205,7 +214,7 @@ func wrap(s string, width int) string {
 }
 
 func indent(s string) string {
-	pad := strings.Repeat(" ", bodyIndent)
+	pad := strings.Repeat(" ", BodyIndent)
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		if l != "" {
@@ -236,7 +245,7 @@ func truncateRunes(s string, n int) string {
 
 // imageEntry renders an image turn: the prompt and settings, then one entry
 // per image with its size, saved path, link and preview.
-func (r *renderer) imageEntry(e *session.Entry, width int) string {
+func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 	st := r.th.Styles
 	model := ""
 	if e.ImageParams != nil && e.ImageParams.Model != "" {
@@ -298,7 +307,7 @@ func (r *renderer) imageEntry(e *session.Entry, width int) string {
 		if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(e.ImagePrompt) {
 			add(st.Muted.Render(wrap("   revised: "+sanitize.Plain(rp), width)))
 		}
-		if pv, ok := r.previews[img.Path]; ok && r.showPreviews && img.Path != "" {
+		if pv, ok := r.Previews[img.Path]; ok && r.ShowPreviews && img.Path != "" {
 			add(pv)
 		}
 	}
@@ -345,7 +354,7 @@ func hyperlink(target, label string) string {
 
 // toolEntry renders the results of tool calls: how each was allowed, its
 // exit code and time, and its output.
-func (r *renderer) toolEntry(e *session.Entry, width int) string {
+func (r *Renderer) toolEntry(e *session.Entry, width int) string {
 	st := r.th.Styles
 	lines := []string{st.ToolTitle.Render("tool results")}
 	for _, res := range e.ToolResults {

@@ -1,4 +1,4 @@
-package ui
+package conversation
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
@@ -14,10 +15,22 @@ import (
 	"muse/theme"
 )
 
-func testConversation(t testing.TB, n int) conversation {
+// testKeys are the scroll keys of muse's default key map.
+func testKeys() KeyMap {
+	return KeyMap{
+		PageUp:   key.NewBinding(key.WithKeys("pgup")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown")),
+		HalfUp:   key.NewBinding(key.WithKeys("ctrl+u")),
+		HalfDown: key.NewBinding(key.WithKeys("ctrl+d")),
+		Top:      key.NewBinding(key.WithKeys("home")),
+		Bottom:   key.NewBinding(key.WithKeys("end")),
+	}
+}
+
+func testConversation(t testing.TB, n int) Model {
 	th, _ := theme.New("dark", true)
-	r := &renderer{th: th, md: newMarkdown(th.Markdown, termenv.Ascii)}
-	c := newConversation(r, DefaultKeyMap())
+	r := &Renderer{th: th, md: newMarkdown(th.Markdown, termenv.Ascii)}
+	c := New(r, testKeys())
 	var es []session.Entry
 	for i := 0; i < n; i++ {
 		es = append(es, session.Entry{ID: fmt.Sprintf("e%d", i), Kind: session.KindUser, Text: fmt.Sprintf("message %d", i)})

@@ -1,4 +1,4 @@
-package ui
+package conversation
 
 import (
 	"fmt"
@@ -14,16 +14,16 @@ import (
 // wheelLines is how far one mouse wheel step scrolls.
 const wheelLines = 3
 
-// conversation shows the entries in a virtual scroller: View touches only
-// the entries on screen, so its cost does not grow with the conversation.
+// Model shows the entries in a virtual scroller: View touches only the
+// entries on screen, so its cost does not grow with the conversation.
 // Finished entries are rendered once per width and cached; the streaming
 // entry is re-rendered at most once a frame, and only its unstable tail.
 //
 // The scroll position is an anchor: the top line shown is line offset of
 // entry anchor. In follow mode the view sticks to the bottom instead.
-type conversation struct {
+type Model struct {
 	keys    KeyMap
-	r       *renderer
+	r       *Renderer
 	entries []session.Entry
 	cache   map[string][]string // rendered lines of finished entries at width
 	width   int
@@ -40,9 +40,14 @@ type conversation struct {
 	// selected is the id of the entry selected in selection mode, drawn
 	// with a bar down its left side; "" when none is.
 	selected string
-	// branches tells where each entry of the active branch stands among
-	// its siblings; an entry with siblings shows "‹ 2/3 ›" in its header.
-	branches map[string]branchPos
+	// badges tells where each entry of the active branch stands among its
+	// siblings: an entry with siblings shows " ‹ 2/3 ›" in its header.
+	badges map[string]string
+}
+
+// KeyMap holds the keys that scroll the conversation.
+type KeyMap struct {
+	PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
 }
 
 // convMemo is the last View and what it was made from. It is shared by the
@@ -53,7 +58,7 @@ type convMemo struct {
 }
 
 // touch records that the entries changed, so View draws them again.
-func (c conversation) touch() { c.view.gen++ }
+func (c Model) touch() { c.view.gen++ }
 
 // liveRender is the render state of the streaming entry.
 type liveRender struct {
@@ -67,13 +72,15 @@ type liveRender struct {
 	rev int
 }
 
-func newConversation(r *renderer, keys KeyMap) conversation {
-	return conversation{keys: keys, r: r, cache: map[string][]string{}, follow: true, view: &convMemo{}}
+// New returns an empty conversation that renders with r, scrolls with keys
+// and follows the bottom.
+func New(r *Renderer, keys KeyMap) Model {
+	return Model{keys: keys, r: r, cache: map[string][]string{}, follow: true, view: &convMemo{}}
 }
 
 // SetSize sets the size. A new width re-wraps everything lazily and keeps
 // the top entry in place, scaled within itself.
-func (c conversation) SetSize(width, height int) conversation {
+func (c Model) SetSize(width, height int) Model {
 	height = max(height, 1)
 	if width == c.width && height == c.height {
 		return c
@@ -96,13 +103,13 @@ func (c conversation) SetSize(width, height int) conversation {
 	}
 	c.height = height
 	if !c.follow && c.atEnd() {
-		c = c.caughtUp()
+		c = c.CaughtUp()
 	}
 	return c
 }
 
 // Update scrolls on keys and the mouse wheel.
-func (c conversation) Update(msg tea.Msg) (conversation, tea.Cmd) {
+func (c Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		switch {
@@ -120,7 +127,7 @@ func (c conversation) Update(msg tea.Msg) (conversation, tea.Cmd) {
 				c.follow = true
 			}
 		case key.Matches(msg, c.keys.Bottom):
-			c = c.caughtUp()
+			c = c.CaughtUp()
 		}
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress {
@@ -136,7 +143,7 @@ func (c conversation) Update(msg tea.Msg) (conversation, tea.Cmd) {
 }
 
 // scroll moves the view n lines (up when negative).
-func (c conversation) scroll(n int) conversation {
+func (c Model) scroll(n int) Model {
 	if len(c.entries) == 0 || n == 0 {
 		return c
 	}
@@ -160,13 +167,13 @@ func (c conversation) scroll(n int) conversation {
 		c.anchor++
 	}
 	if c.atEnd() {
-		c = c.caughtUp()
+		c = c.CaughtUp()
 	}
 	return c
 }
 
 // bottomPosition is the anchor that shows the last screenful.
-func (c conversation) bottomPosition() (int, int) {
+func (c Model) bottomPosition() (int, int) {
 	need := c.height
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		h := c.entryHeight(i)
@@ -179,7 +186,7 @@ func (c conversation) bottomPosition() (int, int) {
 }
 
 // atEnd reports whether at most a screenful remains from the anchor down.
-func (c conversation) atEnd() bool {
+func (c Model) atEnd() bool {
 	left := -c.offset
 	for i := c.anchor; i < len(c.entries); i++ {
 		left += c.entryHeight(i)
@@ -192,7 +199,7 @@ func (c conversation) atEnd() bool {
 
 // View shows the visible lines. It is memoized on the scroll position, the
 // size and the changes of the entries.
-func (c conversation) View() string {
+func (c Model) View() string {
 	rev := -1
 	if c.live != nil {
 		rev = c.live.rev
@@ -201,7 +208,7 @@ func (c conversation) View() string {
 	return c.view.get(k, c.draw)
 }
 
-func (c conversation) draw() string {
+func (c Model) draw() string {
 	out := make([]string, 0, c.height)
 	if c.follow {
 		// Gather from the bottom up, then show top-aligned.
@@ -239,7 +246,7 @@ func (c conversation) draw() string {
 }
 
 // entryHeight is the entry's lines plus the blank line that separates it from the one above.
-func (c conversation) entryHeight(i int) int {
+func (c Model) entryHeight(i int) int {
 	h := len(c.entryLines(i))
 	if i > 0 {
 		h++
@@ -247,7 +254,7 @@ func (c conversation) entryHeight(i int) int {
 	return h
 }
 
-func (c conversation) lineAt(i, k int) string {
+func (c Model) lineAt(i, k int) string {
 	if i > 0 {
 		if k == 0 {
 			return ""
@@ -258,7 +265,7 @@ func (c conversation) lineAt(i, k int) string {
 }
 
 // entryLines returns the rendered lines of entry i, rendering it on first use.
-func (c conversation) entryLines(i int) []string {
+func (c Model) entryLines(i int) []string {
 	if c.live != nil && i == c.live.idx {
 		return c.live.lines
 	}
@@ -276,30 +283,31 @@ func (c conversation) entryLines(i int) []string {
 
 // withBadge adds the entry's place among its siblings to its header, the
 // first of its lines, when it has siblings.
-func (c conversation) withBadge(id string, lines []string) []string {
-	if b := c.branches[id].badge(); b != "" && len(lines) > 0 {
+func (c Model) withBadge(id string, lines []string) []string {
+	if b := c.badges[id]; b != "" && len(lines) > 0 {
 		lines[0] += c.r.th.Styles.Muted.Render(b)
 	}
 	return lines
 }
 
-// SetBranches sets where the entries stand among their siblings; the
-// entries whose place changed are drawn again.
-func (c conversation) SetBranches(b map[string]branchPos) conversation {
+// SetBadges sets what each entry's header shows of its place among its
+// siblings, such as " ‹ 2/3 ›", by entry id; the entries whose badge
+// changed are drawn again.
+func (c Model) SetBadges(b map[string]string) Model {
 	changed := false
-	for id, p := range b {
-		if c.branches[id].badge() != p.badge() {
+	for id, badge := range b {
+		if c.badges[id] != badge {
 			c.forget(id)
 			changed = true
 		}
 	}
-	for id, p := range c.branches {
-		if _, ok := b[id]; !ok && p.badge() != "" {
+	for id, badge := range c.badges {
+		if _, ok := b[id]; !ok && badge != "" {
 			c.forget(id)
 			changed = true
 		}
 	}
-	c.branches = b
+	c.badges = b
 	if changed {
 		c.touch()
 		if c.live != nil {
@@ -311,7 +319,7 @@ func (c conversation) SetBranches(b map[string]branchPos) conversation {
 
 // selectedLines renders the selected entry two columns narrower, behind a
 // bar that shows without colour too.
-func (c conversation) selectedLines(e *session.Entry) []string {
+func (c Model) selectedLines(e *session.Entry) []string {
 	key := e.ID + "\x00selected"
 	if ls, ok := c.cache[key]; ok {
 		return ls
@@ -326,13 +334,28 @@ func (c conversation) selectedLines(e *session.Entry) []string {
 }
 
 // forget drops the renders of entry id.
-func (c conversation) forget(id string) {
+func (c Model) forget(id string) {
 	delete(c.cache, id)
 	delete(c.cache, id+"\x00selected")
 }
 
+// Selected is the id of the entry drawn as selected, "" when none is.
+func (c Model) Selected() string { return c.selected }
+
+// Height is the number of lines View shows.
+func (c Model) Height() int { return c.height }
+
+// LiveRenders counts the renders of the streaming entry, 0 when none
+// streams: tests and benchmarks check that only what changes is rendered.
+func (c Model) LiveRenders() int {
+	if c.live == nil {
+		return 0
+	}
+	return c.live.rev
+}
+
 // Select draws the entry id as selected ("" selects none).
-func (c conversation) Select(id string) conversation {
+func (c Model) Select(id string) Model {
 	if id != c.selected {
 		c.touch()
 		delete(c.cache, c.selected+"\x00selected")
@@ -343,7 +366,7 @@ func (c conversation) Select(id string) conversation {
 
 // Reveal scrolls as little as it can to show entry i whole, or its top
 // when it is taller than the screen.
-func (c conversation) Reveal(i int) conversation {
+func (c Model) Reveal(i int) Model {
 	if i < 0 || i >= len(c.entries) || c.width <= 0 {
 		return c
 	}
@@ -358,7 +381,7 @@ func (c conversation) Reveal(i int) conversation {
 	if i < c.anchor || (i == c.anchor && c.offset > sep) {
 		c.anchor, c.offset = i, sep
 		if c.atEnd() {
-			c = c.caughtUp()
+			c = c.CaughtUp()
 		}
 		return c
 	}
@@ -379,10 +402,10 @@ func (c conversation) Reveal(i int) conversation {
 }
 
 // Entries returns the conversation's entries.
-func (c conversation) Entries() []session.Entry { return c.entries }
+func (c Model) Entries() []session.Entry { return c.entries }
 
 // Has reports whether the conversation shows the entry id.
-func (c conversation) Has(id string) bool {
+func (c Model) Has(id string) bool {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == id {
 			return true
@@ -393,7 +416,7 @@ func (c conversation) Has(id string) bool {
 
 // Truncate drops the entries from i on, as when an edited prompt or a
 // regenerated reply starts a new branch there.
-func (c conversation) Truncate(i int) conversation {
+func (c Model) Truncate(i int) Model {
 	i = max(i, 0)
 	if i >= len(c.entries) {
 		return c
@@ -410,13 +433,13 @@ func (c conversation) Truncate(i int) conversation {
 		c.anchor, c.offset = max(len(c.entries)-1, 0), 0
 	}
 	if c.atEnd() {
-		c = c.caughtUp()
+		c = c.CaughtUp()
 	}
 	return c
 }
 
 // SetEntries replaces every entry, as on resume or /clear.
-func (c conversation) SetEntries(es []session.Entry) conversation {
+func (c Model) SetEntries(es []session.Entry) Model {
 	c.touch()
 	c.entries = append([]session.Entry(nil), es...)
 	c.live, c.selected = nil, ""
@@ -426,7 +449,7 @@ func (c conversation) SetEntries(es []session.Entry) conversation {
 }
 
 // Add appends an entry. A streaming entry becomes the live one.
-func (c conversation) Add(e session.Entry) conversation {
+func (c Model) Add(e session.Entry) Model {
 	c.touch()
 	c.entries = append(c.entries, e)
 	i := len(c.entries) - 1
@@ -440,14 +463,14 @@ func (c conversation) Add(e session.Entry) conversation {
 	return c
 }
 
-// LiveDue reports whether a frame has passed since the streaming entry was
-// last rendered: renders are throttled to about 30 a second.
-func (c conversation) LiveDue(now time.Time) bool {
-	return c.live != nil && now.Sub(c.live.last) >= frameInterval
+// LiveDue reports whether a frame, every, has passed since the streaming
+// entry was last rendered: renders are throttled to one a frame.
+func (c Model) LiveDue(now time.Time, every time.Duration) bool {
+	return c.live != nil && now.Sub(c.live.last) >= every
 }
 
 // UpdateLive shows the streaming entry's new state, rendering its tail.
-func (c conversation) UpdateLive(e session.Entry, now time.Time) conversation {
+func (c Model) UpdateLive(e session.Entry, now time.Time) Model {
 	if c.live == nil {
 		return c
 	}
@@ -459,7 +482,7 @@ func (c conversation) UpdateLive(e session.Entry, now time.Time) conversation {
 
 // renderLive renders the streaming entry, reusing the rendered stable
 // prefix of each text block.
-func (c conversation) renderLive() {
+func (c Model) renderLive() {
 	l := c.live
 	if c.width <= 0 {
 		return
@@ -476,15 +499,15 @@ func (c conversation) renderLive() {
 		}
 		return st.lines(c.r.md, s, width)
 	}
-	l.lines = c.withBadge(c.entries[l.idx].ID, c.r.assistant(&c.entries[l.idx], max(c.width-bodyIndent, 10), text))
+	l.lines = c.withBadge(c.entries[l.idx].ID, c.r.assistant(&c.entries[l.idx], max(c.width-BodyIndent, 10), text))
 	l.rev++
 	if !c.follow && before > 0 && len(l.lines) > before {
 		l.grew += len(l.lines) - before
 	}
 }
 
-// caughtUp follows the bottom again and forgets the count of new lines.
-func (c conversation) caughtUp() conversation {
+// CaughtUp follows the bottom again and forgets the count of new lines.
+func (c Model) CaughtUp() Model {
 	c.follow, c.newLines = true, 0
 	if c.live != nil {
 		c.live.grew = 0
@@ -493,7 +516,7 @@ func (c conversation) caughtUp() conversation {
 }
 
 // Finish replaces the live entry with its final state, rendered in full.
-func (c conversation) Finish(e session.Entry) conversation {
+func (c Model) Finish(e session.Entry) Model {
 	c.touch()
 	if c.live == nil {
 		return c.Replace(e)
@@ -519,7 +542,7 @@ func (c conversation) Finish(e session.Entry) conversation {
 }
 
 // Replace swaps the entry with e's ID for e.
-func (c conversation) Replace(e session.Entry) conversation {
+func (c Model) Replace(e session.Entry) Model {
 	c.touch()
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
@@ -532,7 +555,7 @@ func (c conversation) Replace(e session.Entry) conversation {
 }
 
 // Remove drops the entry with the given ID.
-func (c conversation) Remove(id string) conversation {
+func (c Model) Remove(id string) Model {
 	c.touch()
 	for i := range c.entries {
 		if c.entries[i].ID != id {
@@ -556,7 +579,7 @@ func (c conversation) Remove(id string) conversation {
 }
 
 // Rerender drops every cached render, as after a display setting changes.
-func (c conversation) Rerender() conversation {
+func (c Model) Rerender() Model {
 	c.touch()
 	c.cache = map[string][]string{}
 	if c.live != nil {
@@ -567,7 +590,7 @@ func (c conversation) Rerender() conversation {
 }
 
 // NewLines is how many lines arrived below the view while scrolled up.
-func (c conversation) NewLines() int {
+func (c Model) NewLines() int {
 	n := c.newLines
 	if c.live != nil {
 		n += c.live.grew
@@ -576,7 +599,7 @@ func (c conversation) NewLines() int {
 }
 
 // Restart makes an existing entry live again, as when /continue extends it.
-func (c conversation) Restart(e session.Entry) conversation {
+func (c Model) Restart(e session.Entry) Model {
 	c.touch()
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == e.ID {
