@@ -17,6 +17,7 @@ import (
 	"muse/ui/engine"
 	"muse/ui/launch"
 	"muse/ui/slash"
+	"muse/ui/textfmt"
 )
 
 // runCommand carries out a slash command typed in the input.
@@ -148,13 +149,13 @@ func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 			n = len(blocks)
 		}
 		if n > len(blocks) {
-			m.notice = fmt.Sprintf("the last reply has %s", plural(len(blocks), "code block"))
+			m.notice = fmt.Sprintf("the last reply has %s", textfmt.Plural(len(blocks), "code block"))
 			return m, nil
 		}
 		return m, m.copyText(blocks[n-1].text, fmt.Sprintf("code block %d of %d", n, len(blocks)))
 	case n > 0:
 		if n > len(es) {
-			m.notice = fmt.Sprintf("the conversation has %s", plural(len(es), "message"))
+			m.notice = fmt.Sprintf("the conversation has %s", textfmt.Plural(len(es), "message"))
 			return m, nil
 		}
 		e := es[len(es)-n]
@@ -402,7 +403,7 @@ func openFile(path string) tea.Cmd {
 // it names the path and the program that is missing.
 func (m Model) opened(msg openedMsg) (tea.Model, tea.Cmd) {
 	if msg.err == nil {
-		m.notice = "opened " + shortPath(msg.path)
+		m.notice = "opened " + textfmt.ShortPath(msg.path)
 		return m, nil
 	}
 	m.notice = "the image could not be opened: see above"

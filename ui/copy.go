@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"muse/api"
 	"muse/session"
+	"muse/ui/textfmt"
 )
 
 // codeBlock is a fenced code block of a message's markdown.
@@ -84,7 +84,7 @@ func entrySource(e session.Entry) string {
 		if e.Error == nil {
 			return e.Text
 		}
-		return errorName(e.Error) + ": " + e.Error.Message
+		return textfmt.ErrorName(e.Error) + ": " + e.Error.Message
 	case session.KindImage:
 		var b strings.Builder
 		b.WriteString(e.ImagePrompt)
@@ -104,20 +104,13 @@ func entrySource(e session.Entry) string {
 	return e.Text
 }
 
-// errorName names a failed request the way its error does on the command
-// line: "<status> <type>", the type told from the status when the server
-// gave none (an HTML error page).
-func errorName(info *session.ErrorInfo) string {
-	return (&api.APIError{Status: info.Status, Type: info.Type}).Error()
-}
-
 // failedName is what the status bar says of a failed request until the
 // next turn starts.
 func failedName(info *session.ErrorInfo) string {
-	if name := errorName(info); name != "" {
+	if name := textfmt.ErrorName(info); name != "" {
 		return "failed: " + name
 	}
-	return "failed: " + truncateRunes(info.Message, 40)
+	return "failed: " + textfmt.TruncateRunes(info.Message, 40)
 }
 
 // describe names an entry in notices: "the reply", "the prompt"…
@@ -138,12 +131,4 @@ func kindName(e session.Entry) string {
 		return "tool results"
 	}
 	return "notice"
-}
-
-// plural counts n things: "1 line", "2 lines".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -17,6 +17,7 @@ import (
 	"muse/session"
 	"muse/ui/images"
 	"muse/ui/preview"
+	"muse/ui/textfmt"
 )
 
 // previewCols is the widest preview, in columns.
@@ -433,7 +434,7 @@ func (m Model) imagePath(n int) (string, error) {
 	}
 	imgs := es[i].Images
 	if n > len(imgs) {
-		return "", fmt.Errorf("the last image turn has %s", plural(len(imgs), "image"))
+		return "", fmt.Errorf("the last image turn has %s", textfmt.Plural(len(imgs), "image"))
 	}
 	if imgs[n-1].Path == "" {
 		return "", fmt.Errorf("image %d was not saved", n)

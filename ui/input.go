@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"muse/ui/textfmt"
 	"strings"
 	"unicode"
 
@@ -78,7 +79,7 @@ func scrollTo(top, cur, h, n int) int {
 // inputKey is what the input's drawing depends on.
 func (m Model) inputKey() string {
 	li := m.w.input.LineInfo()
-	return memoKey(m.width, m.inputHeight, m.inputTop, m.turn == nil, m.waitingForApproval(), m.sel.active, m.w.input.Placeholder,
+	return textfmt.Key(m.width, m.inputHeight, m.inputTop, m.turn == nil, m.waitingForApproval(), m.sel.active, m.w.input.Placeholder,
 		m.w.input.Line(), li.RowOffset, li.ColumnOffset, m.w.input.Width(), m.w.input.Value())
 }
 

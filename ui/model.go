@@ -24,6 +24,7 @@ import (
 	"muse/ui/engine"
 	"muse/ui/picker"
 	"muse/ui/slash"
+	"muse/ui/textfmt"
 )
 
 // Options configure the chat screen.
@@ -371,7 +372,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.notice = "copy failed: " + msg.err.Error()
 		} else {
-			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, plural(msg.chars, "character"))
+			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character"))
 		}
 		return m, nil
 	case openedMsg:
@@ -606,7 +607,7 @@ func errorLine(err error) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	return truncateRunes(s, 80)
+	return textfmt.TruncateRunes(s, 80)
 }
 
 func addUsage(total *api.Usage, u api.Usage) {

@@ -15,6 +15,7 @@ import (
 	"muse/session"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
+	"muse/ui/textfmt"
 )
 
 // layout sizes the children to the window.
@@ -60,9 +61,9 @@ func (m Model) helpView() string {
 			}
 			lines = append(lines, "")
 		}
-		lines = append(lines, st.Subtle.Render(wrap(mouseHelp, max(m.width-1, 10))), "")
+		lines = append(lines, st.Subtle.Render(textfmt.Wrap(mouseHelp, max(m.width-1, 10))), "")
 		for _, l := range slash.HelpLines() {
-			lines = append(lines, st.Subtle.Render(truncateRunes(l, max(m.width-1, 1))))
+			lines = append(lines, st.Subtle.Render(textfmt.TruncateRunes(l, max(m.width-1, 1))))
 		}
 		lines = append(lines, st.Muted.Render("esc or ? closes this help"))
 		// Leave room for at least two lines of conversation.
@@ -103,22 +104,22 @@ func (m Model) View() string {
 	}
 	conv := m.conv.View()
 	if len(m.conv.Entries()) == 0 {
-		conv = c.welcome.get(memoKey(m.width, m.conv.Height()), func() string { return m.welcomeView(m.width, m.conv.Height()) })
+		conv = c.welcome.Get(textfmt.Key(m.width, m.conv.Height()), func() string { return m.welcomeView(m.width, m.conv.Height()) })
 	}
 	parts := []string{
-		c.header.get(memoKey(m.width, m.title, m.params.Model), m.headerView),
+		c.header.Get(textfmt.Key(m.width, m.title, m.params.Model), m.headerView),
 		conv,
 	}
 	if box := m.approvalView(); box != "" {
 		parts = append(parts, box)
 	}
 	if m.edit.active() {
-		parts = append(parts, c.edit.get(memoKey(m.width, m.edit.num), m.editView))
+		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
 	}
 	parts = append(parts,
-		c.input.get(m.inputKey(), m.inputView),
-		c.status.get(m.statusKey(), m.statusView),
-		c.help.get(memoKey(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval()), m.helpView),
+		c.input.Get(m.inputKey(), m.inputView),
+		c.status.Get(m.statusKey(), m.statusView),
+		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval()), m.helpView),
 	)
 	return c.frame.join(parts)
 }
@@ -146,41 +147,11 @@ func (f *frameMemo) join(parts []string) string {
 	return f.frame
 }
 
-// memoKey joins ints, bools and strings into a memo key, without fmt's cost.
-func memoKey(parts ...any) string {
-	b := make([]byte, 0, 64)
-	for _, p := range parts {
-		switch v := p.(type) {
-		case int:
-			b = strconv.AppendInt(b, int64(v), 10)
-		case bool:
-			b = strconv.AppendBool(b, v)
-		case string:
-			b = append(b, v...)
-		}
-		b = append(b, 0)
-	}
-	return string(b)
-}
-
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, input, status, help, welcome, edit memo
+	header, input, status, help, welcome, edit textfmt.Memo
 	frame                                      frameMemo
-}
-
-// memo caches one string by the key it was made from.
-type memo struct {
-	key, val string
-	ok       bool
-}
-
-func (c *memo) get(key string, f func() string) string {
-	if !c.ok || c.key != key {
-		c.key, c.val, c.ok = key, f(), true
-	}
-	return c.val
 }
 
 // statusKey is what the status bar shows, before styling. While a reply
@@ -369,10 +340,10 @@ func (m Model) settingsView(room int) string {
 			img += " -neg"
 		}
 		if ip.PromptExtend != nil {
-			img += " extend:" + onOff(*ip.PromptExtend)
+			img += " extend:" + textfmt.OnOff(*ip.PromptExtend)
 		}
 		if ip.Watermark != nil {
-			img += " wm:" + onOff(*ip.Watermark)
+			img += " wm:" + textfmt.OnOff(*ip.Watermark)
 		}
 		parts = append(parts, img)
 	}
@@ -441,7 +412,7 @@ func (m Model) approvalView() string {
 		keys = "type it below · enter sends · esc declines"
 	}
 	lines := []string{st.ToolTitle.Render(truncateWidth(title, inner))}
-	input := strings.Split(sanitize.Plain(prettyJSON(call.Input)), "\n")
+	input := strings.Split(sanitize.Plain(textfmt.PrettyJSON(call.Input)), "\n")
 	// What the screen leaves: a line of conversation at least, the input,
 	// the bars, and the box's title, keys and border; a third at most.
 	room := min(m.height-1-1-m.inputHeight-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
@@ -451,7 +422,7 @@ func (m Model) approvalView() string {
 		input = nil
 	case len(input) > room:
 		more := len(input) - room + 1
-		input = append(input[:room-1], "… "+plural(more, "more line"))
+		input = append(input[:room-1], "… "+textfmt.Plural(more, "more line"))
 	}
 	for _, l := range input {
 		lines = append(lines, truncateWidth(strings.TrimRight(l, " "), inner))

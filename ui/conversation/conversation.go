@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/textfmt"
 )
 
 // wheelLines is how far one mouse wheel step scrolls.
@@ -54,7 +55,7 @@ type KeyMap struct {
 // copies of a conversation; gen moves on with every change of the entries.
 type convMemo struct {
 	gen int
-	memo
+	textfmt.Memo
 }
 
 // touch records that the entries changed, so View draws them again.
@@ -204,8 +205,8 @@ func (c Model) View() string {
 	if c.live != nil {
 		rev = c.live.rev
 	}
-	k := memoKey(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.NewLines(), len(c.entries), c.selected)
-	return c.view.get(k, c.draw)
+	k := textfmt.Key(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.NewLines(), len(c.entries), c.selected)
+	return c.view.Get(k, c.draw)
 }
 
 func (c Model) draw() string {
@@ -240,7 +241,7 @@ func (c Model) draw() string {
 		out = append(out, "")
 	}
 	if n := c.NewLines(); !c.follow && n > 0 {
-		out[len(out)-1] = c.r.th.Styles.NewLines.Render(fmt.Sprintf("↓ %s · end jumps there", plural(n, "new line")))
+		out[len(out)-1] = c.r.th.Styles.NewLines.Render(fmt.Sprintf("↓ %s · end jumps there", textfmt.Plural(n, "new line")))
 	}
 	return strings.Join(out, "\n")
 }

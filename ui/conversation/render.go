@@ -1,20 +1,17 @@
 package conversation
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
 	"muse/api"
 	"muse/session"
 	"muse/theme"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // BodyIndent is the left margin of message bodies under their label.
@@ -50,7 +47,7 @@ func (r *Renderer) entry(e *session.Entry, width int, text textLines) string {
 	st := r.th.Styles
 	switch e.Kind {
 	case session.KindUser:
-		body := wrap(sanitize.Text(e.Text), inner)
+		body := textfmt.Wrap(sanitize.Text(e.Text), inner)
 		return st.UserLabel.Render("you") + "\n" + indent(st.UserText.Render(body))
 	case session.KindAssistant:
 		return strings.Join(r.assistant(e, inner, text), "\n")
@@ -61,7 +58,7 @@ func (r *Renderer) entry(e *session.Entry, width int, text textLines) string {
 	case session.KindTool:
 		return r.toolEntry(e, inner)
 	default:
-		return st.Notice.Render(wrap(sanitize.Text(e.Text), width))
+		return st.Notice.Render(textfmt.Wrap(sanitize.Text(e.Text), width))
 	}
 }
 
@@ -149,12 +146,12 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 		// Thinking streams live, dimmed, and folds to one line when its block ends.
 		live := e.Status == session.StatusStreaming && i == len(e.Message.Content)-1
 		if !r.ExpandThinking && !live {
-			return st.Thinking.Render("thinking · " + plural(n, "line"))
+			return st.Thinking.Render("thinking · " + textfmt.Plural(n, "line"))
 		}
-		return st.Thinking.Render("thinking\n" + wrap(text, width))
+		return st.Thinking.Render("thinking\n" + textfmt.Wrap(text, width))
 	case api.BlockToolUse:
 		title := "tool · " + sanitize.Line(b.Name)
-		input := prettyJSON(b.Input)
+		input := textfmt.PrettyJSON(b.Input)
 		_, cut := e.Truncated[i]
 		if b.Truncated || cut {
 			title += " · truncated, not run"
@@ -166,7 +163,7 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 		} else if b.PartialInput != "" {
 			input = b.PartialInput
 		}
-		body := st.ToolTitle.Render(title) + "\n" + wrap(sanitize.Plain(input), max(width-4, 10))
+		body := st.ToolTitle.Render(title) + "\n" + textfmt.Wrap(sanitize.Plain(input), max(width-4, 10))
 		return st.ToolBox.Render(body)
 	default:
 		raw := string(b.Raw)
@@ -174,7 +171,7 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 			raw = "{}"
 		}
 		label := st.Muted.Render("[" + sanitize.Line(b.Type) + " block]")
-		return label + "\n" + st.RawBlock.Render(wrap(sanitize.Plain(truncateRunes(raw, 400)), width))
+		return label + "\n" + st.RawBlock.Render(textfmt.Wrap(sanitize.Plain(textfmt.TruncateRunes(raw, 400)), width))
 	}
 }
 
@@ -187,10 +184,10 @@ func (r *Renderer) errorEntry(e *session.Entry, width int) string {
 	// Named as -p names it (see errorName): "error 502 bad_gateway".
 	head := "error"
 	if info.Status != 0 || info.Type != "" {
-		head += " " + sanitize.Line(errorName(info))
+		head += " " + sanitize.Line(textfmt.ErrorName(info))
 	}
 	lines := []string{st.ErrorLabel.Render("✗ " + head)}
-	lines = append(lines, indent(st.ErrorText.Render(wrap(sanitize.Plain(info.Message), width))))
+	lines = append(lines, indent(st.ErrorText.Render(textfmt.Wrap(sanitize.Plain(info.Message), width))))
 	var meta []string
 	if e.RequestID != "" {
 		meta = append(meta, "request "+sanitize.Line(e.RequestID))
@@ -199,16 +196,7 @@ func (r *Renderer) errorEntry(e *session.Entry, width int) string {
 		meta = append(meta, sanitize.Line(info.Hint))
 	}
 	if len(meta) > 0 {
-		lines = append(lines, indent(st.Hint.Render(wrap(strings.Join(meta, " · "), width))))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// wrap soft-wraps plain text to width, keeping its own line breaks.
-func wrap(s string, width int) string {
-	lines := strings.Split(lipgloss.NewStyle().Width(width).Render(s), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+		lines = append(lines, indent(st.Hint.Render(textfmt.Wrap(strings.Join(meta, " · "), width))))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -224,25 +212,6 @@ func indent(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-func prettyJSON(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "{}"
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
 // imageEntry renders an image turn: the prompt and settings, then one entry
 // per image with its size, saved path, link and preview.
 func (r *Renderer) imageEntry(e *session.Entry, width int) string {
@@ -253,7 +222,7 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 	}
 	lines := []string{st.AssistantLabel.Render("image") + model}
 	add := func(s string) { lines = append(lines, indent(s)) }
-	add(st.UserText.Render(wrap("prompt: "+sanitize.Plain(e.ImagePrompt), width)))
+	add(st.UserText.Render(textfmt.Wrap("prompt: "+sanitize.Plain(e.ImagePrompt), width)))
 	if p := e.ImageParams; p != nil {
 		var set []string
 		if p.Size != "" {
@@ -263,19 +232,19 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 			set = append(set, "negative: "+sanitize.Line(p.NegativePrompt))
 		}
 		if p.PromptExtend != nil {
-			set = append(set, fmt.Sprintf("extend %v", onOff(*p.PromptExtend)))
+			set = append(set, fmt.Sprintf("extend %v", textfmt.OnOff(*p.PromptExtend)))
 		}
 		if p.Watermark != nil {
-			set = append(set, fmt.Sprintf("watermark %v", onOff(*p.Watermark)))
+			set = append(set, fmt.Sprintf("watermark %v", textfmt.OnOff(*p.Watermark)))
 		}
 		if len(set) > 0 {
-			add(st.Muted.Render(wrap(strings.Join(set, " · "), width)))
+			add(st.Muted.Render(textfmt.Wrap(strings.Join(set, " · "), width)))
 		}
 	}
 	for _, img := range e.Images {
 		head := fmt.Sprintf("%d.", img.Index+1)
 		if img.Error != "" {
-			add(st.ErrorText.Render(wrap(head+" failed: "+sanitize.Line(img.Error), width)))
+			add(st.ErrorText.Render(textfmt.Wrap(head+" failed: "+sanitize.Line(img.Error), width)))
 			continue
 		}
 		var parts []string
@@ -297,7 +266,7 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 			// The saved path on lines of its own, each a link to the file, so
 			// a narrow screen wraps it instead of cutting it.
 			target := (&url.URL{Scheme: "file", Path: img.Path}).String()
-			for _, chunk := range chunkRunes(shortPath(sanitize.Line(img.Path)), max(width-3, 10)) {
+			for _, chunk := range chunkRunes(textfmt.ShortPath(sanitize.Line(img.Path)), max(width-3, 10)) {
 				if l := hyperlink(target, chunk); l != "" {
 					chunk = l
 				}
@@ -305,7 +274,7 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 			}
 		}
 		if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(e.ImagePrompt) {
-			add(st.Muted.Render(wrap("   revised: "+sanitize.Plain(rp), width)))
+			add(st.Muted.Render(textfmt.Wrap("   revised: "+sanitize.Plain(rp), width)))
 		}
 		if pv, ok := r.Previews[img.Path]; ok && r.ShowPreviews && img.Path != "" {
 			add(pv)
@@ -324,13 +293,6 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 		lines = append(lines, r.errorEntry(&ee, width))
 	}
 	return strings.Join(lines, "\n")
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
 
 // hyperlink makes an OSC 8 link to target showing label. Only http, https
@@ -372,19 +334,11 @@ func (r *Renderer) toolEntry(e *session.Entry, width int) string {
 		}
 		body := style.Render(head)
 		if out != "" {
-			body += "\n" + wrap(out, max(width-4, 10))
+			body += "\n" + textfmt.Wrap(out, max(width-4, 10))
 		}
 		lines = append(lines, indent(st.ToolBox.Render(body)))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// shortPath shows a path under the home directory as ~/….
-func shortPath(p string) string {
-	if home, err := os.UserHomeDir(); err == nil && home != "" && strings.HasPrefix(p, home+string(os.PathSeparator)) {
-		return "~" + p[len(home):]
-	}
-	return p
 }
 
 // chunkRunes cuts s into pieces of at most n runes.

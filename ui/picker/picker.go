@@ -16,6 +16,7 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // pickerKeys are the session picker's own keys.
@@ -47,18 +48,7 @@ func (i sessionItem) Description() string {
 	if i.match != nil {
 		return fmt.Sprintf("turn %d · %s", i.match.Turn, sanitize.Line(i.match.Snippet))
 	}
-	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
-}
-
-// plural counts n things: "1 message", "2 messages".
-func plural(n int, thing string) string {
-	switch {
-	case n == 1:
-		return "1 " + thing
-	case strings.HasSuffix(thing, "ch"), strings.HasSuffix(thing, "s"):
-		return fmt.Sprintf("%d %ses", n, thing)
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
+	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
 
 // FilterValue is what the list's filter matches: the title, id and model.
@@ -230,7 +220,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.err != nil {
 			p.status = "could not list sessions: " + msg.err.Error()
 		} else if msg.query != "" {
-			p.status = fmt.Sprintf("%s for %q · esc shows all", plural(len(msg.items), "match"), msg.query)
+			p.status = fmt.Sprintf("%s for %q · esc shows all", textfmt.Plural(len(msg.items), "match"), msg.query)
 			if len(msg.items) == 1 {
 				p.status = fmt.Sprintf("1 match for %q · esc shows all", msg.query)
 			}

@@ -1,0 +1,114 @@
+// Package textfmt holds the small text helpers the chat screen's parts
+// share: counting, wrapping, shortening, and memoizing a rendered string.
+package textfmt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"muse/api"
+	"muse/session"
+)
+
+// Plural counts n things: "1 message", "2 messages", "3 matches".
+func Plural(n int, thing string) string {
+	switch {
+	case n == 1:
+		return "1 " + thing
+	case strings.HasSuffix(thing, "ch"), strings.HasSuffix(thing, "s"):
+		return fmt.Sprintf("%d %ses", n, thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// Wrap soft-wraps plain text to width, keeping its own line breaks.
+func Wrap(s string, width int) string {
+	lines := strings.Split(lipgloss.NewStyle().Width(width).Render(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// PrettyJSON indents raw JSON by two spaces; "{}" when raw is empty, and raw
+// as it is when it is not JSON.
+func PrettyJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// TruncateRunes keeps the first n runes of s, marking a cut with "…".
+func TruncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// OnOff is "on" or "off".
+func OnOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// ShortPath shows a path under the home directory as ~/….
+func ShortPath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && strings.HasPrefix(p, home+string(os.PathSeparator)) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// ErrorName names a failed request the way its error does on the command
+// line: "<status> <type>", the type told from the status when the server
+// gave none (an HTML error page).
+func ErrorName(info *session.ErrorInfo) string {
+	return (&api.APIError{Status: info.Status, Type: info.Type}).Error()
+}
+
+// Memo caches one string by the key it was made from.
+type Memo struct {
+	key, val string
+	ok       bool
+}
+
+// Get returns the string made for key, making it with f when the key
+// changed.
+func (c *Memo) Get(key string, f func() string) string {
+	if !c.ok || c.key != key {
+		c.key, c.val, c.ok = key, f(), true
+	}
+	return c.val
+}
+
+// Key joins ints, bools and strings into a memo key, without fmt's cost.
+func Key(parts ...any) string {
+	b := make([]byte, 0, 64)
+	for _, p := range parts {
+		switch v := p.(type) {
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case string:
+			b = append(b, v...)
+		}
+		b = append(b, 0)
+	}
+	return string(b)
+}
