@@ -1,11 +1,14 @@
 package ui
 
 import (
-	"muse/ui/textfmt"
+	"slices"
 	"strings"
 	"unicode"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"muse/ui/textfmt"
 )
 
 // The input is edited by a bubbles textarea, but drawn here: the textarea
@@ -223,4 +226,22 @@ func runeWidth(r rune) int {
 		return 1 // Latin text, the common case, without measuring
 	}
 	return strWidth(string(r))
+}
+
+// asText makes a key message of several runes plain text, to be typed and
+// never taken for a key. Bubble Tea v1 splits input that arrives in one read
+// without bracketed paste (a paste in a terminal without it, fast typing
+// over a slow link) at spaces, so the letters "enter" or "ctrl+c" come as
+// one message whose String() is that key's name, and would press it. As a
+// paste, it matches no binding and is inserted. A CRLF line end in a paste
+// becomes one line break, not two.
+func asText(k tea.KeyMsg) tea.KeyMsg {
+	if k.Type != tea.KeyRunes || k.Alt || (len(k.Runes) < 2 && !k.Paste) {
+		return k
+	}
+	k.Paste = true
+	if slices.Contains(k.Runes, '\r') {
+		k.Runes = []rune(strings.ReplaceAll(string(k.Runes), "\r\n", "\n"))
+	}
+	return k
 }

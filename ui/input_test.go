@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"muse/session"
 )
@@ -518,6 +519,54 @@ func TestWrapInputMatchesTheTextarea(t *testing.T) {
 			if li.Height != len(rows) || li.RowOffset >= len(rows) || li.Width != len(rows[li.RowOffset]) {
 				t.Fatalf("%q at %d: textarea %+v, rows %q", line, col, li, rows)
 			}
+		}
+	}
+}
+
+// TestKeyNamesTypedAreText checks input that comes in one read without
+// bracketed paste, which Bubble Tea v1 splits at spaces: the letters of
+// "enter", "ctrl+c", "up" or "tab" are typed, never pressed, and a CRLF in a
+// paste is one line break.
+func TestKeyNamesTypedAreText(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	for _, word := range []string{"press", " ", "enter", " ", "or", " ", "ctrl+c", " ", "up", " ", "tab", " ", "esc", " ", "?"} {
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(word)})
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\tcol2\r\nline2"), Paste: true})
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\r\nx\r\n")})
+	final := quit(t, tm)
+	if v, want := final.w.input.Value(), "press enter or ctrl+c up tab esc ?    col2\nline2\nx\n"; v != want {
+		t.Errorf("input %q, want %q", v, want)
+	}
+	if n := len(final.conv.Entries()); n != 0 {
+		t.Errorf("%d entries: a word was taken for enter", n)
+	}
+}
+
+// TestLongNoticeContinuesOnTheHelpLine checks a notice too long for the
+// status line: it goes on under it, cut with "…" when longer still, and the
+// screen keeps its height.
+func TestLongNoticeContinuesOnTheHelpLine(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	tm := start(t, m, 60, 20)
+	tm.Type("/nope-a-command-that-does-not-exist-at-all")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "unknown command")
+	final := quit(t, tm)
+	view := final.View()
+	lines := strings.Split(view, "\n")
+	if len(lines) != 20 {
+		t.Fatalf("%d lines, want the screen's 20:\n%s", len(lines), view)
+	}
+	status, help := lines[len(lines)-2], lines[len(lines)-1]
+	if !strings.Contains(status, "unknown command") || strings.Contains(help, "enter send") {
+		t.Fatalf("status %q, help %q: want the notice on both", status, help)
+	}
+	for _, l := range []string{status, help} {
+		if w := lipgloss.Width(l); w > 60 {
+			t.Errorf("line %q is %d wide", l, w)
 		}
 	}
 }

@@ -277,6 +277,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
 	case tea.KeyMsg:
+		msg = asText(msg)
 		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd
 			m.w.picker, cmd = m.w.picker.Update(msg)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"muse/api"
 	"muse/session"
@@ -69,7 +70,7 @@ func (m Model) helpView() string {
 		// Leave room for at least two lines of conversation.
 		room := max(m.height-1-1-1-1-2, 1)
 		if len(lines) > room {
-			lines = append(lines[:room-1], st.Muted.Render("… /help lists everything in the conversation · esc closes"))
+			lines = append(lines[:room-1], st.Muted.Render(ansi.Truncate("… esc closes · /help lists everything in the conversation", max(m.width-1, 1), "…")))
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -82,7 +83,31 @@ func (m Model) helpView() string {
 	if hint := m.hintLines(); len(hint) > 0 {
 		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
+	if lines := m.noticeLines(); len(lines) > 1 {
+		return st.Warning.Render(lines[1]) // a notice too long for the status line goes on here
+	}
 	return m.w.help.View(m.keys)
+}
+
+// showsNotice says the status line shows the notice: nothing more pressing
+// (a tool to approve, a reply or an image job under way) holds it.
+func (m Model) showsNotice() bool {
+	return m.notice != "" && m.toolPrompt() == "" && m.turn == nil && m.imaging == nil
+}
+
+// noticeLines is the notice as the status line and the help line under it
+// show it: wrapped to the width, on at most two lines, the second cut with
+// "…" when there is more; nil when the status line does not show it.
+func (m Model) noticeLines() []string {
+	if !m.showsNotice() {
+		return nil
+	}
+	width := max(m.width-1, 10)
+	lines := strings.Split(textfmt.Wrap(sanitize.Line(m.notice), width), "\n")
+	if len(lines) > 2 {
+		lines = []string{lines[0], ansi.Truncate(strings.Join(lines[1:], " "), width, "…")}
+	}
+	return lines
 }
 
 // View draws the screen. The parts around the conversation are memoized on
@@ -119,7 +144,7 @@ func (m Model) View() string {
 	parts = append(parts,
 		c.input.Get(m.inputKey(), m.inputView),
 		c.status.Get(m.statusKey(), m.statusView),
-		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval()), m.helpView),
+		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
 	)
 	return c.frame.join(parts)
 }
@@ -266,8 +291,8 @@ func (m Model) statusView() string {
 			left += st.Muted.Render(fmt.Sprintf(" %d KiB", j.done>>10))
 		}
 		left += st.Subtle.Render(" · esc cancels")
-	case m.notice != "":
-		left = st.Warning.Render(sanitize.Line(m.notice))
+	case m.showsNotice():
+		left = st.Warning.Render(m.noticeLines()[0])
 	case m.sel.active:
 		e, _ := m.selectedEntry()
 		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
@@ -365,7 +390,7 @@ func (m Model) settingsView(room int) string {
 func fit(left, right string, width int) string {
 	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
 	if lw+rw+1 > width {
-		return lipgloss.NewStyle().MaxWidth(width).Render(left)
+		return ansi.Truncate(left, width, "…")
 	}
 	return left + strings.Repeat(" ", width-lw-rw) + right
 }
