@@ -118,9 +118,10 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	// ctrl+c clears a draft before it quits: say so where the input's keys are.
 	clear := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "clear the input (↑ brings it back)"))
+	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; quit when the input is empty"))
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToEnd, clear, k.Editor},
-		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.Cancel, k.Quit, k.Help},
+		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.Cancel, quit, k.Help},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }
