@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -20,24 +21,39 @@ func (m Model) welcomeView(width, height int) string {
 		f, _, _ := strings.Cut(b.Help().Key, "/")
 		return f
 	}
-	lines := []string{st.HeaderTitle.Render("Welcome to muse."), ""}
-	row := func(keys, what string) {
-		lines = append(lines, st.Accent.Render(fmt.Sprintf("%-11s", keys))+" "+st.Muted.Render(what))
+	// The key rows, the most useful first; on a short screen the last ones
+	// give way to the demo's words.
+	type keyRow struct{ keys, what string }
+	rows := []keyRow{
+		{first(k.Send), "send · " + first(k.Newline) + " adds a line"},
+		{first(k.Help), "every key"},
+		{"/", "commands · tab completes them"},
+		{first(k.Quit), "clear the input · quit"},
+		{first(k.Sessions), "sessions · " + first(k.New) + " a new one"},
+		{"↑ ↓", "earlier prompts"},
+		{first(k.Select), "select a message to copy"},
 	}
-	row(first(k.Send), "send · "+first(k.Newline)+" adds a line")
-	row("↑ ↓", "earlier prompts")
-	row("/", "commands · tab completes them")
-	row(first(k.Select), "select a message to copy")
-	row(first(k.Sessions), "sessions · "+first(k.New)+" a new one")
-	row(first(k.Quit), "clear the input · quit")
-	row(first(k.Help), "every key")
+	var tail []string
 	if m.opts.Demo {
 		msgs, imgs := demo.Keywords()
-		lines = append(lines, "", st.Muted.Render("This is the offline demo. Put a word in a prompt to see more:"))
-		lines = append(lines, wrapWords(msgs, width-conversation.BodyIndent, 3)...)
-		lines = append(lines, st.Muted.Render("and with /image PROMPT:"))
-		lines = append(lines, wrapWords(imgs, width-conversation.BodyIndent, 3)...)
+		tail = append(tail, "", st.Muted.Render("The offline demo: put one of these words in a prompt:"))
+		tail = append(tail, wrapWords(msgs, width-conversation.BodyIndent, 3)...)
+		tail = append(tail, st.Muted.Render("and with /image PROMPT:"))
+		tail = append(tail, wrapWords(imgs, width-conversation.BodyIndent, 3)...)
 	}
+	if room := height - 1 - 2 - len(tail); room < len(rows) { // the title with a blank line after it, and the tail
+		rows = rows[:max(room, 3)]
+	}
+	order := map[string]int{}
+	for i, r := range []string{first(k.Send), "↑ ↓", "/", first(k.Select), first(k.Sessions), first(k.Quit), first(k.Help)} {
+		order[r] = i
+	}
+	slices.SortStableFunc(rows, func(a, b keyRow) int { return order[a.keys] - order[b.keys] })
+	lines := []string{st.HeaderTitle.Render("Welcome to muse."), ""}
+	for _, r := range rows {
+		lines = append(lines, st.Accent.Render(fmt.Sprintf("%-11s", r.keys))+" "+st.Muted.Render(r.what))
+	}
+	lines = append(lines, tail...)
 	for i, l := range lines {
 		if l != "" {
 			lines[i] = truncateWidth(strings.Repeat(" ", conversation.BodyIndent)+l, width)
