@@ -16,6 +16,7 @@ import (
 	"muse/ui/clipboard"
 	"muse/ui/engine"
 	"muse/ui/launch"
+	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
@@ -174,6 +175,10 @@ type copiedMsg struct {
 // copyText copies text to the clipboard, in a command; what names it in
 // the notice.
 func (m Model) copyText(text, what string) tea.Cmd {
+	// What is copied is what the screen shows: escape sequences hidden in a
+	// reply (a command after ESC X … ESC \ that a shell would run on
+	// paste, text concealed with SGR 8) never reach the clipboard.
+	text = sanitize.Plain(text)
 	w, getenv := m.opts.Terminal, m.opts.Getenv
 	return func() tea.Msg {
 		return copiedMsg{what: what, chars: len([]rune(text)), err: clipboard.Copy(w, text, getenv)}

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/session"
+	"muse/ui/sanitize"
 )
 
 // lockedBuffer is a clipboard sink the copy command writes from its goroutine.
@@ -568,5 +569,35 @@ func TestLongNoticeContinuesOnTheHelpLine(t *testing.T) {
 		if w := lipgloss.Width(l); w > 60 {
 			t.Errorf("line %q is %d wide", l, w)
 		}
+	}
+}
+
+// TestCopyIsWhatTheScreenShows checks that a copied reply holds no escape
+// sequence: a command hidden in ESC X … ESC \ would run when pasted into a
+// shell, though the screen never showed it.
+func TestCopyIsWhatTheScreenShows(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	clip := &lockedBuffer{}
+	m.opts.Terminal = clip
+	m.opts.Getenv = func(string) string { return "" }
+	tm := start(t, m, 80, 24)
+	send(tm, "demo:hostile")
+	waitFor(t, tm, "stop end_turn")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlY})
+	waitFor(t, tm, "copied")
+	final := quit(t, tm)
+	reply := final.conv.Entries()[1].Message.Text()
+	if sanitize.Plain(reply) == reply {
+		t.Fatal("the hostile reply holds nothing to remove: the test shows nothing")
+	}
+	payload := strings.TrimPrefix(clip.String(), "\x1b]52;c;")
+	payload = payload[:strings.IndexAny(payload, "\x07\x1b")]
+	got, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != sanitize.Plain(reply) || strings.ContainsAny(string(got), "\x1b\u009b") {
+		t.Errorf("copied %q, want the reply as shown: %q", got, sanitize.Plain(reply))
 	}
 }

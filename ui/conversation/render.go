@@ -58,7 +58,7 @@ func (r *Renderer) entry(e *session.Entry, width int, text textLines) string {
 	case session.KindTool:
 		return r.toolEntry(e, inner)
 	default:
-		return st.Notice.Render(textfmt.Wrap(sanitize.Text(e.Text), width))
+		return st.Notice.Render(textfmt.WrapHanging(sanitize.Text(e.Text), width))
 	}
 }
 

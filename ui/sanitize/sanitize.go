@@ -16,9 +16,12 @@
 // is kept), DCS, SOS, PM and APC strings, every other escape sequence, C0
 // controls other than '\n' and '\t', DEL, C1 controls (an 8-bit CSI, OSC,
 // DCS, SOS, PM or APC is removed with its whole sequence), and the bidi
-// embedding, override and isolate controls U+202A–U+202E and U+2066–U+2069.
-// Each byte that is not valid UTF-8 becomes U+FFFD. CRLF becomes LF and a
-// lone CR is dropped.
+// embedding, override and isolate controls U+202A–U+202E and U+2066–U+2069
+// (the marks LRM, RLM and ALM stay: right-to-left text needs them, and they
+// move only the neutral characters beside them). Each byte that is not
+// valid UTF-8 becomes U+FFFD. CRLF becomes LF and a lone CR is dropped. The
+// line and paragraph separators U+2028 and U+2029 become LF (a space with
+// [Line]), so no line break hides from a reader of the text.
 //
 // A string sequence (OSC, DCS, SOS, PM, APC) ends at ST (ESC '\\' or U+009C),
 // at BEL for OSC only, or — as in a VT500-style parser — where an ESC, CAN or
@@ -109,6 +112,13 @@ func sanitize(s string, m mode) string {
 				i = skipString(s, i, true)
 			case 0x90, 0x98, 0x9e, 0x9f: // DCS, SOS, PM, APC
 				i = skipString(s, i, false)
+			case 0x2028, 0x2029: // line and paragraph separators
+				if m != modeLine {
+					b.WriteByte('\n')
+				} else if b.Len() != space {
+					b.WriteByte(' ')
+					space = b.Len()
+				}
 			}
 			// Any other C1 control or bidi control is simply dropped.
 		}
@@ -146,7 +156,7 @@ func cleanPrefix(s string, m mode) int {
 			return i
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if n == 1 || r <= 0x9f || isBidi(r) {
+			if n == 1 || r <= 0x9f || isBidi(r) || r == 0x2028 || r == 0x2029 {
 				return i
 			}
 			i += n

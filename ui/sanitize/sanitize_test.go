@@ -23,6 +23,7 @@ var corpus = []struct {
 	{"emoji and CJK", "héllo 👋 世界 🇯🇵 e\u0301 👩‍💻", "héllo 👋 世界 🇯🇵 e\u0301 👩‍💻"},
 	{"literal U+FFFD", "a\uFFFDb", "a\uFFFDb"},
 	{"LRM is not an override", "a\u200eb", "a\u200eb"},
+	{"line and paragraph separators are line breaks", "ls: a\u2028b\u2029c", "ls: a\nb\nc"},
 	{"brackets without ESC", "[2J ]52;c; [31m", "[2J ]52;c; [31m"},
 
 	// SGR is kept.
@@ -246,6 +247,7 @@ func TestLine(t *testing.T) {
 		{"\x1b[1mbold\x1b[0m\nnext", "bold next"},
 		{"https://ex.example/\x1b]8;;x\x07p\u202eath", "https://ex.example/path"},
 		{"report\u2066.pdf\u2069.exe", "report.pdf.exe"},
+		{"T\u2028evil\u2029\nx", "T evil x"},
 	}
 	for _, tc := range tests {
 		if got := Line(tc.in); got != tc.want {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"muse/api"
 	"muse/session"
@@ -111,4 +112,51 @@ func Key(parts ...any) string {
 		b = append(b, 0)
 	}
 	return string(b)
+}
+
+// WrapHanging soft-wraps text to width like Wrap, but the rows a long line
+// continues on are indented to where its text starts or, in a line of two
+// columns ("/copy [N]   copy the last reply"), to where its second column
+// starts, when that is within the first half of the width (else under its
+// indent, when that is).
+func WrapHanging(s string, width int) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if ansi.StringWidth(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		plain := ansi.Strip(line)
+		hang := hangColumn(plain)
+		if hang > width/2 { // then under the line's own indent
+			hang = len(plain) - len(strings.TrimLeft(plain, " "))
+		}
+		if hang > width/2 {
+			hang = 0
+		}
+		rows := strings.Split(Wrap(line, width), "\n")
+		out = append(out, rows[0])
+		rest := strings.TrimLeft(strings.Join(rows[1:], " "), " ")
+		for _, r := range strings.Split(Wrap(rest, width-hang), "\n") {
+			out = append(out, strings.Repeat(" ", hang)+r)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// hangColumn is the column where the continuation of a plain line starts:
+// after a gap of two spaces or more that follows its first text, else
+// where its text starts.
+func hangColumn(line string) int {
+	text := strings.TrimLeft(line, " ")
+	lead := len(line) - len(text)
+	gap := strings.Index(text, "  ")
+	if gap < 0 {
+		return lead
+	}
+	second := strings.TrimLeft(text[gap:], " ")
+	if second == "" {
+		return lead
+	}
+	return lead + ansi.StringWidth(text[:len(text)-len(second)])
 }
