@@ -60,7 +60,7 @@ func TestSessionsShowExportRenameDeleteSearch(t *testing.T) {
 		t.Errorf("show by title: %+v", r)
 	}
 	out := filepath.Join(t.TempDir(), "x.md")
-	if r := runMain(t, env, "", "sessions", "export", ids[0][:18], "-o", out); r.code != 0 {
+	if r := runMain(t, env, "", "sessions", "export", ids[0][:len(ids[0])-1], "-o", out); r.code != 0 {
 		t.Fatalf("export by prefix: %+v", r)
 	}
 	md, _ := os.ReadFile(out)
