@@ -153,6 +153,10 @@ type Model struct {
 	nextID   int
 	notice   string
 	quitting bool
+	// lastPaste says the last key message was a paste, and pasteBefore
+	// that the one before this one was: a tool's approval right behind a
+	// paste is no answer (see decideCall).
+	lastPaste, pasteBefore bool
 
 	memo *viewMemo
 }
@@ -278,6 +282,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	case tea.KeyMsg:
 		msg = asText(msg)
+		m.pasteBefore, m.lastPaste = m.lastPaste, msg.Paste
 		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd
 			m.w.picker, cmd = m.w.picker.Update(msg)

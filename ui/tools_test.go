@@ -209,3 +209,30 @@ func TestToolApprovalOnATinyScreen(t *testing.T) {
 		t.Errorf("the input is not shown:\n%s", view)
 	}
 }
+
+// TestApprovalRightAfterAPasteIsNoAnswer checks a paste that holds a false
+// end of paste and then "y": Bubble Tea delivers the y as the next key, and
+// it must not run the tool. The same key pressed again does.
+func TestApprovalRightAfterAPasteIsNoAnswer(t *testing.T) {
+	m, _ := toolModel(t, demoTool())
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	ch := make(chan turnItem)
+	answer := make(chan engine.Approval, 1)
+	m.turn = &turnRun{id: 1, cancel: func() {}}
+	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: answer}, ch)
+	m = next.(Model)
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x"), Paste: true})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	select {
+	case a := <-answer:
+		t.Fatalf("the y behind a paste answered %+v", a)
+	default:
+	}
+	if !strings.Contains(m.View(), "press it again") {
+		t.Errorf("the screen does not say why the y was not taken:\n%s", m.View())
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if a := <-answer; !a.Run {
+		t.Errorf("y pressed again answered %+v", a)
+	}
+}

@@ -37,6 +37,9 @@ type turnRun struct {
 	reply *reply
 	// ask is the tool call waiting for an answer, if any.
 	ask *askMsg
+	// pasteRefused says an answer to ask came right behind a paste and was
+	// not taken.
+	pasteRefused bool
 	// running names the tool whose command runs.
 	running   string
 	retry     string
@@ -354,7 +357,7 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	t := m.turn
 	a := t.ask
-	t.ask = nil
+	t.ask, t.pasteRefused = nil, false
 	if !a.hasCommand {
 		m.w.input.Reset()
 		m.w.input.SetValue(m.draft)
@@ -382,6 +385,17 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	t := m.turn
 	if t == nil || t.ask == nil {
 		return m, nil, false
+	}
+	answers := k.String() == "y" || k.String() == "a"
+	if !t.ask.hasCommand {
+		answers = key.Matches(k, m.keys.Send)
+	}
+	if m.pasteBefore && answers {
+		// A paste can hold a false end of paste (ESC [201~) and then "y",
+		// which comes as the next key: the key right behind a paste is
+		// never an answer.
+		t.pasteRefused = true
+		return m, nil, true
 	}
 	if !t.ask.hasCommand {
 		switch {

@@ -415,6 +415,9 @@ func (m Model) toolPrompt() string {
 	if !m.waitingForApproval() {
 		return ""
 	}
+	if m.turn.pasteRefused {
+		return "an answer right behind a paste is not taken: press it again"
+	}
 	return "tool " + sanitize.Line(m.turn.ask.call.Name) + " waits for your answer"
 }
 
