@@ -81,8 +81,31 @@ func (s *Screen) Start(p *tea.Program) {
 	s.mu.Lock()
 	s.program = p
 	s.mu.Unlock()
-	s.stop = watchSize(s.sendSize)
+	stopSize, stopJob := watchSize(s.sendSize), watchJob(s.suspend, s.resume)
+	s.stop = func() { stopSize(); stopJob() }
 	go s.sendSize()
+}
+
+// suspend gives the terminal back before the process stops.
+func (s *Screen) suspend() {
+	s.r.Pause()
+	_ = s.leave()
+}
+
+// resume takes the terminal again after the process continued: raw mode
+// and the screen's modes, which the shell may have changed meanwhile, and
+// every line of the frame at the window's size now.
+func (s *Screen) resume() {
+	s.mu.Lock()
+	left := s.state == nil
+	s.mu.Unlock()
+	if left {
+		_ = s.enter()
+	} else if _, err := term.MakeRaw(int(s.in.Fd())); err == nil { // stopped by SIGSTOP: keep the mode saved at start
+		_, _ = io.WriteString(s.r, enterModes(s.mouse))
+	}
+	s.r.Resume()
+	s.sendSize()
 }
 
 // sendSize sends the window's size to the program; 80x24 when the
