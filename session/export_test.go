@@ -228,7 +228,7 @@ func TestExportTerminalSafe(t *testing.T) {
 			t.Errorf("the Markdown holds %q:\n%q", bad, md)
 		}
 	}
-	for _, want := range []string{"# T\n", "\na\u2028\n\tb\n", "**ls**", "\nout\u2028\n", "failed: bad\n"} {
+	for _, want := range []string{"# T\n", "\na\n\n\tb\n", "**ls**", "\nout\n\n", "failed: bad\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q:\n%q", want, md)
 		}

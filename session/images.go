@@ -282,3 +282,21 @@ func imageName(format string) string {
 	}
 	return "WebP"
 }
+
+// ImageFormat reads the start of the file at path and returns its image
+// format (FormatPNG, FormatJPEG or FormatWebP), or an error saying it is
+// none: a path read from a session (an imported one, say) is opened in a
+// viewer only if it holds an image.
+func ImageFormat(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, 12)
+	n, _ := io.ReadFull(f, head)
+	if format := sniffImage(head[:n]); format != "" {
+		return format, nil
+	}
+	return "", fmt.Errorf("%s is not a PNG, JPEG or WebP image", path)
+}

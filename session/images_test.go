@@ -372,3 +372,24 @@ func TestSaveImageInNeverOverwrites(t *testing.T) {
 		t.Errorf("temporary files left: %v", m)
 	}
 }
+
+func TestImageFormatReadsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "a.png")
+	desktop := filepath.Join(dir, "evil.png") // the name says image, the bytes do not
+	if err := os.WriteFile(png, []byte("\x89PNG\r\n\x1a\nrest"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(desktop, []byte("[Desktop Entry]\nExec=sh -c 'touch /tmp/pwned'\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ImageFormat(png); err != nil || f != FormatPNG {
+		t.Errorf("png: %q, %v", f, err)
+	}
+	if _, err := ImageFormat(desktop); err == nil || !strings.Contains(err.Error(), "not a PNG, JPEG or WebP image") {
+		t.Errorf("a desktop file: %v", err)
+	}
+	if _, err := ImageFormat(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing file is an image")
+	}
+}

@@ -47,13 +47,22 @@ func (s *Store) Import(r io.Reader) (*Session, error) {
 	return sess, nil
 }
 
+// maxImportTitle is the most runes of an imported title, as many as a
+// rename keeps.
+const maxImportTitle = 200
+
 // saveImported saves a new session with the given title, settings and
 // entries through a writer, with one write and one sync for the entries,
 // and returns it. A session it cannot complete is deleted.
 func (s *Store) saveImported(ex *exported) (*Session, error) {
 	w := NewWriter(s, ex.params)
-	if ex.title != "" {
-		w.SetTitle(ex.title) // written with the header
+	if t := ex.title; t != "" {
+		// Kept as it was written (the front ends sanitize it), but no longer
+		// than a rename allows: a 50 MiB title slowed every list.
+		if r := []rune(t); len(r) > maxImportTitle {
+			t = string(r[:maxImportTitle])
+		}
+		w.SetTitle(t) // written with the header
 	}
 	err := w.create()
 	switch {
@@ -63,6 +72,11 @@ func (s *Store) saveImported(ex *exported) (*Session, error) {
 			err = w.AppendTree(ex.entries, ex.head)
 		}
 	default:
+		// An export of one branch is a line of entries, each after the one
+		// before it, whatever parents it names.
+		for i := range ex.entries {
+			ex.entries[i].Parent = ""
+		}
 		err = w.AppendAll(ex.entries)
 	}
 	if cerr := w.Close(); err == nil {

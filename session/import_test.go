@@ -236,3 +236,46 @@ func BenchmarkImport(b *testing.B) {
 		}
 	}
 }
+
+// TestImportOfOneBranchIsALine checks an export of one branch whose parents
+// were edited into a cycle, a self-parent and a dangling id: the entries are
+// imported in order, each after the one before, and a huge title is cut to
+// what a rename keeps.
+func TestImportOfOneBranchIsALine(t *testing.T) {
+	s, _ := newTestStore(t)
+	in := `{"id": "s", "title": "` + strings.Repeat("A", 5000) + `", "entries": [
+	{"id": "a", "kind": "user", "text": "one", "parent": "b"},
+	{"id": "b", "kind": "user", "text": "two", "parent": "a"},
+	{"id": "c", "kind": "user", "text": "three", "parent": "c"},
+	{"id": "d", "kind": "user", "text": "four", "parent": "zzz"}]}`
+	sess, err := s.Import(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := s.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	parent := ""
+	for _, e := range loaded.Entries {
+		texts = append(texts, e.Text)
+		if e.Parent != parent {
+			t.Errorf("entry %s follows %q, want %q", e.ID, e.Parent, parent)
+		}
+		parent = e.ID
+	}
+	if got := strings.Join(texts, " "); got != "one two three four" {
+		t.Errorf("entries %q", got)
+	}
+	if n := len([]rune(loaded.Title)); n != 200 {
+		t.Errorf("title of %d runes, want 200", n)
+	}
+	var b strings.Builder
+	if err := ExportBranches(loaded, "json", &b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(strings.NewReader(b.String())); err != nil {
+		t.Errorf("its export of every branch does not import: %v", err)
+	}
+}

@@ -399,9 +399,16 @@ type openedMsg struct {
 	err  error
 }
 
-// openFile starts the system viewer on path, in a command.
+// openFile starts the system viewer on path, in a command, if it holds an
+// image: the path comes from the session, which may have been imported, and
+// a viewer would also run what is not an image (a .desktop file).
 func openFile(path string) tea.Cmd {
-	return func() tea.Msg { return openedMsg{path: path, err: launch.Open(path)} }
+	return func() tea.Msg {
+		if _, err := session.ImageFormat(path); err != nil {
+			return openedMsg{path: path, err: fmt.Errorf("open %s: %w", path, err)}
+		}
+		return openedMsg{path: path, err: launch.Open(path)}
+	}
 }
 
 // opened reports the viewer: a failure in the conversation, whole, since

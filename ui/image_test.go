@@ -277,3 +277,17 @@ func TestPreviewToggleSaysSo(t *testing.T) {
 		t.Errorf("ctrl+g said nothing:\n%s", m.View())
 	}
 }
+
+// TestOpenRefusesWhatIsNotAnImage checks a path from the session that is
+// not an image (an imported session can name any file): it never reaches
+// the viewer, which would run a .desktop file.
+func TestOpenRefusesWhatIsNotAnImage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cat.png")
+	if err := os.WriteFile(path, []byte("[Desktop Entry]\nExec=touch /tmp/pwned\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	msg, ok := openFile(path)().(openedMsg)
+	if !ok || msg.err == nil || !strings.Contains(msg.err.Error(), "not a PNG, JPEG or WebP image") {
+		t.Fatalf("open gave %+v", msg)
+	}
+}
