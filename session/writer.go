@@ -68,15 +68,22 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 		unlock()
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	w := &Writer{store: s, sess: sess, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
+	w := &Writer{store: s, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
+	w.opened(sess, size)
+	return w, nil
+}
+
+// opened makes sess, replayed from a journal of the given size, the
+// session of w, compacting the journal when it is worth it.
+func (w *Writer) opened(sess *Session, size journalSize) {
+	w.sess = sess
 	w.reindex()
 	w.seq = nextSeq(sess.All)
 	if needsCompaction(size, sess) {
-		if err := s.compact(sess); err != nil {
+		if err := w.store.compact(sess); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
 		}
 	}
-	return w, nil
 }
 
 // needsCompaction reports whether a journal is worth rewriting: it holds a
@@ -128,6 +135,11 @@ func (w *Writer) ID() string {
 func (w *Writer) Snapshot() Session {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.snapshot()
+}
+
+// snapshot is Snapshot for a caller holding w.mu.
+func (w *Writer) snapshot() Session {
 	s := *w.sess
 	s.All = slices.Clone(s.All)
 	s.Entries = slices.Clone(s.Entries)
@@ -360,6 +372,11 @@ func (w *Writer) SetTitle(title string) error {
 func (w *Writer) SetParams(p Params) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.setParams(p)
+}
+
+// setParams is SetParams for a caller holding w.mu.
+func (w *Writer) setParams(p Params) error {
 	p = p.clone()
 	w.sess.Params = p
 	if !w.exists {
@@ -500,25 +517,37 @@ func writeHint(err error) error {
 // loadStats is Load, also returning the journal's size; light reads what a
 // session list shows, not the content of the replies.
 func (s *Store) loadStats(id string, light bool) (*Session, journalSize, error) {
+	f, _, err := s.openJournal(id)
+	if err != nil {
+		return nil, journalSize{}, err
+	}
+	defer f.Close()
+	return replayStats(f, id, light)
+}
+
+// openJournal opens the journal of the session id for reading, and returns
+// its size.
+func (s *Store) openJournal(id string) (*os.File, int64, error) {
 	if !validID(id) {
-		return nil, journalSize{}, fmt.Errorf("invalid id: %w", ErrNotFound)
+		return nil, 0, fmt.Errorf("invalid id: %w", ErrNotFound)
 	}
 	f, err := os.Open(s.path(id))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, journalSize{}, ErrNotFound
+			return nil, 0, ErrNotFound
 		}
-		return nil, journalSize{}, err
+		return nil, 0, err
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, journalSize{}, err
+		f.Close()
+		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, journalSize{}, &damageError{reason: "not a regular file"}
+		f.Close()
+		return nil, 0, &damageError{reason: "not a regular file"}
 	}
-	return replayStats(f, id, light)
+	return f, fi.Size(), nil
 }
 
 // create makes the journal now, before any entry, as Import and tests need.

@@ -291,3 +291,24 @@ func openSession(store *session.Store, f *flags) (*session.Writer, error) {
 	}
 	return store.OpenWriter(id)
 }
+
+// openSessionAsync is openSession for the chat screen: it returns with a
+// preview of the session while its journal is replayed (see
+// session.Store.OpenWriterAsync). adjust changes the session's settings.
+func openSessionAsync(store *session.Store, f *flags, adjust func(session.Params) session.Params) (*session.Writer, *session.Session, error) {
+	if f.cont {
+		w, preview, err := store.OpenLatestAsync(adjust)
+		if errors.Is(err, session.ErrNoSessions) {
+			return nil, nil, errNoSession
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("continue the latest session: %w", err)
+		}
+		return w, preview, nil
+	}
+	info, err := store.Find(f.resume)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store.OpenWriterAsync(info.ID, adjust)
+}
