@@ -43,10 +43,23 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 		if adjust != nil {
 			preview.Params = adjust(preview.Params.clone())
 		}
+		r := &asyncReplay{}
+		w.replay = r
 		w.mu.Lock()
 		go func() {
 			defer w.mu.Unlock()
-			sess, size, err := replayStats(bytes.NewReader(data), id, false)
+			// One goroutine: the other processor draws the first frames.
+			sess, size, err := replayWith(bytes.NewReader(data), id, false, &r.stop, 1)
+			r.mu.Lock()
+			abandoned := r.abandoned
+			r.done = !abandoned
+			r.mu.Unlock()
+			if abandoned { // closed: nothing more is written
+				p := *preview
+				w.sess, w.closed = &p, true
+				w.reindex()
+				return
+			}
 			if err != nil { // cannot happen: the preview's records are in the journal
 				sess = preview
 				sess.Warnings = append(sess.Warnings, "the journal could not be replayed whole: "+err.Error())

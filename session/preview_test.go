@@ -168,3 +168,34 @@ func TestOpenLatestAsync(t *testing.T) {
 		t.Errorf("opened %s (preview %s), want %s", w.ID(), preview.ID, id)
 	}
 }
+
+// TestOpenWriterAsyncCloseAtOnce checks that a writer closed while its
+// journal may still be replayed releases the session at once, and leaves
+// the journal as it was.
+func TestOpenWriterAsyncCloseAtOnce(t *testing.T) {
+	s, _ := newTestStore(t)
+	id, want := longSession(t, s, 3*previewLines)
+	before := journalLines(t, s, id)
+	for range 5 {
+		w, _, err := s.OpenWriterAsync(id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatalf("second close: %v", err)
+		}
+		if w.ID() != id {
+			t.Errorf("closed writer's id %q", w.ID())
+		}
+	}
+	if got := journalLines(t, s, id); !reflect.DeepEqual(got, before) {
+		t.Error("opening and closing changed the journal")
+	}
+	got, err := s.Load(id)
+	if err != nil || !reflect.DeepEqual(got.Entries, want.Entries) {
+		t.Fatalf("reload: %v", err)
+	}
+}

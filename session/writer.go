@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -39,6 +40,18 @@ type Writer struct {
 	marks   map[string][]blockMark // what the chunks of each streaming reply hold
 	seq     int                    // the number of the next entry id
 	closed  bool
+	// replay is the replay of the journal in the background, for a writer
+	// of OpenWriterAsync; set before the writer is shared, never changed.
+	replay *asyncReplay
+}
+
+// asyncReplay is the state of a replay in the background. The writer's mu
+// is held until it is done; Close gives it up while it runs.
+type asyncReplay struct {
+	mu        sync.Mutex
+	done      bool // the replay finished and its session is the writer's
+	abandoned bool // Close gave it up
+	stop      atomic.Bool
 }
 
 // pendingRecord is an encoded record waiting to be written.
@@ -415,6 +428,22 @@ func (w *Writer) Flush() error {
 // releases its lock. It returns an error when records could not be written.
 // The writer must not be used after.
 func (w *Writer) Close() error {
+	if r := w.replay; r != nil {
+		r.mu.Lock()
+		if !r.done {
+			// Closed before the journal was replayed, so before anything
+			// was written: nothing to save, and the lock can go at once.
+			first := !r.abandoned
+			r.abandoned = true
+			r.stop.Store(true)
+			r.mu.Unlock()
+			if first && w.unlock != nil {
+				w.unlock()
+			}
+			return nil
+		}
+		r.mu.Unlock()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
