@@ -18,8 +18,9 @@ const previewLines = 256
 
 // OpenWriterAsync is OpenWriter for a screen that must show a long session
 // at once. It locks the session and reads its journal, then returns a
-// preview of the session while the whole journal is replayed in the
-// background: every method of the Writer waits until that is done. The
+// preview of the session; the whole journal is replayed in the background
+// once Replay or another method of the Writer asks for it, and every method
+// but Replay and Close waits until that is done. The
 // preview holds the session's header, title and settings, and the end of
 // its active branch, replayed from the journal's last records (its
 // warnings are left to the replay of the whole journal). A short journal,
@@ -43,12 +44,13 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 		if adjust != nil {
 			preview.Params = adjust(preview.Params.clone())
 		}
-		r := &asyncReplay{}
+		r := &asyncReplay{start: make(chan struct{})}
 		w.replay = r
 		w.mu.Lock()
 		go func() {
 			defer w.mu.Unlock()
-			// One goroutine: the other processor draws the first frames.
+			<-r.start
+			// One goroutine: the other processor keeps drawing the screen.
 			sess, size, err := replayWith(bytes.NewReader(data), id, false, &r.stop, 1)
 			r.mu.Lock()
 			abandoned := r.abandoned

@@ -97,6 +97,9 @@ var errStopped = errors.New("replay stopped")
 // for as many as there are processors), that gives up with errStopped once
 // stop, when not nil, is set.
 func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers int) (*Session, journalSize, error) {
+	if stop != nil && stop.Load() {
+		return nil, journalSize{}, errStopped
+	}
 	rp := replayer{
 		sess: &Session{ID: id},
 		pos:  make(map[string]int),

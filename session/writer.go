@@ -46,12 +46,32 @@ type Writer struct {
 }
 
 // asyncReplay is the state of a replay in the background. The writer's mu
-// is held until it is done; Close gives it up while it runs.
+// is held until it is done; it waits to begin until Replay or another
+// method asks for it, and Close gives it up while it runs.
 type asyncReplay struct {
+	start     chan struct{} // closed to begin
+	begin     sync.Once
 	mu        sync.Mutex
 	done      bool // the replay finished and its session is the writer's
 	abandoned bool // Close gave it up
 	stop      atomic.Bool
+}
+
+// lock locks w.mu, which a replay in the background holds until it is
+// done, beginning that replay if it waits.
+func (w *Writer) lock() {
+	w.Replay()
+	w.mu.Lock()
+}
+
+// Replay begins replaying the journal of a writer of OpenWriterAsync in
+// the background, if that waits to begin; every other method of the writer
+// begins it too, and waits until it is done. A screen calls it once its
+// first frame is drawn, which the replay would slow down.
+func (w *Writer) Replay() {
+	if r := w.replay; r != nil {
+		r.begin.Do(func() { close(r.start) })
+	}
 }
 
 // pendingRecord is an encoded record waiting to be written.
@@ -138,7 +158,7 @@ func nextSeq(entries []Entry) int {
 
 // ID returns the session's id, or "" while its journal is not created.
 func (w *Writer) ID() string {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.sess.ID
 }
@@ -146,7 +166,7 @@ func (w *Writer) ID() string {
 // Snapshot returns a copy of the session as written so far, sharing no
 // slices with the writer.
 func (w *Writer) Snapshot() Session {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.snapshot()
 }
@@ -164,21 +184,21 @@ func (w *Writer) snapshot() Session {
 // Branch returns a copy of the active branch: the entries from the first to
 // the head.
 func (w *Writer) Branch() []Entry {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return slices.Clone(w.sess.Entries)
 }
 
 // Params returns the session's settings.
 func (w *Writer) Params() Params {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.sess.Params.clone()
 }
 
 // NewID returns an unused entry id.
 func (w *Writer) NewID() string {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.newID()
 }
@@ -195,7 +215,7 @@ func (w *Writer) newID() string {
 // A missing id or time is filled in. Append returns e as written; the entry
 // is part of the session even when writing fails (see Writer).
 func (w *Writer) Append(e Entry) (Entry, error) {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if e.ID == "" {
 		e.ID = w.newID()
@@ -235,7 +255,7 @@ func (w *Writer) AppendTree(es []Entry, head string) error {
 }
 
 func (w *Writer) appendAll(es []Entry, literal bool) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return errors.New("the session is closed")
@@ -272,7 +292,7 @@ func (w *Writer) appendAll(es []Entry, literal bool) error {
 // head: an empty parent makes e a first entry. It becomes the head. This is
 // how an edited prompt starts a branch beside the prompt it replaces.
 func (w *Writer) AppendAt(e Entry, parent string) (Entry, error) {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if _, ok := w.pos[parent]; !ok && parent != "" {
 		return e, fmt.Errorf("append: no entry %q to follow", parent)
@@ -328,7 +348,7 @@ func (w *Writer) setHead(id string) {
 // what arrived since its last checkpoint is written, so the checkpoints of a
 // reply cost its length once in all. Append the reply when it ends.
 func (w *Writer) Checkpoint(e Entry) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if e.ID == "" {
 		return errors.New("checkpoint: the reply has no id")
@@ -372,7 +392,7 @@ func (w *Writer) Checkpoint(e Entry) error {
 
 // SetTitle writes the session's title.
 func (w *Writer) SetTitle(title string) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	w.sess.Title = title
 	if !w.exists {
@@ -383,7 +403,7 @@ func (w *Writer) SetTitle(title string) error {
 
 // SetParams writes the session's settings.
 func (w *Writer) SetParams(p Params) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.setParams(p)
 }
@@ -400,7 +420,7 @@ func (w *Writer) setParams(p Params) error {
 
 // SetHead makes the branch ending at the entry id the active one.
 func (w *Writer) SetHead(id string) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if _, ok := w.pos[id]; !ok && id != "" {
 		return fmt.Errorf("set head: no entry %q in the session", id)
@@ -412,14 +432,14 @@ func (w *Writer) SetHead(id string) error {
 // Unsaved returns how many records wait to be written, and why the last
 // attempt failed.
 func (w *Writer) Unsaved() (int, error) {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return len(w.pending), w.err
 }
 
 // Flush tries again to write the records that wait.
 func (w *Writer) Flush() error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.flush(true)
 }
@@ -437,6 +457,7 @@ func (w *Writer) Close() error {
 			r.abandoned = true
 			r.stop.Store(true)
 			r.mu.Unlock()
+			w.Replay() // to end at once
 			if first && w.unlock != nil {
 				w.unlock()
 			}
@@ -444,7 +465,7 @@ func (w *Writer) Close() error {
 		}
 		r.mu.Unlock()
 	}
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return nil
@@ -581,7 +602,7 @@ func (s *Store) openJournal(id string) (*os.File, int64, error) {
 
 // create makes the journal now, before any entry, as Import and tests need.
 func (w *Writer) create() error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if w.exists || w.store == nil {
 		return nil

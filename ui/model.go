@@ -275,10 +275,18 @@ func (m Model) Init() tea.Cmd {
 	}
 	if m.loading {
 		w := m.writer
-		return func() tea.Msg { return replayedMsg{w: w, s: w.Snapshot()} }
+		return func() tea.Msg {
+			time.Sleep(replayDelay)
+			return replayedMsg{w: w, s: w.Snapshot()}
+		}
 	}
 	return loadPreviews(m.conv.Entries(), m.previewer())
 }
+
+// replayDelay is how long after the program starts the writer of a preview
+// begins to replay its journal: its first frame is drawn by then, which the
+// replay, which takes a processor and the garbage collector, would delay.
+const replayDelay = 50 * time.Millisecond
 
 // replayedMsg carries the session of w, replayed whole, to replace the
 // preview the screen opened with.
