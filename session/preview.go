@@ -41,10 +41,13 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 	}
 	w := &Writer{store: s, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
 	if preview, ok := previewJournal(data, id); ok {
+		r := &asyncReplay{start: make(chan struct{}), id: id}
 		if adjust != nil {
-			preview.Params = adjust(preview.Params.clone())
+			if p := adjust(preview.Params.clone()); !reflect.DeepEqual(p, preview.Params) {
+				preview.Params = p
+				r.params = &p
+			}
 		}
-		r := &asyncReplay{start: make(chan struct{})}
 		w.replay = r
 		w.mu.Lock()
 		go func() {
@@ -186,4 +189,13 @@ func (s *Store) OpenLatestAsync(adjust func(Params) Params) (*Writer, *Session, 
 		return w, preview, err
 	}
 	return nil, nil, fmt.Errorf("latest session in %s: %w", s.dir, ErrNoSessions)
+}
+
+// writeRecord appends rec to the journal of the session id, synced.
+func (s *Store) writeRecord(id string, rec *record) error {
+	line, err := encodeRecord(rec)
+	if err != nil {
+		return err
+	}
+	return appendLine(s.path(id), line, true)
 }

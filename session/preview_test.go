@@ -198,4 +198,20 @@ func TestOpenWriterAsyncCloseAtOnce(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got.Entries, want.Entries) {
 		t.Fatalf("reload: %v", err)
 	}
+
+	// Adjusted settings are written however soon the writer is closed.
+	for i := range 5 {
+		adjust := func(p Params) Params { p.MaxTokens = 1000 + i; return p }
+		w, _, err := s.OpenWriterAsync(id, adjust)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Load(id)
+		if err != nil || got.Params.MaxTokens != 1000+i || !reflect.DeepEqual(got.Entries, want.Entries) {
+			t.Fatalf("reload %d: params %+v, %v", i, got.Params, err)
+		}
+	}
 }

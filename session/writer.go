@@ -55,6 +55,10 @@ type asyncReplay struct {
 	done      bool // the replay finished and its session is the writer's
 	abandoned bool // Close gave it up
 	stop      atomic.Bool
+	// id is the session's; params, when set, are the settings the adjust
+	// of OpenWriterAsync made, which Close writes when it gives the replay up.
+	id     string
+	params *Params
 }
 
 // lock locks w.mu, which a replay in the background holds until it is
@@ -452,14 +456,25 @@ func (w *Writer) Close() error {
 		r.mu.Lock()
 		if !r.done {
 			// Closed before the journal was replayed, so before anything
-			// was written: nothing to save, and the lock can go at once.
+			// but the adjusted settings was to be written: the lock can go
+			// at once.
 			first := !r.abandoned
 			r.abandoned = true
 			r.stop.Store(true)
 			r.mu.Unlock()
 			w.Replay() // to end at once
-			if first && w.unlock != nil {
+			if !first {
+				return nil
+			}
+			var err error
+			if r.params != nil {
+				err = w.store.writeRecord(r.id, &record{Type: recParams, Time: w.now(), Params: r.params})
+			}
+			if w.unlock != nil {
 				w.unlock()
+			}
+			if err != nil {
+				return fmt.Errorf("session %s: its settings were not saved: %w", r.id, err)
 			}
 			return nil
 		}
