@@ -20,12 +20,12 @@ const previewLines = 256
 // at once. It locks the session and reads its journal, then returns a
 // preview of the session; the whole journal is replayed in the background
 // once Replay or another method of the Writer asks for it, and every method
-// but Replay and Close waits until that is done. The
-// preview holds the session's header, title and settings, and the end of
-// its active branch, replayed from the journal's last records (its
-// warnings are left to the replay of the whole journal). A short journal,
-// or one whose last records do not make a session, is replayed at once,
-// and the preview is then its snapshot.
+// but Replay and Close waits until that is done. The preview holds the
+// session's header, title and settings, and the end of its active branch,
+// replayed from the journal's last records (its warnings are left to the
+// replay of the whole journal). A short journal, or one whose last records
+// do not make a session, is replayed at once, and the preview is then its
+// snapshot. Closing the writer before the replay is done gives it up.
 //
 // adjust, when not nil, changes the settings of the session (and of the
 // preview) as SetParams would, once the journal is replayed.
@@ -66,7 +66,8 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 				return
 			}
 			if err != nil { // cannot happen: the preview's records are in the journal
-				sess = preview
+				p := *preview
+				sess = &p
 				sess.Warnings = append(sess.Warnings, "the journal could not be replayed whole: "+err.Error())
 			}
 			w.opened(sess, size)
