@@ -67,6 +67,29 @@ func BenchmarkOpen10000(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 }
 
+// BenchmarkOpenAsync10000 opens the same session as BenchmarkOpen10000 as
+// the chat screen does, to its preview; the replay of the whole journal,
+// in the background, is not counted.
+func BenchmarkOpenAsync10000(b *testing.B) {
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess := benchSession(b, s, 10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		w, preview, err := s.OpenWriterAsync(sess.ID, nil)
+		if err != nil || preview.Head != sess.Head {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		w.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+}
+
 // benchStore builds n sessions of 20 entries each with Create and Append,
 // and returns their store.
 func benchStore(b *testing.B, n int) *Store {

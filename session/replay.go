@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"muse/api"
@@ -86,6 +87,19 @@ type journalSize struct {
 // parents, kinds, statuses and times, and replies without their content
 // (one that was cut short keeps a placeholder, if anything of it arrived).
 func replayStats(r io.Reader, id string, light bool) (*Session, journalSize, error) {
+	return replayWith(r, id, light, nil, 0)
+}
+
+// errStopped is the error of a replay that was stopped.
+var errStopped = errors.New("replay stopped")
+
+// replayWith is replayStats decoding with at most workers goroutines (0
+// for as many as there are processors), that gives up with errStopped once
+// stop, when not nil, is set.
+func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers int) (*Session, journalSize, error) {
+	if stop != nil && stop.Load() {
+		return nil, journalSize{}, errStopped
+	}
 	rp := replayer{
 		sess: &Session{ID: id},
 		pos:  make(map[string]int),
@@ -122,7 +136,9 @@ func replayStats(r io.Reader, id string, light bool) (*Session, journalSize, err
 			break
 		}
 	}
-	decodeLines(lines, light)
+	if !decodeLines(lines, light, stop, workers) {
+		return nil, journalSize{}, errStopped
+	}
 	rp.sess.All = make([]Entry, 0, len(lines)) // about one entry a line
 	rp.pos = make(map[string]int, len(lines))
 	for i := range lines {
@@ -152,29 +168,36 @@ type rawLine struct {
 }
 
 // decodeLines decodes every line, spreading them over the processors when
-// there are many.
-func decodeLines(lines []rawLine, light bool) {
+// there are many, at most max goroutines unless max is 0. It reports false
+// when it stopped because stop, when not nil, was set.
+func decodeLines(lines []rawLine, light bool, stop *atomic.Bool, max int) bool {
 	decode := decodeLine
 	if light {
 		decode = decodeLight
 	}
+	if max <= 0 {
+		max = runtime.GOMAXPROCS(0)
+	}
 	const perWorker = 256 // fewer lines than this are not worth a goroutine
-	workers := min(runtime.GOMAXPROCS(0), (len(lines)+perWorker-1)/perWorker)
-	if workers <= 1 {
-		for i := range lines {
+	workers := min(max, (len(lines)+perWorker-1)/perWorker)
+	run := func(first, step int) {
+		for k, i := 0, first; i < len(lines); k, i = k+1, i+step {
+			if k%64 == 0 && stop != nil && stop.Load() {
+				return
+			}
 			decode(&lines[i])
 		}
-		return
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(lines); i += workers {
-				decode(&lines[i])
-			}
-		})
+	if workers <= 1 {
+		run(0, 1)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { run(w, workers) })
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	return stop == nil || !stop.Load()
 }
 
 func decodeLine(l *rawLine) {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -39,6 +40,42 @@ type Writer struct {
 	marks   map[string][]blockMark // what the chunks of each streaming reply hold
 	seq     int                    // the number of the next entry id
 	closed  bool
+	// replay is the replay of the journal in the background, for a writer
+	// of OpenWriterAsync; set before the writer is shared, never changed.
+	replay *asyncReplay
+}
+
+// asyncReplay is the state of a replay in the background. The writer's mu
+// is held until it is done; it waits to begin until Replay or another
+// method asks for it, and Close gives it up while it runs.
+type asyncReplay struct {
+	start     chan struct{} // closed to begin
+	begin     sync.Once
+	mu        sync.Mutex
+	done      bool // the replay finished and its session is the writer's
+	abandoned bool // Close gave it up
+	stop      atomic.Bool
+	// id is the session's; params, when set, are the settings the adjust
+	// of OpenWriterAsync made, which Close writes when it gives the replay up.
+	id     string
+	params *Params
+}
+
+// lock locks w.mu, which a replay in the background holds until it is
+// done, beginning that replay if it waits.
+func (w *Writer) lock() {
+	w.Replay()
+	w.mu.Lock()
+}
+
+// Replay begins replaying the journal of a writer of OpenWriterAsync in
+// the background, if that waits to begin; every other method of the writer
+// begins it too, and waits until it is done. A screen calls it once its
+// first frame is drawn, which the replay would slow down.
+func (w *Writer) Replay() {
+	if r := w.replay; r != nil {
+		r.begin.Do(func() { close(r.start) })
+	}
 }
 
 // pendingRecord is an encoded record waiting to be written.
@@ -68,15 +105,22 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 		unlock()
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	w := &Writer{store: s, sess: sess, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
+	w := &Writer{store: s, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
+	w.opened(sess, size)
+	return w, nil
+}
+
+// opened makes sess, replayed from a journal of the given size, the
+// session of w, compacting the journal when it is worth it.
+func (w *Writer) opened(sess *Session, size journalSize) {
+	w.sess = sess
 	w.reindex()
 	w.seq = nextSeq(sess.All)
 	if needsCompaction(size, sess) {
-		if err := s.compact(sess); err != nil {
+		if err := w.store.compact(sess); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
 		}
 	}
-	return w, nil
 }
 
 // needsCompaction reports whether a journal is worth rewriting: it holds a
@@ -118,7 +162,7 @@ func nextSeq(entries []Entry) int {
 
 // ID returns the session's id, or "" while its journal is not created.
 func (w *Writer) ID() string {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.sess.ID
 }
@@ -126,8 +170,13 @@ func (w *Writer) ID() string {
 // Snapshot returns a copy of the session as written so far, sharing no
 // slices with the writer.
 func (w *Writer) Snapshot() Session {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
+	return w.snapshot()
+}
+
+// snapshot is Snapshot for a caller holding w.mu.
+func (w *Writer) snapshot() Session {
 	s := *w.sess
 	s.All = slices.Clone(s.All)
 	s.Entries = slices.Clone(s.Entries)
@@ -139,21 +188,21 @@ func (w *Writer) Snapshot() Session {
 // Branch returns a copy of the active branch: the entries from the first to
 // the head.
 func (w *Writer) Branch() []Entry {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return slices.Clone(w.sess.Entries)
 }
 
 // Params returns the session's settings.
 func (w *Writer) Params() Params {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.sess.Params.clone()
 }
 
 // NewID returns an unused entry id.
 func (w *Writer) NewID() string {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.newID()
 }
@@ -170,7 +219,7 @@ func (w *Writer) newID() string {
 // A missing id or time is filled in. Append returns e as written; the entry
 // is part of the session even when writing fails (see Writer).
 func (w *Writer) Append(e Entry) (Entry, error) {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if e.ID == "" {
 		e.ID = w.newID()
@@ -210,7 +259,7 @@ func (w *Writer) AppendTree(es []Entry, head string) error {
 }
 
 func (w *Writer) appendAll(es []Entry, literal bool) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return errors.New("the session is closed")
@@ -247,7 +296,7 @@ func (w *Writer) appendAll(es []Entry, literal bool) error {
 // head: an empty parent makes e a first entry. It becomes the head. This is
 // how an edited prompt starts a branch beside the prompt it replaces.
 func (w *Writer) AppendAt(e Entry, parent string) (Entry, error) {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if _, ok := w.pos[parent]; !ok && parent != "" {
 		return e, fmt.Errorf("append: no entry %q to follow", parent)
@@ -303,7 +352,7 @@ func (w *Writer) setHead(id string) {
 // what arrived since its last checkpoint is written, so the checkpoints of a
 // reply cost its length once in all. Append the reply when it ends.
 func (w *Writer) Checkpoint(e Entry) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if e.ID == "" {
 		return errors.New("checkpoint: the reply has no id")
@@ -347,7 +396,7 @@ func (w *Writer) Checkpoint(e Entry) error {
 
 // SetTitle writes the session's title.
 func (w *Writer) SetTitle(title string) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	w.sess.Title = title
 	if !w.exists {
@@ -358,8 +407,13 @@ func (w *Writer) SetTitle(title string) error {
 
 // SetParams writes the session's settings.
 func (w *Writer) SetParams(p Params) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
+	return w.setParams(p)
+}
+
+// setParams is SetParams for a caller holding w.mu.
+func (w *Writer) setParams(p Params) error {
 	p = p.clone()
 	w.sess.Params = p
 	if !w.exists {
@@ -370,7 +424,7 @@ func (w *Writer) SetParams(p Params) error {
 
 // SetHead makes the branch ending at the entry id the active one.
 func (w *Writer) SetHead(id string) error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if _, ok := w.pos[id]; !ok && id != "" {
 		return fmt.Errorf("set head: no entry %q in the session", id)
@@ -382,14 +436,14 @@ func (w *Writer) SetHead(id string) error {
 // Unsaved returns how many records wait to be written, and why the last
 // attempt failed.
 func (w *Writer) Unsaved() (int, error) {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return len(w.pending), w.err
 }
 
 // Flush tries again to write the records that wait.
 func (w *Writer) Flush() error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	return w.flush(true)
 }
@@ -398,7 +452,35 @@ func (w *Writer) Flush() error {
 // releases its lock. It returns an error when records could not be written.
 // The writer must not be used after.
 func (w *Writer) Close() error {
-	w.mu.Lock()
+	if r := w.replay; r != nil {
+		r.mu.Lock()
+		if !r.done {
+			// Closed before the journal was replayed, so before anything
+			// but the adjusted settings was to be written: the lock can go
+			// at once.
+			first := !r.abandoned
+			r.abandoned = true
+			r.stop.Store(true)
+			r.mu.Unlock()
+			w.Replay() // to end at once
+			if !first {
+				return nil
+			}
+			var err error
+			if r.params != nil {
+				err = w.store.writeRecord(r.id, &record{Type: recParams, Time: w.now(), Params: r.params})
+			}
+			if w.unlock != nil {
+				w.unlock()
+			}
+			if err != nil {
+				return fmt.Errorf("session %s: its settings were not saved: %w", r.id, err)
+			}
+			return nil
+		}
+		r.mu.Unlock()
+	}
+	w.lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return nil
@@ -500,30 +582,42 @@ func writeHint(err error) error {
 // loadStats is Load, also returning the journal's size; light reads what a
 // session list shows, not the content of the replies.
 func (s *Store) loadStats(id string, light bool) (*Session, journalSize, error) {
+	f, _, err := s.openJournal(id)
+	if err != nil {
+		return nil, journalSize{}, err
+	}
+	defer f.Close()
+	return replayStats(f, id, light)
+}
+
+// openJournal opens the journal of the session id for reading, and returns
+// its size.
+func (s *Store) openJournal(id string) (*os.File, int64, error) {
 	if !validID(id) {
-		return nil, journalSize{}, fmt.Errorf("invalid id: %w", ErrNotFound)
+		return nil, 0, fmt.Errorf("invalid id: %w", ErrNotFound)
 	}
 	f, err := os.Open(s.path(id))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, journalSize{}, ErrNotFound
+			return nil, 0, ErrNotFound
 		}
-		return nil, journalSize{}, err
+		return nil, 0, err
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, journalSize{}, err
+		f.Close()
+		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, journalSize{}, &damageError{reason: "not a regular file"}
+		f.Close()
+		return nil, 0, &damageError{reason: "not a regular file"}
 	}
-	return replayStats(f, id, light)
+	return f, fi.Size(), nil
 }
 
 // create makes the journal now, before any entry, as Import and tests need.
 func (w *Writer) create() error {
-	w.mu.Lock()
+	w.lock()
 	defer w.mu.Unlock()
 	if w.exists || w.store == nil {
 		return nil

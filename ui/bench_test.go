@@ -255,3 +255,37 @@ func BenchmarkOpenToFirstFrame(b *testing.B) {
 		w.Close()
 	}
 }
+
+// BenchmarkOpenPreviewToFirstFrame is BenchmarkOpenToFirstFrame as muse -c
+// opens a session: the first frame shows a preview while the journal is
+// replayed in the background, which is not counted.
+func BenchmarkOpenPreviewToFirstFrame(b *testing.B) {
+	store, err := session.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := benchModel(b, 10000, 100, 40).conv.Entries()
+	wr := session.NewWriter(store, session.Params{Model: "m", MaxTokens: 4096})
+	if err := wr.AppendAll(src); err != nil {
+		b.Fatal(err)
+	}
+	id := wr.ID()
+	wr.Close()
+	th, _ := theme.New("dark", true)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w, preview, err := store.OpenWriterAsync(id, nil)
+		if err != nil {
+			b.Fatalf("load: %v", err)
+		}
+		m := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: w, Preview: preview, Store: store})
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+		if v := next.(Model).View(); !strings.Contains(v, "question 9998") {
+			b.Fatalf("first frame does not show the last reply:\n%s", v)
+		}
+		b.StopTimer()
+		w.Close()
+		b.StartTimer()
+	}
+}

@@ -36,6 +36,11 @@ type Options struct {
 	// Writer is the session to resume, opened for writing; nil starts a new
 	// one, whose journal is created with its first prompt.
 	Writer *session.Writer
+	// Preview, when set, is what the first frames show of Writer's session
+	// while Writer still replays its journal (see
+	// session.Store.OpenWriterAsync); the keys and the mouse wait until it
+	// is done.
+	Preview *session.Session
 	// Params are the settings of a new session.
 	Params session.Params
 	// Theme styles the screen.
@@ -158,6 +163,12 @@ type Model struct {
 	// paste is no answer (see decideCall).
 	lastPaste, pasteBefore bool
 
+	// loading is set while the screen shows Options.Preview, until the
+	// writer's session replaces it; held are the key and mouse messages
+	// that arrived meanwhile, handled then.
+	loading bool
+	held    []tea.Msg
+
 	memo *viewMemo
 }
 
@@ -221,14 +232,23 @@ func New(opts Options) Model {
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
 	}
-	m = m.resume(w)
+	if opts.Preview != nil && opts.Writer != nil {
+		m = m.resumeFrom(w, *opts.Preview)
+		m.loading = true
+	} else {
+		m = m.resume(w)
+	}
 	m.notice = opts.Notice
 	return m
 }
 
 // resume shows the session of w.
 func (m Model) resume(w *session.Writer) Model {
-	s := w.Snapshot()
+	return m.resumeFrom(w, w.Snapshot())
+}
+
+// resumeFrom shows s, the session of w.
+func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.writer = w
 	m.title, m.params = s.Title, s.Params
 	if len(s.All) == 0 && s.ID == "" {
@@ -267,7 +287,50 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.StartInPicker && m.opts.Store != nil {
 		return func() tea.Msg { return openPickerMsg{} }
 	}
+	if m.loading {
+		w := m.writer
+		return func() tea.Msg {
+			time.Sleep(replayDelay)
+			return replayedMsg{w: w, s: w.Snapshot()}
+		}
+	}
 	return loadPreviews(m.conv.Entries(), m.previewer())
+}
+
+// replayDelay is how long after the program starts the writer of a preview
+// begins to replay its journal: its first frame is drawn by then, which the
+// replay, which takes a processor and the garbage collector, would delay.
+const replayDelay = 50 * time.Millisecond
+
+// replayedMsg carries the session of w, replayed whole, to replace the
+// preview the screen opened with.
+type replayedMsg struct {
+	w *session.Writer
+	s session.Session
+}
+
+// replayed shows the whole session in place of the preview, then handles the
+// keys and mouse messages held meanwhile.
+func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
+	if !m.loading || msg.w != m.writer {
+		return m, nil
+	}
+	notice := m.notice
+	m = m.resumeFrom(msg.w, msg.s)
+	if m.notice == "" {
+		m.notice = notice
+	}
+	m.loading = false
+	cmds := []tea.Cmd{loadPreviews(m.conv.Entries(), m.previewer())}
+	held := m.held
+	m.held = nil
+	var next tea.Model = m
+	for _, h := range held {
+		var cmd tea.Cmd
+		next, cmd = next.Update(h)
+		cmds = append(cmds, cmd)
+	}
+	return next, tea.Batch(cmds...)
 }
 
 // openPickerMsg opens the session picker.
@@ -275,6 +338,15 @@ type openPickerMsg struct{}
 
 // Update handles a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case replayedMsg:
+		return m.replayed(msg)
+	case tea.KeyMsg, tea.MouseMsg:
+		if m.loading {
+			m.held = append(m.held, msg)
+			return m, nil
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

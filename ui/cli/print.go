@@ -270,24 +270,37 @@ func mergeParams(saved, fromFlags session.Params, f *flags) session.Params {
 	return p
 }
 
-// openSession opens the session -c or -r names for writing.
+// openSession opens the session -c or -r names for writing. The latest
+// session's journal is read once: the writer replays it as it is used.
 func openSession(store *session.Store, f *flags) (*session.Writer, error) {
-	var id string
 	if f.cont {
-		latest, err := store.Latest()
-		if errors.Is(err, session.ErrNoSessions) {
-			return nil, errNoSession
-		}
-		if err != nil {
-			return nil, fmt.Errorf("continue the latest session: %w", err)
-		}
-		id = latest.ID
-	} else {
-		info, err := store.Find(f.resume)
-		if err != nil {
-			return nil, err
-		}
-		id = info.ID
+		w, _, err := openSessionAsync(store, f, nil)
+		return w, err
 	}
-	return store.OpenWriter(id)
+	info, err := store.Find(f.resume)
+	if err != nil {
+		return nil, err
+	}
+	return store.OpenWriter(info.ID)
+}
+
+// openSessionAsync is openSession for the chat screen: it returns with a
+// preview of the session while its journal is replayed (see
+// session.Store.OpenWriterAsync). adjust changes the session's settings.
+func openSessionAsync(store *session.Store, f *flags, adjust func(session.Params) session.Params) (*session.Writer, *session.Session, error) {
+	if f.cont {
+		w, preview, err := store.OpenLatestAsync(adjust)
+		if errors.Is(err, session.ErrNoSessions) {
+			return nil, nil, errNoSession
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("continue the latest session: %w", err)
+		}
+		return w, preview, nil
+	}
+	info, err := store.Find(f.resume)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store.OpenWriterAsync(info.ID, adjust)
 }

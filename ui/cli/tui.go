@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"reflect"
 	"syscall"
 	"time"
 
@@ -66,17 +65,14 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	case f.resume == pickSentinel:
 		opts.StartInPicker = true
 	case f.cont || f.resume != "":
-		w, err := openSession(store, f)
+		w, preview, err := openSessionAsync(store, f, func(p session.Params) session.Params { return mergeParams(p, cfg.params, f) })
 		switch {
 		case errors.Is(err, errNoSession):
 			opts.Notice = "no session to continue yet: this is a new one"
 		case err != nil:
 			return fail(env, err)
 		default:
-			if p := mergeParams(w.Params(), cfg.params, f); !reflect.DeepEqual(p, w.Params()) {
-				_ = w.SetParams(p)
-			}
-			opts.Writer = w
+			opts.Writer, opts.Preview = w, preview
 		}
 	}
 	// muse draws its own frames (ui/screen), only when they change; Bubble
