@@ -117,8 +117,8 @@ func Key(parts ...any) string {
 // WrapHanging soft-wraps text to width like Wrap, but the rows a long line
 // continues on are indented to where its text starts or, in a line of two
 // columns ("/copy [N]   copy the last reply"), to where its second column
-// starts, when that is within the first half of the width (else under its
-// indent, when that is).
+// starts, when that is within the first half of the width or leaves 20
+// columns (else under its indent, when that is).
 func WrapHanging(s string, width int) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
@@ -128,10 +128,10 @@ func WrapHanging(s string, width int) string {
 		}
 		plain := ansi.Strip(line)
 		hang := hangColumn(plain)
-		if hang > width/2 { // then under the line's own indent
+		if hang > width/2 && width-hang < 20 { // then under the line's own indent
 			hang = len(plain) - len(strings.TrimLeft(plain, " "))
 		}
-		if hang > width/2 {
+		if hang > width/2 && width-hang < 20 {
 			hang = 0
 		}
 		rows := strings.Split(Wrap(line, width), "\n")

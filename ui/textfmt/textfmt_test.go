@@ -49,3 +49,13 @@ func TestPlural(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestWrapHangingLeavesTwentyColumns(t *testing.T) {
+	line := "  /copy [N|code [N]]               copy the last reply; N: message N from the end"
+	got := WrapHanging(line, 60)
+	for _, row := range strings.Split(got, "\n")[1:] {
+		if !strings.HasPrefix(row, strings.Repeat(" ", 35)) || row[35] == ' ' {
+			t.Errorf("row %q does not start under the second column (35):\n%s", row, got)
+		}
+	}
+}
