@@ -12,15 +12,24 @@ import (
 // outside (kill -TSTP, kill -STOP and kill -CONT; ctrl+z is a key there):
 // on SIGTSTP suspend gives the terminal back and the process stops; on
 // SIGCONT, whether it stopped that way or by SIGSTOP, resume takes the
-// terminal again. The returned stop ends the watch.
+// terminal again. SIGQUIT gives the terminal back before Go's own dump and
+// exit. The returned stop ends the watch.
 func watchJob(suspend, resume func()) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
-	signal.Notify(ch, syscall.SIGTSTP, syscall.SIGCONT)
+	signal.Notify(ch, syscall.SIGTSTP, syscall.SIGCONT, syscall.SIGQUIT)
 	go func() {
 		for {
 			select {
 			case sig := <-ch:
+				if sig == syscall.SIGQUIT {
+					// Go's own SIGQUIT (a dump of every goroutine, then
+					// exit), on the shell's screen and in cooked mode.
+					suspend()
+					signal.Reset(syscall.SIGQUIT)
+					_ = syscall.Kill(os.Getpid(), syscall.SIGQUIT)
+					return
+				}
 				if sig == syscall.SIGTSTP {
 					suspend()
 					_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
