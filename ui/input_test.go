@@ -552,9 +552,9 @@ func TestLongNoticeContinuesOnTheHelpLine(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	tm := start(t, m, 60, 20)
-	tm.Type("/nope-a-command-that-does-not-exist-at-all")
+	tm.Type("/size 0*0")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "unknown command")
+	waitFor(t, tm, "size must be")
 	final := quit(t, tm)
 	view := final.View()
 	lines := strings.Split(view, "\n")
@@ -562,8 +562,8 @@ func TestLongNoticeContinuesOnTheHelpLine(t *testing.T) {
 		t.Fatalf("%d lines, want the screen's 20:\n%s", len(lines), view)
 	}
 	status, help := lines[len(lines)-2], lines[len(lines)-1]
-	if !strings.Contains(status, "unknown command") || strings.Contains(help, "enter send") {
-		t.Fatalf("status %q, help %q: want the notice on both", status, help)
+	if !strings.Contains(status, "size must be") || strings.Contains(help, "enter send") || strings.Contains(help, "/size W*H") {
+		t.Fatalf("status %q, help %q: want the notice on both, before the command's hint", status, help)
 	}
 	for _, l := range []string{status, help} {
 		if w := lipgloss.Width(l); w > 60 {

@@ -158,10 +158,11 @@ type Model struct {
 	nextID   int
 	notice   string
 	quitting bool
-	// lastPaste says the last key message was a paste, and pasteBefore
-	// that the one before this one was: a tool's approval right behind a
-	// paste is no answer (see decideCall).
-	lastPaste, pasteBefore bool
+	// lastText says the last key message was a paste or a space, and
+	// textBefore that the one before this one was; lastPaste and
+	// pasteBefore the same of a paste alone. A tool's approval right
+	// behind them is no answer (see decideCall).
+	lastText, textBefore, lastPaste, pasteBefore bool
 
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
@@ -352,8 +353,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
+	case answerDueMsg:
+		return m.answerDue(msg)
 	case tea.KeyMsg:
 		msg = asText(msg)
+		m.textBefore, m.lastText = m.lastText, msg.Paste || msg.Type == tea.KeySpace
 		m.pasteBefore, m.lastPaste = m.lastPaste, msg.Paste
 		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd

@@ -189,7 +189,7 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 			t.Fatalf("%s changed the screen:\n%s\n---\n%s", k, before, v)
 		}
 	}
-	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
+	m = settle(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
 	if a := <-answer; !a.Run || !a.Always {
 		t.Errorf("a answered %+v", a)
 	}
@@ -231,8 +231,64 @@ func TestApprovalRightAfterAPasteIsNoAnswer(t *testing.T) {
 	if !strings.Contains(m.View(), "press it again") {
 		t.Errorf("the screen does not say why the y was not taken:\n%s", m.View())
 	}
-	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	m = settle(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	if a := <-answer; !a.Run {
 		t.Errorf("y pressed again answered %+v", a)
+	}
+}
+
+// settle sends a yes to a waiting tool call and delivers the answerDueMsg
+// its command gives once it has settled.
+func settle(t *testing.T, m Model, k tea.KeyMsg) Model {
+	t.Helper()
+	m, cmd := updateModel(m, k)
+	if cmd == nil {
+		t.Fatalf("%s gave no command: it was not taken as a yes", k)
+	}
+	due, ok := cmd().(answerDueMsg)
+	if !ok {
+		t.Fatalf("%s gave %T, want answerDueMsg", k, due)
+	}
+	m, _ = updateModel(m, due)
+	return m
+}
+
+// TestApprovalInsideUnbracketedTextIsNoAnswer checks a paste without
+// bracketed paste, which Bubble Tea splits at spaces: an "a" or "y" word
+// inside it, after it or at its start never answers, and "always" is not
+// given.
+func TestApprovalInsideUnbracketedTextIsNoAnswer(t *testing.T) {
+	runes := func(s string) tea.KeyMsg {
+		if s == " " {
+			return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}
+		}
+		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+	}
+	for _, words := range [][]string{{"take", " ", "a", " ", "look"}, {"why", " ", "y"}, {"a", " ", "b"}, {"y", "es"}} {
+		m, _ := toolModel(t, demoTool())
+		m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+		answer := make(chan engine.Approval, 1)
+		m.turn = &turnRun{id: 1, cancel: func() {}}
+		next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{}`)}, hasCommand: true, answer: answer}, make(chan turnItem))
+		m = next.(Model)
+		var dues []tea.Msg
+		for _, w := range words {
+			var cmd tea.Cmd
+			m, cmd = updateModel(m, runes(w))
+			if cmd != nil {
+				dues = append(dues, cmd())
+			}
+		}
+		for _, d := range dues { // the ticks of any yes arrive after the burst
+			m, _ = updateModel(m, d)
+		}
+		select {
+		case a := <-answer:
+			t.Errorf("%q answered %+v", strings.Join(words, ""), a)
+		default:
+		}
+		if !strings.Contains(m.View(), "press it again") {
+			t.Errorf("%q: the screen does not say the answer was not taken", strings.Join(words, ""))
+		}
 	}
 }

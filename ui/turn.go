@@ -37,9 +37,13 @@ type turnRun struct {
 	reply *reply
 	// ask is the tool call waiting for an answer, if any.
 	ask *askMsg
-	// pasteRefused says an answer to ask came right behind a paste and was
-	// not taken.
+	// pasteRefused says an answer to ask came with other text and was not
+	// taken.
 	pasteRefused bool
+	// pending is a yes to ask that waits answerSettle for keys behind it:
+	// pendingSeq numbers it, for its answerDueMsg.
+	pending    *engine.Approval
+	pendingSeq int
 	// running names the tool whose command runs.
 	running   string
 	retry     string
@@ -357,7 +361,7 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	t := m.turn
 	a := t.ask
-	t.ask, t.pasteRefused = nil, false
+	t.ask, t.pasteRefused, t.pending = nil, false, nil
 	if !a.hasCommand {
 		m.w.input.Reset()
 		m.w.input.SetValue(m.draft)
@@ -379,6 +383,23 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	return m.layout(), tea.Batch(waitTurn(t.id, ch), m.w.spin.Tick)
 }
 
+// answerSettle is how long a yes to a tool call waits for keys behind it:
+// far more than a terminal takes to deliver the rest of one paste, far less
+// than a person notices.
+const answerSettle = 40 * time.Millisecond
+
+// answerDueMsg says the yes numbered seq of turn id has settled.
+type answerDueMsg struct{ turn, seq int }
+
+// answerDue gives the settled yes to the engine, if it still stands.
+func (m Model) answerDue(msg answerDueMsg) (tea.Model, tea.Cmd) {
+	t := m.turn
+	if t == nil || t.id != msg.turn || t.pending == nil || t.pendingSeq != msg.seq || t.ask == nil {
+		return m, nil
+	}
+	return m.answerCall(*t.pending)
+}
+
 // decideCall handles y, n and a while a call waits for approval, and enter
 // or esc while it waits for a typed result.
 func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
@@ -390,10 +411,17 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	if !t.ask.hasCommand {
 		answers = key.Matches(k, m.keys.Send)
 	}
-	if m.pasteBefore && answers {
+	if t.pending != nil {
+		// Keys right behind a yes: it came with other text, as a paste
+		// without bracketed paste comes ("a b" is "a", " ", "b").
+		t.pending, t.pasteRefused = nil, true
+		return m, nil, true
+	}
+	if answers && (m.pasteBefore || m.textBefore && t.ask.hasCommand) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
-		// which comes as the next key: the key right behind a paste is
-		// never an answer.
+		// and Bubble Tea splits a paste without bracketed paste at spaces
+		// ("take a look" is "take", " ", "a", …): a key right behind a
+		// paste or a space is never an answer.
 		t.pasteRefused = true
 		return m, nil, true
 	}
@@ -411,12 +439,13 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		return next, cmd, true
 	}
 	switch {
-	case k.String() == "y":
-		next, cmd := m.answerCall(engine.Approval{Run: true})
-		return next, cmd, true
-	case k.String() == "a":
-		next, cmd := m.answerCall(engine.Approval{Run: true, Always: true})
-		return next, cmd, true
+	case k.String() == "y" || k.String() == "a":
+		// A yes waits answerSettle: a key behind it in that time means it
+		// came with other text, and it is not taken.
+		t.pending = &engine.Approval{Run: true, Always: k.String() == "a"}
+		t.pendingSeq++
+		id, seq := t.id, t.pendingSeq
+		return m, tea.Tick(answerSettle, func(time.Time) tea.Msg { return answerDueMsg{turn: id, seq: seq} }), true
 	case k.String() == "n" || key.Matches(k, m.keys.Cancel):
 		next, cmd := m.answerCall(engine.Approval{})
 		return next, cmd, true

@@ -80,11 +80,14 @@ func (m Model) helpView() string {
 	if m.waitingForApproval() {
 		return m.w.help.ShortHelpView(approvalKeys)
 	}
-	if hint := m.hintLines(); len(hint) > 0 {
-		return st.Accent.Render(strings.Join(hint, "\n"))
+	// A notice too long for the status line goes on here, before a hint of
+	// one line (of the command that failed and stays in the input).
+	hint, notice := m.hintLines(), m.noticeLines()
+	if len(notice) > 1 && len(hint) <= 1 {
+		return st.Warning.Render(notice[1])
 	}
-	if lines := m.noticeLines(); len(lines) > 1 {
-		return st.Warning.Render(lines[1]) // a notice too long for the status line goes on here
+	if len(hint) > 0 {
+		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
 	return m.w.help.View(m.keys)
 }
