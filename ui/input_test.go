@@ -601,3 +601,32 @@ func TestCopyIsWhatTheScreenShows(t *testing.T) {
 		t.Errorf("copied %q, want the reply as shown: %q", got, sanitize.Plain(reply))
 	}
 }
+
+// TestEnterInsideAnUnbracketedPasteIsALineBreak checks a multi-line paste
+// without bracketed paste: Bubble Tea makes each CR an enter, right behind
+// the pasted words. An enter with keys behind it is a line break; one with
+// none sends once it has settled.
+func TestEnterInsideAnUnbracketedPasteIsALineBreak(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("first")})
+	m, due := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("second")})
+	if due == nil {
+		t.Fatal("the enter behind pasted text sent at once")
+	}
+	m, _ = updateModel(m, due()) // settles after the keys behind it: nothing
+	if v := m.w.input.Value(); v != "first\nsecond" || len(m.conv.Entries()) != 0 {
+		t.Fatalf("input %q, %d entries: want one line break and nothing sent", v, len(m.conv.Entries()))
+	}
+	m, due = updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
+	m, _ = updateModel(m, due())
+	if m.turn == nil {
+		t.Fatal("an enter with nothing behind it did not send")
+	}
+	t.Cleanup(m.turn.cancel)
+	if m.turn.prompt != "first\nsecond" {
+		t.Errorf("sent %q", m.turn.prompt)
+	}
+}

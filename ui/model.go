@@ -163,6 +163,10 @@ type Model struct {
 	// pasteBefore the same of a paste alone. A tool's approval right
 	// behind them is no answer (see decideCall).
 	lastText, textBefore, lastPaste, pasteBefore bool
+	// sendPending is an enter right behind pasted text, waiting sendSettle
+	// for keys behind it; sendSeq numbers it, for its sendDueMsg.
+	sendPending bool
+	sendSeq     int
 
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
@@ -334,6 +338,14 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 	return next, tea.Batch(cmds...)
 }
 
+// sendSettle is how long an enter right behind pasted text waits for keys
+// behind it before it sends: far more than a terminal takes to deliver the
+// rest of a paste, far less than a person notices.
+const sendSettle = 40 * time.Millisecond
+
+// sendDueMsg says the enter numbered seq has settled: it sends.
+type sendDueMsg struct{ seq int }
+
 // openPickerMsg opens the session picker.
 type openPickerMsg struct{}
 
@@ -355,7 +367,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	case answerDueMsg:
 		return m.answerDue(msg)
+	case sendDueMsg:
+		if !m.sendPending || msg.seq != m.sendSeq {
+			return m, nil
+		}
+		m.sendPending = false
+		return m.submit()
 	case tea.KeyMsg:
+		if m.sendPending { // keys behind the enter: it was a line break in a paste
+			m.sendPending = false
+			m.w.input.InsertString("\n")
+		}
 		msg = asText(msg)
 		m.textBefore, m.lastText = m.lastText, msg.Paste || msg.Type == tea.KeySpace
 		m.pasteBefore, m.lastPaste = m.lastPaste, msg.Paste
@@ -524,6 +546,14 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.cancelImage()
 		}
 		return m, nil
+	case key.Matches(msg, m.keys.Send) && m.pasteBefore:
+		// An enter right behind pasted text may be a line break inside a
+		// paste without bracketed paste (Bubble Tea makes its CR an enter):
+		// it sends only if no key follows within sendSettle.
+		m.sendSeq++
+		m.sendPending = true
+		seq := m.sendSeq
+		return m, tea.Tick(sendSettle, func(time.Time) tea.Msg { return sendDueMsg{seq: seq} })
 	case key.Matches(msg, m.keys.Send):
 		return m.submit()
 	case key.Matches(msg, m.keys.Help) && m.w.input.Value() == "":
