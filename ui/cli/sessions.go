@@ -414,7 +414,11 @@ func importSession(env Env, store *session.Store, name string) int {
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}
 	fmt.Fprintln(env.Stdout, sess.ID)
-	fmt.Fprintf(env.Stderr, "imported %d entries from %s as %s\n", len(sess.All), sanitize.Line(what), sess.ID)
+	entries := fmt.Sprintf("%d entries", len(sess.All))
+	if len(sess.All) == 1 {
+		entries = "1 entry"
+	}
+	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", entries, sanitize.Line(what), sess.ID)
 	return ExitOK
 }
 
