@@ -307,6 +307,8 @@ func (m Model) statusView() string {
 			left += st.Subtle.Render(" · e edits it · y copies it")
 		case session.KindAssistant:
 			left += st.Subtle.Render(" · r regenerates it · y copies it")
+		case session.KindImage:
+			left += st.Subtle.Render(" · r generates it again · y copies its prompt")
 		default:
 			left += st.Subtle.Render(" · y copies it · c its code")
 		}
