@@ -15,6 +15,7 @@ import (
 	"muse/theme"
 	"muse/ui/conversation"
 	"muse/ui/engine"
+	"muse/ui/internal/streamtest"
 )
 
 // benchModel is a sized chat screen without a server; it never runs commands.
@@ -69,19 +70,6 @@ func mixedMarkdown(n int) string {
 	return b.String()
 }
 
-// deltas splits text into word-sized pieces that join back to it.
-func deltas(text string) []string {
-	var out []string
-	start := 0
-	for i := 1; i < len(text); i++ {
-		if text[i] == ' ' || text[i] == '\n' {
-			out = append(out, text[start:i])
-			start = i
-		}
-	}
-	return append(out, text[start:])
-}
-
 func event(t string, f func(*api.Event)) turnItem {
 	ev := api.Event{Type: t}
 	if f != nil {
@@ -105,7 +93,7 @@ func BenchmarkStreaming(b *testing.B) {
 }
 
 func benchStreaming(b *testing.B, text string, pace time.Duration) {
-	parts := deltas(text)
+	parts := streamtest.Deltas(text)
 	const width, height = 100, 40
 	th, _ := theme.New("dark", true)
 	// One glamour render of the final text, in CPU time: the best of three,
@@ -118,9 +106,9 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		for k := 0; k < 3; k++ {
 			runtime.GC()
 			c := conversation.New(conversation.NewRenderer(th, termenv.TrueColor), conversation.KeyMap{}).SetSize(width, height)
-			start := cpuTime()
+			start := streamtest.CPUTime()
 			_ = c.SetEntries(final).View()
-			best = min(best, cpuTime()-start)
+			best = min(best, streamtest.CPUTime()-start)
 		}
 		return best
 	}
@@ -145,7 +133,7 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		}
 		live := session.Entry{ID: "e2", Kind: session.KindAssistant, Status: session.StatusStreaming, Message: &api.Message{Model: "m"}}
 		runtime.GC()
-		start := cpuTime()
+		start := streamtest.CPUTime()
 		feed(turnItem{event: &engine.Event{Kind: engine.ReplyStarted, Entry: live}})
 		feed(event(api.EventMessageStart, func(e *api.Event) { e.Message = &api.Message{ID: "msg", Model: "m"} }))
 		feed(event(api.EventContentBlockStart, func(e *api.Event) { e.Block = &api.ContentBlock{Type: api.BlockText} }))
@@ -163,7 +151,7 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		next, _ = m.Update(turnBatchMsg{id: id, items: []turnItem{{done: &turnDone{}}}, ch: ch})
 		m = next.(Model)
 		view := m.View()
-		total += cpuTime() - start
+		total += streamtest.CPUTime() - start
 		if m.turn != nil || !strings.Contains(view, "stop end_turn") {
 			b.Fatalf("reply did not finish:\n%s", view)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/theme"
+	"muse/ui/internal/streamtest"
 )
 
 var mdstreamWords = flag.Int("mdstream.words", 20000, "words in a BenchmarkMdstream reply")
@@ -55,19 +56,6 @@ func streamMixedDoc(n int) string {
 	return b.String()
 }
 
-// deltas splits text into word-sized pieces that join back to it.
-func deltas(text string) []string {
-	var out []string
-	start := 0
-	for i := 1; i < len(text); i++ {
-		if text[i] == ' ' || text[i] == '\n' {
-			out = append(out, text[start:i])
-			start = i
-		}
-	}
-	return append(out, text[start:])
-}
-
 // simulateStream feeds text to a streaming renderer a delta at a time on a
 // simulated clock that moves pace per delta, and renders a frame whenever a
 // frame interval of simulated time has passed since the last one, as the
@@ -78,7 +66,7 @@ func simulateStream(md *markdown, text string, width int, pace, frame time.Durat
 	var now, last time.Duration
 	frames := 0
 	n := 0
-	for _, p := range deltas(text) {
+	for _, p := range streamtest.Deltas(text) {
 		n += len(p)
 		now += pace
 		if frames == 0 || now-last >= frame {
@@ -120,9 +108,9 @@ func BenchmarkMdstream(b *testing.B) {
 		for k := 0; k < 3; k++ {
 			runtime.GC()
 			md := newMarkdown(th.Markdown, termenv.TrueColor)
-			start := cpuTime()
+			start := streamtest.CPUTime()
 			want = indent(md.render(d.text, width))
-			whole = min(whole, cpuTime()-start)
+			whole = min(whole, streamtest.CPUTime()-start)
 		}
 		for _, pace := range []time.Duration{2 * time.Millisecond, 20 * time.Millisecond} {
 			b.Run(fmt.Sprintf("%s/%dms", d.name, pace.Milliseconds()), func(b *testing.B) {
@@ -131,15 +119,15 @@ func BenchmarkMdstream(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					md := newMarkdown(th.Markdown, termenv.TrueColor)
 					runtime.GC()
-					start := cpuTime()
+					start := streamtest.CPUTime()
 					n, got := simulateStream(md, d.text, width, pace, 33*time.Millisecond)
-					total += cpuTime() - start
+					total += streamtest.CPUTime() - start
 					frames += n
 					if got != want {
 						b.Fatalf("the streamed render differs from a whole render")
 					}
 				}
-				streamed := time.Duration(len(deltas(d.text))) * pace
+				streamed := time.Duration(len(streamtest.Deltas(d.text))) * pace
 				b.ReportMetric(float64(frames)/float64(b.N), "renders")
 				b.ReportMetric(float64(total.Microseconds())/1000/float64(frames), "ms/frame")
 				b.ReportMetric(float64(total)/float64(whole)/float64(b.N), "x-whole")

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/theme"
+	"muse/ui/internal/streamtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -106,7 +107,7 @@ func mdstreamDocs() map[string]string {
 func streamed(md *markdown, text string, width int, frame func(lines []string, inner bool)) string {
 	var s mdStream
 	n := 0
-	for _, p := range deltas(text) {
+	for _, p := range streamtest.Deltas(text) {
 		n += len(p)
 		lines := s.lines(md, text[:n], width)
 		if frame != nil {
@@ -225,7 +226,7 @@ func TestMdstreamIncremental(t *testing.T) {
 		md := newMarkdown(th.Markdown, termenv.TrueColor)
 		var s mdStream
 		n, frames := 0, 0
-		for k, p := range deltas(text) {
+		for k, p := range streamtest.Deltas(text) {
 			n += len(p)
 			if k%8 == 0 {
 				s.lines(md, text[:n], 80)
@@ -288,7 +289,7 @@ func TestMdstreamFenceRecheck(t *testing.T) {
 		md := newMarkdown(th.Markdown, termenv.TrueColor)
 		var s mdStream
 		n, split := 0, false
-		for _, p := range deltas(text) {
+		for _, p := range streamtest.Deltas(text) {
 			n += len(p)
 			s.lines(md, text[:n], 40)
 			split = split || s.ctx != nil && s.ctx.kind == fenceBlock && strings.Contains(text[s.stableEnd:n], "end */")
