@@ -143,3 +143,18 @@ func TestCountsAgreeInNumber(t *testing.T) {
 		t.Errorf("thinking of one line: %q", got)
 	}
 }
+
+func TestDropOpenTableRow(t *testing.T) {
+	for in, want := range map[string]string{
+		"| a | b |\n|---|---|\n| 1 | 2 |\n| 3":    "| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"| a | b |\n|---|---|\n| 1 | 2 |\n|":      "| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"| a | b |\n|---|---|\n| 1 | 2 |":         "| a | b |\n|---|---|\n| 1 | 2 |",
+		"| a | b |\n|---|---|\n| 1 | 2 |\n":       "| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"a sentence that stops in the midd":       "a sentence that stops in the midd",
+		"text | with a pipe in the middle of it ": "text | with a pipe in the middle of it ",
+	} {
+		if got := dropOpenTableRow(in); got != want {
+			t.Errorf("dropOpenTableRow(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

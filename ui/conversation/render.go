@@ -92,7 +92,11 @@ func (r *Renderer) assistant(e *session.Entry, inner int, text textLines) []stri
 				if text != nil {
 					add(text(i, b.Text, inner))
 				} else {
-					add(strings.Split(indent(r.md.render(b.Text, inner)), "\n"))
+					body := b.Text
+					if i == len(e.Message.Content)-1 && e.Status != session.StatusComplete {
+						body = dropOpenTableRow(body) // cut off mid-row: glamour would draw an empty row
+					}
+					add(strings.Split(indent(r.md.render(body, inner)), "\n"))
 				}
 				continue
 			}
@@ -350,4 +354,17 @@ func chunkRunes(s string, n int) []string {
 		r = r[n:]
 	}
 	return append(out, string(r))
+}
+
+// dropOpenTableRow removes the last line of a reply that stopped in the
+// middle of a table row (it starts with "|" and has not reached its closing
+// "|"), which glamour draws as a row of empty cells. The text is kept whole
+// in the session; only the screen leaves the row out.
+func dropOpenTableRow(text string) string {
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	row := strings.TrimSpace(last)
+	if row == "" || row[0] != '|' || (len(row) > 1 && row[len(row)-1] == '|') {
+		return text
+	}
+	return text[:len(text)-len(last)]
 }
