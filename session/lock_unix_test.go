@@ -14,26 +14,32 @@ import (
 	"time"
 )
 
-// The child process of TestLockOtherProcess runs TestHelperHoldLock with
-// these variables set.
+// The child process of TestLockOtherProcess is this test binary with these
+// variables set: TestMain then holds the lock instead of running tests.
 const (
 	envLockDir = "MUSE_TEST_LOCK_DIR"
 	envLockID  = "MUSE_TEST_LOCK_ID"
 )
 
-// TestHelperHoldLock is not a test: run by TestLockOtherProcess as a child
-// process, it locks a session, says so, and waits to be killed.
-func TestHelperHoldLock(t *testing.T) {
-	dir := os.Getenv(envLockDir)
-	if dir == "" {
-		t.Skip("helper process for TestLockOtherProcess")
+// TestMain runs the tests, or, in the child process of
+// TestLockOtherProcess, holds the lock (so no test is skipped to make room
+// for it).
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envLockDir); dir != "" {
+		holdLock(dir, os.Getenv(envLockID))
 	}
+	os.Exit(m.Run())
+}
+
+// holdLock locks session id of the store in dir, says so, and waits to be
+// killed.
+func holdLock(dir, id string) {
 	s, err := Open(dir)
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	if _, err := s.Lock(os.Getenv(envLockID)); err != nil {
+	if _, err := s.Lock(id); err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
@@ -48,7 +54,7 @@ func TestLockOtherProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldLock$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envLockDir+"="+s.Dir(), envLockID+"="+sess.ID)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

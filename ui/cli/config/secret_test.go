@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -44,9 +43,7 @@ func TestResolveSecretNothingConfigured(t *testing.T) {
 }
 
 func TestResolveSecretFromCommand(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	needSh(t)
 	for _, cmd := range []string{"printf tok", "printf 'tok\\n'", "echo tok"} {
 		got, err := ResolveSecret("WORK_TOKEN", cmd, 0, env(nil), nil)
 		if err != nil || got != "tok" {
@@ -76,9 +73,7 @@ func TestResolveSecretCommandArgv(t *testing.T) {
 }
 
 func TestResolveSecretFailingCommand(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	needSh(t)
 	_, err := ResolveSecret("", "printf 'sek%s' rit-output; exit 3", 0, env(nil), nil)
 	if err == nil {
 		t.Fatal("no error")
@@ -127,9 +122,7 @@ func TestResolveSecretTimeout(t *testing.T) {
 }
 
 func TestRunCommandKilledAtDeadline(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	needSh(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	// Returning at all proves the limit: without it, this waits 30 s.
