@@ -209,10 +209,7 @@ func writeMarkdownEntry(b *strings.Builder, sess *Session, e *Entry) {
 	case KindAssistant:
 		writeMarkdownReply(b, sess, e)
 	case KindError:
-		info := e.Error
-		if info == nil {
-			info = &ErrorInfo{Message: e.Text}
-		}
+		info := e.ErrorOf()
 		writeMarkdownError(b, info, e.RequestID)
 	case KindNotice:
 		b.WriteString(quote("**Notice**: " + trimNL(e.Text)))

@@ -47,10 +47,6 @@ func (s *Store) Import(r io.Reader) (*Session, error) {
 	return sess, nil
 }
 
-// maxImportTitle is the most runes of an imported title, as many as a
-// rename keeps.
-const maxImportTitle = 200
-
 // saveImported saves a new session with the given title, settings and
 // entries through a writer, with one write and one sync for the entries,
 // and returns it. A session it cannot complete is deleted.
@@ -59,8 +55,8 @@ func (s *Store) saveImported(ex *exported) (*Session, error) {
 	if t := ex.title; t != "" {
 		// Kept as it was written (the front ends sanitize it), but no longer
 		// than a rename allows: a 50 MiB title slowed every list.
-		if r := []rune(t); len(r) > maxImportTitle {
-			t = string(r[:maxImportTitle])
+		if r := []rune(t); len(r) > maxRenameRunes {
+			t = string(r[:maxRenameRunes])
 		}
 		w.SetTitle(t) // written with the header
 	}

@@ -61,10 +61,7 @@ func writeTextEntry(b *bufio.Writer, sess *Session, e *Entry) {
 	case KindAssistant:
 		writeTextReply(b, sess, e)
 	case KindError:
-		info := e.Error
-		if info == nil {
-			info = &ErrorInfo{Message: e.Text}
-		}
+		info := e.ErrorOf()
 		writeTextError(b, info, e.RequestID)
 	case KindNotice:
 		fmt.Fprintf(b, "notice: %s\n", trimNL(e.Text))

@@ -102,6 +102,15 @@ type ErrorInfo struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
+// ErrorOf is what failed in an error entry: its Error, or, for an entry that
+// holds only a message, that message.
+func (e *Entry) ErrorOf() *ErrorInfo {
+	if e.Error != nil {
+		return e.Error
+	}
+	return &ErrorInfo{Message: e.Text}
+}
+
 // Params are the message settings of a session, saved with it and used for
 // each request.
 type Params struct {

@@ -245,3 +245,24 @@ func asText(k tea.KeyMsg) tea.KeyMsg {
 	}
 	return k
 }
+
+// keyKind is what a key message was, as far as telling typing from a paste
+// goes.
+type keyKind uint8
+
+const (
+	keyOther keyKind = iota
+	keySpace         // a space: Bubble Tea splits a paste without bracketed paste there
+	keyPaste         // a paste, or several runes at once (see asText)
+)
+
+// kindOf is the kind of k, once asText has made it text or not.
+func kindOf(k tea.KeyMsg) keyKind {
+	switch {
+	case k.Paste:
+		return keyPaste
+	case k.Type == tea.KeySpace:
+		return keySpace
+	}
+	return keyOther
+}

@@ -158,11 +158,10 @@ type Model struct {
 	nextID   int
 	notice   string
 	quitting bool
-	// lastText says the last key message was a paste or a space, and
-	// textBefore that the one before this one was; lastPaste and
-	// pasteBefore the same of a paste alone. A tool's approval right
-	// behind them is no answer (see decideCall).
-	lastText, textBefore, lastPaste, pasteBefore bool
+	// lastKey is the kind of the last key message, and keyBefore that of
+	// the one before the key being handled: an answer to a tool call or an
+	// enter right behind pasted text is not taken at once (see decideCall).
+	lastKey, keyBefore keyKind
 	// sendPending is an enter right behind pasted text, waiting sendSettle
 	// for keys behind it; sendSeq numbers it, for its sendDueMsg.
 	sendPending bool
@@ -379,8 +378,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.w.input.InsertString("\n")
 		}
 		msg = asText(msg)
-		m.textBefore, m.lastText = m.lastText, msg.Paste || msg.Type == tea.KeySpace
-		m.pasteBefore, m.lastPaste = m.lastPaste, msg.Paste
+		m.keyBefore, m.lastKey = m.lastKey, kindOf(msg)
 		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd
 			m.w.picker, cmd = m.w.picker.Update(msg)
@@ -546,7 +544,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.cancelImage()
 		}
 		return m, nil
-	case key.Matches(msg, m.keys.Send) && m.pasteBefore:
+	case key.Matches(msg, m.keys.Send) && m.keyBefore == keyPaste:
 		// An enter right behind pasted text may be a line break inside a
 		// paste without bracketed paste (Bubble Tea makes its CR an enter):
 		// it sends only if no key follows within sendSettle.

@@ -417,7 +417,7 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pending, t.pasteRefused = nil, true
 		return m, nil, true
 	}
-	if answers && (m.pasteBefore || m.textBefore && t.ask.hasCommand) {
+	if answers && (m.keyBefore == keyPaste || m.keyBefore == keySpace && t.ask.hasCommand) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
 		// and Bubble Tea splits a paste without bracketed paste at spaces
 		// ("take a look" is "take", " ", "a", …): a key right behind a

@@ -406,13 +406,17 @@ func (c Model) Reveal(i int) Model {
 func (c Model) Entries() []session.Entry { return c.entries }
 
 // Has reports whether the conversation shows the entry id.
-func (c Model) Has(id string) bool {
+func (c Model) Has(id string) bool { return c.index(id) >= 0 }
+
+// index is where the entry id stands, or -1; the search starts at the end,
+// where the entries that change are.
+func (c Model) index(id string) int {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if c.entries[i].ID == id {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // Truncate drops the entries from i on, as when an edited prompt or a
@@ -545,36 +549,33 @@ func (c Model) Finish(e session.Entry) Model {
 // Replace swaps the entry with e's ID for e.
 func (c Model) Replace(e session.Entry) Model {
 	c.touch()
-	for i := len(c.entries) - 1; i >= 0; i-- {
-		if c.entries[i].ID == e.ID {
-			c.entries[i] = e
-			c.forget(e.ID)
-			return c
-		}
+	i := c.index(e.ID)
+	if i < 0 {
+		return c.Add(e)
 	}
-	return c.Add(e)
+	c.entries[i] = e
+	c.forget(e.ID)
+	return c
 }
 
 // Remove drops the entry with the given ID.
 func (c Model) Remove(id string) Model {
 	c.touch()
-	for i := range c.entries {
-		if c.entries[i].ID != id {
-			continue
-		}
-		c.entries = append(c.entries[:i:i], c.entries[i+1:]...)
-		c.forget(id)
-		if c.live != nil {
-			if c.live.idx == i {
-				c.live = nil
-			} else if c.live.idx > i {
-				c.live.idx--
-			}
-		}
-		if c.anchor >= len(c.entries) {
-			c.anchor, c.offset = max(len(c.entries)-1, 0), 0
-		}
+	i := c.index(id)
+	if i < 0 {
 		return c
+	}
+	c.entries = append(c.entries[:i:i], c.entries[i+1:]...)
+	c.forget(id)
+	if c.live != nil {
+		if c.live.idx == i {
+			c.live = nil
+		} else if c.live.idx > i {
+			c.live.idx--
+		}
+	}
+	if c.anchor >= len(c.entries) {
+		c.anchor, c.offset = max(len(c.entries)-1, 0), 0
 	}
 	return c
 }
@@ -602,14 +603,13 @@ func (c Model) NewLines() int {
 // Restart makes an existing entry live again, as when /continue extends it.
 func (c Model) Restart(e session.Entry) Model {
 	c.touch()
-	for i := len(c.entries) - 1; i >= 0; i-- {
-		if c.entries[i].ID == e.ID {
-			c.entries[i] = e
-			c.forget(e.ID)
-			c.live = &liveRender{idx: i}
-			c.renderLive()
-			return c
-		}
+	i := c.index(e.ID)
+	if i < 0 {
+		return c.Add(e)
 	}
-	return c.Add(e)
+	c.entries[i] = e
+	c.forget(e.ID)
+	c.live = &liveRender{idx: i}
+	c.renderLive()
+	return c
 }

@@ -406,24 +406,7 @@ func checkFence(text string, b *openBlock, end int) bool {
 // tokens cut at line breaks, which the terminal formatter writes each
 // between its colour and a reset.
 func tokenPieces(l chroma.Lexer, code string) []piece {
-	it, err := chroma.Coalesce(l).Tokenise(nil, code)
-	if err != nil {
-		return nil
-	}
-	var out []piece
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		for v := tok.Value; v != ""; {
-			part, rest, nl := strings.Cut(v, "\n")
-			if part != "" {
-				out = append(out, piece{tok.Type, part})
-			}
-			if nl {
-				out = append(out, piece{})
-			}
-			v = rest
-		}
-	}
-	return out
+	return pieces(chroma.Coalesce(l), code, false)
 }
 
 // piece is a run of one token type within a line; an empty run is a line
@@ -436,6 +419,12 @@ type piece struct {
 // linePieces lexes code and returns its tokens cut at line breaks, runs of
 // one type within a line merged, as the terminal formatter writes them.
 func linePieces(l chroma.Lexer, code string) []piece {
+	return pieces(l, code, true)
+}
+
+// pieces lexes code with l and cuts its tokens at line breaks; with merge,
+// a run that follows one of the same type on its line joins it.
+func pieces(l chroma.Lexer, code string, merge bool) []piece {
 	it, err := l.Tokenise(nil, code)
 	if err != nil {
 		return nil
@@ -445,7 +434,7 @@ func linePieces(l chroma.Lexer, code string) []piece {
 		for v := tok.Value; v != ""; {
 			part, rest, nl := strings.Cut(v, "\n")
 			if part != "" {
-				if k := len(out) - 1; k >= 0 && out[k].text != "" && out[k].typ == tok.Type {
+				if k := len(out) - 1; merge && k >= 0 && out[k].text != "" && out[k].typ == tok.Type {
 					out[k].text += part
 				} else {
 					out = append(out, piece{tok.Type, part})

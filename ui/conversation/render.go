@@ -181,10 +181,7 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 
 func (r *Renderer) errorEntry(e *session.Entry, width int) string {
 	st := r.th.Styles
-	info := e.Error
-	if info == nil {
-		info = &session.ErrorInfo{Message: e.Text}
-	}
+	info := e.ErrorOf()
 	// Named as -p names it (see errorName): "error 502 bad_gateway".
 	head := "error"
 	if info.Status != 0 || info.Type != "" {

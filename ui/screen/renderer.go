@@ -31,7 +31,6 @@ type Renderer struct {
 	paused        bool
 	stopped       bool
 	frames        int
-	err           error
 }
 
 // Option configures a Renderer.
@@ -135,13 +134,6 @@ func (r *Renderer) Frames() int {
 	return r.frames
 }
 
-// Err is the first error writing a frame, if any.
-func (r *Renderer) Err() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err
-}
-
 // scheduleLocked says whether a frame must be scheduled, and after how
 // long. The caller holds r.mu and calls r.after once it is released.
 func (r *Renderer) scheduleLocked() (time.Duration, bool) {
@@ -170,9 +162,7 @@ func (r *Renderer) frame() {
 		return
 	}
 	r.frames++
-	if _, err := r.out.Write(b); err != nil && r.err == nil {
-		r.err = err
-	}
+	_, _ = r.out.Write(b) // a terminal that fails a write is gone: nobody to tell
 }
 
 // composeLocked returns the bytes that turn the lines shown into the

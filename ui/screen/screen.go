@@ -81,31 +81,34 @@ func (s *Screen) Start(p *tea.Program) {
 	s.mu.Lock()
 	s.program = p
 	s.mu.Unlock()
-	stopSize, stopJob := watchSize(s.sendSize), watchJob(s.suspend, s.resume)
+	stopSize, stopJob := watchSize(s.sendSize), watchJob(func() { _ = s.suspend() }, func() { _ = s.resume() })
 	s.stop = func() { stopSize(); stopJob() }
 	go s.sendSize()
 }
 
-// suspend gives the terminal back before the process stops.
-func (s *Screen) suspend() {
+// suspend stops drawing and gives the terminal back, for a child process
+// or before muse stops.
+func (s *Screen) suspend() error {
 	s.r.Pause()
-	_ = s.leave()
+	return s.leave()
 }
 
-// resume takes the terminal again after the process continued: raw mode
-// and the screen's modes, which the shell may have changed meanwhile, and
-// every line of the frame at the window's size now.
-func (s *Screen) resume() {
+// resume takes the terminal again after a child process ended or muse
+// continued: raw mode and the screen's modes, which the shell may have
+// changed meanwhile, and every line of the frame at the window's size now.
+func (s *Screen) resume() error {
 	s.mu.Lock()
 	left := s.state == nil
 	s.mu.Unlock()
+	var err error
 	if left {
-		_ = s.enter()
-	} else if _, err := term.MakeRaw(int(s.in.Fd())); err == nil { // stopped by SIGSTOP: keep the mode saved at start
-		_, _ = io.WriteString(s.r, enterModes(s.mouse))
+		err = s.enter()
+	} else if _, err = term.MakeRaw(int(s.in.Fd())); err == nil { // stopped by SIGSTOP: keep the mode saved at start
+		_, err = io.WriteString(s.r, enterModes(s.mouse))
 	}
 	s.r.Resume()
 	s.sendSize()
+	return err
 }
 
 // sendSize sends the window's size to the program; 80x24 when the
@@ -147,16 +150,14 @@ type handover struct {
 // Run leaves the alternate screen and raw mode, runs the command, and comes
 // back.
 func (h *handover) Run() error {
-	h.s.r.Pause()
-	if err := h.s.leave(); err != nil {
-		h.s.r.Resume()
+	if err := h.s.suspend(); err != nil {
+		_ = h.s.resume()
 		return err
 	}
 	err := h.ExecCommand.Run()
-	if eerr := h.s.enter(); eerr != nil && err == nil {
-		err = eerr
+	if rerr := h.s.resume(); rerr != nil && err == nil {
+		err = rerr
 	}
-	h.s.r.Resume()
 	return err
 }
 
