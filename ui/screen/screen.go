@@ -26,7 +26,7 @@ type Screen struct {
 	mu      sync.Mutex
 	state   *term.State // the terminal's mode before raw mode
 	program *tea.Program
-	stop    func() // stops watching the window size
+	stop    func() // stops watching the window size and job control
 	crash   *crash // of the model drawn
 }
 
