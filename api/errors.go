@@ -11,8 +11,9 @@ import (
 // APIError is an error answered by the server, either as an HTTP status with
 // Anthropic's error body or as an `error` event in the middle of a stream.
 type APIError struct {
-	// Status is the HTTP status. For an error event inside a 200 stream it is
-	// the status that usually goes with Type (529 for overloaded_error), or 0.
+	// Status is the HTTP status: 200 for an error event inside a stream,
+	// whatever its type (the status that usually goes with the type is never
+	// invented).
 	Status int
 	// Type is the error type, such as "rate_limit_error". It is empty when the
 	// body was not Anthropic's error shape.
@@ -23,10 +24,12 @@ type APIError struct {
 	RequestID string
 }
 
-// Error formats the error as "<status> <type>: <message>".
+// Error formats the error as "<status> <type>: <message>", or, for an error
+// inside a stream, "<type>: <message> (in the stream, after HTTP 200)".
 func (e *APIError) Error() string {
 	var b strings.Builder
-	if e.Status != 0 {
+	inStream := e.Status == http.StatusOK
+	if e.Status != 0 && !inStream {
 		fmt.Fprintf(&b, "%d", e.Status)
 	}
 	typ := e.Type
@@ -44,6 +47,9 @@ func (e *APIError) Error() string {
 			b.WriteString(": ")
 		}
 		b.WriteString(e.Message)
+	}
+	if inStream {
+		b.WriteString(" (in the stream, after HTTP 200)")
 	}
 	return b.String()
 }
@@ -69,20 +75,6 @@ func (e *APIError) Hint() string {
 	return "/retry"
 }
 
-// statusForType maps Anthropic's error types to the status that usually carries them.
-var statusForType = map[string]int{
-	"invalid_request_error": 400,
-	"authentication_error":  401,
-	"billing_error":         402,
-	"permission_error":      403,
-	"not_found_error":       404,
-	"request_too_large":     413,
-	"rate_limit_error":      429,
-	"api_error":             500,
-	"timeout_error":         504,
-	"overloaded_error":      529,
-}
-
 type errorBody struct {
 	Type  string `json:"type"`
 	Error *struct {
@@ -102,9 +94,6 @@ func newAPIError(status int, body []byte, requestID string) *APIError {
 	if json.Unmarshal(body, &eb) == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
 		e.Type = eb.Error.Type
 		e.Message = oneLine(eb.Error.Message)
-		if e.Status == 0 {
-			e.Status = statusForType[eb.Error.Type]
-		}
 		return e
 	}
 	if s, ok := htmlSummary(body, status); ok {

@@ -129,7 +129,7 @@ func TestStreamErrorEventKeepsPartial(t *testing.T) {
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v, want *APIError", err)
 	}
-	if apiErr.Type != "overloaded_error" || apiErr.Message != "Overloaded" || apiErr.Status != 529 {
+	if apiErr.Type != "overloaded_error" || apiErr.Message != "Overloaded" || apiErr.Status != 200 || !strings.Contains(apiErr.Error(), "after HTTP 200") {
 		t.Errorf("api error %+v", apiErr)
 	}
 	if got.Text() != "partial " {
