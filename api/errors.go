@@ -75,12 +75,17 @@ func (e *APIError) Hint() string {
 	return "/retry"
 }
 
+// errorBody is Anthropic's error body, {"type":"error","error":{type,
+// message}}, or DashScope's, {request_id, code, message}.
 type errorBody struct {
 	Type  string `json:"type"`
 	Error *struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	} `json:"error"`
+	RequestID string `json:"request_id"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
 }
 
 // newAPIError builds an APIError from a response status, body and request id.
@@ -91,9 +96,17 @@ type errorBody struct {
 func newAPIError(status int, body []byte, requestID string) *APIError {
 	e := &APIError{Status: status, RequestID: requestID}
 	var eb errorBody
-	if json.Unmarshal(body, &eb) == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
+	err := json.Unmarshal(body, &eb)
+	if err == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
 		e.Type = eb.Error.Type
 		e.Message = oneLine(eb.Error.Message)
+		return e
+	}
+	if err == nil && eb.Error == nil && eb.Code != "" {
+		e.Type, e.Message = eb.Code, oneLine(eb.Message)
+		if e.RequestID == "" {
+			e.RequestID = eb.RequestID
+		}
 		return e
 	}
 	if s, ok := htmlSummary(body, status); ok {

@@ -70,6 +70,10 @@ func WithResponseTimeout(d time.Duration) Option { return func(c *Client) { c.re
 // error body) may send nothing before it fails (default 90 s; 0 disables).
 func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTimeout = d } }
 
+// WithTaskTimeout sets how long an asynchronous image task is polled before
+// muse gives up (DefaultTaskTimeout).
+func WithTaskTimeout(d time.Duration) Option { return func(c *Client) { c.taskTimeout = d } }
+
 // WithUserAgent overrides the User-Agent header (default muse/<version>).
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
@@ -90,7 +94,14 @@ type RetryInfo struct {
 type RequestOption func(*callConfig)
 
 type callConfig struct {
-	onRetry func(RetryInfo)
+	onRetry     func(RetryInfo)
+	onImageTask func(ImageTask)
+}
+
+// OnImageTask calls f with the progress of an asynchronous image task, at
+// each poll, so a UI can show it. f runs on the calling goroutine.
+func OnImageTask(f func(ImageTask)) RequestOption {
+	return func(c *callConfig) { c.onImageTask = f }
 }
 
 // OnRetry calls f before each retry, so a UI can show "retrying in 3 s…".

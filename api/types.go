@@ -483,6 +483,9 @@ type ImageParameters struct {
 type ImageResult struct {
 	Created int64       `json:"created"`
 	Data    []ImageData `json:"data"`
+	// Dropped counts the images the server sent past MaxImages, which
+	// were left out; it is not part of the wire.
+	Dropped int `json:"-"`
 }
 
 // ImageData is one generated image, given as a URL or as base64 data.
