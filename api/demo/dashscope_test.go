@@ -25,9 +25,9 @@ func TestDemoDashScopeShapes(t *testing.T) {
 	}
 	type task struct {
 		Output struct {
-			TaskID     string `json:"task_id"`
-			TaskStatus string `json:"task_status"`
-			Code       string `json:"code"`
+			TaskID     string                 `json:"task_id"`
+			TaskStatus string                 `json:"task_status"`
+			Code       string                 `json:"code"`
 			Results    []struct{ URL string } `json:"results"`
 		} `json:"output"`
 	}
