@@ -151,7 +151,7 @@ func TestNoGraphicsQueryWherePlaceholdersAreRuledOut(t *testing.T) {
 func TestTheQuestionEndsWithTheDeviceAttributes(t *testing.T) {
 	for _, graphics := range []bool{false, true} {
 		q := question(graphics)
-		for _, want := range []string{ansi.RequestXTVersion, ansi.RequestModeSynchronizedOutput} {
+		for _, want := range []string{"\x1b[>0q", "\x1b[?2026$p"} {
 			if !strings.Contains(q, want) {
 				t.Errorf("graphics=%v: %q lacks %q", graphics, q, want)
 			}

@@ -13,13 +13,17 @@ import (
 // with id 31: a terminal with the graphics protocol answers OK.
 const graphicsQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 
+// xtversion asks for the terminal's name and version (XTVERSION), with its
+// parameter 0 written out.
+const xtversion = "\x1b[>0q"
+
 // question is what the terminal is asked at start, in one write: the
 // graphics query when graphics is true, its name and version (XTVERSION),
 // whether it has synchronized output (DECRQM 2026), and last the primary
 // device attributes, which every terminal answers: once that answer has
 // come, every answer the terminal will give has.
 func question(graphics bool) string {
-	q := ansi.RequestXTVersion + ansi.RequestModeSynchronizedOutput + ansi.RequestPrimaryDeviceAttributes
+	q := xtversion + ansi.RequestModeSynchronizedOutput + ansi.RequestPrimaryDeviceAttributes
 	if graphics {
 		q = graphicsQuery + q
 	}
