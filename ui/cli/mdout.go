@@ -9,6 +9,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/api"
+	"muse/ui/mdwrap"
 	"muse/ui/sanitize"
 )
 
@@ -42,7 +43,9 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 		return nil, err
 	}
 	return &mdOut{w: w, render: func(md string) string {
-		out, err := r.Render(sanitize.Plain(md)) // see ui/markdown.go: before glamour too
+		// As on the chat screen (ui/conversation/markdown.go): escapes out
+		// before glamour too, and words wider than a line broken.
+		out, err := r.Render(mdwrap.Words(sanitize.Plain(md), style, width))
 		if err != nil {
 			return sanitize.Text(md)
 		}
