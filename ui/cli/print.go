@@ -185,39 +185,29 @@ func replyOut(env Env, f *flags, cfg *config) (replyWriter, error) {
 	return newMDOut(env.Stdout, style, profile, printWidth(env, f))
 }
 
-// textOut prints the text of the replies of a turn as it arrives. It prints
-// the growth of the assembled text, so text that arrives whole (a JSON
-// answer to a stream request) prints as well as deltas, and it sanitizes
-// the text as a stream, so an escape split across two deltas is removed
-// whole.
+// textOut prints the text of the replies of a turn as it arrives. It
+// prints what each event adds to the reply's text (see replyText), and it
+// sanitizes the text as a stream, so an escape split across two deltas is
+// removed whole.
 type textOut struct {
 	w       io.Writer
 	clean   sanitize.Stream
 	quiet   bool
-	acc     api.Accumulator
-	printed int // bytes of the reply's text printed
+	text    replyText
 	n       int // bytes written in all
 	newline bool
 }
 
 func (o *textOut) start() {
-	o.acc, o.printed = api.Accumulator{}, 0
+	o.text = replyText{}
 }
 
 func (o *textOut) event(ev api.Event) {
 	if o.quiet {
 		return
 	}
-	_ = o.acc.Add(ev)
-	switch ev.Type {
-	case api.EventContentBlockDelta, api.EventContentBlockStart:
-	default:
-		return
-	}
-	text := o.acc.Message().Text()
-	if len(text) > o.printed {
-		o.write(o.clean.Write(text[o.printed:]))
-		o.printed = len(text)
+	if s := o.text.add(ev); s != "" {
+		o.write(o.clean.Write(s))
 	}
 }
 
@@ -238,6 +228,57 @@ func (o *textOut) write(s string) {
 	io.WriteString(o.w, s)
 	o.n += len(s)
 	o.newline = s[len(s)-1] == '\n'
+}
+
+// replyText follows the text of a reply, which api.Message.Text joins from
+// its text blocks, as the reply's events arrive: add returns only the text
+// an event adds, so a reply costs its length once however many deltas it
+// comes in. Text arrives with a text block's start (a JSON answer to a
+// stream request comes whole that way), in its deltas, and in the blocks of
+// message_start. A block started again (no server does that) adds its text
+// after what came before; text for a block never started, or for a block
+// that holds no text, is none of the reply's text.
+type replyText struct {
+	isText map[int]bool // each block started, by its index: whether it holds text
+}
+
+// add returns the text ev adds to the reply.
+func (r *replyText) add(ev api.Event) string {
+	switch ev.Type {
+	case api.EventMessageStart:
+		if ev.Message == nil {
+			return ""
+		}
+		var s string
+		for _, b := range ev.Message.Content {
+			s += r.start(len(r.isText), b) // as api.Accumulator numbers them
+		}
+		return s
+	case api.EventContentBlockStart:
+		b := api.ContentBlock{Type: api.BlockText}
+		if ev.Block != nil {
+			b = *ev.Block
+		}
+		return r.start(ev.Index, b)
+	case api.EventContentBlockDelta:
+		if ev.Delta.Type == api.DeltaText && r.isText[ev.Index] {
+			return ev.Delta.Text
+		}
+	}
+	return ""
+}
+
+// start notes the block b, started at index, and returns the text it
+// starts with.
+func (r *replyText) start(index int, b api.ContentBlock) string {
+	if r.isText == nil {
+		r.isText = make(map[int]bool)
+	}
+	r.isText[index] = b.Type == api.BlockText
+	if b.Type != api.BlockText {
+		return ""
+	}
+	return b.Text
 }
 
 // mergeParams starts from a session's settings and applies the flags given.
