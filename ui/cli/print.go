@@ -90,7 +90,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if err != nil {
 		return fail(env, err)
 	}
-	var saveErr error
+	var lostErr error // why a record was refused, and not kept to write later
 	note := func(format string, args ...any) {
 		if !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
@@ -111,7 +111,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		case engine.Notice:
 			note("%s", sanitize.Line(ev.Text))
 		case engine.SaveFailed:
-			saveErr = ev.Err
+			if lost(w) {
+				lostErr = ev.Err
+			}
 		}
 	}
 	approve := func(_ context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
@@ -122,11 +124,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
 	res, err := engine.Run(ctx, ecfg, w, engine.Turn{Prompt: prompt, Params: params}, emit, approve)
-	if saveErr != nil {
-		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(saveErr.Error()))
-	}
+	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {
-		return ExitOK
+		return saved
 	}
 	if err != nil {
 		return fail(env, err)
@@ -141,7 +141,28 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
-	return ExitOK
+	return saved
+}
+
+// lost reports whether the record of a save that just failed is lost: a
+// record that could not be written waits in w, and Close says whether it
+// was written in the end; one refused (too large to save) waits not.
+func lost(w *session.Writer) bool {
+	n, _ := w.Unsaved()
+	return n == 0
+}
+
+// notSaved prints why a record of the session was lost and returns the
+// exit status -p ends with: 1 when anything is not saved, else code.
+func notSaved(env Env, lostErr error, code int) int {
+	if lostErr == nil {
+		return code
+	}
+	fmt.Fprintf(env.Stderr, "muse: the session is not saved whole: %s\n", sanitize.Line(lostErr.Error()))
+	if code == ExitOK {
+		return ExitFailed
+	}
+	return code
 }
 
 // pipeGuard writes to standard output and notes when its reader went away
