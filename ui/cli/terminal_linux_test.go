@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -54,23 +55,26 @@ func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
 	return nil
 }
 
-// written returns what was written to the terminal whose master is
-// master, without waiting: what a write to the terminal put there is there
-// when the write returns.
-func written(t *testing.T, master *os.File) string {
+// written returns what was written to the terminal tty since it was last
+// asked: it writes a mark to tty and reads from master up to it, as a
+// terminal shows what was written to it in order, though not at once.
+func written(t *testing.T, master, tty *os.File) string {
 	t.Helper()
-	var n int32
-	if err := ioctl(master, syscall.TIOCINQ, unsafe.Pointer(&n)); err != nil {
-		t.Fatalf("count what the terminal holds: %v", err)
+	const mark = "<the end of the command>"
+	if _, err := tty.WriteString(mark); err != nil {
+		t.Fatalf("write to the terminal: %v", err)
 	}
-	if n == 0 {
-		return ""
+	master.SetReadDeadline(time.Now().Add(time.Minute)) // a broken test fails, not hangs
+	var got []byte
+	buf := make([]byte, 4096)
+	for !bytes.HasSuffix(got, []byte(mark)) {
+		n, err := master.Read(buf)
+		if err != nil {
+			t.Fatalf("read what the terminal shows: %v (so far %q)", err, got)
+		}
+		got = append(got, buf[:n]...)
 	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(master, buf); err != nil {
-		t.Fatalf("read what the terminal holds: %v", err)
-	}
-	return string(buf)
+	return string(got[:len(got)-len(mark)])
 }
 
 // TestOnlyATerminalGetsRenderedOutput: /dev/null is a character device but
@@ -159,7 +163,7 @@ func TestNoTerminalQueryWithoutATerminalOnStdout(t *testing.T) {
 	for _, stdout := range []*os.File{null, pw} {
 		for _, args := range commands {
 			run(stdout, args...)
-			if got := written(t, master); got != "" {
+			if got := written(t, master, tty); got != "" {
 				t.Errorf("muse %s, stdout %s: wrote %q to the terminal", strings.Join(args, " "), stdout.Name(), got)
 			}
 		}
@@ -168,7 +172,7 @@ func TestNoTerminalQueryWithoutATerminalOnStdout(t *testing.T) {
 	<-drained
 
 	run(tty, "doctor")
-	if got := written(t, master); !strings.Contains(got, "\x1b_G") || !bytes.Contains([]byte(got), []byte("kitty graphics")) {
+	if got := written(t, master, tty); !strings.Contains(got, "\x1b_G") || !strings.Contains(got, "kitty graphics") {
 		t.Errorf("doctor on a terminal: no kitty query seen in %q", got)
 	}
 }
