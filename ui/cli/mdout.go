@@ -64,8 +64,8 @@ func (o *mdOut) event(ev api.Event) {
 	o.pending = append(o.pending, s...)
 	if cut := o.scan.next(o.pending); cut > 0 {
 		o.block(string(o.pending[:cut]))
-		// What is left starts at most one delta and one line before the
-		// end, so each byte is moved here at most twice.
+		// What is left is the lines this text finished and the one still
+		// growing, so each byte is moved here at most twice.
 		o.pending = append(o.pending[:0], o.pending[cut:]...)
 		o.scan.pos -= cut
 	}

@@ -146,7 +146,8 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 
 // lost reports whether the record of a save that just failed is lost: a
 // record that could not be written waits in w, and Close says whether it
-// was written in the end; one refused (too large to save) waits not.
+// was written in the end; one that was refused (a record too large to
+// save) does not wait.
 func lost(w *session.Writer) bool {
 	n, _ := w.Unsaved()
 	return n == 0
