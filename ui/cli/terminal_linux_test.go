@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // openPTY opens a pseudo-terminal and returns its two ends: the master,
@@ -172,7 +174,7 @@ func TestNoTerminalQueryWithoutATerminalOnStdout(t *testing.T) {
 	<-drained
 
 	run(tty, "doctor")
-	if got := written(t, master, tty); !strings.Contains(got, "\x1b_G") || !strings.Contains(got, "kitty graphics") {
-		t.Errorf("doctor on a terminal: no kitty query seen in %q", got)
+	if got := written(t, master, tty); !strings.Contains(got, ansi.RequestPrimaryDeviceAttributes) || !strings.Contains(got, "kitty graphics") {
+		t.Errorf("doctor on a terminal: no terminal query seen in %q", got)
 	}
 }
