@@ -9,6 +9,10 @@ import (
 // by their index, so deltas of different blocks may interleave. Text grows in
 // builders, so a reply of n deltas costs O(n), not O(n²). The zero value is
 // ready to use. It is not safe for concurrent use.
+//
+// The accumulator of a Stream has a size limit: the stream fits each event
+// to the room left (see fit) before it adds it, so the message stops growing
+// at the limit.
 type Accumulator struct {
 	msg     Message
 	pos     map[int]int // event index → position in msg.Content
@@ -16,6 +20,8 @@ type Accumulator struct {
 	started bool
 	stopped bool
 	err     *APIError
+	limit   int // the size limit of the content; 0 for none
+	size    int // the content fitted so far, as ContentSize counts it
 }
 
 type blockParts struct {
@@ -92,6 +98,72 @@ func (a *Accumulator) Add(ev Event) error {
 		return ev.Error
 	}
 	return nil
+}
+
+// room returns how many more bytes of content fit under the limit.
+func (a *Accumulator) room() int { return max(a.limit-a.size, 0) }
+
+// fit cuts ev to the room left under the limit and counts what it adds.
+// cut reports that ev did not fit whole: the reply ends at the limit, and
+// the event returned, when its Type is set, holds what of ev fits.
+func (a *Accumulator) fit(ev Event) (_ Event, cut bool) {
+	if a.limit <= 0 {
+		return ev, false
+	}
+	room := a.room()
+	switch ev.Type {
+	case EventMessageStart:
+		if ev.Message != nil && len(ev.Message.Content) > 0 {
+			m, cut := CutMessage(*ev.Message, room)
+			m.StopReason, m.StopSequence = ev.Message.StopReason, ev.Message.StopSequence
+			a.size += ContentSize(m)
+			ev.Message = &m
+			return ev, cut
+		}
+	case EventContentBlockStart:
+		if ev.Block == nil {
+			break
+		}
+		if n := blockSize(ev.Block); n <= room {
+			a.size += n
+			break
+		}
+		b, ok := cutBlock(*ev.Block, room)
+		if !ok {
+			return Event{}, true
+		}
+		a.size += blockSize(&b)
+		ev.Block = &b
+		return ev, true
+	case EventContentBlockDelta:
+		var s *string
+		switch ev.Delta.Type {
+		case DeltaText:
+			s = &ev.Delta.Text
+		case DeltaThinking:
+			s = &ev.Delta.Thinking
+		case DeltaInputJSON:
+			s = &ev.Delta.PartialJSON
+		case DeltaSignature:
+			if len(ev.Delta.Signature) > room {
+				return Event{}, true // half a signature is none
+			}
+			s = &ev.Delta.Signature
+		default:
+			return ev, false // not kept, so not counted
+		}
+		if len(*s) <= room {
+			a.size += len(*s)
+			break
+		}
+		*s = cutString(*s, room)
+		a.size += len(*s)
+		if *s == "" {
+			return Event{}, true
+		}
+		return ev, true
+	}
+	return ev, false
 }
 
 // set overwrites *dst when the counter was sent: usage in message_delta is cumulative.

@@ -31,10 +31,7 @@ func (c *Client) send(ctx context.Context, cl call, opts []RequestOption) (*http
 	if c.configErr != nil {
 		return nil, nil, c.configErr
 	}
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := newCallConfig(opts)
 	payload, err := json.Marshal(cl.body)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode request: %w", err)

@@ -21,6 +21,12 @@ import (
 //
 // Unknown events are skipped. An error event ends the stream with an
 // *APIError; the message assembled so far stays available.
+//
+// A reply that passes its size limit is cut there (see MaxReplySize): the
+// event that passes it comes cut to fit, or not at all when nothing of it
+// fits, then a message_delta with the stop reason StopSizeLimit and a
+// message_stop, both made by the stream, as if the server had stopped
+// there; the connection is closed at once, and Err is nil.
 type Stream struct {
 	body      io.ReadCloser
 	cancel    context.CancelCauseFunc
@@ -39,20 +45,21 @@ type Stream struct {
 	once   sync.Once
 }
 
-func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration) *Stream {
+func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration, limit int) *Stream {
 	s := &Stream{
 		body:      resp.Body,
 		cancel:    cancel,
 		ctx:       resp.Request.Context(),
 		idle:      idle,
 		requestID: resp.Header.Get("request-id"),
+		acc:       Accumulator{limit: limit},
 	}
 	var r io.Reader = resp.Body
 	if idle > 0 {
 		s.idleR = newIdleReader(resp.Body, idle, func() { cancel(ErrIdleTimeout) })
 		r = s.idleR
 	}
-	s.dec = newSSEDecoder(r)
+	s.dec = newSSEDecoder(r, limit+eventSlack)
 	return s
 }
 
@@ -61,13 +68,15 @@ func replayStream(m *Message, requestID string) *Stream {
 }
 
 // NewStreamFromReader parses server-sent events from r, as a response body
-// would arrive. It is how tests and tools feed recorded streams to the parser.
+// would arrive, with the size limit DefaultMaxReplySize. It is how tests and
+// tools feed recorded streams to the parser.
 func NewStreamFromReader(r io.Reader) *Stream {
 	rc, ok := r.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(r)
 	}
-	return &Stream{body: rc, dec: newSSEDecoder(r)}
+	limit := DefaultMaxReplySize
+	return &Stream{body: rc, dec: newSSEDecoder(r, limit+eventSlack), acc: Accumulator{limit: limit}}
 }
 
 // Next advances to the next event. It returns false at message_stop, at the
@@ -90,9 +99,18 @@ func (s *Stream) Next() bool {
 		return s.end(nil)
 	}
 	for {
+		// No event is kept past the room left in the reply.
+		s.dec.max = s.acc.room() + eventSlack
 		raw, ok := s.dec.Next()
 		if !ok {
 			return s.end(s.readErr())
+		}
+		if raw.cut {
+			ev, ok := salvage(raw.data)
+			if ok {
+				ev, _ = s.acc.fit(ev)
+			}
+			return s.cutReply(ev)
 		}
 		if string(raw.data) == "[DONE]" {
 			continue
@@ -104,6 +122,9 @@ func (s *Stream) Next() bool {
 		if !knownEvent(ev.Type) {
 			continue
 		}
+		if ev, cut := s.acc.fit(ev); cut {
+			return s.cutReply(ev)
+		}
 		s.cur = ev
 		if err := s.acc.Add(ev); err != nil {
 			if ev.Error != nil && ev.Error.RequestID == "" {
@@ -113,6 +134,22 @@ func (s *Stream) Next() bool {
 		}
 		return true
 	}
+}
+
+// cutReply ends the reply at its size limit: the connection is closed, and
+// ev, what fits of the event that passed the limit, is delivered (unless
+// nothing of it fits), then the message_delta and message_stop that end the
+// reply.
+func (s *Stream) cutReply(ev Event) bool {
+	s.release()
+	s.dec = nil
+	s.replay = []Event{{Type: EventMessageDelta, Delta: Delta{StopReason: StopSizeLimit}}, {Type: EventMessageStop}}
+	if ev.Type == "" {
+		return s.Next()
+	}
+	s.cur = ev
+	_ = s.acc.Add(ev)
+	return true
 }
 
 func (s *Stream) readErr() error {
@@ -126,9 +163,6 @@ func (s *Stream) readErr() error {
 		}
 	}
 	if err != nil {
-		if errors.Is(err, ErrEventTooLarge) {
-			return err
-		}
 		return fmt.Errorf("read stream: %w; the partial reply is kept", err)
 	}
 	if !s.acc.Done() {
@@ -163,6 +197,12 @@ func (s *Stream) Err() error { return s.err }
 // false. It is safe to call more than once.
 func (s *Stream) Close() error {
 	s.closed.Store(true)
+	s.release()
+	return nil
+}
+
+// release closes the connection and stops the idle timer, once.
+func (s *Stream) release() {
 	s.once.Do(func() {
 		if s.idleR != nil {
 			s.idleR.stop()
@@ -174,5 +214,4 @@ func (s *Stream) Close() error {
 			s.body.Close()
 		}
 	})
-	return nil
 }

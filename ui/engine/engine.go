@@ -76,6 +76,10 @@ type Config struct {
 	CheckpointEvery time.Duration
 	// NoStream asks for the whole reply at once.
 	NoStream bool
+	// MaxReplySize is the size limit of a reply, in bytes of its content
+	// (api.DefaultMaxReplySize when 0): a reply that passes it is cut there
+	// and saved with the stop reason api.StopSizeLimit, and a notice says so.
+	MaxReplySize int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -174,6 +178,9 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	}
 	if r.cfg.CheckpointEvery <= 0 {
 		r.cfg.CheckpointEvery = DefaultCheckpointEvery
+	}
+	if r.cfg.MaxReplySize <= 0 {
+		r.cfg.MaxReplySize = api.DefaultMaxReplySize
 	}
 	return r.run(ctx, t)
 }
@@ -310,11 +317,15 @@ func (r *runner) lastPrompt() (session.Entry, error) {
 	return session.Entry{}, errors.New("nothing to retry yet: send a prompt first")
 }
 
-// continueBase returns the last reply when it was cut at max_tokens.
+// continueBase returns the last reply when it was cut at max_tokens, and
+// below the size limit.
 func (r *runner) continueBase() (*session.Entry, error) {
 	es := r.w.Branch()
 	if n := len(es); n > 0 && es[n-1].Kind == session.KindAssistant && es[n-1].Message != nil && es[n-1].Message.StopReason == api.StopMaxTokens {
 		e := es[n-1]
+		if api.ContentSize(*e.Message) >= r.cfg.MaxReplySize {
+			return nil, errors.New("/continue: the reply is at the size limit of one reply already")
+		}
 		return &e, nil
 	}
 	return nil, errors.New("/continue needs a last reply that was cut at max_tokens")
@@ -333,8 +344,12 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	req := p.Request(msgs, Defs(r.cfg.Tools))
 	start := r.cfg.Now()
 	var live session.Entry
+	// The size limit is the whole reply's: a reply that goes on has the
+	// room its first part left.
+	limit := r.cfg.MaxReplySize
 	if base != nil {
 		live = *base
+		limit -= api.ContentSize(*base.Message)
 	} else {
 		pp := p
 		live = session.Entry{ID: r.w.NewID(), Kind: session.KindAssistant, Time: r.now(), Params: &pp, Message: &api.Message{Model: p.Model}}
@@ -378,7 +393,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			}
 		}
 	}()
-	requestID, err := r.stream(ctx, req, func(ev api.Event) {
+	requestID, err := r.stream(ctx, req, limit, func(ev api.Event) {
 		mu.Lock()
 		_ = acc.Add(ev) // an error event also ends the stream: see err
 		dirty = true
@@ -411,6 +426,9 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		live = e
 	}
 	r.emit(Event{Kind: ReplyEnded, Entry: live, Err: err})
+	if msg.StopReason == api.StopSizeLimit {
+		r.emit(Event{Kind: Notice, Text: api.ReplyCutNote(r.cfg.MaxReplySize)})
+	}
 	if err != nil && !cancelled {
 		ee := session.ErrorEntry(err)
 		if ee.RequestID == "" {
@@ -425,11 +443,13 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 }
 
 // stream sends req and hands each event to each, also when the server
-// answers with a whole message. It returns the request id.
-func (r *runner) stream(ctx context.Context, req api.MessageRequest, each func(api.Event)) (string, error) {
+// answers with a whole message, which is cut at limit bytes of content as
+// a stream is. It returns the request id.
+func (r *runner) stream(ctx context.Context, req api.MessageRequest, limit int, each func(api.Event)) (string, error) {
 	onRetry := api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) })
+	opts := []api.RequestOption{onRetry, api.MaxReplySize(limit)}
 	if r.cfg.NoStream {
-		m, err := r.cfg.Client.CreateMessage(ctx, req, onRetry)
+		m, err := r.cfg.Client.CreateMessage(ctx, req, opts...)
 		if err != nil {
 			return "", err
 		}
@@ -438,7 +458,7 @@ func (r *runner) stream(ctx context.Context, req api.MessageRequest, each func(a
 		}
 		return "", nil
 	}
-	s, err := r.cfg.Client.StreamMessage(ctx, req, onRetry)
+	s, err := r.cfg.Client.StreamMessage(ctx, req, opts...)
 	if err != nil {
 		return "", err
 	}
