@@ -25,8 +25,40 @@ type Accumulator struct {
 }
 
 type blockParts struct {
-	text, thinking, signature, json strings.Builder
+	text, thinking, signature, json builder
 	open                            bool
+}
+
+// builder is a strings.Builder that keeps its first piece as it is, not
+// copied, until a second one arrives: a reply whose text arrives in one
+// piece costs no copy of it.
+type builder struct {
+	first string
+	b     strings.Builder
+}
+
+// WriteString appends s.
+func (b *builder) WriteString(s string) {
+	switch {
+	case s == "":
+	case b.first == "" && b.b.Len() == 0:
+		b.first = s
+	default:
+		if b.first != "" {
+			b.b.Grow(len(b.first) + len(s)) // exactly, the builder being empty
+			b.b.WriteString(b.first)
+			b.first = ""
+		}
+		b.b.WriteString(s)
+	}
+}
+
+// String returns what was written.
+func (b *builder) String() string {
+	if b.first != "" {
+		return b.first
+	}
+	return b.b.String()
 }
 
 // maxRepairSize is the largest tool input RepairJSON is asked to complete;

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -67,15 +68,15 @@ func CutMessage(m Message, limit int) (Message, bool) {
 
 // cutBlock cuts a text or thinking block to room bytes; ok is false when
 // nothing of it is left, or it is of another type, which is kept whole or
-// not at all.
+// not at all. What is kept is a copy, so that the rest can be freed.
 func cutBlock(b ContentBlock, room int) (ContentBlock, bool) {
 	switch b.Type {
 	case BlockText:
-		b.Text = cutString(b.Text, room-(blockSize(&b)-len(b.Text)))
+		b.Text = strings.Clone(cutString(b.Text, room-(blockSize(&b)-len(b.Text))))
 		return b, b.Text != ""
 	case BlockThinking:
 		b.Signature = ""
-		b.Thinking = cutString(b.Thinking, room-(blockSize(&b)-len(b.Thinking)))
+		b.Thinking = strings.Clone(cutString(b.Thinking, room-(blockSize(&b)-len(b.Thinking))))
 		return b, b.Thinking != ""
 	}
 	return b, false

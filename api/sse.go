@@ -206,9 +206,9 @@ func (d *sseDecoder) endLine() {
 }
 
 // appendData adds p to the event's data, dropping what passes max. The
-// buffer doubles as it grows, up to max and a few bytes more (so that a cut
-// event can be closed in place: see salvage). A small one is used again by
-// the next event.
+// buffer doubles as it grows, up to maxKeptBuffer, then takes max at once,
+// and a few bytes more (so that a cut event can be closed in place: see
+// salvage). A small one is used again by the next event.
 func (d *sseDecoder) appendData(p []byte) {
 	if d.cut {
 		return
@@ -217,7 +217,11 @@ func (d *sseDecoder) appendData(p []byte) {
 		p, d.cut = p[:max(room, 0)], true
 	}
 	if need := len(d.data) + len(p); need > cap(d.data) {
-		grown := make([]byte, len(d.data), min(max(2*cap(d.data), need, 256), d.max+8))
+		size := max(2*cap(d.data), need, 256)
+		if size > maxKeptBuffer {
+			size = d.max // a rare event this large may well be cut: no doubling on the way
+		}
+		grown := make([]byte, len(d.data), min(size, d.max)+8)
 		copy(grown, d.data)
 		d.data = grown
 	}

@@ -37,6 +37,7 @@ type Stream struct {
 	replay    []Event
 	requestID string
 
+	mu     sync.Mutex // guards acc's message against Message during Next
 	acc    Accumulator
 	cur    Event
 	err    error
@@ -67,6 +68,11 @@ func replayStream(m *Message, requestID string) *Stream {
 	return &Stream{replay: ReplayEvents(m), requestID: requestID}
 }
 
+// NewStreamFromMessage returns a stream that replays the events of the
+// whole reply m, as StreamMessage does when the server answers with one,
+// so that callers handle both answers alike.
+func NewStreamFromMessage(m *Message) *Stream { return replayStream(m, "") }
+
 // NewStreamFromReader parses server-sent events from r, as a response body
 // would arrive, with the size limit DefaultMaxReplySize. It is how tests and
 // tools feed recorded streams to the parser.
@@ -92,7 +98,7 @@ func (s *Stream) Next() bool {
 			return false
 		}
 		s.cur, s.replay = s.replay[0], s.replay[1:]
-		_ = s.acc.Add(s.cur)
+		_ = s.add(s.cur)
 		return true
 	}
 	if s.acc.Done() {
@@ -126,7 +132,7 @@ func (s *Stream) Next() bool {
 			return s.cutReply(ev)
 		}
 		s.cur = ev
-		if err := s.acc.Add(ev); err != nil {
+		if err := s.add(ev); err != nil {
 			if ev.Error != nil && ev.Error.RequestID == "" {
 				ev.Error.RequestID = s.requestID
 			}
@@ -148,7 +154,7 @@ func (s *Stream) cutReply(ev Event) bool {
 		return s.Next()
 	}
 	s.cur = ev
-	_ = s.acc.Add(ev)
+	_ = s.add(ev)
 	return true
 }
 
@@ -172,7 +178,9 @@ func (s *Stream) readErr() error {
 }
 
 func (s *Stream) end(err error) bool {
+	s.mu.Lock()
 	s.acc.Finish()
+	s.mu.Unlock()
 	s.err = err
 	s.done = true
 	s.Close()
@@ -182,8 +190,21 @@ func (s *Stream) end(err error) bool {
 // Current returns the event that Next advanced to.
 func (s *Stream) Current() Event { return s.cur }
 
-// Message returns the message assembled from the events so far.
-func (s *Stream) Message() Message { return s.acc.Message() }
+// add adds ev to the message.
+func (s *Stream) add(ev Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.acc.Add(ev)
+}
+
+// Message returns the message assembled from the events so far. Unlike the
+// other methods, it may be called while another goroutine is in Next: a
+// caller can save what arrived while the stream stalls.
+func (s *Stream) Message() Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.acc.Message()
+}
 
 // RequestID returns the request-id header of the response.
 func (s *Stream) RequestID() string { return s.requestID }

@@ -357,15 +357,23 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	live.Status = session.StatusStreaming
 	r.emit(Event{Kind: ReplyStarted, Entry: live})
 
-	var acc api.Accumulator
-	message := func() api.Message { return Join(base, acc.Message(), p.Model) }
+	// The stream assembles the reply; this reads it, and so does the
+	// ticker below while the stream stalls.
+	var stream *api.Stream
+	arrived := func() api.Message {
+		if stream == nil {
+			return api.Message{}
+		}
+		return stream.Message()
+	}
+	message := func() api.Message { return Join(base, arrived(), p.Model) }
 	// The reply is checkpointed at most once every CheckpointEvery: as
 	// events arrive, and by a ticker while the stream stalls, so that what
 	// is on screen is on disk within about that time either way.
-	var mu sync.Mutex // guards acc, last and dirty
+	var mu sync.Mutex // guards stream, last and dirty
 	last, dirty := start, false
 	checkpoint := func(now time.Time) {
-		if !dirty || now.Sub(last) < r.cfg.CheckpointEvery || !acc.Started() {
+		if !dirty || now.Sub(last) < r.cfg.CheckpointEvery {
 			return
 		}
 		last, dirty = now, false
@@ -393,17 +401,24 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			}
 		}
 	}()
-	requestID, err := r.stream(ctx, req, limit, func(ev api.Event) {
+	s, err := r.open(ctx, req, limit)
+	var requestID string
+	if err == nil {
 		mu.Lock()
-		_ = acc.Add(ev) // an error event also ends the stream: see err
-		dirty = true
-		checkpoint(r.cfg.Now())
+		stream = s
 		mu.Unlock()
-		r.emit(Event{Kind: StreamEvent, Stream: ev})
-	})
+		for s.Next() {
+			mu.Lock()
+			dirty = true
+			checkpoint(r.cfg.Now())
+			mu.Unlock()
+			r.emit(Event{Kind: StreamEvent, Stream: s.Current()})
+		}
+		requestID, err = s.RequestID(), s.Err() // an error event ends the stream too
+		s.Close()
+	}
 	close(stopTicker)
 	<-tickerDone
-	acc.Finish()
 	msg := message()
 	live.Message = &msg
 	live.RequestID = requestID
@@ -413,7 +428,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	switch {
 	case err == nil:
 		live.Status = session.StatusComplete
-	case base != nil && len(acc.Message().Content) == 0:
+	case base != nil && len(arrived().Content) == 0:
 		live = *base // a failed /continue keeps the reply it was extending
 	case cancelled:
 		live.Status = session.StatusCancelled
@@ -442,31 +457,22 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	return live, err
 }
 
-// stream sends req and hands each event to each, also when the server
-// answers with a whole message, which is cut at limit bytes of content as
-// a stream is. It returns the request id.
-func (r *runner) stream(ctx context.Context, req api.MessageRequest, limit int, each func(api.Event)) (string, error) {
-	onRetry := api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) })
-	opts := []api.RequestOption{onRetry, api.MaxReplySize(limit)}
+// open sends req and returns the stream of its reply; a whole reply, when
+// the config asks for one, is cut at limit bytes of content as a stream is,
+// and replayed as a stream.
+func (r *runner) open(ctx context.Context, req api.MessageRequest, limit int) (*api.Stream, error) {
+	opts := []api.RequestOption{
+		api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) }),
+		api.MaxReplySize(limit),
+	}
 	if r.cfg.NoStream {
 		m, err := r.cfg.Client.CreateMessage(ctx, req, opts...)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		for _, ev := range api.ReplayEvents(m) {
-			each(ev)
-		}
-		return "", nil
+		return api.NewStreamFromMessage(m), nil
 	}
-	s, err := r.cfg.Client.StreamMessage(ctx, req, opts...)
-	if err != nil {
-		return "", err
-	}
-	defer s.Close()
-	for s.Next() {
-		each(s.Current())
-	}
-	return s.RequestID(), s.Err()
+	return r.cfg.Client.StreamMessage(ctx, req, opts...)
 }
 
 // answer asks about and runs each tool call of msg, in order. stopped is
