@@ -100,22 +100,27 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	cleaned := s.removeSessionTemps(id)
 	sess, size, err := s.loadStats(id, false)
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	w := &Writer{store: s, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
-	w.opened(sess, size)
+	w.opened(sess, size, cleaned)
 	return w, nil
 }
 
 // opened makes sess, replayed from a journal of the given size, the
-// session of w, compacting the journal when it is worth it.
-func (w *Writer) opened(sess *Session, size journalSize) {
+// session of w, compacting the journal when it is worth it. cleaned is
+// what failed as the session's temporary files were removed, if anything.
+func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	w.sess = sess
 	w.reindex()
 	w.seq = nextSeq(sess.All)
+	if cleaned != nil {
+		sess.Warnings = append(sess.Warnings, cleaned.Error())
+	}
 	if needsCompaction(size, sess) {
 		if err := w.store.compact(sess); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
