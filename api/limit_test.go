@@ -127,9 +127,8 @@ func TestStreamCutAtLimit(t *testing.T) {
 
 // TestStreamCutAllocations counts the bytes allocated while a stream of
 // 100 MB is read to its 4 MiB limit: a bounded multiple of the limit,
-// whatever the server sends, for one huge delta or many small ones. (Most
-// of it is the text's builder growing by a quarter at a time: about five
-// times the text in all.) Reading the 100 MB would cost 25 times the limit.
+// whatever the server sends, for one huge delta or many small ones (about
+// two and three times). Reading the 100 MB would cost 25 times the limit.
 func TestStreamCutAllocations(t *testing.T) {
 	for _, size := range []int{20_000_000, 1 << 10} {
 		var before, after runtime.MemStats
@@ -142,8 +141,8 @@ func TestStreamCutAllocations(t *testing.T) {
 		}
 		alloc := after.TotalAlloc - before.TotalAlloc
 		t.Logf("delta %d: %.1f MiB allocated for a 4 MiB limit", size, float64(alloc)/(1<<20))
-		if alloc > 8*DefaultMaxReplySize {
-			t.Errorf("delta %d: %d bytes allocated, more than 8 times the %d limit", size, alloc, DefaultMaxReplySize)
+		if alloc > 5*DefaultMaxReplySize {
+			t.Errorf("delta %d: %d bytes allocated, more than 5 times the %d limit", size, alloc, DefaultMaxReplySize)
 		}
 	}
 }
@@ -317,5 +316,32 @@ func TestReplyCutNote(t *testing.T) {
 		if got := ReplyCutNote(n); !strings.Contains(got, "cut at "+want+",") {
 			t.Errorf("%d: %s", n, got)
 		}
+	}
+}
+
+// Under a limit, a builder that grows past jumpSize takes the limit at
+// once, and gives back what it did not use when its block ends.
+func TestBuilderJumpsToTheLimitAndTrims(t *testing.T) {
+	var b builder
+	piece := strings.Repeat("a", 1<<10)
+	for range 300 {
+		b.WriteString(piece, 4<<20)
+	}
+	if b.b.Cap() < 4<<20 || b.String() != strings.Repeat(piece, 300) {
+		t.Fatalf("cap %d, len %d", b.b.Cap(), len(b.String()))
+	}
+	b.trim()
+	if b.b.Cap() != 0 || b.String() != strings.Repeat(piece, 300) {
+		t.Errorf("after trim: cap %d, len %d", b.b.Cap(), len(b.String()))
+	}
+	// Without a limit, it grows as a strings.Builder does, and trim keeps it.
+	var c builder
+	for range 300 {
+		c.WriteString(piece, 0)
+	}
+	grown := c.b.Cap()
+	c.trim()
+	if grown > 2*300<<10 || c.b.Cap() != grown {
+		t.Errorf("without a limit: cap %d, then %d", grown, c.b.Cap())
 	}
 }
