@@ -32,37 +32,44 @@ type blockParts struct {
 // builder is a strings.Builder that keeps its first piece as it is, not
 // copied, until a second one arrives: a reply whose text arrives in one
 // piece costs no copy of it. Under a size limit, a builder that grows past
-// jumpSize takes room for the limit at once, instead of a quarter more at
-// a time (which costs, in all, four times the text in copies that wait to
-// be freed), and is trimmed to its text when its block ends.
+// jumpSize takes four times what it needs (up to the limit) at once,
+// instead of a quarter more at a time (which costs, in all, four times the
+// text in copies that wait to be freed), and is trimmed to its text when
+// its block ends.
 type builder struct {
 	first string
 	b     strings.Builder
 }
 
-// jumpSize is the size past which a builder under a limit grows to it.
+// jumpSize is the size past which a builder under a limit grows fourfold.
 const jumpSize = 256 << 10
 
 // WriteString appends s; limit, when set, is the most it will hold.
 func (b *builder) WriteString(s string, limit int) {
-	switch {
-	case s == "":
-	case b.first == "" && b.b.Len() == 0:
-		b.first = s
-	default:
-		n := b.b.Len() + len(b.first)
-		switch need := n + len(s); {
-		case need > b.b.Cap() && limit >= need && need > jumpSize:
-			b.b.Grow(limit - b.b.Len())
-		case b.first != "":
-			b.b.Grow(need) // exactly, the builder being empty
-		}
-		if b.first != "" {
-			b.b.WriteString(b.first)
-			b.first = ""
-		}
-		b.b.WriteString(s)
+	if s == "" {
+		return
 	}
+	if b.first == "" && b.b.Len() == 0 {
+		b.first = s
+		return
+	}
+	old := b.first + b.b.String() // one of them is empty: no copy
+	need := len(old) + len(s)
+	switch {
+	case need <= b.b.Cap():
+	case limit >= need && need > jumpSize:
+		b.regrow(old, min(limit, 4*need))
+	case b.first != "":
+		b.regrow(old, need)
+	}
+	b.b.WriteString(s)
+}
+
+// regrow moves old, what the builder holds, to a new buffer of size bytes.
+func (b *builder) regrow(old string, size int) {
+	b.first, b.b = "", strings.Builder{}
+	b.b.Grow(size) // exactly, the builder being empty
+	b.b.WriteString(old)
 }
 
 // trim gives back the room the builder took and did not use.

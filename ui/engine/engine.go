@@ -362,7 +362,8 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	var stream *api.Stream
 	arrived := func() api.Message {
 		if stream == nil {
-			return api.Message{}
+			var none api.Accumulator // what an empty reply holds
+			return none.Message()
 		}
 		return stream.Message()
 	}
