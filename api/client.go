@@ -80,8 +80,9 @@ func (c *Client) Close() {
 }
 
 // CreateMessage sends a message request with stream false and returns the
-// whole reply. It waits up to the response timeout (WithResponseTimeout) for
-// the reply to be generated, and does not retry a request that timed out.
+// whole reply, cut at the size limit (see MaxReplySize). It waits up to the
+// response timeout (WithResponseTimeout) for the reply to be generated, and
+// does not retry a request that timed out.
 func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Message, error) {
 	req.Stream = false
 	if err := req.Validate(); err != nil {
@@ -97,12 +98,14 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 	if err := c.decodeJSON(resp, cancel, &m); err != nil {
 		return nil, fmt.Errorf("read message: %w", err)
 	}
+	m, _ = CutMessage(m, newCallConfig(opts).maxReply)
 	return &m, nil
 }
 
 // StreamMessage sends a message request with stream true and returns the
 // stream of events. The caller must Close it. If the server answers with a
 // plain JSON message instead of events, the stream replays it as events.
+// The reply is cut at the size limit (see MaxReplySize).
 // It waits up to the header timeout (WithHeaderTimeout) for the response, and
 // retries a request that timed out.
 func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Stream, error) {
@@ -122,9 +125,10 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 		if err := c.decodeJSON(resp, cancel, &m); err != nil {
 			return nil, fmt.Errorf("read message: %w", err)
 		}
+		m, _ = CutMessage(m, newCallConfig(opts).maxReply)
 		return replayStream(&m, resp.Header.Get("request-id")), nil
 	}
-	return newStream(resp, cancel, c.idleTimeout), nil
+	return newStream(resp, cancel, c.idleTimeout, newCallConfig(opts).maxReply), nil
 }
 
 // GenerateImage sends an image request and returns the generated images. It
@@ -138,10 +142,7 @@ func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...Re
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := newCallConfig(opts)
 	resp, cancel, err := c.send(ctx, call{path: "/v1/images/generations", body: req, wait: c.responseTimeout}, opts)
 	if err != nil {
 		return nil, err

@@ -128,6 +128,4 @@ var (
 	ErrIdleTimeout = errors.New("the stream stopped sending")
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
-	// ErrEventTooLarge is returned when one server-sent event exceeds MaxEventSize.
-	ErrEventTooLarge = errors.New("a server-sent event exceeds 32 MiB")
 )

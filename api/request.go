@@ -32,10 +32,7 @@ func (c *Client) send(ctx context.Context, cl call, opts []RequestOption) (*http
 	if c.configErr != nil {
 		return nil, nil, c.configErr
 	}
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := newCallConfig(opts)
 	var payload []byte
 	if cl.body != nil {
 		var err error

@@ -175,22 +175,6 @@ func TestStreamTruncatedToolInput(t *testing.T) {
 	}
 }
 
-func TestStreamEventTooLarge(t *testing.T) {
-	big := "data: " + strings.Repeat("x", MaxEventSize+10) + "\n\n"
-	_, _, err := drain(NewStreamFromReader(strings.NewReader(big)))
-	if !errors.Is(err, ErrEventTooLarge) {
-		t.Errorf("err = %v, want ErrEventTooLarge", err)
-	}
-	// Many data lines that add up past the cap fail the same way.
-	line := "data: " + strings.Repeat("y", 1<<10) + "\n"
-	s := NewStreamFromReader(strings.NewReader(strings.Repeat(line, 33) + "\n"))
-	s.dec.max = 32 << 10
-	_, _, err = drain(s)
-	if !errors.Is(err, ErrEventTooLarge) {
-		t.Errorf("joined data: err = %v, want ErrEventTooLarge", err)
-	}
-}
-
 func TestStreamMalformedJSON(t *testing.T) {
 	_, _, err := drain(NewStreamFromReader(strings.NewReader(sse("message_start", evStart, "content_block_start", `{"type":`))))
 	if err == nil || !strings.Contains(err.Error(), "malformed") {
