@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"os"
+
+	"muse/session/internal/fileio"
 )
 
 // compact rewrites the journal of sess, whose lock the caller holds, with
@@ -41,7 +43,7 @@ func (s *Store) compact(sess *Session) error {
 	if err := add(&record{Type: recHead, Time: sess.Updated, Head: &head}); err != nil {
 		return fmt.Errorf("compact session %s: %w", sess.ID, err)
 	}
-	if err := writeAtomic(s.path(sess.ID), data); err != nil {
+	if err := fileio.WriteAtomic(s.path(sess.ID), data); err != nil {
 		return fmt.Errorf("compact session %s: %w", sess.ID, err)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"muse/session/internal/fileio"
 )
 
 // Delete removes the session id: its journal, its lock file and its entry
@@ -42,7 +44,7 @@ func (s *Store) Delete(id string) error {
 	// crash left, which the next delete or open retries.
 	_ = s.forget(id)
 	_ = s.removeSessionTemps(id)
-	if err := syncDir(s.dir); err != nil {
+	if err := fileio.SyncDir(s.dir); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	return nil

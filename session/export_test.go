@@ -3,12 +3,12 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"muse/ui/sanitize"
 	"strings"
 	"testing"
 	"time"
 
 	"muse/api"
+	"muse/ui/sanitize"
 )
 
 // everyKind returns a session, saved and loaded back, holding every kind of

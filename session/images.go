@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/image/webp"
+
+	"muse/session/internal/fileio"
 )
 
 // Limits on the images SaveImage accepts and the previews DecodeImage makes.
@@ -75,7 +77,7 @@ func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (Saved
 		return SavedImage{}, fmt.Errorf("save image of session %s: negative turn %d or index %d", sessionID, turn, index)
 	}
 	dir := s.ImageDir(sessionID)
-	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index), data, makeDir)
+	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index), data, fileio.MakeDir)
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
 	}
@@ -99,7 +101,7 @@ func SaveImageIn(dir, base string, data []byte) (SavedImage, error) {
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image in %s: %w", abs, err)
 	}
-	if err := os.MkdirAll(abs, dirMode); err != nil {
+	if err := os.MkdirAll(abs, fileio.DirMode); err != nil {
 		return SavedImage{}, fmt.Errorf("save image in %s: %w", abs, err)
 	}
 	path, err := writeFresh(abs, base, "."+imageExt(format), data)
@@ -121,7 +123,7 @@ func writeFresh(dir, base, ext string, data []byte) (string, error) {
 	defer os.Remove(tmp.Name())
 	_, err = tmp.Write(data)
 	if err == nil {
-		err = tmp.Chmod(fileMode)
+		err = tmp.Chmod(fileio.FileMode)
 	}
 	if err == nil {
 		err = tmp.Sync()
@@ -140,7 +142,7 @@ func writeFresh(dir, base, ext string, data []byte) (string, error) {
 		path := filepath.Join(dir, name)
 		err := os.Link(tmp.Name(), path)
 		if err == nil {
-			return path, syncDir(dir)
+			return path, fileio.SyncDir(dir)
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return "", err
@@ -160,7 +162,7 @@ func saveImage(dir, base string, data []byte, mkdir func(string) error) (SavedIm
 		return SavedImage{}, err
 	}
 	path := filepath.Join(dir, base+"."+imageExt(format))
-	if err := writeAtomic(path, data); err != nil {
+	if err := fileio.WriteAtomic(path, data); err != nil {
 		return SavedImage{}, err
 	}
 	return SavedImage{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height}, nil

@@ -15,6 +15,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"muse/session/internal/fileio"
 )
 
 const testSessionID = "20250301-090000-abcdef"
@@ -90,7 +92,7 @@ func TestSaveImagePNGAndJPEG(t *testing.T) {
 		if err != nil || !bytes.Equal(data, tc.data) {
 			t.Errorf("file content differs (err %v)", err)
 		}
-		assertMode(t, got.Path, fileMode)
+		assertMode(t, got.Path, fileio.FileMode)
 		decoded, err := DecodeImage(got.Path, 0, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -107,7 +109,7 @@ func TestSaveImagePNGAndJPEG(t *testing.T) {
 	}
 }
 
-const fs0700 = dirMode | os.ModeDir
+const fs0700 = fileio.DirMode | os.ModeDir
 
 func assertMode(t *testing.T, path string, want os.FileMode) {
 	t.Helper()
@@ -325,7 +327,7 @@ func TestSaveImageIn(t *testing.T) {
 	if got.Path != filepath.Join(existing, "image-1.jpg") || got.Format != FormatJPEG || got.Width != 9 || got.Height != 4 {
 		t.Errorf("saved %+v", got)
 	}
-	assertMode(t, got.Path, fileMode)
+	assertMode(t, got.Path, fileio.FileMode)
 	assertMode(t, existing, 0o755|os.ModeDir) // the user's directory is left alone
 
 	fresh := filepath.Join(existing, "new", "sub")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"muse/ui/sanitize"
 	"regexp"
 	"strings"
 	"syscall"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"muse/api"
+	"muse/ui/sanitize"
 )
 
 // importable returns a saved session with every kind of entry, hostile text

@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"muse/session/internal/fileio"
 )
 
 // indexName is the file name of the index.
@@ -63,39 +65,7 @@ func (s *Store) writeIndex(entries map[string]indexEntry) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.indexPath(), data)
-}
-
-// writeAtomic replaces the file at path with data, mode 0600, so that a
-// crash leaves either the old file or the new one.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(fileMode); err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return fileio.WriteAtomic(s.indexPath(), data)
 }
 
 // forget removes the entry of id from the index, if it has one.

@@ -43,8 +43,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 	"time"
+
+	"muse/session/internal/fileio"
 )
 
 // formatVersion is the journal format written in the header's "v".
@@ -145,54 +146,11 @@ func appendLine(path string, line []byte, sync bool) (err error) {
 			err = cerr
 		}
 	}()
-	if _, err := appendRecord(f, path, line); err != nil {
+	if _, err := fileio.AppendLine(f, path, line); err != nil {
 		return err
 	}
 	if !sync {
 		return nil
 	}
 	return f.Sync()
-}
-
-// appendRecord writes line at the end of f, a regular file opened for
-// reading and appending, with a single write. If the file does not end in a
-// newline (an earlier write was cut short), the line is preceded by one so
-// that it stays a line of its own. It reports whether the file was empty.
-func appendRecord(f *os.File, path string, line []byte) (empty bool, err error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return false, fmt.Errorf("%s is not a regular file", path)
-	}
-	if size := fi.Size(); size > 0 {
-		var last [1]byte
-		if _, err := f.ReadAt(last[:], size-1); err != nil {
-			return false, err
-		}
-		if last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	if _, err = f.Write(line); err != nil {
-		// A short write (a full disk) would leave half a record: take it
-		// back, so that the next attempt starts on a clean line.
-		_ = f.Truncate(fi.Size())
-	}
-	return fi.Size() == 0, err
-}
-
-// syncDir syncs the directory dir so that a file created in it survives a
-// crash. File systems that cannot sync a directory are not an error.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
 }

@@ -6,26 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 
 	"github.com/gofrs/flock"
+
+	"muse/session/internal/fileio"
 )
 
 // pidOffset is where the pid starts in a lock file: after the byte that
 // LockFileEx locks, which no other handle can read or write.
 const pidOffset = 1
-
-// noFollow is syscall.FILE_FLAG_OPEN_REPARSE_POINT, which os.OpenFile passes
-// to CreateFile on Windows: a symbolic link is opened, not its target.
-const noFollow = 0x00200000
-
-// openFlags returns flag with noFollow where the system has it.
-func openFlags(flag int) int {
-	if runtime.GOOS == "windows" {
-		flag |= noFollow
-	}
-	return flag
-}
 
 // lockFile is a lock file held by this process: fl holds the lock on it, f
 // writes the pid.
@@ -45,7 +34,7 @@ func acquire(path string) (*lockFile, int, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, 0, notLockFile(path, fi.Mode())
 	}
-	fl := flock.New(path, flock.SetFlag(openFlags(os.O_RDWR|os.O_CREATE)), flock.SetPermissions(fileMode))
+	fl := flock.New(path, flock.SetFlag(fileio.NoFollow(os.O_RDWR|os.O_CREATE)), flock.SetPermissions(fileio.FileMode))
 	ok, err := fl.TryLock()
 	unsupported := errors.Is(err, errors.ErrUnsupported)
 	switch {
@@ -56,7 +45,7 @@ func acquire(path string) (*lockFile, int, error) {
 	}
 	l := &lockFile{fl: fl, path: path}
 	// Opened again to write: the handle of fl is its own.
-	l.f, err = os.OpenFile(path, openFlags(os.O_RDWR|os.O_CREATE), fileMode)
+	l.f, err = os.OpenFile(path, fileio.NoFollow(os.O_RDWR|os.O_CREATE), fileio.FileMode)
 	if err == nil {
 		err = l.check(unsupported)
 	}
@@ -104,7 +93,7 @@ func (l *lockFile) check(unsupported bool) error {
 // heldPID returns the pid in the lock file at path, which another holds, 0
 // if unknown.
 func heldPID(path string) int {
-	f, err := os.OpenFile(path, openFlags(os.O_RDONLY), 0)
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
 	if err != nil {
 		return 0
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"syscall"
+
+	"muse/session/internal/fileio"
 )
 
 // pidOffset is where the pid starts in a lock file.
@@ -27,7 +29,7 @@ func acquire(path string) (*lockFile, int, error) {
 	for range 10 {
 		// Neither O_TRUNC nor a chmod before the lock is held: the file
 		// may be another's lock.
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, fileMode)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, fileio.FileMode)
 		if err != nil {
 			if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
 				return nil, 0, notLockFile(path, fi.Mode())
@@ -77,7 +79,7 @@ func checkLockFile(f *os.File, path string) error {
 
 // writePID records the pid of this process in the lock file, which it holds.
 func (l *lockFile) writePID() error {
-	if err := l.f.Chmod(fileMode); err != nil { // whatever the umask
+	if err := l.f.Chmod(fileio.FileMode); err != nil { // whatever the umask
 		return err
 	}
 	if err := l.f.Truncate(0); err != nil {
@@ -121,7 +123,3 @@ func (l *lockFile) release() error {
 	}
 	return err
 }
-
-// openFlags returns flag with O_NOFOLLOW: a symbolic link at the path is
-// refused (ELOOP), never followed.
-func openFlags(flag int) int { return flag | syscall.O_NOFOLLOW }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"muse/session/internal/fileio"
 )
 
 // A store in a directory muse may only read still lists, shows and exports;
@@ -25,8 +27,8 @@ func TestReadOnlyStore(t *testing.T) {
 	if err := os.Chmod(dir, 0o500); err != nil {
 		t.Fatal(err)
 	}
-	chmod = func(string, fs.FileMode) error { return syscall.EROFS }
-	defer func() { chmod = os.Chmod }()
+	fileio.Chmod = func(string, fs.FileMode) error { return syscall.EROFS }
+	defer func() { fileio.Chmod = os.Chmod }()
 	ro, err := Open(dir)
 	if err != nil {
 		t.Fatalf("open a read-only store: %v", err)

@@ -18,46 +18,8 @@ import (
 	"time"
 
 	"muse/api"
+	"muse/session/internal/fileio"
 )
-
-// line is one line of a journal as read by readLine.
-type line struct {
-	data    []byte // the line without its newline; empty when tooLong
-	size    int    // bytes read, newline included
-	newline bool   // the line ended in a newline
-	tooLong bool   // the line held more than max bytes, which were discarded
-}
-
-// readLine reads the next line from r into buf[:0], keeping at most max bytes
-// of it. It returns io.EOF with the last line when that has no newline, and
-// with an empty line at the end of the input.
-func readLine(r *bufio.Reader, buf []byte, max int) (line, error) {
-	l := line{data: buf[:0]}
-	for {
-		chunk, err := r.ReadSlice('\n')
-		l.size += len(chunk)
-		if err == nil {
-			chunk = chunk[:len(chunk)-1]
-			l.newline = true
-		}
-		if !l.tooLong {
-			if len(l.data)+len(chunk) > max {
-				l.tooLong = true
-				l.data = l.data[:0]
-			} else {
-				l.data = append(l.data, chunk...)
-			}
-		}
-		switch {
-		case err == nil:
-			return l, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		default:
-			return l, err
-		}
-	}
-}
 
 // replay rebuilds a session from the journal in r. id is the session's id as
 // named by the journal's file; it wins over the id in the header. Damage that
@@ -117,23 +79,23 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 	var lines []rawLine
 	var buf []byte
 	for n := 1; ; n++ {
-		l, err := readLine(br, buf, maxLine)
-		buf = l.data
-		rp.size += int64(l.size)
+		l, err := fileio.ReadLine(br, buf, maxLine)
+		buf = l.Data
+		rp.size += int64(l.Size)
 		if err != nil && err != io.EOF {
 			return nil, journalSize{}, fmt.Errorf("read journal: %w", err)
 		}
-		if l.size == 0 {
+		if l.Size == 0 {
 			break
 		}
 		switch {
-		case l.tooLong && !l.newline, !l.newline && !blank(l.data) && !json.Valid(l.data):
-			rp.warn(n, "dropped an unfinished last record (%d bytes)", l.size)
-		case l.tooLong:
-			rp.warn(n, "line %d: skipped a record larger than %d MiB (%d bytes)", n, maxLine>>20, l.size)
-		case blank(l.data):
+		case l.TooLong && !l.Newline, !l.Newline && !blank(l.Data) && !json.Valid(l.Data):
+			rp.warn(n, "dropped an unfinished last record (%d bytes)", l.Size)
+		case l.TooLong:
+			rp.warn(n, "line %d: skipped a record larger than %d MiB (%d bytes)", n, maxLine>>20, l.Size)
+		case blank(l.Data):
 		default:
-			lines = append(lines, rawLine{n: n, size: int64(l.size), data: bytes.Clone(l.data)})
+			lines = append(lines, rawLine{n: n, size: int64(l.Size), data: bytes.Clone(l.Data)})
 		}
 		if err == io.EOF {
 			break

@@ -19,6 +19,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"muse/session/internal/fileio"
 )
 
 // Errors returned by the store, wrapped with context; test with errors.Is.
@@ -37,21 +39,6 @@ var (
 
 // journalExt is the file name extension of a journal.
 const journalExt = ".jsonl"
-
-// Modes of the store's directory and journals: conversations are private.
-const (
-	dirMode  fs.FileMode = 0o700
-	fileMode fs.FileMode = 0o600
-)
-
-// DefaultDir returns the directory sessions are kept in: muse/sessions
-// under the data directory, $XDG_DATA_HOME when it is set to an absolute
-// path, else the platform's place (~/.local/share on Linux, ~/Library/
-// Application Support on macOS, %LOCALAPPDATA% on Windows; see BaseDir).
-// getenv reads the environment; nil means os.Getenv.
-func DefaultDir(getenv func(string) string) (string, error) {
-	return SessionsDir(getenv, "")
-}
 
 // Store keeps sessions as journals in a directory; make one with Open. Its
 // methods may be called from several goroutines, but a *Session must not be
@@ -81,57 +68,10 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", dir, err)
 	}
-	if err := makeDir(abs); err != nil {
+	if err := fileio.MakeDir(abs); err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", abs, err)
 	}
 	return &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine}, nil
-}
-
-// chmod is os.Chmod; tests make it fail, as it does on a directory muse may
-// only read (another user's, a read-only file system).
-var chmod = os.Chmod
-
-// makeDir creates dir and its missing parents with mode dirMode, whatever the
-// umask, and sets dir itself to dirMode. Existing parents are left alone.
-func makeDir(dir string) error {
-	var missing []string
-	for p := dir; ; {
-		if _, err := os.Lstat(p); err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		missing = append(missing, p)
-		parent := filepath.Dir(p)
-		if parent == p {
-			break
-		}
-		p = parent
-	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
-	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	if len(missing) == 0 {
-		missing = []string{dir}
-	}
-	for _, p := range missing {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm() == dirMode {
-			continue
-		}
-		if err := chmod(p, dirMode); err != nil && p != dir {
-			return err
-		}
-		// An existing store that cannot be chmodded (another user's, a
-		// read-only file system) can still be read.
-	}
-	return nil
 }
 
 // Dir returns the absolute path of the store's directory.
@@ -184,7 +124,7 @@ func (s *Store) createJournal(id string, now time.Time, p Params, title string, 
 		line = append(line, t...)
 	}
 	path := s.path(id)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fileMode)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fileio.FileMode)
 	if err != nil {
 		return err
 	}
@@ -194,7 +134,7 @@ func (s *Store) createJournal(id string, now time.Time, p Params, title string, 
 			os.Remove(path)
 		}
 	}()
-	if err := f.Chmod(fileMode); err != nil { // whatever the umask
+	if err := f.Chmod(fileio.FileMode); err != nil { // whatever the umask
 		return err
 	}
 	if _, err := f.Write(line); err != nil {
@@ -206,7 +146,7 @@ func (s *Store) createJournal(id string, now time.Time, p Params, title string, 
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return syncDir(s.dir)
+	return fileio.SyncDir(s.dir)
 }
 
 // clone returns a copy of p that shares no memory with it.

@@ -16,24 +16,6 @@ import (
 	"time"
 )
 
-func TestDefaultDir(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	xdg := t.TempDir()
-
-	t.Setenv("XDG_DATA_HOME", xdg)
-	if got, err := DefaultDir(nil); err != nil || got != filepath.Join(xdg, "muse", "sessions") {
-		t.Errorf("with XDG_DATA_HOME=%s: DefaultDir(nil) = %q, %v", xdg, got, err)
-	}
-	want := filepath.Join(home, ".local", "share", "muse", "sessions")
-	for _, v := range []string{"", "relative/data"} {
-		t.Setenv("XDG_DATA_HOME", v)
-		if got, err := DefaultDir(nil); err != nil || got != want {
-			t.Errorf("with XDG_DATA_HOME=%q: DefaultDir(nil) = %q, %v; want %q", v, got, err, want)
-		}
-	}
-}
-
 func mode(t *testing.T, path string) fs.FileMode {
 	t.Helper()
 	fi, err := os.Stat(path)

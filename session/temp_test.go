@@ -103,32 +103,3 @@ func TestOpenRemovesTheTempFilesACrashLeft(t *testing.T) {
 		})
 	}
 }
-
-// The prompt history's compaction removes what an earlier one left an hour
-// ago or more, not one that may be running in another muse.
-func TestPromptCompactionRemovesStaleTempFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "prompts.jsonl")
-	h := openPrompts(t, path, 2)
-	now := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
-	h.now = func() time.Time { return now }
-	seed(t, dir, now.Add(-2*time.Hour), ".prompts.jsonl.1.tmp")
-	seed(t, dir, now.Add(-time.Minute), ".prompts.jsonl.2.tmp")
-	for i := range promptCompactFactor*2 + 1 {
-		mustAddPrompt(t, h, "s1", fmt.Sprint("p", i))
-	}
-	if got := names(t, dir); !slices.Equal(got, []string{".prompts.jsonl.2.tmp", "prompts.jsonl"}) {
-		t.Errorf("files %q", got)
-	}
-}
-
-func TestTempBase(t *testing.T) {
-	for name, want := range map[string]string{
-		".a.png.123.tmp": "a.png", ".index.json.0.tmp": "index.json", ".x.1.tmp": "x",
-		".a.png.12a.tmp": "", "a.png.1.tmp": "", ".a.png.tmp": "", "..1.tmp": "", ".a.png.1.tmpx": "", ".a.png..tmp": "",
-	} {
-		if got, ok := tempBase(name); got != want || ok != (want != "") {
-			t.Errorf("%q: %q %v", name, got, ok)
-		}
-	}
-}

@@ -13,6 +13,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/session/prompts"
 	"muse/ui/clipboard"
 	"muse/ui/engine"
 	"muse/ui/launch"
@@ -339,11 +340,11 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 // recallPrompt walks the prompt history with Up (older) and Down (newer).
 func (m Model) recallPrompt(older bool) (tea.Model, tea.Cmd) {
 	if m.recall == nil {
-		var prompts []string
+		var sent []string
 		if m.opts.Prompts != nil {
-			prompts = m.opts.Prompts.Prompts()
+			sent = m.opts.Prompts.Prompts()
 		}
-		m.recall = session.NewRecall(prompts)
+		m.recall = prompts.NewRecall(sent)
 	}
 	var text string
 	var ok bool
@@ -367,7 +368,7 @@ func (m Model) recalling() bool {
 }
 
 // rememberPrompt adds a sent prompt to the history file.
-func rememberPrompt(h *session.PromptHistory, sessionID, text string) tea.Cmd {
+func rememberPrompt(h *prompts.History, sessionID, text string) tea.Cmd {
 	if h == nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/session"
+	"muse/session/prompts"
 	"muse/ui/sanitize"
 )
 
@@ -68,7 +69,7 @@ func TestCopyLastReplyOSC52(t *testing.T) {
 
 func TestPromptRecallAcrossSessions(t *testing.T) {
 	h := newHarness(t, 0)
-	hist, err := session.OpenPromptHistory(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
+	hist, err := prompts.Open(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func TestCursorShowsWithoutColour(t *testing.T) {
 // on an empty input ctrl+c quits.
 func TestCtrlCKeepsTheDraft(t *testing.T) {
 	h := newHarness(t, 0)
-	hist, err := session.OpenPromptHistory(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
+	hist, err := prompts.Open(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
 	if err != nil {
 		t.Fatal(err)
 	}

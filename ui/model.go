@@ -19,6 +19,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui/conversation"
 	"muse/ui/engine"
@@ -50,7 +51,7 @@ type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Prompts is the prompt history Up and Down recall; nil keeps none.
-	Prompts *session.PromptHistory
+	Prompts *prompts.History
 	// Terminal receives what is written to the terminal outside the frame:
 	// OSC 52 copies and kitty image transmissions; nil means os.Stdout.
 	Terminal io.Writer
@@ -128,7 +129,7 @@ type Model struct {
 	closeErr error
 
 	// recall walks the prompt history; recalled is the prompt it put in the input.
-	recall   *session.Recall
+	recall   *prompts.Recall
 	recalled string
 
 	// sel is selection mode, while it is on.

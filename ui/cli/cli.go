@@ -16,6 +16,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/session/dirs"
 	"muse/ui/sanitize"
 )
 
@@ -81,7 +82,7 @@ func isTerminal(f *os.File) bool {
 }
 
 // dirGetenv is the getenv to find folders with: nil for the process's own
-// environment, so that session.BaseDir may ask the system.
+// environment, so that dirs.BaseDir may ask the system.
 func (e Env) dirGetenv() func(string) string {
 	if e.own {
 		return nil
@@ -90,8 +91,8 @@ func (e Env) dirGetenv() func(string) string {
 }
 
 // baseDir returns the base directory b (data, config or state) for env.
-func (e Env) baseDir(b session.Base) (string, error) {
-	return session.BaseDir(b, e.dirGetenv(), e.goos)
+func (e Env) baseDir(b dirs.Base) (string, error) {
+	return dirs.BaseDir(b, e.dirGetenv(), e.goos)
 }
 
 // Main runs muse with args and returns the exit status.
@@ -166,7 +167,7 @@ func fail(env Env, err error) int {
 
 // sessionsDir returns where sessions are kept for env.
 func sessionsDir(env Env) (string, error) {
-	dir, err := session.SessionsDir(env.dirGetenv(), env.goos)
+	dir, err := dirs.SessionsDir(env.dirGetenv(), env.goos)
 	if err != nil {
 		return "", usagef("%v: set HOME (USERPROFILE on Windows) or XDG_DATA_HOME", err)
 	}

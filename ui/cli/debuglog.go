@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"muse/session"
+	"muse/session/dirs"
 	"muse/ui/sanitize"
 )
 
@@ -24,7 +24,7 @@ const debugLogName = "muse.log"
 // debugLogPath returns where --debug writes: muse/muse.log under the state
 // directory ($XDG_STATE_HOME, else the platform's place).
 func debugLogPath(env Env) (string, error) {
-	base, err := env.baseDir(session.StateBase)
+	base, err := env.baseDir(dirs.StateBase)
 	if err != nil {
 		return "", err
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"muse/api"
-	"muse/session"
+	"muse/session/dirs"
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
@@ -262,7 +262,7 @@ func (a *app) doctorFolders(d *report, configPath string) {
 	} else {
 		d.ok("debug log", p+" ("+describePath(p)+"; --debug or MUSE_DEBUG=1 writes it)")
 	}
-	if _, err := a.env.baseDir(session.DataBase); err != nil {
+	if _, err := a.env.baseDir(dirs.DataBase); err != nil {
 		d.bad("data folder", err.Error())
 	}
 }

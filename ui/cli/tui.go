@@ -14,6 +14,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui"
 	"muse/ui/engine"
@@ -56,7 +57,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), Demo: cfg.demo}
 	if store != nil { // with --no-save, no prompt history either
-		if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
+		if h, err := prompts.Open(prompts.Path(store.Dir()), 1000); err != nil {
 			fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
 		} else {
 			opts.Prompts = h

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"muse/session"
+	"muse/session/dirs"
 )
 
 // Durations of the settings that bound how long commands run.
@@ -98,9 +98,9 @@ func DefaultPath(getenv func(string) string) (string, error) {
 }
 
 // DefaultPathOn is DefaultPath with the folders laid out for the system
-// goos ("" means runtime.GOOS), as session.BaseDir does.
+// goos ("" means runtime.GOOS), as dirs.BaseDir does.
 func DefaultPathOn(getenv func(string) string, goos string) (string, error) {
-	base, err := session.BaseDir(session.ConfigBase, getenv, goos)
+	base, err := dirs.BaseDir(dirs.ConfigBase, getenv, goos)
 	if err != nil {
 		return "", errors.New("cannot locate the config file: " + err.Error())
 	}

@@ -1,4 +1,4 @@
-package session
+package prompts
 
 import (
 	"encoding/json"
@@ -11,15 +11,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"muse/session/dirs"
 )
 
 var promptClockStart = time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 
 // openPrompts opens the history at path with a clock that advances one
 // second per reading, starting after promptClockStart.
-func openPrompts(t *testing.T, path string, max int) *PromptHistory {
+func openPrompts(t *testing.T, path string, max int) *History {
 	t.Helper()
-	h, err := OpenPromptHistory(path, max)
+	h, err := Open(path, max)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func openPrompts(t *testing.T, path string, max int) *PromptHistory {
 	return h
 }
 
-func mustAddPrompt(t *testing.T, h *PromptHistory, session, text string) {
+func mustAddPrompt(t *testing.T, h *History, session, text string) {
 	t.Helper()
 	if err := h.Add(session, text); err != nil {
 		t.Fatalf("Add(%q, %q): %v", session, text, err)
@@ -89,7 +91,7 @@ func promptTexts(recs []promptRecord) []string {
 
 func reloadPrompts(t *testing.T, path string, max int) []string {
 	t.Helper()
-	h, err := OpenPromptHistory(path, max)
+	h, err := Open(path, max)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,21 +113,21 @@ func TestPromptHistoryPath(t *testing.T) {
 		{"/home/u/.local/share/muse/sessions/", "/home/u/.local/share/muse/prompts.jsonl"},
 		{"/data/x/muse/sessions", "/data/x/muse/prompts.jsonl"},
 	} {
-		if got := PromptHistoryPath(c.in); got != c.want {
-			t.Errorf("PromptHistoryPath(%q) = %q, want %q", c.in, got, c.want)
+		if got := Path(c.in); got != c.want {
+			t.Errorf("Path(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	dir, err := DefaultDir(func(k string) string {
+	dir, err := dirs.SessionsDir(func(k string) string {
 		if k == "HOME" {
 			return "/home/u"
 		}
 		return ""
-	})
+	}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := PromptHistoryPath(dir), "/home/u/.local/share/muse/prompts.jsonl"; got != want {
-		t.Errorf("PromptHistoryPath(DefaultDir) = %q, want %q", got, want)
+	if got, want := Path(dir), "/home/u/.local/share/muse/prompts.jsonl"; got != want {
+		t.Errorf("Path(SessionsDir) = %q, want %q", got, want)
 	}
 }
 
@@ -140,7 +142,7 @@ func TestPromptHistoryRoundTrip(t *testing.T) {
 		t.Errorf("new history holds %q", got)
 	}
 	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
-		t.Fatalf("OpenPromptHistory created something: %v", err)
+		t.Fatalf("Open created something: %v", err)
 	}
 	texts := []string{"hello", "multi\nline <b>&</b> \"quoted\"", "ünïcode ✓"}
 	for _, s := range texts {
@@ -208,10 +210,10 @@ func TestPromptHistoryModes(t *testing.T) {
 }
 
 func TestPromptHistoryOpenErrors(t *testing.T) {
-	if _, err := OpenPromptHistory("", 0); err == nil {
+	if _, err := Open("", 0); err == nil {
 		t.Error("empty path: no error")
 	}
-	if _, err := OpenPromptHistory(t.TempDir(), 0); err == nil {
+	if _, err := Open(t.TempDir(), 0); err == nil {
 		t.Error("directory: no error")
 	}
 }
@@ -376,7 +378,7 @@ func TestPromptHistoryForSession(t *testing.T) {
 	mustAddPrompt(t, h, "s1", "c")
 	mustAddPrompt(t, h, "s2", "c") // the newest again: not added
 	mustAddPrompt(t, h, "s2", "d")
-	check := func(h *PromptHistory, what string) {
+	check := func(h *History, what string) {
 		t.Helper()
 		for id, want := range map[string][]string{"s1": {"a", "c"}, "s2": {"b", "d"}, "none": nil} {
 			if got := h.ForSession(id); !slices.Equal(got, want) {
@@ -525,7 +527,7 @@ func TestPromptHistoryRefusesALink(t *testing.T) {
 	if err := os.Symlink(victim, path); err != nil {
 		t.Fatal(err)
 	}
-	h, err := OpenPromptHistory(path, 10)
+	h, err := Open(path, 10)
 	if err == nil {
 		if err := h.Add("s", "secret prompt"); err == nil {
 			t.Error("a prompt was written through a link")
@@ -536,4 +538,91 @@ func TestPromptHistoryRefusesALink(t *testing.T) {
 	if string(data) != "keep\n" || fi.Mode().Perm() != 0o644 {
 		t.Errorf("the link's target changed: %q, mode %o", data, fi.Mode().Perm())
 	}
+}
+
+// seed writes the files names in dir, each last changed at mtime.
+func seed(t *testing.T, dir string, mtime time.Time, names ...string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte("left by a crash"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// names lists the files in dir.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, de := range des {
+		out = append(out, de.Name())
+	}
+	return out
+}
+
+// The prompt history's compaction removes what an earlier one left an hour
+// ago or more, not one that may be running in another muse.
+func TestPromptCompactionRemovesStaleTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "prompts.jsonl")
+	h := openPrompts(t, path, 2)
+	now := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	h.now = func() time.Time { return now }
+	seed(t, dir, now.Add(-2*time.Hour), ".prompts.jsonl.1.tmp")
+	seed(t, dir, now.Add(-time.Minute), ".prompts.jsonl.2.tmp")
+	for i := range promptCompactFactor*2 + 1 {
+		mustAddPrompt(t, h, "s1", fmt.Sprint("p", i))
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{".prompts.jsonl.2.tmp", "prompts.jsonl"}) {
+		t.Errorf("files %q", got)
+	}
+}
+
+// FuzzPromptHistory feeds any bytes to the prompt history reader: it never
+// panics, keeps at most max prompts, none of them blank, and a prompt added
+// afterwards is read back.
+func FuzzPromptHistory(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-11-22T10:00:00Z","session":"s","text":"hello"}` + "\n"))
+	f.Add([]byte("{\"text\":\"a\"}\n{\"text\":\n{\"text\":\"   \"}\n\xff\xfe\n"))
+	f.Add([]byte(strings.Repeat(`{"text":"x"}`+"\n", 50)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "prompts.jsonl")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, err := Open(path, 10)
+		if err != nil {
+			t.Fatalf("open a fuzzed history: %v", err)
+		}
+		ps := h.Prompts()
+		if len(ps) > 10 {
+			t.Fatalf("%d prompts kept, max 10", len(ps))
+		}
+		for _, p := range ps {
+			if strings.TrimSpace(p) == "" {
+				t.Fatalf("a blank prompt was kept")
+			}
+		}
+		if err := h.Add("s", "fresh prompt"); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Open(path, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := back.Prompts(); len(got) == 0 || got[len(got)-1] != "fresh prompt" {
+			t.Fatalf("the prompt added after fuzzed data was lost: %q", got)
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package session
+package dirs
 
 import (
 	"path/filepath"
@@ -37,5 +37,23 @@ func TestBaseDirPerPlatform(t *testing.T) {
 	}
 	if got, err := SessionsDir(env(map[string]string{"LOCALAPPDATA": "/l"}), "windows"); err != nil || got != filepath.Join("/l", "muse", "sessions") {
 		t.Errorf("SessionsDir: %q, %v", got, err)
+	}
+}
+
+func TestSessionsDirFromTheEnvironment(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	xdg := t.TempDir()
+
+	t.Setenv("XDG_DATA_HOME", xdg)
+	if got, err := SessionsDir(nil, ""); err != nil || got != filepath.Join(xdg, "muse", "sessions") {
+		t.Errorf("with XDG_DATA_HOME=%s: SessionsDir(nil, \"\") = %q, %v", xdg, got, err)
+	}
+	want := filepath.Join(home, ".local", "share", "muse", "sessions")
+	for _, v := range []string{"", "relative/data"} {
+		t.Setenv("XDG_DATA_HOME", v)
+		if got, err := SessionsDir(nil, ""); err != nil || got != want {
+			t.Errorf("with XDG_DATA_HOME=%q: SessionsDir(nil, \"\") = %q, %v; want %q", v, got, err, want)
+		}
 	}
 }

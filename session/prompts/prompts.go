@@ -1,4 +1,7 @@
-package session
+// Package prompts keeps the history of the prompts the user sent, for Up and
+// Down in an empty input: one file beside the sessions directory, shared by
+// all sessions, and a Recall that walks it.
+package prompts
 
 // The prompt history is one file, prompts.jsonl beside the sessions
 // directory, shared by all sessions. Each prompt the user sends is one line:
@@ -24,15 +27,21 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"muse/session/internal/fileio"
 )
 
 // promptHistoryFile is the name of the prompt history, beside the sessions
 // directory.
 const promptHistoryFile = "prompts.jsonl"
 
-// defaultPromptMax is the number of prompts kept when OpenPromptHistory is
+// defaultPromptMax is the number of prompts kept when Open is
 // given no positive max.
 const defaultPromptMax = 1000
+
+// maxLine is the largest record the history reads or writes: a prompt may
+// be as long as a journal's record.
+const maxLine = 64 << 20
 
 // promptCompactFactor is how many times max lines the file may hold before it
 // is compacted to the newest max entries.
@@ -45,10 +54,10 @@ type promptRecord struct {
 	Text    string    `json:"text"`
 }
 
-// PromptHistory is the list of prompts the user sent, oldest first, kept in
-// one file shared by all sessions. Make one with OpenPromptHistory. Its
+// History is the list of prompts the user sent, oldest first, kept in
+// one file shared by all sessions. Make one with Open. Its
 // methods may be called from several goroutines.
-type PromptHistory struct {
+type History struct {
 	mu      sync.Mutex
 	path    string
 	max     int
@@ -57,19 +66,19 @@ type PromptHistory struct {
 	now     func() time.Time // the clock, replaced by tests
 }
 
-// PromptHistoryPath returns the file prompts.jsonl beside the sessions
-// directory sessionsDir (as returned by DefaultDir), e.g.
+// Path returns the file prompts.jsonl beside the sessions
+// directory sessionsDir (as dirs.SessionsDir finds it), e.g.
 // ~/.local/share/muse/prompts.jsonl.
-func PromptHistoryPath(sessionsDir string) string {
+func Path(sessionsDir string) string {
 	return filepath.Join(filepath.Dir(filepath.Clean(sessionsDir)), promptHistoryFile)
 }
 
-// OpenPromptHistory loads the history file at path, creating nothing until the
+// Open loads the history file at path, creating nothing until the
 // first Add. A missing file is an empty history. Lines that are not valid JSON
 // (such as a last line cut short by a crash) and records without text are
 // skipped. It keeps at most max entries in memory, the newest; max <= 0 means
 // 1000.
-func OpenPromptHistory(path string, max int) (*PromptHistory, error) {
+func Open(path string, max int) (*History, error) {
 	if path == "" {
 		return nil, errors.New("open prompt history: no file given")
 	}
@@ -84,14 +93,14 @@ func OpenPromptHistory(path string, max int) (*PromptHistory, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open prompt history %s: %w", abs, err)
 	}
-	return &PromptHistory{path: abs, max: max, entries: entries, lines: lines, now: time.Now}, nil
+	return &History{path: abs, max: max, entries: entries, lines: lines, now: time.Now}, nil
 }
 
 // readPrompts reads the history file at path and returns its newest max
 // records, oldest first, and the number of lines it holds, skipped ones
 // included.
 func readPrompts(path string, max int) ([]promptRecord, int, error) {
-	f, err := os.OpenFile(path, openFlags(os.O_RDONLY), 0)
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -108,15 +117,15 @@ func readPrompts(path string, max int) ([]promptRecord, int, error) {
 	br := bufio.NewReaderSize(f, 64<<10)
 	var buf []byte
 	for {
-		l, err := readLine(br, buf, maxLine)
-		buf = l.data
+		l, err := fileio.ReadLine(br, buf, maxLine)
+		buf = l.Data
 		if err != nil && err != io.EOF {
 			return nil, 0, err
 		}
-		if l.size == 0 {
+		if l.Size == 0 {
 			break
 		}
-		if !blank(l.data) || l.tooLong {
+		if !blank(l.Data) || l.TooLong {
 			lines++
 		}
 		if rec, ok := decodePrompt(l); ok {
@@ -136,12 +145,12 @@ func readPrompts(path string, max int) ([]promptRecord, int, error) {
 }
 
 // decodePrompt returns the record on the line l, if it holds one with text.
-func decodePrompt(l line) (promptRecord, bool) {
+func decodePrompt(l fileio.Line) (promptRecord, bool) {
 	var rec promptRecord
-	if l.tooLong || blank(l.data) {
+	if l.TooLong || blank(l.Data) {
 		return rec, false
 	}
-	if err := json.Unmarshal(l.data, &rec); err != nil {
+	if err := json.Unmarshal(l.Data, &rec); err != nil {
 		return rec, false
 	}
 	if strings.TrimSpace(rec.Text) == "" {
@@ -169,7 +178,7 @@ func encodePrompt(rec *promptRecord) ([]byte, error) {
 }
 
 // Path returns the absolute path of the history file.
-func (h *PromptHistory) Path() string { return h.path }
+func (h *History) Path() string { return h.path }
 
 // Add records the prompt text sent in the session sessionID: it is appended
 // to the file as one line, with a single write followed by fsync, creating the
@@ -178,7 +187,7 @@ func (h *PromptHistory) Path() string { return h.path }
 // holds more than 4*max lines it is rewritten atomically with only the newest
 // max entries; if that fails the prompt is still recorded and the error says
 // the compaction failed.
-func (h *PromptHistory) Add(sessionID, text string) error {
+func (h *History) Add(sessionID, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -211,7 +220,7 @@ func (h *PromptHistory) Add(sessionID, text string) error {
 // append appends line to the file with a single write and syncs it. If the
 // file does not end in a newline (an earlier write was cut short), the line is
 // preceded by one so that it stays a line of its own.
-func (h *PromptHistory) append(line []byte) (err error) {
+func (h *History) append(line []byte) (err error) {
 	f, err := h.openAppend()
 	if err != nil {
 		return err
@@ -221,12 +230,12 @@ func (h *PromptHistory) append(line []byte) (err error) {
 			err = cerr
 		}
 	}()
-	created, err := appendRecord(f, h.path, line)
+	created, err := fileio.AppendLine(f, h.path, line)
 	if err != nil {
 		return err
 	}
 	if created {
-		if err := f.Chmod(fileMode); err != nil { // whatever the umask
+		if err := f.Chmod(fileio.FileMode); err != nil { // whatever the umask
 			return err
 		}
 	}
@@ -234,17 +243,17 @@ func (h *PromptHistory) append(line []byte) (err error) {
 		return err
 	}
 	if created {
-		return syncDir(filepath.Dir(h.path))
+		return fileio.SyncDir(filepath.Dir(h.path))
 	}
 	return nil
 }
 
 // openAppend opens the file for appending, creating it, and its directory
 // when that is missing.
-func (h *PromptHistory) openAppend() (*os.File, error) {
+func (h *History) openAppend() (*os.File, error) {
 	// A link at the path is never followed: prompts stay in muse's folder.
-	flags := openFlags(os.O_CREATE | os.O_APPEND | os.O_RDWR)
-	f, err := os.OpenFile(h.path, flags, fileMode)
+	flags := fileio.NoFollow(os.O_CREATE | os.O_APPEND | os.O_RDWR)
+	f, err := os.OpenFile(h.path, flags, fileio.FileMode)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return f, err
 	}
@@ -252,10 +261,10 @@ func (h *PromptHistory) openAppend() (*os.File, error) {
 	if _, serr := os.Lstat(dir); !errors.Is(serr, fs.ErrNotExist) {
 		return nil, err
 	}
-	if err := makeDir(dir); err != nil {
+	if err := fileio.MakeDir(dir); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(h.path, flags, fileMode)
+	return os.OpenFile(h.path, flags, fileio.FileMode)
 }
 
 // compact rewrites the file with only its newest max entries: a temporary
@@ -263,7 +272,7 @@ func (h *PromptHistory) openAppend() (*os.File, error) {
 // those an hour old, which crashes left, are removed. The file
 // is read again rather than written from memory so that prompts appended by
 // another muse since this history was opened are kept.
-func (h *PromptHistory) compact() (err error) {
+func (h *History) compact() (err error) {
 	entries, _, err := readPrompts(h.path, h.max)
 	if err != nil {
 		return err
@@ -279,8 +288,8 @@ func (h *PromptHistory) compact() (err error) {
 	// What a crash left of an earlier compaction goes first; failing to
 	// remove it does not stop this one.
 	name := filepath.Base(h.path)
-	_ = removeTemps(filepath.Dir(h.path), func(base string) bool { return base == name }, h.now().Add(-staleTemp))
-	if err := writeAtomic(h.path, data); err != nil {
+	_ = fileio.RemoveTemps(filepath.Dir(h.path), func(base string) bool { return base == name }, h.now().Add(-fileio.StaleTemp))
+	if err := fileio.WriteAtomic(h.path, data); err != nil {
 		return err
 	}
 	h.entries = entries
@@ -289,7 +298,7 @@ func (h *PromptHistory) compact() (err error) {
 }
 
 // Prompts returns the prompts, oldest first, as a copy.
-func (h *PromptHistory) Prompts() []string {
+func (h *History) Prompts() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	out := make([]string, len(h.entries))
@@ -301,7 +310,7 @@ func (h *PromptHistory) Prompts() []string {
 
 // ForSession returns the prompts sent in the session id, oldest first, among
 // those kept in memory.
-func (h *PromptHistory) ForSession(id string) []string {
+func (h *History) ForSession(id string) []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []string
@@ -353,3 +362,6 @@ func (r *Recall) Next() (string, bool) {
 
 // Reset stops recalling: the next Prev returns the newest prompt.
 func (r *Recall) Reset() { r.pos = len(r.prompts) }
+
+// blank reports whether b holds only white space.
+func blank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }

@@ -1,4 +1,8 @@
-package session
+// Package dirs finds muse's per-user folders: the base directories for data,
+// configuration and state (XDG variables first, else the platform's place)
+// and the sessions directory under the data one. It holds no more than that,
+// so that the configuration loader can learn a folder without the journal.
+package dirs
 
 import (
 	"errors"
