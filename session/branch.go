@@ -72,6 +72,46 @@ func (s *Session) Branched() bool {
 	return false
 }
 
+// BranchPath is a branch other than the active one: its entries from where
+// it leaves the active branch, after entry number After of the active branch
+// (from 1; 0 before the first).
+type BranchPath struct {
+	After   int
+	Entries []Entry
+}
+
+// OtherBranches returns every branch of the session but the active one, in
+// the order their ends were written.
+func (s *Session) OtherBranches() []BranchPath {
+	pos := make(map[string]int, len(s.All))
+	hasChild := map[string]bool{}
+	for i, e := range s.All {
+		pos[e.ID] = i
+		hasChild[e.Parent] = true
+	}
+	active := map[string]int{}
+	for i, e := range s.Entries {
+		active[e.ID] = i + 1
+	}
+	var out []BranchPath
+	for _, e := range s.All {
+		if hasChild[e.ID] || e.ID == s.Head {
+			continue
+		}
+		path := branch(s.All, pos, e.ID)
+		k := 0
+		for k < len(path) && active[path[k].ID] > 0 {
+			k++
+		}
+		after := 0
+		if k > 0 {
+			after = active[path[k-1].ID]
+		}
+		out = append(out, BranchPath{After: after, Entries: path[k:]})
+	}
+	return out
+}
+
 // Fork is where a forked session came from.
 type Fork struct {
 	// ID is the session it was forked from; Entry is the last entry copied.
@@ -101,7 +141,7 @@ func (s *Store) Fork(id string, at int, title string) (*Session, error) {
 	if title == "" {
 		title = src.Title
 		if title == "" {
-			title = untitled
+			title = Untitled
 		}
 		title = shorten(title+" (fork)", maxRenameRunes)
 	}

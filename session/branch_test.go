@@ -1,10 +1,7 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 
 	"muse/api"
@@ -160,40 +157,6 @@ func TestFork(t *testing.T) {
 	}
 	if _, err := s.Fork(w.ID(), 9, ""); err == nil {
 		t.Error("a fork past the end of the branch was made")
-	}
-}
-
-func TestExportBranchesRoundTrip(t *testing.T) {
-	s, _ := newTestStore(t)
-	w, _ := branched(t, s)
-	w.Close()
-	sess, _ := s.Load(w.ID())
-	var md bytes.Buffer
-	if err := ExportBranches(sess, "md", &md, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"rust answer, again", "# Branch 2", "go answer", "second answer", "# Branch 3", "rust answer\n"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md.String())
-		}
-	}
-	var js bytes.Buffer
-	if err := ExportBranches(sess, "json", &js, nil); err != nil {
-		t.Fatal(err)
-	}
-	var shape struct {
-		Head    string  `json:"head"`
-		Entries []Entry `json:"entries"`
-	}
-	if err := json.Unmarshal(js.Bytes(), &shape); err != nil || len(shape.Entries) != 7 || shape.Head != sess.Head {
-		t.Fatalf("json: %v, %d entries, head %q", err, len(shape.Entries), shape.Head)
-	}
-	back, err := s.Import(bytes.NewReader(js.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(texts(back.All), texts(sess.All)) || !reflect.DeepEqual(texts(back.Entries), texts(sess.Entries)) {
-		t.Errorf("import of every branch: %q / %q", texts(back.All), texts(back.Entries))
 	}
 }
 

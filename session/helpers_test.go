@@ -128,3 +128,5 @@ func hasWarning(sess *Session, sub string) bool {
 	}
 	return false
 }
+
+func boolp(v bool) *bool { return &v }

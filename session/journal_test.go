@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"muse/api"
-	"muse/ui/sanitize"
 )
 
 // repeatReader yields b forever.
@@ -193,25 +192,6 @@ func assertAlternates(t *testing.T, h []api.MessageParam) {
 	}
 	if len(h) > 0 && h[0].Role != api.RoleUser {
 		t.Fatalf("history starts with %s", h[0].Role)
-	}
-}
-
-func TestExportAndTranscriptShowToolResults(t *testing.T) {
-	sess := &Session{ID: "s", Title: "t", Entries: []Entry{
-		{ID: "e1", Kind: KindUser, Text: "time?"},
-		{ID: "e2", Kind: KindTool, ToolResults: []ToolResult{{Name: "get_time", Output: "12:00 UTC", Approval: "yes"}}},
-	}}
-	var md, text strings.Builder
-	if err := Export(sess, "md", &md, sanitize.ForExport); err != nil {
-		t.Fatal(err)
-	}
-	if err := Transcript(sess, &text); err != nil {
-		t.Fatal(err)
-	}
-	for name, out := range map[string]string{"md": md.String(), "transcript": text.String()} {
-		if !strings.Contains(out, "get_time") || !strings.Contains(out, "12:00 UTC") || !strings.Contains(out, "exit 0") {
-			t.Errorf("%s lacks the tool result:\n%s", name, out)
-		}
 	}
 }
 

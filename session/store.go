@@ -6,6 +6,12 @@
 // flight, and loading skips what a crash or a stray edit damaged instead of
 // failing. The store writes only what it is given: the session types hold no
 // credentials, and none are added here.
+//
+// This package is the journal: the session types, the store and its
+// writer, replay, branches, compaction, locks, the index and the list.
+// Beside it, session/transcript writes and reads the transcript formats
+// (text, Markdown, JSON export and import), session/prompts keeps the
+// prompt history, and session/dirs finds muse's folders.
 package session
 
 import (

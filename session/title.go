@@ -5,8 +5,8 @@ import (
 	"unicode"
 )
 
-// untitled is the title of a session that has none.
-const untitled = "untitled"
+// Untitled is the title of a session that has none.
+const Untitled = "untitled"
 
 // maxTitleRunes is the longest title TitleFrom returns, ellipsis included.
 const maxTitleRunes = 48
@@ -22,7 +22,7 @@ func TitleFrom(prompt string) string {
 			return shorten(t, maxTitleRunes)
 		}
 	}
-	return untitled
+	return Untitled
 }
 
 // titleRune maps control characters to spaces and drops bidi controls.
@@ -66,7 +66,7 @@ func (sess *Session) Info() Info {
 		Model:   sess.Params.Model,
 	}
 	if info.Title == "" {
-		info.Title = untitled
+		info.Title = Untitled
 	}
 	for _, e := range sess.Entries {
 		if e.Kind == KindUser || e.Kind == KindAssistant || e.Kind == KindImage {

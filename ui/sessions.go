@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/session/transcript"
 	"muse/ui/sanitize"
 )
 
@@ -157,7 +158,7 @@ func (m Model) export(path string) tea.Cmd {
 		if err != nil {
 			return exportedMsg{err: fmt.Errorf("export to %s: %w", path, err)}
 		}
-		err = session.Export(sess, "md", f, sanitize.ForExport)
+		err = transcript.Export(sess, "md", f, sanitize.ForExport)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

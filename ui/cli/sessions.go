@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"muse/session"
+	"muse/session/transcript"
 	"muse/ui/sanitize"
 )
 
@@ -64,9 +65,9 @@ ID may be a session id, a unique prefix of one, or a title.`,
 		if err != nil {
 			return fail(a.env, err)
 		}
-		write := session.Transcript
+		write := transcript.Text
 		if *showAll {
-			write = session.TranscriptBranches
+			write = transcript.TextBranches
 		}
 		var b strings.Builder
 		if err := write(sess, &b); err != nil {
@@ -308,12 +309,12 @@ func truncate(s string, n int) string {
 }
 
 // export writes sess in format to standard output, or to the file out.
-// session.Export removes the escape sequences of the texts (Markdown) or
+// transcript.Export removes the escape sequences of the texts (Markdown) or
 // escapes them (JSON), so what it writes is safe on a terminal and in a file.
 func export(env Env, sess *session.Session, format, out string, force, all bool) int {
-	write := session.Export
+	write := transcript.Export
 	if all {
-		write = session.ExportBranches
+		write = transcript.ExportBranches
 	}
 	if out == "" || out == "-" {
 		if err := write(sess, format, env.Stdout, sanitize.ForExport); err != nil {
@@ -374,7 +375,7 @@ func exportFile(sess *session.Session, format, path string, force bool, write ex
 	return nil
 }
 
-// exportFunc is session.Export or session.ExportBranches.
+// exportFunc is transcript.Export or transcript.ExportBranches.
 type exportFunc func(sess *session.Session, format string, w io.Writer, clean func(string, []byte) []byte) error
 
 // writeExport writes sess in format to f, syncs and closes it, and calls
@@ -409,7 +410,7 @@ func importSession(env Env, store *session.Store, name string) int {
 		defer f.Close()
 		r, what = f, name
 	}
-	sess, err := store.Import(r)
+	sess, err := transcript.Import(store, r)
 	if err != nil {
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}

@@ -1,59 +1,45 @@
-package session
+package transcript
 
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"muse/api"
+	"muse/session"
 	"muse/ui/sanitize"
 )
 
 // everyKind returns a session, saved and loaded back, holding every kind of
 // entry.
-func everyKind(t *testing.T) *Session {
+func everyKind(t *testing.T) *session.Session {
 	t.Helper()
-	s, _ := newTestStore(t)
+	s := newTestStore(t)
 	p := fullParams()
-	p.Image = &ImageParams{Model: "wanx-v1", Size: "1024*1024", Watermark: boolp(false)}
-	sess, err := s.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cut := Entry{ID: "e4", Kind: KindAssistant, Status: StatusInterrupted,
+	p.Image = &session.ImageParams{Model: "wanx-v1", Size: "1024*1024", Watermark: boolp(false)}
+	cut := session.Entry{ID: "e4", Kind: session.KindAssistant, Status: session.StatusInterrupted,
 		Message: &api.Message{Model: "claude-haiku", Content: []api.ContentBlock{{Type: api.BlockText, Text: "Once upon"}}, StopReason: api.StopMaxTokens}}
-	cancelled := Entry{ID: "e5", Kind: KindAssistant, Status: StatusCancelled,
+	cancelled := session.Entry{ID: "e5", Kind: session.KindAssistant, Status: session.StatusCancelled,
 		Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "Partial ```code``` reply"}}}}
-	image := Entry{ID: "e8", Kind: KindImage, ImagePrompt: "a red fox in snow",
-		ImageParams: &ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
-		Images: []Image{
+	image := session.Entry{ID: "e8", Kind: session.KindImage, ImagePrompt: "a red fox in snow",
+		ImageParams: &session.ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
+		Images: []session.Image{
 			{Index: 0, URL: "https://img.example/1.png", Path: "/home/u/muse/images/fox 1.png", Width: 1024, Height: 1024, RevisedPrompt: "A red fox standing in fresh snow"},
 			{Index: 1, Error: "content moderation"},
 		}}
-	for _, e := range []Entry{
+	return saved(t, s, p, "Every kind",
 		userEntry("e1", "Read /tmp/x please"),
 		fullAssistant("e2"),
 		userEntry("e3", "Tell a story"),
 		cut,
 		cancelled,
-		{ID: "e6", Kind: KindError, Error: &ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
-		{ID: "e7", Kind: KindNotice, Text: "model changed to claude-haiku"},
+		session.Entry{ID: "e6", Kind: session.KindError, Error: &session.ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
+		session.Entry{ID: "e7", Kind: session.KindNotice, Text: "model changed to claude-haiku"},
 		image,
-	} {
-		if err := s.Append(sess, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.SetTitle(sess, "Every kind"); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Load(sess.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	)
 }
 
 func TestExportMarkdown(t *testing.T) {
@@ -107,7 +93,7 @@ func TestExportJSON(t *testing.T) {
 	if !strings.HasPrefix(b.String(), "{\n  \"id\": ") || !strings.Contains(b.String(), `"text": "Read /tmp/x please"`) {
 		t.Errorf("not indented, unescaped JSON: %.200s", b.String())
 	}
-	var back Session
+	var back session.Session
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +115,8 @@ func TestExportErrors(t *testing.T) {
 	if err := Export(sess, "md", failingWriter{}, sanitize.ForExport); err == nil {
 		t.Error("a write error was not reported")
 	}
-	if err := Transcript(sess, failingWriter{}); err == nil {
-		t.Error("a write error was not reported by Transcript")
+	if err := Text(sess, failingWriter{}); err == nil {
+		t.Error("a write error was not reported by Text")
 	}
 }
 
@@ -143,7 +129,7 @@ var errDiskFull = &json.UnsupportedValueError{Str: "disk full"}
 func TestTranscript(t *testing.T) {
 	sess := everyKind(t)
 	var b bytes.Buffer
-	if err := Transcript(sess, &b); err != nil {
+	if err := Text(sess, &b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -178,23 +164,23 @@ func boolp(v bool) *bool { return &v }
 // are zero, as one never saved, is exported with the times of its entries.
 func TestExportUnsavedTimes(t *testing.T) {
 	first := time.Date(2025, 3, 1, 9, 5, 0, 0, time.UTC)
-	sess := &Session{ID: "s", Title: "Unsaved", Params: Params{Model: "m"}, Entries: []Entry{
-		{ID: "e1", Kind: KindNotice, Text: "no time"},
-		{ID: "e2", Kind: KindUser, Time: first.Add(time.Hour), Text: "later"},
-		{ID: "e3", Kind: KindUser, Time: first, Text: "first"},
+	sess := &session.Session{ID: "s", Title: "Unsaved", Params: session.Params{Model: "m"}, Entries: []session.Entry{
+		{ID: "e1", Kind: session.KindNotice, Text: "no time"},
+		{ID: "e2", Kind: session.KindUser, Time: first.Add(time.Hour), Text: "later"},
+		{ID: "e3", Kind: session.KindUser, Time: first, Text: "first"},
 	}}
 	md := exportString(t, sess, "md")
 	if !strings.Contains(md, "\nCreated 2025-03-01 09:05 UTC · updated 2025-03-01 10:05 UTC · model m\n") || strings.Contains(md, "0001") {
 		t.Errorf("Markdown header:\n%s", md)
 	}
 	var tr bytes.Buffer
-	if err := Transcript(sess, &tr); err != nil {
+	if err := Text(sess, &tr); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(tr.String(), "Unsaved\ncreated 2025-03-01 09:05 UTC · updated 2025-03-01 10:05 UTC · model m\n") {
 		t.Errorf("transcript header:\n%s", tr.String())
 	}
-	var back Session
+	var back session.Session
 	if err := json.Unmarshal([]byte(exportString(t, sess, "json")), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +192,7 @@ func TestExportUnsavedTimes(t *testing.T) {
 	}
 
 	// Without a time anywhere, none is shown.
-	bare := &Session{ID: "b", Entries: []Entry{{ID: "e1", Kind: KindUser, Text: "hi"}}}
+	bare := &session.Session{ID: "b", Entries: []session.Entry{{ID: "e1", Kind: session.KindUser, Text: "hi"}}}
 	if md := exportString(t, bare, "md"); strings.Contains(md, "0001") || strings.Contains(md, "reated") {
 		t.Errorf("Markdown of a session without times:\n%s", md)
 	}
@@ -217,10 +203,10 @@ func TestExportUnsavedTimes(t *testing.T) {
 // keeps every text whole.
 func TestExportTerminalSafe(t *testing.T) {
 	const hostile = "\x1b]52;c;aGk=\x07\x1b]0;pwned\x07\x1b[2J\u009b2J\u2028"
-	sess := &Session{ID: "s", Title: "T" + hostile, Created: clockStart, Updated: clockStart, Entries: []Entry{
-		{ID: "e1", Kind: KindUser, Text: "a" + hostile + "\n\tb"},
-		{ID: "e2", Kind: KindTool, ToolResults: []ToolResult{{Name: "ls" + hostile, Output: "out" + hostile}}},
-		{ID: "e3", Kind: KindImage, Images: []Image{{Error: "bad" + hostile}}},
+	sess := &session.Session{ID: "s", Title: "T" + hostile, Created: clockStart, Updated: clockStart, Entries: []session.Entry{
+		{ID: "e1", Kind: session.KindUser, Text: "a" + hostile + "\n\tb"},
+		{ID: "e2", Kind: session.KindTool, ToolResults: []session.ToolResult{{Name: "ls" + hostile, Output: "out" + hostile}}},
+		{ID: "e3", Kind: session.KindImage, Images: []session.Image{{Error: "bad" + hostile}}},
 	}}
 	md := exportString(t, sess, "md")
 	for _, bad := range []string{"\x1b", "\x07", "\u009b", "pwned", "52;", "2J"} {
@@ -242,11 +228,64 @@ func TestExportTerminalSafe(t *testing.T) {
 	if !strings.Contains(js, `\u009b2J\u2028`) {
 		t.Errorf("the JSON lacks the escapes:\n%s", js)
 	}
-	var back Session
+	var back session.Session
 	if err := json.Unmarshal([]byte(js), &back); err != nil {
 		t.Fatal(err)
 	}
 	if mustJSON(t, &back) != mustJSON(t, sess) {
 		t.Errorf("the JSON does not read back as the session:\n got %s\nwant %s", mustJSON(t, &back), mustJSON(t, sess))
+	}
+}
+
+func TestExportBranchesRoundTrip(t *testing.T) {
+	s := newTestStore(t)
+	w := branched(t, s)
+	w.Close()
+	sess, _ := s.Load(w.ID())
+	var md bytes.Buffer
+	if err := ExportBranches(sess, "md", &md, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rust answer, again", "# Branch 2", "go answer", "second answer", "# Branch 3", "rust answer\n"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	var js bytes.Buffer
+	if err := ExportBranches(sess, "json", &js, nil); err != nil {
+		t.Fatal(err)
+	}
+	var shape struct {
+		Head    string          `json:"head"`
+		Entries []session.Entry `json:"entries"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &shape); err != nil || len(shape.Entries) != 7 || shape.Head != sess.Head {
+		t.Fatalf("json: %v, %d entries, head %q", err, len(shape.Entries), shape.Head)
+	}
+	back, err := Import(s, bytes.NewReader(js.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(texts(back.All), texts(sess.All)) || !reflect.DeepEqual(texts(back.Entries), texts(sess.Entries)) {
+		t.Errorf("import of every branch: %q / %q", texts(back.All), texts(back.Entries))
+	}
+}
+
+func TestExportAndTranscriptShowToolResults(t *testing.T) {
+	sess := &session.Session{ID: "s", Title: "t", Entries: []session.Entry{
+		{ID: "e1", Kind: session.KindUser, Text: "time?"},
+		{ID: "e2", Kind: session.KindTool, ToolResults: []session.ToolResult{{Name: "get_time", Output: "12:00 UTC", Approval: "yes"}}},
+	}}
+	var md, text strings.Builder
+	if err := Export(sess, "md", &md, sanitize.ForExport); err != nil {
+		t.Fatal(err)
+	}
+	if err := Text(sess, &text); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"md": md.String(), "transcript": text.String()} {
+		if !strings.Contains(out, "get_time") || !strings.Contains(out, "12:00 UTC") || !strings.Contains(out, "exit 0") {
+			t.Errorf("%s lacks the tool result:\n%s", name, out)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"muse/session"
 )
 
 // maxImport is the largest export Import reads, in bytes.
@@ -28,7 +30,7 @@ const importHint = "import reads what muse sessions export --format json writes"
 // unknown field, a value of the wrong type), or holds an entry without an
 // id, with the id of an earlier entry or of a kind muse does not know. The
 // error names the line and column of the input where it went wrong.
-func (s *Store) Import(r io.Reader) (*Session, error) {
+func Import(s *session.Store, r io.Reader) (*session.Session, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxImport+1))
 	if err != nil {
 		return nil, fmt.Errorf("import session: read the export: %w", err)
@@ -40,68 +42,12 @@ func (s *Store) Import(r io.Reader) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("import session: %w (%s)", err, importHint)
 	}
-	sess, err := s.saveImported(ex)
-	if err != nil {
-		return nil, fmt.Errorf("import session: %w", err)
-	}
-	return sess, nil
-}
-
-// saveImported saves a new session with the given title, settings and
-// entries through a writer, with one write and one sync for the entries,
-// and returns it. A session it cannot complete is deleted.
-func (s *Store) saveImported(ex *exported) (*Session, error) {
-	w := NewWriter(s, ex.params)
-	if t := ex.title; t != "" {
-		// Kept as it was written (the front ends sanitize it), but no longer
-		// than a rename allows: a 50 MiB title slowed every list.
-		if r := []rune(t); len(r) > maxRenameRunes {
-			t = string(r[:maxRenameRunes])
+	if ex.Tree {
+		if err := checkTree(ex.Entries, ex.Head); err != nil {
+			return nil, fmt.Errorf("import session: %w", err)
 		}
-		w.SetTitle(t) // written with the header
 	}
-	err := w.create()
-	switch {
-	case err != nil:
-	case ex.tree:
-		if err = checkTree(ex.entries, ex.head); err == nil {
-			err = w.AppendTree(ex.entries, ex.head)
-		}
-	default:
-		// An export of one branch is a line of entries, each after the one
-		// before it, whatever parents it names.
-		for i := range ex.entries {
-			ex.entries[i].Parent = ""
-		}
-		err = w.AppendAll(ex.entries)
-	}
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		if id := w.ID(); id != "" {
-			if derr := s.Delete(id); derr != nil {
-				err = fmt.Errorf("%w; the partly written session %s could not be removed either: %v", err, id, derr)
-			}
-		}
-		return nil, err
-	}
-	sess, err := s.Load(w.ID())
-	if err != nil {
-		return nil, err
-	}
-	return sess, nil
-}
-
-// exported is what Import takes from an export.
-type exported struct {
-	title   string
-	params  Params
-	entries []Entry
-	// tree is set for an export of every branch: entries name their
-	// parents, and head ends the active branch.
-	tree bool
-	head string
+	return s.SaveImported(*ex)
 }
 
 // inputError is a fault of the input at a byte offset, which its message
@@ -117,7 +63,7 @@ func (e *inputError) Error() string {
 
 // knownKinds are the entry kinds Import accepts.
 var knownKinds = map[string]bool{
-	KindUser: true, KindAssistant: true, KindError: true, KindNotice: true, KindImage: true, KindTool: true,
+	session.KindUser: true, session.KindAssistant: true, session.KindError: true, session.KindNotice: true, session.KindImage: true, session.KindTool: true,
 }
 
 // parser walks an export with a json.Decoder's tokens, keeping the offsets
@@ -186,7 +132,7 @@ func (p *parser) describe(off int) string {
 }
 
 // parseExport reads data, the whole input of Import.
-func parseExport(data []byte) (*exported, error) {
+func parseExport(data []byte) (*session.Imported, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("the input is empty")
 	}
@@ -211,7 +157,7 @@ func parseExport(data []byte) (*exported, error) {
 	if tok, _ := p.dec.Token(); tok != json.Delim('{') {
 		return nil, p.at(start, "the input is %s, not an object holding a session", p.describe(start))
 	}
-	ex := &exported{}
+	ex := &session.Imported{}
 	seen := make(map[string]bool)
 	for p.dec.More() {
 		keyAt := p.next()
@@ -229,24 +175,24 @@ func parseExport(data []byte) (*exported, error) {
 			var id string
 			err = p.decode(&id, "the session's id")
 		case "title":
-			err = p.decode(&ex.title, "the title")
+			err = p.decode(&ex.Title, "the title")
 		case "created", "updated":
 			var t time.Time
 			err = p.decode(&t, fmt.Sprintf("the %q time", key))
 		case "params":
-			err = p.decode(&ex.params, "the settings")
+			err = p.decode(&ex.Params, "the settings")
 			if err == nil {
-				if cerr := ex.params.Check(); cerr != nil {
+				if cerr := ex.Params.Check(); cerr != nil {
 					err = p.at(keyAt, "the settings: %v", cerr)
 				}
 			}
 		case "entries":
-			ex.entries, err = p.entries()
+			ex.Entries, err = p.entries()
 		case "head":
-			err = p.decode(&ex.head, "the head")
-			ex.tree = true
+			err = p.decode(&ex.Head, "the head")
+			ex.Tree = true
 		case "forked_from":
-			var f Fork
+			var f session.Fork
 			err = p.decode(&f, "where the session was forked from")
 		default:
 			return nil, p.at(keyAt, "unknown field %q in the session", key)
@@ -389,7 +335,7 @@ func walkKeys(b []byte, visit func(path []string, key, value int) bool) {
 }
 
 // entries reads the array of entries.
-func (p *parser) entries() ([]Entry, error) {
+func (p *parser) entries() ([]session.Entry, error) {
 	start := p.next()
 	tok, err := p.dec.Token()
 	if err != nil {
@@ -401,7 +347,7 @@ func (p *parser) entries() ([]Entry, error) {
 	if tok != json.Delim('[') {
 		return nil, p.at(start, "\"entries\" is %s, want an array of entries", p.describe(start))
 	}
-	var out []Entry
+	var out []session.Entry
 	first := make(map[string]int) // entry id → number of the entry, from 1
 	for p.dec.More() {
 		n := len(out) + 1
@@ -412,7 +358,7 @@ func (p *parser) entries() ([]Entry, error) {
 		if p.data[from] != '{' {
 			return nil, p.at(from, "entry %d is %s, want an object", n, p.describe(from))
 		}
-		var e Entry
+		var e session.Entry
 		if err := p.decodeAt(from, to, &e, fmt.Sprintf("entry %d", n)); err != nil {
 			return nil, err
 		}
@@ -441,7 +387,7 @@ func (p *parser) entries() ([]Entry, error) {
 
 // checkTree refuses a tree of entries whose parents or head name an entry
 // that does not come before: the export was edited or cut.
-func checkTree(entries []Entry, head string) error {
+func checkTree(entries []session.Entry, head string) error {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		if e.Parent != "" && !seen[e.Parent] {

@@ -1,4 +1,9 @@
-package session
+// Package transcript writes sessions out and reads them back in: the
+// plain-text transcript of "muse sessions show", the Markdown and JSON
+// exports of "muse sessions export", and the import of a JSON export as a
+// new session. It reads the session types and saves through the store;
+// the journal itself is session's.
+package transcript
 
 import (
 	"bufio"
@@ -7,42 +12,43 @@ import (
 	"strings"
 
 	"muse/api"
+	"muse/session"
 )
 
-// Transcript writes sess to w as plain text, for "muse sessions show": the
+// Text writes sess to w as plain text, for "muse sessions show": the
 // title, a line with when the session was created and updated and its
 // model, then each entry after a prefix such as "you:" or "assistant
 // (model):", its text as it is. Of the settings it shows only the model
 // names. It writes the texts unfiltered: a caller printing to a terminal
 // must remove the escape sequences they may hold.
-func Transcript(sess *Session, w io.Writer) error {
-	return transcript(sess, w, false)
+func Text(sess *session.Session, w io.Writer) error {
+	return plain(sess, w, false)
 }
 
-// TranscriptBranches is Transcript with every branch: the active one, then
+// TextBranches is Text with every branch: the active one, then
 // each other branch from where it leaves the active one.
-func TranscriptBranches(sess *Session, w io.Writer) error {
-	return transcript(sess, w, true)
+func TextBranches(sess *session.Session, w io.Writer) error {
+	return plain(sess, w, true)
 }
 
-func transcript(sess *Session, w io.Writer, all bool) error {
+func plain(sess *session.Session, w io.Writer, all bool) error {
 	if sess == nil {
 		return fmt.Errorf("show session: no session")
 	}
 	b := bufio.NewWriter(w)
 	title := oneLine(sess.Title)
 	if title == "" {
-		title = untitled
+		title = session.Untitled
 	}
 	fmt.Fprintf(b, "%s\n%s\n", title, header(sess))
 	for i := range sess.Entries {
 		writeTextEntry(b, sess, &sess.Entries[i])
 	}
 	if all {
-		for n, path := range otherBranches(sess) {
-			fmt.Fprintf(b, "\n── branch %d · after message %d of the active branch ──\n", n+2, path.after)
-			for i := range path.entries {
-				writeTextEntry(b, sess, &path.entries[i])
+		for n, path := range sess.OtherBranches() {
+			fmt.Fprintf(b, "\n── branch %d · after message %d of the active branch ──\n", n+2, path.After)
+			for i := range path.Entries {
+				writeTextEntry(b, sess, &path.Entries[i])
 			}
 		}
 	}
@@ -53,21 +59,21 @@ func transcript(sess *Session, w io.Writer, all bool) error {
 }
 
 // writeTextEntry writes one entry of a plain-text transcript.
-func writeTextEntry(b *bufio.Writer, sess *Session, e *Entry) {
+func writeTextEntry(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	b.WriteString("\n")
 	switch e.Kind {
-	case KindUser:
+	case session.KindUser:
 		fmt.Fprintf(b, "you:\n%s\n", trimNL(e.Text))
-	case KindAssistant:
+	case session.KindAssistant:
 		writeTextReply(b, sess, e)
-	case KindError:
+	case session.KindError:
 		info := e.ErrorOf()
 		writeTextError(b, info, e.RequestID)
-	case KindNotice:
+	case session.KindNotice:
 		fmt.Fprintf(b, "notice: %s\n", trimNL(e.Text))
-	case KindImage:
+	case session.KindImage:
 		writeTextImage(b, sess, e)
-	case KindTool:
+	case session.KindTool:
 		for _, r := range e.ToolResults {
 			fmt.Fprintf(b, "tool %s (%s):\n%s\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
 		}
@@ -86,7 +92,7 @@ func speaker(who, model string) string {
 	return who + " (" + model + "):\n"
 }
 
-func writeTextReply(b *bufio.Writer, sess *Session, e *Entry) {
+func writeTextReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	b.WriteString(speaker("assistant", modelOf(sess, e)))
 	if e.Message != nil {
 		for i, c := range e.Message.Content {
@@ -121,14 +127,14 @@ func writeTextReply(b *bufio.Writer, sess *Session, e *Entry) {
 	}
 }
 
-func writeTextError(b *bufio.Writer, info *ErrorInfo, requestID string) {
+func writeTextError(b *bufio.Writer, info *session.ErrorInfo, requestID string) {
 	b.WriteString(trimNL(errorLine(info, requestID, false)) + "\n")
 	if info.Hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", trimNL(info.Hint))
 	}
 }
 
-func writeTextImage(b *bufio.Writer, sess *Session, e *Entry) {
+func writeTextImage(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	b.WriteString(speaker("image", modelOf(sess, e)))
 	if e.ImagePrompt != "" {
 		b.WriteString(trimNL(e.ImagePrompt) + "\n")

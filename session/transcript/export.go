@@ -1,4 +1,4 @@
-package session
+package transcript
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"muse/api"
+	"muse/session"
 )
 
 // Export writes sess to w in format "md", a Markdown transcript, or "json",
@@ -25,7 +26,7 @@ import (
 // settings it shows only the model.
 //
 // Stored texts may hold escape sequences, which would act on the terminal
-// the export is later printed on. The session package writes text as it was
+// the export is later printed on. This package writes text as it was
 // stored; clean, given by the front end, makes the whole export safe before
 // it is written (the front ends pass sanitize.ForExport: escapes removed from
 // Markdown, control characters escaped in JSON). A nil clean writes the
@@ -34,7 +35,7 @@ import (
 // A session whose Created time is zero, as one never saved, is exported as
 // created at its earliest entry; one whose Updated time is zero as updated
 // at its latest entry or when it was created.
-func Export(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
+func Export(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
 	return export(sess, format, w, clean, false)
 }
 
@@ -42,11 +43,11 @@ func Export(sess *Session, format string, w io.Writer, clean func(format string,
 // active branch, then each other branch from where it leaves it; in JSON
 // every entry of every branch, each naming its parent, in the order they
 // were written, and the head, which "muse sessions import" rebuilds.
-func ExportBranches(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
+func ExportBranches(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
 	return export(sess, format, w, clean, true)
 }
 
-func export(sess *Session, format string, w io.Writer, clean func(format string, data []byte) []byte, all bool) error {
+func export(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte, all bool) error {
 	if sess == nil {
 		return fmt.Errorf("export session: no session")
 	}
@@ -73,7 +74,7 @@ func export(sess *Session, format string, w io.Writer, clean func(format string,
 		if all {
 			c.Entries = sess.All
 			v = struct {
-				*Session
+				*session.Session
 				Head string `json:"head"`
 			}{&c, sess.Head}
 		}
@@ -92,7 +93,7 @@ func export(sess *Session, format string, w io.Writer, clean func(format string,
 // times returns when sess was created and last updated. A zero Created falls
 // back to the earliest entry time, a zero Updated to the latest entry time
 // or else to the creation time; either stays zero when nothing is known.
-func times(sess *Session) (created, updated time.Time) {
+func times(sess *session.Session) (created, updated time.Time) {
 	created, updated = sess.Created, sess.Updated
 	if !created.IsZero() && !updated.IsZero() {
 		return created, updated
@@ -127,7 +128,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // header returns the line under a transcript's title: when sess was created
 // and updated, and its model. A time that is not known is left out.
-func header(sess *Session) string {
+func header(sess *session.Session) string {
 	var parts []string
 	created, updated := times(sess)
 	if !created.IsZero() {
@@ -143,7 +144,7 @@ func header(sess *Session) string {
 }
 
 // modelOf returns the model that wrote the reply e.
-func modelOf(sess *Session, e *Entry) string {
+func modelOf(sess *session.Session, e *session.Entry) string {
 	switch {
 	case e.Message != nil && e.Message.Model != "":
 		return e.Message.Model
@@ -151,7 +152,7 @@ func modelOf(sess *Session, e *Entry) string {
 		return e.Params.Model
 	case e.ImageParams != nil && e.ImageParams.Model != "":
 		return e.ImageParams.Model
-	case e.Kind == KindImage && sess.Params.Image != nil && sess.Params.Image.Model != "":
+	case e.Kind == session.KindImage && sess.Params.Image != nil && sess.Params.Image.Model != "":
 		return sess.Params.Image.Model
 	}
 	return sess.Params.Model
@@ -160,7 +161,7 @@ func modelOf(sess *Session, e *Entry) string {
 // statusNote names an unusual status of an entry, "" for others.
 func statusNote(status string) string {
 	switch status {
-	case StatusCancelled, StatusInterrupted, StatusFailed, StatusStreaming:
+	case session.StatusCancelled, session.StatusInterrupted, session.StatusFailed, session.StatusStreaming:
 		return status
 	}
 	return ""
@@ -168,7 +169,7 @@ func statusNote(status string) string {
 
 // errorLine describes a failed request as "Error 529 overloaded_error:
 // message (request req_1)", with the markup of md around "Error ...".
-func errorLine(info *ErrorInfo, requestID string, md bool) string {
+func errorLine(info *session.ErrorInfo, requestID string, md bool) string {
 	head := "Error"
 	if info.Status != 0 {
 		head += fmt.Sprintf(" %d", info.Status)
@@ -189,10 +190,10 @@ func errorLine(info *ErrorInfo, requestID string, md bool) string {
 }
 
 // writeMarkdown writes sess as a Markdown transcript.
-func writeMarkdown(sess *Session, b *strings.Builder) {
+func writeMarkdown(sess *session.Session, b *strings.Builder) {
 	title := oneLine(sess.Title)
 	if title == "" {
-		title = untitled
+		title = session.Untitled
 	}
 	fmt.Fprintf(b, "# %s\n\n%s\n", title, capitalize(header(sess)))
 	for i := range sess.Entries {
@@ -201,21 +202,21 @@ func writeMarkdown(sess *Session, b *strings.Builder) {
 }
 
 // writeMarkdownEntry writes one entry of a Markdown transcript.
-func writeMarkdownEntry(b *strings.Builder, sess *Session, e *Entry) {
+func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.Entry) {
 	b.WriteString("\n")
 	switch e.Kind {
-	case KindUser:
+	case session.KindUser:
 		fmt.Fprintf(b, "## You\n\n%s\n", trimNL(e.Text))
-	case KindAssistant:
+	case session.KindAssistant:
 		writeMarkdownReply(b, sess, e)
-	case KindError:
+	case session.KindError:
 		info := e.ErrorOf()
 		writeMarkdownError(b, info, e.RequestID)
-	case KindNotice:
+	case session.KindNotice:
 		b.WriteString(quote("**Notice**: " + trimNL(e.Text)))
-	case KindImage:
+	case session.KindImage:
 		writeMarkdownImage(b, sess, e)
-	case KindTool:
+	case session.KindTool:
 		b.WriteString("## Tool results\n")
 		for _, r := range e.ToolResults {
 			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
@@ -229,56 +230,16 @@ func writeMarkdownEntry(b *strings.Builder, sess *Session, e *Entry) {
 
 // writeMarkdownBranches writes the branches of sess other than the active
 // one, each from where it leaves the active branch to its end.
-func writeMarkdownBranches(sess *Session, b *strings.Builder) {
-	for n, path := range otherBranches(sess) {
-		fmt.Fprintf(b, "\n---\n\n# Branch %d · after message %d of the active branch\n", n+2, path.after)
-		for i := range path.entries {
-			writeMarkdownEntry(b, sess, &path.entries[i])
+func writeMarkdownBranches(sess *session.Session, b *strings.Builder) {
+	for n, path := range sess.OtherBranches() {
+		fmt.Fprintf(b, "\n---\n\n# Branch %d · after message %d of the active branch\n", n+2, path.After)
+		for i := range path.Entries {
+			writeMarkdownEntry(b, sess, &path.Entries[i])
 		}
 	}
 }
 
-// branchPath is a branch other than the active one: its entries from where
-// it leaves the active branch, after entry number after (from 1; 0 before
-// the first).
-type branchPath struct {
-	after   int
-	entries []Entry
-}
-
-// otherBranches returns every branch of sess but the active one, in the
-// order their ends were written.
-func otherBranches(sess *Session) []branchPath {
-	pos := make(map[string]int, len(sess.All))
-	hasChild := map[string]bool{}
-	for i, e := range sess.All {
-		pos[e.ID] = i
-		hasChild[e.Parent] = true
-	}
-	active := map[string]int{}
-	for i, e := range sess.Entries {
-		active[e.ID] = i + 1
-	}
-	var out []branchPath
-	for _, e := range sess.All {
-		if hasChild[e.ID] || e.ID == sess.Head {
-			continue
-		}
-		path := branch(sess.All, pos, e.ID)
-		k := 0
-		for k < len(path) && active[path[k].ID] > 0 {
-			k++
-		}
-		after := 0
-		if k > 0 {
-			after = active[path[k-1].ID]
-		}
-		out = append(out, branchPath{after: after, entries: path[k:]})
-	}
-	return out
-}
-
-func writeMarkdownReply(b *strings.Builder, sess *Session, e *Entry) {
+func writeMarkdownReply(b *strings.Builder, sess *session.Session, e *session.Entry) {
 	b.WriteString("## Assistant")
 	if m := modelOf(sess, e); m != "" {
 		b.WriteString(" (" + m + ")")
@@ -319,7 +280,7 @@ func writeMarkdownReply(b *strings.Builder, sess *Session, e *Entry) {
 
 // toolInput returns the input of the tool call c, block i of e, as text, and
 // whether it was cut short.
-func toolInput(e *Entry, i int, c api.ContentBlock) (string, bool) {
+func toolInput(e *session.Entry, i int, c api.ContentBlock) (string, bool) {
 	if raw, ok := e.Truncated[i]; ok {
 		return raw, true
 	}
@@ -329,7 +290,7 @@ func toolInput(e *Entry, i int, c api.ContentBlock) (string, bool) {
 	return prettyJSON(c.Input), false
 }
 
-func writeMarkdownError(b *strings.Builder, info *ErrorInfo, requestID string) {
+func writeMarkdownError(b *strings.Builder, info *session.ErrorInfo, requestID string) {
 	s := errorLine(info, requestID, true)
 	if info.Hint != "" {
 		s += "\n\n" + info.Hint
@@ -337,7 +298,7 @@ func writeMarkdownError(b *strings.Builder, info *ErrorInfo, requestID string) {
 	b.WriteString(quote(s))
 }
 
-func writeMarkdownImage(b *strings.Builder, sess *Session, e *Entry) {
+func writeMarkdownImage(b *strings.Builder, sess *session.Session, e *session.Entry) {
 	b.WriteString("## Image")
 	if m := modelOf(sess, e); m != "" {
 		b.WriteString(" (" + m + ")")
@@ -451,7 +412,7 @@ func capitalize(s string) string {
 }
 
 // toolHow says how a tool call was answered: allowed or not, and its exit code.
-func toolHow(r ToolResult) string {
+func toolHow(r session.ToolResult) string {
 	how := r.Approval
 	if how == "" {
 		how = "answered"
@@ -463,4 +424,10 @@ func toolHow(r ToolResult) string {
 		how += ", error"
 	}
 	return how
+}
+
+// oneLine returns s on one line: runs of whitespace become single spaces.
+// Escape sequences stay, whole, for the front end's sanitizer to remove.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

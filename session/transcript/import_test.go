@@ -1,65 +1,48 @@
-package session
+package transcript
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"muse/api"
+	"muse/session"
 	"muse/ui/sanitize"
 )
 
 // importable returns a saved session with every kind of entry, hostile text
 // included.
-func importable(t *testing.T, s *Store) *Session {
+func importable(t *testing.T, s *session.Store) *session.Session {
 	t.Helper()
 	p := fullParams()
-	p.Image = &ImageParams{Model: "wanx-v1", Size: "1024*1024", Watermark: boolp(false)}
-	sess, err := s.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p.Image = &session.ImageParams{Model: "wanx-v1", Size: "1024*1024", Watermark: boolp(false)}
 	at := func(m int) time.Time { return clockStart.Add(time.Duration(m) * time.Minute) }
-	entries := []Entry{
-		{ID: "e1", Kind: KindUser, Time: at(1), Text: "Run ls \x1b]0;pwned\x07 please\u009b2J"},
+	entries := []session.Entry{
+		{ID: "e1", Kind: session.KindUser, Time: at(1), Text: "Run ls \x1b]0;pwned\x07 please\u009b2J"},
 		fullAssistant("e2"),
-		{ID: "e3", Kind: KindTool, Time: at(3), ToolResults: []ToolResult{
+		{ID: "e3", Kind: session.KindTool, Time: at(3), ToolResults: []session.ToolResult{
 			{ToolUseID: "toolu_01A", Name: "read_file", Approval: "yes", Output: "a\x1b]52;c;aGk=\x07b\x1b[2J\tc\n", ExitCode: 0},
 			{ToolUseID: "toolu_01B", Name: "rm", Approval: "no", IsError: true},
 		}},
-		{ID: "e4", Kind: KindImage, Time: at(4), ImagePrompt: "a red fox \u2028in snow",
-			ImageParams: &ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
-			Images: []Image{
+		{ID: "e4", Kind: session.KindImage, Time: at(4), ImagePrompt: "a red fox \u2028in snow",
+			ImageParams: &session.ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
+			Images: []session.Image{
 				{Index: 0, URL: "https://img.example/1.png", Path: "/home/u/muse/images/fox 1.png", Width: 1024, Height: 1024, RevisedPrompt: "A red fox"},
 				{Index: 1, Error: "content moderation"},
 			}},
-		{ID: "e5", Kind: KindError, Time: at(5), Error: &ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
-		{ID: "e6", Kind: KindNotice, Time: at(6), Text: "model changed"},
-		{ID: "e7", Kind: KindAssistant, Time: at(7), Status: StatusCancelled,
+		{ID: "e5", Kind: session.KindError, Time: at(5), Error: &session.ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
+		{ID: "e6", Kind: session.KindNotice, Time: at(6), Text: "model changed"},
+		{ID: "e7", Kind: session.KindAssistant, Time: at(7), Status: session.StatusCancelled,
 			Message: &api.Message{Model: "claude-haiku", Content: []api.ContentBlock{{Type: api.BlockText, Text: "Partial"}}}},
 	}
-	for _, e := range entries {
-		if err := s.Append(sess, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.SetTitle(sess, "Fox \x1b]0;pwned\x07 \u009b and ls"); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Load(sess.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	return saved(t, s, p, "Fox \x1b]0;pwned\x07 \u009b and ls", entries...)
 }
 
-func exportString(t *testing.T, sess *Session, format string) string {
+func exportString(t *testing.T, sess *session.Session, format string) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Export(sess, format, &b, sanitize.ForExport); err != nil {
@@ -83,11 +66,11 @@ func withoutIdentity(t *testing.T, export string) string {
 }
 
 func TestImportRoundTrip(t *testing.T) {
-	s, _ := newTestStore(t)
+	s := newTestStore(t)
 	orig := importable(t, s)
 	first := exportString(t, orig, "json")
 
-	imported, err := s.Import(strings.NewReader(first))
+	imported, err := Import(s, strings.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,12 +111,9 @@ func TestImportRoundTrip(t *testing.T) {
 }
 
 func TestImportEmptySession(t *testing.T) {
-	s, _ := newTestStore(t)
-	orig, err := s.Create(Params{Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Import(strings.NewReader(exportString(t, orig, "json")))
+	s := newTestStore(t)
+	orig := &session.Session{ID: "s", Created: clockStart, Updated: clockStart, Params: session.Params{Model: "m"}}
+	got, err := Import(s, strings.NewReader(exportString(t, orig, "json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +156,8 @@ func TestImportRefuses(t *testing.T) {
 		{"bad block", head + `    {"id": "e1", "kind": "assistant", "message": {"content": [{"type": 1}]}}]}`, []string{"line 4, column 72: entry 1: field \"message.content.type\" is a JSON number"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, _ := newTestStore(t)
-			sess, err := s.Import(strings.NewReader(tc.in))
+			s := newTestStore(t)
+			sess, err := Import(s, strings.NewReader(tc.in))
 			if err == nil {
 				t.Fatalf("imported %+v", sess)
 			}
@@ -196,32 +176,17 @@ func TestImportRefuses(t *testing.T) {
 	}
 }
 
-// TestImportWriteFailureCleansUp checks that a session that cannot be
-// completed is not left behind.
-func TestImportWriteFailureCleansUp(t *testing.T) {
-	s, _ := newTestStore(t)
-	// The header is written, then the disk is full.
-	s.appendFile = func(path string, data []byte, sync bool) error { return syscall.ENOSPC }
-	entries := []Entry{{ID: "e1", Kind: KindUser, Text: "hi"}, {ID: "e2", Kind: KindNotice}}
-	if _, err := s.saveImported(&exported{title: "t", entries: entries}); err == nil || !errors.Is(err, syscall.ENOSPC) {
-		t.Fatalf("saving on a full disk: %v", err)
-	}
-	if infos, _ := s.List(); len(infos) != 0 {
-		t.Errorf("a failed import left %d sessions", len(infos))
-	}
-}
-
 // BenchmarkImport imports a session of 10,000 messages.
 func BenchmarkImport(b *testing.B) {
-	s, err := Open(b.TempDir())
+	s, err := session.Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := &Session{ID: "src", Title: "long", Params: Params{Model: "m"}}
+	src := &session.Session{ID: "src", Title: "long", Params: session.Params{Model: "m"}}
 	for i := range 10_000 {
-		e := Entry{ID: fmt.Sprintf("e%d", i), Kind: KindUser, Text: strings.Repeat("word ", 40)}
+		e := session.Entry{ID: fmt.Sprintf("e%d", i), Kind: session.KindUser, Text: strings.Repeat("word ", 40)}
 		if i%2 == 1 {
-			e = Entry{ID: e.ID, Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: e.Text}}}}
+			e = session.Entry{ID: e.ID, Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: e.Text}}}}
 		}
 		src.Entries = append(src.Entries, e)
 	}
@@ -231,7 +196,7 @@ func BenchmarkImport(b *testing.B) {
 	}
 	b.SetBytes(int64(buf.Len()))
 	for b.Loop() {
-		if _, err := s.Import(bytes.NewReader(buf.Bytes())); err != nil {
+		if _, err := Import(s, bytes.NewReader(buf.Bytes())); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -242,13 +207,13 @@ func BenchmarkImport(b *testing.B) {
 // imported in order, each after the one before, and a huge title is cut to
 // what a rename keeps.
 func TestImportOfOneBranchIsALine(t *testing.T) {
-	s, _ := newTestStore(t)
+	s := newTestStore(t)
 	in := `{"id": "s", "title": "` + strings.Repeat("A", 5000) + `", "entries": [
 	{"id": "a", "kind": "user", "text": "one", "parent": "b"},
 	{"id": "b", "kind": "user", "text": "two", "parent": "a"},
 	{"id": "c", "kind": "user", "text": "three", "parent": "c"},
 	{"id": "d", "kind": "user", "text": "four", "parent": "zzz"}]}`
-	sess, err := s.Import(strings.NewReader(in))
+	sess, err := Import(s, strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +240,7 @@ func TestImportOfOneBranchIsALine(t *testing.T) {
 	if err := ExportBranches(loaded, "json", &b, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Import(strings.NewReader(b.String())); err != nil {
+	if _, err := Import(s, strings.NewReader(b.String())); err != nil {
 		t.Errorf("its export of every branch does not import: %v", err)
 	}
 }
