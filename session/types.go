@@ -102,6 +102,13 @@ type ErrorInfo struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
+// Name names the failed request the way its error does on the command
+// line: "<status> <type>", the type told from the status when the server
+// gave none (an HTML error page).
+func (info *ErrorInfo) Name() string {
+	return (&api.APIError{Status: info.Status, Type: info.Type}).Error()
+}
+
 // ErrorOf is what failed in an error entry: its Error, or, for an entry that
 // holds only a message, that message.
 func (e *Entry) ErrorOf() *ErrorInfo {

@@ -84,7 +84,7 @@ func entrySource(e session.Entry) string {
 		if e.Error == nil {
 			return e.Text
 		}
-		return textfmt.ErrorName(e.Error) + ": " + e.Error.Message
+		return e.Error.Name() + ": " + e.Error.Message
 	case session.KindImage:
 		var b strings.Builder
 		b.WriteString(e.ImagePrompt)
@@ -107,7 +107,7 @@ func entrySource(e session.Entry) string {
 // failedName is what the status bar says of a failed request until the
 // next turn starts.
 func failedName(info *session.ErrorInfo) string {
-	if name := textfmt.ErrorName(info); name != "" {
+	if name := info.Name(); name != "" {
 		return "failed: " + name
 	}
 	return "failed: " + textfmt.TruncateRunes(info.Message, 40)

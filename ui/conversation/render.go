@@ -185,7 +185,7 @@ func (r *Renderer) errorEntry(e *session.Entry, width int) string {
 	// Named as -p names it (see errorName): "error 502 bad_gateway".
 	head := "error"
 	if info.Status != 0 || info.Type != "" {
-		head += " " + sanitize.Line(textfmt.ErrorName(info))
+		head += " " + sanitize.Line(info.Name())
 	}
 	lines := []string{st.ErrorLabel.Render("✗ " + head)}
 	lines = append(lines, indent(st.ErrorText.Render(textfmt.Wrap(sanitize.Plain(info.Message), width))))

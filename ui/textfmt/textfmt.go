@@ -12,9 +12,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"muse/api"
-	"muse/session"
 )
 
 // Plural counts n things: "1 message", "2 messages", "3 matches".
@@ -77,13 +74,6 @@ func ShortPath(p string) string {
 		return "~" + p[len(home):]
 	}
 	return p
-}
-
-// ErrorName names a failed request the way its error does on the command
-// line: "<status> <type>", the type told from the status when the server
-// gave none (an HTML error page).
-func ErrorName(info *session.ErrorInfo) string {
-	return (&api.APIError{Status: info.Status, Type: info.Type}).Error()
 }
 
 // Memo caches one string by the key it was made from.
