@@ -1,14 +1,13 @@
 package ui
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 
 	"muse/ui/conversation"
+	"muse/ui/keyaction"
 )
 
 // KeyMap holds every key binding of the chat screen, so help shows them all.
@@ -173,23 +172,16 @@ func (k *KeyMap) Override(keys map[string][]string) {
 	}
 }
 
-// KeyActions returns the names of the actions a profile's [keys] table may
-// rebind.
-func KeyActions() []string {
-	var k KeyMap
-	return slices.Sorted(maps.Keys(k.byName()))
-}
-
-// byName maps each action's name to its binding.
+// byName maps each action (see keyaction) to its binding.
 func (k *KeyMap) byName() map[string]*key.Binding {
 	return map[string]*key.Binding{
-		"send": &k.Send, "newline": &k.Newline, "cancel": &k.Cancel, "quit": &k.Quit,
-		"pageup": &k.PageUp, "pagedown": &k.PageDown, "halfup": &k.HalfUp, "halfdown": &k.HalfDown,
-		"top": &k.Top, "bottom": &k.Bottom, "help": &k.Help, "editor": &k.Editor, "thinking": &k.Thinking,
-		"copy": &k.Copy, "prev": &k.Prev, "next": &k.Next, "complete": &k.Complete,
-		"sessions": &k.Sessions, "new": &k.New, "open": &k.Open, "previews": &k.Previews,
-		"linestart": &k.LineStart, "lineend": &k.LineEnd, "wordleft": &k.WordLeft, "wordright": &k.WordRight,
-		"deleteword": &k.DeleteWord, "deletetoend": &k.DeleteToEnd, "select": &k.Select,
+		keyaction.Send: &k.Send, keyaction.Newline: &k.Newline, keyaction.Cancel: &k.Cancel, keyaction.Quit: &k.Quit,
+		keyaction.PageUp: &k.PageUp, keyaction.PageDown: &k.PageDown, keyaction.HalfUp: &k.HalfUp, keyaction.HalfDown: &k.HalfDown,
+		keyaction.Top: &k.Top, keyaction.Bottom: &k.Bottom, keyaction.Help: &k.Help, keyaction.Editor: &k.Editor, keyaction.Thinking: &k.Thinking,
+		keyaction.Copy: &k.Copy, keyaction.Prev: &k.Prev, keyaction.Next: &k.Next, keyaction.Complete: &k.Complete,
+		keyaction.Sessions: &k.Sessions, keyaction.New: &k.New, keyaction.Open: &k.Open, keyaction.Previews: &k.Previews,
+		keyaction.LineStart: &k.LineStart, keyaction.LineEnd: &k.LineEnd, keyaction.WordLeft: &k.WordLeft, keyaction.WordRight: &k.WordRight,
+		keyaction.DeleteWord: &k.DeleteWord, keyaction.DeleteToEnd: &k.DeleteToEnd, keyaction.Select: &k.Select,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"muse/ui/keyaction"
 )
 
 // checkErrorLines checks the invariants of an error from a loader: each
@@ -117,7 +119,7 @@ func checkKeys(t *testing.T, keys map[string][]string) {
 	t.Helper()
 	owner := map[string]string{}
 	for action, list := range keys {
-		if !slices.Contains(actions, action) || len(list) == 0 {
+		if !slices.Contains(keyaction.Names(), action) || len(list) == 0 {
 			t.Fatalf("action %q with keys %q accepted", action, list)
 		}
 		for _, k := range list {

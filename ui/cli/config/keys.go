@@ -3,19 +3,9 @@ package config
 import (
 	"slices"
 	"strings"
+
+	"muse/ui/keyaction"
 )
-
-// actions are the names of the key-bound actions, in the order the help
-// shows them.
-var actions = []string{
-	"send", "newline", "cancel", "quit", "pageup", "pagedown", "halfup", "halfdown",
-	"top", "bottom", "help", "editor", "thinking", "copy", "prev", "next",
-	"complete", "sessions", "new", "open", "previews",
-	"linestart", "lineend", "wordleft", "wordright", "deleteword", "deletetoend", "select",
-}
-
-// Actions returns the action names a [profiles.NAME.keys] table may bind.
-func Actions() []string { return slices.Clone(actions) }
 
 // keys reads a [profiles.NAME.keys] table: action name → list of keys. A key
 // bound to two actions is refused.
@@ -27,6 +17,7 @@ func (v value) keys() map[string][]string {
 	header := "[profiles." + tableKey(v.l.profile) + ".keys]"
 	out := make(map[string][]string, len(t.keys))
 	owner := map[string]string{} // key → action
+	actions := keyaction.Names()
 	for _, k := range t.keys {
 		action := k.name
 		a := v.child(t, action)

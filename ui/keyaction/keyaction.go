@@ -1,0 +1,49 @@
+// Package keyaction names the actions of the chat screen that a profile's
+// [keys] table may rebind. It is the one list of them: the configuration
+// loader refuses any other name, and the chat screen's key map binds each.
+package keyaction
+
+import "slices"
+
+// The actions, by the names a [keys] table gives them.
+const (
+	Send        = "send"
+	Newline     = "newline"
+	Cancel      = "cancel"
+	Quit        = "quit"
+	PageUp      = "pageup"
+	PageDown    = "pagedown"
+	HalfUp      = "halfup"
+	HalfDown    = "halfdown"
+	Top         = "top"
+	Bottom      = "bottom"
+	Help        = "help"
+	Editor      = "editor"
+	Thinking    = "thinking"
+	Copy        = "copy"
+	Prev        = "prev"
+	Next        = "next"
+	Complete    = "complete"
+	Sessions    = "sessions"
+	New         = "new"
+	Open        = "open"
+	Previews    = "previews"
+	LineStart   = "linestart"
+	LineEnd     = "lineend"
+	WordLeft    = "wordleft"
+	WordRight   = "wordright"
+	DeleteWord  = "deleteword"
+	DeleteToEnd = "deletetoend"
+	Select      = "select"
+)
+
+// names are the actions, in the order the help shows them.
+var names = []string{
+	Send, Newline, Cancel, Quit, PageUp, PageDown, HalfUp, HalfDown,
+	Top, Bottom, Help, Editor, Thinking, Copy, Prev, Next,
+	Complete, Sessions, New, Open, Previews,
+	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, Select,
+}
+
+// Names returns the actions, in the order the help shows them.
+func Names() []string { return slices.Clone(names) }
