@@ -36,7 +36,6 @@ type imageJob struct {
 	phase    string
 	done     int64
 	total    int64
-	flushing bool
 }
 
 // imageResultMsg is the server's answer to an image request.

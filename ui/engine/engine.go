@@ -12,7 +12,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -632,25 +631,6 @@ func truncatedInputs(msg api.Message) map[int]string {
 		}
 	}
 	return out
-}
-
-// CallsJSON returns the tool calls of msg as one JSON array of
-// {id, name, input}, as the one-shot command line prints them.
-func CallsJSON(msg api.Message) ([]byte, error) {
-	type call struct {
-		ID    string          `json:"id"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	}
-	out := []call{}
-	for _, b := range calls(msg) {
-		in := b.Input
-		if len(in) == 0 {
-			in = json.RawMessage("{}")
-		}
-		out = append(out, call{b.ID, b.Name, in})
-	}
-	return json.Marshal(out)
 }
 
 // Commands returns the ToolRunner that runs tool commands as muse does: in
