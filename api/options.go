@@ -79,9 +79,6 @@ func WithTaskTimeout(d time.Duration) Option { return func(c *Client) { c.taskTi
 // WithUserAgent overrides the User-Agent header (default muse/<version>).
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
-// withSleep replaces the retry wait, for tests.
-func withSleep(f func(d time.Duration)) Option { return func(c *Client) { c.testSleep = f } }
-
 // RetryInfo describes a retry that is about to happen.
 type RetryInfo struct {
 	// Attempt is the number of the retry, from 1.

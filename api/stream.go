@@ -73,18 +73,6 @@ func replayStream(m *Message, requestID string) *Stream {
 // so that callers handle both answers alike.
 func NewStreamFromMessage(m *Message) *Stream { return replayStream(m, "") }
 
-// NewStreamFromReader parses server-sent events from r, as a response body
-// would arrive, with the size limit DefaultMaxReplySize. It is how tests and
-// tools feed recorded streams to the parser.
-func NewStreamFromReader(r io.Reader) *Stream {
-	rc, ok := r.(io.ReadCloser)
-	if !ok {
-		rc = io.NopCloser(r)
-	}
-	limit := DefaultMaxReplySize
-	return &Stream{body: rc, dec: newSSEDecoder(r, limit+eventSlack), acc: Accumulator{limit: limit}}
-}
-
 // Next advances to the next event. It returns false at message_stop, at the
 // end of the body, on error, or once the stream is closed; then Err tells
 // which.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,3 +131,14 @@ func hasWarning(sess *Session, sub string) bool {
 }
 
 func boolp(v bool) *bool { return &v }
+
+// replay rebuilds a session from the journal in r. id is the session's id as
+// named by the journal's file; it wins over the id in the header. Damage that
+// leaves a usable session is reported in its Warnings; a journal with neither
+// a header nor any readable record is a *damageError. A reply still streaming
+// when the journal ends was cut short by a crash: it is marked interrupted,
+// or dropped when nothing of it arrived.
+func replay(r io.Reader, id string) (*Session, error) {
+	sess, _, err := replayStats(r, id, false)
+	return sess, err
+}

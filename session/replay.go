@@ -21,17 +21,6 @@ import (
 	"muse/session/internal/fileio"
 )
 
-// replay rebuilds a session from the journal in r. id is the session's id as
-// named by the journal's file; it wins over the id in the header. Damage that
-// leaves a usable session is reported in its Warnings; a journal with neither
-// a header nor any readable record is a *damageError. A reply still streaming
-// when the journal ends was cut short by a crash: it is marked interrupted,
-// or dropped when nothing of it arrived.
-func replay(r io.Reader, id string) (*Session, error) {
-	sess, _, err := replayStats(r, id, false)
-	return sess, err
-}
-
 // journalSize is what replay learns of a journal's size: all its bytes, and
 // those of the records that still count (the others are superseded).
 type journalSize struct {

@@ -56,10 +56,6 @@ const (
 	demoImageModel = "demo-image"
 )
 
-func resolve(f *flags, getenv func(string) string) (*config, error) {
-	return resolveIn(f, Env{Getenv: getenv})
-}
-
 // resolveIn resolves the configuration in env: its variables, and its
 // folders for the configuration file.
 func resolveIn(f *flags, env Env) (*config, error) {

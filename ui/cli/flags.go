@@ -121,23 +121,6 @@ func addGlobalFlags(fs *pflag.FlagSet, f *flags) {
 	fs.BoolVar(&f.debug, "debug", false, "log each request (never a secret or message text) to $XDG_STATE_HOME/muse/muse.log (env MUSE_DEBUG=1)")
 }
 
-// parseFlags parses the flags of muse itself, as the root command does,
-// and checks them. Tests use it to resolve a command line.
-func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
-	f := &flags{}
-	fs := pflag.NewFlagSet("muse", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addRootFlags(fs, f)
-	addGlobalFlags(fs, f)
-	if err := fs.Parse(args); err != nil {
-		return nil, fs, usagef("%v (see muse --help)", err)
-	}
-	if err := f.check(fs.Changed, fs.Args()); err != nil {
-		return nil, fs, err
-	}
-	return f, fs, nil
-}
-
 // check takes the positional arguments (only -r's ID may be one) and checks
 // the flags given (changed tells which) against each other.
 func (f *flags) check(changed func(string) bool, args []string) error {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/kitty"
 )
 
@@ -130,13 +129,6 @@ func Downscale(img image.Image, maxW, maxH int) image.Image {
 		out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = p.r, p.g, p.b, 0xff
 	}
 	return out
-}
-
-// KittyDelete returns the escape sequence that deletes the image id, with
-// its placements, and frees its data in the terminal.
-func KittyDelete(id uint32) string {
-	o := kitty.Options{Action: kitty.Delete, Delete: kitty.DeleteID, DeleteResources: true, ID: int(id), Quite: 2}
-	return ansi.KittyGraphics(nil, o.Options()...)
 }
 
 // KittyPlaceholder returns the text that shows the image id, sent with

@@ -44,12 +44,6 @@ type Renderer struct {
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// WithClock replaces the clock: now tells the time and after runs f once d
-// has passed (d may be zero). Tests use it to count frames without sleeping.
-func WithClock(now func() time.Time, after func(d time.Duration, f func())) Option {
-	return func(r *Renderer) { r.now, r.after = now, after }
-}
-
 // WithSyncOutput wraps each frame in synchronized output (mode 2026) when
 // on, so that a terminal that has it shows the frame whole, never torn. Turn
 // it on only for a terminal that said it has the mode (see preview.Detect).

@@ -88,17 +88,12 @@ type File struct {
 	Profiles       map[string]*Profile
 }
 
-// DefaultPath returns config.toml in muse's configuration folder:
+// DefaultPathOn returns config.toml in muse's configuration folder, laid
+// out for the system goos ("" means runtime.GOOS), as dirs.BaseDir does:
 // $XDG_CONFIG_HOME/muse when XDG_CONFIG_HOME is an absolute path, else the
 // platform's place (~/.config/muse on Linux and the BSDs, ~/Library/
 // Application Support/muse on macOS, %LOCALAPPDATA%\muse on Windows).
 // getenv reads the environment; nil means the process's own.
-func DefaultPath(getenv func(string) string) (string, error) {
-	return DefaultPathOn(getenv, "")
-}
-
-// DefaultPathOn is DefaultPath with the folders laid out for the system
-// goos ("" means runtime.GOOS), as dirs.BaseDir does.
 func DefaultPathOn(getenv func(string) string, goos string) (string, error) {
 	base, err := dirs.BaseDir(dirs.ConfigBase, getenv, goos)
 	if err != nil {
