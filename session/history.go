@@ -57,7 +57,7 @@ func history(entries []Entry, pendingLast bool) []api.MessageParam {
 			if pending != nil {
 				prompt(pending.Text)
 			}
-			out = append(out, AssistantParam(e))
+			out = append(out, assistantParam(e))
 			pending, awaiting = nil, hasToolUse(out[len(out)-1])
 		case KindTool:
 			if !awaiting || len(e.ToolResults) == 0 {
@@ -65,7 +65,7 @@ func history(entries []Entry, pendingLast bool) []api.MessageParam {
 			}
 			blocks := make([]api.ContentBlock, 0, len(e.ToolResults))
 			for _, r := range e.ToolResults {
-				blocks = append(blocks, r.Block())
+				blocks = append(blocks, r.block())
 			}
 			out = append(out, api.MessageParam{Role: api.RoleUser, Blocks: blocks})
 			awaiting = true // the reply to the results comes next, with no prompt
@@ -126,15 +126,15 @@ type ToolResult struct {
 	DurationMS int64 `json:"duration_ms,omitempty"`
 }
 
-// Block is the tool_result content block sent back for r.
-func (r ToolResult) Block() api.ContentBlock {
+// block is the tool_result content block sent back for r.
+func (r ToolResult) block() api.ContentBlock {
 	content, _ := json.Marshal(r.Output)
 	return api.ContentBlock{Type: api.BlockToolResult, ToolUseID: r.ToolUseID, ResultContent: content, IsError: r.IsError}
 }
 
 // hasContent says whether e leaves anything to send back: a block the API
 // accepts that is more than thinking. It asks the same question as
-// AssistantParam, so an entry it keeps is never sent as an empty message
+// assistantParam, so an entry it keeps is never sent as an empty message
 // (an unsigned thinking block cut off by esc counted here once, and was then
 // dropped there: every later request was refused).
 func hasContent(e *Entry) bool {
@@ -168,10 +168,10 @@ func sendable(e *Entry) []api.ContentBlock {
 	return blocks
 }
 
-// AssistantParam turns an assistant entry into a message param: plain text
+// assistantParam turns an assistant entry into a message param: plain text
 // when it holds only text, content blocks otherwise, and only what sendable
 // keeps.
-func AssistantParam(e *Entry) api.MessageParam {
+func assistantParam(e *Entry) api.MessageParam {
 	blocks := sendable(e)
 	plain := true
 	for _, b := range blocks {

@@ -16,14 +16,14 @@ type Palette struct {
 	Text, Muted, Subtle, Accent, User, Assistant, Error, Warning, Success, Border string
 }
 
-// Dark is the palette for dark backgrounds.
-var Dark = Palette{
+// dark is the palette for dark backgrounds.
+var dark = Palette{
 	Text: "252", Muted: "245", Subtle: "240", Accent: "75", User: "212", Assistant: "114",
 	Error: "203", Warning: "214", Success: "78", Border: "238",
 }
 
-// Light is the palette for light backgrounds.
-var Light = Palette{
+// light is the palette for light backgrounds.
+var light = Palette{
 	Text: "235", Muted: "241", Subtle: "243", Accent: "25", User: "162", Assistant: "28",
 	Error: "160", Warning: "130", Success: "28", Border: "250",
 }
@@ -57,13 +57,13 @@ func New(name string, darkBackground bool) (*Theme, error) {
 	switch name {
 	case "auto", "":
 		if darkBackground {
-			return build("dark", Dark, styles.DarkStyleConfig), nil
+			return build("dark", dark, styles.DarkStyleConfig), nil
 		}
-		return build("light", Light, styles.LightStyleConfig), nil
+		return build("light", light, styles.LightStyleConfig), nil
 	case "dark":
-		return build("dark", Dark, styles.DarkStyleConfig), nil
+		return build("dark", dark, styles.DarkStyleConfig), nil
 	case "light":
-		return build("light", Light, styles.LightStyleConfig), nil
+		return build("light", light, styles.LightStyleConfig), nil
 	}
 	return nil, fmt.Errorf("unknown theme %q: use dark, light or auto", name)
 }

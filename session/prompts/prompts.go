@@ -177,9 +177,6 @@ func encodePrompt(rec *promptRecord) ([]byte, error) {
 	return line, nil
 }
 
-// Path returns the absolute path of the history file.
-func (h *History) Path() string { return h.path }
-
 // Add records the prompt text sent in the session sessionID: it is appended
 // to the file as one line, with a single write followed by fsync, creating the
 // file (mode 0600) and its missing parent directories (mode 0700) if need be.
@@ -308,20 +305,6 @@ func (h *History) Prompts() []string {
 	return out
 }
 
-// ForSession returns the prompts sent in the session id, oldest first, among
-// those kept in memory.
-func (h *History) ForSession(id string) []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []string
-	for _, e := range h.entries {
-		if e.Session == id {
-			out = append(out, e.Text)
-		}
-	}
-	return out
-}
-
 // Recall walks a list of prompts from the newest back, for Up and Down in an
 // empty input. It starts out not recalling, which stands for the empty input
 // below the newest prompt. It is meant for one goroutine.
@@ -359,9 +342,6 @@ func (r *Recall) Next() (string, bool) {
 	}
 	return r.prompts[r.pos], true
 }
-
-// Reset stops recalling: the next Prev returns the newest prompt.
-func (r *Recall) Reset() { r.pos = len(r.prompts) }
 
 // blank reports whether b holds only white space.
 func blank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }

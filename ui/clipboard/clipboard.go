@@ -50,16 +50,16 @@ func Copy(w io.Writer, text string, getenv func(string) string) error {
 			err = fmt.Errorf("tmux load-buffer: %w", terr)
 		}
 	}
-	if Reachable(getenv) {
+	if reachable(getenv) {
 		_ = copySystem(text)
 	}
 	return err
 }
 
-// Reachable reports whether a system clipboard can be reached: on macOS
+// reachable reports whether a system clipboard can be reached: on macOS
 // and Windows always; elsewhere when a display is there (DISPLAY or
 // WAYLAND_DISPLAY) and a clipboard tool is installed.
-func Reachable(getenv func(string) string) bool {
+func reachable(getenv func(string) string) bool {
 	switch runtime.GOOS {
 	case "darwin", "windows":
 		return true

@@ -55,7 +55,7 @@ func TestCopyWithoutDisplayLeavesTheSystemClipboard(t *testing.T) {
 	if err := Copy(&term, "hello", env(nil)); err != nil {
 		t.Fatal(err)
 	}
-	if called && !Reachable(env(nil)) {
+	if called && !reachable(env(nil)) {
 		t.Error("the system clipboard was tried without a display")
 	}
 	if term.Len() == 0 {

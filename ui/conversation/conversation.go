@@ -205,7 +205,7 @@ func (c Model) View() string {
 	if c.live != nil {
 		rev = c.live.rev
 	}
-	k := textfmt.Key(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.NewLines(), len(c.entries), c.selected)
+	k := textfmt.Key(c.view.gen, rev, c.follow, c.anchor, c.offset, c.width, c.height, c.unseenLines(), len(c.entries), c.selected)
 	return c.view.Get(k, c.draw)
 }
 
@@ -240,7 +240,7 @@ func (c Model) draw() string {
 	for len(out) < c.height {
 		out = append(out, "")
 	}
-	if n := c.NewLines(); !c.follow && n > 0 {
+	if n := c.unseenLines(); !c.follow && n > 0 {
 		out[len(out)-1] = c.r.th.Styles.NewLines.Render(fmt.Sprintf("↓ %s · end jumps there", textfmt.Plural(n, "new line")))
 	}
 	return strings.Join(out, "\n")
@@ -591,8 +591,8 @@ func (c Model) Rerender() Model {
 	return c
 }
 
-// NewLines is how many lines arrived below the view while scrolled up.
-func (c Model) NewLines() int {
+// unseenLines is how many lines arrived below the view while scrolled up.
+func (c Model) unseenLines() int {
 	n := c.newLines
 	if c.live != nil {
 		n += c.live.grew

@@ -37,8 +37,8 @@ func (r *refusal) Unwrap() []error { return []error{r.err, ErrNotStarted} }
 
 // Defaults of a Config.
 const (
-	DefaultMaxRounds       = 20
-	DefaultCheckpointEvery = time.Second
+	defaultMaxRounds       = 20
+	defaultCheckpointEvery = time.Second
 )
 
 // Tool is a tool offered to the model. A tool with a Command is run by muse
@@ -69,7 +69,7 @@ type Config struct {
 	Tools  []Tool
 	// RunTool runs tool commands; nil refuses to run them.
 	RunTool ToolRunner
-	// MaxRounds bounds the tool rounds of one turn (DefaultMaxRounds when 0).
+	// MaxRounds bounds the tool rounds of one turn (defaultMaxRounds when 0).
 	MaxRounds int
 	// CheckpointEvery is how often a streaming reply is checkpointed.
 	CheckpointEvery time.Duration
@@ -173,10 +173,10 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 		r.cfg.Now = time.Now
 	}
 	if r.cfg.MaxRounds <= 0 {
-		r.cfg.MaxRounds = DefaultMaxRounds
+		r.cfg.MaxRounds = defaultMaxRounds
 	}
 	if r.cfg.CheckpointEvery <= 0 {
-		r.cfg.CheckpointEvery = DefaultCheckpointEvery
+		r.cfg.CheckpointEvery = defaultCheckpointEvery
 	}
 	if r.cfg.MaxReplySize <= 0 {
 		r.cfg.MaxReplySize = api.DefaultMaxReplySize
@@ -635,7 +635,7 @@ func truncatedInputs(msg api.Message) map[int]string {
 
 // Commands returns the ToolRunner that runs tool commands as muse does: in
 // their own process group, killed whole on timeout or cancel, for at most
-// timeout (toolrun.DefaultTimeout when 0), and without muse's credentials or
+// timeout (toolrun's default timeout when 0), and without muse's credentials or
 // the variables named in drop in their environment.
 func Commands(timeout time.Duration, drop []string) ToolRunner {
 	drop = append(append([]string(nil), toolrun.DefaultDrop...), drop...)

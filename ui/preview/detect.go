@@ -9,8 +9,8 @@ import (
 	"golang.org/x/term"
 )
 
-// MaxQueryTimeout bounds how long Detect waits for the terminal.
-const MaxQueryTimeout = 100 * time.Millisecond
+// maxQueryTimeout bounds how long Detect waits for the terminal.
+const maxQueryTimeout = 100 * time.Millisecond
 
 // Terminal is what the terminal said it can do, when asked at start.
 type Terminal struct {
@@ -34,7 +34,7 @@ type Terminal struct {
 // the environment rules placeholders out; XTVERSION (the terminal's name and
 // version); DECRQM for mode 2026; and a primary device attributes request,
 // which every terminal answers, last, so its answer ends the wait. A
-// terminal that does not answer costs the timeout (at most MaxQueryTimeout).
+// terminal that does not answer costs the timeout (at most maxQueryTimeout).
 //
 // Kitty is true only when the terminal answers the graphics query with OK
 // and names a version that has placeholders: kitty 0.28 or later (0.26
@@ -62,7 +62,7 @@ func Detect(getenv func(string) string, in, out *os.File, timeout time.Duration)
 		return Terminal{}
 	}
 	graphics := placeholdersPossible(getenv)
-	return queryTTY(in, question(graphics), min(timeout, MaxQueryTimeout)).terminal(graphics)
+	return queryTTY(in, question(graphics), min(timeout, maxQueryTimeout)).terminal(graphics)
 }
 
 // terminal is what the answers allow, when graphics says whether the

@@ -2,11 +2,11 @@ package preview
 
 import "fmt"
 
-// DefaultCols is the width of a preview when none is given, in cells.
-const DefaultCols = 40
+// defaultCols is the width of a preview when none is given, in cells.
+const defaultCols = 40
 
 // Fit returns the size in cells, cols×rows, of a preview of a w×h pixel
-// image at most maxCols wide (DefaultCols when maxCols <= 0) and at most
+// image at most maxCols wide (defaultCols when maxCols <= 0) and at most
 // maxCols tall, keeping its aspect with a cell taken as twice as tall as it
 // is wide. An image is never enlarged beyond one column per pixel. It returns
 // 0, 0 for an empty image.
@@ -15,7 +15,7 @@ func Fit(w, h, maxCols int) (cols, rows int) {
 		return 0, 0
 	}
 	if maxCols <= 0 {
-		maxCols = DefaultCols
+		maxCols = defaultCols
 	}
 	cols = min(w, maxCols)
 	rows = roundDiv(h*cols, 2*w)
@@ -29,6 +29,6 @@ func Fit(w, h, maxCols int) (cols, rows int) {
 // roundDiv returns a/b rounded to the nearest integer, for a, b > 0.
 func roundDiv(a, b int) int { return (2*a + b) / (2 * b) }
 
-// Label is the one-line stand-in for an image that is not drawn, such as
+// label is the one-line stand-in for an image that is not drawn, such as
 // "[image 1024×768]".
-func Label(w, h int) string { return fmt.Sprintf("[image %d×%d]", w, h) }
+func label(w, h int) string { return fmt.Sprintf("[image %d×%d]", w, h) }

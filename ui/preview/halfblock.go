@@ -14,37 +14,37 @@ const upperHalf = "▀"
 // reset ends every row of a preview.
 const reset = "\x1b[0m"
 
-// HalfBlocks draws img as rows of upper half blocks in 24-bit colour, at
-// most maxCols cells wide (DefaultCols when maxCols <= 0), sized by Fit. Each
+// halfBlocksTrueColor draws img as rows of upper half blocks in 24-bit colour, at
+// most maxCols cells wide (defaultCols when maxCols <= 0), sized by Fit. Each
 // row ends with a reset, and rows are joined by "\n" with none after the
 // last. The only escape sequences in it are SGR colours. Transparent pixels
 // are drawn black. An empty or nil image gives "".
-func HalfBlocks(img image.Image, maxCols int) string {
+func halfBlocksTrueColor(img image.Image, maxCols int) string {
 	return halfBlocks(img, maxCols, appendTrueColor)
 }
 
-// HalfBlocks256 is HalfBlocks in the 256 colours of xterm, for terminals
+// halfBlocks256 is halfBlocksTrueColor in the 256 colours of xterm, for terminals
 // without 24-bit colour. It uses only the colour cube and the grey ramp
 // (16 to 255), whose colours do not depend on the terminal's theme.
-func HalfBlocks256(img image.Image, maxCols int) string {
+func halfBlocks256(img image.Image, maxCols int) string {
 	return halfBlocks(img, maxCols, append256)
 }
 
-// HalfBlocksFor draws img for a terminal with the colour profile: HalfBlocks
-// for true colour, HalfBlocks256 for 256 colours, and otherwise the
+// HalfBlocksFor draws img for a terminal with the colour profile: halfBlocksTrueColor
+// for true colour, halfBlocks256 for 256 colours, and otherwise the
 // one-line Label, since 16 colours are too few for a picture.
 func HalfBlocksFor(img image.Image, maxCols int, profile termenv.Profile) string {
 	switch profile {
 	case termenv.TrueColor:
-		return HalfBlocks(img, maxCols)
+		return halfBlocksTrueColor(img, maxCols)
 	case termenv.ANSI256:
-		return HalfBlocks256(img, maxCols)
+		return halfBlocks256(img, maxCols)
 	}
 	if img == nil {
 		return ""
 	}
 	b := img.Bounds()
-	return Label(b.Dx(), b.Dy())
+	return label(b.Dx(), b.Dy())
 }
 
 // appendColor appends the SGR parameters that set the foreground (bg false)

@@ -21,11 +21,11 @@ func quad() *image.RGBA {
 
 func TestHalfBlocksExact(t *testing.T) {
 	want := "\x1b[38;2;255;0;0;48;2;0;0;255m▀\x1b[38;2;0;255;0;48;2;255;255;255m▀\x1b[0m"
-	if got := HalfBlocks(quad(), 40); got != want {
+	if got := halfBlocksTrueColor(quad(), 40); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	want256 := "\x1b[38;5;196;48;5;21m▀\x1b[38;5;46;48;5;231m▀\x1b[0m"
-	if got := HalfBlocks256(quad(), 40); got != want256 {
+	if got := halfBlocks256(quad(), 40); got != want256 {
 		t.Errorf("256: got  %q\nwant %q", got, want256)
 	}
 }
@@ -37,14 +37,14 @@ func TestHalfBlocksRepeatsNoColour(t *testing.T) {
 		img.Set(x, 1, color.RGBA{40, 50, 60, 255})
 	}
 	want := "\x1b[38;2;10;20;30;48;2;40;50;60m▀▀▀\x1b[0m"
-	if got := HalfBlocks(img, 0); got != want {
+	if got := halfBlocksTrueColor(img, 0); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
 func TestHalfBlocksWidthCap(t *testing.T) {
 	img := gradient(400, 100)
-	for name, out := range map[string]string{"24-bit": HalfBlocks(img, 40), "256": HalfBlocks256(img, 40)} {
+	for name, out := range map[string]string{"24-bit": halfBlocksTrueColor(img, 40), "256": halfBlocks256(img, 40)} {
 		lines := strings.Split(out, "\n")
 		if len(lines) != 5 {
 			t.Errorf("%s: %d rows, want 5", name, len(lines))
@@ -60,10 +60,10 @@ func TestHalfBlocksWidthCap(t *testing.T) {
 		checkOnlySGR(t, out)
 	}
 	// The default width, and no enlargement of a small image.
-	if n := strings.Count(strings.Split(HalfBlocks(img, 0), "\n")[0], upperHalf); n != DefaultCols {
+	if n := strings.Count(strings.Split(halfBlocksTrueColor(img, 0), "\n")[0], upperHalf); n != defaultCols {
 		t.Errorf("default width %d", n)
 	}
-	if n := strings.Count(HalfBlocks(gradient(6, 2), 40), upperHalf); n != 6 {
+	if n := strings.Count(halfBlocksTrueColor(gradient(6, 2), 40), upperHalf); n != 6 {
 		t.Errorf("6×2 image drawn %d cells wide", n)
 	}
 }
@@ -86,18 +86,18 @@ func TestFit(t *testing.T) {
 
 func TestHalfBlocksFor(t *testing.T) {
 	img := gradient(1024, 768)
-	if got := HalfBlocksFor(img, 40, termenv.TrueColor); got != HalfBlocks(img, 40) {
-		t.Error("true colour is not HalfBlocks")
+	if got := HalfBlocksFor(img, 40, termenv.TrueColor); got != halfBlocksTrueColor(img, 40) {
+		t.Error("true colour is not halfBlocksTrueColor")
 	}
-	if got := HalfBlocksFor(img, 40, termenv.ANSI256); got != HalfBlocks256(img, 40) {
-		t.Error("256 colours is not HalfBlocks256")
+	if got := HalfBlocksFor(img, 40, termenv.ANSI256); got != halfBlocks256(img, 40) {
+		t.Error("256 colours is not halfBlocks256")
 	}
 	for _, p := range []termenv.Profile{termenv.ANSI, termenv.Ascii} {
 		if got := HalfBlocksFor(img, 40, p); got != "[image 1024×768]" {
 			t.Errorf("profile %v: %q", p, got)
 		}
 	}
-	if HalfBlocks(nil, 40) != "" || HalfBlocksFor(nil, 40, termenv.Ascii) != "" {
+	if halfBlocksTrueColor(nil, 40) != "" || HalfBlocksFor(nil, 40, termenv.Ascii) != "" {
 		t.Error("nil image drawn")
 	}
 }
@@ -116,9 +116,9 @@ func TestHalfBlocksImageTypes(t *testing.T) {
 			generic.Set(x, y, c)
 		}
 	}
-	want := HalfBlocks(src, 16)
+	want := halfBlocksTrueColor(src, 16)
 	for name, img := range map[string]image.Image{"NRGBA": nrgba, "RGBA64": generic} {
-		if got := HalfBlocks(img, 16); got != want {
+		if got := halfBlocksTrueColor(img, 16); got != want {
 			t.Errorf("%s differs from RGBA", name)
 		}
 	}
@@ -126,13 +126,13 @@ func TestHalfBlocksImageTypes(t *testing.T) {
 	half := image.NewNRGBA(image.Rect(0, 0, 1, 2))
 	half.Set(0, 0, color.NRGBA{255, 255, 255, 128})
 	half.Set(0, 1, color.NRGBA{255, 255, 255, 128})
-	if got := HalfBlocks(half, 1); !strings.HasPrefix(got, "\x1b[38;2;128;128;128;48;2;128;128;128m") {
+	if got := halfBlocksTrueColor(half, 1); !strings.HasPrefix(got, "\x1b[38;2;128;128;128;48;2;128;128;128m") {
 		t.Errorf("half transparent: %q", got)
 	}
 	// Grey and YCbCr images are drawn without error.
 	ycc := image.NewYCbCr(b, image.YCbCrSubsampleRatio420)
 	for _, img := range []image.Image{gray, ycc, image.NewPaletted(b, color.Palette{color.Black, color.White})} {
-		out := HalfBlocks(img, 16)
+		out := halfBlocksTrueColor(img, 16)
 		if strings.Count(out, upperHalf) != 16*4 {
 			t.Errorf("%T: %d cells", img, strings.Count(out, upperHalf))
 		}
@@ -158,7 +158,7 @@ func BenchmarkHalfBlocks1024(b *testing.B) {
 	img := gradient(1024, 1024)
 	b.ReportAllocs()
 	for b.Loop() {
-		HalfBlocks(img, 40)
+		halfBlocksTrueColor(img, 40)
 	}
 }
 
@@ -166,7 +166,7 @@ func BenchmarkHalfBlocks1024YCbCr(b *testing.B) {
 	img := image.NewYCbCr(image.Rect(0, 0, 1024, 1024), image.YCbCrSubsampleRatio420)
 	b.ReportAllocs()
 	for b.Loop() {
-		HalfBlocks(img, 40)
+		halfBlocksTrueColor(img, 40)
 	}
 }
 

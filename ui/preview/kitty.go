@@ -12,24 +12,23 @@ import (
 	"github.com/charmbracelet/x/ansi/kitty"
 )
 
-// MaxKittyCells is the largest number of rows or columns of a kitty
+// maxKittyCells is the largest number of rows or columns of a kitty
 // placement: the diacritics that number them (kitty.Diacritic) are no more.
-const MaxKittyCells = 297
+const maxKittyCells = 297
 
 // Pixels sent for each cell of a kitty preview, at most: enough for a
 // sharp picture on a high-density screen, whose cells are about 16×32
 // pixels; an image is scaled down to this before it is sent, never up.
 const (
-	KittyCellWidth  = 16
-	KittyCellHeight = 32
+	kittyCellWidth  = 16
+	kittyCellHeight = 32
 )
 
 // KittyTransmit returns the escape sequences that send the PNG image png to
 // a kitty-compatible terminal as the image id and make a virtual placement
 // of it, cols×rows cells, for KittyPlaceholder to show. The image is
 // decoded and, when it has more pixels than the cells can show, scaled
-// down first (see KittyTransmitImage); callers that hold the decoded image
-// should call KittyTransmitImage and skip the PNG encoding. It returns ""
+// down first (see kittyTransmitImage). It returns ""
 // when id is 0, png is not a PNG image or the size is not positive.
 func KittyTransmit(id uint32, pngData []byte, cols, rows int) string {
 	if id == 0 || len(pngData) == 0 || cols <= 0 || rows <= 0 {
@@ -39,13 +38,13 @@ func KittyTransmit(id uint32, pngData []byte, cols, rows int) string {
 	if err != nil {
 		return ""
 	}
-	return KittyTransmitImage(id, img, cols, rows)
+	return kittyTransmitImage(id, img, cols, rows)
 }
 
-// KittyTransmitImage returns the escape sequences that send img to a
+// kittyTransmitImage returns the escape sequences that send img to a
 // kitty-compatible terminal as the image id, with a virtual placement of
 // cols×rows cells (U=1) for KittyPlaceholder to show. The image is first
-// scaled down to at most KittyCellWidth×KittyCellHeight pixels a cell,
+// scaled down to at most kittyCellWidth×kittyCellHeight pixels a cell,
 // keeping its aspect, so that a 40-megapixel result costs the terminal a
 // few hundred kilobytes, not hundreds of megabytes; it is then sent as PNG
 // (f=100), in base64 chunks of at most 4096 bytes (m=1 on all but the
@@ -53,15 +52,15 @@ func KittyTransmit(id uint32, pngData []byte, cols, rows int) string {
 //
 // Write it to the terminal once, before the placeholders are shown, and not
 // as part of a screen update; sending it again with the same id replaces the
-// image. cols and rows are capped at MaxKittyCells. It returns "" when id is
+// image. cols and rows are capped at maxKittyCells. It returns "" when id is
 // 0 (or, on a 32-bit system, above 2^31-1), img is empty or the size is not
 // positive.
-func KittyTransmitImage(id uint32, img image.Image, cols, rows int) string {
+func kittyTransmitImage(id uint32, img image.Image, cols, rows int) string {
 	if id == 0 || uint64(id) > math.MaxInt || img == nil || img.Bounds().Empty() || cols <= 0 || rows <= 0 {
 		return ""
 	}
-	cols, rows = min(cols, MaxKittyCells), min(rows, MaxKittyCells)
-	small := Downscale(img, cols*KittyCellWidth, rows*KittyCellHeight)
+	cols, rows = min(cols, maxKittyCells), min(rows, maxKittyCells)
+	small := downscale(img, cols*kittyCellWidth, rows*kittyCellHeight)
 	var b strings.Builder
 	err := kitty.EncodeGraphics(&b, small, &kitty.Options{
 		Action:           kitty.TransmitAndPut,
@@ -107,11 +106,11 @@ func orderKeys(cmd string) string {
 	return head + strings.Join(kv, ",") + ";" + rest
 }
 
-// Downscale returns img scaled down, keeping its aspect, to fit within
+// downscale returns img scaled down, keeping its aspect, to fit within
 // maxW×maxH pixels, averaging the pixels each new one covers; an image
 // that fits already is returned as it is. Transparent pixels count as
 // black.
-func Downscale(img image.Image, maxW, maxH int) image.Image {
+func downscale(img image.Image, maxW, maxH int) image.Image {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w <= maxW && h <= maxH || maxW <= 0 || maxH <= 0 {
@@ -137,7 +136,7 @@ func Downscale(img image.Image, maxW, maxH int) image.Image {
 // by the diacritics (kitty.Diacritic) of its row and column and, for an id
 // of 2^24 or more, of the id's high byte. The id is the foreground colour:
 // 38;5;id below 256, 38;2;r;g;b from its low 24 bits otherwise. Each line
-// ends with a reset. cols and rows are capped at MaxKittyCells; it returns
+// ends with a reset. cols and rows are capped at maxKittyCells; it returns
 // "" when id is 0 or the size is not positive.
 //
 // The text is one cell wide per placeholder for a renderer that counts
@@ -146,7 +145,7 @@ func KittyPlaceholder(id uint32, cols, rows int) string {
 	if id == 0 || cols <= 0 || rows <= 0 {
 		return ""
 	}
-	cols, rows = min(cols, MaxKittyCells), min(rows, MaxKittyCells)
+	cols, rows = min(cols, maxKittyCells), min(rows, maxKittyCells)
 	var color string
 	if id < 256 {
 		color = "\x1b[38;5;" + strconv.Itoa(int(id)) + "m"

@@ -104,14 +104,14 @@ func TestKittyTransmitChunks(t *testing.T) {
 }
 
 // TestKittyTransmitDownscales checks that an image larger than its cells
-// need is sent at most KittyCellWidth×KittyCellHeight pixels a cell, its
+// need is sent at most kittyCellWidth×kittyCellHeight pixels a cell, its
 // aspect kept.
 func TestKittyTransmitDownscales(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, 4000, 3000))
 	for i := range img.Pix {
 		img.Pix[i] = 0x80
 	}
-	out := KittyTransmitImage(9, img, 40, 15)
+	out := kittyTransmitImage(9, img, 40, 15)
 	keys, payload := kittyCommands(t, out)
 	if !hasKey(keys[0], "c=40") || !hasKey(keys[0], "r=15") {
 		t.Errorf("keys %q", keys[0])
@@ -121,18 +121,18 @@ func TestKittyTransmitDownscales(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Width != 40*KittyCellWidth || cfg.Height != 480 {
+	if cfg.Width != 40*kittyCellWidth || cfg.Height != 480 {
 		t.Errorf("sent %d×%d, want 640×480", cfg.Width, cfg.Height)
 	}
 	if len(out) > 64<<10 {
 		t.Errorf("%d bytes sent for a flat grey preview", len(out))
 	}
 	// A tall image is bounded by its rows.
-	d := Downscale(image.NewGray(image.Rect(0, 0, 100, 10000)), 640, 320)
+	d := downscale(image.NewGray(image.Rect(0, 0, 100, 10000)), 640, 320)
 	if b := d.Bounds(); b.Dy() != 320 || b.Dx() != 3 {
 		t.Errorf("tall image scaled to %v", b)
 	}
-	if small := image.NewGray(image.Rect(0, 0, 10, 10)); Downscale(small, 640, 320) != image.Image(small) {
+	if small := image.NewGray(image.Rect(0, 0, 10, 10)); downscale(small, 640, 320) != image.Image(small) {
 		t.Error("a small image was scaled")
 	}
 }
@@ -160,7 +160,7 @@ func TestKittyTransmitSmallAndInvalid(t *testing.T) {
 		t.Errorf("payload is not a PNG: %v", err)
 	}
 	for _, s := range []string{KittyTransmit(0, src, 1, 1), KittyTransmit(1, nil, 1, 1), KittyTransmit(1, src, 0, 1), KittyTransmit(1, []byte("not a png"), 1, 1),
-		KittyTransmitImage(1, image.NewRGBA(image.Rectangle{}), 1, 1)} {
+		kittyTransmitImage(1, image.NewRGBA(image.Rectangle{}), 1, 1)} {
 		if s != "" {
 			t.Errorf("invalid call gave %q", s)
 		}
@@ -219,16 +219,16 @@ func TestKittyPlaceholderIDColours(t *testing.T) {
 		t.Error("invalid call drew something")
 	}
 	big := strings.Split(KittyPlaceholder(5, 1000, 1000), "\n")
-	if len(big) != MaxKittyCells || strings.Count(big[0], "\U0010EEEE") != MaxKittyCells {
+	if len(big) != maxKittyCells || strings.Count(big[0], "\U0010EEEE") != maxKittyCells {
 		t.Errorf("not capped: %d lines", len(big))
 	}
 }
 
-// TestDiacriticsTable checks that kitty's table numbers MaxKittyCells
+// TestDiacriticsTable checks that kitty's table numbers maxKittyCells
 // rows and columns: 297 distinct, ascending diacritics, the last U+1D244.
 func TestDiacriticsTable(t *testing.T) {
 	seen := map[rune]bool{}
-	for i := range MaxKittyCells {
+	for i := range maxKittyCells {
 		d := kitty.Diacritic(i)
 		if seen[d] {
 			t.Errorf("%U repeated", d)
@@ -238,11 +238,11 @@ func TestDiacriticsTable(t *testing.T) {
 			t.Errorf("not ascending at %d", i)
 		}
 	}
-	if kitty.Diacritic(0) != 0x0305 || kitty.Diacritic(MaxKittyCells-1) != 0x1D244 {
-		t.Errorf("first %U, last %U", kitty.Diacritic(0), kitty.Diacritic(MaxKittyCells-1))
+	if kitty.Diacritic(0) != 0x0305 || kitty.Diacritic(maxKittyCells-1) != 0x1D244 {
+		t.Errorf("first %U, last %U", kitty.Diacritic(0), kitty.Diacritic(maxKittyCells-1))
 	}
 	// Past the table, the library falls back to the first: no more cells.
-	if kitty.Diacritic(MaxKittyCells) != kitty.Diacritic(0) {
-		t.Errorf("the table has more than %d diacritics", MaxKittyCells)
+	if kitty.Diacritic(maxKittyCells) != kitty.Diacritic(0) {
+		t.Errorf("the table has more than %d diacritics", maxKittyCells)
 	}
 }

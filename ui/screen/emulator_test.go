@@ -70,17 +70,17 @@ func TestALineDrawnWiderThanCountedStaysInItsRow(t *testing.T) {
 	e := vt.NewEmulator(width, height)
 	term := otherWidths{w: e, drawn: map[string]string{"👍🏽": "👍👍"}}
 	c := &fakeClock{}
-	r := NewRenderer(term, 30, WithClock(c.now, c.after), WithSyncOutput(true))
+	r := newRenderer(term, 30, WithClock(c.now, c.after), WithSyncOutput(true))
 	if _, err := io.WriteString(r, enterModes(false)); err != nil { // as Screen.enter does
 		t.Fatal(err)
 	}
-	r.Resize(width, height)
+	r.resize(width, height)
 	for n := 1; n <= 3; n++ {
 		c.advance(time.Second)
-		r.Draw(header(width, n) + "\nsecond row\n› typing")
+		r.draw(header(width, n) + "\nsecond row\n› typing")
 	}
-	if r.Frames() != 3 {
-		t.Fatalf("%d frames, want 3", r.Frames())
+	if r.frameCount() != 3 {
+		t.Fatalf("%d frames, want 3", r.frameCount())
 	}
 	got := rows(e)
 	if got[1] != "second row" || got[2] != "› typing" {
@@ -100,14 +100,14 @@ func TestALineDrawnNarrowerThanCountedLeavesNoOldCells(t *testing.T) {
 	e := vt.NewEmulator(width, height)
 	term := otherWidths{w: e, drawn: map[string]string{"❤️": "❤"}}
 	c := &fakeClock{}
-	r := NewRenderer(term, 30, WithClock(c.now, c.after))
+	r := newRenderer(term, 30, WithClock(c.now, c.after))
 	if _, err := io.WriteString(r, enterModes(false)); err != nil {
 		t.Fatal(err)
 	}
-	r.Resize(width, height)
-	r.Draw(strings.Repeat("x", width) + "\nbelow")
+	r.resize(width, height)
+	r.draw(strings.Repeat("x", width) + "\nbelow")
 	c.advance(time.Second)
-	r.Draw("❤️ " + strings.Repeat("y", width-3) + "\nbelow")
+	r.draw("❤️ " + strings.Repeat("y", width-3) + "\nbelow")
 	if got := rows(e); got[0] != "❤ "+strings.Repeat("y", width-3) || got[1] != "below" {
 		t.Fatalf("rows %q: an old cell stayed", got)
 	}

@@ -21,17 +21,17 @@ type Model struct {
 // screen, where it is lost).
 type crash struct{ text string }
 
-// Wrap returns m drawn by r.
-func Wrap(m tea.Model, r *Renderer) Model {
+// wrap returns m drawn by r.
+func wrap(m tea.Model, r *Renderer) Model {
 	return Model{inner: m, r: r, crash: &crash{}}
 }
 
 // Inner is the wrapped model.
 func (m Model) Inner() tea.Model { return m.inner }
 
-// Panic is the report of a panic in the wrapped model's Update or View, or
-// "".
-func (m Model) Panic() string { return m.crash.text }
+// panicReport is the report of a panic in the wrapped model's Update or
+// View, or "".
+func (m Model) panicReport() string { return m.crash.text }
 
 // Init initialises the wrapped model.
 func (m Model) Init() tea.Cmd { return m.inner.Init() }
@@ -41,7 +41,7 @@ func (m Model) Init() tea.Cmd { return m.inner.Init() }
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.recover()
 	if size, ok := msg.(tea.WindowSizeMsg); ok {
-		m.r.Resize(size.Width, size.Height)
+		m.r.resize(size.Width, size.Height)
 	}
 	var cmd tea.Cmd
 	m.inner, cmd = m.inner.Update(msg)
@@ -52,7 +52,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Bubble Tea draws nothing itself.
 func (m Model) View() string {
 	defer m.recover()
-	m.r.Draw(m.inner.View())
+	m.r.draw(m.inner.View())
 	return ""
 }
 

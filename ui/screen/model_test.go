@@ -43,8 +43,8 @@ func run(t *testing.T, input string) (tea.Model, Model, *Renderer, *bytes.Buffer
 	t.Helper()
 	var out bytes.Buffer
 	c := &fakeClock{}
-	r := NewRenderer(&out, 30, WithClock(c.now, c.after))
-	w := Wrap(counter{}, r)
+	r := newRenderer(&out, 30, WithClock(c.now, c.after))
+	w := wrap(counter{}, r)
 	p := tea.NewProgram(w, tea.WithoutRenderer(), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	go func() {
 		p.Send(tea.WindowSizeMsg{Width: 30, Height: 4})
@@ -71,8 +71,8 @@ func TestTheWrappedModelIsDrawnByTheRenderer(t *testing.T) {
 	if w.View() != "" {
 		t.Fatal("the wrapper hands Bubble Tea a view")
 	}
-	if !strings.Contains(out.String(), "30x4") || !strings.Contains(out.String(), "keys 3") || r.Frames() < 2 {
-		t.Fatalf("%d frames, %q: want the size and the last key count drawn", r.Frames(), out.String())
+	if !strings.Contains(out.String(), "30x4") || !strings.Contains(out.String(), "keys 3") || r.frameCount() < 2 {
+		t.Fatalf("%d frames, %q: want the size and the last key count drawn", r.frameCount(), out.String())
 	}
 }
 
@@ -81,7 +81,7 @@ func TestAPanicIsKeptForTheReport(t *testing.T) {
 	if !errors.Is(err, tea.ErrProgramPanic) {
 		t.Fatalf("err = %v, want a panic", err)
 	}
-	if !strings.Contains(w.Panic(), "boom") || !strings.Contains(w.Panic(), "counter.Update") {
-		t.Fatalf("panic report %q: want the value and the stack", w.Panic())
+	if !strings.Contains(w.panicReport(), "boom") || !strings.Contains(w.panicReport(), "counter.Update") {
+		t.Fatalf("panic report %q: want the value and the stack", w.panicReport())
 	}
 }

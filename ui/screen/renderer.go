@@ -51,8 +51,8 @@ func WithSyncOutput(on bool) Option {
 	return func(r *Renderer) { r.sync = on }
 }
 
-// NewRenderer returns a renderer writing to out at most fps frames a second.
-func NewRenderer(out io.Writer, fps int, opts ...Option) *Renderer {
+// newRenderer returns a renderer writing to out at most fps frames a second.
+func newRenderer(out io.Writer, fps int, opts ...Option) *Renderer {
 	if fps < 1 {
 		fps = 1
 	}
@@ -72,11 +72,11 @@ func afterFunc(d time.Duration, f func()) {
 	time.AfterFunc(d, f)
 }
 
-// Draw takes the latest frame. It is written at once when the last frame is
+// draw takes the latest frame. It is written at once when the last frame is
 // older than the frame interval, or else when the interval has passed; a
 // frame equal to the one before costs nothing. Nothing is written before
 // the size is known.
-func (r *Renderer) Draw(view string) {
+func (r *Renderer) draw(view string) {
 	r.mu.Lock()
 	if r.stopped || (view == r.view && !r.repaint) {
 		r.mu.Unlock()
@@ -90,10 +90,10 @@ func (r *Renderer) Draw(view string) {
 	}
 }
 
-// Resize sets the terminal's size. The next Draw, even of the same frame,
+// resize sets the terminal's size. The next draw, even of the same frame,
 // writes every line at once. (Bubble Tea draws after every update, so the
 // frame laid out for the new size follows.)
-func (r *Renderer) Resize(width, height int) {
+func (r *Renderer) resize(width, height int) {
 	r.mu.Lock()
 	r.width, r.height = width, height
 	r.repaint, r.dirty = true, true
@@ -101,15 +101,15 @@ func (r *Renderer) Resize(width, height int) {
 	r.mu.Unlock()
 }
 
-// Pause stops writing frames, while another program has the terminal.
-func (r *Renderer) Pause() {
+// pause stops writing frames, while another program has the terminal.
+func (r *Renderer) pause() {
 	r.mu.Lock()
 	r.paused = true
 	r.mu.Unlock()
 }
 
-// Resume writes frames again, starting with every line of the latest one.
-func (r *Renderer) Resume() {
+// resumeDrawing writes frames again, starting with every line of the latest one.
+func (r *Renderer) resumeDrawing() {
 	r.mu.Lock()
 	r.paused = false
 	r.repaint, r.dirty = true, true
@@ -121,8 +121,8 @@ func (r *Renderer) Resume() {
 	}
 }
 
-// Stop ends the renderer: no frame is written after it returns.
-func (r *Renderer) Stop() {
+// stop ends the renderer: no frame is written after it returns.
+func (r *Renderer) stop() {
 	r.mu.Lock()
 	r.stopped = true
 	r.mu.Unlock()
@@ -136,8 +136,8 @@ func (r *Renderer) Write(p []byte) (int, error) {
 	return r.out.Write(p)
 }
 
-// Frames is how many frames have been written.
-func (r *Renderer) Frames() int {
+// frameCount is how many frames have been written.
+func (r *Renderer) frameCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.frames

@@ -70,7 +70,7 @@ func newTestRenderer(t *testing.T, fps int) (*Renderer, *bytes.Buffer, *fakeCloc
 	t.Helper()
 	var out bytes.Buffer
 	c := &fakeClock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
-	return NewRenderer(&out, fps, WithClock(c.now, c.after)), &out, c
+	return newRenderer(&out, fps, WithClock(c.now, c.after)), &out, c
 }
 
 // at is the sequence that moves the cursor to a row's start.
@@ -78,15 +78,15 @@ func at(row int) string { return ansi.CursorPosition(1, row) }
 
 func TestNothingIsDrawnBeforeTheSizeIsKnown(t *testing.T) {
 	r, out, _ := newTestRenderer(t, 30)
-	r.Draw("hello")
-	if out.Len() != 0 || r.Frames() != 0 {
+	r.draw("hello")
+	if out.Len() != 0 || r.frameCount() != 0 {
 		t.Fatalf("wrote %q before a size", out.String())
 	}
-	r.Resize(20, 3)
+	r.resize(20, 3)
 	if out.Len() != 0 {
 		t.Fatalf("a resize alone wrote %q", out.String())
 	}
-	r.Draw("hello")
+	r.draw("hello")
 	if got, want := out.String(), at(1)+"hello"+ansi.ResetStyle+ansi.EraseLineRight+at(2)+ansi.EraseScreenBelow; got != want {
 		t.Fatalf("first frame %q, want %q", got, want)
 	}
@@ -94,17 +94,17 @@ func TestNothingIsDrawnBeforeTheSizeIsKnown(t *testing.T) {
 
 func TestOnlyChangedLinesAreWritten(t *testing.T) {
 	r, out, c := newTestRenderer(t, 30)
-	r.Resize(10, 4)
-	r.Draw("one\ntwo\nthree")
+	r.resize(10, 4)
+	r.draw("one\ntwo\nthree")
 	out.Reset()
 	c.advance(time.Second)
-	r.Draw("one\nTWO\nthree")
+	r.draw("one\nTWO\nthree")
 	if got, want := out.String(), at(2)+"TWO"+ansi.ResetStyle+ansi.EraseLineRight; got != want {
 		t.Fatalf("wrote %q, want only line 2: %q", got, want)
 	}
 	out.Reset()
 	c.advance(time.Second)
-	r.Draw("one\nTWO")
+	r.draw("one\nTWO")
 	if got, want := out.String(), at(3)+ansi.EraseScreenBelow; got != want {
 		t.Fatalf("a shorter frame wrote %q, want the rows below erased: %q", got, want)
 	}
@@ -112,35 +112,35 @@ func TestOnlyChangedLinesAreWritten(t *testing.T) {
 
 func TestAnUnchangedFrameCostsNothing(t *testing.T) {
 	r, out, c := newTestRenderer(t, 30)
-	r.Resize(10, 2)
-	r.Draw("same")
+	r.resize(10, 2)
+	r.draw("same")
 	n := out.Len()
 	for range 100 {
 		c.advance(time.Second)
-		r.Draw("same")
+		r.draw("same")
 	}
-	if out.Len() != n || r.Frames() != 1 || c.timers() != 0 {
-		t.Fatalf("100 equal frames wrote %d bytes, %d frames, %d timers", out.Len()-n, r.Frames(), c.timers())
+	if out.Len() != n || r.frameCount() != 1 || c.timers() != 0 {
+		t.Fatalf("100 equal frames wrote %d bytes, %d frames, %d timers", out.Len()-n, r.frameCount(), c.timers())
 	}
 }
 
 func TestFramesAreThrottledAndIdleHoldsNoTimer(t *testing.T) {
 	r, out, c := newTestRenderer(t, 10) // one frame per 100 ms
-	r.Resize(20, 2)
-	r.Draw("frame 0")
-	if r.Frames() != 1 {
-		t.Fatalf("first frame not written at once: %d", r.Frames())
+	r.resize(20, 2)
+	r.draw("frame 0")
+	if r.frameCount() != 1 {
+		t.Fatalf("first frame not written at once: %d", r.frameCount())
 	}
 	for i := 1; i <= 50; i++ { // 50 changes within 50 ms
 		c.advance(time.Millisecond)
-		r.Draw("frame " + string(rune('0'+i%10)) + strings.Repeat(".", i%3))
+		r.draw("frame " + string(rune('0'+i%10)) + strings.Repeat(".", i%3))
 	}
-	if r.Frames() != 1 || c.timers() != 1 {
-		t.Fatalf("within one interval: %d frames, %d timers; want 1 and 1 due", r.Frames(), c.timers())
+	if r.frameCount() != 1 || c.timers() != 1 {
+		t.Fatalf("within one interval: %d frames, %d timers; want 1 and 1 due", r.frameCount(), c.timers())
 	}
 	c.advance(50 * time.Millisecond)
-	if r.Frames() != 2 {
-		t.Fatalf("frames after the interval = %d, want 2", r.Frames())
+	if r.frameCount() != 2 {
+		t.Fatalf("frames after the interval = %d, want 2", r.frameCount())
 	}
 	if !strings.HasSuffix(out.String(), "frame 0"+".."+ansi.ResetStyle+ansi.EraseLineRight) {
 		t.Fatalf("the frame written is not the latest: %q", out.String())
@@ -149,15 +149,15 @@ func TestFramesAreThrottledAndIdleHoldsNoTimer(t *testing.T) {
 		t.Fatalf("%d timers left while nothing changes", c.timers())
 	}
 	c.advance(time.Hour)
-	if r.Frames() != 2 {
-		t.Fatalf("an idle hour wrote %d frames", r.Frames()-2)
+	if r.frameCount() != 2 {
+		t.Fatalf("an idle hour wrote %d frames", r.frameCount()-2)
 	}
 }
 
 func TestLinesAreCutToTheScreen(t *testing.T) {
 	r, out, _ := newTestRenderer(t, 30)
-	r.Resize(4, 2)
-	r.Draw("top\nabcdefgh\nbottom")
+	r.resize(4, 2)
+	r.draw("top\nabcdefgh\nbottom")
 	got := out.String()
 	erase := ansi.ResetStyle + ansi.EraseLineRight
 	if strings.Contains(got, "top") || got != at(1)+erase+"abcd"+at(2)+erase+"bott" {
@@ -167,17 +167,17 @@ func TestLinesAreCutToTheScreen(t *testing.T) {
 
 func TestPauseHoldsFramesAndResumeRepaintsAll(t *testing.T) {
 	r, out, c := newTestRenderer(t, 30)
-	r.Resize(10, 3)
-	r.Draw("a\nb")
-	r.Pause()
+	r.resize(10, 3)
+	r.draw("a\nb")
+	r.pause()
 	out.Reset()
 	c.advance(time.Second)
-	r.Draw("a\nc")
+	r.draw("a\nc")
 	c.advance(time.Second)
 	if out.Len() != 0 {
 		t.Fatalf("paused renderer wrote %q", out.String())
 	}
-	r.Resume()
+	r.resumeDrawing()
 	for _, want := range []string{at(1) + "a", at(2) + "c", at(3) + ansi.EraseScreenBelow} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("resume wrote %q, want every line (%q)", out.String(), want)
@@ -187,14 +187,14 @@ func TestPauseHoldsFramesAndResumeRepaintsAll(t *testing.T) {
 
 func TestStopEndsFramesButNotTerminalWrites(t *testing.T) {
 	r, out, c := newTestRenderer(t, 30)
-	r.Resize(10, 3)
-	r.Draw("a")
-	r.Draw("b") // due in one interval
-	r.Stop()
+	r.resize(10, 3)
+	r.draw("a")
+	r.draw("b") // due in one interval
+	r.stop()
 	out.Reset()
 	c.advance(time.Second)
-	r.Draw("c")
-	r.Resize(20, 5)
+	r.draw("c")
+	r.resize(20, 5)
 	if out.Len() != 0 {
 		t.Fatalf("stopped renderer wrote %q", out.String())
 	}
@@ -215,13 +215,13 @@ func TestFramesAreWrappedInSynchronizedOutput(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		var w writes
 		c := &fakeClock{}
-		r := NewRenderer(&w, 30, WithClock(c.now, c.after), WithSyncOutput(on))
-		r.Resize(10, 3)
-		r.Draw("one\ntwo")
+		r := newRenderer(&w, 30, WithClock(c.now, c.after), WithSyncOutput(on))
+		r.resize(10, 3)
+		r.draw("one\ntwo")
 		c.advance(time.Second)
-		r.Draw("one\nTWO")
+		r.draw("one\nTWO")
 		c.advance(time.Second)
-		r.Draw("one\nTWO") // nothing to write: no empty pair either
+		r.draw("one\nTWO") // nothing to write: no empty pair either
 		if _, err := r.Write([]byte("\x1b]52;c;eA==\a")); err != nil {
 			t.Fatal(err)
 		}
@@ -247,11 +247,11 @@ func TestFramesAreWrappedInSynchronizedOutput(t *testing.T) {
 // Nothing relies on where the cursor was left by the line before.
 func TestEveryLineIsPlacedAndErasedInItsRow(t *testing.T) {
 	r, out, c := newTestRenderer(t, 30)
-	r.Resize(12, 5)
+	r.resize(12, 5)
 	erase := ansi.ResetStyle + ansi.EraseLineRight
 	full := "muse 👍🏽 · -2"              // 12 columns to muse
 	styled := "\x1b[1mbold\x1b[0m 👍🏽 x" // 9
-	r.Draw(full + "\n" + styled + "\n\nabcdefghijklmnop")
+	r.draw(full + "\n" + styled + "\n\nabcdefghijklmnop")
 	want := at(1) + erase + full +
 		at(2) + styled + erase +
 		at(3) + erase +
@@ -262,7 +262,7 @@ func TestEveryLineIsPlacedAndErasedInItsRow(t *testing.T) {
 	}
 	out.Reset()
 	c.advance(time.Second)
-	r.Draw("muse 👍🏽 · -3\n" + styled + "\n\nabcdefghijklmnop")
+	r.draw("muse 👍🏽 · -3\n" + styled + "\n\nabcdefghijklmnop")
 	if got, want := out.String(), at(1)+erase+"muse 👍🏽 · -3"; got != want {
 		t.Fatalf("a changed full line: %q, want only it, at its row: %q", got, want)
 	}
@@ -292,8 +292,8 @@ func TestModesAreUndoneInReverse(t *testing.T) {
 // changed, as while typing or while a reply streams into its last line.
 func BenchmarkFrame(b *testing.B) {
 	c := &fakeClock{}
-	r := NewRenderer(io.Discard, 30, WithClock(c.now, c.after))
-	r.Resize(120, 40)
+	r := newRenderer(io.Discard, 30, WithClock(c.now, c.after))
+	r.resize(120, 40)
 	lines := make([]string, 40)
 	for i := range lines {
 		lines[i] = "\x1b[38;5;252m" + strings.Repeat("word ", 22) + "\x1b[0m"
@@ -303,12 +303,12 @@ func BenchmarkFrame(b *testing.B) {
 		lines[39] = fmt.Sprintf("› typing %d", i)
 		views[i] = strings.Join(lines, "\n")
 	}
-	r.Draw(views[1])
+	r.draw(views[1])
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		c.advance(time.Second)
-		r.Draw(views[i%2])
+		r.draw(views[i%2])
 	}
-	b.ReportMetric(float64(r.Frames())/float64(b.N), "frames/op")
+	b.ReportMetric(float64(r.frameCount())/float64(b.N), "frames/op")
 }

@@ -42,7 +42,7 @@ func Open(in, out *os.File, fps int, mouse bool, opts ...Option) (*Screen, error
 		return nil, ErrNotTerminal
 	}
 	s := &Screen{in: in, out: out, mouse: mouse}
-	s.r = NewRenderer(out, fps, opts...)
+	s.r = newRenderer(out, fps, opts...)
 	if err := s.enter(); err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (s *Screen) Options() []tea.ProgramOption {
 
 // Wrap returns m drawn on s.
 func (s *Screen) Wrap(m tea.Model) Model {
-	w := Wrap(m, s.r)
+	w := wrap(m, s.r)
 	s.crash = w.crash
 	return w
 }
@@ -89,7 +89,7 @@ func (s *Screen) Start(p *tea.Program) {
 // suspend stops drawing and gives the terminal back, for a child process
 // or before muse stops.
 func (s *Screen) suspend() error {
-	s.r.Pause()
+	s.r.pause()
 	return s.leave()
 }
 
@@ -106,7 +106,7 @@ func (s *Screen) resume() error {
 	} else if _, err = term.MakeRaw(int(s.in.Fd())); err == nil { // stopped by SIGSTOP: keep the mode saved at start
 		_, err = io.WriteString(s.r, enterModes(s.mouse))
 	}
-	s.r.Resume()
+	s.r.resumeDrawing()
 	// Not s.sendSize() itself: after a child process, resume runs on Bubble
 	// Tea's event loop (inside tea.Exec), and Program.Send waits for that
 	// same loop, so muse would never read another message.
@@ -131,7 +131,7 @@ func (s *Screen) sendSize() {
 
 // Close stops drawing and gives the terminal back as it was.
 func (s *Screen) Close() error {
-	s.r.Stop()
+	s.r.stop()
 	if s.stop != nil {
 		s.stop()
 	}

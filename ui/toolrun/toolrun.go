@@ -21,10 +21,10 @@ import (
 
 // Limits of a run, used where a Spec leaves them zero.
 const (
-	// DefaultTimeout is how long a command may run.
-	DefaultTimeout = 30 * time.Second
-	// DefaultMaxOutput is how many bytes of output are kept.
-	DefaultMaxOutput = 64 << 10
+	// defaultTimeout is how long a command may run.
+	defaultTimeout = 30 * time.Second
+	// defaultMaxOutput is how many bytes of output are kept.
+	defaultMaxOutput = 64 << 10
 )
 
 // waitDelay is how long the output is read after the command ends, or
@@ -41,10 +41,10 @@ type Spec struct {
 	Argv []string
 	// Input is written to the command's standard input.
 	Input []byte
-	// Timeout is how long the command may run; 0 means DefaultTimeout.
+	// Timeout is how long the command may run; 0 means defaultTimeout.
 	Timeout time.Duration
 	// MaxOutput is how many bytes of output are kept; 0 means
-	// DefaultMaxOutput.
+	// defaultMaxOutput.
 	MaxOutput int
 	// Env is the command's environment; nil means os.Environ().
 	Env []string
@@ -86,11 +86,11 @@ func Run(ctx context.Context, s Spec) Result {
 	}
 	timeout := s.Timeout
 	if timeout <= 0 {
-		timeout = DefaultTimeout
+		timeout = defaultTimeout
 	}
 	limit := s.MaxOutput
 	if limit <= 0 {
-		limit = DefaultMaxOutput
+		limit = defaultMaxOutput
 	}
 	env := s.Env
 	if env == nil {
@@ -100,7 +100,7 @@ func Run(ctx context.Context, s Spec) Result {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, s.Argv[0], s.Argv[1:]...)
-	cmd.Env = CleanEnv(env, s.Drop)
+	cmd.Env = cleanEnv(env, s.Drop)
 	cmd.Stdin = bytes.NewReader(s.Input)
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
@@ -157,9 +157,9 @@ func Run(ctx context.Context, s Spec) Result {
 	return res(output, code, nil)
 }
 
-// CleanEnv returns env without the variables named in DefaultDrop and drop.
+// cleanEnv returns env without the variables named in DefaultDrop and drop.
 // Names are compared as the system does: ignoring case on Windows.
-func CleanEnv(env []string, drop []string) []string {
+func cleanEnv(env []string, drop []string) []string {
 	same := func(a, b string) bool { return a == b }
 	if runtime.GOOS == "windows" {
 		same = strings.EqualFold

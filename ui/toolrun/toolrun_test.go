@@ -12,13 +12,13 @@ import (
 func TestCleanEnv(t *testing.T) {
 	env := []string{"PATH=/bin", "MUSE_ACCESS_TOKEN=secret", "MUSE_API_KEY=k", "EXTRA=x",
 		"MUSE_MODEL=m", "=C:=C:\\dir", "NOVALUE", "EXTRA_NOT=y"}
-	got := CleanEnv(env, []string{"EXTRA"})
+	got := cleanEnv(env, []string{"EXTRA"})
 	want := []string{"PATH=/bin", "MUSE_MODEL=m", "=C:=C:\\dir", "NOVALUE", "EXTRA_NOT=y"}
 	if !slices.Equal(got, want) {
-		t.Errorf("CleanEnv = %q, want %q", got, want)
+		t.Errorf("cleanEnv = %q, want %q", got, want)
 	}
 	if len(env) != 8 || env[1] != "MUSE_ACCESS_TOKEN=secret" {
-		t.Errorf("CleanEnv changed its argument: %q", env)
+		t.Errorf("cleanEnv changed its argument: %q", env)
 	}
 }
 

@@ -139,8 +139,8 @@ func TestRunOutputCap(t *testing.T) {
 		t.Errorf("Run = %+v, want output %q", r, want)
 	}
 	r = Run(context.Background(), Spec{Argv: sh("head -c 70000 /dev/zero"), Timeout: long})
-	if want := fmt.Sprintf("\n… %d more bytes cut (limit 64 KiB)", 70000-DefaultMaxOutput); r.Err != nil ||
-		len(r.Output) != DefaultMaxOutput+len(want) || !strings.HasSuffix(r.Output, want) {
+	if want := fmt.Sprintf("\n… %d more bytes cut (limit 64 KiB)", 70000-defaultMaxOutput); r.Err != nil ||
+		len(r.Output) != defaultMaxOutput+len(want) || !strings.HasSuffix(r.Output, want) {
 		t.Errorf("Run = %d bytes ending %q, %v; want 64 KiB and %q", len(r.Output), r.Output[max(len(r.Output)-60, 0):], r.Err, want)
 	}
 }

@@ -19,8 +19,8 @@ const (
 	DefaultToolTimeout = 30 * time.Second
 	// MaxToolTimeout is the longest tool_timeout allowed.
 	MaxToolTimeout = time.Hour
-	// MaxCredentialTimeout is the longest credential_timeout allowed.
-	MaxCredentialTimeout = 10 * time.Minute
+	// maxCredentialTimeout is the longest credential_timeout allowed.
+	maxCredentialTimeout = 10 * time.Minute
 )
 
 // Tool is a client tool offered to the model.
@@ -125,7 +125,7 @@ func (f *File) Select(name string) (*Profile, error) {
 	if len(f.Profiles) == 0 {
 		return nil, fmt.Errorf("no profile %s: %s defines no profiles (muse config init writes an example)", quote(name), where)
 	}
-	names := f.Names()
+	names := f.names()
 	for i, n := range names {
 		names[i] = quote(n)
 	}
@@ -151,8 +151,8 @@ func (f *File) CredentialEnv() []string {
 	return names
 }
 
-// Names returns the profile names, sorted.
-func (f *File) Names() []string {
+// names returns the profile names, sorted.
+func (f *File) names() []string {
 	if f == nil {
 		return nil
 	}

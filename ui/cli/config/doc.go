@@ -7,8 +7,8 @@
 // 1.1 (syntax, keys and tables defined twice, integers out of range,
 // impossible dates) and decodes the values; a syntax error is reported with
 // the library's message at its line and column. muse adds, around the
-// library: a cap on the file's size ([MaxConfigSize]), its nesting
-// ([MaxDepth]) and its number of keys ([MaxKeys]), checked in one pass over
+// library: a cap on the file's size (maxConfigSize), its nesting
+// (maxDepth) and its number of keys (maxKeys), checked in one pass over
 // the parser before Unmarshal runs, which takes time quadratic in the number
 // of keys; the line of every key and array element, kept in a tree of its
 // own; and the checks of what the keys mean: unknown keys refused with the

@@ -53,7 +53,7 @@ func checkTool(t *testing.T, tool Tool, seen map[string]bool) {
 
 func FuzzLoadConfig(f *testing.F) {
 	noFiles := strings.NewReplacer("input_schema_file", "input_schema_fil")
-	f.Add([]byte(noFiles.Replace(Example)))
+	f.Add([]byte(noFiles.Replace(example)))
 	f.Add([]byte(noFiles.Replace(full)))
 	f.Add([]byte("[profiles.w]\ntop_k = 0\ntheme = \"x\"\n[profiles.a]\nmax_tokens = 0\n"))
 	f.Add([]byte("a = [[[[[[[[1]]]]]]]]\nb = { c = { d = [{}, { e = 1979-05-27T07:32:00Z }] } }\n"))
@@ -85,7 +85,7 @@ func FuzzLoadConfig(f *testing.F) {
 			for _, tool := range p.Tools {
 				checkTool(t, tool, seen)
 			}
-			if p.ToolTimeout < 0 || p.ToolTimeout > MaxToolTimeout || p.CredentialTimeout < 0 || p.CredentialTimeout > MaxCredentialTimeout {
+			if p.ToolTimeout < 0 || p.ToolTimeout > MaxToolTimeout || p.CredentialTimeout < 0 || p.CredentialTimeout > maxCredentialTimeout {
 				t.Fatalf("timeouts %v, %v accepted", p.ToolTimeout, p.CredentialTimeout)
 			}
 			checkKeys(t, p.Keys)

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 )
 
-// Init writes [Example] to path, creating its folder with mode 0700 and the
-// file with mode 0600. It never overwrites: an existing file is an error.
+// Init writes the commented example configuration to path, creating its
+// folder with mode 0700 and the file with mode 0600. It never overwrites: an existing file is an error.
 func Init(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create config folder: %w", err)
@@ -21,7 +21,7 @@ func Init(path string) error {
 	if err != nil {
 		return fmt.Errorf("create config: %w", err)
 	}
-	if _, err := f.WriteString(Example); err != nil {
+	if _, err := f.WriteString(example); err != nil {
 		f.Close()
 		os.Remove(path)
 		return fmt.Errorf("write config %s: %w", path, err)

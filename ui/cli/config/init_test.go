@@ -28,7 +28,7 @@ func TestInit(t *testing.T) {
 		t.Errorf("folder mode = %v, want 0700", dst.Mode().Perm())
 	}
 	data, err := os.ReadFile(path)
-	if err != nil || string(data) != Example {
+	if err != nil || string(data) != example {
 		t.Errorf("file holds %q, %v", data, err)
 	}
 
@@ -58,8 +58,8 @@ func TestInit(t *testing.T) {
 // example: with the "#" removed, the file still loads.
 func TestExampleOptionalSettings(t *testing.T) {
 	setting := regexp.MustCompile(`(?m)^#([a-z_]+ = |\[)`)
-	text := setting.ReplaceAllString(Example, "$1")
-	if text == Example {
+	text := setting.ReplaceAllString(example, "$1")
+	if text == example {
 		t.Fatal("no commented-out settings found")
 	}
 	f, err := Load(write(t, t.TempDir(), text))
@@ -75,7 +75,7 @@ func TestExampleOptionalSettings(t *testing.T) {
 	}
 	// Every profile setting is explained in the example.
 	for k := range profileKeys {
-		if !strings.Contains(Example, k) {
+		if !strings.Contains(example, k) {
 			t.Errorf("example does not mention %s", k)
 		}
 	}

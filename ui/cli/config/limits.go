@@ -6,24 +6,24 @@ import (
 	"os"
 )
 
-// MaxFileSize is the largest tools or schema file read: anything larger is
+// maxFileSize is the largest tools or schema file read: anything larger is
 // refused before it is parsed, so that loading one takes little time and
 // memory whatever it holds.
-const MaxFileSize = 1 << 20
+const maxFileSize = 1 << 20
 
-// MaxConfigSize is the largest configuration file read; no real profile
+// maxConfigSize is the largest configuration file read; no real profile
 // comes near it.
-const MaxConfigSize = 64 << 10
+const maxConfigSize = 64 << 10
 
-// MaxKeys is how many keys a configuration file may hold, counting every
+// maxKeys is how many keys a configuration file may hold, counting every
 // table and every part of a dotted key: the TOML library takes time
 // quadratic in their number, about 20 ms for 2000 and 200 ms for 8000. A
 // real file holds a few hundred.
-const MaxKeys = 2000
+const maxKeys = 2000
 
-// MaxDepth is how deeply tables and arrays may nest in a configuration file,
+// maxDepth is how deeply tables and arrays may nest in a configuration file,
 // counting every table of a key path such as [profiles.work.keys].
-const MaxDepth = 64
+const maxDepth = 64
 
 // readFile reads the file at path, refusing one larger than limit bytes.
 // what names the file in messages, such as "config".

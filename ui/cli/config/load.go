@@ -17,7 +17,7 @@ const maxErrors = 10
 // empty File and no error; [LoadExisting] is for a file that must be there.
 // Problems in the file are reported as [*Error] values, several joined with
 // [errors.Join], one a line, when there are several. A file larger than
-// [MaxConfigSize] or nested deeper than [MaxDepth] is refused.
+// maxConfigSize or nested deeper than maxDepth is refused.
 func Load(path string) (*File, error) {
 	f, err := LoadExisting(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -29,7 +29,7 @@ func Load(path string) (*File, error) {
 // LoadExisting is [Load] for a file named on purpose, such as with --config:
 // a missing file is an error that wraps [fs.ErrNotExist].
 func LoadExisting(path string) (*File, error) {
-	data, err := readFile(path, "config", MaxConfigSize)
+	data, err := readFile(path, "config", maxConfigSize)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func (l *loader) file(root *tomlTable) *File {
 		}
 	}
 	if d := f.DefaultProfile; d != "" && f.Profiles[d] == nil {
-		names := f.Names()
+		names := f.names()
 		for i, n := range names {
 			names[i] = quote(n)
 		}

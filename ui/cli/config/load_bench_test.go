@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// bigInputs are files of about MaxConfigSize bytes built to be expensive:
+// bigInputs are files of about maxConfigSize bytes built to be expensive:
 // wide, deep, long-keyed, or full of mistakes. Loading any of them must
 // stay within 50 MB and 100 ms; BenchmarkLoadBig reports the time and the
 // bytes allocated per load.
 func bigInputs() map[string]string {
-	const size = MaxConfigSize - 64
+	const size = maxConfigSize - 64
 	fill := func(head, unit, sep, tail string) string {
 		n := (size - len(head) - len(tail)) / (len(unit) + len(sep))
 		return head + strings.Repeat(unit+sep, n) + tail
@@ -30,7 +30,7 @@ func bigInputs() map[string]string {
 	counted := func(head string, line func(i int) string) string {
 		var b strings.Builder
 		b.WriteString(head)
-		for i := range MaxKeys - 1 {
+		for i := range maxKeys - 1 {
 			b.WriteString(line(i))
 		}
 		return b.String()
@@ -38,7 +38,7 @@ func bigInputs() map[string]string {
 	nest := func(open, leaf, close string, d int) string {
 		return strings.Repeat(open, d) + leaf + strings.Repeat(close, d)
 	}
-	deep := MaxDepth - 2
+	deep := maxDepth - 2
 	return map[string]string{
 		"integers":       fill("a = [", "1", ",", "]\n"),
 		"strings":        fill("a = [", `"x"`, ",", "]\n"),
@@ -62,7 +62,7 @@ func bigInputs() map[string]string {
 			return fmt.Sprintf("[[profiles.w.tools]]\nname = \"t%d\"\ninput_schema = { type = \"object\" }\n", i)
 		}),
 		"deep arrays": "a = " + strings.Repeat("[", 30_000) + strings.Repeat("]", 30_000) + "\n",
-		// As many keys as MaxKeys allows, which the library looks up in a
+		// As many keys as maxKeys allows, which the library looks up in a
 		// list: the slowest files that load.
 		"most keys":          counted("", func(i int) string { return fmt.Sprintf("%x=1\n", i) }),
 		"most headers":       counted("", func(i int) string { return fmt.Sprintf("[%x]\n", i) }),

@@ -94,7 +94,7 @@ func TestLoadFull(t *testing.T) {
 	if f.Path != path || f.DefaultProfile != "work" {
 		t.Errorf("file = %q, default %q", f.Path, f.DefaultProfile)
 	}
-	if got := f.Names(); !reflect.DeepEqual(got, []string{"home lab", "work"}) {
+	if got := f.names(); !reflect.DeepEqual(got, []string{"home lab", "work"}) {
 		t.Errorf("names = %q", got)
 	}
 	i := func(n int) *int { return &n }
@@ -468,7 +468,7 @@ func TestLoadCapsErrors(t *testing.T) {
 
 // The commented example lists the actions a [keys] table may bind.
 func TestExampleListsTheActions(t *testing.T) {
-	_, rest, _ := strings.Cut(Example, "Actions: ")
+	_, rest, _ := strings.Cut(example, "Actions: ")
 	list, _, _ := strings.Cut(rest, ".")
 	got := strings.Fields(strings.ReplaceAll(list, "#", " "))
 	if want := keyaction.Names(); !slices.Equal(got, want) {

@@ -36,7 +36,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"save":               flag(func(p *Profile) **bool { return &p.Save }),
 	"mouse":              flag(func(p *Profile) **bool { return &p.Mouse }),
 	"tool_timeout":       timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
-	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, MaxCredentialTimeout),
+	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
 	"stop_sequences":     stopSequences,
 	"keys":               func(p *Profile, v value) { p.Keys = v.keys() },
 	"tools":              func(p *Profile, v value) { p.Tools = v.tools() },

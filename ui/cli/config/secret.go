@@ -13,20 +13,20 @@ import (
 	"golang.org/x/term"
 )
 
-// SecretTimeout bounds how long a credential command may run when the
+// secretTimeout bounds how long a credential command may run when the
 // profile sets no credential_timeout.
-const SecretTimeout = 10 * time.Second
+const secretTimeout = 10 * time.Second
 
-// MaxSecretOutput is the most a credential command may print.
-const MaxSecretOutput = 64 << 10
+// maxSecretOutput is the most a credential command may print.
+const maxSecretOutput = 64 << 10
 
 // errTooMuchOutput is RunCommand's error for a command that prints more
-// than MaxSecretOutput bytes.
-var errTooMuchOutput = fmt.Errorf("printed more than %d KiB", MaxSecretOutput>>10)
+// than maxSecretOutput bytes.
+var errTooMuchOutput = fmt.Errorf("printed more than %d KiB", maxSecretOutput>>10)
 
 // ResolveSecret returns a credential: the value of the environment variable
 // envName when it is set and not empty, else the output of cmd run with
-// "sh -c" for at most timeout ([SecretTimeout] when 0), with the trailing
+// "sh -c" for at most timeout (secretTimeout when 0), with the trailing
 // newline trimmed. run executes the command; nil means [RunCommand]. With
 // neither envName nor cmd the result is "" and no error.
 //
@@ -48,7 +48,7 @@ func ResolveSecret(envName, cmd string, timeout time.Duration, getenv func(strin
 		run = RunCommand
 	}
 	if timeout <= 0 {
-		timeout = SecretTimeout
+		timeout = secretTimeout
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -86,7 +86,7 @@ func redact(msg, secret string) string {
 const pipeGrace = 200 * time.Millisecond
 
 // RunCommand runs argv in a process group of its own and returns what it
-// prints on standard output, at most [MaxSecretOutput] bytes: more is an
+// prints on standard output, at most maxSecretOutput bytes: more is an
 // error. Standard error stays the terminal's, and so does standard input
 // when it is one, so that a password manager can prompt. When the command
 // exits, or ctx ends, the whole group is killed, so that a child left in
@@ -119,8 +119,8 @@ func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
 	}
 	read := make(chan result, 1)
 	go func() {
-		out, err := io.ReadAll(io.LimitReader(pr, MaxSecretOutput+1))
-		if len(out) > MaxSecretOutput {
+		out, err := io.ReadAll(io.LimitReader(pr, maxSecretOutput+1))
+		if len(out) > maxSecretOutput {
 			killGroup(c.Process)
 		}
 		read <- result{out, err}
@@ -133,7 +133,7 @@ func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
 		defer timer.Stop()
 	}
 	r := <-read
-	if len(r.out) > MaxSecretOutput {
+	if len(r.out) > maxSecretOutput {
 		return nil, errTooMuchOutput
 	}
 	return r.out, err

@@ -90,7 +90,7 @@ func TestResolveSecretEscapedChild(t *testing.T) {
 func TestResolveSecretOutputLimit(t *testing.T) {
 	needSh(t)
 	got, err := ResolveSecret("", "head -c 65536 /dev/zero | tr '\\0' a", 5*time.Second, env(nil), nil)
-	if err != nil || got != strings.Repeat("a", MaxSecretOutput) {
+	if err != nil || got != strings.Repeat("a", maxSecretOutput) {
 		t.Errorf("64 KiB: %d bytes, %v", len(got), err)
 	}
 	for _, cmd := range []string{"head -c 65537 /dev/zero | tr '\\0' a", `yes "sek""rit"`} {

@@ -67,8 +67,8 @@ func TestResolveSecretCommandArgv(t *testing.T) {
 	if strings.Join(argv, "|") != "sh|-c|pass show llm/token" {
 		t.Errorf("argv = %q", argv)
 	}
-	if left := time.Until(deadline); left <= 0 || left > SecretTimeout {
-		t.Errorf("deadline in %v, want within %v", left, SecretTimeout)
+	if left := time.Until(deadline); left <= 0 || left > secretTimeout {
+		t.Errorf("deadline in %v, want within %v", left, secretTimeout)
 	}
 }
 

@@ -1,8 +1,8 @@
 package config
 
-// Example is the commented configuration that [Init] writes. Settings
+// example is the commented configuration that [Init] writes. Settings
 // written "#key = value" are optional: remove the "#" to use them.
-const Example = `# muse configuration.
+const example = `# muse configuration.
 #
 # Each [profiles.NAME] table is a set of connection and model settings; pick
 # one with --profile NAME, or name the usual one in default_profile.

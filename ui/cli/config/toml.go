@@ -22,7 +22,7 @@ import (
 // an [*Error] with its line and column.
 //
 // muse walks the parser first, in time linear in the size of src, and
-// refuses nesting deeper than [MaxDepth] and more than [MaxKeys] keys before
+// refuses nesting deeper than maxDepth and more than maxKeys keys before
 // Unmarshal runs: Unmarshal looks keys up in a list, which takes time
 // quadratic in their number.
 func parseTOML(path string, src []byte) (*tomlTable, error) {
@@ -120,13 +120,13 @@ func (b *tomlBuilder) line(offset int) int32 {
 	return int32(sort.SearchInts(b.newlines, offset) + 1)
 }
 
-// tooDeep records that nesting goes deeper than MaxDepth at offset and
+// tooDeep records that nesting goes deeper than maxDepth at offset and
 // reports whether it does.
 func (b *tomlBuilder) tooDeep(depth int32, offset int) bool {
-	if depth <= MaxDepth {
+	if depth <= maxDepth {
 		return false
 	}
-	b.fail(offset, "nested more than %d levels deep (tables and arrays inside each other): flatten it", MaxDepth)
+	b.fail(offset, "nested more than %d levels deep (tables and arrays inside each other): flatten it", maxDepth)
 	return true
 }
 
@@ -136,8 +136,8 @@ func (b *tomlBuilder) room(depth int32, offset int) bool {
 	if b.tooDeep(depth, offset) {
 		return false
 	}
-	if b.keys++; b.keys > MaxKeys {
-		b.fail(offset, "more than %d keys: a config file is never that big, check that it is the right one", MaxKeys)
+	if b.keys++; b.keys > maxKeys {
+		b.fail(offset, "more than %d keys: a config file is never that big, check that it is the right one", maxKeys)
 		return false
 	}
 	return true
@@ -296,7 +296,7 @@ func (b *tomlBuilder) value(n *unstable.Node, depth int32, at int) any {
 // known: the parser keeps no range for an array, whose start is then taken
 // from its first element.
 func start(n *unstable.Node) int {
-	for i := 0; n != nil && i <= MaxDepth; i++ {
+	for i := 0; n != nil && i <= maxDepth; i++ {
 		if n.Raw.Length > 0 {
 			return int(n.Raw.Offset)
 		}

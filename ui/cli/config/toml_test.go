@@ -266,7 +266,7 @@ func TestOneLine(t *testing.T) {
 	}
 }
 
-// TestTOMLDepth checks that nesting deeper than MaxDepth is refused with the
+// TestTOMLDepth checks that nesting deeper than maxDepth is refused with the
 // place where it goes too deep: the '{' of an inline table, the key of an
 // array (the library keeps no place for arrays), or the part of a key path.
 func TestTOMLDepth(t *testing.T) {
@@ -275,11 +275,11 @@ func TestTOMLDepth(t *testing.T) {
 		line, col int
 	}{
 		{"arrays", "# deep\na=" + strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000) + "\n", 2, 1},
-		{"inline tables", "a=" + strings.Repeat("{b=", 10_000) + "1" + strings.Repeat("}", 10_000), 1, 3 + 3*MaxDepth},
-		{"arrays and tables", "a=" + strings.Repeat("[{b=", 5_000) + "1" + strings.Repeat("}]", 5_000), 1, 5 + 4*(MaxDepth/2-1)},
-		{"dotted key", "\n\n" + strings.Repeat("a.", 10_000) + "b = 1\n", 3, 1 + 2*MaxDepth},
-		{"header", "[" + strings.Repeat("a.", 10_000) + "b]\n", 1, 2 + 2*MaxDepth},
-		{"array of tables", "[[" + strings.Repeat("a.", MaxDepth-1) + "b]]\n", 1, 3 + 2*(MaxDepth-1)},
+		{"inline tables", "a=" + strings.Repeat("{b=", 10_000) + "1" + strings.Repeat("}", 10_000), 1, 3 + 3*maxDepth},
+		{"arrays and tables", "a=" + strings.Repeat("[{b=", 5_000) + "1" + strings.Repeat("}]", 5_000), 1, 5 + 4*(maxDepth/2-1)},
+		{"dotted key", "\n\n" + strings.Repeat("a.", 10_000) + "b = 1\n", 3, 1 + 2*maxDepth},
+		{"header", "[" + strings.Repeat("a.", 10_000) + "b]\n", 1, 2 + 2*maxDepth},
+		{"array of tables", "[[" + strings.Repeat("a.", maxDepth-1) + "b]]\n", 1, 3 + 2*(maxDepth-1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseTOML("x.toml", []byte(tc.src))
@@ -290,10 +290,10 @@ func TestTOMLDepth(t *testing.T) {
 		})
 	}
 	// As deep as allowed is fine.
-	ok := "a=" + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + "\n" +
-		strings.Repeat("b.", MaxDepth-1) + "c = 1\n"
+	ok := "a=" + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + "\n" +
+		strings.Repeat("b.", maxDepth-1) + "c = 1\n"
 	if _, err := parseTOML("x.toml", []byte(ok)); err != nil {
-		t.Errorf("depth %d: %v", MaxDepth, err)
+		t.Errorf("depth %d: %v", maxDepth, err)
 	}
 	// Deeper than the library's own limit, the library's error.
 	_, err := parseTOML("x.toml", []byte("a="+strings.Repeat("[", 30_000)))
@@ -316,12 +316,12 @@ func TestLoadDeepFile(t *testing.T) {
 	}
 }
 
-// TestLoadTooLarge checks that a config file larger than MaxConfigSize, and
-// a tools file larger than MaxFileSize, is refused before it is read whole.
+// TestLoadTooLarge checks that a config file larger than maxConfigSize, and
+// a tools file larger than maxFileSize, is refused before it is read whole.
 func TestLoadTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(path, []byte("# "+strings.Repeat("x", MaxConfigSize)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte("# "+strings.Repeat("x", maxConfigSize)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Load(path)
@@ -329,14 +329,14 @@ func TestLoadTooLarge(t *testing.T) {
 	if !errors.As(err, &e) || e.Path != path || !strings.Contains(e.Msg, "larger than 64 KiB: a config file is never that big") {
 		t.Errorf("Load = %v", err)
 	}
-	// Exactly MaxConfigSize is read.
-	if err := os.WriteFile(path, []byte("#"+strings.Repeat("x", MaxConfigSize-2)+"\n"), 0o600); err != nil {
+	// Exactly maxConfigSize is read.
+	if err := os.WriteFile(path, []byte("#"+strings.Repeat("x", maxConfigSize-2)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(path); err != nil {
-		t.Errorf("Load of %d bytes = %v", MaxConfigSize, err)
+		t.Errorf("Load of %d bytes = %v", maxConfigSize, err)
 	}
-	if err := os.WriteFile(path, []byte("# "+strings.Repeat("x", MaxFileSize)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte("# "+strings.Repeat("x", maxFileSize)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err = LoadTools(path)
@@ -345,27 +345,27 @@ func TestLoadTooLarge(t *testing.T) {
 	}
 }
 
-// TestTOMLMaxKeys checks that a file with MaxKeys keys loads and that one
+// TestTOMLMaxKeys checks that a file with maxKeys keys loads and that one
 // more is refused at its place, before the library looks them up.
 func TestTOMLMaxKeys(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("[profiles.w]\n") // profiles and w are two keys
-	for i := range MaxKeys - 2 {
+	for i := range maxKeys - 2 {
 		fmt.Fprintf(&b, "k%d = 1\n", i)
 	}
 	if _, err := parseTOML("x.toml", []byte(b.String())); err != nil {
-		t.Fatalf("%d keys: %v", MaxKeys, err)
+		t.Fatalf("%d keys: %v", maxKeys, err)
 	}
 	b.WriteString("a.b = 2\n")
 	_, err := parseTOML("x.toml", []byte(b.String()))
 	var e *Error
-	if !errors.As(err, &e) || e.Line != MaxKeys || e.Col != 1 || !strings.Contains(e.Msg, "more than 2000 keys: a config file is never that big") {
-		t.Errorf("%d keys: %v", MaxKeys+1, err)
+	if !errors.As(err, &e) || e.Line != maxKeys || e.Col != 1 || !strings.Contains(e.Msg, "more than 2000 keys: a config file is never that big") {
+		t.Errorf("%d keys: %v", maxKeys+1, err)
 	}
 	// Tables in arrays count too.
-	_, err = parseTOML("x.toml", []byte("a = ["+strings.Repeat("{},", MaxKeys)+"]\n"))
-	if !errors.As(err, &e) || e.Line != 1 || e.Col != 6+3*(MaxKeys-1) {
-		t.Errorf("%d tables: %v", MaxKeys, err)
+	_, err = parseTOML("x.toml", []byte("a = ["+strings.Repeat("{},", maxKeys)+"]\n"))
+	if !errors.As(err, &e) || e.Line != 1 || e.Col != 6+3*(maxKeys-1) {
+		t.Errorf("%d tables: %v", maxKeys, err)
 	}
 }
 

@@ -15,9 +15,9 @@ var jsonToolKeys = []string{"name", "description", "input_schema", "command"}
 // description, input_schema and, optionally, command, checked like the
 // [[profiles.NAME.tools]] of a configuration file. Problems are reported as
 // [*Error] values with the line and column, several joined with
-// [errors.Join], one a line. A file larger than [MaxFileSize] is refused.
+// [errors.Join], one a line. A file larger than maxFileSize is refused.
 func LoadTools(path string) ([]Tool, error) {
-	data, err := readFile(path, "tools", MaxFileSize)
+	data, err := readFile(path, "tools", maxFileSize)
 	if err != nil {
 		return nil, err
 	}
