@@ -1,8 +1,5 @@
 package prompts
 
-// Path returns the absolute path of the history file.
-func (h *History) Path() string { return h.path }
-
 // ForSession returns the prompts sent in the session id, oldest first, among
 // those kept in memory.
 func (h *History) ForSession(id string) []string {
