@@ -201,7 +201,8 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 		j.phase = fmt.Sprintf("retrying in %s (attempt %d): %s",
 			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
 	case engine.ImageTask:
-		j.phase = "task " + strings.ToLower(sanitize.Line(ev.Task.Status)) + " · " + formatElapsed(ev.Task.Elapsed)
+		// The status bar counts the turn's time already.
+		j.phase = "task " + strings.ToLower(sanitize.Line(ev.Task.Status))
 	case engine.ImagesDropped:
 		m.notice = ev.Text
 	case engine.ImageListed:

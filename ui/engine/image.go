@@ -225,11 +225,11 @@ func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
 			return end(ctx.Err())
 		}
 		img := e.Images[i]
-		data, err := r.fetch(ctx, i, d, budget)
+		data, used, err := r.fetch(ctx, i, d, budget)
 		if err != nil && ctx.Err() != nil {
 			err = errors.New("not saved: cancelled")
 		}
-		budget -= int64(len(data))
+		budget -= used
 		var si session.SavedImage
 		if err == nil {
 			si, err = r.save(i, data)
@@ -247,31 +247,36 @@ func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
 
 // fetch returns the bytes of image i, d, decoded or downloaded, at most
 // session.MaxImageBytes of them and no more than the budget left of the
-// generation.
-func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int64) ([]byte, error) {
+// generation, and how much of the budget it used: what it returns, or,
+// for a download refused as too large, what was read of it.
+func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int64) ([]byte, int64, error) {
 	if r.cfg.Store == nil && r.cfg.Out == "" {
-		return nil, errors.New("not saved: there is no folder to save images in")
+		return nil, 0, errors.New("not saved: there is no folder to save images in")
 	}
 	if budget <= 0 {
-		return nil, fmt.Errorf("not fetched: the images before it used up the %s one generation may hold", mib(r.cfg.MaxBytes))
+		return nil, 0, fmt.Errorf("not fetched: the images before it used up the %s one generation may hold", mib(r.cfg.MaxBytes))
 	}
 	limit := min(int64(session.MaxImageBytes), budget)
 	var data []byte
 	var err error
+	used := int64(0)
 	switch {
 	case d.B64JSON != "":
-		data, err = session.DecodeB64(d.B64JSON, int(limit))
+		data, err = session.DecodeB64(d.B64JSON, int(limit)) // refused before it is decoded
 	case d.URL == "":
-		return nil, errors.New("the server sent neither a URL nor data for this image")
+		return nil, 0, errors.New("the server sent neither a URL nor data for this image")
 	default:
 		data, err = r.cfg.Client.Download(ctx, d.URL, limit, func(done, total int64) {
 			r.emit(ImageEvent{Kind: ImageFetching, Index: i, Done: done, Total: total})
 		})
+		if errors.Is(err, api.ErrTooLarge) {
+			used = limit
+		}
 	}
 	if errors.Is(err, api.ErrTooLarge) && limit < session.MaxImageBytes {
-		return nil, fmt.Errorf("not kept: the images of one generation may hold %s in all, and only %s was left for this one", mib(r.cfg.MaxBytes), mib(budget))
+		return nil, used, fmt.Errorf("not kept: the images of one generation may hold %s in all, and only %s was left for this one", mib(r.cfg.MaxBytes), mib(budget))
 	}
-	return data, err
+	return data, used + int64(len(data)), err
 }
 
 // save writes image i: to the Out folder, to the session's folder of the
@@ -291,10 +296,14 @@ func (r *imageRun) save(i int, data []byte) (session.SavedImage, error) {
 	return r.cfg.Store.SaveImage(id, r.number, i+1, data)
 }
 
-// mib formats n bytes in MiB, or in KiB below one MiB.
+// mib formats n bytes in MiB (to a tenth when it is not whole), or in KiB
+// below one MiB.
 func mib(n int64) string {
-	if n < 1<<20 {
+	switch {
+	case n < 1<<20:
 		return fmt.Sprintf("%d KiB", n>>10)
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
 	}
-	return fmt.Sprintf("%d MiB", n>>20)
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
