@@ -217,9 +217,11 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 		if it.preview != "" {
 			m.renderer.Previews[ev.Image.Path] = it.preview
 		}
-		if e := j.entry; e != nil && ev.Index < len(e.Images) {
+		if j.entry != nil && ev.Index < len(j.entry.Images) {
+			e := *j.entry
+			e.Images = slices.Clone(e.Images) // the view keeps the one before
 			e.Images[ev.Index] = ev.Image
-			m = m.showImage(*e)
+			m = m.showImage(e)
 		}
 		j.phase, j.done, j.total = "saving", 0, 0
 	case engine.ImageEnded:
@@ -235,7 +237,6 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 
 // showImage shows the image turn's entry e as the engine reports it.
 func (m Model) showImage(e session.Entry) Model {
-	e.Images = slices.Clone(e.Images)
 	m.imaging.entry = &e
 	m.conv = m.conv.Replace(e)
 	return m

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"muse/api"
@@ -16,8 +17,8 @@ import (
 // ends), each image is decoded or downloaded and saved, and the entry is
 // written again with what became of each image.
 
-// ErrNoImages is the error of an image turn whose answer held no image.
-var ErrNoImages = errors.New("the server returned no images")
+// errNoImages is the error of an image turn whose answer held no image.
+var errNoImages = errors.New("the server returned no images")
 
 // ImageConfig is what the image turns of a front end share.
 type ImageConfig struct {
@@ -108,7 +109,7 @@ type ImageOutcome struct {
 
 // RunImage runs one image turn on the session w, reporting to emit. It
 // returns the request's error, if any (cancelling ctx gives
-// context.Canceled, and ErrNoImages an answer without images); the entry is
+// context.Canceled, and an answer without images an error saying so); the entry is
 // saved either way, and errors of saving are reported as ImageSaveFailed
 // events and by w.Unsaved. An image that fails (a download, a damaged
 // file, the byte budget) is marked with its error; the others are kept.
@@ -213,9 +214,11 @@ func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
 			Text: fmt.Sprintf("the server sent %d images; kept the first %d", len(res.Data)+res.Dropped, len(res.Data))})
 	}
 	if len(e.Images) == 0 {
-		return end(ErrNoImages)
+		return end(errNoImages)
 	}
-	r.emit(ImageEvent{Kind: ImageListed, Entry: e})
+	listed := e
+	listed.Images = slices.Clone(e.Images) // the receiver may keep it
+	r.emit(ImageEvent{Kind: ImageListed, Entry: listed})
 	budget := r.cfg.MaxBytes
 	for i, d := range res.Data {
 		if ctx.Err() != nil {
