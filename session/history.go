@@ -133,27 +133,30 @@ func (r ToolResult) Block() api.ContentBlock {
 	return api.ContentBlock{Type: api.BlockToolResult, ToolUseID: r.ToolUseID, ResultContent: content, IsError: r.IsError}
 }
 
+// hasContent says whether e leaves anything to send back: a block the API
+// accepts that is more than thinking. It asks the same question as
+// AssistantParam, so an entry it keeps is never sent as an empty message
+// (an unsigned thinking block cut off by esc counted here once, and was then
+// dropped there: every later request was refused).
 func hasContent(e *Entry) bool {
-	for _, b := range e.Message.Content {
-		switch b.Type {
-		case api.BlockText:
-			if b.Text != "" {
-				return true
-			}
-		default:
+	for _, b := range sendable(e) {
+		if b.Type != api.BlockThinking && b.Type != blockRedactedThinking {
 			return true
 		}
 	}
 	return false
 }
 
-// AssistantParam turns an assistant entry into a message param: plain text
-// when it holds only text, content blocks otherwise. Tool calls whose input
+// blockRedactedThinking is the type of a thinking block the server sent
+// encrypted; api keeps it as raw JSON.
+const blockRedactedThinking = "redacted_thinking"
+
+// sendable is what of e's content may be sent back. Tool calls whose input
 // was cut short are left out: they were never run. So are thinking blocks
-// without a signature, cut short before it arrived: the API rejects them.
-func AssistantParam(e *Entry) api.MessageParam {
+// without a signature, cut short before it arrived, and empty text: the API
+// rejects them.
+func sendable(e *Entry) []api.ContentBlock {
 	var blocks []api.ContentBlock
-	plain := true
 	for i, b := range e.Message.Content {
 		if _, cut := e.Truncated[i]; cut || b.Truncated {
 			continue
@@ -161,10 +164,21 @@ func AssistantParam(e *Entry) api.MessageParam {
 		if b.Type == api.BlockText && b.Text == "" || b.Type == api.BlockThinking && b.Signature == "" {
 			continue
 		}
+		blocks = append(blocks, b)
+	}
+	return blocks
+}
+
+// AssistantParam turns an assistant entry into a message param: plain text
+// when it holds only text, content blocks otherwise, and only what sendable
+// keeps.
+func AssistantParam(e *Entry) api.MessageParam {
+	blocks := sendable(e)
+	plain := true
+	for _, b := range blocks {
 		if b.Type != api.BlockText {
 			plain = false
 		}
-		blocks = append(blocks, b)
 	}
 	if plain {
 		return api.TextMessage(api.RoleAssistant, api.Message{Content: blocks}.Text())

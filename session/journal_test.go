@@ -239,3 +239,30 @@ func TestExportAndTranscriptShowToolResults(t *testing.T) {
 		}
 	}
 }
+
+// A reply cancelled while its thinking streamed holds a thinking block with
+// no signature. It is shown, but nothing of it can be sent: the next request
+// must still be valid (it was sent as an empty assistant message, and every
+// later prompt was refused).
+func TestHistoryAfterCancelledThinking(t *testing.T) {
+	unsigned := &api.Message{Content: []api.ContentBlock{{Type: api.BlockThinking, Thinking: "hmm, let me"}}}
+	redactedOnly := &api.Message{Content: []api.ContentBlock{{Type: "redacted_thinking"}}}
+	signedOnly := &api.Message{Content: []api.ContentBlock{{Type: api.BlockThinking, Thinking: "done", Signature: "sig"}}}
+	for name, msg := range map[string]*api.Message{"unsigned": unsigned, "redacted only": redactedOnly, "signed only": signedOnly} {
+		for _, status := range []string{StatusCancelled, StatusInterrupted, StatusComplete} {
+			entries := []Entry{
+				{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "a1"}}}},
+				{Kind: KindUser, Text: "ponder"}, {Kind: KindAssistant, Status: status, Message: msg},
+			}
+			h := History(entries)
+			assertAlternates(t, h)
+			req := Params{Model: "m", MaxTokens: 100}.Request(append(h, api.TextMessage(api.RoleUser, "next")), nil)
+			if err := req.Validate(); err != nil {
+				t.Errorf("%s, %q: the next request is invalid: %v (%+v)", name, status, err, req.Messages)
+			}
+			if len(h) != 2 {
+				t.Errorf("%s, %q: a turn with nothing to send was sent: %+v", name, status, h)
+			}
+		}
+	}
+}

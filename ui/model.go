@@ -371,6 +371,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.sendPending = false
+		if m.awaitsResult() {
+			return m.sendResult()
+		}
 		return m.submit()
 	case tea.KeyMsg:
 		if m.sendPending { // keys behind the enter: it was a line break in a paste

@@ -292,3 +292,44 @@ func TestApprovalInsideUnbracketedTextIsNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedResultWithItsEnter checks a typed result that arrives in one read
+// with its enter ("forty", " ", "two", enter, as Bubble Tea splits it): the
+// enter sends it once no key follows, as a prompt's does. It was refused as
+// a key behind a paste, leaving the text in the input and the box waiting.
+func TestTypedResultWithItsEnter(t *testing.T) {
+	typed := Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	m, _ := toolModel(t, typed)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.w.input.SetValue("my draft")
+	answer := make(chan engine.Approval, 1)
+	m.turn = &turnRun{id: 1, cancel: func() {}}
+	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "ask_user", Input: json.RawMessage(`{}`)}, answer: answer}, make(chan turnItem))
+	m = next.(Model)
+	var cmd tea.Cmd
+	for _, k := range []tea.KeyMsg{
+		{Type: tea.KeyRunes, Runes: []rune("forty")}, {Type: tea.KeySpace, Runes: []rune(" ")},
+		{Type: tea.KeyRunes, Runes: []rune("two")}, {Type: tea.KeyEnter},
+	} {
+		m, cmd = updateModel(m, k)
+	}
+	if cmd == nil {
+		t.Fatal("the enter gave no command")
+	}
+	due, ok := cmd().(sendDueMsg)
+	if !ok {
+		t.Fatalf("the enter gave %T, want sendDueMsg", due)
+	}
+	m, _ = updateModel(m, due)
+	select {
+	case a := <-answer:
+		if a.Result == nil || *a.Result != "forty two" {
+			t.Errorf("answered %+v", a)
+		}
+	default:
+		t.Fatalf("the result was not sent; input %q, screen:\n%s", m.w.input.Value(), m.View())
+	}
+	if m.w.input.Value() != "my draft" {
+		t.Errorf("the draft was not given back: %q", m.w.input.Value())
+	}
+}

@@ -417,6 +417,12 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pending, t.pasteRefused = nil, true
 		return m, nil, true
 	}
+	if answers && !t.ask.hasCommand && m.keyBefore == keyPaste {
+		// A typed result's enter right behind text that came in one read
+		// ("forty two" and enter, typed fast) is handled as a prompt's:
+		// it sends once no key follows it (see sendDueMsg).
+		return m, nil, false
+	}
 	if answers && (m.keyBefore == keyPaste || m.keyBefore == keySpace && t.ask.hasCommand) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
 		// and Bubble Tea splits a paste without bracketed paste at spaces
@@ -428,8 +434,7 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	if !t.ask.hasCommand {
 		switch {
 		case key.Matches(k, m.keys.Send):
-			text := m.w.input.Value()
-			next, cmd := m.answerCall(engine.Approval{Result: &text})
+			next, cmd := m.sendResult()
 			return next, cmd, true
 		case key.Matches(k, m.keys.Cancel):
 			next, cmd := m.answerCall(engine.Approval{})
@@ -451,6 +456,18 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		return next, cmd, true
 	}
 	return m, nil, true // other keys wait for an answer
+}
+
+// awaitsResult says whether a tool call waits for a typed result.
+func (m Model) awaitsResult() bool {
+	return m.turn != nil && m.turn.ask != nil && !m.turn.ask.hasCommand
+}
+
+// sendResult answers the tool call that waits for a typed result with the
+// input's text.
+func (m Model) sendResult() (tea.Model, tea.Cmd) {
+	text := m.w.input.Value()
+	return m.answerCall(engine.Approval{Result: &text})
 }
 
 // cancelTurn stops the turn in flight: the reply keeps what arrived, marked

@@ -107,7 +107,10 @@ func (s *Screen) resume() error {
 		_, err = io.WriteString(s.r, enterModes(s.mouse))
 	}
 	s.r.Resume()
-	s.sendSize()
+	// Not s.sendSize() itself: after a child process, resume runs on Bubble
+	// Tea's event loop (inside tea.Exec), and Program.Send waits for that
+	// same loop, so muse would never read another message.
+	go s.sendSize()
 	return err
 }
 
