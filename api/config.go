@@ -51,6 +51,38 @@ func displayURL(u *url.URL) string {
 	return v.Redacted()
 }
 
+// RedactURL returns the address raw as it may be printed: its user
+// information and the values of its query (either may be a credential, as
+// in ?key=K) masked, its fragment dropped; an address that does not parse
+// is cut before its query. Every front end prints a service address through
+// it.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" {
+		return redactRawURL(raw)
+	}
+	v := *u
+	v.Fragment, v.RawFragment = "", ""
+	if v.User != nil {
+		if _, ok := v.User.Password(); ok {
+			v.User = url.UserPassword(v.User.Username(), "xxxxx")
+		} else {
+			v.User = url.User("xxxxx") // a lone user name may be a token
+		}
+	}
+	if v.RawQuery != "" {
+		q := v.Query()
+		for k, vals := range q {
+			for i := range vals {
+				vals[i] = "xxxxx"
+			}
+			q[k] = vals
+		}
+		v.RawQuery = q.Encode()
+	}
+	return v.String()
+}
+
 // redactRawURL redacts the user information and drops the query of an address
 // that does not parse, so that even its error shows no credential.
 func redactRawURL(s string) string {

@@ -53,6 +53,9 @@ func (r *MessageRequest) Validate() error {
 			return invalid("thinking budget (%d) must be below max_tokens (%d)", th.BudgetTokens, r.MaxTokens)
 		}
 	}
+	if th, tc := r.Thinking, r.ToolChoice; th != nil && th.Type == "enabled" && tc != nil && (tc.Type == "any" || tc.Type == "tool") && len(r.Tools) > 0 {
+		return invalid("thinking cannot be on while tool_choice forces a tool (%s): the service refuses it; use /tool-choice auto or /thinking off", tc.Type)
+	}
 	for i, t := range r.Tools {
 		if t.Name == "" {
 			return invalid("tools[%d] has no name", i)

@@ -48,6 +48,13 @@ func writeError(w http.ResponseWriter, status int, typ, msg string) {
 	writeJSON(w, status, newErrorBody(typ, msg))
 }
 
+// writeOverloaded answers 529 overloaded_error with x-should-retry, as the
+// real service does.
+func writeOverloaded(w http.ResponseWriter) {
+	w.Header().Set("x-should-retry", "true")
+	writeError(w, statusOverloaded, errOverloaded, "Overloaded")
+}
+
 // writeJSON answers with status and v as JSON.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := marshal(v)

@@ -44,7 +44,7 @@ func (h *handler) messages(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case turn.has(kwOverloaded):
 		w.Header().Set("retry-after-ms", "50")
-		writeError(w, statusOverloaded, errOverloaded, "Overloaded")
+		writeOverloaded(w)
 		return
 	case turn.has(kwHTML):
 		w.Header().Set("Content-Type", "text/html")
@@ -64,7 +64,7 @@ func (h *handler) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p.failAfter > 0 {
-		writeError(w, statusOverloaded, errOverloaded, "Overloaded")
+		writeOverloaded(w)
 		return
 	}
 	writeJSON(w, http.StatusOK, wireMessage(p.message(id, &req)))
@@ -110,6 +110,11 @@ func validateMessageRequest(req *api.MessageRequest) string {
 		if m.IsEmpty() {
 			return fmt.Sprintf("messages.%d.content: must not be empty", i)
 		}
+		for j, b := range m.Blocks {
+			if b.Type == api.BlockText && b.Text == "" {
+				return fmt.Sprintf("messages.%d.content.%d.text: text content blocks must be non-empty", i, j)
+			}
+		}
 	}
 	if req.MaxTokens < 1 {
 		return fmt.Sprintf("max_tokens: must be an integer >= 1, got %d", req.MaxTokens)
@@ -153,6 +158,9 @@ func validateMessageRequest(req *api.MessageRequest) string {
 			}
 		default:
 			return fmt.Sprintf("tool_choice.type: must be one of auto, any, tool, none, got %q", tc.Type)
+		}
+		if th := req.Thinking; th != nil && th.Type == "enabled" && (tc.Type == "any" || tc.Type == "tool") {
+			return "Thinking may not be enabled when tool_choice forces tool use."
 		}
 	}
 	return ""

@@ -168,7 +168,7 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	switch {
 	case turn.hasToolResult:
 		text = "The tool returned: " + truncateRunes(turn.toolResult, 200)
-	case turn.has(kwTool):
+	case turn.has(kwTool) && !refusesTools(req) || forcesTool(req):
 		name, schema := pickTool(req)
 		text = fmt.Sprintf("I'll call the `%s` tool to find out.", name)
 		tool = &planBlock{
@@ -194,6 +194,8 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		p.blocks, tool = nil, nil
 		if strings.HasPrefix(text, prefill) {
 			text = text[len(prefill):]
+		} else {
+			text = continuation(prefill)
 		}
 	}
 	if at, seq := firstStop(text, req.StopSequences); at >= 0 {
@@ -213,6 +215,17 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	}
 	p.limit(req.MaxTokens)
 	return p
+}
+
+// continuation is the demo's reply to a prefill it did not write: the rest
+// of that text, as the real service continues whatever the assistant turn
+// begins with, never a reply from the start.
+func continuation(prefill string) string {
+	sep := " "
+	if strings.HasSuffix(prefill, " ") || strings.HasSuffix(prefill, "\n") {
+		sep = ""
+	}
+	return sep + "and so the demo goes on from where your text stopped."
 }
 
 // firstStop finds the earliest stop sequence in text; at is -1 if none occurs.

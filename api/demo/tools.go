@@ -40,6 +40,19 @@ func pickTool(req *api.MessageRequest) (name string, schema json.RawMessage) {
 	return defaultTool, nil
 }
 
+// forcesTool says whether req's tool_choice makes the reply call a tool:
+// any, or a tool named; none and auto leave it to the prompt.
+func forcesTool(req *api.MessageRequest) bool {
+	tc := req.ToolChoice
+	return tc != nil && len(req.Tools) > 0 && (tc.Type == "any" || tc.Type == "tool")
+}
+
+// refusesTools says whether req's tool_choice is none: no tool is called,
+// whatever the prompt asks.
+func refusesTools(req *api.MessageRequest) bool {
+	return req.ToolChoice != nil && req.ToolChoice.Type == "none"
+}
+
 // schemaProperty is the part of a JSON Schema property the demo reads.
 type schemaProperty struct {
 	Type  any               `json:"type"`

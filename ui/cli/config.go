@@ -64,7 +64,7 @@ func resolve(f *flags, getenv func(string) string) (*config, error) {
 // folders for the configuration file.
 func resolveIn(f *flags, env Env) (*config, error) {
 	getenv := env.Getenv
-	prof, err := loadProfile(f, env)
+	prof, fileEnv, err := loadProfile(f, env)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		noSave:        boolSetting(f, "no-save", f.noSave, prof.Save),
 		noMouse:       boolSetting(f, "no-mouse", f.noMouse, prof.Mouse),
 		toolTimeout:   cmp.Or(flagDuration(f, "tool-timeout", f.toolTimeout), prof.ToolTimeout, cfgfile.DefaultToolTimeout),
-		secretEnv:     secretEnv(prof),
+		secretEnv:     secretEnv(fileEnv),
 	}
 	p := session.Params{
 		Model:         first(f.model, getenv("MUSE_MODEL"), prof.Model),
@@ -222,12 +222,13 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 	return prof != nil && !*prof
 }
 
-// secretEnv lists the environment variables that hold credentials, the
-// profile's own included, once each.
-func secretEnv(prof *cfgfile.Profile) []string {
+// secretEnv lists the environment variables that hold credentials:
+// MUSE_ACCESS_TOKEN, MUSE_API_KEY and those that any profile of the file
+// names (fileEnv), not only the profile in use, once each.
+func secretEnv(fileEnv []string) []string {
 	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY"}
-	for _, n := range []string{prof.AccessTokenEnv, prof.APIKeyEnv} {
-		if n != "" && !slices.Contains(names, n) {
+	for _, n := range fileEnv {
+		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
@@ -236,11 +237,12 @@ func secretEnv(prof *cfgfile.Profile) []string {
 
 // loadProfile reads the configuration file and picks the profile named by
 // --profile, MUSE_PROFILE or default_profile; nil when there is none. The
-// default file may be missing; a file named with --config must exist.
-func loadProfile(f *flags, env Env) (*cfgfile.Profile, error) {
+// default file may be missing; a file named with --config must exist. It
+// also returns the credential variables every profile of the file names.
+func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
 	file, err := loadConfigFile(f.configPath, env)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	name := f.profile
 	if name == "" {
@@ -248,9 +250,9 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, error) {
 	}
 	prof, err := file.Select(name)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, nil, usagef("%v", err)
 	}
-	return prof, nil
+	return prof, file.CredentialEnv(), nil
 }
 
 // loadConfigFile reads the file named with --config, which must exist, or

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
+	"muse/api"
 	"muse/session"
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/preview"
@@ -104,18 +105,18 @@ func (a *app) doctor(w io.Writer) int {
 // credentials resolve.
 func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
 	getenv := a.env.Getenv
-	setting := func(label, envName, profValue, profKey, fix string) {
+	setting := func(label, envName, profValue, profKey, fix string, show func(string) string) {
 		switch {
 		case getenv(envName) != "":
-			d.ok(label, getenv(envName)+" (from "+envName+")")
+			d.ok(label, show(getenv(envName))+" (from "+envName+")")
 		case profValue != "":
-			d.ok(label, profValue+" (from the profile's "+profKey+")")
+			d.ok(label, show(profValue)+" (from the profile's "+profKey+")")
 		default:
 			d.bad(label, "not set: "+fix+" (or use --demo)")
 		}
 	}
-	setting("base URL", "MUSE_BASE_URL", prof.BaseURL, "base_url", "set MUSE_BASE_URL, pass --base-url or set base_url in a profile")
-	setting("model", "MUSE_MODEL", prof.Model, "model", "set MUSE_MODEL, pass --model or set model in a profile")
+	setting("base URL", "MUSE_BASE_URL", prof.BaseURL, "base_url", "set MUSE_BASE_URL, pass --base-url or set base_url in a profile", api.RedactURL)
+	setting("model", "MUSE_MODEL", prof.Model, "model", "set MUSE_MODEL, pass --model or set model in a profile", func(s string) string { return s })
 	masked := func(s string) string { return fmt.Sprintf("**** (%d characters)", len(s)) }
 	switch {
 	case getenv("MUSE_ACCESS_TOKEN") != "":

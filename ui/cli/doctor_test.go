@@ -44,6 +44,12 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 	if r := runTTY(t, env, 90, "doctor"); !strings.Contains(r.stdout, "http://127.0.0.1:9 (from MUSE_BASE_URL)") {
 		t.Errorf("MUSE_BASE_URL: %s", r.stdout)
 	}
+	// A user, a password or a query value in the address may be a secret.
+	env["MUSE_BASE_URL"] = "http://user:PASS@127.0.0.1:9/v?key=K3Y&x=1#frag"
+	r = runTTY(t, env, 90, "doctor")
+	if !strings.Contains(r.stdout, "http://user:xxxxx@127.0.0.1:9/v?key=xxxxx&x=xxxxx (from MUSE_BASE_URL)") || strings.Contains(r.stdout, "PASS") || strings.Contains(r.stdout, "K3Y") {
+		t.Errorf("the address is not masked: %s", r.stdout)
+	}
 }
 
 // TestDoctorReportsWhatIsMissing checks that muse doctor with nothing set

@@ -110,6 +110,9 @@ func (a *app) runMuse() int {
 	if err != nil {
 		return fail(env, err)
 	}
+	if env.own {
+		guardSecrets(cfg.secretEnv)
+	}
 	if f.demo {
 		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet)})
 		if err != nil {

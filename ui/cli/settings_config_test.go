@@ -70,6 +70,27 @@ api_key_env = "MUSE_API_KEY"
 	}
 }
 
+// TestSecretEnvOfEveryProfile checks that the credential variables of every
+// profile in the file are kept from tools, not only the active profile's: a
+// hostile server of profile play got WORK_TOKEN, named by profile work.
+func TestSecretEnvOfEveryProfile(t *testing.T) {
+	env := map[string]string{}
+	writeConfig(t, env, `[profiles.work]
+access_token_env = "WORK_TOKEN"
+[profiles.play]
+api_key_env = "PLAY_KEY"
+[profiles.other]
+access_token_cmd = "pass show x"
+`)
+	c, err := resolveArgs(t, env, "--demo", "--profile", "play")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "PLAY_KEY", "WORK_TOKEN"}; !reflect.DeepEqual(c.secretEnv, want) {
+		t.Errorf("secretEnv = %q, want %q", c.secretEnv, want)
+	}
+}
+
 func TestToolTimeoutErrors(t *testing.T) {
 	for _, arg := range []string{"0s", "-1s", "61m", "2h"} {
 		r := runMain(t, nil, "", "--demo", "-p", "hi", "--tool-timeout", arg)

@@ -9,9 +9,11 @@ import (
 	"syscall"
 )
 
-// ownGroup makes cmd start a process group of its own, which a cancel kills.
+// ownGroup makes cmd start a process group of its own, which a cancel
+// kills, and die with muse where the system can (see deathSignal).
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	deathSignal(cmd.SysProcAttr)
 	cmd.Cancel = func() error {
 		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 			if errors.Is(err, syscall.ESRCH) {

@@ -137,6 +137,25 @@ func (f *File) Select(name string) (*Profile, error) {
 	return nil, fmt.Errorf("no profile %s in %s: known profiles are %s", quote(name), where, strings.Join(names, ", "))
 }
 
+// CredentialEnv returns the environment variables that any profile of the
+// file names for a credential (access_token_env, api_key_env), sorted, once
+// each: none of them may reach a tool, whichever profile is in use.
+func (f *File) CredentialEnv() []string {
+	if f == nil {
+		return nil
+	}
+	var names []string
+	for _, p := range f.Profiles {
+		for _, n := range []string{p.AccessTokenEnv, p.APIKeyEnv} {
+			if n != "" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // Names returns the profile names, sorted.
 func (f *File) Names() []string {
 	if f == nil {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"muse/api"
 )
 
 // Show writes the profile's effective settings to w as TOML-like lines, one
@@ -20,7 +22,7 @@ func Show(p *Profile, w io.Writer) {
 	}
 	fmt.Fprintf(w, "# profile %s\n", quote(p.Name))
 	for _, s := range []struct{ k, v string }{
-		{"base_url", p.BaseURL},
+		{"base_url", api.RedactURL(p.BaseURL)},
 		{"access_token_env", p.AccessTokenEnv},
 		{"access_token_cmd", p.AccessTokenCmd},
 		{"api_key_env", p.APIKeyEnv},
