@@ -134,6 +134,7 @@ type term struct {
 	modes map[ansi.Mode]struct{} // the modes set now
 
 	readDone chan struct{} // the output is read to its end
+	answered chan struct{} // the emulator's answers are all passed on
 	exited   chan struct{} // muse has exited
 	waitErr  error         // of cmd.Wait, once exited is closed
 }
@@ -159,6 +160,7 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 		emu:      vt.NewEmulator(cols, rows),
 		modes:    map[ansi.Mode]struct{}{},
 		readDone: make(chan struct{}),
+		answered: make(chan struct{}),
 		exited:   make(chan struct{}),
 	}
 	tm.emu.SetCallbacks(vt.Callbacks{
@@ -170,7 +172,10 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 	}
 	go tm.read()
 	// The emulator's answers to queries, typed back to muse.
-	go func() { _, _ = io.Copy(ptmx, tm.emu) }()
+	go func() {
+		defer close(tm.answered)
+		_, _ = io.Copy(ptmx, tm.emu)
+	}()
 	go func() {
 		tm.waitErr = cmd.Wait()
 		close(tm.exited)
@@ -212,7 +217,12 @@ func (tm *term) close() {
 	_ = tm.tty.Close()
 	_ = tm.ptmx.Close()
 	<-tm.readDone
-	_ = tm.emu.Close()
+	// Not tm.emu.Close, which is not safe while the emulator is read: the
+	// answers end with the pipe they are written to.
+	if c, ok := tm.emu.InputPipe().(io.Closer); ok {
+		_ = c.Close()
+	}
+	<-tm.answered
 }
 
 // screen is the text on the screen now, one line a row, trailing blanks
@@ -349,11 +359,9 @@ func (tm *term) waitExit() int {
 	return 0
 }
 
-// checkRestored checks, once muse has exited, that it gave the terminal
-// back as it found it: the terminal's mode cooked (canonical input, echo),
-// and the output read to its end leaving the cursor shown, the alternate
-// screen left, and mouse reporting and bracketed paste off.
-func (tm *term) checkRestored() {
+// checkCooked checks that the terminal is in cooked mode: canonical input
+// and echo, as a shell expects it.
+func (tm *term) checkCooked() {
 	tm.t.Helper()
 	tio, err := unix.IoctlGetTermios(int(tm.tty.Fd()), unix.TCGETS)
 	if err != nil {
@@ -363,6 +371,23 @@ func (tm *term) checkRestored() {
 		tm.t.Errorf("the terminal is left in raw mode (lflag %#x: ICANON %v, ECHO %v)",
 			tio.Lflag, tio.Lflag&unix.ICANON != 0, tio.Lflag&unix.ECHO != 0)
 	}
+}
+
+// given reports whether the output so far gave the terminal back: the
+// alternate screen left and the cursor shown.
+func (tm *term) given() bool {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return !tm.emu.IsAltScreen() && !tm.emu.CursorHidden()
+}
+
+// checkRestored checks, once muse has exited, that it gave the terminal
+// back as it found it: the terminal's mode cooked (canonical input, echo),
+// and the output read to its end leaving the cursor shown, the alternate
+// screen left, and mouse reporting and bracketed paste off.
+func (tm *term) checkRestored() {
+	tm.t.Helper()
+	tm.checkCooked()
 	// With muse gone and this side closed, reading ends once every byte
 	// muse wrote is read.
 	_ = tm.tty.Close()
