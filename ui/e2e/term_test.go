@@ -1,3 +1,5 @@
+//go:build linux
+
 package e2e
 
 import (
@@ -202,11 +204,13 @@ func (tm *term) read() {
 	}
 }
 
-// close ends muse if it still runs and closes the terminal; on a failed
-// test it prints the screen first.
+// close ends muse if it still runs and closes the terminal. On a failed
+// test it prints the screen first, and, if muse still runs, what each of
+// its goroutines was doing (Go prints that on SIGQUIT).
 func (tm *term) close() {
 	if tm.t.Failed() {
 		tm.t.Logf("the screen of %s:\n%s", tm.name, tm.dump())
+		tm.goroutines()
 	}
 	select {
 	case <-tm.exited:
@@ -223,6 +227,32 @@ func (tm *term) close() {
 		_ = c.Close()
 	}
 	<-tm.answered
+}
+
+// goroutines prints the goroutines of a muse that still runs: Go's dump
+// on SIGQUIT, as muse writes it to the terminal.
+func (tm *term) goroutines() {
+	select {
+	case <-tm.exited:
+		return
+	default:
+	}
+	tm.mu.Lock()
+	from := tm.raw.Len()
+	tm.mu.Unlock()
+	_ = tm.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-tm.exited:
+	case <-time.After(5 * time.Second):
+	}
+	time.Sleep(100 * time.Millisecond) // the last bytes of the dump on their way
+	tm.mu.Lock()
+	dump := tm.raw.String()[from:]
+	tm.mu.Unlock()
+	if i := strings.Index(dump, "goroutine "); i >= 0 {
+		dump = dump[i:]
+	}
+	tm.t.Logf("muse's goroutines after SIGQUIT:\n%s", dump)
 }
 
 // screen is the text on the screen now, one line a row, trailing blanks
