@@ -9,6 +9,10 @@ import (
 // by their index, so deltas of different blocks may interleave. Text grows in
 // builders, so a reply of n deltas costs O(n), not O(n²). The zero value is
 // ready to use. It is not safe for concurrent use.
+//
+// The accumulator of a Stream has a size limit: the stream fits each event
+// to the room left (see fit) before it adds it, so the message stops growing
+// at the limit.
 type Accumulator struct {
 	msg     Message
 	pos     map[int]int // event index → position in msg.Content
@@ -16,11 +20,71 @@ type Accumulator struct {
 	started bool
 	stopped bool
 	err     *APIError
+	limit   int // the size limit of the content; 0 for none
+	size    int // the content fitted so far, as ContentSize counts it
 }
 
 type blockParts struct {
-	text, thinking, signature, json strings.Builder
+	text, thinking, signature, json builder
 	open                            bool
+}
+
+// builder is a strings.Builder that keeps its first piece as it is, not
+// copied, until a second one arrives: a reply whose text arrives in one
+// piece costs no copy of it. Under a size limit, a builder that grows past
+// jumpSize takes four times what it needs (up to the limit) at once,
+// instead of a quarter more at a time (which costs, in all, four times the
+// text in copies that wait to be freed), and is trimmed to its text when
+// its block ends.
+type builder struct {
+	first string
+	b     strings.Builder
+}
+
+// jumpSize is the size past which a builder under a limit grows fourfold.
+const jumpSize = 256 << 10
+
+// WriteString appends s; limit, when set, is the most it will hold.
+func (b *builder) WriteString(s string, limit int) {
+	if s == "" {
+		return
+	}
+	if b.first == "" && b.b.Len() == 0 {
+		b.first = s
+		return
+	}
+	old := b.first + b.b.String() // one of them is empty: no copy
+	need := len(old) + len(s)
+	switch {
+	case need <= b.b.Cap():
+	case limit >= need && need > jumpSize:
+		b.regrow(old, min(limit, 4*need))
+	case b.first != "":
+		b.regrow(old, need)
+	}
+	b.b.WriteString(s)
+}
+
+// regrow moves old, what the builder holds, to a new buffer of size bytes.
+func (b *builder) regrow(old string, size int) {
+	b.first, b.b = "", strings.Builder{}
+	b.b.Grow(size) // exactly, the builder being empty
+	b.b.WriteString(old)
+}
+
+// trim gives back the room the builder took and did not use.
+func (b *builder) trim() {
+	if b.b.Cap() > 2*b.b.Len() && b.b.Cap() > jumpSize {
+		*b = builder{first: strings.Clone(b.b.String())}
+	}
+}
+
+// String returns what was written.
+func (b *builder) String() string {
+	if b.first != "" {
+		return b.first
+	}
+	return b.b.String()
 }
 
 // maxRepairSize is the largest tool input RepairJSON is asked to complete;
@@ -56,13 +120,13 @@ func (a *Accumulator) Add(ev Event) error {
 		}
 		switch ev.Delta.Type {
 		case DeltaText:
-			p.text.WriteString(ev.Delta.Text)
+			p.text.WriteString(ev.Delta.Text, a.limit)
 		case DeltaThinking:
-			p.thinking.WriteString(ev.Delta.Thinking)
+			p.thinking.WriteString(ev.Delta.Thinking, a.limit)
 		case DeltaSignature:
-			p.signature.WriteString(ev.Delta.Signature)
+			p.signature.WriteString(ev.Delta.Signature, a.limit)
 		case DeltaInputJSON:
-			p.json.WriteString(ev.Delta.PartialJSON)
+			p.json.WriteString(ev.Delta.PartialJSON, a.limit)
 		}
 	case EventContentBlockStop:
 		if i, ok := a.pos[ev.Index]; ok {
@@ -94,6 +158,72 @@ func (a *Accumulator) Add(ev Event) error {
 	return nil
 }
 
+// room returns how many more bytes of content fit under the limit.
+func (a *Accumulator) room() int { return max(a.limit-a.size, 0) }
+
+// fit cuts ev to the room left under the limit and counts what it adds.
+// cut reports that ev did not fit whole: the reply ends at the limit, and
+// the event returned, when its Type is set, holds what of ev fits.
+func (a *Accumulator) fit(ev Event) (_ Event, cut bool) {
+	if a.limit <= 0 {
+		return ev, false
+	}
+	room := a.room()
+	switch ev.Type {
+	case EventMessageStart:
+		if ev.Message != nil && len(ev.Message.Content) > 0 {
+			m, cut := CutMessage(*ev.Message, room)
+			m.StopReason, m.StopSequence = ev.Message.StopReason, ev.Message.StopSequence
+			a.size += ContentSize(m)
+			ev.Message = &m
+			return ev, cut
+		}
+	case EventContentBlockStart:
+		if ev.Block == nil {
+			break
+		}
+		if n := blockSize(ev.Block); n <= room {
+			a.size += n
+			break
+		}
+		b, ok := cutBlock(*ev.Block, room)
+		if !ok {
+			return Event{}, true
+		}
+		a.size += blockSize(&b)
+		ev.Block = &b
+		return ev, true
+	case EventContentBlockDelta:
+		var s *string
+		switch ev.Delta.Type {
+		case DeltaText:
+			s = &ev.Delta.Text
+		case DeltaThinking:
+			s = &ev.Delta.Thinking
+		case DeltaInputJSON:
+			s = &ev.Delta.PartialJSON
+		case DeltaSignature:
+			if len(ev.Delta.Signature) > room {
+				return Event{}, true // half a signature is none
+			}
+			s = &ev.Delta.Signature
+		default:
+			return ev, false // not kept, so not counted
+		}
+		if len(*s) <= room {
+			a.size += len(*s)
+			break
+		}
+		*s = cutString(*s, room)
+		a.size += len(*s)
+		if *s == "" {
+			return Event{}, true
+		}
+		return ev, true
+	}
+	return ev, false
+}
+
 // set overwrites *dst when the counter was sent: usage in message_delta is cumulative.
 func set(dst *int, v *int) {
 	if v != nil {
@@ -121,9 +251,9 @@ func (a *Accumulator) startBlock(index int, b ContentBlock) {
 // seed moves a start block's initial text into its builders, so deltas append to it.
 func (a *Accumulator) seed(i int) {
 	b, p := &a.msg.Content[i], a.parts[i]
-	p.text.WriteString(b.Text)
-	p.thinking.WriteString(b.Thinking)
-	p.signature.WriteString(b.Signature)
+	p.text.WriteString(b.Text, a.limit)
+	p.thinking.WriteString(b.Thinking, a.limit)
+	p.signature.WriteString(b.Signature, a.limit)
 }
 
 func (a *Accumulator) block(index int) *blockParts {
@@ -146,6 +276,8 @@ func (a *Accumulator) closeBlock(i int, stopped bool) {
 		return
 	}
 	p.open = false
+	p.text.trim()
+	p.thinking.trim()
 	b := &a.msg.Content[i]
 	if b.Type != BlockToolUse {
 		return

@@ -29,6 +29,7 @@ type Client struct {
 	headerTimeout   time.Duration
 	responseTimeout time.Duration
 	idleTimeout     time.Duration
+	taskTimeout     time.Duration
 	testSleep       func(time.Duration)
 }
 
@@ -48,6 +49,7 @@ func New(baseURL string, opts ...Option) *Client {
 		headerTimeout:   DefaultHeaderTimeout,
 		responseTimeout: DefaultResponseTimeout,
 		idleTimeout:     DefaultIdleTimeout,
+		taskTimeout:     DefaultTaskTimeout,
 	}
 	for _, o := range opts {
 		o(c)
@@ -78,8 +80,9 @@ func (c *Client) Close() {
 }
 
 // CreateMessage sends a message request with stream false and returns the
-// whole reply. It waits up to the response timeout (WithResponseTimeout) for
-// the reply to be generated, and does not retry a request that timed out.
+// whole reply, cut at the size limit (see MaxReplySize). It waits up to the
+// response timeout (WithResponseTimeout) for the reply to be generated, and
+// does not retry a request that timed out.
 func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Message, error) {
 	req.Stream = false
 	if err := req.Validate(); err != nil {
@@ -95,12 +98,14 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 	if err := c.decodeJSON(resp, cancel, &m); err != nil {
 		return nil, fmt.Errorf("read message: %w", err)
 	}
+	m, _ = CutMessage(m, newCallConfig(opts).maxReply)
 	return &m, nil
 }
 
 // StreamMessage sends a message request with stream true and returns the
 // stream of events. The caller must Close it. If the server answers with a
 // plain JSON message instead of events, the stream replays it as events.
+// The reply is cut at the size limit (see MaxReplySize).
 // It waits up to the header timeout (WithHeaderTimeout) for the response, and
 // retries a request that timed out.
 func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Stream, error) {
@@ -120,29 +125,47 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 		if err := c.decodeJSON(resp, cancel, &m); err != nil {
 			return nil, fmt.Errorf("read message: %w", err)
 		}
+		m, _ = CutMessage(m, newCallConfig(opts).maxReply)
 		return replayStream(&m, resp.Header.Get("request-id")), nil
 	}
-	return newStream(resp, cancel, c.idleTimeout), nil
+	return newStream(resp, cancel, c.idleTimeout, newCallConfig(opts).maxReply), nil
 }
 
 // GenerateImage sends an image request and returns the generated images. It
-// waits up to the response timeout (WithResponseTimeout) for the images, and
-// does not retry a request that timed out.
+// waits up to the response timeout (WithResponseTimeout) for the answer, and
+// does not retry a request that timed out. Besides the interface's data[],
+// it reads DashScope's answers (see dashscope.go): an asynchronous task is
+// polled until it ends, for at most the task timeout (WithTaskTimeout),
+// telling OnImageTask's function of its progress. At most MaxImages images
+// are kept; Dropped says how many more the server sent.
 func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...RequestOption) (*ImageResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	cfg := newCallConfig(opts)
 	resp, cancel, err := c.send(ctx, call{path: "/v1/images/generations", body: req, wait: c.responseTimeout}, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel(nil)
-	defer resp.Body.Close()
-	var r ImageResult
-	if err := c.decodeJSON(resp, cancel, &r); err != nil {
+	var body json.RawMessage
+	err = c.decodeJSON(resp, cancel, &body)
+	resp.Body.Close()
+	cancel(nil)
+	if err != nil {
 		return nil, fmt.Errorf("read image result: %w", err)
 	}
-	return &r, nil
+	w, err := decodeImageWire(body)
+	if err != nil {
+		return nil, fmt.Errorf("read image result: the server sent something that is not an image result (%v): %s", err, snippet(body))
+	}
+	r, task, status := w.result()
+	if task != "" {
+		if r, err = c.pollTask(ctx, task, status, cfg.onImageTask, opts); err != nil {
+			return nil, err
+		}
+	}
+	r.keepAtMost(MaxImages)
+	return r, nil
 }
 
 // decodeJSON reads a 2xx body, failing it when it stalls for the idle timeout.

@@ -39,7 +39,7 @@ func TestCRDeliveredAtOnce(t *testing.T) {
 // read is swallowed, not taken for a blank line that ends the event early.
 func TestCRLFSplitAcrossReads(t *testing.T) {
 	pr, pw := io.Pipe()
-	d := newSSEDecoder(pr)
+	d := newSSEDecoder(pr, 1<<20)
 	go func() {
 		io.WriteString(pw, "data: a\r")
 		io.WriteString(pw, "\ndata: b\r")
@@ -84,7 +84,7 @@ func TestByteOrderMark(t *testing.T) {
 		}
 	}
 	// Only a leading one is a byte order mark.
-	d := newSSEDecoder(strings.NewReader("data: \xEF\xBB\xBFx\n\n"))
+	d := newSSEDecoder(strings.NewReader("data: \xEF\xBB\xBFx\n\n"), 1<<20)
 	if ev, ok := d.Next(); !ok || string(ev.data) != "\xEF\xBB\xBFx" {
 		t.Errorf("data %q", ev.data)
 	}
@@ -119,29 +119,49 @@ func TestErrorEventNotJSON(t *testing.T) {
 	}
 }
 
+// TestEventSizeBoundary checks that an event's data is kept up to the
+// decoder's max and cut past it, the rest of the event read and dropped.
 func TestEventSizeBoundary(t *testing.T) {
-	cases := map[string]bool{
-		"data: 0123456789\n\n":            true,
-		"data: 0123456789X\n\n":           false,
-		"data: 01234\ndata: 5678\n\n":     true, // 5 + '\n' + 4
-		"data: 01234\ndata: 56789\n\n":    false,
-		"data:0123456789\r\r":             true,
-		"data: 0123456789\ndata:\n\n":     false, // the joining '\n' counts
-		"event: x\ndata: 0123456789\n\n":  true,
-		": a long comment line here\n\n":  false, // no event at all
-		"data: \ndata: 12345678\n\n":      true,
-		"data: 0123456789\n\ndata: 0\n\n": true,
+	cases := []struct {
+		body string
+		data string
+		cut  bool
+	}{
+		{"data: 0123456789\n\n", "0123456789", false},
+		{"data: 0123456789X\n\n", "0123456789", true},
+		{"data: 01234\ndata: 5678\n\n", "01234\n5678", false}, // 5 + '\n' + 4
+		{"data: 01234\ndata: 56789\n\n", "01234\n5678", true},
+		{"data:0123456789\r\r", "0123456789", false},
+		{"data: 0123456789\ndata:\n\n", "0123456789", true}, // the joining '\n' counts
+		{"event: x\ndata: 0123456789\n\n", "0123456789", false},
+		{"data: \ndata: 12345678\n\n", "\n12345678", false},
+		{"data: 0123456789\n\ndata: 0\n\n", "0123456789", false},
 	}
-	for body, ok := range cases {
-		d := newSSEDecoder(strings.NewReader(body))
-		d.max = 10
-		_, got := d.Next()
-		if got != ok {
-			t.Errorf("%q: event %v, want %v (err %v)", body, got, ok, d.Err())
+	for _, c := range cases {
+		d := newSSEDecoder(strings.NewReader(c.body), 10)
+		ev, ok := d.Next()
+		if !ok || string(ev.data) != c.data || ev.cut != c.cut {
+			t.Errorf("%.40q: event %v %q cut %v, want %q cut %v (err %v)", c.body, ok, ev.data, ev.cut, c.data, c.cut, d.Err())
 		}
-		if !ok && strings.HasPrefix(body, "data") && !errors.Is(d.Err(), ErrEventTooLarge) {
-			t.Errorf("%q: err %v, want ErrEventTooLarge", body, d.Err())
+		if cap(ev.data) > 10+8 {
+			t.Errorf("%.40q: data buffer of %d bytes for a max of 10", c.body, cap(ev.data))
 		}
+	}
+	// A cut event is the last: nothing more is read.
+	r := strings.NewReader("event: e\ndata: " + strings.Repeat("Y", 100<<10) + "\n\ndata: next\n\n")
+	d := newSSEDecoder(r, 10)
+	if ev, ok := d.Next(); !ok || ev.name != "e" || string(ev.data) != "YYYYYYYYYY" || !ev.cut {
+		t.Errorf("cut event: %v %+v", ok, ev)
+	}
+	if ev, ok := d.Next(); ok || d.Err() != nil {
+		t.Errorf("after a cut event: %v %+v, err %v", ok, ev, d.Err())
+	}
+	if r.Len() == 0 {
+		t.Error("the body was read to its end past a cut event")
+	}
+	// A comment, however long, is no event.
+	if _, ok := newSSEDecoder(strings.NewReader(": a long comment line here\n\n"), 10).Next(); ok {
+		t.Error("a comment made an event")
 	}
 }
 

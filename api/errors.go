@@ -11,8 +11,9 @@ import (
 // APIError is an error answered by the server, either as an HTTP status with
 // Anthropic's error body or as an `error` event in the middle of a stream.
 type APIError struct {
-	// Status is the HTTP status. For an error event inside a 200 stream it is
-	// the status that usually goes with Type (529 for overloaded_error), or 0.
+	// Status is the HTTP status: 200 for an error event inside a stream,
+	// whatever its type (the status that usually goes with the type is never
+	// invented).
 	Status int
 	// Type is the error type, such as "rate_limit_error". It is empty when the
 	// body was not Anthropic's error shape.
@@ -23,10 +24,12 @@ type APIError struct {
 	RequestID string
 }
 
-// Error formats the error as "<status> <type>: <message>".
+// Error formats the error as "<status> <type>: <message>", or, for an error
+// inside a stream, "<type>: <message> (in the stream, after HTTP 200)".
 func (e *APIError) Error() string {
 	var b strings.Builder
-	if e.Status != 0 {
+	inStream := e.Status == http.StatusOK
+	if e.Status != 0 && !inStream {
 		fmt.Fprintf(&b, "%d", e.Status)
 	}
 	typ := e.Type
@@ -44,6 +47,9 @@ func (e *APIError) Error() string {
 			b.WriteString(": ")
 		}
 		b.WriteString(e.Message)
+	}
+	if inStream {
+		b.WriteString(" (in the stream, after HTTP 200)")
 	}
 	return b.String()
 }
@@ -69,26 +75,17 @@ func (e *APIError) Hint() string {
 	return "/retry"
 }
 
-// statusForType maps Anthropic's error types to the status that usually carries them.
-var statusForType = map[string]int{
-	"invalid_request_error": 400,
-	"authentication_error":  401,
-	"billing_error":         402,
-	"permission_error":      403,
-	"not_found_error":       404,
-	"request_too_large":     413,
-	"rate_limit_error":      429,
-	"api_error":             500,
-	"timeout_error":         504,
-	"overloaded_error":      529,
-}
-
+// errorBody is Anthropic's error body, {"type":"error","error":{type,
+// message}}, or DashScope's, {request_id, code, message}.
 type errorBody struct {
 	Type  string `json:"type"`
 	Error *struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	} `json:"error"`
+	RequestID string `json:"request_id"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
 }
 
 // newAPIError builds an APIError from a response status, body and request id.
@@ -99,11 +96,16 @@ type errorBody struct {
 func newAPIError(status int, body []byte, requestID string) *APIError {
 	e := &APIError{Status: status, RequestID: requestID}
 	var eb errorBody
-	if json.Unmarshal(body, &eb) == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
+	err := json.Unmarshal(body, &eb)
+	if err == nil && eb.Error != nil && (eb.Error.Type != "" || eb.Error.Message != "") {
 		e.Type = eb.Error.Type
 		e.Message = oneLine(eb.Error.Message)
-		if e.Status == 0 {
-			e.Status = statusForType[eb.Error.Type]
+		return e
+	}
+	if err == nil && eb.Error == nil && eb.Code != "" {
+		e.Type, e.Message = eb.Code, oneLine(eb.Message)
+		if e.RequestID == "" {
+			e.RequestID = eb.RequestID
 		}
 		return e
 	}
@@ -126,6 +128,4 @@ var (
 	ErrIdleTimeout = errors.New("the stream stopped sending")
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
-	// ErrEventTooLarge is returned when one server-sent event exceeds MaxEventSize.
-	ErrEventTooLarge = errors.New("a server-sent event exceeds 32 MiB")
 )

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 )
 
 // Event types of Anthropic's message stream.
@@ -136,7 +137,7 @@ func parseEvent(name string, data []byte) (Event, error) {
 	if err := json.Unmarshal(data, &w); err != nil {
 		if name == EventError {
 			// An error event whose data is plain text is still the server's error.
-			e := newAPIError(0, data, "")
+			e := newAPIError(http.StatusOK, data, "")
 			e.Type = "stream_error"
 			return Event{Type: EventError, Error: e}, nil
 		}
@@ -153,7 +154,7 @@ func parseEvent(name string, data []byte) (Event, error) {
 		ev.Delta = *w.Delta
 	}
 	if ev.Type == EventError {
-		ev.Error = newAPIError(0, data, "")
+		ev.Error = newAPIError(http.StatusOK, data, "")
 		if w.Error == nil {
 			ev.Error.Type = "stream_error"
 		}

@@ -165,3 +165,27 @@ func FuzzRetryAfter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSalvage cuts events anywhere and closes what is left: it must never
+// panic, and what it salvages is a content_block_delta whose text is valid
+// UTF-8 when the event's was.
+func FuzzSalvage(f *testing.F) {
+	f.Add([]byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u00e9\\n\"b`), 40)
+	f.Add([]byte(`{"type":"content_block_delta","index":3,"delta":{"type":"thinking_delta","thinking":"x\\u12`), 70)
+	f.Fuzz(func(t *testing.T, data []byte, cut int) {
+		if cut < 0 || cut > len(data) {
+			return
+		}
+		valid := utf8.Valid(data)
+		ev, ok := salvage(append([]byte(nil), data[:cut]...))
+		if !ok {
+			return
+		}
+		if ev.Type != EventContentBlockDelta {
+			t.Fatalf("salvaged a %q", ev.Type)
+		}
+		if valid && (!utf8.ValidString(ev.Delta.Text) || !utf8.ValidString(ev.Delta.Thinking)) {
+			t.Fatalf("salvaged text not UTF-8: %q", ev.Delta.Text)
+		}
+	})
+}

@@ -23,8 +23,10 @@ const (
 	DefaultIdleTimeout = 90 * time.Second
 	// DefaultVersionHeader is the name of the version header.
 	DefaultVersionHeader = "provider-version"
-	// MaxEventSize is the largest data of one server-sent event, in bytes.
-	MaxEventSize          = 32 << 20
+	// DefaultMaxReplySize is the size limit of a reply, in bytes of its
+	// content (see ContentSize): about a million words, far beyond what any
+	// max_tokens produces.
+	DefaultMaxReplySize   = 4 << 20
 	maxErrorBodySize      = 1 << 20
 	maxResponseSize       = 256 << 20
 	maxRetryAfterHonoured = 60 * time.Second
@@ -70,6 +72,10 @@ func WithResponseTimeout(d time.Duration) Option { return func(c *Client) { c.re
 // error body) may send nothing before it fails (default 90 s; 0 disables).
 func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTimeout = d } }
 
+// WithTaskTimeout sets how long an asynchronous image task is polled before
+// muse gives up (DefaultTaskTimeout).
+func WithTaskTimeout(d time.Duration) Option { return func(c *Client) { c.taskTimeout = d } }
+
 // WithUserAgent overrides the User-Agent header (default muse/<version>).
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
@@ -90,9 +96,39 @@ type RetryInfo struct {
 type RequestOption func(*callConfig)
 
 type callConfig struct {
-	onRetry func(RetryInfo)
+	onRetry     func(RetryInfo)
+	onImageTask func(ImageTask)
+	maxReply    int
+}
+
+// newCallConfig applies opts.
+func newCallConfig(opts []RequestOption) callConfig {
+	cfg := callConfig{maxReply: DefaultMaxReplySize}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
+}
+
+// OnImageTask calls f with the progress of an asynchronous image task, at
+// each poll, so a UI can show it. f runs on the calling goroutine.
+func OnImageTask(f func(ImageTask)) RequestOption {
+	return func(c *callConfig) { c.onImageTask = f }
 }
 
 // OnRetry calls f before each retry, so a UI can show "retrying in 3 s…".
 // f runs on the calling goroutine.
 func OnRetry(f func(RetryInfo)) RequestOption { return func(c *callConfig) { c.onRetry = f } }
+
+// MaxReplySize sets the size limit of the reply to a message call, in
+// bytes of its content (see ContentSize); DefaultMaxReplySize when n is 0 or
+// less. A streamed reply that passes it is cut there and ends with the stop
+// reason StopSizeLimit, its connection closed; a whole reply is cut the same
+// way (see CutMessage).
+func MaxReplySize(n int) RequestOption {
+	return func(c *callConfig) {
+		if n > 0 {
+			c.maxReply = n
+		}
+	}
+}

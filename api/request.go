@@ -17,6 +17,7 @@ import (
 
 // call describes one API request.
 type call struct {
+	method   string // "" is POST
 	path     string
 	body     any
 	messages bool          // the message endpoint: version header and x-api-key
@@ -31,13 +32,13 @@ func (c *Client) send(ctx context.Context, cl call, opts []RequestOption) (*http
 	if c.configErr != nil {
 		return nil, nil, c.configErr
 	}
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	payload, err := json.Marshal(cl.body)
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode request: %w", err)
+	cfg := newCallConfig(opts)
+	var payload []byte
+	if cl.body != nil {
+		var err error
+		if payload, err = json.Marshal(cl.body); err != nil {
+			return nil, nil, fmt.Errorf("encode request: %w", err)
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		resp, cancel, err := c.attempt(ctx, cl, payload)
@@ -79,7 +80,11 @@ func (e *attemptError) Unwrap() error { return e.err }
 // policy should look at it, and a plain error when retrying cannot help.
 func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Response, context.CancelCauseFunc, error) {
 	rctx, cancel := context.WithCancelCause(ctx)
-	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.endpoint(cl.path), bytes.NewReader(payload))
+	method, reqBody := http.MethodPost, io.Reader(bytes.NewReader(payload))
+	if cl.method != "" {
+		method, reqBody = cl.method, nil
+	}
+	req, err := http.NewRequestWithContext(rctx, method, c.endpoint(cl.path), reqBody)
 	if err != nil {
 		cancel(nil)
 		return nil, nil, fmt.Errorf("build the request to %s: %w", c.shown, unwrapURLError(err))

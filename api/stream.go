@@ -21,6 +21,12 @@ import (
 //
 // Unknown events are skipped. An error event ends the stream with an
 // *APIError; the message assembled so far stays available.
+//
+// A reply that passes its size limit is cut there (see MaxReplySize): the
+// event that passes it comes cut to fit, or not at all when nothing of it
+// fits, then a message_delta with the stop reason StopSizeLimit and a
+// message_stop, both made by the stream, as if the server had stopped
+// there; the connection is closed at once, and Err is nil.
 type Stream struct {
 	body      io.ReadCloser
 	cancel    context.CancelCauseFunc
@@ -31,6 +37,7 @@ type Stream struct {
 	replay    []Event
 	requestID string
 
+	mu     sync.Mutex // guards acc's message against Message during Next
 	acc    Accumulator
 	cur    Event
 	err    error
@@ -39,20 +46,21 @@ type Stream struct {
 	once   sync.Once
 }
 
-func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration) *Stream {
+func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration, limit int) *Stream {
 	s := &Stream{
 		body:      resp.Body,
 		cancel:    cancel,
 		ctx:       resp.Request.Context(),
 		idle:      idle,
 		requestID: resp.Header.Get("request-id"),
+		acc:       Accumulator{limit: limit},
 	}
 	var r io.Reader = resp.Body
 	if idle > 0 {
 		s.idleR = newIdleReader(resp.Body, idle, func() { cancel(ErrIdleTimeout) })
 		r = s.idleR
 	}
-	s.dec = newSSEDecoder(r)
+	s.dec = newSSEDecoder(r, limit+eventSlack)
 	return s
 }
 
@@ -60,14 +68,21 @@ func replayStream(m *Message, requestID string) *Stream {
 	return &Stream{replay: ReplayEvents(m), requestID: requestID}
 }
 
+// NewStreamFromMessage returns a stream that replays the events of the
+// whole reply m, as StreamMessage does when the server answers with one,
+// so that callers handle both answers alike.
+func NewStreamFromMessage(m *Message) *Stream { return replayStream(m, "") }
+
 // NewStreamFromReader parses server-sent events from r, as a response body
-// would arrive. It is how tests and tools feed recorded streams to the parser.
+// would arrive, with the size limit DefaultMaxReplySize. It is how tests and
+// tools feed recorded streams to the parser.
 func NewStreamFromReader(r io.Reader) *Stream {
 	rc, ok := r.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(r)
 	}
-	return &Stream{body: rc, dec: newSSEDecoder(r)}
+	limit := DefaultMaxReplySize
+	return &Stream{body: rc, dec: newSSEDecoder(r, limit+eventSlack), acc: Accumulator{limit: limit}}
 }
 
 // Next advances to the next event. It returns false at message_stop, at the
@@ -83,16 +98,25 @@ func (s *Stream) Next() bool {
 			return false
 		}
 		s.cur, s.replay = s.replay[0], s.replay[1:]
-		_ = s.acc.Add(s.cur)
+		_ = s.add(s.cur)
 		return true
 	}
 	if s.acc.Done() {
 		return s.end(nil)
 	}
 	for {
+		// No event is kept past the room left in the reply.
+		s.dec.max = s.acc.room() + eventSlack
 		raw, ok := s.dec.Next()
 		if !ok {
 			return s.end(s.readErr())
+		}
+		if raw.cut {
+			ev, ok := salvage(raw.data)
+			if ok {
+				ev, _ = s.acc.fit(ev)
+			}
+			return s.cutReply(ev)
 		}
 		if string(raw.data) == "[DONE]" {
 			continue
@@ -104,8 +128,11 @@ func (s *Stream) Next() bool {
 		if !knownEvent(ev.Type) {
 			continue
 		}
+		if ev, cut := s.acc.fit(ev); cut {
+			return s.cutReply(ev)
+		}
 		s.cur = ev
-		if err := s.acc.Add(ev); err != nil {
+		if err := s.add(ev); err != nil {
 			if ev.Error != nil && ev.Error.RequestID == "" {
 				ev.Error.RequestID = s.requestID
 			}
@@ -113,6 +140,22 @@ func (s *Stream) Next() bool {
 		}
 		return true
 	}
+}
+
+// cutReply ends the reply at its size limit: the connection is closed, and
+// ev, what fits of the event that passed the limit, is delivered (unless
+// nothing of it fits), then the message_delta and message_stop that end the
+// reply.
+func (s *Stream) cutReply(ev Event) bool {
+	s.release()
+	s.dec = nil
+	s.replay = []Event{{Type: EventMessageDelta, Delta: Delta{StopReason: StopSizeLimit}}, {Type: EventMessageStop}}
+	if ev.Type == "" {
+		return s.Next()
+	}
+	s.cur = ev
+	_ = s.add(ev)
+	return true
 }
 
 func (s *Stream) readErr() error {
@@ -126,9 +169,6 @@ func (s *Stream) readErr() error {
 		}
 	}
 	if err != nil {
-		if errors.Is(err, ErrEventTooLarge) {
-			return err
-		}
 		return fmt.Errorf("read stream: %w; the partial reply is kept", err)
 	}
 	if !s.acc.Done() {
@@ -138,7 +178,9 @@ func (s *Stream) readErr() error {
 }
 
 func (s *Stream) end(err error) bool {
+	s.mu.Lock()
 	s.acc.Finish()
+	s.mu.Unlock()
 	s.err = err
 	s.done = true
 	s.Close()
@@ -148,8 +190,21 @@ func (s *Stream) end(err error) bool {
 // Current returns the event that Next advanced to.
 func (s *Stream) Current() Event { return s.cur }
 
-// Message returns the message assembled from the events so far.
-func (s *Stream) Message() Message { return s.acc.Message() }
+// add adds ev to the message.
+func (s *Stream) add(ev Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.acc.Add(ev)
+}
+
+// Message returns the message assembled from the events so far. Unlike the
+// other methods, it may be called while another goroutine is in Next: a
+// caller can save what arrived while the stream stalls.
+func (s *Stream) Message() Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.acc.Message()
+}
 
 // RequestID returns the request-id header of the response.
 func (s *Stream) RequestID() string { return s.requestID }
@@ -163,6 +218,12 @@ func (s *Stream) Err() error { return s.err }
 // false. It is safe to call more than once.
 func (s *Stream) Close() error {
 	s.closed.Store(true)
+	s.release()
+	return nil
+}
+
+// release closes the connection and stops the idle timer, once.
+func (s *Stream) release() {
 	s.once.Do(func() {
 		if s.idleR != nil {
 			s.idleR.stop()
@@ -174,5 +235,4 @@ func (s *Stream) Close() error {
 			s.body.Close()
 		}
 	})
-	return nil
 }

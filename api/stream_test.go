@@ -129,7 +129,7 @@ func TestStreamErrorEventKeepsPartial(t *testing.T) {
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v, want *APIError", err)
 	}
-	if apiErr.Type != "overloaded_error" || apiErr.Message != "Overloaded" || apiErr.Status != 529 {
+	if apiErr.Type != "overloaded_error" || apiErr.Message != "Overloaded" || apiErr.Status != 200 || !strings.Contains(apiErr.Error(), "after HTTP 200") {
 		t.Errorf("api error %+v", apiErr)
 	}
 	if got.Text() != "partial " {
@@ -172,22 +172,6 @@ func TestStreamTruncatedToolInput(t *testing.T) {
 	b := got.Content[0]
 	if !b.Truncated || string(b.Input) != `{"path": "a.txt"}` || !strings.HasSuffix(b.PartialInput, "unfin") {
 		t.Errorf("truncated block %+v input %s", b, b.Input)
-	}
-}
-
-func TestStreamEventTooLarge(t *testing.T) {
-	big := "data: " + strings.Repeat("x", MaxEventSize+10) + "\n\n"
-	_, _, err := drain(NewStreamFromReader(strings.NewReader(big)))
-	if !errors.Is(err, ErrEventTooLarge) {
-		t.Errorf("err = %v, want ErrEventTooLarge", err)
-	}
-	// Many data lines that add up past the cap fail the same way.
-	line := "data: " + strings.Repeat("y", 1<<10) + "\n"
-	s := NewStreamFromReader(strings.NewReader(strings.Repeat(line, 33) + "\n"))
-	s.dec.max = 32 << 10
-	_, _, err = drain(s)
-	if !errors.Is(err, ErrEventTooLarge) {
-		t.Errorf("joined data: err = %v, want ErrEventTooLarge", err)
 	}
 }
 

@@ -102,7 +102,7 @@ func TestStreamCloseStopsIdleTimer(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	req := httptest.NewRequest("POST", "http://h/", nil)
-	s := newStream(&http.Response{Body: pr, Header: http.Header{}, Request: req}, cancel, 50*time.Millisecond)
+	s := newStream(&http.Response{Body: pr, Header: http.Header{}, Request: req}, cancel, 50*time.Millisecond, DefaultMaxReplySize)
 	s.Close()
 	time.Sleep(100 * time.Millisecond)
 	close(causes)

@@ -23,10 +23,13 @@ const (
 
 // Stop reasons named by the interface document. Servers may send others; they are kept as strings.
 const (
-	StopEndTurn      = "end_turn"
-	StopMaxTokens    = "max_tokens"
-	StopSequence     = "stop_sequence"
-	StopToolUse      = "tool_use"
+	StopEndTurn   = "end_turn"
+	StopMaxTokens = "max_tokens"
+	StopSequence  = "stop_sequence"
+	StopToolUse   = "tool_use"
+	// StopSizeLimit is muse's own: a reply cut at its size limit (see
+	// MaxReplySize). The server never sends it.
+	StopSizeLimit    = "size_limit"
 	DefaultVersion   = "2023-06-01"
 	DefaultMaxTokens = 4096
 )
@@ -483,6 +486,9 @@ type ImageParameters struct {
 type ImageResult struct {
 	Created int64       `json:"created"`
 	Data    []ImageData `json:"data"`
+	// Dropped counts the images the server sent past MaxImages, which
+	// were left out; it is not part of the wire.
+	Dropped int `json:"-"`
 }
 
 // ImageData is one generated image, given as a URL or as base64 data.

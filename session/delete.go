@@ -38,8 +38,10 @@ func (s *Store) Delete(id string) error {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	// The index is only a cache, which List would correct: failing to
-	// update it does not undo the deletion.
+	// update it does not undo the deletion. Nor does a temporary file a
+	// crash left, which the next delete or open retries.
 	_ = s.forget(id)
+	_ = s.removeSessionTemps(id)
 	if err := syncDir(s.dir); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}

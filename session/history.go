@@ -3,7 +3,6 @@ package session
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"muse/api"
 )
@@ -184,19 +183,6 @@ func AssistantParam(e *Entry) api.MessageParam {
 		return api.TextMessage(api.RoleAssistant, api.Message{Content: blocks}.Text())
 	}
 	return api.MessageParam{Role: api.RoleAssistant, Blocks: blocks}
-}
-
-// NextSeq returns the number after the highest entry ID of the form "e<N>",
-// so new entries never reuse an ID, even after entries that were not saved.
-func NextSeq(entries []Entry) int {
-	n := 0
-	for _, e := range entries {
-		var k int
-		if _, err := fmt.Sscanf(e.ID, "e%d", &k); err == nil && k > n {
-			n = k
-		}
-	}
-	return n + 1
 }
 
 // Request builds a message request with these settings, offering tools.

@@ -99,15 +99,23 @@ func (e *damageError) Error() string { return ErrDamaged.Error() + ": " + e.reas
 
 func (e *damageError) Unwrap() error { return ErrDamaged }
 
-// encodeRecord returns rec as one line of JSON ending in a newline.
+// encodeRecord returns rec as one line of JSON ending in a newline. The
+// large strings of a reply are written into it once (see lift).
 func encodeRecord(rec *record) ([]byte, error) {
+	small, big := lift(rec)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // keep <, > and & readable in prompts and code
-	if err := enc.Encode(rec); err != nil {
+	if err := enc.Encode(small); err != nil {
 		return nil, fmt.Errorf("encode %s record: %w", rec.Type, err)
 	}
 	line := buf.Bytes()
+	if len(big) > 0 {
+		var err error
+		if line, err = splice(line, big); err != nil {
+			return nil, fmt.Errorf("encode %s record: %w", rec.Type, err)
+		}
+	}
 	// Encode compacts everything, raw JSON included, so the only newline is
 	// the last byte. Check anyway: a stray one would split the record.
 	if i := bytes.IndexByte(line, '\n'); i != len(line)-1 {

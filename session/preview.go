@@ -54,6 +54,7 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 			defer w.mu.Unlock()
 			<-r.start
 			// One goroutine: the other processor keeps drawing the screen.
+			cleaned := s.removeSessionTemps(id)
 			sess, size, err := replayWith(bytes.NewReader(data), id, false, &r.stop, 1)
 			r.mu.Lock()
 			abandoned := r.abandoned
@@ -70,7 +71,7 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 				sess = &p
 				sess.Warnings = append(sess.Warnings, "the journal could not be replayed whole: "+err.Error())
 			}
-			w.opened(sess, size)
+			w.opened(sess, size, cleaned)
 			w.adjust(adjust)
 		}()
 		return w, preview, nil
@@ -80,7 +81,7 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 		unlock()
 		return nil, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	w.opened(sess, size)
+	w.opened(sess, size, s.removeSessionTemps(id))
 	w.adjust(adjust)
 	snap := w.snapshot()
 	return w, &snap, nil

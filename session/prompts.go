@@ -259,7 +259,8 @@ func (h *PromptHistory) openAppend() (*os.File, error) {
 }
 
 // compact rewrites the file with only its newest max entries: a temporary
-// file in the same directory is written, synced and renamed over it. The file
+// file in the same directory is written, synced and renamed over it, and
+// those an hour old, which crashes left, are removed. The file
 // is read again rather than written from memory so that prompts appended by
 // another muse since this history was opened are kept.
 func (h *PromptHistory) compact() (err error) {
@@ -275,6 +276,10 @@ func (h *PromptHistory) compact() (err error) {
 		}
 		data = append(data, line...)
 	}
+	// What a crash left of an earlier compaction goes first; failing to
+	// remove it does not stop this one.
+	name := filepath.Base(h.path)
+	_ = removeTemps(filepath.Dir(h.path), func(base string) bool { return base == name }, h.now().Add(-staleTemp))
 	if err := writeAtomic(h.path, data); err != nil {
 		return err
 	}

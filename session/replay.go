@@ -80,6 +80,9 @@ type journalSize struct {
 	// damaged counts what could not be read but an unfinished last line,
 	// which a crash leaves and which holds nothing to recover.
 	damaged int
+	// cut counts the replies cut at the size limit as they were read: an
+	// older muse kept them whole.
+	cut int
 }
 
 // replayStats is replay, also returning the journal's size. light skips
@@ -155,7 +158,7 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 			torn++
 		}
 	}
-	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn}, err
+	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut)}, err
 }
 
 // rawLine is one non-blank line of a journal, and the record it decodes to.
@@ -317,6 +320,7 @@ type replayer struct {
 	lineWarns []lineWarning    // warnings about lines
 	size      int64            // bytes read
 	unknown   int              // records of unknown types, skipped
+	cut       map[string]bool  // replies cut at the size limit, by id
 }
 
 // lineWarning is a warning about line n of the journal.
@@ -414,6 +418,7 @@ func (rp *replayer) apply(l *rawLine) {
 // putEntry adds e, or replaces the entry with the same id, finished. A new
 // entry becomes the head.
 func (rp *replayer) putEntry(e Entry) {
+	rp.limit(&e)
 	s := rp.sess
 	if i, ok := rp.pos[e.ID]; ok {
 		s.All[i] = e
@@ -447,8 +452,35 @@ func (rp *replayer) putChunk(c *chunk) bool {
 	}
 	e := &s.All[i]
 	e.Status = StatusStreaming
-	applyChunk(e, c)
+	if !rp.cut[e.ID] { // the rest of a reply cut is dropped unread
+		applyChunk(e, c)
+		rp.limit(e)
+	}
 	return true
+}
+
+// limit cuts the reply e at the size limit of a reply, which an older muse
+// did not have: a reply it kept whole (80 MB of text, streamed by a broken
+// server) would make every request too large to send, and the journal too
+// large to compact. The cut is noted in a warning, and compaction keeps it.
+func (rp *replayer) limit(e *Entry) {
+	if e.Kind != KindAssistant || e.Message == nil || api.ContentSize(*e.Message) <= api.DefaultMaxReplySize {
+		return
+	}
+	m, _ := api.CutMessage(*e.Message, api.DefaultMaxReplySize)
+	e.Message = &m
+	for i := range e.Truncated {
+		if i >= len(m.Content) {
+			delete(e.Truncated, i)
+		}
+	}
+	if rp.cut == nil {
+		rp.cut = map[string]bool{}
+	}
+	if !rp.cut[e.ID] {
+		rp.cut[e.ID] = true
+		rp.warnings = append(rp.warnings, e.ID+": "+api.ReplyCutNote(api.DefaultMaxReplySize))
+	}
 }
 
 func (rp *replayer) applyHeader(rec *record) {

@@ -100,22 +100,27 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	cleaned := s.removeSessionTemps(id)
 	sess, size, err := s.loadStats(id, false)
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	w := &Writer{store: s, exists: true, unlock: unlock, marks: map[string][]blockMark{}}
-	w.opened(sess, size)
+	w.opened(sess, size, cleaned)
 	return w, nil
 }
 
 // opened makes sess, replayed from a journal of the given size, the
-// session of w, compacting the journal when it is worth it.
-func (w *Writer) opened(sess *Session, size journalSize) {
+// session of w, compacting the journal when it is worth it. cleaned is
+// what failed as the session's temporary files were removed, if anything.
+func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	w.sess = sess
 	w.reindex()
 	w.seq = nextSeq(sess.All)
+	if cleaned != nil {
+		sess.Warnings = append(sess.Warnings, cleaned.Error())
+	}
 	if needsCompaction(size, sess) {
 		if err := w.store.compact(sess); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
@@ -124,14 +129,18 @@ func (w *Writer) opened(sess *Session, size journalSize) {
 }
 
 // needsCompaction reports whether a journal is worth rewriting: it holds a
-// reply cut short, whose chunks are then folded into one record, or more
-// than half of it is superseded records, and enough to matter. A journal
+// reply cut short, whose chunks are then folded into one record, or one
+// that replay cut at the size limit, or more than half of it is superseded
+// records, and enough to matter. A journal
 // with a line that could not be read, or a record a newer muse wrote, is
 // never rewritten: compacting would lose them for good, where a person or a
 // newer muse could still recover them.
 func needsCompaction(size journalSize, sess *Session) bool {
 	if size.damaged > 0 || size.unknown > 0 {
 		return false
+	}
+	if size.cut > 0 {
+		return true
 	}
 	for _, e := range sess.All {
 		if e.Status == StatusInterrupted {
@@ -550,10 +559,14 @@ func (w *Writer) flush(sync bool) error {
 			w.unlock = unlock
 		}
 	}
-	var data []byte
-	for _, p := range w.pending { // an empty line only asks for the journal
-		data = append(data, p.line...)
-		sync = sync || p.sync
+	data := w.pending[0].line // one record, the usual case, is written as it is
+	sync = sync || w.pending[0].sync
+	if len(w.pending) > 1 {
+		data = nil
+		for _, p := range w.pending { // an empty line only asks for the journal
+			data = append(data, p.line...)
+			sync = sync || p.sync
+		}
 	}
 	if err := w.store.appendFile(w.store.path(w.sess.ID), data, sync); err != nil {
 		if errors.Is(err, ErrNotFound) {

@@ -672,12 +672,6 @@ func (m Model) clearDraft() (tea.Model, tea.Cmd) {
 // draftKeptMsg says a cleared draft is in the prompt history.
 type draftKeptMsg struct{}
 
-// paramsCopy returns the settings, for an entry to keep.
-func (m Model) paramsCopy() *session.Params {
-	p := m.params
-	return &p
-}
-
 // newEntry gives a screen-only entry, such as a notice, an id of its own
 // ("n1", "n2"…): such entries are never saved.
 func (m *Model) newEntry(e session.Entry) session.Entry {

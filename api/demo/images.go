@@ -118,13 +118,22 @@ func (h *handler) generateImages(w http.ResponseWriter, r *http.Request) {
 	case has(kwTwo):
 		inline(spec, revised)
 		inline(second, revised)
-	case has(kwURL):
+	case has(kwMany):
+		for i := range 12 {
+			s := spec
+			s.seed = hashString(fmt.Sprint(prompt, i))
+			linked(s)
+		}
+	case has(kwURL), has(kwDashScope), has(kwTask), has(kwTaskFail):
 		linked(spec)
 	default:
 		inline(spec, revised)
 	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, errAPI, "demo: rendering the image: "+err.Error())
+		return
+	}
+	if h.dashScopeAnswer(w, prompt, data) {
 		return
 	}
 	writeJSON(w, http.StatusOK, api.ImageResult{Created: time.Now().Unix(), Data: data})

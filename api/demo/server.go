@@ -7,7 +7,9 @@
 // user prompt (demo:think, demo:tool, demo:error, demo:overloaded,
 // demo:ratelimit, demo:html, demo:long, demo:hostile, demo:slow, and for
 // images demo:url, demo:mixed, demo:two, demo:badb64, demo:huge, demo:404,
-// demo:hostile, demo:slow) select scenarios that exercise the client.
+// demo:hostile, demo:slow, demo:many, and DashScope's own answers
+// demo:dashscope, demo:task, demo:taskfail, demo:dserror) select scenarios
+// that exercise the client.
 package demo
 
 import (
@@ -59,6 +61,7 @@ type handler struct {
 	rateSeen map[string]bool // prompts already refused by demo:ratelimit
 
 	images *imageCache
+	tasks  tasks // DashScope's asynchronous image tasks
 }
 
 // NewHandler returns the demo service as an http.Handler. Image URLs it
@@ -92,6 +95,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case path == imagesPath:
 		if allowMethod(w, r, http.MethodPost) {
 			h.generateImages(w, r)
+		}
+	case strings.HasPrefix(path, tasksPrefix):
+		if allowMethod(w, r, http.MethodGet) {
+			h.serveTask(w, r)
 		}
 	case strings.HasPrefix(path, imagePrefix):
 		if allowMethod(w, r, http.MethodGet, http.MethodHead) {

@@ -48,22 +48,36 @@ type Env struct {
 }
 
 // OSEnv returns the process's own environment.
-func OSEnv() Env {
+func OSEnv() Env { return fileEnv(os.Stdin, os.Stdout, os.Stderr) }
+
+// fileEnv is the environment of a process whose standard streams are these
+// files, read from the process's own environment variables.
+func fileEnv(stdin, stdout, stderr *os.File) Env {
 	e := Env{
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
-		StdinPiped: !isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), own: true,
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv,
+		StdinPiped: !isTerminal(stdin), StdoutTTY: isTerminal(stdout), own: true,
 	}
 	if e.StdoutTTY {
-		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		if w, _, err := term.GetSize(int(stdout.Fd())); err == nil {
 			e.Width = w
 		}
 	}
 	return e
 }
 
+// isTerminal reports whether f is a terminal: not merely a character
+// device, as /dev/null is too. It leaves f in the mode it is in, as f.Fd
+// would not.
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	if rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }) != nil {
+		return false
+	}
+	return tty
 }
 
 // dirGetenv is the getenv to find folders with: nil for the process's own

@@ -132,6 +132,13 @@ func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
 	}
 }
 
+// stdoutFile is env's standard output as a file, for a terminal query, or
+// nil when it is no file.
+func stdoutFile(env Env) *os.File {
+	f, _ := env.Stdout.(*os.File)
+	return f
+}
+
 // doctorSecret resolves a profile's credential as muse would and reports
 // whether it did, never what it is.
 func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string) {
@@ -196,7 +203,7 @@ func (a *app) doctorTerminal(d *report) {
 		d.ok("kitty graphics", "not asked: not muse's own terminal")
 	case profile != termenv.TrueColor && profile != termenv.ANSI256:
 		d.ok("kitty graphics", "no: previews need 256 colours or more; half blocks or a label instead")
-	case preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond):
+	case preview.Detect(env.Getenv, os.Stdin, stdoutFile(env), 100*time.Millisecond).Kitty:
 		d.ok("kitty graphics", "yes: previews are real images")
 	default:
 		d.ok("kitty graphics", "no: previews are drawn with half blocks")

@@ -253,9 +253,10 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell
   command that prints it (at most 64 KiB) within credential_timeout (default
-  10s; raise it for a password manager that prompts). Files over 1 MiB or
-  nested deeper than 64 levels are refused; problems are reported one a line
-  with the file and line. muse config init writes a commented example, muse
+  10s; raise it for a password manager that prompts). A config file over
+  64 KiB or with more than 2000 keys, a tools file over 1 MiB and nesting
+  deeper than 64 levels are refused; problems are reported one a line with
+  the file and line. muse config init writes a commented example, muse
   config show what a profile sets, secrets masked, muse config path where the
   file is.
 

@@ -69,10 +69,15 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if snap := w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
 		_ = w.SetTitle(session.TitleFrom(prompt))
 	}
-	entry, err := w.Append(session.Entry{Kind: session.KindImage, Time: started.UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming})
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(err.Error()))
+	var lostErr error // see printTurn
+	save := func(e session.Entry) session.Entry {
+		e, err := w.Append(e)
+		if err != nil && lost(w) {
+			lostErr = err
+		}
+		return e
 	}
+	entry := save(session.Entry{Kind: session.KindImage, Time: started.UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming})
 	res, err := client.GenerateImage(ctx, req)
 	if err != nil {
 		e := session.ErrorEntry(err)
@@ -81,8 +86,8 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			entry.Error, entry.Status = nil, session.StatusCancelled
 		}
 		entry.LatencyMS = time.Since(started).Milliseconds()
-		_, _ = w.Append(entry)
-		return fail(env, err)
+		save(entry)
+		return notSaved(env, lostErr, fail(env, err))
 	}
 	// Where the files go: --out, or the images folder of the session.
 	var store *session.Store
@@ -136,7 +141,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if len(res.Data) == 0 {
 		entry.Status, entry.Error = session.StatusFailed, &session.ErrorInfo{Message: "the server returned no images"}
 	}
-	_, _ = w.Append(entry) // a failure waits, and Close reports it
+	save(entry)
 	if f.json {
 		data, _ := json.Marshal(struct {
 			Created int64      `json:"created"`
@@ -144,12 +149,13 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}{res.Created, outs})
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
+	code := ExitOK
 	if len(res.Data) == 0 {
 		fmt.Fprintln(env.Stderr, "muse: the server returned no images")
-		return ExitFailed
+		code = ExitFailed
 	}
 	if failed > 0 {
-		return ExitFailed
+		code = ExitFailed
 	}
-	return ExitOK
+	return notSaved(env, lostErr, code)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
@@ -9,24 +10,26 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/api"
+	"muse/ui/mdwrap"
 	"muse/ui/sanitize"
 )
 
 // mdOut prints the text of the replies of a turn as markdown rendered by
 // glamour, for -p on a terminal. It prints each block once, as soon as it
 // is complete: the text is cut only where what comes before renders the
-// same on its own (see blockEnd), so nothing printed is ever rendered
-// again, and only the last, unfinished block waits for more text. The
-// rendering is sanitized, since glamour turns entities like &#27; into
-// raw escapes.
+// same on its own (see blockScan), so nothing printed is ever rendered
+// again, and only the last, unfinished block waits for more text. It keeps
+// only that text, and looks at each byte of the reply a bounded number of
+// times. The rendering is sanitized, since glamour turns entities like
+// &#27; into raw escapes.
 type mdOut struct {
 	w      io.Writer
 	render func(md string) string
 
-	acc     api.Accumulator
-	done    int // bytes of the reply's text rendered and printed
+	text    replyText
+	pending []byte    // the reply's text not yet rendered
+	scan    blockScan // how far pending was looked at for a place to cut
 	printed bool
-	saveErr error
 }
 
 // newMDOut returns an mdOut that writes to w, wrapping at width columns,
@@ -42,7 +45,9 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 		return nil, err
 	}
 	return &mdOut{w: w, render: func(md string) string {
-		out, err := r.Render(sanitize.Plain(md)) // see ui/markdown.go: before glamour too
+		// As on the chat screen (ui/conversation/markdown.go): escapes out
+		// before glamour too, and words wider than a line broken.
+		out, err := r.Render(mdwrap.Words(sanitize.Plain(md), style, width))
 		if err != nil {
 			return sanitize.Text(md)
 		}
@@ -51,32 +56,27 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 }
 
 func (o *mdOut) start() {
-	o.acc, o.done = api.Accumulator{}, 0
+	o.text, o.pending, o.scan = replyText{}, o.pending[:0], blockScan{}
 }
 
 func (o *mdOut) event(ev api.Event) {
-	_ = o.acc.Add(ev)
-	switch ev.Type {
-	case api.EventContentBlockDelta, api.EventContentBlockStart:
-	default:
+	s := o.text.add(ev)
+	if s == "" {
 		return
 	}
-	text := o.acc.Message().Text()
-	if len(text) < o.done {
-		o.done = 0 // the text was replaced, not extended
-	}
-	if cut := blockEnd(text, o.done); cut > o.done {
-		o.block(text[o.done:cut])
-		o.done = cut
+	o.pending = append(o.pending, s...)
+	if cut := o.scan.next(o.pending); cut > 0 {
+		o.block(string(o.pending[:cut]))
+		// What is left is the lines this text finished and the one still
+		// growing, so each byte is moved here at most twice.
+		o.pending = append(o.pending[:0], o.pending[cut:]...)
+		o.scan.pos -= cut
 	}
 }
 
 func (o *mdOut) end() {
-	text := o.acc.Message().Text()
-	if len(text) > o.done {
-		o.block(text[o.done:])
-		o.done = len(text)
-	}
+	o.block(string(o.pending))
+	o.pending, o.scan = o.pending[:0], blockScan{}
 }
 
 // block renders one or more complete blocks of markdown and prints them,
@@ -143,50 +143,63 @@ func trimPadding(l string) string {
 	return l[:keep]
 }
 
-// blockEnd returns the last place at or after from where text can be cut in
-// two markdown documents that render as the whole does: the start of a
-// complete line that follows a blank line, outside a fenced code block,
-// where the block before cannot go on past the blank line (as a list, a
-// table, a block quote or indented code can). It returns from when there
-// is no such place yet.
-func blockEnd(text string, from int) int {
-	cut := from
-	var fence string   // the marker of the open code fence, if any
-	blank := false     // the line before was blank
-	openBlock := false // the last line of text before a blank one may go on after it
-	for pos := from; ; {
-		nl := strings.IndexByte(text[pos:], '\n')
+// blockScan finds where a growing markdown text can be cut in two
+// documents that render as the whole does: the start of a complete line
+// that follows a blank line, outside a fenced code block, where the block
+// before cannot go on past the blank line (as a list, a table, a block
+// quote or indented code can). It remembers how far it looked, so the text
+// is looked at once however it grows.
+type blockScan struct {
+	pos       int    // the start of the first line not looked at yet
+	seen      int    // bytes after pos known to hold no newline
+	fence     string // the marker of the open code fence, if any
+	blank     bool   // the line before pos was blank
+	openBlock bool   // the last line of text before a blank one may go on after it
+	looked    int    // bytes looked at in all, which tests hold to the text's length
+}
+
+// next looks at the lines of text completed since it last looked (text
+// only grows between calls, except by the cuts taken off its start, which
+// the caller takes off pos too) and returns the last place to cut among
+// them, or 0 when there is none.
+func (s *blockScan) next(text []byte) int {
+	cut := 0
+	for {
+		nl := bytes.IndexByte(text[s.pos+s.seen:], '\n')
 		if nl < 0 {
-			return cut // the last line may still grow
+			s.looked += len(text) - s.pos - s.seen
+			s.seen = len(text) - s.pos // the last line may still grow
+			return cut
 		}
-		line, next := text[pos:pos+nl], pos+nl+1
-		trimmed := strings.TrimLeft(line, " ")
+		s.looked += nl + 1
+		line := text[s.pos : s.pos+s.seen+nl]
+		trimmed := bytes.TrimLeft(line, " ")
 		indent := len(line) - len(trimmed)
 		switch {
-		case fence != "":
-			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, fence[:1])) == "" {
-				fence, openBlock = "", false
+		case s.fence != "":
+			if indent < 4 && bytes.HasPrefix(trimmed, []byte(s.fence)) && len(bytes.TrimSpace(bytes.TrimLeft(trimmed, s.fence[:1]))) == 0 {
+				s.fence, s.openBlock = "", false
 			}
-			blank = false
-		case strings.TrimSpace(line) == "":
-			blank = true
+			s.blank = false
+		case len(bytes.TrimSpace(line)) == 0:
+			s.blank = true
 		default:
-			if blank && !openBlock && pos > from {
-				cut = pos
+			if s.blank && !s.openBlock {
+				cut = s.pos
 			}
 			if m := fenceMarker(trimmed); m != "" && indent < 4 {
-				fence = m
+				s.fence = m
 			}
-			openBlock = mayContinue(line)
-			blank = false
+			s.openBlock = mayContinue(line)
+			s.blank = false
 		}
-		pos = next
+		s.pos, s.seen = s.pos+len(line)+1, 0
 	}
 }
 
 // fenceMarker returns the run of three or more backticks or tildes that
 // opens a fenced code block on line, or "".
-func fenceMarker(line string) string {
+func fenceMarker(line []byte) string {
 	if len(line) < 3 || (line[0] != '`' && line[0] != '~') {
 		return ""
 	}
@@ -197,14 +210,14 @@ func fenceMarker(line string) string {
 	if n < 3 {
 		return ""
 	}
-	return line[:n]
+	return string(line[:n])
 }
 
 // mayContinue reports whether line may belong to a block that goes on past
 // a blank line: an item of a list, a table row, a block quote, or indented
 // text.
-func mayContinue(line string) bool {
-	if line == "" {
+func mayContinue(line []byte) bool {
+	if len(line) == 0 {
 		return false
 	}
 	switch line[0] {

@@ -211,32 +211,44 @@ func TestMDOutPrintsBlocksOnceAndEarly(t *testing.T) {
 	}
 }
 
-func TestBlockEnd(t *testing.T) {
+// TestBlockScan checks where a text can be cut, fed whole and fed a byte
+// at a time with each cut taken off as mdOut does: the last cut is the
+// same either way.
+func TestBlockScan(t *testing.T) {
 	for _, tc := range []struct {
 		text string
-		from int
-		want string // the text before the cut
+		want string // the text before the last cut
 	}{
-		{"a\n\nb\n", 0, "a\n\n"},
-		{"a\n\nb", 0, ""}, // b's line may still grow: no cut yet
-		{"a\n\nb\n\nc\n", 0, "a\n\nb\n\n"},
-		{"- a\n\n- b\n\nc\n", 0, ""},
-		{"- a\n\nc\n\nd\n", 0, "- a\n\nc\n\n"},
-		{"```\na\n\nb\n```\n\nc\n", 0, "```\na\n\nb\n```\n\n"},
-		{"````\n```\n\nx\n````\n\nc\n", 0, "````\n```\n\nx\n````\n\n"},
-		{"| a |\n|---|\n\nx\n", 0, ""},
-		{"> q\n\nx\n", 0, ""},
-		{"1. a\n\nx\n", 0, ""},
-		{"    code\n\nx\n", 0, ""},
-		{"a\n\nb\n", 3, "a\n\n"},
+		{"a\n\nb\n", "a\n\n"},
+		{"a\n\nb", ""}, // b's line may still grow: no cut yet
+		{"a\n\nb\n\nc\n", "a\n\nb\n\n"},
+		{"- a\n\n- b\n\nc\n", ""},
+		{"- a\n\nc\n\nd\n", "- a\n\nc\n\n"},
+		{"```\na\n\nb\n```\n\nc\n", "```\na\n\nb\n```\n\n"},
+		{"````\n```\n\nx\n````\n\nc\n", "````\n```\n\nx\n````\n\n"},
+		{"| a |\n|---|\n\nx\n", ""},
+		{"> q\n\nx\n", ""},
+		{"1. a\n\nx\n", ""},
+		{"    code\n\nx\n", ""},
 	} {
-		got := tc.text[:blockEnd(tc.text, tc.from)]
-		want := tc.want
-		if tc.from > len(want) {
-			want = tc.text[:tc.from]
+		var s blockScan
+		if got := tc.text[:s.next([]byte(tc.text))]; got != tc.want {
+			t.Errorf("%q whole: cut after %q, want %q", tc.text, got, tc.want)
 		}
-		if got != want {
-			t.Errorf("blockEnd(%q, %d) cuts after %q, want %q", tc.text, tc.from, got, want)
+		s = blockScan{}
+		var pending []byte
+		last, taken := 0, 0
+		for i := range len(tc.text) {
+			pending = append(pending, tc.text[i])
+			if cut := s.next(pending); cut > 0 {
+				taken += cut
+				last = taken
+				pending = pending[cut:]
+				s.pos -= cut
+			}
+		}
+		if got := tc.text[:last]; got != tc.want {
+			t.Errorf("%q a byte at a time: last cut after %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }

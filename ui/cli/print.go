@@ -90,7 +90,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if err != nil {
 		return fail(env, err)
 	}
-	var saveErr error
+	var lostErr error // why a record was refused, and not kept to write later
 	note := func(format string, args ...any) {
 		if !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
@@ -111,7 +111,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		case engine.Notice:
 			note("%s", sanitize.Line(ev.Text))
 		case engine.SaveFailed:
-			saveErr = ev.Err
+			if lost(w) {
+				lostErr = ev.Err
+			}
 		}
 	}
 	approve := func(_ context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
@@ -122,11 +124,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
 	res, err := engine.Run(ctx, ecfg, w, engine.Turn{Prompt: prompt, Params: params}, emit, approve)
-	if saveErr != nil {
-		fmt.Fprintf(env.Stderr, "muse: the session is not saved: %s\n", sanitize.Line(saveErr.Error()))
-	}
+	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {
-		return ExitOK
+		return saved
 	}
 	if err != nil {
 		return fail(env, err)
@@ -141,7 +141,29 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
-	return ExitOK
+	return saved
+}
+
+// lost reports whether the record of a save that just failed is lost: a
+// record that could not be written waits in w, and Close says whether it
+// was written in the end; one that was refused (a record too large to
+// save) does not wait.
+func lost(w *session.Writer) bool {
+	n, _ := w.Unsaved()
+	return n == 0
+}
+
+// notSaved prints why a record of the session was lost and returns the
+// exit status -p ends with: 1 when anything is not saved, else code.
+func notSaved(env Env, lostErr error, code int) int {
+	if lostErr == nil {
+		return code
+	}
+	fmt.Fprintf(env.Stderr, "muse: the session is not saved whole: %s\n", sanitize.Line(lostErr.Error()))
+	if code == ExitOK {
+		return ExitFailed
+	}
+	return code
 }
 
 // pipeGuard writes to standard output and notes when its reader went away
@@ -185,39 +207,29 @@ func replyOut(env Env, f *flags, cfg *config) (replyWriter, error) {
 	return newMDOut(env.Stdout, style, profile, printWidth(env, f))
 }
 
-// textOut prints the text of the replies of a turn as it arrives. It prints
-// the growth of the assembled text, so text that arrives whole (a JSON
-// answer to a stream request) prints as well as deltas, and it sanitizes
-// the text as a stream, so an escape split across two deltas is removed
-// whole.
+// textOut prints the text of the replies of a turn as it arrives. It
+// prints what each event adds to the reply's text (see replyText), and it
+// sanitizes the text as a stream, so an escape split across two deltas is
+// removed whole.
 type textOut struct {
 	w       io.Writer
 	clean   sanitize.Stream
 	quiet   bool
-	acc     api.Accumulator
-	printed int // bytes of the reply's text printed
+	text    replyText
 	n       int // bytes written in all
 	newline bool
 }
 
 func (o *textOut) start() {
-	o.acc, o.printed = api.Accumulator{}, 0
+	o.text = replyText{}
 }
 
 func (o *textOut) event(ev api.Event) {
 	if o.quiet {
 		return
 	}
-	_ = o.acc.Add(ev)
-	switch ev.Type {
-	case api.EventContentBlockDelta, api.EventContentBlockStart:
-	default:
-		return
-	}
-	text := o.acc.Message().Text()
-	if len(text) > o.printed {
-		o.write(o.clean.Write(text[o.printed:]))
-		o.printed = len(text)
+	if s := o.text.add(ev); s != "" {
+		o.write(o.clean.Write(s))
 	}
 }
 
@@ -238,6 +250,57 @@ func (o *textOut) write(s string) {
 	io.WriteString(o.w, s)
 	o.n += len(s)
 	o.newline = s[len(s)-1] == '\n'
+}
+
+// replyText follows the text of a reply, which api.Message.Text joins from
+// its text blocks, as the reply's events arrive: add returns only the text
+// an event adds, so a reply costs its length once however many deltas it
+// comes in. Text arrives with a text block's start (a JSON answer to a
+// stream request comes whole that way), in its deltas, and in the blocks of
+// message_start. A block started again (no server does that) adds its text
+// after what came before; text for a block never started, or for a block
+// that holds no text, is none of the reply's text.
+type replyText struct {
+	isText map[int]bool // each block started, by its index: whether it holds text
+}
+
+// add returns the text ev adds to the reply.
+func (r *replyText) add(ev api.Event) string {
+	switch ev.Type {
+	case api.EventMessageStart:
+		if ev.Message == nil {
+			return ""
+		}
+		var s string
+		for _, b := range ev.Message.Content {
+			s += r.start(len(r.isText), b) // as api.Accumulator numbers them
+		}
+		return s
+	case api.EventContentBlockStart:
+		b := api.ContentBlock{Type: api.BlockText}
+		if ev.Block != nil {
+			b = *ev.Block
+		}
+		return r.start(ev.Index, b)
+	case api.EventContentBlockDelta:
+		if ev.Delta.Type == api.DeltaText && r.isText[ev.Index] {
+			return ev.Delta.Text
+		}
+	}
+	return ""
+}
+
+// start notes the block b, started at index, and returns the text it
+// starts with.
+func (r *replyText) start(index int, b api.ContentBlock) string {
+	if r.isText == nil {
+		r.isText = make(map[int]bool)
+	}
+	r.isText[index] = b.Type == api.BlockText
+	if b.Type != api.BlockText {
+		return ""
+	}
+	return b.Text
 }
 
 // mergeParams starts from a session's settings and applies the flags given.

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"muse/api"
+	"muse/api/demo"
 	"muse/session"
 )
 
@@ -137,5 +140,47 @@ func TestPrintIntoAClosedPipeSavesTheReply(t *testing.T) {
 	}
 	if n := len(sess.Entries); n != 2 || sess.Entries[1].Status != session.StatusCancelled || sess.Entries[1].Message.Text() == "" {
 		t.Fatalf("entries %+v", sess.Entries)
+	}
+}
+
+// A record the writer refuses and does not keep is lost for good, as a
+// reply too large to save is: -p prints the reply, says the session is not
+// saved whole, and exits 1. (A closed writer refuses every record so.)
+func TestPrintExitsOneWhenARecordIsLost(t *testing.T) {
+	srv, err := demo.Start(demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	client := api.New(srv.URL, api.WithAccessToken(demo.DefaultToken))
+	defer client.Close()
+	store, err := session.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := session.NewWriter(store, session.Params{Model: "demo-chat", MaxTokens: 1000})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	f := &flags{set: func(string) bool { return false }}
+	code := printTurn(context.Background(), env, f, &config{}, client, w, "hello", w.Params())
+	if code != ExitFailed || !strings.Contains(errb.String(), "not saved") || !strings.Contains(out.String(), "hello") {
+		t.Errorf("exit %d, stderr %q, stdout %q: want 1, the session not saved, the reply", code, errb.String(), out.String())
+	}
+}
+
+// Records that cannot be written wait in the writer; when they still
+// cannot be written at exit (here: a tool removes the session's journal
+// during the turn), -p says how many changes are not saved and exits 1.
+func TestPrintExitsOneWithChangesWaiting(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	dir := filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions")
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(tools, []byte(`[{"name":"get_time","description":"d","input_schema":{"type":"object"},"command":["sh","-c","cat >/dev/null; rm `+dir+`/*.jsonl; echo 12:00"]}]`), 0o600)
+	r := runMain(t, env, "", "--demo", "--tools", tools, "--allow-tools", "-p", "demo:tool time?")
+	if r.code != 1 || !strings.Contains(r.stderr, "changes not saved") || !strings.Contains(r.stdout, "12:00") {
+		t.Errorf("%+v: want exit 1, changes not saved, the reply after the tool", r)
 	}
 }

@@ -49,9 +49,10 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	} else if store, err = openStore(env); err != nil {
 		return fail(env, err)
 	}
-	// Kitty graphics need colour and are asked about now, never after Run.
-	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) &&
-		preview.DetectKitty(env.Getenv, os.Stdin, 100*time.Millisecond)
+	// What the terminal can do is asked now, in one round trip, never after
+	// Run. Kitty graphics also need colour.
+	terminal := preview.Detect(env.Getenv, os.Stdin, os.Stdout, 100*time.Millisecond)
+	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), Demo: cfg.demo}
 	if store != nil { // with --no-save, no prompt history either
@@ -78,7 +79,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// muse draws its own frames (ui/screen), only when they change; Bubble
 	// Tea's renderer, which wakes at its frame rate even when idle, draws
 	// only where the screen cannot (off unix) or stdin is not a terminal.
-	scr, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate, !cfg.noMouse)
+	scr, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput))
 	var p *tea.Program
 	switch {
 	case err == nil:

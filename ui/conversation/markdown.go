@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/muesli/termenv"
 
+	"muse/ui/mdwrap"
 	"muse/ui/sanitize"
 )
 
@@ -77,8 +78,10 @@ func (md *markdown) glamour(text string, width int) (string, bool) {
 	// The text's own escapes go before glamour sees them: its wrapping would
 	// cut them and leave pieces (such as "2J") that no sanitizer of its
 	// output can tell from text. Its output is sanitized too, for the
-	// escapes it makes of entities such as &#27;.
-	out, err := r.Render(sanitize.Plain(text))
+	// escapes it makes of entities such as &#27;. Words wider than a line
+	// are broken first (see mdwrap): glamour's wrapper takes a time that
+	// grows with the square of a word's length.
+	out, err := r.Render(mdwrap.Words(sanitize.Plain(text), md.style, width))
 	if err != nil {
 		return "", false
 	}

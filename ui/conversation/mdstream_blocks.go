@@ -3,15 +3,12 @@ package conversation
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
-	gmtext "github.com/yuin/goldmark/text"
+
+	"muse/ui/mdwrap"
 )
 
 // This file splits the open block at the end of a streaming text: a fenced
@@ -178,24 +175,6 @@ func visible(l string) string {
 	return b.String()
 }
 
-var (
-	blockParserMu sync.Mutex
-	blockParser   parser.Parser
-)
-
-// parseBlocks parses markdown as glamour does.
-func parseBlocks(src []byte) ast.Node {
-	blockParserMu.Lock()
-	defer blockParserMu.Unlock()
-	if blockParser == nil {
-		blockParser = goldmark.New(
-			goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
-			goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-		).Parser()
-	}
-	return blockParser.Parse(gmtext.NewReader(src))
-}
-
 // innerCut returns the last place after from where text can be split
 // inside its last block, and that block, or from if there is none, and
 // whether the block is ctx, the open block from sits in, if any. It looks
@@ -206,7 +185,7 @@ func innerCut(md *markdown, text string, finished, from int, ctx *openBlock) (in
 		lead = ctx.lead
 	}
 	src := lead + text[from:finished]
-	doc := parseBlocks([]byte(src))
+	doc := mdwrap.Parse([]byte(src))
 	var cut int
 	var next *openBlock
 	same := ctx != nil && doc.LastChild() == doc.FirstChild()

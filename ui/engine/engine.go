@@ -76,6 +76,10 @@ type Config struct {
 	CheckpointEvery time.Duration
 	// NoStream asks for the whole reply at once.
 	NoStream bool
+	// MaxReplySize is the size limit of a reply, in bytes of its content
+	// (api.DefaultMaxReplySize when 0): a reply that passes it is cut there
+	// and saved with the stop reason api.StopSizeLimit, and a notice says so.
+	MaxReplySize int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -174,6 +178,9 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	}
 	if r.cfg.CheckpointEvery <= 0 {
 		r.cfg.CheckpointEvery = DefaultCheckpointEvery
+	}
+	if r.cfg.MaxReplySize <= 0 {
+		r.cfg.MaxReplySize = api.DefaultMaxReplySize
 	}
 	return r.run(ctx, t)
 }
@@ -310,11 +317,15 @@ func (r *runner) lastPrompt() (session.Entry, error) {
 	return session.Entry{}, errors.New("nothing to retry yet: send a prompt first")
 }
 
-// continueBase returns the last reply when it was cut at max_tokens.
+// continueBase returns the last reply when it was cut at max_tokens, and
+// below the size limit.
 func (r *runner) continueBase() (*session.Entry, error) {
 	es := r.w.Branch()
 	if n := len(es); n > 0 && es[n-1].Kind == session.KindAssistant && es[n-1].Message != nil && es[n-1].Message.StopReason == api.StopMaxTokens {
 		e := es[n-1]
+		if api.ContentSize(*e.Message) >= r.cfg.MaxReplySize {
+			return nil, errors.New("/continue: the reply is at the size limit of one reply already")
+		}
 		return &e, nil
 	}
 	return nil, errors.New("/continue needs a last reply that was cut at max_tokens")
@@ -333,8 +344,12 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	req := p.Request(msgs, Defs(r.cfg.Tools))
 	start := r.cfg.Now()
 	var live session.Entry
+	// The size limit is the whole reply's: a reply that goes on has the
+	// room its first part left.
+	limit := r.cfg.MaxReplySize
 	if base != nil {
 		live = *base
+		limit -= api.ContentSize(*base.Message)
 	} else {
 		pp := p
 		live = session.Entry{ID: r.w.NewID(), Kind: session.KindAssistant, Time: r.now(), Params: &pp, Message: &api.Message{Model: p.Model}}
@@ -342,15 +357,24 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	live.Status = session.StatusStreaming
 	r.emit(Event{Kind: ReplyStarted, Entry: live})
 
-	var acc api.Accumulator
-	message := func() api.Message { return Join(base, acc.Message(), p.Model) }
+	// The stream assembles the reply; this reads it, and so does the
+	// ticker below while the stream stalls.
+	var stream *api.Stream
+	arrived := func() api.Message {
+		if stream == nil {
+			var none api.Accumulator // what an empty reply holds
+			return none.Message()
+		}
+		return stream.Message()
+	}
+	message := func() api.Message { return Join(base, arrived(), p.Model) }
 	// The reply is checkpointed at most once every CheckpointEvery: as
 	// events arrive, and by a ticker while the stream stalls, so that what
 	// is on screen is on disk within about that time either way.
-	var mu sync.Mutex // guards acc, last and dirty
+	var mu sync.Mutex // guards stream, last and dirty
 	last, dirty := start, false
 	checkpoint := func(now time.Time) {
-		if !dirty || now.Sub(last) < r.cfg.CheckpointEvery || !acc.Started() {
+		if !dirty || now.Sub(last) < r.cfg.CheckpointEvery {
 			return
 		}
 		last, dirty = now, false
@@ -378,17 +402,24 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			}
 		}
 	}()
-	requestID, err := r.stream(ctx, req, func(ev api.Event) {
+	s, err := r.open(ctx, req, limit)
+	var requestID string
+	if err == nil {
 		mu.Lock()
-		_ = acc.Add(ev) // an error event also ends the stream: see err
-		dirty = true
-		checkpoint(r.cfg.Now())
+		stream = s
 		mu.Unlock()
-		r.emit(Event{Kind: StreamEvent, Stream: ev})
-	})
+		for s.Next() {
+			mu.Lock()
+			dirty = true
+			checkpoint(r.cfg.Now())
+			mu.Unlock()
+			r.emit(Event{Kind: StreamEvent, Stream: s.Current()})
+		}
+		requestID, err = s.RequestID(), s.Err() // an error event ends the stream too
+		s.Close()
+	}
 	close(stopTicker)
 	<-tickerDone
-	acc.Finish()
 	msg := message()
 	live.Message = &msg
 	live.RequestID = requestID
@@ -398,7 +429,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	switch {
 	case err == nil:
 		live.Status = session.StatusComplete
-	case base != nil && len(acc.Message().Content) == 0:
+	case base != nil && len(arrived().Content) == 0:
 		live = *base // a failed /continue keeps the reply it was extending
 	case cancelled:
 		live.Status = session.StatusCancelled
@@ -411,6 +442,9 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		live = e
 	}
 	r.emit(Event{Kind: ReplyEnded, Entry: live, Err: err})
+	if msg.StopReason == api.StopSizeLimit {
+		r.emit(Event{Kind: Notice, Text: api.ReplyCutNote(r.cfg.MaxReplySize)})
+	}
 	if err != nil && !cancelled {
 		ee := session.ErrorEntry(err)
 		if ee.RequestID == "" {
@@ -424,29 +458,22 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	return live, err
 }
 
-// stream sends req and hands each event to each, also when the server
-// answers with a whole message. It returns the request id.
-func (r *runner) stream(ctx context.Context, req api.MessageRequest, each func(api.Event)) (string, error) {
-	onRetry := api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) })
+// open sends req and returns the stream of its reply; a whole reply, when
+// the config asks for one, is cut at limit bytes of content as a stream is,
+// and replayed as a stream.
+func (r *runner) open(ctx context.Context, req api.MessageRequest, limit int) (*api.Stream, error) {
+	opts := []api.RequestOption{
+		api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) }),
+		api.MaxReplySize(limit),
+	}
 	if r.cfg.NoStream {
-		m, err := r.cfg.Client.CreateMessage(ctx, req, onRetry)
+		m, err := r.cfg.Client.CreateMessage(ctx, req, opts...)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		for _, ev := range api.ReplayEvents(m) {
-			each(ev)
-		}
-		return "", nil
+		return api.NewStreamFromMessage(m), nil
 	}
-	s, err := r.cfg.Client.StreamMessage(ctx, req, onRetry)
-	if err != nil {
-		return "", err
-	}
-	defer s.Close()
-	for s.Next() {
-		each(s.Current())
-	}
-	return s.RequestID(), s.Err()
+	return r.cfg.Client.StreamMessage(ctx, req, opts...)
 }
 
 // answer asks about and runs each tool call of msg, in order. stopped is

@@ -18,7 +18,7 @@ import (
 	"muse/session"
 )
 
-func client(t *testing.T, h http.Handler) *api.Client {
+func client(t testing.TB, h http.Handler) *api.Client {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -2,74 +2,110 @@ package preview
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/term"
 )
 
-// MaxQueryTimeout bounds how long DetectKitty waits for the terminal.
+// MaxQueryTimeout bounds how long Detect waits for the terminal.
 const MaxQueryTimeout = 100 * time.Millisecond
 
-// DetectKitty reports whether the terminal on tty can show images with the
-// kitty graphics protocol and its Unicode placeholders. Call it before the
-// program starts, while nothing else reads tty. getenv reads the
+// Terminal is what the terminal said it can do, when asked at start.
+type Terminal struct {
+	// Kitty says the terminal shows images with the kitty graphics protocol
+	// and its Unicode placeholders.
+	Kitty bool
+	// SyncOutput says the terminal has synchronized output (mode 2026): a
+	// frame written between its set and reset is shown whole, never torn.
+	SyncOutput bool
+}
+
+// Detect asks the terminal on in and out what it can do: kitty graphics
+// with Unicode placeholders, and synchronized output. Call it before the
+// program starts, while nothing else reads in. getenv reads the
 // environment; nil means os.Getenv.
 //
-// The environment decides when it can: no terminal, TERM=dumb, tmux, screen
-// and zellij (which would need the escape sequences passed through) and the
-// terminals known to lack placeholders (WezTerm, Konsole, iTerm2, Warp,
-// VS Code, Apple's Terminal) give false; kitty (TERM=xterm-kitty or
-// KITTY_WINDOW_ID set) and ghostty give true. Otherwise the terminal is
-// asked: tty is put in raw mode, sent a graphics query and a primary device
-// attributes request, and it must answer the query with OK before it answers
-// the request, within timeout (at most MaxQueryTimeout; 0 or less means no
-// query). The terminal's mode is always restored. On systems where tty
-// cannot be read with a deadline, there is no query.
-func DetectKitty(getenv func(string) string, tty *os.File, timeout time.Duration) bool {
+// Nothing is asked, and nothing is waited for, unless in and out are both
+// terminals, TERM names one that can take the question (not empty, dumb or
+// linux) and timeout is positive. Otherwise in is put in raw mode (the mode
+// is always restored) and sent, in one write: a kitty graphics query, unless
+// the environment rules placeholders out; XTVERSION (the terminal's name and
+// version); DECRQM for mode 2026; and a primary device attributes request,
+// which every terminal answers, last, so its answer ends the wait. A
+// terminal that does not answer costs the timeout (at most MaxQueryTimeout).
+//
+// Kitty is true only when the terminal answers the graphics query with OK
+// and names a version that has placeholders: kitty 0.28 or later (0.26
+// draws them as empty boxes), or ghostty. TERM and KITTY_WINDOW_ID alone
+// decide nothing. Multiplexers (tmux, screen, zellij), which would need the
+// escape sequences passed through, and the terminals known to draw kitty
+// images without placeholders (WezTerm, Konsole, iTerm2, Warp, VS Code,
+// Apple's Terminal) are not sent the graphics query. SyncOutput is true when
+// the terminal reports mode 2026 set or reset (1 or 2). On systems where a
+// terminal cannot be read with a deadline, nothing is asked.
+func Detect(getenv func(string) string, in, out *os.File, timeout time.Duration) Terminal {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if tty == nil {
-		return false
+	if in == nil || out == nil || timeout <= 0 {
+		return Terminal{}
 	}
-	fd, ok := fileFd(tty)
-	if !ok || !term.IsTerminal(fd) {
-		return false
+	inFd, okIn := fileFd(in)
+	outFd, okOut := fileFd(out)
+	if !okIn || !okOut || !term.IsTerminal(inFd) || !term.IsTerminal(outFd) {
+		return Terminal{}
 	}
-	if v, known := kittyFromEnv(getenv); known {
-		return v
+	switch getenv("TERM") {
+	case "", "dumb", "linux": // would print the question, or ignore it
+		return Terminal{}
 	}
-	if timeout <= 0 {
-		return false
-	}
-	return queryTTY(tty, min(timeout, MaxQueryTimeout))
+	graphics := placeholdersPossible(getenv)
+	return queryTTY(in, question(graphics), min(timeout, MaxQueryTimeout)).terminal(graphics)
 }
 
-// kittyFromEnv tells from the environment whether the terminal has kitty's
-// Unicode placeholders; known is false when the environment does not say.
-func kittyFromEnv(getenv func(string) string) (v, known bool) {
+// terminal is what the answers allow, when graphics says whether the
+// graphics query was asked.
+func (a answers) terminal(graphics bool) Terminal {
+	return Terminal{Kitty: graphics && a.graphics && placeholdersIn(a.version), SyncOutput: a.sync}
+}
+
+// placeholdersPossible says whether the environment leaves kitty's Unicode
+// placeholders possible: false in a multiplexer and in the terminals known
+// to lack them, which would answer the graphics query OK all the same.
+func placeholdersPossible(getenv func(string) string) bool {
 	termName := getenv("TERM")
-	program := getenv("TERM_PROGRAM")
 	switch {
-	case termName == "" || termName == "dumb" || termName == "linux":
-		return false, true
 	case getenv("TMUX") != "" || getenv("STY") != "" || getenv("ZELLIJ") != "" ||
 		strings.HasPrefix(termName, "screen") || strings.HasPrefix(termName, "tmux"):
-		return false, true
-	case termName == "xterm-kitty" || getenv("KITTY_WINDOW_ID") != "" ||
-		termName == "xterm-ghostty" || strings.EqualFold(program, "ghostty"):
-		return true, true
+		return false
 	case getenv("KONSOLE_VERSION") != "" || getenv("WEZTERM_EXECUTABLE") != "":
-		// These draw kitty images but not its placeholders, yet would
-		// answer the query with OK.
-		return false, true
+		return false
 	}
-	switch strings.ToLower(program) {
+	switch strings.ToLower(getenv("TERM_PROGRAM")) {
 	case "wezterm", "iterm.app", "warpterminal", "vscode", "apple_terminal":
-		return false, true
+		return false
 	}
-	return false, false
+	return true
+}
+
+// placeholdersIn says whether the terminal whose XTVERSION answer is
+// version draws kitty's Unicode placeholders: kitty from 0.28
+// ("kitty(0.28.0)"), and ghostty ("ghostty 1.0.1", "Ghostty 1.3.1").
+func placeholdersIn(version string) bool {
+	if rest, ok := strings.CutPrefix(version, "kitty("); ok {
+		v, _, _ := strings.Cut(rest, ")")
+		parts := strings.SplitN(v, ".", 3)
+		if len(parts) < 2 {
+			return false
+		}
+		major, err1 := strconv.Atoi(parts[0])
+		minor, err2 := strconv.Atoi(parts[1])
+		return err1 == nil && err2 == nil && (major > 0 || minor >= 28)
+	}
+	name, _, _ := strings.Cut(version, " ")
+	return strings.EqualFold(name, "ghostty")
 }
 
 // fileFd returns the descriptor of f without putting it in blocking mode,

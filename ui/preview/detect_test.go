@@ -9,10 +9,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
-// fakeTerm is a terminal for queryKitty: what the program writes is kept,
-// and once the query is written the answer becomes readable. Reads honour
+// fakeTerm is a terminal for ask: what the program writes is kept, and
+// once the device attributes are asked for the answer becomes readable. Reads honour
 // the deadline set with setDeadline; a terminal with no answer blocks until
 // then.
 type fakeTerm struct {
@@ -35,7 +37,7 @@ func (f *fakeTerm) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.wrote.Write(p)
-	if strings.Contains(f.wrote.String(), kittyQuery) {
+	if strings.HasSuffix(f.wrote.String(), ansi.RequestPrimaryDeviceAttributes) {
 		f.unread = append(f.unread, f.answer...)
 		f.cond.Broadcast()
 	}
@@ -75,25 +77,53 @@ func (f *fakeTerm) setDeadline(t time.Time) error {
 
 const da1 = "\x1b[?62;22c"
 
-func TestQueryKitty(t *testing.T) {
+// Answers of real terminals to question(true), as they give them.
+const (
+	kitty026 = "\x1b_Gi=31;OK\x1b\\" + "\x1bP>|kitty(0.26.5)\x1b\\" + "\x1b[?2026;2$y" + "\x1b[?62;c"
+	kitty035 = "\x1b_Gi=31;OK\x1b\\" + "\x1bP>|kitty(0.35.2)\x1b\\" + "\x1b[?2026;2$y" + "\x1b[?62;c"
+	ghostty  = "\x1b_Gi=31;OK\x1b\\" + "\x1bP>|ghostty 1.1.3\x1b\\" + "\x1b[?2026;2$y" + "\x1b[?62;22c"
+	wezterm  = "\x1b_Gi=31;OK\x1b\\" + "\x1bP>|WezTerm 20240203-110809-5046fc22\x1b\\" + "\x1b[?2026;2$y" + "\x1b[?65;4;6;18;22c"
+	xterm    = "\x1bP>|XTerm(390)\x1b\\" + "\x1b[?2026;0$y" + "\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c"
+	foot     = "\x1bP>|foot(1.16.2)\x1b\\" + "\x1b[?2026;2$y" + "\x1b[?62;4;22c"
+)
+
+// The decision comes from what the terminal answers: the graphics OK and a
+// version with placeholders for kitty, mode 2026 answered 1 or 2 for
+// synchronized output.
+func TestTheTerminalsAnswerDecides(t *testing.T) {
 	for _, tc := range []struct {
 		name, answer string
-		want         bool
+		want         Terminal
 	}{
-		{"OK then DA1", "\x1b_Gi=31;OK\x1b\\" + da1, true},
-		{"only DA1", da1, false},
-		{"error then DA1", "\x1b_Gi=31;ENOTSUPPORTED:no\x1b\\" + da1, false},
-		{"OK for another id", "\x1b_Gi=32;OK\x1b\\" + da1, false},
-		{"DA1 then OK", da1 + "\x1b_Gi=31;OK\x1b\\", false},
-		{"OK without DA1", "\x1b_Gi=31;OK\x1b\\", true},
+		{"kitty 0.26 (Debian 12): half blocks", kitty026, Terminal{Kitty: false, SyncOutput: true}},
+		{"kitty 0.35: placeholders", kitty035, Terminal{Kitty: true, SyncOutput: true}},
+		{"ghostty: placeholders", ghostty, Terminal{Kitty: true, SyncOutput: true}},
+		{"WezTerm answers OK but has no placeholders", wezterm, Terminal{Kitty: false, SyncOutput: true}},
+		{"xterm: neither", xterm, Terminal{}},
+		{"foot: synchronized output only", foot, Terminal{SyncOutput: true}},
+		{"no answer", "", Terminal{}},
+		{"only the device attributes", da1, Terminal{}},
+		{"OK without a version", "\x1b_Gi=31;OK\x1b\\" + da1, Terminal{}},
+		{"a version without the OK", "\x1bP>|kitty(0.35.2)\x1b\\" + da1, Terminal{}},
+		{"a graphics error", "\x1b_Gi=31;ENOTSUPPORTED:no\x1b\\\x1bP>|kitty(0.35.2)\x1b\\" + da1, Terminal{}},
+		{"OK for another id", "\x1b_Gi=32;OK\x1b\\\x1bP>|kitty(0.35.2)\x1b\\" + da1, Terminal{}},
+		{"answers after the device attributes", da1 + kitty035, Terminal{}},
+		{"mode 2026 set", "\x1b[?2026;1$y" + da1, Terminal{SyncOutput: true}},
+		{"mode 2026 unknown", "\x1b[?2026;0$y" + da1, Terminal{}},
+		{"mode 2026 permanently reset", "\x1b[?2026;4$y" + da1, Terminal{}},
+		{"another mode", "\x1b[?2027;2$y" + da1, Terminal{}},
+		{"BEL-terminated, after a late colour answer",
+			"\x1b]11;rgb:1e1e/1e1e/2e2e\x07\x1b_Gi=31;OK\x07\x1bP>|kitty(0.42.0)\x07\x1b[?2026;2$y" + da1,
+			Terminal{Kitty: true, SyncOutput: true}},
+		{"no device attributes: what came by the timeout", kitty035[:len(kitty035)-len("\x1b[?62;c")], Terminal{Kitty: true, SyncOutput: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeTerm(tc.answer)
-			got := queryKitty(f, f.setDeadline, 100*time.Millisecond)
-			if got != tc.want {
-				t.Errorf("got %v, want %v", got, tc.want)
+			a := ask(f, f.setDeadline, question(true), 20*time.Millisecond)
+			if got := a.terminal(true); got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
-			if f.wrote.String() != "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b[c" {
+			if f.wrote.String() != question(true) {
 				t.Errorf("wrote %q", f.wrote.String())
 			}
 			if !f.dl.IsZero() {
@@ -103,12 +133,43 @@ func TestQueryKitty(t *testing.T) {
 	}
 }
 
-func TestQueryKittyAnswerInPieces(t *testing.T) {
-	f := newFakeTerm("")
-	f.answer = "\x1b_Gi=31;OK\x1b\\" + da1
+// Where the environment rules placeholders out, the graphics query is not
+// sent, and an OK that comes all the same does not count.
+func TestNoGraphicsQueryWherePlaceholdersAreRuledOut(t *testing.T) {
+	f := newFakeTerm(kitty035)
+	got := ask(f, f.setDeadline, question(false), 20*time.Millisecond).terminal(false)
+	if got != (Terminal{SyncOutput: true}) {
+		t.Errorf("got %+v", got)
+	}
+	if strings.Contains(f.wrote.String(), "\x1b_G") {
+		t.Errorf("wrote the graphics query: %q", f.wrote.String())
+	}
+}
+
+// The question is one write that ends with the device attributes request,
+// whose answer tells the wait is over.
+func TestTheQuestionEndsWithTheDeviceAttributes(t *testing.T) {
+	for _, graphics := range []bool{false, true} {
+		q := question(graphics)
+		for _, want := range []string{"\x1b[>0q", "\x1b[?2026$p"} {
+			if !strings.Contains(q, want) {
+				t.Errorf("graphics=%v: %q lacks %q", graphics, q, want)
+			}
+		}
+		if !strings.HasSuffix(q, ansi.RequestPrimaryDeviceAttributes) {
+			t.Errorf("graphics=%v: %q does not end with DA1", graphics, q)
+		}
+		if strings.HasPrefix(q, graphicsQuery) != graphics {
+			t.Errorf("graphics=%v: %q", graphics, q)
+		}
+	}
+}
+
+func TestAnAnswerInPieces(t *testing.T) {
+	f := newFakeTerm(kitty035)
 	r := &oneByteReader{f}
-	if !queryKitty(r, f.setDeadline, 100*time.Millisecond) {
-		t.Error("an answer read a byte at a time was missed")
+	if got := ask(r, f.setDeadline, question(true), time.Second).terminal(true); got != (Terminal{Kitty: true, SyncOutput: true}) {
+		t.Errorf("an answer read a byte at a time gave %+v", got)
 	}
 }
 
@@ -117,47 +178,32 @@ type oneByteReader struct{ *fakeTerm }
 
 func (o *oneByteReader) Read(p []byte) (int, error) { return o.fakeTerm.Read(p[:1]) }
 
-func TestQueryKittyNoAnswer(t *testing.T) {
-	f := newFakeTerm("")
-	start := time.Now()
-	if queryKitty(f, f.setDeadline, 50*time.Millisecond) {
-		t.Error("true without an answer")
-	}
-	if d := time.Since(start); d > 500*time.Millisecond {
-		t.Errorf("took %s", d)
-	}
-}
-
-func TestQueryKittyNoDeadline(t *testing.T) {
-	// A reader that never returns and has no deadline: queryKitty must still
-	// give up in time.
+func TestAReaderThatNeverReturns(t *testing.T) {
+	// A reader that never returns and has no deadline: ask must still give
+	// up once the timeout has passed.
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	rw := struct {
 		io.Reader
 		io.Writer
 	}{pr, io.Discard}
-	start := time.Now()
-	if queryKitty(rw, nil, 50*time.Millisecond) {
-		t.Error("true without an answer")
-	}
-	if d := time.Since(start); d > 500*time.Millisecond {
-		t.Errorf("took %s", d)
+	if a := ask(rw, nil, question(true), 20*time.Millisecond); a != (answers{}) {
+		t.Errorf("answers without an answer: %+v", a)
 	}
 	// A deadline the file does not support is the same.
 	failing := func(time.Time) error { return errors.New("no deadlines") }
-	if queryKitty(rw, failing, 50*time.Millisecond) {
-		t.Error("true without an answer")
+	if a := ask(rw, failing, question(true), 20*time.Millisecond); a != (answers{}) {
+		t.Errorf("answers without an answer: %+v", a)
 	}
 }
 
-func TestQueryKittyWriteFails(t *testing.T) {
+func TestAQuestionThatCannotBeWritten(t *testing.T) {
 	rw := struct {
 		io.Reader
 		io.Writer
-	}{strings.NewReader("\x1b_Gi=31;OK\x1b\\" + da1), failWriter{}}
-	if queryKitty(rw, nil, 50*time.Millisecond) {
-		t.Error("true although the query was never sent")
+	}{strings.NewReader(kitty035), failWriter{}}
+	if a := ask(rw, nil, question(true), 20*time.Millisecond); a != (answers{}) {
+		t.Errorf("answers although the question was never sent: %+v", a)
 	}
 }
 
@@ -165,70 +211,76 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }
 
-func TestKittyFromEnv(t *testing.T) {
+func TestPlaceholdersArePossible(t *testing.T) {
 	for _, tc := range []struct {
-		env         map[string]string
-		want, known bool
+		env  map[string]string
+		want bool
 	}{
-		{map[string]string{"TERM": "xterm-kitty"}, true, true},
-		{map[string]string{"TERM": "xterm-256color", "KITTY_WINDOW_ID": "3"}, true, true},
-		{map[string]string{"TERM": "xterm-ghostty"}, true, true},
-		{map[string]string{"TERM": "xterm-256color", "TERM_PROGRAM": "ghostty"}, true, true},
-		{map[string]string{"TERM": "dumb"}, false, true},
-		{map[string]string{}, false, true},
-		{map[string]string{"TERM": "tmux-256color", "TMUX": "/tmp/x", "KITTY_WINDOW_ID": "3"}, false, true},
-		{map[string]string{"TERM": "screen-256color", "KITTY_WINDOW_ID": "3"}, false, true},
-		{map[string]string{"TERM": "xterm-256color", "ZELLIJ": "0"}, false, true},
-		{map[string]string{"TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"}, false, true},
-		{map[string]string{"TERM": "xterm-256color", "KONSOLE_VERSION": "230800"}, false, true},
-		{map[string]string{"TERM": "xterm-256color", "TERM_PROGRAM": "vscode"}, false, true},
-		{map[string]string{"TERM": "xterm-256color"}, false, false},
-		{map[string]string{"TERM": "foot"}, false, false},
+		{map[string]string{"TERM": "xterm-kitty"}, true},
+		{map[string]string{"TERM": "xterm-256color"}, true},
+		{map[string]string{"TERM": "foot"}, true},
+		{map[string]string{"TERM": "tmux-256color", "TMUX": "/tmp/x", "KITTY_WINDOW_ID": "3"}, false},
+		{map[string]string{"TERM": "screen-256color", "KITTY_WINDOW_ID": "3"}, false},
+		{map[string]string{"TERM": "xterm-256color", "ZELLIJ": "0"}, false},
+		{map[string]string{"TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"}, false},
+		{map[string]string{"TERM": "xterm-256color", "KONSOLE_VERSION": "230800"}, false},
+		{map[string]string{"TERM": "xterm-256color", "TERM_PROGRAM": "vscode"}, false},
 	} {
-		v, known := kittyFromEnv(func(k string) string { return tc.env[k] })
-		if v != tc.want || known != tc.known {
-			t.Errorf("%v: got %v, %v; want %v, %v", tc.env, v, known, tc.want, tc.known)
+		if got := placeholdersPossible(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: got %v, want %v", tc.env, got, tc.want)
 		}
 	}
 }
 
-func TestDetectKittyNotATerminal(t *testing.T) {
-	f, err := os.CreateTemp(t.TempDir(), "notatty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	kitty := func(k string) string {
-		if k == "TERM" {
-			return "xterm-kitty"
+func TestVersionsWithPlaceholders(t *testing.T) {
+	for v, want := range map[string]bool{
+		"kitty(0.26.5)":    false,
+		"kitty(0.27.1)":    false,
+		"kitty(0.28.0)":    true,
+		"kitty(0.35.2)":    true,
+		"kitty(1.0.0)":     true,
+		"kitty(0.28)":      true,
+		"kitty(x.y)":       false,
+		"kitty()":          false,
+		"ghostty 1.0.1":    true,
+		"Ghostty 1.3.1":    true,
+		"ghosttyish 1.0":   false,
+		"WezTerm 2024":     false,
+		"XTerm(390)":       false,
+		"tmux 3.5a":        false,
+		"":                 false,
+		"kitty(0.35.2":     true, // cut short by the terminal: the number is there
+		"notkitty(0.35.2)": false,
+	} {
+		if got := placeholdersIn(v); got != want {
+			t.Errorf("%q: got %v, want %v", v, got, want)
 		}
-		return ""
-	}
-	if DetectKitty(kitty, f, 50*time.Millisecond) {
-		t.Error("true for a file")
-	}
-	if DetectKitty(kitty, nil, 50*time.Millisecond) {
-		t.Error("true for no tty")
 	}
 }
 
-func TestScanReplies(t *testing.T) {
+func TestScanAnswers(t *testing.T) {
 	for _, tc := range []struct {
-		in      string
-		ok, da1 bool
+		in   string
+		want answers
 	}{
-		{"", false, false},
-		{"\x1b_Gi=31;OK", false, false}, // unfinished
-		{"\x1b_Gi=31;OK\x1b\\", true, false},
-		{"\x1b_Gi=31;OK\x1b\\\x1b[?6", true, false},
-		{"\x1b_Gi=31;OK\x1b\\\x1b[?6c", true, true},
-		{"junk\x1b[?1;2c", false, true},
-		{"\x1b_Gi=31,p=1;OK\x1b\\\x1b[?1c", true, true},
-		{"\x1b[?1;2c\x1b_Gi=31;OK\x1b\\", false, true},
+		{"", answers{}},
+		{"\x1b_Gi=31;OK", answers{}}, // unfinished
+		{"\x1b_Gi=31;OK\x1b", answers{}},
+		{"\x1b_Gi=31;OK\x1b\\", answers{graphics: true}},
+		{"\x1b_Gi=31;OK\x1b\\\x1b[?6", answers{graphics: true}},
+		{"\x1b_Gi=31;OK\x1b\\\x1b[?6c", answers{graphics: true, complete: true}},
+		{"junk\x1b[?1;2c", answers{complete: true}},
+		{"\x1b_Gi=31,p=1;OK\x1b\\\x1b[?1c", answers{graphics: true, complete: true}},
+		{"\x1b[?1;2c\x1b_Gi=31;OK\x1b\\", answers{complete: true}},
+		{"\x1bP>|kitty(0.35.2)\x1b\\\x1b[?2026;2$", answers{version: "kitty(0.35.2)"}},
+		{"\x1b[?2026;2$y", answers{sync: true}},
+		{"\x1b[?2026;x$y", answers{}},
+		{"\x1b[>1;4000;29c\x1b[?2026;2$y", answers{sync: true}}, // secondary attributes do not end it
+		{"\x1b[?2026;1$y\x1b[", answers{sync: true}},
+		{"\x1b", answers{}},
 	} {
-		ok, d := scanReplies([]byte(tc.in))
-		if ok != tc.ok || d != tc.da1 {
-			t.Errorf("%q: got %v, %v; want %v, %v", tc.in, ok, d, tc.ok, tc.da1)
+		if got := scanAnswers([]byte(tc.in)); got != tc.want {
+			t.Errorf("%q: got %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
 }

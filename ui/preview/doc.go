@@ -11,6 +11,7 @@
 // and KittyPlaceholder is the text that marks where it shows, so the screen
 // stays text for the renderer there too. Both are written with
 // github.com/charmbracelet/x/ansi/kitty: its encoder and its Unicode
-// placeholder and diacritics. DetectKitty tells, before the program starts,
-// whether the terminal can do the latter.
+// placeholder and diacritics. Detect asks the terminal, before the program
+// starts, whether it can do the latter (and, for the screen, whether it has
+// synchronized output), in one round trip.
 package preview

@@ -3,23 +3,49 @@ package preview
 import (
 	"bytes"
 	"io"
+	"strconv"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
-// kittyQuery asks for a 1×1 image to be checked but not stored (a=q), with
-// id 31, then for the primary device attributes, which every terminal
-// answers: a terminal without the graphics protocol answers only the latter.
-const kittyQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\" + "\x1b[c"
+// graphicsQuery asks for a 1×1 image to be checked but not stored (a=q),
+// with id 31: a terminal with the graphics protocol answers OK.
+const graphicsQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 
-// queryKitty writes kittyQuery to rw and reads the answers for at most
-// timeout. It reports whether the graphics query was answered OK before the
-// device attributes were. deadline, when not nil, sets the read deadline of
-// rw (like os.File.SetReadDeadline): it is used to end the read in flight,
-// and cleared before queryKitty returns. Without it, a read may be left
-// waiting for input after queryKitty returns.
-func queryKitty(rw io.ReadWriter, deadline func(time.Time) error, timeout time.Duration) bool {
-	if _, err := io.WriteString(rw, kittyQuery); err != nil {
-		return false
+// xtversion asks for the terminal's name and version (XTVERSION), with its
+// parameter 0 written out.
+const xtversion = "\x1b[>0q"
+
+// question is what the terminal is asked at start, in one write: the
+// graphics query when graphics is true, its name and version (XTVERSION),
+// whether it has synchronized output (DECRQM 2026), and last the primary
+// device attributes, which every terminal answers: once that answer has
+// come, every answer the terminal will give has.
+func question(graphics bool) string {
+	q := xtversion + ansi.RequestModeSynchronizedOutput + ansi.RequestPrimaryDeviceAttributes
+	if graphics {
+		q = graphicsQuery + q
+	}
+	return q
+}
+
+// answers is what the terminal answered to question.
+type answers struct {
+	graphics bool   // the graphics query was answered OK
+	version  string // the XTVERSION answer, e.g. "kitty(0.35.2)", or ""
+	sync     bool   // mode 2026 was reported set or reset
+	complete bool   // the device attributes came: nothing else will
+}
+
+// ask writes q to rw and reads the answers for at most timeout, or until
+// the device attributes come. deadline, when not nil, sets the read
+// deadline of rw (like os.File.SetReadDeadline): it is used to end the read
+// in flight, and cleared before ask returns. Without it, a read may be left
+// waiting for input after ask returns.
+func ask(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout time.Duration) answers {
+	if _, err := io.WriteString(rw, q); err != nil {
+		return answers{}
 	}
 	if deadline != nil && deadline(time.Now().Add(timeout)) != nil {
 		deadline = nil
@@ -65,50 +91,90 @@ func queryKitty(rw io.ReadWriter, deadline func(time.Time) error, timeout time.D
 		select {
 		case c := <-chunks:
 			got = append(got, c.b...)
-			ok, da1 := scanReplies(got)
-			if da1 || c.err != nil {
-				return ok
+			a := scanAnswers(got)
+			if a.complete || c.err != nil {
+				return a
 			}
 		case <-timer.C:
-			ok, _ := scanReplies(got)
-			return ok
+			return scanAnswers(got)
 		}
 	}
 }
 
-// scanReplies reads the terminal's answers in order. ok is whether a
-// graphics reply "OK" for id 31 came before the device attributes reply, da1
-// whether that reply has come.
-func scanReplies(b []byte) (ok, da1 bool) {
+// scanAnswers reads the terminal's answers in order, up to the device
+// attributes; anything else (a late answer to another question, typed
+// keys) is skipped, and a sequence not yet whole ends the scan.
+func scanAnswers(b []byte) answers {
+	var a answers
 	for i := 0; i < len(b); i++ {
 		if b[i] != 0x1b || i+1 >= len(b) {
 			continue
 		}
-		switch {
-		case bytes.HasPrefix(b[i:], []byte("\x1b_G")):
-			end := bytes.Index(b[i:], []byte("\x1b\\"))
-			if end < 0 {
-				return ok, false
+		switch b[i+1] {
+		case '_', 'P', ']': // APC, DCS, OSC: a string up to ST (or BEL)
+			body, n := stringSeq(b[i+2:])
+			if n < 0 {
+				return a
 			}
-			if graphicsOK(b[i+3 : i+end]) {
-				ok = true
+			switch {
+			case b[i+1] == '_' && bytes.HasPrefix(body, []byte("G")):
+				a.graphics = a.graphics || graphicsOK(body[1:])
+			case b[i+1] == 'P' && bytes.HasPrefix(body, []byte(">|")):
+				a.version = string(body[2:])
 			}
-			i += end + 1
-		case bytes.HasPrefix(b[i:], []byte("\x1b[?")):
-			j := i + 3
-			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == ';') {
-				j++
+			i += 1 + n
+		case '[':
+			params, inter, final, n := csiSeq(b[i+2:])
+			if n < 0 {
+				return a
 			}
-			if j == len(b) {
-				return ok, false
+			switch {
+			case final == 'c' && inter == "" && bytes.HasPrefix(params, []byte("?")):
+				a.complete = true
+				return a
+			case final == 'y' && inter == "$" && bytes.HasPrefix(params, []byte("?2026;")):
+				ps, err := strconv.Atoi(string(params[len("?2026;"):]))
+				a.sync = err == nil && (ps == 1 || ps == 2)
 			}
-			if b[j] == 'c' {
-				return ok, true
-			}
-			i = j
+			i += 1 + n
 		}
 	}
-	return ok, false
+	return a
+}
+
+// stringSeq finds the end of a string sequence's body in b, which starts
+// just after its introducer: it returns the body and the bytes it and its
+// terminator (ST or BEL) take, or n < 0 when the terminator has not come.
+func stringSeq(b []byte) (body []byte, n int) {
+	for j := 0; j < len(b); j++ {
+		switch {
+		case b[j] == 0x07:
+			return b[:j], j + 1
+		case b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\':
+			return b[:j], j + 2
+		case b[j] == 0x1b && j+1 == len(b):
+			return nil, -1
+		}
+	}
+	return nil, -1
+}
+
+// csiSeq reads a control sequence in b, which starts just after "ESC [":
+// its parameter bytes (with any private marker), intermediate bytes and
+// final byte, and the bytes they take; n < 0 when it is not yet whole.
+func csiSeq(b []byte) (params []byte, inter string, final byte, n int) {
+	j := 0
+	for j < len(b) && b[j] >= 0x30 && b[j] <= 0x3f {
+		j++
+	}
+	k := j
+	for k < len(b) && b[k] >= 0x20 && b[k] <= 0x2f {
+		k++
+	}
+	if k == len(b) {
+		return nil, "", 0, -1
+	}
+	return b[:j], string(b[j:k]), b[k], k + 1
 }
 
 // graphicsOK reports whether the body of a graphics reply, "keys;message",

@@ -7,7 +7,6 @@ import (
 	"time"
 )
 
-// queryTTY does not ask: the terminals of these systems lack the kitty
-// graphics protocol's placeholders, and their consoles cannot be read with
-// a deadline.
-func queryTTY(tty *os.File, timeout time.Duration) bool { return false }
+// queryTTY does not ask: the consoles of these systems cannot be read with
+// a deadline. No answers mean half blocks and no synchronized output.
+func queryTTY(tty *os.File, q string, timeout time.Duration) answers { return answers{} }

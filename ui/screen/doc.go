@@ -10,4 +10,10 @@
 // the rest of what Bubble Tea's renderer did: raw mode, the alternate
 // screen, the mouse and bracketed-paste modes, the window size, and giving
 // the terminal to a child process (the editor) and taking it back.
+//
+// Where the terminal said it has synchronized output (mode 2026), each
+// frame is wrapped in it and shown whole. Autowrap is off while the screen
+// is up, and every line is written at its own row and erased around, so a
+// line the terminal draws wider or narrower than muse measures it (emoji
+// widths differ between terminals) changes nothing outside its row.
 package screen

@@ -14,15 +14,23 @@ import (
 // lines that changed since the frame before, and no more often than its
 // frame interval. Between frames it holds no timer. Its methods are safe
 // for concurrent use.
+//
+// Each line written is placed at its row (CUP) and erased around, so that
+// one whose width the terminal judges otherwise than muse (an emoji with a
+// skin tone, drawn 4 columns wide by xterm where muse counts 2) can only
+// differ in its own row; the screen turns autowrap off (see enterModes), so
+// the terminal clips such a line instead of wrapping it onto the next row,
+// which the next frame may not write again.
 type Renderer struct {
 	mu       sync.Mutex
 	out      io.Writer
 	interval time.Duration
 	now      func() time.Time
 	after    func(time.Duration, func())
+	sync     bool // frames are wrapped in synchronized output
 
 	width, height int
-	shown         []string // the lines on the terminal
+	shown         []string // the lines on the terminal, before they were cut to the width
 	view          string   // the latest frame
 	dirty         bool     // view is not yet on the terminal
 	repaint       bool     // the next frame writes every line
@@ -40,6 +48,13 @@ type Option func(*Renderer)
 // has passed (d may be zero). Tests use it to count frames without sleeping.
 func WithClock(now func() time.Time, after func(d time.Duration, f func())) Option {
 	return func(r *Renderer) { r.now, r.after = now, after }
+}
+
+// WithSyncOutput wraps each frame in synchronized output (mode 2026) when
+// on, so that a terminal that has it shows the frame whole, never torn. Turn
+// it on only for a terminal that said it has the mode (see preview.Detect).
+func WithSyncOutput(on bool) Option {
+	return func(r *Renderer) { r.sync = on }
 }
 
 // NewRenderer returns a renderer writing to out at most fps frames a second.
@@ -162,12 +177,15 @@ func (r *Renderer) frame() {
 		return
 	}
 	r.frames++
+	if r.sync {
+		b = append(append([]byte(ansi.SetModeSynchronizedOutput), b...), ansi.ResetModeSynchronizedOutput...)
+	}
 	_, _ = r.out.Write(b) // a terminal that fails a write is gone: nobody to tell
 }
 
 // composeLocked returns the bytes that turn the lines shown into the
 // latest frame: each changed line is written at its row, cut to the width,
-// and the rest of a short line and the rows below the frame are erased.
+// with the rest of its row erased, and the rows below the frame are erased.
 func (r *Renderer) composeLocked() []byte {
 	lines := strings.Split(r.view, "\n")
 	if r.height > 0 && len(lines) > r.height {
@@ -175,18 +193,25 @@ func (r *Renderer) composeLocked() []byte {
 	}
 	var b bytes.Buffer
 	for i, line := range lines {
-		line = ansi.Truncate(line, r.width, "")
-		lines[i] = line
+		// A line is the same on the terminal when it is the same before it
+		// is cut: a new width repaints every line. Only the lines written
+		// are measured.
 		if !r.repaint && i < len(r.shown) && r.shown[i] == line {
 			continue
 		}
+		line = ansi.Truncate(line, r.width, "")
 		b.WriteString(ansi.CursorPosition(1, i+1))
-		b.WriteString(line)
+		// The style is reset before erasing, so the erased cells take none
+		// of the line's colours. A short line erases the rest of its row
+		// after it. A full line is erased before: after it the cursor waits
+		// on its last cell, which erasing would take; and a line the
+		// terminal draws narrower than muse counts leaves no old cells.
 		if ansi.StringWidth(line) < r.width {
-			// The style is reset first, so the erased cells take none of
-			// the line's colours. A full line erases nothing: the cursor
-			// waits past its last cell, where erasing would take that cell.
+			b.WriteString(line)
 			b.WriteString(ansi.ResetStyle + ansi.EraseLineRight)
+		} else {
+			b.WriteString(ansi.ResetStyle + ansi.EraseLineRight)
+			b.WriteString(line)
 		}
 	}
 	if len(lines) < r.height && (r.repaint || len(lines) < len(r.shown)) {

@@ -159,8 +159,9 @@ func TestLinesAreCutToTheScreen(t *testing.T) {
 	r.Resize(4, 2)
 	r.Draw("top\nabcdefgh\nbottom")
 	got := out.String()
-	if strings.Contains(got, "top") || !strings.Contains(got, at(1)+"abcd"+at(2)+"bott") {
-		t.Fatalf("frame %q: want the bottom two lines, cut at 4 columns, with no erase on full lines", got)
+	erase := ansi.ResetStyle + ansi.EraseLineRight
+	if strings.Contains(got, "top") || got != at(1)+erase+"abcd"+at(2)+erase+"bott" {
+		t.Fatalf("frame %q: want the bottom two lines, cut at 4 columns, each erased before it is written", got)
 	}
 }
 
@@ -202,6 +203,71 @@ func TestStopEndsFramesButNotTerminalWrites(t *testing.T) {
 	}
 }
 
+// writes keeps each write apart.
+type writes struct{ list []string }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.list = append(w.list, string(p))
+	return len(p), nil
+}
+
+func TestFramesAreWrappedInSynchronizedOutput(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		var w writes
+		c := &fakeClock{}
+		r := NewRenderer(&w, 30, WithClock(c.now, c.after), WithSyncOutput(on))
+		r.Resize(10, 3)
+		r.Draw("one\ntwo")
+		c.advance(time.Second)
+		r.Draw("one\nTWO")
+		c.advance(time.Second)
+		r.Draw("one\nTWO") // nothing to write: no empty pair either
+		if _, err := r.Write([]byte("\x1b]52;c;eA==\a")); err != nil {
+			t.Fatal(err)
+		}
+		if len(w.list) != 3 {
+			t.Fatalf("sync=%v: %d writes %q, want two frames and the copy", on, len(w.list), w.list)
+		}
+		for i, frame := range w.list[:2] {
+			wrapped := strings.HasPrefix(frame, ansi.SetModeSynchronizedOutput) &&
+				strings.HasSuffix(frame, ansi.ResetModeSynchronizedOutput) &&
+				strings.Count(frame, "?2026") == 2
+			if wrapped != on {
+				t.Errorf("sync=%v: frame %d %q wrapped = %v", on, i, frame, wrapped)
+			}
+		}
+		if w.list[2] != "\x1b]52;c;eA==\a" {
+			t.Errorf("sync=%v: a write between frames became %q", on, w.list[2])
+		}
+	}
+}
+
+// Every line written is placed at the start of its row and erased around:
+// after a short line the rest of its row, before a full one the whole row.
+// Nothing relies on where the cursor was left by the line before.
+func TestEveryLineIsPlacedAndErasedInItsRow(t *testing.T) {
+	r, out, c := newTestRenderer(t, 30)
+	r.Resize(12, 5)
+	erase := ansi.ResetStyle + ansi.EraseLineRight
+	full := "muse 👍🏽 · -2"              // 12 columns to muse
+	styled := "\x1b[1mbold\x1b[0m 👍🏽 x" // 9
+	r.Draw(full + "\n" + styled + "\n\nabcdefghijklmnop")
+	want := at(1) + erase + full +
+		at(2) + styled + erase +
+		at(3) + erase +
+		at(4) + erase + "abcdefghijkl" +
+		at(5) + ansi.EraseScreenBelow
+	if got := out.String(); got != want {
+		t.Fatalf("frame\n%q\nwant\n%q", got, want)
+	}
+	out.Reset()
+	c.advance(time.Second)
+	r.Draw("muse 👍🏽 · -3\n" + styled + "\n\nabcdefghijklmnop")
+	if got, want := out.String(), at(1)+erase+"muse 👍🏽 · -3"; got != want {
+		t.Fatalf("a changed full line: %q, want only it, at its row: %q", got, want)
+	}
+}
+
 func TestModesAreUndoneInReverse(t *testing.T) {
 	for _, mouse := range []bool{false, true} {
 		on, off := enterModes(mouse), leaveModes(mouse)
@@ -212,6 +278,9 @@ func TestModesAreUndoneInReverse(t *testing.T) {
 		}
 		if got := strings.Contains(on, "?1002h") && strings.Contains(off, "?1002l"); got != mouse {
 			t.Errorf("mouse=%v: mouse mode set and reset = %v", mouse, got)
+		}
+		if !strings.Contains(on, ansi.ResetModeAutoWrap) || !strings.Contains(off, ansi.SetModeAutoWrap) {
+			t.Errorf("mouse=%v: autowrap not turned off (%q) and back on (%q)", mouse, on, off)
 		}
 		if !strings.HasSuffix(off, ansi.ResetModeAltScreenSaveCursor) {
 			t.Errorf("the alternate screen is not left last: %q", off)

@@ -31,10 +31,10 @@ type Screen struct {
 }
 
 // Open puts the terminal of in and out into raw mode and the alternate
-// screen, and returns the screen drawing on it at most fps frames a second.
-// Close gives the terminal back as it was.
-// Where it cannot draw (off unix), the error is errors.ErrUnsupported.
-func Open(in, out *os.File, fps int, mouse bool) (*Screen, error) {
+// screen, and returns the screen drawing on it at most fps frames a second,
+// with a renderer configured by opts. Close gives the terminal back as it
+// was. Where it cannot draw (off unix), the error is errors.ErrUnsupported.
+func Open(in, out *os.File, fps int, mouse bool, opts ...Option) (*Screen, error) {
 	if !supported {
 		return nil, errors.ErrUnsupported
 	}
@@ -42,7 +42,7 @@ func Open(in, out *os.File, fps int, mouse bool) (*Screen, error) {
 		return nil, ErrNotTerminal
 	}
 	s := &Screen{in: in, out: out, mouse: mouse}
-	s.r = NewRenderer(out, fps)
+	s.r = NewRenderer(out, fps, opts...)
 	if err := s.enter(); err != nil {
 		return nil, err
 	}
@@ -194,11 +194,13 @@ func (s *Screen) leave() error {
 }
 
 // enterModes is what the terminal is told when the screen opens: the
-// alternate screen, cleared, the cursor hidden, bracketed paste and, with
-// mouse, button presses and drags in SGR encoding.
+// alternate screen, cleared, the cursor hidden, autowrap off (a line the
+// terminal finds wider than muse does is clipped, not wrapped onto the next
+// row), bracketed paste and, with mouse, button presses and drags in SGR
+// encoding.
 func enterModes(mouse bool) string {
 	s := ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition +
-		ansi.HideCursor + ansi.SetModeBracketedPaste
+		ansi.HideCursor + ansi.ResetModeAutoWrap + ansi.SetModeBracketedPaste
 	if mouse {
 		s += ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr
 	}
@@ -211,5 +213,5 @@ func leaveModes(mouse bool) string {
 	if mouse {
 		s += ansi.ResetModeMouseExtSgr + ansi.ResetModeMouseButtonEvent
 	}
-	return s + ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
+	return s + ansi.ResetModeBracketedPaste + ansi.SetModeAutoWrap + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
 }

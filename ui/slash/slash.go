@@ -714,15 +714,6 @@ func slashEditDistance(a, b string) int {
 	return d[len(ra)][len(rb)]
 }
 
-// slashCommonPrefix is the longest prefix a and b share.
-func slashCommonPrefix(a, b string) string {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return a[:n]
-}
-
 // slashHintItem describes command c, called by name, as "/name ARGS — help".
 func slashHintItem(name string, c slashCommand) string {
 	usage := "/" + name

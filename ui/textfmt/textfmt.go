@@ -50,13 +50,17 @@ func PrettyJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// TruncateRunes keeps the first n runes of s, marking a cut with "…".
+// TruncateRunes keeps the first n runes of s, marking a cut with "…". It
+// reads no further than the cut.
 func TruncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	runes := 0
+	for i := range s {
+		if runes == n {
+			return s[:i] + "…"
+		}
+		runes++
 	}
-	return string(r[:n]) + "…"
+	return s
 }
 
 // OnOff is "on" or "off".

@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,61 @@ func TestWrapHangingLeavesTwentyColumns(t *testing.T) {
 		if !strings.HasPrefix(row, strings.Repeat(" ", 35)) || row[35] == ' ' {
 			t.Errorf("row %q does not start under the second column (35):\n%s", row, got)
 		}
+	}
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestWrapLongWordCostIsLinear wraps a prompt or a tool's output holding
+// one long word, as the chat screen shows them: four times the word takes
+// at most five times the bytes, and the word is cut at the width.
+func TestWrapLongWordCostIsLinear(t *testing.T) {
+	word := func(n int) string { return strings.Repeat("aB3+/xY9=Qz", n/11) }
+	cost := func(n int) uint64 {
+		w := word(n)
+		return allocated(func() {
+			Wrap("run: "+w+" now", 80)
+			WrapHanging("  /cmd   "+w, 80)
+		})
+	}
+	cost(100)
+	small, large := cost(100000), cost(400000)
+	if large > 5*small {
+		t.Errorf("a word four times as long took %.1f times the bytes (%d, %d); want at most 5", float64(large)/float64(small), small, large)
+	}
+	w := word(1000)
+	rows := strings.Split(Wrap(w, 80), "\n")
+	if strings.Join(rows, "") != w || len(rows[0]) != 80 {
+		t.Errorf("the word is not cut at the width: %q", rows[0])
+	}
+}
+
+func TestTruncateRunes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exact", 5, "exact"},
+		{"héllo wörld", 5, "héllo…"},
+		{"", 0, ""},
+		{"x", 0, "…"},
+	} {
+		if got := TruncateRunes(tc.in, tc.n); got != tc.want {
+			t.Errorf("TruncateRunes(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+	// It reads no further than the cut: cutting a megabyte costs the cut.
+	long := strings.Repeat("é", 1<<20)
+	if b := allocated(func() { TruncateRunes(long, 400) }); b > 4096 {
+		t.Errorf("cutting 400 runes off a megabyte allocated %d bytes", b)
 	}
 }

@@ -17,7 +17,7 @@ const maxErrors = 10
 // empty File and no error; [LoadExisting] is for a file that must be there.
 // Problems in the file are reported as [*Error] values, several joined with
 // [errors.Join], one a line, when there are several. A file larger than
-// [MaxFileSize] or nested deeper than [MaxDepth] is refused.
+// [MaxConfigSize] or nested deeper than [MaxDepth] is refused.
 func Load(path string) (*File, error) {
 	f, err := LoadExisting(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -29,7 +29,7 @@ func Load(path string) (*File, error) {
 // LoadExisting is [Load] for a file named on purpose, such as with --config:
 // a missing file is an error that wraps [fs.ErrNotExist].
 func LoadExisting(path string) (*File, error) {
-	data, err := readFile(path, "config")
+	data, err := readFile(path, "config", MaxConfigSize)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func LoadExisting(path string) (*File, error) {
 
 // parse decodes and checks the text of the file at path.
 func parse(path string, data []byte) (*File, error) {
-	root, err := parseTOML(path, string(data))
+	root, err := parseTOML(path, data)
 	if err != nil {
 		return nil, err
 	}

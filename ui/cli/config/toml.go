@@ -1,509 +1,446 @@
 package config
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// parseTOML reads a TOML 1.1 document into a tree whose keys and elements
-// know their lines. It works in time and memory linear in the size of src:
-// nesting is capped at [MaxDepth] levels, and no key path is ever copied per
-// key. The first problem is returned as an [*Error] with its line and column.
-func parseTOML(path, src string) (root *tomlTable, err error) {
-	p := &tomlParser{path: path, src: src, lnLine: 1}
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(tomlStop)
-			if !ok {
-				panic(r)
-			}
-			root, err = nil, e.err
+// parseTOML reads a TOML document into a tree whose keys and elements know
+// their lines. github.com/pelletier/go-toml/v2 does the reading: its
+// unstable.Parser gives the keys in the order written and where they are,
+// from which muse builds the tree, and its Unmarshal checks the whole
+// document (syntax, keys and tables defined twice, integers out of range,
+// impossible dates) and decodes the values. The first problem is returned as
+// an [*Error] with its line and column.
+//
+// muse walks the parser first, in time linear in the size of src, and
+// refuses nesting deeper than [MaxDepth] and more than [MaxKeys] keys before
+// Unmarshal runs: Unmarshal looks keys up in a list, which takes time
+// quadratic in their number.
+func parseTOML(path string, src []byte) (*tomlTable, error) {
+	src = bytes.TrimPrefix(src, []byte(utf8BOM))
+	b := &tomlBuilder{path: path}
+	for i, c := range src {
+		if c == '\n' {
+			b.newlines = append(b.newlines, i)
 		}
-	}()
-	if i := invalidUTF8(src); i >= 0 {
-		p.pos = i
-		p.fail("the file is not valid UTF-8 text (byte 0x%02x): save it as UTF-8", src[i])
 	}
-	if strings.HasPrefix(src, utf8BOM) {
-		p.pos = len(utf8BOM)
+	root := &tomlTable{line: 1}
+	cur := root
+	var p unstable.Parser
+	p.Reset(src)
+	for b.err == nil && !b.lost && p.NextExpression() {
+		switch e := p.Expression(); e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			cur = b.header(root, e)
+		case unstable.KeyValue:
+			b.keyValue(cur, e)
+		}
 	}
-	p.root = &tomlTable{kind: headerTable, line: 1}
-	p.document()
-	return p.root, nil
+	if b.err != nil {
+		return nil, b.err
+	}
+	var values map[string]any
+	if err := toml.Unmarshal(src, &values); err != nil {
+		return nil, libraryError(path, err)
+	}
+	if b.lost || p.Error() != nil {
+		// The library accepted what the tree could not hold: a bug of
+		// muse's, which FuzzLoadConfig looks for.
+		return nil, &Error{Path: path, Line: int(b.line(b.lostAt)), Msg: "muse cannot place this key in its reading of the file (a bug: please report it)"}
+	}
+	fill(root, values)
+	return root, nil
 }
 
+// utf8BOM is the byte order mark some editors put at the start of a UTF-8
+// file; the library would take it for the start of a key.
 const utf8BOM = "\uFEFF"
 
-// tomlStop carries a parse error out of the parser's recursion.
-type tomlStop struct{ err *Error }
-
-// tomlParser reads one document.
-type tomlParser struct {
-	path string
-	src  string
-	pos  int
-
-	// lnPos and lnLine cache the line of a position: positions are asked
-	// for in increasing order, so counting newlines stays linear.
-	lnPos, lnLine int
-
-	root     *tomlTable
-	cur      *tomlTable // the table of the current [section]
-	curPath  []string   // its key path
-	section  int32      // the current section's number
-	sections int32      // sections and inline tables numbered so far
+// libraryError turns an error of the library into an [*Error] at its place,
+// its message on one line whatever keys it quotes.
+func libraryError(path string, err error) error {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
+		return &Error{Path: path, Msg: oneLine(err.Error())}
+	}
+	line, col := de.Position()
+	return &Error{Path: path, Line: line, Col: col, Msg: oneLine(strings.TrimPrefix(de.Error(), "toml: "))}
 }
 
-// fail stops the parse with a problem at the current position.
-func (p *tomlParser) fail(format string, args ...any) {
-	p.failAt(p.pos, format, args...)
-}
-
-// failAt stops the parse with a problem at pos.
-func (p *tomlParser) failAt(pos int, format string, args ...any) {
-	pos = min(max(pos, 0), len(p.src))
-	line := strings.Count(p.src[:pos], "\n") + 1
-	col := pos - strings.LastIndexByte(p.src[:pos], '\n')
-	panic(tomlStop{&Error{Path: p.path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}})
-}
-
-// line returns the 1-based line of pos.
-func (p *tomlParser) line(pos int) int32 {
-	if pos < p.lnPos {
-		p.lnPos, p.lnLine = 0, 1
-	}
-	p.lnLine += strings.Count(p.src[p.lnPos:pos], "\n")
-	p.lnPos = pos
-	return int32(p.lnLine)
-}
-
-func (p *tomlParser) peek() byte {
-	if p.pos < len(p.src) {
-		return p.src[p.pos]
-	}
-	return 0
-}
-
-func (p *tomlParser) eof() bool { return p.pos >= len(p.src) }
-
-// what describes the text at the current position, for messages.
-func (p *tomlParser) what() string {
-	if p.eof() {
-		return "the end of the file"
-	}
-	switch c := p.src[p.pos]; c {
-	case '\n':
-		return "the end of the line"
-	case '\r':
-		if strings.HasPrefix(p.src[p.pos:], "\r\n") {
-			return "the end of the line"
-		}
-	}
-	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
-	return fmt.Sprintf("%q", r)
-}
-
-// document reads the whole file: key/value pairs and [table] headers.
-func (p *tomlParser) document() {
-	p.cur = p.root
-	for {
-		p.skipBlank()
-		if p.eof() {
-			return
-		}
-		if p.peek() == '[' {
-			p.header()
-		} else {
-			p.keyValue(p.cur, p.curPath, p.section)
-		}
-		p.endLine()
-	}
-}
-
-// skipSpace skips spaces and tabs.
-func (p *tomlParser) skipSpace() {
-	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
-		p.pos++
-	}
-}
-
-// skipBlank skips white space, newlines and comments.
-func (p *tomlParser) skipBlank() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n':
-			p.pos++
-		case '\r':
-			p.newline()
-		case '#':
-			p.comment()
-		default:
-			return
-		}
-	}
-}
-
-// newline consumes "\n" or "\r\n".
-func (p *tomlParser) newline() {
-	switch {
-	case p.peek() == '\n':
-		p.pos++
-	case strings.HasPrefix(p.src[p.pos:], "\r\n"):
-		p.pos += 2
-	default:
-		p.fail("a carriage return (\\r) must be followed by a newline (\\n)")
-	}
-}
-
-// comment skips a comment up to the end of its line.
-func (p *tomlParser) comment() {
-	for p.pos++; p.pos < len(p.src); p.pos++ {
-		c := p.src[p.pos]
-		if c == '\n' || c == '\r' && strings.HasPrefix(p.src[p.pos:], "\r\n") {
-			return
-		}
-		if isControl(c) {
-			p.fail("comments must not contain control characters such as %q", rune(c))
-		}
-	}
-}
-
-// endLine expects the end of a line, allowing white space and a comment.
-func (p *tomlParser) endLine() {
-	p.skipSpace()
-	if p.peek() == '#' {
-		p.comment()
-	}
-	if p.eof() {
-		return
-	}
-	if c := p.peek(); c != '\n' && c != '\r' {
-		p.fail("expected the end of the line, got %s: put one key = value or [table] per line", p.what())
-	}
-	p.newline()
-}
-
-// header reads a [table] or [[array of tables]] header and makes its table
-// the current one.
-func (p *tomlParser) header() {
-	start := p.pos
-	line := p.line(start)
-	p.pos++
-	aot := p.peek() == '['
-	if aot {
-		p.pos++
-	}
-	p.skipSpace()
-	segs := p.keyPath()
-	p.skipSpace()
-	if p.peek() != ']' || aot && !strings.HasPrefix(p.src[p.pos:], "]]") {
-		want := "]"
-		if aot {
-			want = "]]"
-			if p.peek() == ']' {
-				p.pos++
+// oneLine escapes the control characters and invalid UTF-8 in s, which the
+// library's messages repeat from the keys they name, as Go would in a
+// quoted string.
+func oneLine(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+				continue
 			}
-		}
-		p.fail("expected %s to close the table header, got %s", want, p.what())
-	}
-	p.pos += 1 + boolInt(aot)
-	p.sections++
-	p.section = p.sections
-	p.curPath = segs
-
-	t := p.root
-	for i, seg := range segs[:len(segs)-1] {
-		t = p.headerStep(t, seg, segs[:i+1], line, start)
-	}
-	last := segs[len(segs)-1]
-	i := t.find(last)
-	if aot {
-		if i < 0 {
-			t.add(last, &tomlArray{tables: true, depth: t.depth + 1}, line)
-			i = len(t.keys) - 1
-		}
-		arr, ok := t.keys[i].val.(*tomlArray)
-		if !ok || !arr.tables {
-			p.failAt(start, "[[%s]] cannot add a table to %s: it is already %s at line %d", dotted(segs), dotted(segs), kindOf(t.keys[i].val), t.keys[i].line)
-		}
-		elem := &tomlTable{kind: headerTable, line: line, depth: arr.depth + 1}
-		p.checkDepth(elem.depth, start)
-		arr.push(elem, line)
-		p.cur = elem
-		return
-	}
-	if i < 0 {
-		elem := &tomlTable{kind: headerTable, line: line, depth: t.depth + 1}
-		p.checkDepth(elem.depth, start)
-		t.add(last, elem, line)
-		p.cur = elem
-		return
-	}
-	if sub, ok := t.keys[i].val.(*tomlTable); ok && sub.kind == implicitTable {
-		sub.kind, sub.line, t.keys[i].line = headerTable, line, line
-		p.cur = sub
-		return
-	}
-	p.failAt(start, "[%s] is defined twice: it is already %s at line %d", dotted(segs), kindOf(t.keys[i].val), t.keys[i].line)
-}
-
-// headerStep goes from t to its sub-table seg, on the way to the table of a
-// header; segs is the path so far, for messages.
-func (p *tomlParser) headerStep(t *tomlTable, seg string, segs []string, line int32, start int) *tomlTable {
-	i := t.find(seg)
-	if i < 0 {
-		sub := &tomlTable{kind: implicitTable, line: line, depth: t.depth + 1}
-		p.checkDepth(sub.depth, start)
-		t.add(seg, sub, line)
-		return sub
-	}
-	switch v := t.keys[i].val.(type) {
-	case *tomlTable:
-		if v.kind == inlineTable {
-			p.failAt(start, "cannot add to %s: it is an inline table { ... } at line %d, complete where it is written", dotted(segs), t.keys[i].line)
-		}
-		return v
-	case *tomlArray:
-		if v.tables {
-			return v.elems[len(v.elems)-1].val.(*tomlTable)
-		}
-	}
-	p.failAt(start, "cannot add to %s: it is already %s at line %d, not a table", dotted(segs), kindOf(t.keys[i].val), t.keys[i].line)
-	return nil
-}
-
-// keyValue reads key = value into t, whose path is prefix; section is the
-// section or inline table being read, which dotted keys may add to.
-func (p *tomlParser) keyValue(t *tomlTable, prefix []string, section int32) {
-	start := p.pos
-	line := p.line(start)
-	segs := p.keyPath()
-	p.skipSpace()
-	if p.peek() != '=' {
-		p.fail("expected = after the key %s, got %s", dotted(segs), p.what())
-	}
-	p.pos++
-	p.skipSpace()
-	full := func(n int) []string { return slices.Concat(prefix, segs[:n]) }
-	for i, seg := range segs[:len(segs)-1] {
-		t = p.dottedStep(t, seg, func() []string { return full(i + 1) }, section, line, start)
-	}
-	last := segs[len(segs)-1]
-	if i := t.find(last); i >= 0 {
-		p.failAt(start, "key %s is defined twice: it is already %s at line %d", dotted(full(len(segs))), kindOf(t.keys[i].val), t.keys[i].line)
-	}
-	t.add(last, p.value(t.depth+1), line)
-}
-
-// dottedStep goes from t to its sub-table seg for a dotted key, making it
-// when it is missing; segs is the path to seg, for messages.
-func (p *tomlParser) dottedStep(t *tomlTable, seg string, segs func() []string, section, line int32, start int) *tomlTable {
-	i := t.find(seg)
-	if i < 0 {
-		sub := &tomlTable{kind: dottedTable, line: line, depth: t.depth + 1, section: section}
-		p.checkDepth(sub.depth, start)
-		t.add(seg, sub, line)
-		return sub
-	}
-	sub, ok := t.keys[i].val.(*tomlTable)
-	switch {
-	case !ok:
-		p.failAt(start, "cannot add keys to %s: it is already %s at line %d, not a table", dotted(segs()), kindOf(t.keys[i].val), t.keys[i].line)
-	case sub.kind == implicitTable:
-		sub.kind, sub.section = dottedTable, section
-	case sub.kind == dottedTable && sub.section == section:
-	case sub.kind == inlineTable:
-		p.failAt(start, "cannot add to %s: it is an inline table { ... } at line %d, complete where it is written", dotted(segs()), t.keys[i].line)
-	default:
-		p.failAt(start, "cannot add keys to the table %s from here: it is defined at line %d, write them there", dotted(segs()), t.keys[i].line)
-	}
-	return sub
-}
-
-// keyPath reads a key such as a."b.c".d and returns its parts.
-func (p *tomlParser) keyPath() []string {
-	var segs []string
-	for {
-		p.skipSpace()
-		segs = append(segs, p.key())
-		p.skipSpace()
-		if p.peek() != '.' {
-			return segs
-		}
-		p.pos++
-	}
-}
-
-// key reads one bare, "basic" or 'literal' key.
-func (p *tomlParser) key() string {
-	switch p.peek() {
-	case '"':
-		if strings.HasPrefix(p.src[p.pos:], `"""`) {
-			p.fail(`a key cannot be a multi-line string: use "key"`)
-		}
-		return p.basicString()
-	case '\'':
-		if strings.HasPrefix(p.src[p.pos:], "'''") {
-			p.fail(`a key cannot be a multi-line string: use 'key'`)
-		}
-		return p.literalString()
-	}
-	start := p.pos
-	for p.pos < len(p.src) && isBare(p.src[p.pos]) {
-		p.pos++
-	}
-	if p.pos == start {
-		p.fail("expected a key (letters, digits, _ and -, or a quoted string), got %s", p.what())
-	}
-	return p.src[start:p.pos]
-}
-
-// value reads one value; depth is the nesting of an array or table there.
-func (p *tomlParser) value(depth int32) any {
-	switch c := p.peek(); {
-	case c == '"':
-		if strings.HasPrefix(p.src[p.pos:], `"""`) {
-			return p.multiLineString(true)
-		}
-		return p.basicString()
-	case c == '\'':
-		if strings.HasPrefix(p.src[p.pos:], "'''") {
-			return p.multiLineString(false)
-		}
-		return p.literalString()
-	case c == '[':
-		return p.array(depth)
-	case c == '{':
-		return p.inlineTable(depth)
-	case c == '+' || c == '-' || c == '_' || c == '.' || c == ':' || isAlnum(c):
-		return p.scalar()
-	}
-	p.fail("expected a value (a string, number, true, false, date, [array] or { table }), got %s", p.what())
-	return nil
-}
-
-// array reads [v, v, ...].
-func (p *tomlParser) array(depth int32) *tomlArray {
-	start := p.pos
-	p.checkDepth(depth, start)
-	p.pos++
-	a := &tomlArray{depth: depth}
-	for {
-		p.skipBlank()
-		if p.peek() == ']' {
-			p.pos++
-			return a
-		}
-		line := p.line(p.pos)
-		a.push(p.value(depth+1), line)
-		p.skipBlank()
-		switch p.peek() {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return a
+			b.WriteRune(r)
+		case r < ' ' || 0x7f <= r && r < 0xa0:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
 		default:
-			p.fail("expected , or ] in the array that starts at line %d, got %s", p.line(start), p.what())
+			b.WriteRune(r)
 		}
 	}
+	return b.String()
 }
 
-// inlineTable reads { k = v, ... }. Like TOML 1.1, it allows newlines,
-// comments and a trailing comma.
-func (p *tomlParser) inlineTable(depth int32) *tomlTable {
-	start := p.pos
-	p.checkDepth(depth, start)
-	p.pos++
-	p.sections++
-	t := &tomlTable{kind: dottedTable, line: p.line(start), depth: depth, section: p.sections}
-	for {
-		p.skipBlank()
-		if p.peek() == '}' {
-			break
-		}
-		p.keyValue(t, nil, t.section)
-		p.skipBlank()
-		if p.peek() == ',' {
-			p.pos++
-			continue
-		}
-		if p.peek() != '}' {
-			p.fail("expected , or } in the table that starts at line %d, got %s", t.line, p.what())
-		}
-		break
+// tomlBuilder builds the tree of a document from the library's parser,
+// before the library has checked the document: it must not fail on one the
+// library refuses, and stops there.
+type tomlBuilder struct {
+	path     string
+	newlines []int // offsets of the '\n's of src
+	keys     int   // keys and tables in arrays so far
+	err      *Error
+
+	// lost is set when the tree cannot hold a key, such as a.b = 1 after
+	// a = 1: the document is then one the library refuses, and the walk
+	// stops at lostAt.
+	lost   bool
+	lostAt int
+}
+
+// line returns the 1-based line of the byte at offset.
+func (b *tomlBuilder) line(offset int) int32 {
+	return int32(sort.SearchInts(b.newlines, offset) + 1)
+}
+
+// tooDeep records that nesting goes deeper than MaxDepth at offset and
+// reports whether it does.
+func (b *tomlBuilder) tooDeep(depth int32, offset int) bool {
+	if depth <= MaxDepth {
+		return false
 	}
-	p.pos++
-	t.kind = inlineTable
+	b.fail(offset, "nested more than %d levels deep (tables and arrays inside each other): flatten it", MaxDepth)
+	return true
+}
+
+// room counts one more key or table, at depth, and reports whether it fits;
+// when it does not, the problem is recorded at offset.
+func (b *tomlBuilder) room(depth int32, offset int) bool {
+	if b.tooDeep(depth, offset) {
+		return false
+	}
+	if b.keys++; b.keys > MaxKeys {
+		b.fail(offset, "more than %d keys: a config file is never that big, check that it is the right one", MaxKeys)
+		return false
+	}
+	return true
+}
+
+// fail records the first problem, at offset.
+func (b *tomlBuilder) fail(offset int, format string, args ...any) {
+	if b.err != nil {
+		return
+	}
+	line := b.line(offset)
+	col := offset + 1
+	if line > 1 {
+		col = offset - b.newlines[line-2]
+	}
+	b.err = &Error{Path: b.path, Line: int(line), Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// header goes to the table of a [table] or [[array of tables]] header,
+// making the tables on its way, and returns it.
+func (b *tomlBuilder) header(root *tomlTable, e *unstable.Node) *tomlTable {
+	t := root
+	for it := e.Key(); it.Next(); {
+		k := it.Node()
+		name, at := string(k.Data), int(k.Raw.Offset)
+		line := b.line(at)
+		i := t.find(name)
+		switch {
+		case !it.IsLast() || e.Kind == unstable.Table:
+			if i < 0 {
+				if !b.room(t.depth+1, at) {
+					return t
+				}
+				t.add(name, &tomlTable{line: line, depth: t.depth + 1, implicit: !it.IsLast()}, line)
+				i = len(t.keys) - 1
+			}
+			sub := b.table(t.keys[i].val, at)
+			if sub == nil {
+				return t
+			}
+			if it.IsLast() && sub.implicit {
+				// A table named by a longer header first takes the line of
+				// its own header.
+				sub.implicit, sub.line, t.keys[i].line = false, line, line
+			}
+			t = sub
+		default: // the last key of [[array of tables]]
+			if i < 0 {
+				if !b.room(t.depth+1, at) {
+					return t
+				}
+				t.add(name, &tomlArray{depth: t.depth + 1}, line)
+				i = len(t.keys) - 1
+			}
+			arr, ok := t.keys[i].val.(*tomlArray)
+			if !ok {
+				b.disagree(at)
+				return t
+			}
+			elem := &tomlTable{line: line, depth: arr.depth + 1}
+			if !b.room(elem.depth, at) {
+				return t
+			}
+			arr.push(elem, line)
+			t = elem
+		}
+	}
 	return t
 }
 
-// checkDepth refuses nesting deeper than MaxDepth.
-func (p *tomlParser) checkDepth(depth int32, pos int) {
-	if depth > MaxDepth {
-		p.failAt(pos, "nested more than %d levels deep (tables and arrays inside each other): flatten it", MaxDepth)
-	}
-}
-
-// kindOf names a value's kind, for messages.
-func kindOf(v any) string {
+// table returns v as a table to add to: v itself, or the last table of an
+// array of tables.
+func (b *tomlBuilder) table(v any, at int) *tomlTable {
 	switch v := v.(type) {
 	case *tomlTable:
-		switch v.kind {
-		case inlineTable:
-			return "an inline table"
-		case dottedTable:
-			return "a table made by dotted keys"
-		}
-		return "a table"
+		return v
 	case *tomlArray:
-		if v.tables {
-			return "an array of tables"
+		if n := len(v.elems); n > 0 {
+			if t, ok := v.elems[n-1].val.(*tomlTable); ok {
+				return t
+			}
 		}
-		return "an array"
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a float"
-	case bool:
-		return "a boolean"
-	case tomlDatetime:
-		return "a date-time"
 	}
-	return fmt.Sprintf("%T", v)
+	b.disagree(at)
+	return nil
 }
 
-// invalidUTF8 returns the offset of the first byte that is not valid UTF-8,
-// or -1.
-func invalidUTF8(s string) int {
-	if utf8.ValidString(s) {
-		return -1
+// disagree records that the tree cannot hold the key at offset at.
+func (b *tomlBuilder) disagree(at int) {
+	if !b.lost {
+		b.lost, b.lostAt = true, at
 	}
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
+}
+
+// keyValue adds key = value, whose key may be dotted, to t.
+func (b *tomlBuilder) keyValue(t *tomlTable, e *unstable.Node) {
+	for it := e.Key(); it.Next(); {
+		k := it.Node()
+		name, at := string(k.Data), int(k.Raw.Offset)
+		line := b.line(at)
+		i := t.find(name)
+		if it.IsLast() {
+			if b.room(t.depth, at) {
+				t.add(name, b.value(e.Value(), t.depth+1, at), line)
+			}
+			return
 		}
-		i += n
+		if i < 0 {
+			if !b.room(t.depth+1, at) {
+				return
+			}
+			t.add(name, &tomlTable{line: line, depth: t.depth + 1}, line)
+			i = len(t.keys) - 1
+		}
+		if t = b.table(t.keys[i].val, at); t == nil {
+			return
+		}
+	}
+}
+
+// value builds the value n, at the given depth; at is where n or the key
+// before it starts, for messages. Scalars other than dates are left nil,
+// for fill to take from the library.
+func (b *tomlBuilder) value(n *unstable.Node, depth int32, at int) any {
+	switch n.Kind {
+	case unstable.Array:
+		if b.tooDeep(depth, at) {
+			return nil
+		}
+		a := &tomlArray{depth: depth}
+		for it := n.Children(); it.Next(); {
+			c := it.Node()
+			if o := start(c); o >= 0 {
+				at = o
+			}
+			a.push(b.value(c, depth+1, at), b.line(at))
+		}
+		return a
+	case unstable.InlineTable:
+		at = int(n.Raw.Offset)
+		if !b.room(depth, at) {
+			return nil
+		}
+		t := &tomlTable{line: b.line(at), depth: depth}
+		for it := n.Children(); it.Next(); {
+			b.keyValue(t, it.Node())
+		}
+		return t
+	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
+		return tomlDatetime(n.Data)
+	}
+	return nil
+}
+
+// start returns the offset where the value n starts, or -1 when it is not
+// known: the parser keeps no range for an array, whose start is then taken
+// from its first element.
+func start(n *unstable.Node) int {
+	for i := 0; n != nil && i <= MaxDepth; i++ {
+		if n.Raw.Length > 0 {
+			return int(n.Raw.Offset)
+		}
+		n = n.Child()
 	}
 	return -1
 }
 
-// isControl reports whether c is a control character other than tab, which
-// TOML allows in no string or comment.
-func isControl(c byte) bool { return c < 0x20 && c != '\t' || c == 0x7f }
-
-func isAlnum(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+// fill puts the values the library decoded, m, at the scalars of t, which
+// has the same shape.
+func fill(t *tomlTable, m map[string]any) {
+	for i := range t.keys {
+		t.keys[i].val = filled(t.keys[i].val, m[t.keys[i].name])
+	}
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// filled returns v with the library's value lib at its scalars.
+func filled(v, lib any) any {
+	switch v := v.(type) {
+	case *tomlTable:
+		m, _ := lib.(map[string]any)
+		fill(v, m)
+		return v
+	case *tomlArray:
+		l, _ := lib.([]any)
+		for i := range v.elems {
+			var e any
+			if i < len(l) {
+				e = l[i]
+			}
+			v.elems[i].val = filled(v.elems[i].val, e)
+		}
+		return v
+	case tomlDatetime:
+		return v
 	}
-	return 0
+	return lib
+}
+
+// The tree: every key and array element keeps the line it starts on, so
+// that problems found later can be reported at the right place. Values are
+// string, int64, float64, bool, tomlDatetime, *tomlArray and *tomlTable.
+
+// tomlTable is a TOML table with its keys in the order the file gives them.
+type tomlTable struct {
+	keys     []tomlKey
+	index    map[string]int32 // name → position in keys, once there are many
+	line     int32            // where the table starts
+	depth    int32            // tables and arrays around it
+	implicit bool             // named only by a longer [a.b.c] header so far
+}
+
+// tomlKey is one key of a table.
+type tomlKey struct {
+	name string
+	val  any
+	line int32
+}
+
+// tomlArray is a TOML array: a static one written [ ... ], or an array of
+// tables made by [[header]]s.
+type tomlArray struct {
+	elems []tomlElem
+	depth int32
+}
+
+// tomlElem is one element of an array.
+type tomlElem struct {
+	val  any
+	line int32 // where it starts
+}
+
+// tomlDatetime is a date, time or date-time, as written.
+type tomlDatetime string
+
+// indexAfter is the number of keys from which a table keeps an index, so that
+// finding a key stays cheap in tables with many keys.
+const indexAfter = 8
+
+// find returns the position of the key name, or -1.
+func (t *tomlTable) find(name string) int {
+	if t.index != nil {
+		if i, ok := t.index[name]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i := range t.keys {
+		if t.keys[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// add appends a key that is not in the table yet.
+func (t *tomlTable) add(name string, val any, line int32) {
+	t.keys = append(t.keys, tomlKey{name: name, val: val, line: line})
+	switch n := len(t.keys); {
+	case n > indexAfter && t.index == nil:
+		t.index = make(map[string]int32, 2*n)
+		for i, k := range t.keys {
+			t.index[k.name] = int32(i)
+		}
+	case t.index != nil:
+		t.index[name] = int32(n - 1)
+	}
+}
+
+// has reports whether the table has the key name.
+func (t *tomlTable) has(name string) bool { return t.find(name) >= 0 }
+
+// values returns the elements' values, each passed through f when it is not
+// nil.
+func (a *tomlArray) values(f func(any) any) []any {
+	vals := make([]any, len(a.elems))
+	for i, e := range a.elems {
+		vals[i] = e.val
+		if f != nil {
+			vals[i] = f(e.val)
+		}
+	}
+	return vals
+}
+
+// push appends an element that starts at line.
+func (a *tomlArray) push(val any, line int32) {
+	a.elems = append(a.elems, tomlElem{val: val, line: line})
+}
+
+// plain returns v as plain Go values, as encoding/json writes them: tables
+// become map[string]any, arrays []any and dates their text.
+func plain(v any) any {
+	switch v := v.(type) {
+	case *tomlTable:
+		m := make(map[string]any, len(v.keys))
+		for _, k := range v.keys {
+			m[k.name] = plain(k.val)
+		}
+		return m
+	case *tomlArray:
+		return v.values(plain)
+	case tomlDatetime:
+		return string(v)
+	}
+	return v
 }

@@ -78,7 +78,7 @@ func (v value) schemaFile(f *toolField) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(v.l.dir, path)
 	}
-	data, err := readFile(path, "schema")
+	data, err := readFile(path, "schema", MaxFileSize)
 	var e *Error
 	switch {
 	case errors.As(err, &e):

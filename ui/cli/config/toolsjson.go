@@ -17,7 +17,7 @@ var jsonToolKeys = []string{"name", "description", "input_schema", "command"}
 // [*Error] values with the line and column, several joined with
 // [errors.Join], one a line. A file larger than [MaxFileSize] is refused.
 func LoadTools(path string) ([]Tool, error) {
-	data, err := readFile(path, "tools")
+	data, err := readFile(path, "tools", MaxFileSize)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,172 @@
+package api
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A reply has a size limit, counted in bytes of its content: the text,
+// thinking, signatures and tool inputs of its blocks (see ContentSize). A
+// stream that passes it is cut where it passes it: the event that passes it
+// is cut to fit, the connection is closed, and the reply ends as if the
+// server had stopped there, with the stop reason StopSizeLimit. No event is
+// read into memory past what the reply still has room for, so memory stays
+// bounded however much the server sends. MaxReplySize sets the limit of a
+// call; DefaultMaxReplySize is far beyond what any max_tokens produces.
+
+// eventSlack is how much larger than the room left in a reply one event's
+// data may be: the JSON around the content, and the small events (a
+// message_delta, a message_stop) that follow a reply at its limit.
+const eventSlack = 64 << 10
+
+// ContentSize returns the bytes the content of m counts toward the size
+// limit of a reply: the text, thinking, signature, tool input, tool result
+// and raw JSON of its blocks, and their fields without a Go field. The
+// partial input of a tool call cut short does not count: its Input does.
+func ContentSize(m Message) int {
+	n := 0
+	for i := range m.Content {
+		n += blockSize(&m.Content[i])
+	}
+	return n
+}
+
+func blockSize(b *ContentBlock) int {
+	n := len(b.Text) + len(b.Thinking) + len(b.Signature) + len(b.Input) + len(b.ResultContent) + len(b.Raw)
+	for k, v := range b.Extra {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
+// CutMessage cuts m to at most limit bytes of content, as a stream is cut
+// at the size limit: the blocks that fit are kept, a text or thinking block
+// that does not is cut at a character boundary (a cut thinking block loses
+// its signature), the blocks after it are dropped, and the stop reason
+// becomes StopSizeLimit. It reports whether m was cut; m itself is not
+// changed.
+func CutMessage(m Message, limit int) (Message, bool) {
+	used := 0
+	for i := range m.Content {
+		n := blockSize(&m.Content[i])
+		if used+n <= limit {
+			used += n
+			continue
+		}
+		content := slices.Clone(m.Content[:i])
+		if b, ok := cutBlock(m.Content[i], limit-used); ok {
+			content = append(content, b)
+		}
+		m.Content = content
+		m.StopReason, m.StopSequence = StopSizeLimit, ""
+		return m, true
+	}
+	return m, false
+}
+
+// cutBlock cuts a text or thinking block to room bytes; ok is false when
+// nothing of it is left, or it is of another type, which is kept whole or
+// not at all. What is kept is a copy, so that the rest can be freed.
+func cutBlock(b ContentBlock, room int) (ContentBlock, bool) {
+	switch b.Type {
+	case BlockText:
+		b.Text = strings.Clone(cutString(b.Text, room-(blockSize(&b)-len(b.Text))))
+		return b, b.Text != ""
+	case BlockThinking:
+		b.Signature = ""
+		b.Thinking = strings.Clone(cutString(b.Thinking, room-(blockSize(&b)-len(b.Thinking))))
+		return b, b.Thinking != ""
+	}
+	return b, false
+}
+
+// cutString returns the longest prefix of s of at most n bytes that does
+// not end inside a UTF-8 sequence.
+func cutString(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// ReplyCutNote is what muse says of a reply cut at the size limit limit.
+func ReplyCutNote(limit int) string {
+	return fmt.Sprintf("reply cut at %s, the size limit of one reply: the rest was dropped", sizeText(limit))
+}
+
+// sizeText writes n bytes as "4 MiB", "64 KiB" or "100 bytes".
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// salvage makes an event of the start of one cut at the size limit: the
+// data of a content_block_delta whose last field is the string that grew
+// past the limit, as Anthropic's servers write them, is closed after its
+// last whole character. ok is false for any other event, which is lost.
+func salvage(data []byte) (Event, bool) {
+	for {
+		n := len(data)
+		data = trimEscape(data)
+		data = trimRune(data)
+		if len(data) == n {
+			break
+		}
+	}
+	ev, err := parseEvent(EventContentBlockDelta, append(data, `"}}`...))
+	if err != nil || ev.Type != EventContentBlockDelta {
+		return Event{}, false
+	}
+	return ev, true
+}
+
+// trimEscape drops an escape sequence left unfinished at the end of b, a cut
+// JSON string: a lone backslash, or \u with fewer than four digits.
+func trimEscape(b []byte) []byte {
+	n := len(b)
+	for k := n - 1; k >= max(0, n-6); k-- {
+		if b[k] != '\\' {
+			continue
+		}
+		j := k
+		for j > 0 && b[j-1] == '\\' {
+			j--
+		}
+		if (k-j)%2 == 1 {
+			return b // an escaped backslash: complete
+		}
+		if k == n-1 || b[k+1] == 'u' && n-k < 6 {
+			return b[:k]
+		}
+		return b
+	}
+	return b
+}
+
+// trimRune drops a UTF-8 sequence left unfinished at the end of b.
+func trimRune(b []byte) []byte {
+	for i := len(b) - 1; i >= max(0, len(b)-utf8.UTFMax); i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			return b
+		}
+	}
+	return b
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"muse/theme"
+)
+
+// blob returns an unbroken word of n bytes, like base64.
+func blob(n int) string {
+	const alphabet = "QmFzZTY0IGJsb2I+/wXyZ0123456789abcdefghijklmnopqrstuvwxyzABCDEF="
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[(i*7+i/64)%len(alphabet)]
+	}
+	return string(b)
+}
+
+// printRender returns -p's render of md on a terminal of width columns.
+func printRender(tb testing.TB, md string, width int) string {
+	tb.Helper()
+	th, err := theme.New("dark", true)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o, err := newMDOut(io.Discard, th.Markdown, termenv.TrueColor, width)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return o.render(md)
+}
+
+// TestPrintLongWordCostIsLinear renders a reply holding one long word as
+// -p does on a terminal and counts the bytes allocated: four times the
+// word takes at most five times the bytes. Glamour's word wrapper copies
+// the word it is building for each character it adds, so unbroken words
+// cost the square of their length.
+func TestPrintLongWordCostIsLinear(t *testing.T) {
+	render := func(n int) uint64 {
+		md := "The image, as base64: " + blob(n) + " and that is all.\n"
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		printRender(t, md, 80)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	render(100)
+	small, large := render(4000), render(16000)
+	t.Logf("bytes allocated: %d for a word of 4,000 bytes, %d for 16,000", small, large)
+	if large > 5*small {
+		t.Errorf("a word four times as long took %.1f times the bytes; want at most 5", float64(large)/float64(small))
+	}
+}
+
+// TestPrintMegabyteWordShowsWhole renders a reply holding one word of 1 MB
+// as -p does on a terminal: it is cut into lines no wider than the
+// terminal, and nothing of it is lost.
+func TestPrintMegabyteWordShowsWhole(t *testing.T) {
+	word := blob(1 << 20)
+	const width = 100
+	out := printRender(t, "Here: "+word+" end", width)
+	var got strings.Builder
+	full := 0
+	for _, l := range strings.Split(out, "\n") {
+		v := ansi.Strip(l)
+		if w := ansi.StringWidth(v); w > width {
+			t.Fatalf("a line of %d columns on a terminal of %d", w, width)
+		} else if w == width {
+			full++
+		}
+		got.WriteString(strings.Join(strings.Fields(v), ""))
+	}
+	if want := "Here:" + word + "end"; got.String() != want {
+		t.Fatalf("the word shows changed: %d bytes of text, want %d", got.Len(), len(want))
+	}
+	if want := len(word)/width - 1; full < want {
+		t.Errorf("%d lines fill the terminal's width, want %d: the word is not cut at the width", full, want)
+	}
+}
+
+// BenchmarkPrintLongWord renders a reply of 1 MB as -p does on a terminal:
+// one unbroken word, ordinary prose, and ordinary words in one paragraph.
+func BenchmarkPrintLongWord(b *testing.B) {
+	const size = 1 << 20
+	const para = "Streaming text arrives word by word, and the screen must keep up without drawing again what it has drawn before. " +
+		"A reply may hold lists, tables and code, but mostly it holds sentences like this one, a few to a paragraph.\n\n"
+	prose := strings.Repeat(para, size/len(para)+1)[:size]
+	for _, c := range []struct{ name, text string }{
+		{"word", blob(size)},
+		{"prose", prose},
+		{"paragraph", strings.ReplaceAll(prose, "\n\n", "  ")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				printRender(b, c.text, 100)
+			}
+		})
+	}
+}
