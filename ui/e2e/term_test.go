@@ -132,8 +132,8 @@ type term struct {
 
 	mu    sync.Mutex
 	emu   *vt.Emulator
-	raw   bytes.Buffer           // every byte muse wrote
-	modes map[ansi.Mode]struct{} // the modes set now
+	raw   bytes.Buffer       // every byte muse wrote
+	modes map[ansi.Mode]bool // each mode muse set (true) or reset (false), as it left it
 
 	readDone chan struct{} // the output is read to its end
 	answered chan struct{} // the emulator's answers are all passed on
@@ -160,14 +160,14 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 	tm := &term{
 		t: t, name: "muse " + strings.Join(args, " "), cmd: cmd, ptmx: ptmx, tty: tty,
 		emu:      vt.NewEmulator(cols, rows),
-		modes:    map[ansi.Mode]struct{}{},
+		modes:    map[ansi.Mode]bool{},
 		readDone: make(chan struct{}),
 		answered: make(chan struct{}),
 		exited:   make(chan struct{}),
 	}
 	tm.emu.SetCallbacks(vt.Callbacks{
-		EnableMode:  func(m ansi.Mode) { tm.modes[m] = struct{}{} },
-		DisableMode: func(m ansi.Mode) { delete(tm.modes, m) },
+		EnableMode:  func(m ansi.Mode) { tm.modes[m] = true },
+		DisableMode: func(m ansi.Mode) { tm.modes[m] = false },
 	})
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start muse: %v", err)
@@ -280,11 +280,11 @@ func (tm *term) dump() string {
 	return b.String()
 }
 
-// modeList names the modes set, for a dump; mu is held.
+// modeList names the modes muse set and reset, for a dump; mu is held.
 func (tm *term) modeList() []string {
 	var out []string
-	for m := range tm.modes {
-		out = append(out, fmt.Sprint(m))
+	for m, on := range tm.modes {
+		out = append(out, fmt.Sprintf("%v=%v", m, on))
 	}
 	return out
 }
@@ -414,7 +414,7 @@ func (tm *term) given() bool {
 // checkRestored checks, once muse has exited, that it gave the terminal
 // back as it found it: the terminal's mode cooked (canonical input, echo),
 // and the output read to its end leaving the cursor shown, the alternate
-// screen left, and mouse reporting and bracketed paste off.
+// screen left, mouse reporting and bracketed paste off, and autowrap on.
 func (tm *term) checkRestored() {
 	tm.t.Helper()
 	tm.checkCooked()
@@ -436,8 +436,11 @@ func (tm *term) checkRestored() {
 	}
 	for _, m := range []ansi.Mode{ansi.ModeMouseNormal, ansi.ModeMouseButtonEvent, ansi.ModeMouseAnyEvent,
 		ansi.ModeMouseExtSgr, ansi.ModeBracketedPaste} {
-		if _, on := tm.modes[m]; on {
+		if tm.modes[m] {
 			tm.t.Errorf("mode %v is left on", m)
 		}
+	}
+	if on, set := tm.modes[ansi.ModeAutoWrap]; set && !on {
+		tm.t.Errorf("autowrap is left off")
 	}
 }
