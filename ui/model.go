@@ -373,6 +373,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.sendPending { // keys behind the enter: it was a line break in a paste
 			m.sendPending = false
 			m.w.input.InsertString("\n")
+			m = m.layout() // the input grew a line, whatever the key does next
 		}
 		msg = asText(msg)
 		m.keyBefore, m.lastKey = m.lastKey, kindOf(msg)
