@@ -6,8 +6,8 @@ import (
 	"muse/api"
 )
 
-// What a screen adds up from a session: the tokens its replies spent, the
-// prompt whose turn failed, and how many image turns it holds.
+// What a screen adds up from a session: the tokens its replies spent, and
+// the prompt whose turn failed.
 
 // Usage is the tokens replies spent, added up.
 type Usage struct {
@@ -57,15 +57,4 @@ func (b Branch) FailedPrompt() (string, bool) {
 		}
 	}
 	return strings.TrimSpace(b[u].Text), true
-}
-
-// ImageTurns counts the image turns of s, on every branch.
-func (s *Session) ImageTurns() int {
-	n := 0
-	for _, e := range s.All {
-		if e.Kind == KindImage {
-			n++
-		}
-	}
-	return n
 }

@@ -50,11 +50,11 @@ func (m Model) noteWritten(e session.Entry) Model {
 // refreshBranches shows where the entries shown stand in the session's
 // shape, as the model keeps it from what messages brought (never asking
 // the writer, which a turn may hold); live is the reply that just started,
-// not written yet. The image turn in flight is noted once its entry is
-// written.
+// not written yet. The entry of the image turn in flight, which the engine
+// wrote before reporting it, is noted.
 func (m Model) refreshBranches(live ...session.Entry) Model {
-	if j := m.imaging; j != nil && j.recorded && !m.tree.Has(j.entry.ID) {
-		m = m.noteWritten(j.entry)
+	if j := m.imaging; j != nil && j.entry != nil && !m.tree.Has(j.entry.ID) {
+		m = m.noteWritten(*j.entry)
 	}
 	m.branches, m.branchCount = m.tree.Positions(m.conv.Entries(), live...)
 	badges := make(map[string]string, len(m.branches))

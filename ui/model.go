@@ -35,6 +35,10 @@ type Options struct {
 	engine.Config
 	// Store persists the conversation; nil keeps it in memory only.
 	Store *session.Store
+	// ImageStore, with Store nil, keeps the files of image turns, in a
+	// one-shot folder of each turn's: a session kept in memory only still
+	// has its images saved, as -p saves them.
+	ImageStore *session.Store
 	// Writer is the session to resume, opened for writing; nil starts a new
 	// one, whose journal is created with its first prompt.
 	Writer *session.Writer
@@ -120,8 +124,7 @@ type Model struct {
 	// The session shown: its writer; its id, once written, and its title,
 	// as messages bring them; its settings; its shape, where each entry
 	// shown stands in it and how many branches it holds; what its replies
-	// spent and how the last stopped; its image turns, every branch, so
-	// each turn's files get a number of their own.
+	// spent and how the last stopped.
 	writer      *session.Writer
 	sessID      string
 	title       string
@@ -131,7 +134,6 @@ type Model struct {
 	branchCount int
 	usage       session.Usage
 	lastStop    string
-	imageTurns  int
 
 	// The turn in flight (turnSeq numbers turns and image turns); the
 	// engine's reports while a tool call waits; the input put aside while a
@@ -246,7 +248,6 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.input = m.input.EndRecall()
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
-	m.imageTurns = s.ImageTurns()
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
@@ -327,7 +328,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
 	case tea.KeyMsg:
+		h := m.input.Height()
 		m.input, msg = m.input.Receive(msg)
+		if m.input.Height() != h {
+			m = m.layout() // the input grew a line, whatever the key does next
+		}
 		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd
 			m.w.picker, cmd = m.w.picker.Update(msg)
@@ -404,17 +409,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case answerDueMsg:
 		return m.answerDue(msg)
-	case imageResultMsg:
-		return m.imageResult(msg)
-	case imageEntrySavedMsg:
-		return m.imageEntrySaved(msg)
-	case imagesStartedMsg:
-		if m.imaging == nil || msg.turn != m.imaging.turn {
+	case imageStartedMsg:
+		if m.imaging == nil || msg.id != m.imaging.id {
 			return m, nil
 		}
-		return m, waitImages(msg.turn, msg.ch)
+		return m, waitImage(msg.id, msg.ch)
 	case imageItemMsg:
-		return m.imageItem(msg)
+		return m.applyImage(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.renderer.Previews[k] = v
@@ -654,6 +655,9 @@ func (m Model) SessionID() string { return m.sessID }
 func (m Model) Close() error {
 	if m.turn != nil {
 		m.turn.cancel()
+	}
+	if m.imaging != nil {
+		m.imaging.cancel()
 	}
 	return m.writer.Close()
 }

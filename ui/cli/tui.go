@@ -61,6 +61,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		prompt, image := demo.Keywords()
 		opts.DemoWords = &ui.DemoWords{Prompt: prompt, Image: image}
 	}
+	if store == nil { // images still get a folder, as -p --no-save saves them
+		opts.ImageStore, _ = openStore(env)
+	}
 	if store != nil { // with --no-save, no prompt history either
 		if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
 			fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))
