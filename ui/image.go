@@ -50,8 +50,12 @@ type imageItem struct {
 	done    *imageDone
 }
 
-// imageDone is how the engine ended the image turn.
-type imageDone struct{ err error }
+// imageDone is how the engine ended the image turn, and the id of the
+// session, which the turn's entry may have created.
+type imageDone struct {
+	err    error
+	sessID string
+}
 
 // imageStartedMsg says the engine runs and where it reports.
 type imageStartedMsg struct {
@@ -161,7 +165,7 @@ func runImage(ctx context.Context, cfg engine.ImageConfig, w *session.Writer, t 
 				ch <- it // the screen reads until the turn is done
 			}
 			_, err := engine.RunImage(ctx, cfg, w, t, emit)
-			ch <- imageItem{done: &imageDone{err: err}}
+			ch <- imageItem{done: &imageDone{err: err, sessID: w.ID()}}
 		}()
 		return imageStartedMsg{id: id, ch: ch}
 	}
@@ -247,6 +251,9 @@ func (m Model) finishImage(d imageDone) (tea.Model, tea.Cmd) {
 	j := m.imaging
 	m.imaging = nil
 	j.cancel()
+	if d.sessID != "" {
+		m.sessID = d.sessID
+	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
 		m.notice = d.err.Error()
 	}
