@@ -51,7 +51,11 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 		w.replay = r
 		w.mu.Lock()
 		go func() {
-			defer w.mu.Unlock()
+			var adjusted uint64 // the record of the settings adjust made
+			defer func() {
+				w.mu.Unlock()
+				_ = w.commit(adjusted, nil, false) // a failed write waits in w.pending, as SetParams leaves it
+			}()
 			<-r.start
 			// One goroutine: the other processor keeps drawing the screen.
 			cleaned := s.removeSessionTemps(id)
@@ -72,7 +76,7 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 				sess.Warnings = append(sess.Warnings, "the journal could not be replayed whole: "+err.Error())
 			}
 			w.opened(sess, size, cleaned)
-			w.adjust(adjust)
+			adjusted = w.adjust(adjust)
 		}()
 		return w, preview, nil
 	}
@@ -82,20 +86,24 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 		return nil, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	w.opened(sess, size, s.removeSessionTemps(id))
-	w.adjust(adjust)
+	adjusted := w.adjust(adjust)
 	snap := w.snapshot()
+	_ = w.commit(adjusted, nil, false) // a failed write waits in w.pending, as SetParams leaves it
 	return w, &snap, nil
 }
 
-// adjust sets the settings adjust makes of the session's, when they differ.
-// The caller holds w.mu.
-func (w *Writer) adjust(adjust func(Params) Params) {
+// adjust sets the settings adjust makes of the session's, when they differ,
+// and returns the number of their record, for commit (0 when none). The
+// caller holds w.mu.
+func (w *Writer) adjust(adjust func(Params) Params) uint64 {
 	if adjust == nil {
-		return
+		return 0
 	}
 	if p := adjust(w.sess.Params.clone()); !reflect.DeepEqual(p, w.sess.Params) {
-		_ = w.setParams(p) // a failed write waits in w.pending, as SetParams leaves it
+		n, _ := w.setParams(p) // a failed write waits in w.pending, as SetParams leaves it
+		return n
 	}
+	return 0
 }
 
 // readJournal reads the whole journal of the session id.

@@ -27,19 +27,35 @@ var ErrDeleted = errors.New("the session was deleted")
 // before the next one, so nothing is lost once writing works again; until
 // then Unsaved counts what waits, and every method returns the error.
 //
+// Two locks: mu guards the session in memory and the records that wait, and
+// is never held across a write to the disk, so reading the session (a
+// screen's Snapshot, ID or NewID) never waits for one; ioMu orders the
+// writes and syncs of the journal, one at a time, in the order the records
+// were queued. A method that writes takes mu to change the session and queue
+// its record, lets it go, then takes ioMu (and mu again, briefly, to take the
+// records and to note them written) for the write. ioMu is never taken while
+// mu is held.
+//
 // A Writer made with a nil store keeps the session in memory only.
 type Writer struct {
 	mu      sync.Mutex
+	ioMu    sync.Mutex
 	store   *Store
 	sess    *Session
-	pos     map[string]int         // entry id → position in sess.All
-	exists  bool                   // the journal has been created
-	unlock  func() error           // releases the session's lock
-	pending []pendingRecord        // records not yet written, in order
-	err     error                  // why the last write failed
-	marks   map[string][]blockMark // what the chunks of each streaming reply hold
-	seq     int                    // the number of the next entry id
-	closed  bool
+	pos     map[string]int  // entry id → position in sess.All
+	exists  bool            // the journal has been created
+	unlock  func() error    // releases the session's lock
+	pending []pendingRecord // records not yet written, in order
+	queued  uint64          // how many records were ever queued
+	written uint64          // how many of them are written
+	// creating is set while the journal is being created, with the title
+	// and settings taken for its header: a change of either made then is
+	// queued as a record of its own.
+	creating bool
+	err      error                  // why the last write failed
+	marks    map[string][]blockMark // what the chunks of each streaming reply hold
+	seq      int                    // the number of the next entry id
+	closed   bool
 	// replay is the replay of the journal in the background, for a writer
 	// of OpenWriterAsync; set before the writer is shared, never changed.
 	replay *asyncReplay
@@ -229,7 +245,6 @@ func (w *Writer) newID() string {
 // is part of the session even when writing fails (see Writer).
 func (w *Writer) Append(e Entry) (Entry, error) {
 	w.lock()
-	defer w.mu.Unlock()
 	if e.ID == "" {
 		e.ID = w.newID()
 	}
@@ -243,8 +258,9 @@ func (w *Writer) Append(e Entry) (Entry, error) {
 	}
 	delete(w.marks, e.ID)
 	w.put(e)
-	err := w.write(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
-	return e, err
+	n, err := w.queue(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
+	w.mu.Unlock()
+	return e, w.commit(n, err, false)
 }
 
 // AppendAll appends the entries es as Append does, with one write and one
@@ -269,8 +285,8 @@ func (w *Writer) AppendTree(es []Entry, head string) error {
 
 func (w *Writer) appendAll(es []Entry, literal bool) error {
 	w.lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return errors.New("the session is closed")
 	}
 	for _, e := range es {
@@ -291,14 +307,18 @@ func (w *Writer) appendAll(es []Entry, literal bool) error {
 		}
 		line, err := encodeRecord(&record{Type: recEntry, Time: w.now(), Entry: &e})
 		if err != nil {
+			w.mu.Unlock()
 			return err
 		}
 		w.pending = append(w.pending, pendingRecord{line: line, sync: true})
+		w.queued++
 	}
 	if len(es) > 0 {
 		w.sess.Updated = w.now()
 	}
-	return w.flush(true)
+	n := w.queued
+	w.mu.Unlock()
+	return w.commit(n, nil, true)
 }
 
 // AppendAt writes the entry e, synced, after the entry parent, whatever the
@@ -306,14 +326,15 @@ func (w *Writer) appendAll(es []Entry, literal bool) error {
 // how an edited prompt starts a branch beside the prompt it replaces.
 func (w *Writer) AppendAt(e Entry, parent string) (Entry, error) {
 	w.lock()
-	defer w.mu.Unlock()
 	if _, ok := w.pos[parent]; !ok && parent != "" {
+		w.mu.Unlock()
 		return e, fmt.Errorf("append: no entry %q to follow", parent)
 	}
 	if e.ID == "" {
 		e.ID = w.newID()
 	}
 	if _, ok := w.pos[e.ID]; ok {
+		w.mu.Unlock()
 		return e, fmt.Errorf("append: entry %q exists", e.ID)
 	}
 	if e.Time.IsZero() {
@@ -321,8 +342,9 @@ func (w *Writer) AppendAt(e Entry, parent string) (Entry, error) {
 	}
 	e.Parent = parent
 	w.put(e)
-	err := w.write(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
-	return e, err
+	n, err := w.queue(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
+	w.mu.Unlock()
+	return e, w.commit(n, err, false)
 }
 
 // put applies the entry e to the session in memory.
@@ -362,8 +384,8 @@ func (w *Writer) setHead(id string) {
 // reply cost its length once in all. Append the reply when it ends.
 func (w *Writer) Checkpoint(e Entry) error {
 	w.lock()
-	defer w.mu.Unlock()
 	if e.ID == "" {
+		w.mu.Unlock()
 		return errors.New("checkpoint: the reply has no id")
 	}
 	e.Status = StatusStreaming
@@ -398,52 +420,64 @@ func (w *Writer) Checkpoint(e Entry) error {
 	w.marks[e.ID] = marks
 	w.put(e)
 	if c.Entry == nil && len(c.Blocks) == 0 {
-		return w.err
+		err := w.err
+		w.mu.Unlock()
+		return err
 	}
-	return w.write(&record{Type: recChunk, Time: w.now(), Chunk: &c}, false)
+	n, err := w.queue(&record{Type: recChunk, Time: w.now(), Chunk: &c}, false)
+	w.mu.Unlock()
+	return w.commit(n, err, false)
 }
 
 // SetTitle writes the session's title.
 func (w *Writer) SetTitle(title string) error {
 	w.lock()
-	defer w.mu.Unlock()
 	w.sess.Title = title
-	if !w.exists {
-		return w.err // written with the header
+	if !w.exists && !w.creating {
+		err := w.err // written with the header
+		w.mu.Unlock()
+		return err
 	}
-	return w.write(&record{Type: recTitle, Time: w.now(), Title: &title}, true)
+	n, err := w.queue(&record{Type: recTitle, Time: w.now(), Title: &title}, true)
+	w.mu.Unlock()
+	return w.commit(n, err, false)
 }
 
 // SetParams writes the session's settings.
 func (w *Writer) SetParams(p Params) error {
 	w.lock()
-	defer w.mu.Unlock()
-	return w.setParams(p)
+	n, err := w.setParams(p)
+	w.mu.Unlock()
+	return w.commit(n, err, false)
 }
 
-// setParams is SetParams for a caller holding w.mu.
-func (w *Writer) setParams(p Params) error {
+// setParams is SetParams for a caller holding w.mu: it sets the settings
+// and queues their record, which the caller commits once it lets go of
+// w.mu.
+func (w *Writer) setParams(p Params) (uint64, error) {
 	p = p.clone()
 	w.sess.Params = p
-	if !w.exists {
-		return w.err // written with the header
+	if !w.exists && !w.creating {
+		return 0, w.err // written with the header
 	}
-	return w.write(&record{Type: recParams, Time: w.now(), Params: &p}, true)
+	return w.queue(&record{Type: recParams, Time: w.now(), Params: &p}, true)
 }
 
 // SetHead makes the branch ending at the entry id the active one.
 func (w *Writer) SetHead(id string) error {
 	w.lock()
-	defer w.mu.Unlock()
 	if _, ok := w.pos[id]; !ok && id != "" {
+		w.mu.Unlock()
 		return fmt.Errorf("set head: no entry %q in the session", id)
 	}
 	w.setHead(id)
-	return w.write(&record{Type: recHead, Time: w.now(), Head: &id}, true)
+	n, err := w.queue(&record{Type: recHead, Time: w.now(), Head: &id}, true)
+	w.mu.Unlock()
+	return w.commit(n, err, false)
 }
 
 // Unsaved returns how many records wait to be written, and why the last
-// attempt failed.
+// attempt failed. A record being written counts until it is.
 func (w *Writer) Unsaved() (int, error) {
 	w.lock()
 	defer w.mu.Unlock()
@@ -453,8 +487,9 @@ func (w *Writer) Unsaved() (int, error) {
 // Flush tries again to write the records that wait.
 func (w *Writer) Flush() error {
 	w.lock()
-	defer w.mu.Unlock()
-	return w.flush(true)
+	n := w.queued
+	w.mu.Unlock()
+	return w.commit(n, nil, true)
 }
 
 // Close writes what waits, notes the session in the store's index and
@@ -490,21 +525,32 @@ func (w *Writer) Close() error {
 		r.mu.Unlock()
 	}
 	w.lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return nil
 	}
-	w.closed = true
-	err := w.flush(true)
-	if w.store != nil && w.exists && err == nil {
-		_ = w.store.note(w.sess) // the index is only a cache
+	w.closed = true // nothing more is queued
+	n := w.queued
+	w.mu.Unlock()
+	w.ioMu.Lock()
+	defer w.ioMu.Unlock()
+	err := w.commitLocked(n, true)
+	w.mu.Lock()
+	id, exists, unsaved, unlock := w.sess.ID, w.exists, len(w.pending), w.unlock
+	w.unlock = nil
+	var snap Session
+	if w.store != nil && exists && err == nil {
+		snap = w.snapshot()
 	}
-	if w.unlock != nil {
-		w.unlock()
-		w.unlock = nil
+	w.mu.Unlock()
+	if snap.ID != "" {
+		_ = w.store.note(&snap) // the index is only a cache
+	}
+	if unlock != nil {
+		unlock()
 	}
 	if err != nil {
-		return fmt.Errorf("session %s: %d changes not saved: %w", w.sess.ID, len(w.pending), err)
+		return fmt.Errorf("session %s: %d changes not saved: %w", id, unsaved, err)
 	}
 	return nil
 }
@@ -516,69 +562,130 @@ func (w *Writer) now() time.Time {
 	return time.Now().UTC()
 }
 
-// write queues rec and writes every record that waits.
-func (w *Writer) write(rec *record, sync bool) error {
+// queue encodes rec and queues it to be written, for a caller holding
+// w.mu; it returns the record's number, for commit, which the caller calls
+// once it has let go of w.mu. A writer without a store queues nothing: 0.
+func (w *Writer) queue(rec *record, sync bool) (uint64, error) {
 	if w.closed {
-		return errors.New("the session is closed")
+		return 0, errors.New("the session is closed")
 	}
 	if w.store == nil {
 		w.sess.Updated = rec.Time
-		return nil
+		return 0, nil
 	}
 	line, err := encodeRecord(rec)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if rec.Type != recTitle {
 		w.sess.Updated = rec.Time
 	}
 	w.pending = append(w.pending, pendingRecord{line: line, sync: sync})
-	return w.flush(sync)
+	w.queued++
+	return w.queued, nil
 }
 
-// flush writes the records that wait, creating the journal first if needed.
-func (w *Writer) flush(sync bool) error {
+// commit writes the records that wait, up to the n-th ever queued at least,
+// unless err (of queueing it) is set: then it returns err. With sync it
+// writes and syncs whatever waits, even when n is written already, as a
+// flush does. The caller must not hold w.mu.
+func (w *Writer) commit(n uint64, err error, sync bool) error {
+	if err != nil || n == 0 && !sync {
+		return err
+	}
+	w.ioMu.Lock()
+	defer w.ioMu.Unlock()
+	return w.commitLocked(n, sync)
+}
+
+// commitLocked is commit for a caller holding w.ioMu. It holds w.mu only to
+// take the records that wait and to note them written: the write, the sync
+// and the creation of the journal happen with w.mu free.
+func (w *Writer) commitLocked(n uint64, sync bool) error {
+	w.mu.Lock()
 	if w.store == nil || len(w.pending) == 0 && w.exists {
 		w.err = nil
+		w.mu.Unlock()
 		return nil
 	}
-	if !w.exists {
-		if len(w.pending) == 0 {
-			return nil // nothing worth a session yet
-		}
-		sess, err := w.store.create(w.sess.Params, w.sess.Title, w.sess.ForkedFrom)
-		if err != nil {
-			w.err = err
-			return err
-		}
-		w.sess.ID, w.sess.Created, w.exists = sess.ID, sess.Created, true
-		if w.sess.Updated.IsZero() {
-			w.sess.Updated = sess.Created
-		}
-		if unlock, err := w.store.Lock(sess.ID); err == nil {
-			w.unlock = unlock
+	if w.written >= n && !sync {
+		w.mu.Unlock()
+		return nil // written by the commit before
+	}
+	if len(w.pending) == 0 {
+		w.mu.Unlock()
+		return nil // nothing worth a session yet
+	}
+	batch := slices.Clone(w.pending)
+	create := !w.exists
+	var params Params
+	var title string
+	var fork *Fork
+	if create {
+		params, title, fork = w.sess.Params.clone(), w.sess.Title, w.sess.ForkedFrom
+		w.creating = true
+	}
+	id := w.sess.ID
+	w.mu.Unlock()
+
+	var created *Session
+	var unlock func() error
+	err := error(nil)
+	if create {
+		created, err = w.store.create(params, title, fork)
+		if err == nil {
+			id = created.ID
+			if u, lerr := w.store.Lock(id); lerr == nil {
+				unlock = u
+			}
 		}
 	}
-	data := w.pending[0].line // one record, the usual case, is written as it is
-	sync = sync || w.pending[0].sync
-	if len(w.pending) > 1 {
-		data = nil
-		for _, p := range w.pending { // an empty line only asks for the journal
-			data = append(data, p.line...)
-			sync = sync || p.sync
-		}
-	}
-	if err := w.store.appendFile(w.store.path(w.sess.ID), data, sync); err != nil {
+	if err == nil {
+		err = w.store.appendFile(w.store.path(id), joinRecords(batch, &sync), sync)
 		if errors.Is(err, ErrNotFound) {
-			err = fmt.Errorf("%w: %s is gone", ErrDeleted, w.store.path(w.sess.ID))
+			err = fmt.Errorf("%w: %s is gone", ErrDeleted, w.store.path(id))
 		}
-		w.err = writeHint(err)
-		return w.err
+		if err != nil {
+			err = writeHint(err)
+		}
 	}
-	clear(w.pending)
-	w.pending = w.pending[:0]
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if create {
+		w.creating = false
+		if created != nil {
+			w.sess.ID, w.sess.Created, w.exists, w.unlock = created.ID, created.Created, true, unlock
+			if w.sess.Updated.IsZero() {
+				w.sess.Updated = created.Created
+			}
+		}
+	}
+	if err != nil {
+		w.err = err
+		return err
+	}
+	clear(w.pending[:len(batch)])
+	w.pending = w.pending[len(batch):]
+	w.written += uint64(len(batch))
 	w.err = nil
 	return nil
+}
+
+// joinRecords returns the lines of the records batch as one write, and sets
+// *sync when any of them asks for a sync.
+func joinRecords(batch []pendingRecord, sync *bool) []byte {
+	for _, p := range batch {
+		*sync = *sync || p.sync
+	}
+	if len(batch) == 1 {
+		return batch[0].line // one record, the usual case, is written as it is
+	}
+	var data []byte
+	for _, p := range batch { // an empty line only asks for the journal
+		data = append(data, p.line...)
+	}
+	return data
 }
 
 // writeHint adds what to do to the errors of a failed write.
@@ -631,11 +738,13 @@ func (s *Store) openJournal(id string) (*os.File, int64, error) {
 // create makes the journal now, before any entry, as Import and tests need.
 func (w *Writer) create() error {
 	w.lock()
-	defer w.mu.Unlock()
 	if w.exists || w.store == nil {
+		w.mu.Unlock()
 		return nil
 	}
 	w.pending = append(w.pending, pendingRecord{})
-	err := w.flush(true)
-	return err
+	w.queued++
+	n := w.queued
+	w.mu.Unlock()
+	return w.commit(n, nil, true)
 }

@@ -13,7 +13,6 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/session/prompts"
 	"muse/ui/clipboard"
 	"muse/ui/engine"
 	"muse/ui/launch"
@@ -29,8 +28,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.notice = err.Error()
 		return m, nil // the command stays in the input to be fixed
 	}
-	m.w.input.Reset()
-	m.recall = nil
+	m.input = m.input.Reset().EndRecall()
 	m.notice = res.Notice
 	m = m.layout()
 	switch res.Action {
@@ -50,7 +48,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionRename:
 		return m.rename(res.Arg)
 	case slash.ActionExport:
-		return m, m.export(res.Arg)
+		return m, exportSession(m.writer, res.Arg, m.now())
 	case slash.ActionSessions:
 		return m.openPicker()
 	case slash.ActionImage:
@@ -100,8 +98,8 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 		m.notice = "nothing to retry yet: send a prompt first"
 		return m, nil
 	}
-	if strings.TrimSpace(m.w.input.Value()) == es[u].Text {
-		m.w.input.Reset()
+	if strings.TrimSpace(m.input.Value()) == es[u].Text {
+		m.input = m.input.Reset()
 	}
 	for _, e := range es[u+1:] {
 		m.conv = m.conv.Remove(e.ID)
@@ -332,51 +330,8 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.saveParams()
 	default:
-		m.w.input.SetValue(msg.text)
+		m.input = m.input.SetValue(msg.text)
 		return m.layout(), nil
-	}
-}
-
-// recallPrompt walks the prompt history with Up (older) and Down (newer).
-func (m Model) recallPrompt(older bool) (tea.Model, tea.Cmd) {
-	if m.recall == nil {
-		var sent []string
-		if m.opts.Prompts != nil {
-			sent = m.opts.Prompts.Prompts()
-		}
-		m.recall = prompts.NewRecall(sent)
-	}
-	var text string
-	var ok bool
-	if older {
-		text, ok = m.recall.Prev()
-	} else {
-		text, ok = m.recall.Next()
-	}
-	if ok {
-		m.w.input.SetValue(text)
-		m.recalled = text
-	}
-	return m.layout(), nil
-}
-
-// recalling reports whether Up/Down should walk the history: the input is
-// empty or still shows the recalled prompt.
-func (m Model) recalling() bool {
-	v := m.w.input.Value()
-	return v == "" || (m.recall != nil && v == m.recalled)
-}
-
-// rememberPrompt adds a sent prompt to the history file.
-func rememberPrompt(h *prompts.History, sessionID, text string) tea.Cmd {
-	if h == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		if err := h.Add(sessionID, text); err != nil {
-			return noticeMsg{text: "could not save the prompt history: " + err.Error()}
-		}
-		return nil
 	}
 }
 

@@ -7,10 +7,11 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"muse/api"
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/input"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // Branches on the chat screen. A session is a tree (see session.Branched):
@@ -20,78 +21,45 @@ import (
 // a sibling, [ and ] switch to the previous or next sibling, and f forks the
 // session at the message selected. Every write runs in a command.
 
-// branchPos is where an entry of the active branch stands: its number on
-// the branch, from 1, and its place among its siblings.
-type branchPos struct {
-	num      int      // on the active branch, from 1
-	pos      int      // among its siblings, from 0
-	siblings []string // the ids of its siblings, itself included, in order written
-}
-
-// of is the entry's place among its siblings, "2/3", or "" when it has none.
-func (p branchPos) of() string {
-	if len(p.siblings) < 2 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", p.pos+1, len(p.siblings))
-}
-
-// badge is what the entry's header shows of its siblings: " ‹ 2/3 ›", or
+// badge is what an entry's header shows of its siblings: " ‹ 2/3 ›", or
 // "" when it has none.
-func (p branchPos) badge() string {
-	if of := p.of(); of != "" {
+func badge(p session.Position) string {
+	if of := p.Of(); of != "" {
 		return " ‹ " + of + " ›"
 	}
 	return ""
 }
 
-// branchesOf returns where each entry of the active branch of s stands, and
-// how many branches s holds (the entries no other follows). live are
-// entries not written yet, such as a reply that just started: each follows
-// the one before, the first the head.
-func branchesOf(s session.Session, live ...session.Entry) (map[string]branchPos, int) {
-	all, path := s.All, s.Entries
-	if len(live) > 0 {
-		all, path = slices.Clip(all), slices.Clip(path)
-		parent := s.Head
-		for _, e := range live {
-			e.Parent = parent
-			all = append(all, e)
-			path = append(path, e)
-			parent = e.ID
+// noteWritten notes the entry e, written, in the session's shape. An entry
+// written after the head names no parent: it follows the last entry of the
+// session shown before it.
+func (m Model) noteWritten(e session.Entry) Model {
+	if e.Parent == "" {
+		es := m.conv.Entries()
+		for i := slices.IndexFunc(es, func(x session.Entry) bool { return x.ID == e.ID }) - 1; i >= 0; i-- {
+			if m.tree.Has(es[i].ID) {
+				e.Parent = es[i].ID
+				break
+			}
 		}
 	}
-	children := make(map[string][]string, len(all))
-	for _, e := range all {
-		children[e.Parent] = append(children[e.Parent], e.ID)
-	}
-	leaves := 0
-	for _, e := range all {
-		if len(children[e.ID]) == 0 {
-			leaves++
-		}
-	}
-	out := make(map[string]branchPos, len(path))
-	for i, e := range path {
-		sib := children[e.Parent]
-		out[e.ID] = branchPos{num: i + 1, pos: max(slices.Index(sib, e.ID), 0), siblings: sib}
-	}
-	return out, leaves
+	m.tree.Add(e)
+	return m
 }
 
-// refreshBranches reads where the entries stand from the writer's copy of
-// the session, as its entries change; live is the reply that just started,
-// which the writer does not hold yet.
+// refreshBranches shows where the entries shown stand in the session's
+// shape, as the model keeps it from what messages brought (never asking
+// the writer, which a turn may hold); live is the reply that just started,
+// not written yet. The entry of the image turn in flight, which the engine
+// wrote before reporting it, is noted.
 func (m Model) refreshBranches(live ...session.Entry) Model {
-	return m.setBranches(m.writer.Snapshot(), live...)
-}
-
-// setBranches shows where the entries of s stand.
-func (m Model) setBranches(s session.Session, live ...session.Entry) Model {
-	m.branches, m.branchCount = branchesOf(s, live...)
+	if j := m.imaging; j != nil && j.entry != nil && !m.tree.Has(j.entry.ID) {
+		m = m.noteWritten(*j.entry)
+	}
+	m.branches, m.branchCount = m.tree.Positions(m.conv.Entries(), live...)
 	badges := make(map[string]string, len(m.branches))
 	for id, p := range m.branches {
-		if b := p.badge(); b != "" {
+		if b := badge(p); b != "" {
 			badges[id] = b
 		}
 	}
@@ -151,16 +119,14 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "this prompt is not saved on the branch"
 		return m, nil
 	}
-	draft := m.w.input.Value()
+	draft := m.input.Value()
 	if m.edit.active() {
 		draft = m.edit.draft
 	}
 	m = m.leaveSelection()
-	m.edit = editing{id: e.ID, num: p.num, draft: draft}
-	m.w.input.Reset()
-	m.w.input.SetValue(sanitize.Plain(e.Text)) // the session's text, drawn raw by inputView
-	m.w.input.Placeholder = editPlaceholder
-	m.recall = nil
+	m.edit = editing{id: e.ID, num: p.Num, draft: draft}
+	// The session's text, which the input draws raw.
+	m.input = m.input.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(editPlaceholder).EndRecall()
 	return m.layout(), nil
 }
 
@@ -169,9 +135,7 @@ func (m Model) stopEdit() Model {
 	if !m.edit.active() {
 		return m
 	}
-	m.w.input.Reset()
-	m.w.input.SetValue(m.edit.draft)
-	m.w.input.Placeholder = inputPlaceholder
+	m.input = m.input.Reset().SetValue(m.edit.draft).SetPlaceholder(input.Placeholder)
 	m.edit = editing{}
 	return m.layout()
 }
@@ -182,7 +146,7 @@ func (m Model) editView() string {
 		return ""
 	}
 	text := fmt.Sprintf("editing message %d · enter sends it as a new branch · esc cancels", m.edit.num)
-	return m.th.Styles.Accent.Render(truncateWidth(text, m.width))
+	return m.th.Styles.Accent.Render(textfmt.TruncateWidth(text, m.width))
 }
 
 // editHeight is how many lines the editing line takes.
@@ -210,8 +174,8 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	next = next.stopEdit()
-	next.recall = nil
-	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
+	next.input = next.input.EndRecall()
+	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
 // indexOf returns the index of the entry id in the view, or -1.
@@ -257,9 +221,11 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	return next, cmd
 }
 
-// switchedMsg reports the head moved to the branch through the entry sel.
+// switchedMsg reports the head moved to the branch through the entry sel,
+// and the session as it then stands.
 type switchedMsg struct {
 	w   *session.Writer
+	s   session.Session
 	sel string
 	err error
 }
@@ -268,7 +234,7 @@ type switchedMsg struct {
 // entry e the active branch, through its latest path, in a command.
 func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
 	p := m.branches[e.ID]
-	if len(p.siblings) < 2 {
+	if len(p.Siblings) < 2 {
 		m.notice = "this message has no other branch"
 		return m, nil
 	}
@@ -276,19 +242,20 @@ func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
 		m.notice = why
 		return m, nil
 	}
-	k := p.pos + by
-	if k < 0 || k >= len(p.siblings) {
+	k := p.Pos + by
+	if k < 0 || k >= len(p.Siblings) {
 		which := "later"
 		if by < 0 {
 			which = "earlier"
 		}
-		m.notice = fmt.Sprintf("no %s branch: this is %d of %d", which, p.pos+1, len(p.siblings))
+		m.notice = fmt.Sprintf("no %s branch: this is %d of %d", which, p.Pos+1, len(p.Siblings))
 		return m, nil
 	}
-	w, sib := m.writer, p.siblings[k]
+	w, sib := m.writer, p.Siblings[k]
 	return m, func() tea.Msg {
 		snap := w.Snapshot()
-		return switchedMsg{w: w, sel: sib, err: w.SetHead(snap.Leaf(sib))}
+		err := w.SetHead(snap.Leaf(sib))
+		return switchedMsg{w: w, s: w.Snapshot(), sel: sib, err: err}
 	}
 }
 
@@ -300,42 +267,32 @@ func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.saveErr = msg.err.Error()
 	}
-	s := m.writer.Snapshot()
+	s := msg.s
 	m.conv = m.conv.SetEntries(s.Entries)
-	m = m.setBranches(s)
-	_, m.lastStop = branchUsage(s.Entries) // the tokens spent stay as they are
+	m.tree = s.Tree()
+	m = m.refreshBranches()
+	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
 	i := m.indexOf(msg.sel)
 	if i < 0 || !m.sel.active {
 		m.sel = selection{}
 		return m.layout(), nil
 	}
 	m = m.selectAt(i)
-	m.notice = "switched to branch " + m.branches[msg.sel].of()
+	m.notice = "switched to branch " + m.branches[msg.sel].Of()
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
 }
 
-// branchUsage adds up the usage of the replies of a branch, and tells how
-// its last reply stopped.
-func branchUsage(es []session.Entry) (u api.Usage, stop string) {
-	for _, e := range es {
-		if e.Message != nil {
-			addUsage(&u, e.Message.Usage)
-			stop = e.Message.StopReason
-		}
-	}
-	return u, stop
-}
-
-// forkedMsg carries the session forked, opened for writing.
+// forkedMsg carries the session forked, opened for writing, as it stands.
 type forkedMsg struct {
 	w   *session.Writer
+	s   session.Session
 	err error
 }
 
 // fork copies the active branch up to the entry e into a new session, in a
 // command, then opens it.
 func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
-	store, id := m.opts.Store, m.SessionID()
+	store, id := m.opts.Store, m.sessID
 	if store == nil || id == "" {
 		m.notice = "nothing to fork: the session is not saved yet"
 		return m, nil
@@ -349,14 +306,17 @@ func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "this message is not saved in the session: select another"
 		return m, nil
 	}
-	n := p.num
+	n := p.Num
 	return m, func() tea.Msg {
 		sess, err := store.Fork(id, n, "")
 		if err != nil {
 			return forkedMsg{err: err}
 		}
 		w, err := store.OpenWriter(sess.ID)
-		return forkedMsg{w: w, err: err}
+		if err != nil {
+			return forkedMsg{err: err}
+		}
+		return forkedMsg{w: w, s: w.Snapshot()}
 	}
 }
 
@@ -367,10 +327,10 @@ func (m Model) forked(msg forkedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.w.Close(); return noticeMsg{text: "forked into " + msg.w.ID()} }
+		return m, func() tea.Msg { _ = msg.w.Close(); return noticeMsg{text: "forked into " + msg.s.ID} }
 	}
 	cmd := m.leave()
-	m = m.resume(msg.w)
-	m.notice = "forked into " + msg.w.ID()
+	m = m.resumeFrom(msg.w, msg.s)
+	m.notice = "forked into " + msg.s.ID
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
 }

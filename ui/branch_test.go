@@ -122,34 +122,14 @@ var (
 	enterKey  = tea.KeyMsg{Type: tea.KeyEnter}
 )
 
-func TestBranchesOf(t *testing.T) {
-	s := session.Session{
-		All: []session.Entry{{ID: "e1"}, {ID: "e2", Parent: "e1"}, {ID: "e3", Parent: "e1"}, {ID: "e4", Parent: "e3"}, {ID: "e5"}},
+// An entry's header shows its place among its siblings (see
+// session.Tree.Positions), or nothing when it has none.
+func TestBadge(t *testing.T) {
+	if got := badge(session.Position{Pos: 1, Siblings: []string{"e2", "e3"}}); got != " ‹ 2/2 ›" {
+		t.Errorf("badge %q", got)
 	}
-	s.Entries, s.Head = []session.Entry{s.All[0], s.All[2], s.All[3]}, "e4"
-	b, n := branchesOf(s)
-	if n != 3 {
-		t.Errorf("%d branches, want 3 (e2, e4, e5 end one each)", n)
-	}
-	if got := b["e1"]; got.num != 1 || got.of() != "1/2" {
-		t.Errorf("e1: %+v %q", got, got.of())
-	}
-	if got := b["e3"]; got.num != 2 || got.of() != "2/2" || got.badge() != " ‹ 2/2 ›" {
-		t.Errorf("e3: %+v", got)
-	}
-	if got := b["e4"]; got.of() != "" || got.badge() != "" || got.num != 3 {
-		t.Errorf("e4 has no sibling: %+v", got)
-	}
-	if _, ok := b["e2"]; ok {
-		t.Error("e2 is not on the active branch")
-	}
-	// A reply that just started follows the head, beside nothing yet.
-	b, n = branchesOf(s, session.Entry{ID: "live"})
-	if n != 3 || b["live"].num != 4 || b["live"].of() != "" {
-		t.Errorf("live: %+v, %d branches", b["live"], n)
-	}
-	if len(s.All) != 5 || len(s.Entries) != 3 {
-		t.Error("branchesOf changed the session it read")
+	if got := badge(session.Position{Siblings: []string{"e4"}}); got != "" {
+		t.Errorf("an entry without siblings has the badge %q", got)
 	}
 }
 
@@ -157,12 +137,12 @@ func TestBranchesOf(t *testing.T) {
 func TestEditKeepsTheDraft(t *testing.T) {
 	h := newHarness(t, 0)
 	m := sized(t, h, twoQuestions(t, h), 80, 24)
-	m.w.input.SetValue("my half-written draft")
+	m.input = m.input.SetValue("my half-written draft")
 	m = press(m, selectKey, upKey, upKey, upKey, runes("e"))
 	if !m.edit.active() || m.sel.active {
 		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.active)
 	}
-	if got := m.w.input.Value(); got != "first question" {
+	if got := m.input.Value(); got != "first question" {
 		t.Errorf("input %q, want the prompt", got)
 	}
 	view := m.View()
@@ -173,17 +153,17 @@ func TestEditKeepsTheDraft(t *testing.T) {
 		t.Errorf("view has %d lines, want 24", n)
 	}
 	m = press(m, escKey)
-	if m.edit.active() || m.w.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
-		t.Errorf("esc: editing %v, input %q", m.edit.active(), m.w.input.Value())
+	if m.edit.active() || m.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
+		t.Errorf("esc: editing %v, input %q", m.edit.active(), m.input.Value())
 	}
 	// ctrl+c leaves editing too, before it clears anything.
 	m = press(m, selectKey, upKey, runes("e"))
-	if m.edit.num != 3 || m.w.input.Value() != "second question" {
-		t.Fatalf("editing %+v, input %q", m.edit, m.w.input.Value())
+	if m.edit.num != 3 || m.input.Value() != "second question" {
+		t.Fatalf("editing %+v, input %q", m.edit, m.input.Value())
 	}
 	m = press(m, tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m.edit.active() || m.w.input.Value() != "my half-written draft" || m.quitting {
-		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.active(), m.w.input.Value(), m.quitting)
+	if m.edit.active() || m.input.Value() != "my half-written draft" || m.quitting {
+		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.active(), m.input.Value(), m.quitting)
 	}
 	// e on a reply edits nothing.
 	m = press(m, selectKey, runes("e"))
@@ -219,8 +199,8 @@ func TestEditPromptStartsABranch(t *testing.T) {
 			t.Errorf("view still shows %q:\n%s", gone, view)
 		}
 	}
-	if m.edit.active() || m.w.input.Value() != "" {
-		t.Errorf("after sending: editing %v, input %q", m.edit.active(), m.w.input.Value())
+	if m.edit.active() || m.input.Value() != "" {
+		t.Errorf("after sending: editing %v, input %q", m.edit.active(), m.input.Value())
 	}
 	saved, err := h.store.Load(sess.ID)
 	if err != nil {
@@ -475,7 +455,7 @@ func TestEditingHoldsTheBranch(t *testing.T) {
 	})
 	m := sized(t, h, sess, 80, 24)
 	m = press(m, selectKey, upKey, runes("e"))
-	if got := m.w.input.Value(); got != "hi there" {
+	if got := m.input.Value(); got != "hi there" {
 		t.Errorf("input %q", got)
 	}
 	for _, k := range []string{"[", "r", "f"} {

@@ -18,6 +18,7 @@ import (
 	"muse/api/demo"
 	"muse/session"
 	"muse/theme"
+	"muse/ui/engine"
 )
 
 func TestMain(m *testing.M) {
@@ -50,6 +51,12 @@ func newHarness(t *testing.T, delay time.Duration) *harness {
 
 func (h *harness) model(t *testing.T, sess *session.Session) Model {
 	t.Helper()
+	return h.modelWith(t, sess, func(*Options) {})
+}
+
+// modelWith is model with options changed by set before the screen is made.
+func (h *harness) modelWith(t *testing.T, sess *session.Session, set func(*Options)) Model {
+	t.Helper()
 	th, err := theme.New("dark", true)
 	if err != nil {
 		t.Fatal(err)
@@ -62,11 +69,13 @@ func (h *harness) model(t *testing.T, sess *session.Session) Model {
 		}
 		t.Cleanup(func() { w.Close() })
 	}
-	return New(Options{
-		Client: client, Store: h.store, Writer: w, Theme: th, Profile: termenv.Ascii, Now: fixedClock(),
+	opts := Options{
+		Config: engine.Config{Client: client, Now: fixedClock()}, Store: h.store, Writer: w, Theme: th, Profile: termenv.Ascii,
 		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
 		Getenv: func(string) string { return "" }, // no TMUX, no DISPLAY: never the real clipboard
-	})
+	}
+	set(&opts)
+	return New(opts)
 }
 
 func start(t *testing.T, m Model, w, h int) *teatest.TestModel {
@@ -186,8 +195,8 @@ func TestErrorShownAndPromptRestored(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	if m.w.input.Value() != "demo:overloaded please" {
-		t.Errorf("input %q, want the prompt back", m.w.input.Value())
+	if m.input.Value() != "demo:overloaded please" {
+		t.Errorf("input %q, want the prompt back", m.input.Value())
 	}
 }
 
@@ -274,5 +283,30 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	t.Cleanup(m.turn.cancel)
 	if m.lastErr != "" || strings.Contains(status(m), "failed") {
 		t.Errorf("the old failure shows while the next turn runs: %q", status(m))
+	}
+}
+
+// The screen learns the id of the session its first prompt created from
+// the engine's reports, never by asking the writer (which a turn may hold
+// while it writes); the program is stopped as it is, so no message of
+// closing the session brings the id instead.
+func TestSessionIDArrivesWithTheTurn(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	if m.sessID != "" {
+		t.Fatalf("a new session has the id %q", m.sessID)
+	}
+	tm := start(t, m, 80, 24)
+	send(tm, "hello")
+	waitFor(t, tm, "stop end_turn")
+	tm.Send(testStopMsg{})
+	final := finalModel(t, tm)
+	t.Cleanup(func() { final.writer.Close() })
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.sessID != sess.ID {
+		t.Errorf("the screen has the id %q, the store %q", final.sessID, sess.ID)
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"muse/api/demo"
 )
 
 // TestGoldens drives the chat screen as a person would and compares the final
@@ -97,7 +99,8 @@ func TestWelcomeGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("demo_%dx%d", size.w, size.h), func(t *testing.T) {
 			h := newHarness(t, 0)
 			m := h.model(t, nil)
-			m.opts.Demo = true
+			prompt, image := demo.Keywords()
+			m.opts.DemoWords = &DemoWords{Prompt: prompt, Image: image}
 			tm := start(t, m, size.w, size.h)
 			view := quit(t, tm).View()
 			for _, want := range []string{"Welcome to muse.", "enter", "send"} {

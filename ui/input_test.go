@@ -74,8 +74,7 @@ func TestPromptRecallAcrossSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	hist.Add("old-session", "from another session")
-	m := h.model(t, nil)
-	m.opts.Prompts = hist
+	m := h.modelWith(t, nil, func(o *Options) { o.Prompts = hist })
 	tm := start(t, m, 80, 24)
 	send(tm, "first prompt")
 	waitFor(t, tm, "stop end_turn")
@@ -86,7 +85,7 @@ func TestPromptRecallAcrossSessions(t *testing.T) {
 	waitFor(t, tm, "› from another session")
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	final := quit(t, tm)
-	if v := final.w.input.Value(); v != "first prompt" {
+	if v := final.input.Value(); v != "first prompt" {
 		t.Errorf("after up, up, down the input is %q", v)
 	}
 	if got := hist.Prompts(); len(got) != 2 || got[1] != "first prompt" {
@@ -101,7 +100,7 @@ func TestPasteMultiLineDoesNotSend(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlJ})
 	tm.Type("three")
 	final := quit(t, tm)
-	if v := final.w.input.Value(); v != "line one\nline two\nthree" {
+	if v := final.input.Value(); v != "line one\nline two\nthree" {
 		t.Errorf("input %q", v)
 	}
 	if n := len(final.conv.Entries()); n != 0 {
@@ -126,8 +125,8 @@ func TestRetryReplacesTheLastReply(t *testing.T) {
 	if len(es) != 2 || es[0].Kind != session.KindUser || es[1].Kind != session.KindAssistant || es[1].Message.Text() == "" {
 		t.Fatalf("entries after /retry: %+v", es)
 	}
-	if final.w.input.Value() != "" {
-		t.Errorf("input %q after /retry", final.w.input.Value())
+	if final.input.Value() != "" {
+		t.Errorf("input %q after /retry", final.input.Value())
 	}
 	sess, err := h.store.Latest()
 	if err != nil {
@@ -153,7 +152,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	waitFor(t, tm, "written in the editor")
 	time.Sleep(10 * time.Millisecond)
 	final := quit(t, tm)
-	if v := final.w.input.Value(); v != "written in the editor" {
+	if v := final.input.Value(); v != "written in the editor" {
 		t.Errorf("input %q", v)
 	}
 }
@@ -167,12 +166,12 @@ func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	clip := &lockedBuffer{}
-	m := Model{opts: Options{Terminal: clip, Getenv: func(k string) string {
+	m := Model{common: &common{opts: Options{Terminal: clip, Getenv: func(k string) string {
 		if k == "TMUX" {
 			return "/tmp/tmux-0/default,1,0"
 		}
 		return ""
-	}}}
+	}}}}
 	msg := m.copyText("copied text", "text")()
 	if cm := msg.(copiedMsg); cm.err != nil || cm.chars != 11 {
 		t.Fatalf("copy: %+v", cm)
@@ -202,82 +201,22 @@ func TestHelpCommandListsEverything(t *testing.T) {
 	}
 }
 
-// inputLines returns the rows of the input in a view: from the line after
-// the input's border to the status bar.
-func inputLines(t *testing.T, view string, rows int) []string {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "─") {
-			if i+rows >= len(lines) {
-				t.Fatalf("no %d input rows in:\n%s", rows, view)
-			}
-			return lines[i+1 : i+1+rows]
-		}
-	}
-	t.Fatalf("no input border in:\n%s", view)
-	return nil
-}
-
-// A prompt longer than the width wraps, and the input grows with it.
+// A prompt longer than the width wraps, and the input grows with it: the
+// conversation gives it the rows, and the screen keeps its height (the
+// input's own drawing is tested in ui/input).
 func TestInputGrowsWithWrappedRows(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 30})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("word ", 20) + "end")})
-	if m.inputHeight != 3 {
-		t.Errorf("input is %d rows high, want 3 for 103 characters at 40 columns", m.inputHeight)
+	if m.input.Height() != 3 {
+		t.Errorf("input is %d rows high, want 3 for 103 characters at 40 columns", m.input.Height())
 	}
-	rows := inputLines(t, m.View(), 3)
-	if !strings.HasPrefix(rows[0], "› word") || !strings.Contains(rows[2], "end"+cursorOn) {
-		t.Errorf("input rows %q", rows)
+	if !strings.Contains(m.View(), "› word") {
+		t.Errorf("the input does not show:\n%s", m.View())
 	}
 	if n := strings.Count(m.View(), "\n") + 1; n != 30 {
 		t.Errorf("view has %d lines, want 30", n)
-	}
-}
-
-// A 60-line paste fills a third of the screen and shows its end, where the
-// cursor is; moving to the top scrolls the input up.
-func TestLongPasteShowsTheCursor(t *testing.T) {
-	h := newHarness(t, 0)
-	m := h.model(t, nil)
-	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	var b strings.Builder
-	for i := 1; i <= 60; i++ {
-		fmt.Fprintf(&b, "line %d\n", i)
-	}
-	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.TrimSuffix(b.String(), "\n")), Paste: true})
-	if m.inputHeight != 8 {
-		t.Fatalf("input is %d rows high, want a third of 24", m.inputHeight)
-	}
-	rows := inputLines(t, m.View(), 8)
-	if !strings.Contains(rows[7], "line 60"+cursorOn) || !strings.Contains(rows[0], "line 53") {
-		t.Errorf("after the paste the input shows %q, want lines 53 to 60 and the cursor", rows)
-	}
-	// alt+< goes to the start of the input: the view follows the cursor.
-	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("<"), Alt: true})
-	rows = inputLines(t, m.View(), 8)
-	if !strings.HasPrefix(rows[0], "› "+cursorOn+"l"+cursorOff+"ine 1") || strings.Contains(strings.Join(rows, "\n"), "line 60") {
-		t.Errorf("at the start the input shows %q", rows)
-	}
-	if v := m.w.input.Value(); strings.Count(v, "\n") != 59 {
-		t.Errorf("the paste kept %d lines", strings.Count(v, "\n")+1)
-	}
-}
-
-// The cursor is drawn in reverse video even with NO_COLOR, where no colour
-// or style is drawn (the tests run lipgloss without colours).
-func TestCursorShowsWithoutColour(t *testing.T) {
-	h := newHarness(t, 0)
-	m := h.model(t, nil)
-	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 60, Height: 20})
-	if v := m.View(); !strings.Contains(v, cursorOn+" "+cursorOff+"Ask anything") {
-		t.Errorf("no cursor before the placeholder:\n%q", inputLines(t, v, 1))
-	}
-	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
-	if v := m.View(); !strings.Contains(v, "› hi"+cursorOn+" "+cursorOff) {
-		t.Errorf("no cursor after the text:\n%q", inputLines(t, v, 1))
 	}
 }
 
@@ -289,8 +228,7 @@ func TestCtrlCKeepsTheDraft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := h.model(t, nil)
-	m.opts.Prompts = hist
+	m := h.modelWith(t, nil, func(o *Options) { o.Prompts = hist })
 	tm := start(t, m, 80, 24)
 	tm.Type("a half-written thought")
 	waitFor(t, tm, "half-written thought")
@@ -301,7 +239,7 @@ func TestCtrlCKeepsTheDraft(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // clears it again
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: quits
 	final := finalModel(t, tm)
-	if v := final.w.input.Value(); v != "" {
+	if v := final.input.Value(); v != "" {
 		t.Errorf("input %q after ctrl+c", v)
 	}
 	if got := hist.Prompts(); len(got) != 1 || got[0] != "a half-written thought" {
@@ -324,7 +262,7 @@ func TestLineStartAndEnd(t *testing.T) {
 	} {
 		m, _ = updateModel(m, k)
 	}
-	if v := m.w.input.Value(); v != "<middle>" {
+	if v := m.input.Value(); v != "<middle>" {
 		t.Errorf("input %q, want <middle>", v)
 	}
 }
@@ -349,7 +287,7 @@ func TestTabCyclesAmbiguousCommands(t *testing.T) {
 	var seen []string
 	for range 3 {
 		m, _ = updateModel(m, tab)
-		seen = append(seen, m.w.input.Value())
+		seen = append(seen, m.input.Value())
 	}
 	if want := []string{"/extend ", "/export ", "/extend "}; strings.Join(seen, "|") != strings.Join(want, "|") {
 		t.Errorf("tab, tab, tab gave %q, want %q", seen, want)
@@ -358,19 +296,19 @@ func TestTabCyclesAmbiguousCommands(t *testing.T) {
 		t.Errorf("the hint does not mark the match in the input:\n%s", v)
 	}
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
-	if v := m.w.input.Value(); v != "/export " {
+	if v := m.input.Value(); v != "/export " {
 		t.Errorf("shift+tab gave %q, want /export", v)
 	}
 	// esc closes the hint; the text stays.
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEsc})
-	if v := m.View(); strings.Contains(v, "/extend") || m.w.input.Value() != "/export " {
-		t.Errorf("after esc, input %q and view:\n%s", m.w.input.Value(), v)
+	if v := m.View(); strings.Contains(v, "/extend") || m.input.Value() != "/export " {
+		t.Errorf("after esc, input %q and view:\n%s", m.input.Value(), v)
 	}
 
-	m.w.input.Reset()
+	m.input = m.input.Reset()
 	typeText("/ret")
 	m, _ = updateModel(m, tab)
-	if v := m.w.input.Value(); v != "/retry " {
+	if v := m.input.Value(); v != "/retry " {
 		t.Errorf("tab on /ret gave %q, want %q", v, "/retry ")
 	}
 }
@@ -457,8 +395,8 @@ func TestSelectionCopiesMessagesAndCode(t *testing.T) {
 	tm.Type("typed")
 	waitFor(t, tm, "› typed")
 	final := quit(t, tm)
-	if final.sel.active || final.conv.Selected() != "" || final.w.input.Value() != "typed" {
-		t.Errorf("after esc: selection %+v, input %q", final.sel, final.w.input.Value())
+	if final.sel.active || final.conv.Selected() != "" || final.input.Value() != "typed" {
+		t.Errorf("after esc: selection %+v, input %q", final.sel, final.input.Value())
 	}
 	reply := final.conv.Entries()[1].Message.Text()
 	blocks := codeBlocks(reply)
@@ -499,32 +437,6 @@ func TestCopyCommand(t *testing.T) {
 	}
 }
 
-// wrapInput gives the rows the textarea's cursor moves over: its LineInfo
-// agrees with them for every cursor position of some awkward lines.
-func TestWrapInputMatchesTheTextarea(t *testing.T) {
-	h := newHarness(t, 0)
-	for _, line := range []string{
-		"short",
-		strings.Repeat("word ", 30),
-		"averyveryverylongwordthatdoesnotfitonasinglerowofthisnarrowinput and then some words",
-		"exactly twenty chars", // the width of the text below
-		"日本語のテキストと English words mixed together 漢字",
-		"trailing spaces      ",
-	} {
-		m := h.model(t, nil)
-		m, _ = updateModel(m, tea.WindowSizeMsg{Width: 22, Height: 30})
-		m.w.input.SetValue(line)
-		rows := wrapInput([]rune(line), m.w.input.Width())
-		for col := 0; col <= len([]rune(line)); col++ {
-			m.w.input.SetCursor(col)
-			li := m.w.input.LineInfo()
-			if li.Height != len(rows) || li.RowOffset >= len(rows) || li.Width != len(rows[li.RowOffset]) {
-				t.Fatalf("%q at %d: textarea %+v, rows %q", line, col, li, rows)
-			}
-		}
-	}
-}
-
 // TestKeyNamesTypedAreText checks input that comes in one read without
 // bracketed paste, which Bubble Tea v1 splits at spaces: the letters of
 // "enter", "ctrl+c", "up" or "tab" are typed, never pressed, and a CRLF in a
@@ -538,7 +450,7 @@ func TestKeyNamesTypedAreText(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\tcol2\r\nline2"), Paste: true})
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\r\nx\r\n")})
 	final := quit(t, tm)
-	if v, want := final.w.input.Value(), "press enter or ctrl+c up tab esc ?    col2\nline2\nx\n"; v != want {
+	if v, want := final.input.Value(), "press enter or ctrl+c up tab esc ?    col2\nline2\nx\n"; v != want {
 		t.Errorf("input %q, want %q", v, want)
 	}
 	if n := len(final.conv.Entries()); n != 0 {
@@ -618,7 +530,7 @@ func TestEnterInsideAnUnbracketedPasteIsALineBreak(t *testing.T) {
 		t.Fatal("the enter behind pasted text sent at once")
 	}
 	m, _ = updateModel(m, due()) // settles after the keys behind it: nothing
-	if v := m.w.input.Value(); v != "first\nsecond" || len(m.conv.Entries()) != 0 {
+	if v := m.input.Value(); v != "first\nsecond" || len(m.conv.Entries()) != 0 {
 		t.Fatalf("input %q, %d entries: want one line break and nothing sent", v, len(m.conv.Entries()))
 	}
 	m, due = updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})

@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 
 	"muse/ui/conversation"
+	"muse/ui/input"
 	"muse/ui/keyaction"
 )
 
@@ -140,21 +140,11 @@ func (k KeyMap) SelectHelp() []key.Binding {
 		both(k.SelPrevSibling, k.SelNextSibling, " ", "branch"), k.SelFork, k.SelCopy, code, k.SelLeave}
 }
 
-// textareaKeys frees the keys the chat screen uses for itself: enter sends,
-// ctrl+u/ctrl+d scroll, home/end scroll, ctrl+t shows thinking; the newline and editing keys are the chat's.
-func textareaKeys(k KeyMap) textarea.KeyMap {
-	km := textarea.DefaultKeyMap
-	km.InsertNewline = key.NewBinding(key.WithKeys(k.Newline.Keys()...))
-	km.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
-	km.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
-	km.LineStart = key.NewBinding(key.WithKeys(k.LineStart.Keys()...))
-	km.LineEnd = key.NewBinding(key.WithKeys(k.LineEnd.Keys()...))
-	km.WordBackward = key.NewBinding(key.WithKeys(k.WordLeft.Keys()...))
-	km.WordForward = key.NewBinding(key.WithKeys(k.WordRight.Keys()...))
-	km.DeleteWordBackward = key.NewBinding(key.WithKeys(k.DeleteWord.Keys()...))
-	km.DeleteAfterCursor = key.NewBinding(key.WithKeys(k.DeleteToEnd.Keys()...))
-	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
-	return km
+// inputKeys are the keys the input handles itself.
+func (k KeyMap) inputKeys() input.KeyMap {
+	return input.KeyMap{Complete: k.Complete, Prev: k.Prev, Next: k.Next, Newline: k.Newline,
+		LineStart: k.LineStart, LineEnd: k.LineEnd, WordLeft: k.WordLeft, WordRight: k.WordRight,
+		DeleteWord: k.DeleteWord, DeleteToEnd: k.DeleteToEnd}
 }
 
 // Override rebinds actions by name ("send", "cancel", …), as a profile's

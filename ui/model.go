@@ -7,22 +7,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"muse/api"
 	"muse/session"
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui/conversation"
 	"muse/ui/engine"
+	"muse/ui/input"
 	"muse/ui/picker"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -30,10 +28,18 @@ import (
 
 // Options configure the chat screen.
 type Options struct {
-	// Client talks to the service.
-	Client *api.Client
+	// Config is what every turn of the screen shares with the engine: the
+	// client (which also generates images), the tools offered to the model
+	// and the runner of their commands (a tool with a Command is run by
+	// muse, after the user allows it), the bound on the tool rounds of one
+	// prompt, and the clock, which the screen uses too (nil means time.Now).
+	engine.Config
 	// Store persists the conversation; nil keeps it in memory only.
 	Store *session.Store
+	// ImageStore, with Store nil, keeps the files of image turns, in a
+	// one-shot folder of each turn's: a session kept in memory only still
+	// has its images saved, as -p saves them.
+	ImageStore *session.Store
 	// Writer is the session to resume, opened for writing; nil starts a new
 	// one, whose journal is created with its first prompt.
 	Writer *session.Writer
@@ -48,8 +54,6 @@ type Options struct {
 	Theme *theme.Theme
 	// Profile is the colour profile glamour renders with.
 	Profile termenv.Profile
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 	// Prompts is the prompt history Up and Down recall; nil keeps none.
 	Prompts *prompts.History
 	// Terminal receives what is written to the terminal outside the frame:
@@ -66,21 +70,21 @@ type Options struct {
 	StartInPicker bool
 	// ImageModel is the default image model.
 	ImageModel string
-	// Tools are offered to the model; a tool with a Command is run by muse,
-	// after the user allows it, with RunTool.
-	Tools   []Tool
-	RunTool engine.ToolRunner
-	// MaxToolRounds bounds the automatic tool rounds of one prompt (default 20).
-	MaxToolRounds int
 	// Kitty draws image previews with the kitty graphics protocol, written
 	// to Terminal; it is detected before the program starts.
 	Kitty bool
-	// Demo says muse talks to its offline demo server: the first screen
-	// lists the demo: words to try.
-	Demo bool
+	// DemoWords, when set, are the words the offline demo server knows: the
+	// first screen lists them.
+	DemoWords *DemoWords
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
+}
+
+// DemoWords are the words that show what the offline demo server does.
+type DemoWords struct {
+	// Prompt are the words to put in a prompt, Image those for /image.
+	Prompt, Image []string
 }
 
 // state is which screen the root model shows.
@@ -91,103 +95,84 @@ const (
 	statePicker
 )
 
-// Model is muse's root Bubble Tea model: the conversation, the input and the
-// status bar, plus the reply in flight.
-type Model struct {
-	state state
-	opts  Options
-	th    *theme.Theme
-	keys  KeyMap
-	now   func() time.Time
+// common is what the chat screen shares with its parts, set once by New:
+// the options, the theme, the keys, the clock, the conversation's renderer
+// and the memo of the frame.
+type common struct {
+	opts     Options
+	th       *theme.Theme
+	keys     KeyMap
+	now      func() time.Time
+	renderer *conversation.Renderer
+	memo     *viewMemo
+}
 
+// Model is muse's root Bubble Tea model: the chat screen, or the session
+// picker over it. It routes messages to its children as they concern them:
+// the window's size to all, keys to the one in focus (the picker, or the
+// chat's keys, then the input), the engine's reports to the turn.
+type Model struct {
+	*common
+	state         state
 	width, height int
 
-	conv conversation.Model
-	// w holds the big child widgets behind a pointer: the model is copied on
-	// every Update, and these are tens of kilobytes.
-	w        *widgets
-	renderer *conversation.Renderer
-	params   session.Params
+	// The children: the conversation, the input, and, behind w, those that
+	// are large to copy (the model is copied on every Update).
+	conv  conversation.Model
+	input input.Model
+	w     *widgets
 
-	// The turn in flight (turnSeq numbers them), the image turn in flight,
-	// and the tools the user allowed for the session.
+	// The session shown: its writer; its id, once written, and its title,
+	// as messages bring them; its settings; its shape, where each entry
+	// shown stands in it and how many branches it holds; what its replies
+	// spent and how the last stopped.
+	writer      *session.Writer
+	sessID      string
+	title       string
+	params      session.Params
+	tree        *session.Tree
+	branches    map[string]session.Position
+	branchCount int
+	usage       session.Usage
+	lastStop    string
+
+	// The turn in flight (turnSeq numbers turns and image turns); the
+	// engine's reports while a tool call waits; the input put aside while a
+	// tool result is typed; the image turn in flight; the tools the user
+	// allowed for the session.
 	turn       *turnRun
 	turnSeq    int
-	waitCh     <-chan turnItem // the engine's reports, while a tool call waits
-	draft      string          // the input put aside while a tool result is typed
+	waitCh     <-chan turnItem
+	draft      string
 	imaging    *imageJob
 	toolAlways map[string]bool
 
-	// writer saves the session shown; title is its title as shown.
-	writer *session.Writer
-	title  string
-	// saveErr says why the session is not saved, while it is not;
-	// lastErr names the last failed request; the status bar shows it until
-	// the next turn starts.
-	saveErr, lastErr string
-	// closeErr is set when the session could not be saved on quitting.
-	closeErr error
+	sel  selection // selection mode, while it is on
+	edit editing   // the prompt being edited, while one is
 
-	// recall walks the prompt history; recalled is the prompt it put in the input.
-	recall   *prompts.Recall
-	recalled string
-
-	// sel is selection mode, while it is on.
-	sel selection
-	// edit is the prompt being edited, while one is; branchCount counts
-	// the session's branches, every one; branches tells where each entry
-	// of the active branch stands among its siblings.
-	edit        editing
-	branchCount int
-	branches    map[string]branchPos
-
-	// comp is the Tab completion being cycled; hintHidden is the input the
-	// hint was closed on with esc (it shows again once the input changes).
-	comp       completion
-	hintHidden string
-
-	// inputTop is the first row of the input shown, inputHeight how many
-	// rows show (see sizeInput).
-	inputTop, inputHeight int
-
-	// imageTurns counts the image turns of the session, every branch, so
-	// each turn's files get a number of their own.
-	imageTurns int
-
-	usage    api.Usage
-	lastStop string
-	nextID   int
-	notice   string
-	quitting bool
-	// lastKey is the kind of the last key message, and keyBefore that of
-	// the one before the key being handled: an answer to a tool call or an
-	// enter right behind pasted text is not taken at once (see decideCall).
-	lastKey, keyBefore keyKind
-	// sendPending is an enter right behind pasted text, waiting sendSettle
-	// for keys behind it; sendSeq numbers it, for its sendDueMsg.
-	sendPending bool
-	sendSeq     int
+	// notice is the status bar's line; saveErr says why the session is not
+	// saved, while it is not; lastErr names the last failed request, until
+	// the next turn starts; closeErr why the session could not be saved on
+	// quitting.
+	notice, saveErr, lastErr string
+	closeErr                 error
+	nextID                   int // numbers the screen's own entries (see newEntry)
+	quitting                 bool
 
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
 	// that arrived meanwhile, handled then.
 	loading bool
 	held    []tea.Msg
-
-	memo *viewMemo
 }
 
 // widgets are the chat screen's child components that are large to copy.
 type widgets struct {
-	input    textarea.Model
 	help     help.Model
 	spin     spinner.Model
 	progress progress.Model
 	picker   picker.Model
 }
-
-// Tool is a tool offered to the model.
-type Tool = engine.Tool
 
 // New returns the chat screen.
 func New(opts Options) Model {
@@ -207,17 +192,6 @@ func New(opts Options) Model {
 	keys.Override(opts.Keys)
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
 
-	in := textarea.New()
-	in.KeyMap = textareaKeys(keys)
-	in.ShowLineNumbers = false
-	in.Prompt = inputPrompt // drawn by inputView; set for the textarea's width
-	in.Placeholder = inputPlaceholder
-	in.CharLimit = 0
-	in.MaxHeight = 0
-	in.SetHeight(1)                        // its own view is never drawn: see inputView
-	in.Cursor.SetMode(cursor.CursorStatic) // nothing ticks while nothing animates
-	in.Focus()
-
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
 	h := help.New()
 	h.Styles.ShortKey = opts.Theme.Styles.Muted
@@ -226,13 +200,15 @@ func New(opts Options) Model {
 	h.Styles.FullDesc = opts.Theme.Styles.Subtle
 	h.Styles.ShortSeparator = opts.Theme.Styles.Subtle
 	h.Styles.FullSeparator = opts.Theme.Styles.Subtle
+	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
-		opts: opts, th: opts.Theme, keys: keys, now: opts.Now,
-		conv: conversation.New(r, keys.scrollKeys()), w: &widgets{input: in, help: h, spin: sp, progress: progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())}, renderer: r,
-		params: opts.Params, memo: &viewMemo{},
+		common: &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
+		conv:   conversation.New(r, keys.scrollKeys()),
+		input:  input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
+		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, opts.Theme)},
+		params: opts.Params,
 	}
-	m.w.picker = picker.New(opts.Store, opts.Theme)
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
@@ -247,14 +223,15 @@ func New(opts Options) Model {
 	return m
 }
 
-// resume shows the session of w.
+// resume shows the session of w, a writer nothing else uses yet: one just
+// made, or the one the screen starts with.
 func (m Model) resume(w *session.Writer) Model {
 	return m.resumeFrom(w, w.Snapshot())
 }
 
 // resumeFrom shows s, the session of w.
 func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
-	m.writer = w
+	m.writer, m.sessID = w, s.ID
 	m.title, m.params = s.Title, s.Params
 	if len(s.All) == 0 && s.ID == "" {
 		m.params = m.opts.Params
@@ -266,25 +243,18 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 		m.params.Model = m.opts.Params.Model
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
-	m = m.stopEdit().setBranches(s)
+	m.tree = s.Tree()
+	m = m.stopEdit().refreshBranches()
 	m.sel = selection{}
-	m.recall, m.notice, m.saveErr, m.lastErr = nil, "", "", ""
-	m.usage, m.lastStop = branchUsage(s.Entries)
-	m.imageTurns = 0
-	for _, e := range s.All {
-		if e.Kind == session.KindImage {
-			m.imageTurns++
-		}
-	}
+	m.input = m.input.EndRecall()
+	m.notice, m.saveErr, m.lastErr = "", "", ""
+	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
 	m.state = stateChat
 	return m.layout()
 }
-
-// inputPlaceholder is what the empty input says.
-const inputPlaceholder = "Ask anything · enter sends · alt+enter adds a line"
 
 // Init starts nothing, unless the picker opens first: the screen is idle
 // until a key arrives.
@@ -338,18 +308,11 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 	return next, tea.Batch(cmds...)
 }
 
-// sendSettle is how long an enter right behind pasted text waits for keys
-// behind it before it sends: far more than a terminal takes to deliver the
-// rest of a paste, far less than a person notices.
-const sendSettle = 40 * time.Millisecond
-
-// sendDueMsg says the enter numbered seq has settled: it sends.
-type sendDueMsg struct{ seq int }
-
 // openPickerMsg opens the session picker.
 type openPickerMsg struct{}
 
-// Update handles a message.
+// Update handles a message: the window's size goes to every child, keys to
+// the one in focus, and the rest to what it concerns.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case replayedMsg:
@@ -365,30 +328,45 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
 		return m.layout(), nil
-	case answerDueMsg:
-		return m.answerDue(msg)
-	case sendDueMsg:
-		if !m.sendPending || msg.seq != m.sendSeq {
-			return m, nil
-		}
-		m.sendPending = false
-		if m.awaitsResult() {
-			return m.sendResult()
-		}
-		return m.submit()
 	case tea.KeyMsg:
-		if m.sendPending { // keys behind the enter: it was a line break in a paste
-			m.sendPending = false
-			m.w.input.InsertString("\n")
+		h := m.input.Height()
+		m.input, msg = m.input.Receive(msg)
+		if m.input.Height() != h {
+			m = m.layout() // the input grew a line, whatever the key does next
 		}
-		msg = asText(msg)
-		m.keyBefore, m.lastKey = m.lastKey, kindOf(msg)
 		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
 			var cmd tea.Cmd
 			m.w.picker, cmd = m.w.picker.Update(msg)
 			return m, cmd
 		}
 		return m.handleKey(msg)
+	case tea.MouseMsg:
+		var cmd tea.Cmd
+		m.conv, cmd = m.conv.Update(msg)
+		return m, cmd
+	case input.SendDueMsg:
+		var due bool
+		if m.input, due = m.input.SendDue(msg); !due {
+			return m, nil
+		}
+		if m.awaitsResult() {
+			return m.sendResult()
+		}
+		return m.submit()
+	case input.DraftKeptMsg:
+		if m.notice == "input cleared" {
+			m.notice = "input cleared · ↑ brings it back"
+		}
+		m.input, _ = m.input.Update(msg)
+		return m, nil
+	case input.NoticeMsg:
+		m.notice = msg.Text
+		return m, nil
+	case noticeMsg:
+		m.notice = msg.text
+		return m, nil
+
+	// The session picker, and the sessions it opens.
 	case picker.ListedMsg, picker.ChangedMsg:
 		var cmd tea.Cmd
 		m.w.picker, cmd = m.w.picker.Update(msg)
@@ -396,14 +374,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case picker.PickedMsg:
 		return m.pick(msg.ID, msg.EntryID)
 	case picker.RenameOpenMsg:
-		title := session.CleanTitle(msg.Title)
-		if title == "" {
-			m.w.picker = m.w.picker.SetStatus("a title needs some text")
-			return m, nil
-		}
-		m.title = title
-		w := m.writer
-		return m, func() tea.Msg { return picker.ChangedMsg{What: "renamed", Err: w.SetTitle(title)} }
+		return m.renameOpen(msg.Title)
 	case openPickerMsg:
 		return m.openPicker()
 	case picker.DoneMsg:
@@ -415,17 +386,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.switched(msg)
 	case forkedMsg:
 		return m.forked(msg)
-	case exportedMsg:
-		if msg.err != nil {
-			m.notice = msg.err.Error()
-		} else {
-			m.notice = "exported to " + msg.path
-		}
-		return m, nil
-	case tea.MouseMsg:
-		var cmd tea.Cmd
-		m.conv, cmd = m.conv.Update(msg)
-		return m, cmd
+	case savedMsg:
+		return m.saved(msg)
+	case closedMsg:
+		m.sessID, m.closeErr = msg.id, msg.err
+		return m, tea.Quit
+
+	// The turn in flight and the image turn: what the engine reports.
 	case turnStartedMsg:
 		if m.turn == nil || msg.id != m.turn.id {
 			return m, nil
@@ -441,17 +408,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
-	case imageResultMsg:
-		return m.imageResult(msg)
-	case imageEntrySavedMsg:
-		return m.imageEntrySaved(msg)
-	case imagesStartedMsg:
-		if m.imaging == nil || msg.turn != m.imaging.turn {
+	case answerDueMsg:
+		return m.answerDue(msg)
+	case imageStartedMsg:
+		if m.imaging == nil || msg.id != m.imaging.id {
 			return m, nil
 		}
-		return m, waitImages(msg.turn, msg.ch)
+		return m, waitImage(msg.id, msg.ch)
 	case imageItemMsg:
-		return m.imageItem(msg)
+		return m.applyImage(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.renderer.Previews[k] = v
@@ -465,11 +430,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.w.spin, cmd = m.w.spin.Update(msg)
 		return m, cmd
-	case savedMsg:
-		return m.saved(msg)
-	case closedMsg:
-		m.closeErr = msg.err
-		return m, tea.Quit
+
+	// What commands report: the editor, copies, exports, the viewer.
 	case editFileMsg:
 		return m, runEditor(msg, m.opts.Exec)
 	case editedMsg:
@@ -481,17 +443,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character"))
 		}
 		return m, nil
+	case exportedMsg:
+		if msg.err != nil {
+			m.notice = msg.err.Error()
+		} else {
+			m.notice = "exported to " + msg.path
+		}
+		return m, nil
 	case openedMsg:
 		return m.opened(msg)
-	case noticeMsg:
-		m.notice = msg.text
-		return m, nil
-	case draftKeptMsg:
-		if m.notice == "input cleared" {
-			m.notice = "input cleared · ↑ brings it back"
-		}
-		m.recall = nil // the next ↑ starts from the draft
-		return m, nil
 	}
 	if m.state == statePicker {
 		// The picker's own messages, such as its list's filter results.
@@ -502,6 +462,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m.updateInput(msg)
 }
 
+// handleKey handles a key on the chat screen: a tool call's answer, the
+// selection's keys, the screen's own, then the input's.
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.turn != nil && m.turn.ask != nil && !key.Matches(msg, m.keys.Quit) {
 		if next, cmd, handled := m.decideCall(msg); handled {
@@ -524,7 +486,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.edit.active() {
 			return m.stopEdit(), nil
 		}
-		if strings.TrimSpace(m.w.input.Value()) != "" {
+		if strings.TrimSpace(m.input.Value()) != "" {
 			return m.clearDraft()
 		}
 		return m.quit()
@@ -534,8 +496,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.w.help.ShowAll = false
 			return m.layout(), nil
 		}
-		if len(m.hintLines()) > 0 {
-			m.hintHidden, m.comp = m.w.input.Value(), completion{}
+		if len(m.input.Hint()) > 0 {
+			m.input = m.input.HideHint()
 			return m.layout(), nil
 		}
 		if m.edit.active() {
@@ -548,21 +510,20 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.cancelImage()
 		}
 		return m, nil
-	case key.Matches(msg, m.keys.Send) && m.keyBefore == keyPaste:
+	case key.Matches(msg, m.keys.Send) && m.input.AfterPaste():
 		// An enter right behind pasted text may be a line break inside a
 		// paste without bracketed paste (Bubble Tea makes its CR an enter):
-		// it sends only if no key follows within sendSettle.
-		m.sendSeq++
-		m.sendPending = true
-		seq := m.sendSeq
-		return m, tea.Tick(sendSettle, func(time.Time) tea.Msg { return sendDueMsg{seq: seq} })
+		// it sends only if no key follows it soon.
+		var cmd tea.Cmd
+		m.input, cmd = m.input.HoldSend()
+		return m, cmd
 	case key.Matches(msg, m.keys.Send):
 		return m.submit()
-	case key.Matches(msg, m.keys.Help) && m.w.input.Value() == "":
+	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
 		m.w.help.ShowAll = !m.w.help.ShowAll
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Editor):
-		return m, editText(m.w.input.Value(), editPrompt)
+		return m, editText(m.input.Value(), editPrompt)
 	case key.Matches(msg, m.keys.Thinking):
 		m.renderer.ExpandThinking = !m.renderer.ExpandThinking
 		m.conv = m.conv.Rerender()
@@ -585,25 +546,20 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
-	case key.Matches(msg, m.keys.Complete):
-		return m.complete(1), nil
-	case msg.Type == tea.KeyShiftTab:
-		return m.complete(-1), nil
-	case key.Matches(msg, m.keys.Prev, m.keys.Next) && m.recalling():
-		return m.recallPrompt(key.Matches(msg, m.keys.Prev))
+	case m.input.Owns(msg): // Tab completion, ↑ and ↓ through the prompts
+		return m.updateInput(msg)
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)
 		return m, cmd
 	}
 	m.notice = ""
-	m.recall = nil
 	return m.updateInput(msg)
 }
 
 // submit sends the typed prompt, or runs the typed slash command.
 func (m Model) submit() (tea.Model, tea.Cmd) {
-	text := strings.TrimSpace(m.w.input.Value())
+	text := strings.TrimSpace(m.input.Value())
 	if text == "" {
 		return m, nil
 	}
@@ -617,7 +573,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if m.edit.active() {
 		return m.sendEdit(text)
 	}
-	if m.failedPrompt(text) {
+	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text {
 		// The prompt that failed, sent again: the same turn, retried, not a
 		// second copy of the prompt.
 		return m.retry()
@@ -626,52 +582,18 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if next.turn == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
-	next.w.input.Reset()
-	next.recall = nil
-	return next.layout(), tea.Batch(cmd, rememberPrompt(m.opts.Prompts, m.SessionID(), text))
-}
-
-// failedPrompt reports whether text is the last prompt and the
-// conversation ends in its failure: an error, after at most a failed reply.
-func (m Model) failedPrompt(text string) bool {
-	es := m.conv.Entries()
-	if len(es) == 0 || es[len(es)-1].Kind != session.KindError {
-		return false
-	}
-	u := lastIndex(es, session.KindUser)
-	if u < 0 || strings.TrimSpace(es[u].Text) != text {
-		return false
-	}
-	for _, e := range es[u+1:] {
-		if e.Kind != session.KindError && (e.Kind != session.KindAssistant || e.Status != session.StatusFailed) {
-			return false
-		}
-	}
-	return true
+	next.input = next.input.Reset().EndRecall()
+	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
 // clearDraft empties the input; the text goes into the prompt history, so
 // ↑ brings it back.
 func (m Model) clearDraft() (tea.Model, tea.Cmd) {
-	text := m.w.input.Value()
-	m.w.input.Reset()
-	m.recall = nil
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Clear(m.sessID)
 	m.notice = "input cleared"
-	m = m.layout()
-	h, id := m.opts.Prompts, m.SessionID()
-	if h == nil {
-		return m, nil
-	}
-	return m, func() tea.Msg {
-		if err := h.Add(id, text); err != nil {
-			return noticeMsg{text: "input cleared; it could not be kept for ↑: " + err.Error()}
-		}
-		return draftKeptMsg{}
-	}
+	return m.layout(), cmd
 }
-
-// draftKeptMsg says a cleared draft is in the prompt history.
-type draftKeptMsg struct{}
 
 // newEntry gives a screen-only entry, such as a notice, an id of its own
 // ("n1", "n2"…): such entries are never saved.
@@ -699,12 +621,18 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, closeWriter(m.writer)
 }
 
-// closedMsg reports the session closed, on quitting.
-type closedMsg struct{ err error }
+// closedMsg reports the session closed, on quitting, and its id.
+type closedMsg struct {
+	id  string
+	err error
+}
 
 // closeWriter writes what waits and lets go of the session.
 func closeWriter(w *session.Writer) tea.Cmd {
-	return func() tea.Msg { return closedMsg{err: w.Close()} }
+	return func() tea.Msg {
+		err := w.Close()
+		return closedMsg{id: w.ID(), err: err}
+	}
 }
 
 func errorLine(err error) string {
@@ -718,15 +646,9 @@ func errorLine(err error) string {
 	return textfmt.TruncateRunes(s, 80)
 }
 
-func addUsage(total *api.Usage, u api.Usage) {
-	total.InputTokens += u.InputTokens
-	total.OutputTokens += u.OutputTokens
-	total.CacheCreationInputTokens += u.CacheCreationInputTokens
-	total.CacheReadInputTokens += u.CacheReadInputTokens
-}
-
-// SessionID returns the ID of the session being shown, once it was saved.
-func (m Model) SessionID() string { return m.writer.ID() }
+// SessionID returns the ID of the session shown, once it was saved, as the
+// screen last learned it.
+func (m Model) SessionID() string { return m.sessID }
 
 // Close stops the turn in flight and closes the session, writing what
 // waits, after the program ended without quitting through the screen (a
@@ -734,6 +656,9 @@ func (m Model) SessionID() string { return m.writer.ID() }
 func (m Model) Close() error {
 	if m.turn != nil {
 		m.turn.cancel()
+	}
+	if m.imaging != nil {
+		m.imaging.cancel()
 	}
 	return m.writer.Close()
 }

@@ -1,15 +1,10 @@
 package ui
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
-	"muse/session/transcript"
-	"muse/ui/sanitize"
+	"muse/ui/picker"
 )
 
 // openPicker shows the session picker.
@@ -19,15 +14,16 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.w.picker, cmd = m.w.picker.SetSize(m.width, m.height).Open(m.SessionID())
+	m.w.picker, cmd = m.w.picker.SetSize(m.width, m.height).Open(m.sessID)
 	m.state = statePicker
 	return m, cmd
 }
 
-// sessionLoadedMsg carries a session to resume, opened for writing, and
-// the entry to show (a text search's match), if any.
+// sessionLoadedMsg carries a session to resume, opened for writing, as it
+// stands, and the entry to show (a text search's match), if any.
 type sessionLoadedMsg struct {
 	w       *session.Writer
+	s       session.Session
 	entryID string
 	err     error
 }
@@ -36,14 +32,17 @@ type sessionLoadedMsg struct {
 func loadSession(store *session.Store, id, entryID string) tea.Cmd {
 	return func() tea.Msg {
 		w, err := store.OpenWriter(id)
-		return sessionLoadedMsg{w: w, entryID: entryID, err: err}
+		if err != nil {
+			return sessionLoadedMsg{err: err}
+		}
+		return sessionLoadedMsg{w: w, s: w.Snapshot(), entryID: entryID}
 	}
 }
 
 // pick resumes the session chosen in the picker, scrolled to entryID when
 // a text search found it there.
 func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
-	if id == m.SessionID() {
+	if id == m.sessID {
 		m.state = stateChat
 		return m.showEntry(entryID), nil
 	}
@@ -76,8 +75,8 @@ func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.leave()
-	m = m.resume(msg.w).showEntry(msg.entryID)
-	m.notice = "resumed " + msg.w.ID()
+	m = m.resumeFrom(msg.w, msg.s).showEntry(msg.entryID)
+	m.notice = "resumed " + msg.s.ID
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
 }
 
@@ -93,26 +92,36 @@ func (m Model) leave() tea.Cmd {
 	}
 }
 
-// savedMsg reports a record written by a command.
+// savedMsg reports a record written by a command: the session's id, once
+// it has one, and how many records still wait to be written.
 type savedMsg struct {
-	w   *session.Writer
-	err error
+	w       *session.Writer
+	id      string
+	unsaved int
+	err     error
 }
 
 // save runs write, a change of the session's settings or title, in a
 // command: writing is a side effect, never done in Update.
 func (m Model) save(write func(w *session.Writer) error) tea.Cmd {
 	w := m.writer
-	return func() tea.Msg { return savedMsg{w: w, err: write(w)} }
+	return func() tea.Msg {
+		err := write(w)
+		n, _ := w.Unsaved()
+		return savedMsg{w: w, id: w.ID(), unsaved: n, err: err}
+	}
 }
 
 func (m Model) saved(msg savedMsg) (tea.Model, tea.Cmd) {
 	if msg.w != m.writer {
 		return m, nil
 	}
+	if msg.id != "" {
+		m.sessID = msg.id
+	}
 	if msg.err != nil {
 		m.saveErr = msg.err.Error()
-	} else if n, _ := msg.w.Unsaved(); n == 0 {
+	} else if msg.unsaved == 0 {
 		m.saveErr = ""
 	}
 	return m.layout(), nil
@@ -124,59 +133,24 @@ func (m Model) saveParams() (tea.Model, tea.Cmd) {
 	return m.layout(), m.save(func(w *session.Writer) error { return w.SetParams(p) })
 }
 
+// renameOpen gives the session a new title from the picker, where it was
+// typed for the session shown.
+func (m Model) renameOpen(typed string) (tea.Model, tea.Cmd) {
+	title := session.CleanTitle(typed)
+	if title == "" {
+		m.w.picker = m.w.picker.SetStatus("a title needs some text")
+		return m, nil
+	}
+	m.title = title
+	w := m.writer
+	return m, func() tea.Msg { return picker.ChangedMsg{What: "renamed", Err: w.SetTitle(title)} }
+}
+
 // rename gives the session a new title.
 func (m Model) rename(title string) (tea.Model, tea.Cmd) {
 	m.title = title
 	m.notice = "renamed"
 	return m, m.save(func(w *session.Writer) error { return w.SetTitle(title) })
-}
-
-// exportedMsg reports a finished export.
-type exportedMsg struct {
-	path string
-	err  error
-}
-
-// export writes the conversation as Markdown to path (default ./muse-<id>.md).
-func (m Model) export(path string) tea.Cmd {
-	// A copy of the session as written: the command never reads what the
-	// model or the engine keeps writing.
-	snap := m.writer.Snapshot()
-	sess := &snap
-	if sess.ID == "" {
-		sess.ID = "unsaved"
-	}
-	if sess.Created.IsZero() {
-		sess.Created = m.now().UTC()
-	}
-	if path == "" {
-		path = fmt.Sprintf("muse-%s.md", sess.ID)
-	}
-	return func() tea.Msg {
-		path = expandHome(path)
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-		if err != nil {
-			return exportedMsg{err: fmt.Errorf("export to %s: %w", path, err)}
-		}
-		err = transcript.Export(sess, "md", f, sanitize.ForExport)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return exportedMsg{err: fmt.Errorf("export to %s: %w", path, err)}
-		}
-		abs, _ := filepath.Abs(path)
-		return exportedMsg{path: abs}
-	}
-}
-
-func expandHome(path string) string {
-	if len(path) > 1 && path[0] == '~' && path[1] == '/' {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, path[2:])
-		}
-	}
-	return path
 }
 
 // newSession starts an empty session (ctrl+n).

@@ -16,9 +16,10 @@ import (
 	"muse/api/demo"
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/input"
 )
 
-func toolModel(t *testing.T, tools ...Tool) (Model, *harness) {
+func toolModel(t *testing.T, tools ...engine.Tool) (Model, *harness) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m.opts.Tools = tools
@@ -27,7 +28,7 @@ func toolModel(t *testing.T, tools ...Tool) (Model, *harness) {
 }
 
 func TestToolRoundTrip(t *testing.T) {
-	tool := Tool{
+	tool := engine.Tool{
 		Def:     api.Tool{Name: "get_time", Description: "the time", InputSchema: json.RawMessage(`{"type":"object","properties":{"tz":{"type":"string"}}}`)},
 		Command: []string{"sh", "-c", "printf 'input was: '; cat; printf '\\nit is 12:00'"},
 	}
@@ -57,7 +58,7 @@ func TestToolRoundTrip(t *testing.T) {
 }
 
 func TestToolDeclinedAndTyped(t *testing.T) {
-	run := Tool{Def: api.Tool{Name: "rm_rf", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"false"}}
+	run := engine.Tool{Def: api.Tool{Name: "rm_rf", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"false"}}
 	m, _ := toolModel(t, run)
 	tm := start(t, m, 100, 30)
 	send(tm, "demo:tool do it")
@@ -69,7 +70,7 @@ func TestToolDeclinedAndTyped(t *testing.T) {
 		t.Errorf("declined result %+v", r)
 	}
 
-	typed := Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	typed := engine.Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 	m, _ = toolModel(t, typed)
 	tm = start(t, m, 100, 30)
 	send(tm, "demo:tool weather?")
@@ -84,7 +85,7 @@ func TestToolDeclinedAndTyped(t *testing.T) {
 
 func TestTruncatedToolCallNeverRuns(t *testing.T) {
 	ran := t.TempDir() + "/ran"
-	tool := Tool{Def: api.Tool{Name: "touch_it", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"mode":{"type":"string"}}}`)},
+	tool := engine.Tool{Def: api.Tool{Name: "touch_it", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"mode":{"type":"string"}}}`)},
 		Command: []string{"touch", ran}}
 	m, _ := toolModel(t, tool)
 	tm := start(t, m, 100, 30)
@@ -121,9 +122,9 @@ func TestQuitCommandWhileStreamingKeepsTheTurn(t *testing.T) {
 }
 
 // demoTool is the tool --demo offers.
-func demoTool() Tool {
+func demoTool() engine.Tool {
 	def, argv := demo.TimeTool()
-	return Tool{Def: def, Command: argv}
+	return engine.Tool{Def: def, Command: argv}
 }
 
 // stopWaiting stops the program while a tool call waits, and cancels the
@@ -173,7 +174,7 @@ func TestToolApprovalBoxGolden(t *testing.T) {
 func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.w.input.SetValue("my draft")
+	m.input = m.input.SetValue("my draft")
 	ch := make(chan turnItem)
 	answer := make(chan engine.Approval, 1)
 	m.turn = &turnRun{id: 1, cancel: func() {}}
@@ -193,8 +194,8 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	if a := <-answer; !a.Run || !a.Always {
 		t.Errorf("a answered %+v", a)
 	}
-	if m.w.input.Value() != "my draft" || m.turn.ask != nil || strings.Contains(m.View(), "run tool") {
-		t.Errorf("after the answer: input %q, ask %v", m.w.input.Value(), m.turn.ask)
+	if m.input.Value() != "my draft" || m.turn.ask != nil || strings.Contains(m.View(), "run tool") {
+		t.Errorf("after the answer: input %q, ask %v", m.input.Value(), m.turn.ask)
 	}
 }
 
@@ -298,10 +299,10 @@ func TestApprovalInsideUnbracketedTextIsNoAnswer(t *testing.T) {
 // enter sends it once no key follows, as a prompt's does. It was refused as
 // a key behind a paste, leaving the text in the input and the box waiting.
 func TestTypedResultWithItsEnter(t *testing.T) {
-	typed := Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	typed := engine.Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 	m, _ := toolModel(t, typed)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.w.input.SetValue("my draft")
+	m.input = m.input.SetValue("my draft")
 	answer := make(chan engine.Approval, 1)
 	m.turn = &turnRun{id: 1, cancel: func() {}}
 	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "ask_user", Input: json.RawMessage(`{}`)}, answer: answer}, make(chan turnItem))
@@ -316,9 +317,9 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("the enter gave no command")
 	}
-	due, ok := cmd().(sendDueMsg)
+	due, ok := cmd().(input.SendDueMsg)
 	if !ok {
-		t.Fatalf("the enter gave %T, want sendDueMsg", due)
+		t.Fatalf("the enter gave %T, want input.SendDueMsg", due)
 	}
 	m, _ = updateModel(m, due)
 	select {
@@ -327,9 +328,9 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 			t.Errorf("answered %+v", a)
 		}
 	default:
-		t.Fatalf("the result was not sent; input %q, screen:\n%s", m.w.input.Value(), m.View())
+		t.Fatalf("the result was not sent; input %q, screen:\n%s", m.input.Value(), m.View())
 	}
-	if m.w.input.Value() != "my draft" {
-		t.Errorf("the draft was not given back: %q", m.w.input.Value())
+	if m.input.Value() != "my draft" {
+		t.Errorf("the draft was not given back: %q", m.input.Value())
 	}
 }

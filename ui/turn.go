@@ -14,6 +14,7 @@ import (
 	"muse/session"
 	"muse/ui/conversation"
 	"muse/ui/engine"
+	"muse/ui/input"
 	"muse/ui/sanitize"
 )
 
@@ -62,16 +63,21 @@ type reply struct {
 }
 
 // turnItem is one report of the engine: an event, a question, or the end.
+// An entry written comes with the id of the session, which writing it may
+// have created: the screen never asks the writer.
 type turnItem struct {
-	event *engine.Event
-	ask   *askMsg
-	done  *turnDone
+	event  *engine.Event
+	sessID string
+	ask    *askMsg
+	done   *turnDone
 }
 
-// turnDone is how the engine ended the turn.
+// turnDone is how the engine ended the turn, and the id of the session,
+// which the turn's first entry may have created.
 type turnDone struct {
-	res engine.Result
-	err error
+	res    engine.Result
+	err    error
+	sessID string
 }
 
 // askMsg is a tool call waiting for the user's answer.
@@ -97,14 +103,6 @@ type turnBatchMsg struct {
 // flushLiveMsg asks for the render a throttled frame skipped.
 type flushLiveMsg struct{ id int }
 
-// engineConfig is what every turn of this screen shares.
-func (m Model) engineConfig() engine.Config {
-	return engine.Config{
-		Client: m.opts.Client, Tools: m.opts.Tools, RunTool: m.opts.RunTool,
-		MaxRounds: m.opts.MaxToolRounds, Now: m.opts.Now,
-	}
-}
-
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	if m.busy() {
@@ -129,7 +127,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	// What the status bar said of the last turn is old news now.
 	m.notice, m.lastErr, m.lastStop = "", "", ""
 	m.conv = m.conv.CaughtUp()
-	return m.layout(), tea.Batch(runTurn(ctx, m.engineConfig(), m.writer, t, m.turnSeq), m.w.spin.Tick)
+	return m.layout(), tea.Batch(runTurn(ctx, m.opts.Config, m.writer, t, m.turnSeq), m.w.spin.Tick)
 }
 
 // runTurn starts the engine in the background. It reports through a
@@ -147,7 +145,11 @@ func runTurn(ctx context.Context, cfg engine.Config, w *session.Writer, t engine
 					}
 					return
 				}
-				ch <- turnItem{event: &ev} // the screen reads until the turn is done
+				it := turnItem{event: &ev}
+				if ev.Kind == engine.EntryAdded {
+					it.sessID = w.ID()
+				}
+				ch <- it // the screen reads until the turn is done
 			}
 			approve := func(ctx context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
 				answer := make(chan engine.Approval, 1)
@@ -160,7 +162,7 @@ func runTurn(ctx context.Context, cfg engine.Config, w *session.Writer, t engine
 				}
 			}
 			res, err := engine.Run(ctx, cfg, w, t, emit, approve)
-			ch <- turnItem{done: &turnDone{res: res, err: err}}
+			ch <- turnItem{done: &turnDone{res: res, err: err, sessID: w.ID()}}
 		}()
 		return turnStartedMsg{id: id, ch: ch}
 	}
@@ -212,6 +214,9 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 		case it.ask != nil:
 			return m.askCall(it.ask, msg.ch)
 		case it.event != nil:
+			if it.sessID != "" {
+				m.sessID = it.sessID
+			}
 			var c bool
 			m, c = m.applyEvent(*it.event)
 			changed = changed || c
@@ -244,7 +249,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	switch ev.Kind {
 	case engine.EntryAdded:
 		m.conv = m.conv.CaughtUp().Add(ev.Entry)
-		m = m.refreshBranches() // an edited prompt has siblings
+		m = m.noteWritten(ev.Entry).refreshBranches() // an edited prompt has siblings
 		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {
 			m.lastErr = failedName(ev.Entry.Error)
 		}
@@ -288,14 +293,14 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 			break
 		}
 		if r.base == nil || e.Message != r.base.Message {
-			addUsage(&m.usage, r.acc.Message().Usage)
+			m.usage.Add(r.acc.Message().Usage)
 		}
 		m.lastStop = e.Message.StopReason
 		if e.Status != session.StatusComplete {
 			m.lastStop = ""
 		}
 		m.conv = m.conv.Finish(e)
-		m = m.refreshBranches()
+		m = m.noteWritten(e).refreshBranches()
 	case engine.ToolRunning:
 		t.running = ev.Call.Name
 	case engine.Notice:
@@ -349,9 +354,8 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 	t.ask = a
 	t.running = ""
 	if !a.hasCommand {
-		m.draft = m.w.input.Value()
-		m.w.input.Reset()
-		m.w.input.Placeholder = fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.call.Name))
+		m.draft = m.input.Value()
+		m.input = m.input.Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.call.Name)))
 	}
 	m.waitCh = ch
 	return m.layout(), nil
@@ -363,10 +367,8 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	a := t.ask
 	t.ask, t.pasteRefused, t.pending = nil, false, nil
 	if !a.hasCommand {
-		m.w.input.Reset()
-		m.w.input.SetValue(m.draft)
+		m.input = m.input.Reset().SetValue(m.draft).SetPlaceholder(input.Placeholder)
 		m.draft = ""
-		m.w.input.Placeholder = inputPlaceholder
 	}
 	if ap.Always {
 		if m.toolAlways == nil {
@@ -417,13 +419,13 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pending, t.pasteRefused = nil, true
 		return m, nil, true
 	}
-	if answers && !t.ask.hasCommand && m.keyBefore == keyPaste {
+	if answers && !t.ask.hasCommand && m.input.AfterPaste() {
 		// A typed result's enter right behind text that came in one read
 		// ("forty two" and enter, typed fast) is handled as a prompt's:
 		// it sends once no key follows it (see sendDueMsg).
 		return m, nil, false
 	}
-	if answers && (m.keyBefore == keyPaste || m.keyBefore == keySpace && t.ask.hasCommand) {
+	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && t.ask.hasCommand) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
 		// and Bubble Tea splits a paste without bracketed paste at spaces
 		// ("take a look" is "take", " ", "a", …): a key right behind a
@@ -466,7 +468,7 @@ func (m Model) awaitsResult() bool {
 // sendResult answers the tool call that waits for a typed result with the
 // input's text.
 func (m Model) sendResult() (tea.Model, tea.Cmd) {
-	text := m.w.input.Value()
+	text := m.input.Value()
 	return m.answerCall(engine.Approval{Result: &text})
 }
 
@@ -502,8 +504,11 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if r := t.reply; r != nil { // the engine stopped mid-reply without saying so
 		m.conv = m.conv.Remove(r.live.ID)
 	}
-	if d.err != nil && !t.cancelled && t.prompt != "" && strings.TrimSpace(m.w.input.Value()) == "" {
-		m.w.input.SetValue(t.prompt)
+	if d.sessID != "" {
+		m.sessID = d.sessID
+	}
+	if d.err != nil && !t.cancelled && t.prompt != "" && strings.TrimSpace(m.input.Value()) == "" {
+		m.input = m.input.SetValue(t.prompt)
 		m.notice = "the prompt is back in the input: enter sends it again"
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {

@@ -14,6 +14,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/input"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -24,18 +25,28 @@ func (m Model) layout() Model {
 	if m.width <= 0 || m.height <= 0 {
 		return m
 	}
-	m.w.input.SetWidth(m.width)
-	m = m.sizeInput()
+	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.inputHeight - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
 
-// updateInput passes msg to the input, then sizes it to its rows.
+// inputState is what the input shows of the rest of the screen.
+func (m Model) inputState() input.State {
+	return input.State{Busy: m.turn != nil, Answering: m.waitingForApproval(), Selecting: m.sel.active}
+}
+
+// waitingForApproval reports whether a tool call waits for y, n or a: the
+// input then only says so.
+func (m Model) waitingForApproval() bool {
+	return m.turn != nil && m.turn.ask != nil && m.turn.ask.hasCommand
+}
+
+// updateInput passes msg to the input, then sizes the screen to its rows.
 func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
-	m.w.input, cmd = m.w.input.Update(msg)
+	m.input, cmd = m.input.Update(msg)
 	return m.layout(), cmd
 }
 
@@ -82,7 +93,7 @@ func (m Model) helpView() string {
 	}
 	// A notice too long for the status line goes on here, before a hint of
 	// one line (of the command that failed and stays in the input).
-	hint, notice := m.hintLines(), m.noticeLines()
+	hint, notice := m.input.Hint(), m.noticeLines()
 	if len(notice) > 1 && len(hint) <= 1 {
 		return st.Warning.Render(notice[1])
 	}
@@ -124,12 +135,6 @@ func (m Model) View() string {
 		return m.w.picker.View()
 	}
 	c := m.memo
-	value := m.w.input.Value()
-	slash := strings.HasPrefix(strings.TrimSpace(value), "/")
-	hintValue := ""
-	if slash {
-		hintValue = value
-	}
 	conv := m.conv.View()
 	if len(m.conv.Entries()) == 0 {
 		conv = c.welcome.Get(textfmt.Key(m.width, m.conv.Height()), func() string { return m.welcomeView(m.width, m.conv.Height()) })
@@ -145,9 +150,9 @@ func (m Model) View() string {
 		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
 	}
 	parts = append(parts,
-		c.input.Get(m.inputKey(), m.inputView),
+		m.input.SetState(m.inputState()).View(),
 		c.status.Get(m.statusKey(), m.statusView),
-		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, hintValue, m.hintHidden, m.comp.cycling(value), m.comp.idx, m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
+		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
 	)
 	return c.frame.join(parts)
 }
@@ -178,8 +183,8 @@ func (f *frameMemo) join(parts []string) string {
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, input, status, help, welcome, edit textfmt.Memo
-	frame                                      frameMemo
+	header, status, help, welcome, edit textfmt.Memo
+	frame                               frameMemo
 }
 
 // statusKey is what the status bar shows, before styling. While a reply
@@ -210,7 +215,7 @@ func (m Model) statusKey() string {
 		b = strconv.AppendInt(b, int64(len(m.conv.Entries())), 10)
 		if e, ok := m.selectedEntry(); ok {
 			b = append(b, e.ID...)
-			b = append(b, m.branches[e.ID].of()...)
+			b = append(b, m.branches[e.ID].Of()...)
 		}
 	}
 	if j := m.imaging; j != nil {
@@ -299,7 +304,7 @@ func (m Model) statusView() string {
 	case m.sel.active:
 		e, _ := m.selectedEntry()
 		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
-		if of := m.branches[e.ID].of(); of != "" {
+		if of := m.branches[e.ID].Of(); of != "" {
 			left += st.StatusValue.Render(" · branch " + of)
 		}
 		switch e.Kind {
@@ -444,23 +449,23 @@ func (m Model) approvalView() string {
 		title = "tool " + name + " needs a result"
 		keys = "type it below · enter sends · esc declines"
 	}
-	lines := []string{st.ToolTitle.Render(truncateWidth(title, inner))}
+	lines := []string{st.ToolTitle.Render(textfmt.TruncateWidth(title, inner))}
 	input := strings.Split(sanitize.Plain(textfmt.PrettyJSON(call.Input)), "\n")
 	// What the screen leaves: a line of conversation at least, the input,
 	// the bars, and the box's title, keys and border; a third at most.
-	room := min(m.height-1-1-m.inputHeight-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
+	room := min(m.height-1-1-m.input.Height()-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
 	switch {
 	case room <= 0: // a tiny screen: the input on the title's line, as it fits
-		lines[0] = st.ToolTitle.Render(truncateWidth(title+" "+strings.Join(strings.Fields(sanitize.Line(string(call.Input))), " "), inner))
+		lines[0] = st.ToolTitle.Render(textfmt.TruncateWidth(title+" "+strings.Join(strings.Fields(sanitize.Line(string(call.Input))), " "), inner))
 		input = nil
 	case len(input) > room:
 		more := len(input) - room + 1
 		input = append(input[:room-1], "… "+textfmt.Plural(more, "more line"))
 	}
 	for _, l := range input {
-		lines = append(lines, truncateWidth(strings.TrimRight(l, " "), inner))
+		lines = append(lines, textfmt.TruncateWidth(strings.TrimRight(l, " "), inner))
 	}
-	lines = append(lines, st.Warning.Render(truncateWidth(keys, inner)))
+	lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(keys, inner)))
 	return box.Render(strings.Join(lines, "\n"))
 }
 

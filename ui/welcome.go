@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"muse/api/demo"
 	"muse/ui/conversation"
+	"muse/ui/textfmt"
 )
 
 // welcomeView fills the empty conversation: the keys that matter and,
@@ -34,12 +34,11 @@ func (m Model) welcomeView(width, height int) string {
 		{first(k.Select), "select a message to copy"},
 	}
 	var tail []string
-	if m.opts.Demo {
-		msgs, imgs := demo.Keywords()
+	if d := m.opts.DemoWords; d != nil {
 		tail = append(tail, "", st.Muted.Render("The offline demo: put one of these words in a prompt:"))
-		tail = append(tail, wrapWords(msgs, width-conversation.BodyIndent, 3)...)
+		tail = append(tail, textfmt.WrapWords(d.Prompt, width-conversation.BodyIndent, 3)...)
 		tail = append(tail, st.Muted.Render("and with /image PROMPT:"))
-		tail = append(tail, wrapWords(imgs, width-conversation.BodyIndent, 3)...)
+		tail = append(tail, textfmt.WrapWords(d.Image, width-conversation.BodyIndent, 3)...)
 	}
 	if room := height - 1 - 2 - len(tail); room < len(rows) { // the title with a blank line after it, and the tail
 		rows = rows[:max(room, 3)]
@@ -56,7 +55,7 @@ func (m Model) welcomeView(width, height int) string {
 	lines = append(lines, tail...)
 	for i, l := range lines {
 		if l != "" {
-			lines[i] = truncateWidth(strings.Repeat(" ", conversation.BodyIndent)+l, width)
+			lines[i] = textfmt.TruncateWidth(strings.Repeat(" ", conversation.BodyIndent)+l, width)
 		}
 	}
 	lines = append([]string{""}, lines...)

@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/api"
+	"muse/api/demo"
 	"muse/session"
 	"muse/session/prompts"
 	"muse/theme"
@@ -54,8 +55,16 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// Run. Kitty graphics also need colour.
 	terminal := preview.Detect(env.Getenv, os.Stdin, os.Stdout, 100*time.Millisecond)
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
-	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
-		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), Demo: cfg.demo}
+	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
+		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys,
+		Config: engine.Config{Client: client, Tools: cfg.tools, MaxRounds: cfg.maxRounds, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv)}}
+	if cfg.demo {
+		prompt, image := demo.Keywords()
+		opts.DemoWords = &ui.DemoWords{Prompt: prompt, Image: image}
+	}
+	if store == nil { // images still get a folder, as -p --no-save saves them
+		opts.ImageStore, _ = openStore(env)
+	}
 	if store != nil { // with --no-save, no prompt history either
 		if h, err := prompts.Open(prompts.Path(store.Dir()), 1000); err != nil {
 			fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))

@@ -1,9 +1,10 @@
-package ui
+package input
 
 import (
 	"strings"
 
 	"muse/ui/slash"
+	"muse/ui/textfmt"
 )
 
 // completion is the Tab completion of an ambiguous /command: its options,
@@ -22,13 +23,12 @@ func (c completion) cycling(value string) bool {
 // trailing space; an ambiguous one with its first match, then, Tab after
 // Tab, the next ones (dir -1 goes back, as shift+tab does).
 func (m Model) complete(dir int) Model {
-	value := m.w.input.Value()
+	value := m.ta.Value()
 	if c := m.comp; c.cycling(value) {
 		n := len(c.options)
 		c.idx = ((c.idx+dir)%n + n) % n
 		m.comp = c
-		m.w.input.SetValue(c.options[c.idx])
-		return m.layout()
+		return m.SetValue(c.options[c.idx])
 	}
 	options := slash.Completions(value)
 	switch len(options) {
@@ -36,24 +36,24 @@ func (m Model) complete(dir int) Model {
 		return m
 	case 1:
 		m.comp = completion{}
-		m.w.input.SetValue(options[0])
+		m = m.SetValue(options[0])
 	default:
 		idx := 0
 		if dir < 0 {
 			idx = len(options) - 1
 		}
 		m.comp = completion{options: options, idx: idx}
-		m.w.input.SetValue(options[idx])
+		m = m.SetValue(options[idx])
 	}
 	m.hintHidden = ""
-	return m.layout()
+	return m
 }
 
-// hintLines is what shows under the input while a /command is typed: every
+// Hint is what shows under the input while a /command is typed: every
 // match of an ambiguous name (the one Tab put in the input marked), then
-// the usage of the command chosen; nothing once esc closed it.
-func (m Model) hintLines() []string {
-	value := m.w.input.Value()
+// the usage of the command chosen; nothing once esc closed it (HideHint).
+func (m Model) Hint() []string {
+	value := m.ta.Value()
 	width := max(m.width, 1)
 	if value == "" || (m.hintHidden != "" && value == m.hintHidden) {
 		return nil
@@ -66,7 +66,7 @@ func (m Model) hintLines() []string {
 				names[i] = "[" + names[i] + "]"
 			}
 		}
-		lines := wrapWords(names, width, 2)
+		lines := textfmt.WrapWords(names, width, 2)
 		if h := slash.Hint(value, width); h != "" {
 			lines = append(lines, h)
 		}
@@ -77,7 +77,7 @@ func (m Model) hintLines() []string {
 		for i, o := range options {
 			names[i] = strings.TrimSpace(o)
 		}
-		return wrapWords(append(names, "· tab cycles"), width, 2)
+		return textfmt.WrapWords(append(names, "· tab cycles"), width, 2)
 	}
 	if h := slash.Hint(value, width); h != "" {
 		return []string{h}
@@ -85,31 +85,17 @@ func (m Model) hintLines() []string {
 	return nil
 }
 
-// wrapWords joins words two spaces apart on lines of width, at most
-// maxLines of them; when words are left over, the last line ends in "…".
-func wrapWords(words []string, width, maxLines int) []string {
-	var lines []string
-	cur := ""
-	for _, w := range words {
-		next := w
-		if cur != "" {
-			next = cur + "  " + w
-		}
-		if strWidth(next) <= width {
-			cur = next
-			continue
-		}
-		if cur != "" {
-			lines = append(lines, cur)
-		}
-		if len(lines) == maxLines {
-			lines[maxLines-1] = truncateWidth(lines[maxLines-1]+" …", width)
-			return lines
-		}
-		cur = truncateWidth(w, width)
+// HintKey is what the hint depends on, for a screen that memoizes it.
+func (m Model) HintKey() string {
+	value := m.ta.Value()
+	if !strings.HasPrefix(strings.TrimSpace(value), "/") {
+		value = ""
 	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
+	return textfmt.Key(m.width, value, m.hintHidden, m.comp.cycling(m.ta.Value()), m.comp.idx)
+}
+
+// HideHint closes the hint, until the input changes.
+func (m Model) HideHint() Model {
+	m.hintHidden, m.comp = m.ta.Value(), completion{}
+	return m
 }
