@@ -60,18 +60,6 @@ func (s *Session) Leaf(id string) string {
 	return id
 }
 
-// Branched reports whether the session holds more than one branch.
-func (s *Session) Branched() bool {
-	parents := make(map[string]bool, len(s.All))
-	for _, e := range s.All {
-		if parents[e.Parent] {
-			return true
-		}
-		parents[e.Parent] = true
-	}
-	return false
-}
-
 // BranchPath is a branch other than the active one: its entries from where
 // it leaves the active branch, after entry number After of the active branch
 // (from 1; 0 before the first).

@@ -62,6 +62,6 @@ func (s *Store) note(sess *Session) error {
 	if idx == nil {
 		return nil // List rebuilds a missing index from every journal
 	}
-	idx[sess.ID] = indexEntry{Info: sess.Info(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+	idx[sess.ID] = indexEntry{Info: sess.info(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 	return s.writeIndex(idx)
 }

@@ -142,3 +142,23 @@ func replay(r io.Reader, id string) (*Session, error) {
 	sess, _, err := replayStats(r, id, false)
 	return sess, err
 }
+
+// Branched reports whether the session holds more than one branch.
+func (s *Session) Branched() bool {
+	parents := make(map[string]bool, len(s.All))
+	for _, e := range s.All {
+		if parents[e.Parent] {
+			return true
+		}
+		parents[e.Parent] = true
+	}
+	return false
+}
+
+// Flush tries again to write the records that wait.
+func (w *Writer) Flush() error {
+	w.lock()
+	n := w.queued
+	w.mu.Unlock()
+	return w.commit(n, nil, true)
+}

@@ -45,7 +45,7 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 	switch {
 	case err != nil:
 	case im.Tree:
-		err = w.AppendTree(im.Entries, im.Head)
+		err = w.appendTree(im.Entries, im.Head)
 	default:
 		// An export of one branch is a line of entries, each after the one
 		// before it, whatever parents it names.

@@ -127,7 +127,7 @@ func (s *Store) scanAll(jobs []scanJob) {
 func (s *Store) scan(id string, mtime time.Time) (info Info, keep, ok bool) {
 	sess, _, err := s.loadStats(id, true) // the list needs no reply's content
 	if err == nil {
-		return sess.Info(), true, true
+		return sess.info(), true, true
 	}
 	if errors.Is(err, ErrNotFound) {
 		return Info{}, false, false

@@ -41,7 +41,7 @@ func TestLightListMatchesLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := sess.Info(); !reflect.DeepEqual(info, want) {
+		if want := sess.info(); !reflect.DeepEqual(info, want) {
 			t.Errorf("listed %+v, loaded %+v", info, want)
 		}
 	}

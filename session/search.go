@@ -73,7 +73,7 @@ func (s *Store) Search(query string, limit int) ([]Match, error) {
 // which is lowercase and on one line, up to limit matches in all: the
 // active branch first, then the entries only other branches hold.
 func searchSession(sess *Session, q string, out []Match, limit int) []Match {
-	title := sess.Info().Title
+	title := sess.info().Title
 	turn := 0
 	onActive := make(map[string]bool, len(sess.Entries))
 	for _, e := range sess.Entries {

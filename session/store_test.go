@@ -365,7 +365,7 @@ func TestTitleAndParams(t *testing.T) {
 	if !strings.HasPrefix(lines[2], `{"type":"title","time":`) || !strings.HasPrefix(lines[3], `{"type":"params","time":`) {
 		t.Errorf("records:\n%s", strings.Join(lines, "\n"))
 	}
-	if info := got.Info(); info.Title != "New <title> & more" || info.Model != "claude-sonnet-4-5" || info.Messages != 1 {
+	if info := got.info(); info.Title != "New <title> & more" || info.Model != "claude-sonnet-4-5" || info.Messages != 1 {
 		t.Errorf("Info() = %+v", info)
 	}
 }
@@ -385,7 +385,7 @@ func TestTitleCanBeCleared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Title != "" || len(got.Warnings) != 0 || got.Info().Title != "untitled" {
+	if got.Title != "" || len(got.Warnings) != 0 || got.info().Title != "untitled" {
 		t.Errorf("title %q, warnings %q; want it cleared", got.Title, got.Warnings)
 	}
 }

@@ -56,8 +56,8 @@ func shorten(s string, max int) string {
 	return strings.TrimRight(string(r[:cut]), " ,;:") + "…"
 }
 
-// Info returns what a session list shows of sess.
-func (sess *Session) Info() Info {
+// info returns what a session list shows of sess.
+func (sess *Session) info() Info {
 	info := Info{
 		ID:      sess.ID,
 		Title:   sess.Title,

@@ -57,11 +57,11 @@ func TestInfo(t *testing.T) {
 		Updated: clockStart.Add(1),
 	}
 	want := Info{ID: sess.ID, Title: "untitled", Created: clockStart, Updated: clockStart.Add(1), Messages: 4, Model: "m1"}
-	if got := sess.Info(); got != want {
+	if got := sess.info(); got != want {
 		t.Errorf("Info() = %+v, want %+v", got, want)
 	}
 	sess.Title = "Named"
-	if got := sess.Info().Title; got != "Named" {
+	if got := sess.info().Title; got != "Named" {
 		t.Errorf("Info().Title = %q, want Named", got)
 	}
 }

@@ -269,11 +269,11 @@ func (w *Writer) AppendAll(es []Entry) error {
 	return w.appendAll(es, false)
 }
 
-// AppendTree appends the entries es, each after the parent it names (an
+// appendTree appends the entries es, each after the parent it names (an
 // empty parent makes it a first entry), with one write and one sync, then
 // makes the branch ending at head the active one: a whole tree of branches,
 // as an export of every branch holds it.
-func (w *Writer) AppendTree(es []Entry, head string) error {
+func (w *Writer) appendTree(es []Entry, head string) error {
 	if err := w.appendAll(es, true); err != nil {
 		return err
 	}
@@ -482,14 +482,6 @@ func (w *Writer) Unsaved() (int, error) {
 	w.lock()
 	defer w.mu.Unlock()
 	return len(w.pending), w.err
-}
-
-// Flush tries again to write the records that wait.
-func (w *Writer) Flush() error {
-	w.lock()
-	n := w.queued
-	w.mu.Unlock()
-	return w.commit(n, nil, true)
 }
 
 // Close writes what waits, notes the session in the store's index and

@@ -14,7 +14,7 @@ import (
 	"muse/ui/textfmt"
 )
 
-// Branches on the chat screen. A session is a tree (see session.Branched):
+// Branches on the chat screen. A session is a tree (see session.Tree):
 // the screen shows its active branch, and each message with siblings says
 // which of them it is, "‹ 2/3 ›". In selection mode, e edits a prompt (the
 // edited text is sent as a new branch beside it), r regenerates a reply as

@@ -53,8 +53,8 @@ type SelectKeys struct {
 	SelEdit, SelRegenerate, SelPrevSibling, SelNextSibling, SelFork key.Binding
 }
 
-// DefaultKeyMap returns muse's key bindings.
-func DefaultKeyMap() KeyMap {
+// defaultKeyMap returns muse's key bindings.
+func defaultKeyMap() KeyMap {
 	return KeyMap{
 		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:  key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
@@ -125,9 +125,9 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-// SelectHelp is the help line of selection mode, short enough for 80
+// selectHelp is the help line of selection mode, short enough for 80
 // columns: the keys that move, the actions, and last the key that leaves.
-func (k KeyMap) SelectHelp() []key.Binding {
+func (k KeyMap) selectHelp() []key.Binding {
 	first := func(b key.Binding) string {
 		f, _, _ := strings.Cut(b.Help().Key, "/")
 		return f
@@ -147,10 +147,10 @@ func (k KeyMap) inputKeys() input.KeyMap {
 		DeleteWord: k.DeleteWord, DeleteToEnd: k.DeleteToEnd}
 }
 
-// Override rebinds actions by name ("send", "cancel", …), as a profile's
+// override rebinds actions by name ("send", "cancel", …), as a profile's
 // [keys] table asks. Unknown actions are ignored (the configuration loader
 // already refuses them).
-func (k *KeyMap) Override(keys map[string][]string) {
+func (k *KeyMap) override(keys map[string][]string) {
 	byName := k.byName()
 	for name, ks := range keys {
 		b, ok := byName[name]

@@ -188,8 +188,8 @@ func New(opts Options) Model {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	keys := DefaultKeyMap()
-	keys.Override(opts.Keys)
+	keys := defaultKeyMap()
+	keys.override(opts.Keys)
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))

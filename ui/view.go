@@ -86,7 +86,7 @@ func (m Model) helpView() string {
 		return strings.Join(lines, "\n")
 	}
 	if m.sel.active {
-		return m.w.help.ShortHelpView(m.keys.SelectHelp())
+		return m.w.help.ShortHelpView(m.keys.selectHelp())
 	}
 	if m.waitingForApproval() {
 		return m.w.help.ShortHelpView(approvalKeys)

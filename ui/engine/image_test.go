@@ -27,8 +27,8 @@ import (
 var imageParams = session.ImageParams{Model: "demo-image", Size: "16*16"}
 
 // imageEvents runs an image turn of prompt on a new session of st and
-// returns its outcome, error and events.
-func imageEvents(t *testing.T, ctx context.Context, cfg ImageConfig, w *session.Writer, prompt string) (ImageOutcome, error, []ImageEvent) {
+// returns its outcome, events and error.
+func imageEvents(t *testing.T, ctx context.Context, cfg ImageConfig, w *session.Writer, prompt string) (ImageOutcome, []ImageEvent, error) {
 	t.Helper()
 	var mu sync.Mutex
 	var evs []ImageEvent
@@ -37,7 +37,7 @@ func imageEvents(t *testing.T, ctx context.Context, cfg ImageConfig, w *session.
 		evs = append(evs, ev)
 		mu.Unlock()
 	})
-	return out, err, evs
+	return out, evs, err
 }
 
 func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
@@ -56,7 +56,7 @@ func TestImageTurnEventsAndRecords(t *testing.T) {
 	c := client(t, demo.NewHandler(demo.Options{}))
 	st := store(t)
 	w := session.NewWriter(st, params)
-	out, err, evs := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, w, "demo:mixed a red fox")
+	out, evs, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, w, "demo:mixed a red fox")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestImageTurnNumbersCountImageTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 2; n++ {
-		out, err, _ := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, w, "a fox")
+		out, _, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, w, "a fox")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestImageTurnNumbersCountImageTurns(t *testing.T) {
 func TestImageTurnReportsDroppedImages(t *testing.T) {
 	c := client(t, demo.NewHandler(demo.Options{}))
 	st := store(t)
-	out, err, evs := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, session.NewWriter(st, params), "demo:many cats")
+	out, evs, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, session.NewWriter(st, params), "demo:many cats")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestImageTurnByteBudget(t *testing.T) {
 	}, body, &read)
 	st := store(t)
 	budget := int64(2*len(body) + size/2)
-	out, err, _ := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st, MaxBytes: budget}, session.NewWriter(st, params), "four big ones")
+	out, _, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st, MaxBytes: budget}, session.NewWriter(st, params), "four big ones")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestImageTurnByteBudgetBase64(t *testing.T) {
 	st := store(t)
 	one := int64(len(paddedPNG(t, 1000)))
 	small := int64(len(paddedPNG(t, 10)))
-	out, err, _ := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st, MaxBytes: one + small}, session.NewWriter(st, params), "three")
+	out, _, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st, MaxBytes: one + small}, session.NewWriter(st, params), "three")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestImageTurnReportsTaskProgress(t *testing.T) {
 	var polls atomic.Int32
 	c := taskServer(t, true, &polls)
 	st := store(t)
-	out, err, evs := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, session.NewWriter(st, params), "a slow fox")
+	out, evs, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, session.NewWriter(st, params), "a slow fox")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestImageTurnCancelStopsPolling(t *testing.T) {
 // the turn still ends.
 func TestImageTurnWithNowhereToSave(t *testing.T) {
 	c := client(t, demo.NewHandler(demo.Options{}))
-	out, err, _ := imageEvents(t, context.Background(), ImageConfig{Client: c}, session.NewWriter(nil, params), "a fox")
+	out, _, err := imageEvents(t, context.Background(), ImageConfig{Client: c}, session.NewWriter(nil, params), "a fox")
 	if err != nil || out.Entry.Status != session.StatusComplete {
 		t.Fatalf("err %v, entry %+v", err, out.Entry)
 	}
@@ -337,7 +337,7 @@ func TestImageTurnWithNowhereToSave(t *testing.T) {
 func TestImageTurnOfUnsavedSessionGetsOneShotFolder(t *testing.T) {
 	c := client(t, demo.NewHandler(demo.Options{}))
 	st := store(t)
-	out, err, _ := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, session.NewWriter(nil, params), "a fox")
+	out, _, err := imageEvents(t, context.Background(), ImageConfig{Client: c, Store: st}, session.NewWriter(nil, params), "a fox")
 	if err != nil {
 		t.Fatal(err)
 	}

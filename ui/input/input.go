@@ -177,9 +177,6 @@ func (m Model) Reset() Model {
 	return m.fit()
 }
 
-// Placeholder is what the input says while it is empty.
-func (m Model) Placeholder() string { return m.ta.Placeholder }
-
 // SetPlaceholder sets what the input says while it is empty.
 func (m Model) SetPlaceholder(s string) Model {
 	m.ta.Placeholder = s
