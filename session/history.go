@@ -169,13 +169,13 @@ func sendable(e *Entry) []api.ContentBlock {
 }
 
 // AssistantParam turns an assistant entry into a message param: plain text
-// when it holds only text, content blocks otherwise, and only what sendable
-// keeps.
+// when it holds only text with nothing more (no citations), content blocks
+// otherwise, each as the server sent it, and only what sendable keeps.
 func AssistantParam(e *Entry) api.MessageParam {
 	blocks := sendable(e)
 	plain := true
 	for _, b := range blocks {
-		if b.Type != api.BlockText {
+		if b.Type != api.BlockText || len(b.Extra) > 0 {
 			plain = false
 		}
 	}
