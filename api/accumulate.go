@@ -38,8 +38,8 @@ type Accumulator struct {
 // what the deltas did not touch stays as the server sent it.
 type blockParts struct {
 	text, thinking, signature, json builder
-	touched                         uint8           // which builders deltas wrote to (touchText…)
-	citations                       *citationList   // nil until a citations_delta
+	touched                         uint8                  // which builders deltas wrote to (touchText…)
+	citations                       *citationList          // nil until a citations_delta
 	fields                          map[string]*deltaField // set by deltas of types muse does not know
 	open                            bool
 }
