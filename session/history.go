@@ -233,7 +233,7 @@ func ErrorEntry(err error) Entry {
 	case errors.As(err, &apiErr):
 		e.Error = &ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
 		e.RequestID = apiErr.RequestID
-	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout):
+	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout), errors.Is(err, api.ErrStalled), errors.Is(err, api.ErrRequestTimeout):
 		e.Error = &ErrorInfo{Type: "timeout", Message: err.Error(), Hint: "/retry, or check the server"}
 	case errors.Is(err, api.ErrStreamCut):
 		e.Error = &ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}
