@@ -129,6 +129,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		return saved
 	}
 	if err != nil {
+		if f.json {
+			printPartial(env, res, err)
+		}
 		return fail(env, err)
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
@@ -142,6 +145,25 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
 	return saved
+}
+
+// printPartial prints, for --json, the reply of a turn that failed part
+// way, as far as it came, marked "partial": true, with the error that ended
+// it: plain -p prints the partial text too. A turn that got no reply at all
+// prints nothing.
+func printPartial(env Env, res engine.Result, err error) {
+	m := res.Message
+	if res.Reply == nil || (m.ID == "" && len(m.Content) == 0) {
+		return
+	}
+	data, merr := json.Marshal(m)
+	if merr != nil || len(data) < 2 || data[len(data)-1] != '}' {
+		return
+	}
+	reason, _ := json.Marshal(err.Error())
+	data = append(data[:len(data)-1], `,"partial":true,"error":`...)
+	data = append(append(data, reason...), '}')
+	env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 }
 
 // lost reports whether the record of a save that just failed is lost: a
