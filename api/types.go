@@ -28,6 +28,9 @@ const (
 	StopMaxTokens = "max_tokens"
 	StopSequence  = "stop_sequence"
 	StopToolUse   = "tool_use"
+	// StopPauseTurn is a long turn the server paused (as while its own
+	// tools run): sent back as it is, with no new prompt, it goes on.
+	StopPauseTurn = "pause_turn"
 	// StopSizeLimit is muse's own: a reply cut at its size limit (see
 	// MaxReplySize). The server never sends it.
 	StopSizeLimit    = "size_limit"
