@@ -136,7 +136,9 @@ func (c *Client) pollTask(ctx context.Context, id, status string, onTask func(Im
 			}
 			return r, nil
 		case TaskFailed, TaskCanceled, TaskUnknown:
-			e := &APIError{Status: resp.StatusCode, Type: "task_" + strings.ToLower(status), Message: "the image task " + strings.ToLower(status), RequestID: w.RequestID}
+			// The poll itself succeeded (HTTP 200): the task failed, so
+			// the error has no status of its own.
+			e := &APIError{Type: "task_" + strings.ToLower(status), Message: "the image task " + strings.ToLower(status), RequestID: w.RequestID}
 			if o := w.Output; o != nil && (o.Code != "" || o.Message != "") {
 				e.Type, e.Message = cmpOr(o.Code, e.Type), cmpOr(oneLine(o.Message), e.Message)
 			}

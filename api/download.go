@@ -204,10 +204,20 @@ func statusText(code int) string {
 	return fmt.Sprintf("status %d", code)
 }
 
+// ErrTooLarge is matched (errors.Is) by the error of an image over its
+// size limit, so a caller that set a smaller limit can say why.
+var ErrTooLarge = errors.New("image too large")
+
+// tooLargeError is an error over a size limit, which matches ErrTooLarge.
+type tooLargeError string
+
+func (e tooLargeError) Error() string        { return string(e) }
+func (e tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
 // tooLarge is the error of a download over max bytes.
 func tooLarge(max int64) error {
 	if max%(1<<20) == 0 {
-		return fmt.Errorf("image larger than %d MiB", max>>20)
+		return tooLargeError(fmt.Sprintf("image larger than %d MiB", max>>20))
 	}
-	return fmt.Errorf("image larger than %d bytes", max)
+	return tooLargeError(fmt.Sprintf("image larger than %d bytes", max))
 }

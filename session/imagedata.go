@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-)
 
-// MaxImageBytes is the largest image DecodeB64 returns, in bytes.
-const MaxImageBytes = 64 << 20
+	"muse/api"
+)
 
 // errBadBase64 is the error of data that is not base64.
 var errBadBase64 = errors.New("the image data is not valid base64")
@@ -16,12 +15,10 @@ var errBadBase64 = errors.New("the image data is not valid base64")
 // DecodeB64 decodes an image sent as base64 (the b64_json of an image
 // result): the standard alphabet, or the URL-safe one, with or without
 // padding, with any spaces and line breaks, and with or without a
-// "data:image/png;base64," prefix. Data that would decode to more than
-// MaxImageBytes is refused before it is decoded.
-func DecodeB64(s string) ([]byte, error) { return decodeB64(s, MaxImageBytes) }
-
-// decodeB64 is DecodeB64 with a limit of max decoded bytes.
-func decodeB64(s string, max int) ([]byte, error) {
+// "data:image/png;base64," prefix. Data that would decode to more than max
+// bytes is refused before it is decoded, with an error that matches
+// api.ErrTooLarge.
+func DecodeB64(s string, max int) ([]byte, error) {
 	s = strings.TrimSpace(s)
 	if len(s) >= 5 && strings.EqualFold(s[:5], "data:") {
 		_, rest, ok := strings.Cut(s, ",")
@@ -51,12 +48,16 @@ func decodeB64(s string, max int) ([]byte, error) {
 }
 
 // tooLargeB64 is the error of base64 data over max decoded bytes.
-func tooLargeB64(max int) error {
+type tooLargeB64 int
+
+func (max tooLargeB64) Error() string {
 	if max%(1<<20) == 0 {
-		return fmt.Errorf("the image data is larger than %d MiB", max>>20)
+		return fmt.Sprintf("the image data is larger than %d MiB", max>>20)
 	}
-	return fmt.Errorf("the image data is larger than %d bytes", max)
+	return fmt.Sprintf("the image data is larger than %d bytes", max)
 }
+
+func (tooLargeB64) Is(target error) bool { return target == api.ErrTooLarge }
 
 // stripSpace returns s without ASCII spaces, tabs and line breaks.
 func stripSpace(s string) string {

@@ -17,12 +17,21 @@ import (
 	"golang.org/x/image/webp"
 )
 
-// Limits on the images SaveImage accepts and the previews DecodeImage makes.
+// Limits on images: those SaveImage accepts and the previews DecodeImage
+// makes, and what an image turn reads. They are muse's only ones: the chat
+// screen and the command line both go by them.
 const (
 	// MaxImageSide is the largest width or height of an image, in pixels.
 	MaxImageSide = 8192
 	// MaxImagePixels is the largest number of pixels of an image.
 	MaxImagePixels = 40_000_000
+	// MaxImageBytes is the largest image read, downloaded or decoded from
+	// base64, in bytes.
+	MaxImageBytes = 64 << 20
+	// MaxGenerationBytes bounds the bytes of all the images of one
+	// generation, downloaded and decoded: with api.MaxImages images of
+	// MaxImageBytes, a hostile server could otherwise have 256 MiB read.
+	MaxGenerationBytes = 128 << 20
 )
 
 // Image formats, as SavedImage.Format names them.

@@ -15,6 +15,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"muse/api"
 )
 
 const testSessionID = "20250301-090000-abcdef"
@@ -288,23 +290,23 @@ func TestDecodeB64(t *testing.T) {
 		"DATA":     "  DATA:image/png;BASE64," + std + "\n",
 		"wrapped":  wrapped.String(),
 	} {
-		got, err := DecodeB64(in)
+		got, err := DecodeB64(in, MaxImageBytes)
 		if err != nil || !bytes.Equal(got, raw) {
 			t.Errorf("%s: err %v, equal %v", name, err, bytes.Equal(got, raw))
 		}
 	}
 	for _, bad := range []string{"", "!!!!", "QUJD$", "data:image/png,rawbytes", "A"} {
-		if _, err := DecodeB64(bad); err == nil {
+		if _, err := DecodeB64(bad, MaxImageBytes); err == nil {
 			t.Errorf("%q decoded", bad)
 		}
 	}
-	if _, err := DecodeB64("****"); err == nil || err.Error() != "the image data is not valid base64" {
+	if _, err := DecodeB64("****", MaxImageBytes); err == nil || err.Error() != "the image data is not valid base64" {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := decodeB64(std, len(raw)); err != nil {
+	if _, err := DecodeB64(std, len(raw)); err != nil {
 		t.Errorf("at the limit: %v", err)
 	}
-	if _, err := decodeB64(std, len(raw)-3); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := DecodeB64(std, len(raw)-3); !errors.Is(err, api.ErrTooLarge) || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("over the limit: err = %v", err)
 	}
 	if got := tooLargeB64(MaxImageBytes).Error(); got != "the image data is larger than 64 MiB" {

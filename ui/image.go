@@ -3,10 +3,12 @@ package ui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"image/png"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,55 +17,51 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/ui/images"
+	"muse/ui/engine"
 	"muse/ui/preview"
+	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
 
 // previewCols is the widest preview, in columns.
 const previewCols = 40
 
-// imageJob is an image turn in flight: the request, then saving each image.
+// imageJob is the image turn in flight: the engine runs it in the
+// background and reports through a channel; the model only mirrors what it
+// reports.
 type imageJob struct {
-	turn     int
-	number   int // the image turn's number in its session, from 1, in its files' names
-	cancel   context.CancelFunc
-	entry    session.Entry
-	started  time.Time
-	result   *api.ImageResult // kept until the session has an id to save under
-	sessID   string           // the session the images are saved under, once written
-	recorded bool             // the entry was written (or could not be)
-	phase    string
-	done     int64
-	total    int64
-	flushing bool
+	id      int
+	cancel  context.CancelFunc
+	started time.Time
+	// entry is the turn's entry as shown, once the engine wrote it.
+	entry *session.Entry
+	// phase is what the status bar says of it; done and total the progress
+	// of a download.
+	phase       string
+	done, total int64
+	cancelled   bool
 }
 
-// imageResultMsg is the server's answer to an image request.
-type imageResultMsg struct {
-	turn   int
-	result *api.ImageResult
-	err    error
-}
-
-// imageItem is one report of the saving pump.
+// imageItem is one report of the engine: an event, with the preview of an
+// image saved, or the end.
 type imageItem struct {
-	index       int
-	done, total int64 // download progress
-	saved       *session.Image
-	preview     string
-	finished    bool
+	event   *engine.ImageEvent
+	preview string
+	done    *imageDone
 }
 
-// imagesStartedMsg says the saving pump runs and where it reports.
-type imagesStartedMsg struct {
-	turn int
-	ch   <-chan imageItem
+// imageDone is how the engine ended the image turn.
+type imageDone struct{ err error }
+
+// imageStartedMsg says the engine runs and where it reports.
+type imageStartedMsg struct {
+	id int
+	ch <-chan imageItem
 }
 
-// imageItemMsg carries one report of the saving pump.
+// imageItemMsg carries one report of the engine.
 type imageItemMsg struct {
-	turn int
+	id   int
 	item imageItem
 	ch   <-chan imageItem
 }
@@ -99,6 +97,15 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 	return m.generate(prompt, m.imageParams(), nil)
 }
 
+// imageConfig is what every image turn of this screen shares.
+func (m Model) imageConfig() engine.ImageConfig {
+	store := m.opts.Store
+	if store == nil {
+		store = m.opts.ImageStore
+	}
+	return engine.ImageConfig{Client: m.opts.Client, Store: store, Now: m.opts.Now}
+}
+
 // generate starts an image turn with the settings ip: after the head, or,
 // when again is set, beside the image turn again, as a sibling branch.
 func (m Model) generate(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
@@ -111,168 +118,157 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 		m.notice = err.Error()
 		return m, nil
 	}
-	entry := session.Entry{ID: m.writer.NewID(), Kind: session.KindImage, Time: m.now().UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming}
-	var at *string
+	t := engine.ImageTurn{Prompt: prompt, Params: ip}
 	if again != nil {
-		parent := again.Parent
-		at, entry.Parent = &parent, parent
+		t.Again = again.ID
 		if i := m.indexOf(again.ID); i >= 0 {
 			m.conv = m.conv.Truncate(i)
 		}
 	}
-	m.conv = m.conv.CaughtUp().Add(entry)
-	title := ""
+	m.conv = m.conv.CaughtUp()
 	if m.title == "" {
 		m.title = session.TitleFrom(prompt)
-		title = m.title
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
-	m.imageTurns++
-	m.imaging = &imageJob{turn: m.turnSeq, number: m.imageTurns, cancel: cancel, entry: entry, started: m.now(), phase: "generating"}
+	m.imaging = &imageJob{id: m.turnSeq, cancel: cancel, started: m.now(), phase: "generating"}
 	m.notice, m.lastErr, m.lastStop = "", "", ""
-	// Record the turn now, so the session has an id to save the images under.
-	return m.layout(), tea.Batch(generateImages(ctx, m.opts.Client, req, m.turnSeq), recordImageEntry(m.writer, entry, title, m.turnSeq, at), m.w.spin.Tick)
+	return m.layout(), tea.Batch(runImage(ctx, m.imageConfig(), m.writer, t, m.previewer(), m.turnSeq), m.w.spin.Tick)
 }
 
-// imageEntrySavedMsg reports the image turn's entry written, and the id of
-// the session it is in.
-type imageEntrySavedMsg struct {
-	turn   int
-	sessID string
-	err    error
-}
-
-// recordImageEntry writes an image turn's entry (and the title of a new
-// session) before its images are saved: after the head, or after the entry
-// at (a first entry when it is "") when the turn is drawn again.
-func recordImageEntry(w *session.Writer, e session.Entry, title string, turn int, at *string) tea.Cmd {
+// runImage starts the engine's image turn in the background. It reports
+// through a channel, with the preview of each image saved built there, and
+// never touches the model; the model keeps ctx's cancel.
+func runImage(ctx context.Context, cfg engine.ImageConfig, w *session.Writer, t engine.ImageTurn, pv previewer, id int) tea.Cmd {
 	return func() tea.Msg {
-		if title != "" {
-			_ = w.SetTitle(title) // written with the session's header
-		}
-		var err error
-		if at != nil {
-			_, err = w.AppendAt(e, *at)
-		} else {
-			_, err = w.Append(e)
-		}
-		return imageEntrySavedMsg{turn: turn, sessID: w.ID(), err: err}
-	}
-}
-
-func (m Model) imageEntrySaved(msg imageEntrySavedMsg) (tea.Model, tea.Cmd) {
-	j := m.imaging
-	if j == nil || msg.turn != j.turn {
-		return m, nil
-	}
-	j.recorded, j.sessID = true, msg.sessID
-	if msg.err != nil {
-		m.saveErr = msg.err.Error()
-	}
-	m = m.refreshBranches()
-	return m.maybeSaveImages()
-}
-
-func generateImages(ctx context.Context, c *api.Client, req api.ImageRequest, turn int) tea.Cmd {
-	return func() tea.Msg {
-		res, err := c.GenerateImage(ctx, req)
-		return imageResultMsg{turn: turn, result: res, err: err}
-	}
-}
-
-// imageResult handles the server's answer: errors end the turn; images are
-// saved once the session has an id.
-func (m Model) imageResult(msg imageResultMsg) (tea.Model, tea.Cmd) {
-	j := m.imaging
-	if j == nil || msg.turn != j.turn {
-		return m, nil
-	}
-	if msg.err != nil {
-		e := session.ErrorEntry(msg.err)
-		j.entry.Error, j.entry.Status = e.Error, session.StatusFailed
-		j.entry.RequestID = e.RequestID
-		return m.finishImage()
-	}
-	j.result = msg.result
-	for _, d := range msg.result.Data {
-		j.entry.Images = append(j.entry.Images, session.Image{Index: len(j.entry.Images), URL: d.URL, RevisedPrompt: d.RevisedPrompt})
-	}
-	if len(j.entry.Images) == 0 {
-		j.entry.Error = &session.ErrorInfo{Message: "the server returned no images"}
-		j.entry.Status = session.StatusFailed
-		return m.finishImage()
-	}
-	m.conv = m.conv.Replace(j.entry)
-	return m.maybeSaveImages()
-}
-
-// maybeSaveImages starts saving once the result and the session id are there.
-func (m Model) maybeSaveImages() (tea.Model, tea.Cmd) {
-	j := m.imaging
-	if j == nil || j.result == nil || !j.recorded {
-		return m, nil
-	}
-	if m.opts.Store == nil {
-		j.entry.Status = session.StatusComplete
-		return m.finishImage()
-	}
-	if j.sessID == "" {
-		// No session to save the images under: end the image turn.
-		j.entry.Error = &session.ErrorInfo{Message: "the session could not be created: " + m.saveErr}
-		j.entry.Status = session.StatusFailed
-		j.result = nil
-		return m.finishImage()
-	}
-	res := j.result
-	j.result = nil
-	j.phase = "saving"
-	ctx, cancel := context.WithCancel(context.Background())
-	old := j.cancel
-	j.cancel = func() { old(); cancel() }
-	return m, saveImages(ctx, m.opts.Client, m.opts.Store, j.sessID, j.number, res, m.previewer(), j.turn)
-}
-
-// saveImages decodes or downloads each image, saves it and builds its
-// preview, reporting through a channel. It never touches the model.
-func saveImages(ctx context.Context, c *api.Client, store *session.Store, sessionID string, turn int, res *api.ImageResult, pv previewer, jobTurn int) tea.Cmd {
-	return func() tea.Msg {
-		ch := make(chan imageItem, 16)
+		ch := make(chan imageItem, 64)
 		go func() {
 			defer close(ch)
-			send := func(it imageItem) bool {
-				select {
-				case ch <- it:
-					return true
-				case <-ctx.Done():
-					return false
-				}
-			}
-			for i, d := range res.Data {
-				img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-				data, err := images.Fetch(ctx, c, d, func(done, total int64) {
-					send(imageItem{index: i, done: done, total: total})
-				})
-				var shown string
-				if err == nil {
-					var saved session.SavedImage
-					saved, err = store.SaveImage(sessionID, turn, i+1, data)
-					if err == nil {
-						img.Path, img.Width, img.Height = saved.Path, saved.Width, saved.Height
-						shown = pv.build(saved.Path)
+			emit := func(ev engine.ImageEvent) {
+				it := imageItem{event: &ev}
+				switch ev.Kind {
+				case engine.ImageFetching, engine.ImageTask, engine.ImageRetrying:
+					select { // the progress of a cancelled turn is not worth waiting for
+					case ch <- it:
+					case <-ctx.Done():
+					}
+					return
+				case engine.ImageSaved:
+					if ev.Image.Path != "" {
+						it.preview = pv.build(ev.Image.Path)
 					}
 				}
-				if err != nil {
-					img.Error = err.Error()
-				}
-				if !send(imageItem{index: i, saved: &img, preview: shown}) {
-					return
-				}
+				ch <- it // the screen reads until the turn is done
 			}
-			send(imageItem{finished: true})
+			_, err := engine.RunImage(ctx, cfg, w, t, emit)
+			ch <- imageItem{done: &imageDone{err: err}}
 		}()
-		return imagesStartedMsg{turn: jobTurn, ch: ch}
+		return imageStartedMsg{id: id, ch: ch}
 	}
+}
+
+func waitImage(id int, ch <-chan imageItem) tea.Cmd {
+	return func() tea.Msg {
+		it, ok := <-ch
+		if !ok {
+			return imageItemMsg{id: id}
+		}
+		return imageItemMsg{id: id, item: it, ch: ch}
+	}
+}
+
+// applyImage mirrors one report of the engine.
+func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
+	j := m.imaging
+	if j == nil || msg.id != j.id {
+		return m, nil
+	}
+	it := msg.item
+	switch {
+	case it.done != nil:
+		return m.finishImage(*it.done)
+	case msg.ch == nil || it.event == nil: // the engine stopped without saying how
+		return m.finishImage(imageDone{err: api.ErrStreamCut})
+	}
+	ev := *it.event
+	switch ev.Kind {
+	case engine.ImageStarted:
+		e := ev.Entry
+		j.entry = &e
+		m.conv = m.conv.Add(e)
+		m = m.refreshBranches()
+	case engine.ImageRetrying:
+		j.phase = fmt.Sprintf("retrying in %s (attempt %d): %s",
+			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
+	case engine.ImageTask:
+		// The status bar counts the turn's time already.
+		j.phase = "task " + strings.ToLower(sanitize.Line(ev.Task.Status))
+	case engine.ImagesDropped:
+		m.notice = ev.Text
+	case engine.ImageListed:
+		j.phase = "saving"
+		m = m.showImage(ev.Entry)
+	case engine.ImageFetching:
+		if j.entry != nil {
+			j.phase = fmt.Sprintf("downloading image %d of %d", ev.Index+1, len(j.entry.Images))
+		}
+		j.done, j.total = ev.Done, ev.Total
+	case engine.ImageSaved:
+		if it.preview != "" {
+			m.renderer.Previews[ev.Image.Path] = it.preview
+		}
+		if j.entry != nil && ev.Index < len(j.entry.Images) {
+			e := *j.entry
+			e.Images = slices.Clone(e.Images) // the view keeps the one before
+			e.Images[ev.Index] = ev.Image
+			m = m.showImage(e)
+		}
+		j.phase, j.done, j.total = "saving", 0, 0
+	case engine.ImageEnded:
+		m = m.showImage(ev.Entry)
+		if ev.Entry.Error != nil {
+			m.lastErr = failedName(ev.Entry.Error)
+		}
+	case engine.ImageSaveFailed:
+		m.saveErr = ev.Err.Error()
+	}
+	return m, waitImage(msg.id, msg.ch)
+}
+
+// showImage shows the image turn's entry e as the engine reports it.
+func (m Model) showImage(e session.Entry) Model {
+	m.imaging.entry = &e
+	m.conv = m.conv.Replace(e)
+	return m
+}
+
+// finishImage ends the image turn once the engine has saved it.
+func (m Model) finishImage(d imageDone) (tea.Model, tea.Cmd) {
+	j := m.imaging
+	m.imaging = nil
+	j.cancel()
+	if errors.Is(d.err, engine.ErrNotStarted) {
+		m.notice = d.err.Error()
+	}
+	m.conv = m.conv.CaughtUp()
+	if m.quitting {
+		return m.quit()
+	}
+	return m.layout(), nil
+}
+
+// cancelImage stops the image turn: what was saved stays, and the engine
+// saves the turn, marked cancelled; the turn ends when the engine says so.
+func (m Model) cancelImage() (tea.Model, tea.Cmd) {
+	j := m.imaging
+	if j.cancelled {
+		return m, nil
+	}
+	j.cancelled = true
+	j.phase = "cancelling"
+	j.cancel()
+	m.notice = "cancelled"
+	return m.layout(), nil
 }
 
 // previewer builds the preview of a saved image: half blocks, or, in a
@@ -286,7 +282,7 @@ type previewer struct {
 
 // build returns the preview of the image at path, or "" when it cannot.
 func (p previewer) build(path string) string {
-	img, err := session.DecodeImage(path, images.MaxSide, images.MaxPixels)
+	img, err := session.DecodeImage(path, session.MaxImageSide, session.MaxImagePixels)
 	if err != nil {
 		return ""
 	}
@@ -313,67 +309,6 @@ func kittyID(path string) uint32 {
 	h := fnv.New32a()
 	io.WriteString(h, path)
 	return h.Sum32()&0xffffff | 0x100
-}
-
-func waitImages(turn int, ch <-chan imageItem) tea.Cmd {
-	return func() tea.Msg {
-		it, ok := <-ch
-		if !ok {
-			return imageItemMsg{turn: turn, item: imageItem{finished: true}}
-		}
-		return imageItemMsg{turn: turn, item: it, ch: ch}
-	}
-}
-
-func (m Model) imageItem(msg imageItemMsg) (tea.Model, tea.Cmd) {
-	j := m.imaging
-	if j == nil || msg.turn != j.turn {
-		return m, nil
-	}
-	it := msg.item
-	switch {
-	case it.finished:
-		j.entry.Status = session.StatusComplete
-		return m.finishImage()
-	case it.saved != nil:
-		if it.index < len(j.entry.Images) {
-			j.entry.Images[it.index] = *it.saved
-		}
-		if it.preview != "" {
-			m.renderer.Previews[it.saved.Path] = it.preview
-		}
-		j.done, j.total = 0, 0
-		m.conv = m.conv.Replace(j.entry)
-	default:
-		j.phase = fmt.Sprintf("downloading image %d of %d", it.index+1, len(j.entry.Images))
-		j.done, j.total = it.done, it.total
-	}
-	return m, waitImages(msg.turn, msg.ch)
-}
-
-// finishImage ends the image turn and saves it.
-func (m Model) finishImage() (tea.Model, tea.Cmd) {
-	j := m.imaging
-	m.imaging = nil
-	j.cancel()
-	j.entry.LatencyMS = m.now().Sub(j.started).Milliseconds()
-	m.conv = m.conv.Replace(j.entry)
-	if j.entry.Error != nil {
-		m.lastErr = failedName(j.entry.Error)
-	}
-	e := j.entry
-	next, cmd := m.layout(), m.save(func(w *session.Writer) error { _, err := w.Append(e); return err })
-	if next.quitting {
-		q, qcmd := next.quit()
-		return q, tea.Batch(cmd, qcmd)
-	}
-	return next, cmd
-}
-
-// cancelImage stops the image turn; what was saved stays.
-func (m Model) cancelImage() (tea.Model, tea.Cmd) {
-	m.imaging.entry.Status = session.StatusCancelled
-	return m.finishImage()
 }
 
 // previewsMsg carries previews rebuilt from saved files, as on resume.

@@ -12,7 +12,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
+	"muse/api"
+	"muse/api/demo"
 	"muse/session"
+	"muse/theme"
 )
 
 // imageTurn runs /size and /image with prompt and returns the final model.
@@ -289,5 +292,90 @@ func TestOpenRefusesWhatIsNotAnImage(t *testing.T) {
 	msg, ok := openFile(path)().(openedMsg)
 	if !ok || msg.err == nil || !strings.Contains(msg.err.Error(), "not a PNG, JPEG or WebP image") {
 		t.Fatalf("open gave %+v", msg)
+	}
+}
+
+// unsaved is the chat screen of a session kept in memory only (--no-save),
+// its images kept in imageStore, which may be nil.
+func (h *harness) unsaved(t *testing.T, imageStore *session.Store) Model {
+	t.Helper()
+	th, err := theme.New("dark", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(Options{
+		Client:     api.New(h.srv.URL, api.WithAccessToken(demo.DefaultToken), api.WithMaxRetries(0)),
+		ImageStore: imageStore, Theme: th, Profile: termenv.TrueColor, Now: fixedClock(),
+		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
+		Getenv: func(string) string { return "" },
+	})
+}
+
+// With --no-save the image turn ends (it stayed at "saving…" for ever): its
+// images go to a one-shot folder, with their previews, as -p saves them.
+func TestImageWithNoSave(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.unsaved(t, hs.store), 100, 40)
+	send(tm, "/size 48x32")
+	send(tm, "/image a red fox")
+	waitFor(t, tm, "turn-1-image-1.png")
+	m := quit(t, tm)
+	e := lastImageEntry(t, m)
+	if m.imaging != nil || e.Status != session.StatusComplete {
+		t.Fatalf("imaging %v, status %q", m.imaging, e.Status)
+	}
+	path := e.Images[0].Path
+	if !strings.HasPrefix(filepath.Base(filepath.Dir(path)), "oneshot-") || !strings.Contains(m.View(), "▀") {
+		t.Errorf("saved to %q; view:\n%s", path, m.View())
+	}
+	if ids, _ := hs.store.List(); len(ids) != 0 {
+		t.Errorf("a session kept in memory was written: %v", ids)
+	}
+}
+
+// With nowhere to save images, the turn still ends, and each image says why
+// it was not saved.
+func TestImageWithNowhereToSave(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.unsaved(t, nil), 100, 40)
+	send(tm, "/image a red fox")
+	waitFor(t, tm, "not saved")
+	m := quit(t, tm)
+	if e := lastImageEntry(t, m); m.imaging != nil || e.Status != session.StatusComplete || strings.Contains(m.View(), "saving…") {
+		t.Errorf("imaging %v, status %q; view:\n%s", m.imaging, e.Status, m.View())
+	}
+}
+
+// A server that sends more images than asked has the rest dropped, and the
+// status bar says so.
+func TestImageDroppedSaysSo(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.model(t, nil), 100, 40)
+	send(tm, "/size 16x16")
+	send(tm, "/image demo:many cats")
+	waitFor(t, tm, "the server sent 12 images; kept the first 4")
+	waitSaved(t, hs.store, session.KindImage)
+	m := quit(t, tm)
+	if e := lastImageEntry(t, m); len(e.Images) != 4 {
+		t.Errorf("%d images kept", len(e.Images))
+	}
+}
+
+// An asynchronous task shows its state on the status line, and esc stops
+// polling it: the turn is saved cancelled at once.
+func TestImageTaskProgressAndCancel(t *testing.T) {
+	hs := newHarness(t, 0)
+	tm := start(t, hs.model(t, nil), 100, 40)
+	send(tm, "/image demo:task a slow fox")
+	waitFor(t, tm, "task pending")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitSaved(t, hs.store, session.KindImage)
+	m := quit(t, tm)
+	sess, err := hs.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := sess.Entries[len(sess.Entries)-1]; e.Status != session.StatusCancelled || m.imaging != nil {
+		t.Errorf("saved %q, imaging %v", e.Status, m.imaging)
 	}
 }

@@ -33,6 +33,10 @@ type Options struct {
 	Client *api.Client
 	// Store persists the conversation; nil keeps it in memory only.
 	Store *session.Store
+	// ImageStore, with Store nil, keeps the files of image turns, in a
+	// one-shot folder of each turn's: a session kept in memory only still
+	// has its images saved, as -p saves them.
+	ImageStore *session.Store
 	// Writer is the session to resume, opened for writing; nil starts a new
 	// one, whose journal is created with its first prompt.
 	Writer *session.Writer
@@ -148,10 +152,6 @@ type Model struct {
 	// inputTop is the first row of the input shown, inputHeight how many
 	// rows show (see sizeInput).
 	inputTop, inputHeight int
-
-	// imageTurns counts the image turns of the session, every branch, so
-	// each turn's files get a number of their own.
-	imageTurns int
 
 	usage    api.Usage
 	lastStop string
@@ -269,12 +269,6 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.sel = selection{}
 	m.recall, m.notice, m.saveErr, m.lastErr = nil, "", "", ""
 	m.usage, m.lastStop = branchUsage(s.Entries)
-	m.imageTurns = 0
-	for _, e := range s.All {
-		if e.Kind == session.KindImage {
-			m.imageTurns++
-		}
-	}
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
@@ -379,6 +373,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.sendPending { // keys behind the enter: it was a line break in a paste
 			m.sendPending = false
 			m.w.input.InsertString("\n")
+			m = m.layout() // the input grew a line, whatever the key does next
 		}
 		msg = asText(msg)
 		m.keyBefore, m.lastKey = m.lastKey, kindOf(msg)
@@ -440,17 +435,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
-	case imageResultMsg:
-		return m.imageResult(msg)
-	case imageEntrySavedMsg:
-		return m.imageEntrySaved(msg)
-	case imagesStartedMsg:
-		if m.imaging == nil || msg.turn != m.imaging.turn {
+	case imageStartedMsg:
+		if m.imaging == nil || msg.id != m.imaging.id {
 			return m, nil
 		}
-		return m, waitImages(msg.turn, msg.ch)
+		return m, waitImage(msg.id, msg.ch)
 	case imageItemMsg:
-		return m.imageItem(msg)
+		return m.applyImage(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.renderer.Previews[k] = v
@@ -733,6 +724,9 @@ func (m Model) SessionID() string { return m.writer.ID() }
 func (m Model) Close() error {
 	if m.turn != nil {
 		m.turn.cancel()
+	}
+	if m.imaging != nil {
+		m.imaging.cancel()
 	}
 	return m.writer.Close()
 }

@@ -182,6 +182,8 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		}
 	case turn.has(kwLong):
 		text = longReply(turn.prompt)
+	case blobWanted(turn.prompt) > 0:
+		text = blobReply(blobWanted(turn.prompt))
 	case wordsWanted(turn.prompt) > 0:
 		text = wordsReply(turn.prompt, wordsWanted(turn.prompt))
 	default:

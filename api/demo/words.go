@@ -11,12 +11,19 @@ import (
 // replies. It is left out of Keywords, which a screen offers to people.
 const kwWords = "demo:words:"
 
-// maxWords bounds N.
+// maxWords bounds N (of words, or of a blob's bytes: 1 MB).
 const maxWords = 1_000_000
 
 // wordsWanted returns the N of demo:words:N in prompt, or 0.
-func wordsWanted(prompt string) int {
-	_, rest, ok := strings.Cut(prompt, kwWords)
+func wordsWanted(prompt string) int { return numberAfter(prompt, kwWords) }
+
+// blobWanted returns the N of demo:blob:N in prompt, or 0.
+func blobWanted(prompt string) int { return numberAfter(prompt, kwBlob) }
+
+// numberAfter returns the number right after kw in prompt, at most
+// maxWords, or 0.
+func numberAfter(prompt, kw string) int {
+	_, rest, ok := strings.Cut(prompt, kw)
 	if !ok {
 		return 0
 	}
@@ -64,4 +71,21 @@ func wordsReply(prompt string, n int) string {
 		words += countWords(b.String()[start:])
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// kwBlob asks for a reply holding one unbroken word of N bytes, as a base64
+// blob in a paragraph: demo:blob:N, for measuring long words. It is left
+// out of Keywords too.
+const kwBlob = "demo:blob:"
+
+// blobReply is a short paragraph and then one word of n bytes.
+func blobReply(n int) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var b strings.Builder
+	b.Grow(n + 64)
+	b.WriteString("Here is the blob you asked for:\n\n")
+	for i := range n {
+		b.WriteByte(alphabet[(i*7+i/64)%len(alphabet)])
+	}
+	return b.String()
 }

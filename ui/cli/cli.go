@@ -36,6 +36,8 @@ type Env struct {
 	StdinPiped bool
 	// StdoutTTY reports whether standard output is a terminal.
 	StdoutTTY bool
+	// StderrTTY reports whether standard error is a terminal.
+	StderrTTY bool
 	// Width is the terminal's width in columns, 0 when unknown.
 	Width int
 
@@ -55,7 +57,7 @@ func OSEnv() Env { return fileEnv(os.Stdin, os.Stdout, os.Stderr) }
 func fileEnv(stdin, stdout, stderr *os.File) Env {
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv,
-		StdinPiped: !isTerminal(stdin), StdoutTTY: isTerminal(stdout), own: true,
+		StdinPiped: !isTerminal(stdin), StdoutTTY: isTerminal(stdout), StderrTTY: isTerminal(stderr), own: true,
 	}
 	if e.StdoutTTY {
 		if w, _, err := term.GetSize(int(stdout.Fd())); err == nil {

@@ -328,8 +328,12 @@ func (c *config) clientOptions() []api.Option {
 	return opts
 }
 
-// demoDelay paces the demo's words: readable on screen, brisk for -p.
-func (c *config) demoDelay(print bool) time.Duration {
+// demoDelay paces the demo's words: readable on screen, brisk for -p, or
+// MUSE_DEMO_DELAY (a duration such as 0s or 5ms), for benchmarks.
+func (c *config) demoDelay(print bool, getenv func(string) string) time.Duration {
+	if d, err := time.ParseDuration(getenv("MUSE_DEMO_DELAY")); err == nil && d >= 0 {
+		return d
+	}
 	if print {
 		return 2 * time.Millisecond
 	}

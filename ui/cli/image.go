@@ -3,15 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strconv"
+	"io"
 	"strings"
 	"time"
 
 	"muse/api"
 	"muse/session"
-	"muse/ui/images"
+	"muse/ui/engine"
 	"muse/ui/sanitize"
 )
 
@@ -53,109 +52,115 @@ func imageParams(f *flags, cfg *config, saved *session.ImageParams) session.Imag
 
 // imageMode generates images from the -p prompt, saves them and prints one
 // line per image: the saved path, then a tab and the URL when there was one.
-//
-// The turn is saved like one of the chat screen: the entry first, so that the
-// images have a session to be saved under, then the entry with its images.
+// The turn runs in the same engine as the chat screen's, and is saved the
+// same way.
 func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, w *session.Writer, params session.Params) int {
 	ip := imageParams(f, cfg, params.Image)
 	if ip.Model == "" {
 		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model"))
 	}
-	req := ip.Request(prompt)
-	if err := req.Validate(); err != nil {
-		return fail(env, err)
-	}
-	started := time.Now()
-	if snap := w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
-		_ = w.SetTitle(session.TitleFrom(prompt))
-	}
-	var lostErr error // see printTurn
-	save := func(e session.Entry) session.Entry {
-		e, err := w.Append(e)
-		if err != nil && lost(w) {
-			lostErr = err
-		}
-		return e
-	}
-	entry := save(session.Entry{Kind: session.KindImage, Time: started.UTC(), ImagePrompt: prompt, ImageParams: &ip, Status: session.StatusStreaming})
-	res, err := client.GenerateImage(ctx, req)
-	if err != nil {
-		e := session.ErrorEntry(err)
-		entry.Error, entry.RequestID, entry.Status = e.Error, e.RequestID, session.StatusFailed
-		if errors.Is(err, context.Canceled) {
-			entry.Error, entry.Status = nil, session.StatusCancelled
-		}
-		entry.LatencyMS = time.Since(started).Milliseconds()
-		save(entry)
-		return notSaved(env, lostErr, fail(env, err))
-	}
-	// Where the files go: --out, or the images folder of the session.
-	var store *session.Store
+	// Where the files go: --out, or the images folder of the session (of
+	// a one-shot folder when the session is not saved).
+	icfg := engine.ImageConfig{Client: client, Out: f.out}
 	if f.out == "" {
-		if store, err = openStore(env); err != nil {
+		store, err := openStore(env)
+		if err != nil {
 			return fail(env, err)
 		}
+		icfg.Store = store
 	}
-	dirID := w.ID()
-	if dirID == "" { // not saved (--no-save, or the session could not be created)
-		dirID = "oneshot-" + time.Now().UTC().Format("20060102-150405")
-	}
-	turn, _ := strconv.Atoi(strings.TrimPrefix(entry.ID, "e"))
+	var lostErr error // see printTurn
 	var outs []imageOut
 	failed := 0
-	for i, d := range res.Data {
-		out := imageOut{URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-		img := session.Image{Index: i, URL: d.URL, RevisedPrompt: d.RevisedPrompt}
-		data, err := images.Fetch(ctx, client, d, nil)
-		var si session.SavedImage
-		if err == nil {
-			if f.out != "" {
-				si, err = session.SaveImageIn(f.out, fmt.Sprintf("image-%d", i+1), data)
-			} else {
-				si, err = store.SaveImage(dirID, turn, i+1, data)
+	status := &statusLine{w: env.Stderr, tty: env.StderrTTY}
+	emit := func(ev engine.ImageEvent) {
+		switch ev.Kind {
+		case engine.ImageRetrying:
+			status.print("muse: %s; retrying in %s", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
+		case engine.ImageTask:
+			status.show("muse: image task %s · %s", strings.ToLower(sanitize.Line(ev.Task.Status)), ev.Task.Elapsed.Round(time.Second))
+		case engine.ImagesDropped:
+			status.print("muse: %s", ev.Text)
+		case engine.ImageSaved:
+			outs = append(outs, imageOutOf(ev))
+			img := ev.Image
+			if img.Error != "" {
+				failed++
+				status.print("muse: image %d: %s", ev.Index+1, sanitize.Line(img.Error))
+			}
+			if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(prompt) && !f.quiet {
+				status.print("muse: revised prompt %d: %s", ev.Index+1, sanitize.Line(rp))
+			}
+			if !f.json && img.Path != "" {
+				line := sanitize.Line(img.Path)
+				if img.URL != "" {
+					line += "\t" + sanitize.Line(img.URL)
+				}
+				fmt.Fprintln(env.Stdout, line)
+			}
+		case engine.ImageSaveFailed:
+			if lost(w) {
+				lostErr = ev.Err
 			}
 		}
-		if err != nil {
-			failed++
-			out.Error, img.Error = err.Error(), err.Error()
-			fmt.Fprintf(env.Stderr, "muse: image %d: %s\n", i+1, sanitize.Line(err.Error()))
-		} else {
-			out.Path, out.Format, out.Width, out.Height = si.Path, si.Format, si.Width, si.Height
-			img.Path, img.Width, img.Height = si.Path, si.Width, si.Height
-		}
-		entry.Images = append(entry.Images, img)
-		outs = append(outs, out)
-		if rp := strings.TrimSpace(d.RevisedPrompt); rp != "" && rp != strings.TrimSpace(prompt) && !f.quiet {
-			fmt.Fprintf(env.Stderr, "muse: revised prompt %d: %s\n", i+1, sanitize.Line(rp))
-		}
-		if !f.json && out.Path != "" {
-			line := sanitize.Line(out.Path)
-			if out.URL != "" {
-				line += "\t" + sanitize.Line(out.URL)
-			}
-			fmt.Fprintln(env.Stdout, line)
-		}
 	}
-	entry.LatencyMS = time.Since(started).Milliseconds()
-	entry.Status = session.StatusComplete
-	if len(res.Data) == 0 {
-		entry.Status, entry.Error = session.StatusFailed, &session.ErrorInfo{Message: "the server returned no images"}
+	res, err := engine.RunImage(ctx, icfg, w, engine.ImageTurn{Prompt: prompt, Params: ip}, emit)
+	status.clear()
+	if err != nil {
+		return notSaved(env, lostErr, fail(env, err))
 	}
-	save(entry)
 	if f.json {
 		data, _ := json.Marshal(struct {
 			Created int64      `json:"created"`
 			Data    []imageOut `json:"data"`
-		}{res.Created, outs})
+			Dropped int        `json:"dropped,omitempty"`
+		}{res.Created, outs, res.Dropped})
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
 	code := ExitOK
-	if len(res.Data) == 0 {
-		fmt.Fprintln(env.Stderr, "muse: the server returned no images")
-		code = ExitFailed
-	}
 	if failed > 0 {
 		code = ExitFailed
 	}
 	return notSaved(env, lostErr, code)
+}
+
+// imageOutOf is the --json record of the image an ImageSaved event reports.
+func imageOutOf(ev engine.ImageEvent) imageOut {
+	img := ev.Image
+	out := imageOut{URL: img.URL, RevisedPrompt: img.RevisedPrompt, Error: img.Error}
+	if img.Path != "" {
+		out.Path, out.Format, out.Width, out.Height = img.Path, ev.Format, img.Width, img.Height
+	}
+	return out
+}
+
+// statusLine writes muse's lines to standard error, and, when it is a
+// terminal, a line of progress that the next one replaces.
+type statusLine struct {
+	w    io.Writer
+	tty  bool
+	open bool // a progress line is shown
+}
+
+// show shows a line of progress, on a terminal only.
+func (s *statusLine) show(format string, args ...any) {
+	if !s.tty {
+		return
+	}
+	fmt.Fprintf(s.w, "\r\x1b[K"+format, args...)
+	s.open = true
+}
+
+// print writes a line, in place of the progress line shown.
+func (s *statusLine) print(format string, args ...any) {
+	s.clear()
+	fmt.Fprintf(s.w, format+"\n", args...)
+}
+
+// clear removes the progress line shown.
+func (s *statusLine) clear() {
+	if s.open {
+		io.WriteString(s.w, "\r\x1b[K")
+		s.open = false
+	}
 }

@@ -1,14 +1,28 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"muse/api"
+	"muse/api/demo"
 	"muse/session"
+	"muse/theme"
+	"muse/ui"
 )
 
 func TestDemoImageWritesPNGs(t *testing.T) {
@@ -110,5 +124,174 @@ func TestPrintToolCalls(t *testing.T) {
 	}
 	if r := runMain(t, nil, "", "--demo", "--allow-tools"); r.code != 2 {
 		t.Errorf("--allow-tools without -p: %+v", r)
+	}
+}
+
+// imageRecords returns the records of image entries of the latest session
+// of store, made comparable: no times, no latency, the URLs without their
+// host, the paths from the images folder with the session's id as SID; and
+// the files of the images folder, named the same way.
+func imageRecords(t *testing.T, store *session.Store) (records []string, files []string) {
+	t.Helper()
+	sess, err := store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(store.ImageDir(sess.ID))
+	clean := func(s string) string {
+		s = strings.ReplaceAll(s, root, "IMAGES")
+		s = strings.ReplaceAll(s, sess.ID, "SID")
+		return regexp.MustCompile(`http://127\.0\.0\.1:\d+`).ReplaceAllString(s, "http://HOST")
+	}
+	data, err := os.ReadFile(filepath.Join(store.Dir(), sess.ID+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		e, _ := rec["entry"].(map[string]any)
+		if e == nil || e["kind"] != session.KindImage {
+			continue
+		}
+		delete(rec, "time")
+		delete(e, "time")
+		delete(e, "latency_ms")
+		b, _ := json.Marshal(rec)
+		records = append(records, clean(string(b)))
+	}
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, clean(path))
+		}
+		return nil
+	})
+	return records, files
+}
+
+// An image turn of -p and one of the chat screen, after a message turn,
+// leave the same records in the journal and the same files.
+func TestImageTurnSameRecordsFromPrintAndChat(t *testing.T) {
+	const prompt = "demo:mixed a red fox"
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	if r := runMain(t, env, "", "--demo", "-p", "hello"); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if r := runMain(t, env, "", "--demo", "-c", "-p", prompt, "--image", "--size", "16x16"); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	printStore, err := session.Open(filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	printRecords, printFiles := imageRecords(t, printStore)
+
+	srv := httptest.NewServer(demo.NewHandler(demo.Options{}))
+	defer srv.Close()
+	chatStore, err := session.Open(filepath.Join(t.TempDir(), "muse", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := theme.New("dark", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ui.New(ui.Options{
+		Client: api.New(srv.URL, api.WithAccessToken(demo.DefaultToken)), Store: chatStore, Theme: th,
+		Params: session.Params{Model: "demo-chat", MaxTokens: 4096}, ImageModel: "demo-image",
+		Getenv: func(string) string { return "" },
+	})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 40))
+	enter := func(s string) {
+		tm.Type(s)
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	}
+	enter("hello")
+	waitEntry(t, chatStore, session.KindAssistant)
+	enter("/size 16x16")
+	enter("/image " + prompt)
+	waitEntry(t, chatStore, session.KindImage)
+	enter("/quit") // once the turn has ended on screen too
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	chatRecords, chatFiles := imageRecords(t, chatStore)
+
+	if len(printRecords) != 2 || strings.Join(printRecords, "\n") != strings.Join(chatRecords, "\n") {
+		t.Errorf("-p wrote:\n%s\nthe chat screen wrote:\n%s", strings.Join(printRecords, "\n"), strings.Join(chatRecords, "\n"))
+	}
+	if len(printFiles) != 2 || strings.Join(printFiles, " ") != strings.Join(chatFiles, " ") {
+		t.Errorf("-p saved %v, the chat screen %v", printFiles, chatFiles)
+	}
+}
+
+// waitEntry waits until the latest session of store ends with a finished
+// entry of kind.
+func waitEntry(t *testing.T, store *session.Store, kind string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if sess, err := store.Latest(); err == nil && len(sess.Entries) > 0 {
+			e := sess.Entries[len(sess.Entries)-1]
+			if e.Kind == kind && e.Status != session.StatusStreaming {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no finished %s entry saved after 10 s", kind)
+}
+
+// -p says when the server sent more images than muse keeps.
+func TestPrintImageDropped(t *testing.T) {
+	r := runMain(t, nil, "", "--demo", "-p", "demo:many cats", "--image", "--size", "16x16")
+	if r.code != 0 || strings.Count(r.stdout, "\n") != 4 || !strings.Contains(r.stderr, "muse: the server sent 12 images; kept the first 4\n") {
+		t.Fatalf("%+v", r)
+	}
+	r = runMain(t, nil, "", "--demo", "-p", "demo:many cats", "--image", "--size", "16x16", "--json")
+	var res struct {
+		Data    []json.RawMessage `json:"data"`
+		Dropped int               `json:"dropped"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil || len(res.Data) != 4 || res.Dropped != 8 {
+		t.Errorf("--json: %+v", r)
+	}
+}
+
+// -p shows the progress of an asynchronous task on standard error when it
+// is a terminal, on one line it then clears, and says nothing of it when
+// it is not.
+func TestPrintImageTaskProgress(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x00\x00\x00\x00:~\x9bU\x00\x00\x00\nIDATx\x9cc`\x00\x00\x00\x02\x00\x01H\xaf\xa4q\x00\x00\x00\x00IEND\xaeB`\x82")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.URL.Path == "/img.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(png)
+		case strings.HasPrefix(r.URL.Path, "/api/v1/tasks/"):
+			fmt.Fprintf(w, `{"output":{"task_id":"t1","task_status":"SUCCEEDED","results":[{"url":"http://%s/img.png"}]}}`, r.Host)
+		default:
+			fmt.Fprint(w, `{"output":{"task_id":"t1","task_status":"PENDING"}}`)
+		}
+	}))
+	defer srv.Close()
+	for _, tty := range []bool{true, false} {
+		var out, errb bytes.Buffer
+		env := map[string]string{"XDG_DATA_HOME": t.TempDir(), "MUSE_BASE_URL": srv.URL, "MUSE_ACCESS_TOKEN": "t", "MUSE_MODEL": "m"}
+		code := Main([]string{"-p", "a fox", "--image", "--image-model", "m"}, Env{
+			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, StderrTTY: tty,
+			Getenv: func(k string) string { return env[k] },
+		})
+		if code != 0 || !strings.HasSuffix(strings.TrimSpace(out.String()), "turn-1-image-1.png\thttp://"+strings.TrimPrefix(srv.URL, "http://")+"/img.png") {
+			t.Fatalf("tty %v: code %d, stdout %q, stderr %q", tty, code, out.String(), errb.String())
+		}
+		want := "\r\x1b[Kmuse: image task pending · 0s\r\x1b[Kmuse: image task succeeded · 1s\r\x1b[K"
+		if !tty {
+			want = ""
+		}
+		if errb.String() != want {
+			t.Errorf("tty %v: stderr %q, want %q", tty, errb.String(), want)
+		}
 	}
 }

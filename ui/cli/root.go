@@ -114,7 +114,7 @@ func (a *app) runMuse() int {
 		guardSecrets(cfg.secretEnv)
 	}
 	if f.demo {
-		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet)})
+		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet, env.Getenv)})
 		if err != nil {
 			return fail(env, fmt.Errorf("start the demo server: %w", err))
 		}

@@ -55,6 +55,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Client: client, Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Tools: cfg.tools, MaxToolRounds: cfg.maxRounds, Keys: cfg.keys, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), Demo: cfg.demo}
+	if store == nil { // images still get a folder, as -p --no-save saves them
+		opts.ImageStore, _ = openStore(env)
+	}
 	if store != nil { // with --no-save, no prompt history either
 		if h, err := session.OpenPromptHistory(session.PromptHistoryPath(store.Dir()), 1000); err != nil {
 			fmt.Fprintf(env.Stderr, "muse: prompt history unavailable: %s\n", sanitize.Line(err.Error()))

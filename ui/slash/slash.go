@@ -14,7 +14,6 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/ui/images"
 )
 
 // slashCommand describes one slash command for parsing, completion, help and hints.
@@ -84,7 +83,7 @@ var slashCommands = []slashCommand{
 	{name: "tool-choice", args: "auto|any|none|NAME", help: "how the model may use tools (off: server default)", run: slashToolChoice},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
-	{name: "size", args: "W*H", help: fmt.Sprintf("image size, like 1024*1024 (WxH works too), sides 1 to %d, at most %d megapixels", images.MaxSide, images.MaxPixels/1_000_000), run: slashSize},
+	{name: "size", args: "W*H", help: fmt.Sprintf("image size, like 1024*1024 (WxH works too), sides 1 to %d, at most %d megapixels", session.MaxImageSide, session.MaxImagePixels/1_000_000), run: slashSize},
 	{name: "negative", args: "[TEXT]", help: "what images should not show (alone: clear)", run: slashNegative},
 	{name: "extend", args: "on|off", help: "let the server extend image prompts", run: slashOnOff("prompt_extend", func(ip *session.ImageParams) **bool { return &ip.PromptExtend })},
 	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark })},
@@ -268,9 +267,9 @@ func slashImage(arg string, p session.Params) (Result, error) {
 func slashSize(arg string, p session.Params) (Result, error) {
 	size := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(arg)), "x", "*")
 	w, h, err := api.ParseSize(size)
-	if err != nil || arg == "" || w > images.MaxSide || h > images.MaxSide || w*h > images.MaxPixels {
+	if err != nil || arg == "" || w > session.MaxImageSide || h > session.MaxImageSide || w*h > session.MaxImagePixels {
 		return Result{Params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH), each side a whole number from 1 to %d and at most %d megapixels in all, like 1024*1024; got %q",
-			images.MaxSide, images.MaxPixels/1_000_000, arg)
+			session.MaxImageSide, session.MaxImagePixels/1_000_000, arg)
 	}
 	q := slashImageParams(p)
 	q.Image.Size = size

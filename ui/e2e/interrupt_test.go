@@ -1,0 +1,376 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"muse/api/demo"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// toolConfig gives the demo a tool that takes a while to run, so that a
+// test can interrupt it running: demo:tool calls the first tool offered,
+// and a profile's tools come before the demo's own get_time.
+const toolConfig = `default_profile = "e2e"
+[profiles.e2e]
+[[profiles.e2e.tools]]
+name = "slow_tool"
+description = "sleeps, then answers"
+input_schema = { type = "object" }
+command = ["sh", "-c", "sleep 2; echo slept"]
+`
+
+// The terminal's size, and the size a resize changes it to: larger, so
+// that rows muse has not drawn stay blank.
+const (
+	cols, rows       = 100, 30
+	bigCols, bigRows = 110, 34
+)
+
+// museArgs are the flags of every run: the demo, with replies cut at 16
+// words so that a turn left to finish after an interrupt ends soon even at
+// demo:slow's 4 words a second (a tool call's text and input fit in 16).
+var museArgs = []string{"--demo", "--max-tokens", "16"}
+
+// phase is a moment in a turn: the prompt that starts the turn, and how to
+// bring the turn to that moment.
+type phase struct {
+	name   string
+	prompt string
+	shown  string       // what the screen shows once the turn started; "": the prompt
+	reach  func(c *run) // waits until the turn is there; nil: at once
+	held   bool         // the turn's first request is held before its first byte
+}
+
+// started is what the screen shows once the turn of p started.
+func (p phase) started() string {
+	if p.shown != "" {
+		return p.shown
+	}
+	return "you\n  " + p.prompt
+}
+
+// phases are the moments of a turn the demo can produce.
+var phases = []phase{
+	// The demo answers at once, so the first phase runs muse against the
+	// demo service behind a gate that holds the request until the
+	// interrupt is done (see holdServer): muse's own --demo server cannot
+	// be told to wait.
+	{name: "before the first byte", prompt: "hold on", held: true, reach: func(c *run) {
+		c.tm.waitUntil("the request sent", waitDeadline, func(s string) bool { return busy(statusLine(s)) })
+	}},
+	{name: "during thinking", prompt: "demo:think demo:slow ponder", reach: func(c *run) {
+		c.tm.waitFor("The user wrote")
+	}},
+	{name: "during text", prompt: "demo:slow tell me", reach: func(c *run) {
+		c.tm.waitFor("## demo:slow tell")
+	}},
+	{name: "during a tool call's input", prompt: "demo:tool demo:slow look it up", reach: func(c *run) {
+		c.tm.waitFor("tool · slow_tool")
+	}},
+	{name: "while a tool runs", prompt: "demo:tool run it", reach: func(c *run) {
+		c.tm.waitFor(approvalKeys)
+		c.tm.typ("y")
+		c.tm.waitFor("running tool slow_tool")
+	}},
+	{name: "while approval waits", prompt: "demo:tool ask me", reach: func(c *run) {
+		c.tm.waitFor(approvalKeys)
+	}},
+	// The demo answers /image demo:slow after 3 s, and the interrupt
+	// lands while muse waits for it. Saving the image takes a few
+	// milliseconds, too short for an interrupt to be aimed at.
+	{name: "during an image fetch", prompt: "/image demo:slow a fox", shown: "prompt: demo:slow a fox", reach: func(c *run) {
+		c.tm.waitFor("generating")
+	}},
+	{name: "during a retry's countdown", prompt: "demo:ratelimit wait", reach: func(c *run) {
+		c.tm.waitFor("retrying in")
+	}},
+}
+
+// interrupt is something a person does to muse in the middle of a turn:
+// keys to type, or something else to do.
+type interrupt struct {
+	name   string
+	keys   string       // the keys it types; "" when do does something else
+	do     func(c *run) // does it and checks what it does at once; nil for keys
+	editor bool         // the keys hand the input to the editor
+}
+
+// approvalKeys is the line of the box that asks to run a tool.
+const approvalKeys = "y yes · n no · a always"
+
+var interrupts = []interrupt{
+	{name: "esc", keys: "\x1b"},
+	{name: "ctrl+c", keys: "\x03"},
+	{name: "editor", keys: "\x18", editor: true},
+	{name: "resize", do: func(c *run) {
+		c.tm.resize(bigCols, bigRows)
+		c.cols, c.rows = bigCols, bigRows
+		c.tm.waitUntil("the frame drawn again at the new size", waitDeadline, c.framed)
+	}},
+	{name: "suspend", do: func(c *run) {
+		c.tm.signal(syscall.SIGTSTP)
+		c.tm.waitStopped()
+		// Stopped, muse has given the terminal back to the shell.
+		c.tm.waitUntil("the terminal given back", waitDeadline, func(string) bool { return c.tm.given() })
+		c.tm.checkCooked()
+		c.tm.signal(syscall.SIGCONT)
+		c.tm.waitUntil("the screen taken again", waitDeadline, func(s string) bool {
+			return !c.tm.given() && c.framed(s)
+		})
+	}},
+	{name: "kill -9", do: func(c *run) {
+		c.tm.signal(syscall.SIGKILL)
+		c.tm.waitExit()
+		// A new process in a new terminal, as after the shell took the
+		// terminal back; the session goes on where it was saved.
+		c.tm = start(c.t, c.h, c.cols, c.rows, append(c.args, "-c")...)
+		c.restarted = true
+		c.tm.waitFor("first question")
+	}},
+}
+
+// TestInterrupts interrupts a turn in each of its phases in each way a
+// person can, then checks that muse answers a key within a second, takes
+// another prompt and replies, has lost no completed message, and gives
+// the terminal back as it found it on exit.
+func TestInterrupts(t *testing.T) {
+	for _, ph := range phases {
+		for _, in := range interrupts {
+			t.Run(ph.name+"/"+in.name, func(t *testing.T) {
+				t.Parallel()
+				runCase(t, ph, in)
+			})
+		}
+	}
+}
+
+// run is one case's state: the home, the muse running now, and what the
+// interrupt changed.
+type run struct {
+	t          *testing.T
+	h          *home
+	tm         *term
+	cols, rows int
+	args       []string // muse's arguments
+	restarted  bool     // muse was killed and started again with -c
+}
+
+func runCase(t *testing.T, ph phase, in interrupt) {
+	c := &run{t: t, h: newHome(t, toolConfig), cols: cols, rows: rows, args: museArgs}
+	var hold *holdServer
+	if ph.held {
+		hold = newHoldServer(t, ph.prompt)
+		c.h.env = append(c.h.env, hold.env()...)
+		c.args = museArgs[1:] // not --demo: the service is hold's
+	}
+	c.tm = start(t, c.h, cols, rows, c.args...)
+	c.tm.waitFor("Ask anything")
+	c.send("first question", "first question")
+
+	c.tm.typ(ph.prompt + "\r")
+	ph.reach(c)
+	if in.do != nil {
+		in.do(c)
+	} else {
+		c.tm.typ(in.keys)
+	}
+	if hold != nil {
+		// Let the reply come only once the interrupt has done what it does.
+		switch {
+		case in.editor:
+			c.waitEditor()
+		case in.keys != "":
+			c.tm.waitUntil("the turn to end", waitDeadline, func(s string) bool { return !busy(statusLine(s)) })
+		}
+		hold.release()
+	}
+	// esc and ctrl+c answer a tool's question themselves (esc says no,
+	// ctrl+c cancels the turn); after anything else muse still asks, and
+	// the test says no.
+	c.settle(ph.started(), in.keys == "" || in.editor)
+	// The box asking to run a tool holds the keys: ctrl+x is not one of
+	// them, and nothing is there to edit.
+	if in.editor && ph.reach != nil && !strings.Contains(ph.name, "approval") {
+		c.waitEditor()
+	}
+
+	// muse answers a key within a second.
+	c.tm.typ("zq")
+	if !c.tm.poll(keyDeadline, func(s string) bool { return strings.HasSuffix(inputLine(s), "zq") }) {
+		t.Fatalf("a key typed after the interrupt did not show within %v", keyDeadline)
+	}
+	// The session takes another prompt and replies.
+	next := strings.TrimSpace(strings.TrimPrefix(inputLine(c.tm.screen()), "›")) + " next"
+	c.send(next, " next")
+
+	// Quit: the terminal is given back as it was.
+	c.tm.typ("/quit\r")
+	if code := c.tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d after /quit", code)
+	}
+	c.tm.checkRestored()
+	m := savedRE.FindStringSubmatch(c.tm.screen())
+	if m == nil {
+		t.Fatalf("muse did not say which session it saved")
+	}
+	// No completed message is lost: the first turn is in the session, and
+	// so is the last prompt with a reply after it.
+	shown := c.h.run(t, "sessions", "show", m[1])
+	for _, want := range []string{"you:\nfirst question\n", "## first question", next} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the saved session lacks %q:\n%s", want, shown)
+		}
+	}
+	if i := strings.Index(shown, next); i >= 0 && !strings.Contains(shown[i:], "\nassistant (") {
+		t.Errorf("the saved session has no reply to %q:\n%s", next, shown)
+	}
+}
+
+// waitEditor waits until the editor's text is in the input.
+func (c *run) waitEditor() {
+	c.t.Helper()
+	c.tm.waitUntil("the editor's text in the input", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), editorText)
+	})
+}
+
+// savedRE finds the session muse says it saved as it exits.
+var savedRE = regexp.MustCompile(`session (\S+) saved`)
+
+// send types keys and enter, sending prompt (keys end it), and waits for
+// the whole reply. After a tool call cancelled, the reply may answer the
+// call's result rather than the prompt (the demo does), so any reply will
+// do.
+func (c *run) send(prompt, keys string) {
+	c.t.Helper()
+	c.restarted = false
+	c.tm.typ(keys + "\r")
+	c.settle("you\n  "+prompt, false)
+	if status := statusLine(c.tm.screen()); !strings.Contains(status, "· stop ") {
+		c.t.Fatalf("no reply to %q: the status says %q", prompt, status)
+	}
+}
+
+// settle waits until no turn is under way, the turn that shows started
+// (if not "") having started; with answer, it answers n to a tool that asks
+// to run.
+func (c *run) settle(started string, answer bool) {
+	c.t.Helper()
+	answered := !answer
+	c.tm.waitUntil("the turn to end", waitDeadline, func(s string) bool {
+		if started != "" && !c.restarted && !strings.Contains(s, started) {
+			return false
+		}
+		status := statusLine(s)
+		if strings.Contains(status, "waits for your answer") {
+			if !answered {
+				c.tm.typ("n")
+				answered = true
+			}
+			return false
+		}
+		return !busy(status)
+	})
+}
+
+// framed reports whether s is a whole frame at the run's size now: its
+// last row is the key help, and its status line reaches the right edge.
+func (c *run) framed(s string) bool {
+	lines := strings.Split(s, "\n")
+	return len(lines) == c.rows && ansi.StringWidth(lines[c.rows-2]) == c.cols &&
+		strings.Contains(lines[c.rows-1], " • ")
+}
+
+// inputLine is the first line of the input box: the line after the rule
+// above it.
+func inputLine(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 1; i > 0; i-- {
+		if strings.HasPrefix(lines[i], "›") {
+			return strings.TrimRight(lines[i], " ")
+		}
+	}
+	return ""
+}
+
+// statusLine is the line under the input: the last but one of the frame.
+func statusLine(s string) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) < 2 {
+		return ""
+	}
+	return lines[len(lines)-2]
+}
+
+// busy reports whether a status line says a turn is under way: it starts
+// with a spinner (a braille pattern).
+func busy(status string) bool {
+	for _, r := range status {
+		return r >= 0x2800 && r <= 0x28ff
+	}
+	return false
+}
+
+// holdServer is the demo service behind a gate: the first message request
+// that holds its word waits, before a byte of the answer is sent, until
+// release is called or the request ends.
+type holdServer struct {
+	srv      *httptest.Server
+	word     []byte
+	held     atomic.Bool
+	released chan struct{}
+	once     sync.Once
+}
+
+// newHoldServer starts a holdServer holding the request that holds word,
+// closed when t ends.
+func newHoldServer(t *testing.T, word string) *holdServer {
+	s := &holdServer{word: []byte(word), released: make(chan struct{})}
+	demoService := demo.NewHandler(demo.Options{Delay: 25 * time.Millisecond})
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, s.word) && s.held.CompareAndSwap(false, true) {
+			select {
+			case <-s.released:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		demoService.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		s.release()
+		s.srv.Close()
+	})
+	return s
+}
+
+// release lets the held request go on.
+func (s *holdServer) release() { s.once.Do(func() { close(s.released) }) }
+
+// env points muse at the server, as --demo would at its own.
+func (s *holdServer) env() []string {
+	return []string{
+		"MUSE_BASE_URL=" + s.srv.URL,
+		"MUSE_ACCESS_TOKEN=" + demo.DefaultToken,
+		"MUSE_MODEL=demo-chat",
+		"MUSE_IMAGE_MODEL=demo-image",
+	}
+}
