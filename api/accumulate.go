@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -24,9 +27,63 @@ type Accumulator struct {
 	size    int // the content fitted so far, as ContentSize counts it
 }
 
+// blockParts is what the deltas of one block built. Every delta applies to
+// its block, whatever the block's type: text, thinking and signature deltas
+// to the block's field of that name, input_json_delta to its "input" (once
+// the block ends), citations_delta to its "citations", and the fields of a
+// delta of a type muse does not know to the block's fields of the same
+// names: a string is appended to the field's string, any other value
+// replaces it. A block's fields without a Go field (Extra, or Raw for a
+// block of a type muse does not know) are written when the block ends;
+// what the deltas did not touch stays as the server sent it.
 type blockParts struct {
 	text, thinking, signature, json builder
+	touched                         uint8                  // which builders deltas wrote to (touchText…)
+	citations                       *citationList          // nil until a citations_delta
+	fields                          map[string]*deltaField // set by deltas of types muse does not know
 	open                            bool
+}
+
+// Bits of blockParts.touched.
+const (
+	touchText uint8 = 1 << iota
+	touchThinking
+	touchSignature
+)
+
+// citationList is a block's citations: those it started with, then one per
+// citations_delta.
+type citationList struct {
+	items []json.RawMessage
+	array json.RawMessage // items as a JSON array; nil when a citation came since
+}
+
+// JSON returns the citations as a JSON array, built again only when a
+// citation came since the last call.
+func (c *citationList) JSON() json.RawMessage {
+	if c.array == nil {
+		n := 2
+		for _, it := range c.items {
+			n += len(it) + 1
+		}
+		out := make([]byte, 0, n)
+		out = append(out, '[')
+		for i, it := range c.items {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, it...)
+		}
+		c.array = append(out, ']')
+	}
+	return c.array
+}
+
+// deltaField is a field set by deltas of a type muse does not know: a
+// string, appended to, or another value (set when value is not nil).
+type deltaField struct {
+	str   builder
+	value json.RawMessage
 }
 
 // builder is a strings.Builder that keeps its first piece as it is, not
@@ -114,19 +171,8 @@ func (a *Accumulator) Add(ev Event) error {
 		}
 		a.startBlock(ev.Index, b)
 	case EventContentBlockDelta:
-		p := a.block(ev.Index)
-		if p == nil {
-			return nil
-		}
-		switch ev.Delta.Type {
-		case DeltaText:
-			p.text.WriteString(ev.Delta.Text, a.limit)
-		case DeltaThinking:
-			p.thinking.WriteString(ev.Delta.Thinking, a.limit)
-		case DeltaSignature:
-			p.signature.WriteString(ev.Delta.Signature, a.limit)
-		case DeltaInputJSON:
-			p.json.WriteString(ev.Delta.PartialJSON, a.limit)
+		if i, ok := a.pos[ev.Index]; ok {
+			a.applyDelta(i, ev.Delta)
 		}
 	case EventContentBlockStop:
 		if i, ok := a.pos[ev.Index]; ok {
@@ -142,10 +188,10 @@ func (a *Accumulator) Add(ev Event) error {
 		// Fields this client has no Go field for overwrite those of message_start.
 		mergeExtra(&a.msg.Extra, cloneExtra(ev.Delta.Extra))
 		if u := ev.Usage; u != nil {
-			set(&a.msg.Usage.InputTokens, u.InputTokens)
-			set(&a.msg.Usage.OutputTokens, u.OutputTokens)
-			set(&a.msg.Usage.CacheCreationInputTokens, u.CacheCreationInputTokens)
-			set(&a.msg.Usage.CacheReadInputTokens, u.CacheReadInputTokens)
+			// Usage in message_delta is cumulative: a counter sent overwrites.
+			for i, v := range u.counters() {
+				a.msg.Usage.set(i, v)
+			}
 			mergeExtra(&a.msg.Usage.Extra, cloneExtra(u.Extra))
 		}
 	case EventMessageStop:
@@ -208,7 +254,20 @@ func (a *Accumulator) fit(ev Event) (_ Event, cut bool) {
 			}
 			s = &ev.Delta.Signature
 		default:
-			return ev, false // not kept, so not counted
+			// A citation, or the fields of a delta of another type: kept
+			// whole or not at all.
+			n := len(ev.Delta.Citation)
+			if ev.Delta.Type != DeltaCitations {
+				n = 0
+				for k, v := range ev.Delta.Extra {
+					n += len(k) + len(v)
+				}
+			}
+			if n > room {
+				return Event{}, true
+			}
+			a.size += n
+			return ev, false
 		}
 		if len(*s) <= room {
 			a.size += len(*s)
@@ -222,13 +281,6 @@ func (a *Accumulator) fit(ev Event) (_ Event, cut bool) {
 		return ev, true
 	}
 	return ev, false
-}
-
-// set overwrites *dst when the counter was sent: usage in message_delta is cumulative.
-func set(dst *int, v *int) {
-	if v != nil {
-		*dst = *v
-	}
 }
 
 func (a *Accumulator) startBlock(index int, b ContentBlock) {
@@ -248,28 +300,153 @@ func (a *Accumulator) startBlock(index int, b ContentBlock) {
 	a.seed(len(a.msg.Content) - 1)
 }
 
-// seed moves a start block's initial text into its builders, so deltas append to it.
+// seed moves a start block's initial text into its builders, so deltas
+// append to it. A block of a type muse does not know starts with the
+// strings of its fields of those names.
 func (a *Accumulator) seed(i int) {
 	b, p := &a.msg.Content[i], a.parts[i]
-	p.text.WriteString(b.Text, a.limit)
-	p.thinking.WriteString(b.Thinking, a.limit)
-	p.signature.WriteString(b.Signature, a.limit)
-}
-
-func (a *Accumulator) block(index int) *blockParts {
-	i, ok := a.pos[index]
-	if !ok {
-		return nil
+	text, thinking, signature := b.Text, b.Thinking, b.Signature
+	if b.Raw != nil {
+		text, _ = rawString(b.Raw, "text")
+		thinking, _ = rawString(b.Raw, "thinking")
+		signature, _ = rawString(b.Raw, "signature")
 	}
-	return a.parts[i]
+	p.text.WriteString(text, a.limit)
+	p.thinking.WriteString(thinking, a.limit)
+	p.signature.WriteString(signature, a.limit)
 }
 
-// closeBlock parses a finished tool input once. stopped tells whether the
-// block got its content_block_stop. A tool_use block closed any other way (by
-// message_stop or Finish) never finished, so it is flagged as truncated even
-// when its input parses, or when no input arrived at all. Input that is not
-// complete JSON is kept in PartialInput, repaired as far as it goes, and
-// flagged as truncated; above maxRepairSize it is not repaired but set to {}.
+// applyDelta applies a content delta to block i (see blockParts).
+func (a *Accumulator) applyDelta(i int, d Delta) {
+	p := a.parts[i]
+	switch d.Type {
+	case DeltaText:
+		p.text.WriteString(d.Text, a.limit)
+		p.touched |= touchText
+	case DeltaThinking:
+		p.thinking.WriteString(d.Thinking, a.limit)
+		p.touched |= touchThinking
+	case DeltaSignature:
+		p.signature.WriteString(d.Signature, a.limit)
+		p.touched |= touchSignature
+	case DeltaInputJSON:
+		p.json.WriteString(d.PartialJSON, a.limit)
+	case DeltaCitations:
+		if len(d.Citation) == 0 || isNull(d.Citation) {
+			return
+		}
+		if p.citations == nil {
+			p.citations = &citationList{}
+			if start, ok := a.fieldOf(i, "citations"); ok {
+				_ = json.Unmarshal(start, &p.citations.items) // null or not an array: none
+			}
+		}
+		p.citations.items = append(p.citations.items, append(json.RawMessage(nil), d.Citation...))
+		p.citations.array = nil
+	default:
+		for _, k := range slices.Sorted(maps.Keys(d.Extra)) {
+			a.setField(i, k, d.Extra[k])
+		}
+	}
+}
+
+// setField applies field k of a delta of a type muse does not know to
+// block i: a string is appended to the field's string, any other value
+// replaces the field.
+func (a *Accumulator) setField(i int, k string, v json.RawMessage) {
+	p := a.parts[i]
+	s, isString := jsonString(v)
+	if isString {
+		switch k {
+		case "text":
+			p.text.WriteString(s, a.limit)
+			p.touched |= touchText
+			return
+		case "thinking":
+			p.thinking.WriteString(s, a.limit)
+			p.touched |= touchThinking
+			return
+		case "signature":
+			p.signature.WriteString(s, a.limit)
+			p.touched |= touchSignature
+			return
+		}
+	}
+	if p.fields == nil {
+		p.fields = make(map[string]*deltaField)
+	}
+	f := p.fields[k]
+	if f == nil {
+		f = &deltaField{}
+		if start, ok := a.fieldOf(i, k); ok {
+			if str, ok := jsonString(start); ok {
+				f.str.WriteString(str, a.limit)
+			} else {
+				f.value = start
+			}
+		}
+		p.fields[k] = f
+	}
+	if !isString {
+		f.str, f.value = builder{}, append(json.RawMessage(nil), v...)
+		return
+	}
+	if f.value != nil {
+		f.value = nil // a string replaces a value of another kind
+	}
+	f.str.WriteString(s, a.limit)
+}
+
+// fieldOf returns the field k of block i as it started: one without a Go
+// field, from Extra or, for a block of a type muse does not know, from Raw.
+func (a *Accumulator) fieldOf(i int, k string) (json.RawMessage, bool) {
+	b := &a.msg.Content[i]
+	if b.Raw == nil {
+		v, ok := b.Extra[k]
+		return v, ok
+	}
+	var found json.RawMessage
+	_ = eachField(bytes.TrimSpace(b.Raw), func(key string, v []byte) {
+		if key == k {
+			found = v
+		}
+	})
+	return found, found != nil
+}
+
+// rawString returns the string field k of the JSON object raw.
+func rawString(raw json.RawMessage, k string) (string, bool) {
+	var found json.RawMessage
+	_ = eachField(bytes.TrimSpace(raw), func(key string, v []byte) {
+		if key == k {
+			found = v
+		}
+	})
+	return jsonString(found)
+}
+
+// jsonString decodes v when it is a JSON string.
+func jsonString(v json.RawMessage) (string, bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// closeBlock ends block i: its tool input is parsed, once, and what the
+// deltas built is written into the block's fields (see blockParts).
+// stopped tells whether the block got its content_block_stop. A tool_use
+// block closed any other way (by message_stop or Finish) never finished, so
+// it is flagged as truncated even when its input parses, or when no input
+// arrived at all; so is any other block whose input fragments arrived but
+// whose stop did not. Input that is not complete JSON is kept in
+// PartialInput, repaired as far as it goes, and flagged as truncated; above
+// maxRepairSize it is not repaired but set to {}.
 func (a *Accumulator) closeBlock(i int, stopped bool) {
 	p := a.parts[i]
 	if !p.open {
@@ -279,21 +456,33 @@ func (a *Accumulator) closeBlock(i int, stopped bool) {
 	p.text.trim()
 	p.thinking.trim()
 	b := &a.msg.Content[i]
-	if b.Type != BlockToolUse {
+	if b.Extra != nil {
+		b.Extra = cloneExtra(b.Extra) // the start event's block shares it
+	}
+	p.write(b)
+	raw := p.json.String()
+	if b.Type != BlockToolUse && raw == "" {
 		return
 	}
-	raw := p.json.String()
+	var in json.RawMessage
 	switch {
 	case raw == "":
 		// No fragments: the input of content_block_start stands.
 	case json.Valid([]byte(raw)):
-		b.Input = json.RawMessage(raw)
+		in = json.RawMessage(raw)
 	case len(raw) > maxRepairSize:
 		b.Truncated = true
-		b.Input = json.RawMessage("{}")
+		in = json.RawMessage("{}")
 	default:
 		b.Truncated = true
-		b.Input = RepairJSON(raw)
+		in = RepairJSON(raw)
+	}
+	if in != nil {
+		if b.Type == BlockToolUse {
+			b.Input = in
+		} else {
+			b.setField("input", in)
+		}
 	}
 	if !stopped {
 		b.Truncated = true
@@ -301,6 +490,57 @@ func (a *Accumulator) closeBlock(i int, stopped bool) {
 	if b.Truncated {
 		b.PartialInput = raw
 	}
+}
+
+// write sets in b what the deltas built but its input: the Go fields of
+// its type from the builders, and its other fields the deltas touched.
+func (p *blockParts) write(b *ContentBlock) {
+	fields := []struct {
+		key   string
+		field *string // the Go field of b's type, if it has one
+		b     *builder
+		touch uint8
+	}{
+		{"text", nil, &p.text, touchText},
+		{"thinking", nil, &p.thinking, touchThinking},
+		{"signature", nil, &p.signature, touchSignature},
+	}
+	switch b.Type {
+	case BlockText:
+		fields[0].field = &b.Text
+	case BlockThinking:
+		fields[1].field = &b.Thinking
+		fields[2].field = &b.Signature
+	}
+	for _, s := range fields {
+		switch {
+		case s.field != nil:
+			*s.field = s.b.String()
+		case p.touched&s.touch != 0:
+			b.setField(s.key, quote(s.b.String()))
+		}
+	}
+	if p.citations != nil {
+		b.setField("citations", p.citations.JSON())
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.fields)) {
+		f := p.fields[k]
+		v := f.value
+		if v == nil {
+			v = quote(f.str.String())
+		}
+		b.setField(k, v)
+	}
+}
+
+// quote returns s as a JSON string, written as a server writes it: <, >
+// and & as they are.
+func quote(s string) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func (a *Accumulator) closeAll() {
@@ -328,16 +568,15 @@ func (a *Accumulator) Message() Message {
 	m := a.msg.Clone()
 	for i := range m.Content {
 		b, p := &m.Content[i], a.parts[i]
-		switch b.Type {
-		case BlockText:
+		switch {
+		case p.open:
+			p.write(b)
+			b.PartialInput = p.json.String()
+		case b.Type == BlockText:
 			b.Text = p.text.String()
-		case BlockThinking:
+		case b.Type == BlockThinking:
 			b.Thinking = p.thinking.String()
 			b.Signature = p.signature.String()
-		case BlockToolUse:
-			if p.open {
-				b.PartialInput = p.json.String()
-			}
 		}
 	}
 	if m.Type == "" {
@@ -364,10 +603,14 @@ func ReplayEvents(m *Message) []Event {
 			Event{Type: EventContentBlockStop, Index: i})
 	}
 	u := m.Usage
+	var ud UsageDelta // the counters m has, as the server sent them
+	for i, dst := range ud.counterPtrs() {
+		if u.written(i) {
+			*dst = u.counters()[i]
+		}
+	}
 	evs = append(evs,
-		Event{Type: EventMessageDelta, Delta: Delta{StopReason: m.StopReason, StopSequence: m.StopSequence},
-			Usage: &UsageDelta{InputTokens: &u.InputTokens, OutputTokens: &u.OutputTokens,
-				CacheCreationInputTokens: &u.CacheCreationInputTokens, CacheReadInputTokens: &u.CacheReadInputTokens}},
+		Event{Type: EventMessageDelta, Delta: Delta{StopReason: m.StopReason, StopSequence: m.StopSequence}, Usage: &ud},
 		Event{Type: EventMessageStop})
 	return evs
 }

@@ -29,6 +29,8 @@ type Client struct {
 	headerTimeout   time.Duration
 	responseTimeout time.Duration
 	idleTimeout     time.Duration
+	stallTimeout    time.Duration
+	requestTimeout  time.Duration
 	taskTimeout     time.Duration
 	testSleep       func(time.Duration)
 }
@@ -49,6 +51,8 @@ func New(baseURL string, opts ...Option) *Client {
 		headerTimeout:   DefaultHeaderTimeout,
 		responseTimeout: DefaultResponseTimeout,
 		idleTimeout:     DefaultIdleTimeout,
+		stallTimeout:    DefaultStallTimeout,
+		requestTimeout:  DefaultRequestTimeout,
 		taskTimeout:     DefaultTaskTimeout,
 	}
 	for _, o := range opts {
@@ -128,7 +132,7 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 		m, _ = CutMessage(m, newCallConfig(opts).maxReply)
 		return replayStream(&m, resp.Header.Get("request-id")), nil
 	}
-	return newStream(resp, cancel, c.idleTimeout, newCallConfig(opts).maxReply), nil
+	return newStream(resp, cancel, streamLimits{idle: c.idleTimeout, stall: c.stallTimeout}, newCallConfig(opts).maxReply), nil
 }
 
 // GenerateImage sends an image request and returns the generated images. It

@@ -126,6 +126,12 @@ var (
 	ErrHeaderTimeout = errors.New("no response from the server in time")
 	// ErrIdleTimeout is returned when a stream sends nothing for the idle timeout.
 	ErrIdleTimeout = errors.New("the stream stopped sending")
+	// ErrStalled is returned when a stream sends no content (only pings,
+	// comments or keep-alives) for the stall timeout.
+	ErrStalled = errors.New("the stream sent no content")
+	// ErrRequestTimeout is returned when a call, its retries and its reply
+	// included, takes longer than the request timeout.
+	ErrRequestTimeout = errors.New("the request took too long")
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
 )

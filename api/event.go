@@ -24,8 +24,19 @@ const (
 	DeltaThinking    = "thinking_delta"
 	DeltaSignature   = "signature_delta"
 	DeltaInputJSON   = "input_json_delta"
+	DeltaCitations   = "citations_delta"
 	maxEventTypeName = 64
 )
+
+// knownDelta reports whether the client has Go fields for the content
+// delta type t.
+func knownDelta(t string) bool {
+	switch t {
+	case DeltaText, DeltaThinking, DeltaSignature, DeltaInputJSON, DeltaCitations:
+		return true
+	}
+	return false
+}
 
 // Event is one event of a message stream.
 type Event struct {
@@ -55,16 +66,20 @@ type Delta struct {
 	PartialJSON  string `json:"partial_json"`
 	StopReason   string `json:"stop_reason"`
 	StopSequence string `json:"stop_sequence"`
+	// Citation is the citation a citations_delta adds to its text block.
+	Citation json.RawMessage `json:"citation"`
 
 	// Extra holds, as raw JSON, the fields of the delta that Delta has no Go
 	// field for (such as a message_delta's "container" or "stop_details"), and
 	// known fields sent as null. Those of a message_delta are set in the
-	// assembled Message's Extra.
+	// assembled Message's Extra. A content delta of a type this client does
+	// not know keeps all its fields but "type" here, and the accumulator
+	// applies them to its block (see Accumulator).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // deltaKeys are the JSON names of Delta's Go fields.
-var deltaKeys = []string{"type", "text", "thinking", "signature", "partial_json", "stop_reason", "stop_sequence"}
+var deltaKeys = []string{"type", "text", "thinking", "signature", "partial_json", "stop_reason", "stop_sequence", "citation"}
 
 // deltaWire is Delta without its methods, for encoding/json.
 type deltaWire Delta
@@ -75,7 +90,14 @@ func (d *Delta) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var w deltaWire
-	extra, err := decodeExtra(data, &w, deltaKeys)
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	known := deltaKeys
+	if w.Type != "" && !knownDelta(w.Type) {
+		known = []string{"type"}
+	}
+	extra, err := splitExtra(data, known)
 	if err != nil {
 		return err
 	}
@@ -95,6 +117,16 @@ type UsageDelta struct {
 	// (such as "server_tool_use"). They overwrite those of the assembled
 	// Message's Usage.Extra.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// counters returns the counters of u, in the order of usageKeys.
+func (u *UsageDelta) counters() [4]*int {
+	return [4]*int{u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens}
+}
+
+// counterPtrs returns where the counters of u are held, in the order of usageKeys.
+func (u *UsageDelta) counterPtrs() [4]**int {
+	return [4]**int{&u.InputTokens, &u.OutputTokens, &u.CacheCreationInputTokens, &u.CacheReadInputTokens}
 }
 
 // usageDeltaWire is UsageDelta without its methods, for encoding/json.

@@ -153,6 +153,16 @@ func isKnownKey(k string, known []string) bool {
 	return false
 }
 
+// hasKey reports whether the JSON object obj has a field named k, or one
+// encoding/json would take for it (the same name in another case).
+func hasKey(obj []byte, k string) bool {
+	found := false
+	_ = Fields(obj, func(key string, _ []byte) {
+		found = found || strings.EqualFold(key, k)
+	})
+	return found
+}
+
 // isNull reports whether v is the JSON literal null.
 func isNull(v json.RawMessage) bool {
 	return bytes.Equal(bytes.TrimSpace(v), []byte("null"))

@@ -21,6 +21,17 @@ const (
 	DefaultResponseTimeout = 10 * time.Minute
 	// DefaultIdleTimeout is how long a response body may send nothing.
 	DefaultIdleTimeout = 90 * time.Second
+	// DefaultStallTimeout is how long a stream may send no content: only
+	// pings, comments and events muse does not know, which a server sends
+	// to keep a connection open. A model may think, or a server tool run,
+	// for minutes with nothing but pings.
+	DefaultStallTimeout = 10 * time.Minute
+	// DefaultRequestTimeout bounds one call as a whole: every attempt, the
+	// waits between them, and the reading of the reply. It is far above
+	// what a long reply takes, and ends what nothing else does: a server
+	// that stalls before its headers and on every retry, or that sends a
+	// little forever.
+	DefaultRequestTimeout = 30 * time.Minute
 	// DefaultVersionHeader is the name of the version header.
 	DefaultVersionHeader = "provider-version"
 	// DefaultMaxReplySize is the size limit of a reply, in bytes of its
@@ -71,6 +82,18 @@ func WithResponseTimeout(d time.Duration) Option { return func(c *Client) { c.re
 // WithIdleTimeout sets how long a response body (a stream, a JSON reply or an
 // error body) may send nothing before it fails (default 90 s; 0 disables).
 func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTimeout = d } }
+
+// WithStallTimeout sets how long a stream may send no content before it
+// fails with ErrStalled (default DefaultStallTimeout; 0 disables). Pings,
+// comments and events muse does not know are not content: they keep a
+// connection open, and say nothing of the reply.
+func WithStallTimeout(d time.Duration) Option { return func(c *Client) { c.stallTimeout = d } }
+
+// WithRequestTimeout sets how long one call may take as a whole, its
+// retries, the waits between them and the reading of its reply included,
+// before it fails with ErrRequestTimeout (default DefaultRequestTimeout; 0
+// disables). What a stream brought by then is kept.
+func WithRequestTimeout(d time.Duration) Option { return func(c *Client) { c.requestTimeout = d } }
 
 // WithTaskTimeout sets how long an asynchronous image task is polled before
 // muse gives up (DefaultTaskTimeout).

@@ -33,6 +33,24 @@ func (c *Client) send(ctx context.Context, cl call, opts []RequestOption) (*http
 		return nil, nil, c.configErr
 	}
 	cfg := newCallConfig(opts)
+	stop := func() {}
+	if c.requestTimeout > 0 {
+		// One limit for the call as a whole: its attempts, the waits between
+		// them, and the reading of the reply, which the context returned
+		// with the response bounds too.
+		cause := fmt.Errorf("%w: no whole reply within %s, the request timeout", ErrRequestTimeout, c.requestTimeout)
+		ctx, stop = context.WithTimeoutCause(ctx, c.requestTimeout, cause)
+	}
+	resp, cancel, err := c.sendWithin(ctx, cl, cfg)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return resp, func(cause error) { cancel(cause); stop() }, nil
+}
+
+// sendWithin is send within ctx, which bounds the whole call.
+func (c *Client) sendWithin(ctx context.Context, cl call, cfg callConfig) (*http.Response, context.CancelCauseFunc, error) {
 	var payload []byte
 	if cl.body != nil {
 		var err error
@@ -175,8 +193,13 @@ func (c *Client) readBody(rctx context.Context, resp *http.Response, cancel cont
 		r = ir
 	}
 	body, err := io.ReadAll(io.LimitReader(r, limit))
-	if err != nil && errors.Is(context.Cause(rctx), ErrIdleTimeout) {
-		return body, fmt.Errorf("%w for %s in the middle of the response body from %s", ErrIdleTimeout, c.idleTimeout, c.shown)
+	if err != nil {
+		switch cause := context.Cause(rctx); {
+		case errors.Is(cause, ErrIdleTimeout):
+			return body, fmt.Errorf("%w for %s in the middle of the response body from %s", ErrIdleTimeout, c.idleTimeout, c.shown)
+		case errors.Is(cause, ErrRequestTimeout):
+			return body, cause
+		}
 	}
 	return body, err
 }

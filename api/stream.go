@@ -32,8 +32,9 @@ type Stream struct {
 	cancel    context.CancelCauseFunc
 	ctx       context.Context
 	dec       *sseDecoder
-	idle      time.Duration
+	limits    streamLimits
 	idleR     *idleReader // nil without an idle timeout
+	stall     *time.Timer // fails the stream when no content comes; nil without a stall timeout
 	replay    []Event
 	requestID string
 
@@ -46,19 +47,28 @@ type Stream struct {
 	once   sync.Once
 }
 
-func newStream(resp *http.Response, cancel context.CancelCauseFunc, idle time.Duration, limit int) *Stream {
+// streamLimits are the time limits of a stream's body.
+type streamLimits struct {
+	idle  time.Duration // the longest the body may send nothing; 0 for no limit
+	stall time.Duration // the longest it may send no content; 0 for no limit
+}
+
+func newStream(resp *http.Response, cancel context.CancelCauseFunc, limits streamLimits, limit int) *Stream {
 	s := &Stream{
 		body:      resp.Body,
 		cancel:    cancel,
 		ctx:       resp.Request.Context(),
-		idle:      idle,
+		limits:    limits,
 		requestID: resp.Header.Get("request-id"),
 		acc:       Accumulator{limit: limit},
 	}
 	var r io.Reader = resp.Body
-	if idle > 0 {
-		s.idleR = newIdleReader(resp.Body, idle, func() { cancel(ErrIdleTimeout) })
+	if limits.idle > 0 {
+		s.idleR = newIdleReader(resp.Body, limits.idle, func() { cancel(ErrIdleTimeout) })
 		r = s.idleR
+	}
+	if limits.stall > 0 {
+		s.stall = time.AfterFunc(limits.stall, func() { cancel(ErrStalled) })
 	}
 	s.dec = newSSEDecoder(r, limit+eventSlack)
 	return s
@@ -116,6 +126,9 @@ func (s *Stream) Next() bool {
 		if !knownEvent(ev.Type) {
 			continue
 		}
+		if ev.Type != EventPing && s.stall != nil {
+			s.stall.Reset(s.limits.stall) // content: the stream is not stalled
+		}
 		if ev, cut := s.acc.fit(ev); cut {
 			return s.cutReply(ev)
 		}
@@ -150,8 +163,13 @@ func (s *Stream) readErr() error {
 	err := s.dec.Err()
 	if s.ctx != nil {
 		if cause := context.Cause(s.ctx); cause != nil {
-			if errors.Is(cause, ErrIdleTimeout) {
-				return fmt.Errorf("%w for %s; the partial reply is kept", ErrIdleTimeout, s.idle)
+			switch {
+			case errors.Is(cause, ErrIdleTimeout):
+				return fmt.Errorf("%w for %s; the partial reply is kept", ErrIdleTimeout, s.limits.idle)
+			case errors.Is(cause, ErrStalled):
+				return fmt.Errorf("%w for %s, only keep-alives; the partial reply is kept", ErrStalled, s.limits.stall)
+			case errors.Is(cause, ErrRequestTimeout):
+				return fmt.Errorf("%w; the partial reply is kept", cause)
 			}
 			return cause
 		}
@@ -199,22 +217,25 @@ func (s *Stream) RequestID() string { return s.requestID }
 
 // Err returns what ended the stream early: an *APIError for an error event,
 // ErrStreamCut for a body that ended before message_stop, ErrIdleTimeout,
-// context.Canceled, or a read error. It is nil after a complete reply.
+// ErrStalled, ErrRequestTimeout, context.Canceled, or a read error. It is nil after a complete reply.
 func (s *Stream) Err() error { return s.err }
 
-// Close releases the connection and stops the idle timer; Next then returns
-// false. It is safe to call more than once.
+// Close releases the connection and stops the idle and stall timers; Next
+// then returns false. It is safe to call more than once.
 func (s *Stream) Close() error {
 	s.closed.Store(true)
 	s.release()
 	return nil
 }
 
-// release closes the connection and stops the idle timer, once.
+// release closes the connection and stops the idle and stall timers, once.
 func (s *Stream) release() {
 	s.once.Do(func() {
 		if s.idleR != nil {
 			s.idleR.stop()
+		}
+		if s.stall != nil {
+			s.stall.Stop()
 		}
 		if s.cancel != nil {
 			s.cancel(nil)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -102,7 +103,7 @@ func TestStreamCloseStopsIdleTimer(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	req := httptest.NewRequest("POST", "http://h/", nil)
-	s := newStream(&http.Response{Body: pr, Header: http.Header{}, Request: req}, cancel, 50*time.Millisecond, DefaultMaxReplySize)
+	s := newStream(&http.Response{Body: pr, Header: http.Header{}, Request: req}, cancel, streamLimits{idle: 50 * time.Millisecond, stall: 50 * time.Millisecond}, DefaultMaxReplySize)
 	s.Close()
 	time.Sleep(100 * time.Millisecond)
 	close(causes)
@@ -120,5 +121,111 @@ func TestStreamCloseStopsIdleTimer(t *testing.T) {
 	s.Close()
 	if s.Next() {
 		t.Errorf("Next true after Close: %s", s.Current().Type)
+	}
+}
+
+// keepAliveServer answers a stream with message_start and some text, then
+// keeps the connection open with comments and pings until the client hangs
+// up, never ending the reply.
+func keepAliveServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, sse("message_start", evStart,
+			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"so far"}}`))
+		for {
+			io.WriteString(w, ": keep-alive\n\n"+sse("ping", `{"type":"ping"}`, "future_event", `{"type":"future_event"}`))
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestKeepAlivesAreNotProgress checks that a stream that sends nothing but
+// keep-alives (comments, pings, unknown events) fails at the stall timeout,
+// though bytes keep coming, and keeps the text that came.
+func TestKeepAlivesAreNotProgress(t *testing.T) {
+	c := New(keepAliveServer(t).URL, WithAccessToken("t"), WithMaxRetries(0), WithStallTimeout(50*time.Millisecond), WithRequestTimeout(0))
+	defer c.Close()
+	s, err := c.StreamMessage(context.Background(), testRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, types, err := drain(s)
+	if !errors.Is(err, ErrStalled) || !strings.Contains(err.Error(), "50ms") {
+		t.Errorf("err = %v, want ErrStalled after 50ms", err)
+	}
+	if m.Text() != "so far" || len(types) < 4 || types[3] != EventPing {
+		t.Errorf("kept %q after events %v", m.Text(), types)
+	}
+}
+
+// TestRequestTimeoutCoversRetries checks that the request timeout bounds a
+// call whose every attempt stalls before its headers, retries and waits
+// included, and a stream that sends content forever.
+func TestRequestTimeoutCoversRetries(t *testing.T) {
+	var attempts atomic.Int32
+	stall := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		attempts.Add(1)
+		io.Copy(io.Discard, r.Body) // then the server notices the client hang up
+		<-r.Context().Done()        // no headers, ever
+	}))
+	defer stall.Close()
+	// Many retries, a header timeout each: without the request timeout the
+	// call would go on through all of them.
+	c := New(stall.URL, WithAccessToken("t"), WithMaxRetries(1000), WithHeaderTimeout(20*time.Millisecond),
+		WithRequestTimeout(150*time.Millisecond), withSleep(func(time.Duration) {}))
+	defer c.Close()
+	_, err := c.StreamMessage(context.Background(), testRequest())
+	if !errors.Is(err, ErrRequestTimeout) || !strings.Contains(err.Error(), "150ms") {
+		t.Errorf("err = %v, want ErrRequestTimeout after 150ms", err)
+	}
+	if n := attempts.Load(); n < 2 || n >= 1000 {
+		t.Errorf("%d attempts: the request timeout should cover retries", n)
+	}
+	// Content forever, stall and idle timeouts off: the request timeout ends it.
+	drip := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, sse("message_start", evStart,
+			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`))
+		for {
+			io.WriteString(w, sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}`))
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}))
+	defer drip.Close()
+	c = New(drip.URL, WithAccessToken("t"), WithMaxRetries(0), WithStallTimeout(0), WithIdleTimeout(0), WithRequestTimeout(100*time.Millisecond))
+	defer c.Close()
+	s, err := c.StreamMessage(context.Background(), testRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := drain(s)
+	if !errors.Is(err, ErrRequestTimeout) || !strings.Contains(err.Error(), "partial reply is kept") {
+		t.Errorf("err = %v, want ErrRequestTimeout", err)
+	}
+	if !strings.HasPrefix(m.Text(), "a") {
+		t.Errorf("text not kept: %q", m.Text())
+	}
+	// A whole reply stalled in its body.
+	c = New(stallServer(t, 200, "application/json", `{"id":`).URL, WithAccessToken("t"), WithMaxRetries(0),
+		WithIdleTimeout(0), WithRequestTimeout(50*time.Millisecond))
+	defer c.Close()
+	if _, err := c.CreateMessage(context.Background(), testRequest()); !errors.Is(err, ErrRequestTimeout) {
+		t.Errorf("CreateMessage: err = %v, want ErrRequestTimeout", err)
 	}
 }

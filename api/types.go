@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Roles used in message requests.
@@ -27,6 +28,9 @@ const (
 	StopMaxTokens = "max_tokens"
 	StopSequence  = "stop_sequence"
 	StopToolUse   = "tool_use"
+	// StopPauseTurn is a long turn the server paused (as while its own
+	// tools run): sent back as it is, with no new prompt, it goes on.
+	StopPauseTurn = "pause_turn"
 	// StopSizeLimit is muse's own: a reply cut at its size limit (see
 	// MaxReplySize). The server never sends it.
 	StopSizeLimit    = "size_limit"
@@ -152,7 +156,7 @@ type Message struct {
 	Content      []ContentBlock `json:"content"`
 	StopReason   string         `json:"stop_reason,omitempty"`
 	StopSequence string         `json:"stop_sequence,omitempty"`
-	Usage        Usage          `json:"usage"`
+	Usage        Usage          `json:"usage,omitzero"`
 
 	// Extra holds, as raw JSON, the fields the server sent that Message has
 	// no Go field for (such as "container" or "stop_details"), and known
@@ -197,6 +201,9 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 	}
 	*m = Message(w)
 	m.Extra = extra
+	if !hasKey(data, "usage") {
+		m.Usage.unsent = allUnsent
+	}
 	return nil
 }
 
@@ -231,37 +238,93 @@ type Usage struct {
 
 	// Extra holds, as raw JSON, the fields the server sent that Usage has no
 	// Go field for (such as "cache_creation", "service_tier" or
-	// "server_tool_use"). MarshalJSON writes them back after the counters.
+	// "server_tool_use"), and counters it sent as null. MarshalJSON writes
+	// them back after the counters.
 	Extra map[string]json.RawMessage `json:"-"`
+
+	// unsent marks the counters the server did not send, bit i for
+	// usageKeys[i]: MarshalJSON leaves out such a counter while it is 0,
+	// rather than invent a value. A Usage made in Go has none.
+	unsent uint8
 }
 
 // usageKeys are the JSON names of Usage's and UsageDelta's counters.
 var usageKeys = []string{"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
 
-// usageWire is Usage without its methods, for encoding/json.
-type usageWire Usage
+// allUnsent marks every counter unsent.
+const allUnsent = 1<<4 - 1
 
-// MarshalJSON writes the counters and the Extra fields.
-func (u Usage) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(usageWire(u))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(b, u.Extra, func(k string) bool { return slices.Contains(usageKeys, k) })
+// counters returns the counters of u, in the order of usageKeys.
+func (u *Usage) counters() [4]*int {
+	return [4]*int{&u.InputTokens, &u.OutputTokens, &u.CacheCreationInputTokens, &u.CacheReadInputTokens}
 }
 
-// UnmarshalJSON reads a usage object, keeping unknown fields in Extra.
+// written reports whether MarshalJSON writes counter i.
+func (u Usage) written(i int) bool {
+	return u.unsent&(1<<i) == 0 || *u.counters()[i] != 0
+}
+
+// set sets counter i to v when the server sent it (v not nil).
+func (u *Usage) set(i int, v *int) {
+	if v != nil {
+		*u.counters()[i] = *v
+		u.unsent &^= 1 << i
+	}
+}
+
+// IsZero reports whether u holds nothing the server sent: no counter and
+// no other field. A message's usage the server did not send is left out.
+func (u Usage) IsZero() bool {
+	if u.unsent != allUnsent || len(u.Extra) > 0 {
+		return false
+	}
+	for _, c := range u.counters() {
+		if *c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// MarshalJSON writes the counters the server sent (or that were set since),
+// and the Extra fields.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, k := range usageKeys {
+		if !u.written(i) {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), k...), '"', ':')
+		b = strconv.AppendInt(b, int64(*u.counters()[i]), 10)
+	}
+	b = append(b, '}')
+	return appendExtra(b, u.Extra, func(k string) bool {
+		i := slices.Index(usageKeys, k)
+		return i >= 0 && u.written(i)
+	})
+}
+
+// UnmarshalJSON reads a usage object, keeping unknown fields in Extra and
+// noting the counters it lacks.
 func (u *Usage) UnmarshalJSON(data []byte) error {
 	if isNull(data) {
 		return nil
 	}
-	var w usageWire
+	var w usageDeltaWire
 	extra, err := decodeExtra(data, &w, usageKeys)
 	if err != nil {
 		return err
 	}
-	*u = Usage(w)
-	u.Extra = extra
+	*u = Usage{Extra: extra}
+	for i, v := range [4]*int{w.InputTokens, w.OutputTokens, w.CacheCreationInputTokens, w.CacheReadInputTokens} {
+		if v == nil {
+			u.unsent |= 1 << i
+		}
+		u.set(i, v)
+	}
 	return nil
 }
 
@@ -409,6 +472,47 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	}
 	b.Extra = extra
 	return nil
+}
+
+// setField sets the field k, one without a Go field, to v: in Extra, or in
+// Raw for a block of a type muse does not know, where it replaces the
+// field of that name in place or, when there is none, comes last. The
+// rest of Raw stays as it was.
+func (b *ContentBlock) setField(k string, v json.RawMessage) {
+	if b.Raw == nil {
+		if b.Extra == nil {
+			b.Extra = make(map[string]json.RawMessage)
+		}
+		b.Extra[k] = v
+		return
+	}
+	obj := bytes.TrimSpace(b.Raw)
+	out := make([]byte, 0, len(obj)+len(k)+len(v)+4)
+	out = append(out, '{')
+	found := false
+	err := eachField(obj, func(key string, old []byte) {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		name, _ := json.Marshal(key)
+		out = append(append(out, name...), ':')
+		if key == k && !found {
+			found = true
+			old = v
+		}
+		out = append(out, old...)
+	})
+	if err != nil || len(obj) == 0 || obj[0] != '{' {
+		return // not an object: nothing to set a field of
+	}
+	if !found {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		name, _ := json.Marshal(k)
+		out = append(append(append(out, name...), ':'), v...)
+	}
+	b.Raw = append(out, '}')
 }
 
 // blockWire holds the fields of every content block type muse knows.

@@ -169,13 +169,13 @@ func sendable(e *Entry) []api.ContentBlock {
 }
 
 // assistantParam turns an assistant entry into a message param: plain text
-// when it holds only text, content blocks otherwise, and only what sendable
-// keeps.
+// when it holds only text with nothing more (no citations), content blocks
+// otherwise, each as the server sent it, and only what sendable keeps.
 func assistantParam(e *Entry) api.MessageParam {
 	blocks := sendable(e)
 	plain := true
 	for _, b := range blocks {
-		if b.Type != api.BlockText {
+		if b.Type != api.BlockText || len(b.Extra) > 0 {
 			plain = false
 		}
 	}
@@ -233,7 +233,7 @@ func ErrorEntry(err error) Entry {
 	case errors.As(err, &apiErr):
 		e.Error = &ErrorInfo{Status: apiErr.Status, Type: apiErr.Type, Message: apiErr.Message, Hint: apiErr.Hint()}
 		e.RequestID = apiErr.RequestID
-	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout):
+	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout), errors.Is(err, api.ErrStalled), errors.Is(err, api.ErrRequestTimeout):
 		e.Error = &ErrorInfo{Type: "timeout", Message: err.Error(), Hint: "/retry, or check the server"}
 	case errors.Is(err, api.ErrStreamCut):
 		e.Error = &ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}

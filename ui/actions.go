@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"muse/api"
 	"muse/session"
 	"muse/ui/clipboard"
 	"muse/ui/engine"
@@ -107,12 +106,13 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 	return m.startTurn(engine.Turn{Retry: true})
 }
 
-// continueReply asks for more of a reply that was cut at max_tokens.
+// continueReply asks for more of a reply that was cut at max_tokens or
+// paused by the server.
 func (m Model) continueReply() (tea.Model, tea.Cmd) {
 	es := m.conv.Entries()
 	a := lastIndex(es, session.KindAssistant)
-	if a < 0 || a != len(es)-1 || es[a].Message == nil || es[a].Message.StopReason != api.StopMaxTokens {
-		m.notice = "/continue needs a last reply that was cut at max_tokens"
+	if a < 0 || a != len(es)-1 || !engine.CanContinue(es[a].Message) {
+		m.notice = "/continue needs a last reply that was cut at max_tokens or paused by the server"
 		return m, nil
 	}
 	return m.startTurn(engine.Turn{Continue: true})

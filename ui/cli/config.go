@@ -41,6 +41,10 @@ type config struct {
 	// toolTimeout bounds how long a tool's command may run: --tool-timeout,
 	// or tool_timeout in the profile, else cfgfile.DefaultToolTimeout.
 	toolTimeout time.Duration
+	// requestTimeout and stallTimeout are the client's time limits of a
+	// request and of a stream without content: the flag, else the profile,
+	// else api's default; 0 is no limit.
+	requestTimeout, stallTimeout time.Duration
 	// noMouse leaves the mouse to the terminal: --no-mouse, or mouse = false
 	// in the profile.
 	noMouse bool
@@ -77,18 +81,20 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		return ""
 	}
 	c := &config{
-		baseURL:       first(f.baseURL, getenv("MUSE_BASE_URL"), prof.BaseURL),
-		version:       first(f.version, getenv("MUSE_PROVIDER_VERSION"), prof.ProviderVersion, api.DefaultVersion),
-		versionHeader: first(prof.VersionHeader, api.DefaultVersionHeader),
-		imageModel:    first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
-		demo:          f.demo,
-		theme:         first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
-		keys:          prof.Keys,
-		profile:       prof.Name,
-		noSave:        boolSetting(f, "no-save", f.noSave, prof.Save),
-		noMouse:       boolSetting(f, "no-mouse", f.noMouse, prof.Mouse),
-		toolTimeout:   cmp.Or(flagDuration(f, "tool-timeout", f.toolTimeout), prof.ToolTimeout, cfgfile.DefaultToolTimeout),
-		secretEnv:     secretEnv(fileEnv),
+		baseURL:        first(f.baseURL, getenv("MUSE_BASE_URL"), prof.BaseURL),
+		version:        first(f.version, getenv("MUSE_PROVIDER_VERSION"), prof.ProviderVersion, api.DefaultVersion),
+		versionHeader:  first(prof.VersionHeader, api.DefaultVersionHeader),
+		imageModel:     first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
+		demo:           f.demo,
+		theme:          first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
+		keys:           prof.Keys,
+		profile:        prof.Name,
+		noSave:         boolSetting(f, "no-save", f.noSave, prof.Save),
+		noMouse:        boolSetting(f, "no-mouse", f.noMouse, prof.Mouse),
+		toolTimeout:    cmp.Or(flagDuration(f, "tool-timeout", f.toolTimeout), prof.ToolTimeout, cfgfile.DefaultToolTimeout),
+		secretEnv:      secretEnv(fileEnv),
+		requestTimeout: timeLimit(f, "request-timeout", f.requestTimeout, prof.RequestTimeout, api.DefaultRequestTimeout),
+		stallTimeout:   timeLimit(f, "stall-timeout", f.stallTimeout, prof.StallTimeout, api.DefaultStallTimeout),
 	}
 	p := session.Params{
 		Model:         first(f.model, getenv("MUSE_MODEL"), prof.Model),
@@ -207,6 +213,15 @@ func flagDuration(f *flags, name string, d time.Duration) time.Duration {
 	return 0
 }
 
+// timeLimit resolves a time limit: the flag when it was given (0 there is
+// no limit), else the profile's setting when set, else def.
+func timeLimit(f *flags, name string, d, prof, def time.Duration) time.Duration {
+	if f.set(name) {
+		return d
+	}
+	return cmp.Or(prof, def)
+}
+
 // boolSetting resolves an on-by-default setting that the --no-NAME flag
 // noFlag or the profile's key (prof, nil when unset) turns off; it returns
 // true when the setting is off. --no-NAME=false turns it back on over the
@@ -298,7 +313,8 @@ func errorLines(err error) []string {
 }
 
 func (c *config) clientOptions() []api.Option {
-	opts := []api.Option{api.WithProviderVersion(c.version), api.WithVersionHeader(c.versionHeader)}
+	opts := []api.Option{api.WithProviderVersion(c.version), api.WithVersionHeader(c.versionHeader),
+		api.WithRequestTimeout(c.requestTimeout), api.WithStallTimeout(c.stallTimeout)}
 	if c.token != "" {
 		opts = append(opts, api.WithAccessToken(c.token))
 	}

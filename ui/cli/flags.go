@@ -50,6 +50,8 @@ type flags struct {
 	noSave         bool
 	noMouse        bool
 	toolTimeout    time.Duration
+	requestTimeout time.Duration
+	stallTimeout   time.Duration
 	showVer        bool
 	debug          bool
 	raw            bool
@@ -108,6 +110,8 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, so dragging selects text; the wheel then no longer scrolls (profile: mouse = false)")
 	fs.BoolVar(&f.noSave, "no-save", false, "keep the session in memory only: nothing is written to the sessions folder (profile: save = false)")
 	fs.DurationVar(&f.toolTimeout, "tool-timeout", cfgfile.DefaultToolTimeout, "stop a tool's command after `DURATION`, such as 45s or 2m: more than 0, at most 1h (profile: tool_timeout)")
+	fs.DurationVar(&f.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a request, its retries and its reply included, after `DURATION`; 0 for no limit (profile: request_timeout)")
+	fs.DurationVar(&f.stallTimeout, "stall-timeout", api.DefaultStallTimeout, "end a reply that streams no content, only pings or keep-alives, for `DURATION`; 0 for no limit (profile: stall_timeout)")
 	fs.BoolVar(&f.showVer, "version", false, "print the version (module version, commit, dirty mark) and exit; -v is left free")
 }
 
@@ -187,6 +191,11 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 	}
 	if changed("tool-timeout") && (f.toolTimeout <= 0 || f.toolTimeout > cfgfile.MaxToolTimeout) {
 		return usagef("--tool-timeout must be more than 0 and at most 1h, such as 45s or 2m; got %v", f.toolTimeout)
+	}
+	for name, d := range map[string]time.Duration{"request-timeout": f.requestTimeout, "stall-timeout": f.stallTimeout} {
+		if changed(name) && (d < 0 || d > cfgfile.MaxRequestTimeout) {
+			return usagef("--%s must be from 0 (no limit) to 24h, such as 90s or 20m; got %v", name, d)
+		}
 	}
 	if changed("top-k") && f.topK < 1 {
 		return usagef("--top-k must be at least 1, got %d", f.topK)

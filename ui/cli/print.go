@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/sanitize"
 )
@@ -91,6 +92,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		return fail(env, err)
 	}
 	var lostErr error // why a record was refused, and not kept to write later
+	var notes serverNotes
 	note := func(format string, args ...any) {
 		if !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
@@ -102,6 +104,11 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			out.start()
 		case engine.StreamEvent:
 			out.event(ev.Stream)
+			for _, l := range notes.event(ev.Stream) {
+				if !f.json {
+					note("%s", l) // sanitized
+				}
+			}
 		case engine.ReplyEnded:
 			out.end()
 		case engine.Retrying:
@@ -129,6 +136,9 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		return saved
 	}
 	if err != nil {
+		if f.json {
+			printPartial(env, res, err)
+		}
 		return fail(env, err)
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
@@ -142,6 +152,25 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
 	return saved
+}
+
+// printPartial prints, for --json, the reply of a turn that failed part
+// way, as far as it came, marked "partial": true, with the error that ended
+// it: plain -p prints the partial text too. A turn that got no reply at all
+// prints nothing.
+func printPartial(env Env, res engine.Result, err error) {
+	m := res.Message
+	if res.Reply == nil || (m.ID == "" && len(m.Content) == 0) {
+		return
+	}
+	data, merr := json.Marshal(m)
+	if merr != nil || len(data) < 2 || data[len(data)-1] != '}' {
+		return
+	}
+	reason, _ := json.Marshal(err.Error())
+	data = append(data[:len(data)-1], `,"partial":true,"error":`...)
+	data = append(append(data, reason...), '}')
+	env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 }
 
 // lost reports whether the record of a save that just failed is lost: a
@@ -301,6 +330,47 @@ func (r *replyText) start(index int, b api.ContentBlock) string {
 		return ""
 	}
 	return b.Text
+}
+
+// serverNotes follows the blocks of a reply that -p shows as notes on
+// standard error, beside the reply's text: redacted thinking, the server's
+// tool calls and their results, each drawn as the chat screen draws it
+// (see conversation.ServerBlockLines) once the block ends. Of a call's
+// input, at most maxNoteInput bytes are kept: enough for a query.
+type serverNotes struct {
+	open map[int]*api.ContentBlock // by index, with the input so far in PartialInput
+}
+
+// maxNoteInput is the most of a server tool call's input serverNotes keeps.
+const maxNoteInput = 4 << 10
+
+// event follows ev and returns the lines of a block it ends.
+func (n *serverNotes) event(ev api.Event) []string {
+	switch ev.Type {
+	case api.EventContentBlockStart:
+		if ev.Block == nil {
+			return nil
+		}
+		if _, ok := conversation.ServerBlockLines(*ev.Block); ok {
+			if n.open == nil {
+				n.open = make(map[int]*api.ContentBlock)
+			}
+			b := *ev.Block
+			n.open[ev.Index] = &b
+		}
+	case api.EventContentBlockDelta:
+		b := n.open[ev.Index]
+		if b != nil && ev.Delta.Type == api.DeltaInputJSON && len(b.PartialInput)+len(ev.Delta.PartialJSON) <= maxNoteInput {
+			b.PartialInput += ev.Delta.PartialJSON
+		}
+	case api.EventContentBlockStop:
+		if b := n.open[ev.Index]; b != nil {
+			delete(n.open, ev.Index)
+			lines, _ := conversation.ServerBlockLines(*b)
+			return lines
+		}
+	}
+	return nil
 }
 
 // mergeParams starts from a session's settings and applies the flags given.

@@ -132,6 +132,8 @@ func (r *Renderer) stopNote(e *session.Entry) string {
 		return "" // a tool call shows as its own box
 	case api.StopMaxTokens:
 		return st.Warning.Render("reply cut at max_tokens · /continue")
+	case api.StopPauseTurn:
+		return st.Warning.Render("the server paused this turn · /continue")
 	case api.StopSequence:
 		return st.Muted.Render("stopped at sequence " + fmt.Sprintf("%q", sanitize.Line(e.Message.StopSequence)))
 	default:
@@ -170,6 +172,17 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 		body := st.ToolTitle.Render(title) + "\n" + textfmt.Wrap(sanitize.Plain(input), max(width-4, 10))
 		return st.ToolBox.Render(body)
 	default:
+		if lines, ok := ServerBlockLines(b); ok {
+			style := st.ToolTitle
+			if b.Type == blockRedactedThinking {
+				style = st.Thinking
+			}
+			out := style.Render(textfmt.Wrap(lines[0], width))
+			if len(lines) > 1 {
+				out += "\n" + st.Muted.Render(textfmt.Wrap(strings.Join(lines[1:], "\n"), width))
+			}
+			return out
+		}
 		raw := string(b.Raw)
 		if raw == "" {
 			raw = "{}"

@@ -84,7 +84,8 @@ type Config struct {
 }
 
 // Turn says what a turn does: send a new prompt, regenerate the reply to
-// the last prompt as a new branch, or continue a reply cut at max_tokens.
+// the last prompt as a new branch, or continue a reply cut at max_tokens or
+// paused by the server (see CanContinue).
 type Turn struct {
 	Prompt   string
 	Retry    bool
@@ -316,22 +317,29 @@ func (r *runner) lastPrompt() (session.Entry, error) {
 	return session.Entry{}, errors.New("nothing to retry yet: send a prompt first")
 }
 
-// continueBase returns the last reply when it was cut at max_tokens, and
-// below the size limit.
+// CanContinue reports whether a reply ended so that a Continue turn goes
+// on with it: cut at max_tokens, or paused by the server (pause_turn), whose
+// turn goes on when it is sent back as it is, with no new prompt.
+func CanContinue(m *api.Message) bool {
+	return m != nil && (m.StopReason == api.StopMaxTokens || m.StopReason == api.StopPauseTurn)
+}
+
+// continueBase returns the last reply when it can go on (see CanContinue),
+// and is below the size limit.
 func (r *runner) continueBase() (*session.Entry, error) {
 	es := r.w.Branch()
-	if n := len(es); n > 0 && es[n-1].Kind == session.KindAssistant && es[n-1].Message != nil && es[n-1].Message.StopReason == api.StopMaxTokens {
+	if n := len(es); n > 0 && es[n-1].Kind == session.KindAssistant && CanContinue(es[n-1].Message) {
 		e := es[n-1]
 		if api.ContentSize(*e.Message) >= r.cfg.MaxReplySize {
 			return nil, errors.New("/continue: the reply is at the size limit of one reply already")
 		}
 		return &e, nil
 	}
-	return nil, errors.New("/continue needs a last reply that was cut at max_tokens")
+	return nil, errors.New("/continue needs a last reply that was cut at max_tokens or paused by the server")
 }
 
 // reply streams one reply to the active branch and saves it. base is a reply
-// cut at max_tokens that this one continues.
+// cut at max_tokens or paused that this one continues.
 func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entry) (session.Entry, error) {
 	msgs := session.Pending(r.w.Branch())
 	if base != nil {
@@ -581,8 +589,10 @@ func calls(msg api.Message) []api.ContentBlock {
 	return out
 }
 
-// Join returns the reply so far: msg, or msg continuing base, the reply cut
-// at max_tokens that /continue extends.
+// Join returns the reply so far: msg, or msg continuing base, the reply
+// that /continue extends. The text of a reply cut at max_tokens goes on in
+// its last text block; the blocks of a paused turn's continuation follow
+// its blocks as they came.
 func Join(base *session.Entry, msg api.Message, model string) api.Message {
 	if msg.Model == "" {
 		msg.Model = model
@@ -591,13 +601,14 @@ func Join(base *session.Entry, msg api.Message, model string) api.Message {
 		return msg
 	}
 	out := base.Message.Clone()
-	if n := len(out.Content); n > 0 && out.Content[n-1].Type == api.BlockText {
+	cut := out.StopReason == api.StopMaxTokens // else paused
+	if n := len(out.Content); cut && n > 0 && out.Content[n-1].Type == api.BlockText {
 		// The request sent the cut text without its trailing space; the new
 		// text starts where that ends.
 		out.Content[n-1].Text = strings.TrimRight(out.Content[n-1].Text, " \t\n")
 	}
 	for _, b := range msg.Content {
-		if n := len(out.Content); b.Type == api.BlockText && n > 0 && out.Content[n-1].Type == api.BlockText {
+		if n := len(out.Content); cut && b.Type == api.BlockText && n > 0 && out.Content[n-1].Type == api.BlockText {
 			out.Content[n-1].Text += b.Text
 			continue
 		}

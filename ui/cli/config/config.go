@@ -19,6 +19,9 @@ const (
 	DefaultToolTimeout = 30 * time.Second
 	// MaxToolTimeout is the longest tool_timeout allowed.
 	MaxToolTimeout = time.Hour
+	// MaxRequestTimeout is the longest request_timeout and stall_timeout
+	// allowed.
+	MaxRequestTimeout = 24 * time.Hour
 	// maxCredentialTimeout is the longest credential_timeout allowed.
 	maxCredentialTimeout = 10 * time.Minute
 )
@@ -74,6 +77,12 @@ type Profile struct {
 	// CredentialTimeout bounds how long access_token_cmd or api_key_cmd may
 	// run; 0 when unset.
 	CredentialTimeout time.Duration
+	// RequestTimeout bounds one request as a whole, its retries and its
+	// reply included; 0 when unset.
+	RequestTimeout time.Duration
+	// StallTimeout bounds how long a reply may stream no content (only
+	// pings and keep-alives); 0 when unset.
+	StallTimeout time.Duration
 
 	StopSequences []string
 	// Keys maps an action name, such as "send", to the keys bound to it.

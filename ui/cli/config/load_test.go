@@ -58,6 +58,8 @@ save = false
 mouse = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
+request_timeout = "20m"
+stall_timeout = "5m"
 
 [profiles.work.keys]
 send = ["enter"]
@@ -128,6 +130,8 @@ func TestLoadFull(t *testing.T) {
 		Mouse:             b(true),
 		ToolTimeout:       90 * time.Second,
 		CredentialTimeout: 45 * time.Second,
+		RequestTimeout:    20 * time.Minute,
+		StallTimeout:      5 * time.Minute,
 		StopSequences:     []string{"STOP", "END"},
 		Keys:              map[string][]string{"send": {"enter"}, "newline": {"alt+enter", "ctrl+j"}},
 		Tools: []Tool{

@@ -37,6 +37,8 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"mouse":              flag(func(p *Profile) **bool { return &p.Mouse }),
 	"tool_timeout":       timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
 	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
+	"request_timeout":    timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
+	"stall_timeout":      timeout(func(p *Profile) *time.Duration { return &p.StallTimeout }, MaxRequestTimeout),
 	"stop_sequences":     stopSequences,
 	"keys":               func(p *Profile, v value) { p.Keys = v.keys() },
 	"tools":              func(p *Profile, v value) { p.Tools = v.tools() },

@@ -73,7 +73,8 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v time.Duration
-	}{{"tool_timeout", p.ToolTimeout}, {"credential_timeout", p.CredentialTimeout}} {
+	}{{"tool_timeout", p.ToolTimeout}, {"credential_timeout", p.CredentialTimeout},
+		{"request_timeout", p.RequestTimeout}, {"stall_timeout", p.StallTimeout}} {
 		if s.v != 0 {
 			showLine(w, s.k, strconv.Quote(shortDuration(s.v)))
 		}

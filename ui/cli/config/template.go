@@ -81,6 +81,13 @@ max_tool_rounds = 20
 # "2m" (more than 0, at most 1h; default 30s). --tool-timeout overrides it.
 #tool_timeout = "30s"
 
+# How long one request may take as a whole, its retries and its reply
+# included (default 30m), and how long a reply may stream no content, only
+# pings and keep-alives (default 10m). --request-timeout and
+# --stall-timeout override them (0 there means no limit).
+#request_timeout = "30m"
+#stall_timeout = "10m"
+
 # Set save = false to keep sessions only in memory: nothing is written
 # under the data folder (--no-save does the same).
 #save = false

@@ -1,0 +1,181 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+)
+
+// The official Go SDK and muse read the same recorded streams, and what
+// each assembles is compared: server tools, citations, stop details, and
+// streams that end part way. (api/demo's SDK test drives the demo server;
+// these streams are ones the demo does not send.)
+
+// sdkStreams are the streams both clients read: Anthropic's shapes, with
+// the blocks and deltas of server tools and citations.
+var sdkStreams = map[string]string{
+	// A web search with cited text and redacted thinking (see serverToolStream,
+	// less the block and delta of an unknown type, which the SDK drops).
+	"web search": serverToolStream[:strings.Index(serverToolStream, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":4")] +
+		sse("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9,"server_tool_use":{"web_search_requests":1}}}`,
+			"message_stop", evStop),
+	// A refusal after a search, with stop_details and usage fields muse has
+	// no Go field for, as the TypeScript SDK's stream-a-toolrefusal fixture
+	// has them; the events carry trailing spaces.
+	"refusal": sse(
+		"message_start", `{"type":"message_start","message":{"model":"m","id":"msg_r","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":61,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":6,"service_tier":"standard"}}}   `,
+		"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_r","name":"web_search","input":{}}}  `,
+		"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}`,
+		"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": \"solar ecl"}}`,
+		"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"ipse safety\"}"}}`,
+		"content_block_stop", `{"type":"content_block_stop","index":0   }`,
+		"content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_r","content":[{"type":"web_search_result","title":"Safe viewing","url":"https://example.com/safe","encrypted_content":"Enc1","page_age":"May 1, 2026"}],"caller":{"type":"direct"}}}`,
+		"content_block_stop", `{"type":"content_block_stop","index":1}`,
+		"content_block_start", `{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`,
+		"content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"Here is how"}}`,
+		"content_block_stop", `{"type":"content_block_stop","index":2}`,
+		"message_delta", `{"type":"message_delta","delta":{"stop_reason":"refusal","stop_sequence":null,"stop_details":{"type":"refusal","category":null,"explanation":null}},"usage":{"input_tokens":28,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":106,"output_tokens_details":{"thinking_tokens":67}}}`,
+		"message_stop", `{"type":"message_stop"   }`),
+}
+
+// replayServer answers every request with body as an event stream.
+func replayServer(t *testing.T, body string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("request-id", "req_replay")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// bothRead streams the reply of srv with the SDK (assembled with
+// Message.Accumulate) and with muse.
+func bothRead(t *testing.T, srv *httptest.Server) (sdk anthropic.Message, sdkErr error, muse Message, museErr error) {
+	t.Helper()
+	client := anthropic.NewClient(option.WithoutEnvironmentDefaults(), option.WithBaseURL(srv.URL),
+		option.WithAPIKey("k"), option.WithHTTPClient(srv.Client()), option.WithMaxRetries(0))
+	stream := client.Messages.NewStreaming(context.Background(), anthropic.MessageNewParams{
+		Model: "m", MaxTokens: 100, Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))},
+	})
+	for stream.Next() {
+		if err := sdk.Accumulate(stream.Current()); err != nil {
+			t.Fatalf("sdk accumulate: %v", err)
+		}
+	}
+	sdkErr = stream.Err()
+	stream.Close()
+	c := New(srv.URL, WithAPIKey("k"), WithMaxRetries(0), WithHTTPClient(srv.Client()))
+	s, err := c.StreamMessage(context.Background(), testRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	muse, _, museErr = drain(s)
+	return sdk, sdkErr, muse, museErr
+}
+
+// TestSDKServerToolsAndCitations checks that muse assembles, and writes
+// back, each stream as the SDK does: the wire form of the whole message.
+func TestSDKServerToolsAndCitations(t *testing.T) {
+	for name, body := range sdkStreams {
+		t.Run(name, func(t *testing.T) {
+			sdk, sdkErr, muse, museErr := bothRead(t, replayServer(t, body))
+			if sdkErr != nil || museErr != nil {
+				t.Fatalf("sdk %v, muse %v", sdkErr, museErr)
+			}
+			out, err := json.Marshal(muse)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !jsonEqual(out, json.RawMessage(sdk.RawJSON())) {
+				t.Errorf("wire form:\n muse %s\n sdk  %s", out, sdk.RawJSON())
+			}
+			// Sent back, each block is what the SDK sends back.
+			for i, b := range sdk.Content {
+				param, err := json.Marshal(b.ToParam())
+				if err != nil {
+					t.Fatal(err)
+				}
+				mine, _ := json.Marshal(muse.Content[i])
+				if !jsonSubset(param, mine) {
+					t.Errorf("block %d sent back:\n muse %s\n sdk  %s", i, mine, param)
+				}
+			}
+		})
+	}
+}
+
+// jsonSubset reports whether every field of the JSON object sub is in obj
+// with the same value: the SDK's params leave out what it cannot send.
+func jsonSubset(sub, obj []byte) bool {
+	var s, o map[string]any
+	if json.Unmarshal(sub, &s) != nil || json.Unmarshal(obj, &o) != nil {
+		return false
+	}
+	for k, v := range s {
+		if !reflect.DeepEqual(o[k], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSDKPartialStreams checks streams that end part way, in an error
+// event or cut off: both clients keep the same blocks and text so far, and
+// both report the error.
+func TestSDKPartialStreams(t *testing.T) {
+	cut := strings.Index(sdkStreams["refusal"], "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2")
+	half := sdkStreams["refusal"][:cut] + sse("content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"Here is"}}`)
+	for name, body := range map[string]string{
+		"error event": half + sse("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
+		"cut off":     half,
+	} {
+		t.Run(name, func(t *testing.T) {
+			sdk, sdkErr, muse, museErr := bothRead(t, replayServer(t, body))
+			if name == "error event" {
+				var se *anthropic.Error
+				var me *APIError
+				if !errors.As(sdkErr, &se) || !errors.As(museErr, &me) || me.Type != "overloaded_error" || me.Status != http.StatusOK {
+					t.Errorf("errors: sdk %v, muse %v", sdkErr, museErr)
+				}
+			} else if !errors.Is(museErr, ErrStreamCut) {
+				t.Errorf("muse err %v, want ErrStreamCut (the SDK says %v)", museErr, sdkErr)
+			}
+			if len(sdk.Content) != len(muse.Content) {
+				t.Fatalf("blocks: sdk %d, muse %d", len(sdk.Content), len(muse.Content))
+			}
+			for i, s := range sdk.Content {
+				m := muse.Content[i]
+				raw, _ := json.Marshal(m)
+				if s.Type != m.Type || s.Text != m.Text || (s.Type == "server_tool_use" && !jsonEqual(s.Input, fieldOf(t, raw, "input"))) {
+					t.Errorf("block %d: sdk %s %q %s, muse %s", i, s.Type, s.Text, s.Input, raw)
+				}
+			}
+			if muse.Text() != "Here is" || sdk.ID != muse.ID {
+				t.Errorf("partial text %q, ids %s/%s", muse.Text(), sdk.ID, muse.ID)
+			}
+		})
+	}
+}
+
+// fieldOf returns the field k of the JSON object raw.
+func fieldOf(t *testing.T, raw []byte, k string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m[k]
+}
