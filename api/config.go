@@ -65,7 +65,7 @@ func RedactURL(raw string) string {
 	v.Fragment, v.RawFragment = "", ""
 	if v.User != nil {
 		if _, ok := v.User.Password(); ok {
-			v.User = url.UserPassword(v.User.Username(), "xxxxx")
+			v.User = url.UserPassword("xxxxx", "xxxxx")
 		} else {
 			v.User = url.User("xxxxx") // a lone user name may be a token
 		}

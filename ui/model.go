@@ -246,6 +246,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.tree = s.Tree()
 	m = m.stopEdit().refreshBranches()
 	m.sel = selection{}
+	m.toolAlways = nil // "a always" holds for the session it was given in
 	m.input = m.input.EndRecall()
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()

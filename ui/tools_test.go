@@ -334,3 +334,16 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 		t.Errorf("the draft was not given back: %q", m.input.Value())
 	}
 }
+
+// TestAlwaysHoldsForItsSession checks that "a always" is forgotten when
+// another session is shown: a new session asks again (it ran the tool
+// without asking).
+func TestAlwaysHoldsForItsSession(t *testing.T) {
+	m, _ := toolModel(t, demoTool())
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.toolAlways = map[string]bool{"get_time": true}
+	m, _ = m.clear()
+	if m.toolAlways["get_time"] {
+		t.Error("a new session still runs get_time without asking")
+	}
+}

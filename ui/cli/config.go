@@ -192,7 +192,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		return nil, usagef("no credentials: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile")
 	}
 	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL, --base-url or base_url", sanitize.Line(c.baseURL))
+		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL, --base-url or base_url", sanitize.Line(api.RedactURL(c.baseURL)))
 	}
 	return c, nil
 }

@@ -47,7 +47,7 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 	// A user, a password or a query value in the address may be a secret.
 	env["MUSE_BASE_URL"] = "http://user:PASS@127.0.0.1:9/v?key=K3Y&x=1#frag"
 	r = runTTY(t, env, 90, "doctor")
-	if !strings.Contains(r.stdout, "http://user:xxxxx@127.0.0.1:9/v?key=xxxxx&x=xxxxx (from MUSE_BASE_URL)") || strings.Contains(r.stdout, "PASS") || strings.Contains(r.stdout, "K3Y") {
+	if !strings.Contains(r.stdout, "http://xxxxx:xxxxx@127.0.0.1:9/v?key=xxxxx&x=xxxxx (from MUSE_BASE_URL)") || strings.Contains(r.stdout, "PASS") || strings.Contains(r.stdout, "user:") || strings.Contains(r.stdout, "K3Y") {
 		t.Errorf("the address is not masked: %s", r.stdout)
 	}
 }
@@ -68,6 +68,17 @@ func TestDoctorReportsWhatIsMissing(t *testing.T) {
 	for _, want := range []string{"(none; it is optional", "✗ base URL", "✗ model", "✗ credentials", "set MUSE_ACCESS_TOKEN", "not a terminal", "✗ sessions", "chmod 700"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// A base URL that does not parse is refused without showing its password
+// or query values.
+func TestBadBaseURLErrorIsMasked(t *testing.T) {
+	for _, u := range []string{"https://alice:s3cr%t@127.0.0.1:18181/", "ftp://bob:PW@host/?api_key=K3Y%zz"} {
+		r := runMain(t, map[string]string{"MUSE_BASE_URL": u, "MUSE_MODEL": "m", "MUSE_ACCESS_TOKEN": "t"}, "", "-p", "hi")
+		if r.code != 2 || !strings.Contains(r.stderr, "is not an http(s) address") || strings.Contains(r.stderr, "s3cr") || strings.Contains(r.stderr, "PW") || strings.Contains(r.stderr, "K3Y") {
+			t.Errorf("%s: %+v", u, r)
 		}
 	}
 }

@@ -62,6 +62,11 @@ func Open(target string) error {
 		}
 	}
 	if err := openWith(arg); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			// pkg/browser names every program it tried as one, joined
+			// by commas: say plainly that none was there.
+			return fmt.Errorf("open %s: no program to open it with (%s)", target, hint())
+		}
 		return fmt.Errorf("open %s: %w (%s)", target, err, hint())
 	}
 	return nil

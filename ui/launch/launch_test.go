@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,6 +93,19 @@ func TestOpenErrorSaysWhatToInstall(t *testing.T) {
 	openWith = func(string) error { return errors.New("exec: \"xdg-open\": executable file not found in $PATH") }
 	err := Open("https://example.com")
 	if err == nil || !strings.Contains(err.Error(), "xdg-utils") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// pkg/browser reports every program it tried as one name joined by commas;
+// muse says plainly that none was there.
+func TestOpenErrorWithNoOpener(t *testing.T) {
+	fake(t, nil, nil)
+	openWith = func(string) error {
+		return &exec.Error{Name: "xdg-open,x-www-browser,www-browser", Err: exec.ErrNotFound}
+	}
+	err := Open("https://example.com/a.png")
+	if err == nil || strings.Contains(err.Error(), ",x-www") || !strings.Contains(err.Error(), "no program to open it with") {
 		t.Errorf("error %v", err)
 	}
 }

@@ -75,7 +75,7 @@ var slashCommands = []slashCommand{
 	{name: "system", args: "[TEXT]", help: "system prompt (alone: edit in $EDITOR; off: none)", run: slashSystem},
 	{name: "temperature", args: "X", help: "sampling temperature, 0 to 1 (off: server default)",
 		run: slashUnitFloat("temperature", func(p *session.Params) **float64 { return &p.Temperature })},
-	{name: "max-tokens", args: "N", help: fmt.Sprintf("longest reply in tokens, 1 to %d", slashMaxTokens), run: slashMaxTokensRun},
+	{name: "max-tokens", args: "N|off", help: fmt.Sprintf("longest reply in tokens, 1 to %d; off for %d", slashMaxTokens, api.DefaultMaxTokens), run: slashMaxTokensRun},
 	{name: "top-p", args: "X", help: "nucleus sampling, 0 to 1 (off: server default)",
 		run: slashUnitFloat("top_p", func(p *session.Params) **float64 { return &p.TopP })},
 	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
@@ -439,11 +439,16 @@ func slashUnitFloat(field string, ref func(*session.Params) **float64) func(stri
 	}
 }
 
-// slashMaxTokensRun sets max_tokens, a whole number from 1 to slashMaxTokens.
+// slashMaxTokensRun sets max_tokens, a whole number from 1 to
+// slashMaxTokens; off (or default) sets muse's default, since the service
+// needs one.
 func slashMaxTokensRun(arg string, p session.Params) (Result, error) {
 	n, err := strconv.Atoi(arg)
+	if slashOff(arg) {
+		n, err = api.DefaultMaxTokens, nil
+	}
 	if err != nil || n < 1 || n > slashMaxTokens {
-		return Result{}, fmt.Errorf("max_tokens must be a whole number from 1 to %d, got %q", slashMaxTokens, arg)
+		return Result{}, fmt.Errorf("max_tokens must be a whole number from 1 to %d (or off for %d), got %q", slashMaxTokens, api.DefaultMaxTokens, arg)
 	}
 	q := slashCloneParams(p)
 	q.MaxTokens = n

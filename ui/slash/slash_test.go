@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"muse/api"
 	"muse/session"
 )
 
@@ -121,7 +122,6 @@ func TestRunSlashErrors(t *testing.T) {
 		{"/max-tokens 0", []string{"max_tokens must be a whole number from 1 to 1000000", `got "0"`}},
 		{"/max-tokens 1000001", []string{"from 1 to 1000000", `"1000001"`}},
 		{"/max-tokens 1.5", []string{"from 1 to 1000000", `"1.5"`}},
-		{"/max-tokens off", []string{"from 1 to 1000000", `"off"`}},
 		{"/max-tokens", []string{"from 1 to 1000000"}},
 		{"/top-p 2", []string{"top_p must be a number from 0 to 1 (or off)", `got "2"`}},
 		{"/top-p -inf", []string{"top_p", "from 0 to 1"}},
@@ -398,7 +398,7 @@ func TestSlashHelpLines(t *testing.T) {
 		}
 	}
 	want := map[string]bool{
-		"/temperature X": true, "/max-tokens N": true, "/system [TEXT]": true, "/stop [SEQ…]": true, "/model NAME": true,
+		"/temperature X": true, "/max-tokens N|off": true, "/system [TEXT]": true, "/stop [SEQ…]": true, "/model NAME": true,
 	}
 	for _, line := range lines {
 		for usage := range want {
@@ -488,5 +488,13 @@ func TestCopyOpenAndToolChoiceArguments(t *testing.T) {
 	_, err := Run("/tool-choice rm_rf", slashBase(), []string{"get_time"})
 	if err == nil || !strings.Contains(err.Error(), `no tool named "rm_rf": the tools are get_time`) {
 		t.Errorf("an unknown tool was accepted or badly refused: %v", err)
+	}
+}
+
+// /max-tokens off goes back to muse's default: the service needs a value.
+func TestMaxTokensOff(t *testing.T) {
+	r, err := slashMaxTokensRun("off", session.Params{MaxTokens: 20})
+	if err != nil || r.Params.MaxTokens != api.DefaultMaxTokens {
+		t.Errorf("/max-tokens off = %+v, %v", r.Params, err)
 	}
 }
