@@ -2,7 +2,9 @@ package session
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Imported is a session read from an export, which Store.SaveImported saves
@@ -33,6 +35,7 @@ func (s *Store) SaveImported(im Imported) (*Session, error) {
 }
 
 func (s *Store) saveImported(im Imported) (*Session, error) {
+	im.Entries = s.ownImages(im.Entries)
 	w := NewWriter(s, im.Params)
 	if t := im.Title; t != "" {
 		// A 50 MiB title slowed every list.
@@ -67,4 +70,34 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 		return nil, err
 	}
 	return s.Load(w.ID())
+}
+
+// ownImages returns entries with every image path that does not lie in
+// this store's images folder left out, the image noted as not on this
+// machine: an export names files by path, and an imported one could
+// otherwise make muse read any file for a preview and hand it to a
+// viewer. The entries are copied where they change.
+func (s *Store) ownImages(entries []Entry) []Entry {
+	root := filepath.Join(filepath.Dir(s.dir), imagesDir) + string(filepath.Separator)
+	out := entries
+	copied := false
+	for i, e := range entries {
+		for j, img := range e.Images {
+			p := img.Path
+			if p == "" || filepath.IsAbs(p) && strings.HasPrefix(filepath.Clean(p), root) && !strings.Contains(p, "..") {
+				continue
+			}
+			if !copied {
+				out, copied = slices.Clone(entries), true
+			}
+			if len(out[i].Images) > 0 && &out[i].Images[0] == &entries[i].Images[0] {
+				out[i].Images = slices.Clone(e.Images)
+			}
+			out[i].Images[j].Path = ""
+			if out[i].Images[j].Error == "" {
+				out[i].Images[j].Error = "imported: its file was not in muse's images folder, so it was left out"
+			}
+		}
+	}
+	return out
 }

@@ -1,22 +1,37 @@
 package session
 
 import (
-	"errors"
-	"syscall"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// TestImportWriteFailureCleansUp checks that a session that cannot be
-// completed is not left behind.
-func TestImportWriteFailureCleansUp(t *testing.T) {
+// An imported session keeps only the image paths inside this store's
+// images folder: any other path (absolute, relative, climbing out with ..)
+// could make muse read a file for a preview and hand it to a viewer.
+func TestImportKeepsOnlyOwnImagePaths(t *testing.T) {
 	s, _ := newTestStore(t)
-	// The header is written, then the disk is full.
-	s.appendFile = func(path string, data []byte, sync bool) error { return syscall.ENOSPC }
-	entries := []Entry{{ID: "e1", Kind: KindUser, Text: "hi"}, {ID: "e2", Kind: KindNotice}}
-	if _, err := s.SaveImported(Imported{Title: "t", Entries: entries}); err == nil || !errors.Is(err, syscall.ENOSPC) {
-		t.Fatalf("saving on a full disk: %v", err)
+	own := filepath.Join(filepath.Dir(s.dir), imagesDir, "abc", "turn-1-image-1.png")
+	bad := []string{"/etc/passwd", "../../secret.bin", filepath.Join(filepath.Dir(s.dir), imagesDir, "..", "..", "x.png")}
+	imgs := []Image{{Index: 0, Path: own}}
+	for i, p := range bad {
+		imgs = append(imgs, Image{Index: i + 1, Path: p, URL: "https://example.com/x.png"})
 	}
-	if infos, _ := s.List(); len(infos) != 0 {
-		t.Errorf("a failed import left %d sessions", len(infos))
+	in := []Entry{{ID: "e1", Kind: KindImage, Text: "a cat", Images: imgs}}
+	sess, err := s.SaveImported(Imported{Title: "t", Entries: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sess.Entries[0].Images
+	if got[0].Path != own {
+		t.Errorf("the store's own image lost its path: %+v", got[0])
+	}
+	for _, img := range got[1:] {
+		if img.Path != "" || !strings.Contains(img.Error, "not in muse's images folder") || img.URL == "" {
+			t.Errorf("kept %+v", img)
+		}
+	}
+	if in[0].Images[1].Path != bad[0] {
+		t.Error("the caller's entries were changed")
 	}
 }

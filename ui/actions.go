@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -360,6 +361,11 @@ type openedMsg struct {
 // a viewer would also run what is not an image (a .desktop file).
 func openFile(path string) tea.Cmd {
 	return func() tea.Msg {
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".png", ".jpg", ".jpeg", ".webp":
+		default: // a viewer picks what runs a file by its name, too
+			return openedMsg{path: path, err: fmt.Errorf("open %s: not the name of an image file (.png, .jpg, .webp)", path)}
+		}
 		if _, err := session.ImageFormat(path); err != nil {
 			return openedMsg{path: path, err: fmt.Errorf("open %s: %w", path, err)}
 		}

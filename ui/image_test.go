@@ -296,6 +296,19 @@ func TestOpenRefusesWhatIsNotAnImage(t *testing.T) {
 	}
 }
 
+// A real PNG under a name a viewer would run (a PNG header on a .desktop
+// file) is refused by its name.
+func TestOpenRefusesANameThatIsNoImage(t *testing.T) {
+	png := filepath.Join(t.TempDir(), "evil.desktop")
+	if err := os.WriteFile(png, []byte("\x89PNG\r\n\x1a\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	msg, ok := openFile(png)().(openedMsg)
+	if !ok || msg.err == nil || !strings.Contains(msg.err.Error(), "not the name of an image file") {
+		t.Fatalf("open gave %+v", msg)
+	}
+}
+
 // unsaved is the chat screen of a session kept in memory only (--no-save),
 // its images kept in imageStore, which may be nil.
 func (h *harness) unsaved(t *testing.T, imageStore *session.Store) Model {

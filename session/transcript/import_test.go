@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func importable(t *testing.T, s *session.Store) *session.Session {
 		{ID: "e4", Kind: session.KindImage, Time: at(4), ImagePrompt: "a red fox \u2028in snow",
 			ImageParams: &session.ImageParams{Model: "wanx-v1", Size: "1024*1024", NegativePrompt: "blurry", PromptExtend: boolp(true)},
 			Images: []session.Image{
-				{Index: 0, URL: "https://img.example/1.png", Path: "/home/u/muse/images/fox 1.png", Width: 1024, Height: 1024, RevisedPrompt: "A red fox"},
+				{Index: 0, URL: "https://img.example/1.png", Path: foxPath(s), Width: 1024, Height: 1024, RevisedPrompt: "A red fox"},
 				{Index: 1, Error: "content moderation"},
 			}},
 		{ID: "e5", Kind: session.KindError, Time: at(5), Error: &session.ErrorInfo{Status: 529, Type: "overloaded_error", Message: "Overloaded", Hint: "try again later"}, RequestID: "req_x"},
@@ -40,6 +41,12 @@ func importable(t *testing.T, s *session.Store) *session.Session {
 			Message: &api.Message{Model: "claude-haiku", Content: []api.ContentBlock{{Type: api.BlockText, Text: "Partial"}}}},
 	}
 	return saved(t, s, p, "Fox \x1b]0;pwned\x07 \u009b and ls", entries...)
+}
+
+// foxPath is where the image of importable lies: in the store's images
+// folder, the only place an import keeps a path to.
+func foxPath(s *session.Store) string {
+	return filepath.Join(s.ImageDir("s1"), "fox 1.png")
 }
 
 func exportString(t *testing.T, sess *session.Session, format string) string {
@@ -92,7 +99,7 @@ func TestImportRoundTrip(t *testing.T) {
 			t.Errorf("entry %d is %s %s, want %s %s", i, e.ID, e.Kind, orig.Entries[i].ID, orig.Entries[i].Kind)
 		}
 	}
-	if img := loaded.Entries[3].Images[0]; img.Path != "/home/u/muse/images/fox 1.png" || img.Width != 1024 {
+	if img := loaded.Entries[3].Images[0]; img.Path != foxPath(s) || img.Width != 1024 {
 		t.Errorf("image lost its file: %+v", img)
 	}
 	second := exportString(t, loaded, "json")
