@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,13 @@ func TestEnterAndEscInOneRead(t *testing.T) {
 	})
 	tm.typ("x")
 	tm.waitFor("  x")
+	// The emulator reports mode 2026, so muse wraps its frames in it.
+	tm.mu.Lock()
+	synced := bytes.Contains(tm.raw.Bytes(), syncBegin)
+	tm.mu.Unlock()
+	if !synced {
+		t.Error("the frames are not wrapped in synchronized output")
+	}
 	tm.typ("\x03\x03") // clear the input, then quit
 	if code := tm.waitExit(); code != 0 {
 		t.Errorf("muse exited with status %d", code)

@@ -165,6 +165,9 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 		answered: make(chan struct{}),
 		exited:   make(chan struct{}),
 	}
+	// The emulator knows mode 2026 once it was reset, and then reports it
+	// to muse's question, so muse wraps its frames in it (see read).
+	_, _ = tm.emu.Write(syncEnd)
 	tm.emu.SetCallbacks(vt.Callbacks{
 		EnableMode:  func(m ansi.Mode) { tm.modes[m] = true },
 		DisableMode: func(m ansi.Mode) { tm.modes[m] = false },
@@ -186,16 +189,58 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 	return tm
 }
 
-// read feeds muse's output to the emulator until the terminal closes.
+// Synchronized output (mode 2026): a frame between its set and its reset
+// is applied to the emulator whole, as a terminal that has the mode shows
+// it, so a test never reads a frame half drawn (a line erased, not yet
+// written again).
+var (
+	syncBegin = []byte(ansi.SetModeSynchronizedOutput)
+	syncEnd   = []byte(ansi.ResetModeSynchronizedOutput)
+)
+
+// markerStart is the length of the longest end of b that begins
+// syncBegin, 0 when none does.
+func markerStart(b []byte) int {
+	for k := min(len(b), len(syncBegin)-1); k > 0; k-- {
+		if bytes.HasPrefix(syncBegin, b[len(b)-k:]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// read feeds muse's output to the emulator until the terminal closes,
+// each synchronized frame at once.
 func (tm *term) read() {
 	defer close(tm.readDone)
 	buf := make([]byte, 32<<10)
+	var held []byte // a synchronized frame not yet ended
 	for {
 		n, err := tm.ptmx.Read(buf)
 		if n > 0 {
 			tm.mu.Lock()
 			tm.raw.Write(buf[:n])
-			_, _ = tm.emu.Write(buf[:n])
+			held = append(held, buf[:n]...)
+			for {
+				if i := bytes.Index(held, syncBegin); i > 0 {
+					_, _ = tm.emu.Write(held[:i]) // what comes before the frame
+					held = held[i:]
+				}
+				if !bytes.HasPrefix(held, syncBegin) {
+					// No frame begins here; keep only a tail that is the
+					// start of its marker.
+					keep := markerStart(held)
+					_, _ = tm.emu.Write(held[:len(held)-keep])
+					held = append(held[:0], held[len(held)-keep:]...)
+					break
+				}
+				j := bytes.Index(held, syncEnd)
+				if j < 0 {
+					break // the frame goes on
+				}
+				_, _ = tm.emu.Write(held[:j+len(syncEnd)])
+				held = append(held[:0], held[j+len(syncEnd):]...)
+			}
 			tm.mu.Unlock()
 		}
 		if err != nil {
