@@ -183,6 +183,9 @@ func TestLockRefusesAHardLink(t *testing.T) {
 	}
 	target := newLockTarget(t)
 	if err := os.Link(target.path, s.lockPath(sess.ID)); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no hard link across directories in CI's temporary folder: %v", err)
+		}
 		t.Skipf("no hard link across directories here: %v", err)
 	}
 	if _, err := s.Lock(sess.ID); err == nil || !strings.Contains(err.Error(), "several names") {

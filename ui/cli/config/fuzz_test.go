@@ -65,7 +65,7 @@ func FuzzLoadConfig(f *testing.F) {
 	f.Add([]byte("x = { a = 1, a.b = 2 }"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if strings.Contains(string(data), "input_schema_file") {
-			t.Skip("reads files")
+			return // it would read files named by the input: not this target's subject
 		}
 		const path = "fuzz/config.toml"
 		checkTree(t, data)
