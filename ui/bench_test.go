@@ -54,22 +54,6 @@ func benchModel(b testing.TB, entries int, width, height int) Model {
 	return m
 }
 
-// mixedMarkdown returns about n words of headings, paragraphs, lists, tables
-// and fenced code.
-func mixedMarkdown(n int) string {
-	var b strings.Builder
-	words := 0
-	for i := 0; words < n; i++ {
-		fmt.Fprintf(&b, "## Section %d\n\n", i)
-		b.WriteString("Streaming text arrives word by word, and the screen must keep up without redrawing everything it has already drawn before.\n\n")
-		b.WriteString("- first point with `code`\n- second point with **bold**\n- third point\n\n")
-		b.WriteString("| name | value | note |\n|---|---|---|\n| alpha | 1 | first |\n| beta | 2 | second |\n\n")
-		fmt.Fprintf(&b, "```go\nfunc section%d() int {\n\treturn %d\n}\n```\n\n", i, i)
-		words += 70
-	}
-	return b.String()
-}
-
 func event(t string, f func(*api.Event)) turnItem {
 	ev := api.Event{Type: t}
 	if f != nil {
@@ -88,7 +72,7 @@ func event(t string, f func(*api.Event)) turnItem {
 // glamour render of the final text (cpu-x).
 func BenchmarkStreaming(b *testing.B) {
 	for _, pace := range []time.Duration{20 * time.Millisecond, 2 * time.Millisecond} {
-		b.Run(pace.String(), func(b *testing.B) { benchStreaming(b, mixedMarkdown(20000), pace) })
+		b.Run(pace.String(), func(b *testing.B) { benchStreaming(b, streamtest.MixedMarkdown(20000), pace) })
 	}
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -10,17 +9,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/theme"
+	"muse/ui/internal/streamtest"
 )
-
-// blob returns an unbroken word of n bytes, like base64.
-func blob(n int) string {
-	const alphabet = "QmFzZTY0IGJsb2I+/wXyZ0123456789abcdefghijklmnopqrstuvwxyzABCDEF="
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[(i*7+i/64)%len(alphabet)]
-	}
-	return string(b)
-}
 
 // printRender returns -p's render of md on a terminal of width columns.
 func printRender(tb testing.TB, md string, width int) string {
@@ -43,12 +33,8 @@ func printRender(tb testing.TB, md string, width int) string {
 // cost the square of their length.
 func TestPrintLongWordCostIsLinear(t *testing.T) {
 	render := func(n int) uint64 {
-		md := "The image, as base64: " + blob(n) + " and that is all.\n"
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		printRender(t, md, 80)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
+		md := "The image, as base64: " + streamtest.Blob(n) + " and that is all.\n"
+		return streamtest.Allocated(func() { printRender(t, md, 80) })
 	}
 	render(100)
 	small, large := render(4000), render(16000)
@@ -62,7 +48,7 @@ func TestPrintLongWordCostIsLinear(t *testing.T) {
 // as -p does on a terminal: it is cut into lines no wider than the
 // terminal, and nothing of it is lost.
 func TestPrintMegabyteWordShowsWhole(t *testing.T) {
-	word := blob(1 << 20)
+	word := streamtest.Blob(1 << 20)
 	const width = 100
 	out := printRender(t, "Here: "+word+" end", width)
 	var got strings.Builder
@@ -92,7 +78,7 @@ func BenchmarkPrintLongWord(b *testing.B) {
 		"A reply may hold lists, tables and code, but mostly it holds sentences like this one, a few to a paragraph.\n\n"
 	prose := strings.Repeat(para, size/len(para)+1)[:size]
 	for _, c := range []struct{ name, text string }{
-		{"word", blob(size)},
+		{"word", streamtest.Blob(size)},
 		{"prose", prose},
 		{"paragraph", strings.ReplaceAll(prose, "\n\n", "  ")},
 	} {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -54,16 +53,6 @@ func replyEvents(text string) []api.Event {
 		api.Event{Type: api.EventMessageStop})
 }
 
-// allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // byteCount counts what is written to it, keeping nothing.
 type byteCount int
 
@@ -78,7 +67,7 @@ func printCost(t *testing.T, text string, newOut func() replyWriter) uint64 {
 	t.Helper()
 	evs := replyEvents(text)
 	o := newOut()
-	return allocated(func() {
+	return streamtest.Allocated(func() {
 		o.start()
 		for _, ev := range evs {
 			o.event(ev)

@@ -1,7 +1,6 @@
 package conversation
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,17 +11,8 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/theme"
+	"muse/ui/internal/streamtest"
 )
-
-// blob returns an unbroken word of n bytes, like base64.
-func blob(n int) string {
-	const alphabet = "QmFzZTY0IGJsb2I+/wXyZ0123456789abcdefghijklmnopqrstuvwxyzABCDEF="
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[(i*7+i/64)%len(alphabet)]
-	}
-	return string(b)
-}
 
 // prose returns about n bytes of ordinary words, in paragraphs.
 func prose(n int) string {
@@ -64,17 +54,6 @@ func liveLines(r *Renderer, text string, width int) []string {
 	return c.entryLines(0)
 }
 
-// allocated returns the bytes f allocates. Glamour's word wrapper copies
-// the word it is building for each character it adds, so the bytes grow
-// with the square of a word's length when words are not broken first.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestLongWordCostIsLinear renders a reply holding one long word on the
 // chat screen, as a streamed reply and as one opened again, and counts the
 // bytes allocated: four times the word takes at most five times the bytes.
@@ -84,9 +63,9 @@ func TestLongWordCostIsLinear(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewRenderer(th, termenv.TrueColor)
-	text := func(n int) string { return "The image, as base64: " + blob(n) + " and that is all.\n" }
+	text := func(n int) string { return "The image, as base64: " + streamtest.Blob(n) + " and that is all.\n" }
 	render := func(n int) uint64 {
-		return allocated(func() {
+		return streamtest.Allocated(func() {
 			resumeLines(r, text(n), 80)
 			liveLines(r, text(n), 80)
 		})
@@ -107,7 +86,7 @@ func TestMegabyteWordShowsWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	word := blob(1 << 20)
+	word := streamtest.Blob(1 << 20)
 	const width = 100
 	lines := resumeLines(NewRenderer(th, termenv.TrueColor), "Here: "+word+" end", width)
 	var got strings.Builder
@@ -139,7 +118,7 @@ func BenchmarkLongWord(b *testing.B) {
 	}
 	const size = 1 << 20
 	for _, c := range []struct{ name, text string }{
-		{"word", blob(size)},
+		{"word", streamtest.Blob(size)},
 		{"prose", prose(size)},
 		{"paragraph", strings.ReplaceAll(prose(size), "\n\n", "  ")},
 	} {

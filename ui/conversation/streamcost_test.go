@@ -7,6 +7,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/theme"
+	"muse/ui/internal/streamtest"
 )
 
 // TestStreamCostIsLinear streams a mixed reply through the chat screen's
@@ -22,7 +23,7 @@ func TestStreamCostIsLinear(t *testing.T) {
 	stream := func(words int) uint64 {
 		text := streamMixedDoc(words)
 		md := newMarkdown(th.Markdown, termenv.TrueColor)
-		return allocated(func() { simulateStream(md, text, 96, 2*time.Millisecond, 33*time.Millisecond) })
+		return streamtest.Allocated(func() { simulateStream(md, text, 96, 2*time.Millisecond, 33*time.Millisecond) })
 	}
 	stream(100) // chroma's lexers, glamour's styles
 	small, large := stream(1500), stream(6000)

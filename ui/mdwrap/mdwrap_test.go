@@ -2,7 +2,6 @@ package mdwrap
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/theme"
+	"muse/ui/internal/streamtest"
 )
 
 // testStyles are muse's markdown styles and some of glamour's own, whose
@@ -229,11 +229,7 @@ func TestWordsCostIsLinear(t *testing.T) {
 	}
 	count := func(n int) uint64 {
 		md := "Here: " + strings.Repeat("aB3+/xY9=Qz", n/11) + " and [a link](https://example.com/" + strings.Repeat("p", n) + ")\n"
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		Words(md, th.Markdown, 80)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
+		return streamtest.Allocated(func() { Words(md, th.Markdown, 80) })
 	}
 	count(100)
 	small, large := count(25000), count(100000)

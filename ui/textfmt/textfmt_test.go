@@ -1,7 +1,7 @@
 package textfmt
 
 import (
-	"runtime"
+	"muse/ui/internal/streamtest"
 	"strings"
 	"testing"
 )
@@ -61,15 +61,6 @@ func TestWrapHangingLeavesTwentyColumns(t *testing.T) {
 	}
 }
 
-// allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestWrapLongWordCostIsLinear wraps a prompt or a tool's output holding
 // one long word, as the chat screen shows them: four times the word takes
 // at most five times the bytes, and the word is cut at the width.
@@ -77,7 +68,7 @@ func TestWrapLongWordCostIsLinear(t *testing.T) {
 	word := func(n int) string { return strings.Repeat("aB3+/xY9=Qz", n/11) }
 	cost := func(n int) uint64 {
 		w := word(n)
-		return allocated(func() {
+		return streamtest.Allocated(func() {
 			Wrap("run: "+w+" now", 80)
 			WrapHanging("  /cmd   "+w, 80)
 		})
@@ -112,7 +103,7 @@ func TestTruncateRunes(t *testing.T) {
 	}
 	// It reads no further than the cut: cutting a megabyte costs the cut.
 	long := strings.Repeat("é", 1<<20)
-	if b := allocated(func() { sink = TruncateRunes(long, 400) }); b > 4096 {
+	if b := streamtest.Allocated(func() { sink = TruncateRunes(long, 400) }); b > 4096 {
 		t.Errorf("cutting 400 runes off a megabyte allocated %d bytes", b)
 	}
 }

@@ -1,7 +1,9 @@
 // Package streamtest holds what the streaming tests and benchmarks of the
 // chat screen and of its conversation share: replies cut into deltas, and
-// the process's CPU time.
+// the process's CPU time, a long word, and a count of bytes allocated.
 package streamtest
+
+import "runtime"
 
 // Deltas splits text into word-sized pieces that join back to it.
 func Deltas(text string) []string {
@@ -14,4 +16,27 @@ func Deltas(text string) []string {
 		}
 	}
 	return append(out, text[start:])
+}
+
+// Blob returns an unbroken word of n bytes, like base64: the long word the
+// cost tests of wrapping and rendering share.
+func Blob(n int) string {
+	const alphabet = "QmFzZTY0IGJsb2I+/wXyZ0123456789abcdefghijklmnopqrstuvwxyzABCDEF="
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[(i*7+i/64)%len(alphabet)]
+	}
+	return string(b)
+}
+
+// Allocated returns the bytes f allocates: the count the cost tests compare
+// at two sizes of input, so that work growing faster than the input fails
+// them without timing anything.
+func Allocated(f func()) uint64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
