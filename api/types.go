@@ -20,6 +20,18 @@ const (
 	BlockThinking   = "thinking"
 	BlockToolUse    = "tool_use"
 	BlockToolResult = "tool_result"
+	// BlockImage is an image sent in a user message (see ImageBlock).
+	BlockImage = "image"
+	// BlockDocument is a document sent in a user message, such as a PDF
+	// (see DocumentBlock).
+	BlockDocument = "document"
+)
+
+// Source types of image and document blocks.
+const (
+	SourceBase64 = "base64"
+	SourceText   = "text"
+	SourceURL    = "url"
 )
 
 // Stop reasons named by the interface document. Servers may send others; they are kept as strings.
@@ -223,6 +235,10 @@ func (m Message) Clone() Message {
 	m.Content = append([]ContentBlock(nil), m.Content...)
 	for i := range m.Content {
 		m.Content[i].Extra = cloneExtra(m.Content[i].Extra)
+		if src := m.Content[i].Source; src != nil {
+			c := *src
+			m.Content[i].Source = &c
+		}
 	}
 	m.Extra = cloneExtra(m.Extra)
 	m.Usage.Extra = cloneExtra(m.Usage.Extra)
@@ -352,6 +368,10 @@ type ContentBlock struct {
 	ToolUseID     string
 	ResultContent json.RawMessage
 	IsError       bool
+	// Source is the data of an "image" or "document" block; Title names a
+	// document.
+	Source *Source
+	Title  string
 
 	// Raw is the original JSON of a block whose type this client does not know.
 	Raw json.RawMessage
@@ -380,6 +400,17 @@ type toolUseWire struct {
 	Input json.RawMessage `json:"input"`
 }
 
+type sourceWire struct {
+	Type   string  `json:"type"`
+	Source *Source `json:"source"`
+}
+
+type documentWire struct {
+	Type   string  `json:"type"`
+	Source *Source `json:"source"`
+	Title  string  `json:"title,omitempty"`
+}
+
 type toolResultWire struct {
 	Type      string          `json:"type"`
 	ToolUseID string          `json:"tool_use_id"`
@@ -393,6 +424,8 @@ var blockKeys = map[string][]string{
 	BlockThinking:   {"type", "thinking", "signature"},
 	BlockToolUse:    {"type", "id", "name", "input"},
 	BlockToolResult: {"type", "tool_use_id", "content", "is_error"},
+	BlockImage:      {"type", "source"},
+	BlockDocument:   {"type", "source", "title"},
 }
 
 // MarshalJSON writes the block in Anthropic's wire shape, with its Extra fields.
@@ -418,6 +451,13 @@ func (b ContentBlock) MarshalJSON() ([]byte, error) {
 		written = func(k string) bool {
 			return k == "type" || k == "tool_use_id" || (k == "content" && len(b.ResultContent) > 0) ||
 				(k == "is_error" && b.IsError)
+		}
+	case BlockImage:
+		v = sourceWire{b.Type, b.Source}
+	case BlockDocument:
+		v = documentWire{b.Type, b.Source, b.Title}
+		written = func(k string) bool {
+			return k == "type" || k == "source" || (k == "title" && b.Title != "")
 		}
 	default:
 		if len(b.Raw) > 0 {
@@ -462,6 +502,8 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 		b.ID, b.Name, b.Input = w.ID, w.Name, w.Input
 	case BlockToolResult:
 		b.ToolUseID, b.ResultContent, b.IsError = w.ToolUseID, w.Content, w.IsError
+	case BlockImage, BlockDocument:
+		b.Source, b.Title = w.Source, w.Title
 	default:
 		b.Raw = append(json.RawMessage(nil), data...)
 		return nil
@@ -527,6 +569,8 @@ type blockWire struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Source    *Source         `json:"source"`
+	Title     string          `json:"title"`
 }
 
 // ImageRequest is the body of POST /v1/images/generations.

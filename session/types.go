@@ -40,6 +40,10 @@ type Entry struct {
 	Time   time.Time `json:"time"`
 	// Text is the prompt of a user entry, or the text of a notice.
 	Text string `json:"text,omitempty"`
+	// Attachments are the files sent with a user entry's prompt, before
+	// its text. The journal holds only what they are; their bytes are
+	// stored once, by hash, in the session's attachments folder.
+	Attachments []Attachment `json:"attachments,omitempty"`
 	// Message is the reply of an assistant entry.
 	Message *api.Message `json:"message,omitempty"`
 	// Truncated lists the content indices of tool_use blocks whose input never

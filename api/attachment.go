@@ -1,0 +1,79 @@
+package api
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// Source is the data of an image or document block: base64 data of a
+// media type (Type SourceBase64), plain text (SourceText, for a document),
+// or a URL (SourceURL). Fields the server sends that Source has no field
+// for are not kept: muse only sends sources, it never receives them.
+type Source struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// Media types an image block may carry, as the Messages API takes them.
+var ImageMediaTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+// MediaPDF is the media type of a PDF document block.
+const MediaPDF = "application/pdf"
+
+// ImageBlock returns an image block sending data, an image of mediaType
+// (one of ImageMediaTypes), as base64.
+func ImageBlock(mediaType string, data []byte) ContentBlock {
+	return ContentBlock{Type: BlockImage, Source: &Source{
+		Type: SourceBase64, MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data),
+	}}
+}
+
+// DocumentBlock returns a document block sending data, a document of
+// mediaType (MediaPDF), as base64, titled title when it is not empty.
+func DocumentBlock(mediaType string, data []byte, title string) ContentBlock {
+	return ContentBlock{Type: BlockDocument, Title: title, Source: &Source{
+		Type: SourceBase64, MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data),
+	}}
+}
+
+// FileTextBlock returns the text block that sends a text file named name:
+//
+//	<file name="NAME">
+//	TEXT
+//	</file>
+//
+// with &, <, > and " in the name written as XML entities. The demo
+// server reads the same shape back (see ParseFileText).
+func FileTextBlock(name, text string) ContentBlock {
+	return ContentBlock{Type: BlockText, Text: fileOpen + fileNameEscaper.Replace(name) + "\">\n" + text + "\n" + fileClose}
+}
+
+// ParseFileText reads a text block written by FileTextBlock: the file's
+// name and text, and whether text is such a block.
+func ParseFileText(text string) (name, body string, ok bool) {
+	rest, ok := strings.CutPrefix(text, fileOpen)
+	if !ok {
+		return "", "", false
+	}
+	escaped, rest, ok := strings.Cut(rest, "\">\n")
+	if !ok || strings.ContainsAny(escaped, "<>\"\n") {
+		return "", "", false
+	}
+	body, ok = strings.CutSuffix(rest, "\n"+fileClose)
+	if !ok {
+		return "", "", false
+	}
+	return fileNameUnescaper.Replace(escaped), body, true
+}
+
+const (
+	fileOpen  = "<file name=\""
+	fileClose = "</file>"
+)
+
+var (
+	fileNameEscaper   = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "\n", " ")
+	fileNameUnescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", "\"")
+)
