@@ -1,5 +1,19 @@
 package session
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"muse/api"
+	"muse/session/internal/fileio"
+)
+
 // Kinds of attachments, as Attachment.Kind names them.
 const (
 	// AttachImage is an image (PNG, JPEG, GIF or WebP), sent as an image block.
@@ -36,4 +50,270 @@ type Attachment struct {
 	// Note says what was done to the file before it was sent, such as
 	// "scaled from 6000×4000".
 	Note string `json:"note,omitempty"`
+}
+
+// attachmentsDir is the directory, beside the sessions directory, that
+// holds one directory of attachments per session.
+const attachmentsDir = "attachments"
+
+// AttachmentDir returns the directory of the attachments of the session
+// sessionID: attachments/<sessionID> beside the store's directory. It
+// returns "" for an invalid id, or a nil store.
+func (s *Store) AttachmentDir(sessionID string) string {
+	if s == nil || !validID(sessionID) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(s.dir), attachmentsDir, sessionID)
+}
+
+// AttachmentPath returns the file that holds the bytes of a, an attachment
+// of the session sessionID, or "" when a names no valid hash or the id is
+// invalid. The file may be missing.
+func (s *Store) AttachmentPath(sessionID string, a Attachment) string {
+	dir := s.AttachmentDir(sessionID)
+	if dir == "" || !validHash(a.SHA256) {
+		return ""
+	}
+	return filepath.Join(dir, a.SHA256+attachmentExt(a.MediaType))
+}
+
+// ErrAttachmentMissing means an attachment's stored file is gone, or no
+// longer holds the bytes its hash names.
+var ErrAttachmentMissing = errors.New("attachment file is missing")
+
+// ReadAttachment returns the bytes of a, an attachment of the session
+// sessionID, checked against its hash.
+func (s *Store) ReadAttachment(sessionID string, a Attachment) ([]byte, error) {
+	path := s.AttachmentPath(sessionID, a)
+	if path == "" {
+		return nil, fmt.Errorf("read attachment %q: %w", a.Name, ErrAttachmentMissing)
+	}
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = ErrAttachmentMissing
+		}
+		return nil, fmt.Errorf("read attachment %q: %w", a.Name, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxAttachmentBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read attachment %q: %w", a.Name, err)
+	}
+	if hashOf(data) != a.SHA256 {
+		return nil, fmt.Errorf("read attachment %q: its file changed: %w", a.Name, ErrAttachmentMissing)
+	}
+	return data, nil
+}
+
+// MaxAttachmentBytes is the largest attachment stored or read, in bytes:
+// a PDF's limit, the largest of them.
+const MaxAttachmentBytes = 32 << 20
+
+// saveAttachment stores data as an attachment of the session sessionID,
+// unless a file of its hash is there already, and returns a with its
+// hash and size set.
+func (s *Store) saveAttachment(sessionID string, a Attachment, data []byte) (Attachment, error) {
+	a.SHA256, a.Bytes = hashOf(data), int64(len(data))
+	path := s.AttachmentPath(sessionID, a)
+	if path == "" {
+		return a, fmt.Errorf("save attachment %q: invalid session id %q", a.Name, sessionID)
+	}
+	if len(data) > MaxAttachmentBytes {
+		return a, fmt.Errorf("save attachment %q: %d bytes is over the limit of %d", a.Name, len(data), MaxAttachmentBytes)
+	}
+	if _, err := s.ReadAttachment(sessionID, a); err == nil {
+		return a, nil // stored once
+	}
+	if err := fileio.MakeDir(filepath.Dir(path)); err != nil {
+		return a, fmt.Errorf("save attachment %q: %w", a.Name, err)
+	}
+	if err := fileio.WriteAtomic(path, data); err != nil {
+		return a, fmt.Errorf("save attachment %q: %w", a.Name, err)
+	}
+	return a, nil
+}
+
+// copyAttachments stores, for the session to, the attachments of entries
+// that the session from holds: a fork refers to the same files. A file that
+// cannot be copied is left out: resuming the fork reports it missing.
+func (s *Store) copyAttachments(from, to string, entries []Entry) {
+	for _, e := range entries {
+		for _, a := range e.Attachments {
+			src, dst := s.AttachmentPath(from, a), s.AttachmentPath(to, a)
+			if src == "" || dst == "" {
+				continue
+			}
+			if _, err := os.Stat(dst); err == nil {
+				continue
+			}
+			if fileio.MakeDir(filepath.Dir(dst)) != nil {
+				continue
+			}
+			if os.Link(src, dst) == nil {
+				continue
+			}
+			if data, err := s.ReadAttachment(from, a); err == nil {
+				_ = fileio.WriteAtomic(dst, data)
+			}
+		}
+	}
+}
+
+// MissingAttachments returns the attachments of entries whose files the
+// session sessionID lacks, each once.
+func (s *Store) MissingAttachments(sessionID string, entries []Entry) []Attachment {
+	var missing []Attachment
+	seen := map[string]bool{}
+	for _, e := range entries {
+		for _, a := range e.Attachments {
+			if seen[a.SHA256] {
+				continue
+			}
+			seen[a.SHA256] = true
+			path := s.AttachmentPath(sessionID, a)
+			if fi, err := os.Stat(path); path == "" || err != nil || !fi.Mode().IsRegular() || fi.Size() != a.Bytes {
+				missing = append(missing, a)
+			}
+		}
+	}
+	return missing
+}
+
+// SaveAttachment stores data, the bytes of a as sent, in the session's
+// attachments folder (once per hash), creating the session's journal
+// first when it is new, and returns a with its hash and size set. A writer
+// with no store, or one whose store cannot write, keeps the bytes in memory
+// for the turns of this run, and returns the error of the write.
+func (w *Writer) SaveAttachment(a Attachment, data []byte) (Attachment, error) {
+	a.SHA256, a.Bytes = hashOf(data), int64(len(data))
+	keep := func() {
+		w.lock()
+		if w.files == nil {
+			w.files = map[string][]byte{}
+		}
+		w.files[a.SHA256] = data
+		w.mu.Unlock()
+	}
+	if w.store == nil {
+		keep()
+		return a, nil
+	}
+	if err := w.create(); err != nil {
+		keep()
+		return a, err
+	}
+	saved, err := w.store.saveAttachment(w.ID(), a, data)
+	if err != nil {
+		keep()
+	}
+	return saved, err
+}
+
+// ReadAttachment returns the bytes of a, an attachment of this session:
+// from memory when SaveAttachment kept them there, otherwise from its file.
+func (w *Writer) ReadAttachment(a Attachment) ([]byte, error) {
+	w.lock()
+	data, ok := w.files[a.SHA256]
+	store, id := w.store, w.sess.ID
+	w.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	if store == nil {
+		return nil, fmt.Errorf("read attachment %q: %w", a.Name, ErrAttachmentMissing)
+	}
+	return store.ReadAttachment(id, a)
+}
+
+// Files returns the store that keeps the session's attachments, or nil
+// for a writer that keeps them in memory.
+func (w *Writer) Files() *Store {
+	return w.store
+}
+
+// Block returns the content block that sends data, the bytes of a.
+func (a Attachment) Block(data []byte) api.ContentBlock {
+	switch a.Kind {
+	case AttachImage:
+		return api.ImageBlock(a.MediaType, data)
+	case AttachDocument:
+		return api.DocumentBlock(a.MediaType, data, a.Name)
+	default:
+		return api.FileTextBlock(a.Name, string(data))
+	}
+}
+
+// missingBlock is what is sent in place of an attachment whose bytes
+// cannot be read: a line naming it, so the turn still makes sense.
+func (a Attachment) missingBlock(err error) api.ContentBlock {
+	why := "it was not loaded"
+	if err != nil {
+		why = "its file is missing"
+		if !errors.Is(err, ErrAttachmentMissing) {
+			why = "its file could not be read"
+		}
+	}
+	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %s]", a.Name, a.Kind, why)}
+}
+
+// AttachmentReader reads the bytes of an attachment (Writer.ReadAttachment).
+type AttachmentReader func(Attachment) ([]byte, error)
+
+// blocks returns the content blocks of a prompt: its attachments, each read
+// with read (nil reads none: each is named instead), then its text.
+func promptBlocks(e *Entry, read AttachmentReader) []api.ContentBlock {
+	out := make([]api.ContentBlock, 0, len(e.Attachments)+1)
+	for _, a := range e.Attachments {
+		if read == nil {
+			out = append(out, a.missingBlock(nil))
+			continue
+		}
+		data, err := read(a)
+		if err != nil {
+			out = append(out, a.missingBlock(err))
+			continue
+		}
+		out = append(out, a.Block(data))
+	}
+	if e.Text != "" {
+		out = append(out, api.ContentBlock{Type: api.BlockText, Text: e.Text})
+	}
+	return out
+}
+
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// validHash reports whether h is a hex SHA-256 as hashOf writes it: it
+// names a file, so nothing else may pass.
+func validHash(h string) bool {
+	if len(h) != sha256.Size*2 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// attachmentExt is the file name extension of an attachment of mediaType.
+func attachmentExt(mediaType string) string {
+	switch mediaType {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "image/webp":
+		return ".webp"
+	case api.MediaPDF:
+		return ".pdf"
+	}
+	return ".txt"
 }

@@ -148,6 +148,9 @@ func (s *Store) Fork(id string, at int, title string) (*Session, error) {
 	if err == nil {
 		err = w.AppendAll(copied)
 	}
+	if err == nil {
+		s.copyAttachments(id, w.ID(), copied)
+	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

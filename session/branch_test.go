@@ -89,7 +89,7 @@ func TestBranchesAndHead(t *testing.T) {
 		t.Errorf("leaf of the first question %q, want %q", leaf, ids["a2"])
 	}
 	// The history sent after an edit holds only the edited branch.
-	h := History(sess.Entries)
+	h := History(sess.Entries, nil)
 	if len(h) != 2 || h[0].Text != "ask about rust" {
 		t.Errorf("history %+v", h)
 	}

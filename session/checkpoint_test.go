@@ -145,7 +145,7 @@ func TestCrashMidReplyComesBackInterrupted(t *testing.T) {
 	if r, st := replyText(t, got, "e2"); r != "Once upon a time" || st != StatusInterrupted {
 		t.Errorf("reply %q, status %q; want the last checkpoint, interrupted", r, st)
 	}
-	if h := History(got.Entries); len(h) != 2 {
+	if h := History(got.Entries, nil); len(h) != 2 {
 		t.Errorf("history of %d messages, want the prompt and the interrupted reply", len(h))
 	}
 }
@@ -411,7 +411,7 @@ func TestInterruptedReplyIsSafeToResend(t *testing.T) {
 	if _, ok := e.Truncated[2]; e.Status != StatusInterrupted || !ok {
 		t.Errorf("status %q, truncated %v; want the tool call marked cut short", e.Status, e.Truncated)
 	}
-	h := History(got.Entries)
+	h := History(got.Entries, nil)
 	if len(h) != 2 || len(h[1].Blocks) != 0 || h[1].Text != "Reading it." {
 		t.Errorf("history %s; want the reply's text only", mustJSON(t, h))
 	}

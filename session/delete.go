@@ -9,8 +9,8 @@ import (
 	"muse/session/internal/fileio"
 )
 
-// Delete removes the session id: its journal, its lock file and its entry
-// in the index. It refuses with an error wrapping ErrLocked while another
+// Delete removes the session id: its journal, its lock file, its
+// attachments and its entry in the index. It refuses with an error wrapping ErrLocked while another
 // muse has the session open; a lock this store holds on it is released.
 func (s *Store) Delete(id string) error {
 	if !validID(id) {
@@ -43,6 +43,7 @@ func (s *Store) Delete(id string) error {
 	// update it does not undo the deletion. Nor does a temporary file a
 	// crash left, which the next delete or open retries.
 	_ = s.forget(id)
+	_ = os.RemoveAll(s.AttachmentDir(id))
 	_ = s.removeSessionTemps(id)
 	if err := fileio.SyncDir(s.dir); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)

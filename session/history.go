@@ -10,18 +10,35 @@ import (
 // History turns the conversation into the messages sent with the next
 // request. A prompt counts only when a reply with content follows it: a
 // failed prompt is put back into the input instead, and sending it again must
-// not send it twice. A cancelled reply keeps what arrived.
-func History(entries []Entry) []api.MessageParam {
-	return history(entries, false)
+// not send it twice. A cancelled reply keeps what arrived. A prompt's
+// attachments are read with read and sent before its text; one that
+// cannot be read is sent as a line saying so, and with a nil read each is
+// (for checks that need no bytes).
+func History(entries []Entry, read AttachmentReader) []api.MessageParam {
+	return history(entries, read, false)
 }
 
 // Pending is History for a branch that ends in the prompt being answered:
 // that last prompt is sent too.
-func Pending(entries []Entry) []api.MessageParam {
-	return history(entries, true)
+func Pending(entries []Entry, read AttachmentReader) []api.MessageParam {
+	return history(entries, read, true)
 }
 
-func history(entries []Entry, pendingLast bool) []api.MessageParam {
+// PromptParam is the message that sends a new prompt: text after its
+// attachments, whose bytes are data, in the same order.
+func PromptParam(text string, attachments []Attachment, data [][]byte) api.MessageParam {
+	if len(attachments) == 0 {
+		return api.TextMessage(api.RoleUser, text)
+	}
+	e := Entry{Kind: KindUser, Text: text, Attachments: attachments}
+	next := 0
+	return api.MessageParam{Role: api.RoleUser, Blocks: promptBlocks(&e, func(Attachment) ([]byte, error) {
+		next++
+		return data[next-1], nil
+	})}
+}
+
+func history(entries []Entry, read AttachmentReader, pendingLast bool) []api.MessageParam {
 	var out []api.MessageParam
 	var pending *Entry
 	// awaiting is set after an assistant turn that called tools: its
@@ -29,12 +46,16 @@ func history(entries []Entry, pendingLast bool) []api.MessageParam {
 	awaiting := false
 	// prompt adds the user's text: a message of its own, or a text block
 	// after tool results that got no reply.
-	prompt := func(text string) {
+	prompt := func(e *Entry) {
 		if n := len(out); n > 0 && out[n-1].Role == api.RoleUser && len(out[n-1].Blocks) > 0 {
-			out[n-1].Blocks = append(out[n-1].Blocks, api.ContentBlock{Type: api.BlockText, Text: text})
+			out[n-1].Blocks = append(out[n-1].Blocks, promptBlocks(e, read)...)
 			return
 		}
-		out = append(out, api.TextMessage(api.RoleUser, text))
+		if len(e.Attachments) == 0 {
+			out = append(out, api.TextMessage(api.RoleUser, e.Text))
+			return
+		}
+		out = append(out, api.MessageParam{Role: api.RoleUser, Blocks: promptBlocks(e, read)})
 	}
 	for i := range entries {
 		e := &entries[i]
@@ -55,7 +76,7 @@ func history(entries []Entry, pendingLast bool) []api.MessageParam {
 				continue
 			}
 			if pending != nil {
-				prompt(pending.Text)
+				prompt(pending)
 			}
 			out = append(out, assistantParam(e))
 			pending, awaiting = nil, hasToolUse(out[len(out)-1])
@@ -76,7 +97,7 @@ func history(entries []Entry, pendingLast bool) []api.MessageParam {
 		out = dropToolUse(out)
 	}
 	if pendingLast && pending != nil && len(entries) > 0 && &entries[len(entries)-1] == pending {
-		prompt(pending.Text)
+		prompt(pending)
 	}
 	return out
 }

@@ -27,7 +27,7 @@ func TestHistoryKeepsServerBlocks(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	h := History([]Entry{{Kind: KindUser, Text: "search"}, back, {Kind: KindUser, Text: "more"}})
+	h := History([]Entry{{Kind: KindUser, Text: "search"}, back, {Kind: KindUser, Text: "more"}}, nil)
 	if len(h) != 2 {
 		t.Fatalf("history %+v", h)
 	}

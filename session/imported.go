@@ -19,6 +19,10 @@ type Imported struct {
 	// one before it, whatever parents they name.
 	Tree bool
 	Head string
+	// Files are the bytes of the entries' attachments, by SHA-256, as a
+	// JSON export embeds them. Bytes that do not match their hash are not
+	// stored: resuming reports that attachment missing.
+	Files map[string][]byte
 }
 
 // SaveImported saves im as a new session, with a new id, through a writer,
@@ -49,6 +53,7 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 	case err != nil:
 	case im.Tree:
 		err = w.appendTree(im.Entries, im.Head)
+		s.saveImportedFiles(w.ID(), im)
 	default:
 		// An export of one branch is a line of entries, each after the one
 		// before it, whatever parents it names.
@@ -57,6 +62,7 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 			entries[i].Parent = ""
 		}
 		err = w.AppendAll(entries)
+		s.saveImportedFiles(w.ID(), im)
 	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -70,6 +76,19 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 		return nil, err
 	}
 	return s.Load(w.ID())
+}
+
+// saveImportedFiles stores the attachments of im's entries whose bytes it
+// holds, under their hash; bytes of another hash than the entry names are
+// not stored under it.
+func (s *Store) saveImportedFiles(id string, im Imported) {
+	for _, e := range im.Entries {
+		for _, a := range e.Attachments {
+			if data, ok := im.Files[a.SHA256]; ok && hashOf(data) == a.SHA256 {
+				_, _ = s.saveAttachment(id, a, data)
+			}
+		}
+	}
 }
 
 // ownImages returns entries with every image path that does not lie in

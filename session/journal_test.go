@@ -138,7 +138,7 @@ func TestToolEntryRoundTripAndHistory(t *testing.T) {
 	if back.Params.ThinkingBudget != 2048 || back.Params.ToolChoice != "auto" || back.Params.UserID != "u" {
 		t.Errorf("params after reload: %+v", back.Params)
 	}
-	h := History(back.Entries)
+	h := History(back.Entries, nil)
 	if len(h) != 4 || h[1].Role != api.RoleAssistant || len(h[1].Blocks) != 2 || h[2].Role != api.RoleUser || h[2].Blocks[0].Type != api.BlockToolResult || h[3].Text != "It is noon." {
 		t.Fatalf("history: %+v", h)
 	}
@@ -147,7 +147,7 @@ func TestToolEntryRoundTripAndHistory(t *testing.T) {
 		t.Errorf("tool_result wire form: %s", out)
 	}
 	// Calls without results are not sent.
-	if h := History(back.Entries[:2]); len(h) != 2 || hasToolUse(h[1]) {
+	if h := History(back.Entries[:2], nil); len(h) != 2 || hasToolUse(h[1]) {
 		t.Errorf("unanswered tool calls were sent: %+v", h)
 	}
 }
@@ -163,7 +163,7 @@ func TestHistoryAfterAbandonedTools(t *testing.T) {
 		{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: withCall},
 		{Kind: KindUser, Text: "u2"}, {Kind: KindAssistant, Message: text("a2")},
 		{Kind: KindUser, Text: "u3"}, {Kind: KindAssistant, Message: text("a3")},
-	})
+	}, nil)
 	assertAlternates(t, h)
 	for _, m := range h {
 		if hasToolUse(m) {
@@ -176,7 +176,7 @@ func TestHistoryAfterAbandonedTools(t *testing.T) {
 		{Kind: KindTool, ToolResults: []ToolResult{{ToolUseID: "t1", Output: "r"}}},
 		{Kind: KindAssistant, Status: StatusFailed, Message: text("half")},
 		{Kind: KindUser, Text: "u2"}, {Kind: KindAssistant, Message: text("a2")},
-	})
+	}, nil)
 	assertAlternates(t, h)
 	if len(h) != 4 || len(h[2].Blocks) != 2 || h[2].Blocks[1].Text != "u2" {
 		t.Errorf("results and the next prompt should share a turn: %+v", h)
@@ -209,7 +209,7 @@ func TestHistoryAfterCancelledThinking(t *testing.T) {
 				{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "a1"}}}},
 				{Kind: KindUser, Text: "ponder"}, {Kind: KindAssistant, Status: status, Message: msg},
 			}
-			h := History(entries)
+			h := History(entries, nil)
 			assertAlternates(t, h)
 			req := Params{Model: "m", MaxTokens: 100}.Request(append(h, api.TextMessage(api.RoleUser, "next")), nil)
 			if err := req.Validate(); err != nil {

@@ -75,7 +75,7 @@ func TestOldHugeReplyIsCutOnLoad(t *testing.T) {
 		if fi.Size() > api.DefaultMaxReplySize+4<<10 {
 			t.Errorf("whole %v: the journal still holds %d bytes", whole, fi.Size())
 		}
-		msgs := History(append(snap.Entries, userEntry("e3", "go on")))
+		msgs := History(append(snap.Entries, userEntry("e3", "go on")), nil)
 		req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: msgs}
 		body, _ := json.Marshal(req)
 		if err := req.Validate(); err != nil || len(body) > api.DefaultMaxReplySize+4<<10 {

@@ -56,6 +56,9 @@ type Writer struct {
 	marks    map[string][]blockMark // what the chunks of each streaming reply hold
 	seq      int                    // the number of the next entry id
 	closed   bool
+	// files holds the bytes of attachments SaveAttachment could not store,
+	// by hash, for the turns of this run.
+	files map[string][]byte
 	// replay is the replay of the journal in the background, for a writer
 	// of OpenWriterAsync; set before the writer is shared, never changed.
 	replay *asyncReplay

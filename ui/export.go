@@ -36,7 +36,7 @@ func exportSession(w *session.Writer, path string, now time.Time) tea.Cmd {
 			path = fmt.Sprintf("muse-%s.md", sess.ID)
 		}
 		path = expandHome(path)
-		if err := writeExport(&sess, path); err != nil {
+		if err := writeExport(&sess, path, w.Files()); err != nil {
 			return exportedMsg{err: fmt.Errorf("export to %s: %w", path, err)}
 		}
 		abs, _ := filepath.Abs(path)
@@ -45,12 +45,12 @@ func exportSession(w *session.Writer, path string, now time.Time) tea.Cmd {
 }
 
 // writeExport writes sess as Markdown to the file path.
-func writeExport(sess *session.Session, path string) error {
+func writeExport(sess *session.Session, path string, files transcript.Files) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
-	err = transcript.Export(sess, "md", f, sanitize.ForExport)
+	err = transcript.Export(sess, "md", f, sanitize.ForExport, files)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

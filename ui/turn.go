@@ -111,7 +111,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	}
 	t.Params = m.params
 	if t.Prompt != "" {
-		msgs := append(session.History(m.conv.Entries()), api.TextMessage(api.RoleUser, t.Prompt))
+		msgs := append(session.History(m.conv.Entries(), nil), api.TextMessage(api.RoleUser, t.Prompt))
 		req := m.params.Request(msgs, engine.Defs(m.opts.Tools))
 		if err := req.Validate(); err != nil {
 			m.notice = err.Error()

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -35,19 +37,31 @@ import (
 // A session whose Created time is zero, as one never saved, is exported as
 // created at its earliest entry; one whose Updated time is zero as updated
 // at its latest entry or when it was created.
-func Export(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
-	return export(sess, format, w, clean, false)
+//
+// Attachments: the Markdown transcript lists each prompt's attachments as
+// links to their stored files; the JSON export embeds their bytes, once
+// each, as base64 in "files", keyed by their SHA-256, so that an import on
+// another machine has them. files finds them; with nil files they are only
+// named.
+func Export(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte, files Files) error {
+	return export(sess, format, w, clean, files, false)
+}
+
+// Files finds the stored attachments of a session (a *session.Store).
+type Files interface {
+	AttachmentPath(sessionID string, a session.Attachment) string
+	ReadAttachment(sessionID string, a session.Attachment) ([]byte, error)
 }
 
 // ExportBranches writes sess like Export, with every branch: in Markdown the
 // active branch, then each other branch from where it leaves it; in JSON
 // every entry of every branch, each naming its parent, in the order they
 // were written, and the head, which "muse sessions import" rebuilds.
-func ExportBranches(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte) error {
-	return export(sess, format, w, clean, true)
+func ExportBranches(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte, files Files) error {
+	return export(sess, format, w, clean, files, true)
 }
 
-func export(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte, all bool) error {
+func export(sess *session.Session, format string, w io.Writer, clean func(format string, data []byte) []byte, files Files, all bool) error {
 	if sess == nil {
 		return fmt.Errorf("export session: no session")
 	}
@@ -58,9 +72,9 @@ func export(sess *session.Session, format string, w io.Writer, clean func(format
 	switch format {
 	case "md":
 		var b strings.Builder
-		writeMarkdown(sess, &b)
+		writeMarkdown(sess, &b, files)
 		if all {
-			writeMarkdownBranches(sess, &b)
+			writeMarkdownBranches(sess, &b, files)
 		}
 		_, err = w.Write(clean(format, []byte(b.String())))
 	case "json":
@@ -70,13 +84,16 @@ func export(sess *session.Session, format string, w io.Writer, clean func(format
 		enc.SetIndent("", "  ")
 		c := *sess
 		c.Created, c.Updated = times(sess)
-		var v any = &c
 		if all {
 			c.Entries = sess.All
-			v = struct {
-				*session.Session
-				Head string `json:"head"`
-			}{&c, sess.Head}
+		}
+		v := struct {
+			*session.Session
+			Head  string            `json:"head,omitempty"`
+			Files map[string][]byte `json:"files,omitempty"`
+		}{Session: &c, Files: embedded(sess.ID, c.Entries, files)}
+		if all {
+			v.Head = sess.Head
 		}
 		if err = enc.Encode(v); err == nil {
 			_, err = w.Write(clean(format, buf.Bytes()))
@@ -190,23 +207,85 @@ func errorLine(info *session.ErrorInfo, requestID string, md bool) string {
 }
 
 // writeMarkdown writes sess as a Markdown transcript.
-func writeMarkdown(sess *session.Session, b *strings.Builder) {
+func writeMarkdown(sess *session.Session, b *strings.Builder, files Files) {
 	title := oneLine(sess.Title)
 	if title == "" {
 		title = session.Untitled
 	}
 	fmt.Fprintf(b, "# %s\n\n%s\n", title, capitalize(header(sess)))
 	for i := range sess.Entries {
-		writeMarkdownEntry(b, sess, &sess.Entries[i])
+		writeMarkdownEntry(b, sess, &sess.Entries[i], files)
 	}
 }
 
+// embedded returns the bytes of the attachments of entries, by hash, for
+// a JSON export; those that cannot be read are left out (an import reports
+// them missing).
+func embedded(sessionID string, entries []session.Entry, files Files) map[string][]byte {
+	if files == nil {
+		return nil
+	}
+	var out map[string][]byte
+	for _, e := range entries {
+		for _, a := range e.Attachments {
+			if _, ok := out[a.SHA256]; ok {
+				continue
+			}
+			data, err := files.ReadAttachment(sessionID, a)
+			if err != nil {
+				continue
+			}
+			if out == nil {
+				out = map[string][]byte{}
+			}
+			out[a.SHA256] = data
+		}
+	}
+	return out
+}
+
+// writeMarkdownAttachments lists a prompt's attachments, each a link to
+// its stored file when there is one.
+func writeMarkdownAttachments(b *strings.Builder, sess *session.Session, e *session.Entry, files Files) {
+	if len(e.Attachments) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	for _, a := range e.Attachments {
+		name := oneLine(a.Name)
+		what := a.Kind
+		if a.Width > 0 {
+			what += fmt.Sprintf(", %d×%d", a.Width, a.Height)
+		}
+		path := ""
+		if files != nil {
+			path = files.AttachmentPath(sess.ID, a)
+		}
+		if path == "" {
+			fmt.Fprintf(b, "- Attached %s (%s)\n", name, what)
+			continue
+		}
+		link := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+		if a.Kind == session.AttachImage {
+			fmt.Fprintf(b, "- Attached ![%s](%s) (%s)\n", mdLabel(name), link, what)
+		} else {
+			fmt.Fprintf(b, "- Attached [%s](%s) (%s)\n", mdLabel(name), link, what)
+		}
+	}
+}
+
+// mdLabel escapes the brackets of a link's label.
+func mdLabel(s string) string {
+	return strings.NewReplacer("[", "\\[", "]", "\\]").Replace(s)
+}
+
 // writeMarkdownEntry writes one entry of a Markdown transcript.
-func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.Entry) {
+func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.Entry, files Files) {
 	b.WriteString("\n")
 	switch e.Kind {
 	case session.KindUser:
 		fmt.Fprintf(b, "## You\n\n%s\n", trimNL(e.Text))
+		writeMarkdownAttachments(b, sess, e, files)
 	case session.KindAssistant:
 		writeMarkdownReply(b, sess, e)
 	case session.KindError:
@@ -230,11 +309,11 @@ func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.En
 
 // writeMarkdownBranches writes the branches of sess other than the active
 // one, each from where it leaves the active branch to its end.
-func writeMarkdownBranches(sess *session.Session, b *strings.Builder) {
+func writeMarkdownBranches(sess *session.Session, b *strings.Builder, files Files) {
 	for n, path := range sess.OtherBranches() {
 		fmt.Fprintf(b, "\n---\n\n# Branch %d · after message %d of the active branch\n", n+2, path.After)
 		for i := range path.Entries {
-			writeMarkdownEntry(b, sess, &path.Entries[i])
+			writeMarkdownEntry(b, sess, &path.Entries[i], files)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func everyKind(t *testing.T) *session.Session {
 func TestExportMarkdown(t *testing.T) {
 	sess := everyKind(t)
 	var b bytes.Buffer
-	if err := Export(sess, "md", &b, sanitize.ForExport); err != nil {
+	if err := Export(sess, "md", &b, sanitize.ForExport, nil); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -87,7 +87,7 @@ func TestExportMarkdown(t *testing.T) {
 func TestExportJSON(t *testing.T) {
 	sess := everyKind(t)
 	var b bytes.Buffer
-	if err := Export(sess, "json", &b, sanitize.ForExport); err != nil {
+	if err := Export(sess, "json", &b, sanitize.ForExport, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), "{\n  \"id\": ") || !strings.Contains(b.String(), `"text": "Read /tmp/x please"`) {
@@ -108,11 +108,11 @@ func TestExportJSON(t *testing.T) {
 
 func TestExportErrors(t *testing.T) {
 	sess := everyKind(t)
-	err := Export(sess, "pdf", &bytes.Buffer{}, sanitize.ForExport)
+	err := Export(sess, "pdf", &bytes.Buffer{}, sanitize.ForExport, nil)
 	if err == nil || !strings.Contains(err.Error(), "md or json") || !strings.Contains(err.Error(), `"pdf"`) {
 		t.Errorf("unknown format: %v", err)
 	}
-	if err := Export(sess, "md", failingWriter{}, sanitize.ForExport); err == nil {
+	if err := Export(sess, "md", failingWriter{}, sanitize.ForExport, nil); err == nil {
 		t.Error("a write error was not reported")
 	}
 	if err := Text(sess, failingWriter{}); err == nil {
@@ -243,7 +243,7 @@ func TestExportBranchesRoundTrip(t *testing.T) {
 	w.Close()
 	sess, _ := s.Load(w.ID())
 	var md bytes.Buffer
-	if err := ExportBranches(sess, "md", &md, nil); err != nil {
+	if err := ExportBranches(sess, "md", &md, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"rust answer, again", "# Branch 2", "go answer", "second answer", "# Branch 3", "rust answer\n"} {
@@ -252,7 +252,7 @@ func TestExportBranchesRoundTrip(t *testing.T) {
 		}
 	}
 	var js bytes.Buffer
-	if err := ExportBranches(sess, "json", &js, nil); err != nil {
+	if err := ExportBranches(sess, "json", &js, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	var shape struct {
@@ -277,7 +277,7 @@ func TestExportAndTranscriptShowToolResults(t *testing.T) {
 		{ID: "e2", Kind: session.KindTool, ToolResults: []session.ToolResult{{Name: "get_time", Output: "12:00 UTC", Approval: "yes"}}},
 	}}
 	var md, text strings.Builder
-	if err := Export(sess, "md", &md, sanitize.ForExport); err != nil {
+	if err := Export(sess, "md", &md, sanitize.ForExport, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := Text(sess, &text); err != nil {

@@ -191,6 +191,8 @@ func parseExport(data []byte) (*session.Imported, error) {
 		case "head":
 			err = p.decode(&ex.Head, "the head")
 			ex.Tree = true
+		case "files":
+			err = p.decode(&ex.Files, "the attachments' files")
 		case "forked_from":
 			var f session.Fork
 			err = p.decode(&f, "where the session was forked from")

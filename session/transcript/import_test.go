@@ -52,7 +52,7 @@ func foxPath(s *session.Store) string {
 func exportString(t *testing.T, sess *session.Session, format string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Export(sess, format, &b, sanitize.ForExport); err != nil {
+	if err := Export(sess, format, &b, sanitize.ForExport, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -198,7 +198,7 @@ func BenchmarkImport(b *testing.B) {
 		src.Entries = append(src.Entries, e)
 	}
 	var buf bytes.Buffer
-	if err := Export(src, "json", &buf, sanitize.ForExport); err != nil {
+	if err := Export(src, "json", &buf, sanitize.ForExport, nil); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(buf.Len()))
@@ -244,7 +244,7 @@ func TestImportOfOneBranchIsALine(t *testing.T) {
 		t.Errorf("title of %d runes, want 200", n)
 	}
 	var b strings.Builder
-	if err := ExportBranches(loaded, "json", &b, nil); err != nil {
+	if err := ExportBranches(loaded, "json", &b, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Import(s, strings.NewReader(b.String())); err != nil {

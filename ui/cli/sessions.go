@@ -97,7 +97,7 @@ file (0600). -o refuses an existing FILE unless --force.`,
 		if err != nil {
 			return fail(a.env, err)
 		}
-		return export(a.env, sess, *format, *out, *force, *expAll)
+		return export(a.env, store, sess, *format, *out, *force, *expAll)
 	})
 
 	fork := &cobra.Command{
@@ -311,10 +311,17 @@ func truncate(s string, n int) string {
 // export writes sess in format to standard output, or to the file out.
 // transcript.Export removes the escape sequences of the texts (Markdown) or
 // escapes them (JSON), so what it writes is safe on a terminal and in a file.
-func export(env Env, sess *session.Session, format, out string, force, all bool) int {
-	write := transcript.Export
+func export(env Env, store *session.Store, sess *session.Session, format, out string, force, all bool) int {
+	exp := transcript.Export
 	if all {
-		write = transcript.ExportBranches
+		exp = transcript.ExportBranches
+	}
+	var files transcript.Files
+	if store != nil {
+		files = store
+	}
+	write := func(sess *session.Session, format string, w io.Writer, clean func(string, []byte) []byte) error {
+		return exp(sess, format, w, clean, files)
 	}
 	if out == "" || out == "-" {
 		if err := write(sess, format, env.Stdout, sanitize.ForExport); err != nil {
@@ -375,7 +382,8 @@ func exportFile(sess *session.Session, format, path string, force bool, write ex
 	return nil
 }
 
-// exportFunc is transcript.Export or transcript.ExportBranches.
+// exportFunc is transcript.Export or transcript.ExportBranches, with the
+// session's files.
 type exportFunc func(sess *session.Session, format string, w io.Writer, clean func(string, []byte) []byte) error
 
 // writeExport writes sess in format to f, syncs and closes it, and calls

@@ -20,6 +20,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/attach"
 	"muse/ui/toolrun"
 )
 
@@ -87,7 +88,10 @@ type Config struct {
 // the last prompt as a new branch, or continue a reply cut at max_tokens or
 // paused by the server (see CanContinue).
 type Turn struct {
-	Prompt   string
+	Prompt string
+	// Attachments are sent with Prompt, before its text; each is stored in
+	// the session (see session.Writer.SaveAttachment).
+	Attachments []attach.File
 	Retry    bool
 	Continue bool
 	// Edit, with Prompt, is the id of an earlier prompt that Prompt
@@ -234,28 +238,28 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		before := r.w.Branch()
 		for i, e := range before {
 			if e.ID == t.Edit {
+				if len(t.Attachments) == 0 {
+					// The edited prompt keeps its attachments.
+					t.Attachments = r.reread(e.Attachments)
+				}
 				before = before[:i]
 				break
 			}
 		}
-		msgs := append(session.History(before), api.TextMessage(api.RoleUser, t.Prompt))
-		req := t.Params.Request(msgs, Defs(r.cfg.Tools))
-		if err := req.Validate(); err != nil {
+		if err := r.check(t, before); err != nil {
 			return Result{}, notStarted(err)
 		}
-		user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: t.Prompt, Time: r.now()}, parent)
+		user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: t.Prompt, Attachments: r.store(t.Attachments), Time: r.now()}, parent)
 		r.saved(err)
 		r.emit(Event{Kind: EntryAdded, Entry: user})
 	default:
-		msgs := append(session.History(r.w.Branch()), api.TextMessage(api.RoleUser, t.Prompt))
-		req := t.Params.Request(msgs, Defs(r.cfg.Tools))
-		if err := req.Validate(); err != nil {
+		if err := r.check(t, r.w.Branch()); err != nil {
 			return Result{}, notStarted(err)
 		}
 		if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
-			r.saved(r.w.SetTitle(session.TitleFrom(t.Prompt)))
+			r.saved(r.w.SetTitle(session.TitleFrom(titleOf(t))))
 		}
-		user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: t.Prompt, Time: r.now()})
+		user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: t.Prompt, Attachments: r.store(t.Attachments), Time: r.now()})
 		r.saved(err)
 		r.emit(Event{Kind: EntryAdded, Entry: user})
 	}
@@ -294,6 +298,62 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 }
 
 func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
+
+// check validates the request a new prompt would send after the entries
+// before, with its attachments' bytes as they are in memory.
+func (r *runner) check(t Turn, before []session.Entry) error {
+	metas, data := split(t.Attachments)
+	msgs := append(session.History(before, r.w.ReadAttachment), session.PromptParam(t.Prompt, metas, data))
+	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
+	return req.Validate()
+}
+
+// store saves the attachments in the session and returns what the prompt's
+// entry records of them. One that cannot be stored is kept in memory for
+// this run, and reported.
+func (r *runner) store(files []attach.File) []session.Attachment {
+	var out []session.Attachment
+	for _, f := range files {
+		a, err := r.w.SaveAttachment(f.Attachment, f.Data)
+		r.saved(err)
+		out = append(out, a)
+	}
+	return out
+}
+
+// reread returns the stored attachments with their bytes; one that cannot
+// be read is left out.
+func (r *runner) reread(as []session.Attachment) []attach.File {
+	var out []attach.File
+	for _, a := range as {
+		data, err := r.w.ReadAttachment(a)
+		if err != nil {
+			r.emit(Event{Kind: Notice, Text: fmt.Sprintf("left out %s: %v", a.Name, err)})
+			continue
+		}
+		out = append(out, attach.File{Attachment: a, Data: data})
+	}
+	return out
+}
+
+// split returns the attachments' descriptions and their bytes.
+func split(files []attach.File) ([]session.Attachment, [][]byte) {
+	metas := make([]session.Attachment, len(files))
+	data := make([][]byte, len(files))
+	for i, f := range files {
+		metas[i], data[i] = f.Attachment, f.Data
+	}
+	return metas, data
+}
+
+// titleOf is what a new session is titled after: the prompt, or the name
+// of its first attachment when it has no text.
+func titleOf(t Turn) string {
+	if strings.TrimSpace(t.Prompt) == "" && len(t.Attachments) > 0 {
+		return t.Attachments[0].Name
+	}
+	return t.Prompt
+}
 
 // parentOf returns the parent of the entry id of the active branch, which
 // must be of kind.
@@ -341,7 +401,7 @@ func (r *runner) continueBase() (*session.Entry, error) {
 // reply streams one reply to the active branch and saves it. base is a reply
 // cut at max_tokens or paused that this one continues.
 func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entry) (session.Entry, error) {
-	msgs := session.Pending(r.w.Branch())
+	msgs := session.Pending(r.w.Branch(), r.w.ReadAttachment)
 	if base != nil {
 		if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
 			// The server continues an assistant turn that ends without trailing space.

@@ -1,0 +1,155 @@
+package session
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"muse/api"
+)
+
+// pngBytes is a tiny PNG: what it holds does not matter to the store.
+var pngBytes = []byte("\x89PNG\r\n\x1a\n fake image bytes")
+
+func imageAttachment(name string) Attachment {
+	return Attachment{Name: name, Kind: AttachImage, MediaType: "image/png", Width: 2, Height: 1}
+}
+
+// sendWithAttachment writes a prompt with one attachment and its reply.
+func sendWithAttachment(t *testing.T, w *Writer, a Attachment, data []byte) Attachment {
+	t.Helper()
+	saved, err := w.SaveAttachment(a, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Append(Entry{Kind: KindUser, Text: "what is this?", Attachments: []Attachment{saved}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Append(Entry{Kind: KindAssistant, Message: &api.Message{Role: api.RoleAssistant, Content: []api.ContentBlock{{Type: api.BlockText, Text: "a picture"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
+
+func TestAttachmentIsStoredOnceByHashAndSentFromItsFile(t *testing.T) {
+	s, _ := newTestStore(t)
+	w := NewWriter(s, Params{Model: "m"})
+	defer w.Close()
+	a := sendWithAttachment(t, w, imageAttachment("a.png"), pngBytes)
+	b := sendWithAttachment(t, w, imageAttachment("same-bytes.png"), pngBytes)
+	if a.SHA256 != b.SHA256 || a.Bytes != int64(len(pngBytes)) || !validHash(a.SHA256) {
+		t.Fatalf("hashes %q %q, bytes %d", a.SHA256, b.SHA256, a.Bytes)
+	}
+	dir := s.AttachmentDir(w.ID())
+	files, _ := os.ReadDir(dir)
+	if len(files) != 1 {
+		t.Fatalf("the same bytes twice should be stored once, got %d files", len(files))
+	}
+	fi, _ := os.Stat(filepath.Join(dir, files[0].Name()))
+	di, _ := os.Stat(dir)
+	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
+		t.Errorf("modes: file %v, dir %v; want 0600 and 0700", fi.Mode().Perm(), di.Mode().Perm())
+	}
+	// The journal names the attachment and never holds its bytes.
+	journal, _ := os.ReadFile(s.path(w.ID()))
+	if bytes.Contains(journal, []byte(base64.StdEncoding.EncodeToString(pngBytes))) || bytes.Contains(journal, []byte("fake image bytes")) {
+		t.Error("the journal holds the attachment's bytes")
+	}
+	sess, err := s.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := History(sess.Entries, func(a Attachment) ([]byte, error) { return s.ReadAttachment(sess.ID, a) })
+	first := msgs[0].Blocks
+	if len(first) != 2 || first[0].Type != api.BlockImage || first[1].Text != "what is this?" {
+		t.Fatalf("the prompt should be sent as its image, then its text: %+v", msgs[0])
+	}
+	if src := first[0].Source; src.MediaType != "image/png" || src.Data != base64.StdEncoding.EncodeToString(pngBytes) {
+		t.Errorf("image source %+v", src)
+	}
+	if missing := s.MissingAttachments(sess.ID, sess.Entries); len(missing) != 0 {
+		t.Errorf("nothing is missing, got %+v", missing)
+	}
+}
+
+func TestMissingOrChangedAttachmentIsNamedAndTheSessionGoesOn(t *testing.T) {
+	s, _ := newTestStore(t)
+	w := NewWriter(s, Params{Model: "m"})
+	a := sendWithAttachment(t, w, imageAttachment("gone.png"), pngBytes)
+	w.Close()
+	id := w.ID()
+	path := s.AttachmentPath(id, a)
+	for _, damage := range []func(){
+		func() { os.WriteFile(path, []byte("other bytes"), 0o600) },
+		func() { os.Remove(path) },
+	} {
+		damage()
+		sess, err := s.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.MissingAttachments(id, sess.Entries); len(m) != 1 || m[0].Name != "gone.png" {
+			t.Errorf("missing: %+v", m)
+		}
+		if _, err := s.ReadAttachment(id, a); !errors.Is(err, ErrAttachmentMissing) {
+			t.Errorf("read: %v", err)
+		}
+		msgs := History(append(sess.Entries, Entry{Kind: KindUser, Text: "next"}), func(a Attachment) ([]byte, error) { return s.ReadAttachment(id, a) })
+		if b := msgs[0].Blocks; len(b) != 2 || b[0].Type != api.BlockText || !strings.Contains(b[0].Text, `"gone.png"`) || !strings.Contains(b[0].Text, "missing") {
+			t.Errorf("a missing attachment should be sent as a line naming it: %+v", msgs[0])
+		}
+		req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: append(msgs, api.TextMessage(api.RoleUser, "next"))}
+		if err := req.Validate(); err != nil {
+			t.Errorf("the request after a missing attachment is refused: %v", err)
+		}
+	}
+}
+
+func TestForkKeepsAttachmentsAndDeleteRemovesThem(t *testing.T) {
+	s, _ := newTestStore(t)
+	w := NewWriter(s, Params{Model: "m"})
+	a := sendWithAttachment(t, w, imageAttachment("a.png"), pngBytes)
+	w.Close()
+	fork, err := s.Fork(w.ID(), 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := s.ReadAttachment(fork.ID, fork.Entries[0].Attachments[0]); err != nil || !bytes.Equal(data, pngBytes) {
+		t.Fatalf("the fork's attachment: %v", err)
+	}
+	if err := s.Delete(w.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.AttachmentDir(w.ID())); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("deleting a session should remove its attachments: %v", err)
+	}
+	if _, err := s.ReadAttachment(fork.ID, a); err != nil {
+		t.Errorf("deleting the original took the fork's attachment: %v", err)
+	}
+}
+
+func TestWriterWithoutStoreKeepsAttachmentsInMemory(t *testing.T) {
+	w := NewWriter(nil, Params{Model: "m"})
+	a := sendWithAttachment(t, w, Attachment{Name: "n.txt", Kind: AttachText, MediaType: "text/plain"}, []byte("line one\nline two"))
+	msgs := Pending(w.Branch()[:1], w.ReadAttachment)
+	name, body, ok := api.ParseFileText(msgs[0].Blocks[0].Text)
+	if !ok || name != "n.txt" || body != "line one\nline two" {
+		t.Errorf("text attachment sent as %+v", msgs[0].Blocks)
+	}
+	if w.Files().AttachmentPath("x", a) != "" {
+		t.Error("a writer without a store has no attachment paths")
+	}
+}
+
+func TestAttachmentPathRefusesWhatIsNotAHash(t *testing.T) {
+	s, _ := newTestStore(t)
+	for _, h := range []string{"", "../../etc/passwd", strings.Repeat("A", 64), strings.Repeat("a", 63), strings.Repeat("a", 63) + "/"} {
+		if p := s.AttachmentPath("20250101-abc", Attachment{SHA256: h}); p != "" {
+			t.Errorf("hash %q gave the path %q", h, p)
+		}
+	}
+}

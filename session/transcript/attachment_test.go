@@ -1,0 +1,120 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"muse/api"
+	"muse/session"
+	"muse/ui/sanitize"
+)
+
+// withAttachments saves a session whose prompt carries an image and a text
+// file, stored in s.
+func withAttachments(t *testing.T, s *session.Store) *session.Session {
+	t.Helper()
+	w := session.NewWriter(s, fullParams())
+	img, err := w.SaveAttachment(session.Attachment{Name: "shot [1].png", Kind: session.AttachImage, MediaType: "image/png", Width: 3, Height: 2}, []byte("\x89PNG\r\n\x1a\nbytes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt, err := w.SaveAttachment(session.Attachment{Name: "notes.md", Kind: session.AttachText, MediaType: "text/plain"}, []byte("# Notes\nline two"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(session.Entry{ID: "e1", Kind: session.KindUser, Text: "compare", Attachments: []session.Attachment{img, txt}})
+	w.Append(session.Entry{ID: "e2", Kind: session.KindAssistant, Message: &api.Message{Role: "assistant", Content: []api.ContentBlock{{Type: api.BlockText, Text: "ok"}}}})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
+func TestJSONExportEmbedsAttachmentsAndImportStoresThem(t *testing.T) {
+	src := newTestStore(t)
+	sess := withAttachments(t, src)
+	for _, all := range []bool{false, true} {
+		var b bytes.Buffer
+		exp := Export
+		if all {
+			exp = ExportBranches
+		}
+		if err := exp(sess, "json", &b, sanitize.ForExport, src); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Files map[string][]byte `json:"files"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.Files) != 2 {
+			t.Fatalf("the export should embed both files: %v, %d", err, len(doc.Files))
+		}
+		// Imported into another store, as on another machine.
+		dst := newTestStore(t)
+		got, err := Import(dst, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := dst.MissingAttachments(got.ID, got.Entries); len(m) != 0 {
+			t.Fatalf("after import %d attachments are missing", len(m))
+		}
+		msgs := session.History(got.Entries, func(a session.Attachment) ([]byte, error) { return dst.ReadAttachment(got.ID, a) })
+		if bl := msgs[0].Blocks; len(bl) != 3 || bl[0].Type != api.BlockImage || !strings.HasPrefix(bl[1].Text, `<file name="notes.md">`) || bl[2].Text != "compare" {
+			t.Errorf("the imported prompt sends %+v", bl)
+		}
+	}
+}
+
+func TestImportRefusesToStoreBytesUnderAnotherHash(t *testing.T) {
+	src := newTestStore(t)
+	sess := withAttachments(t, src)
+	var b bytes.Buffer
+	if err := Export(sess, "json", &b, nil, src); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	json.Unmarshal(b.Bytes(), &doc)
+	for k := range doc["files"].(map[string]any) {
+		doc["files"].(map[string]any)[k] = "c3dhcHBlZA==" // "swapped"
+	}
+	forged, _ := json.Marshal(doc)
+	dst := newTestStore(t)
+	got, err := Import(dst, bytes.NewReader(forged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := dst.MissingAttachments(got.ID, got.Entries); len(m) != 2 {
+		t.Errorf("forged bytes should leave both attachments missing, %d are", len(m))
+	}
+}
+
+func TestMarkdownExportLinksAttachments(t *testing.T) {
+	s := newTestStore(t)
+	sess := withAttachments(t, s)
+	var b bytes.Buffer
+	if err := Export(sess, "md", &b, sanitize.ForExport, s); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	img := regexp.MustCompile(`- Attached !\[shot \\\[1\\\]\.png\]\((file://[^)]+)\) \(image, 3×2\)`).FindStringSubmatch(md)
+	if img == nil || !strings.Contains(md, "- Attached [notes.md](file://") {
+		t.Fatalf("attachments not linked:\n%s", md)
+	}
+	u, _ := url.Parse(img[1])
+	if data, err := os.ReadFile(u.Path); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("the link does not lead to the stored image: %v", err)
+	}
+	var plain bytes.Buffer
+	Export(sess, "md", &plain, nil, nil)
+	if !strings.Contains(plain.String(), "- Attached notes.md (text)") {
+		t.Errorf("without files the attachments should be named:\n%s", plain.String())
+	}
+}
