@@ -92,8 +92,8 @@ type Turn struct {
 	// Attachments are sent with Prompt, before its text; each is stored in
 	// the session (see session.Writer.SaveAttachment).
 	Attachments []attach.File
-	Retry    bool
-	Continue bool
+	Retry       bool
+	Continue    bool
 	// Edit, with Prompt, is the id of an earlier prompt that Prompt
 	// replaces: the new prompt starts a branch beside it, and the request
 	// carries the history before it, then Prompt. The old branch stays.
