@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"image/png"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
@@ -285,6 +287,8 @@ type previewer struct {
 	profile termenv.Profile
 	// kitty, when set, receives the image transmission (the terminal).
 	kitty io.Writer
+	// attachment finds the stored file of an attachment.
+	attachment func(session.Attachment) string
 }
 
 // build returns the preview of the image at path, or "" when it cannot.
@@ -318,8 +322,12 @@ func kittyID(path string) uint32 {
 	return h.Sum32()&0xffffff | 0x100
 }
 
-// previewsMsg carries previews rebuilt from saved files, as on resume.
-type previewsMsg struct{ previews map[string]string }
+// previewsMsg carries previews rebuilt from saved files, as on resume, and
+// the names of the attachments whose files are missing.
+type previewsMsg struct {
+	previews map[string]string
+	missing  []string
+}
 
 // previewer is how this screen draws previews.
 func (m Model) previewer() previewer {
@@ -327,30 +335,59 @@ func (m Model) previewer() previewer {
 	if m.opts.Kitty {
 		p.kitty = m.opts.Terminal
 	}
+	store, id := m.writer.Files(), m.writer.ID()
+	p.attachment = func(a session.Attachment) string { return store.AttachmentPath(id, a) }
 	return p
 }
 
-// loadPreviews rebuilds the previews of saved images.
+// AttachmentPreviewKey is the key of an attachment's preview in the
+// renderer's Previews.
+func attachmentPreviewKey(a session.Attachment) string { return conversation.AttachmentPreviewKey(a) }
+
+// loadPreviews rebuilds the previews of saved images and of the image
+// attachments of entries, and finds the attachments whose files are gone.
 func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
-	var paths []string
+	type job struct{ key, path string }
+	var jobs []job
+	var attachments []session.Attachment
 	for _, e := range entries {
 		for _, img := range e.Images {
 			if img.Path != "" {
-				paths = append(paths, img.Path)
+				jobs = append(jobs, job{img.Path, img.Path})
 			}
 		}
+		attachments = append(attachments, e.Attachments...)
 	}
-	if len(paths) == 0 {
+	if len(jobs) == 0 && len(attachments) == 0 {
 		return nil
 	}
 	return func() tea.Msg {
-		out := make(map[string]string, len(paths))
-		for _, p := range paths {
-			if shown := pv.build(p); shown != "" {
-				out[p] = shown
+		out := make(map[string]string, len(jobs))
+		var missing []string
+		seen := map[string]bool{}
+		for _, a := range attachments {
+			if seen[a.SHA256] {
+				continue
+			}
+			seen[a.SHA256] = true
+			path := ""
+			if pv.attachment != nil {
+				path = pv.attachment(a)
+			}
+			if fi, err := os.Stat(path); path == "" || err != nil || fi.Size() != a.Bytes {
+				missing = append(missing, a.Name)
+				continue
+			}
+			if a.Kind == session.AttachImage {
+				jobs = append(jobs, job{attachmentPreviewKey(a), path})
 			}
 		}
-		return previewsMsg{previews: out}
+		for _, j := range jobs {
+			if shown := pv.build(j.path); shown != "" {
+				out[j.key] = shown
+			}
+		}
+		return previewsMsg{previews: out, missing: missing}
 	}
 }
 

@@ -33,6 +33,8 @@ type KeyMap struct {
 	New      key.Binding
 	Open     key.Binding
 	Previews key.Binding
+	// PasteImage attaches the image on the system clipboard.
+	PasteImage key.Binding
 
 	// Moving and editing in the input (the textarea's own keys, shown in
 	// the help). home/end scroll the conversation; ctrl+a/ctrl+e move in
@@ -51,32 +53,36 @@ type KeyMap struct {
 type SelectKeys struct {
 	SelUp, SelDown, SelTop, SelBottom, SelCopy, SelCode, SelLeave   key.Binding
 	SelEdit, SelRegenerate, SelPrevSibling, SelNextSibling, SelFork key.Binding
+	// SelAttach attaches the images of a selected image turn, or the
+	// attachments of a selected prompt, to the next prompt.
+	SelAttach key.Binding
 }
 
 // defaultKeyMap returns muse's key bindings.
 func defaultKeyMap() KeyMap {
 	return KeyMap{
-		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:  key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
-		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
-		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/clear/quit")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
-		HalfUp:   key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
-		HalfDown: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
-		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
-		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Editor:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "edit in $EDITOR")),
-		Thinking: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
-		Copy:     key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last reply")),
-		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
-		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
-		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
-		Sessions: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		New:      key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
-		Open:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last image")),
-		Previews: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
+		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:    key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
+		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/clear/quit")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
+		HalfUp:     key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
+		HalfDown:   key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
+		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
+		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Editor:     key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "edit in $EDITOR")),
+		Thinking:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
+		Copy:       key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last reply")),
+		Prev:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
+		Next:       key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
+		Complete:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
+		Sessions:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		New:        key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
+		Open:       key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last image")),
+		Previews:   key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
+		PasteImage: key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "attach the clipboard's image")),
 
 		LineStart:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "start of the line")),
 		LineEnd:     key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "end of the line")),
@@ -100,6 +106,7 @@ func defaultKeyMap() KeyMap {
 			SelPrevSibling: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous branch")),
 			SelNextSibling: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next branch")),
 			SelFork:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fork")),
+			SelAttach:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
 		},
 	}
 }
@@ -120,7 +127,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; quit when the input is empty"))
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToEnd, clear, k.Editor},
-		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.Cancel, quit, k.Help},
+		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.Cancel, quit, k.Help},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }
@@ -169,7 +176,7 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 		keyaction.PageUp: &k.PageUp, keyaction.PageDown: &k.PageDown, keyaction.HalfUp: &k.HalfUp, keyaction.HalfDown: &k.HalfDown,
 		keyaction.Top: &k.Top, keyaction.Bottom: &k.Bottom, keyaction.Help: &k.Help, keyaction.Editor: &k.Editor, keyaction.Thinking: &k.Thinking,
 		keyaction.Copy: &k.Copy, keyaction.Prev: &k.Prev, keyaction.Next: &k.Next, keyaction.Complete: &k.Complete,
-		keyaction.Sessions: &k.Sessions, keyaction.New: &k.New, keyaction.Open: &k.Open, keyaction.Previews: &k.Previews,
+		keyaction.Sessions: &k.Sessions, keyaction.New: &k.New, keyaction.Open: &k.Open, keyaction.Previews: &k.Previews, keyaction.PasteImage: &k.PasteImage,
 		keyaction.LineStart: &k.LineStart, keyaction.LineEnd: &k.LineEnd, keyaction.WordLeft: &k.WordLeft, keyaction.WordRight: &k.WordRight,
 		keyaction.DeleteWord: &k.DeleteWord, keyaction.DeleteToEnd: &k.DeleteToEnd, keyaction.Select: &k.Select,
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,10 +19,12 @@ import (
 	"muse/session"
 	"muse/session/prompts"
 	"muse/theme"
+	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/picker"
+	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
@@ -146,6 +149,11 @@ type Model struct {
 	draft      string
 	imaging    *imageJob
 	toolAlways map[string]bool
+
+	// pending are the attachments sent with the next prompt; attaching
+	// counts the attachments being prepared.
+	pending   []attach.File
+	attaching int
 
 	sel  selection // selection mode, while it is on
 	edit editing   // the prompt being edited, while one is
@@ -423,6 +431,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.renderer.Previews[k] = v
 		}
 		m.conv = m.conv.Rerender()
+		if n := len(msg.missing); n > 0 {
+			names := make([]string, n)
+			for i, name := range msg.missing {
+				names[i] = sanitize.Line(name)
+			}
+			m.notice = fmt.Sprintf("%s of this session %s missing: %s (each is sent as a line naming it)",
+				textfmt.Plural(n, "attachment"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 120))
+		}
 		return m, nil
 	case spinner.TickMsg:
 		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
@@ -453,6 +469,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case openedMsg:
 		return m.opened(msg)
+	case attachedMsg:
+		return m.attached(msg)
 	}
 	if m.state == statePicker {
 		// The picker's own messages, such as its list's filter results.
@@ -547,6 +565,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
+	case key.Matches(msg, m.keys.PasteImage):
+		return m.pasteImage()
+	case msg.Type == tea.KeyBackspace && m.input.Value() == "" && len(m.pending) > 0:
+		return m.detach(len(m.pending))
 	case m.input.Owns(msg): // Tab completion, ↑ and ↓ through the prompts
 		return m.updateInput(msg)
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
@@ -561,11 +583,20 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 // submit sends the typed prompt, or runs the typed slash command.
 func (m Model) submit() (tea.Model, tea.Cmd) {
 	text := strings.TrimSpace(m.input.Value())
-	if text == "" {
+	if text == "" && len(m.pending) == 0 {
 		return m, nil
 	}
 	if slash.Is(text) {
 		return m.runCommand(text)
+	}
+	return m.send(text)
+}
+
+// send sends text as a prompt, with the attachments waiting.
+func (m Model) send(text string) (tea.Model, tea.Cmd) {
+	if m.attaching > 0 {
+		m.notice = "an attachment is still being read: enter again once it shows above the input"
+		return m, nil
 	}
 	if m.busy() {
 		m.notice = "a reply or image is still on its way: esc cancels it"
@@ -574,15 +605,16 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if m.edit.active() {
 		return m.sendEdit(text)
 	}
-	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text {
+	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && len(m.pending) == 0 {
 		// The prompt that failed, sent again: the same turn, retried, not a
-		// second copy of the prompt.
+		// second copy of the prompt (its attachments are in it).
 		return m.retry()
 	}
-	next, cmd := m.startTurn(engine.Turn{Prompt: text})
+	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending)})
 	if next.turn == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
+	next.pending = nil
 	next.input = next.input.Reset().EndRecall()
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }

@@ -109,6 +109,8 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.switchSibling(e, 1)
 	case key.Matches(msg, k.SelFork):
 		return m.fork(e)
+	case key.Matches(msg, k.SelAttach):
+		return m.attachSelected(e)
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown):
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)

@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
@@ -33,6 +34,9 @@ type turnRun struct {
 	cancel  context.CancelFunc
 	started time.Time
 	prompt  string // the prompt sent, put back into the input if the turn fails
+	// attachments are the prompt's, put back above the input if the turn
+	// is refused before it starts.
+	attachments []attach.File
 
 	// reply is the reply streaming, if any.
 	reply *reply
@@ -111,7 +115,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	}
 	t.Params = m.params
 	if t.Prompt != "" {
-		msgs := append(session.History(m.conv.Entries(), nil), api.TextMessage(api.RoleUser, t.Prompt))
+		msgs := append(session.History(m.conv.Entries(), nil), engine.PromptParam(t))
 		req := m.params.Request(msgs, engine.Defs(m.opts.Tools))
 		if err := req.Validate(); err != nil {
 			m.notice = err.Error()
@@ -123,7 +127,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
-	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt}
+	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt, attachments: t.Attachments}
 	// What the status bar said of the last turn is old news now.
 	m.notice, m.lastErr, m.lastStop = "", "", ""
 	m.conv = m.conv.CaughtUp()
@@ -207,12 +211,15 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	changed := false
+	var cmds []tea.Cmd
 	for _, it := range msg.items {
 		switch {
 		case it.done != nil:
-			return m.endTurn(*it.done)
+			next, cmd := m.endTurn(*it.done)
+			return next, tea.Batch(append(cmds, cmd)...)
 		case it.ask != nil:
-			return m.askCall(it.ask, msg.ch)
+			next, cmd := m.askCall(it.ask, msg.ch)
+			return next, tea.Batch(append(cmds, cmd)...)
 		case it.event != nil:
 			if it.sessID != "" {
 				m.sessID = it.sessID
@@ -220,12 +227,17 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 			var c bool
 			m, c = m.applyEvent(*it.event)
 			changed = changed || c
+			if e := it.event.Entry; it.event.Kind == engine.EntryAdded && len(e.Attachments) > 0 {
+				// The prompt's attachments are stored now: preview them.
+				cmds = append(cmds, loadPreviews([]session.Entry{e}, m.previewer()))
+			}
 		}
 	}
 	if msg.ch == nil { // the engine stopped without saying how
-		return m.endTurn(turnDone{err: api.ErrStreamCut})
+		next, cmd := m.endTurn(turnDone{err: api.ErrStreamCut})
+		return next, tea.Batch(append(cmds, cmd)...)
 	}
-	cmds := []tea.Cmd{waitTurn(msg.id, msg.ch)}
+	cmds = append(cmds, waitTurn(msg.id, msg.ch))
 	if !changed || t.reply == nil {
 		return m.layout(), tea.Batch(cmds...)
 	}
@@ -513,6 +525,9 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
 		m.notice = d.err.Error() // refused before it started, as /continue with nothing to continue
+		if len(m.pending) == 0 {
+			m.pending = t.attachments // nothing was saved: they wait again
+		}
 	}
 	if d.res.Unanswered && m.notice == "" && !t.cancelled {
 		m.notice = "tool calls left unanswered"

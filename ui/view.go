@@ -27,7 +27,7 @@ func (m Model) layout() Model {
 	}
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -149,6 +149,9 @@ func (m Model) View() string {
 	if m.edit.active() {
 		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
 	}
+	if len(m.pending) > 0 {
+		parts = append(parts, m.chipsView())
+	}
 	parts = append(parts,
 		m.input.SetState(m.inputState()).View(),
 		c.status.Get(m.statusKey(), m.statusView),
@@ -183,8 +186,8 @@ func (f *frameMemo) join(parts []string) string {
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, status, help, welcome, edit textfmt.Memo
-	frame                               frameMemo
+	header, status, help, welcome, edit, chips textfmt.Memo
+	frame                                      frameMemo
 }
 
 // statusKey is what the status bar shows, before styling. While a reply
@@ -310,10 +313,13 @@ func (m Model) statusView() string {
 		switch e.Kind {
 		case session.KindUser:
 			left += st.Subtle.Render(" · e edits it · y copies it")
+			if len(e.Attachments) > 0 {
+				left += st.Subtle.Render(" · a attaches its files again")
+			}
 		case session.KindAssistant:
 			left += st.Subtle.Render(" · r regenerates it · y copies it")
 		case session.KindImage:
-			left += st.Subtle.Render(" · r generates it again · y copies its prompt")
+			left += st.Subtle.Render(" · a attaches it · r generates it again · y copies its prompt")
 		default:
 			left += st.Subtle.Render(" · y copies it · c its code")
 		}

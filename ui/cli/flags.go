@@ -24,6 +24,7 @@ type flags struct {
 	resume   string // "" not set, pickSentinel for -r alone, else the query
 
 	image        bool
+	attach       []string
 	size         string
 	negative     string
 	promptExtend bool
@@ -99,6 +100,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
+	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px), a PDF or a text file; without -p it waits above the chat's input")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
 	fs.StringVar(&f.negative, "negative", "", "with --image: `TEXT` saying what the image should not show")
@@ -161,6 +163,9 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 	}
 	if f.image && !f.printSet {
 		return usagef("--image goes with -p: muse -p \"a red fox\" --image")
+	}
+	if f.image && len(f.attach) > 0 {
+		return usagef("--attach sends files with a prompt; --image generates images from text only")
 	}
 	if f.image && f.noStream {
 		return usagef("--no-stream is for replies, not --image")

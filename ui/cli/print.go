@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/sanitize"
@@ -34,6 +35,10 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			prompt += "\n\n" + in
 		}
 	}
+	files, err := attachFiles(f.attach)
+	if err != nil {
+		return fail(env, err)
+	}
 	w, err := openWriter(env, f, cfg)
 	if err != nil {
 		return fail(env, err)
@@ -46,7 +51,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.image {
 		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
 	} else {
-		code = printTurn(ctx, env, f, cfg, client, w, prompt, params)
+		code = printTurn(ctx, env, f, cfg, client, w, engine.Turn{Prompt: prompt, Attachments: files, Params: params})
 	}
 	if err := w.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
@@ -55,6 +60,20 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 	}
 	return code
+}
+
+// attachFiles reads and prepares the files of --attach. A file that cannot
+// be attached is a usage error, reported before anything is sent.
+func attachFiles(paths []string) ([]attach.File, error) {
+	files := make([]attach.File, 0, len(paths))
+	for _, p := range paths {
+		f, err := attach.Open(p)
+		if err != nil {
+			return nil, &usageError{msg: err.Error()}
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // openWriter opens the session -c or -r names, or starts a new one; with
@@ -79,7 +98,7 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 // printTurn runs one turn and prints it: the reply's text as it streams, or
 // with --json the final message; tool calls run with --allow-tools, else
 // they are printed as JSON.
-func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, prompt string, params session.Params) int {
+func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, turn engine.Turn) int {
 	// A reader that goes away (| head) ends the turn, which saves what
 	// arrived, marked cancelled; muse then exits quietly.
 	ctx, cancel := context.WithCancel(ctx)
@@ -130,7 +149,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		return engine.Approval{Run: hasCommand}
 	}
 	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
-	res, err := engine.Run(ctx, ecfg, w, engine.Turn{Prompt: prompt, Params: params}, emit, approve)
+	res, err := engine.Run(ctx, ecfg, w, turn, emit, approve)
 	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {
 		return saved

@@ -12,6 +12,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
+	"muse/ui/engine"
 )
 
 // Every -p run is a session, and -c -p goes on with it: every round of a
@@ -165,7 +166,7 @@ func TestPrintExitsOneWhenARecordIsLost(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 	f := &flags{set: func(string) bool { return false }}
-	code := printTurn(context.Background(), env, f, &config{}, client, w, "hello", w.Params())
+	code := printTurn(context.Background(), env, f, &config{}, client, w, engine.Turn{Prompt: "hello", Params: w.Params()})
 	if code != ExitFailed || !strings.Contains(errb.String(), "not saved") || !strings.Contains(out.String(), "hello") {
 		t.Errorf("exit %d, stderr %q, stdout %q: want 1, the session not saved, the reply", code, errb.String(), out.String())
 	}

@@ -10,9 +10,14 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/theme"
+	"muse/ui/attach"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
+
+// AttachmentPreviewKey is the key of an image attachment's preview in
+// Renderer.Previews.
+func AttachmentPreviewKey(a session.Attachment) string { return "attachment:" + a.SHA256 }
 
 // BodyIndent is the left margin of message bodies under their label.
 const BodyIndent = 2
@@ -47,8 +52,17 @@ func (r *Renderer) entry(e *session.Entry, width int, text textLines) string {
 	st := r.th.Styles
 	switch e.Kind {
 	case session.KindUser:
-		body := textfmt.Wrap(sanitize.Text(e.Text), inner)
-		return st.UserLabel.Render("you") + "\n" + indent(st.UserText.Render(body))
+		out := st.UserLabel.Render("you")
+		if e.Text != "" {
+			out += "\n" + indent(st.UserText.Render(textfmt.Wrap(sanitize.Text(e.Text), inner)))
+		}
+		for _, a := range e.Attachments {
+			out += "\n" + indent(st.Muted.Render(textfmt.Wrap("+ "+attach.Describe(a), inner)))
+			if pv, ok := r.Previews[AttachmentPreviewKey(a)]; ok && r.ShowPreviews && a.Kind == session.AttachImage {
+				out += "\n" + indent(pv)
+			}
+		}
+		return out
 	case session.KindAssistant:
 		return strings.Join(r.assistant(e, inner, text), "\n")
 	case session.KindError:

@@ -302,8 +302,7 @@ func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
 // check validates the request a new prompt would send after the entries
 // before, with its attachments' bytes as they are in memory.
 func (r *runner) check(t Turn, before []session.Entry) error {
-	metas, data := split(t.Attachments)
-	msgs := append(session.History(before, r.w.ReadAttachment), session.PromptParam(t.Prompt, metas, data))
+	msgs := append(session.History(before, r.w.ReadAttachment), PromptParam(t))
 	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
 	return req.Validate()
 }
@@ -336,14 +335,15 @@ func (r *runner) reread(as []session.Attachment) []attach.File {
 	return out
 }
 
-// split returns the attachments' descriptions and their bytes.
-func split(files []attach.File) ([]session.Attachment, [][]byte) {
-	metas := make([]session.Attachment, len(files))
-	data := make([][]byte, len(files))
-	for i, f := range files {
+// PromptParam is the message that sends the prompt of t: its text after
+// its attachments, from their bytes in memory.
+func PromptParam(t Turn) api.MessageParam {
+	metas := make([]session.Attachment, len(t.Attachments))
+	data := make([][]byte, len(t.Attachments))
+	for i, f := range t.Attachments {
 		metas[i], data[i] = f.Attachment, f.Data
 	}
-	return metas, data
+	return session.PromptParam(t.Prompt, metas, data)
 }
 
 // titleOf is what a new session is titled after: the prompt, or the name

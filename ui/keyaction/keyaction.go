@@ -28,6 +28,7 @@ const (
 	New         = "new"
 	Open        = "open"
 	Previews    = "previews"
+	PasteImage  = "pasteimage"
 	LineStart   = "linestart"
 	LineEnd     = "lineend"
 	WordLeft    = "wordleft"
@@ -41,7 +42,7 @@ const (
 var names = []string{
 	Send, Newline, Cancel, Quit, PageUp, PageDown, HalfUp, HalfDown,
 	Top, Bottom, Help, Editor, Thinking, Copy, Prev, Next,
-	Complete, Sessions, New, Open, Previews,
+	Complete, Sessions, New, Open, Previews, PasteImage,
 	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, Select,
 }
 

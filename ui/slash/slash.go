@@ -58,6 +58,8 @@ const (
 	ActionSessions                 // open the session picker
 	ActionImage                    // generate images from arg (or the last reply)
 	ActionOpen                     // open image N of the last image turn; 0: the last image saved
+	ActionAttach                   // attach the file arg; with N, image N of the last image turn; arg "clipboard": the clipboard's image
+	ActionDetach                   // remove attachment N waiting to be sent; 0: all of them
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -89,6 +91,8 @@ var slashCommands = []slashCommand{
 	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark })},
 	{name: "image-model", args: "NAME", help: "model for image generation", run: slashImageModel},
 	{name: "open", args: "[N]", help: "open image N of the last image turn in the viewer (alone: the last image saved)", run: slashOpen},
+	{name: "attach", args: "PATH|image N|clipboard", help: "attach a file (tab completes; @path in a prompt too), image N of the last image turn, or the clipboard's image (ctrl+v)", run: slashAttach},
+	{name: "detach", args: "[N]", help: "remove attachment N waiting to be sent (alone: all)", run: slashDetach},
 	{name: "retry", help: "regenerate the last reply", run: slashJust(ActionRetry)},
 	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(ActionContinue)},
 	{name: "copy", args: "[N|code [N]]", help: "copy the last reply; N: message N from the end; code [N]: code block N of the last reply (default its last)", run: slashCopy},
@@ -325,6 +329,58 @@ func slashOpen(arg string, p session.Params) (Result, error) {
 		return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /open [N], with N the image number from 1; got %q", arg)
 	}
 	return Result{Action: ActionOpen, Params: slashCloneParams(p), N: n}, nil
+}
+
+// slashAttach reads /attach PATH, /attach image N and /attach clipboard.
+func slashAttach(arg string, p session.Params) (Result, error) {
+	arg = strings.TrimSpace(arg)
+	res := Result{Action: ActionAttach, Params: slashCloneParams(p)}
+	switch {
+	case arg == "":
+		return Result{Params: res.Params}, errors.New("usage: /attach PATH (tab completes it), /attach image N, or /attach clipboard")
+	case arg == "clipboard":
+		res.Arg = arg
+		return res, nil
+	}
+	if rest, ok := strings.CutPrefix(arg, "image"); ok && (rest == "" || rest[0] == ' ') {
+		rest = strings.TrimSpace(rest)
+		if rest == "" {
+			res.N = 0 // the last image saved
+			res.Arg = "image"
+			return res, nil
+		}
+		if n, err := strconv.Atoi(rest); err == nil && n >= 1 {
+			res.N, res.Arg = n, "image"
+			return res, nil
+		}
+		if _, err := strconv.Atoi(rest); err == nil {
+			return Result{Params: res.Params}, fmt.Errorf("usage: /attach image N, with N the image number from 1; got %q", rest)
+		}
+	}
+	res.Arg = unquote(arg)
+	return res, nil
+}
+
+// unquote removes the quotes around a path typed "like this" or 'this'.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// slashDetach reads /detach [N].
+func slashDetach(arg string, p session.Params) (Result, error) {
+	res := Result{Action: ActionDetach, Params: slashCloneParams(p)}
+	if strings.TrimSpace(arg) == "" {
+		return res, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(arg))
+	if err != nil || n < 1 {
+		return Result{Params: res.Params}, fmt.Errorf("usage: /detach [N], with N the attachment's number from 1; got %q", arg)
+	}
+	res.N = n
+	return res, nil
 }
 
 // slashCopy reads /copy, /copy N and /copy code [N].

@@ -194,7 +194,7 @@ func TestRunSlashErrors(t *testing.T) {
 // TestRunSlashUnknownWithoutSuggestion checks that a name near no command gets
 // the plain error, with no suggestion.
 func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
-	for _, input := range []string{"/foo", "/xyzzy 3", "/a", "/tx"} {
+	for _, input := range []string{"/foo", "/xyzzy 3", "/zz", "/tx"} {
 		_, err := Run(input, slashBase(), nil)
 		if err == nil || strings.Contains(err.Error(), "did you mean") || !strings.HasSuffix(err.Error(), ": try /help") {
 			t.Errorf("Run(%q) error = %v, want a plain unknown-command error", input, err)

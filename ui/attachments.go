@@ -1,0 +1,225 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/session"
+	"muse/ui/attach"
+	"muse/ui/clipboard"
+	"muse/ui/sanitize"
+	"muse/ui/textfmt"
+)
+
+// Attachments waiting to be sent are the screen's: m.pending, shown as
+// chips above the input, sent with the next prompt, removed with /detach
+// or backspace in an empty input. Reading and preparing a file (decoding
+// and scaling an image) is I/O and work: it runs in a command, and
+// attachedMsg brings the result.
+
+// maxPending is how many attachments may wait for one prompt.
+const maxPending = 20
+
+// attachedMsg carries prepared attachments, or why one was refused. send,
+// when set, is the prompt to send once they are attached (its @mentions).
+type attachedMsg struct {
+	files []attach.File
+	err   error
+	send  string
+}
+
+// attachSource is where an attachment comes from: a file's path, or bytes
+// read by read (the clipboard), or given (stdin).
+type attachSource struct {
+	path string
+	name string
+	data []byte
+	read func(context.Context) ([]byte, error)
+}
+
+// prepare reads and prepares one attachment.
+func (s attachSource) prepare() (attach.File, error) {
+	switch {
+	case s.path != "":
+		return attach.Open(expandHome(s.path))
+	case s.read != nil:
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		data, err := s.read(ctx)
+		if err != nil {
+			return attach.File{}, err
+		}
+		return attach.FromBytes(s.name, data)
+	default:
+		return attach.FromBytes(s.name, s.data)
+	}
+}
+
+// prepareAttachments prepares the sources in a command; the first refusal
+// stops it, and nothing of it is attached.
+func prepareAttachments(sources []attachSource, send string) tea.Cmd {
+	return func() tea.Msg {
+		files := make([]attach.File, 0, len(sources))
+		for _, s := range sources {
+			f, err := s.prepare()
+			if err != nil {
+				return attachedMsg{err: err, send: send}
+			}
+			files = append(files, f)
+		}
+		return attachedMsg{files: files, send: send}
+	}
+}
+
+// startAttach begins attaching the sources: the status line says so until
+// attachedMsg arrives.
+func (m Model) startAttach(sources []attachSource, send string) (Model, tea.Cmd) {
+	if len(m.pending)+len(sources) > maxPending {
+		m.notice = fmt.Sprintf("at most %d attachments wait for one prompt: /detach some first", maxPending)
+		return m, nil
+	}
+	m.attaching++
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.name
+		if s.path != "" {
+			names[i] = textfmt.ShortPath(s.path)
+		}
+	}
+	m.notice = "attaching " + sanitize.Line(strings.Join(names, ", ")) + "…"
+	return m.layout(), prepareAttachments(sources, send)
+}
+
+// attached adds prepared attachments to those waiting, or says why one was
+// refused; the input is kept either way.
+func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
+	m.attaching = max(m.attaching-1, 0)
+	if msg.err != nil {
+		m.notice = sanitize.Line(msg.err.Error())
+		return m.layout(), nil
+	}
+	var notes []string
+	for _, f := range msg.files {
+		if i := slices.IndexFunc(m.pending, func(p attach.File) bool { return sameFile(p, f) }); i >= 0 {
+			continue // attached already
+		}
+		m.pending = append(m.pending, f)
+		if f.Note != "" {
+			notes = append(notes, sanitize.Line(f.Name)+": "+sanitize.Line(f.Note))
+		}
+	}
+	m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the next prompt · /detach removes"
+	if len(notes) > 0 {
+		m.notice = strings.Join(notes, " · ")
+	}
+	m = m.layout()
+	if msg.send != "" && strings.TrimSpace(m.input.Value()) == msg.send {
+		return m.send(msg.send)
+	}
+	return m, nil
+}
+
+// sameFile reports whether two attachments are the same bytes.
+func sameFile(a, b attach.File) bool {
+	return a.Name == b.Name && a.Bytes == b.Bytes && a.MediaType == b.MediaType && string(a.Data) == string(b.Data)
+}
+
+// detach removes attachment n (from 1) waiting to be sent; 0 removes all.
+func (m Model) detach(n int) (tea.Model, tea.Cmd) {
+	switch {
+	case len(m.pending) == 0:
+		m.notice = "no attachment waits to be sent"
+	case n == 0:
+		m.notice = "removed " + textfmt.Plural(len(m.pending), "attachment")
+		m.pending = nil
+	case n > len(m.pending):
+		m.notice = fmt.Sprintf("there %s", textfmt.Plural(len(m.pending), "attachment"))
+	default:
+		m.notice = "removed " + sanitize.Line(m.pending[n-1].Name)
+		m.pending = slices.Delete(slices.Clone(m.pending), n-1, n)
+	}
+	return m.layout(), nil
+}
+
+// attachCommand runs /attach: a path, image N of the last image turn, or
+// the clipboard's image.
+func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
+	switch arg {
+	case "image":
+		path, err := m.imagePath(n)
+		if err != nil {
+			m.notice = err.Error()
+			return m, nil
+		}
+		return m.startAttach([]attachSource{{path: path}}, "")
+	case "clipboard":
+		return m.pasteImage()
+	}
+	return m.startAttach([]attachSource{{path: arg}}, "")
+}
+
+// attachSelected attaches, from selection mode, the images of an image
+// turn or the attachments of a prompt.
+func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
+	var sources []attachSource
+	for _, img := range e.Images {
+		if img.Path != "" {
+			sources = append(sources, attachSource{path: img.Path})
+		}
+	}
+	for _, a := range e.Attachments {
+		if p := m.writer.Files().AttachmentPath(m.sessID, a); p != "" {
+			sources = append(sources, attachSource{path: p, name: a.Name})
+		}
+	}
+	if len(sources) == 0 {
+		m.notice = "this message has no image or attachment to attach"
+		return m, nil
+	}
+	m = m.leaveSelection()
+	return m.startAttach(sources, "")
+}
+
+// chipsHeight is how many rows the chips take.
+func (m Model) chipsHeight() int {
+	if len(m.pending) == 0 {
+		return 0
+	}
+	return strings.Count(m.chipsView(), "\n") + 1
+}
+
+// chipsView shows the attachments waiting to be sent, numbered for
+// /detach, as many a row as fit.
+func (m Model) chipsView() string {
+	return m.memo.chips.Get(textfmt.Key(m.width, len(m.pending), m.pendingKey()), func() string {
+		st := m.th.Styles
+		chips := make([]string, len(m.pending))
+		for i, f := range m.pending {
+			chips[i] = fmt.Sprintf("[%d] %s", i+1, f.Label())
+		}
+		lines := textfmt.WrapWords(chips, max(m.width-1, 10), 2)
+		for i, l := range lines {
+			lines[i] = st.Accent.Render(l)
+		}
+		return strings.Join(lines, "\n")
+	})
+}
+
+// pendingKey names the attachments waiting, for the chips' memo.
+func (m Model) pendingKey() string {
+	var b strings.Builder
+	for _, f := range m.pending {
+		fmt.Fprintf(&b, "%s|%d|", f.Name, f.Bytes)
+	}
+	return b.String()
+}
+
+// pasteImage attaches the image on the system clipboard.
+func (m Model) pasteImage() (tea.Model, tea.Cmd) {
+	return m.startAttach([]attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}, "")
+}
