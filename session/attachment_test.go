@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +152,64 @@ func TestAttachmentPathRefusesWhatIsNotAHash(t *testing.T) {
 		if p := s.AttachmentPath("20250101-abc", Attachment{SHA256: h}); p != "" {
 			t.Errorf("hash %q gave the path %q", h, p)
 		}
+	}
+}
+
+// sessionWithImages writes a session of 100 entries whose first n prompts
+// each carry an image of size bytes, and returns its id.
+func sessionWithImages(t testing.TB, s *Store, n, size int) string {
+	t.Helper()
+	w := NewWriter(s, Params{Model: "m"})
+	for i := 0; i < 50; i++ {
+		e := Entry{Kind: KindUser, Text: "what is in this picture?"}
+		if i < n {
+			data := bytes.Repeat([]byte{byte(i), byte(i >> 8), 7}, size/3)
+			a, err := w.SaveAttachment(imageAttachment(fmt.Sprintf("photo-%d.png", i)), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Attachments = []Attachment{a}
+		}
+		w.Append(e)
+		w.Append(Entry{Kind: KindAssistant, Message: &api.Message{Role: api.RoleAssistant, Content: []api.ContentBlock{{Type: api.BlockText, Text: "a landscape"}}}})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w.ID()
+}
+
+// TestJournalDoesNotGrowWithAttachments counts bytes: 50 image attachments
+// of 1 MB add to the journal only what names them, so opening the session
+// reads as much as opening one without them.
+func TestJournalDoesNotGrowWithAttachments(t *testing.T) {
+	s, _ := newTestStore(t)
+	plain := sessionWithImages(t, s, 0, 0)
+	with := sessionWithImages(t, s, 50, 1<<20)
+	a, _ := os.Stat(s.path(plain))
+	b, _ := os.Stat(s.path(with))
+	if perImage := (b.Size() - a.Size()) / 50; perImage > 400 {
+		t.Errorf("each attachment adds %d bytes to the journal; want only its description (≤ 400)", perImage)
+	}
+}
+
+// BenchmarkOpenWithAttachments opens a session of 50 prompts, with and
+// without an image of 1 MB on each: the times should match.
+func BenchmarkOpenWithAttachments(b *testing.B) {
+	for _, n := range []int{0, 50} {
+		b.Run(fmt.Sprintf("images=%d", n), func(b *testing.B) {
+			s, err := Open(filepath.Join(b.TempDir(), "sessions"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			id := sessionWithImages(b, s, n, 1<<20)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := s.Load(id); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
