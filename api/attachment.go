@@ -22,6 +22,10 @@ var ImageMediaTypes = []string{"image/png", "image/jpeg", "image/gif", "image/we
 // MediaPDF is the media type of a PDF document block.
 const MediaPDF = "application/pdf"
 
+// MediaPlainText is the media type of a document block whose source is
+// text (Type SourceText).
+const MediaPlainText = "text/plain"
+
 // ImageBlock returns an image block sending data, an image of mediaType
 // (one of ImageMediaTypes), as base64.
 func ImageBlock(mediaType string, data []byte) ContentBlock {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -178,4 +179,116 @@ func fieldOf(t *testing.T, raw []byte, k string) json.RawMessage {
 		t.Fatal(err)
 	}
 	return m[k]
+}
+
+// TestSDKAttachmentBlocks checks image and document blocks against the
+// SDK's param types: muse writes what the SDK writes for the same block,
+// the SDK reads muse's block as that block and writes it back unchanged,
+// and muse reads the SDK's block back to the same block.
+func TestSDKAttachmentBlocks(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
+	pdf := []byte("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n")
+	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+	for _, tc := range []struct {
+		name  string
+		muse  ContentBlock
+		sdk   anthropic.ContentBlockParamUnion
+		check func(anthropic.ContentBlockParamUnion) bool // what the SDK read
+	}{
+		{
+			"image", ImageBlock("image/png", png), anthropic.NewImageBlockBase64("image/png", b64(png)),
+			func(u anthropic.ContentBlockParamUnion) bool {
+				s := u.OfImage.Source.OfBase64
+				return s != nil && s.Data == b64(png) && s.MediaType == anthropic.Base64ImageSourceMediaTypeImagePNG
+			},
+		},
+		{
+			"pdf", DocumentBlock(MediaPDF, pdf, "report.pdf"),
+			func() anthropic.ContentBlockParamUnion {
+				u := anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: b64(pdf)})
+				u.OfDocument.Title = anthropic.String("report.pdf")
+				return u
+			}(),
+			func(u anthropic.ContentBlockParamUnion) bool {
+				s := u.OfDocument.Source.OfBase64
+				return s != nil && s.Data == b64(pdf) && u.OfDocument.Title.Value == "report.pdf"
+			},
+		},
+		{
+			"pdf without title", DocumentBlock(MediaPDF, pdf, ""), anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: b64(pdf)}),
+			func(u anthropic.ContentBlockParamUnion) bool {
+				return u.OfDocument.Source.OfBase64 != nil && !u.OfDocument.Title.Valid()
+			},
+		},
+		{
+			"text document",
+			ContentBlock{Type: BlockDocument, Title: "notes.md", Source: &Source{Type: SourceText, MediaType: MediaPlainText, Data: "# Notes\n\"quoted\" <b>\n"}},
+			func() anthropic.ContentBlockParamUnion {
+				u := anthropic.NewDocumentBlock(anthropic.PlainTextSourceParam{Data: "# Notes\n\"quoted\" <b>\n"})
+				u.OfDocument.Title = anthropic.String("notes.md")
+				return u
+			}(),
+			func(u anthropic.ContentBlockParamUnion) bool {
+				s := u.OfDocument.Source.OfText
+				return s != nil && s.Data == "# Notes\n\"quoted\" <b>\n" && u.OfDocument.Title.Value == "notes.md"
+			},
+		},
+		{
+			"image url", ContentBlock{Type: BlockImage, Source: &Source{Type: SourceURL, URL: "https://example.com/a.png"}},
+			anthropic.NewImageBlock(anthropic.URLImageSourceParam{URL: "https://example.com/a.png"}),
+			func(u anthropic.ContentBlockParamUnion) bool {
+				s := u.OfImage.Source.OfURL
+				return s != nil && s.URL == "https://example.com/a.png"
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine, err := json.Marshal(tc.muse)
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, err := json.Marshal(tc.sdk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !jsonEqual(mine, theirs) {
+				t.Errorf("written:\n muse %s\n sdk  %s", mine, theirs)
+			}
+			var read anthropic.ContentBlockParamUnion
+			if err := json.Unmarshal(mine, &read); err != nil {
+				t.Fatalf("the SDK cannot read %s: %v", mine, err)
+			}
+			if (read.OfImage == nil && read.OfDocument == nil) || !tc.check(read) {
+				t.Errorf("the SDK read %s as %+v", mine, read)
+			}
+			again, err := json.Marshal(read)
+			if err != nil || !jsonEqual(again, mine) {
+				t.Errorf("the SDK wrote back %s (%v), want %s", again, err, mine)
+			}
+			var back ContentBlock
+			if err := json.Unmarshal(theirs, &back); err != nil {
+				t.Fatal(err)
+			}
+			if out, _ := json.Marshal(back); !jsonEqual(out, theirs) || !reflect.DeepEqual(back.Source, tc.muse.Source) || back.Title != tc.muse.Title {
+				t.Errorf("muse read %s as %+v %+v", theirs, back, back.Source)
+			}
+		})
+	}
+	// A whole request: text then an image, as muse sends a prompt with an
+	// attachment, is what the SDK sends.
+	req := MessageRequest{Model: "m", MaxTokens: 10, Messages: []MessageParam{{Role: RoleUser, Blocks: []ContentBlock{
+		ImageBlock("image/png", png), FileTextBlock("a.go", "package a"), {Type: BlockText, Text: "what is this?"},
+	}}}}
+	if err := req.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	mine, _ := json.Marshal(req)
+	theirs, _ := json.Marshal(anthropic.MessageNewParams{Model: "m", MaxTokens: 10, Messages: []anthropic.MessageParam{
+		anthropic.NewUserMessage(anthropic.NewImageBlockBase64("image/png", b64(png)),
+			anthropic.NewTextBlock("<file name=\"a.go\">\npackage a\n</file>"), anthropic.NewTextBlock("what is this?")),
+	}})
+	var m, s map[string]json.RawMessage
+	if json.Unmarshal(mine, &m) != nil || json.Unmarshal(theirs, &s) != nil || !jsonEqual(m["messages"], s["messages"]) {
+		t.Errorf("messages:\n muse %s\n sdk  %s", m["messages"], s["messages"])
+	}
 }

@@ -1,8 +1,12 @@
 package api
 
 import (
+	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,6 +35,11 @@ func (r *MessageRequest) Validate() error {
 		}
 		if m.IsEmpty() {
 			return invalid("messages[%d] is empty: write a prompt", i)
+		}
+		for j := range m.Blocks {
+			if err := m.Blocks[j].Validate(m.Role); err != nil {
+				return invalid("messages[%d].content[%d]: %v", i, j, err)
+			}
 		}
 	}
 	if r.MaxTokens < 1 {
@@ -94,3 +103,167 @@ func ParseSize(s string) (width, height int, err error) {
 	}
 	return width, height, nil
 }
+
+// MaxImageBlockBytes is the largest image an image block may carry: 5 MiB
+// once decoded, the Messages API's limit. Larger images must be scaled
+// down before they are sent.
+const MaxImageBlockBytes = 5 * 1024 * 1024
+
+// MaxDocumentBlockBytes is the largest PDF a document block may carry:
+// 32 MiB once decoded, the Messages API's limit (which is also that of a
+// whole request).
+const MaxDocumentBlockBytes = 32 * 1024 * 1024
+
+// Validate checks a content block of a message of role as the service
+// does: an image or document block must be in a user message and carry
+// data the service takes (for an image, base64 of at most
+// MaxImageBlockBytes in one of ImageMediaTypes, whose bytes are of that
+// type). Blocks of other types pass. The error says what is wrong and what
+// to do, without naming the block: MessageRequest.Validate adds where it
+// is. The demo server refuses what this refuses.
+func (b *ContentBlock) Validate(role string) error {
+	if b.Type != BlockImage && b.Type != BlockDocument {
+		return nil
+	}
+	if role != RoleUser {
+		return fmt.Errorf("%s blocks may only be in user messages, not in %s ones: remove it", b.Type, role)
+	}
+	src := b.Source
+	if src == nil {
+		return fmt.Errorf("%s block has no source: attach the file again", b.Type)
+	}
+	if src.Type == SourceURL {
+		if u, err := url.Parse(src.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s URL %q is not an http(s) URL: give a web address or attach the file", b.Type, src.URL)
+		}
+		return nil
+	}
+	if b.Type == BlockImage {
+		return validateImage(src)
+	}
+	return validateDocument(src)
+}
+
+// validateImage checks the base64 source of an image block.
+func validateImage(src *Source) error {
+	if src.Type != SourceBase64 {
+		return fmt.Errorf("image source type %q is not base64 or url: attach the file again", src.Type)
+	}
+	if !slices.Contains(ImageMediaTypes, src.MediaType) {
+		return fmt.Errorf("image media type %q is not one of %s: convert the image to PNG or JPEG",
+			src.MediaType, strings.Join(ImageMediaTypes, ", "))
+	}
+	if src.Data == "" {
+		return errors.New("image data is empty: attach the file again")
+	}
+	size, ok := base64Size(src.Data)
+	if !ok {
+		return errors.New("image data is not valid base64: attach the file again")
+	}
+	if size > MaxImageBlockBytes {
+		return fmt.Errorf("image is %d bytes, over the limit of %d (5 MiB): scale it down or attach a smaller one",
+			size, MaxImageBlockBytes)
+	}
+	head, n := base64Head(src.Data)
+	if got := sniffImage(head[:n]); got != src.MediaType {
+		if got == "" {
+			got = "not an image muse can send"
+		}
+		return fmt.Errorf("image is said to be %s but its bytes are %s: attach the file again", src.MediaType, got)
+	}
+	return nil
+}
+
+// validateDocument checks the base64 or text source of a document block.
+func validateDocument(src *Source) error {
+	switch src.Type {
+	case SourceBase64:
+		if src.MediaType != MediaPDF {
+			return fmt.Errorf("document media type %q is not %s: send PDFs as documents and text as text", src.MediaType, MediaPDF)
+		}
+		if src.Data == "" {
+			return errors.New("PDF data is empty: attach the file again")
+		}
+		size, ok := base64Size(src.Data)
+		if !ok {
+			return errors.New("PDF data is not valid base64: attach the file again")
+		}
+		if size > MaxDocumentBlockBytes {
+			return fmt.Errorf("PDF is %d bytes, over the limit of %d (32 MiB): attach a smaller one", size, MaxDocumentBlockBytes)
+		}
+		if head, n := base64Head(src.Data); !bytes.HasPrefix(head[:n], pdfMagic) {
+			return errors.New("PDF data does not start with %PDF-: attach a PDF file")
+		}
+	case SourceText:
+		if src.MediaType != MediaPlainText {
+			return fmt.Errorf("text document media type %q is not %s: send it as %s", src.MediaType, MediaPlainText, MediaPlainText)
+		}
+		if src.Data == "" {
+			return errors.New("text document is empty: attach a file with text in it")
+		}
+	default:
+		return fmt.Errorf("document source type %q is not base64, text or url: attach the file again", src.Type)
+	}
+	return nil
+}
+
+// pdfMagic is how every PDF file starts.
+var pdfMagic = []byte("%PDF-")
+
+// sniffImage returns the media type of the image whose bytes begin with
+// head (one of ImageMediaTypes), or "" when they are none of them. A dozen
+// bytes are enough.
+func sniffImage(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(head, []byte("\xff\xd8\xff")):
+		return "image/jpeg"
+	case bytes.HasPrefix(head, []byte("GIF87a")), bytes.HasPrefix(head, []byte("GIF89a")):
+		return "image/gif"
+	case len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WEBP":
+		return "image/webp"
+	}
+	return ""
+}
+
+// base64Head decodes the first 12 bytes (or fewer, n) of s, valid
+// base64, into head: an array, so that checking allocates nothing.
+func base64Head(s string) (head [12]byte, n int) {
+	n, _ = base64.StdEncoding.Decode(head[:], []byte(s[:min(len(s), 16)]))
+	return head, n
+}
+
+// base64Size reports whether s is standard base64 with padding, as
+// base64.StdEncoding decodes it (but with no line breaks), and the size of
+// the bytes it holds. It reads s once and allocates nothing: requests
+// carry megabytes of it, checked before every send.
+func base64Size(s string) (int, bool) {
+	n := len(s)
+	if n%4 != 0 {
+		return 0, false
+	}
+	pad := 0
+	if strings.HasSuffix(s, "==") {
+		pad = 2
+	} else if strings.HasSuffix(s, "=") {
+		pad = 1
+	}
+	body := s[:n-pad]
+	var bad byte // or-ed, with no branch for each byte
+	for i := 0; i < len(body); i++ {
+		bad |= notBase64[body[i]]
+	}
+	return n/4*3 - pad, bad == 0
+}
+
+// notBase64 is 1 for the bytes outside the standard base64 alphabet.
+var notBase64 = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 1
+	}
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
+		t[c] = 0
+	}
+	return t
+}()

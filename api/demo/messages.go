@@ -114,6 +114,9 @@ func validateMessageRequest(req *api.MessageRequest) string {
 			if b.Type == api.BlockText && b.Text == "" {
 				return fmt.Sprintf("messages.%d.content.%d.text: text content blocks must be non-empty", i, j)
 			}
+			if err := b.Validate(m.Role); err != nil {
+				return fmt.Sprintf("messages.%d.content.%d: %v", i, j, err)
+			}
 		}
 	}
 	if req.MaxTokens < 1 {

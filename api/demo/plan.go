@@ -35,9 +35,10 @@ const errorAfter = 5
 
 // userTurn is what the reply is built from: the last user message.
 type userTurn struct {
-	prompt        string // its text (text blocks joined by newlines)
-	hasToolResult bool   // it carries a tool_result block
-	toolResult    string // text of its first tool_result block
+	prompt        string             // its text (text blocks joined by newlines), less the files
+	hasToolResult bool               // it carries a tool_result block
+	toolResult    string             // text of its first tool_result block
+	attachments   []api.ContentBlock // its images, documents and text files (see isAttachment)
 }
 
 func (t userTurn) has(keyword string) bool { return strings.Contains(t.prompt, keyword) }
@@ -55,10 +56,12 @@ func lastUserTurn(msgs []api.MessageParam) userTurn {
 		var t userTurn
 		var texts []string
 		for _, b := range m.Blocks {
-			switch b.Type {
-			case api.BlockText:
+			switch {
+			case isAttachment(&b):
+				t.attachments = append(t.attachments, b)
+			case b.Type == api.BlockText:
 				texts = append(texts, b.Text)
-			case api.BlockToolResult:
+			case b.Type == api.BlockToolResult:
 				if !t.hasToolResult {
 					t.hasToolResult = true
 					t.toolResult = resultText(b.ResultContent)
@@ -188,6 +191,9 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		text = wordsReply(turn.prompt, wordsWanted(turn.prompt))
 	default:
 		text = normalReply(turn.prompt)
+	}
+	if len(turn.attachments) > 0 {
+		text = describeAttachments(turn.attachments) + "\n\n" + text
 	}
 	if turn.has(kwHostile) {
 		text += hostileText

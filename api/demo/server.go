@@ -10,6 +10,12 @@
 // demo:hostile, demo:slow, demo:many, and DashScope's own answers
 // demo:dashscope, demo:task, demo:taskfail, demo:dserror) select scenarios
 // that exercise the client.
+//
+// Attachments in the last user message are described truthfully before the
+// reply, one sentence each: an image's format, size in pixels and average
+// colour; a PDF's page count; a text file's line count and first line. The
+// demo refuses the image and document blocks the service refuses, with the
+// checks of api's validator.
 package demo
 
 import (
