@@ -257,6 +257,12 @@ func (a Attachment) missingBlock(err error) api.ContentBlock {
 	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %s]", a.Name, a.Kind, why)}
 }
 
+// refusedBlock is what is sent in place of an attachment whose bytes the
+// service would refuse.
+func (a Attachment) refusedBlock(err error) api.ContentBlock {
+	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %v]", a.Name, a.Kind, err)}
+}
+
 // AttachmentReader reads the bytes of an attachment (Writer.ReadAttachment).
 type AttachmentReader func(Attachment) ([]byte, error)
 
@@ -274,7 +280,14 @@ func promptBlocks(e *Entry, read AttachmentReader) []api.ContentBlock {
 			out = append(out, a.missingBlock(err))
 			continue
 		}
-		out = append(out, a.Block(data))
+		b := a.Block(data)
+		if err := b.Validate(api.RoleUser); err != nil {
+			// Bytes the service would refuse (an imported record that
+			// lies about them) must not make every later turn fail.
+			out = append(out, a.refusedBlock(err))
+			continue
+		}
+		out = append(out, b)
 	}
 	if e.Text != "" {
 		out = append(out, api.ContentBlock{Type: api.BlockText, Text: e.Text})

@@ -213,3 +213,22 @@ func BenchmarkOpenWithAttachments(b *testing.B) {
 		})
 	}
 }
+
+func TestAttachmentTheServiceWouldRefuseIsLeftOut(t *testing.T) {
+	// An imported record can name bytes of another type than it says: the
+	// turn must still be one the service takes.
+	s, _ := newTestStore(t)
+	w := NewWriter(s, Params{Model: "m"})
+	defer w.Close()
+	a := imageAttachment("liar.png")
+	a.MediaType = "image/jpeg" // the bytes are a PNG
+	sendWithAttachment(t, w, a, pngBytes)
+	msgs := Pending(append(w.Branch(), Entry{ID: "x", Kind: KindUser, Text: "next"}), w.ReadAttachment)
+	if b := msgs[0].Blocks[0]; b.Type != api.BlockText || !strings.Contains(b.Text, "left out") {
+		t.Errorf("a refused attachment should be a line naming it, got %+v", b)
+	}
+	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: msgs}
+	if err := req.Validate(); err != nil {
+		t.Errorf("the request is refused: %v", err)
+	}
+}
