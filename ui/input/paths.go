@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -204,7 +205,12 @@ func (m Model) pathsListed(msg pathsListedMsg) (Model, tea.Cmd) {
 	if msg.seq != m.pathSeq || m.ta.Value() != t.value || m.cursor() != (cursorAt{t.line, t.col}) {
 		return m, nil // the input changed meanwhile
 	}
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, fs.ErrNotExist):
+		return m, notice(fmt.Sprintf("cannot complete the path: no folder %s", t.dir))
+	case errors.Is(msg.err, syscall.ENOTDIR):
+		return m, notice(fmt.Sprintf("cannot complete the path: %s is not a folder", strings.TrimSuffix(t.dir, "/")))
+	case msg.err != nil:
 		return m, notice(fmt.Sprintf("cannot complete the path: %v", msg.err))
 	}
 	names := msg.names
