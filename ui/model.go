@@ -82,6 +82,9 @@ type Options struct {
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
+	// Stdin is what was piped into muse (cat notes.md | muse), nil when
+	// nothing was: offered as an attachment named "stdin".
+	Stdin []byte
 }
 
 // DemoWords are the words that show what the offline demo server does.

@@ -189,14 +189,25 @@ func openStore(env Env) (*session.Store, error) {
 	return st, nil
 }
 
-// readStdin reads piped input, up to limit bytes.
+// readStdin reads piped input, up to limit bytes, as text without its
+// final line breaks.
 func readStdin(r io.Reader, limit int64) (string, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	data, err := readPiped(r, limit)
 	if err != nil {
-		return "", fmt.Errorf("read standard input: %w", err)
-	}
-	if int64(len(data)) > limit {
-		return "", usagef("standard input is larger than %d MiB", limit>>20)
+		return "", err
 	}
 	return strings.TrimRight(string(data), "\n"), nil
+}
+
+// readPiped reads piped input whole, up to limit bytes: more is a usage
+// error.
+func readPiped(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read standard input: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, usagef("standard input is larger than %d MiB", limit>>20)
+	}
+	return data, nil
 }

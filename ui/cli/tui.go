@@ -26,8 +26,24 @@ import (
 )
 
 // runTUI runs the interactive chat screen. Everything it needs to know about
-// the terminal is asked here, before the program starts.
+// the terminal is asked here, before the program starts. Piped input (cat
+// notes.md | muse) is read first, whole, for the chat to attach, and the
+// keys then come from the terminal itself.
 func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
+	var piped []byte
+	if env.StdinPiped && env.Stdin != nil {
+		var err error
+		if piped, err = readPiped(env.Stdin, maxStdin); err != nil {
+			return fail(env, err)
+		}
+	}
+	in, opened, err := screen.Input(os.Stdin)
+	if err != nil {
+		return fail(env, usagef("%v; -p \"PROMPT\" sends piped input without the chat screen", err))
+	}
+	if opened {
+		defer in.Close()
+	}
 	out := termenv.NewOutput(os.Stdout, termenv.WithEnvironment(environ{env.Getenv}))
 	profile := out.EnvColorProfile()
 	lipgloss.SetColorProfile(profile)
@@ -53,11 +69,14 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// What the terminal can do is asked now, in one round trip, never after
 	// Run. Kitty graphics also need colour.
-	terminal := preview.Detect(env.Getenv, os.Stdin, os.Stdout, 100*time.Millisecond)
+	terminal := preview.Detect(env.Getenv, in, os.Stdout, 100*time.Millisecond)
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys,
 		Config: engine.Config{Client: client, Tools: cfg.tools, MaxRounds: cfg.maxRounds, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv)}}
+	if len(piped) > 0 {
+		opts.Stdin = piped
+	}
 	if cfg.demo {
 		prompt, image := demo.Keywords()
 		opts.DemoWords = &ui.DemoWords{Prompt: prompt, Image: image}
@@ -88,8 +107,8 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// muse draws its own frames (ui/screen), only when they change; Bubble
 	// Tea's renderer, which wakes at its frame rate even when idle, draws
-	// only where the screen cannot (off unix) or stdin is not a terminal.
-	scr, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput))
+	// only where the screen cannot (off unix) or stdout is not a terminal.
+	scr, err := screen.Open(in, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput))
 	var p *tea.Program
 	switch {
 	case err == nil:

@@ -144,6 +144,15 @@ type term struct {
 // start runs muse with args in a terminal of cols x rows in home h.
 func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 	t.Helper()
+	return startCmd(t, h, cols, rows, exec.Command(museBin, args...), true)
+}
+
+// startCmd runs cmd (muse, or a shell that runs it) in a terminal of cols
+// x rows in home h, with the terminal on its standard input and output.
+// With ctty the terminal is its controlling terminal, as a shell gives a
+// job: SIGWINCH and job control reach it, and it can open /dev/tty.
+func startCmd(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool) *term {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("open a pseudo-terminal: %v", err)
@@ -151,14 +160,12 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		t.Fatalf("size the pseudo-terminal: %v", err)
 	}
-	cmd := exec.Command(museBin, args...)
 	cmd.Env, cmd.Dir = h.env, h.dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	// A session of its own, with the terminal as its controlling terminal,
-	// as a shell gives a job: SIGWINCH and job control reach it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	// A session of its own.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: ctty}
 	tm := &term{
-		t: t, name: "muse " + strings.Join(args, " "), cmd: cmd, ptmx: ptmx, tty: tty,
+		t: t, name: strings.Join(cmd.Args, " "), cmd: cmd, ptmx: ptmx, tty: tty,
 		emu:      vt.NewEmulator(cols, rows),
 		modes:    map[ansi.Mode]bool{},
 		readDone: make(chan struct{}),

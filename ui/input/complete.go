@@ -1,36 +1,73 @@
 package input
 
 import (
+	"slices"
 	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
-// completion is the Tab completion of an ambiguous /command: its options,
-// and the one in the input.
+// completion is a Tab completion with several options: of an ambiguous
+// /command, or of a path (see pathsListed). Tab after Tab puts each option
+// in the input in turn.
 type completion struct {
-	options []string // shared by copies of the model: never changed
-	idx     int
+	// base is the input before an option is put in (idx -1): the path
+	// completed as far as the options agree.
+	base string
+	// options are the input's value with each option in, cursors where its
+	// cursor goes (nil: at the end), and names what the hint shows of each.
+	// They are shared by copies of the model: never changed.
+	options, names []string
+	cursors        []cursorAt
+	idx            int
 }
 
-// cycling reports whether the input shows the completion's current option.
+// cycling reports whether the input shows the completion's base or its
+// current option.
 func (c completion) cycling(value string) bool {
-	return len(c.options) > 1 && value == c.options[c.idx]
+	if len(c.options) < 2 {
+		return false
+	}
+	if c.idx < 0 {
+		return value == c.base
+	}
+	return value == c.options[c.idx]
 }
 
-// complete completes the /command being typed: a unique one with its
-// trailing space; an ambiguous one with its first match, then, Tab after
-// Tab, the next ones (dir -1 goes back, as shift+tab does).
-func (m Model) complete(dir int) Model {
-	value := m.ta.Value()
-	if c := m.comp; c.cycling(value) {
+// tab completes what is typed: it puts the next of the options in (dir -1
+// the one before, as shift+tab does) while they are cycled; else it
+// completes a path (in a command: see completePath), or a /command.
+func (m Model) tab(dir int) (Model, tea.Cmd) {
+	if c := m.comp; c.cycling(m.ta.Value()) {
 		n := len(c.options)
-		c.idx = ((c.idx+dir)%n + n) % n
+		switch {
+		case c.idx >= 0:
+			c.idx = ((c.idx+dir)%n + n) % n
+		case dir > 0:
+			c.idx = 0
+		default:
+			c.idx = n - 1
+		}
 		m.comp = c
-		return m.SetValue(c.options[c.idx])
+		if c.cursors == nil {
+			return m.SetValue(c.options[c.idx]), nil
+		}
+		return m.setValueAt(c.options[c.idx], c.cursors[c.idx]), nil
 	}
-	options := slash.Completions(value)
+	if t, ok := m.pathTarget(); ok {
+		return m.completePath(t)
+	}
+	return m.completeCommand(dir), nil
+}
+
+// completeCommand completes the /command being typed: a unique one with
+// its trailing space; an ambiguous one with its first match (its last, for
+// dir -1), then, Tab after Tab, the next ones.
+func (m Model) completeCommand(dir int) Model {
+	options := slash.Completions(m.ta.Value())
 	switch len(options) {
 	case 0:
 		return m
@@ -42,7 +79,11 @@ func (m Model) complete(dir int) Model {
 		if dir < 0 {
 			idx = len(options) - 1
 		}
-		m.comp = completion{options: options, idx: idx}
+		names := make([]string, len(options))
+		for i, o := range options {
+			names[i] = strings.TrimSpace(o)
+		}
+		m.comp = completion{options: options, names: names, idx: idx}
 		m = m.SetValue(options[idx])
 	}
 	m.hintHidden = ""
@@ -59,12 +100,11 @@ func (m Model) Hint() []string {
 		return nil
 	}
 	if c := m.comp; c.cycling(value) {
-		names := make([]string, len(c.options))
-		for i, o := range c.options {
-			names[i] = strings.TrimSpace(o)
-			if i == c.idx {
-				names[i] = "[" + names[i] + "]"
-			}
+		names := slices.Clone(c.names)
+		if c.idx >= 0 {
+			names[c.idx] = "[" + names[c.idx] + "]"
+		} else {
+			names = append(names, "· tab cycles")
 		}
 		lines := textfmt.WrapWords(names, width, 2)
 		if h := slash.Hint(value, width); h != "" {
@@ -88,10 +128,11 @@ func (m Model) Hint() []string {
 // HintKey is what the hint depends on, for a screen that memoizes it.
 func (m Model) HintKey() string {
 	value := m.ta.Value()
-	if !strings.HasPrefix(strings.TrimSpace(value), "/") {
+	cycling := m.comp.cycling(value)
+	if !cycling && !strings.HasPrefix(strings.TrimSpace(value), "/") {
 		value = ""
 	}
-	return textfmt.Key(m.width, value, m.hintHidden, m.comp.cycling(m.ta.Value()), m.comp.idx)
+	return textfmt.Key(m.width, value, m.hintHidden, cycling, m.comp.idx, len(m.comp.names))
 }
 
 // HideHint closes the hint, until the input changes.

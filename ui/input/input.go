@@ -1,7 +1,9 @@
 // Package input is the chat screen's input: the text being typed, edited
 // by a bubbles textarea and drawn here, with prompt recall (↑ and ↓ through
-// the prompt history), Tab completion of /commands and the hint under the
-// input, and the handling of pastes that come without bracketed paste.
+// the prompt history), Tab completion of /commands and of paths (after
+// /attach and in @ mentions, see Mentions) and the hint under the input,
+// the handling of pastes that come without bracketed paste, and the
+// report of a pasted path (a file dropped on the terminal).
 //
 // Like the conversation and the picker, it is a child component: the chat
 // screen passes it messages with Update, sizes it with SetSize and draws it
@@ -81,6 +83,9 @@ type Model struct {
 	// hint was closed on with esc (it shows again once the value changes).
 	comp       completion
 	hintHidden string
+	// pathSeq numbers the path completions asked for: only the last one's
+	// listing applies.
+	pathSeq int
 	// lastKey is the kind of the last key, and keyBefore that of the one
 	// before the key being handled (see AfterPaste); sendPending is an
 	// enter held by HoldSend, numbered sendSeq.
@@ -183,17 +188,19 @@ func (m Model) SetPlaceholder(s string) Model {
 	return m
 }
 
-// Update handles a message: Tab and shift+tab complete a /command, ↑ and ↓
-// walk the prompt history while the input is empty or shows a recalled
-// prompt (see Owns), and the textarea takes the rest.
+// Update handles a message: Tab and shift+tab complete a /command or a
+// path (see paths.go), ↑ and ↓ walk the prompt history while the input is
+// empty or shows a recalled prompt (see Owns), and the textarea takes the
+// rest. A paste that is the path of a file is also reported, by the
+// command returned, as PathPastedMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, m.keys.Complete):
-			return m.complete(1), nil
+			return m.tab(1)
 		case msg.Type == tea.KeyShiftTab:
-			return m.complete(-1), nil
+			return m.tab(-1)
 		case m.recalling(msg):
 			return m.recallPrompt(key.Matches(msg, m.keys.Prev)), nil
 		}
@@ -201,9 +208,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case DraftKeptMsg:
 		m.recall = nil // the next ↑ starts from the draft
 		return m, nil
+	case pathsListedMsg:
+		return m.pathsListed(msg)
 	}
 	next, cmd := m.ta.Update(msg)
 	*m.ta = next
+	if k, ok := msg.(tea.KeyMsg); ok && k.Paste && len(k.Runes) <= maxDroppedPath {
+		cmd = tea.Batch(cmd, pastedPath(string(k.Runes)))
+	}
 	return m.fit(), cmd
 }
 

@@ -50,6 +50,11 @@ type Spec struct {
 	Env []string
 	// Drop names variables removed from Env, besides DefaultDrop.
 	Drop []string
+	// Stdout, when set, takes the command's standard output whole (a
+	// program's binary output, such as an image); Output then holds only
+	// its standard error. A write error stops the output, as a closed pipe
+	// would.
+	Stdout io.Writer
 }
 
 // Result is what a run of a tool command gave.
@@ -113,6 +118,9 @@ func Run(ctx context.Context, s Spec) Result {
 		return res("", -1, fmt.Errorf("start %s: %w", s.Argv[0], err))
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
+	if s.Stdout != nil {
+		cmd.Stdout = s.Stdout // copied by exec, within waitDelay of the end
+	}
 	err = cmd.Start()
 	pw.Close()
 	if err == nil {

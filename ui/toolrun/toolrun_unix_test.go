@@ -29,6 +29,16 @@ func TestRunOutputAndInput(t *testing.T) {
 	}
 }
 
+// With Stdout set, the standard output goes there whole and Output keeps
+// only the standard error.
+func TestRunStdoutApart(t *testing.T) {
+	var out strings.Builder
+	r := Run(context.Background(), Spec{Argv: sh("printf 'a\\000b'; echo err >&2"), Stdout: &out, Timeout: long})
+	if r.Err != nil || r.ExitCode != 0 || r.Output != "err\n" || out.String() != "a\x00b" {
+		t.Errorf("Run = %+v, stdout %q; want stdout a\\0b and only stderr in Output", r, out.String())
+	}
+}
+
 func TestRunNonZeroExit(t *testing.T) {
 	r := Run(context.Background(), Spec{Argv: sh("echo failing; exit 3"), Timeout: long})
 	if r.Err != nil || r.ExitCode != 3 || r.Output != "failing\n" {

@@ -1,0 +1,61 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pipeInto is a shell command line that pipes the file notes.md into muse
+// run with args, as a person types cat notes.md | muse.
+func pipeInto(args string) *exec.Cmd {
+	return exec.Command("sh", "-c", "cat notes.md | '"+museBin+"' "+args)
+}
+
+// writeNotes writes notes.md in h's folder.
+func writeNotes(t *testing.T, h *home) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(h.dir, "notes.md"), []byte("# Notes\nfirst line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cat notes.md | muse: standard input is a pipe, and the chat screen
+// comes up all the same, taking its keys from the terminal.
+func TestPipedStdinOpensTheChat(t *testing.T) {
+	h := newHome(t, "")
+	writeNotes(t, h)
+	tm := startCmd(t, h, 80, 12, pipeInto("--demo"), true)
+	tm.waitFor("Ask anything")
+	tm.typ("hello")
+	tm.waitUntil("the input box with hello", waitDeadline, func(s string) bool {
+		return strings.HasPrefix(inputLine(s), "› hello")
+	})
+	tm.typ("\x03\x03") // clear the input, then quit
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+	tm.checkRestored()
+}
+
+// With no terminal to read keys from (no controlling terminal), muse says
+// so and exits 2, without drawing.
+func TestPipedStdinWithoutATerminal(t *testing.T) {
+	h := newHome(t, "")
+	writeNotes(t, h)
+	tm := startCmd(t, h, 100, 12, pipeInto("--demo"), false)
+	if code := tm.waitExit(); code != 2 {
+		t.Errorf("muse exited with status %d, want 2", code)
+	}
+	tm.waitFor("no terminal to read keys from")
+	tm.mu.Lock()
+	drawn := tm.emu.IsAltScreen() || strings.Contains(tm.raw.String(), "Ask anything")
+	tm.mu.Unlock()
+	if drawn {
+		t.Error("the chat screen was drawn")
+	}
+}
