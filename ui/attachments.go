@@ -2,7 +2,11 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +16,7 @@ import (
 	"muse/session"
 	"muse/ui/attach"
 	"muse/ui/clipboard"
+	"muse/ui/input"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
@@ -37,6 +42,9 @@ type attachedMsg struct {
 // read by read (the clipboard), or given (stdin).
 type attachSource struct {
 	path string
+	// mention marks a path a prompt's @mention names: when no file is
+	// there, the mention is only text.
+	mention bool
 	name string
 	data []byte
 	read func(context.Context) ([]byte, error)
@@ -66,6 +74,11 @@ func prepareAttachments(sources []attachSource, send string) tea.Cmd {
 	return func() tea.Msg {
 		files := make([]attach.File, 0, len(sources))
 		for _, s := range sources {
+			if s.mention {
+				if _, err := os.Stat(expandHome(s.path)); errors.Is(err, fs.ErrNotExist) {
+					continue // @someone, @Override: text, not a file
+				}
+			}
 			f, err := s.prepare()
 			if err != nil {
 				return attachedMsg{err: err, send: send}
@@ -117,11 +130,29 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	if len(notes) > 0 {
 		m.notice = strings.Join(notes, " · ")
 	}
+	if len(msg.files) == 0 {
+		m.notice = ""
+	}
 	m = m.layout()
 	if msg.send != "" && strings.TrimSpace(m.input.Value()) == msg.send {
-		return m.send(msg.send)
+		return m.sendNow(msg.send)
 	}
 	return m, nil
+}
+
+// pastedPath offers a pasted file path as an attachment: the path becomes
+// an @mention, attached when the prompt is sent, and the status line says
+// so; deleting the @ sends the path as text.
+func (m Model) pastedPath(msg input.PathPastedMsg) (tea.Model, tea.Cmd) {
+	value := m.input.Value()
+	i := strings.LastIndex(value, msg.Text)
+	mention := input.Mention(msg.Path)
+	if i < 0 || mention == "" {
+		return m, nil // typed over meanwhile, or a path a mention cannot hold
+	}
+	m.input = m.input.SetValue(value[:i] + mention + value[i+len(msg.Text):])
+	m.notice = "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached when you send · delete its @ to send the path as text"
+	return m.layout(), nil
 }
 
 // sameFile reports whether two attachments are the same bytes.

@@ -82,9 +82,10 @@ type Options struct {
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
-	// Stdin is what was piped into muse (cat notes.md | muse), nil when
-	// nothing was: offered as an attachment named "stdin".
-	Stdin []byte
+	// Attach are attachments waiting above the input when the screen
+	// opens: the files of --attach, and what was piped into muse (cat
+	// notes.md | muse) as one named "stdin".
+	Attach []attach.File
 }
 
 // DemoWords are the words that show what the offline demo server does.
@@ -231,6 +232,10 @@ func New(opts Options) Model {
 		m = m.resume(w)
 	}
 	m.notice = opts.Notice
+	m.pending = slices.Clone(opts.Attach)
+	if len(m.pending) > 0 && m.notice == "" {
+		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
+	}
 	return m
 }
 
@@ -474,6 +479,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.opened(msg)
 	case attachedMsg:
 		return m.attached(msg)
+	case input.PathPastedMsg:
+		return m.pastedPath(msg)
 	}
 	if m.state == statePicker {
 		// The picker's own messages, such as its list's filter results.
@@ -595,12 +602,29 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	return m.send(text)
 }
 
-// send sends text as a prompt, with the attachments waiting.
+// send sends text as a prompt, with the attachments waiting; the files its
+// @mentions name are attached first.
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	if m.attaching > 0 {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
 		return m, nil
 	}
+	if m.busy() {
+		m.notice = "a reply or image is still on its way: esc cancels it"
+		return m, nil
+	}
+	if paths, _ := input.Mentions(text); len(paths) > 0 {
+		sources := make([]attachSource, len(paths))
+		for i, p := range paths {
+			sources[i] = attachSource{path: p, mention: true}
+		}
+		return m.startAttach(sources, text)
+	}
+	return m.sendNow(text)
+}
+
+// sendNow sends text as a prompt, with the attachments waiting.
+func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	if m.busy() {
 		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil

@@ -15,6 +15,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
+	"muse/ui/attach"
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui"
@@ -36,6 +37,10 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		if piped, err = readPiped(env.Stdin, maxStdin); err != nil {
 			return fail(env, err)
 		}
+	}
+	files, err := attachFiles(f.attach)
+	if err != nil {
+		return fail(env, err)
 	}
 	in, opened, err := screen.Input(os.Stdin)
 	if err != nil {
@@ -74,8 +79,13 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys,
 		Config: engine.Config{Client: client, Tools: cfg.tools, MaxRounds: cfg.maxRounds, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv)}}
+	opts.Attach = files
 	if len(piped) > 0 {
-		opts.Stdin = piped
+		if file, err := attach.FromBytes("stdin", piped); err != nil {
+			opts.Notice = "piped input not attached: " + sanitize.Line(err.Error())
+		} else {
+			opts.Attach = append(opts.Attach, file)
+		}
 	}
 	if cfg.demo {
 		prompt, image := demo.Keywords()

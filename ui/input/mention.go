@@ -130,3 +130,13 @@ func mention(path string, quoted, closed bool) string {
 	}
 	return `@"` + path
 }
+
+// Mention writes path as an @mention that Mentions reads back, quoted
+// where it must be; "" for a path a mention cannot hold (one with a double
+// quote or a line break).
+func Mention(path string) string {
+	if path == "" || strings.ContainsAny(path, "\"\n\r") {
+		return ""
+	}
+	return mention(path, false, true)
+}
