@@ -45,9 +45,9 @@ type attachSource struct {
 	// mention marks a path a prompt's @mention names: when no file is
 	// there, the mention is only text.
 	mention bool
-	name string
-	data []byte
-	read func(context.Context) ([]byte, error)
+	name    string
+	data    []byte
+	read    func(context.Context) ([]byte, error)
 }
 
 // prepare reads and prepares one attachment.
