@@ -32,10 +32,13 @@ const maxPending = 20
 
 // attachedMsg carries prepared attachments, or why one was refused. send,
 // when set, is the prompt to send once they are attached (its @mentions).
+// retype, when set, is the /attach command put back into an empty input
+// when it is refused, to be fixed.
 type attachedMsg struct {
-	files []attach.File
-	err   error
-	send  string
+	files  []attach.File
+	err    error
+	send   string
+	retype string
 }
 
 // attachSource is where an attachment comes from: a file's path, or bytes
@@ -70,7 +73,7 @@ func (s attachSource) prepare() (attach.File, error) {
 
 // prepareAttachments prepares the sources in a command; the first refusal
 // stops it, and nothing of it is attached.
-func prepareAttachments(sources []attachSource, send string) tea.Cmd {
+func prepareAttachments(sources []attachSource, send, retype string) tea.Cmd {
 	return func() tea.Msg {
 		files := make([]attach.File, 0, len(sources))
 		for _, s := range sources {
@@ -81,7 +84,7 @@ func prepareAttachments(sources []attachSource, send string) tea.Cmd {
 			}
 			f, err := s.prepare()
 			if err != nil {
-				return attachedMsg{err: err, send: send}
+				return attachedMsg{err: err, send: send, retype: retype}
 			}
 			files = append(files, f)
 		}
@@ -91,7 +94,7 @@ func prepareAttachments(sources []attachSource, send string) tea.Cmd {
 
 // startAttach begins attaching the sources: the status line says so until
 // attachedMsg arrives.
-func (m Model) startAttach(sources []attachSource, send string) (Model, tea.Cmd) {
+func (m Model) startAttach(sources []attachSource, send, retype string) (Model, tea.Cmd) {
 	if len(m.pending)+len(sources) > maxPending {
 		m.notice = fmt.Sprintf("at most %d attachments wait for one prompt: /detach some first", maxPending)
 		return m, nil
@@ -105,7 +108,7 @@ func (m Model) startAttach(sources []attachSource, send string) (Model, tea.Cmd)
 		}
 	}
 	m.notice = "attaching " + sanitize.Line(strings.Join(names, ", ")) + "…"
-	return m.layout(), prepareAttachments(sources, send)
+	return m.layout(), prepareAttachments(sources, send, retype)
 }
 
 // attached adds prepared attachments to those waiting, or says why one was
@@ -114,6 +117,9 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	m.attaching = max(m.attaching-1, 0)
 	if msg.err != nil {
 		m.notice = sanitize.Line(msg.err.Error())
+		if msg.retype != "" && m.input.Value() == "" {
+			m.input = m.input.SetValue(msg.retype)
+		}
 		return m.layout(), nil
 	}
 	var notes []string
@@ -187,11 +193,11 @@ func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
 			m.notice = err.Error()
 			return m, nil
 		}
-		return m.startAttach([]attachSource{{path: path}}, "")
+		return m.startAttach([]attachSource{{path: path}}, "", "")
 	case "clipboard":
 		return m.pasteImage()
 	}
-	return m.startAttach([]attachSource{{path: arg}}, "")
+	return m.startAttach([]attachSource{{path: arg}}, "", "/attach "+arg)
 }
 
 // attachSelected attaches, from selection mode, the images of an image
@@ -213,7 +219,7 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m = m.leaveSelection()
-	return m.startAttach(sources, "")
+	return m.startAttach(sources, "", "")
 }
 
 // chipsHeight is how many rows the chips take.
@@ -252,5 +258,5 @@ func (m Model) pendingKey() string {
 
 // pasteImage attaches the image on the system clipboard.
 func (m Model) pasteImage() (tea.Model, tea.Cmd) {
-	return m.startAttach([]attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}, "")
+	return m.startAttach([]attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}, "", "")
 }

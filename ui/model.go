@@ -618,7 +618,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
-		return m.startAttach(sources, text)
+		return m.startAttach(sources, text, "")
 	}
 	return m.sendNow(text)
 }

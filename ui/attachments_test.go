@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/session"
+	"muse/ui/attach"
+	"muse/ui/input"
+)
+
+// writeFile writes a file for a test to attach and returns its path.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// lastPrompt returns the last user entry of the saved session.
+func lastPrompt(t *testing.T, h *harness) session.Entry {
+	t.Helper()
+	sess, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(sess.Entries) - 1; i >= 0; i-- {
+		if sess.Entries[i].Kind == session.KindUser {
+			return sess.Entries[i]
+		}
+	}
+	t.Fatal("no prompt saved")
+	return session.Entry{}
+}
+
+func TestAttachCommandShowsAChipAndSendsTheFile(t *testing.T) {
+	h := newHarness(t, 0)
+	path := writeFile(t, "notes.md", "# Shopping\nmilk\neggs\n")
+	tm := start(t, h.model(t, nil), 80, 60)
+	send(tm, "/attach "+path)
+	waitFor(t, tm, "[1] notes.md")
+	send(tm, "what is on it?")
+	waitFor(t, tm, "stop end_turn")
+	m := quit(t, tm)
+	if !strings.Contains(m.View(), "I see notes.md: 3 lines; the first is “# Shopping”.") {
+		t.Errorf("the demo should tell what arrived:\n%s", m.View())
+	}
+	if len(m.pending) != 0 {
+		t.Errorf("the chips should go with the prompt, %d left", len(m.pending))
+	}
+	u := lastPrompt(t, h)
+	if len(u.Attachments) != 1 || u.Attachments[0].Name != "notes.md" || u.Text != "what is on it?" {
+		t.Fatalf("saved prompt %+v", u)
+	}
+	if data, err := h.store.ReadAttachment(m.sessID, u.Attachments[0]); err != nil || string(data) != "# Shopping\nmilk\neggs\n" {
+		t.Errorf("stored attachment %q, %v", data, err)
+	}
+	if !strings.Contains(m.View(), "+ notes.md") {
+		t.Errorf("the sent prompt should list its attachment:\n%s", m.View())
+	}
+}
+
+func TestMentionAttachesAndAnUnknownMentionStaysText(t *testing.T) {
+	h := newHarness(t, 0)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "todo.txt"), []byte("call mum\n"), 0o600)
+	tm := start(t, h.model(t, nil), 80, 60)
+	send(tm, "ask @someone about @"+filepath.Join(dir, "todo.txt"))
+	waitFor(t, tm, "stop end_turn")
+	if m := quit(t, tm); !strings.Contains(m.View(), "I see todo.txt: 1 line") {
+		t.Errorf("the demo should tell what arrived:\n%s", m.View())
+	}
+	u := lastPrompt(t, h)
+	if len(u.Attachments) != 1 || !strings.Contains(u.Text, "@someone") {
+		t.Errorf("saved prompt %+v", u)
+	}
+}
+
+func TestRefusedAttachmentKeepsTheInput(t *testing.T) {
+	h := newHarness(t, 0)
+	dir := t.TempDir()
+	binary := filepath.Join(dir, "blob.bin")
+	os.WriteFile(binary, []byte{0, 1, 2, 3, 0xff, 0xfe}, 0o600)
+	tm := start(t, h.model(t, nil), 100, 24)
+	// A mention of a file muse cannot send: nothing is sent, the prompt stays.
+	send(tm, "read @"+binary+" please")
+	waitFor(t, tm, "cannot attach")
+	// A refused /attach comes back into the input, to be fixed.
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // clear the prompt
+	send(tm, "/attach "+dir)
+	waitFor(t, tm, "› /attach "+dir)
+	m := quit(t, tm)
+	if len(m.pending) != 0 || len(m.conv.Entries()) != 0 {
+		t.Errorf("nothing should be attached or sent: %d pending, %d entries", len(m.pending), len(m.conv.Entries()))
+	}
+}
+
+func TestDetachAndBackspaceRemoveChips(t *testing.T) {
+	h := newHarness(t, 0)
+	a, b := writeFile(t, "a.txt", "one"), writeFile(t, "b.txt", "two")
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "/attach "+a)
+	waitFor(t, tm, "[1] a.txt")
+	send(tm, "/attach "+b)
+	waitFor(t, tm, "[2] b.txt")
+	send(tm, "/detach 1")
+	waitFor(t, tm, "removed a.txt")
+	tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	waitFor(t, tm, "removed b.txt")
+	m := quit(t, tm)
+	if len(m.pending) != 0 {
+		t.Errorf("%d attachments left", len(m.pending))
+	}
+}
+
+func TestPastedPathBecomesAMention(t *testing.T) {
+	h := newHarness(t, 0)
+	path := writeFile(t, "my notes.txt", "x")
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	pasted := strings.ReplaceAll(path, " ", `\ `) // as a terminal pastes a dropped file
+	m.input = m.input.SetValue("look at " + pasted)
+	m, _ = updateModel(m, input.PathPastedMsg{Text: pasted, Path: path})
+	if got, want := m.input.Value(), `look at @"`+path+`"`; got != want {
+		t.Errorf("input %q, want %q", got, want)
+	}
+	if paths, _ := input.Mentions(m.input.Value()); len(paths) != 1 || paths[0] != path {
+		t.Errorf("the mention reads back as %q", paths)
+	}
+	if !strings.Contains(m.notice, "my notes.txt is attached when you send") {
+		t.Errorf("notice %q", m.notice)
+	}
+}
+
+func TestAttachmentsOfTheCommandLineWaitAboveTheInput(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.modelWith(t, nil, func(o *Options) {
+		f := attachText(t, "stdin", "piped text\n")
+		o.Attach = append(o.Attach, f)
+	})
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if !strings.Contains(m.View(), "[1] stdin") || !strings.Contains(m.notice, "sent with the first prompt") {
+		t.Errorf("the piped text should wait as a chip:\n%s", m.View())
+	}
+}
+
+// attachText prepares text as an attachment named name.
+func attachText(t *testing.T, name, text string) attach.File {
+	t.Helper()
+	f, err := attach.FromBytes(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
