@@ -21,6 +21,7 @@ import (
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
+	"muse/ui/mcp"
 	"muse/ui/picker"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -66,6 +67,9 @@ type Options struct {
 	Getenv func(string) string
 	// Keys rebinds actions by name, from the profile.
 	Keys map[string][]string
+	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
+	// the /mcp command; nil when there are none.
+	MCP *mcp.Manager
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
