@@ -23,6 +23,7 @@ import (
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/picker"
+	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
@@ -405,6 +406,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitTurn(msg.id, msg.ch)
 	case turnBatchMsg:
 		return m.applyTurn(msg)
+	case mcpDoneMsg:
+		m.notice = sanitize.Line(msg.notice)
+		return m.layout(), nil
 	case flushLiveMsg:
 		if t := m.turn; t != nil && msg.id == t.id {
 			t.flushing = false

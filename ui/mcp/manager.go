@@ -298,6 +298,18 @@ func (m *Manager) Names() []string {
 	return names
 }
 
+// ServerOf returns the server whose tool is offered as name, or "".
+func (m *Manager) ServerOf(name string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range m.offeredLocked() {
+		if t.Def.Name == name {
+			return t.Server
+		}
+	}
+	return ""
+}
+
 func (m *Manager) find(name string) *server {
 	for _, s := range m.srv {
 		if s.cfg.Name == name {
