@@ -160,11 +160,7 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 			}
 		}
 	}
-	var tools []engine.Tool
-	for _, t := range m.offeredLocked() {
-		tools = append(tools, t.Tool)
-	}
-	return tools, notes
+	return m.offeredLocked(), notes
 }
 
 // Start starts the server name now, if it is not running, and waits for
@@ -517,16 +513,10 @@ func schemaProblem(schema any) string {
 	return ""
 }
 
-// offered is a tool offered, with its server's own name for it.
-type offered struct {
-	engine.Tool
-	tool string
-}
-
 // offeredLocked returns the tools of the ready servers under names that
 // the API takes and that differ, in the configuration's order.
-func (m *Manager) offeredLocked() []offered {
-	var out []offered
+func (m *Manager) offeredLocked() []engine.Tool {
+	var out []engine.Tool
 	taken := map[string]bool{}
 	for _, s := range m.srv {
 		if s.state != Ready {
@@ -539,12 +529,12 @@ func (m *Manager) offeredLocked() []offered {
 			if t.InputSchema == nil {
 				schema = nil
 			}
-			out = append(out, offered{engine.Tool{
+			out = append(out, engine.Tool{
 				Def:     api.Tool{Name: name, Description: t.Description, InputSchema: schema},
 				Call:    m.caller(s, t.Name),
 				Server:  s.cfg.Name,
 				Allowed: slices.Contains(s.cfg.Allow, t.Name),
-			}, t.Name})
+			})
 		}
 	}
 	return out
