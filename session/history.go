@@ -145,11 +145,22 @@ type ToolResult struct {
 	ExitCode int    `json:"exit_code,omitempty"`
 	// DurationMS is how long the command ran.
 	DurationMS int64 `json:"duration_ms,omitempty"`
+	// Content holds blocks sent back after Output: the images of an MCP
+	// tool's result.
+	Content []api.ContentBlock `json:"content,omitempty"`
 }
 
-// block is the tool_result content block sent back for r.
+// block is the tool_result content block sent back for r: Output as the
+// content, or, with Content, a text block of Output followed by Content.
 func (r ToolResult) block() api.ContentBlock {
 	content, _ := json.Marshal(r.Output)
+	if len(r.Content) > 0 {
+		blocks := make([]api.ContentBlock, 0, 1+len(r.Content))
+		if r.Output != "" {
+			blocks = append(blocks, api.ContentBlock{Type: api.BlockText, Text: r.Output})
+		}
+		content, _ = json.Marshal(append(blocks, r.Content...))
+	}
 	return api.ContentBlock{Type: api.BlockToolResult, ToolUseID: r.ToolUseID, ResultContent: content, IsError: r.IsError}
 }
 

@@ -23,6 +23,7 @@ import (
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
+	"muse/ui/mcp"
 	"muse/ui/picker"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
@@ -69,6 +70,9 @@ type Options struct {
 	Getenv func(string) string
 	// Keys rebinds actions by name, from the profile.
 	Keys map[string][]string
+	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
+	// the /mcp command; nil when there are none.
+	MCP *mcp.Manager
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
@@ -417,6 +421,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitTurn(msg.id, msg.ch)
 	case turnBatchMsg:
 		return m.applyTurn(msg)
+	case mcpDoneMsg:
+		m.notice = sanitize.Line(msg.notice)
+		return m.layout(), nil
 	case flushLiveMsg:
 		if t := m.turn; t != nil && msg.id == t.id {
 			t.flushing = false

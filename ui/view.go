@@ -450,6 +450,9 @@ func (m Model) approvalView() string {
 	call := t.ask.call
 	name := sanitize.Line(call.Name)
 	title := "run tool " + name + "?"
+	if srv := m.mcpServerOf(call.Name); srv != "" {
+		title = "run tool " + name + " of MCP server " + sanitize.Line(srv) + "?"
+	}
 	keys := "y yes · n no · a always"
 	if !t.ask.hasCommand {
 		title = "tool " + name + " needs a result"

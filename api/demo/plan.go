@@ -13,6 +13,7 @@ import (
 const (
 	kwThink      = "demo:think"
 	kwTool       = "demo:tool"
+	kwMCP        = "demo:mcp"
 	kwError      = "demo:error"
 	kwOverloaded = "demo:overloaded"
 	kwRateLimit  = "demo:ratelimit"
@@ -25,7 +26,7 @@ const (
 // Keywords lists the scenario words a prompt can hold, for a screen to
 // offer: those of the message endpoint, and those of the image endpoint.
 func Keywords() (messages, images []string) {
-	messages = []string{kwLong, kwThink, kwTool, kwError, kwOverloaded, kwRateLimit, kwHTML, kwHostile, kwSlow}
+	messages = []string{kwLong, kwThink, kwTool, kwMCP, kwError, kwOverloaded, kwRateLimit, kwHTML, kwHostile, kwSlow}
 	images = []string{kwURL, kwMixed, kwTwo, kwBadB64, kwHuge, kw404, kwHostile, kwSlow}
 	return messages, images
 }
@@ -171,6 +172,18 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	switch {
 	case turn.hasToolResult:
 		text = "The tool returned: " + truncateRunes(turn.toolResult, 200)
+	case turn.has(kwMCP) && !refusesTools(req):
+		name := pickMCPTool(req)
+		if name == "" {
+			text = "No MCP tool is offered: muse --demo offers the demo server's unless --no-mcp is given."
+			break
+		}
+		in, _ := json.Marshal(map[string]string{"text": strings.TrimSpace(strings.ReplaceAll(turn.prompt, kwMCP, ""))})
+		text = fmt.Sprintf("I'll ask the MCP tool `%s`.", name)
+		tool = &planBlock{
+			start:  api.ContentBlock{Type: api.BlockToolUse, ID: fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)), Name: name, Input: json.RawMessage("{}")},
+			deltas: splitJSON(string(in)),
+		}
 	case turn.has(kwTool) && !refusesTools(req) || forcesTool(req):
 		name, schema := pickTool(req)
 		text = fmt.Sprintf("I'll call the `%s` tool to find out.", name)

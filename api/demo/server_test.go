@@ -68,7 +68,7 @@ func TestTimeTool(t *testing.T) {
 // Every keyword offered is one the demo acts on.
 func TestKeywords(t *testing.T) {
 	msgs, imgs := Keywords()
-	if len(msgs) != 9 || len(imgs) != 8 {
+	if len(msgs) != 10 || len(imgs) != 8 {
 		t.Errorf("keywords %q %q", msgs, imgs)
 	}
 	for _, k := range append(msgs, imgs...) {

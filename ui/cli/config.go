@@ -14,6 +14,7 @@ import (
 	"muse/session"
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/engine"
+	"muse/ui/mcp"
 	"muse/ui/sanitize"
 )
 
@@ -52,6 +53,9 @@ type config struct {
 	// MUSE_ACCESS_TOKEN, MUSE_API_KEY and the profile's access_token_env and
 	// api_key_env. Tool commands are to run without them.
 	secretEnv []string
+	// mcp runs the MCP servers whose tools are offered; nil when there
+	// are none.
+	mcp *mcp.Manager
 }
 
 // Demo defaults.
@@ -152,6 +156,9 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		for _, t := range tools {
 			c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 		}
+	}
+	if c.mcp, err = mcpManager(f, prof, c, getenv); err != nil {
+		return nil, err
 	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.

@@ -33,6 +33,9 @@ type flags struct {
 
 	thinkingBudget int
 	toolsFile      string
+	mcpConfig      string
+	mcpOnly        []string
+	noMCP          bool
 	profile        string
 	configPath     string
 	toolChoice     string
@@ -97,6 +100,9 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.IntVar(&f.topK, "top-k", 0, "sample from the top `N` tokens, at least 1")
 	fs.StringArrayVar(&f.stop, "stop", nil, "stop `SEQUENCE` (repeatable)")
 	fs.StringVar(&f.toolsFile, "tools", "", "offer the tools of `FILE.json` (an array of name, description, input_schema, command)")
+	fs.StringVar(&f.mcpConfig, "mcp-config", "", "offer the tools of the MCP servers of `FILE`, an {\"mcpServers\": {...}} JSON file as Claude Desktop, Claude Code and Cursor write")
+	fs.StringArrayVar(&f.mcpOnly, "mcp", nil, "use only the MCP server `NAME` of the profile or --mcp-config (repeatable)")
+	fs.BoolVar(&f.noMCP, "no-mcp", false, "use no MCP server")
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
@@ -190,6 +196,9 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 	}
 	if f.allowTools && !f.printSet {
 		return usagef("--allow-tools goes with -p; the chat screen asks before each tool runs")
+	}
+	if f.noMCP && (changed("mcp") || changed("mcp-config")) {
+		return usagef("--no-mcp turns MCP servers off: leave out --mcp and --mcp-config, or --no-mcp")
 	}
 	if changed("tool-choice") && strings.TrimSpace(f.toolChoice) == "" {
 		return usagef("--tool-choice must be auto, any, none or a tool's name")

@@ -148,7 +148,8 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 		return engine.Approval{Run: hasCommand}
 	}
-	ecfg := engine.Config{Client: client, Tools: cfg.tools, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv), MaxRounds: cfg.maxRounds, NoStream: f.noStream}
+	ecfg := cfg.engineConfig(client)
+	ecfg.NoStream = f.noStream
 	res, err := engine.Run(ctx, ecfg, w, turn, emit, approve)
 	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {

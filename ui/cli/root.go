@@ -130,6 +130,9 @@ func (a *app) runMuse() int {
 	}
 	client := api.New(cfg.baseURL, opts...)
 	defer client.Close()
+	if cfg.mcp != nil {
+		defer cfg.mcp.Close() // after KillAll below: the stdio servers are dead already
+	}
 	if f.printSet {
 		// SIGTERM and SIGHUP (a closed terminal) end the turn like ctrl+c:
 		// what arrived is saved, and running tools are killed.

@@ -19,7 +19,6 @@ import (
 	"muse/theme"
 	"muse/ui"
 	"muse/ui/attach"
-	"muse/ui/engine"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
 	"muse/ui/screen"
@@ -78,7 +77,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys,
-		Config: engine.Config{Client: client, Tools: cfg.tools, MaxRounds: cfg.maxRounds, RunTool: engine.Commands(cfg.toolTimeout, cfg.secretEnv)}}
+		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {

@@ -48,6 +48,13 @@ const (
 type Tool struct {
 	Def     api.Tool
 	Command []string
+	// Call, when set, runs the tool instead of a command: a tool of a
+	// Model Context Protocol server (see ToolCaller).
+	Call ToolCaller
+	// Server names the MCP server of a tool with Call.
+	Server string
+	// Allowed runs the tool without asking: the configuration allows it.
+	Allowed bool
 }
 
 // Defs returns the definitions sent to the server.
@@ -70,6 +77,9 @@ type Config struct {
 	Tools  []Tool
 	// RunTool runs tool commands; nil refuses to run them.
 	RunTool ToolRunner
+	// MoreTools, when set, is asked at the start of each turn for tools
+	// offered besides Tools (those of MCP servers; see ToolSource).
+	MoreTools ToolSource
 	// MaxRounds bounds the tool rounds of one turn (defaultMaxRounds when 0).
 	MaxRounds int
 	// CheckpointEvery is how often a streaming reply is checkpointed.
@@ -185,6 +195,9 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	}
 	if r.cfg.MaxReplySize <= 0 {
 		r.cfg.MaxReplySize = api.DefaultMaxReplySize
+	}
+	if r.cfg.MoreTools != nil {
+		r.cfg.Tools = r.moreTools(ctx)
 	}
 	return r.run(ctx, t)
 }
@@ -570,9 +583,9 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 				Output: fmt.Sprintf("muse has no tool named %q", call.Name), Approval: "no"})
 			continue
 		}
-		hasCommand := len(tool.Command) > 0
+		hasCommand := len(tool.Command) > 0 || tool.Call != nil
 		a := Approval{Run: true, Always: true}
-		if !r.always[call.Name] || !hasCommand {
+		if !r.always[call.Name] && !tool.Allowed || !hasCommand {
 			a = r.approve(ctx, call, hasCommand)
 		}
 		if ctx.Err() != nil {
@@ -608,6 +621,9 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 // runTool runs a call's command.
 func (r *runner) runTool(ctx context.Context, tool *Tool, call api.ContentBlock, approval string) session.ToolResult {
 	res := session.ToolResult{ToolUseID: call.ID, Name: call.Name, Approval: approval}
+	if tool.Call != nil {
+		return r.callTool(ctx, tool, call, res)
+	}
 	if r.cfg.RunTool == nil {
 		res.IsError, res.Output = true, "this muse runs no tool commands"
 		return res

@@ -60,6 +60,7 @@ const (
 	ActionOpen                     // open image N of the last image turn; 0: the last image saved
 	ActionAttach                   // attach the file arg; with N, image N of the last image turn; arg "clipboard": the clipboard's image
 	ActionDetach                   // remove attachment N waiting to be sent; 0: all of them
+	ActionMCP                      // list the MCP servers (arg ""), or turn one on or off (arg "on NAME", "off NAME")
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -100,6 +101,7 @@ var slashCommands = []slashCommand{
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
 	{name: "export", args: "[PATH]", help: "save this session as Markdown (default ./muse-<id>.md)", run: slashExport},
+	{name: "mcp", args: "[on|off NAME]", help: "MCP servers, their state and tools (on/off NAME: start or stop one for this session)", run: slashMCP},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
 	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(ActionHelp)},
 	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(ActionQuit)},
@@ -447,6 +449,14 @@ func slashRename(arg string, p session.Params) (Result, error) {
 
 func slashExport(arg string, p session.Params) (Result, error) {
 	return Result{Action: ActionExport, Params: slashCloneParams(p), Arg: strings.TrimSpace(arg)}, nil
+}
+
+func slashMCP(arg string, p session.Params) (Result, error) {
+	f := strings.Fields(arg)
+	if len(f) != 0 && (len(f) != 2 || f[0] != "on" && f[0] != "off") {
+		return Result{}, errors.New("usage: /mcp (list the servers), /mcp on NAME or /mcp off NAME")
+	}
+	return Result{Action: ActionMCP, Params: slashCloneParams(p), Arg: strings.Join(f, " ")}, nil
 }
 
 func slashModel(arg string, p session.Params) (Result, error) {

@@ -88,6 +88,9 @@ type Profile struct {
 	// Keys maps an action name, such as "send", to the keys bound to it.
 	Keys  map[string][]string
 	Tools []Tool
+	// MCP lists the profile's Model Context Protocol servers, in the
+	// file's order.
+	MCP []MCPServer
 }
 
 // File is a loaded configuration file.

@@ -75,6 +75,18 @@ command = ["date", "-u"]
 name = "lookup"
 input_schema_file = "schema.json"
 
+[profiles.work.mcp.files]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+env = { DEBUG = "1" }
+allow = ["read_text_file"]
+
+[profiles.work.mcp.tracker]
+type = "http"
+url = "https://mcp.example.com/mcp"
+headers = { X-Team = "blue" }
+token_env = "TRACKER_TOKEN"
+
 [profiles."home lab"]
 base_url = "http://127.0.0.1:8080"
 model = "local"
@@ -145,6 +157,12 @@ func TestLoadFull(t *testing.T) {
 				Name:        "lookup",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
 			},
+		},
+		MCP: []MCPServer{
+			{Name: "files", Path: f.Path, Line: 51, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
+			{Name: "tracker", Path: f.Path, Line: 57, Type: "http", URL: "https://mcp.example.com/mcp",
+				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}
 	got, err := f.Select("")
@@ -477,5 +495,47 @@ func TestExampleListsTheActions(t *testing.T) {
 	got := strings.Fields(strings.ReplaceAll(list, "#", " "))
 	if want := keyaction.Names(); !slices.Equal(got, want) {
 		t.Errorf("the example lists the actions %q, want %q", got, want)
+	}
+}
+
+// Bad [profiles.NAME.mcp.SERVER] tables are reported at their line.
+func TestLoadBadMCP(t *testing.T) {
+	text := `[profiles.w]
+model = "m"
+[profiles.w.mcp.a]
+args = ["x"]
+[profiles.w.mcp.b]
+command = "x"
+url = "https://h/"
+[profiles.w.mcp.c]
+url = "https://h/"
+headers = { Authorization = "Bearer sekrit" }
+[profiles.w.mcp.d]
+command = "x"
+token = "sekrit"
+[profiles.w.mcp.e]
+commnd = "x"
+[profiles.w.mcp."bad name"]
+command = "x"
+`
+	_, err := Load(write(t, t.TempDir(), text))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	got := err.Error()
+	for _, want := range []string{
+		`:3: [profiles.w.mcp.a] needs command = "..." (a stdio server) or url`,
+		`:5: [profiles.w.mcp.b] takes command (a stdio server) or url (an HTTP server), not both`,
+		`:10: headers must not hold Authorization`,
+		`:13: token is not read: credentials are not read from the file: use token_env or token_cmd`,
+		`:15: unknown key "commnd" in [profiles.w.mcp.e] (did you mean "command"?)`,
+		`:16: [profiles.w.mcp."bad name"] must be named with 1 to 32 letters`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("errors lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "sekrit") {
+		t.Errorf("a secret is repeated:\n%s", got)
 	}
 }

@@ -42,6 +42,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"stop_sequences":     stopSequences,
 	"keys":               func(p *Profile, v value) { p.Keys = v.keys() },
 	"tools":              func(p *Profile, v value) { p.Tools = v.tools() },
+	"mcp":                func(p *Profile, v value) { p.MCP = v.mcp() },
 }
 
 // profileKeyNames lists the keys of a profile, for suggestions.

@@ -99,6 +99,31 @@ func Show(p *Profile, w io.Writer) {
 			showLine(w, "command", quoteList(t.Command))
 		}
 	}
+	for _, s := range p.MCP {
+		fmt.Fprintf(w, "[mcp.%s]\n", tableKey(s.Name))
+		for _, kv := range []struct{ k, v string }{{"type", s.Type}, {"command", s.Command}, {"cwd", s.Cwd}, {"url", s.URL}, {"token_env", s.TokenEnv}, {"token_cmd", s.TokenCmd}} {
+			if kv.v != "" {
+				showLine(w, kv.k, strconv.Quote(kv.v))
+			}
+		}
+		for _, kv := range []struct {
+			k string
+			v []string
+		}{{"args", s.Args}, {"allow", s.Allow}} {
+			if kv.v != nil {
+				showLine(w, kv.k, quoteList(kv.v))
+			}
+		}
+		for _, kv := range []struct {
+			k string
+			v map[string]string
+		}{{"env", s.Env}, {"headers", s.Headers}} {
+			if len(kv.v) > 0 {
+				// Values of env and headers may be anything: shown as keys only.
+				showLine(w, kv.k, quoteList(sortedKeys(kv.v)))
+			}
+		}
+	}
 }
 
 // showLine writes "name = value", masking the value when the name looks like

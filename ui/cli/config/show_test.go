@@ -95,6 +95,8 @@ func TestShowEverySetting(t *testing.T) {
 			want = "\n[keys]\n"
 		case "tools":
 			want = "\n[[tools]]\n"
+		case "mcp":
+			want = "\n[mcp.files]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-filesystem\", \".\"]\nallow = [\"read_text_file\"]\nenv = [\"DEBUG\"]\n[mcp.tracker]\ntype = \"http\"\nurl = \"https://mcp.example.com/mcp\"\ntoken_env = \"TRACKER_TOKEN\"\nheaders = [\"X-Team\"]\n"
 		}
 		if !strings.Contains(sb.String(), want) {
 			t.Errorf("Show leaves out %s:\n%s", k, sb.String())

@@ -98,8 +98,8 @@ max_tool_rounds = 20
 
 # Key bindings: action = list of keys. Actions: send newline cancel quit
 # pageup pagedown halfup halfdown top bottom help editor thinking copy prev
-# next complete sessions new open previews linestart lineend wordleft
-# wordright deleteword deletetoend select.
+# next complete sessions new open previews pasteimage linestart lineend
+# wordleft wordright deleteword deletetoend select.
 #[profiles.work.keys]
 #send = ["enter"]
 #newline = ["alt+enter", "ctrl+j"]
@@ -115,4 +115,22 @@ max_tool_rounds = 20
 #description = "The current time in UTC."
 #input_schema = { type = "object", properties = { tz = { type = "string" } } }
 #command = ["date", "-u"]
+
+# Model Context Protocol servers whose tools the model may call, one
+# [profiles.work.mcp.NAME] table each, with the keys of the "mcpServers"
+# JSON that Claude Desktop, Claude Code and Cursor write (which muse reads
+# too: muse --mcp-config FILE). Tools are offered as NAME__TOOL and asked
+# about like any tool; allow lists those that run without asking. A stdio
+# server gets command, args, env and cwd, and runs without muse's
+# credentials; an HTTP server gets url and headers, and its token comes
+# from token_env or token_cmd, never from this file. --mcp NAME uses only
+# that server, --no-mcp none; /mcp lists them and turns them on or off.
+#[profiles.work.mcp.files]
+#command = "npx"
+#args = ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]
+#allow = ["read_text_file", "list_directory"]
+#[profiles.work.mcp.tracker]
+#type = "http"
+#url = "https://mcp.example.com/mcp"
+#token_env = "TRACKER_TOKEN"
 `

@@ -1,0 +1,96 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/api"
+)
+
+// MCPServerName is the name --demo gives its MCP server, which prefixes
+// its tools' names (demo__word_count).
+const MCPServerName = "demo"
+
+// MCPConnect connects to a new demo MCP server in this process, so that
+// --demo shows MCP tools with nothing to install: clock (the time in UTC,
+// from now), echo (its text back) and word_count (the words and lines of
+// a text). It reads nothing and changes nothing.
+func MCPConnect(now func() time.Time) func(ctx context.Context) (sdk.Transport, error) {
+	return func(ctx context.Context) (sdk.Transport, error) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := mcpServer(now).Connect(ctx, st, nil); err != nil {
+			return nil, fmt.Errorf("demo MCP server: %w", err)
+		}
+		return ct, nil
+	}
+}
+
+// mcpServer builds the demo MCP server.
+func mcpServer(now func() time.Time) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "muse-demo", Version: "1"}, nil)
+	text := func(s string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+	}
+	textSchema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"the text"}},"required":["text"]}`)
+	args := func(req *sdk.CallToolRequest) (string, error) {
+		var in struct {
+			Text *string `json:"text"`
+		}
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil || in.Text == nil {
+			return "", fmt.Errorf(`the input must be {"text": "..."}`)
+		}
+		return *in.Text, nil
+	}
+	s.AddTool(&sdk.Tool{Name: "clock", Description: "The current time in UTC (demo MCP server).", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text(now().UTC().Format("15:04 UTC, Monday 2 January 2006")), nil
+		})
+	s.AddTool(&sdk.Tool{Name: "echo", Description: "Sends the text back (demo MCP server).", InputSchema: textSchema},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			t, err := args(req)
+			if err != nil {
+				r := text(err.Error())
+				r.IsError = true
+				return r, nil
+			}
+			return text(t), nil
+		})
+	s.AddTool(&sdk.Tool{Name: "word_count", Description: "Counts the words, lines and characters of a text (demo MCP server).", InputSchema: textSchema},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			t, err := args(req)
+			if err != nil {
+				r := text(err.Error())
+				r.IsError = true
+				return r, nil
+			}
+			lines := strings.Count(t, "\n")
+			if t != "" && !strings.HasSuffix(t, "\n") {
+				lines++
+			}
+			words := len(strings.FieldsFunc(t, unicode.IsSpace))
+			return text(fmt.Sprintf("%d words, %d lines, %d characters", words, lines, len([]rune(t)))), nil
+		})
+	return s
+}
+
+// pickMCPTool chooses the tool demo:mcp calls: the demo server's
+// word_count, else the first MCP tool offered (named SERVER__TOOL), else
+// none.
+func pickMCPTool(req *api.MessageRequest) string {
+	first := ""
+	for _, t := range req.Tools {
+		if t.Name == MCPServerName+"__word_count" {
+			return t.Name
+		}
+		if first == "" && strings.Contains(t.Name, "__") {
+			first = t.Name
+		}
+	}
+	return first
+}

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"muse/api"
+	"muse/session"
+)
+
+// ToolCaller runs a tool in muse's process, such as by calling a Model
+// Context Protocol server, with the call's input (a JSON object).
+type ToolCaller func(ctx context.Context, input json.RawMessage) ToolOutput
+
+// ToolOutput is what a ToolCaller gives back: Text for the tool_result,
+// and Blocks (images) sent after it; IsError marks a failed call.
+type ToolOutput struct {
+	Text    string
+	Blocks  []api.ContentBlock
+	IsError bool
+}
+
+// ToolSource gives the tools offered besides Config.Tools at the start of
+// a turn, starting what serves them when needed, and notes worth a line in
+// the status bar (a server that failed). It may block for as long as the
+// servers take to start, bounded by their own time limit, or until ctx
+// ends.
+type ToolSource func(ctx context.Context) (tools []Tool, notes []string)
+
+// moreTools returns Config.Tools and those of Config.MoreTools, reporting
+// its notes. A tool of MoreTools named like one of Tools is left out.
+func (r *runner) moreTools(ctx context.Context) []Tool {
+	more, notes := r.cfg.MoreTools(ctx)
+	for _, n := range notes {
+		r.emit(Event{Kind: Notice, Text: n})
+	}
+	tools := slices.Clip(r.cfg.Tools)
+	for _, t := range more {
+		if !slices.ContainsFunc(tools, func(o Tool) bool { return o.Def.Name == t.Def.Name }) {
+			tools = append(tools, t)
+		}
+	}
+	return tools
+}
+
+// callTool runs a call of a tool with Call; res holds what is known of
+// the result already.
+func (r *runner) callTool(ctx context.Context, tool *Tool, call api.ContentBlock, res session.ToolResult) session.ToolResult {
+	r.emit(Event{Kind: ToolRunning, Call: call})
+	input := call.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	start := r.cfg.Now()
+	out := tool.Call(ctx, input)
+	res.Output, res.Content, res.IsError = out.Text, out.Blocks, out.IsError
+	res.DurationMS = r.cfg.Now().Sub(start).Milliseconds()
+	return res
+}

@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/session"
+	"muse/ui/mcp"
+	"muse/ui/sanitize"
+)
+
+// mcpDoneMsg says how /mcp on or /mcp off went.
+type mcpDoneMsg struct{ notice string }
+
+// mcpCommand carries out /mcp: arg "" lists the servers into the
+// conversation; "on NAME" and "off NAME" start or stop one in the
+// background (a tea.Cmd: starting waits for the server).
+func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
+	mgr := m.opts.MCP
+	if mgr == nil {
+		m.notice = "no MCP server is configured: --mcp-config FILE, or [profiles.NAME.mcp.SERVER] in the profile"
+		return m, nil
+	}
+	op, name, _ := strings.Cut(arg, " ")
+	switch op {
+	case "on":
+		m.notice = "starting MCP server " + sanitize.Line(name) + "…"
+		return m, func() tea.Msg {
+			if err := mgr.Start(context.Background(), name); err != nil {
+				return mcpDoneMsg{fmt.Sprintf("MCP server %s: %v", name, err)}
+			}
+			return mcpDoneMsg{fmt.Sprintf("MCP server %s is on: its tools are offered from the next request", name)}
+		}
+	case "off":
+		return m, func() tea.Msg {
+			if err := mgr.Stop(name); err != nil {
+				return mcpDoneMsg{err.Error()}
+			}
+			return mcpDoneMsg{fmt.Sprintf("MCP server %s is off for this session", name)}
+		}
+	}
+	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}).layout(), nil
+}
+
+// mcpList describes the servers for /mcp, made safe to show.
+func mcpList(servers []mcp.Status) string {
+	var b strings.Builder
+	b.WriteString("MCP servers (/mcp on NAME, /mcp off NAME):\n")
+	for _, s := range servers {
+		fmt.Fprintf(&b, "\n%s · %s · %s", s.Name, s.Type, s.State)
+		if s.Err != "" {
+			b.WriteString(": " + s.Err)
+		}
+		if len(s.Tools) > 0 {
+			b.WriteString("\n  tools: " + strings.Join(s.Tools, ", "))
+		}
+		for _, n := range s.Skipped {
+			b.WriteString("\n  " + n)
+		}
+		b.WriteString("\n")
+	}
+	return sanitize.Plain(strings.TrimRight(b.String(), "\n"))
+}
+
+// mcpServerOf names the MCP server of the tool offered as name, or "".
+func (m Model) mcpServerOf(name string) string {
+	if m.opts.MCP == nil {
+		return ""
+	}
+	return m.opts.MCP.ServerOf(name)
+}

@@ -1,0 +1,355 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Transports a server may use.
+const (
+	TypeStdio = "stdio"
+	TypeHTTP  = "http"
+	TypeSSE   = "sse"
+)
+
+// Server is one MCP server as configured.
+type Server struct {
+	// Name is the server's name in the configuration, which prefixes its
+	// tools' names.
+	Name string
+	// Where says where it was configured, such as "mcp.json:4", for
+	// messages.
+	Where string
+	// Type is TypeStdio, TypeHTTP or TypeSSE.
+	Type string
+	// Command, Args, Env and Cwd start a stdio server.
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+	// URL and Headers reach an HTTP or SSE server. Headers may hold
+	// credentials: they are never shown.
+	URL     string
+	Headers map[string]string
+	// Allow lists the server's tools (by their own names) that run without
+	// asking.
+	Allow []string
+	// Connect, when set, connects to a server in muse's own process (the
+	// demo's) instead.
+	Connect func(ctx context.Context) (sdk.Transport, error)
+}
+
+// serverKeys are the keys of a server in an mcpServers file.
+var serverKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers", "allow"}
+
+// Check returns what is wrong with s, or nil: a stdio server needs a
+// command and no URL, an HTTP or SSE one an http(s) URL and no command.
+func (s *Server) Check() error {
+	if s.Connect != nil {
+		return nil
+	}
+	if s.Type == "" {
+		s.Type = TypeStdio
+		if s.URL != "" && s.Command == "" {
+			s.Type = TypeHTTP
+		}
+	}
+	switch s.Type {
+	case TypeStdio:
+		if strings.TrimSpace(s.Command) == "" {
+			return errors.New(`a stdio server needs a "command", such as "npx"`)
+		}
+		if s.URL != "" {
+			return errors.New(`a stdio server takes "command", not "url": set "type": "http" for an HTTP server`)
+		}
+	case TypeHTTP, TypeSSE, "streamable-http":
+		if s.Type == "streamable-http" {
+			s.Type = TypeHTTP
+		}
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf(`an %s server needs a "url" such as "https://mcp.example.com/mcp", got %q`, s.Type, redactURL(s.URL))
+		}
+		if u.User != nil {
+			return errors.New(`"url" must not hold a user name or password: put credentials in "headers"`)
+		}
+		if s.Command != "" {
+			return fmt.Errorf(`an %s server takes "url", not "command"`, s.Type)
+		}
+	default:
+		return fmt.Errorf(`"type" must be "stdio", "http" or "sse", got %q`, s.Type)
+	}
+	for k := range s.Headers {
+		if !headerNameRE.MatchString(k) {
+			return fmt.Errorf("header name %q is not a valid HTTP header name", k)
+		}
+	}
+	return nil
+}
+
+var headerNameRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// redactURL returns u without its query, which may hold a key.
+func redactURL(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		return u[:i] + "?…"
+	}
+	return u
+}
+
+// maxConfigSize is the largest mcpServers file read.
+const maxConfigSize = 1 << 20
+
+// LoadFile reads an mcpServers file, as Claude Desktop, Claude Code and
+// Cursor write it: {"mcpServers": {"NAME": {"command", "args", "env",
+// "cwd"} or {"type": "http", "url", "headers"}}}. Other top-level keys
+// are ignored; ${VAR} and ${VAR:-default} in command, args, env, cwd, url
+// and headers are replaced by the variable of getenv (nil means
+// os.Getenv). Problems name the file and line.
+func LoadFile(path string, getenv func(string) string) ([]Server, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--mcp-config: %w", err)
+	}
+	defer f.Close()
+	data, err := readAtMost(f, maxConfigSize)
+	if err != nil {
+		return nil, fmt.Errorf("--mcp-config %s: %w", path, err)
+	}
+	return ParseFile(path, data, getenv)
+}
+
+// ParseFile reads the text of an mcpServers file named path (see LoadFile).
+func ParseFile(path string, data []byte, getenv func(string) string) ([]Server, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	at := func(off int64) string {
+		line := bytes.Count(data[:min(max(off, 0), int64(len(data)))], []byte{'\n'}) + 1
+		return fmt.Sprintf("%s:%d", path, line)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("%s: invalid JSON: %v", at(se.Offset-1), se)
+		}
+		return nil, fmt.Errorf("%s: %v: the file must be a JSON object such as {\"mcpServers\": {\"fs\": {\"command\": \"npx\"}}}", path, err)
+	}
+	raw, ok := top["mcpServers"]
+	if !ok {
+		return nil, fmt.Errorf("%s: no \"mcpServers\" object: the file must look like {\"mcpServers\": {\"fs\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", \".\"]}}}", path)
+	}
+	offsets := keyOffsets(data)
+	var servers map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &servers); err != nil {
+		return nil, fmt.Errorf("%s: \"mcpServers\" must be an object of servers by name", at(offsets["mcpServers"]))
+	}
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	// In the file's order, so that tool names and messages are stable.
+	sort.Slice(names, func(i, j int) bool { return offsets["mcpServers/"+names[i]] < offsets["mcpServers/"+names[j]] })
+	var out []Server
+	var problems []error
+	for _, n := range names {
+		where := at(offsets["mcpServers/"+n])
+		s, err := parseServer(n, servers[n], getenv)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: server %q: %w", where, n, err))
+			continue
+		}
+		s.Where = where
+		out = append(out, s)
+	}
+	if err := errors.Join(problems...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseServer reads one server of an mcpServers file.
+func parseServer(name string, raw json.RawMessage, getenv func(string) string) (Server, error) {
+	if err := CheckName(name); err != nil {
+		return Server{}, err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return Server{}, errors.New("must be an object such as {\"command\": \"npx\", \"args\": [...]}")
+	}
+	for k := range keys {
+		if !slices.Contains(serverKeys, k) {
+			return Server{}, fmt.Errorf("unknown key %q: a server takes %s", k, strings.Join(serverKeys, ", "))
+		}
+	}
+	var w struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env"`
+		Cwd     string            `json:"cwd"`
+		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers"`
+		Allow   []string          `json:"allow"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return Server{}, fmt.Errorf("%q must be %s, got a JSON %s", te.Field, jsonKind(te.Type.String()), te.Value)
+		}
+		return Server{}, err
+	}
+	s := Server{Name: name, Type: w.Type, Allow: w.Allow}
+	var err error
+	x := func(field, v string) string {
+		if err != nil {
+			return ""
+		}
+		var e error
+		v, e = Expand(v, getenv)
+		if e != nil {
+			err = fmt.Errorf("%s: %w", field, e)
+		}
+		return v
+	}
+	s.Command, s.Cwd, s.URL = x("command", w.Command), x("cwd", w.Cwd), x("url", w.URL)
+	for _, a := range w.Args {
+		s.Args = append(s.Args, x("args", a))
+	}
+	s.Env = expandMap(w.Env, func(k, v string) string { return x("env "+k, v) })
+	s.Headers = expandMap(w.Headers, func(k, v string) string { return x("headers "+k, v) })
+	if err != nil {
+		return Server{}, err
+	}
+	return s, s.Check()
+}
+
+func expandMap(m map[string]string, x func(k, v string) string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = x(k, v)
+	}
+	return out
+}
+
+// jsonKind names a Go type as JSON calls it.
+func jsonKind(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list of strings"
+	case strings.HasPrefix(t, "map["):
+		return "an object of strings"
+	}
+	return "a string"
+}
+
+var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}`)
+
+// Expand replaces ${VAR} and ${VAR:-default} in s with the variable's
+// value, as Claude Code does; a variable that is not set and has no
+// default is an error.
+func Expand(s string, getenv func(string) string) (string, error) {
+	var missing []string
+	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := varRE.FindStringSubmatch(m)
+		if v := getenv(sub[1]); v != "" {
+			return v
+		}
+		if sub[2] != "" {
+			return sub[2][2:]
+		}
+		missing = append(missing, sub[1])
+		return ""
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("environment variable %s is not set", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+
+// CheckName checks a server's name: 1 to 32 letters, digits, _ or -, which
+// prefix its tools' names.
+func CheckName(name string) error {
+	if !serverNameRE.MatchString(name) {
+		return fmt.Errorf("the server name %q must be 1 to 32 letters, digits, _ or -: its tools are named NAME__TOOL", name)
+	}
+	return nil
+}
+
+// keyOffsets returns the offsets of the keys of data's top-level object and
+// of the objects one level below it, as "key" and "key/subkey".
+func keyOffsets(data []byte) map[string]int64 {
+	out := map[string]int64{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		object, wantKey bool
+		key             string
+	}
+	var stack []frame
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		top := len(stack) - 1
+		if s, ok := tok.(string); ok && top >= 0 && stack[top].object && stack[top].wantKey {
+			stack[top].key, stack[top].wantKey = s, false
+			if top <= 1 {
+				path := make([]string, top+1)
+				for i := range path {
+					path[i] = stack[i].key
+				}
+				for before < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[before]) >= 0 {
+					before++
+				}
+				out[strings.Join(path, "/")] = before
+			}
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{object: true, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:top]
+			top--
+		}
+		if top >= 0 && stack[top].object {
+			stack[top].wantKey = true // the value ended: a key comes next
+		}
+	}
+}
+
+// readAtMost reads r whole, refusing more than limit bytes.
+func readAtMost(r io.Reader, limit int) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("larger than %d KiB: not an mcpServers file", limit>>10)
+	}
+	return data, nil
+}

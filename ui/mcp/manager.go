@@ -1,0 +1,565 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/api"
+	"muse/ui/engine"
+	"muse/ui/sanitize"
+	"muse/ui/toolrun"
+)
+
+// Defaults of Options.
+const (
+	// DefaultStartTimeout is how long a server may take to start and list
+	// its tools.
+	DefaultStartTimeout = 30 * time.Second
+	// DefaultCallTimeout is how long a tool call may take.
+	DefaultCallTimeout = 30 * time.Second
+	// DefaultMaxOutput is how many bytes of a result's text are kept, as
+	// for a command's output.
+	DefaultMaxOutput = 64 << 10
+	// maxImageBytes is how many bytes of images one result may send.
+	maxImageBytes = 5 << 20
+	// maxLine bounds one JSON-RPC message from a stdio server.
+	maxLine = 32 << 20
+)
+
+// Options tune a Manager.
+type Options struct {
+	// StartTimeout bounds a server's start, its tool list included.
+	StartTimeout time.Duration
+	// CallTimeout bounds each tool call.
+	CallTimeout time.Duration
+	// MaxOutput is how many bytes of a result's text are kept.
+	MaxOutput int
+	// Env is the environment of stdio servers; nil means os.Environ().
+	Env []string
+	// Drop names variables kept from stdio servers besides toolrun's
+	// DefaultDrop: muse's credentials.
+	Drop []string
+	// HTTPClient reaches HTTP servers; nil means a default client.
+	HTTPClient *http.Client
+	// Version is muse's version, sent to servers.
+	Version string
+}
+
+// State is where a server stands.
+type State int
+
+// States of a server.
+const (
+	// Idle: not started yet; it starts at the next turn that offers tools.
+	Idle State = iota
+	// Starting: starting, or listing its tools.
+	Starting
+	// Ready: its tools are offered.
+	Ready
+	// Failed: it did not start, or stopped; Status says why.
+	Failed
+	// Off: turned off for the session (--no-mcp, /mcp off).
+	Off
+)
+
+func (s State) String() string {
+	return [...]string{"not started", "starting", "ready", "failed", "off"}[s]
+}
+
+// Manager runs the configured servers and offers their tools. Its methods
+// may be called from any goroutine.
+type Manager struct {
+	opts Options
+	mu   sync.Mutex
+	srv  []*server
+}
+
+// server is one server and its connection.
+type server struct {
+	cfg   Server
+	state State
+	err   string // why it failed, for Status
+	// noted is set once the failure was reported in a turn.
+	noted bool
+	// done is closed when the start under way ends.
+	done    chan struct{}
+	session *sdk.ClientSession
+	proc    *toolrun.Process
+	tools   []*sdk.Tool
+	skipped []string // notes on tools not offered
+	gen     int      // counts starts, so a stale one is told apart
+}
+
+// New returns a Manager of servers, started only when asked for their
+// tools. Servers named in off start Off.
+func New(servers []Server, opts Options, off ...string) *Manager {
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	m := &Manager{opts: opts}
+	for _, s := range servers {
+		st := Idle
+		if slices.Contains(off, s.Name) {
+			st = Off
+		}
+		m.srv = append(m.srv, &server{cfg: s, state: st})
+	}
+	return m
+}
+
+// Tools starts the servers not started yet, in parallel, waits for those
+// starting (each within StartTimeout) or for ctx, and returns the tools of
+// the servers ready, with a note for each server that failed since the
+// last call. It is an engine.ToolSource.
+func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
+	var wait []chan struct{}
+	m.mu.Lock()
+	for _, s := range m.srv {
+		if s.state == Idle {
+			m.startLocked(s)
+		}
+		if s.state == Starting {
+			wait = append(wait, s.done)
+		}
+	}
+	m.mu.Unlock()
+	for _, d := range wait {
+		select {
+		case <-d:
+		case <-ctx.Done():
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var notes []string
+	for _, s := range m.srv {
+		if s.state == Failed && !s.noted {
+			s.noted = true
+			notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.err)))
+		}
+		if s.state == Ready && !s.noted {
+			s.noted = true
+			for _, n := range s.skipped {
+				notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s", s.cfg.Name, n)))
+			}
+		}
+	}
+	return m.offeredLocked(), notes
+}
+
+// Start starts the server name now, if it is not running, and waits for
+// it within StartTimeout or until ctx ends: /mcp on and muse doctor. A
+// server turned off is turned on.
+func (m *Manager) Start(ctx context.Context, name string) error {
+	m.mu.Lock()
+	s := m.find(name)
+	if s == nil {
+		m.mu.Unlock()
+		return m.unknown(name)
+	}
+	if s.state == Idle || s.state == Off || s.state == Failed {
+		m.startLocked(s)
+	}
+	done, state := s.done, s.state
+	m.mu.Unlock()
+	if state == Starting {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s.noted = true // the caller reports it
+	if s.state == Failed {
+		return errors.New(s.err)
+	}
+	return nil
+}
+
+// Stop stops the server name and keeps it off for the session: /mcp off.
+func (m *Manager) Stop(name string) error {
+	m.mu.Lock()
+	s := m.find(name)
+	if s == nil {
+		m.mu.Unlock()
+		return m.unknown(name)
+	}
+	sess, proc := m.detachLocked(s)
+	s.state, s.err = Off, ""
+	m.mu.Unlock()
+	closeConn(sess, proc)
+	return nil
+}
+
+// Close stops every server. Calling Tools afterwards starts them again.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	type conn struct {
+		s *sdk.ClientSession
+		p *toolrun.Process
+	}
+	var conns []conn
+	for _, s := range m.srv {
+		sess, proc := m.detachLocked(s)
+		conns = append(conns, conn{sess, proc})
+		if s.state != Off {
+			s.state = Idle
+		}
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() { defer wg.Done(); closeConn(c.s, c.p) }()
+	}
+	wg.Wait()
+}
+
+// detachLocked takes the connection of s away from it, for closing outside
+// the lock; a start under way is left to find itself stale.
+func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process) {
+	sess, proc := s.session, s.proc
+	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
+	s.gen++
+	if s.state == Starting {
+		close(s.done)
+	}
+	return sess, proc
+}
+
+func closeConn(sess *sdk.ClientSession, proc *toolrun.Process) {
+	if sess != nil {
+		go sess.Close() // closing stdin ends a stdio server; Stop waits for it
+	}
+	if proc != nil {
+		proc.Stop()
+	}
+}
+
+// Status is a server's state, for /mcp and muse doctor.
+type Status struct {
+	Name, Type, Where string
+	State             State
+	// Err says why the server failed.
+	Err string
+	// Tools are the names its tools are offered under, and Skipped notes on
+	// the tools not offered.
+	Tools, Skipped []string
+}
+
+// Status returns the servers' states, in the configuration's order.
+func (m *Manager) Status() []Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	offered := m.offeredLocked()
+	out := make([]Status, 0, len(m.srv))
+	for _, s := range m.srv {
+		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Skipped: slices.Clone(s.skipped)}
+		for _, t := range offered {
+			if t.Server == s.cfg.Name {
+				st.Tools = append(st.Tools, t.Def.Name)
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Names returns the servers' names, in the configuration's order.
+func (m *Manager) Names() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	names := make([]string, len(m.srv))
+	for i, s := range m.srv {
+		names[i] = s.cfg.Name
+	}
+	return names
+}
+
+// ServerOf returns the server whose tool is offered as name, or "".
+func (m *Manager) ServerOf(name string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range m.offeredLocked() {
+		if t.Def.Name == name {
+			return t.Server
+		}
+	}
+	return ""
+}
+
+func (m *Manager) find(name string) *server {
+	for _, s := range m.srv {
+		if s.cfg.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func (m *Manager) unknown(name string) error {
+	names := make([]string, len(m.srv))
+	for i, s := range m.srv {
+		names[i] = s.cfg.Name
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("no MCP server %q: none is configured (--mcp-config FILE, or [profiles.NAME.mcp.SERVER])", name)
+	}
+	return fmt.Errorf("no MCP server %q: the servers are %s", name, strings.Join(names, ", "))
+}
+
+// startLocked starts s in the background.
+func (m *Manager) startLocked(s *server) {
+	s.state, s.err, s.noted = Starting, "", false
+	s.done = make(chan struct{})
+	s.gen++
+	gen, cfg, done := s.gen, s.cfg, s.done
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), m.opts.StartTimeout)
+		defer cancel()
+		sess, proc, tools, err := m.connect(ctx, cfg)
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("did not answer within %s", m.opts.StartTimeout)
+			if proc != nil {
+				select {
+				case <-proc.Done():
+					err = fmt.Errorf("exited while starting: %s", proc.Exit())
+				default:
+				}
+			}
+		} else if err != nil && proc != nil {
+			select {
+			case <-proc.Done():
+				err = fmt.Errorf("%v (%s)", err, proc.Exit())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		m.mu.Lock()
+		stale := s.gen != gen
+		if !stale {
+			if err != nil {
+				s.state, s.err = Failed, err.Error()
+			} else {
+				s.state, s.session, s.proc = Ready, sess, proc
+				s.tools, s.skipped = m.check(tools)
+			}
+			close(done)
+		}
+		m.mu.Unlock()
+		if stale || err != nil {
+			closeConn(sess, proc)
+			return
+		}
+		go m.watch(s, gen, sess)
+	}()
+}
+
+// watch marks s failed when its connection ends by itself: a crash.
+func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
+	sess.Wait()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.gen != gen {
+		return // stopped by muse
+	}
+	why := "stopped"
+	if s.proc != nil {
+		select {
+		case <-s.proc.Done():
+			why = s.proc.Exit()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	proc := s.proc
+	s.state, s.err, s.noted = Failed, "stopped: "+why, false
+	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
+	s.gen++
+	if proc != nil {
+		go proc.Stop()
+	}
+}
+
+// connect starts or reaches cfg's server, and lists its tools.
+func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, error) {
+	var t sdk.Transport
+	var proc *toolrun.Process
+	switch {
+	case cfg.Connect != nil:
+		var err error
+		if t, err = cfg.Connect(ctx); err != nil {
+			return nil, nil, nil, err
+		}
+	case cfg.Type == TypeHTTP || cfg.Type == TypeSSE:
+		hc := m.opts.HTTPClient
+		if hc == nil {
+			hc = &http.Client{}
+		}
+		if len(cfg.Headers) > 0 {
+			c := *hc
+			c.Transport = headerTransport{base: hc.Transport, headers: cfg.Headers}
+			hc = &c
+		}
+		if cfg.Type == TypeSSE {
+			t = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc}
+		} else {
+			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+		}
+	default:
+		extra := make([]string, 0, len(cfg.Env))
+		for k, v := range cfg.Env {
+			extra = append(extra, k+"="+v)
+		}
+		sort.Strings(extra)
+		var err error
+		proc, err = toolrun.StartServer(toolrun.ServerSpec{
+			Argv: append([]string{cfg.Command}, cfg.Args...), Dir: cfg.Cwd,
+			Env: m.opts.Env, Extra: extra, Drop: m.opts.Drop,
+		})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		t = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxLine}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")},
+		&sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
+	sess, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, proc, nil, fmt.Errorf("could not start: %w", err)
+	}
+	var tools []*sdk.Tool
+	for tool, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			return sess, proc, nil, fmt.Errorf("could not list its tools: %w", err)
+		}
+		tools = append(tools, tool)
+	}
+	return sess, proc, tools, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// headerTransport adds the configured headers to each request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	base := h.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return base.RoundTrip(r)
+}
+
+// check keeps the tools that can be offered: a name, and an input schema
+// that is a JSON object of type "object" (or none). It returns notes on the
+// others.
+func (m *Manager) check(tools []*sdk.Tool) (kept []*sdk.Tool, notes []string) {
+	for _, t := range tools {
+		if t == nil || strings.TrimSpace(t.Name) == "" {
+			notes = append(notes, "a tool without a name is not offered")
+			continue
+		}
+		if msg := schemaProblem(t.InputSchema); msg != "" {
+			notes = append(notes, fmt.Sprintf("tool %q is not offered: %s", t.Name, msg))
+			continue
+		}
+		kept = append(kept, t)
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
+	return kept, notes
+}
+
+// schemaProblem says what is wrong with an input schema, or "".
+func schemaProblem(schema any) string {
+	if schema == nil {
+		return ""
+	}
+	obj, ok := schema.(map[string]any)
+	if !ok {
+		return "its input schema is not a JSON object"
+	}
+	if t, ok := obj["type"]; ok && t != "object" {
+		return fmt.Sprintf("its input schema has type %v, and tools take an object", t)
+	}
+	return ""
+}
+
+// offeredLocked returns the tools of the ready servers under names that
+// the API takes and that differ, in the configuration's order.
+func (m *Manager) offeredLocked() []engine.Tool {
+	var out []engine.Tool
+	taken := map[string]bool{}
+	for _, s := range m.srv {
+		if s.state != Ready {
+			continue
+		}
+		for _, t := range s.tools {
+			name := uniqueName(toolName(s.cfg.Name, t.Name), taken)
+			taken[name] = true
+			schema, _ := json.Marshal(t.InputSchema)
+			if t.InputSchema == nil {
+				schema = nil
+			}
+			out = append(out, engine.Tool{
+				Def:     api.Tool{Name: name, Description: t.Description, InputSchema: schema},
+				Call:    m.caller(s, t.Name),
+				Server:  s.cfg.Name,
+				Allowed: slices.Contains(s.cfg.Allow, t.Name),
+			})
+		}
+	}
+	return out
+}
+
+// caller returns the engine's ToolCaller of tool on s.
+func (m *Manager) caller(s *server, tool string) engine.ToolCaller {
+	return func(ctx context.Context, input json.RawMessage) engine.ToolOutput {
+		m.mu.Lock()
+		sess, name := s.session, s.cfg.Name
+		m.mu.Unlock()
+		if sess == nil {
+			return engine.ToolOutput{IsError: true, Text: fmt.Sprintf("the MCP server %s is not running", name)}
+		}
+		ctx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
+		defer cancel()
+		res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: input})
+		switch {
+		case err != nil && ctx.Err() == context.DeadlineExceeded:
+			return engine.ToolOutput{IsError: true, Text: fmt.Sprintf("the MCP server %s did not answer within %s", name, m.opts.CallTimeout)}
+		case err != nil && ctx.Err() != nil:
+			return engine.ToolOutput{IsError: true, Text: "cancelled"}
+		case err != nil:
+			return engine.ToolOutput{IsError: true, Text: fmt.Sprintf("the MCP server %s: %v", name, err)}
+		}
+		return Convert(res, m.opts.MaxOutput)
+	}
+}

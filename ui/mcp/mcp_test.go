@@ -1,0 +1,217 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/api"
+)
+
+func TestStdioListAndCall(t *testing.T) {
+	t.Setenv("MUSE_ACCESS_TOKEN", "sekrit")
+	t.Setenv("WORK_TOKEN", "work-sekrit")
+	m := New([]Server{helper(t, "files", "sdk")}, Options{Drop: []string{"WORK_TOKEN"}})
+	defer m.Close()
+	got := tools(t, m)
+	for _, name := range []string{"files__echo", "files__fail", "files__big", "files__image", "files__env", "files__crash", "files__slow"} {
+		if got[name] == nil {
+			t.Errorf("tool %s not offered; got %v", name, keys(got))
+		}
+	}
+	if out := got["files__echo"](`{"text":"hello"}`); out != "hello" {
+		t.Errorf("echo = %q", out)
+	}
+	if out := got["files__fail"](`{}`); out != "error: the disk is full" {
+		t.Errorf("fail = %q", out)
+	}
+	// The server runs without muse's credentials, with its own variables.
+	if out := got["files__env"](`{}`); out != "token= extra=yes secret=" {
+		t.Errorf("env = %q", out)
+	}
+	st := m.Status()
+	if len(st) != 1 || st[0].State != Ready || len(st[0].Tools) != 7 {
+		t.Errorf("status = %+v", st)
+	}
+}
+
+func TestHTTPListAndCall(t *testing.T) {
+	var auth string
+	h := sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { auth = r.Header.Get("Authorization"); return testServer() }, nil)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	m := New([]Server{{Name: "web", Type: TypeHTTP, URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer t0k"}}}, Options{})
+	defer m.Close()
+	got := tools(t, m)
+	if out := got["web__echo"](`{"text":"over http"}`); out != "over http" {
+		t.Errorf("echo = %q", out)
+	}
+	if auth != "Bearer t0k" {
+		t.Errorf("Authorization = %q", auth)
+	}
+}
+
+func TestInProcessAndResults(t *testing.T) {
+	m := New([]Server{inProcess("mem")}, Options{MaxOutput: 100})
+	defer m.Close()
+	all, _ := m.Tools(context.Background())
+	var image, big *func(context.Context, json.RawMessage) string
+	_ = image
+	_ = big
+	for _, tl := range all {
+		switch tl.Def.Name {
+		case "mem__image":
+			o := tl.Call(context.Background(), json.RawMessage(`{}`))
+			if len(o.Blocks) != 1 || o.Blocks[0].Type != api.BlockImage || o.Blocks[0].Source.MediaType != "image/png" {
+				t.Errorf("image blocks = %+v", o.Blocks)
+			}
+			if !strings.Contains(o.Text, "a dot") || !strings.Contains(o.Text, "[dot.png](file:///tmp/dot.png)") {
+				t.Errorf("image text = %q", o.Text)
+			}
+		case "mem__big":
+			o := tl.Call(context.Background(), json.RawMessage(`{"n":1000}`))
+			if !strings.HasPrefix(o.Text, strings.Repeat("x", 100)+"\n… 900 more bytes cut (limit 100 bytes)") {
+				t.Errorf("big = %q", o.Text)
+			}
+		}
+	}
+}
+
+// inProcess is the SDK test server in this process.
+func inProcess(name string) Server {
+	return Server{Name: name, Connect: func(ctx context.Context) (sdk.Transport, error) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := testServer().Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ct, nil
+	}}
+}
+
+func TestBadServers(t *testing.T) {
+	m := New([]Server{
+		helper(t, "garbage", "garbage"),
+		helper(t, "gone", "exit"),
+		{Name: "nosuch", Type: TypeStdio, Command: "/nonexistent/muse-mcp-server"},
+		helper(t, "good", "sdk"),
+	}, Options{StartTimeout: 5 * time.Second})
+	defer m.Close()
+	got, notes := m.Tools(context.Background())
+	if len(got) != 7 {
+		t.Errorf("got %d tools, want the good server's 7", len(got))
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{"MCP server garbage: ", "MCP server gone: ", "boom: no such database", "MCP server nosuch: ", "the chat goes on without its tools"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("notes lack %q:\n%s", want, joined)
+		}
+	}
+	// A failure is reported once.
+	if _, again := m.Tools(context.Background()); len(again) != 0 {
+		t.Errorf("notes again: %q", again)
+	}
+}
+
+func TestNeverAnswers(t *testing.T) {
+	m := New([]Server{helper(t, "mute", "hang")}, Options{StartTimeout: 200 * time.Millisecond})
+	defer m.Close()
+	got, notes := m.Tools(context.Background())
+	if len(got) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "did not answer within 200ms") {
+		t.Errorf("tools %d, notes %q", len(got), notes)
+	}
+}
+
+func TestRawServerTools(t *testing.T) {
+	m := New([]Server{helper(t, "raw", "raw")}, Options{})
+	defer m.Close()
+	got, notes := m.Tools(context.Background())
+	var names []string
+	for _, tl := range got {
+		names = append(names, tl.Def.Name)
+		if !toolNameRE(tl.Def.Name) {
+			t.Errorf("name %q breaks the API's rule", tl.Def.Name)
+		}
+	}
+	long := "raw__" + strings.Repeat("long", 20)
+	want := []string{"raw__has_space_and_dots_", long[:64], long[:62] + "_2"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("names = %q, want %q", names, want)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, w := range []string{`tool "list" is not offered: its input schema has type array`, `tool "str" is not offered: its input schema is not a JSON object`} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("notes lack %q:\n%s", w, joined)
+		}
+	}
+	// The server's own name is called.
+	if o := got[0].Call(context.Background(), json.RawMessage(`{}`)); !strings.HasPrefix(o.Text, "raw answer") {
+		t.Errorf("call = %+v", o)
+	}
+}
+
+func toolNameRE(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	return clean(s) == s
+}
+
+func TestCrashAndCallTimeout(t *testing.T) {
+	m := New([]Server{helper(t, "c", "sdk")}, Options{CallTimeout: 100 * time.Millisecond})
+	defer m.Close()
+	got := tools(t, m)
+	if out := got["c__slow"](`{}`); out != "error: the MCP server c did not answer within 100ms" {
+		t.Errorf("slow = %q", out)
+	}
+	if out := got["c__crash"](`{}`); !strings.HasPrefix(out, "error: ") {
+		t.Errorf("crash = %q", out)
+	}
+	st := waitState(t, m, "c", Failed)
+	if !strings.Contains(st.Err, "exit status 3") {
+		t.Errorf("err = %q", st.Err)
+	}
+	if out := got["c__echo"](`{"text":"x"}`); out != "error: the MCP server c is not running" {
+		t.Errorf("echo after crash = %q", out)
+	}
+	_, notes := m.Tools(context.Background())
+	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server c: stopped: exit status 3") {
+		t.Errorf("notes = %q", notes)
+	}
+}
+
+func TestOnOff(t *testing.T) {
+	m := New([]Server{helper(t, "a", "sdk"), helper(t, "b", "sdk")}, Options{}, "b")
+	defer m.Close()
+	if got := tools(t, m); len(got) != 7 {
+		t.Fatalf("got %d tools, want a's 7", len(got))
+	}
+	if err := m.Start(context.Background(), "b"); err != nil {
+		t.Fatal(err)
+	}
+	if got := tools(t, m); len(got) != 14 {
+		t.Errorf("got %d tools after /mcp on b", len(got))
+	}
+	if err := m.Stop("a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := tools(t, m); len(got) != 7 || got["b__echo"] == nil {
+		t.Errorf("after /mcp off a: %v", keys(got))
+	}
+	if err := m.Stop("zz"); err == nil || !strings.Contains(err.Error(), "the servers are a, b") {
+		t.Errorf("unknown = %v", err)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/api"
+	"muse/ui/engine"
+)
+
+// Convert turns a tool call's result into the engine's: text as text (cut
+// at maxOutput bytes, with a note), images of the types the API takes as
+// image blocks (at most maxImageBytes in all), resources as links, other
+// content as a note, structured content as JSON text when there is no
+// other, and the server's error flag as IsError.
+func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
+	if res == nil {
+		return engine.ToolOutput{IsError: true, Text: "the server sent no result"}
+	}
+	var parts []string
+	var blocks []api.ContentBlock
+	imageBytes := 0
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			parts = append(parts, c.Text)
+		case *sdk.ImageContent:
+			switch {
+			case !slices.Contains(api.ImageMediaTypes, c.MIMEType):
+				parts = append(parts, fmt.Sprintf("[an image of type %q, which cannot be sent on]", c.MIMEType))
+			case imageBytes+len(c.Data) > maxImageBytes:
+				parts = append(parts, fmt.Sprintf("[an image of %s left out: the images of one result are limited to %d MiB]", size(len(c.Data)), maxImageBytes>>20))
+			default:
+				imageBytes += len(c.Data)
+				blocks = append(blocks, api.ImageBlock(c.MIMEType, c.Data))
+				parts = append(parts, fmt.Sprintf("[image: %s, %s]", c.MIMEType, size(len(c.Data))))
+			}
+		case *sdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio of type %q, %s, which cannot be sent on]", c.MIMEType, size(len(c.Data))))
+		case *sdk.ResourceLink:
+			parts = append(parts, link(c.Name, c.URI, c.Description))
+		case *sdk.EmbeddedResource:
+			r := c.Resource
+			switch {
+			case r == nil:
+			case r.Text != "":
+				parts = append(parts, fmt.Sprintf("resource %s:\n%s", r.URI, r.Text))
+			default:
+				parts = append(parts, fmt.Sprintf("[resource %s: %s of %s data]", r.URI, size(len(r.Blob)), cmpOr(r.MIMEType, "binary")))
+			}
+		default:
+			parts = append(parts, "[content of a kind muse does not know]")
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			parts = append(parts, string(b))
+		}
+	}
+	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Blocks: blocks, IsError: res.IsError}
+}
+
+// link writes a resource link as a markdown link, with its description.
+func link(name, uri, desc string) string {
+	s := fmt.Sprintf("[%s](%s)", cmpOr(name, uri), uri)
+	if desc != "" {
+		s += ": " + desc
+	}
+	return s
+}
+
+// cut keeps the first limit bytes of s (not splitting a character), with
+// a note of how many were cut, worded as for a command's output.
+func cut(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	keep := limit
+	for keep > 0 && keep < len(s) && s[keep]&0xC0 == 0x80 {
+		keep--
+	}
+	return fmt.Sprintf("%s\n… %d more bytes cut (limit %s)", s[:keep], len(s)-keep, size(limit))
+}
+
+// size writes n bytes as people read it.
+func size(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
