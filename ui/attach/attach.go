@@ -4,7 +4,7 @@
 //
 // What it refuses, it refuses with a [RefusedError] saying why and what to
 // do: a binary file, a directory, a missing or unreadable file, a named pipe
-// or a device (never opened for long enough to block), an empty file, and a
+// or a device (never opened in a way that could block), an empty file, and a
 // file over the limits below. A file is never read past the limit of its
 // kind: its size is checked before it is read, and the read is bounded.
 //
@@ -16,14 +16,16 @@
 // still too large. A photo's EXIF orientation, which encoding again would
 // lose, is applied to its pixels.
 //
-// The scaler is written here rather than taken from golang.org/x/image/draw:
-// that package's scalers go through its generic per-pixel path for an
-// *image.YCbCr, which a photo decodes to, after converting each pixel to
-// RGBA, and take about a second for a 24-megapixel photo. This one averages
-// the Y, Cb and Cr planes of a JPEG directly (and the bytes of an RGBA or
-// gray image), row by row in fixed point, on every core, in a few tens of
-// milliseconds, and hands the result to image/jpeg, which encodes an
-// *image.YCbCr without converting it.
+// The scaler is written here rather than taken from golang.org/x/image/draw.
+// That package's scalers that average (BiLinear, CatmullRom) go through its
+// generic per-pixel path for an *image.YCbCr, which a photo decodes to, and
+// took 2.7 s and 3.9 s on this project's 2-core machine to bring a
+// 6000×4000 photo down to 1568×1045; its ApproxBiLinear (0.2 s) reads four
+// source pixels for each pixel it makes, so at a quarter of the size it
+// skips most of them and aliases. This one averages the Y, Cb and Cr planes
+// of a JPEG directly (and the bytes of an RGBA or gray image), row by row
+// in fixed point, on every core, in about 40 ms there, and hands
+// image/jpeg an *image.YCbCr, which it encodes without a colour conversion.
 package attach
 
 import (

@@ -113,6 +113,7 @@ func TestOpenRefusals(t *testing.T) {
 		{"junk.png", writeFile(t, "junk.png", []byte("\x89PNG\r\n\x1a\nnot a chunk")), []string{"damaged or unsupported PNG image"}},
 		{"nodata.png", writeFile(t, "nodata.png", pngHeader(100, 100)), []string{"damaged or unsupported PNG image"}},
 		{"zero.png", writeFile(t, "zero.png", pngHeader(0, 10)), []string{"damaged or unsupported PNG image"}},
+		{"zero.gif", writeFile(t, "zero.gif", []byte("GIF89a\x00\x00\x00\x00\x00\x00\x00\x3b")), []string{"the GIF image is empty (0×0 px)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Open(tc.path)

@@ -17,9 +17,10 @@ import (
 // jpegQuality is the quality of the JPEGs muse encodes.
 const jpegQuality = 85
 
-// pngEncoder encodes PNGs at deflate's fastest level: several times faster
-// than the default on a photo, for files a little larger; the model sees
-// the same pixels either way.
+// pngEncoder encodes PNGs at deflate's fastest level: measured on images
+// of 1568×1045, about 1.6 times as fast as the default level, for files
+// from 1% (a photo) to 25% (flat colours) larger; the model sees the same
+// pixels either way.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // formatNames name the image media types in notes and refusals.
@@ -129,7 +130,8 @@ func fit(w, h, side int) (int, int) {
 // encode encodes img, scaled down, as a JPEG when it came from one, else as
 // a PNG, or, when that PNG is over limit bytes, as a JPEG flattened on
 // white. It returns the bytes, their media type, and whether the image was
-// flattened.
+// flattened. A JPEG is not checked against the limit: at quality 85 one of
+// 1568×1568 pixels of pure noise is 1.9 MB.
 func encode(img image.Image, fromJPEG bool, limit int) ([]byte, string, bool, error) {
 	var buf bytes.Buffer
 	if fromJPEG {
