@@ -1,0 +1,363 @@
+package attach
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/png"
+	"strconv"
+	"testing"
+
+	"muse/ui/internal/streamtest"
+)
+
+// A large JPEG is scaled down, keeping its aspect ratio, to a JPEG whose
+// longest side is MaxSentSide, and says so.
+func TestScaleJPEG(t *testing.T) {
+	for _, tc := range []struct {
+		w, h, wantW, wantH int
+	}{
+		{3000, 40, 1568, 21}, // thin: the tests stay fast under the race detector
+		{30, 2400, 20, 1568},
+		{1569, 30, 1568, 30},
+	} {
+		src := gradient(tc.w, tc.h)
+		data := encodeJPEG(t, src, 80)
+		f, err := FromBytes("photo.jpg", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.MediaType != "image/jpeg" || f.Width != tc.wantW || f.Height != tc.wantH || f.Size != int64(len(data)) {
+			t.Errorf("%d×%d: got %s %d×%d, Size %d", tc.w, tc.h, f.MediaType, f.Width, f.Height, f.Size)
+		}
+		if want := "scaled from " + strconv.Itoa(tc.w) + "×" + strconv.Itoa(tc.h) + " to " + strconv.Itoa(tc.wantW) + "×" + strconv.Itoa(tc.wantH) + ", sent as JPEG"; f.Note != want {
+			t.Errorf("note %q, want %q", f.Note, want)
+		}
+		if f.Bytes > MaxSentImageBytes {
+			t.Errorf("sent %d bytes", f.Bytes)
+		}
+		img := decoded(t, f)
+		// The colours are where they were: the corners of the gradient.
+		for _, p := range []image.Point{{0, 0}, {tc.wantW - 1, tc.wantH - 1}} {
+			sx, sy := p.X*tc.w/tc.wantW, p.Y*tc.h/tc.wantH
+			if !near(img.At(p.X, p.Y), src.At(sx, sy), 12) {
+				t.Errorf("%d×%d: pixel %v is %v, source %v", tc.w, tc.h, p, img.At(p.X, p.Y), src.At(sx, sy))
+			}
+		}
+	}
+}
+
+// near reports whether the colours a and b differ by at most d in each
+// channel of 8 bits.
+func near(a, b color.Color, d int) bool {
+	ar, ag, ab, aa := a.RGBA()
+	br, bg, bb, ba := b.RGBA()
+	for _, p := range [][2]uint32{{ar, br}, {ag, bg}, {ab, bb}, {aa, ba}} {
+		if diff := int(p[0]>>8) - int(p[1]>>8); diff > d || diff < -d {
+			return false
+		}
+	}
+	return true
+}
+
+// A gray JPEG stays gray.
+func TestScaleGrayJPEG(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 2000, 20))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i % 2000 / 8)
+	}
+	f, err := FromBytes("scan.jpg", encodeJPEG(t, g, 90))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := decoded(t, f).(*image.Gray); !ok || f.Width != 1568 || f.Height != 16 {
+		t.Errorf("got %T %d×%d", decoded(t, f), f.Width, f.Height)
+	}
+}
+
+// A large PNG stays a PNG, and keeps its transparency: averaging
+// transparent pixels with opaque ones does not darken the colour.
+func TestScalePNGKeepsAlpha(t *testing.T) {
+	m := image.NewNRGBA(image.Rect(0, 0, 3200, 10))
+	for y := range 10 {
+		for x := range 3200 {
+			if x <= 1600 { // left: opaque red; right: transparent black
+				m.SetNRGBA(x, y, color.NRGBA{255, 0, 0, 255})
+			}
+		}
+	}
+	f, err := FromBytes("logo.png", encodePNG(t, m, png.BestSpeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.MediaType != "image/png" || f.Width != 1568 || f.Height != 5 || f.Note != "scaled from 3200×10 to 1568×5, sent as PNG" {
+		t.Fatalf("got %+v", f.Attachment)
+	}
+	img := decoded(t, f)
+	if c := color.NRGBAModel.Convert(img.At(10, 2)).(color.NRGBA); c != (color.NRGBA{255, 0, 0, 255}) {
+		t.Errorf("opaque side %v", c)
+	}
+	if _, _, _, a := img.At(1500, 2).RGBA(); a != 0 {
+		t.Errorf("transparent side has alpha %d", a)
+	}
+	// Pixel 784 covers source pixels 1600 to 1602.04, the first red: it is
+	// half transparent, and red.
+	if c := color.NRGBAModel.Convert(img.At(784, 2)).(color.NRGBA); c.R != 255 || c.G != 0 || c.A < 100 || c.A > 155 {
+		t.Errorf("edge pixel %v", c)
+	}
+}
+
+// An image within the side limit but over the byte limit is encoded again;
+// a PNG still too large is sent as a JPEG on white. (The limit is lowered:
+// a PNG over 5 MB takes seconds to make under the race detector.)
+func TestFlattenOnWhite(t *testing.T) {
+	// Opaque noise, which no PNG shrinks, with a few transparent pixels
+	// and a transparent corner.
+	m := image.NewNRGBA(image.Rect(0, 0, 100, 100))
+	rnd := xorshift(3)
+	for i := 0; i < len(m.Pix); i += 4 {
+		r := rnd()
+		m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3] = uint8(r), uint8(r>>8), uint8(r>>16), 255
+		if r>>24&15 == 0 {
+			m.Pix[i+3] = 0
+		}
+	}
+	for y := range 20 {
+		for x := range 20 {
+			m.SetNRGBA(x, y, color.NRGBA{})
+		}
+	}
+	const limit = 20 << 10
+	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.MediaType != "image/jpeg" || f.Width != 100 || f.Height != 100 || f.Bytes > limit {
+		t.Fatalf("got %+v", f.Attachment)
+	}
+	if want := "encoded again to fit 20 KB, sent as JPEG on white (as a PNG it was over 20 KB)"; f.Note != want {
+		t.Errorf("note %q, want %q", f.Note, want)
+	}
+	if c := decoded(t, f).At(5, 5); !near(c, color.White, 3) {
+		t.Errorf("transparent corner is %v, want white", c)
+	}
+}
+
+// A PNG within the side limit made large by its metadata is encoded again,
+// as a PNG, without it.
+func TestEncodeAgainToFit(t *testing.T) {
+	small := encodePNG(t, gradient(64, 64), png.BestSpeed)
+	chunk := append([]byte("zzZz"), make([]byte, MaxSentImageBytes)...)
+	var big []byte
+	big = append(big, small[:33]...) // signature and header
+	big = binary.BigEndian.AppendUint32(big, uint32(len(chunk)-4))
+	big = append(big, chunk...)
+	big = binary.BigEndian.AppendUint32(big, crc32.ChecksumIEEE(chunk))
+	big = append(big, small[33:]...)
+	f, err := FromBytes("meta.png", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.MediaType != "image/png" || f.Width != 64 || f.Size != int64(len(big)) || f.Bytes > 64<<10 ||
+		f.Note != "encoded again to fit 5 MB, sent as PNG" {
+		t.Errorf("got %+v", f.Attachment)
+	}
+	decoded(t, f)
+}
+
+// An animated GIF that must be scaled keeps its first frame, and says so;
+// a still one does not say it.
+func TestAnimatedGIF(t *testing.T) {
+	palette := color.Palette{color.RGBA{255, 0, 0, 255}, color.RGBA{0, 0, 255, 255}, color.RGBA{}}
+	frame := func(c uint8) *image.Paletted {
+		p := image.NewPaletted(image.Rect(0, 0, 2000, 20), palette)
+		for i := range p.Pix {
+			p.Pix[i] = c
+		}
+		return p
+	}
+	var buf bytes.Buffer
+	if err := gif.EncodeAll(&buf, &gif.GIF{Image: []*image.Paletted{frame(0), frame(1), frame(2)}, Delay: []int{10, 10, 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := gifFrames(buf.Bytes()); n != 3 {
+		t.Errorf("counted %d frames, want 3", n)
+	}
+	f, err := FromBytes("anim.gif", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.MediaType != "image/png" || f.Note != "first frame of an animated GIF, scaled from 2000×20 to 1568×16, sent as PNG" {
+		t.Errorf("got %+v", f.Attachment)
+	}
+	if c := decoded(t, f).At(700, 8); !near(c, color.RGBA{255, 0, 0, 255}, 0) {
+		t.Errorf("pixel %v, want the first frame's red", c)
+	}
+
+	buf.Reset()
+	if err := gif.Encode(&buf, frame(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err = FromBytes("still.gif", buf.Bytes())
+	if err != nil || f.Note != "scaled from 2000×20 to 1568×16, sent as PNG" {
+		t.Errorf("got %+v, %v", f.Attachment, err)
+	}
+	if c := decoded(t, f).At(700, 8); !near(c, color.RGBA{0, 0, 255, 255}, 0) {
+		t.Errorf("pixel %v, want blue", c)
+	}
+}
+
+// gifFrames stops at damage, and at the end of the data.
+func TestGIFFramesDamaged(t *testing.T) {
+	for data, want := range map[string]int{
+		"GIF89a":                                 0,
+		"GIF89a\x01\x00\x01\x00\x00\x00\x00\x2c": 1,
+		"GIF89a\x01\x00\x01\x00\x00\x00\x00\x21\xf9\x04\x00\x00\x00\x00\x00\x99": 0,
+	} {
+		if got := gifFrames([]byte(data)); got != want {
+			t.Errorf("gifFrames(%q) = %d, want %d", data, got, want)
+		}
+	}
+}
+
+// A large lossless WebP is scaled down to a PNG.
+func TestScaleWebP(t *testing.T) {
+	data := losslessWebP(t, twoTone(1600, 40, color.NRGBA{255, 255, 255, 255}, color.NRGBA{0, 0, 0, 255}))
+	f, err := FromBytes("big.webp", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.MediaType != "image/png" || f.Width != 1568 || f.Height != 39 || f.Note != "scaled from 1600×40 to 1568×39, sent as PNG" {
+		t.Errorf("got %+v", f.Attachment)
+	}
+	decoded(t, f)
+}
+
+// A WebP photo decodes to YCbCr, which is scaled as such and written as a
+// PNG through RGBA.
+func TestEncodeYCbCrAsPNG(t *testing.T) {
+	out, mediaType, flattened, err := encode(noisyYCbCr(64, 48, 10), false, MaxSentImageBytes)
+	if err != nil || mediaType != "image/png" || flattened {
+		t.Fatalf("%s %v %v", mediaType, flattened, err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil || img.Bounds().Dx() != 64 {
+		t.Fatalf("%v %v", img.Bounds(), err)
+	}
+}
+
+// A WebP photo with transparency decodes to NYCbCrA, converted to
+// premultiplied RGBA once.
+func TestNYCbCrAToRGBA(t *testing.T) {
+	m := image.NewNYCbCrA(image.Rect(0, 0, 4, 2), image.YCbCrSubsampleRatio420)
+	for i := range m.Y {
+		m.Y[i] = 255
+	}
+	for i := range m.Cb {
+		m.Cb[i], m.Cr[i] = 128, 128
+	}
+	m.A[0], m.A[1] = 255, 128 // the rest transparent
+	rgba := toRGBA(m)
+	for i, want := range []color.RGBA{{255, 255, 255, 255}, {128, 128, 128, 128}, {0, 0, 0, 0}} {
+		if got := rgba.RGBAAt(i, 0); got != want {
+			t.Errorf("pixel %d: %v, want %v", i, got, want)
+		}
+	}
+}
+
+// The box filter averages exactly: a constant plane stays constant at any
+// ratio, halving averages pairs, and 3→2 weighs by coverage.
+func TestBoxFilter(t *testing.T) {
+	for _, sw := range []int{1, 3, 7, 100, 1569, 6000} {
+		for _, dw := range []int{1, 2, 5, 99, 1568} {
+			if dw > sw {
+				continue
+			}
+			src := bytes.Repeat([]byte{201}, sw*3)
+			dst := make([]byte, dw*2)
+			scalePlane(src, sw, sw, 3, 1, dst, dw, dw, 2)
+			if bytes.Count(dst, []byte{201}) != len(dst) {
+				t.Errorf("%d→%d: constant plane became %v", sw, dw, dst[:min(8, len(dst))])
+			}
+		}
+	}
+	dst := make([]byte, 2)
+	scalePlane([]byte{10, 20, 100, 200}, 4, 4, 1, 1, dst, 2, 2, 1)
+	if dst[0] != 15 || dst[1] != 150 {
+		t.Errorf("halving: %v", dst)
+	}
+	scalePlane([]byte{0, 90, 180}, 3, 3, 1, 1, dst, 2, 2, 1)
+	if dst[0] != 30 || dst[1] != 150 { // (0+90/2)/1.5, (90/2+180)/1.5
+		t.Errorf("3→2: %v", dst)
+	}
+	// Four channels and two dimensions: 2×2 → 1×1.
+	rgba := make([]byte, 4)
+	scalePlane([]byte{0, 0, 0, 0, 40, 80, 120, 160, 4, 8, 12, 16, 100, 100, 100, 100}, 8, 2, 2, 4, rgba, 4, 1, 1)
+	if !bytes.Equal(rgba, []byte{36, 47, 58, 69}) {
+		t.Errorf("2×2 RGBA: %v", rgba)
+	}
+}
+
+func TestFit(t *testing.T) {
+	for _, tc := range [][4]int{
+		{6000, 4000, 1568, 1045}, {4000, 6000, 1045, 1568}, {1568, 1568, 1568, 1568},
+		{100, 50, 100, 50}, {40_000_000, 1, 1568, 1}, {1, 10000, 1, 1568},
+	} {
+		if w, h := fit(tc[0], tc[1], MaxSentSide); w != tc[2] || h != tc[3] {
+			t.Errorf("fit(%d, %d) = %d×%d, want %d×%d", tc[0], tc[1], w, h, tc[2], tc[3])
+		}
+	}
+}
+
+// Scaling streams the source: what it allocates, besides the result, is a
+// few rows and its weights, so a source four times larger, scaled to the
+// same size, costs little more. A pass that kept an intermediate image as
+// tall as the source (or redid work per pixel) would fail this.
+func TestScaleCostDoesNotGrowWithSourceArea(t *testing.T) {
+	small, large := noisyYCbCr(1600, 200, 4), noisyYCbCr(3200, 400, 4)
+	a := streamtest.Allocated(func() { scale(small, 1568, 196) })
+	b := streamtest.Allocated(func() { scale(large, 1568, 196) })
+	if b > a+a/2 {
+		t.Errorf("scaling 4× the pixels allocated %d bytes, against %d", b, a)
+	}
+}
+
+// Preparing an attachment costs in proportion to its size: four times the
+// text, or the pixels, allocates at most about four times as much.
+func TestPrepareCostIsLinear(t *testing.T) {
+	text := func(n int) []byte { return bytes.Repeat([]byte("a line of text\n"), n/15) }
+	t1, t4 := text(100<<10), text(400<<10)
+	a := streamtest.Allocated(func() { FromBytes("a.txt", t1) })
+	b := streamtest.Allocated(func() { FromBytes("b.txt", t4) })
+	if b > 4*a+4096 {
+		t.Errorf("text: 4× the bytes allocated %d, against %d", b, a)
+	}
+	j1, j4 := encodeJPEG(t, noisyYCbCr(1600, 150, 8), 80), encodeJPEG(t, noisyYCbCr(3200, 300, 8), 80)
+	a = streamtest.Allocated(func() { FromBytes("a.jpg", j1) })
+	b = streamtest.Allocated(func() { FromBytes("b.jpg", j4) })
+	if b > 4*a {
+		t.Errorf("JPEG: 4× the pixels allocated %d, against %d", b, a)
+	}
+}
+
+// Open reads a file into one buffer of its size: no growing and copying.
+func TestOpenReadsOnce(t *testing.T) {
+	data := append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("stream data "), 1<<18)...)
+	path := writeFile(t, "doc.pdf", data)
+	var f File
+	n := streamtest.Allocated(func() {
+		var err error
+		if f, err = Open(path); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !bytes.Equal(f.Data, data) {
+		t.Fatal("PDF changed")
+	}
+	if n > uint64(len(data))+64<<10 {
+		t.Errorf("reading %d bytes allocated %d", len(data), n)
+	}
+}
