@@ -340,12 +340,19 @@ func prepareText(name string, data []byte) (File, error) {
 // 1568×1045" for an image, "paper.pdf · 340 KB" for a PDF, "notes.md ·
 // 12 KB · 240 lines" for a text file. The name is sanitized.
 func (f File) Label() string {
-	s := sanitize.Line(f.Name) + " · " + sizeText(f.Bytes)
-	switch f.Kind {
-	case session.AttachImage:
-		s += " · " + strconv.Itoa(f.Width) + "×" + strconv.Itoa(f.Height)
-	case session.AttachText:
+	s := Describe(f.Attachment)
+	if f.Kind == session.AttachText {
 		s += " · " + lines(f.Data)
+	}
+	return s
+}
+
+// Describe is what the screen shows of an attachment sent: "photo.jpg ·
+// 1.2 MB · 1568×1045", "paper.pdf · 340 KB", the name sanitized.
+func Describe(a session.Attachment) string {
+	s := sanitize.Line(a.Name) + " · " + sizeText(a.Bytes)
+	if a.Kind == session.AttachImage && a.Width > 0 {
+		s += " · " + strconv.Itoa(a.Width) + "×" + strconv.Itoa(a.Height)
 	}
 	return s
 }
