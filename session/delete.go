@@ -43,6 +43,7 @@ func (s *Store) Delete(id string) error {
 	// update it does not undo the deletion. Nor does a temporary file a
 	// crash left, which the next delete or open retries.
 	_ = s.forget(id)
+	s.changed(id)
 	_ = s.removeSessionTemps(id)
 	if err := fileio.SyncDir(s.dir); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
