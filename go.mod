@@ -30,6 +30,8 @@ require (
 	golang.org/x/image v0.32.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.36.0
+	golang.org/x/text v0.30.0
+	modernc.org/sqlite v1.62.0
 )
 
 require (
@@ -85,11 +87,9 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/net v0.41.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/text v0.30.0 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.62.0 // indirect
 )
 
 // x/vt (the terminal emulator of the tests) asks for x/ansi v0.11.7, whose

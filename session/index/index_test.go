@@ -40,11 +40,11 @@ func openCurrent(t *testing.T, store *session.Store) *Index {
 
 // dumped is what the index holds, or should hold, of a session.
 type dumped struct {
-	Title, Model, Damaged  string
-	Created, Updated       int64
-	Messages, Size         int64
-	MTime                  int64
-	Rows                   []row
+	Title, Model, Damaged string
+	Created, Updated      int64
+	Messages, Size        int64
+	MTime                 int64
+	Rows                  []row
 }
 
 // expected reads what the index should hold from the journals.
