@@ -153,3 +153,29 @@ func TestSnippetWindow(t *testing.T) {
 		t.Fatalf("the snippet is %d runes long", n)
 	}
 }
+
+// A hit on a branch that is not the active one names the end of its
+// branch, to open, and its turn on that branch.
+func TestSearchFindsEveryBranch(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	q1, _ := w.Append(session.Entry{Kind: session.KindUser, Text: "first question"})
+	w.Append(session.Entry{Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "first answer"}}}})
+	w.Append(session.Entry{Kind: session.KindUser, Text: "second question"})
+	a2, _ := w.Append(session.Entry{Kind: session.KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "second answer"}}}})
+	// An edit of the first question: the active branch leaves a2 behind.
+	w.AppendAt(session.Entry{Kind: session.KindUser, Text: "edited question"}, q1.Parent)
+	w.Close()
+	ix := openCurrent(t, store)
+	hits, err := ix.Search(Query{Text: `"second answer"`})
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("hits %+v, %v", hits, err)
+	}
+	if h := hits[0]; h.Entry != a2.ID || h.Leaf != a2.ID || h.Active || h.Turn != 2 {
+		t.Errorf("hit %+v: want %s, on its own branch, turn 2", h, a2.ID)
+	}
+	hits, _ = ix.Search(Query{Text: "edited"})
+	if len(hits) != 1 || !hits[0].Active || hits[0].Turn != 1 {
+		t.Errorf("hit on the active branch: %+v", hits)
+	}
+}
