@@ -35,7 +35,10 @@ const FileName = "index.sqlite"
 // of another version is rebuilt.
 const version = 1
 
-// schema creates the tables of an empty index. entries holds one row per
+// schema creates the tables of an empty index. The full-text table
+// gathers up to 32 MiB in memory before it writes a segment: fewer
+// segments are fewer merges, the most of a rebuild's work after the
+// tokenizing. entries holds one row per
 // entry of every branch; texts, an FTS5 table without content of its own,
 // indexes their text under the same rowid; the text itself is kept, packed,
 // in entries, for snippets.
@@ -69,6 +72,7 @@ CREATE TABLE entries(
 );
 CREATE INDEX entries_session ON entries(session);
 CREATE VIRTUAL TABLE texts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+INSERT INTO texts(texts, rank) VALUES('hashsize', 33554432);
 `
 
 // Index is an open index of a store. Its methods may be called from

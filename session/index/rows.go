@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"io"
 	"strings"
+	"sync"
 
 	"muse/api"
 	"muse/session"
@@ -172,14 +173,22 @@ func pack(text string) []byte {
 	}
 	var buf bytes.Buffer
 	buf.WriteByte(1)
-	w, _ := flate.NewWriter(&buf, flate.BestSpeed) // the level is valid
+	w := deflaters.Get().(*flate.Writer)
+	w.Reset(&buf)
 	io.WriteString(w, text)
 	w.Close()
+	deflaters.Put(w)
 	if buf.Len() >= len(text)+1 {
 		return append([]byte{0}, text...)
 	}
 	return buf.Bytes()
 }
+
+// deflaters keeps the compressors of pack, which are large to make.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // the level is valid
+	return w
+}}
 
 // unpack returns the text pack packed; a blob it cannot read gives "".
 func unpack(b []byte) string {

@@ -15,8 +15,13 @@ import (
 // has read. It is called from Sync's goroutine.
 type Progress func(done, total int)
 
-// batchSessions is how many sessions one transaction of Sync writes.
-const batchSessions = 64
+// batchSessions and batchBytes bound what one transaction of Sync writes:
+// the full-text table writes out what it gathered in memory at the end of
+// each, so larger ones make fewer segments to merge.
+const (
+	batchSessions = 1000
+	batchBytes    = 32 << 20
+)
 
 // Sync brings the index up to date with the journals: it reads every
 // journal whose size or modification time differs from what the index
@@ -95,6 +100,11 @@ type loaded struct {
 	stamp session.Stamp
 	gone  bool
 	err   error
+	// rows are the session's entries, their texts packed, as the
+	// readers make them, off the writing goroutine.
+	rows   []row
+	packed [][]byte
+	bytes  int
 }
 
 // refresh reads the journals of ids, several at a time, and writes what
@@ -105,7 +115,7 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 	}
 	slices.Sort(ids)
 	jobs := make(chan string)
-	results := make(chan loaded, 2*batchSessions)
+	results := make(chan loaded, 64)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(ids))) {
 		wg.Go(func() {
@@ -117,6 +127,13 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 					l.gone = true
 				case err != nil:
 					l.err = err
+				case sess != nil:
+					l.rows = rowsOf(sess)
+					l.packed = make([][]byte, len(l.rows))
+					for i, r := range l.rows {
+						l.packed[i] = pack(r.text)
+						l.bytes += len(r.text)
+					}
 				}
 				results <- l
 			}
@@ -132,7 +149,7 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 	}()
 	var batch []loaded
 	var firstErr error
-	done := 0
+	done, size := 0, 0
 	flush := func() {
 		if len(batch) == 0 || firstErr != nil {
 			batch = batch[:0]
@@ -146,7 +163,7 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 			}
 			return nil
 		})
-		batch = batch[:0]
+		batch, size = batch[:0], 0
 	}
 	for l := range results { // drained whole, so the readers end
 		if l.err != nil {
@@ -154,7 +171,8 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 		}
 		batch = append(batch, l)
 		done++
-		if len(batch) == batchSessions {
+		size += l.bytes
+		if len(batch) == batchSessions || size >= batchBytes {
 			flush()
 			if progress != nil {
 				progress(done, len(ids))
@@ -183,6 +201,16 @@ func (ix *Index) write(do func(tx *sql.Tx) error) error {
 
 // forget removes the session id from the index.
 func forget(tx *sql.Tx, id string) error {
+	// Any statement on the full-text table makes it write out what it
+	// gathered in memory: a session it does not hold must not cost that.
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM entries WHERE session = ?", id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err := tx.Exec("DELETE FROM sessions WHERE id = ?", id)
+		return err
+	}
 	if _, err := tx.Exec("DELETE FROM texts WHERE rowid IN (SELECT rowid FROM entries WHERE session = ?)", id); err != nil {
 		return err
 	}
@@ -201,10 +229,7 @@ func put(tx *sql.Tx, l loaded) error {
 	if l.gone {
 		return nil
 	}
-	var rows []row
-	if l.sess != nil {
-		rows = rowsOf(l.sess)
-	}
+	rows := l.rows
 	textBytes := 0
 	if len(rows) > 0 {
 		insEntry, err := tx.Prepare("INSERT INTO entries(session, entry, leaf, active, turn, kind, role, model, time, text) VALUES (?,?,?,?,?,?,?,?,?,?)")
@@ -217,8 +242,8 @@ func put(tx *sql.Tx, l loaded) error {
 			return err
 		}
 		defer insText.Close()
-		for _, r := range rows {
-			res, err := insEntry.Exec(l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time, pack(r.text))
+		for i, r := range rows {
+			res, err := insEntry.Exec(l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time, l.packed[i])
 			if err != nil {
 				return err
 			}
