@@ -101,7 +101,7 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	}
 	args = append(args, limit)
 	sql := `SELECT e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.text
-FROM texts t JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.id = e.session
+FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid CROSS JOIN sessions s ON s.id = e.session
 WHERE texts MATCH ?`
 	for _, w := range where {
 		sql += " AND " + w
