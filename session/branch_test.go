@@ -159,16 +159,3 @@ func TestFork(t *testing.T) {
 		t.Error("a fork past the end of the branch was made")
 	}
 }
-
-func TestSearchFindsEveryBranch(t *testing.T) {
-	s, _ := newTestStore(t)
-	w, ids := branched(t, s)
-	w.Close()
-	m, err := s.Search("second answer", 0)
-	if err != nil || len(m) != 1 {
-		t.Fatalf("matches %+v, %v", m, err)
-	}
-	if m[0].EntryID != ids["a2"] || m[0].Head != ids["a2"] || m[0].Turn != 2 {
-		t.Errorf("match %+v: want the entry on its own branch, turn 2", m[0])
-	}
-}

@@ -44,6 +44,7 @@ func (s *Store) Delete(id string) error {
 	// crash left, which the next delete or open retries.
 	_ = s.forget(id)
 	_ = os.RemoveAll(s.AttachmentDir(id))
+	s.changed(id)
 	_ = s.removeSessionTemps(id)
 	if err := fileio.SyncDir(s.dir); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)

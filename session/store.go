@@ -60,6 +60,8 @@ type Store struct {
 	mu      sync.Mutex           // guards held
 	held    map[string]*heldLock // the session locks this store holds, by id
 	indexMu sync.Mutex           // serializes this store's updates of the index
+	// onChange is told of every journal written (see OnChange).
+	onChange changeHook
 }
 
 // Open returns the store in dir. It creates dir, and any of its parents that

@@ -143,6 +143,8 @@ func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	if needsCompaction(size, sess) {
 		if err := w.store.compact(sess); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
+		} else {
+			w.store.changed(sess.ID)
 		}
 	}
 }
@@ -660,6 +662,7 @@ func (w *Writer) commitLocked(n uint64, sync bool) error {
 		w.err = err
 		return err
 	}
+	w.store.changed(id)
 	clear(w.pending[:len(batch)])
 	w.pending = w.pending[len(batch):]
 	w.written += uint64(len(batch))

@@ -17,6 +17,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"muse/session"
+	"muse/session/index"
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui/attach"
@@ -40,6 +41,9 @@ type Options struct {
 	engine.Config
 	// Store persists the conversation; nil keeps it in memory only.
 	Store *session.Store
+	// Index is the index of Store, which the picker lists and searches;
+	// nil opens one of its own the first time the picker shows.
+	Index *index.Shared
 	// ImageStore, with Store nil, keeps the files of image turns, in a
 	// one-shot folder of each turn's: a session kept in memory only still
 	// has its images saved, as -p saves them.
@@ -222,7 +226,7 @@ func New(opts Options) Model {
 		common: &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
 		conv:   conversation.New(r, keys.scrollKeys()),
 		input:  input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
-		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, opts.Theme)},
+		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
 		params: opts.Params,
 	}
 	w := opts.Writer
@@ -736,3 +740,12 @@ func (m Model) SaveError() error { return m.closeErr }
 
 // busy reports whether a turn or an image turn is in flight.
 func (m Model) busy() bool { return m.turn != nil || m.imaging != nil }
+
+// pickerIndex is the index the picker reads: the one of the options, else
+// one of its own, opened on first use.
+func pickerIndex(opts Options) *index.Shared {
+	if opts.Index != nil || opts.Store == nil {
+		return opts.Index
+	}
+	return index.NewShared(opts.Store)
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
@@ -28,14 +30,23 @@ type sessionLoadedMsg struct {
 	err     error
 }
 
-// loadSession opens a session for writing.
+// loadSession opens a session for writing. When entryID, a search's hit,
+// is on another branch than the active one, the latest branch through it
+// is made the active one, so that the hit shows.
 func loadSession(store *session.Store, id, entryID string) tea.Cmd {
 	return func() tea.Msg {
 		w, err := store.OpenWriter(id)
 		if err != nil {
 			return sessionLoadedMsg{err: err}
 		}
-		return sessionLoadedMsg{w: w, s: w.Snapshot(), entryID: entryID}
+		snap := w.Snapshot()
+		if entryID != "" && !slices.ContainsFunc(snap.Entries, func(e session.Entry) bool { return e.ID == entryID }) &&
+			slices.ContainsFunc(snap.All, func(e session.Entry) bool { return e.ID == entryID }) {
+			if err := w.SetHead(snap.Leaf(entryID)); err == nil {
+				snap = w.Snapshot()
+			}
+		}
+		return sessionLoadedMsg{w: w, s: snap, entryID: entryID}
 	}
 }
 

@@ -166,25 +166,7 @@ the new session's id; continue it with muse -r ID.`,
 		return deleteSession(a.env, store, args[0], *yes)
 	})
 
-	search := &cobra.Command{
-		Use:   "search TEXT",
-		Short: "full-text search of every session",
-		Args:  needArgs(1, "search TEXT"),
-	}
-	search.RunE = a.withStore(func(store *session.Store, args []string) int {
-		matches, err := store.Search(strings.Join(args, " "), 200)
-		if err != nil {
-			return fail(a.env, err)
-		}
-		if len(matches) == 0 {
-			fmt.Fprintln(a.env.Stderr, "no matches")
-			return ExitFailed
-		}
-		for _, m := range matches {
-			fmt.Fprintf(a.env.Stdout, "%s  turn %d  %s  %s\n", m.ID, m.Turn, sanitize.Line(m.Title), sanitize.Line(m.Snippet))
-		}
-		return ExitOK
-	})
+	search := a.searchCmd()
 	cmd.AddCommand(list, show, exp, imp, fork, rename, del, search)
 	return cmd
 }
@@ -268,11 +250,8 @@ type sessionJSON struct {
 	Model    string    `json:"model"`
 }
 
-func listSessions(env Env, store *session.Store, asJSON bool) int {
-	infos, err := store.List()
-	if err != nil {
-		return fail(env, err)
-	}
+// printSessions prints infos as "muse sessions list" does.
+func printSessions(env Env, infos []session.Info, asJSON bool) int {
 	if asJSON {
 		out := make([]sessionJSON, 0, len(infos))
 		for _, in := range infos {

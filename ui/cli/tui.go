@@ -15,6 +15,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
+	"muse/session/index"
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui"
@@ -92,6 +93,14 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	if store == nil { // images still get a folder, as -p --no-save saves them
 		opts.ImageStore, _ = openStore(env)
+	}
+	if store != nil {
+		// Every write of the screen's sessions reaches the index in the
+		// background; it is opened only when something is written or
+		// the picker shows.
+		opts.Index = index.NewShared(store)
+		updater := index.NewUpdater(opts.Index, index.DefaultDelay)
+		defer updater.Close()
 	}
 	if store != nil { // with --no-save, no prompt history either
 		if h, err := prompts.Open(prompts.Path(store.Dir()), 1000); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/session"
+	"muse/session/index"
 	"muse/theme"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
@@ -37,7 +38,7 @@ func newPickerKeys() pickerKeys {
 // sessionItem is one session in the picker.
 type sessionItem struct {
 	info  session.Info
-	match *session.Match // set when the item comes from a text search
+	match *index.Hit // set when the item comes from a text search
 }
 
 // Title is the session's title.
@@ -46,7 +47,7 @@ func (i sessionItem) Title() string { return sanitize.Line(i.info.Title) }
 // Description shows the date, message count and model, or the search hit.
 func (i sessionItem) Description() string {
 	if i.match != nil {
-		return fmt.Sprintf("turn %d · %s", i.match.Turn, sanitize.Line(i.match.Snippet))
+		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Role, sanitize.Line(i.match.SnippetText()))
 	}
 	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
@@ -67,9 +68,11 @@ const (
 )
 
 // Model lists the saved sessions: enter resumes, r renames, d deletes after
-// a confirmation, / filters titles and f searches the text of every session.
+// a confirmation, / filters titles and f searches the text of every
+// session as it is typed, from the index.
 type Model struct {
 	store  *session.Store
+	index  *index.Shared
 	th     *theme.Theme
 	keys   pickerKeys
 	list   list.Model
@@ -85,9 +88,14 @@ type Model struct {
 	// reselect is the id of the session to select again once the list is
 	// loaded anew, as after a rename.
 	reselect string
+	// searchSeq numbers the searches typed: the answer of any but the
+	// last is dropped.
+	searchSeq int
 }
 
-func New(store *session.Store, th *theme.Theme) Model {
+// New returns the picker of the sessions of store, listed and searched
+// from ix, the index of store.
+func New(store *session.Store, ix *index.Shared, th *theme.Theme) Model {
 	// Every colour from the theme, so the light theme's contrast holds here
 	// too (the list's own greys are too light on white).
 	text, muted, subtle, accent := th.Styles.UserText.GetForeground(), th.Styles.Muted.GetForeground(), th.Styles.Subtle.GetForeground(), th.Styles.Accent.GetForeground()
@@ -123,38 +131,56 @@ func New(store *session.Store, th *theme.Theme) Model {
 	}
 	in := textinput.New()
 	in.CharLimit = 200
-	return Model{store: store, th: th, keys: keys, list: l, input: in}
+	return Model{store: store, index: ix, th: th, keys: keys, list: l, input: in}
 }
 
-// ListedMsg carries the sessions for the picker.
+// ListedMsg carries the sessions for the picker, or the hits of the
+// search numbered seq.
 type ListedMsg struct {
 	items []list.Item
 	err   error
 	query string
+	seq   int
 }
 
-// listSessions loads every session for the picker.
-func listSessions(store *session.Store) tea.Cmd {
+// listSessions loads every session for the picker, from the index, which
+// it first brings up to date with the journals.
+// seq is the number of the search it answers: the last one.
+func listSessions(ix *index.Shared, seq int) tea.Cmd {
 	return func() tea.Msg {
-		infos, err := store.List()
+		idx, err := ix.Get()
+		if err == nil {
+			_, err = idx.Sync(nil)
+		}
+		var infos []session.Info
+		if err == nil {
+			infos, err = idx.List()
+		}
 		items := make([]list.Item, 0, len(infos))
 		for _, in := range infos {
 			items = append(items, sessionItem{info: in})
 		}
-		return ListedMsg{items: items, err: err}
+		return ListedMsg{items: items, err: err, seq: seq}
 	}
 }
 
-// searchSessions finds text in every session.
-func searchSessions(store *session.Store, query string) tea.Cmd {
+// searchLimit is the most hits the picker shows.
+const searchLimit = 200
+
+// searchSessions finds query in the index, as the search numbered seq.
+func searchSessions(ix *index.Shared, query string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		matches, err := store.Search(query, 200)
-		items := make([]list.Item, 0, len(matches))
-		for i := range matches {
-			m := matches[i]
-			items = append(items, sessionItem{info: session.Info{ID: m.ID, Title: m.Title}, match: &m})
+		idx, err := ix.Get()
+		var hits []index.Hit
+		if err == nil {
+			hits, err = idx.Search(index.Query{Text: query, Limit: searchLimit})
 		}
-		return ListedMsg{items: items, err: err, query: query}
+		items := make([]list.Item, 0, len(hits))
+		for i := range hits {
+			h := hits[i]
+			items = append(items, sessionItem{info: session.Info{ID: h.Session, Title: h.Title}, match: &h})
+		}
+		return ListedMsg{items: items, err: err, query: query, seq: seq}
 	}
 }
 
@@ -199,7 +225,7 @@ func (p Model) SetStatus(s string) Model {
 func (p Model) Open(open string) (Model, tea.Cmd) {
 	p.mode, p.status, p.open = pickBrowse, "loading…", open
 	p.list.ResetFilter()
-	return p, listSessions(p.store)
+	return p, listSessions(p.index, p.searchSeq)
 }
 
 // SetSize sets the picker's size.
@@ -214,10 +240,16 @@ func (p Model) SetSize(width, height int) Model {
 func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ListedMsg:
+		if msg.seq != p.searchSeq {
+			return p, nil // the answer to a query typed over since
+		}
 		if p.status == "loading…" || p.status == "searching…" {
 			p.status = ""
 		}
-		if msg.err != nil {
+		if msg.err != nil && index.IsSyntax(msg.err) {
+			p.status = msg.err.Error()
+			return p, nil // the hits of the last query that could be read stay
+		} else if msg.err != nil {
 			p.status = "could not list sessions: " + msg.err.Error()
 		} else if msg.query != "" {
 			p.status = fmt.Sprintf("%s for %q · esc shows all", textfmt.Plural(len(msg.items), "match"), msg.query)
@@ -249,7 +281,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if item, ok := p.list.SelectedItem().(sessionItem); ok {
 			p.reselect = item.info.ID
 		}
-		return p, listSessions(p.store)
+		return p, listSessions(p.index, p.searchSeq)
 	case tea.KeyMsg:
 		return p.key(msg)
 	}
@@ -259,7 +291,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if p.mode == pickBrowse && !strings.Contains(p.status, "matches for") {
+	if p.mode == pickBrowse && !strings.Contains(p.status, "for \"") {
 		p.status = ""
 	}
 	switch p.mode {
@@ -281,11 +313,14 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 			if mode == pickRename {
 				return p, renameSession(p.store, p.target.ID, text)
 			}
-			p.status = "searching…"
-			return p, searchSessions(p.store, text)
+			return p, nil // the hits of what was typed show already
 		}
 		var cmd tea.Cmd
+		before := p.input.Value()
 		p.input, cmd = p.input.Update(msg)
+		if p.mode == pickSearch && p.input.Value() != before {
+			return p, tea.Batch(cmd, p.search())
+		}
 		return p, cmd
 	case pickConfirmDelete:
 		p.mode = pickBrowse
@@ -314,15 +349,16 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 			p.list.ResetFilter()
 			return p, nil
 		}
-		if strings.Contains(p.status, "matches for") {
+		if strings.Contains(p.status, "for \"") {
 			p.status = ""
-			return p, listSessions(p.store)
+			p.searchSeq++ // a search still on its way is dropped
+			return p, listSessions(p.index, p.searchSeq)
 		}
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
 		picked := PickedMsg{ID: item.info.ID}
 		if item.match != nil {
-			picked.EntryID = item.match.EntryID
+			picked.EntryID = item.match.Entry
 		}
 		return p, func() tea.Msg { return picked }
 	case key.Matches(msg, p.keys.Rename) && ok:
@@ -346,6 +382,20 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// search starts a search of what is typed, numbered anew so that the
+// answers of the searches before it are dropped; an empty query lists
+// every session again.
+func (p *Model) search() tea.Cmd {
+	p.searchSeq++
+	text := strings.TrimSpace(p.input.Value())
+	if text == "" {
+		p.status = ""
+		return listSessions(p.index, p.searchSeq)
+	}
+	p.status = "searching…"
+	return searchSessions(p.index, text, p.searchSeq)
 }
 
 // selectID selects the session id among the rows shown, if it is there.

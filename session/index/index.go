@@ -1,0 +1,233 @@
+// Package index is the full-text index of muse's sessions: a SQLite file
+// (index.sqlite, beside the journals) with an FTS5 table of the text of
+// every entry of every branch, and what a session list shows of each
+// session. `muse sessions list`, `muse sessions search` and the chat
+// screen's picker read it.
+//
+// The journals stay the truth and the index is only derived from them: each
+// session's row keeps the size and modification time of the journal it was
+// read from, and Sync re-reads every journal whose stamp differs, drops the
+// sessions whose journal is gone, and rebuilds the whole file when it is
+// missing, of another version (PRAGMA user_version) or not a database.
+// Deleting the file loses nothing. An Updater keeps the index current with
+// a store's writes in the background, off the writer's path.
+package index
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, "sqlite"
+
+	"muse/session"
+	"muse/session/internal/fileio"
+)
+
+// FileName is the name of the index file in the store's directory.
+const FileName = "index.sqlite"
+
+// version is the schema of the index, kept in PRAGMA user_version; a file
+// of another version is rebuilt.
+const version = 1
+
+// schema creates the tables of an empty index. The full-text table
+// gathers up to 32 MiB in memory before it writes a segment: fewer
+// segments are fewer merges, the most of a rebuild's work after the
+// tokenizing. entries holds one row per
+// entry of every branch; texts, an FTS5 table without content of its own,
+// indexes their text under the same rowid; the text itself is kept, packed,
+// in entries, for snippets.
+const schema = `
+CREATE TABLE sessions(
+	id TEXT PRIMARY KEY,
+	title TEXT NOT NULL,
+	created INTEGER NOT NULL,
+	updated INTEGER NOT NULL,
+	messages INTEGER NOT NULL,
+	model TEXT NOT NULL,
+	damaged TEXT NOT NULL,
+	entries INTEGER NOT NULL,
+	text_bytes INTEGER NOT NULL,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_updated ON sessions(updated);
+CREATE TABLE entries(
+	rowid INTEGER PRIMARY KEY,
+	session TEXT NOT NULL,
+	entry TEXT NOT NULL,
+	leaf TEXT NOT NULL,
+	active INTEGER NOT NULL,
+	turn INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	role TEXT NOT NULL,
+	model TEXT NOT NULL,
+	time INTEGER NOT NULL,
+	text BLOB NOT NULL
+);
+CREATE INDEX entries_session ON entries(session);
+CREATE VIRTUAL TABLE texts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+INSERT INTO texts(texts, rank) VALUES('hashsize', 33554432);
+`
+
+// Index is an open index of a store. Its methods may be called from
+// several goroutines.
+type Index struct {
+	store *session.Store
+	db    *sql.DB
+	path  string
+	// syncMu makes one Sync at a time, so two never read the same journal
+	// for the same update.
+	syncMu sync.Mutex
+}
+
+// Open opens the index of store, creating it (mode 0600) when it is
+// missing, and replacing a file that is of another version or not an index
+// with an empty one. It reads no journal: Sync brings the index up to date.
+func Open(store *session.Store) (*Index, error) {
+	path := filepath.Join(store.Dir(), FileName)
+	ix, err := open(store, path)
+	if err == nil {
+		return ix, nil
+	}
+	// Of another version, foreign or corrupt: it is only derived, so
+	// start again.
+	if rerr := removeFiles(path); rerr != nil {
+		return nil, fmt.Errorf("open index %s: %w (and it could not be removed: %v)", path, err, rerr)
+	}
+	ix, err = open(store, path)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	return ix, nil
+}
+
+// OpenCurrent opens the index of store and brings it up to date with the
+// journals (see Sync), telling progress how far it got. An index found
+// damaged while it is read is rebuilt from the journals.
+func OpenCurrent(store *session.Store, progress Progress) (*Index, error) {
+	ix, err := Open(store)
+	if err != nil {
+		return nil, err
+	}
+	_, err = ix.Sync(progress)
+	if corrupt(err) {
+		ix.Close()
+		if err := removeFiles(ix.path); err != nil {
+			return nil, fmt.Errorf("remove the damaged index: %w", err)
+		}
+		if ix, err = Open(store); err != nil {
+			return nil, err
+		}
+		_, err = ix.Sync(progress)
+	}
+	if err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// errVersion is an index file of another version, or of another program.
+var errVersion = errors.New("index of another version")
+
+// open opens the index at path, creating its schema in a new file; an
+// index of another version gives errVersion.
+func open(store *session.Store, path string) (*Index, error) {
+	// Create the file with our mode, whatever the umask: SQLite gives its
+	// -wal and -shm files the mode of the database.
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, fileio.FileMode)
+	if err != nil {
+		return nil, err
+	}
+	err = f.Chmod(fileio.FileMode)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Index{store: store, db: db, path: path}
+	if err := ix.prepare(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// prepare checks the version of the file, and creates the schema in an
+// empty one.
+func (ix *Index) prepare() error {
+	var v int
+	if err := ix.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v == version {
+		// Quick signs that it is ours: the tables answer.
+		var n int
+		return ix.db.QueryRow("SELECT (SELECT count(*) FROM sessions WHERE 0) + (SELECT count(*) FROM texts WHERE 0) + (SELECT count(*) FROM entries WHERE 0)").Scan(&n)
+	}
+	var objects int
+	if err := ix.db.QueryRow("SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
+		return err
+	}
+	if v != 0 || objects != 0 {
+		return fmt.Errorf("%w (%d)", errVersion, v)
+	}
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		return fmt.Errorf("create the index: %w", err)
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// removeFiles removes the index at path with its WAL and shared-memory
+// files.
+func removeFiles(path string) error {
+	var errs []error
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Path returns the index file's path.
+func (ix *Index) Path() string { return ix.path }
+
+// Close closes the index.
+func (ix *Index) Close() error {
+	if err := ix.db.Close(); err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	return nil
+}
+
+// corrupt reports whether err says the file is damaged: then the caller
+// rebuilds it.
+func corrupt(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "SQLITE_CORRUPT") || strings.Contains(s, "SQLITE_NOTADB") ||
+		strings.Contains(s, "malformed") || strings.Contains(s, "not a database")
+}

@@ -1,0 +1,299 @@
+package index
+
+// A search query as people type it, translated to an FTS5 MATCH
+// expression that is always valid: every word and phrase is quoted, so no
+// character of the query reaches FTS5's own syntax, and the operators are
+// checked here, with a message that says what to write instead.
+//
+//	word            entries holding the word (any case, accents ignored)
+//	"two words"     the exact phrase
+//	pre*            words starting with "pre"
+//	a b, a AND b    both
+//	a OR b          either
+//	a NOT b         a, without b
+//	( ... )         grouping
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// SyntaxError is a query that cannot be read, with what is wrong.
+type SyntaxError struct {
+	Msg string
+}
+
+func (e *SyntaxError) Error() string { return "search query: " + e.Msg }
+
+// token kinds of a query.
+const (
+	tokWord = iota
+	tokPrefix
+	tokPhrase
+	tokAnd
+	tokOr
+	tokNot
+	tokOpen
+	tokClose
+)
+
+// token is one word, phrase, operator or parenthesis of a query.
+type token struct {
+	kind int
+	text string
+}
+
+// lex splits a query into tokens.
+func lex(q string) ([]token, error) {
+	var toks []token
+	r := []rune(q)
+	for i := 0; i < len(r); {
+		c := r[i]
+		switch {
+		case unicode.IsSpace(c):
+			i++
+		case c == '(':
+			toks = append(toks, token{kind: tokOpen})
+			i++
+		case c == ')':
+			toks = append(toks, token{kind: tokClose})
+			i++
+		case c == '"':
+			j := i + 1
+			for j < len(r) && r[j] != '"' {
+				j++
+			}
+			if j == len(r) {
+				return nil, &SyntaxError{Msg: `a quote is not closed: end the phrase with "`}
+			}
+			phrase := strings.Join(strings.Fields(string(r[i+1:j])), " ")
+			if phrase == "" {
+				return nil, &SyntaxError{Msg: `"" is an empty phrase: put words between the quotes`}
+			}
+			toks = append(toks, token{kind: tokPhrase, text: phrase})
+			i = j + 1
+		default:
+			j := i
+			for j < len(r) && !unicode.IsSpace(r[j]) && r[j] != '"' && r[j] != '(' && r[j] != ')' {
+				j++
+			}
+			w := string(r[i:j])
+			i = j
+			switch {
+			case w == "AND":
+				toks = append(toks, token{kind: tokAnd})
+			case w == "OR":
+				toks = append(toks, token{kind: tokOr})
+			case w == "NOT":
+				toks = append(toks, token{kind: tokNot})
+			case strings.HasSuffix(w, "*"):
+				stem := strings.TrimRight(w, "*")
+				if !hasWord(stem) {
+					return nil, &SyntaxError{Msg: fmt.Sprintf("%q: a * ends a word, as in pre*", w)}
+				}
+				toks = append(toks, token{kind: tokPrefix, text: stem})
+			default:
+				toks = append(toks, token{kind: tokWord, text: w})
+			}
+		}
+	}
+	return toks, nil
+}
+
+// hasWord reports whether s holds a letter or a digit, which make words.
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
+}
+
+// parsed is a query read: its FTS5 expression, and the words and prefixes
+// it looks for (not those after NOT), for highlighting.
+type parsed struct {
+	match    string
+	words    []string // lowercase
+	prefixes []string // lowercase
+}
+
+// parser reads tokens into an FTS5 expression.
+type parser struct {
+	toks []token
+	i    int
+	p    *parsed
+	neg  int // > 0 inside the right side of a NOT
+}
+
+// parseQuery reads the query q.
+func parseQuery(q string) (*parsed, error) {
+	toks, err := lex(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(toks) == 0 {
+		return nil, &SyntaxError{Msg: "nothing to search for"}
+	}
+	ps := &parser{toks: toks, p: &parsed{}}
+	expr, err := ps.or()
+	if err != nil {
+		return nil, err
+	}
+	if ps.i < len(toks) {
+		// Only a ) that nothing opened stops the parse early.
+		return nil, &SyntaxError{Msg: "a ) has no ( before it"}
+	}
+	ps.p.match = expr
+	return ps.p, nil
+}
+
+func (ps *parser) peek() (token, bool) {
+	if ps.i < len(ps.toks) {
+		return ps.toks[ps.i], true
+	}
+	return token{}, false
+}
+
+// or reads terms joined by OR.
+func (ps *parser) or() (string, error) {
+	left, err := ps.and()
+	if err != nil {
+		return "", err
+	}
+	for {
+		t, ok := ps.peek()
+		if !ok || t.kind != tokOr {
+			return left, nil
+		}
+		ps.i++
+		right, err := ps.and()
+		if err != nil {
+			return "", err
+		}
+		left = "(" + left + " OR " + right + ")"
+	}
+}
+
+// and reads terms joined by AND, or by nothing.
+func (ps *parser) and() (string, error) {
+	left, err := ps.not()
+	if err != nil {
+		return "", err
+	}
+	for {
+		t, ok := ps.peek()
+		if !ok || t.kind == tokOr || t.kind == tokClose {
+			return left, nil
+		}
+		if t.kind == tokAnd {
+			ps.i++
+		}
+		right, err := ps.not()
+		if err != nil {
+			return "", err
+		}
+		left = "(" + left + " AND " + right + ")"
+	}
+}
+
+// not reads a term and the terms after NOT that it must not hold.
+func (ps *parser) not() (string, error) {
+	left, err := ps.term()
+	if err != nil {
+		return "", err
+	}
+	for {
+		t, ok := ps.peek()
+		if !ok || t.kind != tokNot {
+			return left, nil
+		}
+		ps.i++
+		ps.neg++
+		right, err := ps.term()
+		ps.neg--
+		if err != nil {
+			return "", err
+		}
+		left = "(" + left + " NOT " + right + ")"
+	}
+}
+
+// term reads a word, a phrase, a prefix or a group in parentheses.
+func (ps *parser) term() (string, error) {
+	t, ok := ps.peek()
+	if !ok {
+		prev := ps.toks[len(ps.toks)-1]
+		return "", &SyntaxError{Msg: fmt.Sprintf("%s at the end needs a word after it", opName(prev))}
+	}
+	ps.i++
+	switch t.kind {
+	case tokWord, tokPhrase:
+		ps.note(t.text, false)
+		return quote(t.text), nil
+	case tokPrefix:
+		ps.note(t.text, true)
+		return quote(t.text) + " *", nil
+	case tokOpen:
+		inner, err := ps.or()
+		if err != nil {
+			return "", err
+		}
+		if c, ok := ps.peek(); !ok || c.kind != tokClose {
+			return "", &SyntaxError{Msg: "a ( is not closed: add )"}
+		}
+		ps.i++
+		return inner, nil
+	case tokClose:
+		return "", &SyntaxError{Msg: "() holds nothing, or a ) comes too early"}
+	case tokNot:
+		return "", &SyntaxError{Msg: "NOT needs a word before it, as in: cats NOT dogs"}
+	}
+	return "", &SyntaxError{Msg: fmt.Sprintf("%s needs a word before it, as in: cats %s dogs", opName(t), opName(t))}
+}
+
+// note keeps the words of text for highlighting, unless they are excluded.
+func (ps *parser) note(text string, prefix bool) {
+	if ps.neg > 0 {
+		return
+	}
+	ws := words(text)
+	for i, w := range ws {
+		if prefix && i == len(ws)-1 {
+			ps.p.prefixes = append(ps.p.prefixes, w)
+		} else {
+			ps.p.words = append(ps.p.words, w)
+		}
+	}
+}
+
+// opName names an operator token.
+func opName(t token) string {
+	switch t.kind {
+	case tokAnd:
+		return "AND"
+	case tokOr:
+		return "OR"
+	case tokNot:
+		return "NOT"
+	case tokOpen:
+		return "("
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+// quote makes s an FTS5 string: in double quotes, its own doubled.
+func quote(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// words splits s into words as the index does: runs of letters and
+// digits, lowercase, without accents.
+func words(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
+		out = append(out, fold(f))
+	}
+	return out
+}
+
+// isWordRune reports whether r belongs in a word.
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r)
+}

@@ -1,0 +1,206 @@
+package index
+
+import (
+	"bytes"
+	"compress/flate"
+	"io"
+	"strings"
+	"sync"
+
+	"muse/api"
+	"muse/session"
+)
+
+// Roles of the entries, as search filters them.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleOther     = "other"
+)
+
+// row is one entry as the index keeps it.
+type row struct {
+	entry, leaf string
+	active      bool
+	turn        int
+	kind, role  string
+	model       string
+	time        int64 // nanoseconds since 1970
+	text        string
+}
+
+// rowsOf returns the rows of every entry of every branch of sess.
+func rowsOf(sess *session.Session) []row {
+	onActive := make(map[string]bool, len(sess.Entries))
+	for _, e := range sess.Entries {
+		onActive[e.ID] = true
+	}
+	leaves := leavesOf(sess.All)
+	turns := make(map[string]int, len(sess.All))
+	rows := make([]row, 0, len(sess.All))
+	for i := range sess.All {
+		e := &sess.All[i]
+		turn := turns[e.Parent]
+		if e.Kind == session.KindUser {
+			turn++
+		}
+		turns[e.ID] = turn
+		rows = append(rows, row{
+			entry:  e.ID,
+			leaf:   leaves[e.ID],
+			active: onActive[e.ID],
+			turn:   turn,
+			kind:   e.Kind,
+			role:   roleOf(e.Kind),
+			model:  modelOf(e, sess.Params.Model),
+			time:   e.Time.UnixNano(),
+			text:   textOf(e),
+		})
+	}
+	return rows
+}
+
+// leavesOf returns, for every entry of all, the end of the latest branch
+// through it, as Session.Leaf does, in one pass: an entry's leaf is that
+// of its latest child, which is written after it.
+func leavesOf(all []session.Entry) map[string]string {
+	latest := make(map[string]string, len(all)) // parent → its latest child
+	for _, e := range all {
+		latest[e.Parent] = e.ID
+	}
+	leaves := make(map[string]string, len(all))
+	var leaf func(id string, depth int) string
+	leaf = func(id string, depth int) string {
+		if l, ok := leaves[id]; ok {
+			return l
+		}
+		child, ok := latest[id]
+		if !ok || depth > len(all) { // no child, or a cycle a damaged journal made
+			leaves[id] = id
+			return id
+		}
+		l := leaf(child, depth+1)
+		leaves[id] = l
+		return l
+	}
+	for i := len(all) - 1; i >= 0; i-- { // children first: little recursion
+		leaf(all[i].ID, 0)
+	}
+	return leaves
+}
+
+// roleOf says whose words an entry of kind holds.
+func roleOf(kind string) string {
+	switch kind {
+	case session.KindUser, session.KindImage:
+		return RoleUser
+	case session.KindAssistant, session.KindTool:
+		return RoleAssistant
+	}
+	return RoleOther
+}
+
+// modelOf is the model of the entry e: the reply's, or the one it was
+// sent to, else the session's.
+func modelOf(e *session.Entry, fallback string) string {
+	switch {
+	case e.Message != nil && e.Message.Model != "":
+		return e.Message.Model
+	case e.Params != nil && e.Params.Model != "":
+		return e.Params.Model
+	case e.ImageParams != nil && e.ImageParams.Model != "":
+		return e.ImageParams.Model
+	}
+	return fallback
+}
+
+// textOf returns the searchable text of e, its parts on lines of their
+// own: the prompt and the names of its attachments, the reply's text,
+// thinking and tool calls, the tools' results, the error, and the image
+// prompts, the server's revised ones included.
+func textOf(e *session.Entry) string {
+	var b strings.Builder
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	add(e.Text)
+	for _, a := range e.Attachments {
+		add(a.Name)
+	}
+	if e.Message != nil {
+		for _, c := range e.Message.Content {
+			switch c.Type {
+			case api.BlockText:
+				add(c.Text)
+			case api.BlockThinking:
+				add(c.Thinking)
+			case api.BlockToolUse:
+				add(c.Name)
+				add(string(c.Input))
+			}
+		}
+	}
+	for _, r := range e.ToolResults {
+		add(r.Name)
+		add(r.Output)
+	}
+	if e.Error != nil {
+		add(e.Error.Type)
+		add(e.Error.Message)
+		add(e.Error.Hint)
+	}
+	add(e.ImagePrompt)
+	for _, img := range e.Images {
+		add(img.RevisedPrompt)
+	}
+	return b.String()
+}
+
+// packMin is the shortest text that pack compresses.
+const packMin = 128
+
+// pack returns text as the index stores it: a byte saying how, then the
+// text, deflated when that is worth it.
+func pack(text string) []byte {
+	if len(text) < packMin {
+		return append([]byte{0}, text...)
+	}
+	var buf bytes.Buffer
+	buf.WriteByte(1)
+	w := deflaters.Get().(*flate.Writer)
+	w.Reset(&buf)
+	io.WriteString(w, text)
+	w.Close()
+	deflaters.Put(w)
+	if buf.Len() >= len(text)+1 {
+		return append([]byte{0}, text...)
+	}
+	return buf.Bytes()
+}
+
+// deflaters keeps the compressors of pack, which are large to make.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // the level is valid
+	return w
+}}
+
+// unpack returns the text pack packed; a blob it cannot read gives "".
+func unpack(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if b[0] == 0 {
+		return string(b[1:])
+	}
+	out, err := io.ReadAll(flate.NewReader(bytes.NewReader(b[1:])))
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}

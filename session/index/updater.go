@@ -1,0 +1,153 @@
+package index
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"muse/session"
+)
+
+// Shared opens the index of a store on first use, brings it up to date
+// once, and then shares it between the goroutines of a process: the
+// Updater and the picker's searches.
+type Shared struct {
+	store *session.Store
+	once  sync.Once
+	ix    *Index
+	err   error
+}
+
+// NewShared returns the index of store, to be opened on first use.
+func NewShared(store *session.Store) *Shared {
+	return &Shared{store: store}
+}
+
+// Get returns the index, opening it and syncing it with the journals the
+// first time; a failure is kept and returned to every caller.
+func (s *Shared) Get() (*Index, error) {
+	s.once.Do(func() { s.ix, s.err = OpenCurrent(s.store, nil) })
+	return s.ix, s.err
+}
+
+// close closes the index if it was opened.
+func (s *Shared) close() error {
+	s.once.Do(func() { s.err = errors.New("index closed") }) // never opens it now
+	if s.ix == nil {
+		return nil
+	}
+	return s.ix.Close()
+}
+
+// Updater keeps the index of a store current with the store's writes: the
+// store tells it the id of every journal it changes (session.Store.OnChange),
+// which costs the writer a map insert, and a goroutine of its own, Delay
+// after the first change it has not yet handled, reads those journals
+// again and writes them to the index in one transaction. The index is
+// opened only then, so a screen that writes nothing never opens it.
+//
+// A failure to update the index is never the writer's: the index is left
+// as it was, and its stamps tell the next Sync to read those journals.
+type Updater struct {
+	shared *Shared
+	store  *session.Store
+	delay  time.Duration
+
+	mu    sync.Mutex
+	dirty map[string]bool
+	err   error // of the last update
+	wake  chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+	// ioMu makes one update at a time: the goroutine's or a Flush's.
+	ioMu sync.Mutex
+}
+
+// DefaultDelay is how long an Updater gathers changes before it writes
+// them: a reply that streams changes its journal many times a second.
+const DefaultDelay = 500 * time.Millisecond
+
+// NewUpdater starts keeping the index of shared's store current with the
+// store's writes, gathering them for delay. Close stops it.
+func NewUpdater(shared *Shared, delay time.Duration) *Updater {
+	u := &Updater{
+		shared: shared,
+		store:  shared.store,
+		delay:  delay,
+		dirty:  map[string]bool{},
+		wake:   make(chan struct{}, 1),
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+	u.store.OnChange(u.changed)
+	go u.run()
+	return u
+}
+
+// Shared returns the index the updater writes.
+func (u *Updater) Shared() *Shared { return u.shared }
+
+// changed notes that the journal of id changed. It is the store's
+// OnChange function, on the writer's path: it never waits for the index.
+func (u *Updater) changed(id string) {
+	u.mu.Lock()
+	u.dirty[id] = true
+	u.mu.Unlock()
+	select {
+	case u.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run updates the index delay after each change, until Close.
+func (u *Updater) run() {
+	defer close(u.done)
+	for {
+		select {
+		case <-u.stop:
+			return
+		case <-u.wake:
+		}
+		select {
+		case <-u.stop:
+			return // Close flushes
+		case <-time.After(u.delay):
+		}
+		u.Flush()
+	}
+}
+
+// Flush writes the changes gathered so far to the index now, and returns
+// the error of doing so, if any.
+func (u *Updater) Flush() error {
+	u.ioMu.Lock()
+	defer u.ioMu.Unlock()
+	u.mu.Lock()
+	ids := make([]string, 0, len(u.dirty))
+	for id := range u.dirty {
+		ids = append(ids, id)
+	}
+	clear(u.dirty)
+	u.mu.Unlock()
+	if len(ids) == 0 {
+		return nil
+	}
+	ix, err := u.shared.Get()
+	if err == nil {
+		err = ix.Update(ids)
+	}
+	u.mu.Lock()
+	u.err = err
+	u.mu.Unlock()
+	return err
+}
+
+// Close stops the updater: it stops listening to the store, writes what
+// it gathered, and closes the index.
+func (u *Updater) Close() error {
+	u.store.OnChange(nil)
+	close(u.stop)
+	<-u.done
+	err := u.Flush()
+	return errors.Join(err, u.shared.close())
+}

@@ -1,0 +1,117 @@
+package session
+
+// What a derived index of the journals (see muse/session/index) needs of
+// the store: the journals with their stamps, a journal loaded together with
+// the stamp of exactly the bytes replayed, and a word when a journal
+// changes.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Stamp is a journal's size and modification time: an index built from a
+// journal is current while the journal still has the same stamp.
+type Stamp struct {
+	Size  int64
+	MTime int64 // nanoseconds since 1970
+}
+
+// stampOf returns the stamp of the file fi describes.
+func stampOf(fi os.FileInfo) Stamp {
+	return Stamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+}
+
+// Journals returns the stamp of every journal in the store, by session id.
+// It reads the directory and the files' metadata, never their content.
+func (s *Store) Journals() (map[string]Stamp, error) {
+	des, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("list journals: %w", err)
+	}
+	out := make(map[string]Stamp, len(des))
+	for _, de := range des {
+		id, ok := strings.CutSuffix(de.Name(), journalExt)
+		if !ok || !validID(id) || !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			continue // removed since ReadDir
+		}
+		out[id] = stampOf(fi)
+	}
+	return out, nil
+}
+
+// LoadStamped loads the session id as Load does, with what a list shows of
+// it and the stamp of the journal as it was read: exactly Size bytes are
+// replayed, so a record appended meanwhile changes the stamp and is never
+// half counted. A journal that cannot be loaded comes back with a nil
+// session and an Info whose Damaged says why, without an error; a missing
+// one gives an error wrapping ErrNotFound.
+func (s *Store) LoadStamped(id string) (*Session, Info, Stamp, error) {
+	f, _, err := s.openJournal(id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, Info{}, Stamp{}, fmt.Errorf("load session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		var de *damageError
+		if errors.As(err, &de) {
+			return nil, s.damagedInfo(id, err, 0), Stamp{}, nil
+		}
+		return nil, Info{}, Stamp{}, fmt.Errorf("load session %s: %w", id, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, Info{}, Stamp{}, fmt.Errorf("load session %s: %w", id, err)
+	}
+	st := stampOf(fi)
+	sess, _, err := replayStats(io.LimitReader(f, st.Size), id, false)
+	if err != nil {
+		return nil, s.damagedInfo(id, err, st.MTime), st, nil
+	}
+	return sess, sess.info(), st, nil
+}
+
+// damagedInfo is what a list shows of the journal of id that could not be
+// loaded for err, modified at mtime (nanoseconds since 1970).
+func (s *Store) damagedInfo(id string, err error, mtime int64) Info {
+	why := reason(err)
+	info := Info{ID: id, Title: "(damaged: " + why + ")", Damaged: why}
+	info.Updated = time.Unix(0, mtime).UTC()
+	info.Created = info.Updated
+	if t, ok := idTime(id); ok {
+		info.Created = t
+	}
+	return info
+}
+
+// OnChange has f called with the id of a session each time its journal
+// was written, created, compacted or deleted by this store, after the
+// change is on disk; nil stops it. f runs on the writer's path: it must
+// return at once (queue the id and do the work elsewhere).
+func (s *Store) OnChange(f func(id string)) {
+	if f == nil {
+		s.onChange.Store(nil)
+		return
+	}
+	s.onChange.Store(&f)
+}
+
+// changed tells the OnChange function, if any, that the journal of id
+// changed.
+func (s *Store) changed(id string) {
+	if f := s.onChange.Load(); f != nil {
+		(*f)(id)
+	}
+}
+
+// changeHook is the type of Store.onChange.
+type changeHook = atomic.Pointer[func(id string)]

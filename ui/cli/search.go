@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"muse/session"
+	"muse/session/index"
+	"muse/ui/sanitize"
+)
+
+// searchFlags are the options of "muse sessions search".
+type searchFlags struct {
+	since, until, model, role, session, sort string
+	limit                                    int
+	asJSON                                   bool
+}
+
+// searchCmd is "muse sessions search".
+func (a *app) searchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "full-text search of every session, from the index",
+		Long: `Search the text of every session: prompts, replies, thinking, tool calls and
+their results, errors and image prompts, on every branch. The search reads
+the index beside the sessions (index.sqlite), which is brought up to date
+first, and built from the sessions when it is missing.
+
+QUERY is words, all of which an entry must hold (case and accents ignored),
+with:
+  "exact phrase"   the words in that order
+  pre*             any word starting with pre
+  a OR b           either
+  a NOT b          a, without b
+  a AND b, ( )     both; grouping
+
+Hits come the most relevant first (bm25), or with --sort time the newest
+first; each shows the session, the date, the role and the text around the
+match, marked on a terminal.`,
+		Example: `  muse sessions search zebra
+  muse sessions search '"exact phrase" OR regex*' --since 7d
+  muse sessions search deploy --role user --model opus --sort time --json`,
+		Args: needArgs(1, "search QUERY [flags]"),
+	}
+	var f searchFlags
+	cmd.Flags().StringVar(&f.since, "since", "", "only entries from `WHEN` on: a date (2025-06-01), a time (2025-06-01T15:04) or a duration ago (7d, 12h, 2w)")
+	cmd.Flags().StringVar(&f.until, "until", "", "only entries before `WHEN`, as for --since")
+	cmd.Flags().StringVar(&f.model, "model", "", "only entries of a model whose name holds `NAME`")
+	cmd.Flags().StringVar(&f.role, "role", "", "only entries of `ROLE`: user or assistant")
+	cmd.Flags().StringVar(&f.session, "session", "", "only the session `ID` (an id, a unique prefix or a title)")
+	cmd.Flags().StringVar(&f.sort, "sort", "rank", "order of the hits: rank (most relevant first) or time (newest first)")
+	cmd.Flags().IntVar(&f.limit, "limit", 50, "show at most `N` hits")
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print JSON: an array of session, title, entry, leaf, active, turn, kind, role, model, time, snippet")
+	cmd.RunE = a.withStore(func(store *session.Store, args []string) int {
+		return searchSessions(a.env, store, strings.Join(args, " "), f, time.Now())
+	})
+	return cmd
+}
+
+// searchQuery checks the flags f and makes them a query for text, with
+// durations counted back from now.
+func searchQuery(store *session.Store, text string, f searchFlags, now time.Time) (index.Query, error) {
+	q := index.Query{Text: text, Model: f.model, Limit: f.limit}
+	var err error
+	if q.Since, err = parseWhen(f.since, now); err != nil {
+		return q, usagef("--since: %v", err)
+	}
+	if q.Until, err = parseWhen(f.until, now); err != nil {
+		return q, usagef("--until: %v", err)
+	}
+	switch f.role {
+	case "", index.RoleUser, index.RoleAssistant:
+		q.Role = f.role
+	default:
+		return q, usagef("--role must be user or assistant, got %q", f.role)
+	}
+	switch f.sort {
+	case "rank", "":
+	case "time":
+		q.ByTime = true
+	default:
+		return q, usagef("--sort must be rank or time, got %q", f.sort)
+	}
+	if f.limit < 1 {
+		return q, usagef("--limit must be at least 1, got %d", f.limit)
+	}
+	if f.session != "" {
+		info, err := store.Find(f.session)
+		if err != nil {
+			return q, fmt.Errorf("--session: %w", err)
+		}
+		q.Session = info.ID
+	}
+	return q, nil
+}
+
+// parseWhen reads a date, a time or a duration ago (such as 7d); "" is
+// the zero time.
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	units := map[byte]time.Duration{'m': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
+	if n := len(s); n >= 2 {
+		if unit, ok := units[s[n-1]]; ok {
+			if k, err := strconv.Atoi(s[:n-1]); err == nil && k >= 0 {
+				return now.Add(-time.Duration(k) * unit), nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date (2025-06-01), a time (2025-06-01T15:04) or a duration ago (30m, 12h, 7d, 2w)", s)
+}
+
+// openIndex opens the index of store, up to date with the journals, with
+// its progress on standard error when that is a terminal.
+func openIndex(env Env, store *session.Store) (*index.Index, error) {
+	var progress index.Progress
+	shown := false
+	if env.StderrTTY {
+		progress = func(done, total int) {
+			if total < 200 && !shown {
+				return // quick: not worth a line
+			}
+			shown = true
+			fmt.Fprintf(env.Stderr, "\rindexing sessions: %d of %d", done, total)
+		}
+	}
+	ix, err := index.OpenCurrent(store, progress)
+	if shown {
+		fmt.Fprint(env.Stderr, "\r\x1b[K")
+	}
+	return ix, err
+}
+
+// hitJSON is one hit of `muse sessions search --json`.
+type hitJSON struct {
+	Session string    `json:"session"`
+	Title   string    `json:"title"`
+	Entry   string    `json:"entry"`
+	Leaf    string    `json:"leaf"`
+	Active  bool      `json:"active"`
+	Turn    int       `json:"turn"`
+	Kind    string    `json:"kind"`
+	Role    string    `json:"role"`
+	Model   string    `json:"model"`
+	Time    time.Time `json:"time"`
+	Snippet string    `json:"snippet"`
+}
+
+// searchSessions runs "muse sessions search".
+func searchSessions(env Env, store *session.Store, text string, f searchFlags, now time.Time) int {
+	q, err := searchQuery(store, text, f, now)
+	if err != nil {
+		return fail(env, err)
+	}
+	ix, err := openIndex(env, store)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer ix.Close()
+	hits, err := ix.Search(q)
+	if index.IsSyntax(err) {
+		return fail(env, usagef("%v (see muse sessions search --help)", err))
+	}
+	if err != nil {
+		return fail(env, err)
+	}
+	if f.asJSON {
+		out := make([]hitJSON, 0, len(hits))
+		for _, h := range hits {
+			out = append(out, hitJSON{Session: h.Session, Title: h.Title, Entry: h.Entry, Leaf: h.Leaf, Active: h.Active, Turn: h.Turn,
+				Kind: h.Kind, Role: h.Role, Model: h.Model, Time: h.Time, Snippet: sanitize.Line(h.SnippetText())})
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return fail(env, err)
+		}
+		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
+		return ExitOK
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(env.Stderr, "no matches")
+		return ExitFailed
+	}
+	for _, h := range hits {
+		fmt.Fprintf(env.Stdout, "%s  %s  %-9s  %s  %s\n", h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
+			sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, env.StdoutTTY))
+	}
+	return ExitOK
+}
+
+// snippetLine is a hit's snippet, sanitized, its matches in bold and
+// underlined on a terminal.
+func snippetLine(parts []index.Part, tty bool) string {
+	var b strings.Builder
+	for _, p := range parts {
+		t := sanitize.Line(p.Text)
+		if p.Match && tty {
+			b.WriteString("\x1b[1;4m" + t + "\x1b[22;24m")
+			continue
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// listSessions runs "muse sessions list", from the index.
+func listSessions(env Env, store *session.Store, asJSON bool) int {
+	ix, err := openIndex(env, store)
+	if err != nil {
+		return fail(env, err)
+	}
+	infos, err := ix.List()
+	ix.Close()
+	if err != nil {
+		return fail(env, err)
+	}
+	return printSessions(env, infos, asJSON)
+}

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSearchCommand(t *testing.T) {
+	env, _, sess := seedHostile(t)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string // in stdout, or stderr for a failure
+	}{
+		{[]string{"pineapple", "--role", "user"}, ExitOK, "list the pineapple files"},
+		{[]string{"pine*", "NOT", "boom", "--sort", "time"}, ExitOK, "pineapple reply"},
+		{[]string{`"pineapple reply"`, "--session", sess.ID[:10]}, ExitOK, "pineapple reply"},
+		{[]string{"pineapple", "--model", "nothing-like-it"}, ExitFailed, "no matches"},
+		{[]string{"pineapple", "--since", "2000-01-01", "--until", "1d"}, ExitFailed, "no matches"},
+		{[]string{`"pineapple`}, ExitUsage, "a quote is not closed"},
+		{[]string{"pineapple", "OR"}, ExitUsage, "OR at the end needs a word after it"},
+		{[]string{"NOT", "pineapple"}, ExitUsage, "NOT needs a word before it"},
+		{[]string{"pineapple", "--role", "robot"}, ExitUsage, "--role must be user or assistant"},
+		{[]string{"pineapple", "--since", "yesterday"}, ExitUsage, "is not a date"},
+		{[]string{"pineapple", "--sort", "size"}, ExitUsage, "--sort must be rank or time"},
+	} {
+		r := runSessions(t, env, false, "", append([]string{"sessions", "search"}, c.args...)...)
+		out := r.stdout
+		if c.code != ExitOK {
+			out = r.stderr
+		}
+		if r.code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("search %q: %+v, want code %d and %q", c.args, r, c.code, c.want)
+		}
+		if strings.Contains(r.stderr, "SQL") || strings.Contains(r.stderr, "fts5") {
+			t.Errorf("search %q: SQLite's words reached the user: %s", c.args, r.stderr)
+		}
+	}
+	r := runSessions(t, env, false, "", "sessions", "search", "pineapple", "--json", "--role", "assistant")
+	var hits []hitJSON
+	if err := json.Unmarshal([]byte(r.stdout), &hits); err != nil || len(hits) != 2 {
+		t.Fatalf("--json: %v %+v", err, r)
+	}
+	for _, h := range hits {
+		if h.Session != sess.ID || h.Role != "assistant" || h.Entry == "" || !strings.Contains(h.Snippet, "pineapple") {
+			t.Errorf("--json hit: %+v", h)
+		}
+	}
+}
+
+func TestParseWhen(t *testing.T) {
+	now := time.Date(2025, 6, 10, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"7d":                   now.AddDate(0, 0, -7),
+		"2w":                   now.AddDate(0, 0, -14),
+		"12h":                  now.Add(-12 * time.Hour),
+		"30m":                  now.Add(-30 * time.Minute),
+		"2025-06-01T10:30:00Z": time.Date(2025, 6, 1, 10, 30, 0, 0, time.UTC),
+		"2025-06-01":           time.Date(2025, 6, 1, 0, 0, 0, 0, time.Local),
+	} {
+		got, err := parseWhen(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("%q: %v %v, want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"yesterday", "7", "d", "-3d", "2025-13-01"} {
+		if _, err := parseWhen(bad, now); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
