@@ -349,7 +349,7 @@ func (m *Manager) startLocked(s *server) {
 			select {
 			case <-proc.Done():
 				err = fmt.Errorf("%v (%s)", err, proc.Exit())
-			case <-time.After(50 * time.Millisecond):
+			case <-time.After(time.Second): // a closed connection is an exit on its way
 			}
 		}
 		m.mu.Lock()

@@ -94,15 +94,22 @@ func StartServer(s ServerSpec) (*Process, error) {
 	}
 	// Standard error is read until every process of the group has closed
 	// it, which killing the group at the end makes sure of.
+	read := make(chan struct{})
 	go func() {
 		io.Copy(p.stderr, errR)
 		errR.Close()
+		close(read)
 	}()
 	track(cmd)
 	go func() {
 		p.err = cmd.Wait()
 		killGroup(cmd)
 		untrack(cmd)
+		// Done means Exit tells all: what the server wrote last is read.
+		select {
+		case <-read:
+		case <-time.After(waitDelay):
+		}
 		close(p.done)
 	}()
 	return p, nil
