@@ -18,6 +18,7 @@ import (
 	"muse/ui/clipboard"
 	"muse/ui/input"
 	"muse/ui/sanitize"
+	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
@@ -153,8 +154,10 @@ func (m Model) pastedPath(msg input.PathPastedMsg) (tea.Model, tea.Cmd) {
 	value := m.input.Value()
 	i := strings.LastIndex(value, msg.Text)
 	mention := input.Mention(msg.Path)
-	if i < 0 || mention == "" {
-		return m, nil // typed over meanwhile, or a path a mention cannot hold
+	if i < 0 || mention == "" || slash.Is(value) {
+		// Typed over meanwhile, a path a mention cannot hold, or the
+		// argument of a command (/attach PATH): left as it is.
+		return m, nil
 	}
 	m.input = m.input.SetValue(value[:i] + mention + value[i+len(msg.Text):])
 	m.notice = "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached when you send · delete its @ to send the path as text"

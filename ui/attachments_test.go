@@ -159,3 +159,15 @@ func attachText(t *testing.T, name, text string) attach.File {
 	}
 	return f
 }
+
+func TestPastedPathInACommandStaysAsItIs(t *testing.T) {
+	h := newHarness(t, 0)
+	path := writeFile(t, "notes.md", "x")
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.input = m.input.SetValue("/attach " + path)
+	m, _ = updateModel(m, input.PathPastedMsg{Text: path, Path: path})
+	if got := m.input.Value(); got != "/attach "+path {
+		t.Errorf("input %q: a command's argument must not become a mention", got)
+	}
+}

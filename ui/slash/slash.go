@@ -359,7 +359,8 @@ func slashAttach(arg string, p session.Params) (Result, error) {
 			return Result{Params: res.Params}, fmt.Errorf("usage: /attach image N, with N the image number from 1; got %q", rest)
 		}
 	}
-	res.Arg = unquote(arg)
+	// "/attach @notes.md" and "/attach @\"my notes.md\"" mean the file.
+	res.Arg = unquote(strings.TrimPrefix(arg, "@"))
 	return res, nil
 }
 

@@ -498,3 +498,22 @@ func TestMaxTokensOff(t *testing.T) {
 		t.Errorf("/max-tokens off = %+v, %v", r.Params, err)
 	}
 }
+
+func TestAttachTakesAMentionAsItsPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/attach @notes.md":      "notes.md",
+		`/attach @"my notes.md"`: "my notes.md",
+		"/attach 'a b.png'":      "a b.png",
+		"/attach /tmp/x.png":     "/tmp/x.png",
+		"/attach clipboard":      "clipboard",
+		"/attach imagery/a.png":  "imagery/a.png",
+	} {
+		res, err := Run(in, slashBase(), nil)
+		if err != nil || res.Action != ActionAttach || res.Arg != want {
+			t.Errorf("%s: %+v %v, want the path %q", in, res.Arg, err, want)
+		}
+	}
+	if res, err := Run("/attach image 2", slashBase(), nil); err != nil || res.Arg != "image" || res.N != 2 {
+		t.Errorf("/attach image 2: %+v %v", res, err)
+	}
+}
