@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
 
 	"muse/session"
 	"muse/ui/attach"
@@ -169,5 +170,37 @@ func TestPastedPathInACommandStaysAsItIs(t *testing.T) {
 	m, _ = updateModel(m, input.PathPastedMsg{Text: path, Path: path})
 	if got := m.input.Value(); got != "/attach "+path {
 		t.Errorf("input %q: a command's argument must not become a mention", got)
+	}
+}
+
+func TestCtrlVWithoutAClipboardSaysWhy(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 100, 24)
+	tm.Type("draft")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlV})
+	waitFor(t, tm, "clipboard")
+	m := quit(t, tm)
+	if m.input.Value() != "draft" || len(m.pending) != 0 {
+		t.Errorf("input %q, %d pending", m.input.Value(), len(m.pending))
+	}
+	if !strings.Contains(m.notice, "clipboard") {
+		t.Errorf("notice %q should say why the clipboard cannot be read", m.notice)
+	}
+}
+
+func TestSelectionAttachesAnImageTurn(t *testing.T) {
+	m, _ := imageTurn(t, "a red fox", termenv.Ascii, 100, 30)
+	next, _ := m.startSelection()
+	m = next.(Model)
+	next, cmd := m.selectKey(runes("a"))
+	m = next.(Model)
+	if cmd == nil || m.sel.active {
+		t.Fatalf("a on an image turn should attach it and leave selection mode")
+	}
+	m = run(t, m, cmd())
+	if len(m.pending) != 1 || m.pending[0].Kind != session.AttachImage {
+		t.Errorf("pending %+v", m.pending)
 	}
 }

@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"muse/api"
+	"muse/api/demo"
+	"muse/session"
+	"muse/ui/attach"
+)
+
+// recording is the demo server, keeping each request's body.
+func recording(bodies *[]string) http.Handler {
+	h := demo.NewHandler(demo.Options{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		*bodies = append(*bodies, string(b))
+		r.Body = io.NopCloser(strings.NewReader(string(b)))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// A prompt's attachments are stored, sent before its text, and sent again
+// by every turn that carries that prompt: a retry, an edit, the next
+// prompt.
+func TestAttachmentsGoWithEveryTurnOfTheirPrompt(t *testing.T) {
+	var bodies []string
+	c := client(t, recording(&bodies))
+	st := store(t)
+	w := session.NewWriter(st, params)
+	defer w.Close()
+	f, err := attach.FromBytes("notes.md", []byte("# Plan\nship it\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Client: c}
+	emit := func(Event) {}
+	res, err := Run(context.Background(), cfg, w, Turn{Prompt: "read this", Attachments: []attach.File{f}, Params: params}, emit, nil)
+	if err != nil || !strings.Contains(res.Message.Text(), "I see notes.md: 2 lines") {
+		t.Fatalf("reply %q, %v", res.Message.Text(), err)
+	}
+	user := w.Branch()[0]
+	if len(user.Attachments) != 1 || user.Attachments[0].SHA256 == "" {
+		t.Fatalf("the prompt's entry records %+v", user.Attachments)
+	}
+	if _, err := Run(context.Background(), cfg, w, Turn{Retry: true, Params: params}, emit, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), cfg, w, Turn{Prompt: "read it again", Edit: user.ID, Params: params}, emit, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), cfg, w, Turn{Prompt: "and now?", Params: params}, emit, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(bodies) != 4 {
+		t.Fatalf("%d requests", len(bodies))
+	}
+	for i, body := range bodies {
+		var req api.MessageRequest
+		if err := json.Unmarshal([]byte(body), &req); err != nil {
+			t.Fatal(err)
+		}
+		first := req.Messages[0]
+		if len(first.Blocks) != 2 || first.Blocks[0].Type != api.BlockText || !strings.HasPrefix(first.Blocks[0].Text, `<file name="notes.md">`) {
+			t.Errorf("request %d sends its first prompt as %+v", i+1, first)
+		}
+	}
+}
