@@ -335,7 +335,8 @@ func (m Model) previewer() previewer {
 	if m.opts.Kitty {
 		p.kitty = m.opts.Terminal
 	}
-	store, id := m.writer.Files(), m.writer.ID()
+	// The id the screen knows: the writer's lock waits for a replay.
+	store, id := m.writer.Files(), m.sessID
 	p.attachment = func(a session.Attachment) string { return store.AttachmentPath(id, a) }
 	return p
 }
