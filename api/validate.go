@@ -29,6 +29,7 @@ func (r *MessageRequest) Validate() error {
 	if len(r.Messages) == 0 {
 		return invalid("messages is empty: send at least one message")
 	}
+	sources := 0 // bytes of base64 and text the blocks carry
 	for i, m := range r.Messages {
 		if m.Role == "" {
 			return invalid("messages[%d] has no role", i)
@@ -40,7 +41,14 @@ func (r *MessageRequest) Validate() error {
 			if err := m.Blocks[j].Validate(m.Role); err != nil {
 				return invalid("messages[%d].content[%d]: %v", i, j, err)
 			}
+			if src := m.Blocks[j].Source; src != nil {
+				sources += len(src.Data)
+			}
 		}
+	}
+	if sources > MaxAttachmentRequestBytes {
+		return invalid("the attachments of this conversation come to %.1f MB in the request, over the service's limit of about %d MB (every earlier attachment is sent again with each prompt): /detach some, or go on in a new session (/clear) or a fork",
+			float64(sources)/(1<<20), MaxAttachmentRequestBytes>>20)
 	}
 	if r.MaxTokens < 1 {
 		return invalid("max_tokens must be at least 1, got %d", r.MaxTokens)
@@ -108,6 +116,11 @@ func ParseSize(s string) (width, height int, err error) {
 // once decoded, the Messages API's limit. Larger images must be scaled
 // down before they are sent.
 const MaxImageBlockBytes = 5 * 1024 * 1024
+
+// MaxAttachmentRequestBytes bounds the encoded data of all the image and
+// document blocks of one request: the service takes requests of up to 32
+// MB, and the rest of the request needs room too.
+const MaxAttachmentRequestBytes = 30 << 20
 
 // MaxDocumentBlockBytes is the largest PDF a document block may carry:
 // 32 MiB once decoded, the Messages API's limit (which is also that of a

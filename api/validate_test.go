@@ -183,3 +183,26 @@ func BenchmarkValidateImage(b *testing.B) {
 		}
 	}
 }
+
+// Every earlier attachment is sent again with each prompt: a conversation
+// whose attachments pass the service's request limit is refused before it
+// is sent, saying what to do, instead of failing with 413 at the server.
+func TestRequestOfTooManyAttachmentsIsRefused(t *testing.T) {
+	img := make([]byte, 4<<20)
+	copy(img, "\x89PNG\r\n\x1a\n")
+	var msgs []MessageParam
+	for i := 0; i < 7; i++ {
+		msgs = append(msgs, MessageParam{Role: RoleUser, Blocks: []ContentBlock{ImageBlock("image/png", img), {Type: BlockText, Text: "and this?"}}},
+			TextMessage(RoleAssistant, "ok"))
+	}
+	msgs = append(msgs, TextMessage(RoleUser, "next"))
+	req := MessageRequest{Model: "m", MaxTokens: 10, Messages: msgs}
+	err := req.Validate()
+	if err == nil || !strings.Contains(err.Error(), "over the service's limit") || !strings.Contains(err.Error(), "/clear") {
+		t.Errorf("err %v", err)
+	}
+	req.Messages = msgs[len(msgs)-5:]
+	if err := req.Validate(); err != nil {
+		t.Errorf("two images are fine: %v", err)
+	}
+}

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // GIF attachments: their headers are checked before they are sent
 	"io"
 	"io/fs"
 	"os"
@@ -281,7 +284,11 @@ func promptBlocks(e *Entry, read AttachmentReader) []api.ContentBlock {
 			continue
 		}
 		b := a.Block(data)
-		if err := b.Validate(api.RoleUser); err != nil {
+		err = b.Validate(api.RoleUser)
+		if err == nil && a.Kind == AttachImage {
+			err = checkImageHeader(data)
+		}
+		if err != nil {
 			// Bytes the service would refuse (an imported record that
 			// lies about them) must not make every later turn fail.
 			out = append(out, a.refusedBlock(err))
@@ -293,6 +300,39 @@ func promptBlocks(e *Entry, read AttachmentReader) []api.ContentBlock {
 		out = append(out, api.ContentBlock{Type: api.BlockText, Text: e.Text})
 	}
 	return out
+}
+
+// maxSentImageSide is the largest side of an image the service takes.
+const maxSentImageSide = 8000
+
+// checkImageHeader checks that data is an image whose header decodes, of
+// at most maxSentImageSide pixels a side: what the service refuses would
+// make every later turn of the session fail.
+func checkImageHeader(data []byte) error {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	switch {
+	case err != nil:
+		return fmt.Errorf("the image does not decode: %w", err)
+	case cfg.Width > maxSentImageSide || cfg.Height > maxSentImageSide:
+		return fmt.Errorf("the image is %d×%d px, over the service's %d px a side", cfg.Width, cfg.Height, maxSentImageSide)
+	}
+	return nil
+}
+
+// checkImage decodes an image whole: an imported one must be one the
+// service takes, not only a header.
+func checkImage(data []byte) error {
+	if err := checkImageHeader(data); err != nil {
+		return err
+	}
+	cfg, _, _ := image.DecodeConfig(bytes.NewReader(data))
+	if int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
+		return fmt.Errorf("the image is %d×%d px, over %d pixels", cfg.Width, cfg.Height, MaxImagePixels)
+	}
+	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("the image does not decode: %w", err)
+	}
+	return nil
 }
 
 func hashOf(data []byte) string {

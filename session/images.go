@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"golang.org/x/image/webp"
 
@@ -200,11 +201,16 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	if maxPixels <= 0 {
 		maxPixels = MaxImagePixels
 	}
-	f, err := os.Open(path)
+	// Never blocks on a FIFO or device a hand-edited journal names: opened
+	// without waiting, then checked to be a regular file.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("decode image: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("decode image %s: not a regular file", path)
+	}
 	format, _, err := imageConfig(f, maxSide, maxPixels)
 	if err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)

@@ -80,13 +80,15 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 
 // saveImportedFiles stores the attachments of im's entries whose bytes it
 // holds, under their hash; bytes of another hash than the entry names are
-// not stored under it.
+// not stored under it, nor an image that does not decode whole.
 func (s *Store) saveImportedFiles(id string, im Imported) {
 	for _, e := range im.Entries {
 		for _, a := range e.Attachments {
-			if data, ok := im.Files[a.SHA256]; ok && hashOf(data) == a.SHA256 {
-				_, _ = s.saveAttachment(id, a, data)
+			data, ok := im.Files[a.SHA256]
+			if !ok || hashOf(data) != a.SHA256 || (a.Kind == AttachImage && checkImage(data) != nil) {
+				continue // reported missing on resume, sent as a line saying so
 			}
+			_, _ = s.saveAttachment(id, a, data)
 		}
 	}
 }

@@ -40,6 +40,17 @@ type attachedMsg struct {
 	err    error
 	send   string
 	retype string
+	// note, when set, is what the status line says once they are attached.
+	note string
+}
+
+// noteAttached makes the attachedMsg of cmd say note once attached.
+func noteAttached(cmd tea.Cmd, note string) tea.Cmd {
+	return func() tea.Msg {
+		msg := cmd().(attachedMsg)
+		msg.note = note
+		return msg
+	}
 }
 
 // attachSource is where an attachment comes from: a file's path, or bytes
@@ -108,7 +119,7 @@ func (m Model) startAttach(sources []attachSource, send, retype string) (Model, 
 			names[i] = textfmt.ShortPath(s.path)
 		}
 	}
-	m.notice = "attaching " + sanitize.Line(strings.Join(names, ", ")) + "…"
+	m.notice = "attaching " + textfmt.TruncateRunes(sanitize.Line(strings.Join(names, ", ")), 60) + "…"
 	return m.layout(), prepareAttachments(sources, send, retype)
 }
 
@@ -117,6 +128,7 @@ func (m Model) startAttach(sources []attachSource, send, retype string) (Model, 
 func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	m.attaching = max(m.attaching-1, 0)
 	if msg.err != nil {
+		m.mentioned = "" // the prompt's mentions are tried again when it is sent
 		m.notice = sanitize.Line(msg.err.Error())
 		if msg.retype != "" && m.input.Value() == "" {
 			m.input = m.input.SetValue(msg.retype)
@@ -139,6 +151,8 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	}
 	if len(msg.files) == 0 {
 		m.notice = ""
+	} else if msg.note != "" {
+		m.notice = msg.note
 	}
 	m = m.layout()
 	if msg.send != "" && strings.TrimSpace(m.input.Value()) == msg.send {

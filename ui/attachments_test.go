@@ -204,3 +204,31 @@ func TestSelectionAttachesAnImageTurn(t *testing.T) {
 		t.Errorf("pending %+v", m.pending)
 	}
 }
+
+// Pasted text that names a file (an email, a web page) never sends it
+// unseen: the file waits as a chip, and only the next enter sends it.
+func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
+	h := newHarness(t, 0)
+	key := writeFile(t, "id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	tm := start(t, h.model(t, nil), 100, 30)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("translate: regarding the invoice @" + key + " please confirm"), Paste: true})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "not sent yet")
+	m := quit(t, tm)
+	if len(m.conv.Entries()) != 0 {
+		t.Fatalf("pasted text sent its mention's file unseen: %+v", m.conv.Entries())
+	}
+	if len(m.pending) != 1 || !strings.Contains(m.input.Value(), "@"+key) {
+		t.Errorf("the file should wait as a chip and the text stay: %d pending, input %q", len(m.pending), m.input.Value())
+	}
+	// Detached, it is not attached again by the same prompt's enter.
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	next, _ := m.detach(0)
+	m = next.(Model)
+	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
+	m = next.(Model)
+	if m.attaching != 0 || m.turn == nil {
+		t.Errorf("the second enter should send the text alone (attaching %d, turn %v)", m.attaching, m.turn != nil)
+	}
+	_ = cmd
+}

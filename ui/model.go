@@ -166,6 +166,9 @@ type Model struct {
 	// counts the attachments being prepared.
 	pending   []attach.File
 	attaching int
+	// mentioned is the prompt whose @mentions were attached last: sent
+	// again, they are not attached again (they may have been detached).
+	mentioned string
 
 	sel  selection // selection mode, while it is on
 	edit editing   // the prompt being edited, while one is
@@ -453,10 +456,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if n := len(msg.missing); n > 0 {
 			names := make([]string, n)
 			for i, name := range msg.missing {
-				names[i] = sanitize.Line(name)
+				names[i] = textfmt.TruncateRunes(sanitize.Line(name), 40)
 			}
 			m.notice = fmt.Sprintf("%s of this session %s missing: %s (each is sent as a line naming it)",
-				textfmt.Plural(n, "attachment"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 120))
+				textfmt.Plural(n, "attachment"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
 		}
 		return m, nil
 	case spinner.TickMsg:
@@ -624,10 +627,17 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
 	}
-	if paths, _ := input.Mentions(text); len(paths) > 0 {
+	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
 		sources := make([]attachSource, len(paths))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
+		}
+		m.mentioned = text
+		if m.input.Pasted() {
+			// Pasted text (an email, a page) could name ~/.ssh/id_ed25519:
+			// its files wait as chips, seen, until the next enter.
+			next, cmd := m.startAttach(sources, "", "")
+			return next, noteAttached(cmd, "pasted text names files: attached above, not sent yet · enter sends")
 		}
 		return m.startAttach(sources, text, "")
 	}

@@ -3,6 +3,8 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"image"
+	"image/png"
 	"net/url"
 	"os"
 	"regexp"
@@ -19,7 +21,7 @@ import (
 func withAttachments(t *testing.T, s *session.Store) *session.Session {
 	t.Helper()
 	w := session.NewWriter(s, fullParams())
-	img, err := w.SaveAttachment(session.Attachment{Name: "shot [1].png", Kind: session.AttachImage, MediaType: "image/png", Width: 3, Height: 2}, []byte("\x89PNG\r\n\x1a\nbytes"))
+	img, err := w.SaveAttachment(session.Attachment{Name: "shot [1].png", Kind: session.AttachImage, MediaType: "image/png", Width: 3, Height: 2}, tinyPNG())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +39,12 @@ func withAttachments(t *testing.T, s *session.Store) *session.Session {
 		t.Fatal(err)
 	}
 	return sess
+}
+
+func tinyPNG() []byte {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 3, 2)))
+	return b.Bytes()
 }
 
 func TestJSONExportEmbedsAttachmentsAndImportStoresThem(t *testing.T) {
@@ -116,5 +124,42 @@ func TestMarkdownExportLinksAttachments(t *testing.T) {
 	Export(sess, "md", &plain, nil, nil)
 	if !strings.Contains(plain.String(), "- Attached notes.md (text)") {
 		t.Errorf("without files the attachments should be named:\n%s", plain.String())
+	}
+}
+
+// An export can hold bytes that begin like a PNG and are not one, with a
+// matching hash: imported, such an image is left out, so the session never
+// sends what the service refuses.
+func TestImportLeavesOutAnImageThatDoesNotDecode(t *testing.T) {
+	src := newTestStore(t)
+	w := session.NewWriter(src, fullParams())
+	bad := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0xAB}, 64)...)
+	a, _ := w.SaveAttachment(session.Attachment{Name: "bad.png", Kind: session.AttachImage, MediaType: "image/png"}, bad)
+	w.Append(session.Entry{ID: "e1", Kind: session.KindUser, Text: "see", Attachments: []session.Attachment{a}})
+	w.Close()
+	sess, _ := src.Load(w.ID())
+	var b bytes.Buffer
+	if err := Export(sess, "json", &b, nil, src); err != nil {
+		t.Fatal(err)
+	}
+	dst := newTestStore(t)
+	got, err := Import(dst, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := dst.MissingAttachments(got.ID, got.Entries); len(m) != 1 {
+		t.Errorf("the undecodable image should be left out, %d missing", len(m))
+	}
+}
+
+func TestTextTranscriptListsAttachments(t *testing.T) {
+	s := newTestStore(t)
+	sess := withAttachments(t, s)
+	var b strings.Builder
+	if err := Text(sess, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "+ shot [1].png (image, 3×2, ") || !strings.Contains(b.String(), "+ notes.md (text, 16 bytes)") {
+		t.Errorf("transcript:\n%s", b.String())
 	}
 }

@@ -56,9 +56,9 @@ const (
 	// MaxSentImageBytes is the largest image sent, in bytes: the Messages
 	// API's limit on an image.
 	MaxSentImageBytes = 5 << 20
-	// MaxPDFBytes is the largest PDF attached, in bytes: the Messages API's
-	// limit on a request that carries one.
-	MaxPDFBytes = 32 << 20
+	// MaxPDFBytes is the largest PDF attached, in bytes: sent as base64
+	// (4/3 of it), it must fit the service's 32 MB request.
+	MaxPDFBytes = 22 << 20
 	// MaxTextBytes is the largest text file attached, in bytes: about a
 	// hundred thousand words, enough to read, not enough to drown a
 	// conversation or its cost.

@@ -106,7 +106,7 @@ func TestOpenRefusals(t *testing.T) {
 		{"bom.md", writeFile(t, "bom.md", []byte("\xef\xbb\xbf")), []string{"empty"}},
 		{"big.log", sparse("big.log", logLines, MaxTextBytes+1), []string{"text file of 524289 bytes is over the 524288-byte limit", "part"}},
 		{"huge.log", sparse("huge.log", logLines, 10<<30), []string{"text file of 10.0 GB is over the 512 KB limit", "part"}},
-		{"book.pdf", sparse("book.pdf", "%PDF-1.7\n", MaxPDFBytes+1<<20), []string{"PDF of 33 MB is over the 32 MB limit", "fewer pages"}},
+		{"book.pdf", sparse("book.pdf", "%PDF-1.7\n", MaxPDFBytes+1<<20), []string{"PDF of 23 MB is over the 22 MB limit", "fewer pages"}},
 		{"raw.png", sparse("raw.png", "\x89PNG\r\n\x1a\n", session.MaxImageBytes+1), []string{"image of 64.0 MB is over the 64 MB limit"}},
 		{"bomb.png", writeFile(t, "bomb.png", append(pngHeader(10000, 5000), make([]byte, 100)...)), []string{"10000×5000 px is over the 40 megapixel limit", "scale it down"}},
 		{"cut.jpg", writeFile(t, "cut.jpg", truncatedJPEG), []string{"damaged or unsupported JPEG image", "save it again"}},

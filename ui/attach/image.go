@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
@@ -28,6 +29,25 @@ var formatNames = map[string]string{
 	"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WebP",
 }
 
+// MaxDecodedBytes bounds the memory an image takes decoded: a small PNG of
+// 16 bits a channel and 40 megapixels would take 320 MB.
+const MaxDecodedBytes = 200 << 20
+
+// bytesPerPixel is what a pixel of the colour model takes decoded.
+func bytesPerPixel(m color.Model) int {
+	switch m {
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	case color.Gray16Model:
+		return 2
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.YCbCrModel:
+		return 2 // 4:2:0 and 4:2:2 planes; 4:4:4 is 3
+	}
+	return 4
+}
+
 // prepareImage prepares the image data of mediaType: sent as it is when it
 // is within the limits of what is sent (MaxSentSide, and limit bytes),
 // else decoded, scaled down and encoded again.
@@ -43,6 +63,10 @@ func prepareImage(name string, data []byte, mediaType string, limit int) (File, 
 	if int64(cfg.Width)*int64(cfg.Height) > session.MaxImagePixels {
 		return File{}, refuse(name, "an image of %d×%d px is over the %s megapixel limit: scale it down first",
 			cfg.Width, cfg.Height, strconv.Itoa(session.MaxImagePixels/1_000_000))
+	}
+	if px := int64(cfg.Width) * int64(cfg.Height); px*int64(bytesPerPixel(cfg.ColorModel)) > MaxDecodedBytes {
+		return File{}, refuse(name, "a %d×%d px image of %d bytes a pixel needs %d MB to decode, over muse's %d MB: save it with 8 bits a channel, or smaller",
+			cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), px*int64(bytesPerPixel(cfg.ColorModel))>>20, MaxDecodedBytes>>20)
 	}
 	img, err := decode(mediaType, data)
 	if err != nil {

@@ -3,12 +3,14 @@ package attach
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"image"
 	"image/color"
 	"image/gif"
 	"image/png"
 	"strconv"
+	"strings"
 	"testing"
 
 	"muse/ui/internal/streamtest"
@@ -359,5 +361,22 @@ func TestOpenReadsOnce(t *testing.T) {
 	}
 	if n > uint64(len(data))+64<<10 {
 		t.Errorf("reading %d bytes allocated %d", len(data), n)
+	}
+}
+
+// A small PNG of 16 bits a channel can ask for hundreds of megabytes
+// decoded: refused from its header, before any is taken.
+func TestDeepImageTooLargeToDecodeIsRefused(t *testing.T) {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewNRGBA64(image.Rect(0, 0, 1, 1)))
+	data := b.Bytes()
+	// The header says 6300×6300 (IHDR's width and height, and its CRC).
+	binary.BigEndian.PutUint32(data[16:], 6300)
+	binary.BigEndian.PutUint32(data[20:], 6300)
+	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	_, err := FromBytes("deep.png", data)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "to decode") {
+		t.Errorf("err %v", err)
 	}
 }

@@ -45,8 +45,22 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, getenv func(string) 
 		servers = append(servers, srv)
 	}
 	if f.mcpConfig != "" {
-		file, err := mcp.LoadFile(f.mcpConfig, getenv)
+		// A shared mcpServers file (one from a project's repository) must
+		// not hand muse's own credential to a server: ${MUSE_API_KEY} is
+		// refused, not expanded.
+		guarded := func(k string) string {
+			if slices.Contains(c.secretEnv, k) {
+				return ""
+			}
+			return getenv(k)
+		}
+		file, err := mcp.LoadFile(f.mcpConfig, guarded)
 		if err != nil {
+			for _, k := range c.secretEnv {
+				if strings.Contains(err.Error(), k) {
+					return nil, usagef("%s: ${%s} is muse's own credential, which no MCP server gets: give the server a variable of its own", f.mcpConfig, k)
+				}
+			}
 			return nil, usagef("%v", err)
 		}
 		for _, s := range file {

@@ -92,6 +92,9 @@ type Model struct {
 	lastKey, keyBefore keyKind
 	sendPending        bool
 	sendSeq            int
+	// pasted is set once text was pasted into the input, until it is
+	// reset or set: see Pasted.
+	pasted bool
 
 	memo *textfmt.Memo
 }
@@ -173,14 +176,21 @@ func (m Model) Value() string { return m.ta.Value() }
 // SetValue puts text in the input, the cursor at its end.
 func (m Model) SetValue(text string) Model {
 	m.ta.SetValue(text)
+	m.pasted = false
 	return m.fit()
 }
 
 // Reset empties the input.
 func (m Model) Reset() Model {
 	m.ta.Reset()
+	m.pasted = false
 	return m.fit()
 }
+
+// Pasted reports whether some of the input's text was pasted, rather than
+// typed or set: @mentions in pasted text (an email, a web page) are not
+// attached before the user has seen them.
+func (m Model) Pasted() bool { return m.pasted }
 
 // SetPlaceholder sets what the input says while it is empty.
 func (m Model) SetPlaceholder(s string) Model {
@@ -213,8 +223,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	next, cmd := m.ta.Update(msg)
 	*m.ta = next
-	if k, ok := msg.(tea.KeyMsg); ok && k.Paste && len(k.Runes) <= maxDroppedPath {
-		cmd = tea.Batch(cmd, pastedPath(string(k.Runes)))
+	if k, ok := msg.(tea.KeyMsg); ok && k.Paste {
+		m.pasted = true
+		if len(k.Runes) <= maxDroppedPath {
+			cmd = tea.Batch(cmd, pastedPath(string(k.Runes)))
+		}
 	}
 	return m.fit(), cmd
 }
