@@ -10,7 +10,8 @@ import (
 )
 
 // Delete removes the session id: its journal, its lock file, its
-// attachments and its entry in the index. It refuses with an error wrapping ErrLocked while another
+// attachments, its generated images (images/<id>/) and its entry in the
+// index. It refuses with an error wrapping ErrLocked while another
 // muse has the session open; a lock this store holds on it is released.
 func (s *Store) Delete(id string) error {
 	if !validID(id) {
@@ -44,6 +45,7 @@ func (s *Store) Delete(id string) error {
 	// crash left, which the next delete or open retries.
 	_ = s.forget(id)
 	_ = os.RemoveAll(s.AttachmentDir(id))
+	_ = os.RemoveAll(s.ImageDir(id))
 	s.changed(id)
 	_ = s.removeSessionTemps(id)
 	if err := fileio.SyncDir(s.dir); err != nil {
