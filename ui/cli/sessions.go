@@ -158,7 +158,7 @@ the new session's id; continue it with muse -r ID.`,
 	del := &cobra.Command{
 		Use:               "delete ID",
 		Short:             "delete a session, after asking unless --yes",
-		Long:              "Delete a session, after asking unless --yes: its journal, its attachments\n(attachments/ID/) and the images it generated (images/ID/).",
+		Long:              "Delete a session, after asking unless --yes: its journal, its attachments\n(attachments/ID/) and the images it generated (images/ID/; files you put\nthere yourself stay).",
 		Args:              needArgs(1, "delete ID [--yes]"),
 		ValidArgsFunction: a.completeSessionArg,
 	}
