@@ -100,7 +100,7 @@ var slashCommands = []slashCommand{
 	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
-	{name: "export", args: "[PATH]", help: "save this session as Markdown (default ./muse-<id>.md)", run: slashExport},
+	{name: "export", args: "[PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md); --force replaces an existing file", run: slashExport},
 	{name: "mcp", args: "[on|off NAME]", help: "MCP servers, their state and tools (on/off NAME: start or stop one for this session)", run: slashMCP},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
 	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(ActionHelp)},
