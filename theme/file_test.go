@@ -79,12 +79,18 @@ func TestHighContrastMeetsWCAGAA(t *testing.T) {
 		checked := 0
 		for _, bg := range tc.bgs {
 			back := rgb(t, bg)
+			least, leastRole := 21.0, ""
 			for role, c := range text {
-				if r := contrast(rgb(t, c), back); r < 4.5 {
+				r := contrast(rgb(t, c), back)
+				if r < least {
+					least, leastRole = r, role
+				}
+				if r < 4.5 {
 					t.Errorf("dark %t: %s (%s) has a contrast of %.2f:1 on %s, below 4.5:1", tc.dark, role, c, r, bg)
 				}
 				checked++
 			}
+			t.Logf("on %s the least contrast of the screen's text is %.2f:1 (%s)", bg, least, leastRole)
 			if r := contrast(rgb(t, p.Border), back); r < 3 {
 				t.Errorf("dark %t: the border (%s) has a contrast of %.2f:1 on %s, below 3:1", tc.dark, p.Border, r, bg)
 			}

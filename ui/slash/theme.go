@@ -17,6 +17,9 @@ var themeArgs = "[" + strings.Join(theme.Names(), "|") + "|FILE]"
 // by the chat screen, off its event loop.
 func slashTheme(arg string, p session.Params) (Result, error) {
 	arg = unquote(strings.TrimSpace(arg))
+	if rest, ok := strings.CutPrefix(arg, "@"); ok && theme.IsFile(rest) {
+		arg = rest // a path pasted into the input becomes an @mention
+	}
 	res := Result{Action: ActionTheme, Params: slashCloneParams(p), Arg: arg}
 	if arg == "" || theme.IsFile(arg) {
 		return res, nil

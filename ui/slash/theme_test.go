@@ -17,6 +17,7 @@ func TestSlashTheme(t *testing.T) {
 		{"/theme", ""},
 		{"/theme ~/themes/mine.toml", "~/themes/mine.toml"},
 		{`/theme "my theme.toml"`, "my theme.toml"},
+		{"/theme @/tmp/mine.toml", "/tmp/mine.toml"},
 	} {
 		res, err := Run(tc.in, session.Params{}, nil)
 		if err != nil || res.Action != ActionTheme || res.Arg != tc.arg {
