@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"muse/session/internal/fileio"
 )
 
 // Delete removes the session id: its journal, its lock file, its
-// attachments and its entry in the index. It refuses with an error wrapping ErrLocked while another
+// attachments, its generated images (the files muse named in images/<id>/,
+// and the folder once empty) and its entry in the index. It refuses with an error wrapping ErrLocked while another
 // muse has the session open; a lock this store holds on it is released.
 func (s *Store) Delete(id string) error {
 	if !validID(id) {
@@ -46,8 +48,33 @@ func (s *Store) Delete(id string) error {
 	_ = os.RemoveAll(s.AttachmentDir(id))
 	s.changed(id)
 	_ = s.removeSessionTemps(id)
+	_ = s.removeImages(id)
 	if err := fileio.SyncDir(s.dir); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	return nil
+}
+
+// removeImages removes the images SaveImage wrote for the session id, then
+// its images folder if nothing else is left in it: files muse did not name
+// stay, with their folder.
+func (s *Store) removeImages(id string) error {
+	dir := s.ImageDir(id)
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("remove the images of session %s: %w", id, err)
+	}
+	var errs []error
+	for _, de := range des {
+		if de.Type().IsRegular() && isImageName(de.Name()) {
+			if err := os.Remove(filepath.Join(dir, de.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	_ = os.Remove(dir) // fails, as meant, while files muse did not name are left in it
+	return errors.Join(errs...)
 }

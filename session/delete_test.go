@@ -52,10 +52,19 @@ func TestDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustList(t, s) // both in the index
+	png := encodePNG(t, testImage(2, 2))
+	for _, id := range []string{keep.ID, gone.ID} {
+		if _, err := s.SaveImage(id, 1, 1, png); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := s.Delete(gone.ID); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{s.path(gone.ID), s.lockPath(gone.ID)} {
+	if _, err := os.Stat(s.ImageDir(keep.ID)); err != nil {
+		t.Errorf("the images of the session kept went: %v", err)
+	}
+	for _, p := range []string{s.path(gone.ID), s.lockPath(gone.ID), s.ImageDir(gone.ID)} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s is left: %v", p, err)
 		}

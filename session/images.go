@@ -122,7 +122,9 @@ func SaveImageIn(dir, base string, data []byte) (SavedImage, error) {
 }
 
 // writeFresh writes data to a new file in dir named base+ext, or, when that
-// exists, base-2+ext, base-3+ext…: a file already there is never replaced.
+// exists, "base (2)"+ext, "base (3)"+ext…, as browsers name downloads: a
+// file already there is never replaced. (A suffix like "-2" would make
+// "image-1-2.png", which reads like "1 of 2".)
 // The file appears whole or not at all: it is written beside, then linked
 // to its name, which fails if the name was taken meanwhile.
 func writeFresh(dir, base, ext string, data []byte) (string, error) {
@@ -147,7 +149,7 @@ func writeFresh(dir, base, ext string, data []byte) (string, error) {
 	for n := 1; n <= 1000; n++ {
 		name := base + ext
 		if n > 1 {
-			name = fmt.Sprintf("%s-%d%s", base, n, ext)
+			name = fmt.Sprintf("%s (%d)%s", base, n, ext)
 		}
 		path := filepath.Join(dir, name)
 		err := os.Link(tmp.Name(), path)

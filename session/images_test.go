@@ -350,7 +350,8 @@ func TestSaveImageIn(t *testing.T) {
 	}
 }
 
-// --out never replaces a file: the next free name is taken.
+// --out never replaces a file: the next free name is taken, one that
+// cannot be read as "image 1 of 2".
 func TestSaveImageInNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	png := encodePNG(t, testImage(4, 3))
@@ -365,7 +366,7 @@ func TestSaveImageInNeverOverwrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(a.Path) != "image-1-2.png" || filepath.Base(b.Path) != "image-1-3.png" {
+	if filepath.Base(a.Path) != "image-1 (2).png" || filepath.Base(b.Path) != "image-1 (3).png" {
 		t.Errorf("saved as %s and %s", a.Path, b.Path)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "image-1.png")); string(data) != "mine" {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Imported is a session read from an export, which Store.SaveImported saves
@@ -27,9 +28,9 @@ type Imported struct {
 
 // SaveImported saves im as a new session, with a new id, through a writer,
 // with one write and one sync for the entries, and returns it as loaded
-// back. The title is kept as it was written (the front ends sanitize it),
-// but no longer than a rename allows. A session it cannot complete is
-// deleted.
+// back. The title is marked as imported (see ImportedSuffix) and is no
+// longer than a rename allows; otherwise it is kept as it was written (the
+// front ends sanitize it). A session it cannot complete is deleted.
 func (s *Store) SaveImported(im Imported) (*Session, error) {
 	sess, err := s.saveImported(im)
 	if err != nil {
@@ -41,13 +42,7 @@ func (s *Store) SaveImported(im Imported) (*Session, error) {
 func (s *Store) saveImported(im Imported) (*Session, error) {
 	im.Entries = s.ownImages(im.Entries)
 	w := NewWriter(s, im.Params)
-	if t := im.Title; t != "" {
-		// A 50 MiB title slowed every list.
-		if r := []rune(t); len(r) > maxRenameRunes {
-			t = string(r[:maxRenameRunes])
-		}
-		w.SetTitle(t) // written with the header
-	}
+	w.SetTitle(importedTitle(im)) // written with the header
 	err := w.create()
 	switch {
 	case err != nil:
@@ -121,4 +116,34 @@ func (s *Store) ownImages(entries []Entry) []Entry {
 		}
 	}
 	return out
+}
+
+// ImportedSuffix ends the title of an imported session, so that it no
+// longer names the same session as the one it was exported from.
+const ImportedSuffix = " (imported)"
+
+// importedTitle is the title of the imported session im: its title, or one
+// from its first prompt when it has none, cut so that with ImportedSuffix
+// it stays within maxRenameRunes runes (a 50 MiB title slowed every list).
+// A title that already ends in ImportedSuffix is not marked twice.
+func importedTitle(im Imported) string {
+	t := im.Title
+	if t == "" {
+		for _, e := range im.Entries {
+			if e.Kind == KindUser {
+				t = TitleFrom(e.Text)
+				break
+			}
+		}
+	}
+	if t == "" {
+		t = Untitled
+	}
+	if strings.HasSuffix(t, ImportedSuffix) && utf8.RuneCountInString(t) <= maxRenameRunes {
+		return t
+	}
+	if r, room := []rune(t), maxRenameRunes-utf8.RuneCountInString(ImportedSuffix); len(r) > room {
+		t = string(r[:room])
+	}
+	return t + ImportedSuffix
 }

@@ -35,3 +35,28 @@ func TestImportKeepsOnlyOwnImagePaths(t *testing.T) {
 		t.Error("the caller's entries were changed")
 	}
 }
+
+// An imported session's title is marked as imported, within the longest
+// title a rename keeps; one with no title takes it from its first prompt.
+func TestImportedTitleIsMarked(t *testing.T) {
+	s, _ := newTestStore(t)
+	long := strings.Repeat("é", maxRenameRunes+50)
+	user := []Entry{{ID: "u1", Kind: KindUser, Text: "draw a cat"}}
+	for _, tc := range []struct{ title, want string }{
+		{"Cats", "Cats (imported)"},
+		{"", "draw a cat (imported)"},
+		{"Cats (imported)", "Cats (imported)"},
+		{long, strings.Repeat("é", maxRenameRunes-len([]rune(ImportedSuffix))) + ImportedSuffix},
+	} {
+		sess, err := s.SaveImported(Imported{Title: tc.title, Entries: user})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sess.Title != tc.want {
+			t.Errorf("title %.20q imported as %q, want %q", tc.title, sess.Title, tc.want)
+		}
+		if n := len([]rune(sess.Title)); n > maxRenameRunes {
+			t.Errorf("imported title has %d runes, more than %d", n, maxRenameRunes)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package theme
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
@@ -44,28 +45,47 @@ type Styles struct {
 
 // Theme is a palette with its styles and markdown style.
 type Theme struct {
-	// Name is "dark" or "light".
+	// Name is "dark", "light", a built-in theme's name, or a theme file's
+	// (its name key, else its file name without .toml).
 	Name     string
 	Palette  Palette
 	Styles   Styles
 	Markdown ansi.StyleConfig
+	// DarkBackground is the terminal's background the theme was made
+	// for, as detected before the program started; switching theme
+	// passes it on.
+	DarkBackground bool
 }
 
-// New builds the theme called name: "dark", "light", or "auto", which picks
-// by darkBackground (detected before the program starts).
+// New builds the theme called name: "dark", "light", "auto", which picks
+// by darkBackground (detected before the program starts), a built-in theme
+// (see Names), or the path of a theme file (see IsFile), which it reads. A
+// bad theme file is refused with an [*Error] that names its line and what
+// was expected.
 func New(name string, darkBackground bool) (*Theme, error) {
+	var th *Theme
 	switch name {
 	case "auto", "":
+		th = build("light", light, styles.LightStyleConfig)
 		if darkBackground {
-			return build("dark", dark, styles.DarkStyleConfig), nil
+			th = build("dark", dark, styles.DarkStyleConfig)
 		}
-		return build("light", light, styles.LightStyleConfig), nil
 	case "dark":
-		return build("dark", dark, styles.DarkStyleConfig), nil
+		th = build("dark", dark, styles.DarkStyleConfig)
 	case "light":
-		return build("light", light, styles.LightStyleConfig), nil
+		th = build("light", light, styles.LightStyleConfig)
+	default:
+		if IsFile(name) {
+			return fromFile(name, darkBackground)
+		}
+		th, ok, err := builtin(name, darkBackground)
+		if !ok {
+			return nil, fmt.Errorf("unknown theme %q: use %s, or the path of a theme file (.toml)", name, strings.Join(Names(), ", "))
+		}
+		return th, err
 	}
-	return nil, fmt.Errorf("unknown theme %q: use dark, light or auto", name)
+	th.DarkBackground = darkBackground
+	return th, nil
 }
 
 func build(name string, p Palette, md ansi.StyleConfig) *Theme {

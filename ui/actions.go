@@ -61,6 +61,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m.detach(res.N)
 	case slash.ActionMCP:
 		return m.mcpCommand(res.Arg)
+	case slash.ActionTheme:
+		return m.themeCommand(res.Arg)
 	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.helpText()}).layout(), nil

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,11 +21,14 @@ type exportedMsg struct {
 	err  error
 }
 
-// exportSession writes the session of w as Markdown to path (default
-// ./muse-<id>.md), in a command: it reads a copy of the session as written
-// (never what the engine and the screen keep writing) and writes the file
-// off the event loop. now stamps a session not saved yet.
-func exportSession(w *session.Writer, path string, now time.Time) tea.Cmd {
+// exportSession writes the session of w as Markdown to the path arg names
+// (default ./muse-<id>.md), in a command: it reads a copy of the session as
+// written (never what the engine and the screen keep writing) and writes the
+// file off the event loop. An existing file is refused unless --force
+// follows the path (or comes alone), the rule of muse sessions export -o.
+// now stamps a session not saved yet.
+func exportSession(w *session.Writer, arg string, now time.Time) tea.Cmd {
+	path, force := exportArgs(arg)
 	return func() tea.Msg {
 		sess := w.Snapshot()
 		if sess.ID == "" {
@@ -36,25 +41,29 @@ func exportSession(w *session.Writer, path string, now time.Time) tea.Cmd {
 			path = fmt.Sprintf("muse-%s.md", sess.ID)
 		}
 		path = expandHome(path)
-		if err := writeExport(&sess, path, w.Files()); err != nil {
-			return exportedMsg{err: fmt.Errorf("export to %s: %w", path, err)}
+		files := w.Files()
+		err := transcript.WriteFile(path, force, func(out io.Writer) error {
+			return transcript.Export(&sess, "md", out, sanitize.ForExport, files)
+		})
+		if err != nil {
+			return exportedMsg{err: fmt.Errorf("export: %w", err)} // err names the path
 		}
 		abs, _ := filepath.Abs(path)
 		return exportedMsg{path: abs}
 	}
 }
 
-// writeExport writes sess as Markdown to the file path.
-func writeExport(sess *session.Session, path string, files transcript.Files) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
+// exportArgs reads the argument of /export: a path, empty for the default,
+// and --force after it (or alone).
+func exportArgs(arg string) (path string, force bool) {
+	arg = strings.TrimSpace(arg)
+	if arg == "--force" {
+		return "", true
 	}
-	err = transcript.Export(sess, "md", f, sanitize.ForExport, files)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if p, ok := strings.CutSuffix(arg, " --force"); ok {
+		return strings.TrimSpace(p), true
 	}
-	return err
+	return arg, false
 }
 
 func expandHome(path string) string {

@@ -30,3 +30,47 @@ func TestExportWhileStreaming(t *testing.T) {
 		t.Errorf("export lacks the prompt:\n%s", data)
 	}
 }
+
+// /export refuses to replace a file, as muse sessions export -o does, unless
+// --force follows the path; the file is left as it was.
+func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 160, 24)
+	send(tm, "hello there")
+	waitFor(t, tm, "end_turn")
+	path := filepath.Join(t.TempDir(), "out.md")
+	if err := os.WriteFile(path, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	send(tm, "/export "+path)
+	waitFor(t, tm, "exists: use --force to replace it")
+	if data, _ := os.ReadFile(path); string(data) != "mine" {
+		t.Fatalf("the file was replaced: %q", data)
+	}
+	send(tm, "/export "+path+" --force")
+	waitFor(t, tm, "exported to")
+	quit(t, tm)
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "hello there") {
+		t.Errorf("export with --force:\n%s", data)
+	}
+}
+
+// A session kept in memory only (--no-save) exports what it holds, not
+// only its title.
+func TestExportUnsavedSession(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.unsaved(t, nil), 100, 24)
+	send(tm, "hello there")
+	waitFor(t, tm, "end_turn")
+	path := filepath.Join(t.TempDir(), "out.md")
+	send(tm, "/export "+path)
+	waitFor(t, tm, "exported to")
+	quit(t, tm)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "hello there") || !strings.Contains(string(data), "## Assistant") {
+		t.Errorf("the export of an unsaved session:\n%s", data)
+	}
+}

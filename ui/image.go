@@ -392,7 +392,8 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 	}
 }
 
-// imagePath is the saved file of image n (from 1) of the last image turn;
+// imagePath is the saved file of image n (from 1) of the last image turn
+// that has images (not one cancelled before any came back);
 // n = 0 means the last image saved by any turn, so a failed turn does not
 // hide the images before it.
 func (m Model) imagePath(n int) (string, error) {
@@ -400,6 +401,14 @@ func (m Model) imagePath(n int) (string, error) {
 	i := lastIndex(es, session.KindImage)
 	if i < 0 {
 		return "", fmt.Errorf("no image yet: /image PROMPT makes one")
+	}
+	// A turn cancelled or failed before any image came back has none to
+	// number: the last turn that has some does.
+	for i >= 0 && (es[i].Kind != session.KindImage || len(es[i].Images) == 0) {
+		i--
+	}
+	if i < 0 {
+		return "", fmt.Errorf("no image turn has images yet: /image PROMPT makes some")
 	}
 	if n == 0 {
 		for ; i >= 0; i-- {

@@ -491,6 +491,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case openedMsg:
 		return m.opened(msg)
+	case themeLoadedMsg:
+		return m.themeLoaded(msg)
 	case attachedMsg:
 		return m.attached(msg)
 	case input.PathPastedMsg:

@@ -64,6 +64,13 @@ type History struct {
 	entries []promptRecord   // the newest max prompts, oldest first
 	lines   int              // lines in the file as far as this history knows
 	now     func() time.Time // the clock, replaced by tests
+	// seen is the file as last read, which Refresh reads on from; own are
+	// the prompts Add appended since, at the end of entries, which Refresh
+	// finds in the file among those of other muses.
+	seen fileState
+	own  []promptRecord
+	// read counts the bytes Refresh read, for tests.
+	read int64
 }
 
 // Path returns the file prompts.jsonl beside the sessions
@@ -89,41 +96,58 @@ func Open(path string, max int) (*History, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open prompt history %s: %w", path, err)
 	}
-	entries, lines, err := readPrompts(abs, max)
+	entries, lines, seen, err := readPrompts(abs, max)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open prompt history %s: %w", abs, err)
 	}
-	return &History{path: abs, max: max, entries: entries, lines: lines, now: time.Now}, nil
+	return &History{path: abs, max: max, entries: entries, lines: lines, seen: seen, now: time.Now}, nil
 }
 
 // readPrompts reads the history file at path and returns its newest max
-// records, oldest first, and the number of lines it holds, skipped ones
-// included.
-func readPrompts(path string, max int) ([]promptRecord, int, error) {
+// records, oldest first, the number of lines it holds, skipped ones
+// included, and what Refresh needs to read only what is appended later.
+func readPrompts(path string, max int) ([]promptRecord, int, fileState, error) {
 	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fileState{}, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fileState{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file", path)
+		return nil, 0, fileState{}, fmt.Errorf("%s is not a regular file", path)
 	}
-	var entries []promptRecord
+	entries, lines, n, err := readLines(f, max, nil, true)
+	if err != nil {
+		return nil, 0, fileState{}, err
+	}
+	return entries, lines, fileState{info: fi, offset: n}, nil
+}
+
+// readLines reads the records of r, keeping the newest max (after those in
+// kept, oldest first), and returns them, the number of lines read, and the
+// bytes read up to the end of the last whole line. A last line without its
+// newline may still be being written: it is read only with last, and is not
+// counted in the bytes, so that reading on from them reads it again.
+func readLines(r io.Reader, max int, kept []promptRecord, last bool) ([]promptRecord, int, int64, error) {
+	entries := kept
 	lines := 0
-	br := bufio.NewReaderSize(f, 64<<10)
+	var consumed int64
+	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
 	for {
 		l, err := fileio.ReadLine(br, buf, maxLine)
 		buf = l.Data
 		if err != nil && err != io.EOF {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
-		if l.Size == 0 {
+		if l.Size == 0 || !l.Newline && !last {
 			break
+		}
+		if l.Newline {
+			consumed += int64(l.Size)
 		}
 		if !blank(l.Data) || l.TooLong {
 			lines++
@@ -141,7 +165,7 @@ func readPrompts(path string, max int) ([]promptRecord, int, error) {
 	if len(entries) > max {
 		entries = slices.Delete(entries, 0, len(entries)-max)
 	}
-	return entries, lines, nil
+	return entries, lines, consumed, nil
 }
 
 // decodePrompt returns the record on the line l, if it holds one with text.
@@ -202,6 +226,9 @@ func (h *History) Add(sessionID, text string) error {
 		return fmt.Errorf("add to prompt history %s: %w", h.path, err)
 	}
 	h.entries = append(h.entries, rec)
+	if h.own = append(h.own, rec); len(h.own) > h.max {
+		h.own = slices.Delete(h.own, 0, len(h.own)-h.max)
+	}
 	if len(h.entries) > h.max {
 		h.entries = slices.Delete(h.entries, 0, len(h.entries)-h.max)
 	}
@@ -270,7 +297,7 @@ func (h *History) openAppend() (*os.File, error) {
 // is read again rather than written from memory so that prompts appended by
 // another muse since this history was opened are kept.
 func (h *History) compact() (err error) {
-	entries, _, err := readPrompts(h.path, h.max)
+	entries, _, _, err := readPrompts(h.path, h.max)
 	if err != nil {
 		return err
 	}
@@ -291,6 +318,7 @@ func (h *History) compact() (err error) {
 	}
 	h.entries = entries
 	h.lines = len(entries)
+	h.seen, h.own = fileState{}, nil // a new file: Refresh reads it whole
 	return nil
 }
 

@@ -21,7 +21,8 @@ const maxImport = 1 << 30
 const importHint = "import reads what muse sessions export --format json writes"
 
 // Import reads a session as Export writes it in format "json" and saves it
-// as a new session, with a new id: the same title, settings and entries, in
+// as a new session, with a new id: the same title marked as imported
+// ("Title (imported)", see session.ImportedSuffix), settings and entries, in
 // order, image entries with the paths of their files. The new session is
 // created now; its entries keep their times. It returns the new session.
 //

@@ -91,8 +91,8 @@ func TestImportRoundTrip(t *testing.T) {
 	if len(loaded.Warnings) > 0 {
 		t.Errorf("warnings loading the import: %q", loaded.Warnings)
 	}
-	if loaded.Title != orig.Title || len(loaded.Entries) != len(orig.Entries) {
-		t.Fatalf("title %q, %d entries; want %q, %d", loaded.Title, len(loaded.Entries), orig.Title, len(orig.Entries))
+	if loaded.Title != orig.Title+session.ImportedSuffix || len(loaded.Entries) != len(orig.Entries) {
+		t.Fatalf("title %q, %d entries; want %q, %d", loaded.Title, len(loaded.Entries), orig.Title+session.ImportedSuffix, len(orig.Entries))
 	}
 	for i, e := range loaded.Entries {
 		if e.ID != orig.Entries[i].ID || e.Kind != orig.Entries[i].Kind {
@@ -102,13 +102,17 @@ func TestImportRoundTrip(t *testing.T) {
 	if img := loaded.Entries[3].Images[0]; img.Path != foxPath(s) || img.Width != 1024 {
 		t.Errorf("image lost its file: %+v", img)
 	}
+	// Only the title differs: it is marked as imported.
+	marked := *orig
+	marked.Title += session.ImportedSuffix
+	first = exportString(t, &marked, "json")
 	second := exportString(t, loaded, "json")
 	if a, b := withoutIdentity(t, first), withoutIdentity(t, second); a != b {
 		t.Errorf("the export of the import differs:\n got %s\nwant %s", b, a)
 	}
 	// The Markdown differs only in the line giving the times.
 	stripTimes := regexp.MustCompile(`(?m)^Created .*$`)
-	if a, b := stripTimes.ReplaceAllString(exportString(t, orig, "md"), ""), stripTimes.ReplaceAllString(exportString(t, loaded, "md"), ""); a != b {
+	if a, b := stripTimes.ReplaceAllString(exportString(t, &marked, "md"), ""), stripTimes.ReplaceAllString(exportString(t, loaded, "md"), ""); a != b {
 		t.Errorf("the Markdown of the import differs:\n got %s\nwant %s", b, a)
 	}
 	infos, err := s.List()
@@ -124,7 +128,7 @@ func TestImportEmptySession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Title != "" || len(got.Entries) != 0 || got.Params.Model != "m" {
+	if got.Title != session.Untitled+session.ImportedSuffix || len(got.Entries) != 0 || got.Params.Model != "m" {
 		t.Errorf("imported %+v", got)
 	}
 }

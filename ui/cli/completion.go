@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"muse/session"
+	"muse/theme"
 	"muse/ui/sanitize"
 )
 
@@ -23,7 +24,10 @@ func (a *app) registerCompletions(root *cobra.Command) {
 	must(root.RegisterFlagCompletionFunc("profile", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return a.profileCompletions(toComplete), cobra.ShellCompDirectiveNoFileComp
 	}))
-	must(root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "auto"}, cobra.ShellCompDirectiveNoFileComp)))
+	must(root.RegisterFlagCompletionFunc("theme", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		// The names, and the shell's own completion of a theme file's path.
+		return theme.Names(), cobra.ShellCompDirectiveDefault
+	}))
 	for _, c := range root.Commands() {
 		if c.Name() != "sessions" {
 			continue

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"muse/api"
+	"muse/theme"
 	cfgfile "muse/ui/cli/config"
 )
 
@@ -114,7 +116,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.BoolVar(&f.watermark, "watermark", false, "with --image: ask for a watermark")
 	fs.StringVar(&f.out, "out", "", "with --image: save the images in `DIR` (default: muse's data folder)")
 	fs.StringVar(&f.version, "provider-version", "", "provider-version header `DATE` (env MUSE_PROVIDER_VERSION, default "+api.DefaultVersion+")")
-	fs.StringVar(&f.theme, "theme", "auto", "colour `THEME`: dark, light or auto")
+	fs.StringVar(&f.theme, "theme", "auto", "colour `THEME`: dark, light, auto, "+strings.Join(theme.Names()[3:], ", ")+", or a theme file (.toml)")
 	fs.BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal, so dragging selects text; the wheel then no longer scrolls (profile: mouse = false)")
 	fs.BoolVar(&f.noSave, "no-save", false, "keep the session in memory only: nothing is written to the sessions folder (profile: save = false)")
 	fs.DurationVar(&f.toolTimeout, "tool-timeout", cfgfile.DefaultToolTimeout, "stop a tool's command after `DURATION`, such as 45s or 2m: more than 0, at most 1h (profile: tool_timeout)")
@@ -214,10 +216,8 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 	if changed("top-k") && f.topK < 1 {
 		return usagef("--top-k must be at least 1, got %d", f.topK)
 	}
-	switch f.theme {
-	case "auto", "dark", "light":
-	default:
-		return usagef("--theme must be dark, light or auto, got %q", f.theme)
+	if !theme.IsFile(f.theme) && !slices.Contains(theme.Names(), f.theme) {
+		return usagef("--theme must be %s, or the path of a theme file (.toml); got %q", strings.Join(theme.Names(), ", "), f.theme)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,20 @@ func TestDemoImageWritesPNGs(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "revised prompt") {
 		t.Errorf("revised prompt not on stderr: %q", r.stderr)
+	}
+	// Again into the same folder: new names that cannot be read as
+	// "image 1 of 2", and the first run's files are kept.
+	r = runMain(t, nil, "", "--demo", "-p", "demo:mixed a red fox", "--image", "--size", "64x48", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	var second []string
+	for l := range strings.SplitSeq(strings.TrimSpace(r.stdout), "\n") {
+		path, _, _ := strings.Cut(l, "\t")
+		second = append(second, filepath.Base(path))
+	}
+	if want := []string{"image-1 (2).png", "image-2 (2).png"}; !slices.Equal(second, want) {
+		t.Errorf("second run saved %q, want %q", second, want)
 	}
 }
 

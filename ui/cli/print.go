@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/session/prompts"
 	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
@@ -50,8 +51,10 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	code := ExitOK
 	if f.image {
 		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
+		rememberPrompt(env, cfg, w.ID(), "/image "+f.print)
 	} else {
 		code = printTurn(ctx, env, f, cfg, client, w, engine.Turn{Prompt: prompt, Attachments: files, Params: params})
+		rememberPrompt(env, cfg, w.ID(), f.print)
 	}
 	if err := w.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
@@ -60,6 +63,26 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 	}
 	return code
+}
+
+// rememberPrompt puts the prompt typed after -p (an image's as the chat
+// screen's "/image PROMPT") into the prompt history, where ↑ in the chat
+// screen finds it; with --no-save, nothing is kept. A history that cannot be
+// written is reported, and the turn stands.
+func rememberPrompt(env Env, cfg *config, sessionID, text string) {
+	if cfg.noSave || strings.TrimSpace(text) == "" || strings.TrimSpace(text) == "/image" {
+		return
+	}
+	dir, err := sessionsDir(env)
+	if err == nil {
+		var h *prompts.History
+		if h, err = prompts.Open(prompts.Path(dir), 0); err == nil {
+			err = h.Add(sessionID, text)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "muse: prompt history: %s\n", sanitize.Line(err.Error()))
+	}
 }
 
 // attachFiles reads and prepares the files of --attach. A file that cannot

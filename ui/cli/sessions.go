@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -158,6 +156,7 @@ the new session's id; continue it with muse -r ID.`,
 	del := &cobra.Command{
 		Use:               "delete ID",
 		Short:             "delete a session, after asking unless --yes",
+		Long:              "Delete a session, after asking unless --yes: its journal, its attachments\n(attachments/ID/) and the images it generated (images/ID/; files you put\nthere yourself stay).",
 		Args:              needArgs(1, "delete ID [--yes]"),
 		ValidArgsFunction: a.completeSessionArg,
 	}
@@ -299,89 +298,18 @@ func export(env Env, store *session.Store, sess *session.Session, format, out st
 	if store != nil {
 		files = store
 	}
-	write := func(sess *session.Session, format string, w io.Writer, clean func(string, []byte) []byte) error {
-		return exp(sess, format, w, clean, files)
-	}
+	write := func(w io.Writer) error { return exp(sess, format, w, sanitize.ForExport, files) }
 	if out == "" || out == "-" {
-		if err := write(sess, format, env.Stdout, sanitize.ForExport); err != nil {
+		if err := write(env.Stdout); err != nil {
 			return fail(env, err)
 		}
 		return ExitOK
 	}
-	if err := exportFile(sess, format, out, force, write); err != nil {
+	if err := transcript.WriteFile(out, force, write); err != nil {
 		return fail(env, fmt.Errorf("export to %s: %w", out, err))
 	}
 	fmt.Fprintf(env.Stderr, "exported %s to %s\n", sess.ID, sanitize.Line(out))
 	return ExitOK
-}
-
-// exportFile writes sess in format to a new file at path, mode 0600. It
-// never writes through a symbolic link. Without force it refuses an existing
-// path; with force it writes a temporary file beside path and renames it
-// over path, so that path is never left half written.
-func exportFile(sess *session.Session, format, path string, force bool, write exportFunc) (err error) {
-	if fi, err := os.Lstat(path); err == nil {
-		switch {
-		case fi.Mode()&os.ModeSymlink != 0:
-			return fmt.Errorf("%s is a symbolic link, which export does not write through: give the path of a new file", path)
-		case !force:
-			return fmt.Errorf("%s exists: use --force to replace it", path)
-		case !fi.Mode().IsRegular():
-			return fmt.Errorf("%s exists and is not a regular file: give the path of a new file", path)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if !force {
-		// O_EXCL fails on any existing path, a symbolic link included, so
-		// a file created since the check is not replaced either.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s exists: use --force to replace it", path)
-		}
-		if err != nil {
-			return err
-		}
-		return writeExport(f, sess, format, write, func() { os.Remove(path) })
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := writeExport(f, sess, format, write, func() { os.Remove(tmp) }); err != nil {
-		return err
-	}
-	// rename replaces a symbolic link put at path since the check; it
-	// never follows it.
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// exportFunc is transcript.Export or transcript.ExportBranches, with the
-// session's files.
-type exportFunc func(sess *session.Session, format string, w io.Writer, clean func(string, []byte) []byte) error
-
-// writeExport writes sess in format to f, syncs and closes it, and calls
-// undo when any of that fails.
-func writeExport(f *os.File, sess *session.Session, format string, write exportFunc, undo func()) error {
-	err := f.Chmod(0o600) // whatever the umask
-	if err == nil {
-		err = write(sess, format, f, sanitize.ForExport)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		undo()
-	}
-	return err
 }
 
 // importSession runs "muse sessions import FILE": it saves the session of

@@ -276,7 +276,7 @@ func TestSessionsImport(t *testing.T) {
 		if err != nil {
 			t.Fatalf("import %v printed %q: %v", args, r.stdout, err)
 		}
-		if id == sess.ID || got.Title != sess.Title || len(got.Entries) != 4 {
+		if id == sess.ID || got.Title != sess.Title+session.ImportedSuffix || len(got.Entries) != 4 {
 			t.Errorf("import %v: %s %q with %d entries", args, id, got.Title, len(got.Entries))
 		}
 	}

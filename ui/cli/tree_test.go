@@ -204,7 +204,7 @@ func TestCompletionOfValues(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--theme", ""}, "dark light auto"},
+		{[]string{"--theme", ""}, "dark light auto high-contrast nord solarized-light"},
 		{[]string{"sessions", "export", "x", "--format", ""}, "md json"},
 		{[]string{"--profile", ""}, "home wild work"},
 		{[]string{"--profile", "w"}, "wild work"},

@@ -57,7 +57,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// terminal); its answer is kept, so asking again would only cost another
 	// round trip, or another 5 s on a terminal that does not answer.
 	dark := true
-	if cfg.theme == "auto" {
+	if cfg.theme != "dark" && cfg.theme != "light" { // auto, or a theme with dark and light parts
 		dark = lipgloss.HasDarkBackground()
 	}
 	th, err := theme.New(cfg.theme, dark)

@@ -212,9 +212,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case msg.Type == tea.KeyShiftTab:
 			return m.tab(-1)
 		case m.recalling(msg):
-			return m.recallPrompt(key.Matches(msg, m.keys.Prev)), nil
+			return m.recallKey(key.Matches(msg, m.keys.Prev))
 		}
 		m.recall = nil
+	case historyRefreshedMsg:
+		return m.historyRefreshed(msg)
 	case DraftKeptMsg:
 		m.recall = nil // the next ↑ starts from the draft
 		return m, nil

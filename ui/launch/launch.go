@@ -62,14 +62,41 @@ func Open(target string) error {
 		}
 	}
 	if err := openWith(arg); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			// pkg/browser names every program it tried as one, joined
-			// by commas: say plainly that none was there.
-			return fmt.Errorf("open %s: no program to open it with (%s)", target, hint())
+		if tried := triedPrograms(err); tried != nil {
+			return fmt.Errorf("open %s: no program to open it with: looked for %s (%s)", target, list(tried), hint())
 		}
 		return fmt.Errorf("open %s: %w (%s)", target, err, hint())
 	}
 	return nil
+}
+
+// list joins names as "a, b and c".
+func list(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// triedPrograms lists the programs Open tried when err says none of them
+// was found, or returns nil. pkg/browser names every program it tried as
+// one, joined by commas ("xdg-open,x-www-browser,www-browser"): each is
+// named on its own. Under WSL wslview was looked for first.
+func triedPrograms(err error) []string {
+	var ee *exec.Error
+	if !errors.As(err, &ee) || !errors.Is(ee.Err, exec.ErrNotFound) {
+		return nil
+	}
+	var tried []string
+	if inWSL() {
+		tried = append(tried, "wslview")
+	}
+	for name := range strings.SplitSeq(ee.Name, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			tried = append(tried, name)
+		}
+	}
+	return tried
 }
 
 // isLink reports whether target is a link Open hands on as it is.

@@ -105,8 +105,17 @@ func TestOpenErrorWithNoOpener(t *testing.T) {
 		return &exec.Error{Name: "xdg-open,x-www-browser,www-browser", Err: exec.ErrNotFound}
 	}
 	err := Open("https://example.com/a.png")
-	if err == nil || strings.Contains(err.Error(), ",x-www") || !strings.Contains(err.Error(), "no program to open it with") {
-		t.Errorf("error %v", err)
+	want := "open https://example.com/a.png: no program to open it with: looked for xdg-open, x-www-browser and www-browser (is xdg-utils (xdg-open) installed?)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	// Under WSL, wslview was looked for first.
+	fake(t, map[string]string{"WSL_DISTRO_NAME": "Ubuntu"}, nil)
+	openWith = func(string) error {
+		return &exec.Error{Name: "xdg-open,x-www-browser,www-browser", Err: exec.ErrNotFound}
+	}
+	if err := Open("https://example.com/a.png"); err == nil || !strings.Contains(err.Error(), "looked for wslview, xdg-open, x-www-browser and www-browser (install wslu") {
+		t.Errorf("error under WSL: %v", err)
 	}
 }
 

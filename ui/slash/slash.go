@@ -61,6 +61,7 @@ const (
 	ActionAttach                   // attach the file arg; with N, image N of the last image turn; arg "clipboard": the clipboard's image
 	ActionDetach                   // remove attachment N waiting to be sent; 0: all of them
 	ActionMCP                      // list the MCP servers (arg ""), or turn one on or off (arg "on NAME", "off NAME")
+	ActionTheme                    // switch to the theme arg, a name or a theme file; "": say which is on
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -100,7 +101,8 @@ var slashCommands = []slashCommand{
 	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
-	{name: "export", args: "[PATH]", help: "save this session as Markdown (default ./muse-<id>.md)", run: slashExport},
+	{name: "export", args: "[PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md); --force replaces an existing file", run: slashExport},
+	{name: "theme", args: themeArgs, help: "colours: a theme's name (tab completes) or a theme file (.toml); alone: the theme on", run: slashTheme},
 	{name: "mcp", args: "[on|off NAME]", help: "MCP servers, their state and tools (on/off NAME: start or stop one for this session)", run: slashMCP},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
 	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(ActionHelp)},
@@ -189,6 +191,9 @@ func checkToolChoice(choice string, tools []string) error {
 // name is ambiguous, and Tab cycles through them. Aliases are not offered.
 func Completions(input string) []string {
 	typed := strings.TrimLeftFunc(input, unicode.IsSpace)
+	if out, ok := argCompletions(typed); ok {
+		return out
+	}
 	if !strings.HasPrefix(typed, "/") || strings.IndexFunc(typed, unicode.IsSpace) >= 0 {
 		return nil
 	}

@@ -272,7 +272,7 @@ func TestCompletions(t *testing.T) {
 		{"/q", []string{"/quit "}},
 		{"/ma", []string{"/max-tokens "}},
 		{"/top", []string{"/top-p ", "/top-k "}},
-		{"/t", []string{"/temperature ", "/top-p ", "/top-k ", "/thinking ", "/tool-choice "}},
+		{"/t", []string{"/temperature ", "/top-p ", "/top-k ", "/thinking ", "/tool-choice ", "/theme "}},
 		{"/ex", []string{"/extend ", "/export "}},
 		{"/co", []string{"/continue ", "/copy "}},
 		{"/", nil}, // every command: not offered by tab
@@ -314,7 +314,7 @@ func TestSlashHint(t *testing.T) {
 		{input: "/retry", width: 200, want: "/retry — regenerate the last reply"},
 		{input: "/exit", width: 200, want: "/exit — quit muse"},
 		{input: "/exit ", width: 200, want: "/exit — quit muse"},
-		{input: "/t", width: 500, has: []string{"/temperature X", "/top-p X", "/top-k N", "  ·  "}, lacks: []string{"…", "/model", "/stop"}},
+		{input: "/t", width: 700, has: []string{"/temperature X", "/top-p X", "/top-k N", "  ·  "}, lacks: []string{"…", "/model", "/stop"}},
 		{input: "/t", width: 100, has: []string{"/temperature X", "…"}, lacks: []string{"/top-k"}},
 		{input: "/t", width: 20, want: "/temperature X — sa…"},
 		{input: "/q", width: 200, want: "/quit — quit muse"},

@@ -280,7 +280,7 @@ func TestLoadErrors(t *testing.T) {
 		{"image_size", "[profiles.w]\nimage_size = \"1024x1024\"\n", 2,
 			`image_size must be WIDTH*HEIGHT with positive numbers such as "1024*1024", got "1024x1024"`},
 		{"image_size zero", "[profiles.w]\nimage_size = \"0*10\"\n", 2, `image_size must be WIDTH*HEIGHT`},
-		{"theme", "[profiles.w]\ntheme = \"blue\"\n", 2, `theme must be one of dark, light, auto, got "blue"`},
+		{"theme", "[profiles.w]\ntheme = \"blue\"\n", 2, `theme must be one of dark, light, auto, high-contrast, nord, solarized-light, or the path of a theme file (.toml); got "blue"`},
 		{"version_header", "[profiles.w]\nversion_header = \"provider version\"\n", 2,
 			`version_header must be an HTTP header name such as "anthropic-version", got "provider version"`},
 		{"provider_version", "[profiles.w]\nprovider_version = \"a\\nb\"\n", 2, `provider_version must not contain control characters`},

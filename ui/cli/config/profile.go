@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	themes "muse/theme"
 )
 
 // profileKeys reads each setting of a [profiles.NAME] table into a Profile.
@@ -216,12 +218,11 @@ func headerName(s string) string {
 	return ""
 }
 
-// themes are the values of theme.
-var themes = []string{"dark", "light", "auto"}
-
+// theme checks the name of a theme, or the path of a theme file, which
+// is read when muse starts (and refused then with its line).
 func theme(s string) string {
-	if !slices.Contains(themes, s) {
-		return "must be one of " + strings.Join(themes, ", ") + ", got " + quote(s)
+	if !themes.IsFile(s) && !slices.Contains(themes.Names(), s) {
+		return "must be one of " + strings.Join(themes.Names(), ", ") + ", or the path of a theme file (.toml); got " + quote(s)
 	}
 	return ""
 }

@@ -71,7 +71,9 @@ max_tokens = 4096
 # An opaque id for you, sent as metadata.user_id.
 #user_id = "me@example.com"
 
-# Colours: dark, light or auto (follow the terminal).
+# Colours: dark, light, auto (follow the terminal), a built-in theme
+# (high-contrast, nord, solarized-light) or the path of a theme file
+# (TOML: see the README); /theme NAME switches while muse runs.
 theme = "auto"
 
 # How many times in a row the model may call tools before muse stops it.

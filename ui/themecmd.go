@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"muse/theme"
+	"muse/ui/picker"
+	"muse/ui/sanitize"
+)
+
+// themeLoadedMsg carries a theme read from a file, or why it could not be.
+type themeLoadedMsg struct {
+	th  *theme.Theme
+	err error
+}
+
+// themeCommand runs /theme: alone, it says which theme is on; a name
+// switches at once (the built-in themes are in the program); a theme file
+// is read in a command, off the event loop, and switched to when it comes.
+func (m Model) themeCommand(name string) (tea.Model, tea.Cmd) {
+	dark := m.th.DarkBackground
+	switch {
+	case name == "":
+		m.notice = "theme " + sanitize.Line(m.th.Name) + " · /theme NAME switches (tab completes the names), /theme FILE reads a theme file"
+		return m, nil
+	case theme.IsFile(name):
+		return m, func() tea.Msg {
+			th, err := theme.New(name, dark)
+			return themeLoadedMsg{th: th, err: err}
+		}
+	}
+	th, err := theme.New(name, dark)
+	return m.themeLoaded(themeLoadedMsg{th: th, err: err})
+}
+
+// themeLoaded switches to the theme of msg, or says why it cannot: a bad
+// theme file names its line and what was expected, and the theme on stays.
+func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.notice = sanitize.Line(msg.err.Error())
+		return m.layout(), nil
+	}
+	m = m.setTheme(msg.th)
+	m.notice = "theme " + sanitize.Line(msg.th.Name)
+	return m.layout(), nil
+}
+
+// setTheme draws the whole screen in th from the next frame: every part
+// that copied a style from the theme takes th's, and every render cached
+// by what it shows (and not by its colours) is dropped: the conversation's
+// renders by entry and width, its markdown renderers by width, the input's
+// and the frame's memos.
+func (m Model) setTheme(th *theme.Theme) Model {
+	m.th = th
+	m.renderer.SetTheme(th)
+	m.conv = m.conv.Rerender()
+	m.input = m.input.SetTheme(th)
+	*m.memo = viewMemo{}
+	st := th.Styles
+	w := *m.w
+	w.spin.Style = st.Spinner
+	w.help.Styles.ShortKey, w.help.Styles.FullKey = st.Muted, st.Muted
+	w.help.Styles.ShortDesc, w.help.Styles.FullDesc = st.Subtle, st.Subtle
+	w.help.Styles.ShortSeparator, w.help.Styles.FullSeparator = st.Subtle, st.Subtle
+	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
+	// The picker is closed while a command is typed: made anew, it opens
+	// in the new colours.
+	w.picker = picker.New(m.opts.Store, pickerIndex(m.opts), th).SetSize(m.width, m.height)
+	m.w = &w
+	return m
+}
