@@ -167,6 +167,12 @@ type Model struct {
 	pending   []attach.File
 	attaching int
 
+	// queue are the prompts sent while a turn was in flight, sent one by
+	// one as turns end well (see queue.go); queueStopped is set once a
+	// turn failed or was cancelled, until enter sends the next.
+	queue        []queuedPrompt
+	queueStopped bool
+
 	sel  selection // selection mode, while it is on
 	edit editing   // the prompt being edited, while one is
 
@@ -590,6 +596,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.pasteImage()
 	case msg.Type == tea.KeyBackspace && m.input.Value() == "" && len(m.pending) > 0:
 		return m.detach(len(m.pending))
+	case key.Matches(msg, m.keys.Prev) && m.input.Value() == "" && len(m.queue) > 0:
+		return m.unqueue()
 	case m.input.Owns(msg): // Tab completion, ↑ and ↓ through the prompts
 		return m.updateInput(msg)
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
@@ -605,6 +613,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 func (m Model) submit() (tea.Model, tea.Cmd) {
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" && len(m.pending) == 0 {
+		if len(m.queue) > 0 && !m.busy() {
+			return m.sendQueued() // the queue stopped: enter starts it again
+		}
 		return m, nil
 	}
 	if slash.Is(text) {
@@ -620,10 +631,6 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
 		return m, nil
 	}
-	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it"
-		return m, nil
-	}
 	if paths, _ := input.Mentions(text); len(paths) > 0 {
 		sources := make([]attachSource, len(paths))
 		for i, p := range paths {
@@ -634,14 +641,18 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	return m.sendNow(text)
 }
 
-// sendNow sends text as a prompt, with the attachments waiting.
+// sendNow sends text as a prompt, with the attachments waiting; while a
+// turn is in flight it is queued behind it.
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
-	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it"
-		return m, nil
-	}
 	if m.edit.active() {
+		if m.busy() {
+			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
+			return m, nil
+		}
 		return m.sendEdit(text)
+	}
+	if m.busy() {
+		return m.enqueue(text)
 	}
 	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && len(m.pending) == 0 {
 		// The prompt that failed, sent again: the same turn, retried, not a
@@ -653,6 +664,9 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 		return next, cmd // refused: the prompt stays in the input
 	}
 	next.pending = nil
+	if strings.TrimSpace(next.input.Value()) != text {
+		return next.layout(), cmd // a queued prompt: the input holds a draft
+	}
 	next.input = next.input.Reset().EndRecall()
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }

@@ -110,7 +110,7 @@ type flushLiveMsg struct{ id int }
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it"
+		m.notice = busyNotice + ": esc cancels it"
 		return m, nil
 	}
 	t.Params = m.params
@@ -519,9 +519,15 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if d.sessID != "" {
 		m.sessID = d.sessID
 	}
-	if d.err != nil && !t.cancelled && t.prompt != "" && strings.TrimSpace(m.input.Value()) == "" {
-		m.input = m.input.SetValue(t.prompt)
-		m.notice = "the prompt is back in the input: enter sends it again"
+	if d.err != nil && !t.cancelled && t.prompt != "" {
+		// After any failure, a first one or a retry's, the failed prompt
+		// is one key away.
+		if v := strings.TrimSpace(m.input.Value()); v == "" || v == t.prompt {
+			m.input = m.input.SetValue(t.prompt)
+			m.notice = "the prompt is back in the input: enter sends it again"
+		} else {
+			m.notice = "the prompt failed · the input keeps your draft: /retry sends the failed prompt again"
+		}
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
 		m.notice = d.err.Error() // refused before it started, as /continue with nothing to continue
@@ -536,5 +542,5 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m.quit()
 	}
-	return m.layout(), nil
+	return m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)
 }

@@ -27,7 +27,7 @@ func (m Model) layout() Model {
 	}
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -151,6 +151,9 @@ func (m Model) View() string {
 	}
 	if len(m.pending) > 0 {
 		parts = append(parts, m.chipsView())
+	}
+	if len(m.queue) > 0 {
+		parts = append(parts, m.queueView())
 	}
 	parts = append(parts,
 		m.input.SetState(m.inputState()).View(),
