@@ -237,7 +237,8 @@ func TestCtrlCKeepsTheDraft(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
 	waitFor(t, tm, "› a half-written thought")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // clears it again
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: quits
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: asks for a second
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // the second, at once: quits
 	final := finalModel(t, tm)
 	if v := final.input.Value(); v != "" {
 		t.Errorf("input %q after ctrl+c", v)

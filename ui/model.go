@@ -74,6 +74,10 @@ type Options struct {
 	Getenv func(string) string
 	// Keys rebinds actions by name, from the profile.
 	Keys map[string][]string
+	// Suspend stops muse and gives the terminal to the shell until it
+	// continues (ctrl+z, then fg), returning once it has; nil means
+	// Bubble Tea's own tea.Suspend.
+	Suspend func() error
 	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
 	// the /mcp command; nil when there are none.
 	MCP *mcp.Manager
@@ -184,6 +188,9 @@ type Model struct {
 	closeErr                 error
 	nextID                   int // numbers the screen's own entries (see newEntry)
 	quitting                 bool
+	// quitAsked is when ctrl+c was pressed on an empty input: a second
+	// press within quitWindow quits.
+	quitAsked time.Time
 
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
@@ -519,7 +526,22 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.sel.active {
 		return m.selectKey(msg)
 	}
+	asked := m.quitAsked
+	m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
 	switch {
+	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
+		return m.stopAndQuit()
+	case key.Matches(msg, m.keys.Suspend):
+		suspend := m.opts.Suspend
+		if suspend == nil {
+			return m, tea.Suspend
+		}
+		return m, func() tea.Msg {
+			if err := suspend(); err != nil {
+				return noticeMsg{text: err.Error()}
+			}
+			return nil
+		}
 	case key.Matches(msg, m.keys.Quit):
 		// From the inside out: a reply or image in flight, then the draft,
 		// then muse itself.
@@ -535,7 +557,18 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if strings.TrimSpace(m.input.Value()) != "" {
 			return m.clearDraft()
 		}
-		return m.quit()
+		// Quit on a second press only: a first one, meant to clear the
+		// input, must not end the session.
+		if now := m.now(); !asked.IsZero() && now.Sub(asked) <= quitWindow {
+			return m.quit()
+		}
+		m.quitAsked = m.now()
+		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
+		m.notice = "press " + first + " again to quit"
+		if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
+			m.notice += " (" + exit + " quits at once)"
+		}
+		return m.layout(), nil
 	case key.Matches(msg, m.keys.Cancel):
 		// From the inside out: the help, the completion, then what is in flight.
 		if m.w.help.ShowAll {
@@ -608,6 +641,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.notice = ""
 	return m.updateInput(msg)
 }
+
+// quitWindow is how soon a second ctrl+c on an empty input must follow the
+// first to quit.
+const quitWindow = time.Second
 
 // submit sends the typed prompt, or runs the typed slash command.
 func (m Model) submit() (tea.Model, tea.Cmd) {
