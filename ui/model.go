@@ -70,6 +70,9 @@ type Options struct {
 	// Exec runs a program with the terminal to itself (the editor); nil
 	// means tea.Exec.
 	Exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
+	// WorkDir is the folder tool commands run in, which the approval box
+	// names; "" means the current one.
+	WorkDir string
 	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
 	Getenv func(string) string
 	// Keys rebinds actions by name, from the profile.
@@ -220,6 +223,9 @@ func New(opts Options) Model {
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
+	}
+	if opts.WorkDir == "" {
+		opts.WorkDir, _ = os.Getwd() // unknown, it is not named
 	}
 	keys := defaultKeyMap()
 	keys.override(opts.Keys)

@@ -40,8 +40,10 @@ type turnRun struct {
 
 	// reply is the reply streaming, if any.
 	reply *reply
-	// ask is the tool call waiting for an answer, if any.
-	ask *askMsg
+	// ask is the tool call waiting for an answer, if any; askTop is the
+	// first line of its box's body shown.
+	ask    *askMsg
+	askTop int
 	// pasteRefused says an answer to ask came with other text and was not
 	// taken.
 	pasteRefused bool
@@ -363,7 +365,7 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 		a.answer <- engine.Approval{Run: true, Always: true}
 		return m, waitTurn(t.id, ch)
 	}
-	t.ask = a
+	t.ask, t.askTop = a, 0
 	t.running = ""
 	if !a.hasCommand {
 		m.draft = m.input.Value()
@@ -424,6 +426,9 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	answers := k.String() == "y" || k.String() == "a"
 	if !t.ask.hasCommand {
 		answers = key.Matches(k, m.keys.Send)
+	}
+	if next, ok := m.scrollApproval(k); ok && t.pending == nil {
+		return next, nil, true
 	}
 	if t.pending != nil {
 		// Keys right behind a yes: it came with other text, as a paste

@@ -429,8 +429,13 @@ func formatElapsed(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-// toolPrompt is the status line while a tool call waits for approval.
+// toolPrompt is the status line while a tool call waits for approval or
+// for a typed result.
 func (m Model) toolPrompt() string {
+	if m.awaitsResult() {
+		// muse waits for the person, not the service: no rate, no clock.
+		return "waiting for you: type the result of " + sanitize.Line(m.turn.ask.call.Name) + " below"
+	}
 	if !m.waitingForApproval() {
 		return ""
 	}
@@ -438,47 +443,6 @@ func (m Model) toolPrompt() string {
 		return "an answer right behind a paste is not taken: press it again"
 	}
 	return "tool " + sanitize.Line(m.turn.ask.call.Name) + " waits for your answer"
-}
-
-// approvalView is the box above the input while a tool call waits: the
-// tool, its input, and the keys that answer. It is "" the rest of the time.
-func (m Model) approvalView() string {
-	t := m.turn
-	if t == nil || t.ask == nil || m.width <= 0 {
-		return ""
-	}
-	st := m.th.Styles
-	box := st.ToolBox.Width(max(m.width-2, 12)) // the width inside the border
-	inner := max(m.width-box.GetHorizontalFrameSize(), 8)
-	call := t.ask.call
-	name := sanitize.Line(call.Name)
-	title := "run tool " + name + "?"
-	if srv := m.mcpServerOf(call.Name); srv != "" {
-		title = "run tool " + name + " of MCP server " + sanitize.Line(srv) + "?"
-	}
-	keys := "y yes · n no · a always"
-	if !t.ask.hasCommand {
-		title = "tool " + name + " needs a result"
-		keys = "type it below · enter sends · esc declines"
-	}
-	lines := []string{st.ToolTitle.Render(textfmt.TruncateWidth(title, inner))}
-	input := strings.Split(sanitize.Plain(textfmt.PrettyJSON(call.Input)), "\n")
-	// What the screen leaves: a line of conversation at least, the input,
-	// the bars, and the box's title, keys and border; a third at most.
-	room := min(m.height-1-1-m.input.Height()-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
-	switch {
-	case room <= 0: // a tiny screen: the input on the title's line, as it fits
-		lines[0] = st.ToolTitle.Render(textfmt.TruncateWidth(title+" "+strings.Join(strings.Fields(sanitize.Line(string(call.Input))), " "), inner))
-		input = nil
-	case len(input) > room:
-		more := len(input) - room + 1
-		input = append(input[:room-1], "… "+textfmt.Plural(more, "more line"))
-	}
-	for _, l := range input {
-		lines = append(lines, textfmt.TruncateWidth(strings.TrimRight(l, " "), inner))
-	}
-	lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(keys, inner)))
-	return box.Render(strings.Join(lines, "\n"))
 }
 
 // approvalKeys are the only keys that do something while a call waits.
