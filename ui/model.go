@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"muse/api"
 	"muse/session"
 	"muse/session/index"
 	"muse/session/prompts"
@@ -181,6 +182,8 @@ type Model struct {
 	queueStopped bool
 
 	sel  selection // selection mode, while it is on
+	// helpTop is the first line of the ? overlay shown, while it is open.
+	helpTop int
 	edit editing   // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
@@ -534,6 +537,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	asked := m.quitAsked
 	m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
+	if m.w.help.ShowAll {
+		if next, ok := m.scrollHelp(msg); ok {
+			return next, nil
+		}
+	}
 	switch {
 	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
 		return m.stopAndQuit()
@@ -606,13 +614,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.submit()
 	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
 		m.w.help.ShowAll = !m.w.help.ShowAll
+		m.helpTop = 0
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Editor):
 		return m, editText(m.input.Value(), editPrompt)
 	case key.Matches(msg, m.keys.Thinking):
-		m.renderer.ExpandThinking = !m.renderer.ExpandThinking
-		m.conv = m.conv.Rerender()
-		return m, nil
+		return m.toggleThinking()
 	case key.Matches(msg, m.keys.Copy):
 		return m.copyLast()
 	case key.Matches(msg, m.keys.Select):
@@ -646,6 +653,44 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	m.notice = ""
 	return m.updateInput(msg)
+}
+
+// toggleThinking expands or collapses the replies' thinking, and says
+// which; with no thinking on screen it says so instead.
+func (m Model) toggleThinking() (tea.Model, tea.Cmd) {
+	k := m.keys.Thinking.Help().Key
+	if !m.showsThinking() {
+		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
+		return m, nil
+	}
+	m.renderer.ExpandThinking = !m.renderer.ExpandThinking
+	m.conv = m.conv.Rerender()
+	m.notice = "thinking collapsed · " + k + " expands it"
+	if m.renderer.ExpandThinking {
+		m.notice = "thinking expanded · " + k + " collapses it"
+	}
+	return m, nil
+}
+
+// showsThinking says whether a reply shown, or the one streaming, holds
+// thinking.
+func (m Model) showsThinking() bool {
+	es := m.conv.Entries()
+	if t := m.turn; t != nil && t.reply != nil {
+		live := t.reply.acc.Message()
+		es = append(es[:len(es):len(es)], session.Entry{Message: &live})
+	}
+	for _, e := range es {
+		if e.Message == nil {
+			continue
+		}
+		for _, b := range e.Message.Content {
+			if b.Type == api.BlockThinking {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // quitWindow is how soon a second ctrl+c on an empty input must follow the

@@ -52,8 +52,12 @@ type turnRun struct {
 	pending    *engine.Approval
 	pendingSeq int
 	// running names the tool whose command runs.
-	running   string
-	retry     string
+	running string
+	// retry is why the request is retried, while it waits to be: at
+	// retryAt, as attempt retryAttempt.
+	retry        string
+	retryAt      time.Time
+	retryAttempt int
 	tokens    int
 	cancelled bool
 	// flushing is set while a flushLiveMsg is on its way; stale while
@@ -292,8 +296,8 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 		t.retry = ""
 		return m, true
 	case engine.Retrying:
-		t.retry = fmt.Sprintf("retrying in %s (attempt %d): %s",
-			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
+		t.retry = errorLine(ev.Retry.Err)
+		t.retryAt, t.retryAttempt = m.now().Add(ev.Retry.Wait), ev.Retry.Attempt+1 // the request's second attempt is the first retry
 	case engine.ReplyEnded:
 		r := t.reply
 		t.reply = nil

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -60,30 +61,19 @@ const mouseHelp = "mouse: the wheel scrolls; shift+drag selects text to copy whi
 func (m Model) helpView() string {
 	st := m.th.Styles
 	if m.w.help.ShowAll {
-		lines := append(strings.Split(m.w.help.View(m.keys), "\n"), "")
-		if m.width < 90 {
-			// Too narrow for columns side by side: one key a line.
-			lines = lines[:0]
-			for _, group := range m.keys.FullHelp() {
-				for _, b := range group {
-					if b.Enabled() {
-						lines = append(lines, st.Muted.Render(fmt.Sprintf("%-18s", b.Help().Key))+st.Subtle.Render(b.Help().Desc))
-					}
-				}
-			}
-			lines = append(lines, "")
+		lines := m.helpLines()
+		room := m.helpRoom()
+		if len(lines) <= room {
+			return strings.Join(lines, "\n")
 		}
-		lines = append(lines, st.Subtle.Render(textfmt.Wrap(mouseHelp, max(m.width-1, 10))), "")
-		for _, l := range slash.HelpLines() {
-			lines = append(lines, st.Subtle.Render(textfmt.TruncateRunes(l, max(m.width-1, 1))))
+		top := m.helpTopClamped(len(lines))
+		shown := append([]string{}, lines[top:top+room-1]...)
+		footer := fmt.Sprintf("↑↓ pgup/pgdn scroll · %d–%d of %d · esc closes", top+1, top+room-1, len(lines))
+		if ansi.StringWidth(footer) > m.width-1 {
+			footer = fmt.Sprintf("↑↓ %d–%d/%d · esc", top+1, top+room-1, len(lines))
 		}
-		lines = append(lines, st.Muted.Render("esc or ? closes this help"))
-		// Leave room for at least two lines of conversation.
-		room := max(m.height-1-1-1-1-2, 1)
-		if len(lines) > room {
-			lines = append(lines[:room-1], st.Muted.Render(ansi.Truncate("… esc closes · /help lists everything in the conversation", max(m.width-1, 1), "…")))
-		}
-		return strings.Join(lines, "\n")
+		shown = append(shown, st.Muted.Render(textfmt.TruncateWidth(footer, max(m.width-1, 1))))
+		return strings.Join(shown, "\n")
 	}
 	if m.sel.active {
 		return m.w.help.ShortHelpView(m.keys.selectHelp())
@@ -101,6 +91,106 @@ func (m Model) helpView() string {
 		return st.Accent.Render(strings.Join(hint, "\n"))
 	}
 	return m.w.help.View(m.keys)
+}
+
+// helpLines are the lines of the ? overlay: every key and every command,
+// wrapped to the width, never cut.
+func (m Model) helpLines() []string {
+	st := m.th.Styles
+	width := max(m.width-1, 10)
+	var keys []string
+	for _, group := range m.keys.FullHelp() {
+		for _, b := range group {
+			if b.Enabled() {
+				keys = append(keys, fmt.Sprintf("%-18s  %s", b.Help().Key, b.Help().Desc))
+			}
+		}
+	}
+	lines := twoColumns(keys, width)
+	if lines == nil { // one key a line, wrapped
+		for _, l := range keys {
+			if m.width < 60 {
+				k, d, _ := strings.Cut(l, "  ")
+				l = fmt.Sprintf("%-13s  %s", strings.TrimSpace(k), strings.TrimSpace(d))
+			}
+			lines = append(lines, strings.Split(textfmt.WrapHanging(l, width), "\n")...)
+		}
+	}
+	for i, l := range lines {
+		lines[i] = st.Subtle.Render(l)
+	}
+	lines = append(lines, "")
+	for _, l := range strings.Split(textfmt.Wrap(mouseHelp, width), "\n") {
+		lines = append(lines, st.Subtle.Render(l))
+	}
+	lines = append(lines, "")
+	for _, l := range slash.HelpLines() {
+		if m.width < 60 { // the usage on a line, the help under it
+			usage, help, _ := strings.Cut(l, "  ")
+			l = usage + "\n" + textfmt.Wrap(strings.TrimSpace(help), width-2)
+			l = strings.ReplaceAll(l, "\n", "\n  ")
+		}
+		for _, w := range strings.Split(textfmt.WrapHanging(l, width), "\n") {
+			lines = append(lines, st.Subtle.Render(w))
+		}
+	}
+	return append(lines, st.Muted.Render("esc or ? closes this help"))
+}
+
+// twoColumns sets lines side by side, the first half on the left, when
+// both fit in width; nil when they do not.
+func twoColumns(lines []string, width int) []string {
+	half := (len(lines) + 1) / 2
+	left := 0
+	for _, l := range lines[:half] {
+		left = max(left, ansi.StringWidth(l))
+	}
+	out := make([]string, half)
+	for i := range half {
+		out[i] = lines[i]
+		if j := half + i; j < len(lines) {
+			out[i] += strings.Repeat(" ", left-ansi.StringWidth(lines[i])+3) + lines[j]
+		}
+		if ansi.StringWidth(out[i]) > width {
+			return nil
+		}
+	}
+	return out
+}
+
+// helpRoom is how many lines the ? overlay takes at most: it leaves two
+// lines of conversation, the header, the input and the status line.
+func (m Model) helpRoom() int { return max(m.height-1-1-1-1-2, 2) }
+
+// helpTopClamped is the first line of the overlay shown, of n.
+func (m Model) helpTopClamped(n int) int {
+	return min(max(m.helpTop, 0), max(n-(m.helpRoom()-1), 0))
+}
+
+// scrollHelp scrolls the ? overlay by the key k; it reports whether k
+// scrolls it.
+func (m Model) scrollHelp(k tea.KeyMsg) (Model, bool) {
+	page := max(m.helpRoom()-2, 1)
+	step := 0
+	switch {
+	case key.Matches(k, m.keys.PageUp, m.keys.HalfUp):
+		step = -page
+	case key.Matches(k, m.keys.PageDown, m.keys.HalfDown):
+		step = page
+	case k.Type == tea.KeyUp:
+		step = -1
+	case k.Type == tea.KeyDown:
+		step = 1
+	case key.Matches(k, m.keys.Top):
+		step = -len(m.helpLines())
+	case key.Matches(k, m.keys.Bottom):
+		step = len(m.helpLines())
+	default:
+		return m, false
+	}
+	m.helpTop = m.helpTopClamped(len(m.helpLines())) + step
+	m.helpTop = m.helpTopClamped(len(m.helpLines()))
+	return m, true
 }
 
 // showsNotice says the status line shows the notice: nothing more pressing
@@ -158,7 +248,7 @@ func (m Model) View() string {
 	parts = append(parts,
 		m.input.SetState(m.inputState()).View(),
 		c.status.Get(m.statusKey(), m.statusView),
-		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
+		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.helpTop, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
 	)
 	return c.frame.join(parts)
 }
@@ -237,6 +327,9 @@ func (m Model) statusKey() string {
 		b = append(b, m.w.spin.View()...)
 		b = strconv.AppendInt(b, int64(m.now().Sub(t.started)/(100*time.Millisecond)), 10)
 		b = append(b, t.retry...)
+		if t.retry != "" {
+			b = append(b, m.retryText()...)
+		}
 		b = append(b, t.running...)
 		b = strconv.AppendBool(b, t.reply != nil)
 		b = strconv.AppendBool(b, t.cancelled)
@@ -278,6 +371,10 @@ func (m Model) statusView() string {
 		left = st.Warning.Render(m.toolPrompt())
 	case m.turn != nil && m.turn.running != "":
 		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running)) + st.Subtle.Render(" · esc cancels")
+	case m.turn != nil && m.turn.retry != "" && !m.turn.cancelled:
+		// Nothing streams while a retry waits: say what it waits for.
+		left = m.w.spin.View() + " " + st.StatusValue.Render(m.retryText()) +
+			st.Warning.Render(" · "+sanitize.Line(m.turn.retry)) + st.Subtle.Render(" · esc cancels")
 	case m.turn != nil:
 		t := m.turn
 		elapsed := m.now().Sub(t.started)
@@ -291,9 +388,6 @@ func (m Model) statusView() string {
 		left = m.w.spin.View() + " " + st.StatusValue.Render(what) + st.Muted.Render(" "+formatElapsed(elapsed))
 		if rate := rateText(t.tokens, elapsed); rate != "" {
 			left += st.Muted.Render(" · " + rate)
-		}
-		if t.retry != "" {
-			left += st.Warning.Render(" · " + sanitize.Line(t.retry))
 		}
 		left += st.Subtle.Render(" · esc cancels")
 	case m.imaging != nil:
@@ -412,6 +506,17 @@ func fit(left, right string, width int) string {
 		return ansi.Truncate(left, width, "…")
 	}
 	return left + strings.Repeat(" ", width-lw-rw) + right
+}
+
+// retryText says when the request waits to be retried, in whole seconds
+// counted down.
+func (m Model) retryText() string {
+	t := m.turn
+	secs := int(math.Ceil(t.retryAt.Sub(m.now()).Seconds()))
+	if secs < 1 {
+		return fmt.Sprintf("retrying now (attempt %d)…", t.retryAttempt)
+	}
+	return fmt.Sprintf("waiting to retry in %ds (attempt %d)…", secs, t.retryAttempt)
 }
 
 // rateText is the streaming speed, once there is enough to measure.
