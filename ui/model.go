@@ -181,10 +181,10 @@ type Model struct {
 	queue        []queuedPrompt
 	queueStopped bool
 
-	sel  selection // selection mode, while it is on
+	sel selection // selection mode, while it is on
 	// helpTop is the first line of the ? overlay shown, while it is open.
 	helpTop int
-	edit editing   // the prompt being edited, while one is
+	edit    editing // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
 	// saved, while it is not; lastErr names the last failed request, until

@@ -58,8 +58,8 @@ type turnRun struct {
 	retry        string
 	retryAt      time.Time
 	retryAttempt int
-	tokens    int
-	cancelled bool
+	tokens       int
+	cancelled    bool
 	// flushing is set while a flushLiveMsg is on its way; stale while
 	// events arrived that the screen does not show yet.
 	flushing, stale bool
