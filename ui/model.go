@@ -182,8 +182,10 @@ type Model struct {
 	queueStopped bool
 
 	sel selection // selection mode, while it is on
-	// helpTop is the first line of the ? overlay shown, while it is open.
-	helpTop int
+	// helpTop is the first line of the ? overlay shown, while it is open;
+	// noticeRows the rows the notice took above the status line at the
+	// last layout.
+	helpTop, noticeRows int
 	edit    editing // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
@@ -359,8 +361,18 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 type openPickerMsg struct{}
 
 // Update handles a message: the window's size goes to every child, keys to
-// the one in focus, and the rest to what it concerns.
+// the one in focus, and the rest to what it concerns. A notice that comes
+// to need a row of its own above the status line, or no longer needs it,
+// sizes the screen again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok && nm.noticeHeight() != nm.noticeRows {
+		return nm.layout(), cmd
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case replayedMsg:
 		return m.replayed(msg)

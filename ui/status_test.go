@@ -2,11 +2,13 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"muse/api"
 	"muse/ui/engine"
@@ -52,5 +54,39 @@ func TestCtrlTSaysWhatItDid(t *testing.T) {
 	m := quit(t, tm)
 	if !m.renderer.ExpandThinking {
 		t.Error("the thinking is not expanded")
+	}
+}
+
+// With thinking on, the status bar keeps every setting that changes what
+// is sent, in short forms when narrow, at the sizes people use.
+func TestStatusBarKeepsTheSettings(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			h := newHarness(t, 0)
+			tm := start(t, h.model(t, nil), size.w, size.h)
+			send(tm, "/max-tokens 8000")
+			send(tm, "/thinking 2000")
+			send(tm, "/temperature 0.7")
+			send(tm, "demo:think hello")
+			waitFor(t, tm, "demo:think hello")
+			m := quit(t, tm)
+			m.notice = ""
+			status := statusOf(m)
+			for _, want := range []string{"demo-chat", "2", "8", "0.7"} {
+				if !strings.Contains(status, want) {
+					t.Errorf("status %q lacks %q", status, want)
+				}
+			}
+			if size.w >= 80 && !strings.Contains(status, "demo-image") || size.w >= 120 && (!strings.Contains(status, "think 2000") || !strings.Contains(status, "max 8000")) {
+				t.Errorf("status %q lacks a setting in its long form", status)
+			}
+			if size.w < 120 && (!strings.Contains(status, "θ2k") || !strings.Contains(status, "max8k")) {
+				t.Errorf("status %q lacks a setting in its short form", status)
+			}
+			if w := visibleWidth(status); w > size.w {
+				t.Errorf("status is %d wide", w)
+			}
+			golden.RequireEqual(t, []byte(status+"\n"))
+		})
 	}
 }

@@ -28,7 +28,8 @@ func (m Model) layout() Model {
 	}
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	m.noticeRows = m.noticeHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -81,14 +82,8 @@ func (m Model) helpView() string {
 	if m.waitingForApproval() {
 		return m.w.help.ShortHelpView(approvalKeys)
 	}
-	// A notice too long for the status line goes on here, before a hint of
-	// one line (of the command that failed and stays in the input).
-	hint, notice := m.input.Hint(), m.noticeLines()
-	if len(notice) > 1 && len(hint) <= 1 {
-		return st.Warning.Render(notice[1])
-	}
-	if len(hint) > 0 {
-		return st.Accent.Render(strings.Join(hint, "\n"))
+	if hint := m.input.Hint(); len(hint) > 0 {
+		return st.Accent.Render(strings.Join(m.input.Hint(), "\n"))
 	}
 	return m.w.help.View(m.keys)
 }
@@ -199,19 +194,37 @@ func (m Model) showsNotice() bool {
 	return m.notice != "" && m.toolPrompt() == "" && m.turn == nil && m.imaging == nil
 }
 
-// noticeLines is the notice as the status line and the help line under it
-// show it: wrapped to the width, on at most two lines, the second cut with
-// "…" when there is more; nil when the status line does not show it.
+// noticeLines is the notice as the status line shows it: wrapped to the
+// room the settings leave, on at most two lines, the second cut with "…"
+// when there is more; nil when the status line does not show it. A second
+// line goes on the row above the status line, never onto the key help.
 func (m Model) noticeLines() []string {
 	if !m.showsNotice() {
 		return nil
 	}
-	width := max(m.width-1, 10)
+	width := max(m.width-1-m.settingsWidth(), 10)
 	lines := strings.Split(textfmt.Wrap(sanitize.Line(m.notice), width), "\n")
 	if len(lines) > 2 {
 		lines = []string{lines[0], ansi.Truncate(strings.Join(lines[1:], " "), width, "…")}
 	}
 	return lines
+}
+
+// noticeAbove is the first line of a notice of two, on the row above the
+// status line; "" for a notice of one line.
+func (m Model) noticeAbove() string {
+	if l := m.noticeLines(); len(l) > 1 {
+		return m.th.Styles.Warning.Render(l[0])
+	}
+	return ""
+}
+
+// noticeHeight is how many rows the notice takes above the status line.
+func (m Model) noticeHeight() int {
+	if len(m.noticeLines()) > 1 {
+		return 1
+	}
+	return 0
 }
 
 // View draws the screen. The parts around the conversation are memoized on
@@ -245,8 +258,11 @@ func (m Model) View() string {
 	if len(m.queue) > 0 {
 		parts = append(parts, m.queueView())
 	}
+	parts = append(parts, m.input.SetState(m.inputState()).View())
+	if above := m.noticeAbove(); above != "" {
+		parts = append(parts, above)
+	}
 	parts = append(parts,
-		m.input.SetState(m.inputState()).View(),
 		c.status.Get(m.statusKey(), m.statusView),
 		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.helpTop, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
 	)
@@ -366,6 +382,7 @@ func (m Model) headerView() string {
 func (m Model) statusView() string {
 	st := m.th.Styles
 	var left string
+	keepLeft := m.toolPrompt() != "" || m.showsNotice() || m.sel.active || m.saveErr != ""
 	switch {
 	case m.toolPrompt() != "":
 		left = st.Warning.Render(m.toolPrompt())
@@ -400,7 +417,8 @@ func (m Model) statusView() string {
 		}
 		left += st.Subtle.Render(" · esc cancels")
 	case m.showsNotice():
-		left = st.Warning.Render(m.noticeLines()[0])
+		l := m.noticeLines()
+		left = st.Warning.Render(l[len(l)-1])
 	case m.sel.active:
 		e, _ := m.selectedEntry()
 		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
@@ -423,7 +441,10 @@ func (m Model) statusView() string {
 	case m.saveErr != "":
 		left = st.ErrorText.Render("session not saved: " + sanitize.Line(m.saveErr))
 	default:
-		left = st.StatusKey.Render("tokens ") + st.StatusValue.Render(fmt.Sprintf("in %d out %d", m.usage.InputTokens, m.usage.OutputTokens))
+		left = st.StatusValue.Render(fmt.Sprintf("in %d out %d", m.usage.InputTokens, m.usage.OutputTokens))
+		if lipgloss.Width(m.statusTail())+16 < m.width-lipgloss.Width(strings.Join(m.settingsLong(), " · ")) {
+			left = st.StatusKey.Render("tokens ") + left // room for the label
+		}
 		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
 			left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
 		}
@@ -437,37 +458,52 @@ func (m Model) statusView() string {
 			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
 		}
 	}
-	return fit(left, m.settingsView(max(m.width-lipgloss.Width(left)-1, 0)), m.width)
+	// The settings that change what is sent keep their room, in short
+	// forms when narrow, and what is left of the line is cut to fit; only
+	// a notice, a tool waiting for the user, a selection and an unsaved
+	// session keep their whole line.
+	lw := lipgloss.Width(left)
+	right, all := m.settingsFit(max(m.width-lw-1, 0))
+	if !all && !keepLeft {
+		// As little as the short forms need, a quarter of the line at most.
+		right, _ = m.settingsFit(min(m.settingsShortWidth(), max(m.width-min(lw, m.width/4)-1, 0)))
+	}
+	return fit(left, st.StatusKey.Render(right), m.width)
 }
 
-// settingsView shows the model and the settings that are set, as many as fit.
-func (m Model) settingsView(room int) string {
-	st := m.th.Styles
+// setting is one setting the status bar shows, in a long and a short form.
+type setting struct{ long, short string }
+
+// settingsList is the model and the settings that are set, those that
+// change what is sent first.
+func (m Model) settingsList() []setting {
 	p := m.params
-	parts := []string{sanitize.Line(p.Model)}
+	model := sanitize.Line(p.Model)
+	list := []setting{{model, model}}
+	if p.ThinkingBudget > 0 {
+		list = append(list, setting{fmt.Sprintf("think %d", p.ThinkingBudget), "θ" + kilo(p.ThinkingBudget)})
+	}
 	if p.MaxTokens != 0 && p.MaxTokens != api.DefaultMaxTokens {
-		parts = append(parts, fmt.Sprintf("max %d", p.MaxTokens))
+		list = append(list, setting{fmt.Sprintf("max %d", p.MaxTokens), "max" + kilo(p.MaxTokens)})
 	}
 	if p.Temperature != nil {
-		parts = append(parts, fmt.Sprintf("temp %g", *p.Temperature))
+		list = append(list, setting{fmt.Sprintf("temp %g", *p.Temperature), fmt.Sprintf("t%g", *p.Temperature)})
 	}
 	if p.TopP != nil {
-		parts = append(parts, fmt.Sprintf("top-p %g", *p.TopP))
+		list = append(list, setting{fmt.Sprintf("top-p %g", *p.TopP), fmt.Sprintf("p%g", *p.TopP)})
 	}
 	if p.TopK != nil {
-		parts = append(parts, fmt.Sprintf("top-k %d", *p.TopK))
-	}
-	if n := len(p.StopSequences); n > 0 {
-		parts = append(parts, fmt.Sprintf("stop %d", n))
-	}
-	if p.System != "" {
-		parts = append(parts, "system")
-	}
-	if p.ThinkingBudget > 0 {
-		parts = append(parts, fmt.Sprintf("think %d", p.ThinkingBudget))
+		list = append(list, setting{fmt.Sprintf("top-k %d", *p.TopK), fmt.Sprintf("k%d", *p.TopK)})
 	}
 	if p.ToolChoice != "" {
-		parts = append(parts, "tools:"+sanitize.Line(p.ToolChoice))
+		tc := sanitize.Line(p.ToolChoice)
+		list = append(list, setting{"tools:" + tc, "tc:" + tc})
+	}
+	if n := len(p.StopSequences); n > 0 {
+		list = append(list, setting{fmt.Sprintf("stop %d", n), fmt.Sprintf("stop%d", n)})
+	}
+	if p.System != "" {
+		list = append(list, setting{"system", "sys"})
 	}
 	if ip := m.imageParams(); ip.Model != "" {
 		img := "img " + sanitize.Line(ip.Model)
@@ -483,25 +519,101 @@ func (m Model) settingsView(room int) string {
 		if ip.Watermark != nil {
 			img += " wm:" + textfmt.OnOff(*ip.Watermark)
 		}
-		parts = append(parts, img)
+		list = append(list, setting{img, "img:" + sanitize.Line(ip.Model)})
 	}
-	out := ""
-	for i, part := range parts {
-		next := part
-		if i > 0 {
-			next = out + " · " + part
-		}
-		if lipgloss.Width(next) > room {
-			break
-		}
-		out = next
-	}
-	return st.StatusKey.Render(out)
+	return list
 }
 
-// fit places left and right on one line of width, dropping right if it does not fit.
+// kilo writes n in thousands when it is a whole number of them (8000 is
+// 8k), else as it is.
+func kilo(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.Itoa(n)
+}
+
+// settingsFit is the model and the settings that are set, in room
+// columns: in long forms if all fit, else in short ones, as many as fit,
+// those that change what is sent first; all says whether every one fits.
+func (m Model) settingsFit(room int) (out string, all bool) {
+	list := m.settingsList()
+	if out := strings.Join(m.settingsLong(), " · "); lipgloss.Width(out) <= room {
+		return out, true
+	}
+	all = true
+	for i, s := range list {
+		next := s.short
+		if i == 0 && lipgloss.Width(next) > room {
+			next = textfmt.TruncateWidth(next, room) // the model, cut
+			all = false
+		}
+		if out != "" {
+			next = out + " " + s.short
+		}
+		if lipgloss.Width(next) <= room {
+			out = next
+		} else {
+			all = false
+		}
+	}
+	return out, all
+}
+
+// settingsShortWidth is how wide every setting is in its short form.
+func (m Model) settingsShortWidth() int {
+	list := m.settingsList()
+	short := make([]string, len(list))
+	for i, s := range list {
+		short[i] = s.short
+	}
+	return lipgloss.Width(strings.Join(short, " "))
+}
+
+// settingsLong is the settings in their long forms.
+func (m Model) settingsLong() []string {
+	list := m.settingsList()
+	long := make([]string, len(list))
+	for i, s := range list {
+		long[i] = s.long
+	}
+	return long
+}
+
+// statusTail is what the idle status line says after the tokens: the
+// failure or the stop, and the branches, as plain text.
+func (m Model) statusTail() string {
+	var b strings.Builder
+	if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
+		fmt.Fprintf(&b, " cache %d", c)
+	}
+	switch {
+	case m.lastErr != "":
+		b.WriteString(" · ✗ " + m.lastErr)
+	case m.lastStop != "":
+		b.WriteString(" · stop " + m.lastStop)
+	}
+	if br := m.branchesView(); br != "" {
+		b.WriteString(" · " + br)
+	}
+	return b.String()
+}
+
+// settingsWidth is the room the settings keep beside a notice: a third of
+// the line at most.
+func (m Model) settingsWidth() int {
+	out, _ := m.settingsFit(m.width / 3)
+	return lipgloss.Width(out)
+}
+
+// fit places left and right on one line of width, cutting left to leave
+// right its room, or dropping right if even then it does not fit.
 func fit(left, right string, width int) string {
 	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
+	if lw+rw+1 > width && width-rw-1 >= 8 {
+		left = ansi.Truncate(left, width-rw-1, "…")
+		lw = lipgloss.Width(left)
+	}
 	if lw+rw+1 > width {
 		return ansi.Truncate(left, width, "…")
 	}
