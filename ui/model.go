@@ -186,7 +186,7 @@ type Model struct {
 	// noticeRows the rows the notice took above the status line at the
 	// last layout.
 	helpTop, noticeRows int
-	edit    editing // the prompt being edited, while one is
+	edit                editing // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
 	// saved, while it is not; lastErr names the last failed request, until
