@@ -89,7 +89,8 @@ func (m Model) approvalInner() int {
 // on a screen so small that the title and the keys share a line.
 func (m Model) approvalRoom() int {
 	frame := m.th.Styles.ToolBox.GetVerticalFrameSize()
-	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - m.helpHeight() - frame - 2
+	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - m.helpHeight() - frame - 2 -
+		m.editHeight() - m.chipsHeight() - m.queueHeight() - m.noticeHeight()
 	return max(min(room, max(m.height/2-frame-2, 3)), 0)
 }
 

@@ -106,6 +106,10 @@ func (m Model) queueAfterTurn(ok bool) (tea.Model, tea.Cmd) {
 	return m.layout(), nil
 }
 
+// minQueueHeight is the least screen height the queue shows on several
+// lines at.
+const minQueueHeight = 16
+
 // maxQueueShown is how many queued prompts the lines above the input show.
 const maxQueueShown = 3
 
@@ -122,6 +126,17 @@ func (m Model) queueHeight() int {
 func (m Model) queueView() string {
 	st := m.th.Styles
 	width := max(m.width-1, 10)
+	if m.height < minQueueHeight { // a small screen: one line
+		line, style := "queued › ", st.Accent
+		if m.queueStopped {
+			line, style = "queue stopped › ", st.Warning
+		}
+		line += strings.Join(strings.Fields(sanitize.Line(m.queue[0].text)), " ")
+		if n := len(m.queue); n > 1 {
+			line = fmt.Sprintf("%s (+%d)", textfmt.TruncateWidth(line, width-5), n-1)
+		}
+		return style.Render(textfmt.TruncateWidth(line, width))
+	}
 	var lines []string
 	for i, q := range m.queue {
 		if i == maxQueueShown {
