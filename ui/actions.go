@@ -97,7 +97,7 @@ func lastIndex(es []session.Entry, kind string) int {
 // followed the prompt leaves the view, and stays in the session.
 func (m Model) retry() (tea.Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it first"
+		m.notice = busyNotice + ": esc cancels it first"
 		return m, nil
 	}
 	es := m.conv.Entries()
@@ -112,7 +112,11 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 	for _, e := range es[u+1:] {
 		m.conv = m.conv.Remove(e.ID)
 	}
-	return m.startTurn(engine.Turn{Retry: true})
+	next, cmd := m.startTurn(engine.Turn{Retry: true})
+	if next.turn != nil {
+		next.turn.prompt = es[u].Text // back into the input if the retry fails too
+	}
+	return next, cmd
 }
 
 // continueReply asks for more of a reply that was cut at max_tokens or
@@ -250,7 +254,7 @@ func optionalParams(p session.Params) string {
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it first"
+		m.notice = busyNotice + ": esc cancels it first"
 		return m, nil
 	}
 	cmd := m.leave()

@@ -96,7 +96,7 @@ const editPlaceholder = "the new text of the prompt · enter sends it as a new b
 func (m Model) branchRefused() string {
 	switch {
 	case m.busy():
-		return "a reply or image is still on its way: esc cancels it first"
+		return busyNotice + ": esc cancels it first"
 	case m.edit.active():
 		return "a prompt is being edited: enter sends it, esc leaves it first"
 	}
@@ -111,7 +111,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it first"
+		m.notice = busyNotice + ": esc cancels it first"
 		return m, nil
 	}
 	p, ok := m.branches[e.ID]

@@ -72,7 +72,8 @@ func (h *harness) modelWith(t *testing.T, sess *session.Session, set func(*Optio
 	opts := Options{
 		Config: engine.Config{Client: client, Now: fixedClock()}, Store: h.store, Writer: w, Theme: th, Profile: termenv.Ascii,
 		Params: session.Params{Model: "demo-chat", MaxTokens: 1024}, ImageModel: "demo-image",
-		Getenv: func(string) string { return "" }, // no TMUX, no DISPLAY: never the real clipboard
+		Getenv:  func(string) string { return "" }, // no TMUX, no DISPLAY: never the real clipboard
+		WorkDir: "/srv/project",
 	}
 	set(&opts)
 	return New(opts)

@@ -49,7 +49,7 @@ func TestGoldens(t *testing.T) {
 		}, "ctrl+a"},
 		{"small_60x20", 60, 20, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
-			d.wait("stop end_turn")
+			d.wait("hello there") // quit waits for the end of the turn
 		}, "Ask anything"},
 		{"grown_input", 60, 20, func(t *testing.T, d *testDriver) {
 			// Longer than a row: the input grows with its wrapped rows.
@@ -65,7 +65,7 @@ func TestGoldens(t *testing.T) {
 		}, "▌ you"},
 		{"tiny_40x10", 40, 10, func(t *testing.T, d *testDriver) {
 			d.send("hello there")
-			d.wait("stop end_turn")
+			d.wait("hello there") // quit waits for the end of the turn
 		}, "demo-chat"},
 	}
 	for _, tc := range cases {

@@ -263,7 +263,7 @@ func (m Model) finishImage(d imageDone) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m.quit()
 	}
-	return m.layout(), nil
+	return m.layout().queueAfterTurn(d.err == nil && !j.cancelled)
 }
 
 // cancelImage stops the image turn: what was saved stays, and the engine

@@ -237,7 +237,8 @@ func TestCtrlCKeepsTheDraft(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
 	waitFor(t, tm, "› a half-written thought")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // clears it again
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: quits
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: asks for a second
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // the second, at once: quits
 	final := finalModel(t, tm)
 	if v := final.input.Value(); v != "" {
 		t.Errorf("input %q after ctrl+c", v)
@@ -460,8 +461,10 @@ func TestKeyNamesTypedAreText(t *testing.T) {
 
 // TestLongNoticeContinuesOnTheHelpLine checks a notice too long for the
 // status line: it goes on under it, cut with "…" when longer still, and the
-// screen keeps its height.
-func TestLongNoticeContinuesOnTheHelpLine(t *testing.T) {
+// A notice too long for the status line continues on the row above it,
+// never on the key help, which keeps the hint of the command in the input;
+// the screen keeps its height.
+func TestLongNoticeNeverWrapsOntoTheHelpLine(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	tm := start(t, m, 60, 20)
@@ -474,11 +477,14 @@ func TestLongNoticeContinuesOnTheHelpLine(t *testing.T) {
 	if len(lines) != 20 {
 		t.Fatalf("%d lines, want the screen's 20:\n%s", len(lines), view)
 	}
-	status, help := lines[len(lines)-2], lines[len(lines)-1]
-	if !strings.Contains(status, "size must be") || strings.Contains(help, "enter send") || strings.Contains(help, "/size W*H") {
-		t.Fatalf("status %q, help %q: want the notice on both, before the command's hint", status, help)
+	above, status, help := lines[len(lines)-3], lines[len(lines)-2], lines[len(lines)-1]
+	if !strings.Contains(above, "size must be") || strings.Contains(help, "size must") || !strings.Contains(help, "/size W*H") {
+		t.Fatalf("above %q, status %q, help %q: want the notice above and on the status line, the hint below", above, status, help)
 	}
-	for _, l := range []string{status, help} {
+	if !strings.Contains(status, "demo-chat") {
+		t.Errorf("the status line %q drops the model beside the notice", status)
+	}
+	for _, l := range []string{above, status, help} {
 		if w := lipgloss.Width(l); w > 60 {
 			t.Errorf("line %q is %d wide", l, w)
 		}

@@ -12,34 +12,37 @@ import (
 
 // KeyMap holds every key binding of the chat screen, so help shows them all.
 type KeyMap struct {
-	Send     key.Binding
-	Newline  key.Binding
-	Cancel   key.Binding
-	Quit     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	HalfUp   key.Binding
-	HalfDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
-	Help     key.Binding
-	Editor   key.Binding
-	Thinking key.Binding
-	Copy     key.Binding
-	Prev     key.Binding
-	Next     key.Binding
-	Complete key.Binding
-	Sessions key.Binding
-	New      key.Binding
-	Open     key.Binding
-	Previews key.Binding
+	Send    key.Binding
+	Newline key.Binding
+	Cancel  key.Binding
+	Quit    key.Binding
+	// Exit quits at once on an empty input (ctrl+d, as in shells);
+	// Suspend stops muse and gives the terminal to the shell (ctrl+z).
+	Exit, Suspend key.Binding
+	PageUp        key.Binding
+	PageDown      key.Binding
+	HalfUp        key.Binding
+	HalfDown      key.Binding
+	Top           key.Binding
+	Bottom        key.Binding
+	Help          key.Binding
+	Editor        key.Binding
+	Thinking      key.Binding
+	Copy          key.Binding
+	Prev          key.Binding
+	Next          key.Binding
+	Complete      key.Binding
+	Sessions      key.Binding
+	New           key.Binding
+	Open          key.Binding
+	Previews      key.Binding
 	// PasteImage attaches the image on the system clipboard.
 	PasteImage key.Binding
 
 	// Moving and editing in the input (the textarea's own keys, shown in
 	// the help). home/end scroll the conversation; ctrl+a/ctrl+e move in
 	// the line.
-	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd key.Binding
+	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, DeleteToStart key.Binding
 
 	// Select starts selection mode, where the keys of SelectKeys apply.
 	Select key.Binding
@@ -65,10 +68,12 @@ func defaultKeyMap() KeyMap {
 		Newline:    key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
 		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/clear/quit")),
+		Exit:       key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "quit at once (on an empty input)")),
+		Suspend:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend to the shell (fg comes back)")),
 		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
 		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
-		HalfUp:     key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up")),
-		HalfDown:   key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down")),
+		HalfUp:     key.NewBinding(key.WithKeys("shift+up"), key.WithHelp("shift+↑", "half page up")),
+		HalfDown:   key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↓", "half page down")),
 		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
 		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -84,12 +89,13 @@ func defaultKeyMap() KeyMap {
 		Previews:   key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
 		PasteImage: key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "attach the clipboard's image")),
 
-		LineStart:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "start of the line")),
-		LineEnd:     key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "end of the line")),
-		WordLeft:    key.NewBinding(key.WithKeys("alt+left", "alt+b"), key.WithHelp("alt+←/alt+b", "word left")),
-		WordRight:   key.NewBinding(key.WithKeys("alt+right", "alt+f"), key.WithHelp("alt+→/alt+f", "word right")),
-		DeleteWord:  key.NewBinding(key.WithKeys("ctrl+w", "alt+backspace"), key.WithHelp("ctrl+w", "delete word before")),
-		DeleteToEnd: key.NewBinding(key.WithKeys("ctrl+k"), key.WithHelp("ctrl+k", "delete to end of line")),
+		LineStart:     key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "start of the line")),
+		LineEnd:       key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "end of the line")),
+		WordLeft:      key.NewBinding(key.WithKeys("alt+left", "alt+b"), key.WithHelp("alt+←/alt+b", "word left")),
+		WordRight:     key.NewBinding(key.WithKeys("alt+right", "alt+f"), key.WithHelp("alt+→/alt+f", "word right")),
+		DeleteWord:    key.NewBinding(key.WithKeys("ctrl+w", "alt+backspace"), key.WithHelp("ctrl+w", "delete word before")),
+		DeleteToEnd:   key.NewBinding(key.WithKeys("ctrl+k"), key.WithHelp("ctrl+k", "delete to end of line")),
+		DeleteToStart: key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "delete to start of line")),
 
 		Select: key.NewBinding(key.WithKeys("ctrl+up", "alt+up"), key.WithHelp("ctrl+↑/alt+↑", "select a message: copy, edit, branch")),
 		SelectKeys: SelectKeys{
@@ -124,10 +130,10 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	// ctrl+c clears a draft before it quits: say so where the input's keys are.
 	clear := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "clear the input (↑ brings it back)"))
-	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; quit when the input is empty"))
+	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; twice on an empty input: quit"))
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToEnd, clear, k.Editor},
-		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.Cancel, quit, k.Help},
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToStart, k.DeleteToEnd, clear, k.Editor},
+		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.Cancel, quit, k.Exit, k.Suspend, k.Help},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }
@@ -151,7 +157,7 @@ func (k KeyMap) selectHelp() []key.Binding {
 func (k KeyMap) inputKeys() input.KeyMap {
 	return input.KeyMap{Complete: k.Complete, Prev: k.Prev, Next: k.Next, Newline: k.Newline,
 		LineStart: k.LineStart, LineEnd: k.LineEnd, WordLeft: k.WordLeft, WordRight: k.WordRight,
-		DeleteWord: k.DeleteWord, DeleteToEnd: k.DeleteToEnd}
+		DeleteWord: k.DeleteWord, DeleteToEnd: k.DeleteToEnd, DeleteToStart: k.DeleteToStart, DeleteForward: k.Exit}
 }
 
 // override rebinds actions by name ("send", "cancel", …), as a profile's
@@ -173,6 +179,7 @@ func (k *KeyMap) override(keys map[string][]string) {
 func (k *KeyMap) byName() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		keyaction.Send: &k.Send, keyaction.Newline: &k.Newline, keyaction.Cancel: &k.Cancel, keyaction.Quit: &k.Quit,
+		keyaction.Exit: &k.Exit, keyaction.Suspend: &k.Suspend, keyaction.DeleteToStart: &k.DeleteToStart,
 		keyaction.PageUp: &k.PageUp, keyaction.PageDown: &k.PageDown, keyaction.HalfUp: &k.HalfUp, keyaction.HalfDown: &k.HalfDown,
 		keyaction.Top: &k.Top, keyaction.Bottom: &k.Bottom, keyaction.Help: &k.Help, keyaction.Editor: &k.Editor, keyaction.Thinking: &k.Thinking,
 		keyaction.Copy: &k.Copy, keyaction.Prev: &k.Prev, keyaction.Next: &k.Next, keyaction.Complete: &k.Complete,

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"muse/api"
 	"muse/session"
 	"muse/session/index"
 	"muse/session/prompts"
@@ -70,10 +71,17 @@ type Options struct {
 	// Exec runs a program with the terminal to itself (the editor); nil
 	// means tea.Exec.
 	Exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
+	// WorkDir is the folder tool commands run in, which the approval box
+	// names; "" means the current one.
+	WorkDir string
 	// Getenv reads the environment (TMUX, TERM); nil means os.Getenv.
 	Getenv func(string) string
 	// Keys rebinds actions by name, from the profile.
 	Keys map[string][]string
+	// Suspend stops muse and gives the terminal to the shell until it
+	// continues (ctrl+z, then fg), returning once it has; nil means
+	// Bubble Tea's own tea.Suspend.
+	Suspend func() error
 	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
 	// the /mcp command; nil when there are none.
 	MCP *mcp.Manager
@@ -170,8 +178,18 @@ type Model struct {
 	// again, they are not attached again (they may have been detached).
 	mentioned string
 
-	sel  selection // selection mode, while it is on
-	edit editing   // the prompt being edited, while one is
+	// queue are the prompts sent while a turn was in flight, sent one by
+	// one as turns end well (see queue.go); queueStopped is set once a
+	// turn failed or was cancelled, until enter sends the next.
+	queue        []queuedPrompt
+	queueStopped bool
+
+	sel selection // selection mode, while it is on
+	// helpTop is the first line of the ? overlay shown, while it is open;
+	// noticeRows the rows the notice took above the status line at the
+	// last layout.
+	helpTop, noticeRows int
+	edit                editing // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
 	// saved, while it is not; lastErr names the last failed request, until
@@ -181,6 +199,9 @@ type Model struct {
 	closeErr                 error
 	nextID                   int // numbers the screen's own entries (see newEntry)
 	quitting                 bool
+	// quitAsked is when ctrl+c was pressed on an empty input: a second
+	// press within quitWindow quits.
+	quitAsked time.Time
 
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
@@ -210,6 +231,9 @@ func New(opts Options) Model {
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
+	}
+	if opts.WorkDir == "" {
+		opts.WorkDir, _ = os.Getwd() // unknown, it is not named
 	}
 	keys := defaultKeyMap()
 	keys.override(opts.Keys)
@@ -340,8 +364,18 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 type openPickerMsg struct{}
 
 // Update handles a message: the window's size goes to every child, keys to
-// the one in focus, and the rest to what it concerns.
+// the one in focus, and the rest to what it concerns. A notice that comes
+// to need a row of its own above the status line, or no longer needs it,
+// sizes the screen again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok && nm.noticeHeight() != nm.noticeRows {
+		return nm.layout(), cmd
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case replayedMsg:
 		return m.replayed(msg)
@@ -518,7 +552,27 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.sel.active {
 		return m.selectKey(msg)
 	}
+	asked := m.quitAsked
+	m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
+	if m.w.help.ShowAll {
+		if next, ok := m.scrollHelp(msg); ok {
+			return next, nil
+		}
+	}
 	switch {
+	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
+		return m.stopAndQuit()
+	case key.Matches(msg, m.keys.Suspend):
+		suspend := m.opts.Suspend
+		if suspend == nil {
+			return m, tea.Suspend
+		}
+		return m, func() tea.Msg {
+			if err := suspend(); err != nil {
+				return noticeMsg{text: err.Error()}
+			}
+			return nil
+		}
 	case key.Matches(msg, m.keys.Quit):
 		// From the inside out: a reply or image in flight, then the draft,
 		// then muse itself.
@@ -534,7 +588,18 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if strings.TrimSpace(m.input.Value()) != "" {
 			return m.clearDraft()
 		}
-		return m.quit()
+		// Quit on a second press only: a first one, meant to clear the
+		// input, must not end the session.
+		if now := m.now(); !asked.IsZero() && now.Sub(asked) <= quitWindow {
+			return m.quit()
+		}
+		m.quitAsked = m.now()
+		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
+		m.notice = "press " + first + " again to quit"
+		if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
+			m.notice += " (" + exit + " quits at once)"
+		}
+		return m.layout(), nil
 	case key.Matches(msg, m.keys.Cancel):
 		// From the inside out: the help, the completion, then what is in flight.
 		if m.w.help.ShowAll {
@@ -566,13 +631,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.submit()
 	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
 		m.w.help.ShowAll = !m.w.help.ShowAll
+		m.helpTop = 0
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Editor):
 		return m, editText(m.input.Value(), editPrompt)
 	case key.Matches(msg, m.keys.Thinking):
-		m.renderer.ExpandThinking = !m.renderer.ExpandThinking
-		m.conv = m.conv.Rerender()
-		return m, nil
+		return m.toggleThinking()
 	case key.Matches(msg, m.keys.Copy):
 		return m.copyLast()
 	case key.Matches(msg, m.keys.Select):
@@ -595,6 +659,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.pasteImage()
 	case msg.Type == tea.KeyBackspace && m.input.Value() == "" && len(m.pending) > 0:
 		return m.detach(len(m.pending))
+	case key.Matches(msg, m.keys.Prev) && m.input.Value() == "" && len(m.queue) > 0:
+		return m.unqueue()
 	case m.input.Owns(msg): // Tab completion, ↑ and ↓ through the prompts
 		return m.updateInput(msg)
 	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
@@ -606,10 +672,55 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m.updateInput(msg)
 }
 
+// toggleThinking expands or collapses the replies' thinking, and says
+// which; with no thinking on screen it says so instead.
+func (m Model) toggleThinking() (tea.Model, tea.Cmd) {
+	k := m.keys.Thinking.Help().Key
+	if !m.showsThinking() {
+		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
+		return m, nil
+	}
+	m.renderer.ExpandThinking = !m.renderer.ExpandThinking
+	m.conv = m.conv.Rerender()
+	m.notice = "thinking collapsed · " + k + " expands it"
+	if m.renderer.ExpandThinking {
+		m.notice = "thinking expanded · " + k + " collapses it"
+	}
+	return m, nil
+}
+
+// showsThinking says whether a reply shown, or the one streaming, holds
+// thinking.
+func (m Model) showsThinking() bool {
+	es := m.conv.Entries()
+	if t := m.turn; t != nil && t.reply != nil {
+		live := t.reply.acc.Message()
+		es = append(es[:len(es):len(es)], session.Entry{Message: &live})
+	}
+	for _, e := range es {
+		if e.Message == nil {
+			continue
+		}
+		for _, b := range e.Message.Content {
+			if b.Type == api.BlockThinking {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quitWindow is how soon a second ctrl+c on an empty input must follow the
+// first to quit.
+const quitWindow = time.Second
+
 // submit sends the typed prompt, or runs the typed slash command.
 func (m Model) submit() (tea.Model, tea.Cmd) {
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" && len(m.pending) == 0 {
+		if len(m.queue) > 0 && !m.busy() {
+			return m.sendQueued() // the queue stopped: enter starts it again
+		}
 		return m, nil
 	}
 	if slash.Is(text) {
@@ -623,10 +734,6 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	if m.attaching > 0 {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
-		return m, nil
-	}
-	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it"
 		return m, nil
 	}
 	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
@@ -646,14 +753,18 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	return m.sendNow(text)
 }
 
-// sendNow sends text as a prompt, with the attachments waiting.
+// sendNow sends text as a prompt, with the attachments waiting; while a
+// turn is in flight it is queued behind it.
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
-	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it"
-		return m, nil
-	}
 	if m.edit.active() {
+		if m.busy() {
+			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
+			return m, nil
+		}
 		return m.sendEdit(text)
+	}
+	if m.busy() {
+		return m.enqueue(text)
 	}
 	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && len(m.pending) == 0 {
 		// The prompt that failed, sent again: the same turn, retried, not a
@@ -665,6 +776,9 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 		return next, cmd // refused: the prompt stays in the input
 	}
 	next.pending = nil
+	if strings.TrimSpace(next.input.Value()) != text {
+		return next.layout(), cmd // a queued prompt: the input holds a draft
+	}
 	next.input = next.input.Reset().EndRecall()
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }

@@ -59,7 +59,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	}
 	if m.busy() {
 		m.state = stateChat
-		m.notice = "a reply or image is still on its way: esc cancels it, then ctrl+s"
+		m.notice = busyNotice + ": esc cancels it, then ctrl+s"
 		return m, nil
 	}
 	return m, loadSession(m.opts.Store, id, entryID)

@@ -140,18 +140,30 @@ func stopWaiting(t *testing.T, tm *teatest.TestModel) Model {
 	return m
 }
 
-// The approval box shows the tool, its input and the keys that answer,
-// above the input, at 120 and at 40 columns.
+// slowTool is a tool whose command line needs quoting.
+func slowTool() engine.Tool {
+	def, _ := demo.TimeTool()
+	def.Name = "slow_cmd"
+	return engine.Tool{Def: def, Command: []string{"sh", "-c", "sleep 100; echo done"}}
+}
+
+// The approval box shows the tool, the command line as it will run and
+// its folder, its input and the keys that answer, above the input, at the
+// sizes people use; at 40x10 the input scrolls, never cut.
 func TestToolApprovalBoxGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{120, 30}, {40, 14}} {
+	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			m, _ := toolModel(t, demoTool())
+			m, _ := toolModel(t, slowTool())
 			tm := start(t, m, size.w, size.h)
 			send(tm, "demo:tool what time is it?")
-			waitFor(t, tm, "run tool get_time?")
+			waitFor(t, tm, "run tool slow_cmd?")
 			final := stopWaiting(t, tm)
 			view := final.View()
-			for _, want := range []string{"run tool get_time?", `"timezone": "UTC"`, "y yes · n no · a always", "waiting for your answer"} {
+			wants := []string{"run tool slow_cmd?", "waiting for your answer"}
+			if size.h >= 24 {
+				wants = append(wants, `$ sh -c "sleep 100; echo done"`, "in /srv/project", `"timezone": "UTC"`, "y yes · n no · a always")
+			}
+			for _, want := range wants {
 				if !strings.Contains(view, want) {
 					t.Errorf("view lacks %q:\n%s", want, view)
 				}
@@ -199,15 +211,39 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	}
 }
 
-// On a 40×10 screen the box keeps the tool's input, on its title's line.
+// On a 40×10 screen the box shows one line at a time: ↓ and pgdn scroll
+// through every line of the command and the input, none cut.
 func TestToolApprovalOnATinyScreen(t *testing.T) {
-	m, _ := toolModel(t, demoTool())
+	m, _ := toolModel(t, slowTool())
 	tm := start(t, m, 40, 10)
 	send(tm, "demo:tool what time is it?")
-	waitFor(t, tm, "y yes · n no · a always")
-	view := stopWaiting(t, tm).View()
-	if !strings.Contains(view, `run tool get_time? {"timezone":"UTC`) || strings.Count(view, "\n") != 9 {
-		t.Errorf("the input is not shown:\n%s", view)
+	waitFor(t, tm, "run tool slow_cmd?")
+	m = stopWaiting(t, tm)
+	body := m.approvalBody(m.approvalInner())
+	seen := map[string]bool{}
+	for i := 0; i < len(body)+2; i++ {
+		view := m.View()
+		if strings.Count(view, "\n") != 9 {
+			t.Fatalf("the view is not 10 lines:\n%s", view)
+		}
+		for _, l := range body {
+			if strings.Contains(view, l) {
+				seen[l] = true
+			}
+		}
+		m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyDown})
+	}
+	for _, l := range body {
+		if !seen[l] || strings.Contains(l, "…") {
+			t.Errorf("line %q never shown whole", l)
+		}
+	}
+	if !seen[`$ sh -c "sleep 100; echo done"`] && !seen[`$ sh -c "sleep 100; echo`] {
+		t.Errorf("the command line is not shown: %q", body)
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyPgUp})
+	if m.turn.askTop != len(body)-2 {
+		t.Errorf("pgup scrolled to %d", m.turn.askTop)
 	}
 }
 
@@ -345,5 +381,27 @@ func TestAlwaysHoldsForItsSession(t *testing.T) {
 	m, _ = m.clear()
 	if m.toolAlways["get_time"] {
 		t.Error("a new session still runs get_time without asking")
+	}
+}
+
+// While a typed result is awaited, the status line says muse waits for the
+// person: no rate or clock of the reply before it, however long it waits.
+func TestTypedResultStatusSaysItWaitsForYou(t *testing.T) {
+	typed := engine.Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	m, _ := toolModel(t, typed)
+	clock := newMovingClock()
+	m.opts.Now, m.now = clock.now, clock.now
+	tm := start(t, m, 100, 30)
+	send(tm, "demo:tool weather?")
+	waitFor(t, tm, "type the result of ask_user")
+	tm.Send(testStopMsg{})
+	final := finalModel(t, tm)
+	t.Cleanup(final.turn.cancel)
+	final.turn.tokens = 40 // as a reply before the call streamed
+	clock.advance(10 * time.Second)
+	lines := strings.Split(final.View(), "\n")
+	status := lines[len(lines)-2]
+	if !strings.Contains(status, "waiting for you: type the result of ask_user below") || strings.Contains(status, "tok/s") || strings.Contains(status, "10.0s") {
+		t.Errorf("status %q", status)
 	}
 }

@@ -40,8 +40,10 @@ type turnRun struct {
 
 	// reply is the reply streaming, if any.
 	reply *reply
-	// ask is the tool call waiting for an answer, if any.
-	ask *askMsg
+	// ask is the tool call waiting for an answer, if any; askTop is the
+	// first line of its box's body shown.
+	ask    *askMsg
+	askTop int
 	// pasteRefused says an answer to ask came with other text and was not
 	// taken.
 	pasteRefused bool
@@ -50,10 +52,14 @@ type turnRun struct {
 	pending    *engine.Approval
 	pendingSeq int
 	// running names the tool whose command runs.
-	running   string
-	retry     string
-	tokens    int
-	cancelled bool
+	running string
+	// retry is why the request is retried, while it waits to be: at
+	// retryAt, as attempt retryAttempt.
+	retry        string
+	retryAt      time.Time
+	retryAttempt int
+	tokens       int
+	cancelled    bool
 	// flushing is set while a flushLiveMsg is on its way; stale while
 	// events arrived that the screen does not show yet.
 	flushing, stale bool
@@ -110,7 +116,7 @@ type flushLiveMsg struct{ id int }
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = "a reply or image is still on its way: esc cancels it"
+		m.notice = busyNotice + ": esc cancels it"
 		return m, nil
 	}
 	t.Params = m.params
@@ -290,8 +296,8 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 		t.retry = ""
 		return m, true
 	case engine.Retrying:
-		t.retry = fmt.Sprintf("retrying in %s (attempt %d): %s",
-			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
+		t.retry = errorLine(ev.Retry.Err)
+		t.retryAt, t.retryAttempt = m.now().Add(ev.Retry.Wait), ev.Retry.Attempt+1 // the request's second attempt is the first retry
 	case engine.ReplyEnded:
 		r := t.reply
 		t.reply = nil
@@ -363,7 +369,7 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 		a.answer <- engine.Approval{Run: true, Always: true}
 		return m, waitTurn(t.id, ch)
 	}
-	t.ask = a
+	t.ask, t.askTop = a, 0
 	t.running = ""
 	if !a.hasCommand {
 		m.draft = m.input.Value()
@@ -424,6 +430,9 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	answers := k.String() == "y" || k.String() == "a"
 	if !t.ask.hasCommand {
 		answers = key.Matches(k, m.keys.Send)
+	}
+	if next, ok := m.scrollApproval(k); ok && t.pending == nil {
+		return next, nil, true
 	}
 	if t.pending != nil {
 		// Keys right behind a yes: it came with other text, as a paste
@@ -519,9 +528,15 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if d.sessID != "" {
 		m.sessID = d.sessID
 	}
-	if d.err != nil && !t.cancelled && t.prompt != "" && strings.TrimSpace(m.input.Value()) == "" {
-		m.input = m.input.SetValue(t.prompt)
-		m.notice = "the prompt is back in the input: enter sends it again"
+	if d.err != nil && !t.cancelled && t.prompt != "" {
+		// After any failure, a first one or a retry's, the failed prompt
+		// is one key away.
+		if v := strings.TrimSpace(m.input.Value()); v == "" || v == t.prompt {
+			m.input = m.input.SetValue(t.prompt)
+			m.notice = "the prompt is back in the input: enter sends it again"
+		} else {
+			m.notice = "the prompt failed · the input keeps your draft: /retry sends the failed prompt again"
+		}
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
 		m.notice = d.err.Error() // refused before it started, as /continue with nothing to continue
@@ -536,5 +551,5 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m.quit()
 	}
-	return m.layout(), nil
+	return m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,8 @@ func (m Model) layout() Model {
 	}
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.input.Height() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	m.noticeRows = m.noticeHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -60,30 +62,19 @@ const mouseHelp = "mouse: the wheel scrolls; shift+drag selects text to copy whi
 func (m Model) helpView() string {
 	st := m.th.Styles
 	if m.w.help.ShowAll {
-		lines := append(strings.Split(m.w.help.View(m.keys), "\n"), "")
-		if m.width < 90 {
-			// Too narrow for columns side by side: one key a line.
-			lines = lines[:0]
-			for _, group := range m.keys.FullHelp() {
-				for _, b := range group {
-					if b.Enabled() {
-						lines = append(lines, st.Muted.Render(fmt.Sprintf("%-18s", b.Help().Key))+st.Subtle.Render(b.Help().Desc))
-					}
-				}
-			}
-			lines = append(lines, "")
+		lines := m.helpLines()
+		room := m.helpRoom()
+		if len(lines) <= room {
+			return strings.Join(lines, "\n")
 		}
-		lines = append(lines, st.Subtle.Render(textfmt.Wrap(mouseHelp, max(m.width-1, 10))), "")
-		for _, l := range slash.HelpLines() {
-			lines = append(lines, st.Subtle.Render(textfmt.TruncateRunes(l, max(m.width-1, 1))))
+		top := m.helpTopClamped(len(lines))
+		shown := append([]string{}, lines[top:top+room-1]...)
+		footer := fmt.Sprintf("↑↓ pgup/pgdn scroll · %d–%d of %d · esc closes", top+1, top+room-1, len(lines))
+		if ansi.StringWidth(footer) > m.width-1 {
+			footer = fmt.Sprintf("↑↓ %d–%d/%d · esc", top+1, top+room-1, len(lines))
 		}
-		lines = append(lines, st.Muted.Render("esc or ? closes this help"))
-		// Leave room for at least two lines of conversation.
-		room := max(m.height-1-1-1-1-2, 1)
-		if len(lines) > room {
-			lines = append(lines[:room-1], st.Muted.Render(ansi.Truncate("… esc closes · /help lists everything in the conversation", max(m.width-1, 1), "…")))
-		}
-		return strings.Join(lines, "\n")
+		shown = append(shown, st.Muted.Render(textfmt.TruncateWidth(footer, max(m.width-1, 1))))
+		return strings.Join(shown, "\n")
 	}
 	if m.sel.active {
 		return m.w.help.ShortHelpView(m.keys.selectHelp())
@@ -91,16 +82,110 @@ func (m Model) helpView() string {
 	if m.waitingForApproval() {
 		return m.w.help.ShortHelpView(approvalKeys)
 	}
-	// A notice too long for the status line goes on here, before a hint of
-	// one line (of the command that failed and stays in the input).
-	hint, notice := m.input.Hint(), m.noticeLines()
-	if len(notice) > 1 && len(hint) <= 1 {
-		return st.Warning.Render(notice[1])
-	}
-	if len(hint) > 0 {
-		return st.Accent.Render(strings.Join(hint, "\n"))
+	if hint := m.input.Hint(); len(hint) > 0 {
+		return st.Accent.Render(strings.Join(m.input.Hint(), "\n"))
 	}
 	return m.w.help.View(m.keys)
+}
+
+// helpLines are the lines of the ? overlay: every key and every command,
+// wrapped to the width, never cut.
+func (m Model) helpLines() []string {
+	st := m.th.Styles
+	width := max(m.width-1, 10)
+	var keys []string
+	for _, group := range m.keys.FullHelp() {
+		for _, b := range group {
+			if b.Enabled() {
+				keys = append(keys, fmt.Sprintf("%-18s  %s", b.Help().Key, b.Help().Desc))
+			}
+		}
+	}
+	lines := twoColumns(keys, width)
+	if lines == nil { // one key a line, wrapped
+		for _, l := range keys {
+			if m.width < 60 {
+				k, d, _ := strings.Cut(l, "  ")
+				l = fmt.Sprintf("%-13s  %s", strings.TrimSpace(k), strings.TrimSpace(d))
+			}
+			lines = append(lines, strings.Split(textfmt.WrapHanging(l, width), "\n")...)
+		}
+	}
+	for i, l := range lines {
+		lines[i] = st.Subtle.Render(l)
+	}
+	lines = append(lines, "")
+	for _, l := range strings.Split(textfmt.Wrap(mouseHelp, width), "\n") {
+		lines = append(lines, st.Subtle.Render(l))
+	}
+	lines = append(lines, "")
+	for _, l := range slash.HelpLines() {
+		if m.width < 60 { // the usage on a line, the help under it
+			usage, help, _ := strings.Cut(l, "  ")
+			l = usage + "\n" + textfmt.Wrap(strings.TrimSpace(help), width-2)
+			l = strings.ReplaceAll(l, "\n", "\n  ")
+		}
+		for _, w := range strings.Split(textfmt.WrapHanging(l, width), "\n") {
+			lines = append(lines, st.Subtle.Render(w))
+		}
+	}
+	return append(lines, st.Muted.Render("esc or ? closes this help"))
+}
+
+// twoColumns sets lines side by side, the first half on the left, when
+// both fit in width; nil when they do not.
+func twoColumns(lines []string, width int) []string {
+	half := (len(lines) + 1) / 2
+	left := 0
+	for _, l := range lines[:half] {
+		left = max(left, ansi.StringWidth(l))
+	}
+	out := make([]string, half)
+	for i := range half {
+		out[i] = lines[i]
+		if j := half + i; j < len(lines) {
+			out[i] += strings.Repeat(" ", left-ansi.StringWidth(lines[i])+3) + lines[j]
+		}
+		if ansi.StringWidth(out[i]) > width {
+			return nil
+		}
+	}
+	return out
+}
+
+// helpRoom is how many lines the ? overlay takes at most: it leaves two
+// lines of conversation, the header, the input and the status line.
+func (m Model) helpRoom() int { return max(m.height-1-1-1-1-2, 2) }
+
+// helpTopClamped is the first line of the overlay shown, of n.
+func (m Model) helpTopClamped(n int) int {
+	return min(max(m.helpTop, 0), max(n-(m.helpRoom()-1), 0))
+}
+
+// scrollHelp scrolls the ? overlay by the key k; it reports whether k
+// scrolls it.
+func (m Model) scrollHelp(k tea.KeyMsg) (Model, bool) {
+	page := max(m.helpRoom()-2, 1)
+	step := 0
+	switch {
+	case key.Matches(k, m.keys.PageUp, m.keys.HalfUp):
+		step = -page
+	case key.Matches(k, m.keys.PageDown, m.keys.HalfDown):
+		step = page
+	case k.Type == tea.KeyUp:
+		step = -1
+	case k.Type == tea.KeyDown:
+		step = 1
+	case key.Matches(k, m.keys.Top):
+		step = -len(m.helpLines())
+	case key.Matches(k, m.keys.Bottom):
+		step = len(m.helpLines())
+	default:
+		return m, false
+	}
+	m.helpTop = m.helpTopClamped(len(m.helpLines())) + step
+	m.helpTop = m.helpTopClamped(len(m.helpLines()))
+	return m, true
 }
 
 // showsNotice says the status line shows the notice: nothing more pressing
@@ -109,19 +194,37 @@ func (m Model) showsNotice() bool {
 	return m.notice != "" && m.toolPrompt() == "" && m.turn == nil && m.imaging == nil
 }
 
-// noticeLines is the notice as the status line and the help line under it
-// show it: wrapped to the width, on at most two lines, the second cut with
-// "…" when there is more; nil when the status line does not show it.
+// noticeLines is the notice as the status line shows it: wrapped to the
+// room the settings leave, on at most two lines, the second cut with "…"
+// when there is more; nil when the status line does not show it. A second
+// line goes on the row above the status line, never onto the key help.
 func (m Model) noticeLines() []string {
 	if !m.showsNotice() {
 		return nil
 	}
-	width := max(m.width-1, 10)
+	width := max(m.width-1-m.settingsWidth(), 10)
 	lines := strings.Split(textfmt.Wrap(sanitize.Line(m.notice), width), "\n")
 	if len(lines) > 2 {
 		lines = []string{lines[0], ansi.Truncate(strings.Join(lines[1:], " "), width, "…")}
 	}
 	return lines
+}
+
+// noticeAbove is the first line of a notice of two, on the row above the
+// status line; "" for a notice of one line.
+func (m Model) noticeAbove() string {
+	if l := m.noticeLines(); len(l) > 1 {
+		return m.th.Styles.Warning.Render(l[0])
+	}
+	return ""
+}
+
+// noticeHeight is how many rows the notice takes above the status line.
+func (m Model) noticeHeight() int {
+	if len(m.noticeLines()) > 1 {
+		return 1
+	}
+	return 0
 }
 
 // View draws the screen. The parts around the conversation are memoized on
@@ -152,10 +255,16 @@ func (m Model) View() string {
 	if len(m.pending) > 0 {
 		parts = append(parts, m.chipsView())
 	}
+	if len(m.queue) > 0 {
+		parts = append(parts, m.queueView())
+	}
+	parts = append(parts, m.input.SetState(m.inputState()).View())
+	if above := m.noticeAbove(); above != "" {
+		parts = append(parts, above)
+	}
 	parts = append(parts,
-		m.input.SetState(m.inputState()).View(),
 		c.status.Get(m.statusKey(), m.statusView),
-		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
+		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.helpTop, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
 	)
 	return c.frame.join(parts)
 }
@@ -234,6 +343,9 @@ func (m Model) statusKey() string {
 		b = append(b, m.w.spin.View()...)
 		b = strconv.AppendInt(b, int64(m.now().Sub(t.started)/(100*time.Millisecond)), 10)
 		b = append(b, t.retry...)
+		if t.retry != "" {
+			b = append(b, m.retryText()...)
+		}
 		b = append(b, t.running...)
 		b = strconv.AppendBool(b, t.reply != nil)
 		b = strconv.AppendBool(b, t.cancelled)
@@ -270,11 +382,16 @@ func (m Model) headerView() string {
 func (m Model) statusView() string {
 	st := m.th.Styles
 	var left string
+	keepLeft := m.toolPrompt() != "" || m.showsNotice() || m.sel.active || m.saveErr != ""
 	switch {
 	case m.toolPrompt() != "":
 		left = st.Warning.Render(m.toolPrompt())
 	case m.turn != nil && m.turn.running != "":
 		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running)) + st.Subtle.Render(" · esc cancels")
+	case m.turn != nil && m.turn.retry != "" && !m.turn.cancelled:
+		// Nothing streams while a retry waits: say what it waits for.
+		left = m.w.spin.View() + " " + st.StatusValue.Render(m.retryText()) +
+			st.Warning.Render(" · "+sanitize.Line(m.turn.retry)) + st.Subtle.Render(" · esc cancels")
 	case m.turn != nil:
 		t := m.turn
 		elapsed := m.now().Sub(t.started)
@@ -289,9 +406,6 @@ func (m Model) statusView() string {
 		if rate := rateText(t.tokens, elapsed); rate != "" {
 			left += st.Muted.Render(" · " + rate)
 		}
-		if t.retry != "" {
-			left += st.Warning.Render(" · " + sanitize.Line(t.retry))
-		}
 		left += st.Subtle.Render(" · esc cancels")
 	case m.imaging != nil:
 		j := m.imaging
@@ -303,7 +417,8 @@ func (m Model) statusView() string {
 		}
 		left += st.Subtle.Render(" · esc cancels")
 	case m.showsNotice():
-		left = st.Warning.Render(m.noticeLines()[0])
+		l := m.noticeLines()
+		left = st.Warning.Render(l[len(l)-1])
 	case m.sel.active:
 		e, _ := m.selectedEntry()
 		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
@@ -326,7 +441,10 @@ func (m Model) statusView() string {
 	case m.saveErr != "":
 		left = st.ErrorText.Render("session not saved: " + sanitize.Line(m.saveErr))
 	default:
-		left = st.StatusKey.Render("tokens ") + st.StatusValue.Render(fmt.Sprintf("in %d out %d", m.usage.InputTokens, m.usage.OutputTokens))
+		left = st.StatusValue.Render(fmt.Sprintf("in %d out %d", m.usage.InputTokens, m.usage.OutputTokens))
+		if lipgloss.Width(m.statusTail())+16 < m.width-lipgloss.Width(strings.Join(m.settingsLong(), " · ")) {
+			left = st.StatusKey.Render("tokens ") + left // room for the label
+		}
 		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
 			left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
 		}
@@ -340,37 +458,52 @@ func (m Model) statusView() string {
 			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
 		}
 	}
-	return fit(left, m.settingsView(max(m.width-lipgloss.Width(left)-1, 0)), m.width)
+	// The settings that change what is sent keep their room, in short
+	// forms when narrow, and what is left of the line is cut to fit; only
+	// a notice, a tool waiting for the user, a selection and an unsaved
+	// session keep their whole line.
+	lw := lipgloss.Width(left)
+	right, all := m.settingsFit(max(m.width-lw-1, 0))
+	if !all && !keepLeft {
+		// As little as the short forms need, a quarter of the line at most.
+		right, _ = m.settingsFit(min(m.settingsShortWidth(), max(m.width-min(lw, m.width/4)-1, 0)))
+	}
+	return fit(left, st.StatusKey.Render(right), m.width)
 }
 
-// settingsView shows the model and the settings that are set, as many as fit.
-func (m Model) settingsView(room int) string {
-	st := m.th.Styles
+// setting is one setting the status bar shows, in a long and a short form.
+type setting struct{ long, short string }
+
+// settingsList is the model and the settings that are set, those that
+// change what is sent first.
+func (m Model) settingsList() []setting {
 	p := m.params
-	parts := []string{sanitize.Line(p.Model)}
+	model := sanitize.Line(p.Model)
+	list := []setting{{model, model}}
+	if p.ThinkingBudget > 0 {
+		list = append(list, setting{fmt.Sprintf("think %d", p.ThinkingBudget), "θ" + kilo(p.ThinkingBudget)})
+	}
 	if p.MaxTokens != 0 && p.MaxTokens != api.DefaultMaxTokens {
-		parts = append(parts, fmt.Sprintf("max %d", p.MaxTokens))
+		list = append(list, setting{fmt.Sprintf("max %d", p.MaxTokens), "max" + kilo(p.MaxTokens)})
 	}
 	if p.Temperature != nil {
-		parts = append(parts, fmt.Sprintf("temp %g", *p.Temperature))
+		list = append(list, setting{fmt.Sprintf("temp %g", *p.Temperature), fmt.Sprintf("t%g", *p.Temperature)})
 	}
 	if p.TopP != nil {
-		parts = append(parts, fmt.Sprintf("top-p %g", *p.TopP))
+		list = append(list, setting{fmt.Sprintf("top-p %g", *p.TopP), fmt.Sprintf("p%g", *p.TopP)})
 	}
 	if p.TopK != nil {
-		parts = append(parts, fmt.Sprintf("top-k %d", *p.TopK))
-	}
-	if n := len(p.StopSequences); n > 0 {
-		parts = append(parts, fmt.Sprintf("stop %d", n))
-	}
-	if p.System != "" {
-		parts = append(parts, "system")
-	}
-	if p.ThinkingBudget > 0 {
-		parts = append(parts, fmt.Sprintf("think %d", p.ThinkingBudget))
+		list = append(list, setting{fmt.Sprintf("top-k %d", *p.TopK), fmt.Sprintf("k%d", *p.TopK)})
 	}
 	if p.ToolChoice != "" {
-		parts = append(parts, "tools:"+sanitize.Line(p.ToolChoice))
+		tc := sanitize.Line(p.ToolChoice)
+		list = append(list, setting{"tools:" + tc, "tc:" + tc})
+	}
+	if n := len(p.StopSequences); n > 0 {
+		list = append(list, setting{fmt.Sprintf("stop %d", n), fmt.Sprintf("stop%d", n)})
+	}
+	if p.System != "" {
+		list = append(list, setting{"system", "sys"})
 	}
 	if ip := m.imageParams(); ip.Model != "" {
 		img := "img " + sanitize.Line(ip.Model)
@@ -386,29 +519,116 @@ func (m Model) settingsView(room int) string {
 		if ip.Watermark != nil {
 			img += " wm:" + textfmt.OnOff(*ip.Watermark)
 		}
-		parts = append(parts, img)
+		list = append(list, setting{img, "img:" + sanitize.Line(ip.Model)})
 	}
-	out := ""
-	for i, part := range parts {
-		next := part
-		if i > 0 {
-			next = out + " · " + part
-		}
-		if lipgloss.Width(next) > room {
-			break
-		}
-		out = next
-	}
-	return st.StatusKey.Render(out)
+	return list
 }
 
-// fit places left and right on one line of width, dropping right if it does not fit.
+// kilo writes n in thousands when it is a whole number of them (8000 is
+// 8k), else as it is.
+func kilo(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.Itoa(n)
+}
+
+// settingsFit is the model and the settings that are set, in room
+// columns: in long forms if all fit, else in short ones, as many as fit,
+// those that change what is sent first; all says whether every one fits.
+func (m Model) settingsFit(room int) (out string, all bool) {
+	list := m.settingsList()
+	if out := strings.Join(m.settingsLong(), " · "); lipgloss.Width(out) <= room {
+		return out, true
+	}
+	all = true
+	for i, s := range list {
+		next := s.short
+		if i == 0 && lipgloss.Width(next) > room {
+			next = textfmt.TruncateWidth(next, room) // the model, cut
+			all = false
+		}
+		if out != "" {
+			next = out + " " + s.short
+		}
+		if lipgloss.Width(next) <= room {
+			out = next
+		} else {
+			all = false
+		}
+	}
+	return out, all
+}
+
+// settingsShortWidth is how wide every setting is in its short form.
+func (m Model) settingsShortWidth() int {
+	list := m.settingsList()
+	short := make([]string, len(list))
+	for i, s := range list {
+		short[i] = s.short
+	}
+	return lipgloss.Width(strings.Join(short, " "))
+}
+
+// settingsLong is the settings in their long forms.
+func (m Model) settingsLong() []string {
+	list := m.settingsList()
+	long := make([]string, len(list))
+	for i, s := range list {
+		long[i] = s.long
+	}
+	return long
+}
+
+// statusTail is what the idle status line says after the tokens: the
+// failure or the stop, and the branches, as plain text.
+func (m Model) statusTail() string {
+	var b strings.Builder
+	if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
+		fmt.Fprintf(&b, " cache %d", c)
+	}
+	switch {
+	case m.lastErr != "":
+		b.WriteString(" · ✗ " + m.lastErr)
+	case m.lastStop != "":
+		b.WriteString(" · stop " + m.lastStop)
+	}
+	if br := m.branchesView(); br != "" {
+		b.WriteString(" · " + br)
+	}
+	return b.String()
+}
+
+// settingsWidth is the room the settings keep beside a notice: a third of
+// the line at most.
+func (m Model) settingsWidth() int {
+	out, _ := m.settingsFit(m.width / 3)
+	return lipgloss.Width(out)
+}
+
+// fit places left and right on one line of width, cutting left to leave
+// right its room, or dropping right if even then it does not fit.
 func fit(left, right string, width int) string {
 	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
+	if lw+rw+1 > width && width-rw-1 >= 8 {
+		left = ansi.Truncate(left, width-rw-1, "…")
+		lw = lipgloss.Width(left)
+	}
 	if lw+rw+1 > width {
 		return ansi.Truncate(left, width, "…")
 	}
 	return left + strings.Repeat(" ", width-lw-rw) + right
+}
+
+// retryText says when the request waits to be retried, in whole seconds
+// counted down.
+func (m Model) retryText() string {
+	t := m.turn
+	secs := int(math.Ceil(t.retryAt.Sub(m.now()).Seconds()))
+	if secs < 1 {
+		return fmt.Sprintf("retrying now (attempt %d)…", t.retryAttempt)
+	}
+	return fmt.Sprintf("waiting to retry in %ds (attempt %d)…", secs, t.retryAttempt)
 }
 
 // rateText is the streaming speed, once there is enough to measure.
@@ -426,8 +646,13 @@ func formatElapsed(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-// toolPrompt is the status line while a tool call waits for approval.
+// toolPrompt is the status line while a tool call waits for approval or
+// for a typed result.
 func (m Model) toolPrompt() string {
+	if m.awaitsResult() {
+		// muse waits for the person, not the service: no rate, no clock.
+		return "waiting for you: type the result of " + sanitize.Line(m.turn.ask.call.Name) + " below"
+	}
 	if !m.waitingForApproval() {
 		return ""
 	}
@@ -435,47 +660,6 @@ func (m Model) toolPrompt() string {
 		return "an answer right behind a paste is not taken: press it again"
 	}
 	return "tool " + sanitize.Line(m.turn.ask.call.Name) + " waits for your answer"
-}
-
-// approvalView is the box above the input while a tool call waits: the
-// tool, its input, and the keys that answer. It is "" the rest of the time.
-func (m Model) approvalView() string {
-	t := m.turn
-	if t == nil || t.ask == nil || m.width <= 0 {
-		return ""
-	}
-	st := m.th.Styles
-	box := st.ToolBox.Width(max(m.width-2, 12)) // the width inside the border
-	inner := max(m.width-box.GetHorizontalFrameSize(), 8)
-	call := t.ask.call
-	name := sanitize.Line(call.Name)
-	title := "run tool " + name + "?"
-	if srv := m.mcpServerOf(call.Name); srv != "" {
-		title = "run tool " + name + " of MCP server " + sanitize.Line(srv) + "?"
-	}
-	keys := "y yes · n no · a always"
-	if !t.ask.hasCommand {
-		title = "tool " + name + " needs a result"
-		keys = "type it below · enter sends · esc declines"
-	}
-	lines := []string{st.ToolTitle.Render(textfmt.TruncateWidth(title, inner))}
-	input := strings.Split(sanitize.Plain(textfmt.PrettyJSON(call.Input)), "\n")
-	// What the screen leaves: a line of conversation at least, the input,
-	// the bars, and the box's title, keys and border; a third at most.
-	room := min(m.height-1-1-m.input.Height()-1-1-m.helpHeight()-4, max(m.height/2-4, 3))
-	switch {
-	case room <= 0: // a tiny screen: the input on the title's line, as it fits
-		lines[0] = st.ToolTitle.Render(textfmt.TruncateWidth(title+" "+strings.Join(strings.Fields(sanitize.Line(string(call.Input))), " "), inner))
-		input = nil
-	case len(input) > room:
-		more := len(input) - room + 1
-		input = append(input[:room-1], "… "+textfmt.Plural(more, "more line"))
-	}
-	for _, l := range input {
-		lines = append(lines, textfmt.TruncateWidth(strings.TrimRight(l, " "), inner))
-	}
-	lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(keys, inner)))
-	return box.Render(strings.Join(lines, "\n"))
 }
 
 // approvalKeys are the only keys that do something while a call waits.

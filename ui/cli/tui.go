@@ -130,7 +130,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	var p *tea.Program
 	switch {
 	case err == nil:
-		opts.Terminal, opts.Exec = scr.Renderer(), scr.Exec
+		opts.Terminal, opts.Exec, opts.Suspend = scr.Renderer(), scr.Exec, scr.Suspend
 		p = tea.NewProgram(scr.Wrap(ui.New(opts)), scr.Options()...)
 		scr.Start(p)
 	case errors.Is(err, errors.ErrUnsupported) || errors.Is(err, screen.ErrNotTerminal):

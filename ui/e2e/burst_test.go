@@ -29,7 +29,7 @@ func TestEnterAndEscInOneRead(t *testing.T) {
 	if !synced {
 		t.Error("the frames are not wrapped in synchronized output")
 	}
-	tm.typ("\x03\x03") // clear the input, then quit
+	tm.typ("\x03\x04") // clear the input (ctrl+c), then quit (ctrl+d)
 	if code := tm.waitExit(); code != 0 {
 		t.Errorf("muse exited with status %d", code)
 	}

@@ -95,7 +95,7 @@ var phases = []phase{
 		c.tm.waitFor("generating")
 	}},
 	{name: "during a retry's countdown", prompt: "demo:ratelimit wait", reach: func(c *run) {
-		c.tm.waitFor("retrying in")
+		c.tm.waitFor("waiting to retry in")
 	}},
 }
 

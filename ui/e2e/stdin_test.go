@@ -35,7 +35,7 @@ func TestPipedStdinOpensTheChat(t *testing.T) {
 	tm.waitUntil("the input box with hello", waitDeadline, func(s string) bool {
 		return strings.HasPrefix(inputLine(s), "› hello")
 	})
-	tm.typ("\x03\x03") // clear the input, then quit
+	tm.typ("\x03\x04") // clear the input (ctrl+c), then quit (ctrl+d)
 	if code := tm.waitExit(); code != 0 {
 		t.Errorf("muse exited with status %d", code)
 	}

@@ -61,7 +61,10 @@ type State struct {
 type KeyMap struct {
 	Complete, Prev, Next                             key.Binding
 	Newline, LineStart, LineEnd, WordLeft, WordRight key.Binding
-	DeleteWord, DeleteToEnd                          key.Binding
+	DeleteWord, DeleteToEnd, DeleteToStart           key.Binding
+	// DeleteForward deletes the character under the cursor, as delete
+	// does (ctrl+d, which quits on an empty input).
+	DeleteForward key.Binding
 }
 
 // Model is the input. Copies share the textarea, which is large to copy.
@@ -116,13 +119,13 @@ func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 }
 
 // textareaKeys gives the textarea the input's moving and editing keys and
-// frees the ones the chat screen uses for itself: enter sends, ctrl+u and
-// ctrl+d scroll, home and end scroll, ctrl+t shows thinking.
+// frees the ones the chat screen uses for itself: enter sends, home and
+// end scroll, ctrl+t shows thinking.
 func textareaKeys(k KeyMap) textarea.KeyMap {
 	km := textarea.DefaultKeyMap
 	km.InsertNewline = key.NewBinding(key.WithKeys(k.Newline.Keys()...))
-	km.DeleteBeforeCursor = key.NewBinding(key.WithDisabled())
-	km.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
+	km.DeleteBeforeCursor = key.NewBinding(key.WithKeys(k.DeleteToStart.Keys()...))
+	km.DeleteCharacterForward = key.NewBinding(key.WithKeys(append([]string{"delete"}, k.DeleteForward.Keys()...)...))
 	km.LineStart = key.NewBinding(key.WithKeys(k.LineStart.Keys()...))
 	km.LineEnd = key.NewBinding(key.WithKeys(k.LineEnd.Keys()...))
 	km.WordBackward = key.NewBinding(key.WithKeys(k.WordLeft.Keys()...))

@@ -7,43 +7,46 @@ import "slices"
 
 // The actions, by the names a [keys] table gives them.
 const (
-	Send        = "send"
-	Newline     = "newline"
-	Cancel      = "cancel"
-	Quit        = "quit"
-	PageUp      = "pageup"
-	PageDown    = "pagedown"
-	HalfUp      = "halfup"
-	HalfDown    = "halfdown"
-	Top         = "top"
-	Bottom      = "bottom"
-	Help        = "help"
-	Editor      = "editor"
-	Thinking    = "thinking"
-	Copy        = "copy"
-	Prev        = "prev"
-	Next        = "next"
-	Complete    = "complete"
-	Sessions    = "sessions"
-	New         = "new"
-	Open        = "open"
-	Previews    = "previews"
-	PasteImage  = "pasteimage"
-	LineStart   = "linestart"
-	LineEnd     = "lineend"
-	WordLeft    = "wordleft"
-	WordRight   = "wordright"
-	DeleteWord  = "deleteword"
-	DeleteToEnd = "deletetoend"
-	Select      = "select"
+	Send          = "send"
+	Newline       = "newline"
+	Cancel        = "cancel"
+	Quit          = "quit"
+	Exit          = "exit"
+	Suspend       = "suspend"
+	PageUp        = "pageup"
+	PageDown      = "pagedown"
+	HalfUp        = "halfup"
+	HalfDown      = "halfdown"
+	Top           = "top"
+	Bottom        = "bottom"
+	Help          = "help"
+	Editor        = "editor"
+	Thinking      = "thinking"
+	Copy          = "copy"
+	Prev          = "prev"
+	Next          = "next"
+	Complete      = "complete"
+	Sessions      = "sessions"
+	New           = "new"
+	Open          = "open"
+	Previews      = "previews"
+	PasteImage    = "pasteimage"
+	LineStart     = "linestart"
+	LineEnd       = "lineend"
+	WordLeft      = "wordleft"
+	WordRight     = "wordright"
+	DeleteWord    = "deleteword"
+	DeleteToEnd   = "deletetoend"
+	DeleteToStart = "deletetostart"
+	Select        = "select"
 )
 
 // names are the actions, in the order the help shows them.
 var names = []string{
-	Send, Newline, Cancel, Quit, PageUp, PageDown, HalfUp, HalfDown,
+	Send, Newline, Cancel, Quit, Exit, Suspend, PageUp, PageDown, HalfUp, HalfDown,
 	Top, Bottom, Help, Editor, Thinking, Copy, Prev, Next,
 	Complete, Sessions, New, Open, Previews, PasteImage,
-	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, Select,
+	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, DeleteToStart, Select,
 }
 
 // Names returns the actions, in the order the help shows them.

@@ -138,6 +138,16 @@ func (s *Screen) Close() error {
 	return s.leave()
 }
 
+// Suspend stops muse and gives the terminal to the
+// shell, as SIGTSTP from outside does (see watchJob): ctrl+z is a key in
+// raw mode, so the chat screen runs this for it; fg brings muse back.
+func (s *Screen) Suspend() error {
+	if err := stopSelf(); err != nil {
+		return fmt.Errorf("suspend muse: %w", err)
+	}
+	return nil
+}
+
 // Exec runs c with the terminal to itself, as tea.Exec does, and then
 // takes the terminal back and draws the whole frame again.
 func (s *Screen) Exec(c tea.ExecCommand, fn tea.ExecCallback) tea.Cmd {

@@ -71,3 +71,7 @@ func watchSize(f func()) (stop func()) {
 
 // supported says the screen can draw here.
 const supported = true
+
+// stopSelf sends SIGTSTP to muse itself, as a shell's ctrl+z would in
+// cooked mode: watchJob gives the terminal back and stops the process.
+func stopSelf() error { return syscall.Kill(os.Getpid(), syscall.SIGTSTP) }

@@ -165,7 +165,41 @@ func Run(input string, p session.Params, tools []string) (Result, error) {
 			return unchanged, err
 		}
 	}
+	if res.Action == ActionSet {
+		if err := checkConflicts(cmd.name, res.Params); err != nil {
+			return unchanged, err
+		}
+	}
 	return res, nil
+}
+
+// forcesTool says whether a tool_choice makes the model call a tool: any,
+// or a tool's name.
+func forcesTool(choice string) bool {
+	switch choice {
+	case "", "auto", "none":
+		return false
+	}
+	return true
+}
+
+// checkConflicts refuses settings the service would refuse together,
+// naming the command that set them and the one it conflicts with, so the
+// error comes when the setting is typed, not when a prompt is sent.
+func checkConflicts(name string, q session.Params) error {
+	thinking := q.ThinkingBudget > 0
+	switch {
+	case thinking && name == "max-tokens" && q.MaxTokens <= q.ThinkingBudget:
+		return fmt.Errorf("/max-tokens %d conflicts with /thinking %d: max_tokens must be above the thinking budget; raise it, or /thinking off first",
+			q.MaxTokens, q.ThinkingBudget)
+	case thinking && name == "thinking" && forcesTool(q.ToolChoice):
+		return fmt.Errorf("/thinking %d conflicts with /tool-choice %s: the service refuses thinking while a tool is forced; /tool-choice auto first",
+			q.ThinkingBudget, q.ToolChoice)
+	case thinking && name == "tool-choice" && forcesTool(q.ToolChoice):
+		return fmt.Errorf("/tool-choice %s conflicts with /thinking %d: the service refuses a forced tool while thinking is on; /thinking off first, or /tool-choice auto",
+			q.ToolChoice, q.ThinkingBudget)
+	}
+	return nil
 }
 
 // checkToolChoice refuses a tool_choice that names a tool not configured.
@@ -435,8 +469,12 @@ func slashThinking(arg string, p session.Params) (Result, error) {
 		return slashSet(q, "thinking off"), nil
 	}
 	n, err := strconv.Atoi(arg)
-	if err != nil || n < 1024 || (p.MaxTokens > 0 && n >= p.MaxTokens) {
+	if err != nil || n < 1024 {
 		return Result{Params: slashCloneParams(p)}, fmt.Errorf("thinking budget must be a whole number from 1024 to below max_tokens (%d), or off; got %q", p.MaxTokens, arg)
+	}
+	if p.MaxTokens > 0 && n >= p.MaxTokens {
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("/thinking %d conflicts with /max-tokens %d: the thinking budget must be below max_tokens; /max-tokens %d or more first",
+			n, p.MaxTokens, n+1)
 	}
 	q.ThinkingBudget = n
 	return slashSet(q, fmt.Sprintf("thinking budget %d", n)), nil

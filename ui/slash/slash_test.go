@@ -517,3 +517,46 @@ func TestAttachTakesAMentionAsItsPath(t *testing.T) {
 		t.Errorf("/attach image 2: %+v %v", res, err)
 	}
 }
+
+// Settings the service refuses together are refused at the command that
+// sets the second, naming both commands; the settings stay as they were.
+func TestConflictingSettingsRefused(t *testing.T) {
+	thinking := slashWith(func(p *session.Params) { p.MaxTokens, p.ThinkingBudget = 4096, 2000 })
+	forced := slashWith(func(p *session.Params) { p.MaxTokens, p.ToolChoice = 4096, "any" })
+	cases := []struct {
+		line  string
+		p     session.Params
+		names []string
+	}{
+		{"/max-tokens 20", thinking, []string{"/max-tokens 20", "/thinking 2000"}},
+		{"/max-tokens 2000", thinking, []string{"/max-tokens 2000", "/thinking 2000"}},
+		{"/thinking 5000", thinking, []string{"/thinking 5000", "/max-tokens 4096"}},
+		{"/tool-choice any", thinking, []string{"/tool-choice any", "/thinking 2000"}},
+		{"/tool-choice get_time", thinking, []string{"/tool-choice get_time", "/thinking 2000"}},
+		{"/thinking 2000", forced, []string{"/thinking 2000", "/tool-choice any"}},
+	}
+	for _, c := range cases {
+		res, err := Run(c.line, c.p, []string{"get_time"})
+		if err == nil {
+			t.Errorf("%s accepted: %+v", c.line, res.Params)
+			continue
+		}
+		for _, n := range c.names {
+			if !strings.Contains(err.Error(), n) {
+				t.Errorf("%s: error %q does not name %s", c.line, err, n)
+			}
+		}
+		if !reflect.DeepEqual(res.Params, c.p) {
+			t.Errorf("%s changed the settings to %+v", c.line, res.Params)
+		}
+	}
+	// What does not conflict goes through.
+	for _, line := range []string{"/max-tokens 3000", "/tool-choice auto", "/tool-choice none", "/thinking off"} {
+		if _, err := Run(line, thinking, []string{"get_time"}); err != nil {
+			t.Errorf("%s refused: %v", line, err)
+		}
+	}
+	if _, err := Run("/thinking off", forced, nil); err != nil {
+		t.Errorf("/thinking off refused while a tool is forced: %v", err)
+	}
+}

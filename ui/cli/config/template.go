@@ -99,9 +99,10 @@ max_tool_rounds = 20
 #mouse = false
 
 # Key bindings: action = list of keys. Actions: send newline cancel quit
-# pageup pagedown halfup halfdown top bottom help editor thinking copy prev
-# next complete sessions new open previews pasteimage linestart lineend
-# wordleft wordright deleteword deletetoend select.
+# exit suspend pageup pagedown halfup halfdown top bottom help editor
+# thinking copy prev next complete sessions new open previews pasteimage
+# linestart lineend wordleft wordright deleteword deletetoend deletetostart
+# select.
 #[profiles.work.keys]
 #send = ["enter"]
 #newline = ["alt+enter", "ctrl+j"]

@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"muse/session"
+)
+
+// userTexts are the prompts the conversation shows, in order.
+func userTexts(m Model) []string {
+	var out []string
+	for _, e := range m.conv.Entries() {
+		if e.Kind == session.KindUser {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// A prompt sent while a reply streams waits above the input, and is sent
+// when the reply ends; the status line never says a reply is on its way
+// once it has ended.
+func TestQueuedPromptSentWhenTheTurnEnds(t *testing.T) {
+	h := newHarness(t, 20*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "first ask")
+	waitFor(t, tm, "## first ask")
+	send(tm, "second ask")
+	waitFor(t, tm, "queued › second ask")
+	waitFor(t, tm, "## second ask")
+	waitFor(t, tm, "stop end_turn")
+	m := quit(t, tm)
+	if got := userTexts(m); len(got) != 2 || got[1] != "second ask" {
+		t.Errorf("prompts sent: %q", got)
+	}
+	if len(m.queue) != 0 || strings.Contains(m.View(), "queued ›") || strings.Contains(m.View(), busyNotice) {
+		t.Errorf("the queue or a stale notice stays:\n%s", m.View())
+	}
+}
+
+// esc cancels the reply and stops the queue; ↑ brings the queued prompt
+// back into the input, and enter on an empty input sends the next.
+func TestEscStopsTheQueue(t *testing.T) {
+	h := newHarness(t, 20*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:long tell me everything")
+	waitFor(t, tm, "Part 1")
+	send(tm, "later one")
+	waitFor(t, tm, "queued › later one")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "queue stopped")
+	tm.Send(testStopMsg{})
+	m := finalModel(t, tm)
+	if len(m.queue) != 1 || !m.queueStopped || m.turn != nil {
+		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queueStopped, m.turn)
+	}
+	if !strings.Contains(m.notice, "cancelled") || !strings.Contains(m.notice, "queue stopped") {
+		t.Errorf("notice %q", m.notice)
+	}
+
+	next, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if next.turn == nil || len(next.queue) != 0 {
+		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.notice)
+	}
+	t.Cleanup(next.turn.cancel)
+	if next.turn.prompt != "later one" {
+		t.Errorf("sent %q", next.turn.prompt)
+	}
+
+	// (The copies share the input's text: ↑ is tried last.)
+	up, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyUp})
+	if up.input.Value() != "later one" || len(up.queue) != 0 {
+		t.Errorf("↑ gave the input %q and the queue %+v", up.input.Value(), up.queue)
+	}
+}
+
+// A turn that fails stops the queue, and the failed prompt is back in the
+// input.
+func TestFailedTurnStopsTheQueue(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:slow demo:error now")
+	waitFor(t, tm, "demo:slow demo:error")
+	send(tm, "after it")
+	waitFor(t, tm, "queued › after it")
+	waitFor(t, tm, "queue stopped")
+	tm.Send(testStopMsg{})
+	m := finalModel(t, tm)
+	if m.input.Value() != "demo:slow demo:error now" {
+		t.Errorf("input %q, want the failed prompt", m.input.Value())
+	}
+	if !strings.Contains(m.notice, "the prompt is back") || !strings.Contains(m.notice, "the turn failed") {
+		t.Errorf("notice %q", m.notice)
+	}
+	if len(m.queue) != 1 || m.queue[0].text != "after it" {
+		t.Errorf("queue %+v", m.queue)
+	}
+}
+
+// After a failed retry, as after a first failure, the prompt is back in
+// the input and the status line says so.
+func TestFailedRetryPutsThePromptBack(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:overloaded again")
+	waitFor(t, tm, "the prompt is back in the input")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the retry fails too
+	waitFor(t, tm, "2/2")
+	m := quit(t, tm) // once the turn has ended
+	if !strings.Contains(m.notice, "the prompt is back in the input") {
+		t.Errorf("notice %q after a failed retry", m.notice)
+	}
+	if m.input.Value() != "demo:overloaded again" {
+		t.Errorf("input %q after a failed retry", m.input.Value())
+	}
+}
+
+// The queued prompts above the input, running and stopped, at the three
+// sizes people use.
+func TestQueueGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
+		for _, stopped := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%dx%d_stopped_%v", size.w, size.h, stopped), func(t *testing.T) {
+				h := newHarness(t, 0)
+				m := h.model(t, nil)
+				m.queue = []queuedPrompt{{text: "and then summarise it in three lines"}, {text: "now   a\nsecond one"}}
+				m.queueStopped = stopped
+				m, _ = updateModel(m, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+				view := m.View()
+				if !strings.Contains(view, "queued ›") && !strings.Contains(view, "queue stopped ›") {
+					t.Errorf("no queued prompt shown:\n%s", view)
+				}
+				if n := strings.Count(view, "\n") + 1; n != size.h {
+					t.Errorf("view has %d lines, want %d", n, size.h)
+				}
+				golden.RequireEqual(t, []byte(view))
+			})
+		}
+	}
+}
