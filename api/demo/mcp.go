@@ -79,18 +79,42 @@ func mcpServer(now func() time.Time) *sdk.Server {
 	return s
 }
 
-// pickMCPTool chooses the tool demo:mcp calls: the demo server's
-// word_count, else the first MCP tool offered (named SERVER__TOOL), else
-// none.
-func pickMCPTool(req *api.MessageRequest) string {
+// mcpCall chooses what demo:mcp calls, from the tools req offers and the
+// prompt less the keyword: when the prompt names a file (a word that starts
+// with /, ./ or ~/) and a server offers read_text_file or read_file (as the
+// reference filesystem server does), that tool with {"path": FILE}; else
+// the demo server's word_count, else the first MCP tool offered (named
+// SERVER__TOOL), with {"text": PROMPT}. The name is "" when no MCP tool is
+// offered.
+func mcpCall(req *api.MessageRequest, prompt string) (name string, input map[string]string) {
+	if file := filePath(prompt); file != "" {
+		for _, want := range []string{"__read_text_file", "__read_file"} {
+			for _, t := range req.Tools {
+				if strings.HasSuffix(t.Name, want) {
+					return t.Name, map[string]string{"path": file}
+				}
+			}
+		}
+	}
 	first := ""
 	for _, t := range req.Tools {
 		if t.Name == MCPServerName+"__word_count" {
-			return t.Name
+			return t.Name, map[string]string{"text": prompt}
 		}
 		if first == "" && strings.Contains(t.Name, "__") {
 			first = t.Name
 		}
 	}
-	return first
+	return first, map[string]string{"text": prompt}
+}
+
+// filePath returns the first word of prompt that names a file, less the
+// punctuation that ends a sentence, or "".
+func filePath(prompt string) string {
+	for _, w := range strings.Fields(prompt) {
+		if strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "~/") {
+			return strings.TrimRight(w, ".,;:!?)\"'")
+		}
+	}
+	return ""
 }

@@ -94,8 +94,9 @@ type server struct {
 	stderr string
 	// noted is set once the failure was reported in a turn.
 	noted bool
-	// done is closed when the start under way ends.
+	// done is closed when the start under way ends; cancel ends it early.
 	done    chan struct{}
+	cancel  context.CancelFunc
 	session *sdk.ClientSession
 	proc    *toolrun.Process
 	tools   []*sdk.Tool
@@ -284,6 +285,7 @@ func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process)
 	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
 	s.gen++
 	if s.state == Starting {
+		s.cancel() // the start sees itself stale and stops what it started
 		close(s.done)
 	}
 	return sess, proc
@@ -376,9 +378,10 @@ func (m *Manager) startLocked(s *server) {
 	s.state, s.err, s.stderr, s.noted = Starting, "", "", false
 	s.done = make(chan struct{})
 	s.gen++
+	ctx, cancel := context.WithTimeout(context.Background(), m.opts.StartTimeout)
+	s.cancel = cancel
 	gen, cfg, done := s.gen, s.cfg, s.done
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), m.opts.StartTimeout)
 		defer cancel()
 		sess, proc, tools, err := m.connect(ctx, cfg)
 		if err != nil && ctx.Err() != nil {

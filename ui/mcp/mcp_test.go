@@ -215,3 +215,49 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// TestStartAllInTheBackground checks StartAll: it returns while the
+// servers start (one never answers here), leaves a server turned off
+// alone, and the next Tools waits for the start under way instead of
+// starting the server again.
+func TestStartAllInTheBackground(t *testing.T) {
+	m := New([]Server{helper(t, "mute", "hang"), helper(t, "a", "sdk"), helper(t, "off", "sdk")}, Options{StartTimeout: time.Hour}, "off")
+	defer m.Close()
+	m.StartAll()
+	st := m.Status()
+	if st[0].State != Starting || st[2].State != Off {
+		t.Fatalf("after StartAll: %+v", st)
+	}
+	waitState(t, m, "a", Ready)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the hanging server is not waited for
+	got, _ := m.Tools(ctx)
+	if len(got) != 7 {
+		t.Errorf("%d tools, want a's 7", len(got))
+	}
+	m.mu.Lock()
+	starts := m.srv[1].gen
+	m.mu.Unlock()
+	if starts != 1 {
+		t.Errorf("a was started %d times, want once", starts)
+	}
+}
+
+// TestFailureKeepsStderrApart checks that a server that exits while
+// starting is reported with its exit status, and with the lines it wrote
+// on standard error apart (Status.Stderr), stack frames left out where
+// they are shown.
+func TestFailureKeepsStderrApart(t *testing.T) {
+	m := New([]Server{{Name: "node", Type: TypeStdio, Command: "sh", Args: []string{"-c",
+		`printf 'file.js:1\nError: cannot open the database\n    at open (file.js:1:2)\n    at main (file.js:9:1)\n\nNode.js v20\n' >&2; exit 1`}}}, Options{})
+	defer m.Close()
+	_, notes := m.Tools(context.Background())
+	st := m.Status()[0]
+	if st.State != Failed || st.Err != "exited while starting: exit status 1" || !strings.Contains(st.Stderr, "at open (file.js:1:2)") {
+		t.Fatalf("status %+v", st)
+	}
+	want := "MCP server node: exited while starting: exit status 1: file.js:1 · Error: cannot open the database · Node.js v20; the chat goes on without its tools"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+}
