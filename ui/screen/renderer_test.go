@@ -137,6 +137,7 @@ func TestFramesAreThrottledAndIdleHoldsNoTimer(t *testing.T) {
 		t.Fatalf("first frame not written at once: %d", r.frameCount())
 	}
 	<-r.Drawn() // closed by the first frame
+
 	for i := 1; i <= 50; i++ { // 50 changes within 50 ms
 		c.advance(time.Millisecond)
 		r.draw("frame " + string(rune('0'+i%10)) + strings.Repeat(".", i%3))
