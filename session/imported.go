@@ -83,7 +83,7 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 // not stored under it.
 func (s *Store) saveImportedFiles(id string, im Imported) {
 	for _, e := range im.Entries {
-		for _, a := range e.Attachments {
+		for _, a := range e.Files() {
 			if data, ok := im.Files[a.SHA256]; ok && hashOf(data) == a.SHA256 {
 				_, _ = s.saveAttachment(id, a, data)
 			}

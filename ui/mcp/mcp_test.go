@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,8 +11,6 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"muse/api"
 )
 
 func TestStdioListAndCall(t *testing.T) {
@@ -58,7 +57,7 @@ func TestHTTPListAndCall(t *testing.T) {
 }
 
 func TestInProcessAndResults(t *testing.T) {
-	m := New([]Server{inProcess("mem")}, Options{MaxOutput: 100})
+	m := New([]Server{inProcess("mem")}, Options{MaxOutput: 300})
 	defer m.Close()
 	all, _ := m.Tools(context.Background())
 	var image, big *func(context.Context, json.RawMessage) string
@@ -68,15 +67,19 @@ func TestInProcessAndResults(t *testing.T) {
 		switch tl.Def.Name {
 		case "mem__image":
 			o := tl.Call(context.Background(), json.RawMessage(`{}`))
-			if len(o.Blocks) != 1 || o.Blocks[0].Type != api.BlockImage || o.Blocks[0].Source.MediaType != "image/png" {
-				t.Errorf("image blocks = %+v", o.Blocks)
+			// The PNG is passed on with its size; bytes that are no PNG
+			// are left out, said so, as the API would refuse them.
+			if len(o.Images) != 1 || o.Images[0].MediaType != "image/png" || !bytes.Equal(o.Images[0].Data, dotPNG()) || o.Images[0].Width != 3 || o.Images[0].Height != 2 {
+				t.Errorf("images = %+v", o.Images)
 			}
-			if !strings.Contains(o.Text, "a dot") || !strings.Contains(o.Text, "[dot.png](file:///tmp/dot.png)") {
-				t.Errorf("image text = %q", o.Text)
+			for _, want := range []string{"a dot", "[image: image/png, ", "[an image of 16 bytes left out: its bytes are not the image/png image they are said to be]", "[dot.png](file:///tmp/dot.png)"} {
+				if !strings.Contains(o.Text, want) {
+					t.Errorf("image text lacks %q: %q", want, o.Text)
+				}
 			}
 		case "mem__big":
 			o := tl.Call(context.Background(), json.RawMessage(`{"n":1000}`))
-			if !strings.HasPrefix(o.Text, strings.Repeat("x", 100)+"\n… 900 more bytes cut (limit 100 bytes)") {
+			if !strings.HasPrefix(o.Text, strings.Repeat("x", 300)+"\n… 700 more bytes cut (limit 300 bytes)") {
 				t.Errorf("big = %q", o.Text)
 			}
 		}
