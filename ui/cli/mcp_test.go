@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	cfgfile "muse/ui/cli/config"
+	"muse/ui/mcp"
 )
 
 // shServer is a stdio MCP server written in sh: it answers initialize and
@@ -83,5 +86,65 @@ func TestDoctorChecksMCPServers(t *testing.T) {
 	r = runMain(t, map[string]string{"XDG_CONFIG_HOME": t.TempDir()}, "", "doctor", "--mcp-config", bad)
 	if r.code != 1 || !strings.Contains(r.stdout, "✗ MCP servers      "+bad+":2: server \"x\"") {
 		t.Errorf("bad file: %+v", r)
+	}
+}
+
+// --mcp NAME keeps only the servers named, the others off for the run;
+// --no-mcp offers none, the demo's included; and they conflict as they
+// should, each with a message that says what to do.
+func TestMCPFlags(t *testing.T) {
+	file := writeMCPConfig(t, map[string]string{
+		"good": `{"command": "sh", "args": ["DIR/server.sh"]}`,
+		"more": `{"command": "sh", "args": ["DIR/server.sh"]}`,
+	})
+	getenv := func(string) string { return "" }
+	mgr, err := mcpManager(&flags{mcpConfig: file, mcpOnly: []string{"more"}, demo: true}, &cfgfile.Profile{}, &config{}, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]mcp.State{}
+	for _, st := range mgr.Status() {
+		states[st.Name] = st.State
+	}
+	if len(states) != 3 || states["more"] != mcp.Idle || states["good"] != mcp.Off || states["demo"] != mcp.Off {
+		t.Errorf("--mcp more: states %v", states)
+	}
+	if mgr, err := mcpManager(&flags{mcpConfig: file, noMCP: true, demo: true}, &cfgfile.Profile{}, &config{}, getenv); mgr != nil || err != nil {
+		t.Errorf("--no-mcp: %v, %v", mgr, err)
+	}
+
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--demo", "--no-mcp", "--mcp", "good", "-p", "hi"}, "--no-mcp turns MCP servers off: leave out --mcp and --mcp-config, or --no-mcp"},
+		{[]string{"--demo", "--no-mcp", "--mcp-config", file, "-p", "hi"}, "--no-mcp turns MCP servers off"},
+		{[]string{"--demo", "--mcp-config", file, "--mcp", "nope", "-p", "hi"}, "--mcp nope: no such MCP server; the servers are good, more, demo"},
+		{[]string{"--base-url", "http://127.0.0.1:9", "--model", "m", "--mcp", "fs", "-p", "hi"}, "--mcp fs: no MCP server is configured: add --mcp-config FILE or [profiles.NAME.mcp.fs]"},
+		{[]string{"--demo", "--mcp-config", filepath.Join(t.TempDir(), "none.json"), "-p", "hi"}, "--mcp-config: open "},
+	} {
+		env["MUSE_ACCESS_TOKEN"] = "t"
+		r := runMain(t, env, "", c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q: code %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	// A server named in the profile and in the file is refused, both places named.
+	writeConfig(t, env, "[profiles.w]\n[profiles.w.mcp.good]\ncommand = \"sh\"\n")
+	r := runMain(t, env, "", "--demo", "--profile", "w", "--mcp-config", file, "-p", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, "MCP server good is also in the profile") || !strings.Contains(r.stderr, "config.toml:2") {
+		t.Errorf("a name twice: %+v", r)
+	}
+
+	// With --demo, demo:mcp calls the demo server's tool; with --no-mcp it
+	// has none to call.
+	r = runMain(t, nil, "", "--demo", "--no-save", "--allow-tools", "-p", "demo:mcp count these words")
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned: 3 words, 1 lines, 17 characters") {
+		t.Errorf("demo:mcp: %+v", r)
+	}
+	r = runMain(t, nil, "", "--demo", "--no-save", "--no-mcp", "-p", "demo:mcp count these words")
+	if r.code != 0 || !strings.Contains(r.stdout, "No MCP tool is offered") {
+		t.Errorf("demo:mcp with --no-mcp: %+v", r)
 	}
 }
