@@ -136,6 +136,8 @@ func hasToolUse(p api.MessageParam) bool {
 type ToolResult struct {
 	ToolUseID string `json:"tool_use_id"`
 	Name      string `json:"name"`
+	// Server names the MCP server of the tool, "" for a command.
+	Server string `json:"server,omitempty"`
 	// Output is what the tool printed (capped), or what the user typed.
 	Output  string `json:"output"`
 	IsError bool   `json:"is_error,omitempty"`

@@ -115,6 +115,9 @@ func TestMCPToolImageShowsAPreview(t *testing.T) {
 	if !strings.Contains(view, "+ pics__logo image 1 · ") || !strings.Contains(view, " · 4×2") {
 		t.Errorf("the image is not named under its result:\n%s", view)
 	}
+	if !strings.Contains(view, "pics__logo of MCP server pics · yes · ") || strings.Contains(view, "exit 0") {
+		t.Errorf("the result's head should name the server, and no exit code:\n%s", view)
+	}
 	if !strings.Contains(view, "▀") {
 		t.Errorf("the image has no preview:\n%s", view)
 	}

@@ -349,7 +349,11 @@ func (r *Renderer) toolEntry(e *session.Entry, width int) string {
 	lines := []string{st.ToolTitle.Render("tool results")}
 	for _, res := range e.ToolResults {
 		head := sanitize.Line(res.Name) + " · " + sanitize.Line(res.Approval)
-		if res.Approval != "no" && res.Approval != "typed" {
+		switch {
+		case res.Approval == "no" || res.Approval == "typed":
+		case res.Server != "": // no exit code: a call to a server
+			head = sanitize.Line(res.Name) + " of MCP server " + sanitize.Line(res.Server) + " · " + sanitize.Line(res.Approval) + fmt.Sprintf(" · %dms", res.DurationMS)
+		default:
 			head += fmt.Sprintf(" · exit %d · %dms", res.ExitCode, res.DurationMS)
 		}
 		style := st.Muted

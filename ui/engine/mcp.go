@@ -64,7 +64,7 @@ func (r *runner) callTool(ctx context.Context, tool *Tool, call api.ContentBlock
 	}
 	start := r.cfg.Now()
 	out := tool.Call(ctx, input)
-	res.Output, res.IsError = out.Text, out.IsError
+	res.Output, res.IsError, res.Server = out.Text, out.IsError, tool.Server
 	res.DurationMS = r.cfg.Now().Sub(start).Milliseconds()
 	for i, img := range out.Images {
 		// Stored once by hash beside the journal, which names it; one that
