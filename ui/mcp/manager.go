@@ -105,7 +105,7 @@ type server struct {
 }
 
 // New returns a Manager of servers, started only when asked for their
-// tools. Servers named in off start Off.
+// tools or by StartAll. Servers named in off start Off.
 func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
