@@ -142,7 +142,7 @@ func (s *Store) saveAttachment(sessionID string, a Attachment, data []byte) (Att
 // cannot be copied is left out: resuming the fork reports it missing.
 func (s *Store) copyAttachments(from, to string, entries []Entry) {
 	for _, e := range entries {
-		for _, a := range e.Attachments {
+		for _, a := range e.Files() {
 			src, dst := s.AttachmentPath(from, a), s.AttachmentPath(to, a)
 			if src == "" || dst == "" {
 				continue
@@ -169,7 +169,7 @@ func (s *Store) MissingAttachments(sessionID string, entries []Entry) []Attachme
 	var missing []Attachment
 	seen := map[string]bool{}
 	for _, e := range entries {
-		for _, a := range e.Attachments {
+		for _, a := range e.Files() {
 			if seen[a.SHA256] {
 				continue
 			}
@@ -266,6 +266,29 @@ func (a Attachment) refusedBlock(err error) api.ContentBlock {
 	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %v]", a.Name, a.Kind, err)}
 }
 
+// sendBlock is the block that sends a, its bytes read with read (nil reads
+// none: a is named instead), or a line saying why it is left out.
+func (a Attachment) sendBlock(read AttachmentReader) api.ContentBlock {
+	if read == nil {
+		return a.missingBlock(nil)
+	}
+	data, err := read(a)
+	if err != nil {
+		return a.missingBlock(err)
+	}
+	b := a.Block(data)
+	err = b.Validate(api.RoleUser)
+	if err == nil && a.Kind == AttachImage {
+		err = checkImageHeader(data)
+	}
+	if err != nil {
+		// Bytes the service would refuse (an imported record that lies
+		// about them) must not make every later turn fail.
+		return a.refusedBlock(err)
+	}
+	return b
+}
+
 // AttachmentReader reads the bytes of an attachment (Writer.ReadAttachment).
 type AttachmentReader func(Attachment) ([]byte, error)
 
@@ -274,27 +297,7 @@ type AttachmentReader func(Attachment) ([]byte, error)
 func promptBlocks(e *Entry, read AttachmentReader) []api.ContentBlock {
 	out := make([]api.ContentBlock, 0, len(e.Attachments)+1)
 	for _, a := range e.Attachments {
-		if read == nil {
-			out = append(out, a.missingBlock(nil))
-			continue
-		}
-		data, err := read(a)
-		if err != nil {
-			out = append(out, a.missingBlock(err))
-			continue
-		}
-		b := a.Block(data)
-		err = b.Validate(api.RoleUser)
-		if err == nil && a.Kind == AttachImage {
-			err = checkImageHeader(data)
-		}
-		if err != nil {
-			// Bytes the service would refuse (an imported record that
-			// lies about them) must not make every later turn fail.
-			out = append(out, a.refusedBlock(err))
-			continue
-		}
-		out = append(out, b)
+		out = append(out, a.sendBlock(read))
 	}
 	if e.Text != "" {
 		out = append(out, api.ContentBlock{Type: api.BlockText, Text: e.Text})

@@ -86,7 +86,7 @@ func history(entries []Entry, read AttachmentReader, pendingLast bool) []api.Mes
 			}
 			blocks := make([]api.ContentBlock, 0, len(e.ToolResults))
 			for _, r := range e.ToolResults {
-				blocks = append(blocks, r.block())
+				blocks = append(blocks, r.block(read))
 			}
 			out = append(out, api.MessageParam{Role: api.RoleUser, Blocks: blocks})
 			awaiting = true // the reply to the results comes next, with no prompt
@@ -136,6 +136,8 @@ func hasToolUse(p api.MessageParam) bool {
 type ToolResult struct {
 	ToolUseID string `json:"tool_use_id"`
 	Name      string `json:"name"`
+	// Server names the MCP server of the tool, "" for a command.
+	Server string `json:"server,omitempty"`
 	// Output is what the tool printed (capped), or what the user typed.
 	Output  string `json:"output"`
 	IsError bool   `json:"is_error,omitempty"`
@@ -145,23 +147,51 @@ type ToolResult struct {
 	ExitCode int    `json:"exit_code,omitempty"`
 	// DurationMS is how long the command ran.
 	DurationMS int64 `json:"duration_ms,omitempty"`
-	// Content holds blocks sent back after Output: the images of an MCP
-	// tool's result.
+	// Images are the images of an MCP tool's result, sent after Output.
+	// Their bytes are stored as a prompt's attachments are, once per
+	// session (Writer.SaveAttachment), and not in the journal.
+	Images []Attachment `json:"images,omitempty"`
+	// Content holds image blocks sent after Output, with their bytes in
+	// base64, as journals written before Images kept them; muse reads it
+	// and no longer writes it.
 	Content []api.ContentBlock `json:"content,omitempty"`
 }
 
 // block is the tool_result content block sent back for r: Output as the
-// content, or, with Content, a text block of Output followed by Content.
-func (r ToolResult) block() api.ContentBlock {
+// content, or, with images, a text block of Output followed by them, each
+// read with read (as a prompt's attachments are).
+func (r ToolResult) block(read AttachmentReader) api.ContentBlock {
 	content, _ := json.Marshal(r.Output)
-	if len(r.Content) > 0 {
-		blocks := make([]api.ContentBlock, 0, 1+len(r.Content))
+	if len(r.Content) > 0 || len(r.Images) > 0 {
+		blocks := make([]api.ContentBlock, 0, 1+len(r.Content)+len(r.Images))
 		if r.Output != "" {
 			blocks = append(blocks, api.ContentBlock{Type: api.BlockText, Text: r.Output})
 		}
-		content, _ = json.Marshal(append(blocks, r.Content...))
+		blocks = append(blocks, r.Content...)
+		for _, a := range r.Images {
+			blocks = append(blocks, a.sendBlock(read))
+		}
+		content, _ = json.Marshal(blocks)
 	}
 	return api.ContentBlock{Type: api.BlockToolResult, ToolUseID: r.ToolUseID, ResultContent: content, IsError: r.IsError}
+}
+
+// Files returns the attachments of e whose bytes the session stores: a
+// prompt's files, and the images of tool results.
+func (e *Entry) Files() []Attachment {
+	n := len(e.Attachments)
+	for _, r := range e.ToolResults {
+		n += len(r.Images)
+	}
+	if n == len(e.Attachments) {
+		return e.Attachments
+	}
+	files := make([]Attachment, 0, n)
+	files = append(files, e.Attachments...)
+	for _, r := range e.ToolResults {
+		files = append(files, r.Images...)
+	}
+	return files
 }
 
 // hasContent says whether e leaves anything to send back: a block the API

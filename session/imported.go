@@ -78,7 +78,7 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 // not stored under it, nor an image that does not decode whole.
 func (s *Store) saveImportedFiles(id string, im Imported) {
 	for _, e := range im.Entries {
-		for _, a := range e.Attachments {
+		for _, a := range e.Files() {
 			data, ok := im.Files[a.SHA256]
 			if !ok || hashOf(data) != a.SHA256 || (a.Kind == AttachImage && checkImage(data) != nil) {
 				continue // reported missing on resume, sent as a line saying so

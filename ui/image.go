@@ -357,7 +357,7 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 				jobs = append(jobs, job{img.Path, img.Path})
 			}
 		}
-		attachments = append(attachments, e.Attachments...)
+		attachments = append(attachments, e.Files()...)
 	}
 	if len(jobs) == 0 && len(attachments) == 0 {
 		return nil

@@ -54,6 +54,9 @@ func mcpList(servers []mcp.Status) string {
 		if s.Err != "" {
 			b.WriteString(": " + s.Err)
 		}
+		for _, l := range mcp.StderrLines(s.Stderr, 5) {
+			b.WriteString("\n  stderr: " + sanitize.Line(l))
+		}
 		if len(s.Tools) > 0 {
 			b.WriteString("\n  tools: " + strings.Join(s.Tools, ", "))
 		}

@@ -233,8 +233,8 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 			var c bool
 			m, c = m.applyEvent(*it.event)
 			changed = changed || c
-			if e := it.event.Entry; it.event.Kind == engine.EntryAdded && len(e.Attachments) > 0 {
-				// The prompt's attachments are stored now: preview them.
+			if e := it.event.Entry; it.event.Kind == engine.EntryAdded && len(e.Files()) > 0 {
+				// The prompt's attachments, or a tool's images, are stored now: preview them.
 				cmds = append(cmds, loadPreviews([]session.Entry{e}, m.previewer()))
 			}
 		}

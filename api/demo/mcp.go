@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 	"unicode"
@@ -79,18 +80,55 @@ func mcpServer(now func() time.Time) *sdk.Server {
 	return s
 }
 
-// pickMCPTool chooses the tool demo:mcp calls: the demo server's
-// word_count, else the first MCP tool offered (named SERVER__TOOL), else
-// none.
-func pickMCPTool(req *api.MessageRequest) string {
+// mcpCall chooses what demo:mcp calls, from the tools req offers and the
+// prompt less the keyword: when the prompt names a file (a word that starts
+// with /, ./ or ~/, or @ and one of them) and a server offers read_text_file or read_file (as the
+// reference filesystem server does; for an image, read_media_file or
+// read_image first), that tool with {"path": FILE}; else
+// the demo server's word_count, else the first MCP tool offered (named
+// SERVER__TOOL), with {"text": PROMPT}. The name is "" when no MCP tool is
+// offered.
+func mcpCall(req *api.MessageRequest, prompt string) (name string, input map[string]string) {
+	if file := filePath(prompt); file != "" {
+		read := []string{"__read_text_file", "__read_file"}
+		if isImageFile(file) {
+			read = append([]string{"__read_media_file", "__read_image"}, read...)
+		}
+		for _, want := range read {
+			for _, t := range req.Tools {
+				if strings.HasSuffix(t.Name, want) {
+					return t.Name, map[string]string{"path": file}
+				}
+			}
+		}
+	}
 	first := ""
 	for _, t := range req.Tools {
 		if t.Name == MCPServerName+"__word_count" {
-			return t.Name
+			return t.Name, map[string]string{"text": prompt}
 		}
 		if first == "" && strings.Contains(t.Name, "__") {
 			first = t.Name
 		}
 	}
-	return first
+	return first, map[string]string{"text": prompt}
+}
+
+// isImageFile tells by its name whether file is an image the API takes.
+func isImageFile(file string) bool {
+	ext := strings.ToLower(path.Ext(file))
+	return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".gif" || ext == ".webp"
+}
+
+// filePath returns the first word of prompt that names a file (as typed,
+// or as the chat screen's @mention of it), less the punctuation that ends
+// a sentence, or "".
+func filePath(prompt string) string {
+	for _, w := range strings.Fields(prompt) {
+		w = strings.TrimPrefix(w, "@")
+		if strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "~/") {
+			return strings.TrimRight(w, ".,;:!?)\"'")
+		}
+	}
+	return ""
 }

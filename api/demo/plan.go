@@ -173,12 +173,12 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	case turn.hasToolResult:
 		text = "The tool returned: " + truncateRunes(turn.toolResult, 200)
 	case turn.has(kwMCP) && !refusesTools(req):
-		name := pickMCPTool(req)
+		name, input := mcpCall(req, strings.TrimSpace(strings.ReplaceAll(turn.prompt, kwMCP, "")))
 		if name == "" {
 			text = "No MCP tool is offered: muse --demo offers the demo server's unless --no-mcp is given."
 			break
 		}
-		in, _ := json.Marshal(map[string]string{"text": strings.TrimSpace(strings.ReplaceAll(turn.prompt, kwMCP, ""))})
+		in, _ := json.Marshal(input)
 		text = fmt.Sprintf("I'll ask the MCP tool `%s`.", name)
 		tool = &planBlock{
 			start:  api.ContentBlock{Type: api.BlockToolUse, ID: fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)), Name: name, Input: json.RawMessage("{}")},

@@ -227,7 +227,7 @@ func embedded(sessionID string, entries []session.Entry, files Files) map[string
 	}
 	var out map[string][]byte
 	for _, e := range entries {
-		for _, a := range e.Attachments {
+		for _, a := range e.Files() {
 			if _, ok := out[a.SHA256]; ok {
 				continue
 			}

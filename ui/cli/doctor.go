@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -18,27 +21,34 @@ import (
 	"muse/api"
 	"muse/session/dirs"
 	cfgfile "muse/ui/cli/config"
+	"muse/ui/mcp"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // doctorCmd is "muse doctor": what muse sees, secrets masked.
 func (a *app) doctorCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "print what muse sees: configuration, credentials (masked), terminal, folders",
 		Long: `Print what muse sees: the configuration file and the profile in effect, the
 service address and model, whether credentials resolve (never showing them),
 the terminal's colour profile and background, kitty graphics and the
-clipboard, and muse's folders with their permissions.
+clipboard, muse's folders with their permissions, and the MCP servers of
+the profile and of --mcp-config: each is started (within its start-up time
+limit), its tools are listed, and it is stopped again.
 
 It exits 1 when something a chat needs is missing or broken (marked ✗),
-else 0. It runs a profile's access_token_cmd or api_key_cmd, as muse would.`,
+else 0. It runs a profile's access_token_cmd or api_key_cmd, and the MCP
+servers' commands, as muse would.`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			return status(a.doctor(a.env.Stdout))
 		},
 	}
+	cmd.Flags().StringVar(&a.f.mcpConfig, "mcp-config", "", "check the MCP servers of `FILE` too, an {\"mcpServers\": {...}} JSON file")
+	return cmd
 }
 
 // doctor writes its report to w and returns the exit status.
@@ -50,6 +60,7 @@ func (a *app) doctor(w io.Writer) int {
 	d.section("Configuration")
 	path, perr := a.configFilePath()
 	var prof *cfgfile.Profile
+	var credEnv []string
 	switch {
 	case perr != nil:
 		d.bad("config file", perr.Error())
@@ -66,6 +77,7 @@ func (a *app) doctor(w io.Writer) int {
 			d.ok("config file", path+" ("+describePath(path)+")")
 		}
 		if err == nil {
+			credEnv = file.CredentialEnv()
 			name, from := a.f.profile, "--profile"
 			if name == "" {
 				name, from = env.Getenv("MUSE_PROFILE"), "MUSE_PROFILE"
@@ -95,6 +107,9 @@ func (a *app) doctor(w io.Writer) int {
 
 	d.section("Folders")
 	a.doctorFolders(d, path)
+
+	d.section("MCP servers")
+	a.doctorMCP(d, prof, credEnv)
 	if d.failed {
 		return ExitFailed
 	}
@@ -267,6 +282,65 @@ func (a *app) doctorFolders(d *report, configPath string) {
 	}
 }
 
+// doctorMCP starts each MCP server of the profile and of --mcp-config, in
+// parallel, each within the start-up time limit, and reports its tools or
+// why it failed, with the end of what it wrote on standard error; then it
+// stops them.
+func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, credEnv []string) {
+	c := &config{secretEnv: secretEnv(credEnv), toolTimeout: cmp.Or(prof.ToolTimeout, cfgfile.DefaultToolTimeout)}
+	mgr, err := mcpManager(&a.f, prof, c, a.env.Getenv)
+	switch {
+	case err != nil:
+		for _, l := range errorLines(err) {
+			d.bad("MCP servers", l)
+		}
+		return
+	case mgr == nil:
+		d.ok("MCP servers", "none (--mcp-config FILE, or [profiles.NAME.mcp.SERVER] in a profile)")
+		return
+	}
+	defer mgr.Close()
+	names := mgr.Names()
+	took := make([]time.Duration, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			_ = mgr.Start(context.Background(), name) // Status says how it went
+			took[i] = time.Since(start)
+		}()
+	}
+	wg.Wait()
+	for i, st := range mgr.Status() {
+		from := st.Type + ", " + st.Where
+		if st.State != mcp.Ready {
+			d.bad(st.Name, fmt.Sprintf("failed after %s (%s): %s", seconds(took[i]), from, st.Err))
+			for _, l := range mcp.StderrLines(st.Stderr, doctorStderrLines) {
+				d.more("stderr: " + l)
+			}
+			continue
+		}
+		d.ok(st.Name, fmt.Sprintf("ready in %s (%s): %s", seconds(took[i]), from, textfmt.Plural(len(st.Tools), "tool")))
+		if len(st.Tools) > 0 {
+			d.more(strings.Join(st.Tools, ", "))
+		}
+		for _, n := range st.Skipped {
+			d.more(n)
+		}
+	}
+}
+
+// doctorStderrLines is how many of the last lines a failed MCP server
+// wrote on standard error muse doctor shows.
+const doctorStderrLines = 8
+
+// seconds writes d as "0.8 s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
+
 // describePath says whether path exists, what it is and its permissions.
 func describePath(path string) string {
 	fi, err := os.Stat(path)
@@ -310,4 +384,9 @@ func (r *report) ok(label, text string) {
 func (r *report) bad(label, text string) {
 	r.failed = true
 	fmt.Fprintf(r.w, "✗ %-16s %s\n", label, sanitize.Line(text))
+}
+
+// more writes a line that goes on with the one before.
+func (r *report) more(text string) {
+	fmt.Fprintf(r.w, "  %-16s %s\n", "", sanitize.Line(text))
 }

@@ -16,7 +16,7 @@ import (
 // mcpManager resolves the MCP servers of a run: the profile's, then those
 // of --mcp-config (a name in both is an error), and the demo's with
 // --demo. --mcp NAME keeps only the servers named, --no-mcp none. It
-// returns nil when there are none; no server starts before a turn asks.
+// returns nil when there are none; no server starts yet (see Manager.StartAll).
 func mcpManager(f *flags, prof *cfgfile.Profile, c *config, getenv func(string) string) (*mcp.Manager, error) {
 	if f.noMCP {
 		return nil, nil

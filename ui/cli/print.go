@@ -26,6 +26,9 @@ const maxStdin = 16 << 20
 // in the same engine as the chat screen's, and is saved the same way: as a
 // new session, or appended to the one -c or -r names.
 func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client) int {
+	if cfg.mcp != nil && !f.image {
+		cfg.mcp.StartAll() // in the background, while the prompt is read
+	}
 	prompt := f.print
 	if env.StdinPiped && env.Stdin != nil {
 		in, err := readStdin(env.Stdin, maxStdin)

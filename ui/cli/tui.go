@@ -128,19 +128,38 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// only where the screen cannot (off unix) or stdout is not a terminal.
 	scr, err := screen.Open(in, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput))
 	var p *tea.Program
+	var drawn <-chan struct{} // closed once the first frame is drawn
 	switch {
 	case err == nil:
 		opts.Terminal, opts.Exec, opts.Suspend = scr.Renderer(), scr.Exec, scr.Suspend
 		p = tea.NewProgram(scr.Wrap(ui.New(opts)), scr.Options()...)
 		scr.Start(p)
+		drawn = scr.Renderer().Drawn()
 	case errors.Is(err, errors.ErrUnsupported) || errors.Is(err, screen.ErrNotTerminal):
 		progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(ui.FrameRate)}
 		if !cfg.noMouse {
 			progOpts = append(progOpts, tea.WithMouseCellMotion())
 		}
 		p = tea.NewProgram(ui.New(opts), progOpts...)
+		after := make(chan struct{})
+		time.AfterFunc(bubbleTeaFirstFrame, func() { close(after) })
+		drawn = after
 	default:
 		return fail(env, fmt.Errorf("open the chat screen: %w", err))
+	}
+	if cfg.mcp != nil {
+		// The MCP servers start in the background once the first frame is
+		// on the screen, never before: the first turn then waits only for
+		// those still starting (a node server takes seconds).
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-drawn:
+				cfg.mcp.StartAll()
+			case <-stop:
+			}
+		}()
 	}
 	// A closed terminal (SIGHUP) ends the screen; Bubble Tea itself ends it
 	// on SIGTERM. Either way no tool outlives muse, and the session is closed.
@@ -189,6 +208,10 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	return ExitOK
 }
+
+// bubbleTeaFirstFrame is how long after start Bubble Tea's renderer, where
+// muse's own screen cannot draw, has drawn the first frame.
+const bubbleTeaFirstFrame = 100 * time.Millisecond
 
 // environ lets termenv read muse's environment (NO_COLOR, CLICOLOR_FORCE, TERM).
 type environ struct{ getenv func(string) string }

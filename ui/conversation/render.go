@@ -343,13 +343,17 @@ func hyperlink(target, label string) string {
 }
 
 // toolEntry renders the results of tool calls: how each was allowed, its
-// exit code and time, and its output.
+// exit code and time, its output, and its images with their previews.
 func (r *Renderer) toolEntry(e *session.Entry, width int) string {
 	st := r.th.Styles
 	lines := []string{st.ToolTitle.Render("tool results")}
 	for _, res := range e.ToolResults {
 		head := sanitize.Line(res.Name) + " · " + sanitize.Line(res.Approval)
-		if res.Approval != "no" && res.Approval != "typed" {
+		switch {
+		case res.Approval == "no" || res.Approval == "typed":
+		case res.Server != "": // no exit code: a call to a server
+			head = sanitize.Line(res.Name) + " of MCP server " + sanitize.Line(res.Server) + " · " + sanitize.Line(res.Approval) + fmt.Sprintf(" · %dms", res.DurationMS)
+		default:
 			head += fmt.Sprintf(" · exit %d · %dms", res.ExitCode, res.DurationMS)
 		}
 		style := st.Muted
@@ -365,6 +369,13 @@ func (r *Renderer) toolEntry(e *session.Entry, width int) string {
 			body += "\n" + textfmt.Wrap(out, max(width-4, 10))
 		}
 		lines = append(lines, indent(st.ToolBox.Render(body)))
+		// An MCP tool's images, each with its preview once it is built.
+		for _, a := range res.Images {
+			lines = append(lines, indent(st.Muted.Render(textfmt.Wrap("+ "+attach.Describe(a), width))))
+			if pv, ok := r.Previews[AttachmentPreviewKey(a)]; ok && r.ShowPreviews {
+				lines = append(lines, indent(pv))
+			}
+		}
 	}
 	return strings.Join(lines, "\n")
 }

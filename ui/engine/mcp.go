@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"muse/api"
@@ -14,11 +15,20 @@ import (
 type ToolCaller func(ctx context.Context, input json.RawMessage) ToolOutput
 
 // ToolOutput is what a ToolCaller gives back: Text for the tool_result,
-// and Blocks (images) sent after it; IsError marks a failed call.
+// and Images sent after it; IsError marks a failed call.
 type ToolOutput struct {
 	Text    string
-	Blocks  []api.ContentBlock
+	Images  []ToolImage
 	IsError bool
+}
+
+// ToolImage is an image of a tool's result: bytes of MediaType (one of
+// api.ImageMediaTypes, checked against them), and its size in pixels when
+// known. The engine stores it in the session as an attachment.
+type ToolImage struct {
+	MediaType     string
+	Data          []byte
+	Width, Height int
 }
 
 // ToolSource gives the tools offered besides Config.Tools at the start of
@@ -54,7 +64,17 @@ func (r *runner) callTool(ctx context.Context, tool *Tool, call api.ContentBlock
 	}
 	start := r.cfg.Now()
 	out := tool.Call(ctx, input)
-	res.Output, res.Content, res.IsError = out.Text, out.Blocks, out.IsError
+	res.Output, res.IsError, res.Server = out.Text, out.IsError, tool.Server
 	res.DurationMS = r.cfg.Now().Sub(start).Milliseconds()
+	for i, img := range out.Images {
+		// Stored once by hash beside the journal, which names it; one that
+		// cannot be stored is kept in memory for this run, and reported.
+		a, err := r.w.SaveAttachment(session.Attachment{
+			Name: fmt.Sprintf("%s image %d", call.Name, i+1), Kind: session.AttachImage,
+			MediaType: img.MediaType, Width: img.Width, Height: img.Height,
+		}, img.Data)
+		r.saved(err)
+		res.Images = append(res.Images, a)
+	}
 	return res
 }

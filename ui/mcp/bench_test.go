@@ -53,3 +53,19 @@ func benchCall(b *testing.B, s Server) {
 		}
 	}
 }
+
+// BenchmarkToolsStartedInBackground measures what a turn waits for once
+// StartAll has started three stdio servers (the chat screen does so after
+// its first frame): their tools, without a start.
+func BenchmarkToolsStartedInBackground(b *testing.B) {
+	m := New([]Server{helper(b, "a", "sdk"), helper(b, "b", "sdk"), helper(b, "c", "sdk")}, Options{})
+	defer m.Close()
+	m.StartAll()
+	if got, notes := m.Tools(context.Background()); len(got) != 21 || len(notes) > 0 {
+		b.Fatalf("%d tools, notes %q", len(got), notes)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Tools(context.Background())
+	}
+}

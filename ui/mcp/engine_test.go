@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +18,8 @@ import (
 
 // A turn that calls an MCP tool asks first, sends the result back (its
 // image as an image block in the tool_result), and saves the round like
-// any tool round: a reloaded session sends the same history.
+// any tool round, the image stored as an attachment rather than in the
+// journal: a reloaded session sends the same history.
 func TestTurnWithMCPTool(t *testing.T) {
 	srv := httptest.NewServer(demo.NewHandler(demo.Options{}))
 	defer srv.Close()
@@ -59,12 +62,26 @@ func TestTurnWithMCPTool(t *testing.T) {
 			tr = &e.ToolResults[0]
 		}
 	}
-	if tr == nil || !strings.Contains(tr.Output, "a dot") || len(tr.Content) != 1 || tr.Content[0].Type != api.BlockImage || tr.Approval != "yes" {
+	if tr == nil || !strings.Contains(tr.Output, "a dot") || len(tr.Images) != 1 || len(tr.Content) != 0 || tr.Approval != "yes" {
 		t.Fatalf("saved result %+v", tr)
 	}
-	hist, _ := json.Marshal(session.History(sess.Entries, nil))
-	if !strings.Contains(string(hist), `"content":[{"type":"text","text":"a dot\n[image: image/png, 9 bytes]\n[dot.png](file:///tmp/dot.png)"},{"type":"image","source":{"type":"base64","media_type":"image/png"`) {
-		t.Errorf("history sends %s", hist)
+	if a := tr.Images[0]; a.Name != "mem__image image 1" || a.Kind != session.AttachImage || a.MediaType != "image/png" || a.Width != 3 || a.Height != 2 || a.Bytes != int64(len(dotPNG())) {
+		t.Errorf("image %+v", a)
+	}
+	// The journal names the image; its bytes are in the attachments folder.
+	journal, err := os.ReadFile(filepath.Join(store.Dir(), w.ID()+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b64 := base64.StdEncoding.EncodeToString(dotPNG()); strings.Contains(string(journal), b64[:20]) {
+		t.Errorf("the journal holds the image's bytes")
+	}
+	read := func(a session.Attachment) ([]byte, error) { return store.ReadAttachment(w.ID(), a) }
+	hist, _ := json.Marshal(session.History(sess.Entries, read))
+	want := `"content":[{"type":"text","text":"a dot\n[image: image/png, 77 bytes]\n[an image of 16 bytes left out: its bytes are not the image/png image they are said to be]\n[dot.png](file:///tmp/dot.png)"},` +
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + base64.StdEncoding.EncodeToString(dotPNG()) + `"}}]`
+	if !strings.Contains(string(hist), want) {
+		t.Errorf("history sends %s\nwant %s", hist, want)
 	}
 }
 

@@ -2,9 +2,12 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"os"
 	"strings"
@@ -79,7 +82,8 @@ func testServer() *sdk.Server {
 	add("image", func(map[string]any) *sdk.CallToolResult {
 		return &sdk.CallToolResult{Content: []sdk.Content{
 			&sdk.TextContent{Text: "a dot"},
-			&sdk.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG fake")},
+			&sdk.ImageContent{MIMEType: "image/png", Data: dotPNG()},
+			&sdk.ImageContent{MIMEType: "image/png", Data: []byte("not a PNG at all")},
 			&sdk.ResourceLink{URI: "file:///tmp/dot.png", Name: "dot.png"},
 		}}
 	})
@@ -89,6 +93,20 @@ func testServer() *sdk.Server {
 	add("crash", func(map[string]any) *sdk.CallToolResult { os.Exit(3); return nil })
 	add("slow", nil)
 	return s
+}
+
+// dotPNG is a PNG of 3×2 red pixels.
+func dotPNG() []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 3, 2))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+		if i%4 == 1 || i%4 == 2 {
+			img.Pix[i] = 0
+		}
+	}
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.Bytes()
 }
 
 // rawServer answers JSON-RPC by hand, with tools the SDK would refuse to

@@ -89,10 +89,14 @@ type server struct {
 	cfg   Server
 	state State
 	err   string // why it failed, for Status
+	// stderr is the end of what the server wrote on standard error before
+	// it failed.
+	stderr string
 	// noted is set once the failure was reported in a turn.
 	noted bool
-	// done is closed when the start under way ends.
+	// done is closed when the start under way ends; cancel ends it early.
 	done    chan struct{}
+	cancel  context.CancelFunc
 	session *sdk.ClientSession
 	proc    *toolrun.Process
 	tools   []*sdk.Tool
@@ -101,7 +105,7 @@ type server struct {
 }
 
 // New returns a Manager of servers, started only when asked for their
-// tools. Servers named in off start Off.
+// tools or by StartAll. Servers named in off start Off.
 func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
@@ -123,6 +127,24 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	return m
 }
 
+// StartAll starts the servers not started yet (not those turned off) in
+// the background, in parallel, and returns at once. The chat screen calls
+// it once its first frame is drawn, and -p as it starts, so that the first
+// turn waits only for what is still starting.
+func (m *Manager) StartAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.startAllLocked()
+}
+
+func (m *Manager) startAllLocked() {
+	for _, s := range m.srv {
+		if s.state == Idle {
+			m.startLocked(s)
+		}
+	}
+}
+
 // Tools starts the servers not started yet, in parallel, waits for those
 // starting (each within StartTimeout) or for ctx, and returns the tools of
 // the servers ready, with a note for each server that failed since the
@@ -130,10 +152,8 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 	var wait []chan struct{}
 	m.mu.Lock()
+	m.startAllLocked()
 	for _, s := range m.srv {
-		if s.state == Idle {
-			m.startLocked(s)
-		}
 		if s.state == Starting {
 			wait = append(wait, s.done)
 		}
@@ -151,7 +171,7 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 	for _, s := range m.srv {
 		if s.state == Failed && !s.noted {
 			s.noted = true
-			notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.err)))
+			notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.why())))
 		}
 		if s.state == Ready && !s.noted {
 			s.noted = true
@@ -189,9 +209,34 @@ func (m *Manager) Start(ctx context.Context, name string) error {
 	defer m.mu.Unlock()
 	s.noted = true // the caller reports it
 	if s.state == Failed {
-		return errors.New(s.err)
+		return errors.New(s.why())
 	}
 	return nil
+}
+
+// StderrLines returns the last n lines of stderr, a server's standard
+// error, that are neither blank nor the frames of a stack trace ("    at
+// f (file.js:1:2)", as Node.js and Java write them), which would push the
+// error's message out. They are the server's text: sanitize them.
+func StderrLines(stderr string, n int) []string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "at ") && t != l {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out[max(len(out)-n, 0):]
+}
+
+// why says why s failed, with the last lines it wrote on standard error.
+func (s *server) why() string {
+	lines := StderrLines(s.stderr, 3)
+	if len(lines) == 0 {
+		return s.err
+	}
+	return s.err + ": " + strings.Join(lines, " · ")
 }
 
 // Stop stops the server name and keeps it off for the session: /mcp off.
@@ -203,7 +248,7 @@ func (m *Manager) Stop(name string) error {
 		return m.unknown(name)
 	}
 	sess, proc := m.detachLocked(s)
-	s.state, s.err = Off, ""
+	s.state, s.err, s.stderr = Off, "", ""
 	m.mu.Unlock()
 	closeConn(sess, proc)
 	return nil
@@ -240,6 +285,7 @@ func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process)
 	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
 	s.gen++
 	if s.state == Starting {
+		s.cancel() // the start sees itself stale and stops what it started
 		close(s.done)
 	}
 	return sess, proc
@@ -258,8 +304,9 @@ func closeConn(sess *sdk.ClientSession, proc *toolrun.Process) {
 type Status struct {
 	Name, Type, Where string
 	State             State
-	// Err says why the server failed.
-	Err string
+	// Err says why the server failed, and Stderr is the end of what it
+	// wrote on standard error then (the server's text: sanitize it).
+	Err, Stderr string
 	// Tools are the names its tools are offered under, and Skipped notes on
 	// the tools not offered.
 	Tools, Skipped []string
@@ -272,7 +319,7 @@ func (m *Manager) Status() []Status {
 	offered := m.offeredLocked()
 	out := make([]Status, 0, len(m.srv))
 	for _, s := range m.srv {
-		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Skipped: slices.Clone(s.skipped)}
+		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Stderr: s.stderr, Skipped: slices.Clone(s.skipped)}
 		for _, t := range offered {
 			if t.Server == s.cfg.Name {
 				st.Tools = append(st.Tools, t.Def.Name)
@@ -328,12 +375,13 @@ func (m *Manager) unknown(name string) error {
 
 // startLocked starts s in the background.
 func (m *Manager) startLocked(s *server) {
-	s.state, s.err, s.noted = Starting, "", false
+	s.state, s.err, s.stderr, s.noted = Starting, "", "", false
 	s.done = make(chan struct{})
 	s.gen++
+	ctx, cancel := context.WithTimeout(context.Background(), m.opts.StartTimeout)
+	s.cancel = cancel
 	gen, cfg, done := s.gen, s.cfg, s.done
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), m.opts.StartTimeout)
 		defer cancel()
 		sess, proc, tools, err := m.connect(ctx, cfg)
 		if err != nil && ctx.Err() != nil {
@@ -347,16 +395,20 @@ func (m *Manager) startLocked(s *server) {
 			}
 		} else if err != nil && proc != nil {
 			select {
-			case <-proc.Done():
-				err = fmt.Errorf("%v (%s)", err, proc.Exit())
+			case <-proc.Done(): // what the protocol said of it is noise
+				err = fmt.Errorf("exited while starting: %s", proc.Exit())
 			case <-time.After(time.Second): // a closed connection is an exit on its way
 			}
+		}
+		stderr := ""
+		if err != nil && proc != nil {
+			stderr = proc.Stderr()
 		}
 		m.mu.Lock()
 		stale := s.gen != gen
 		if !stale {
 			if err != nil {
-				s.state, s.err = Failed, err.Error()
+				s.state, s.err, s.stderr = Failed, err.Error(), stderr
 			} else {
 				s.state, s.session, s.proc = Ready, sess, proc
 				s.tools, s.skipped = m.check(tools)
@@ -380,16 +432,17 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 	if s.gen != gen {
 		return // stopped by muse
 	}
-	why := "stopped"
+	why, stderr := "stopped", ""
 	if s.proc != nil {
 		select {
 		case <-s.proc.Done():
 			why = s.proc.Exit()
 		case <-time.After(100 * time.Millisecond):
 		}
+		stderr = s.proc.Stderr()
 	}
 	proc := s.proc
-	s.state, s.err, s.noted = Failed, "stopped: "+why, false
+	s.state, s.err, s.stderr, s.noted = Failed, "stopped: "+why, stderr, false
 	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
 	s.gen++
 	if proc != nil {

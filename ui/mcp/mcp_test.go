@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,8 +11,6 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"muse/api"
 )
 
 func TestStdioListAndCall(t *testing.T) {
@@ -58,7 +57,7 @@ func TestHTTPListAndCall(t *testing.T) {
 }
 
 func TestInProcessAndResults(t *testing.T) {
-	m := New([]Server{inProcess("mem")}, Options{MaxOutput: 100})
+	m := New([]Server{inProcess("mem")}, Options{MaxOutput: 300})
 	defer m.Close()
 	all, _ := m.Tools(context.Background())
 	var image, big *func(context.Context, json.RawMessage) string
@@ -68,15 +67,19 @@ func TestInProcessAndResults(t *testing.T) {
 		switch tl.Def.Name {
 		case "mem__image":
 			o := tl.Call(context.Background(), json.RawMessage(`{}`))
-			if len(o.Blocks) != 1 || o.Blocks[0].Type != api.BlockImage || o.Blocks[0].Source.MediaType != "image/png" {
-				t.Errorf("image blocks = %+v", o.Blocks)
+			// The PNG is passed on with its size; bytes that are no PNG
+			// are left out, said so, as the API would refuse them.
+			if len(o.Images) != 1 || o.Images[0].MediaType != "image/png" || !bytes.Equal(o.Images[0].Data, dotPNG()) || o.Images[0].Width != 3 || o.Images[0].Height != 2 {
+				t.Errorf("images = %+v", o.Images)
 			}
-			if !strings.Contains(o.Text, "a dot") || !strings.Contains(o.Text, "[dot.png](file:///tmp/dot.png)") {
-				t.Errorf("image text = %q", o.Text)
+			for _, want := range []string{"a dot", "[image: image/png, ", "[an image of 16 bytes left out: its bytes are not the image/png image they are said to be]", "[dot.png](file:///tmp/dot.png)"} {
+				if !strings.Contains(o.Text, want) {
+					t.Errorf("image text lacks %q: %q", want, o.Text)
+				}
 			}
 		case "mem__big":
 			o := tl.Call(context.Background(), json.RawMessage(`{"n":1000}`))
-			if !strings.HasPrefix(o.Text, strings.Repeat("x", 100)+"\n… 900 more bytes cut (limit 100 bytes)") {
+			if !strings.HasPrefix(o.Text, strings.Repeat("x", 300)+"\n… 700 more bytes cut (limit 300 bytes)") {
 				t.Errorf("big = %q", o.Text)
 			}
 		}
@@ -214,4 +217,50 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestStartAllInTheBackground checks StartAll: it returns while the
+// servers start (one never answers here), leaves a server turned off
+// alone, and the next Tools waits for the start under way instead of
+// starting the server again.
+func TestStartAllInTheBackground(t *testing.T) {
+	m := New([]Server{helper(t, "mute", "hang"), helper(t, "a", "sdk"), helper(t, "off", "sdk")}, Options{StartTimeout: time.Hour}, "off")
+	defer m.Close()
+	m.StartAll()
+	st := m.Status()
+	if st[0].State != Starting || st[2].State != Off {
+		t.Fatalf("after StartAll: %+v", st)
+	}
+	waitState(t, m, "a", Ready)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the hanging server is not waited for
+	got, _ := m.Tools(ctx)
+	if len(got) != 7 {
+		t.Errorf("%d tools, want a's 7", len(got))
+	}
+	m.mu.Lock()
+	starts := m.srv[1].gen
+	m.mu.Unlock()
+	if starts != 1 {
+		t.Errorf("a was started %d times, want once", starts)
+	}
+}
+
+// TestFailureKeepsStderrApart checks that a server that exits while
+// starting is reported with its exit status, and with the lines it wrote
+// on standard error apart (Status.Stderr), stack frames left out where
+// they are shown.
+func TestFailureKeepsStderrApart(t *testing.T) {
+	m := New([]Server{{Name: "node", Type: TypeStdio, Command: "sh", Args: []string{"-c",
+		`printf 'file.js:1\nError: cannot open the database\n    at open (file.js:1:2)\n    at main (file.js:9:1)\n\nNode.js v20\n' >&2; exit 1`}}}, Options{})
+	defer m.Close()
+	_, notes := m.Tools(context.Background())
+	st := m.Status()[0]
+	if st.State != Failed || st.Err != "exited while starting: exit status 1" || !strings.Contains(st.Stderr, "at open (file.js:1:2)") {
+		t.Fatalf("status %+v", st)
+	}
+	want := "MCP server node: exited while starting: exit status 1: file.js:1 · Error: cannot open the database · Node.js v20; the chat goes on without its tools"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
 }

@@ -1,10 +1,17 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/gif" // the sizes of the images of results
+	_ "image/jpeg"
+	_ "image/png"
 	"slices"
 	"strings"
+
+	_ "golang.org/x/image/webp"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,8 +20,9 @@ import (
 )
 
 // Convert turns a tool call's result into the engine's: text as text (cut
-// at maxOutput bytes, with a note), images of the types the API takes as
-// image blocks (at most maxImageBytes in all), resources as links, other
+// at maxOutput bytes, with a note), images of the types the API takes
+// whose bytes are of that type as images (at most maxImageBytes in all;
+// each also named in the text), resources as links, other
 // content as a note, structured content as JSON text when there is no
 // other, and the server's error flag as IsError.
 func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
@@ -22,7 +30,7 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 		return engine.ToolOutput{IsError: true, Text: "the server sent no result"}
 	}
 	var parts []string
-	var blocks []api.ContentBlock
+	var images []engine.ToolImage
 	imageBytes := 0
 	for _, c := range res.Content {
 		switch c := c.(type) {
@@ -35,8 +43,18 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 			case imageBytes+len(c.Data) > maxImageBytes:
 				parts = append(parts, fmt.Sprintf("[an image of %s left out: the images of one result are limited to %d MiB]", size(len(c.Data)), maxImageBytes>>20))
 			default:
+				b := api.ImageBlock(c.MIMEType, c.Data)
+				if b.Validate(api.RoleUser) != nil {
+					// Sent on, it would make every later request fail.
+					parts = append(parts, fmt.Sprintf("[an image of %s left out: its bytes are not the %s image they are said to be]", size(len(c.Data)), c.MIMEType))
+					break
+				}
 				imageBytes += len(c.Data)
-				blocks = append(blocks, api.ImageBlock(c.MIMEType, c.Data))
+				img := engine.ToolImage{MediaType: c.MIMEType, Data: c.Data}
+				if cfg, _, err := image.DecodeConfig(bytes.NewReader(c.Data)); err == nil {
+					img.Width, img.Height = cfg.Width, cfg.Height
+				}
+				images = append(images, img)
 				parts = append(parts, fmt.Sprintf("[image: %s, %s]", c.MIMEType, size(len(c.Data))))
 			}
 		case *sdk.AudioContent:
@@ -61,7 +79,7 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 			parts = append(parts, string(b))
 		}
 	}
-	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Blocks: blocks, IsError: res.IsError}
+	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Images: images, IsError: res.IsError}
 }
 
 // link writes a resource link as a markdown link, with its description.

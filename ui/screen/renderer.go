@@ -39,6 +39,7 @@ type Renderer struct {
 	paused        bool
 	stopped       bool
 	frames        int
+	drawn         chan struct{} // closed by the first frame written
 }
 
 // Option configures a Renderer.
@@ -56,7 +57,7 @@ func newRenderer(out io.Writer, fps int, opts ...Option) *Renderer {
 	if fps < 1 {
 		fps = 1
 	}
-	r := &Renderer{out: out, interval: time.Second / time.Duration(fps), now: time.Now, after: afterFunc}
+	r := &Renderer{out: out, interval: time.Second / time.Duration(fps), now: time.Now, after: afterFunc, drawn: make(chan struct{})}
 	for _, o := range opts {
 		o(r)
 	}
@@ -136,6 +137,10 @@ func (r *Renderer) Write(p []byte) (int, error) {
 	return r.out.Write(p)
 }
 
+// Drawn is closed once the first frame is written: what waits for it (the
+// MCP servers' start) never delays that frame.
+func (r *Renderer) Drawn() <-chan struct{} { return r.drawn }
+
 // frameCount is how many frames have been written.
 func (r *Renderer) frameCount() int {
 	r.mu.Lock()
@@ -171,6 +176,9 @@ func (r *Renderer) frame() {
 		return
 	}
 	r.frames++
+	if r.frames == 1 {
+		defer close(r.drawn) // once written
+	}
 	if r.sync {
 		b = append(append([]byte(ansi.SetModeSynchronizedOutput), b...), ansi.ResetModeSynchronizedOutput...)
 	}

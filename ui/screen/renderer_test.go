@@ -127,10 +127,17 @@ func TestAnUnchangedFrameCostsNothing(t *testing.T) {
 func TestFramesAreThrottledAndIdleHoldsNoTimer(t *testing.T) {
 	r, out, c := newTestRenderer(t, 10) // one frame per 100 ms
 	r.resize(20, 2)
+	select {
+	case <-r.Drawn():
+		t.Fatal("Drawn is closed before a frame")
+	default:
+	}
 	r.draw("frame 0")
 	if r.frameCount() != 1 {
 		t.Fatalf("first frame not written at once: %d", r.frameCount())
 	}
+	<-r.Drawn() // closed by the first frame
+
 	for i := 1; i <= 50; i++ { // 50 changes within 50 ms
 		c.advance(time.Millisecond)
 		r.draw("frame " + string(rune('0'+i%10)) + strings.Repeat(".", i%3))

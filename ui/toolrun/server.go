@@ -118,18 +118,19 @@ func StartServer(s ServerSpec) (*Process, error) {
 // Done is closed when the server has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// Exit says how the server ended, once Done is closed: its exit status and
-// the end of what it wrote on standard error.
+// Exit says how the server ended, once Done is closed: its exit status,
+// such as "exit status 2", or "exited".
 func (p *Process) Exit() string {
-	msg := "exited"
 	if p.err != nil {
-		msg = p.err.Error()
+		return p.err.Error()
 	}
-	if e := p.stderr.String(); e != "" {
-		msg += ": " + e
-	}
-	return msg
+	return "exited"
 }
+
+// Stderr is the end of what the server wrote on standard error so far (the
+// last 4 KiB), trimmed of surrounding white space. It is the server's own
+// text: sanitize it before showing it.
+func (p *Process) Stderr() string { return p.stderr.String() }
 
 // stopGrace is how long Stop waits for a server to exit once its input is
 // closed, before killing it.

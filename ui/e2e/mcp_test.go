@@ -1,0 +1,56 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// mcpServer is a stdio MCP server in sh with one tool, read_file, whose
+// every answer is "the answer is 42". It creates the file "started" in
+// its folder as it starts.
+const mcpServer = `: > "$(dirname "$0")/started"
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  case "$line" in
+  *'"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"sh","version":"1"}}}\n' "$id" ;;
+  *'"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"read_file","description":"reads a file","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}]}}\n' "$id" ;;
+  *'"tools/call"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"the answer is 42"}]}}\n' "$id" ;;
+  *) [ -n "$id" ] && printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}\n' "$id" ;;
+  esac
+done
+`
+
+// TestMCPServerStartsAfterTheFirstFrame runs muse with an MCP server of an
+// --mcp-config file: the server starts once the screen is drawn, with no
+// turn asking for it yet; then a prompt calls its tool, the approval box
+// names the server, y runs it, and the reply shows its answer.
+func TestMCPServerStartsAfterTheFirstFrame(t *testing.T) {
+	h := newHome(t, "")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "server.sh")
+	if err := os.WriteFile(script, []byte(mcpServer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(config, []byte(`{"mcpServers": {"fs": {"command": "sh", "args": ["`+script+`"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := start(t, h, 100, 30, "--demo", "--mcp-config", config)
+	tm.waitFor("Ask anything")
+	tm.waitUntil("the MCP server to start, before any turn", waitDeadline, func(string) bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	})
+	tm.typ("demo:mcp what is in /srv/notes.txt?\r")
+	tm.waitFor("run tool fs__read_file of MCP server fs?")
+	tm.waitFor(`"path": "/srv/notes.txt"`)
+	tm.typ("y")
+	tm.waitFor("The tool returned: the answer is 42")
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}
