@@ -15,7 +15,7 @@ import (
 func TestJSONExportCarriesToolImages(t *testing.T) {
 	src := newTestStore(t)
 	w := session.NewWriter(src, fullParams())
-	png := []byte("\x89PNG\r\n\x1a\ntool image")
+	png := tinyPNG()
 	img, err := w.SaveAttachment(session.Attachment{Name: "fs__read_media_file image 1", Kind: session.AttachImage, MediaType: "image/png"}, png)
 	if err != nil {
 		t.Fatal(err)

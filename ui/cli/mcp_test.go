@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,8 +35,8 @@ func writeMCPConfig(t *testing.T, servers map[string]string) string {
 		t.Fatal(err)
 	}
 	var parts []string
-	for name, s := range servers {
-		parts = append(parts, `"`+name+`": `+strings.ReplaceAll(s, "DIR", dir))
+	for _, name := range slices.Sorted(maps.Keys(servers)) { // in a known order
+		parts = append(parts, `"`+name+`": `+strings.ReplaceAll(servers[name], "DIR", dir))
 	}
 	path := filepath.Join(dir, "mcp.json")
 	if err := os.WriteFile(path, []byte(`{"mcpServers": {`+strings.Join(parts, ",\n")+`}}`), 0o600); err != nil {

@@ -61,7 +61,10 @@ func TestResumeShowsAttachments(t *testing.T) {
 	tm.typ("\x1b[H") // home: the top of the conversation
 	tm.waitFor("+ notes.md · 15 B")
 	tm.typ("and again?\r")
-	tm.waitFor("stop end_turn")
-	tm.typ("\x03\x03")
-	tm.waitExit()
+	tm.waitFor("## and again?")
+	tm.waitUntil("the reply to end", waitDeadline, func(s string) bool { return !strings.Contains(statusLine(s), "esc cancels") })
+	tm.typ("\x04") // ctrl+d on an empty input quits
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
 }
