@@ -246,12 +246,12 @@ func embedded(sessionID string, entries []session.Entry, files Files) map[string
 
 // writeMarkdownAttachments lists a prompt's attachments, each a link to
 // its stored file when there is one.
-func writeMarkdownAttachments(b *strings.Builder, sess *session.Session, e *session.Entry, files Files) {
-	if len(e.Attachments) == 0 {
+func writeMarkdownAttachments(b *strings.Builder, sess *session.Session, as []session.Attachment, files Files) {
+	if len(as) == 0 {
 		return
 	}
 	b.WriteString("\n")
-	for _, a := range e.Attachments {
+	for _, a := range as {
 		name := oneLine(a.Name)
 		what := a.Kind
 		if a.Width > 0 {
@@ -285,7 +285,7 @@ func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.En
 	switch e.Kind {
 	case session.KindUser:
 		fmt.Fprintf(b, "## You\n\n%s\n", trimNL(e.Text))
-		writeMarkdownAttachments(b, sess, e, files)
+		writeMarkdownAttachments(b, sess, e.Attachments, files)
 	case session.KindAssistant:
 		writeMarkdownReply(b, sess, e)
 	case session.KindError:
@@ -299,6 +299,7 @@ func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.En
 		b.WriteString("## Tool results\n")
 		for _, r := range e.ToolResults {
 			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+			writeMarkdownAttachments(b, sess, r.Images, files)
 		}
 	default:
 		if e.Text != "" {

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"muse/api"
@@ -30,6 +31,10 @@ func TestJSONExportCarriesToolImages(t *testing.T) {
 	sess, err := src.Load(w.ID())
 	if err != nil {
 		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := Export(sess, "md", &md, sanitize.ForExport, src); err != nil || !strings.Contains(md.String(), "- Attached ![fs\\_\\_read\\_media\\_file image 1](file://") && !strings.Contains(md.String(), "- Attached ![fs__read_media_file image 1](file://") {
+		t.Errorf("the Markdown export should link the tool's image: %v\n%s", err, md.String())
 	}
 	var b bytes.Buffer
 	if err := Export(sess, "json", &b, sanitize.ForExport, src); err != nil {
