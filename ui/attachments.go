@@ -192,7 +192,7 @@ func (m Model) detach(n int) (tea.Model, tea.Cmd) {
 		m.notice = "removed " + textfmt.Plural(len(m.pending), "attachment")
 		m.pending = nil
 	case n > len(m.pending):
-		m.notice = fmt.Sprintf("there %s", textfmt.Plural(len(m.pending), "attachment"))
+		m.notice = fmt.Sprintf("no attachment %d: %s waiting", n, textfmt.Plural(len(m.pending), "attachment"))
 	default:
 		m.notice = "removed " + sanitize.Line(m.pending[n-1].Name)
 		m.pending = slices.Delete(slices.Clone(m.pending), n-1, n)

@@ -232,3 +232,19 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	}
 	_ = cmd
 }
+
+// A prompt typed again after its mention's file was detached attaches the
+// file again: only the very same input, unchanged, skips it.
+func TestRetypedMentionAttachesAgain(t *testing.T) {
+	h := newHarness(t, 0)
+	notes := writeFile(t, "notes.md", "x\n")
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.mentioned = "check @" + notes // as after a paste whose file was detached
+	m.input = m.input.SetValue("check @" + notes + "!")
+	m, _ = m.updateInput(tea.KeyMsg{Type: tea.KeyBackspace}) // typed again
+	next, _ := m.send(m.input.Value())
+	if m = next.(Model); m.attaching != 1 {
+		t.Errorf("the retyped prompt's mention should be attached (attaching %d)", m.attaching)
+	}
+}

@@ -48,7 +48,11 @@ func (m Model) waitingForApproval() bool {
 // updateInput passes msg to the input, then sizes the screen to its rows.
 func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
+	before := m.input.Value()
 	m.input, cmd = m.input.Update(msg)
+	if m.input.Value() != before {
+		m.mentioned = "" // a prompt typed again attaches its mentions again
+	}
 	return m.layout(), cmd
 }
 

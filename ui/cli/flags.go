@@ -303,10 +303,12 @@ func writeHelp(w io.Writer, root *cobra.Command) {
 }
 
 // helpKeys lists the chat screen's keys, for --help and the manual page.
-const helpKeys = `  enter send · alt+enter or ctrl+j newline · ↑/↓ earlier prompts · ctrl+x $EDITOR
-  ctrl+a/ctrl+e start/end of line · esc close help, or cancel the reply
-  ctrl+↑ or alt+↑ select a message (y copy, c code, e edit, r regenerate, [ ] branches, f fork)
-  ctrl+c cancel the reply, else clear the input, else quit · ctrl+y copy the last reply
-  pgup/pgdn ctrl+u/ctrl+d home/end wheel scroll · ctrl+t thinking · ctrl+s sessions
-  ctrl+n new session · / commands (tab completes) · ? all keys and commands
+const helpKeys = `  enter send (while a reply streams: queue it) · alt+enter or ctrl+j newline · ↑/↓ earlier prompts
+  ctrl+a/ctrl+e start/end of line · ctrl+u/ctrl+k delete to its start/end · ctrl+x $EDITOR
+  esc close help, or cancel the reply · ctrl+z suspend (fg resumes)
+  ctrl+c cancel the reply, else clear the input, else twice to quit · ctrl+d quit at once
+  ctrl+↑ or alt+↑ select a message (y copy, c code, e edit, r regenerate, [ ] branches, f fork, a attach)
+  pgup/pgdn shift+↑/↓ home/end wheel scroll · ctrl+y copy the last reply · ctrl+t thinking
+  ctrl+v attach the clipboard's image · @path or /attach PATH attach a file (tab completes)
+  ctrl+s sessions · ctrl+n new session · / commands (tab completes) · ? all keys and commands
 `

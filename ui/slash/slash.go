@@ -274,14 +274,20 @@ func Hint(input string, width int) string {
 	return slashFitHint(items, width)
 }
 
-// slashHelpLines is one line per command, "/name ARGS  help", with the help
-// texts aligned, for the help screen.
+// helpUsageWidth is the widest usage that sets the column of the help.
+const helpUsageWidth = 34
+
+// HelpLines is one line per command, "/name ARGS  help", with the help
+// texts aligned, for the help screen; a usage wider than helpUsageWidth
+// has its help two spaces after it.
 func HelpLines() []string {
 	usages := make([]string, len(slashCommands))
 	widest := 0
 	for i, c := range slashCommands {
 		usages[i] = strings.TrimSpace("/" + c.name + " " + c.args)
-		widest = max(widest, utf8.RuneCountInString(usages[i]))
+		if n := utf8.RuneCountInString(usages[i]); n <= helpUsageWidth {
+			widest = max(widest, n) // a longer one does not push every help aside
+		}
 	}
 	lines := make([]string, len(slashCommands))
 	for i, c := range slashCommands {
@@ -289,7 +295,7 @@ func HelpLines() []string {
 		if len(c.aliases) > 0 {
 			help += " (also /" + strings.Join(c.aliases, ", /") + ")"
 		}
-		pad := strings.Repeat(" ", widest-utf8.RuneCountInString(usages[i]))
+		pad := strings.Repeat(" ", max(widest-utf8.RuneCountInString(usages[i]), 0))
 		lines[i] = usages[i] + pad + "  " + help
 	}
 	return lines
