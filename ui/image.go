@@ -263,7 +263,11 @@ func (m Model) finishImage(d imageDone) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m.quit()
 	}
-	return m.layout().queueAfterTurn(d.err == nil && !j.cancelled)
+	next, cmd := m.layout().queueAfterTurn(d.err == nil && !j.cancelled)
+	if j.cancelled {
+		return next, cmd
+	}
+	return next, tea.Batch(cmd, m.notifyEnd(j.started, "image"))
 }
 
 // cancelImage stops the image turn: what was saved stays, and the engine

@@ -98,6 +98,10 @@ type Options struct {
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
+	// Notify is how a reply or image that took a while is announced when
+	// it is ready while the terminal is out of focus: "bell", "osc9",
+	// "osc777", or "" or "off" for not at all (see notifySeq).
+	Notify string
 	// Attach are attachments waiting above the input when the screen
 	// opens: the files of --attach, and what was piped into muse (cat
 	// notes.md | muse) as one named "stdin".
@@ -138,6 +142,7 @@ type Model struct {
 	*common
 	state         state
 	width, height int
+	blurred       bool // the terminal reported that it lost focus
 
 	// The children: the conversation, the input, and, behind w, those that
 	// are large to copy (the model is copied on every Update).
@@ -386,6 +391,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	switch msg := msg.(type) {
+	case tea.FocusMsg, tea.BlurMsg:
+		_, m.blurred = msg.(tea.BlurMsg)
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)

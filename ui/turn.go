@@ -551,5 +551,9 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m.quit()
 	}
-	return m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)
+	next, cmd := m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)
+	if t.cancelled {
+		return next, cmd
+	}
+	return next, tea.Batch(cmd, m.notifyEnd(t.started, "reply"))
 }

@@ -33,6 +33,7 @@ type config struct {
 
 	versionHeader string
 	theme         string
+	notify        string // the profile's notify: how a long turn's end is announced out of focus
 	keys          map[string][]string
 	profile       string
 
@@ -92,6 +93,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		demo:           f.demo,
 		theme:          first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
 		keys:           prof.Keys,
+		notify:         prof.Notify,
 		profile:        prof.Name,
 		noSave:         boolSetting(f, "no-save", f.noSave, prof.Save),
 		noMouse:        boolSetting(f, "no-mouse", f.noMouse, prof.Mouse),

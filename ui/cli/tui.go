@@ -77,7 +77,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	terminal := preview.Detect(env.Getenv, in, os.Stdout, 100*time.Millisecond)
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
-		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys,
+		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
 	if len(piped) > 0 {
@@ -126,7 +126,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// muse draws its own frames (ui/screen), only when they change; Bubble
 	// Tea's renderer, which wakes at its frame rate even when idle, draws
 	// only where the screen cannot (off unix) or stdout is not a terminal.
-	scr, err := screen.Open(in, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput))
+	scr, err := screen.Open(in, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput), screen.WithFocusReports(cfg.notify != "" && cfg.notify != "off"))
 	var p *tea.Program
 	var drawn <-chan struct{} // closed once the first frame is drawn
 	switch {

@@ -56,8 +56,8 @@ func (md *markdown) renderLines(text string, width int) ([]string, bool) {
 	return lines, true
 }
 
-// glamour renders text with the renderer for width, sanitized and with tabs
-// expanded.
+// glamour renders text with the renderer for width, sanitized, with tabs
+// expanded and with its list items given a hanging indent (see hangItems).
 func (md *markdown) glamour(text string, width int) (string, bool) {
 	width = max(width, 10)
 	r, ok := md.renderers[width]
@@ -85,7 +85,7 @@ func (md *markdown) glamour(text string, width int) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return strings.ReplaceAll(sanitize.Text(out), "\t", "    "), true
+	return hangItems(strings.ReplaceAll(sanitize.Text(out), "\t", "    "), text, md.style, width), true
 }
 
 // highlights reports whether glamour colours code blocks with chroma, whose

@@ -250,7 +250,7 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 	}
 	lines := []string{st.AssistantLabel.Render("image") + model}
 	add := func(s string) { lines = append(lines, indent(s)) }
-	add(st.UserText.Render(textfmt.Wrap("prompt: "+sanitize.Plain(e.ImagePrompt), width)))
+	add(st.UserText.Render(textfmt.WrapAfter("prompt: ", sanitize.Plain(e.ImagePrompt), width)))
 	if p := e.ImageParams; p != nil {
 		var set []string
 		if p.Size != "" {
@@ -302,7 +302,7 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 			}
 		}
 		if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(e.ImagePrompt) {
-			add(st.Muted.Render(textfmt.Wrap("   revised: "+sanitize.Plain(rp), width)))
+			add(st.Muted.Render(textfmt.WrapAfter("   revised: ", sanitize.Plain(rp), width)))
 		}
 		if pv, ok := r.Previews[img.Path]; ok && r.ShowPreviews && img.Path != "" {
 			add(pv)

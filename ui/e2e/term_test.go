@@ -466,7 +466,8 @@ func (tm *term) given() bool {
 // checkRestored checks, once muse has exited, that it gave the terminal
 // back as it found it: the terminal's mode cooked (canonical input, echo),
 // and the output read to its end leaving the cursor shown, the alternate
-// screen left, mouse reporting and bracketed paste off, and autowrap on.
+// screen left, mouse and focus reporting and bracketed paste off, and
+// autowrap on.
 func (tm *term) checkRestored() {
 	tm.t.Helper()
 	tm.checkCooked()
@@ -487,7 +488,7 @@ func (tm *term) checkRestored() {
 		tm.t.Errorf("the cursor is left hidden")
 	}
 	for _, m := range []ansi.Mode{ansi.ModeMouseNormal, ansi.ModeMouseButtonEvent, ansi.ModeMouseAnyEvent,
-		ansi.ModeMouseExtSgr, ansi.ModeBracketedPaste} {
+		ansi.ModeMouseExtSgr, ansi.ModeBracketedPaste, ansi.ModeFocusEvent} {
 		if tm.modes[m] {
 			tm.t.Errorf("mode %v is left on", m)
 		}

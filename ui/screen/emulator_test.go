@@ -71,7 +71,7 @@ func TestALineDrawnWiderThanCountedStaysInItsRow(t *testing.T) {
 	term := otherWidths{w: e, drawn: map[string]string{"👍🏽": "👍👍"}}
 	c := &fakeClock{}
 	r := newRenderer(term, 30, WithClock(c.now, c.after), WithSyncOutput(true))
-	if _, err := io.WriteString(r, enterModes(false)); err != nil { // as Screen.enter does
+	if _, err := io.WriteString(r, enterModes(false, false)); err != nil { // as Screen.enter does
 		t.Fatal(err)
 	}
 	r.resize(width, height)
@@ -101,7 +101,7 @@ func TestALineDrawnNarrowerThanCountedLeavesNoOldCells(t *testing.T) {
 	term := otherWidths{w: e, drawn: map[string]string{"❤️": "❤"}}
 	c := &fakeClock{}
 	r := newRenderer(term, 30, WithClock(c.now, c.after))
-	if _, err := io.WriteString(r, enterModes(false)); err != nil {
+	if _, err := io.WriteString(r, enterModes(false, false)); err != nil {
 		t.Fatal(err)
 	}
 	r.resize(width, height)

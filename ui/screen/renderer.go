@@ -28,6 +28,7 @@ type Renderer struct {
 	now      func() time.Time
 	after    func(time.Duration, func())
 	sync     bool // frames are wrapped in synchronized output
+	focus    bool // the screen has the terminal report focus (mode 1004)
 
 	width, height int
 	shown         []string // the lines on the terminal, before they were cut to the width
@@ -50,6 +51,13 @@ type Option func(*Renderer)
 // it on only for a terminal that said it has the mode (see preview.Detect).
 func WithSyncOutput(on bool) Option {
 	return func(r *Renderer) { r.sync = on }
+}
+
+// WithFocusReports has the screen ask the terminal, when on, to report
+// when it gains and loses focus (mode 1004), and turn that off again
+// whenever it gives the terminal back.
+func WithFocusReports(on bool) Option {
+	return func(r *Renderer) { r.focus = on }
 }
 
 // newRenderer returns a renderer writing to out at most fps frames a second.

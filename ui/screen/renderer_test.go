@@ -276,8 +276,9 @@ func TestEveryLineIsPlacedAndErasedInItsRow(t *testing.T) {
 }
 
 func TestModesAreUndoneInReverse(t *testing.T) {
-	for _, mouse := range []bool{false, true} {
-		on, off := enterModes(mouse), leaveModes(mouse)
+	for i, mouse := range []bool{false, true, false, true} {
+		focus := i >= 2
+		on, off := enterModes(mouse, focus), leaveModes(mouse, focus)
 		for _, m := range []string{"1049", "25", "2004"} {
 			if !strings.Contains(on, "?"+m) || !strings.Contains(off, "?"+m) {
 				t.Errorf("mouse=%v: mode %s not both set (%q) and reset (%q)", mouse, m, on, off)
@@ -285,6 +286,12 @@ func TestModesAreUndoneInReverse(t *testing.T) {
 		}
 		if got := strings.Contains(on, "?1002h") && strings.Contains(off, "?1002l"); got != mouse {
 			t.Errorf("mouse=%v: mouse mode set and reset = %v", mouse, got)
+		}
+		if got := strings.Contains(on, "?1004h") && strings.Contains(off, "?1004l"); got != focus {
+			t.Errorf("focus=%v: focus reports set and reset = %v", focus, got)
+		}
+		if strings.Contains(on, "?1004") != focus {
+			t.Errorf("focus=%v: focus reports asked for: %q", focus, on)
 		}
 		if !strings.Contains(on, ansi.ResetModeAutoWrap) || !strings.Contains(off, ansi.SetModeAutoWrap) {
 			t.Errorf("mouse=%v: autowrap not turned off (%q) and back on (%q)", mouse, on, off)

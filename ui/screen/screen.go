@@ -104,7 +104,7 @@ func (s *Screen) resume() error {
 	if left {
 		err = s.enter()
 	} else if _, err = term.MakeRaw(int(s.in.Fd())); err == nil { // stopped by SIGSTOP: keep the mode saved at start
-		_, err = io.WriteString(s.r, enterModes(s.mouse))
+		_, err = io.WriteString(s.r, enterModes(s.mouse, s.r.focus))
 	}
 	s.r.resumeDrawing()
 	// Not s.sendSize() itself: after a child process, resume runs on Bubble
@@ -183,7 +183,7 @@ func (s *Screen) enter() error {
 	s.mu.Lock()
 	s.state = state
 	s.mu.Unlock()
-	_, err = io.WriteString(s.r, enterModes(s.mouse))
+	_, err = io.WriteString(s.r, enterModes(s.mouse, s.r.focus))
 	return err
 }
 
@@ -196,7 +196,7 @@ func (s *Screen) leave() error {
 	if state == nil {
 		return nil
 	}
-	_, werr := io.WriteString(s.r, leaveModes(s.mouse))
+	_, werr := io.WriteString(s.r, leaveModes(s.mouse, s.r.focus))
 	if err := term.Restore(int(s.in.Fd()), state); err != nil {
 		return fmt.Errorf("restore the terminal: %w", err)
 	}
@@ -206,20 +206,27 @@ func (s *Screen) leave() error {
 // enterModes is what the terminal is told when the screen opens: the
 // alternate screen, cleared, the cursor hidden, autowrap off (a line the
 // terminal finds wider than muse does is clipped, not wrapped onto the next
-// row), bracketed paste and, with mouse, button presses and drags in SGR
-// encoding.
-func enterModes(mouse bool) string {
+// row), bracketed paste, with mouse button presses and drags in SGR
+// encoding, and with focus focus reports (mode 1004), which Bubble Tea
+// reads as tea.FocusMsg and tea.BlurMsg.
+func enterModes(mouse, focus bool) string {
 	s := ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition +
 		ansi.HideCursor + ansi.ResetModeAutoWrap + ansi.SetModeBracketedPaste
 	if mouse {
 		s += ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr
 	}
+	if focus {
+		s += ansi.SetModeFocusEvent
+	}
 	return s
 }
 
 // leaveModes undoes enterModes, in reverse order.
-func leaveModes(mouse bool) string {
+func leaveModes(mouse, focus bool) string {
 	s := ""
+	if focus {
+		s += ansi.ResetModeFocusEvent
+	}
 	if mouse {
 		s += ansi.ResetModeMouseExtSgr + ansi.ResetModeMouseButtonEvent
 	}

@@ -154,3 +154,24 @@ func hangColumn(line string) int {
 	}
 	return lead + ansi.StringWidth(text[:len(text)-len(second)])
 }
+
+// WrapAfter soft-wraps text to width after label, with the rows it
+// continues on indented to where the text starts ("revised: a red fox…"
+// continues under "a"); as Wrap does when that would leave the text fewer
+// than 10 columns.
+func WrapAfter(label, text string, width int) string {
+	col := ansi.StringWidth(label)
+	if width-col < 10 {
+		return Wrap(label+text, width)
+	}
+	pad := strings.Repeat(" ", col)
+	rows := strings.Split(Wrap(text, width-col), "\n")
+	for i := range rows {
+		if i == 0 {
+			rows[i] = label + rows[i]
+		} else if rows[i] != "" {
+			rows[i] = pad + rows[i]
+		}
+	}
+	return strings.Join(rows, "\n")
+}

@@ -110,3 +110,14 @@ func TestTruncateRunes(t *testing.T) {
 
 // sink keeps a result a test measures, so that it is used.
 var sink string
+
+func TestWrapAfter(t *testing.T) {
+	got := WrapAfter("   revised: ", "a red fox sitting in a snowy forest at dawn", 30)
+	want := "   revised: a red fox sitting\n            in a snowy forest\n            at dawn"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got, want := WrapAfter("  label: ", "a b c d e f g h", 12), Wrap("  label: a b c d e f g h", 12); got != want {
+		t.Errorf("narrow: got %q, want %q", got, want)
+	}
+}

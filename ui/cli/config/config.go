@@ -49,11 +49,15 @@ type Profile struct {
 	ProviderVersion string
 	VersionHeader   string
 
-	Model          string
-	ImageModel     string
-	System         string
-	UserID         string
-	Theme          string
+	Model      string
+	ImageModel string
+	System     string
+	UserID     string
+	Theme      string
+	// Notify is how the chat screen says that a long reply or image is
+	// ready while the terminal is out of focus: one of NotifyModes; ""
+	// when unset (off).
+	Notify         string
 	ImageSize      string
 	NegativePrompt string
 

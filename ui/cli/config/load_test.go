@@ -53,6 +53,7 @@ prompt_extend = true
 watermark = false
 user_id = "u-1"
 theme = "dark"
+notify = "osc9"
 max_tool_rounds = 5
 save = false
 mouse = true
@@ -128,6 +129,7 @@ func TestLoadFull(t *testing.T) {
 		System:            "Be brief.\nBe kind.",
 		UserID:            "u-1",
 		Theme:             "dark",
+		Notify:            "osc9",
 		ImageSize:         "1024*768",
 		NegativePrompt:    "blurry",
 		MaxTokens:         i(4096),
@@ -159,9 +161,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 51, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 52, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 57, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 58, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}
@@ -281,6 +283,7 @@ func TestLoadErrors(t *testing.T) {
 			`image_size must be WIDTH*HEIGHT with positive numbers such as "1024*1024", got "1024x1024"`},
 		{"image_size zero", "[profiles.w]\nimage_size = \"0*10\"\n", 2, `image_size must be WIDTH*HEIGHT`},
 		{"theme", "[profiles.w]\ntheme = \"blue\"\n", 2, `theme must be one of dark, light, auto, high-contrast, nord, solarized-light, or the path of a theme file (.toml); got "blue"`},
+		{"notify", "[profiles.w]\nnotify = \"beep\"\n", 2, `notify must be one of off, bell, osc9, osc777, got "beep"`},
 		{"version_header", "[profiles.w]\nversion_header = \"provider version\"\n", 2,
 			`version_header must be an HTTP header name such as "anthropic-version", got "provider version"`},
 		{"provider_version", "[profiles.w]\nprovider_version = \"a\\nb\"\n", 2, `provider_version must not contain control characters`},

@@ -25,6 +25,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"system":             text(func(p *Profile) *string { return &p.System }, nil),
 	"user_id":            text(func(p *Profile) *string { return &p.UserID }, nil),
 	"theme":              text(func(p *Profile) *string { return &p.Theme }, theme),
+	"notify":             text(func(p *Profile) *string { return &p.Notify }, notify),
 	"image_size":         text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
 	"negative_prompt":    text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
 	"max_tokens":         whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
@@ -223,6 +224,18 @@ func headerName(s string) string {
 func theme(s string) string {
 	if !themes.IsFile(s) && !slices.Contains(themes.Names(), s) {
 		return "must be one of " + strings.Join(themes.Names(), ", ") + ", or the path of a theme file (.toml); got " + quote(s)
+	}
+	return ""
+}
+
+// NotifyModes are the values of notify: how the chat screen tells a
+// terminal out of focus that a long reply or image is ready.
+var NotifyModes = []string{"off", "bell", "osc9", "osc777"}
+
+// notify checks a notify mode.
+func notify(s string) string {
+	if !slices.Contains(NotifyModes, s) {
+		return "must be one of " + strings.Join(NotifyModes, ", ") + ", got " + quote(s)
 	}
 	return ""
 }

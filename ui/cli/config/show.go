@@ -34,6 +34,7 @@ func Show(p *Profile, w io.Writer) {
 		{"system", p.System},
 		{"user_id", p.UserID},
 		{"theme", p.Theme},
+		{"notify", p.Notify},
 		{"image_size", p.ImageSize},
 		{"negative_prompt", p.NegativePrompt},
 	} {

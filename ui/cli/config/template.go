@@ -98,6 +98,12 @@ max_tool_rounds = 20
 # text with it works; the wheel then no longer scrolls (--no-mouse).
 #mouse = false
 
+# When a reply or image that took 5 seconds or more is ready while the
+# terminal is out of focus: "bell" rings the bell, "osc9" (iTerm2, kitty,
+# WezTerm, foot, Windows Terminal) or "osc777" (VTE terminals such as
+# GNOME Terminal, and urxvt) sends a desktop notification. Default "off".
+#notify = "bell"
+
 # Key bindings: action = list of keys. Actions: send newline cancel quit
 # exit suspend pageup pagedown halfup halfdown top bottom help editor
 # thinking copy prev next complete sessions new open previews pasteimage
