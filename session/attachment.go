@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	"muse/api"
 	"muse/session/internal/fileio"
@@ -105,6 +107,32 @@ func (s *Store) ReadAttachment(sessionID string, a Attachment) ([]byte, error) {
 	}
 	if hashOf(data) != a.SHA256 {
 		return nil, fmt.Errorf("read attachment %q: its file changed: %w", a.Name, ErrAttachmentMissing)
+	}
+	return data, nil
+}
+
+// ReadImage returns the bytes of a generated image's file, for an export:
+// only a file in this store's images folder, at most MaxImageBytes.
+func (s *Store) ReadImage(img Image) ([]byte, error) {
+	root := filepath.Join(filepath.Dir(s.dir), imagesDir) + string(filepath.Separator)
+	p := filepath.Clean(img.Path)
+	if img.Path == "" || !filepath.IsAbs(p) || !strings.HasPrefix(p, root) {
+		return nil, fmt.Errorf("read image %q: not in muse's images folder", img.Path)
+	}
+	f, err := os.OpenFile(p, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read image: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read image %s: not a regular file", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read image %s: %w", p, err)
+	}
+	if len(data) > MaxImageBytes {
+		return nil, fmt.Errorf("read image %s: larger than %d bytes", p, MaxImageBytes)
 	}
 	return data, nil
 }

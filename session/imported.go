@@ -44,6 +44,9 @@ func (s *Store) saveImported(im Imported) (*Session, error) {
 	w := NewWriter(s, im.Params)
 	w.SetTitle(importedTitle(im)) // written with the header
 	err := w.create()
+	if err == nil {
+		im.Entries = s.restoreImages(w.ID(), im)
+	}
 	switch {
 	case err != nil:
 	case im.Tree:
@@ -86,6 +89,36 @@ func (s *Store) saveImportedFiles(id string, im Imported) {
 			_, _ = s.saveAttachment(id, a, data)
 		}
 	}
+}
+
+// restoreImages saves, into the new session's images folder, the
+// generated images whose bytes the export embeds (checked against their
+// hash, decoded whole), and returns the entries with their paths there.
+// The entries are copied where they change.
+func (s *Store) restoreImages(id string, im Imported) []Entry {
+	out := slices.Clone(im.Entries)
+	turn := 0
+	for i := range out {
+		if out[i].Kind != KindImage {
+			continue
+		}
+		turn++
+		imgs := slices.Clone(out[i].Images)
+		for j, img := range imgs {
+			data, ok := im.Files[img.SHA256]
+			imgs[j].SHA256 = ""
+			if !ok || hashOf(data) != img.SHA256 || checkImage(data) != nil {
+				continue
+			}
+			saved, err := s.SaveImage(id, turn, img.Index, data)
+			if err != nil {
+				continue
+			}
+			imgs[j].Path, imgs[j].Error = saved.Path, ""
+		}
+		out[i].Images = imgs
+	}
+	return out
 }
 
 // ownImages returns entries with every image path that does not lie in

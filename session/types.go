@@ -83,6 +83,9 @@ type Image struct {
 	RevisedPrompt string `json:"revised_prompt,omitempty"`
 	// Error says why this image failed, when it did.
 	Error string `json:"error,omitempty"`
+	// SHA256 names the image's bytes in a JSON export's "files" (only
+	// there: the journal has the file's path).
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // ImageParams are the settings of an image generation.

@@ -8,7 +8,9 @@ import (
 	"hash/fnv"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -390,6 +392,8 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 		for _, j := range jobs {
 			if shown := pv.build(j.path); shown != "" {
 				out[j.key] = shown
+			} else if _, err := os.Stat(j.path); errors.Is(err, fs.ErrNotExist) && j.key == j.path {
+				missing = append(missing, filepath.Base(j.path)) // a generated image's file
 			}
 		}
 		return previewsMsg{previews: out, missing: missing}

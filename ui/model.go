@@ -500,8 +500,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			for i, name := range msg.missing {
 				names[i] = textfmt.TruncateRunes(sanitize.Line(name), 40)
 			}
-			m.notice = fmt.Sprintf("%s of this session %s missing: %s (each is sent as a line naming it)",
-				textfmt.Plural(n, "attachment"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
+			m.notice = fmt.Sprintf("%s of this session %s missing: %s (an attachment is sent as a line naming it)",
+				textfmt.Plural(n, "file"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
 		}
 		return m, nil
 	case spinner.TickMsg:

@@ -163,3 +163,39 @@ func TestTextTranscriptListsAttachments(t *testing.T) {
 		t.Errorf("transcript:\n%s", b.String())
 	}
 }
+
+// A JSON export carries the images the session generated, and an import
+// saves them in its own session's folder: deleting the original, or
+// importing on another machine, leaves the imported session whole.
+func TestExportCarriesGeneratedImages(t *testing.T) {
+	src := newTestStore(t)
+	w := session.NewWriter(src, fullParams())
+	w.Append(session.Entry{ID: "e1", Kind: session.KindUser, Text: "x"})
+	id := w.ID()
+	img, err := src.SaveImage(id, 1, 0, tinyPNG())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(session.Entry{ID: "e2", Kind: session.KindImage, ImagePrompt: "a fox", Images: []session.Image{{Index: 0, Path: img.Path, Width: 3, Height: 2}}})
+	w.Close()
+	sess, _ := src.Load(id)
+	var b bytes.Buffer
+	if err := Export(sess, "json", &b, nil, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Delete(id); err != nil {
+		t.Fatal(err)
+	}
+	dst := newTestStore(t)
+	got, err := Import(dst, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := got.Entries[1].Images[0].Path
+	if !strings.HasPrefix(p, dst.ImageDir(got.ID)) || got.Entries[1].Images[0].Error != "" {
+		t.Fatalf("imported image %+v, want a file in %s", got.Entries[1].Images[0], dst.ImageDir(got.ID))
+	}
+	if data, err := os.ReadFile(p); err != nil || !bytes.Equal(data, tinyPNG()) {
+		t.Errorf("imported image file: %v", err)
+	}
+}

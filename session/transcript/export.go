@@ -2,11 +2,14 @@ package transcript
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +54,7 @@ func Export(sess *session.Session, format string, w io.Writer, clean func(format
 type Files interface {
 	AttachmentPath(sessionID string, a session.Attachment) string
 	ReadAttachment(sessionID string, a session.Attachment) ([]byte, error)
+	ReadImage(img session.Image) ([]byte, error)
 }
 
 // ExportBranches writes sess like Export, with every branch: in Markdown the
@@ -87,11 +91,13 @@ func export(sess *session.Session, format string, w io.Writer, clean func(format
 		if all {
 			c.Entries = sess.All
 		}
+		var embeds map[string][]byte
+		c.Entries, embeds = embedded(sess.ID, c.Entries, files)
 		v := struct {
 			*session.Session
 			Head  string            `json:"head,omitempty"`
 			Files map[string][]byte `json:"files,omitempty"`
-		}{Session: &c, Files: embedded(sess.ID, c.Entries, files)}
+		}{Session: &c, Files: embeds}
 		if all {
 			v.Head = sess.Head
 		}
@@ -218,30 +224,46 @@ func writeMarkdown(sess *session.Session, b *strings.Builder, files Files) {
 	}
 }
 
-// embedded returns the bytes of the attachments of entries, by hash, for
-// a JSON export; those that cannot be read are left out (an import reports
-// them missing).
-func embedded(sessionID string, entries []session.Entry, files Files) map[string][]byte {
+// embedded returns the bytes of the attachments and generated images of
+// entries, by hash, for a JSON export, and the entries with each image's
+// hash set (copied where they change). Files that cannot be read are left
+// out: an import reports them missing.
+func embedded(sessionID string, entries []session.Entry, files Files) ([]session.Entry, map[string][]byte) {
 	if files == nil {
-		return nil
+		return entries, nil
 	}
-	var out map[string][]byte
+	out := map[string][]byte{}
 	for _, e := range entries {
 		for _, a := range e.Files() {
 			if _, ok := out[a.SHA256]; ok {
 				continue
 			}
-			data, err := files.ReadAttachment(sessionID, a)
+			if data, err := files.ReadAttachment(sessionID, a); err == nil {
+				out[a.SHA256] = data
+			}
+		}
+	}
+	entries = slices.Clone(entries)
+	for i := range entries {
+		if len(entries[i].Images) == 0 {
+			continue
+		}
+		entries[i].Images = slices.Clone(entries[i].Images)
+		for j, img := range entries[i].Images {
+			data, err := files.ReadImage(img)
 			if err != nil {
 				continue
 			}
-			if out == nil {
-				out = map[string][]byte{}
-			}
-			out[a.SHA256] = data
+			sum := sha256.Sum256(data)
+			h := hex.EncodeToString(sum[:])
+			out[h] = data
+			entries[i].Images[j].SHA256 = h
 		}
 	}
-	return out
+	if len(out) == 0 {
+		out = nil
+	}
+	return entries, out
 }
 
 // writeMarkdownAttachments lists a prompt's attachments, each a link to
