@@ -19,6 +19,12 @@ func settled(ix *Index) *time.Time {
 	return &now
 }
 
+// unsettled sets the clock of ix to one at which no look is noted, nor
+// one noted trusted: each sync is a full look.
+func unsettled(ix *Index) {
+	ix.now = func() time.Time { return time.Time{} }
+}
+
 // sessions makes n sessions in store and returns their ids.
 func sessions(t *testing.T, store *session.Store, r *rand.Rand, n int) []string {
 	t.Helper()
@@ -126,7 +132,17 @@ func TestSyncLooksAtLockedJournalsOnly(t *testing.T) {
 func TestUnsettledLookNotNoted(t *testing.T) {
 	store := newStore(t)
 	sessions(t, store, rand.New(rand.NewPCG(9, 10)), 2)
-	ix := openCurrent(t, store) // the real clock: the directory just changed
+	ix, err := Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	dir, err := store.DirStamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.now = func() time.Time { return time.Unix(0, dir.MTime).Add(settle / 2) }
+	syncs(t, ix, 2, "a new index")
 	if _, ok, err := ix.noted(); err != nil || ok {
 		t.Fatalf("a look at a directory changed just now was noted (%v)", err)
 	}

@@ -232,14 +232,11 @@ func snippetLine(parts []index.Part, tty bool) string {
 	return b.String()
 }
 
-// listSessions runs "muse sessions list", from the index.
+// listSessions runs "muse sessions list": from the index, through the
+// store's Lister (see openStore), or from the journals when the index
+// cannot be opened, as in a directory muse may only read.
 func listSessions(env Env, store *session.Store, asJSON bool) int {
-	ix, err := openIndex(env, store)
-	if err != nil {
-		return fail(env, err)
-	}
-	infos, err := ix.List()
-	ix.Close()
+	infos, err := store.List()
 	if err != nil {
 		return fail(env, err)
 	}
