@@ -148,6 +148,24 @@ func (ix *Index) rowids(query string, args ...any) ([]int64, error) {
 // hits returns the hits of the entries rowids, in that order, with their
 // snippets for p. An entry gone since its rowid was found is left out.
 func (ix *Index) hits(rowids []int64, p *parsed) ([]Hit, error) {
+	// A few hundred at a time: a statement takes only so many values, and
+	// the texts of all the hits of a common word would not fit in memory.
+	const perQuery = 500
+	var hits []Hit
+	for len(rowids) > 0 {
+		n := min(perQuery, len(rowids))
+		some, err := ix.someHits(rowids[:n], p)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, some...)
+		rowids = rowids[n:]
+	}
+	return hits, nil
+}
+
+// someHits is hits for a few rowids.
+func (ix *Index) someHits(rowids []int64, p *parsed) ([]Hit, error) {
 	rows, err := ix.db.Query(`SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.chunk, e.off, e.len
 FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", int64s(rowids)...)
 	if err != nil {
