@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"os"
 
 	"muse/session/internal/fileio"
 )
@@ -47,21 +46,4 @@ func (s *Store) compact(sess *Session) error {
 		return fmt.Errorf("compact session %s: %w", sess.ID, err)
 	}
 	return nil
-}
-
-// note records what a session holds in the index, after a writer is done
-// with it, so that the next List or Latest need not read its journal.
-func (s *Store) note(sess *Session) error {
-	fi, err := os.Stat(s.path(sess.ID))
-	if err != nil {
-		return err
-	}
-	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	idx := s.readIndex()
-	if idx == nil {
-		return nil // List rebuilds a missing index from every journal
-	}
-	idx[sess.ID] = indexEntry{Info: sess.info(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
-	return s.writeIndex(idx)
 }

@@ -41,10 +41,8 @@ func (s *Store) Delete(id string) error {
 		}
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
-	// The index is only a cache, which List would correct: failing to
-	// update it does not undo the deletion. Nor does a temporary file a
-	// crash left, which the next delete or open retries.
-	_ = s.forget(id)
+	// A temporary file a crash left does not undo the deletion: the next
+	// delete or open retries.
 	_ = os.RemoveAll(s.AttachmentDir(id))
 	s.changed(id)
 	_ = s.removeSessionTemps(id)

@@ -9,17 +9,35 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// A Lister lists the sessions of a store from somewhere quicker than the
+// journals: a derived index (see muse/session/index), which this package
+// cannot import.
+type Lister func() ([]Info, error)
+
+// SetLister makes List, Find, Latest and OpenLatestAsync ask l for the
+// sessions; nil makes them read every journal. When l fails they read
+// every journal too: the journals are the truth, and l only quicker.
+func (s *Store) SetLister(l Lister) {
+	if l == nil {
+		s.lister.Store(nil)
+		return
+	}
+	s.lister.Store(&l)
+}
+
+// listerHook is the type of Store.lister.
+type listerHook = atomic.Pointer[Lister]
 
 // List returns every session of the store, the most recently updated first.
 // A journal that cannot be loaded is listed too, with the reason in Damaged
 // and in the title, as "(damaged: reason)".
 //
-// It reads only the journals that changed since the last List: the
-// directory's index.json keeps what List found in each journal, with the
-// journal's size and modification time, and is rewritten when anything
-// changed. A missing or corrupt index is rebuilt from the journals.
+// It asks the store's Lister (see SetLister), if any; else, or when that
+// fails, it reads every journal, only what a list shows of each.
 func (s *Store) List() ([]Info, error) {
 	infos, err := s.list()
 	if err != nil {
@@ -29,16 +47,16 @@ func (s *Store) List() ([]Info, error) {
 }
 
 func (s *Store) list() ([]Info, error) {
+	if l := s.lister.Load(); l != nil {
+		if infos, err := (*l)(); err == nil {
+			return infos, nil
+		}
+	}
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
 		return nil, err
 	}
-	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	old := s.readIndex()
-	next := make(map[string]indexEntry, len(des))
-	var infos []Info
-	var stale []scanJob
+	var jobs []scanJob
 	for _, de := range des {
 		id, ok := strings.CutSuffix(de.Name(), journalExt)
 		if !ok || !validID(id) || !de.Type().IsRegular() {
@@ -48,30 +66,14 @@ func (s *Store) list() ([]Info, error) {
 		if err != nil {
 			continue // removed since ReadDir
 		}
-		stamp := indexEntry{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
-		if e, ok := old[id]; ok && e.Size == stamp.Size && e.MTime == stamp.MTime {
-			next[id] = e
-			infos = append(infos, e.Info)
-			continue
-		}
-		stale = append(stale, scanJob{id: id, mtime: fi.ModTime(), entry: stamp})
+		jobs = append(jobs, scanJob{id: id, mtime: fi.ModTime()})
 	}
-	s.scanAll(stale)
-	for _, j := range stale {
-		if !j.ok {
-			continue // removed since ReadDir
+	s.scanAll(jobs)
+	var infos []Info
+	for _, j := range jobs {
+		if j.ok {
+			infos = append(infos, j.info)
 		}
-		if j.keep {
-			j.entry.Info = j.info
-			next[j.id] = j.entry
-		}
-		infos = append(infos, j.info)
-	}
-	changed := old == nil || len(stale) > 0
-	if (changed || len(next) != len(old)) && (len(next) > 0 || old != nil) {
-		// The index only saves work: List works without it, so failing to
-		// write it (a read-only directory, a full disk) is not an error.
-		_ = s.writeIndex(next)
 	}
 	sortInfos(infos)
 	return infos, nil
@@ -87,14 +89,11 @@ func sortInfos(infos []Info) {
 	})
 }
 
-// scanJob is a journal that List reads because the index has no valid
-// entry for it, and what it found.
+// scanJob is a journal that List reads, and what it found.
 type scanJob struct {
 	id    string
 	mtime time.Time
-	entry indexEntry // the journal's size and time, as listed
 	info  Info
-	keep  bool // info may go in the index
 	ok    bool // the journal was there
 }
 
@@ -105,7 +104,7 @@ func (s *Store) scanAll(jobs []scanJob) {
 	if workers <= 1 {
 		for i := range jobs {
 			j := &jobs[i]
-			j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
+			j.info, j.ok = s.scan(j.id, j.mtime)
 		}
 		return
 	}
@@ -114,31 +113,24 @@ func (s *Store) scanAll(jobs []scanJob) {
 		wg.Go(func() {
 			for i := w; i < len(jobs); i += workers {
 				j := &jobs[i]
-				j.info, j.keep, j.ok = s.scan(j.id, j.mtime)
+				j.info, j.ok = s.scan(j.id, j.mtime)
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// scan returns the Info of the journal of id, modified at mtime, and whether
-// it may be kept in the index: an error that is not damage to the journal,
-// such as a permission, may pass. ok is false when the journal is gone.
-func (s *Store) scan(id string, mtime time.Time) (info Info, keep, ok bool) {
+// scan returns the Info of the journal of id, modified at mtime. ok is
+// false when the journal is gone.
+func (s *Store) scan(id string, mtime time.Time) (info Info, ok bool) {
 	sess, _, err := s.loadStats(id, true) // the list needs no reply's content
 	if err == nil {
-		return sess.info(), true, true
+		return sess.info(), true
 	}
 	if errors.Is(err, ErrNotFound) {
-		return Info{}, false, false
+		return Info{}, false
 	}
-	why := reason(err)
-	info = Info{ID: id, Title: "(damaged: " + why + ")", Damaged: why, Updated: mtime.UTC()}
-	info.Created = info.Updated
-	if t, ok := idTime(id); ok {
-		info.Created = t
-	}
-	return info, errors.Is(err, ErrDamaged), true
+	return s.damagedInfo(id, err, mtime.UnixNano()), true
 }
 
 // reason says briefly why a journal could not be loaded.

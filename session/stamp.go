@@ -1,9 +1,9 @@
 package session
 
 // What a derived index of the journals (see muse/session/index) needs of
-// the store: the journals with their stamps, a journal loaded together with
-// the stamp of exactly the bytes replayed, and a word when a journal
-// changes.
+// the store: the journals with their stamps and the sessions locked, found
+// cheaply, a journal loaded together with the stamp of exactly the bytes
+// replayed, and a word when a journal changes.
 
 import (
 	"errors"
@@ -27,16 +27,56 @@ func stampOf(fi os.FileInfo) Stamp {
 	return Stamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 }
 
-// Journals returns the stamp of every journal in the store, by session id.
-// It reads the directory and the files' metadata, never their content.
-func (s *Store) Journals() (map[string]Stamp, error) {
+// DirStamp is what a directory's metadata says of its names: it changes
+// when a file is created, removed or renamed in it, not when a file is
+// written in place.
+type DirStamp struct {
+	// MTime and CTime are the directory's modification and change times,
+	// in nanoseconds since 1970 (CTime is 0 where the system has none).
+	MTime, CTime int64
+	// Dev and Ino identify the directory (0 where unknown).
+	Dev, Ino uint64
+}
+
+// Scan is what Store.Scan found in the store's directory.
+type Scan struct {
+	// Journals is the stamp of every journal, by session id.
+	Journals map[string]Stamp
+	// Locked are the sessions that have a lock file: a muse may be
+	// writing to them, in place, without changing the directory.
+	Locked []string
+	// Dir is the directory's stamp as the scan began; Steady says it
+	// still had it when the scan ended, so that Journals and Locked are
+	// what the directory held at that stamp.
+	Dir    DirStamp
+	Steady bool
+}
+
+// Scan returns the stamp of every journal in the store and the sessions
+// that have a lock file, with the directory's stamp. It reads the
+// directory and the journals' metadata, never their content.
+//
+// A muse changes a journal in place only while it holds the session's
+// lock, whose file it creates before and removes after: so while the
+// directory keeps the stamp of a steady scan, only the journals of the
+// sessions then locked can differ from what the scan found.
+func (s *Store) Scan() (Scan, error) {
+	before, err := s.DirStamp()
+	if err != nil {
+		return Scan{}, err
+	}
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
-		return nil, fmt.Errorf("list journals: %w", err)
+		return Scan{}, fmt.Errorf("list journals: %w", err)
 	}
-	out := make(map[string]Stamp, len(des))
+	sc := Scan{Journals: make(map[string]Stamp, len(des)), Dir: before}
 	for _, de := range des {
-		id, ok := strings.CutSuffix(de.Name(), journalExt)
+		name := de.Name()
+		if id, ok := strings.CutSuffix(name, lockExt); ok && validID(id) {
+			sc.Locked = append(sc.Locked, id)
+			continue
+		}
+		id, ok := strings.CutSuffix(name, journalExt)
 		if !ok || !validID(id) || !de.Type().IsRegular() {
 			continue
 		}
@@ -44,9 +84,35 @@ func (s *Store) Journals() (map[string]Stamp, error) {
 		if err != nil {
 			continue // removed since ReadDir
 		}
-		out[id] = stampOf(fi)
+		sc.Journals[id] = stampOf(fi)
 	}
-	return out, nil
+	after, err := s.DirStamp()
+	sc.Steady = err == nil && after == before
+	return sc, nil
+}
+
+// DirStamp returns the stamp of the store's directory.
+func (s *Store) DirStamp() (DirStamp, error) {
+	fi, err := os.Stat(s.dir)
+	if err != nil {
+		return DirStamp{}, fmt.Errorf("stat session directory: %w", err)
+	}
+	return dirStampOf(fi), nil
+}
+
+// StampsOf returns the stamps of the journals of the sessions ids; a
+// journal that is not there has none.
+func (s *Store) StampsOf(ids []string) map[string]Stamp {
+	out := make(map[string]Stamp, len(ids))
+	for _, id := range ids {
+		if !validID(id) {
+			continue
+		}
+		if fi, err := os.Lstat(s.path(id)); err == nil && fi.Mode().IsRegular() {
+			out[id] = stampOf(fi)
+		}
+	}
+	return out
 }
 
 // LoadStamped loads the session id as Load does, with what a list shows of

@@ -57,11 +57,12 @@ type Store struct {
 	// one in tests of full disks.
 	appendFile func(path string, data []byte, sync bool) error
 
-	mu      sync.Mutex           // guards held
-	held    map[string]*heldLock // the session locks this store holds, by id
-	indexMu sync.Mutex           // serializes this store's updates of the index
+	mu   sync.Mutex           // guards held
+	held map[string]*heldLock // the session locks this store holds, by id
 	// onChange is told of every journal written (see OnChange).
 	onChange changeHook
+	// lister lists the sessions quicker than the journals (see SetLister).
+	lister listerHook
 }
 
 // Open returns the store in dir. It creates dir, and any of its parents that
@@ -220,8 +221,8 @@ func (s *Store) load(id string) (*Session, error) {
 // Latest loads the most recently used session that can be loaded. It
 // returns an error wrapping ErrNoSessions when there is none.
 //
-// It finds it with the index, which the writer brings up to date when it
-// closes a session, so that only that session's journal is read.
+// It finds it with the store's Lister (see SetLister), so that only that
+// session's journal is read.
 func (s *Store) Latest() (*Session, error) {
 	ls, err := s.list()
 	if err != nil {

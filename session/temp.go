@@ -11,9 +11,12 @@ import (
 
 // The temporary files a crash left (see fileio.RemoveTemps) are removed
 // when muse opens a session, under its lock: no other muse can be writing
-// those of the session then (its images, its journal's compaction). The
-// index's, which muses share without a lock, are removed then too once they
-// are fileio.StaleTemp old: no save takes that long.
+// those of the session then (its images, its journal's compaction). Those
+// of index.json, which older muses share without a lock, are removed then
+// too once they are fileio.StaleTemp old: no save takes that long.
+
+// oldIndexName is the file in which older muses kept what List found.
+const oldIndexName = "index.json"
 
 // removeSessionTemps removes what crashes left of the saves of the session
 // id, whose lock the caller holds: the temporary files of its images and of
@@ -22,7 +25,7 @@ func (s *Store) removeSessionTemps(id string) error {
 	journal := id + journalExt
 	err := errors.Join(
 		fileio.RemoveTemps(s.dir, func(base string) bool { return base == journal }, time.Time{}),
-		fileio.RemoveTemps(s.dir, func(base string) bool { return base == indexName }, s.clock().Add(-fileio.StaleTemp)),
+		fileio.RemoveTemps(s.dir, func(base string) bool { return base == oldIndexName }, s.clock().Add(-fileio.StaleTemp)),
 		fileio.RemoveTemps(s.ImageDir(id), isImageName, time.Time{}),
 	)
 	if err != nil {

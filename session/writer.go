@@ -533,16 +533,9 @@ func (w *Writer) Close() error {
 	defer w.ioMu.Unlock()
 	err := w.commitLocked(n, true)
 	w.mu.Lock()
-	id, exists, unsaved, unlock := w.sess.ID, w.exists, len(w.pending), w.unlock
+	id, unsaved, unlock := w.sess.ID, len(w.pending), w.unlock
 	w.unlock = nil
-	var snap Session
-	if w.store != nil && exists && err == nil {
-		snap = w.snapshot()
-	}
 	w.mu.Unlock()
-	if snap.ID != "" {
-		_ = w.store.note(&snap) // the index is only a cache
-	}
 	if unlock != nil {
 		unlock()
 	}

@@ -6,23 +6,30 @@
 //
 // The journals stay the truth and the index is only derived from them: each
 // session's row keeps the size and modification time of the journal it was
-// read from, and Sync re-reads every journal whose stamp differs, drops the
-// sessions whose journal is gone, and rebuilds the whole file when it is
-// missing, of another version (PRAGMA user_version) or not a database.
-// Deleting the file loses nothing. An Updater keeps the index current with
-// a store's writes in the background, off the writer's path.
+// read from, and Sync re-reads every journal whose stamp differs and drops
+// the sessions whose journal is gone; while the directory is as it was at
+// the last full look, it stats only the journals of the sessions a muse had
+// locked (see Sync). A file that is missing, of another version (PRAGMA
+// user_version) or not a database is rebuilt. Deleting the file loses
+// nothing. An Updater keeps the index current with a store's writes in the
+// background, off the writer's path; what a process reads of a journal that
+// changes before it is written is not written, so that an index never goes
+// back to an older journal.
 package index
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver
 
 	"muse/session"
 	"muse/session/internal/fileio"
@@ -33,15 +40,16 @@ const FileName = "index.sqlite"
 
 // version is the schema of the index, kept in PRAGMA user_version; a file
 // of another version is rebuilt.
-const version = 1
+const version = 2
 
-// schema creates the tables of an empty index. The full-text table
-// gathers up to 32 MiB in memory before it writes a segment: fewer
-// segments are fewer merges, the most of a rebuild's work after the
-// tokenizing. entries holds one row per
+// schema creates the tables of an empty index. entries holds one row per
 // entry of every branch; texts, an FTS5 table without content of its own,
-// indexes their text under the same rowid; the text itself is kept, packed,
-// in entries, for snippets.
+// indexes their text under the same rowid; chunks keeps the texts, for
+// snippets, deflated by the chunk (see packTexts): chunk, off and len say
+// where in them an entry's text is. The full-text table gathers up to
+// 32 MiB in memory before it writes a segment: fewer segments are fewer
+// merges, the most of a rebuild's work after the tokenizing. look holds,
+// in one row, what the last full look at the directory saw (see Sync).
 const schema = `
 CREATE TABLE sessions(
 	id TEXT PRIMARY KEY,
@@ -54,9 +62,9 @@ CREATE TABLE sessions(
 	entries INTEGER NOT NULL,
 	text_bytes INTEGER NOT NULL,
 	size INTEGER NOT NULL,
-	mtime INTEGER NOT NULL
+	mtime INTEGER NOT NULL,
+	card TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX sessions_updated ON sessions(updated);
 CREATE TABLE entries(
 	rowid INTEGER PRIMARY KEY,
 	session TEXT NOT NULL,
@@ -68,11 +76,25 @@ CREATE TABLE entries(
 	role TEXT NOT NULL,
 	model TEXT NOT NULL,
 	time INTEGER NOT NULL,
-	text BLOB NOT NULL
+	chunk INTEGER NOT NULL,
+	off INTEGER NOT NULL,
+	len INTEGER NOT NULL
 );
 CREATE INDEX entries_session ON entries(session);
+CREATE TABLE chunks(
+	rowid INTEGER PRIMARY KEY,
+	data BLOB NOT NULL
+);
 CREATE VIRTUAL TABLE texts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 INSERT INTO texts(texts, rank) VALUES('hashsize', 33554432);
+CREATE TABLE look(
+	dir_mtime INTEGER NOT NULL,
+	dir_ctime INTEGER NOT NULL,
+	dir_dev INTEGER NOT NULL,
+	dir_ino INTEGER NOT NULL,
+	locked TEXT NOT NULL,
+	at INTEGER NOT NULL
+);
 `
 
 // Index is an open index of a store. Its methods may be called from
@@ -81,6 +103,7 @@ type Index struct {
 	store *session.Store
 	db    *sql.DB
 	path  string
+	now   func() time.Time // the clock, replaced by tests
 	// syncMu makes one Sync at a time, so two never read the same journal
 	// for the same update.
 	syncMu sync.Mutex
@@ -152,17 +175,40 @@ func open(store *session.Store, path string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	// The WAL is kept when the last connection closes, emptied: its
+	// creation and removal would change the directory's stamp, and a Sync
+	// would then stat every journal.
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(4194304)&_txlock=immediate"
+	inner, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{store: store, db: db, path: path}
+	db := sql.OpenDB(keepWAL{inner})
+	ix := &Index{store: store, db: db, path: path, now: time.Now}
 	if err := ix.prepare(); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return ix, nil
+}
+
+// keepWAL is a connector whose connections keep the WAL file when they
+// close (SQLITE_FCNTL_PERSIST_WAL).
+type keepWAL struct{ driver.Connector }
+
+// Connect opens a connection that keeps the WAL.
+func (k keepWAL) Connect(ctx context.Context) (driver.Conn, error) {
+	c, err := k.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if fc, ok := c.(sqlite.FileControl); ok {
+		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // prepare checks the version of the file, and creates the schema in an
@@ -175,7 +221,7 @@ func (ix *Index) prepare() error {
 	if v == version {
 		// Quick signs that it is ours: the tables answer.
 		var n int
-		return ix.db.QueryRow("SELECT (SELECT count(*) FROM sessions WHERE 0) + (SELECT count(*) FROM texts WHERE 0) + (SELECT count(*) FROM entries WHERE 0)").Scan(&n)
+		return ix.db.QueryRow("SELECT (SELECT count(*) FROM sessions WHERE 0) + (SELECT count(*) FROM texts WHERE 0) + (SELECT count(*) FROM entries WHERE 0) + (SELECT count(*) FROM chunks WHERE 0) + (SELECT count(*) FROM look WHERE 0)").Scan(&n)
 	}
 	var objects int
 	if err := ix.db.QueryRow("SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
@@ -184,11 +230,38 @@ func (ix *Index) prepare() error {
 	if v != 0 || objects != 0 {
 		return fmt.Errorf("%w (%d)", errVersion, v)
 	}
-	tx, err := ix.db.Begin()
+	return ix.create()
+}
+
+// pageSize is the size of the pages of a new index: rows of a few KiB,
+// the entries with their text, waste less of larger pages.
+const pageSize = 16384
+
+// create makes the schema of the index in its empty file, unless another
+// process just did.
+func (ix *Index) create() error {
+	ctx := context.Background()
+	conn, err := ix.db.Conn(ctx) // the pragmas hold for one connection
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	// The page size is set before the first table, and WAL, which is then
+	// noted in the file, after it.
+	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA journal_mode = WAL"} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return fmt.Errorf("create the index: %w", err)
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	var v int
+	if err := tx.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v == version {
+		return err // made meanwhile by another
+	}
 	if _, err := tx.Exec(schema); err != nil {
 		return fmt.Errorf("create the index: %w", err)
 	}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -177,5 +178,33 @@ func TestSearchFindsEveryBranch(t *testing.T) {
 	hits, _ = ix.Search(Query{Text: "edited"})
 	if len(hits) != 1 || !hits[0].Active || hits[0].Turn != 1 {
 		t.Errorf("hit on the active branch: %+v", hits)
+	}
+}
+
+// A search may return more hits than a statement takes values.
+func TestSearchManyHits(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	for i := range 1200 {
+		if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: fmt.Sprintf("zebra number %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix := openCurrent(t, store)
+	hits, err := ix.Search(Query{Text: "zebra", Limit: 5000})
+	if err != nil || len(hits) != 1200 {
+		t.Fatalf("%d hits, %v; want 1200", len(hits), err)
+	}
+	seen := map[string]bool{}
+	for _, h := range hits {
+		seen[h.SnippetText()] = true
+	}
+	for i := range 1200 {
+		if want := fmt.Sprintf("zebra number %d", i); !seen[want] {
+			t.Fatalf("no hit %q", want)
+		}
 	}
 }

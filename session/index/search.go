@@ -1,8 +1,10 @@
 package index
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -91,43 +93,165 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if q.Session != "" {
 		where, args = append(where, "e.session = ?"), append(args, q.Session)
 	}
-	order := "t.rank"
-	if q.ByTime {
-		order = "e.time DESC"
-	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = defaultLimit
 	}
 	args = append(args, limit)
-	sql := `SELECT e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.text
-FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid CROSS JOIN sessions s ON s.id = e.session
-WHERE texts MATCH ?`
-	for _, w := range where {
-		sql += " AND " + w
+	// First the rowids of the hits, in order, reading of the entries only
+	// what the filters need; then what is shown of those few. The
+	// full-text table is walked first (CROSS JOIN): its matches, not all
+	// the entries.
+	var query string
+	switch {
+	case !q.ByTime && len(where) == 0:
+		query = "SELECT rowid FROM texts WHERE texts MATCH ? ORDER BY rank LIMIT ?"
+	default:
+		order := "t.rank"
+		if q.ByTime {
+			order = "e.time DESC"
+		}
+		query = "SELECT t.rowid FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid WHERE texts MATCH ?"
+		for _, w := range where {
+			query += " AND " + w
+		}
+		query += " ORDER BY " + order + ", t.rowid LIMIT ?"
 	}
-	sql += " ORDER BY " + order + ", e.rowid LIMIT ?"
-	rows, err := ix.db.Query(sql, args...)
+	rowids, err := ix.rowids(query, args...)
+	if err != nil || len(rowids) == 0 {
+		return nil, err
+	}
+	return ix.hits(rowids, p)
+}
+
+// rowids returns the rowids query finds.
+func (ix *Index) rowids(query string, args ...any) ([]int64, error) {
+	rows, err := ix.db.Query(query, args...)
 	if err != nil {
 		return nil, queryError(err)
 	}
 	defer rows.Close()
-	var hits []Hit
+	var out []int64
 	for rows.Next() {
-		var h Hit
-		var t int64
-		var text []byte
-		if err := rows.Scan(&h.Session, &h.Title, &h.Entry, &h.Leaf, &h.Active, &h.Turn, &h.Kind, &h.Role, &h.Model, &t, &text); err != nil {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
 			return nil, queryError(err)
 		}
-		h.Time = time.Unix(0, t).UTC()
-		h.Snippet = snippet(unpack(text), p)
-		hits = append(hits, h)
+		out = append(out, id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, queryError(err)
 	}
+	return out, nil
+}
+
+// hits returns the hits of the entries rowids, in that order, with their
+// snippets for p. An entry gone since its rowid was found is left out.
+func (ix *Index) hits(rowids []int64, p *parsed) ([]Hit, error) {
+	// A few hundred at a time: a statement takes only so many values, and
+	// the texts of all the hits of a common word would not fit in memory.
+	const perQuery = 500
+	var hits []Hit
+	for len(rowids) > 0 {
+		n := min(perQuery, len(rowids))
+		some, err := ix.someHits(rowids[:n], p)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, some...)
+		rowids = rowids[n:]
+	}
 	return hits, nil
+}
+
+// someHits is hits for a few rowids.
+func (ix *Index) someHits(rowids []int64, p *parsed) ([]Hit, error) {
+	rows, err := ix.db.Query(`SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.chunk, e.off, e.len
+FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", int64s(rowids)...)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	defer rows.Close()
+	type found struct {
+		hit   Hit
+		where place
+	}
+	byRowid := make(map[int64]found, len(rowids))
+	need := map[int64]int{} // chunk → how much of it the hits need
+	for rows.Next() {
+		var f found
+		var rowid, t, chunk int64
+		if err := rows.Scan(&rowid, &f.hit.Session, &f.hit.Title, &f.hit.Entry, &f.hit.Leaf, &f.hit.Active, &f.hit.Turn, &f.hit.Kind, &f.hit.Role,
+			&f.hit.Model, &t, &chunk, &f.where.off, &f.where.len); err != nil {
+			return nil, queryError(err)
+		}
+		f.hit.Time = time.Unix(0, t).UTC()
+		f.where.chunk = int(chunk)
+		byRowid[rowid] = f
+		need[chunk] = max(need[chunk], f.where.off+f.where.len)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, queryError(err)
+	}
+	texts, err := ix.chunks(need)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(byRowid))
+	for _, id := range rowids {
+		f, ok := byRowid[id]
+		if !ok {
+			continue
+		}
+		var text string
+		if c, w := texts[int64(f.where.chunk)], f.where; w.off >= 0 && w.len >= 0 && w.off+w.len <= len(c) {
+			text = string(c[w.off : w.off+w.len])
+		}
+		f.hit.Snippet = snippet(text, p)
+		hits = append(hits, f.hit)
+	}
+	return hits, nil
+}
+
+// chunks returns, by id, the first need[id] bytes of the chunks need
+// names, inflated: a text early in a chunk costs no inflating of the rest.
+func (ix *Index) chunks(need map[int64]int) (map[int64][]byte, error) {
+	out := map[int64][]byte{}
+	if len(need) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, 0, len(need))
+	for id := range need {
+		ids = append(ids, id)
+	}
+	rows, err := ix.db.Query("SELECT rowid, data FROM chunks WHERE rowid IN (?"+strings.Repeat(",?", len(ids)-1)+")", int64s(ids)...)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var data []byte
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, queryError(err)
+		}
+		if out[id], err = inflate(data, need[id]); err != nil {
+			return nil, queryError(fmt.Errorf("chunk %d: %w", id, err))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, queryError(err)
+	}
+	return out, nil
+}
+
+// int64s returns ids as arguments of a query.
+func int64s(ids []int64) []any {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return args
 }
 
 // queryError wraps an error of SQLite while searching. The query was
@@ -139,24 +263,24 @@ func queryError(err error) error {
 // List returns what a session list shows of every session the index
 // holds, the most recently updated first, as session.Store.List does.
 func (ix *Index) List() ([]session.Info, error) {
-	rows, err := ix.db.Query("SELECT id, title, created, updated, messages, model, damaged FROM sessions ORDER BY updated DESC, id DESC")
+	// One value, the cards of all the sessions (see card.go), sorted
+	// here: SQLite would walk an index of the times, and look up each
+	// session from there.
+	var n int
+	var cards sql.NullString
+	if err := ix.db.QueryRow("SELECT count(*), group_concat(card, '') FROM sessions").Scan(&n, &cards); err != nil {
+		return nil, fmt.Errorf("list sessions from the index: %w", err)
+	}
+	out, err := parseCards(cards.String, n)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions from the index: %w", err)
 	}
-	defer rows.Close()
-	var out []session.Info
-	for rows.Next() {
-		var in session.Info
-		var created, updated int64
-		if err := rows.Scan(&in.ID, &in.Title, &created, &updated, &in.Messages, &in.Model, &in.Damaged); err != nil {
-			return nil, fmt.Errorf("list sessions from the index: %w", err)
+	slices.SortFunc(out, func(a, b session.Info) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
 		}
-		in.Created, in.Updated = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-		out = append(out, in)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list sessions from the index: %w", err)
-	}
+		return strings.Compare(b.ID, a.ID)
+	})
 	return out, nil
 }
 

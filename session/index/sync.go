@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"muse/session"
 )
@@ -23,11 +25,29 @@ const (
 	batchBytes    = 32 << 20
 )
 
-// Sync brings the index up to date with the journals: it reads every
-// journal whose size or modification time differs from what the index
-// noted (all of them for a new index), and forgets the sessions whose
-// journal is gone. progress, when not nil, is told how far it got. It
-// returns how many journals it read.
+// settle is how old the directory's stamp must be for a look at it to be
+// noted: a file system keeps times with a coarse clock (two seconds on
+// FAT), and a change in the same tick as the last would leave the stamp
+// as it was.
+const settle = 2 * time.Second
+
+// recheck is how long a noted look is trusted: a journal changed in place
+// by another program, with no lock file, changes no stamp of the
+// directory, and is seen at the next full look.
+const recheck = 10 * time.Minute
+
+// Sync brings the index up to date with the journals, and returns how many
+// journals it read.
+//
+// A full look stats every journal, reads those whose size or modification
+// time differs from what the index noted (all of them for a new index),
+// and forgets the sessions whose journal is gone; when the directory was
+// steady and settled, the index notes its stamp and the sessions locked.
+// While the directory keeps that stamp, a muse can only have changed the
+// journals of the sessions then locked (see session.Store.Scan), so the
+// next Sync stats just those: a few system calls instead of one per
+// journal. A full look is made at least every recheck. progress, when not
+// nil, is told how far the reading got.
 func (ix *Index) Sync(progress Progress) (int, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
@@ -39,27 +59,101 @@ func (ix *Index) Sync(progress Progress) (int, error) {
 }
 
 func (ix *Index) sync(progress Progress) (int, error) {
-	stamps, err := ix.store.Journals()
+	if n, ok, err := ix.quickSync(progress); ok || err != nil {
+		return n, err
+	}
+	return ix.fullSync(progress)
+}
+
+// look is what the index noted of a full look at the directory.
+type look struct {
+	dir    session.DirStamp
+	locked []string
+	at     time.Time // when it was made
+}
+
+// noted returns the look the index noted, if any.
+func (ix *Index) noted() (look, bool, error) {
+	var l look
+	var locked string
+	var at, dev, ino int64
+	err := ix.db.QueryRow("SELECT dir_mtime, dir_ctime, dir_dev, dir_ino, locked, at FROM look").
+		Scan(&l.dir.MTime, &l.dir.CTime, &dev, &ino, &locked, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, false, nil
+	}
+	if err != nil {
+		return l, false, err
+	}
+	l.dir.Dev, l.dir.Ino = uint64(dev), uint64(ino) // stored as their bits
+	l.locked = strings.Fields(locked)
+	l.at = time.Unix(0, at)
+	return l, true, nil
+}
+
+// quickSync brings the index up to date from the noted look, when the
+// directory still has its stamp: ok is false when a full look is needed.
+func (ix *Index) quickSync(progress Progress) (n int, ok bool, err error) {
+	l, found, err := ix.noted()
+	if err != nil || !found {
+		return 0, false, err
+	}
+	if age := ix.now().Sub(l.at); age < 0 || age >= recheck {
+		return 0, false, nil
+	}
+	dir, err := ix.store.DirStamp()
+	if err != nil || dir != l.dir {
+		return 0, false, nil
+	}
+	if len(l.locked) == 0 {
+		return 0, true, nil
+	}
+	stamps := ix.store.StampsOf(l.locked)
+	known, err := ix.stampsOf(l.locked)
+	if err != nil {
+		return 0, false, err
+	}
+	var stale []string
+	for _, id := range l.locked {
+		st, there := stamps[id]
+		k, indexed := known[id]
+		if there != indexed || st != k {
+			stale = append(stale, id)
+		}
+	}
+	_, err = ix.refresh(stale, known, progress)
+	return len(stale), true, err
+}
+
+// fullSync stats every journal, brings the index up to date with them, and
+// notes the look when the directory was steady and settled.
+func (ix *Index) fullSync(progress Progress) (int, error) {
+	scan, err := ix.store.Scan()
 	if err != nil {
 		return 0, err
 	}
-	known, err := ix.stamps()
+	known, err := ix.stampsOf(nil)
 	if err != nil {
 		return 0, err
 	}
 	var stale, gone []string
-	for id, st := range stamps {
+	for id, st := range scan.Journals {
 		if k, ok := known[id]; !ok || k != st {
 			stale = append(stale, id)
 		}
 	}
 	for id := range known {
-		if _, ok := stamps[id]; !ok {
+		if _, ok := scan.Journals[id]; !ok {
 			gone = append(gone, id)
 		}
 	}
-	if len(gone) > 0 {
+	if len(stale) > 0 || len(gone) > 0 {
+		// The old look must not stand for what this one changes, should
+		// it fail half way.
 		if err := ix.write(func(tx *sql.Tx) error {
+			if _, err := tx.Exec("DELETE FROM look"); err != nil {
+				return err
+			}
 			for _, id := range gone {
 				if err := forget(tx, id); err != nil {
 					return err
@@ -69,13 +163,47 @@ func (ix *Index) sync(progress Progress) (int, error) {
 		}); err != nil {
 			return 0, err
 		}
+		for _, id := range gone {
+			delete(known, id)
+		}
 	}
-	return len(stale), ix.refresh(stale, progress)
+	res, err := ix.refresh(stale, known, progress)
+	if err != nil {
+		return len(stale), err
+	}
+	settled := ix.now().Sub(time.Unix(0, scan.Dir.MTime)) >= settle
+	if scan.Dir.CTime != 0 {
+		settled = settled && ix.now().Sub(time.Unix(0, scan.Dir.CTime)) >= settle
+	}
+	if !scan.Steady || !settled || res.skipped > 0 {
+		return len(stale), nil // looked at again next time
+	}
+	slices.Sort(scan.Locked)
+	return len(stale), ix.write(func(tx *sql.Tx) error {
+		if _, err := tx.Exec("DELETE FROM look"); err != nil {
+			return err
+		}
+		d := scan.Dir
+		_, err := tx.Exec("INSERT INTO look(dir_mtime, dir_ctime, dir_dev, dir_ino, locked, at) VALUES (?,?,?,?,?,?)",
+			d.MTime, d.CTime, int64(d.Dev), int64(d.Ino), strings.Join(scan.Locked, " "), ix.now().UnixNano())
+		return err
+	})
 }
 
-// stamps returns the stamp the index noted for each session.
-func (ix *Index) stamps() (map[string]session.Stamp, error) {
-	rows, err := ix.db.Query("SELECT id, size, mtime FROM sessions")
+// stampsOf returns the stamp the index noted for each of the sessions ids
+// it holds, or for every session when ids is nil.
+func (ix *Index) stampsOf(ids []string) (map[string]session.Stamp, error) {
+	q, args := "SELECT id, size, mtime FROM sessions", []any(nil)
+	if ids != nil {
+		if len(ids) == 0 {
+			return map[string]session.Stamp{}, nil
+		}
+		q += " WHERE id IN (?" + strings.Repeat(",?", len(ids)-1) + ")"
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	rows, err := ix.db.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -95,23 +223,37 @@ func (ix *Index) stamps() (map[string]session.Stamp, error) {
 // loaded is a journal read for the index.
 type loaded struct {
 	id    string
-	sess  *session.Session // nil when damaged or gone
 	info  session.Info
 	stamp session.Stamp
 	gone  bool
 	err   error
-	// rows are the session's entries, their texts packed, as the
-	// readers make them, off the writing goroutine.
+	// rows are the session's entries, and chunks and places their texts
+	// as the index keeps them (see packTexts), as the readers make them,
+	// off the writing goroutine.
 	rows   []row
-	packed [][]byte
+	chunks [][]byte
+	places []place
 	bytes  int
 }
 
+// refreshed is what a refresh did.
+type refreshed struct {
+	// skipped counts the journals not written to the index: unreadable
+	// (a permission), or changed between their reading and the writing.
+	// The index keeps what it had of them, and its stamps tell the next
+	// full look to read them again.
+	skipped int
+	// changed are the sessions skipped because their journal changed.
+	changed []string
+}
+
 // refresh reads the journals of ids, several at a time, and writes what
-// they hold, batchSessions sessions a transaction.
-func (ix *Index) refresh(ids []string, progress Progress) error {
+// they hold, batchSessions sessions a transaction. known are the stamps
+// the index holds of them: a session it does not hold costs no delete.
+func (ix *Index) refresh(ids []string, known map[string]session.Stamp, progress Progress) (refreshed, error) {
+	var res refreshed
 	if len(ids) == 0 {
-		return nil
+		return res, nil
 	}
 	slices.Sort(ids)
 	jobs := make(chan string)
@@ -120,22 +262,7 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 	for range max(1, min(runtime.GOMAXPROCS(0), len(ids))) {
 		wg.Go(func() {
 			for id := range jobs {
-				sess, info, st, err := ix.store.LoadStamped(id)
-				l := loaded{id: id, sess: sess, info: info, stamp: st}
-				switch {
-				case errors.Is(err, session.ErrNotFound):
-					l.gone = true
-				case err != nil:
-					l.err = err
-				case sess != nil:
-					l.rows = rowsOf(sess)
-					l.packed = make([][]byte, len(l.rows))
-					for i, r := range l.rows {
-						l.packed[i] = pack(r.text)
-						l.bytes += len(r.text)
-					}
-				}
-				results <- l
+				results <- ix.load(id)
 			}
 		})
 	}
@@ -147,43 +274,73 @@ func (ix *Index) refresh(ids []string, progress Progress) error {
 		wg.Wait()
 		close(results)
 	}()
-	var batch []loaded
-	var firstErr error
-	done, size := 0, 0
-	flush := func() {
-		if len(batch) == 0 || firstErr != nil {
-			batch = batch[:0]
-			return
-		}
-		firstErr = ix.write(func(tx *sql.Tx) error {
-			for _, l := range batch {
-				if err := put(tx, l); err != nil {
-					return fmt.Errorf("session %s: %w", l.id, err)
-				}
+	// The batches are written by a goroutine of their own, so that the
+	// readers read the next batch meanwhile.
+	batches := make(chan []loaded, 1)
+	var err error
+	var changed []string
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		for batch := range batches { // drained whole, so the gathering ends
+			if err != nil {
+				continue
 			}
-			return nil
-		})
-		batch, size = batch[:0], 0
-	}
+			err = ix.write(func(tx *sql.Tx) error {
+				c, err := ix.putAll(tx, batch, known)
+				changed = append(changed, c...)
+				return err
+			})
+		}
+	}()
+	var batch []loaded
+	done, size := 0, 0
 	for l := range results { // drained whole, so the readers end
+		done++
 		if l.err != nil {
-			continue // unreadable now (a permission): tried again next time
+			res.skipped++
+			continue
 		}
 		batch = append(batch, l)
-		done++
 		size += l.bytes
 		if len(batch) == batchSessions || size >= batchBytes {
-			flush()
+			batches <- batch
+			batch, size = nil, 0
 			if progress != nil {
 				progress(done, len(ids))
 			}
 		}
 	}
-	flush()
+	if len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
+	<-written
 	if progress != nil {
 		progress(done, len(ids))
 	}
-	return firstErr
+	res.skipped += len(changed)
+	res.changed = changed
+	return res, err
+}
+
+// load reads the journal of id for the index.
+func (ix *Index) load(id string) loaded {
+	sess, info, st, err := ix.store.LoadStamped(id)
+	l := loaded{id: id, info: info, stamp: st}
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		l.gone = true
+	case err != nil:
+		l.err = err
+	case sess != nil:
+		l.rows = rowsOf(sess)
+		l.chunks, l.places = packTexts(l.rows)
+		for _, r := range l.rows {
+			l.bytes += len(r.text)
+		}
+	}
+	return l
 }
 
 // write runs do in a transaction.
@@ -201,17 +358,10 @@ func (ix *Index) write(do func(tx *sql.Tx) error) error {
 
 // forget removes the session id from the index.
 func forget(tx *sql.Tx, id string) error {
-	// Any statement on the full-text table makes it write out what it
-	// gathered in memory: a session it does not hold must not cost that.
-	var n int
-	if err := tx.QueryRow("SELECT count(*) FROM entries WHERE session = ?", id).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
-		_, err := tx.Exec("DELETE FROM sessions WHERE id = ?", id)
-		return err
-	}
 	if _, err := tx.Exec("DELETE FROM texts WHERE rowid IN (SELECT rowid FROM entries WHERE session = ?)", id); err != nil {
+		return err
+	}
+	if _, err := tx.Exec("DELETE FROM chunks WHERE rowid IN (SELECT chunk FROM entries WHERE session = ? AND len > 0)", id); err != nil {
 		return err
 	}
 	if _, err := tx.Exec("DELETE FROM entries WHERE session = ?", id); err != nil {
@@ -221,58 +371,157 @@ func forget(tx *sql.Tx, id string) error {
 	return err
 }
 
-// put replaces what the index holds of the session l read.
-func put(tx *sql.Tx, l loaded) error {
-	if err := forget(tx, l.id); err != nil {
-		return err
+// putAll replaces what the index holds of the sessions of batch, but of
+// those whose journal changed since they were read: it returns those, and
+// leaves what the index holds of them, so that it never writes what is
+// older than what another process wrote meanwhile. known are the stamps
+// the index holds.
+func (ix *Index) putAll(tx *sql.Tx, batch []loaded, known map[string]session.Stamp) (changed []string, err error) {
+	ids := make([]string, len(batch))
+	for i, l := range batch {
+		ids[i] = l.id
 	}
-	if l.gone {
-		return nil
+	now := ix.store.StampsOf(ids)
+	put := batch[:0:0]
+	for _, l := range batch {
+		st, there := now[l.id]
+		if there == l.gone || there && st != l.stamp {
+			changed = append(changed, l.id)
+			continue
+		}
+		put = append(put, l)
 	}
-	rows := l.rows
-	textBytes := 0
-	if len(rows) > 0 {
-		insEntry, err := tx.Prepare("INSERT INTO entries(session, entry, leaf, active, turn, kind, role, model, time, text) VALUES (?,?,?,?,?,?,?,?,?,?)")
-		if err != nil {
-			return err
+	// The deletes first: the full-text table writes out what it gathered
+	// in memory before a delete, or an insert of a lower rowid.
+	for _, l := range put {
+		if _, ok := known[l.id]; ok {
+			if err := forget(tx, l.id); err != nil {
+				return changed, fmt.Errorf("session %s: %w", l.id, err)
+			}
 		}
-		defer insEntry.Close()
-		insText, err := tx.Prepare("INSERT INTO texts(rowid, text) VALUES (?, ?)")
-		if err != nil {
-			return err
+	}
+	var rowid, chunkid int64
+	if err := tx.QueryRow("SELECT coalesce((SELECT max(rowid) FROM entries), 0), coalesce((SELECT max(rowid) FROM chunks), 0)").Scan(&rowid, &chunkid); err != nil {
+		return changed, err
+	}
+	ins := inserter{tx: tx}
+	for _, l := range put {
+		if l.gone {
+			continue
 		}
-		defer insText.Close()
-		for i, r := range rows {
-			res, err := insEntry.Exec(l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time, l.packed[i])
-			if err != nil {
-				return err
-			}
-			rowid, err := res.LastInsertId()
-			if err != nil {
-				return err
-			}
-			if r.text == "" {
-				continue
-			}
-			if _, err := insText.Exec(rowid, r.text); err != nil {
-				return err
+		first := chunkid + 1
+		for _, c := range l.chunks {
+			chunkid++
+			ins.add(&ins.chunks, chunkid, c)
+		}
+		textBytes := 0
+		for i, r := range l.rows {
+			rowid++
+			p := l.places[i]
+			ins.add(&ins.entries, rowid, l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time, first+int64(p.chunk), p.off, p.len)
+			if r.text != "" {
+				ins.add(&ins.texts, rowid, r.text)
 			}
 			textBytes += len(r.text)
 		}
+		in := l.info
+		ins.add(&ins.sessions, l.id, in.Title, in.Created.UnixNano(), in.Updated.UnixNano(), in.Messages, in.Model, in.Damaged,
+			len(l.rows), textBytes, l.stamp.Size, l.stamp.MTime, cardOf(in))
 	}
-	in := l.info
-	_, err := tx.Exec("INSERT INTO sessions(id, title, created, updated, messages, model, damaged, entries, text_bytes, size, mtime) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-		l.id, in.Title, in.Created.UnixNano(), in.Updated.UnixNano(), in.Messages, in.Model, in.Damaged, len(rows), textBytes, l.stamp.Size, l.stamp.MTime)
-	return err
+	return changed, ins.flush()
+}
+
+// insertMax is about how many values one INSERT statement carries.
+const insertMax = 999
+
+// inserter gathers the rows of a transaction and inserts them many at a
+// time, in the order entries, texts, chunks, sessions: one statement per row
+// would spend more in database/sql than in SQLite. The full-text table is
+// the exception: it writes out what it gathered in memory at the start of
+// every statement that may change several rows, so it gets one row a
+// statement.
+type inserter struct {
+	tx                               *sql.Tx
+	entries, texts, chunks, sessions pending
+}
+
+// pending are the values of rows waiting to be inserted into a table.
+type pending struct {
+	values []any
+	width  int // values a row
+}
+
+// add adds a row of values to p.
+func (ins *inserter) add(p *pending, values ...any) {
+	p.width = len(values)
+	p.values = append(p.values, values...)
+}
+
+// flush inserts every row gathered.
+func (ins *inserter) flush() error {
+	for _, t := range []struct {
+		p       *pending
+		head    string
+		perStmt int
+	}{
+		{&ins.entries, "INSERT INTO entries(rowid, session, entry, leaf, active, turn, kind, role, model, time, chunk, off, len) VALUES ", insertMax},
+		{&ins.texts, "INSERT INTO texts(rowid, text) VALUES ", 1},
+		{&ins.chunks, "INSERT INTO chunks(rowid, data) VALUES ", insertMax},
+		{&ins.sessions, "INSERT INTO sessions(id, title, created, updated, messages, model, damaged, entries, text_bytes, size, mtime, card) VALUES ", insertMax},
+	} {
+		if err := ins.insert(t.head, t.p, t.perStmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert inserts the rows of p with statements that start with head, of
+// up to perStmt values each.
+func (ins *inserter) insert(head string, p *pending, perStmt int) error {
+	if len(p.values) == 0 {
+		return nil
+	}
+	rowsPer := max(1, perStmt/p.width)
+	row := "(?" + strings.Repeat(",?", p.width-1) + ")"
+	var full *sql.Stmt
+	for vs := p.values; len(vs) > 0; {
+		n := min(rowsPer, len(vs)/p.width)
+		var err error
+		if n == rowsPer {
+			if full == nil {
+				if full, err = ins.tx.Prepare(head + row + strings.Repeat(","+row, n-1)); err != nil {
+					return err
+				}
+				defer full.Close()
+			}
+			_, err = full.Exec(vs[:n*p.width]...)
+		} else {
+			_, err = ins.tx.Exec(head+row+strings.Repeat(","+row, n-1), vs[:n*p.width]...)
+		}
+		if err != nil {
+			return err
+		}
+		vs = vs[n*p.width:]
+	}
+	p.values = p.values[:0]
+	return nil
 }
 
 // Update reads the journals of the sessions ids again and writes what
-// they hold; a session whose journal is gone is forgotten.
-func (ix *Index) Update(ids []string) error {
+// they hold; a session whose journal is gone is forgotten. It returns the
+// sessions whose journal changed while it was read, which were not
+// written.
+func (ix *Index) Update(ids []string) ([]string, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
-	if err := ix.refresh(ids, nil); err != nil {
-		return fmt.Errorf("update index: %w", err)
+	known, err := ix.stampsOf(ids)
+	if err != nil {
+		return nil, fmt.Errorf("update index: %w", err)
 	}
-	return nil
+	res, err := ix.refresh(ids, known, nil)
+	if err != nil {
+		return nil, fmt.Errorf("update index: %w", err)
+	}
+	return res.changed, nil
 }

@@ -93,6 +93,11 @@ func (u *Updater) changed(id string) {
 	u.mu.Lock()
 	u.dirty[id] = true
 	u.mu.Unlock()
+	u.wakeUp()
+}
+
+// wakeUp has run update the index, delay from now, if it is not about to.
+func (u *Updater) wakeUp() {
 	select {
 	case u.wake <- struct{}{}:
 	default:
@@ -133,12 +138,19 @@ func (u *Updater) Flush() error {
 		return nil
 	}
 	ix, err := u.shared.Get()
+	var changed []string
 	if err == nil {
-		err = ix.Update(ids)
+		changed, err = ix.Update(ids)
 	}
 	u.mu.Lock()
 	u.err = err
+	for _, id := range changed {
+		u.dirty[id] = true // changed while it was read: again
+	}
 	u.mu.Unlock()
+	if len(changed) > 0 {
+		u.wakeUp()
+	}
 	return err
 }
 

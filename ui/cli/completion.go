@@ -81,6 +81,9 @@ func (a *app) sessionCompletions(toComplete string) []string {
 	if err != nil {
 		return nil
 	}
+	quiet := a.env
+	quiet.StderrTTY = false // no progress under the shell's prompt
+	store.SetLister(indexLister(quiet, store))
 	infos, err := store.List()
 	if err != nil {
 		return nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -142,6 +143,19 @@ func openIndex(env Env, store *session.Store) (*index.Index, error) {
 	return ix, err
 }
 
+// indexLister lists the sessions of store from its index (see
+// session.Store.SetLister), opened as openIndex does.
+func indexLister(env Env, store *session.Store) session.Lister {
+	return func() ([]session.Info, error) {
+		ix, err := openIndex(env, store)
+		if err != nil {
+			return nil, err
+		}
+		defer ix.Close()
+		return ix.List()
+	}
+}
+
 // hitJSON is one hit of `muse sessions search --json`.
 type hitJSON struct {
 	Session string    `json:"session"`
@@ -192,9 +206,13 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		fmt.Fprintln(env.Stderr, "no matches")
 		return ExitFailed
 	}
+	out := bufio.NewWriter(env.Stdout)
 	for _, h := range hits {
-		fmt.Fprintf(env.Stdout, "%s  %s  %-9s  %s  %s\n", h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
+		fmt.Fprintf(out, "%s  %s  %-9s  %s  %s\n", h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
 			sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, env.StdoutTTY))
+	}
+	if err := out.Flush(); err != nil {
+		return fail(env, fmt.Errorf("write the hits: %w", err))
 	}
 	return ExitOK
 }
@@ -214,14 +232,11 @@ func snippetLine(parts []index.Part, tty bool) string {
 	return b.String()
 }
 
-// listSessions runs "muse sessions list", from the index.
+// listSessions runs "muse sessions list": from the index, through the
+// store's Lister (see openStore), or from the journals when the index
+// cannot be opened, as in a directory muse may only read.
 func listSessions(env Env, store *session.Store, asJSON bool) int {
-	ix, err := openIndex(env, store)
-	if err != nil {
-		return fail(env, err)
-	}
-	infos, err := ix.List()
-	ix.Close()
+	infos, err := store.List()
 	if err != nil {
 		return fail(env, err)
 	}

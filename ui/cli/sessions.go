@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -268,14 +269,43 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 		fmt.Fprintln(env.Stderr, "no sessions yet: run muse to start one")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTITLE\tUPDATED\tMESSAGES\tMODEL")
+	rows := make([][]string, 0, len(infos)+1)
+	rows = append(rows, []string{"ID", "TITLE", "UPDATED", "MESSAGES", "MODEL"})
 	for _, in := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", in.ID, sanitize.Line(truncate(in.Title, 48)),
-			in.Updated.Local().Format("2006-01-02 15:04"), in.Messages, sanitize.Line(in.Model))
+		rows = append(rows, []string{in.ID, sanitize.Line(truncate(in.Title, 48)),
+			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), sanitize.Line(in.Model)})
 	}
-	tw.Flush()
+	if err := writeTable(env.Stdout, rows); err != nil {
+		return fail(env, fmt.Errorf("write the list: %w", err))
+	}
 	return ExitOK
+}
+
+// writeTable writes rows as columns, as text/tabwriter does with a
+// padding of two spaces: each cell but the last of its row padded with
+// spaces to the widest of its column, in runes, plus two. It is the most
+// of the time of a long list, and is buffered.
+func writeTable(w io.Writer, rows [][]string) error {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row[:max(len(row)-1, 0)] {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	out := bufio.NewWriterSize(w, 64<<10)
+	for _, row := range rows {
+		for i, cell := range row {
+			out.WriteString(cell)
+			if i < len(row)-1 {
+				out.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+			}
+		}
+		out.WriteByte('\n')
+	}
+	return out.Flush()
 }
 
 func truncate(s string, n int) string {

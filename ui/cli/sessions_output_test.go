@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"muse/api"
 	"muse/session"
@@ -290,5 +293,33 @@ func TestSessionsImport(t *testing.T) {
 	}
 	if infos, _ := store.List(); len(infos) != 3 {
 		t.Errorf("%d sessions, want the original and 2 imports", len(infos))
+	}
+}
+
+// writeTable writes what text/tabwriter writes, with a padding of two.
+func TestWriteTableAsTabwriter(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"", "a", "zebra", "東京", "naïve café", "20250101-000000-abcdef", "12"}
+	for range 50 {
+		var rows [][]string
+		for range 1 + r.IntN(6) {
+			row := make([]string, 5)
+			for i := range row {
+				row[i] = words[r.IntN(len(words))]
+			}
+			rows = append(rows, row)
+		}
+		var want, got bytes.Buffer
+		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+		for _, row := range rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		tw.Flush()
+		if err := writeTable(&got, rows); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("rows %q:\ngot\n%s\nwant\n%s", rows, got.String(), want.String())
+		}
 	}
 }

@@ -164,6 +164,15 @@ func listSessions(ix *index.Shared, seq int) tea.Cmd {
 	}
 }
 
+// sessionsIn counts the sessions items are of.
+func sessionsIn(items []list.Item) int {
+	seen := map[string]bool{}
+	for _, it := range items {
+		seen[it.(sessionItem).info.ID] = true
+	}
+	return len(seen)
+}
+
 // searchLimit is the most hits the picker shows.
 const searchLimit = 200
 
@@ -252,10 +261,14 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		} else if msg.err != nil {
 			p.status = "could not list sessions: " + msg.err.Error()
 		} else if msg.query != "" {
-			p.status = fmt.Sprintf("%s for %q · esc shows all", textfmt.Plural(len(msg.items), "match"), msg.query)
-			if len(msg.items) == 1 {
-				p.status = fmt.Sprintf("1 match for %q · esc shows all", msg.query)
-			}
+			p.status = fmt.Sprintf("%s in %s for %q · esc shows all", textfmt.Plural(len(msg.items), "match"),
+				textfmt.Plural(sessionsIn(msg.items), "session"), msg.query)
+		}
+		// The list counts its rows: hits, when they are a search's.
+		if msg.query != "" {
+			p.list.SetStatusBarItemName("match", "matches")
+		} else {
+			p.list.SetStatusBarItemName("session", "sessions")
 		}
 		_ = p.list.SetItems(msg.items) // the filter, if any, runs here, not in a command
 		p.refilter()

@@ -98,3 +98,37 @@ func TestSearchAsYouType(t *testing.T) {
 		t.Fatalf("a bad query: status %q, %d items", p.status, len(p.list.Items()))
 	}
 }
+
+// A search's hits are counted as matches, and the sessions they are in
+// as sessions.
+func TestSearchCountsMatchesAndSessions(t *testing.T) {
+	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, texts := range [][]string{{"zebra crossing", "a zebra again"}, {"zebra stripes"}, {"apple"}} {
+		w := session.NewWriter(store, session.Params{})
+		for _, text := range texts {
+			w.Append(session.Entry{Kind: session.KindUser, Text: text})
+		}
+		w.Close()
+	}
+	th, _ := theme.New("", true)
+	p := New(store, index.NewShared(store), th)
+	p = p.SetSize(80, 24)
+	p, cmd := p.Open("")
+	p, _ = p.Update(cmd())
+	if view := p.View(); !strings.Contains(view, "3 sessions") {
+		t.Fatalf("the list does not count 3 sessions:\n%s", view)
+	}
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
+	p, cmds := typed(p, "zebra")
+	p, _ = p.Update(searchMsg(t, cmds[len(cmds)-1]))
+	view := p.View()
+	if !strings.Contains(p.status, `3 matches in 2 sessions for "zebra"`) {
+		t.Errorf("status %q", p.status)
+	}
+	if !strings.Contains(view, "3 matches") || strings.Contains(view, "3 sessions") {
+		t.Errorf("the hits are not counted as matches:\n%s", view)
+	}
+}

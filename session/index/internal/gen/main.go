@@ -73,7 +73,7 @@ func (t *texter) text(n int) string {
 				b.WriteByte(' ')
 			}
 		}
-		if t.r.IntN(1000*n/40+1) == 0 {
+		if t.r.IntN(1000*n) == 0 { // in one text of a thousand
 			b.WriteString("zebracorn")
 			continue
 		}
