@@ -191,7 +191,7 @@ func TestPickerSearchResumesAtTheMatch(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
 	tm.Type("question 3 about go")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "1 match for")
+	waitFor(t, tm, "1 match in 1 session for")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "resumed")
 	m := quit(t, tm)
