@@ -179,3 +179,19 @@ type Info struct {
 	// Damaged is why the journal cannot be loaded; empty when it can.
 	Damaged string `json:"damaged,omitempty"`
 }
+
+// ModelOf returns the model of the entry e: the reply's, or the one it was
+// sent to, or for an image turn its image model, else the session's.
+func (s *Session) ModelOf(e *Entry) string {
+	switch {
+	case e.Message != nil && e.Message.Model != "":
+		return e.Message.Model
+	case e.Params != nil && e.Params.Model != "":
+		return e.Params.Model
+	case e.ImageParams != nil && e.ImageParams.Model != "":
+		return e.ImageParams.Model
+	case e.Kind == KindImage && s.Params.Image != nil && s.Params.Image.Model != "":
+		return s.Params.Image.Model
+	}
+	return s.Params.Model
+}

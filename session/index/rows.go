@@ -52,7 +52,7 @@ func rowsOf(sess *session.Session) []row {
 			turn:   turn,
 			kind:   e.Kind,
 			role:   roleOf(e.Kind),
-			model:  modelOf(e, sess.Params.Model),
+			model:  sess.ModelOf(e),
 			time:   e.Time.UnixNano(),
 			text:   textOf(e),
 		})
@@ -98,20 +98,6 @@ func roleOf(kind string) string {
 		return RoleAssistant
 	}
 	return RoleOther
-}
-
-// modelOf is the model of the entry e: the reply's, or the one it was
-// sent to, else the session's.
-func modelOf(e *session.Entry, fallback string) string {
-	switch {
-	case e.Message != nil && e.Message.Model != "":
-		return e.Message.Model
-	case e.Params != nil && e.Params.Model != "":
-		return e.Params.Model
-	case e.ImageParams != nil && e.ImageParams.Model != "":
-		return e.ImageParams.Model
-	}
-	return fallback
 }
 
 // textOf returns the searchable text of e, its parts on lines of their

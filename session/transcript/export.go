@@ -166,21 +166,6 @@ func header(sess *session.Session) string {
 	return strings.Join(parts, " · ")
 }
 
-// modelOf returns the model that wrote the reply e.
-func modelOf(sess *session.Session, e *session.Entry) string {
-	switch {
-	case e.Message != nil && e.Message.Model != "":
-		return e.Message.Model
-	case e.Params != nil && e.Params.Model != "":
-		return e.Params.Model
-	case e.ImageParams != nil && e.ImageParams.Model != "":
-		return e.ImageParams.Model
-	case e.Kind == session.KindImage && sess.Params.Image != nil && sess.Params.Image.Model != "":
-		return sess.Params.Image.Model
-	}
-	return sess.Params.Model
-}
-
 // statusNote names an unusual status of an entry, "" for others.
 func statusNote(status string) string {
 	switch status {
@@ -343,7 +328,7 @@ func writeMarkdownBranches(sess *session.Session, b *strings.Builder, files File
 
 func writeMarkdownReply(b *strings.Builder, sess *session.Session, e *session.Entry) {
 	b.WriteString("## Assistant")
-	if m := modelOf(sess, e); m != "" {
+	if m := sess.ModelOf(e); m != "" {
 		b.WriteString(" (" + m + ")")
 	}
 	b.WriteString("\n")
@@ -402,7 +387,7 @@ func writeMarkdownError(b *strings.Builder, info *session.ErrorInfo, requestID s
 
 func writeMarkdownImage(b *strings.Builder, sess *session.Session, e *session.Entry) {
 	b.WriteString("## Image")
-	if m := modelOf(sess, e); m != "" {
+	if m := sess.ModelOf(e); m != "" {
 		b.WriteString(" (" + m + ")")
 	}
 	b.WriteString("\n")

@@ -100,7 +100,7 @@ func speaker(who, model string) string {
 }
 
 func writeTextReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
-	b.WriteString(speaker("assistant", modelOf(sess, e)))
+	b.WriteString(speaker("assistant", sess.ModelOf(e)))
 	if e.Message != nil {
 		for i, c := range e.Message.Content {
 			switch c.Type {
@@ -142,7 +142,7 @@ func writeTextError(b *bufio.Writer, info *session.ErrorInfo, requestID string) 
 }
 
 func writeTextImage(b *bufio.Writer, sess *session.Session, e *session.Entry) {
-	b.WriteString(speaker("image", modelOf(sess, e)))
+	b.WriteString(speaker("image", sess.ModelOf(e)))
 	if e.ImagePrompt != "" {
 		b.WriteString(trimNL(e.ImagePrompt) + "\n")
 	}
