@@ -84,9 +84,6 @@ func NewUpdater(shared *Shared, delay time.Duration) *Updater {
 	return u
 }
 
-// Shared returns the index the updater writes.
-func (u *Updater) Shared() *Shared { return u.shared }
-
 // changed notes that the journal of id changed. It is the store's
 // OnChange function, on the writer's path: it never waits for the index.
 func (u *Updater) changed(id string) {
