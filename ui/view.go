@@ -56,7 +56,12 @@ func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
 	return m.layout(), cmd
 }
 
-func (m Model) helpHeight() int { return lipgloss.Height(m.helpView()) }
+func (m Model) helpHeight() int {
+	if v := m.helpView(); v != "" {
+		return lipgloss.Height(v)
+	}
+	return 0
+}
 
 // mouseHelp says how to select text with the mouse while muse captures it.
 const mouseHelp = "mouse: the wheel scrolls; shift+drag selects text to copy while muse has the mouse (--no-mouse or mouse = false in the profile leaves the mouse to the terminal)"
@@ -65,6 +70,11 @@ const mouseHelp = "mouse: the wheel scrolls; shift+drag selects text to copy whi
 // the slash command being typed, or, with ?, every key and command.
 func (m Model) helpView() string {
 	st := m.th.Styles
+	if m.height < minQueueHeight && m.waitingForApproval() && len(m.queue) > 0 && !m.w.help.ShowAll {
+		// A small screen with a tool call and a queue: the box names its
+		// keys, and the key line's row keeps the frame within the screen.
+		return ""
+	}
 	if m.w.help.ShowAll {
 		lines := m.helpLines()
 		room := m.helpRoom()
@@ -266,10 +276,10 @@ func (m Model) View() string {
 	if above := m.noticeAbove(); above != "" {
 		parts = append(parts, above)
 	}
-	parts = append(parts,
-		c.status.Get(m.statusKey(), m.statusView),
-		c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.helpTop, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice), m.helpView),
-	)
+	parts = append(parts, c.status.Get(m.statusKey(), m.statusView))
+	if help := c.help.Get(textfmt.Key(m.width, m.height, m.w.help.ShowAll, m.helpTop, m.input.HintKey(), m.sel.active, m.waitingForApproval(), m.showsNotice(), m.notice, len(m.queue) > 0), m.helpView); help != "" {
+		parts = append(parts, help)
+	}
 	return c.frame.join(parts)
 }
 
