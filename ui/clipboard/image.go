@@ -98,7 +98,7 @@ func (r imageReader) read(ctx context.Context) ([]byte, error) {
 		}
 		return r.run(ctx, tool.name, append([]string{path}, tool.args...))
 	}
-	return nil, fmt.Errorf("%w: %s", ErrNoClipboardTool, install)
+	return nil, fmt.Errorf("%s (%w)", install, ErrNoClipboardTool) // what to do first: a narrow status line cuts the end
 }
 
 // run runs the tool name with argv and returns the PNG it wrote.
