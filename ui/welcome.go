@@ -28,7 +28,8 @@ func (m Model) welcomeView(width, height int) string {
 		{first(k.Send), "send · " + first(k.Newline) + " adds a line"},
 		{first(k.Help), "every key"},
 		{"/", "commands · tab completes them"},
-		{first(k.Quit), "clear the input · quit"},
+		{first(k.Quit), "clear the input · twice quits"},
+		{"@", "attach a file (@notes.md, tab completes) · " + first(k.PasteImage) + " an image"},
 		{first(k.Sessions), "sessions · " + first(k.New) + " a new one"},
 		{"↑ ↓", "earlier prompts"},
 		{first(k.Select), "select a message to copy"},
@@ -44,7 +45,7 @@ func (m Model) welcomeView(width, height int) string {
 		rows = rows[:max(room, 3)]
 	}
 	order := map[string]int{}
-	for i, r := range []string{first(k.Send), "↑ ↓", "/", first(k.Select), first(k.Sessions), first(k.Quit), first(k.Help)} {
+	for i, r := range []string{first(k.Send), "↑ ↓", "/", "@", first(k.Select), first(k.Sessions), first(k.Quit), first(k.Help)} {
 		order[r] = i
 	}
 	slices.SortStableFunc(rows, func(a, b keyRow) int { return order[a.keys] - order[b.keys] })
