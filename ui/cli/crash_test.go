@@ -35,7 +35,7 @@ func museProcess(t *testing.T, dataHome string, args ...string) *exec.Cmd {
 // reply into a session, then reopens the session: nothing completed is lost,
 // and the reply is back, marked interrupted, short of at most ~1 s of text.
 func TestKillMidReply(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() && os.Getenv("CI") == "" { // CI runs everything
 		t.Skip("starts a child process")
 	}
 	data := t.TempDir()
@@ -107,7 +107,7 @@ func TestKillMidReply(t *testing.T) {
 // the active branch): the first branch is intact, and the reply is on the
 // active branch, after the new prompt, marked interrupted.
 func TestKillMidBranchReply(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() && os.Getenv("CI") == "" { // CI runs everything
 		t.Skip("starts a child process")
 	}
 	data := t.TempDir()
@@ -205,7 +205,7 @@ func TestKillMidBranchReply(t *testing.T) {
 // TestSecondMuseRefused runs two muse processes on one session: the second
 // refuses with a clear message and writes nothing.
 func TestSecondMuseRefused(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() && os.Getenv("CI") == "" { // CI runs everything
 		t.Skip("starts child processes")
 	}
 	data := t.TempDir()

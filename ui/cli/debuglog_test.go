@@ -109,6 +109,9 @@ func TestDebugLogNeverHoldsSecrets(t *testing.T) {
 // symbolic link, and that muse goes on, saying so.
 func TestDebugLogRefusesALink(t *testing.T) {
 	if runtime.GOOS == "windows" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI runs on Linux, which has symbolic links")
+		}
 		t.Skip("symbolic links")
 	}
 	state := t.TempDir()
