@@ -259,11 +259,7 @@ func writeMarkdownAttachments(b *strings.Builder, sess *session.Session, as []se
 	}
 	b.WriteString("\n")
 	for _, a := range as {
-		name := oneLine(a.Name)
-		what := a.Kind
-		if a.Width > 0 {
-			what += fmt.Sprintf(", %d×%d", a.Width, a.Height)
-		}
+		name, what := oneLine(a.Name), attachmentKind(a)
 		path := ""
 		if files != nil {
 			path = files.AttachmentPath(sess.ID, a)
@@ -279,6 +275,15 @@ func writeMarkdownAttachments(b *strings.Builder, sess *session.Session, as []se
 			fmt.Fprintf(b, "- Attached [%s](%s) (%s)\n", mdLabel(name), link, what)
 		}
 	}
+}
+
+// attachmentKind names what an attachment is: its kind, and an image's
+// pixels ("image, 640×480").
+func attachmentKind(a session.Attachment) string {
+	if a.Width > 0 {
+		return fmt.Sprintf("%s, %d×%d", a.Kind, a.Width, a.Height)
+	}
+	return a.Kind
 }
 
 // mdLabel escapes the brackets of a link's label.

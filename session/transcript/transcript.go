@@ -65,11 +65,7 @@ func writeTextEntry(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	case session.KindUser:
 		fmt.Fprintf(b, "you:\n%s\n", trimNL(e.Text))
 		for _, a := range e.Attachments {
-			what := a.Kind
-			if a.Width > 0 {
-				what += fmt.Sprintf(", %d×%d", a.Width, a.Height)
-			}
-			fmt.Fprintf(b, "+ %s (%s, %d bytes)\n", oneLine(a.Name), what, a.Bytes)
+			fmt.Fprintf(b, "+ %s (%s, %d bytes)\n", oneLine(a.Name), attachmentKind(a), a.Bytes)
 		}
 	case session.KindAssistant:
 		writeTextReply(b, sess, e)

@@ -8,6 +8,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"strconv"
 
 	"golang.org/x/image/webp"
@@ -110,33 +111,30 @@ func prepareImage(name string, data []byte, mediaType string, limit int) (File, 
 	return f, nil
 }
 
+// codec decodes one image format: its header, or the whole image (of a
+// GIF, its first frame).
+type codec struct {
+	config func(io.Reader) (image.Config, error)
+	decode func(io.Reader) (image.Image, error)
+}
+
+// codecs are the formats an image attachment may be, by media type.
+var codecs = map[string]codec{
+	"image/png":  {png.DecodeConfig, png.Decode},
+	"image/jpeg": {jpeg.DecodeConfig, jpeg.Decode},
+	"image/gif":  {gif.DecodeConfig, gif.Decode},
+	"image/webp": {webp.DecodeConfig, webp.Decode},
+}
+
 // decodeConfig reads the header of the image data of mediaType.
 func decodeConfig(mediaType string, data []byte) (image.Config, error) {
-	r := bytes.NewReader(data)
-	switch mediaType {
-	case "image/png":
-		return png.DecodeConfig(r)
-	case "image/jpeg":
-		return jpeg.DecodeConfig(r)
-	case "image/gif":
-		return gif.DecodeConfig(r)
-	}
-	return webp.DecodeConfig(r)
+	return codecs[mediaType].config(bytes.NewReader(data))
 }
 
 // decode decodes the image data of mediaType; of a GIF, only the first
 // frame.
 func decode(mediaType string, data []byte) (image.Image, error) {
-	r := bytes.NewReader(data)
-	switch mediaType {
-	case "image/png":
-		return png.Decode(r)
-	case "image/jpeg":
-		return jpeg.Decode(r)
-	case "image/gif":
-		return gif.Decode(r)
-	}
-	return webp.Decode(r)
+	return codecs[mediaType].decode(bytes.NewReader(data))
 }
 
 // fit returns the size of a w×h image scaled down, keeping its aspect
