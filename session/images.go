@@ -128,31 +128,18 @@ func SaveImageIn(dir, base string, data []byte) (SavedImage, error) {
 // The file appears whole or not at all: it is written beside, then linked
 // to its name, which fails if the name was taken meanwhile.
 func writeFresh(dir, base, ext string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := fileio.WriteTemp(filepath.Join(dir, base+ext), data)
 	if err != nil {
 		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(fileio.FileMode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", err
-	}
+	defer os.Remove(tmp)
 	for n := 1; n <= 1000; n++ {
 		name := base + ext
 		if n > 1 {
 			name = fmt.Sprintf("%s (%d)%s", base, n, ext)
 		}
 		path := filepath.Join(dir, name)
-		err := os.Link(tmp.Name(), path)
+		err := os.Link(tmp, path)
 		if err == nil {
 			return path, fileio.SyncDir(dir)
 		}

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -118,9 +117,8 @@ func (s *Store) create(p Params, title string, fork *Fork) (*Session, error) {
 }
 
 // createJournal writes the journal of a new session: its header and title,
-// synced with the directory entry. A journal that cannot be completed is
-// removed.
-func (s *Store) createJournal(id string, now time.Time, p Params, title string, fork *Fork) (err error) {
+// synced with the directory entry. It appears whole or not at all.
+func (s *Store) createJournal(id string, now time.Time, p Params, title string, fork *Fork) error {
 	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, ID: id, Created: &now, Params: &p, Fork: fork})
 	if err != nil {
 		return err
@@ -132,30 +130,9 @@ func (s *Store) createJournal(id string, now time.Time, p Params, title string, 
 		}
 		line = append(line, t...)
 	}
-	path := s.path(id)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fileio.FileMode)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(path)
-		}
-	}()
-	if err := f.Chmod(fileio.FileMode); err != nil { // whatever the umask
-		return err
-	}
-	if _, err := f.Write(line); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return fileio.SyncDir(s.dir)
+	// Written beside and linked into place, the journal is never seen
+	// empty or half written, even by a muse killed while it writes.
+	return fileio.WriteNew(s.path(id), line)
 }
 
 // clone returns a copy of p that shares no memory with it.

@@ -111,11 +111,41 @@ func SyncDir(dir string) error {
 
 // WriteAtomic replaces the file at path with data, mode 0600, so that a
 // crash leaves either the old file or the new one.
-func WriteAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+func WriteAtomic(path string, data []byte) error {
+	tmp, err := WriteTemp(path, data)
 	if err != nil {
 		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// WriteNew writes data to a new file at path, mode 0600, that appears whole
+// or not at all: it is written beside, then linked to its name. A name
+// already taken gives an error that matches fs.ErrExist, and the file there
+// is left as it was.
+func WriteNew(path string, data []byte) error {
+	tmp, err := WriteTemp(path, data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// WriteTemp writes data, synced, to a new temporary file beside path, mode
+// 0600, named as RemoveTemps expects, and returns its name. A failure
+// leaves no file.
+func WriteTemp(path string, data []byte) (name string, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", err
 	}
 	defer func() {
 		if err != nil {
@@ -123,20 +153,14 @@ func WriteAtomic(path string, data []byte) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := tmp.Chmod(FileMode); err != nil {
-		return err
+	if err := tmp.Chmod(FileMode); err != nil { // whatever the umask
+		return "", err
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return err
+		return "", err
 	}
 	if err := tmp.Sync(); err != nil {
-		return err
+		return "", err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return SyncDir(dir)
+	return tmp.Name(), tmp.Close()
 }
