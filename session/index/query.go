@@ -106,21 +106,37 @@ func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
-// parsed is a query read: its FTS5 expression, and the words and prefixes
-// it looks for (not those after NOT), for highlighting.
+// parsed is a query read: its FTS5 expression, and the phrases it looks
+// for (not those after NOT), for highlighting.
 type parsed struct {
-	match    string
-	words    []string // lowercase
-	prefixes []string // lowercase
+	match   string
+	phrases []phrase
+}
+
+// phrase is a word or words to highlight where they come in this order.
+type phrase struct {
+	words  []string // folded, as words gives them
+	prefix bool     // the last word is a prefix
 }
 
 // parser reads tokens into an FTS5 expression.
 type parser struct {
-	toks []token
-	i    int
-	p    *parsed
-	neg  int // > 0 inside the right side of a NOT
+	toks  []token
+	i     int
+	p     *parsed
+	neg   int // > 0 inside the right side of a NOT
+	depth int // how many ( are open
 }
+
+// The most words and phrases a query may hold, and the most parentheses
+// inside each other: FTS5 refuses deeper expressions, in its own words.
+// Operators of one precedence need none: AND, OR and NOT bind as in FTS5
+// (NOT, then AND, then OR, each from the left), so only groups are
+// written with parentheses.
+const (
+	maxTerms = 200
+	maxDepth = 20
+)
 
 // parseQuery reads the query q.
 func parseQuery(q string) (*parsed, error) {
@@ -130,6 +146,15 @@ func parseQuery(q string) (*parsed, error) {
 	}
 	if len(toks) == 0 {
 		return nil, &SyntaxError{Msg: "nothing to search for"}
+	}
+	terms := 0
+	for _, t := range toks {
+		if t.kind == tokWord || t.kind == tokPhrase || t.kind == tokPrefix {
+			terms++
+		}
+	}
+	if terms > maxTerms {
+		return nil, &SyntaxError{Msg: fmt.Sprintf("%d words and phrases are more than the %d a query may hold", terms, maxTerms)}
 	}
 	ps := &parser{toks: toks, p: &parsed{}}
 	expr, err := ps.or()
@@ -167,7 +192,7 @@ func (ps *parser) or() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		left = "(" + left + " OR " + right + ")"
+		left += " OR " + right
 	}
 }
 
@@ -189,7 +214,7 @@ func (ps *parser) and() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		left = "(" + left + " AND " + right + ")"
+		left += " AND " + right
 	}
 }
 
@@ -211,7 +236,7 @@ func (ps *parser) not() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		left = "(" + left + " NOT " + right + ")"
+		left += " NOT " + right
 	}
 }
 
@@ -231,7 +256,11 @@ func (ps *parser) term() (string, error) {
 		ps.note(t.text, true)
 		return quote(t.text) + " *", nil
 	case tokOpen:
+		if ps.depth++; ps.depth > maxDepth {
+			return "", &SyntaxError{Msg: fmt.Sprintf("more than %d ( inside each other: write a simpler query", maxDepth)}
+		}
 		inner, err := ps.or()
+		ps.depth--
 		if err != nil {
 			return "", err
 		}
@@ -239,7 +268,7 @@ func (ps *parser) term() (string, error) {
 			return "", &SyntaxError{Msg: "a ( is not closed: add )"}
 		}
 		ps.i++
-		return inner, nil
+		return "(" + inner + ")", nil
 	case tokClose:
 		return "", &SyntaxError{Msg: "() holds nothing, or a ) comes too early"}
 	case tokNot:
@@ -253,13 +282,8 @@ func (ps *parser) note(text string, prefix bool) {
 	if ps.neg > 0 {
 		return
 	}
-	ws := words(text)
-	for i, w := range ws {
-		if prefix && i == len(ws)-1 {
-			ps.p.prefixes = append(ps.p.prefixes, w)
-		} else {
-			ps.p.words = append(ps.p.words, w)
-		}
+	if ws := words(text); len(ws) > 0 {
+		ps.p.phrases = append(ps.p.phrases, phrase{words: ws, prefix: prefix})
 	}
 }
 

@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +15,14 @@ import (
 func TestParseQuery(t *testing.T) {
 	for q, want := range map[string]string{
 		`zebra`:                  `"zebra"`,
-		`zebra unicorn`:          `("zebra" AND "unicorn")`,
-		`"exact phrase" uni*`:    `("exact phrase" AND "uni" *)`,
-		`a OR b c`:               `("a" OR ("b" AND "c"))`,
-		`a NOT b`:                `("a" NOT "b")`,
-		`(a OR b) AND c`:         `(("a" OR "b") AND "c")`,
-		`x"); DROP TABLE s; --`:  `(("x" AND "); DROP TABLE s; --")`,
-		`and or not`:             `(("and" AND "or") AND "not")`,
-		`col:val ^start NEAR(a)`: `((("col:val" AND "^start") AND "NEAR") AND "a")`,
+		`zebra unicorn`:          `"zebra" AND "unicorn"`,
+		`"exact phrase" uni*`:    `"exact phrase" AND "uni" *`,
+		`a OR b c`:               `"a" OR "b" AND "c"`,
+		`a NOT b`:                `"a" NOT "b"`,
+		`(a OR b) AND c`:         `("a" OR "b") AND "c"`,
+		`x"); DROP TABLE s; --`:  ``,
+		`and or not`:             `"and" AND "or" AND "not"`,
+		`col:val ^start NEAR(a)`: `"col:val" AND "^start" AND "NEAR" AND ("a")`,
 	} {
 		p, err := parseQuery(q)
 		if err != nil {
@@ -39,17 +40,19 @@ func TestParseQuery(t *testing.T) {
 
 func TestQuerySyntaxErrors(t *testing.T) {
 	for q, want := range map[string]string{
-		`"unclosed`: "quote is not closed",
-		`""`:        "empty phrase",
-		`NOT a`:     "NOT needs a word before it",
-		`a OR`:      "OR at the end",
-		`a AND`:     "AND at the end",
-		`OR a`:      "OR needs a word before it",
-		`(a b`:      "( is not closed",
-		`a b)`:      ") has no (",
-		`()`:        "holds nothing",
-		`*`:         "a * ends a word",
-		`   `:       "nothing to search for",
+		`"unclosed`:                             "quote is not closed",
+		`""`:                                    "empty phrase",
+		`NOT a`:                                 "NOT needs a word before it",
+		`a OR`:                                  "OR at the end",
+		`a AND`:                                 "AND at the end",
+		`OR a`:                                  "OR needs a word before it",
+		`(a b`:                                  "( is not closed",
+		`a b)`:                                  ") has no (",
+		`()`:                                    "holds nothing",
+		`*`:                                     "a * ends a word",
+		`   `:                                   "nothing to search for",
+		strings.Repeat("a OR ", maxTerms) + "a": "201 words and phrases are more than the 200",
+		strings.Repeat("(", maxDepth+1) + "a" + strings.Repeat(")", maxDepth+1): "more than 20 ( inside each other",
 	} {
 		_, err := parseQuery(q)
 		if !IsSyntax(err) || !strings.Contains(err.Error(), want) {
@@ -90,18 +93,18 @@ func TestSearch(t *testing.T) {
 		{Query{Text: "zebra", Since: day.AddDate(0, 0, 5)}, []string{"zebra"}},
 		{Query{Text: "zebra", Until: day.AddDate(0, 0, 5)}, []string{"zebra", "zebra"}},
 		{Query{Text: "zebra*", Until: day.AddDate(0, 0, 5), Role: RoleAssistant}, []string{"zebracorn zebra"}},
-		{Query{Text: `"not a zebra"`}, []string{"A not a zebra"}}, // a phrase's words are marked wherever they are
+		{Query{Text: `"not a zebra"`}, []string{"not a zebra"}}, // a phrase is marked whole, where its words come in order
 		{Query{Text: "zebra NOT zebracorn", ByTime: true}, []string{"zebra", "zebra"}},
 		{Query{Text: "apple OR torch", ByTime: true}, []string{"torch", "apple"}},
 		{Query{Text: "cafe creme"}, []string{}},
 		{Query{Text: "cafe OR creme", ByTime: true}, []string{"CAFÉ", "Crème"}},
 	} {
-		hits, err := ix.Search(c.q)
+		res, err := ix.Search(c.q)
 		if err != nil {
 			t.Fatalf("%+v: %v", c.q, err)
 		}
 		var got []string
-		for _, h := range hits {
+		for _, h := range res.Hits {
 			var marked []string
 			for _, p := range h.Snippet {
 				if p.Match {
@@ -155,6 +158,33 @@ func TestSnippetWindow(t *testing.T) {
 	}
 }
 
+// A phrase is marked whole where its words come in order, whatever lies
+// between them (as the index reads words); its words alone are not; the
+// longest phrase wins; excluded words are never marked.
+func TestSnippetMarksPhrases(t *testing.T) {
+	for _, c := range []struct{ query, text, want string }{
+		{`"new york"`, "York is not New. New-York, new  York!", "New-York|new York"},
+		{`new yo*`, "new yorker, yam", "new|yorker"},
+		{`new OR "new york"`, "a new york bagel, new", "new york|new"},
+		{`bagel NOT york`, "york bagel", "bagel"},
+		{`café`, "CAFE Café cafés", "CAFE|Café"},
+	} {
+		p, err := parseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var marked []string
+		for _, x := range snippet(c.text, p) {
+			if x.Match {
+				marked = append(marked, x.Text)
+			}
+		}
+		if got := strings.Join(marked, "|"); got != c.want {
+			t.Errorf("%s in %q: marked %q, want %q", c.query, c.text, got, c.want)
+		}
+	}
+}
+
 // A hit on a branch that is not the active one names the end of its
 // branch, to open, and its turn on that branch.
 func TestSearchFindsEveryBranch(t *testing.T) {
@@ -168,14 +198,16 @@ func TestSearchFindsEveryBranch(t *testing.T) {
 	w.AppendAt(session.Entry{Kind: session.KindUser, Text: "edited question"}, q1.Parent)
 	w.Close()
 	ix := openCurrent(t, store)
-	hits, err := ix.Search(Query{Text: `"second answer"`})
+	res, err := ix.Search(Query{Text: `"second answer"`})
+	hits := res.Hits
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("hits %+v, %v", hits, err)
 	}
 	if h := hits[0]; h.Entry != a2.ID || h.Leaf != a2.ID || h.Active || h.Turn != 2 {
 		t.Errorf("hit %+v: want %s, on its own branch, turn 2", h, a2.ID)
 	}
-	hits, _ = ix.Search(Query{Text: "edited"})
+	res, _ = ix.Search(Query{Text: "edited"})
+	hits = res.Hits
 	if len(hits) != 1 || !hits[0].Active || hits[0].Turn != 1 {
 		t.Errorf("hit on the active branch: %+v", hits)
 	}
@@ -194,8 +226,9 @@ func TestSearchManyHits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix := openCurrent(t, store)
-	hits, err := ix.Search(Query{Text: "zebra", Limit: 5000})
-	if err != nil || len(hits) != 1200 {
+	res, err := ix.Search(Query{Text: "zebra", Limit: 5000})
+	hits := res.Hits
+	if err != nil || len(hits) != 1200 || res.Window != 0 {
 		t.Fatalf("%d hits, %v; want 1200", len(hits), err)
 	}
 	seen := map[string]bool{}
@@ -207,4 +240,179 @@ func TestSearchManyHits(t *testing.T) {
 			t.Fatalf("no hit %q", want)
 		}
 	}
+}
+
+// A word in more entries than the rank window is ranked among the newest
+// of them, with or without filters, and the result says so; a search by
+// time looks at them all.
+func TestRankWindow(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	// The oldest are the most relevant: short, and the word twice.
+	for i := range 8 {
+		text := "zebra zebra"
+		if i >= 4 {
+			text = fmt.Sprintf("a long entry of many words, entry %d, with one zebra in it", i)
+		}
+		if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	ix := openCurrent(t, store)
+	for _, q := range []Query{{Text: "zebra", RankWindow: 3}, {Text: "zebra", Role: RoleUser, RankWindow: 3}} {
+		res, err := ix.Search(q)
+		if err != nil || res.Window != 3 || len(res.Hits) != 3 {
+			t.Fatalf("%+v: %d hits, window %d, %v; want 3 hits, window 3", q, len(res.Hits), res.Window, err)
+		}
+		for _, h := range res.Hits {
+			if !strings.Contains(h.SnippetText(), "entry 5") && !strings.Contains(h.SnippetText(), "entry 6") && !strings.Contains(h.SnippetText(), "entry 7") {
+				t.Errorf("%+v: hit %q is not one of the newest three", q, h.SnippetText())
+			}
+		}
+	}
+	if res, err := ix.Search(Query{Text: "zebra", ByTime: true, RankWindow: 3}); err != nil || res.Window != 0 || len(res.Hits) != 8 {
+		t.Fatalf("by time: %d hits, window %d, %v; want all 8", len(res.Hits), res.Window, err)
+	}
+	if res, err := ix.Search(Query{Text: "zebra", Role: RoleAssistant, RankWindow: 3}); err != nil || res.Window != 0 || len(res.Hits) != 0 {
+		t.Fatalf("no assistant entries: %d hits, window %d, %v", len(res.Hits), res.Window, err)
+	}
+}
+
+// The index finds what a query means: NOT binds tightest, then AND, then
+// OR, each from the left, as a small evaluator here says, for random
+// queries of three words over entries holding each set of them; and the
+// longest and deepest queries allowed reach SQLite and work.
+func TestQueryMeaning(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	var docs []map[string]bool
+	for set := range 8 {
+		doc := map[string]bool{}
+		text := "filler"
+		for i, word := range []string{"ant", "bee", "cow"} {
+			if set&(1<<i) != 0 {
+				doc[word] = true
+				text += " " + word
+			}
+		}
+		docs = append(docs, doc)
+		if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	ix := openCurrent(t, store)
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		q := randomQuery(r, 3)
+		res, err := ix.Search(Query{Text: q, Limit: 100})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		var want []string
+		for _, doc := range docs {
+			ev := evaluator{toks: strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(q)), doc: doc}
+			if ev.or() {
+				text := "filler"
+				for _, word := range []string{"ant", "bee", "cow"} {
+					if doc[word] {
+						text += " " + word
+					}
+				}
+				want = append(want, text)
+			}
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.SnippetText())
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q found %q, want %q", q, got, want)
+		}
+	}
+	for _, q := range []string{
+		strings.Repeat("ant NOT ", maxTerms-1) + "bee",
+		strings.Repeat("ant OR ", maxTerms-1) + "bee",
+		strings.Repeat("(", maxDepth) + "ant" + strings.Repeat(")", maxDepth),
+		strings.Repeat("(ant OR ", maxDepth) + "bee" + strings.Repeat(")", maxDepth),
+	} {
+		if _, err := ix.Search(Query{Text: q}); err != nil {
+			t.Errorf("%.40q…: %v", q, err)
+		}
+	}
+}
+
+// randomQuery returns a query of the words ant, bee and cow, the
+// operators and parentheses, that can be read, nested at most depth deep.
+func randomQuery(r *rand.Rand, depth int) string {
+	term := func() string {
+		if depth > 0 && r.IntN(4) == 0 {
+			return "(" + randomQuery(r, depth-1) + ")"
+		}
+		return []string{"ant", "bee", "cow"}[r.IntN(3)]
+	}
+	q := term()
+	for range r.IntN(4) {
+		q += " " + []string{"AND", "OR", "NOT", ""}[r.IntN(4)] + " " + term()
+	}
+	return strings.Join(strings.Fields(q), " ")
+}
+
+// evaluator says whether a document, a set of words, matches a query of
+// words, AND, OR, NOT and parentheses: NOT binds tightest, then AND (or
+// nothing), then OR, each from the left.
+type evaluator struct {
+	toks []string
+	i    int
+	doc  map[string]bool
+}
+
+func (e *evaluator) peek() string {
+	if e.i < len(e.toks) {
+		return e.toks[e.i]
+	}
+	return ""
+}
+
+func (e *evaluator) or() bool {
+	v := e.and()
+	for e.peek() == "OR" {
+		e.i++
+		v = e.and() || v
+	}
+	return v
+}
+
+func (e *evaluator) and() bool {
+	v := e.not()
+	for t := e.peek(); t != "" && t != "OR" && t != ")"; t = e.peek() {
+		if t == "AND" {
+			e.i++
+		}
+		v = e.not() && v
+	}
+	return v
+}
+
+func (e *evaluator) not() bool {
+	v := e.term()
+	for e.peek() == "NOT" {
+		e.i++
+		v = !e.term() && v
+	}
+	return v
+}
+
+func (e *evaluator) term() bool {
+	t := e.toks[e.i]
+	e.i++
+	if t == "(" {
+		v := e.or()
+		e.i++ // )
+		return v
+	}
+	return e.doc[t]
 }

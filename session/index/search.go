@@ -28,6 +28,9 @@ type Query struct {
 	ByTime bool
 	// Limit is the most hits returned; 0 means 200.
 	Limit int
+	// RankWindow is how many of the newest matches a search by relevance
+	// ranks, at some microseconds each; 0 means DefaultRankWindow.
+	RankWindow int
 }
 
 // Hit is an entry that matched.
@@ -66,15 +69,25 @@ func (h Hit) SnippetText() string {
 // defaultLimit is how many hits a query without a limit returns.
 const defaultLimit = 200
 
+// Result is what a search found.
+type Result struct {
+	// Hits are the entries found, best first.
+	Hits []Hit
+	// Window, when not 0, says that more entries matched than the
+	// relevance ranking looks at: the hits are the best of the newest
+	// Window matches. (A search by time looks at them all.)
+	Window int
+}
+
 // Search finds q.Text in the index. A query that cannot be read gives a
 // *SyntaxError saying why; its text never reaches SQLite unquoted.
-func (ix *Index) Search(q Query) ([]Hit, error) {
+func (ix *Index) Search(q Query) (Result, error) {
 	p, err := parseQuery(q.Text)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if q.Role != "" && q.Role != RoleUser && q.Role != RoleAssistant {
-		return nil, fmt.Errorf("search: role must be %s or %s, got %q", RoleUser, RoleAssistant, q.Role)
+		return Result{}, fmt.Errorf("search: role must be %s or %s, got %q", RoleUser, RoleAssistant, q.Role)
 	}
 	var where []string
 	args := []any{p.match}
@@ -97,32 +110,51 @@ func (ix *Index) Search(q Query) ([]Hit, error) {
 	if limit <= 0 {
 		limit = defaultLimit
 	}
-	args = append(args, limit)
 	// First the rowids of the hits, in order, reading of the entries only
 	// what the filters need; then what is shown of those few. The
 	// full-text table is walked first (CROSS JOIN): its matches, not all
-	// the entries.
-	var query string
-	switch {
-	case !q.ByTime && len(where) == 0:
-		query = "SELECT rowid FROM texts WHERE texts MATCH ? ORDER BY rank LIMIT ?"
-	default:
-		order := "t.rank"
-		if q.ByTime {
-			order = "e.time DESC"
-		}
-		query = "SELECT t.rowid FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid WHERE texts MATCH ?"
-		for _, w := range where {
-			query += " AND " + w
-		}
-		query += " ORDER BY " + order + ", t.rowid LIMIT ?"
+	// the entries, newest (highest rowid) first, which it does at no cost.
+	from := "texts t"
+	if len(where) > 0 || q.ByTime {
+		from += " CROSS JOIN entries e ON e.rowid = t.rowid"
 	}
-	rowids, err := ix.rowids(query, args...)
+	match := "SELECT t.rowid FROM " + from + " WHERE texts MATCH ?"
+	for _, w := range where {
+		match += " AND " + w
+	}
+	var res Result
+	order := "e.time DESC, t.rowid"
+	if !q.ByTime {
+		order = "t.rank, t.rowid"
+		// Ranking costs some microseconds a match, which a common word
+		// has by the hundred thousand: only the newest window are ranked,
+		// found by walking them without ranking.
+		window := q.RankWindow
+		if window <= 0 {
+			window = DefaultRankWindow
+		}
+		var cutoff int64
+		err := ix.db.QueryRow(match+" ORDER BY t.rowid DESC LIMIT 1 OFFSET ?", append(args, window-1)...).Scan(&cutoff)
+		switch {
+		case err == nil:
+			res.Window = window
+			match += " AND t.rowid >= ?"
+			args = append(args, cutoff)
+		case !errors.Is(err, sql.ErrNoRows):
+			return Result{}, queryError(err)
+		}
+	}
+	rowids, err := ix.rowids(match+" ORDER BY "+order+" LIMIT ?", append(args, limit)...)
 	if err != nil || len(rowids) == 0 {
-		return nil, err
+		return res, err
 	}
-	return ix.hits(rowids, p)
+	res.Hits, err = ix.hits(rowids, p)
+	return res, err
 }
+
+// DefaultRankWindow is how many of the newest matches Search ranks by
+// relevance unless told: some tens of milliseconds of ranking.
+const DefaultRankWindow = 10_000
 
 // rowids returns the rowids query finds.
 func (ix *Index) rowids(query string, args ...any) ([]int64, error) {
@@ -288,11 +320,13 @@ func (ix *Index) List() ([]session.Info, error) {
 const snippetRunes = 80
 
 // snippet returns about snippetRunes runes of text, on one line, around
-// the first word p looks for, with the words it looks for marked.
+// the first phrase p looks for, with the phrases it looks for marked,
+// each as a whole where its words come in order.
 func snippet(text string, p *parsed) []Part {
 	line := strings.Join(strings.Fields(text), " ")
 	type span struct{ from, to int } // byte offsets in line
-	var marks []span
+	var ws []span
+	var folded []string
 	for i := 0; i < len(line); {
 		r, n := utf8.DecodeRuneInString(line[i:])
 		if !isWordRune(r) {
@@ -307,10 +341,18 @@ func snippet(text string, p *parsed) []Part {
 			}
 			j += n
 		}
-		if p.wants(fold(line[i:j])) {
-			marks = append(marks, span{i, j})
-		}
+		ws = append(ws, span{i, j})
+		folded = append(folded, fold(line[i:j]))
 		i = j
+	}
+	var marks []span
+	for i := 0; i < len(ws); {
+		if n := p.longestAt(folded[i:]); n > 0 {
+			marks = append(marks, span{ws[i].from, ws[i+n-1].to})
+			i += n
+			continue
+		}
+		i++
 	}
 	// The window: snippetRunes runes around the first mark.
 	from, to := 0, len(line)
@@ -355,19 +397,33 @@ func snippet(text string, p *parsed) []Part {
 	return parts
 }
 
-// wants reports whether the folded word w is one p looks for.
-func (p *parsed) wants(w string) bool {
-	for _, x := range p.words {
-		if w == x {
-			return true
+// longestAt returns how many words of the longest phrase p looks for that
+// words begin with, or 0.
+func (p *parsed) longestAt(words []string) int {
+	best := 0
+	for _, ph := range p.phrases {
+		if len(ph.words) > best && ph.at(words) {
+			best = len(ph.words)
 		}
 	}
-	for _, x := range p.prefixes {
-		if strings.HasPrefix(w, x) {
-			return true
+	return best
+}
+
+// at reports whether words begin with the phrase ph.
+func (ph phrase) at(words []string) bool {
+	if len(words) < len(ph.words) {
+		return false
+	}
+	last := len(ph.words) - 1
+	for i, w := range ph.words {
+		if i == last && ph.prefix {
+			return strings.HasPrefix(words[i], w)
+		}
+		if words[i] != w {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // IsSyntax reports whether err is a query that cannot be read.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -182,7 +181,8 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		return fail(env, err)
 	}
 	defer ix.Close()
-	hits, err := ix.Search(q)
+	res, err := ix.Search(q)
+	hits := res.Hits
 	if index.IsSyntax(err) {
 		return fail(env, usagef("%v (see muse sessions search --help)", err))
 	}
@@ -206,13 +206,20 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		fmt.Fprintln(env.Stderr, "no matches")
 		return ExitFailed
 	}
-	out := bufio.NewWriter(env.Stdout)
+	rows := make([][]string, 0, len(hits)+1)
+	rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TITLE", "MATCH"})
 	for _, h := range hits {
-		fmt.Fprintf(out, "%s  %s  %-9s  %s  %s\n", h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
-			sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, env.StdoutTTY))
+		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
+			sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, env.StdoutTTY)})
 	}
-	if err := out.Flush(); err != nil {
+	if err := writeTable(env.Stdout, rows); err != nil {
 		return fail(env, fmt.Errorf("write the hits: %w", err))
+	}
+	if res.Window != 0 {
+		fmt.Fprintf(env.Stderr, "more than %d entries matched: these are the most relevant of the newest %[1]d; --sort time lists them all by date\n", res.Window)
+	}
+	if len(hits) == q.Limit {
+		fmt.Fprintf(env.Stderr, "showing the first %d; --limit shows more\n", q.Limit)
 	}
 	return ExitOK
 }

@@ -38,7 +38,13 @@ func TestSearchCommand(t *testing.T) {
 			t.Errorf("search %q: SQLite's words reached the user: %s", c.args, r.stderr)
 		}
 	}
-	r := runSessions(t, env, false, "", "sessions", "search", "pineapple", "--json", "--role", "assistant")
+	// A header names the columns; a full page says how to see more.
+	r := runSessions(t, env, false, "", "sessions", "search", "pineapple", "--limit", "1")
+	if lines := strings.Split(r.stdout, "\n"); r.code != ExitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "SESSION") ||
+		!strings.Contains(lines[0], "MATCH") || !strings.Contains(r.stderr, "showing the first 1; --limit shows more") {
+		t.Errorf("--limit 1: %+v", r)
+	}
+	r = runSessions(t, env, false, "", "sessions", "search", "pineapple", "--json", "--role", "assistant")
 	var hits []hitJSON
 	if err := json.Unmarshal([]byte(r.stdout), &hits); err != nil || len(hits) != 2 {
 		t.Fatalf("--json: %v %+v", err, r)

@@ -141,6 +141,8 @@ type ListedMsg struct {
 	err   error
 	query string
 	seq   int
+	// window is index.Result.Window: more matched than were ranked.
+	window int
 }
 
 // listSessions loads every session for the picker, from the index, which
@@ -173,23 +175,30 @@ func sessionsIn(items []list.Item) int {
 	return len(seen)
 }
 
-// searchLimit is the most hits the picker shows.
-const searchLimit = 200
+// searchLimit is the most hits the picker shows, and searchWindow how
+// many of the newest matches of a common word it ranks: together, they
+// keep a keystroke's search in some milliseconds in years of sessions
+// (BenchmarkSearchKeystroke).
+const (
+	searchLimit  = 50
+	searchWindow = 2000
+)
 
 // searchSessions finds query in the index, as the search numbered seq.
 func searchSessions(ix *index.Shared, query string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		idx, err := ix.Get()
-		var hits []index.Hit
+		var res index.Result
 		if err == nil {
-			hits, err = idx.Search(index.Query{Text: query, Limit: searchLimit})
+			res, err = idx.Search(index.Query{Text: query, Limit: searchLimit, RankWindow: searchWindow})
 		}
+		hits := res.Hits
 		items := make([]list.Item, 0, len(hits))
 		for i := range hits {
 			h := hits[i]
 			items = append(items, sessionItem{info: session.Info{ID: h.Session, Title: h.Title}, match: &h})
 		}
-		return ListedMsg{items: items, err: err, query: query, seq: seq}
+		return ListedMsg{items: items, err: err, query: query, seq: seq, window: res.Window}
 	}
 }
 
@@ -261,8 +270,12 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		} else if msg.err != nil {
 			p.status = "could not list sessions: " + msg.err.Error()
 		} else if msg.query != "" {
-			p.status = fmt.Sprintf("%s in %s for %q · esc shows all", textfmt.Plural(len(msg.items), "match"),
-				textfmt.Plural(sessionsIn(msg.items), "session"), msg.query)
+			best := ""
+			if msg.window != 0 {
+				best = fmt.Sprintf(" (the best of the newest %d)", msg.window)
+			}
+			p.status = fmt.Sprintf("%s in %s for %q%s · esc shows all", textfmt.Plural(len(msg.items), "match"),
+				textfmt.Plural(sessionsIn(msg.items), "session"), msg.query, best)
 		}
 		// The list counts its rows: hits, when they are a search's.
 		if msg.query != "" {

@@ -41,7 +41,7 @@ func typed(p Model, s string) (Model, []tea.Cmd) {
 }
 
 // searchMsg runs cmd, a batch, and returns the ListedMsg it gives.
-func searchMsg(t *testing.T, cmd tea.Cmd) ListedMsg {
+func searchMsg(t testing.TB, cmd tea.Cmd) ListedMsg {
 	t.Helper()
 	msg := cmd()
 	if b, ok := msg.(tea.BatchMsg); ok {
