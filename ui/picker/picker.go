@@ -469,8 +469,15 @@ func (p Model) View() string {
 	st := p.th.Styles
 	var bottom string
 	switch p.mode {
-	case pickRename, pickSearch:
+	case pickRename:
 		bottom = inputLine(p.input)
+	case pickSearch:
+		// What the search found, or why the query cannot be read, as it
+		// is typed.
+		bottom = inputLine(p.input)
+		if p.status != "" {
+			bottom += "  " + st.Muted.Render(sanitize.Line(p.status))
+		}
 	case pickConfirmDelete:
 		bottom = st.Warning.Render(fmt.Sprintf("delete %q (%s)? y deletes, any other key keeps it", sanitize.Line(p.target.Title), p.target.ID))
 	default:
