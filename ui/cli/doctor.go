@@ -39,6 +39,9 @@ clipboard, muse's folders with their permissions, and the MCP servers of
 the profile and of --mcp-config: each is started (within its start-up time
 limit), its tools are listed, and it is stopped again.
 
+With --demo it checks for a chat with the embedded demo server, which
+needs no address, model or credentials.
+
 It exits 1 when something a chat needs is missing or broken (marked ✗),
 else 0. It runs a profile's access_token_cmd or api_key_cmd, and the MCP
 servers' commands, as muse would.`,
@@ -47,6 +50,7 @@ servers' commands, as muse would.`,
 			return status(a.doctor(a.env.Stdout))
 		},
 	}
+	cmd.Flags().BoolVar(&a.f.demo, "demo", false, "check for a chat with the embedded demo server: no address, model or credentials needed")
 	cmd.Flags().StringVar(&a.f.mcpConfig, "mcp-config", "", "check the MCP servers of `FILE` too, an {\"mcpServers\": {...}} JSON file")
 	return cmd
 }
@@ -119,6 +123,10 @@ func (a *app) doctor(w io.Writer) int {
 // doctorService reports the service address, the model and whether the
 // credentials resolve.
 func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
+	if a.f.demo {
+		d.ok("service", "the embedded demo server (--demo): no address, model or credentials needed")
+		return
+	}
 	getenv := a.env.Getenv
 	setting := func(label, envName, profValue, profKey, fix string, show func(string) string) {
 		switch {

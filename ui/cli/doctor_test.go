@@ -70,6 +70,15 @@ func TestDoctorReportsWhatIsMissing(t *testing.T) {
 			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	// With --demo, before or after the command, nothing is missing but
+	// the folder's mode.
+	os.Chmod(dir, 0o700)
+	for _, args := range [][]string{{"doctor", "--demo"}, {"--demo", "doctor"}} {
+		r := runMain(t, env, "", args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "the embedded demo server (--demo)") || strings.Contains(r.stdout, "✗") {
+			t.Errorf("%q: %+v", args, r)
+		}
+	}
 }
 
 // A base URL that does not parse is refused without showing its password
