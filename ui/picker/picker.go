@@ -6,6 +6,8 @@ package picker
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
@@ -47,9 +49,36 @@ func (i sessionItem) Title() string { return sanitize.Line(i.info.Title) }
 // Description shows the date, message count and model, or the search hit.
 func (i sessionItem) Description() string {
 	if i.match != nil {
-		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Role, sanitize.Line(i.match.SnippetText()))
+		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Role, markedSnippet(i.match.Snippet))
 	}
 	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
+}
+
+// snippetLead is how many runes of a snippet are kept before its first
+// match, so that the match shows on a narrow screen too.
+const snippetLead = 12
+
+// markedSnippet is a hit's snippet on one line, sanitized, with at most
+// snippetLead runes before the first match, and the matches underlined.
+func markedSnippet(parts []index.Part) string {
+	var b strings.Builder
+	first := true
+	for _, p := range parts {
+		t := sanitize.Line(p.Text)
+		switch {
+		case p.Match:
+			first = false
+			b.WriteString("\x1b[4m" + t + "\x1b[24m")
+			continue
+		case first && t != "…":
+			if r := []rune(t); len(r) > snippetLead {
+				b.Reset()
+				t = "…" + string(r[len(r)-snippetLead:])
+			}
+		}
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 // FilterValue is what the list's filter matches: the title, id and model.
@@ -88,6 +117,8 @@ type Model struct {
 	// reselect is the id of the session to select again once the list is
 	// loaded anew, as after a rename.
 	reselect string
+	// searchErr is the error of the last search answered, if any.
+	searchErr error
 	// searchSeq numbers the searches typed: the answer of any but the
 	// last is dropped.
 	searchSeq int
@@ -184,8 +215,9 @@ const (
 	searchWindow = 2000
 )
 
-// searchSessions finds query in the index, as the search numbered seq.
-func searchSessions(ix *index.Shared, query string, seq int) tea.Cmd {
+// searchSessions finds query in the index, as the search numbered seq of
+// what was typed.
+func searchSessions(ix *index.Shared, query, typed string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		idx, err := ix.Get()
 		var res index.Result
@@ -198,7 +230,7 @@ func searchSessions(ix *index.Shared, query string, seq int) tea.Cmd {
 			h := hits[i]
 			items = append(items, sessionItem{info: session.Info{ID: h.Session, Title: h.Title}, match: &h})
 		}
-		return ListedMsg{items: items, err: err, query: query, seq: seq, window: res.Window}
+		return ListedMsg{items: items, err: err, query: typed, seq: seq, window: res.Window}
 	}
 }
 
@@ -264,6 +296,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if p.status == "loading…" || p.status == "searching…" {
 			p.status = ""
 		}
+		p.searchErr = msg.err
 		if msg.err != nil && index.IsSyntax(msg.err) {
 			p.status = msg.err.Error()
 			return p, nil // the hits of the last query that could be read stay
@@ -317,8 +350,35 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if p.mode == pickBrowse && !p.list.SettingFilter() && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		return p.burst(msg)
+	}
 	if p.mode == pickBrowse && !strings.Contains(p.status, "for \"") {
 		p.status = ""
+	}
+	switch p.mode {
+	case pickSearch:
+		switch msg.Type {
+		case tea.KeyEsc:
+			// Leave the search: every session again.
+			p.mode = pickBrowse
+			p.input.SetValue("")
+			return p, p.search()
+		case tea.KeyUp, tea.KeyDown, tea.KeyPgUp, tea.KeyPgDown:
+			// The hits, while the query stays open.
+			var cmd tea.Cmd
+			p.list, cmd = p.list.Update(msg)
+			return p, cmd
+		case tea.KeyEnter:
+			if index.IsSyntax(p.searchErr) {
+				return p, nil // the query stays to be fixed
+			}
+			p.mode = pickBrowse
+			if item, ok := p.list.SelectedItem().(sessionItem); ok && item.match != nil {
+				return p, pick(item)
+			}
+			return p, nil
+		}
 	}
 	switch p.mode {
 	case pickRename, pickSearch:
@@ -382,11 +442,7 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
-		picked := PickedMsg{ID: item.info.ID}
-		if item.match != nil {
-			picked.EntryID = item.match.Entry
-		}
-		return p, func() tea.Msg { return picked }
+		return p, pick(item)
 	case key.Matches(msg, p.keys.Rename) && ok:
 		p.mode, p.target = pickRename, item.info
 		p.input.SetValue(item.info.Title)
@@ -410,6 +466,35 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return p, cmd
 }
 
+// pick asks the root to open item, on its hit's entry if it is one.
+func pick(item sessionItem) tea.Cmd {
+	picked := PickedMsg{ID: item.info.ID}
+	if item.match != nil {
+		picked.EntryID = item.match.Entry
+	}
+	return func() tea.Msg { return picked }
+}
+
+// burst handles keys that arrived together as one message, as a fast
+// typist, a paste of keys or a slow link sends them: one at a time while
+// they are the list's keys, and the rest as one once a key opened an
+// input, so that "f" and a query typed at once search for the query.
+func (p Model) burst(msg tea.KeyMsg) (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for i, r := range msg.Runes {
+		var cmd tea.Cmd
+		if p.mode != pickBrowse || p.list.SettingFilter() {
+			rest := msg
+			rest.Runes = msg.Runes[i:]
+			p, cmd = p.key(rest)
+			return p, tea.Batch(append(cmds, cmd)...)
+		}
+		p, cmd = p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+	}
+	return p, tea.Batch(cmds...)
+}
+
 // search starts a search of what is typed, numbered anew so that the
 // answers of the searches before it are dropped; an empty query lists
 // every session again.
@@ -421,8 +506,34 @@ func (p *Model) search() tea.Cmd {
 		return listSessions(p.index, p.searchSeq)
 	}
 	p.status = "searching…"
-	return searchSessions(p.index, text, p.searchSeq)
+	return searchSessions(p.index, asTyped(text), text, p.searchSeq)
 }
+
+// asTyped is the query to search for while text is being typed: its last
+// word, when it is one of at least prefixFrom runes outside quotes, as a
+// prefix too (capy finds capybara), as the word is likely unfinished.
+func asTyped(text string) string {
+	if strings.Count(text, `"`)%2 != 0 {
+		return text
+	}
+	i := strings.LastIndexFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	last := text
+	if i >= 0 {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == '"' {
+			return text // a phrase just closed
+		}
+		last = text[i+n:]
+	}
+	if utf8.RuneCountInString(last) < prefixFrom || last == "AND" || last == "OR" || last == "NOT" {
+		return text
+	}
+	return text + "*"
+}
+
+// prefixFrom is the shortest last word searched as a prefix as it is
+// typed: shorter ones stand for too many words to merge at each keystroke.
+const prefixFrom = 3
 
 // selectID selects the session id among the rows shown, if it is there.
 func (p *Model) selectID(id string) bool {

@@ -40,24 +40,31 @@ func typed(p Model, s string) (Model, []tea.Cmd) {
 	return p, cmds
 }
 
-// searchMsg runs cmd, a batch, and returns the ListedMsg it gives.
+// searchMsg runs cmd, a batch, and returns the ListedMsg it gives,
+// looking into batches in batches.
 func searchMsg(t testing.TB, cmd tea.Cmd) ListedMsg {
 	t.Helper()
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		for _, c := range b {
-			if c == nil {
-				continue
-			}
-			if m, ok := c().(ListedMsg); ok {
-				return m
+	var find func(tea.Cmd) (ListedMsg, bool)
+	find = func(cmd tea.Cmd) (ListedMsg, bool) {
+		switch m := cmd().(type) {
+		case ListedMsg:
+			return m, true
+		case tea.BatchMsg:
+			for _, c := range m {
+				if c == nil {
+					continue
+				}
+				if l, ok := find(c); ok {
+					return l, true
+				}
 			}
 		}
+		return ListedMsg{}, false
 	}
-	if m, ok := msg.(ListedMsg); ok {
+	if m, ok := find(cmd); ok {
 		return m
 	}
-	t.Fatalf("no search in %T", msg)
+	t.Fatal("no search in the command")
 	return ListedMsg{}
 }
 
@@ -130,5 +137,93 @@ func TestSearchCountsMatchesAndSessions(t *testing.T) {
 	}
 	if !strings.Contains(view, "3 matches") || strings.Contains(view, "3 sessions") {
 		t.Errorf("the hits are not counted as matches:\n%s", view)
+	}
+}
+
+// While a query is typed, its last word of three runes or more is also a
+// prefix; not inside a phrase, not an operator, not a shorter word.
+func TestAsTyped(t *testing.T) {
+	for in, want := range map[string]string{
+		"capy":        "capy*",
+		"ca":          "ca",
+		"capybara ho": "capybara ho",
+		"hot spr":     "hot spr*",
+		`"hot spr`:    `"hot spr`,
+		`"hot spr"`:   `"hot spr"`,
+		"zebra OR":    "zebra OR",
+		"zeb*":        "zeb*",
+		"(a OR zeb)":  "(a OR zeb)",
+		"café·crè":    "café·crè*",
+		"été":         "été*",
+	} {
+		if got := asTyped(in); got != want {
+			t.Errorf("asTyped(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A picker of three sessions, listed, at 80x24.
+func threeSessions(t *testing.T) Model {
+	t.Helper()
+	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"capybara hot spring", "a long introduction before it, on and on and on, then the capybara again", "apple"} {
+		w := session.NewWriter(store, session.Params{})
+		w.Append(session.Entry{Kind: session.KindUser, Text: text})
+		w.Close()
+	}
+	th, _ := theme.New("", true)
+	p := New(store, index.NewShared(store), th).SetSize(80, 24)
+	p, cmd := p.Open("")
+	p, _ = p.Update(cmd())
+	return p
+}
+
+// "f" and a query that arrive as one message search for the query; the
+// arrows move through the hits while it is typed; enter opens the one
+// chosen on its entry; esc leaves the search for every session.
+func TestSearchKeys(t *testing.T) {
+	p := threeSessions(t)
+	p, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("fcapy")})
+	if p.mode != pickSearch || p.input.Value() != "capy" {
+		t.Fatalf("after a burst of f and capy: mode %v, query %q", p.mode, p.input.Value())
+	}
+	p, _ = p.Update(searchMsg(t, cmd))
+	if n := len(p.list.Items()); n != 2 {
+		t.Fatalf("capy found %d hits, want 2 (as a prefix)", n)
+	}
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyDown})
+	if p.mode != pickSearch || p.list.Index() != 1 {
+		t.Fatalf("down: mode %v, row %d", p.mode, p.list.Index())
+	}
+	chosen := p.list.SelectedItem().(sessionItem)
+	p, cmd = p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	picked, ok := cmd().(PickedMsg)
+	if !ok || picked.ID != chosen.info.ID || picked.EntryID != chosen.match.Entry {
+		t.Fatalf("enter gave %+v, want the second hit %+v", picked, chosen.match)
+	}
+	// A query that cannot be read stays open on enter; esc lists all.
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
+	p, cmds := typed(p, `"capy`)
+	p, _ = p.Update(searchMsg(t, cmds[len(cmds)-1]))
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if p.mode != pickSearch || !strings.Contains(p.View(), "quote is not closed") {
+		t.Fatalf("enter on a bad query: mode %v\n%s", p.mode, p.View())
+	}
+	p, cmd = p.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	p, _ = p.Update(cmd())
+	if p.mode != pickBrowse || len(p.list.Items()) != 3 {
+		t.Fatalf("esc: mode %v, %d rows, want every session", p.mode, len(p.list.Items()))
+	}
+}
+
+// A hit's snippet keeps a few words before its match, which it marks, so
+// that the match shows on a narrow screen.
+func TestMarkedSnippet(t *testing.T) {
+	got := markedSnippet([]index.Part{{Text: "…"}, {Text: "a long introduction before it, then the "}, {Text: "capybara", Match: true}, {Text: " again"}})
+	if want := "…t, then the \x1b[4mcapybara\x1b[24m again"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
