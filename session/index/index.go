@@ -162,9 +162,17 @@ var errVersion = errors.New("index of another version")
 // open opens the index at path, creating its schema in a new file; an
 // index of another version gives errVersion.
 func open(store *session.Store, path string) (*Index, error) {
+	// Only regular files: SQLite would follow a symbolic link, to write
+	// the text of every session where it points. Open removes what is
+	// there, and starts again.
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file", p)
+		}
+	}
 	// Create the file with our mode, whatever the umask: SQLite gives its
 	// -wal and -shm files the mode of the database.
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, fileio.FileMode)
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_CREATE|os.O_RDWR), fileio.FileMode)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +186,7 @@ func open(store *session.Store, path string) (*Index, error) {
 	// The WAL is kept when the last connection closes, emptied: its
 	// creation and removal would change the directory's stamp, and a Sync
 	// would then stat every journal.
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(4194304)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(4194304)&_txlock=immediate"
 	inner, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
@@ -290,6 +298,19 @@ func (ix *Index) Path() string { return ix.path }
 func (ix *Index) Close() error {
 	if err := ix.db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
+	}
+	return nil
+}
+
+// IsDamaged reports whether err, of a search or a list, says the index
+// file is damaged: Remove it, and OpenCurrent builds it again.
+func IsDamaged(err error) bool { return corrupt(err) }
+
+// Remove removes the index of store, with its WAL, closed by its users.
+// Nothing is lost: the next OpenCurrent builds it from the journals.
+func Remove(store *session.Store) error {
+	if err := removeFiles(filepath.Join(store.Dir(), FileName)); err != nil {
+		return fmt.Errorf("remove the index: %w", err)
 	}
 	return nil
 }

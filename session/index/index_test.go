@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -422,5 +423,36 @@ func TestBadIndexFileRebuilt(t *testing.T) {
 				t.Fatalf("the index has mode %v, want 0600", fi.Mode().Perm())
 			}
 		})
+	}
+}
+
+// A symbolic link where the index or its WAL belongs is removed, never
+// followed: the file it points to keeps its mode and its bytes, and holds
+// no session text.
+func TestIndexNeverFollowsALink(t *testing.T) {
+	if runtime.GOOS == "windows" && os.Getenv("CI") == "" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	for _, name := range []string{FileName, FileName + "-wal"} {
+		store := newStore(t)
+		sessions(t, store, rand.New(rand.NewPCG(21, 22)), 2)
+		victim := filepath.Join(t.TempDir(), "victim")
+		if err := os.WriteFile(victim, []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(victim, 0o644)
+		if err := os.Symlink(victim, filepath.Join(store.Dir(), name)); err != nil {
+			t.Fatal(err)
+		}
+		ix := openCurrent(t, store)
+		agree(t, store, ix)
+		fi, err := os.Stat(victim)
+		data, _ := os.ReadFile(victim)
+		if err != nil || fi.Mode().Perm() != 0o644 || string(data) != "mine" {
+			t.Errorf("%s: the link's target became %v, %q (%v)", name, fi.Mode(), data, err)
+		}
+		if fi, err := os.Lstat(filepath.Join(store.Dir(), name)); err == nil && !fi.Mode().IsRegular() {
+			t.Errorf("%s is still a link", name)
+		}
 	}
 }

@@ -121,7 +121,7 @@ func (ix *Index) quickSync(progress Progress) (n int, ok bool, err error) {
 			stale = append(stale, id)
 		}
 	}
-	_, err = ix.refresh(stale, known, progress)
+	_, err = ix.refresh(stale, progress)
 	return len(stale), true, err
 }
 
@@ -163,11 +163,8 @@ func (ix *Index) fullSync(progress Progress) (int, error) {
 		}); err != nil {
 			return 0, err
 		}
-		for _, id := range gone {
-			delete(known, id)
-		}
 	}
-	res, err := ix.refresh(stale, known, progress)
+	res, err := ix.refresh(stale, progress)
 	if err != nil {
 		return len(stale), err
 	}
@@ -248,9 +245,8 @@ type refreshed struct {
 }
 
 // refresh reads the journals of ids, several at a time, and writes what
-// they hold, batchSessions sessions a transaction. known are the stamps
-// the index holds of them: a session it does not hold costs no delete.
-func (ix *Index) refresh(ids []string, known map[string]session.Stamp, progress Progress) (refreshed, error) {
+// they hold, batchSessions sessions a transaction.
+func (ix *Index) refresh(ids []string, progress Progress) (refreshed, error) {
 	var res refreshed
 	if len(ids) == 0 {
 		return res, nil
@@ -287,7 +283,7 @@ func (ix *Index) refresh(ids []string, known map[string]session.Stamp, progress 
 				continue
 			}
 			err = ix.write(func(tx *sql.Tx) error {
-				c, err := ix.putAll(tx, batch, known)
+				c, err := ix.putAll(tx, batch)
 				changed = append(changed, c...)
 				return err
 			})
@@ -371,12 +367,41 @@ func forget(tx *sql.Tx, id string) error {
 	return err
 }
 
+// heldOf returns which of the sessions of batch the index holds, as the
+// transaction tx sees it.
+func heldOf(tx *sql.Tx, batch []loaded) (map[string]bool, error) {
+	held := map[string]bool{}
+	for len(batch) > 0 {
+		n := min(len(batch), insertMax)
+		args := make([]any, n)
+		for i, l := range batch[:n] {
+			args[i] = l.id
+		}
+		rows, err := tx.Query("SELECT id FROM sessions WHERE id IN (?"+strings.Repeat(",?", n-1)+")", args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			held[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		batch = batch[n:]
+	}
+	return held, nil
+}
+
 // putAll replaces what the index holds of the sessions of batch, but of
 // those whose journal changed since they were read: it returns those, and
 // leaves what the index holds of them, so that it never writes what is
-// older than what another process wrote meanwhile. known are the stamps
-// the index holds.
-func (ix *Index) putAll(tx *sql.Tx, batch []loaded, known map[string]session.Stamp) (changed []string, err error) {
+// older than what another process wrote meanwhile.
+func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error) {
 	ids := make([]string, len(batch))
 	for i, l := range batch {
 		ids[i] = l.id
@@ -391,10 +416,16 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded, known map[string]session.Sta
 		}
 		put = append(put, l)
 	}
+	// What the index holds of them now, in this transaction: another muse
+	// may have written some since this one looked.
+	held, err := heldOf(tx, put)
+	if err != nil {
+		return changed, err
+	}
 	// The deletes first: the full-text table writes out what it gathered
 	// in memory before a delete, or an insert of a lower rowid.
 	for _, l := range put {
-		if _, ok := known[l.id]; ok {
+		if held[l.id] {
 			if err := forget(tx, l.id); err != nil {
 				return changed, fmt.Errorf("session %s: %w", l.id, err)
 			}
@@ -515,11 +546,7 @@ func (ins *inserter) insert(head string, p *pending, perStmt int) error {
 func (ix *Index) Update(ids []string) ([]string, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
-	known, err := ix.stampsOf(ids)
-	if err != nil {
-		return nil, fmt.Errorf("update index: %w", err)
-	}
-	res, err := ix.refresh(ids, known, nil)
+	res, err := ix.refresh(ids, nil)
 	if err != nil {
 		return nil, fmt.Errorf("update index: %w", err)
 	}

@@ -185,10 +185,6 @@ func TestChangedWhileReadNotWritten(t *testing.T) {
 	store := newStore(t)
 	ids := sessions(t, store, rand.New(rand.NewPCG(13, 14)), 2)
 	ix := openCurrent(t, store)
-	known, err := ix.stampsOf(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	old := ix.load(ids[0])
 	if err := store.Rename(ids[0], "renamed meanwhile"); err != nil {
 		t.Fatal(err)
@@ -198,7 +194,8 @@ func TestChangedWhileReadNotWritten(t *testing.T) {
 	}
 	var changed []string
 	if err := ix.write(func(tx *sql.Tx) error {
-		changed, err = ix.putAll(tx, []loaded{old}, known)
+		var err error
+		changed, err = ix.putAll(tx, []loaded{old})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -207,4 +204,33 @@ func TestChangedWhileReadNotWritten(t *testing.T) {
 		t.Fatalf("putAll skipped %v, want %s", changed, ids[0])
 	}
 	agree(t, store, ix)
+}
+
+// Two muses that index the same new session at once both succeed: the
+// second replaces what the first wrote, which it did not see when it
+// looked.
+func TestTwoIndexersOfANewSession(t *testing.T) {
+	store := newStore(t)
+	ids := sessions(t, store, rand.New(rand.NewPCG(15, 16)), 1)
+	a, err := Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	l := a.load(ids[0]) // a reads the journal, then b writes it first
+	if _, err := b.Update(ids); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.write(func(tx *sql.Tx) error {
+		_, err := a.putAll(tx, []loaded{l})
+		return err
+	}); err != nil {
+		t.Fatalf("the second indexer failed: %v", err)
+	}
+	agree(t, store, a)
 }

@@ -182,8 +182,19 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 	if err != nil {
 		return fail(env, err)
 	}
-	defer ix.Close()
+	defer func() { ix.Close() }()
 	res, err := ix.Search(q)
+	if index.IsDamaged(err) {
+		// Damage only a search reads (the full-text table's pages): the
+		// index is built again from the journals, and asked again.
+		ix.Close()
+		if err = index.Remove(store); err == nil {
+			if ix, err = openIndex(env, store); err != nil {
+				return fail(env, err)
+			}
+			res, err = ix.Search(q)
+		}
+	}
 	hits := res.Hits
 	if index.IsSyntax(err) {
 		return fail(env, usagef("%v (see muse sessions search --help)", err))

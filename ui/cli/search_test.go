@@ -1,10 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"database/sql"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	_ "modernc.org/sqlite"
+
+	"muse/session/index"
 )
 
 func TestSearchCommand(t *testing.T) {
@@ -75,5 +83,52 @@ func TestParseWhen(t *testing.T) {
 		if _, err := parseWhen(bad, now); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// An index whose full-text pages are damaged, which only a search reads,
+// is built again from the journals by the search that finds it so.
+func TestSearchRebuildsADamagedIndex(t *testing.T) {
+	env, store, _ := seedHostile(t)
+	if r := runSessions(t, env, false, "", "sessions", "search", "pineapple"); r.code != ExitOK {
+		t.Fatalf("first search: %+v", r)
+	}
+	path := filepath.Join(store.Dir(), index.FileName)
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	var pages []int64
+	err = db.QueryRow("PRAGMA page_size").Scan(&pageSize)
+	if err == nil {
+		_, err = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if err == nil {
+		var rows *sql.Rows
+		if rows, err = db.Query("SELECT pageno FROM dbstat WHERE name = 'texts_data'"); err == nil {
+			for rows.Next() {
+				var p int64
+				rows.Scan(&p)
+				pages = append(pages, p)
+			}
+			rows.Close()
+		}
+	}
+	db.Close()
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("the full-text pages: %v, %v", pages, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		f.WriteAt(bytes.Repeat([]byte{0xA5}, int(pageSize)), (p-1)*pageSize)
+	}
+	f.Close()
+	r := runSessions(t, env, false, "", "sessions", "search", "pineapple")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "pineapple") {
+		t.Fatalf("the search on a damaged index: %+v", r)
 	}
 }
