@@ -135,7 +135,7 @@ type parser struct {
 // written with parentheses.
 const (
 	maxTerms = 200
-	maxDepth = 20
+	maxDepth = 10
 )
 
 // parseQuery reads the query q.

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -52,7 +54,7 @@ func TestQuerySyntaxErrors(t *testing.T) {
 		`*`:                                     "a * ends a word",
 		`   `:                                   "nothing to search for",
 		strings.Repeat("a OR ", maxTerms) + "a": "201 words and phrases are more than the 200",
-		strings.Repeat("(", maxDepth+1) + "a" + strings.Repeat(")", maxDepth+1): "more than 20 ( inside each other",
+		strings.Repeat("(", maxDepth+1) + "a" + strings.Repeat(")", maxDepth+1): "more than 10 ( inside each other",
 	} {
 		_, err := parseQuery(q)
 		if !IsSyntax(err) || !strings.Contains(err.Error(), want) {
@@ -338,6 +340,8 @@ func TestQueryMeaning(t *testing.T) {
 		strings.Repeat("ant OR ", maxTerms-1) + "bee",
 		strings.Repeat("(", maxDepth) + "ant" + strings.Repeat(")", maxDepth),
 		strings.Repeat("(ant OR ", maxDepth) + "bee" + strings.Repeat(")", maxDepth),
+		strings.Repeat("ant OR bee cow NOT (", maxDepth) + "bee" + strings.Repeat(")", maxDepth),
+		strings.Repeat("ant OR bee OR cow AND ant NOT (", maxDepth) + "bee" + strings.Repeat(")", maxDepth),
 	} {
 		if _, err := ix.Search(Query{Text: q}); err != nil {
 			t.Errorf("%.40q…: %v", q, err)
@@ -415,4 +419,37 @@ func (e *evaluator) term() bool {
 		return v
 	}
 	return e.doc[t]
+}
+
+// A query FTS5 finds too deep is a syntax error, not SQLite's words.
+func TestMatchError(t *testing.T) {
+	if err := matchError(errors.New("SQL logic error: fts5: parser stack overflow (1)")); !IsSyntax(err) {
+		t.Errorf("got %v", err)
+	}
+	if err := matchError(nil); err != nil {
+		t.Errorf("nil became %v", err)
+	}
+}
+
+// A hit in a huge entry costs the snippet of its first 64 KiB only: the
+// bytes inflated do not grow with the entry.
+func TestSnippetOfAHugeEntry(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	huge := "zebra " + strings.Repeat("a ", 4<<20) + "zebra"
+	if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: huge}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	ix := openCurrent(t, store)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := ix.Search(Query{Text: "zebra"})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(res.Hits) != 1 || !strings.HasPrefix(res.Hits[0].SnippetText(), "zebra a a") {
+		t.Fatalf("%+v, %v", res.Hits, err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 { // 768 MB when the whole entry was read
+		t.Errorf("the search allocated %d bytes for an entry of 8 MiB", grew)
+	}
 }

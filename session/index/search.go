@@ -141,12 +141,12 @@ func (ix *Index) Search(q Query) (Result, error) {
 			match += " AND t.rowid >= ?"
 			args = append(args, cutoff)
 		case !errors.Is(err, sql.ErrNoRows):
-			return Result{}, queryError(err)
+			return Result{}, matchError(queryError(err))
 		}
 	}
 	rowids, err := ix.rowids(match+" ORDER BY "+order+" LIMIT ?", append(args, limit)...)
 	if err != nil || len(rowids) == 0 {
-		return res, err
+		return res, matchError(err)
 	}
 	res.Hits, err = ix.hits(rowids, p)
 	return res, err
@@ -219,6 +219,7 @@ FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.
 		}
 		f.hit.Time = time.Unix(0, t).UTC()
 		f.where.chunk = int(chunk)
+		f.where.len = min(f.where.len, snippetFrom)
 		byRowid[rowid] = f
 		need[chunk] = max(need[chunk], f.where.off+f.where.len)
 	}
@@ -286,6 +287,15 @@ func int64s(ids []int64) []any {
 	return args
 }
 
+// matchError is queryError, but for a query FTS5 finds too deep to read,
+// whatever the limits of parseQuery let through: a *SyntaxError.
+func matchError(err error) error {
+	if err != nil && (strings.Contains(err.Error(), "parser stack overflow") || strings.Contains(err.Error(), "expression tree is too large")) {
+		return &SyntaxError{Msg: "the query is nested too deeply: write a simpler one"}
+	}
+	return err
+}
+
 // queryError wraps an error of SQLite while searching. The query was
 // checked and quoted, so this is the index failing, not the query.
 func queryError(err error) error {
@@ -315,6 +325,11 @@ func (ix *Index) List() ([]session.Info, error) {
 	})
 	return out, nil
 }
+
+// snippetFrom is how much of an entry's text its snippet is cut from: a
+// reply of 50 MB costs no more than one of 64 KiB to show. A match past it
+// shows the entry's start.
+const snippetFrom = 64 << 10
 
 // snippetRunes is about how long a snippet is.
 const snippetRunes = 80
