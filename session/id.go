@@ -24,6 +24,10 @@ func newID(t time.Time, random io.Reader) (string, error) {
 	return t.UTC().Format(idTimeLayout) + "-" + hex.EncodeToString(b[:]), nil
 }
 
+// ValidID reports whether id may name a session's journal, as validID
+// does: what reads ids from elsewhere (the index) checks them with it.
+func ValidID(id string) bool { return validID(id) }
+
 // validID reports whether id may name a journal: 1 to maxIDLen characters of
 // [0-9A-Za-z_-]. Such an id has no path separator, no dot and cannot escape
 // the store's directory, so it is checked before any file is touched.

@@ -54,6 +54,9 @@ func parseCards(cards string, n int) ([]session.Info, error) {
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return nil, errCard
 		}
+		if !session.ValidID(f[0]) {
+			continue // not written by muse: the journals have no such id
+		}
 		out = append(out, session.Info{ID: f[0], Title: f[1], Created: time.Unix(0, created).UTC(), Updated: time.Unix(0, updated).UTC(),
 			Messages: messages, Model: f[5], Damaged: f[6]})
 	}

@@ -36,3 +36,29 @@ func TestCards(t *testing.T) {
 		}
 	}
 }
+
+// What the index holds is not trusted: an id no journal could have, or a
+// role muse never writes, put there by another program, never comes out.
+func TestTamperedIndexValues(t *testing.T) {
+	_, ix := seeded(t)
+	bad := "\x1b]52;c;SGVsbG8=\a"
+	if _, err := ix.db.Exec("UPDATE entries SET role = ?", bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.db.Exec("UPDATE sessions SET card = ? WHERE id = (SELECT min(id) FROM sessions)", cardOf(session.Info{ID: bad, Title: "t"})); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := ix.List()
+	if err != nil || len(infos) != 2 {
+		t.Fatalf("listed %d, %v; want the 2 untouched", len(infos), err)
+	}
+	res, err := ix.Search(Query{Text: "zebra"})
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	for _, h := range res.Hits {
+		if h.Role != RoleOther {
+			t.Errorf("role %q", h.Role)
+		}
+	}
+}

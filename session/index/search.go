@@ -217,6 +217,12 @@ FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.
 			&f.hit.Model, &t, &chunk, &f.where.off, &f.where.len); err != nil {
 			return nil, queryError(err)
 		}
+		if !session.ValidID(f.hit.Session) {
+			continue // not written by muse: the journals have no such id
+		}
+		if f.hit.Role != RoleUser && f.hit.Role != RoleAssistant {
+			f.hit.Role = RoleOther
+		}
 		f.hit.Time = time.Unix(0, t).UTC()
 		f.where.chunk = int(chunk)
 		f.where.len = min(f.where.len, snippetFrom)
