@@ -43,7 +43,10 @@ Hits come the most relevant first (bm25), or with --sort time the newest
 first; each shows the session, the date, the role and the text around the
 match, marked on a terminal. A word in more than 10,000 entries is ranked
 among the newest 10,000 of them, which keeps a search of years of history
-under a tenth of a second; --sort time looks at every match.`,
+under a tenth of a second; --sort time looks at every match.
+
+It exits 1 when nothing matched (--json then prints []), 2 for a query or
+flag it cannot read.`,
 		Example: `  muse sessions search zebra
   muse sessions search '"exact phrase" OR regex*' --since 7d
   muse sessions search deploy --role user --model opus --sort time --json`,
@@ -55,7 +58,7 @@ under a tenth of a second; --sort time looks at every match.`,
 	cmd.Flags().StringVar(&f.model, "model", "", "only entries of a model whose name holds `NAME`")
 	cmd.Flags().StringVar(&f.role, "role", "", "only entries of `ROLE`: user or assistant")
 	cmd.Flags().StringVar(&f.session, "session", "", "only the session `ID` (an id, a unique prefix or a title)")
-	cmd.Flags().StringVar(&f.sort, "sort", "rank", "order of the hits: rank (most relevant first) or time (newest first)")
+	cmd.Flags().StringVar(&f.sort, "sort", "rank", "order of the hits, `BY` rank (most relevant first) or time (newest first)")
 	cmd.Flags().IntVar(&f.limit, "limit", 50, "show at most `N` hits")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print JSON: an array of session, title, entry, leaf, active, turn, kind, role, model, time, snippet")
 	cmd.RunE = a.withStore(func(store *session.Store, args []string) int {
@@ -213,6 +216,9 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 			return fail(env, err)
 		}
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
+		if len(hits) == 0 {
+			return ExitFailed // as without --json: nothing matched
+		}
 		return ExitOK
 	}
 	if len(hits) == 0 {
@@ -229,7 +235,7 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		return fail(env, fmt.Errorf("write the hits: %w", err))
 	}
 	if res.Window != 0 {
-		fmt.Fprintf(env.Stderr, "more than %d entries matched: these are the most relevant of the newest %[1]d; --sort time lists them all by date\n", res.Window)
+		fmt.Fprintf(env.Stderr, "more than %d entries matched: these are the most relevant of the newest %[1]d; --sort time looks at every match, newest first\n", res.Window)
 	}
 	if len(hits) == q.Limit {
 		fmt.Fprintf(env.Stderr, "showing the first %d; --limit shows more\n", q.Limit)

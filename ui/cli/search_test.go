@@ -52,6 +52,10 @@ func TestSearchCommand(t *testing.T) {
 		!strings.Contains(lines[0], "MATCH") || !strings.Contains(r.stderr, "showing the first 1; --limit shows more") {
 		t.Errorf("--limit 1: %+v", r)
 	}
+	// No match is exit 1 with --json too, and an empty array.
+	if r := runSessions(t, env, false, "", "sessions", "search", "nothinghere", "--json"); r.code != ExitFailed || strings.TrimSpace(r.stdout) != "[]" {
+		t.Errorf("--json with no match: %+v", r)
+	}
 	r = runSessions(t, env, false, "", "sessions", "search", "pineapple", "--json", "--role", "assistant")
 	var hits []hitJSON
 	if err := json.Unmarshal([]byte(r.stdout), &hits); err != nil || len(hits) != 2 {
