@@ -49,6 +49,71 @@ func bytesPerPixel(m color.Model) int {
 	return 4
 }
 
+// decodeCost is about how many bytes decoding data takes, from its
+// header: its pixels by bytesPerPixel, but a JPEG by its own planes, and
+// a progressive JPEG's 4 bytes a pixel of each plane's coefficients, which
+// Go's decoder keeps until the end (a 466 KB one of 6300×6300 px took
+// 620 MB).
+func decodeCost(mediaType string, data []byte, cfg image.Config) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	if mediaType == "image/jpeg" {
+		if planes, progressive, ok := jpegPlanes(data); ok {
+			if progressive {
+				return planes * 5
+			}
+			return planes
+		}
+	}
+	return px * int64(bytesPerPixel(cfg.ColorModel))
+}
+
+// jpegPlanes reads a JPEG's frame header: the pixels of all its planes,
+// each rounded up to whole 8×8 blocks, and whether it is progressive.
+func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xFF {
+			return 0, false, false
+		}
+		m := data[i+1]
+		switch {
+		case m == 0xFF: // fill
+			i++
+			continue
+		case m == 0x01 || m >= 0xD0 && m <= 0xD8:
+			i += 2
+			continue
+		}
+		n := int(data[i+2])<<8 | int(data[i+3])
+		isSOF := m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC
+		if !isSOF {
+			i += 2 + n
+			continue
+		}
+		seg := data[i+4 : min(len(data), i+2+n)]
+		if len(seg) < 6 {
+			return 0, false, false
+		}
+		h, w, nf := int64(seg[1])<<8|int64(seg[2]), int64(seg[3])<<8|int64(seg[4]), int(seg[5])
+		if len(seg) < 6+3*nf || nf == 0 {
+			return 0, false, false
+		}
+		var hmax, vmax int64 = 1, 1
+		for c := range nf {
+			hv := seg[6+3*c+1]
+			hmax, vmax = max(hmax, int64(hv>>4)), max(vmax, int64(hv&15))
+		}
+		for c := range nf {
+			hv := seg[6+3*c+1]
+			cw := (w*int64(max(hv>>4, 1)) + hmax - 1) / hmax
+			ch := (h*int64(max(hv&15, 1)) + vmax - 1) / vmax
+			planes += (cw + 7) / 8 * 8 * ((ch + 7) / 8 * 8)
+		}
+		progressive = m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE
+		return planes, progressive, true
+	}
+	return 0, false, false
+}
+
 // prepareImage prepares the image data of mediaType: sent as it is when it
 // is within the limits of what is sent (MaxSentSide, and limit bytes),
 // else decoded, scaled down and encoded again.
@@ -65,9 +130,9 @@ func prepareImage(name string, data []byte, mediaType string, limit int) (File, 
 		return File{}, refuse(name, "an image of %d×%d px is over the %s megapixel limit: scale it down first",
 			cfg.Width, cfg.Height, strconv.Itoa(session.MaxImagePixels/1_000_000))
 	}
-	if px := int64(cfg.Width) * int64(cfg.Height); px*int64(bytesPerPixel(cfg.ColorModel)) > MaxDecodedBytes {
-		return File{}, refuse(name, "a %d×%d px image of %d bytes a pixel needs %d MB to decode, over muse's %d MB: save it with 8 bits a channel, or smaller",
-			cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), px*int64(bytesPerPixel(cfg.ColorModel))>>20, MaxDecodedBytes>>20)
+	if cost := decodeCost(mediaType, data, cfg); cost > MaxDecodedBytes {
+		return File{}, refuse(name, "a %d×%d px image needs %d MB to decode, over muse's %d MB: save it smaller, as a baseline JPEG or with 8 bits a channel",
+			cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
 	}
 	img, err := decode(mediaType, data)
 	if err != nil {

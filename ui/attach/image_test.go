@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"strconv"
 	"strings"
@@ -378,5 +379,43 @@ func TestDeepImageTooLargeToDecodeIsRefused(t *testing.T) {
 	var refused *RefusedError
 	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "to decode") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// The memory a JPEG takes to decode is told from its frame header: a
+// progressive one of 6300×6300 px with full-size colour planes (which took
+// 620 MB) is refused before it is decoded, a baseline 4:2:0 one of the
+// same size is not.
+func TestJPEGDecodeCost(t *testing.T) {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, image.NewYCbCr(image.Rect(0, 0, 16, 16), image.YCbCrSubsampleRatio420), nil); err != nil {
+		t.Fatal(err)
+	}
+	// sof patches the frame header of data: marker, size, and sampling
+	// of every plane.
+	sof := func(marker byte, sampling byte) []byte {
+		data := bytes.Clone(buf.Bytes())
+		i := bytes.Index(data, []byte{0xFF, 0xC0})
+		data[i+1] = marker
+		seg := data[i+4:]
+		seg[1], seg[2], seg[3], seg[4] = 0x18, 0x9C, 0x18, 0x9C // 6300×6300
+		for c := range int(seg[5]) {
+			seg[6+3*c+1] = sampling
+		}
+		if marker == 0xC0 {
+			seg[6+1] = 0x22 // 4:2:0: the first plane full, the others a quarter
+		}
+		return data
+	}
+	cfg := image.Config{Width: 6300, Height: 6300, ColorModel: color.YCbCrModel}
+	if got := decodeCost("image/jpeg", sof(0xC2, 0x11), cfg); got <= MaxDecodedBytes {
+		t.Errorf("progressive 4:4:4: %d MB, want over %d", got>>20, MaxDecodedBytes>>20)
+	}
+	if got := decodeCost("image/jpeg", sof(0xC0, 0x11), cfg); got > MaxDecodedBytes || got < 6300*6300*3/2 {
+		t.Errorf("baseline 4:2:0: %d MB", got>>20)
+	}
+	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20)
+	if err == nil || !strings.Contains(err.Error(), "needs") || !strings.Contains(err.Error(), "MB to decode") {
+		t.Errorf("progressive 4:4:4 was not refused for its memory: %v", err)
 	}
 }
