@@ -374,6 +374,9 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 				return p, nil // the query stays to be fixed
 			}
 			p.mode = pickBrowse
+			if p.status == "searching…" {
+				return p, nil // the hits of what was typed are on their way: enter again opens one
+			}
 			if item, ok := p.list.SelectedItem().(sessionItem); ok && item.match != nil {
 				return p, pick(item)
 			}

@@ -204,6 +204,13 @@ func TestSearchKeys(t *testing.T) {
 	if !ok || picked.ID != chosen.info.ID || picked.EntryID != chosen.match.Entry {
 		t.Fatalf("enter gave %+v, want the second hit %+v", picked, chosen.match)
 	}
+	// Enter before the hits of what was typed arrive only closes the
+	// input: the hits shown are of a query typed over.
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
+	p, _ = typed(p, "apple")
+	if p, cmd = p.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || p.mode != pickBrowse {
+		t.Fatalf("enter while searching: mode %v, a command %v", p.mode, cmd != nil)
+	}
 	// A query that cannot be read stays open on enter; esc lists all.
 	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
 	p, cmds := typed(p, `"capy`)
