@@ -145,7 +145,7 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 			notes = append(notes, sanitize.Line(f.Name)+": "+sanitize.Line(f.Note))
 		}
 	}
-	m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the next prompt · /detach removes"
+	m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · /detach removes"
 	if len(notes) > 0 {
 		m.notice = strings.Join(notes, " · ")
 	}

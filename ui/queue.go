@@ -93,14 +93,15 @@ func (m Model) queueAfterTurn(ok bool) (tea.Model, tea.Cmd) {
 		return m.sendQueued()
 	}
 	m.queueStopped = true
-	why := "the turn failed"
-	if m.lastErr == "" {
-		why = "the turn was cancelled"
-	}
-	stopped := fmt.Sprintf("%s, so the queue stopped: %s waiting · enter on an empty input sends the next",
-		why, textfmt.Plural(len(m.queue), "prompt"))
-	if m.notice != "" {
+	// Short: the queue's own line says how to go on.
+	stopped := fmt.Sprintf("queue stopped: %s waiting", textfmt.Plural(len(m.queue), "prompt"))
+	switch {
+	case m.notice != "":
 		stopped = m.notice + " · " + stopped
+	case m.lastErr != "":
+		stopped = "the turn failed · " + stopped
+	default:
+		stopped = "cancelled · " + stopped
 	}
 	m.notice = stopped
 	return m.layout(), nil

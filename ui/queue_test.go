@@ -95,7 +95,7 @@ func TestFailedTurnStopsTheQueue(t *testing.T) {
 	if m.input.Value() != "demo:slow demo:error now" {
 		t.Errorf("input %q, want the failed prompt", m.input.Value())
 	}
-	if !strings.Contains(m.notice, "the prompt is back") || !strings.Contains(m.notice, "the turn failed") {
+	if !strings.Contains(m.notice, "the prompt is back") || !strings.Contains(m.notice, "queue stopped: 1 prompt waiting") {
 		t.Errorf("notice %q", m.notice)
 	}
 	if len(m.queue) != 1 || m.queue[0].text != "after it" {

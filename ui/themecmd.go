@@ -23,7 +23,7 @@ func (m Model) themeCommand(name string) (tea.Model, tea.Cmd) {
 	dark := m.th.DarkBackground
 	switch {
 	case name == "":
-		m.notice = "theme " + sanitize.Line(m.th.Name) + " · /theme NAME switches (tab completes the names), /theme FILE reads a theme file"
+		m.notice = "theme " + sanitize.Line(m.th.Name) + " · /theme NAME or FILE switches (tab completes)"
 		return m, nil
 	case theme.IsFile(name):
 		return m, func() tea.Msg {
