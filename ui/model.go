@@ -604,7 +604,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.quitAsked = m.now()
 		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
 		m.notice = "press " + first + " again to quit"
-		if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
+		if len(m.queue) > 0 {
+			// Kept in the prompt history (↑), but not sent.
+			m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent"
+		} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
 			m.notice += " (" + exit + " quits at once)"
 		}
 		return m.layout(), nil

@@ -64,6 +64,11 @@ func TestEscStopsTheQueue(t *testing.T) {
 		t.Errorf("notice %q", m.notice)
 	}
 
+	// A first ctrl+c warns that quitting leaves the queue unsent.
+	if warned, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlC}); !strings.Contains(warned.notice, "1 queued prompt will not be sent") {
+		t.Errorf("ctrl+c with a queue: notice %q", warned.notice)
+	}
+
 	next, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
 	if next.turn == nil || len(next.queue) != 0 {
 		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.notice)
