@@ -57,6 +57,34 @@ type Part struct {
 	Match bool
 }
 
+// TrimLead returns parts with at most n runes before the first match, cut
+// with "…", so that the match shows early on a narrow line.
+func TrimLead(parts []Part, n int) []Part {
+	var lead int
+	for i, p := range parts {
+		if p.Match {
+			if lead <= n {
+				return parts
+			}
+			out := []Part{{Text: "…"}}
+			keep := []rune(strings.Join(partTexts(parts[:i]), ""))
+			out = append(out, Part{Text: string(keep[len(keep)-n:])})
+			return append(out, parts[i:]...)
+		}
+		lead += utf8.RuneCountInString(p.Text)
+	}
+	return parts
+}
+
+// partTexts returns the texts of parts.
+func partTexts(parts []Part) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.Text
+	}
+	return out
+}
+
 // SnippetText is the snippet of h as plain text.
 func (h Hit) SnippetText() string {
 	var b strings.Builder

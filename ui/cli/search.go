@@ -225,17 +225,11 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		fmt.Fprintln(env.Stderr, "no matches")
 		return ExitFailed
 	}
-	rows := make([][]string, 0, len(hits)+1)
-	rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TITLE", "MATCH"})
-	for _, h := range hits {
-		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
-			sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, env.StdoutTTY)})
-	}
-	if err := writeTable(env.Stdout, rows); err != nil {
+	if err := writeHits(env, hits); err != nil {
 		return fail(env, fmt.Errorf("write the hits: %w", err))
 	}
 	if res.Window != 0 {
-		fmt.Fprintf(env.Stderr, "more than %d entries matched: these are the most relevant of the newest %[1]d; --sort time looks at every match, newest first\n", res.Window)
+		fmt.Fprintf(env.Stderr, "over %d matched: the best of the newest %[1]d are shown; --sort time sees all\n", res.Window)
 	}
 	if len(hits) == q.Limit {
 		fmt.Fprintf(env.Stderr, "showing the first %d; --limit shows more\n", q.Limit)
@@ -243,9 +237,35 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 	return ExitOK
 }
 
-// snippetLine is a hit's snippet, sanitized, its matches in bold and
-// underlined on a terminal.
+// writeHits writes hits: in a pipe, a table of whole lines under a header
+// (SESSION DATE ROLE TITLE MATCH); on a terminal, two lines a hit, the
+// session, date, role and title, then the snippet indented, each cut to
+// the terminal's width, so that the match shows at any width.
+func writeHits(env Env, hits []index.Hit) error {
+	if !env.StdoutTTY {
+		rows := make([][]string, 0, len(hits)+1)
+		rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TITLE", "MATCH"})
+		for _, h := range hits {
+			rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
+				sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, false)})
+		}
+		return writeTable(env.Stdout, rows, 0)
+	}
+	rows := make([][]string, 0, 2*len(hits))
+	for _, h := range hits {
+		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role, sanitize.Line(h.Title)},
+			[]string{"  " + snippetLine(h.Snippet, true)})
+	}
+	return writeTable(env.Stdout, rows, env.Width)
+}
+
+// snippetLine is a hit's snippet, sanitized; on a terminal, with its
+// matches in bold and underlined, and only a few words before the first,
+// so that it shows on a line cut to the terminal's width.
 func snippetLine(parts []index.Part, tty bool) string {
+	if tty {
+		parts = index.TrimLead(parts, 12)
+	}
 	var b strings.Builder
 	for _, p := range parts {
 		t := sanitize.Line(p.Text)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	_ "modernc.org/sqlite"
 
 	"muse/session/index"
@@ -134,5 +135,30 @@ func TestSearchRebuildsADamagedIndex(t *testing.T) {
 	r := runSessions(t, env, false, "", "sessions", "search", "pineapple")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "pineapple") {
 		t.Fatalf("the search on a damaged index: %+v", r)
+	}
+}
+
+// On a terminal, the hits and the list are cut to its width (60 columns
+// here), never wrapped, with the match kept in view and marked; in a pipe
+// the lines are whole.
+func TestTablesFitTheTerminal(t *testing.T) {
+	env, _, _ := seedHostile(t)
+	for _, args := range [][]string{{"sessions", "search", "pineapple"}, {"sessions", "list"}} {
+		r := runSessions(t, env, true, "", args...)
+		if r.code != ExitOK {
+			t.Fatalf("%q: %+v", args, r)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+			if w := ansi.StringWidth(line); w > 60 {
+				t.Errorf("%q: a line of %d columns: %q", args, w, line)
+			}
+		}
+		if args[1] == "search" && !strings.Contains(r.stdout, "\x1b[1;4mpineapple\x1b[22;24m") {
+			t.Errorf("the match is not in view, marked:\n%s", r.stdout)
+		}
+	}
+	r := runSessions(t, env, false, "", "sessions", "search", "pineapple")
+	if !strings.Contains(r.stdout, "pineapple files") {
+		t.Errorf("piped lines are cut:\n%s", r.stdout)
 	}
 }

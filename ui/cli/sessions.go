@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"muse/session"
@@ -269,13 +270,23 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 		fmt.Fprintln(env.Stderr, "no sessions yet: run muse to start one")
 		return ExitOK
 	}
+	// On a terminal the titles give way, down to 12 columns, so that the
+	// other columns fit its width.
+	titles := 48
+	if w := ttyWidth(env); w > 0 {
+		idw, model := len("MESSAGES"), len("MODEL")
+		for _, in := range infos {
+			idw, model = max(idw, len(in.ID)), max(model, utf8.RuneCountInString(in.Model))
+		}
+		titles = min(titles, max(12, w-(idw+2)-(len("2006-01-02 15:04")+2)-(len("MESSAGES")+2)-model-2))
+	}
 	rows := make([][]string, 0, len(infos)+1)
 	rows = append(rows, []string{"ID", "TITLE", "UPDATED", "MESSAGES", "MODEL"})
 	for _, in := range infos {
-		rows = append(rows, []string{in.ID, sanitize.Line(truncate(in.Title, 48)),
+		rows = append(rows, []string{in.ID, sanitize.Line(truncate(in.Title, titles)),
 			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), sanitize.Line(in.Model)})
 	}
-	if err := writeTable(env.Stdout, rows); err != nil {
+	if err := writeTable(env.Stdout, rows, ttyWidth(env)); err != nil {
 		return fail(env, fmt.Errorf("write the list: %w", err))
 	}
 	return ExitOK
@@ -283,9 +294,11 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 
 // writeTable writes rows as columns, as text/tabwriter does with a
 // padding of two spaces: each cell but the last of its row padded with
-// spaces to the widest of its column, in runes, plus two. It is the most
-// of the time of a long list, and is buffered.
-func writeTable(w io.Writer, rows [][]string) error {
+// spaces to the widest of its column, in runes, plus two. A width above 0,
+// a terminal's, cuts each line to it with "…" (the cells may hold escape
+// sequences that mark text), so that no row wraps. It is the most of the
+// time of a long list, and is buffered.
+func writeTable(w io.Writer, rows [][]string, width int) error {
 	var widths []int
 	for _, row := range rows {
 		for i, cell := range row[:max(len(row)-1, 0)] {
@@ -296,16 +309,32 @@ func writeTable(w io.Writer, rows [][]string) error {
 		}
 	}
 	out := bufio.NewWriterSize(w, 64<<10)
+	var line strings.Builder
 	for _, row := range rows {
+		line.Reset()
 		for i, cell := range row {
-			out.WriteString(cell)
+			line.WriteString(cell)
 			if i < len(row)-1 {
-				out.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
 			}
 		}
+		text := line.String()
+		if width > 0 {
+			text = ansi.Truncate(text, width, "…")
+		}
+		out.WriteString(text)
 		out.WriteByte('\n')
 	}
 	return out.Flush()
+}
+
+// ttyWidth is the width tables are cut to: the terminal's, when standard
+// output is one, else 0 (whole lines, for a pipe or a file).
+func ttyWidth(env Env) int {
+	if !env.StdoutTTY {
+		return 0
+	}
+	return env.Width
 }
 
 func truncate(s string, n int) string {

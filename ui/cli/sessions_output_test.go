@@ -33,6 +33,9 @@ func runSessions(t *testing.T, env map[string]string, tty bool, stdin string, ar
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return env[k] }, StdinPiped: stdin != "", StdoutTTY: tty,
 	}
+	if tty {
+		e.Width = 60
+	}
 	code := Main(args, e)
 	return run{code, out.String(), errb.String()}
 }
@@ -315,7 +318,7 @@ func TestWriteTableAsTabwriter(t *testing.T) {
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
 		tw.Flush()
-		if err := writeTable(&got, rows); err != nil {
+		if err := writeTable(&got, rows, 0); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {

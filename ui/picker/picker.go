@@ -62,19 +62,10 @@ const snippetLead = 12
 // snippetLead runes before the first match, and the matches underlined.
 func markedSnippet(parts []index.Part) string {
 	var b strings.Builder
-	first := true
-	for _, p := range parts {
+	for _, p := range index.TrimLead(parts, snippetLead) {
 		t := sanitize.Line(p.Text)
-		switch {
-		case p.Match:
-			first = false
-			b.WriteString("\x1b[4m" + t + "\x1b[24m")
-			continue
-		case first && t != "…":
-			if r := []rune(t); len(r) > snippetLead {
-				b.Reset()
-				t = "…" + string(r[len(r)-snippetLead:])
-			}
+		if p.Match {
+			t = "\x1b[4m" + t + "\x1b[24m"
 		}
 		b.WriteString(t)
 	}
