@@ -20,7 +20,7 @@ import (
 // cardOf returns the card of the session in describes.
 func cardOf(in session.Info) string {
 	var b strings.Builder
-	for _, f := range []string{in.ID, in.Title, strconv.FormatInt(in.Created.UnixNano(), 10), strconv.FormatInt(in.Updated.UnixNano(), 10),
+	for _, f := range []string{in.ID, in.Title, strconv.FormatInt(nanos(in.Created), 10), strconv.FormatInt(nanos(in.Updated), 10),
 		strconv.Itoa(in.Messages), in.Model, in.Damaged} {
 		b.WriteString(strconv.Itoa(len(f)))
 		b.WriteByte(':')

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"io"
+	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"muse/api"
 	"muse/session"
@@ -41,8 +43,8 @@ func rowsOf(sess *session.Session) []row {
 	for i := range sess.All {
 		e := &sess.All[i]
 		turn := turns[e.Parent]
-		if e.Kind == session.KindUser {
-			turn++
+		if e.Kind == session.KindUser || e.Kind == session.KindImage {
+			turn++ // a prompt, for words or for images
 		}
 		turns[e.ID] = turn
 		rows = append(rows, row{
@@ -53,11 +55,30 @@ func rowsOf(sess *session.Session) []row {
 			kind:   e.Kind,
 			role:   roleOf(e.Kind),
 			model:  sess.ModelOf(e),
-			time:   e.Time.UnixNano(),
+			time:   nanos(e.Time),
 			text:   textOf(e),
 		})
 	}
 	return rows
+}
+
+// The times the index can hold: those of an int64 of nanoseconds.
+var (
+	minTime = time.Unix(0, math.MinInt64)
+	maxTime = time.Unix(0, math.MaxInt64)
+)
+
+// nanos is t in nanoseconds since 1970, a time outside the years
+// 1678–2262 (a journal's, written by hand) at the nearest end, not wrapped
+// around to another date.
+func nanos(t time.Time) int64 {
+	switch {
+	case t.Before(minTime):
+		return math.MinInt64
+	case t.After(maxTime):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
 }
 
 // leavesOf returns, for every entry of all, the end of the latest branch

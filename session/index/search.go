@@ -57,6 +57,18 @@ type Part struct {
 	Match bool
 }
 
+// Label names what the hit is to a reader: "image" for an image prompt,
+// "tool" for tools' results, else its role.
+func (h Hit) Label() string {
+	switch h.Kind {
+	case session.KindImage:
+		return "image"
+	case session.KindTool:
+		return "tool"
+	}
+	return h.Role
+}
+
 // TrimLead returns parts with at most n runes before the first match, cut
 // with "…", so that the match shows early on a narrow line.
 func TrimLead(parts []Part, n int) []Part {
@@ -120,10 +132,10 @@ func (ix *Index) Search(q Query) (Result, error) {
 	var where []string
 	args := []any{p.match}
 	if !q.Since.IsZero() {
-		where, args = append(where, "e.time >= ?"), append(args, q.Since.UnixNano())
+		where, args = append(where, "e.time >= ?"), append(args, nanos(q.Since))
 	}
 	if !q.Until.IsZero() {
-		where, args = append(where, "e.time < ?"), append(args, q.Until.UnixNano())
+		where, args = append(where, "e.time < ?"), append(args, nanos(q.Until))
 	}
 	if q.Model != "" {
 		where, args = append(where, "instr(lower(e.model), lower(?)) > 0"), append(args, q.Model)
@@ -372,7 +384,15 @@ const snippetRunes = 80
 // the first phrase p looks for, with the phrases it looks for marked,
 // each as a whole where its words come in order.
 func snippet(text string, p *parsed) []Part {
-	line := strings.Join(strings.Fields(text), " ")
+	// The parts of an entry (a prompt and its revised form, a reply and
+	// its tool calls) are on lines of their own: " · " tells them apart.
+	var lines []string
+	for l := range strings.Lines(text) {
+		if f := strings.Fields(l); len(f) > 0 {
+			lines = append(lines, strings.Join(f, " "))
+		}
+	}
+	line := strings.Join(lines, " · ")
 	type span struct{ from, to int } // byte offsets in line
 	var ws []span
 	var folded []string

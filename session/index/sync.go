@@ -456,7 +456,7 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error
 			textBytes += len(r.text)
 		}
 		in := l.info
-		ins.add(&ins.sessions, l.id, in.Title, in.Created.UnixNano(), in.Updated.UnixNano(), in.Messages, in.Model, in.Damaged,
+		ins.add(&ins.sessions, l.id, in.Title, nanos(in.Created), nanos(in.Updated), in.Messages, in.Model, in.Damaged,
 			len(l.rows), textBytes, l.stamp.Size, l.stamp.MTime, cardOf(in))
 	}
 	return changed, ins.flush()

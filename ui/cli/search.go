@@ -246,14 +246,14 @@ func writeHits(env Env, hits []index.Hit) error {
 		rows := make([][]string, 0, len(hits)+1)
 		rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TITLE", "MATCH"})
 		for _, h := range hits {
-			rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role,
+			rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(),
 				sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, false)})
 		}
 		return writeTable(env.Stdout, rows, 0)
 	}
 	rows := make([][]string, 0, 2*len(hits))
 	for _, h := range hits {
-		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Role, sanitize.Line(h.Title)},
+		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(), sanitize.Line(h.Title)},
 			[]string{"  " + snippetLine(h.Snippet, true)})
 	}
 	return writeTable(env.Stdout, rows, env.Width)

@@ -49,7 +49,7 @@ func (i sessionItem) Title() string { return sanitize.Line(i.info.Title) }
 // Description shows the date, message count and model, or the search hit.
 func (i sessionItem) Description() string {
 	if i.match != nil {
-		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Role, markedSnippet(i.match.Snippet))
+		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Label(), markedSnippet(i.match.Snippet))
 	}
 	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
