@@ -70,8 +70,10 @@ func expected(t *testing.T, store *session.Store) map[string]dumped {
 		}
 		d := dumped{Title: in.Title, Model: in.Model, Damaged: in.Damaged, Created: in.Created.UnixNano(), Updated: in.Updated.UnixNano(),
 			Messages: int64(in.Messages), Size: st.Size, MTime: st.MTime}
-		if sess != nil && len(sess.All) > 0 {
-			d.Rows = rowsOf(sess)
+		if sess != nil {
+			if rows := rowsOf(sess); len(rows) > 0 {
+				d.Rows = rows
+			}
 		}
 		out[id] = d
 	}

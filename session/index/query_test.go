@@ -99,7 +99,7 @@ func TestSearch(t *testing.T) {
 		{Query{Text: "zebra NOT zebracorn", ByTime: true}, []string{"zebra", "zebra"}},
 		{Query{Text: "apple OR torch", ByTime: true}, []string{"torch", "apple"}},
 		{Query{Text: "cafe creme"}, []string{}},
-		{Query{Text: "cafe OR creme", ByTime: true}, []string{"CAFÉ", "Crème"}},
+		{Query{Text: "cafe OR creme", ByTime: true}, []string{"café", "CAFÉ", "Crème"}}, // the title first: the session's latest time
 	} {
 		res, err := ix.Search(c.q)
 		if err != nil {
@@ -451,5 +451,35 @@ func TestSnippetOfAHugeEntry(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 { // 768 MB when the whole entry was read
 		t.Errorf("the search allocated %d bytes for an entry of 8 MiB", grew)
+	}
+}
+
+// A session's title is found as its words, on a row of its own that
+// opens the session at its head, and follows a rename.
+func TestTitlesAreFound(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	w.SetTitle("okapi stripes puzzle")
+	w.Append(session.Entry{Kind: session.KindUser, Text: "hello"})
+	w.Close()
+	ix := openCurrent(t, store)
+	res, err := ix.Search(Query{Text: "okapi"})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Label() != "title" || res.Hits[0].Entry != "" {
+		t.Fatalf("%+v, %v", res.Hits, err)
+	}
+	if err := store.Rename(w.ID(), "Giraffe cousin notes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Sync(nil); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := ix.Search(Query{Text: "okapi"}); len(res.Hits) != 0 {
+		t.Errorf("the old title is still found: %+v", res.Hits)
+	}
+	if res, _ := ix.Search(Query{Text: "giraffe", Role: RoleUser}); len(res.Hits) != 0 {
+		t.Errorf("a title is not the user's words: %+v", res.Hits)
+	}
+	if res, _ := ix.Search(Query{Text: "giraffe"}); len(res.Hits) != 1 || res.Hits[0].Title != "Giraffe cousin notes" {
+		t.Errorf("the new title is not found: %+v", res.Hits)
 	}
 }

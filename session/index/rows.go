@@ -59,8 +59,17 @@ func rowsOf(sess *session.Session) []row {
 			text:   textOf(e),
 		})
 	}
+	if sess.Title != "" {
+		// The title, found as the words of the session: a row of its own,
+		// on no entry, opened at the session's head.
+		rows = append(rows, row{kind: KindTitle, role: RoleOther, active: true, model: sess.Params.Model,
+			time: nanos(sess.Updated), text: sess.Title})
+	}
 	return rows
 }
+
+// KindTitle is the kind of the row that holds a session's title.
+const KindTitle = "title"
 
 // The times the index can hold: those of an int64 of nanoseconds.
 var (

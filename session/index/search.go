@@ -58,9 +58,12 @@ type Part struct {
 }
 
 // Label names what the hit is to a reader: "image" for an image prompt,
-// "tool" for tools' results, else its role.
+// "tool" for tools' results, "title" for the session's title, else its
+// role.
 func (h Hit) Label() string {
 	switch h.Kind {
+	case KindTitle:
+		return KindTitle
 	case session.KindImage:
 		return "image"
 	case session.KindTool:

@@ -26,7 +26,7 @@ func (a *app) searchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "full-text search of every session, from the index",
-		Long: `Search the text of every session: prompts, replies, thinking, tool calls and
+		Long: `Search the text of every session: titles, prompts, replies, thinking, tool calls and
 their results, errors and image prompts, on every branch. The search reads
 the index beside the sessions (index.sqlite), which is brought up to date
 first, and built from the sessions when it is missing.

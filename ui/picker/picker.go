@@ -48,6 +48,9 @@ func (i sessionItem) Title() string { return sanitize.Line(i.info.Title) }
 
 // Description shows the date, message count and model, or the search hit.
 func (i sessionItem) Description() string {
+	if i.match != nil && i.match.Kind == index.KindTitle {
+		return fmt.Sprintf("%s · found in the title", i.match.Time.Local().Format("2006-01-02"))
+	}
 	if i.match != nil {
 		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Label(), markedSnippet(i.match.Snippet))
 	}
