@@ -38,9 +38,10 @@ import (
 // FileName is the name of the index file in the store's directory.
 const FileName = "index.sqlite"
 
-// version is the schema of the index, kept in PRAGMA user_version; a file
-// of another version is rebuilt.
-const version = 2
+// version is the schema of the index, and of what its rows hold, kept in
+// PRAGMA user_version; a file of another version is rebuilt. 3: titles
+// have rows, image prompts count as turns.
+const version = 3
 
 // schema creates the tables of an empty index. entries holds one row per
 // entry of every branch; texts, an FTS5 table without content of its own,
