@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"muse/api"
 	"muse/api/demo"
@@ -49,6 +51,22 @@ func (a *app) newRoot() *cobra.Command {
 	root.Flags().BoolP("help", "h", false, "show this help")
 	addGlobalFlags(root.PersistentFlags(), &a.f)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// A value that does not parse: say what the flag takes, not what
+		// strconv said.
+		if ive, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+			want := "a value of the kind " + ive.GetFlag().Value.Type()
+			switch ive.GetFlag().Value.Type() {
+			case "int", "int64", "uint", "uint64":
+				want = "a whole number"
+			case "float64", "float32":
+				want = "a number"
+			case "bool":
+				want = "true or false"
+			case "duration":
+				want = "a duration like 30s, 5m or 1h"
+			}
+			return usagef("--%s takes %s, not %q (see %s --help)", ive.GetFlag().Name, want, ive.GetValue(), c.CommandPath())
+		}
 		return usagef("%v (see %s --help)", err, c.CommandPath())
 	})
 	cobraHelp := root.HelpFunc()

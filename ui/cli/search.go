@@ -53,7 +53,7 @@ flag it cannot read.`,
 		Args: needArgs(1, "search QUERY [flags]"),
 	}
 	var f searchFlags
-	cmd.Flags().StringVar(&f.since, "since", "", "only entries from `WHEN` on: a date (2025-06-01), a time (2025-06-01T15:04) or a duration ago (7d, 12h, 2w)")
+	cmd.Flags().StringVar(&f.since, "since", "", "only entries from `WHEN` on: a date (2025-06-01), a time (2025-06-01T15:04) or a duration ago (30m for minutes, 12h, 7d, 2w, 1y)")
 	cmd.Flags().StringVar(&f.until, "until", "", "only entries before `WHEN`, as for --since")
 	cmd.Flags().StringVar(&f.model, "model", "", "only entries of a model whose name holds `NAME`")
 	cmd.Flags().StringVar(&f.role, "role", "", "only entries of `ROLE`: user or assistant")
@@ -77,6 +77,9 @@ func searchQuery(store *session.Store, text string, f searchFlags, now time.Time
 	}
 	if q.Until, err = parseWhen(f.until, now); err != nil {
 		return q, usagef("--until: %v", err)
+	}
+	if !q.Since.IsZero() && !q.Until.IsZero() && !q.Since.Before(q.Until) {
+		return q, usagef("--since %s is not before --until %s: nothing could match (swap them?)", f.since, f.until)
 	}
 	switch f.role {
 	case "", index.RoleUser, index.RoleAssistant:
@@ -115,7 +118,7 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	units := map[byte]time.Duration{'m': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
+	units := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour, 'y': 365 * 24 * time.Hour}
 	if n := len(s); n >= 2 {
 		if unit, ok := units[s[n-1]]; ok {
 			if k, err := strconv.Atoi(s[:n-1]); err == nil && k >= 0 {
@@ -123,7 +126,7 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 			}
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not a date (2025-06-01), a time (2025-06-01T15:04) or a duration ago (30m, 12h, 7d, 2w)", s)
+	return time.Time{}, fmt.Errorf("%q is not a date (2025-06-01), a time (2025-06-01T15:04) or a duration ago (30s, 30m for minutes, 12h, 7d, 2w, 1y)", s)
 }
 
 // openIndex opens the index of store, up to date with the journals, with

@@ -34,6 +34,8 @@ func TestSearchCommand(t *testing.T) {
 		{[]string{"pineapple", "--role", "robot"}, ExitUsage, "--role must be user or assistant"},
 		{[]string{"pineapple", "--since", "yesterday"}, ExitUsage, "is not a date"},
 		{[]string{"pineapple", "--sort", "size"}, ExitUsage, "--sort must be rank or time"},
+		{[]string{"pineapple", "--since", "2026-11-26", "--until", "2026-11-24"}, ExitUsage, "is not before --until"},
+		{[]string{"pineapple", "--limit", "abc"}, ExitUsage, `--limit takes a whole number, not "abc"`},
 	} {
 		r := runSessions(t, env, false, "", append([]string{"sessions", "search"}, c.args...)...)
 		out := r.stdout
@@ -76,6 +78,8 @@ func TestParseWhen(t *testing.T) {
 		"2w":                   now.AddDate(0, 0, -14),
 		"12h":                  now.Add(-12 * time.Hour),
 		"30m":                  now.Add(-30 * time.Minute),
+		"45s":                  now.Add(-45 * time.Second),
+		"1y":                   now.Add(-365 * 24 * time.Hour),
 		"2025-06-01T10:30:00Z": time.Date(2025, 6, 1, 10, 30, 0, 0, time.UTC),
 		"2025-06-01":           time.Date(2025, 6, 1, 0, 0, 0, 0, time.Local),
 	} {
