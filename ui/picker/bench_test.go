@@ -28,7 +28,9 @@ func BenchmarkSearchKeystroke(b *testing.B) {
 	shared := index.NewShared(store)
 
 	th, _ := theme.New("", true)
-	for _, word := range []string{"zebracorn", "adyrruke", "dywq"} {
+	// Three whole words, rare to common, and two prefixes of them: no word
+	// of any session, so searched as prefixes (see asTyped).
+	for _, word := range []string{"zebracorn", "adyrruke", "dywq", "zebrac", "dyw"} {
 		b.Run(word, func(b *testing.B) {
 			p := New(store, shared, th).SetSize(120, 40)
 			p, cmd := p.Open("")
