@@ -73,7 +73,8 @@ func (h Hit) Label() string {
 }
 
 // TrimLead returns parts with at most n runes before the first match, cut
-// with "…", so that the match shows early on a narrow line.
+// with "…" at a word's start, so that the match shows early on a narrow
+// line.
 func TrimLead(parts []Part, n int) []Part {
 	var lead int
 	for i, p := range parts {
@@ -83,7 +84,11 @@ func TrimLead(parts []Part, n int) []Part {
 			}
 			out := []Part{{Text: "…"}}
 			keep := []rune(strings.Join(partTexts(parts[:i]), ""))
-			out = append(out, Part{Text: string(keep[len(keep)-n:])})
+			lead := string(keep[len(keep)-n:])
+			if sp := strings.IndexByte(lead, ' '); sp >= 0 && sp < len(lead)-1 {
+				lead = lead[sp+1:] // from a word's start
+			}
+			out = append(out, Part{Text: lead})
 			return append(out, parts[i:]...)
 		}
 		lead += utf8.RuneCountInString(p.Text)

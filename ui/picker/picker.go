@@ -350,7 +350,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if p.mode == pickBrowse && !p.list.SettingFilter() && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+	if p.mode == pickBrowse && !p.list.SettingFilter() && msg.Type == tea.KeyRunes && len(msg.Runes) > 1 {
 		return p.burst(msg)
 	}
 	if p.mode == pickBrowse && !strings.Contains(p.status, "for \"") {
@@ -479,23 +479,25 @@ func pick(item sessionItem) tea.Cmd {
 }
 
 // burst handles keys that arrived together as one message, as a fast
-// typist, a paste of keys or a slow link sends them: one at a time while
-// they are the list's keys, and the rest as one once a key opened an
-// input, so that "f" and a query typed at once search for the query.
+// typist, a slow link or a paste sends them (the chat's input marks them
+// as pasted text): when the first opens the text search or the filter,
+// the rest is typed into it, so that "f" and a query typed at once search
+// for the query; any other burst is dropped, so that pasted text never
+// acts as the list's keys (d then y would delete a session).
 func (p Model) burst(msg tea.KeyMsg) (Model, tea.Cmd) {
-	var cmds []tea.Cmd
-	for i, r := range msg.Runes {
-		var cmd tea.Cmd
-		if p.mode != pickBrowse || p.list.SettingFilter() {
-			rest := msg
-			rest.Runes = msg.Runes[i:]
-			p, cmd = p.key(rest)
-			return p, tea.Batch(append(cmds, cmd)...)
-		}
-		p, cmd = p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-		cmds = append(cmds, cmd)
+	first := tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[:1], Alt: msg.Alt}
+	q, cmd := p.key(first)
+	if q.mode != pickSearch && !q.list.SettingFilter() {
+		p.status = "keys that came at once were not taken: type them one at a time"
+		return p, nil
 	}
-	return p, tea.Batch(cmds...)
+	rest := msg
+	rest.Runes = msg.Runes[1:]
+	if q.mode == pickSearch {
+		rest.Paste = false // typed, not pasted: the input takes it either way
+	}
+	q, cmd2 := q.Update(rest)
+	return q, tea.Batch(cmd, cmd2)
 }
 
 // search starts a search of what is typed, numbered anew so that the

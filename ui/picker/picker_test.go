@@ -186,7 +186,8 @@ func threeSessions(t *testing.T) Model {
 // chosen on its entry; esc leaves the search for every session.
 func TestSearchKeys(t *testing.T) {
 	p := threeSessions(t)
-	p, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("fcapy")})
+	// As the chat's input hands a burst on: marked as pasted.
+	p, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("fcapy"), Paste: true})
 	if p.mode != pickSearch || p.input.Value() != "capy" {
 		t.Fatalf("after a burst of f and capy: mode %v, query %q", p.mode, p.input.Value())
 	}
@@ -230,7 +231,21 @@ func TestSearchKeys(t *testing.T) {
 // that the match shows on a narrow screen.
 func TestMarkedSnippet(t *testing.T) {
 	got := markedSnippet([]index.Part{{Text: "…"}, {Text: "a long introduction before it, then the "}, {Text: "capybara", Match: true}, {Text: " again"}})
-	if want := "…t, then the \x1b[4mcapybara\x1b[24m again"; got != want {
+	if want := "…then the \x1b[4mcapybara\x1b[24m again"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A burst of keys that does not open the search or the filter, as pasted
+// text, is dropped: "dy" never deletes a session.
+func TestBurstNeverActsAsListKeys(t *testing.T) {
+	p := threeSessions(t)
+	p, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("dy"), Paste: true})
+	if cmd != nil || p.mode != pickBrowse || !strings.Contains(p.status, "one at a time") {
+		t.Fatalf("dy: mode %v, status %q, a command %v", p.mode, p.status, cmd != nil)
+	}
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/app"), Paste: true})
+	if !p.list.SettingFilter() || p.list.FilterValue() != "app" {
+		t.Fatalf("/app: filtering %v, filter %q", p.list.SettingFilter(), p.list.FilterValue())
 	}
 }
