@@ -52,7 +52,8 @@ func (i sessionItem) Description() string {
 		return fmt.Sprintf("%s · found in the title", i.match.Time.Local().Format("2006-01-02"))
 	}
 	if i.match != nil {
-		return fmt.Sprintf("%s · turn %d · %s · %s", i.match.Time.Local().Format("2006-01-02"), i.match.Turn, i.match.Label(), markedSnippet(i.match.Snippet))
+		// The match first: it shows at any width.
+		return fmt.Sprintf("%s · %s, turn %d, %s", markedSnippet(i.match.Snippet), i.match.Label(), i.match.Turn, i.match.Time.Local().Format("2006-01-02"))
 	}
 	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
