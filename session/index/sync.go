@@ -244,6 +244,10 @@ type refreshed struct {
 	changed []string
 }
 
+// progressEvery is how many journals read make a step of progress: a few
+// a second while the index is built.
+const progressEvery = 100
+
 // refresh reads the journals of ids, several at a time, and writes what
 // they hold, batchSessions sessions a transaction.
 func (ix *Index) refresh(ids []string, progress Progress) (refreshed, error) {
@@ -293,6 +297,9 @@ func (ix *Index) refresh(ids []string, progress Progress) (refreshed, error) {
 	done, size := 0, 0
 	for l := range results { // drained whole, so the readers end
 		done++
+		if progress != nil && done%progressEvery == 0 {
+			progress(done, len(ids)) // read: the writing follows a batch behind
+		}
 		if l.err != nil {
 			res.skipped++
 			continue
@@ -302,9 +309,6 @@ func (ix *Index) refresh(ids []string, progress Progress) (refreshed, error) {
 		if len(batch) == batchSessions || size >= batchBytes {
 			batches <- batch
 			batch, size = nil, 0
-			if progress != nil {
-				progress(done, len(ids))
-			}
 		}
 	}
 	if len(batch) > 0 {

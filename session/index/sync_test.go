@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -233,4 +234,28 @@ func TestTwoIndexersOfANewSession(t *testing.T) {
 		t.Fatalf("the second indexer failed: %v", err)
 	}
 	agree(t, store, a)
+}
+
+// A rebuild tells its progress every progressEvery journals read, and
+// once at the end with the whole count, in order.
+func TestRebuildProgress(t *testing.T) {
+	store := newStore(t)
+	sessions(t, store, rand.New(rand.NewPCG(31, 32)), 250)
+	ix, err := Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var got []int
+	if _, err := ix.Sync(func(done, total int) {
+		if total != 250 {
+			t.Errorf("total %d", total)
+		}
+		got = append(got, done)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int{100, 200, 250}) {
+		t.Errorf("progress %v, want 100, 200, 250", got)
+	}
 }
