@@ -75,3 +75,25 @@ func (m Model) mcpServerOf(name string) string {
 	}
 	return m.opts.MCP.ServerOf(name)
 }
+
+// mcpStartedMsg carries the notes of the MCP servers that failed to start
+// in the background, once they all have started or failed.
+type mcpStartedMsg struct{ notes []string }
+
+// waitMCPStarted waits, in a command, for the background start of the
+// MCP servers of mgr, so that a failure shows when it happens rather than
+// at the next turn.
+func waitMCPStarted(mgr *mcp.Manager) tea.Cmd {
+	return func() tea.Msg {
+		return mcpStartedMsg{notes: mgr.StartedNotes(context.Background())}
+	}
+}
+
+// mcpStarted shows the failures of the servers' background start.
+func (m Model) mcpStarted(msg mcpStartedMsg) (tea.Model, tea.Cmd) {
+	if len(msg.notes) == 0 {
+		return m, nil
+	}
+	m.notice = strings.Join(msg.notes, " · ")
+	return m.layout(), nil
+}

@@ -138,3 +138,16 @@ func TestMCPToolImageShowsAPreview(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A server that fails to start in the background, once the screen is up,
+// is reported then on the status line, not at the next turn.
+func TestMCPBackgroundFailureShowsAtOnce(t *testing.T) {
+	h := newHarness(t, 0)
+	broken := mcp.Server{Name: "broken", Type: mcp.TypeStdio, Where: "test", Command: "sh", Args: []string{"-c", "echo no such database >&2; exit 3"}}
+	mgr := mcp.New([]mcp.Server{broken}, mcp.Options{})
+	tm := start(t, mcpModel(t, h, mgr, termenv.Ascii), 160, 40)
+	waitFor(t, tm, "Ask anything")
+	mgr.StartAll() // as muse does once the first frame is drawn
+	waitFor(t, tm, "MCP server broken: exited while starting")
+	quit(t, tm)
+}

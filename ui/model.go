@@ -316,17 +316,21 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 // Init starts nothing, unless the picker opens first: the screen is idle
 // until a key arrives.
 func (m Model) Init() tea.Cmd {
+	var mcpStart tea.Cmd
+	if m.opts.MCP != nil {
+		mcpStart = waitMCPStarted(m.opts.MCP)
+	}
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return func() tea.Msg { return openPickerMsg{} }
+		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, mcpStart)
 	}
 	if m.loading {
 		w := m.writer
-		return func() tea.Msg {
+		return tea.Batch(func() tea.Msg {
 			time.Sleep(replayDelay)
 			return replayedMsg{w: w, s: w.Snapshot()}
-		}
+		}, mcpStart)
 	}
-	return loadPreviews(m.conv.Entries(), m.previewer())
+	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), mcpStart)
 }
 
 // replayDelay is how long after the program starts the writer of a preview
@@ -535,6 +539,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.opened(msg)
 	case themeLoadedMsg:
 		return m.themeLoaded(msg)
+	case mcpStartedMsg:
+		return m.mcpStarted(msg)
 	case attachedMsg:
 		return m.attached(msg)
 	case input.PathPastedMsg:

@@ -82,6 +82,8 @@ type Manager struct {
 	opts Options
 	mu   sync.Mutex
 	srv  []*server
+	// startedAll is closed by the first StartAll.
+	startedAll chan struct{}
 }
 
 // server is one server and its connection.
@@ -116,7 +118,7 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	m := &Manager{opts: opts}
+	m := &Manager{opts: opts, startedAll: make(chan struct{})}
 	for _, s := range servers {
 		st := Idle
 		if slices.Contains(off, s.Name) {
@@ -135,6 +137,53 @@ func (m *Manager) StartAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.startAllLocked()
+	select {
+	case <-m.startedAll:
+	default:
+		close(m.startedAll)
+	}
+}
+
+// StartedNotes waits for the first StartAll and for the starts it began to
+// end, or for ctx, and returns a note for each server that failed, as
+// Tools does, and once: the chat screen shows them as they happen, not at
+// the next turn.
+func (m *Manager) StartedNotes(ctx context.Context) []string {
+	select {
+	case <-m.startedAll:
+	case <-ctx.Done():
+		return nil
+	}
+	var wait []chan struct{}
+	m.mu.Lock()
+	for _, s := range m.srv {
+		if s.state == Starting {
+			wait = append(wait, s.done)
+		}
+	}
+	m.mu.Unlock()
+	for _, d := range wait {
+		select {
+		case <-d:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var notes []string
+	for _, s := range m.srv {
+		if s.state == Failed && !s.noted {
+			s.noted = true
+			notes = append(notes, failedNote(s))
+		}
+	}
+	return notes
+}
+
+// failedNote is the note of a server that failed to start.
+func failedNote(s *server) string {
+	return sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.why()))
 }
 
 func (m *Manager) startAllLocked() {
@@ -171,7 +220,7 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 	for _, s := range m.srv {
 		if s.state == Failed && !s.noted {
 			s.noted = true
-			notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.why())))
+			notes = append(notes, failedNote(s))
 		}
 		if s.state == Ready && !s.noted {
 			s.noted = true

@@ -264,3 +264,29 @@ func TestFailureKeepsStderrApart(t *testing.T) {
 		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
+
+// StartedNotes waits for StartAll and the starts it began, and reports a
+// failure then, once: the next turn's Tools does not report it again.
+func TestStartedNotes(t *testing.T) {
+	m := New([]Server{{Name: "nosuch", Type: TypeStdio, Command: "/nonexistent/muse-mcp-server"}, helper(t, "good", "sdk")},
+		Options{StartTimeout: 5 * time.Second})
+	defer m.Close()
+	got := make(chan []string, 1)
+	go func() { got <- m.StartedNotes(context.Background()) }()
+	m.StartAll()
+	notes := <-got
+	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server nosuch: ") {
+		t.Fatalf("notes %q", notes)
+	}
+	if _, again := m.Tools(context.Background()); len(again) != 0 {
+		t.Errorf("the turn reports it again: %q", again)
+	}
+	// Without StartAll, it waits only as long as its context.
+	idle := New([]Server{helper(t, "good", "sdk")}, Options{})
+	defer idle.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if notes := idle.StartedNotes(ctx); notes != nil {
+		t.Errorf("notes %q before any start", notes)
+	}
+}
