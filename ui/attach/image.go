@@ -84,6 +84,9 @@ func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
 			continue
 		}
 		n := int(data[i+2])<<8 | int(data[i+3])
+		if n < 2 {
+			return 0, false, false // a segment's length counts its own two bytes
+		}
 		isSOF := m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC
 		if !isSOF {
 			i += 2 + n

@@ -419,3 +419,24 @@ func TestJPEGDecodeCost(t *testing.T) {
 		t.Errorf("progressive 4:4:4 was not refused for its memory: %v", err)
 	}
 }
+
+// jpegPlanes reads any bytes without a panic, and every prefix of a real
+// JPEG's header.
+func TestJPEGPlanesAnyBytes(t *testing.T) {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)), nil); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	for n := range len(data) {
+		jpegPlanes(data[:n])
+	}
+	for _, bad := range [][]byte{
+		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x00},
+		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x01, 0x08},
+		{0xFF, 0xD8, 0xFF, 0xC2, 0x00, 0x08, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x10, 0x00, 0x10, 0x01, 0x01, 0x00, 0x00},
+	} {
+		jpegPlanes(bad)
+	}
+}
