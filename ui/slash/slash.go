@@ -14,6 +14,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/theme"
 )
 
 // slashCommand describes one slash command for parsing, completion, help and hints.
@@ -21,7 +22,10 @@ type slashCommand struct {
 	name    string   // without the slash, e.g. "temperature"
 	aliases []string // other names that run it; accepted when typed in full, never offered in hints or completion
 	args    string   // usage of its arguments, e.g. "X" or "[TEXT]"; "" for none
-	help    string   // one short line, e.g. "sampling temperature, 0 to 1 (off: server default)"
+	// choices, when set, are the words tab completes for the argument;
+	// else those of args ("[on|off]" gives on and off).
+	choices []string
+	help    string // one short line, e.g. "sampling temperature, 0 to 1 (off: server default)"
 	// run carries the command out on the text after its name (trimmed) and the
 	// current settings. It must not modify p: p's pointers and slice are shared
 	// with the caller, so a change is made on a copy (see slashCloneParams).
@@ -102,7 +106,7 @@ var slashCommands = []slashCommand{
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
 	{name: "export", args: "[PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md); --force replaces an existing file", run: slashExport},
-	{name: "theme", args: themeArgs, help: "colours: a theme's name (tab completes) or a theme file (.toml); alone: the theme on", run: slashTheme},
+	{name: "theme", args: "[NAME|FILE]", choices: theme.Names(), help: "colours: a theme's name (tab completes) or a theme file (.toml); alone: the theme on", run: slashTheme},
 	{name: "mcp", args: "[on|off NAME]", help: "MCP servers, their state and tools (on/off NAME: start or stop one for this session)", run: slashMCP},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
 	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(ActionHelp)},

@@ -9,9 +9,6 @@ import (
 	"muse/theme"
 )
 
-// themeArgs is the usage of /theme: the names of the themes, then FILE.
-var themeArgs = "[" + strings.Join(theme.Names(), "|") + "|FILE]"
-
 // slashTheme reads /theme NAME or /theme FILE; alone, it asks which theme
 // is on. A name must be one muse knows; a file (see theme.IsFile) is read
 // by the chat screen, off its event loop.
@@ -48,7 +45,11 @@ func argCompletions(typed string) (out []string, ok bool) {
 	if c == nil {
 		return nil, true
 	}
-	for _, v := range strings.Split(strings.Trim(c.args, "[]"), "|") {
+	choices := c.choices
+	if choices == nil {
+		choices = strings.Split(strings.Trim(c.args, "[]"), "|")
+	}
+	for _, v := range choices {
 		literal := v != "" && strings.IndexFunc(v, func(r rune) bool {
 			return !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '-'
 		}) < 0
