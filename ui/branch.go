@@ -275,7 +275,11 @@ func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
 	i := m.indexOf(msg.sel)
 	if i < 0 || !m.sel.active {
 		m.sel = selection{}
-		return m.layout(), nil
+		if i >= 0 { // a search's hit, opened on its branch
+			m = m.showEntry(msg.sel)
+			m.notice = "switched to the branch of the hit"
+		}
+		return m.layout(), loadPreviews(m.conv.Entries(), m.previewer())
 	}
 	m = m.selectAt(i)
 	m.notice = "switched to branch " + m.branches[msg.sel].Of()

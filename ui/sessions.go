@@ -55,7 +55,24 @@ func loadSession(store *session.Store, id, entryID string) tea.Cmd {
 func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	if id == m.sessID {
 		m.state = stateChat
-		return m.showEntry(entryID), nil
+		if entryID == "" || m.indexOf(entryID) >= 0 {
+			return m.showEntry(entryID), nil
+		}
+		// A hit on another branch of this session: that branch becomes
+		// the active one, as ‹ › would make it.
+		if why := m.branchRefused(); why != "" {
+			m.notice = why
+			return m, nil
+		}
+		w := m.writer
+		return m, func() tea.Msg {
+			snap := w.Snapshot()
+			if !slices.ContainsFunc(snap.All, func(e session.Entry) bool { return e.ID == entryID }) {
+				return switchedMsg{w: w, s: snap, sel: entryID} // gone since it was found
+			}
+			err := w.SetHead(snap.Leaf(entryID))
+			return switchedMsg{w: w, s: w.Snapshot(), sel: entryID, err: err}
+		}
 	}
 	if m.busy() {
 		m.state = stateChat

@@ -201,6 +201,41 @@ func TestPickerSearchResumesAtTheMatch(t *testing.T) {
 	}
 }
 
+// A search's hit on another branch of the session that is open makes
+// that branch the active one, scrolled to the hit.
+func TestPickerHitOnAnotherBranchOfTheOpenSession(t *testing.T) {
+	h := newHarness(t, 0)
+	w := session.NewWriter(h.store, session.Params{Model: "demo-chat"})
+	first, err := w.Append(session.Entry{Kind: session.KindUser, Text: "zebra alpha question"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(session.Entry{Kind: session.KindUser, Text: "second turn about lemurs"})
+	w.AppendAt(session.Entry{Kind: session.KindUser, Text: "yak beta question"}, first.Parent)
+	if err := w.SetHead(w.Snapshot().All[1].ID); err != nil { // back on the lemurs
+		t.Fatal(err)
+	}
+	id := w.ID()
+	w.Close()
+	sess, err := h.store.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := start(t, h.model(t, sess), 80, 24)
+	waitFor(t, tm, "second turn about lemurs")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlS})
+	waitFor(t, tm, "1 session")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
+	tm.Type("yak")
+	waitFor(t, tm, `for "yak"`)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "switched to the branch of the hit")
+	m := quit(t, tm)
+	if view := m.View(); !strings.Contains(view, "yak beta question") || strings.Contains(view, "lemurs") {
+		t.Errorf("the hit's branch is not shown:\n%s", view)
+	}
+}
+
 // Renaming keeps the renamed row selected, even when the new title leaves
 // the filter, and does not change which session -c resumes; esc in the
 // picker's help closes the help only.
