@@ -482,4 +482,16 @@ func TestTitlesAreFound(t *testing.T) {
 	if res, _ := ix.Search(Query{Text: "giraffe"}); len(res.Hits) != 1 || res.Hits[0].Title != "Giraffe cousin notes" {
 		t.Errorf("the new title is not found: %+v", res.Hits)
 	}
+	// A title that is the first prompt, or its start, has no row: each
+	// hit would show twice.
+	w = session.NewWriter(store, session.Params{})
+	w.SetTitle("tell me about the capybara, the…")
+	w.Append(session.Entry{Kind: session.KindUser, Text: "tell me about the capybara, the largest rodent"})
+	w.Close()
+	if _, err := ix.Sync(nil); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := ix.Search(Query{Text: "capybara"}); len(res.Hits) != 1 || res.Hits[0].Label() != RoleUser {
+		t.Errorf("a title made of the prompt: %+v", res.Hits)
+	}
 }

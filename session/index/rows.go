@@ -59,13 +59,32 @@ func rowsOf(sess *session.Session) []row {
 			text:   textOf(e),
 		})
 	}
-	if sess.Title != "" {
+	if sess.Title != "" && !titledByPrompt(sess) {
 		// The title, found as the words of the session: a row of its own,
 		// on no entry, opened at the session's head.
 		rows = append(rows, row{kind: KindTitle, role: RoleOther, active: true, model: sess.Params.Model,
 			time: nanos(sess.Updated), text: sess.Title})
 	}
 	return rows
+}
+
+// titledByPrompt reports whether the title of sess is its first prompt, or
+// the start of it, as muse titles a session: its words are found in the
+// prompt's row, and a row of its own would show every hit twice.
+func titledByPrompt(sess *session.Session) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	title := norm(strings.TrimSuffix(strings.TrimSpace(sess.Title), "…"))
+	for i := range sess.All {
+		e := &sess.All[i]
+		if e.Kind == session.KindUser || e.Kind == session.KindImage {
+			prompt := e.Text
+			if e.Kind == session.KindImage {
+				prompt = e.ImagePrompt
+			}
+			return title != "" && strings.HasPrefix(norm(prompt), title)
+		}
+	}
+	return false
 }
 
 // KindTitle is the kind of the row that holds a session's title.

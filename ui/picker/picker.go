@@ -219,10 +219,11 @@ func searchSessions(ix *index.Shared, typed string, seq int) tea.Cmd {
 		if err == nil {
 			res, err = idx.Search(index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow})
 		}
-		// The last word as a prefix only when it is no word of any
-		// session yet: a prefix of a common word costs FTS5 the merge of
-		// every word it starts (dywq* took 50 ms where dywq takes 15).
-		if prefix := asTyped(typed); err == nil && len(res.Hits) == 0 && prefix != typed {
+		// The last word as a prefix too (capybara finds capybaras), but
+		// not when the word alone fills the list: a prefix of a common
+		// word costs FTS5 the merge of every word it starts (dywq* took
+		// 50 ms where dywq takes 15), and finds no better page of hits.
+		if prefix := asTyped(typed); err == nil && len(res.Hits) < searchLimit && prefix != typed {
 			res, err = idx.Search(index.Query{Text: prefix, Limit: searchLimit, RankWindow: searchWindow})
 		}
 		hits := res.Hits

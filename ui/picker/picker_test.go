@@ -249,3 +249,30 @@ func TestBurstNeverActsAsListKeys(t *testing.T) {
 		t.Fatalf("/app: filtering %v, filter %q", p.list.SettingFilter(), p.list.FilterValue())
 	}
 }
+
+// The hits never shrink as a word is typed on: "capybara" finds
+// "capybaras" as "capybar" did.
+func TestTypingOnNeverLosesHits(t *testing.T) {
+	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"a capybara", "what do capybaras eat"} {
+		w := session.NewWriter(store, session.Params{})
+		w.Append(session.Entry{Kind: session.KindUser, Text: text})
+		w.Close()
+	}
+	th, _ := theme.New("", true)
+	p := New(store, index.NewShared(store), th).SetSize(80, 24)
+	p, cmd := p.Open("")
+	p, _ = p.Update(cmd())
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
+	for _, q := range []string{"capybar", "a"} {
+		var cmds []tea.Cmd
+		p, cmds = typed(p, q)
+		p, _ = p.Update(searchMsg(t, cmds[len(cmds)-1]))
+		if n := len(p.list.Items()); n != 2 {
+			t.Errorf("%q: %d hits, want 2", p.input.Value(), n)
+		}
+	}
+}
