@@ -70,7 +70,8 @@ flag it cannot read.`,
 // searchQuery checks the flags f and makes them a query for text, with
 // durations counted back from now.
 func searchQuery(store *session.Store, text string, f searchFlags, now time.Time) (index.Query, error) {
-	q := index.Query{Text: text, Model: f.model, Limit: f.limit}
+	// One hit more than shown tells whether there are more.
+	q := index.Query{Text: text, Model: f.model, Limit: f.limit + 1}
 	var err error
 	if q.Since, err = parseWhen(f.since, now); err != nil {
 		return q, usagef("--since: %v", err)
@@ -201,7 +202,10 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 			res, err = ix.Search(q)
 		}
 	}
-	hits := res.Hits
+	hits, more := res.Hits, false
+	if len(hits) > f.limit {
+		hits, more = hits[:f.limit], true
+	}
 	if index.IsSyntax(err) {
 		return fail(env, usagef("%v (see muse sessions search --help)", err))
 	}
@@ -234,32 +238,46 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 	if res.Window != 0 {
 		fmt.Fprintf(env.Stderr, "over %d matched: the best of the newest %[1]d are shown; --sort time sees all\n", res.Window)
 	}
-	if len(hits) == q.Limit {
-		fmt.Fprintf(env.Stderr, "showing the first %d; --limit shows more\n", q.Limit)
+	if more {
+		fmt.Fprintf(env.Stderr, "showing the first %d; --limit shows more\n", f.limit)
 	}
 	return ExitOK
 }
 
 // writeHits writes hits: in a pipe, a table of whole lines under a header
-// (SESSION DATE ROLE TITLE MATCH); on a terminal, two lines a hit, the
-// session, date, role and title, then the snippet indented, each cut to
-// the terminal's width, so that the match shows at any width.
+// (SESSION DATE ROLE TURN TITLE MATCH); on a terminal, two lines a hit,
+// the session, date, role, turn and title, then the snippet indented,
+// each cut to the terminal's width, so that the match shows at any width.
+// A turn marked * is on a branch that is not the active one.
 func writeHits(env Env, hits []index.Hit) error {
 	if !env.StdoutTTY {
 		rows := make([][]string, 0, len(hits)+1)
-		rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TITLE", "MATCH"})
+		rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TURN", "TITLE", "MATCH"})
 		for _, h := range hits {
-			rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(),
+			rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(), turnOf(h),
 				sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, false)})
 		}
 		return writeTable(env.Stdout, rows, 0)
 	}
 	rows := make([][]string, 0, 2*len(hits))
 	for _, h := range hits {
-		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(), sanitize.Line(h.Title)},
+		rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(), turnOf(h), sanitize.Line(h.Title)},
 			[]string{"  " + snippetLine(h.Snippet, true)})
 	}
 	return writeTable(env.Stdout, rows, env.Width)
+}
+
+// turnOf is the turn of a hit, marked with * when it is on a branch that
+// is not the active one; "-" for a title.
+func turnOf(h index.Hit) string {
+	if h.Kind == index.KindTitle {
+		return "-"
+	}
+	t := strconv.Itoa(h.Turn)
+	if !h.Active {
+		t += "*"
+	}
+	return t
 }
 
 // snippetLine is a hit's snippet, sanitized; on a terminal, with its

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,12 @@ func TestSearchCommand(t *testing.T) {
 	if lines := strings.Split(r.stdout, "\n"); r.code != ExitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "SESSION") ||
 		!strings.Contains(lines[0], "MATCH") || !strings.Contains(r.stderr, "showing the first 1; --limit shows more") {
 		t.Errorf("--limit 1: %+v", r)
+	}
+	// --limit of exactly the hits there are says nothing of more.
+	var all []hitJSON
+	json.Unmarshal([]byte(runSessions(t, env, false, "", "sessions", "search", "pineapple", "--json").stdout), &all)
+	if r := runSessions(t, env, false, "", "sessions", "search", "pineapple", "--limit", strconv.Itoa(len(all))); len(all) < 2 || strings.Contains(r.stderr, "showing the first") {
+		t.Errorf("--limit %d of %d hits: %+v", len(all), len(all), r)
 	}
 	// No match is exit 1 with --json too, and an empty array.
 	if r := runSessions(t, env, false, "", "sessions", "search", "nothinghere", "--json"); r.code != ExitFailed || strings.TrimSpace(r.stdout) != "[]" {
@@ -142,7 +149,7 @@ func TestSearchRebuildsADamagedIndex(t *testing.T) {
 	}
 }
 
-// On a terminal, the hits and the list are cut to its width (60 columns
+// On a terminal, the hits and the list are cut to its width (80 columns
 // here), never wrapped, with the match kept in view and marked; in a pipe
 // the lines are whole.
 func TestTablesFitTheTerminal(t *testing.T) {
@@ -153,7 +160,7 @@ func TestTablesFitTheTerminal(t *testing.T) {
 			t.Fatalf("%q: %+v", args, r)
 		}
 		for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
-			if w := ansi.StringWidth(line); w > 60 {
+			if w := ansi.StringWidth(line); w > 80 {
 				t.Errorf("%q: a line of %d columns: %q", args, w, line)
 			}
 		}

@@ -34,7 +34,7 @@ func runSessions(t *testing.T, env map[string]string, tty bool, stdin string, ar
 		Getenv: func(k string) string { return env[k] }, StdinPiped: stdin != "", StdoutTTY: tty,
 	}
 	if tty {
-		e.Width = 60
+		e.Width = 80
 	}
 	code := Main(args, e)
 	return run{code, out.String(), errb.String()}
