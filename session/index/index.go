@@ -39,9 +39,9 @@ import (
 const FileName = "index.sqlite"
 
 // version is the schema of the index, and of what its rows hold, kept in
-// PRAGMA user_version; a file of another version is rebuilt. 3: titles
-// have rows, image prompts count as turns.
-const version = 3
+// PRAGMA user_version; a file of another version is rebuilt. 4: titles
+// that are not the first prompt have rows, image prompts count as turns.
+const version = 4
 
 // schema creates the tables of an empty index. entries holds one row per
 // entry of every branch; texts, an FTS5 table without content of its own,

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"muse/session"
 	"muse/session/index"
@@ -52,8 +53,12 @@ func (i sessionItem) Description() string {
 		return fmt.Sprintf("%s · found in the title", i.match.Time.Local().Format("2006-01-02"))
 	}
 	if i.match != nil {
-		// The match first: it shows at any width.
-		return fmt.Sprintf("%s · %s, turn %d, %s", markedSnippet(i.match.Snippet), i.match.Label(), i.match.Turn, i.match.Time.Local().Format("2006-01-02"))
+		// What it is, then the match: both show at any width.
+		turn := fmt.Sprintf("turn %d", i.match.Turn)
+		if !i.match.Active {
+			turn += " of another branch"
+		}
+		return fmt.Sprintf("%s · %s · %s, %s", i.match.Label(), markedSnippet(i.match.Snippet), turn, i.match.Time.Local().Format("2006-01-02"))
 	}
 	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
@@ -320,6 +325,9 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		_ = p.list.SetItems(msg.items) // the filter, if any, runs here, not in a command
 		p.refilter()
+		if msg.query != "" {
+			p.list.Select(0) // the best hit, whatever row was chosen before
+		}
 		if p.reselect != "" {
 			if !p.selectID(p.reselect) && p.list.FilterState() != list.Unfiltered {
 				// The new title no longer matches the filter: show all.
@@ -471,6 +479,9 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return p, cmd
 }
 
+// searchHelp is the help line while a search is typed.
+const searchHelp = "↑/↓ choose • enter open • esc all sessions • ctrl+u clear"
+
 // pick asks the root to open item, on its hit's entry if it is one.
 func pick(item sessionItem) tea.Cmd {
 	picked := PickedMsg{ID: item.info.ID}
@@ -601,5 +612,12 @@ func (p Model) View() string {
 	default:
 		bottom = st.Muted.Render(sanitize.Line(p.status))
 	}
-	return p.list.View() + "\n\n" + lipgloss.NewStyle().MaxWidth(max(p.width, 1)).Render(bottom)
+	view := p.list.View()
+	if p.mode == pickSearch {
+		// The list's help names its own keys, which the query takes now.
+		if i := strings.LastIndexByte(view, '\n'); i >= 0 {
+			view = view[:i+1] + "  " + st.Muted.Render(ansi.Truncate(searchHelp, max(p.width-2, 1), "…"))
+		}
+	}
+	return view + "\n\n" + lipgloss.NewStyle().MaxWidth(max(p.width, 1)).Render(bottom)
 }
