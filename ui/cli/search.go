@@ -80,7 +80,7 @@ func searchQuery(store *session.Store, text string, f searchFlags, now time.Time
 		return q, usagef("--until: %v", err)
 	}
 	if !q.Since.IsZero() && !q.Until.IsZero() && !q.Since.Before(q.Until) {
-		return q, usagef("--since %s is not before --until %s: nothing could match (swap them?)", f.since, f.until)
+		return q, usagef("--since %s is not before --until %s: nothing could match (--until is where the range ends, and a date there is the start of that day: for one day, --until the day after)", f.since, f.until)
 	}
 	switch f.role {
 	case "", index.RoleUser, index.RoleAssistant:

@@ -272,11 +272,12 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 	}
 	// On a terminal the titles give way, down to 12 columns, so that the
 	// other columns fit its width.
-	titles := 48
+	titles, models := 48, 0
 	if w := ttyWidth(env); w > 0 {
+		models = 24 // a long model name does not take the titles' room
 		idw, model := len("MESSAGES"), len("MODEL")
 		for _, in := range infos {
-			idw, model = max(idw, len(in.ID)), max(model, utf8.RuneCountInString(in.Model))
+			idw, model = max(idw, len(in.ID)), max(model, min(utf8.RuneCountInString(in.Model), models))
 		}
 		titles = min(titles, max(12, w-(idw+2)-(len("2006-01-02 15:04")+2)-(len("MESSAGES")+2)-model-2))
 	}
@@ -284,7 +285,7 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 	rows = append(rows, []string{"ID", "TITLE", "UPDATED", "MESSAGES", "MODEL"})
 	for _, in := range infos {
 		rows = append(rows, []string{in.ID, sanitize.Line(truncate(in.Title, titles)),
-			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), sanitize.Line(in.Model)})
+			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), sanitize.Line(cut(in.Model, models))})
 	}
 	if err := writeTable(env.Stdout, rows, ttyWidth(env)); err != nil {
 		return fail(env, fmt.Errorf("write the list: %w", err))
@@ -335,6 +336,14 @@ func ttyWidth(env Env) int {
 		return 0
 	}
 	return env.Width
+}
+
+// cut is truncate, but n 0 keeps s whole.
+func cut(s string, n int) string {
+	if n <= 0 {
+		return s
+	}
+	return truncate(s, n)
 }
 
 func truncate(s string, n int) string {
