@@ -163,12 +163,14 @@ var errVersion = errors.New("index of another version")
 // open opens the index at path, creating its schema in a new file; an
 // index of another version gives errVersion.
 func open(store *session.Store, path string) (*Index, error) {
-	// Only regular files: SQLite would follow a symbolic link, to write
-	// the text of every session where it points. Open removes what is
-	// there, and starts again.
+	// Only regular files with no other name: SQLite would follow a
+	// symbolic link, and write through a hard link, the text of every
+	// session, and the chmod below would change the other file's mode.
+	// Open removes what is there (the link, not what it names), and
+	// starts again.
 	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
-		if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is not a regular file", p)
+		if fi, err := os.Lstat(p); err == nil && (!fi.Mode().IsRegular() || fileio.Shared(fi)) {
+			return nil, fmt.Errorf("%s is not a regular file of its own", p)
 		}
 	}
 	// Create the file with our mode, whatever the umask: SQLite gives its

@@ -16,6 +16,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/session/internal/fileio"
 )
 
 // newStore opens a store in a fresh directory.
@@ -428,22 +429,26 @@ func TestBadIndexFileRebuilt(t *testing.T) {
 	}
 }
 
-// A symbolic link where the index or its WAL belongs is removed, never
-// followed: the file it points to keeps its mode and its bytes, and holds
-// no session text.
+// A symbolic or hard link where the index or its WAL belongs is removed,
+// never written through: the file it names keeps its mode and its bytes,
+// and holds no session text.
 func TestIndexNeverFollowsALink(t *testing.T) {
 	if runtime.GOOS == "windows" && os.Getenv("CI") == "" {
 		t.Skip("symbolic links need privileges on Windows")
 	}
-	for _, name := range []string{FileName, FileName + "-wal"} {
+	for _, c := range []struct {
+		name string
+		link func(old, new string) error
+	}{{FileName, os.Symlink}, {FileName + "-wal", os.Symlink}, {FileName, os.Link}, {FileName + "-wal", os.Link}} {
+		name := c.name
 		store := newStore(t)
 		sessions(t, store, rand.New(rand.NewPCG(21, 22)), 2)
-		victim := filepath.Join(t.TempDir(), "victim")
+		victim := filepath.Join(store.Dir(), "..", "victim") // a hard link stays on its file system
 		if err := os.WriteFile(victim, []byte("mine"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		os.Chmod(victim, 0o644)
-		if err := os.Symlink(victim, filepath.Join(store.Dir(), name)); err != nil {
+		if err := c.link(victim, filepath.Join(store.Dir(), name)); err != nil {
 			t.Fatal(err)
 		}
 		ix := openCurrent(t, store)
@@ -453,7 +458,7 @@ func TestIndexNeverFollowsALink(t *testing.T) {
 		if err != nil || fi.Mode().Perm() != 0o644 || string(data) != "mine" {
 			t.Errorf("%s: the link's target became %v, %q (%v)", name, fi.Mode(), data, err)
 		}
-		if fi, err := os.Lstat(filepath.Join(store.Dir(), name)); err == nil && !fi.Mode().IsRegular() {
+		if fi, err := os.Lstat(filepath.Join(store.Dir(), name)); err == nil && (!fi.Mode().IsRegular() || fileio.Shared(fi)) {
 			t.Errorf("%s is still a link", name)
 		}
 	}

@@ -38,6 +38,9 @@ func TestPackTexts(t *testing.T) {
 	}
 	for i, r := range rows {
 		p := places[i]
+		if p.off >= chunkSize {
+			t.Fatalf("row %d starts at %d of its chunk, past %d: search would not read it", i, p.off, chunkSize)
+		}
 		if got := string(inflated[p.chunk][p.off : p.off+p.len]); got != r.text {
 			t.Fatalf("row %d: text %.40q..., want %.40q...", i, got, r.text)
 		}

@@ -275,6 +275,12 @@ FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.
 		f.where.chunk = int(chunk)
 		f.where.len = min(f.where.len, snippetFrom)
 		byRowid[rowid] = f
+		// A text starts within its chunk's first chunkSize bytes (see
+		// packTexts); a place that says otherwise is damage, or another
+		// program's, and is not read: its hit has no snippet.
+		if f.where.off < 0 || f.where.off >= chunkSize || f.where.len < 0 {
+			continue
+		}
 		need[chunk] = max(need[chunk], f.where.off+f.where.len)
 	}
 	if err := rows.Err(); err != nil {

@@ -57,12 +57,14 @@ func bytesPerPixel(m color.Model) int {
 func decodeCost(mediaType string, data []byte, cfg image.Config) int64 {
 	px := int64(cfg.Width) * int64(cfg.Height)
 	if mediaType == "image/jpeg" {
-		if planes, progressive, ok := jpegPlanes(data); ok {
-			if progressive {
-				return planes * 5
-			}
-			return planes
+		planes, progressive, ok := jpegPlanes(data)
+		switch {
+		case !ok: // a header Go reads and this does not: the worst it can be
+			return px * 3 * 5
+		case progressive:
+			return planes * 5
 		}
+		return planes
 	}
 	return px * int64(bytesPerPixel(cfg.ColorModel))
 }
@@ -72,7 +74,8 @@ func decodeCost(mediaType string, data []byte, cfg image.Config) int64 {
 func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
 	for i := 2; i+4 <= len(data); {
 		if data[i] != 0xFF {
-			return 0, false, false
+			i++ // junk between segments, which Go's decoder skips too
+			continue
 		}
 		m := data[i+1]
 		switch {

@@ -418,6 +418,14 @@ func TestJPEGDecodeCost(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs") || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("progressive 4:4:4 was not refused for its memory: %v", err)
 	}
+	// A junk byte before the frame header, which Go's decoder skips, is
+	// skipped here too.
+	junk := sof(0xC2, 0x11)
+	i := bytes.Index(junk, []byte{0xFF, 0xC2})
+	junk = append(junk[:i:i], append([]byte{0x00}, junk[i:]...)...)
+	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20); err == nil || !strings.Contains(err.Error(), "MB to decode") {
+		t.Errorf("a junk byte let a progressive 4:4:4 through: %v", err)
+	}
 }
 
 // jpegPlanes reads any bytes without a panic, and every prefix of a real
