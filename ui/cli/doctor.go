@@ -58,7 +58,7 @@ servers' commands, as muse would.`,
 // doctor writes its report to w and returns the exit status.
 func (a *app) doctor(w io.Writer) int {
 	env := a.env
-	d := &report{w: w}
+	d := &report{w: w, width: ttyWidth(env)}
 	fmt.Fprintln(w, versionLine())
 
 	d.section("Configuration")
@@ -381,20 +381,29 @@ func profileName(p termenv.Profile) string {
 type report struct {
 	w      io.Writer
 	failed bool
+	// width, when above 0, is the terminal's: values wrap at words under
+	// their column instead of where the terminal cuts them.
+	width int
 }
 
 func (r *report) section(name string) { fmt.Fprintf(r.w, "\n%s\n", name) }
 
-func (r *report) ok(label, text string) {
-	fmt.Fprintf(r.w, "  %-16s %s\n", label, sanitize.Line(text))
+// line writes "mark label  text", text sanitized and wrapped to width.
+func (r *report) line(mark, label, text string) {
+	text = sanitize.Line(text)
+	const indent = 19 // the mark, the label's column and a space
+	if r.width-indent >= 20 {
+		text = strings.ReplaceAll(textfmt.Wrap(text, r.width-indent), "\n", "\n"+strings.Repeat(" ", indent))
+	}
+	fmt.Fprintf(r.w, "%s %-16s %s\n", mark, label, text)
 }
+
+func (r *report) ok(label, text string) { r.line(" ", label, text) }
 
 func (r *report) bad(label, text string) {
 	r.failed = true
-	fmt.Fprintf(r.w, "✗ %-16s %s\n", label, sanitize.Line(text))
+	r.line("✗", label, text)
 }
 
 // more writes a line that goes on with the one before.
-func (r *report) more(text string) {
-	fmt.Fprintf(r.w, "  %-16s %s\n", "", sanitize.Line(text))
-}
+func (r *report) more(text string) { r.line(" ", "", text) }

@@ -23,7 +23,7 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 		"profile          work (from default_profile)",
 		"base URL         https://llm.example.com (from the profile's base_url)",
 		"model            m1",
-		"access token from $WORK_TOKEN", "**** (18 characters)",
+		"access token from $WORK_TOKEN", "****", "(18 characters)",
 		"a terminal, 90 columns", "TERM             xterm-256color, TMUX set",
 		"kitty graphics", "clipboard        OSC 52 through tmux",
 		"sessions", filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"),
