@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -113,7 +114,7 @@ func actual(t *testing.T, ix *Index) map[string]dumped {
 			t.Fatal(err)
 		}
 		if n > 0 {
-			chunks, err := ix.chunks(map[int64]int{chunk: off + n})
+			chunks, err := ix.chunks(context.Background(), map[int64]int{chunk: off + n})
 			if err != nil || off+n > len(chunks[chunk]) {
 				t.Fatalf("the text of entry %s of %s is not in chunk %d (%v)", r.entry, id, chunk, err)
 			}

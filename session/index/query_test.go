@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -493,5 +494,19 @@ func TestTitlesAreFound(t *testing.T) {
 	}
 	if res, _ := ix.Search(Query{Text: "capybara"}); len(res.Hits) != 1 || res.Hits[0].Label() != RoleUser {
 		t.Errorf("a title made of the prompt: %+v", res.Hits)
+	}
+}
+
+// A search whose context has ended stops with the context's error, and
+// leaves the index as it was for the next one.
+func TestSearchContextEnds(t *testing.T) {
+	_, ix := seeded(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ix.SearchContext(ctx, Query{Text: "zebra"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled search gave %v", err)
+	}
+	if res, err := ix.Search(Query{Text: "zebra"}); err != nil || len(res.Hits) == 0 {
+		t.Errorf("the next search: %+v, %v", res, err)
 	}
 }

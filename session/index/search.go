@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -130,6 +131,12 @@ type Result struct {
 // Search finds q.Text in the index. A query that cannot be read gives a
 // *SyntaxError saying why; its text never reaches SQLite unquoted.
 func (ix *Index) Search(q Query) (Result, error) {
+	return ix.SearchContext(context.Background(), q)
+}
+
+// SearchContext is Search, stopped when ctx ends (SQLite is interrupted),
+// with ctx's error: the picker ends the search a new keystroke replaces.
+func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
 	p, err := parseQuery(q.Text)
 	if err != nil {
 		return Result{}, err
@@ -182,7 +189,7 @@ func (ix *Index) Search(q Query) (Result, error) {
 			window = DefaultRankWindow
 		}
 		var cutoff int64
-		err := ix.db.QueryRow(match+" ORDER BY t.rowid DESC LIMIT 1 OFFSET ?", append(args, window-1)...).Scan(&cutoff)
+		err := ix.db.QueryRowContext(ctx, match+" ORDER BY t.rowid DESC LIMIT 1 OFFSET ?", append(args, window-1)...).Scan(&cutoff)
 		switch {
 		case err == nil:
 			res.Window = window
@@ -192,11 +199,11 @@ func (ix *Index) Search(q Query) (Result, error) {
 			return Result{}, matchError(queryError(err))
 		}
 	}
-	rowids, err := ix.rowids(match+" ORDER BY "+order+" LIMIT ?", append(args, limit)...)
+	rowids, err := ix.rowids(ctx, match+" ORDER BY "+order+" LIMIT ?", append(args, limit)...)
 	if err != nil || len(rowids) == 0 {
 		return res, matchError(err)
 	}
-	res.Hits, err = ix.hits(rowids, p)
+	res.Hits, err = ix.hits(ctx, rowids, p)
 	return res, err
 }
 
@@ -205,8 +212,8 @@ func (ix *Index) Search(q Query) (Result, error) {
 const DefaultRankWindow = 10_000
 
 // rowids returns the rowids query finds.
-func (ix *Index) rowids(query string, args ...any) ([]int64, error) {
-	rows, err := ix.db.Query(query, args...)
+func (ix *Index) rowids(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := ix.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, queryError(err)
 	}
@@ -227,14 +234,14 @@ func (ix *Index) rowids(query string, args ...any) ([]int64, error) {
 
 // hits returns the hits of the entries rowids, in that order, with their
 // snippets for p. An entry gone since its rowid was found is left out.
-func (ix *Index) hits(rowids []int64, p *parsed) ([]Hit, error) {
+func (ix *Index) hits(ctx context.Context, rowids []int64, p *parsed) ([]Hit, error) {
 	// A few hundred at a time: a statement takes only so many values, and
 	// the texts of all the hits of a common word would not fit in memory.
 	const perQuery = 500
 	var hits []Hit
 	for len(rowids) > 0 {
 		n := min(perQuery, len(rowids))
-		some, err := ix.someHits(rowids[:n], p)
+		some, err := ix.someHits(ctx, rowids[:n], p)
 		if err != nil {
 			return nil, err
 		}
@@ -245,8 +252,8 @@ func (ix *Index) hits(rowids []int64, p *parsed) ([]Hit, error) {
 }
 
 // someHits is hits for a few rowids.
-func (ix *Index) someHits(rowids []int64, p *parsed) ([]Hit, error) {
-	rows, err := ix.db.Query(`SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.chunk, e.off, e.len
+func (ix *Index) someHits(ctx context.Context, rowids []int64, p *parsed) ([]Hit, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.chunk, e.off, e.len
 FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", int64s(rowids)...)
 	if err != nil {
 		return nil, queryError(err)
@@ -286,7 +293,7 @@ FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.
 	if err := rows.Err(); err != nil {
 		return nil, queryError(err)
 	}
-	texts, err := ix.chunks(need)
+	texts, err := ix.chunks(ctx, need)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +315,7 @@ FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.
 
 // chunks returns, by id, the first need[id] bytes of the chunks need
 // names, inflated: a text early in a chunk costs no inflating of the rest.
-func (ix *Index) chunks(need map[int64]int) (map[int64][]byte, error) {
+func (ix *Index) chunks(ctx context.Context, need map[int64]int) (map[int64][]byte, error) {
 	out := map[int64][]byte{}
 	if len(need) == 0 {
 		return out, nil
@@ -317,7 +324,7 @@ func (ix *Index) chunks(need map[int64]int) (map[int64][]byte, error) {
 	for id := range need {
 		ids = append(ids, id)
 	}
-	rows, err := ix.db.Query("SELECT rowid, data FROM chunks WHERE rowid IN (?"+strings.Repeat(",?", len(ids)-1)+")", int64s(ids)...)
+	rows, err := ix.db.QueryContext(ctx, "SELECT rowid, data FROM chunks WHERE rowid IN (?"+strings.Repeat(",?", len(ids)-1)+")", int64s(ids)...)
 	if err != nil {
 		return nil, queryError(err)
 	}

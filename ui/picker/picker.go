@@ -4,6 +4,7 @@
 package picker
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode"
@@ -119,6 +120,9 @@ type Model struct {
 	reselect string
 	// searchErr is the error of the last search answered, if any.
 	searchErr error
+	// stopSearch ends the search under way, if any: SQLite is
+	// interrupted rather than left to finish what nobody will see.
+	stopSearch context.CancelFunc
 	// searchSeq numbers the searches typed: the answer of any but the
 	// last is dropped.
 	searchSeq int
@@ -217,19 +221,19 @@ const (
 
 // searchSessions finds what was typed in the index, as the search
 // numbered seq.
-func searchSessions(ix *index.Shared, typed string, seq int) tea.Cmd {
+func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		idx, err := ix.Get()
 		var res index.Result
 		if err == nil {
-			res, err = idx.Search(index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow})
+			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow})
 		}
 		// The last word as a prefix too (capybara finds capybaras), but
 		// not when the word alone fills the list: a prefix of a common
 		// word costs FTS5 the merge of every word it starts (dywq* took
 		// 50 ms where dywq takes 15), and finds no better page of hits.
 		if prefix := asTyped(typed); err == nil && len(res.Hits) < searchLimit && prefix != typed {
-			res, err = idx.Search(index.Query{Text: prefix, Limit: searchLimit, RankWindow: searchWindow})
+			res, err = idx.SearchContext(ctx, index.Query{Text: prefix, Limit: searchLimit, RankWindow: searchWindow})
 		}
 		hits := res.Hits
 		items := make([]list.Item, 0, len(hits))
@@ -518,13 +522,19 @@ func (p Model) burst(msg tea.KeyMsg) (Model, tea.Cmd) {
 // every session again.
 func (p *Model) search() tea.Cmd {
 	p.searchSeq++
+	if p.stopSearch != nil {
+		p.stopSearch() // typed over: its answer would be dropped
+		p.stopSearch = nil
+	}
 	text := strings.TrimSpace(p.input.Value())
 	if text == "" {
 		p.status = ""
 		return listSessions(p.index, p.searchSeq)
 	}
 	p.status = "searching…"
-	return searchSessions(p.index, text, p.searchSeq)
+	ctx, stop := context.WithCancel(context.Background())
+	p.stopSearch = stop
+	return searchSessions(ctx, p.index, text, p.searchSeq)
 }
 
 // asTyped is the query to search for while text is being typed: its last

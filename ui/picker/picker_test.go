@@ -1,6 +1,8 @@
 package picker
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -274,5 +276,19 @@ func TestTypingOnNeverLosesHits(t *testing.T) {
 		if n := len(p.list.Items()); n != 2 {
 			t.Errorf("%q: %d hits, want 2", p.input.Value(), n)
 		}
+	}
+}
+
+// A search typed over is stopped, not left to finish: its answer, which
+// is dropped anyway, is the context's error.
+func TestTypedOverSearchIsStopped(t *testing.T) {
+	p := threeSessions(t)
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
+	p, cmds := typed(p, "capy")
+	if m := searchMsg(t, cmds[0]); !errors.Is(m.err, context.Canceled) {
+		t.Errorf("the search of %q typed over gave %v", "c", m.err)
+	}
+	if m := searchMsg(t, cmds[len(cmds)-1]); m.err != nil || len(m.items) == 0 {
+		t.Errorf("the last search: %d hits, %v", len(m.items), m.err)
 	}
 }
