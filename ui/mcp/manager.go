@@ -82,7 +82,8 @@ type Manager struct {
 	opts Options
 	mu   sync.Mutex
 	srv  []*server
-	// startedAll is closed by the first StartAll.
+	// startedAll is closed when all the servers first start (StartAll, or
+	// a turn's Tools).
 	startedAll chan struct{}
 }
 
@@ -137,53 +138,24 @@ func (m *Manager) StartAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.startAllLocked()
-	select {
-	case <-m.startedAll:
-	default:
-		close(m.startedAll)
-	}
 }
 
-// StartedNotes waits for the first StartAll and for the starts it began to
-// end, or for ctx, and returns a note for each server that failed, as
-// Tools does, and once: the chat screen shows them as they happen, not at
-// the next turn.
+// StartedNotes waits for the first start of all the servers (StartAll, or
+// a turn's Tools) and for the starts it began to end, or for ctx, and
+// returns the notes Tools would, once: the chat screen shows them as they
+// happen, not at the next turn.
 func (m *Manager) StartedNotes(ctx context.Context) []string {
 	select {
 	case <-m.startedAll:
 	case <-ctx.Done():
 		return nil
 	}
-	var wait []chan struct{}
-	m.mu.Lock()
-	for _, s := range m.srv {
-		if s.state == Starting {
-			wait = append(wait, s.done)
-		}
-	}
-	m.mu.Unlock()
-	for _, d := range wait {
-		select {
-		case <-d:
-		case <-ctx.Done():
-			return nil
-		}
+	if !m.waitStarting(ctx) {
+		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var notes []string
-	for _, s := range m.srv {
-		if s.state == Failed && !s.noted {
-			s.noted = true
-			notes = append(notes, failedNote(s))
-		}
-	}
-	return notes
-}
-
-// failedNote is the note of a server that failed to start.
-func failedNote(s *server) string {
-	return sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.why()))
+	return m.notesLocked()
 }
 
 func (m *Manager) startAllLocked() {
@@ -192,16 +164,18 @@ func (m *Manager) startAllLocked() {
 			m.startLocked(s)
 		}
 	}
+	select {
+	case <-m.startedAll:
+	default:
+		close(m.startedAll)
+	}
 }
 
-// Tools starts the servers not started yet, in parallel, waits for those
-// starting (each within StartTimeout) or for ctx, and returns the tools of
-// the servers ready, with a note for each server that failed since the
-// last call. It is an engine.ToolSource.
-func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
+// waitStarting waits for the servers starting now to be ready or to fail,
+// each within StartTimeout; false when ctx ended first.
+func (m *Manager) waitStarting(ctx context.Context) bool {
 	var wait []chan struct{}
 	m.mu.Lock()
-	m.startAllLocked()
 	for _, s := range m.srv {
 		if s.state == Starting {
 			wait = append(wait, s.done)
@@ -212,15 +186,20 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 		select {
 		case <-d:
 		case <-ctx.Done():
+			return false
 		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	return true
+}
+
+// notesLocked returns, once each, a note for each server that failed and
+// for the tools a ready server's tools left out.
+func (m *Manager) notesLocked() []string {
 	var notes []string
 	for _, s := range m.srv {
 		if s.state == Failed && !s.noted {
 			s.noted = true
-			notes = append(notes, failedNote(s))
+			notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.why())))
 		}
 		if s.state == Ready && !s.noted {
 			s.noted = true
@@ -229,7 +208,21 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 			}
 		}
 	}
-	return m.offeredLocked(), notes
+	return notes
+}
+
+// Tools starts the servers not started yet, in parallel, waits for those
+// starting (each within StartTimeout) or for ctx, and returns the tools of
+// the servers ready, with a note for each server that failed since the
+// last call. It is an engine.ToolSource.
+func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
+	m.mu.Lock()
+	m.startAllLocked()
+	m.mu.Unlock()
+	m.waitStarting(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.offeredLocked(), m.notesLocked()
 }
 
 // Start starts the server name now, if it is not running, and waits for
