@@ -84,7 +84,7 @@ func TrimLead(parts []Part, n int) []Part {
 				return parts
 			}
 			out := []Part{{Text: "…"}}
-			keep := []rune(strings.Join(partTexts(parts[:i]), ""))
+			keep := []rune(text(parts[:i]))
 			lead := string(keep[len(keep)-n:])
 			if sp := strings.IndexByte(lead, ' '); sp >= 0 && sp < len(lead)-1 {
 				lead = lead[sp+1:] // from a word's start
@@ -97,19 +97,13 @@ func TrimLead(parts []Part, n int) []Part {
 	return parts
 }
 
-// partTexts returns the texts of parts.
-func partTexts(parts []Part) []string {
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		out[i] = p.Text
-	}
-	return out
-}
-
 // SnippetText is the snippet of h as plain text.
-func (h Hit) SnippetText() string {
+func (h Hit) SnippetText() string { return text(h.Snippet) }
+
+// text is parts as plain text.
+func text(parts []Part) string {
 	var b strings.Builder
-	for _, p := range h.Snippet {
+	for _, p := range parts {
 		b.WriteString(p.Text)
 	}
 	return b.String()

@@ -73,20 +73,7 @@ func searchMsg(t testing.TB, cmd tea.Cmd) ListedMsg {
 // The picker searches as the query is typed, in commands, and drops the
 // hits of a query typed over.
 func TestSearchAsYouType(t *testing.T) {
-	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, text := range []string{"zebra crossing", "zeal and zest", "apple"} {
-		w := session.NewWriter(store, session.Params{})
-		w.Append(session.Entry{Kind: session.KindUser, Text: text})
-		w.Close()
-	}
-	th, _ := theme.New("", true)
-	p := New(store, index.NewShared(store), th)
-	p = p.SetSize(80, 24)
-	p, cmd := p.Open("")
-	p, _ = p.Update(cmd())
+	p := pickerOf(t, []string{"zebra crossing"}, []string{"zeal and zest"}, []string{"apple"})
 	if n := len(p.list.Items()); n != 3 {
 		t.Fatalf("listed %d sessions", n)
 	}
@@ -111,22 +98,7 @@ func TestSearchAsYouType(t *testing.T) {
 // A search's hits are counted as matches, and the sessions they are in
 // as sessions.
 func TestSearchCountsMatchesAndSessions(t *testing.T) {
-	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, texts := range [][]string{{"zebra crossing", "a zebra again"}, {"zebra stripes"}, {"apple"}} {
-		w := session.NewWriter(store, session.Params{})
-		for _, text := range texts {
-			w.Append(session.Entry{Kind: session.KindUser, Text: text})
-		}
-		w.Close()
-	}
-	th, _ := theme.New("", true)
-	p := New(store, index.NewShared(store), th)
-	p = p.SetSize(80, 24)
-	p, cmd := p.Open("")
-	p, _ = p.Update(cmd())
+	p := pickerOf(t, []string{"zebra crossing", "a zebra again"}, []string{"zebra stripes"}, []string{"apple"})
 	if view := p.View(); !strings.Contains(view, "3 sessions") {
 		t.Fatalf("the list does not count 3 sessions:\n%s", view)
 	}
@@ -164,16 +136,19 @@ func TestAsTyped(t *testing.T) {
 	}
 }
 
-// A picker of three sessions, listed, at 80x24.
-func threeSessions(t *testing.T) Model {
+// pickerOf returns a picker at 80x24 of sessions of the prompts given, one
+// slice a session, listed.
+func pickerOf(t *testing.T, sessions ...[]string) Model {
 	t.Helper()
 	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{"capybara hot spring", "a long introduction before it, on and on and on, then the capybara again", "apple"} {
+	for _, prompts := range sessions {
 		w := session.NewWriter(store, session.Params{})
-		w.Append(session.Entry{Kind: session.KindUser, Text: text})
+		for _, text := range prompts {
+			w.Append(session.Entry{Kind: session.KindUser, Text: text})
+		}
 		w.Close()
 	}
 	th, _ := theme.New("", true)
@@ -181,6 +156,12 @@ func threeSessions(t *testing.T) Model {
 	p, cmd := p.Open("")
 	p, _ = p.Update(cmd())
 	return p
+}
+
+// threeSessions is a picker of three sessions, listed, at 80x24.
+func threeSessions(t *testing.T) Model {
+	t.Helper()
+	return pickerOf(t, []string{"capybara hot spring"}, []string{"a long introduction before it, on and on and on, then the capybara again"}, []string{"apple"})
 }
 
 // "f" and a query that arrive as one message search for the query; the
@@ -255,19 +236,7 @@ func TestBurstNeverActsAsListKeys(t *testing.T) {
 // The hits never shrink as a word is typed on: "capybara" finds
 // "capybaras" as "capybar" did.
 func TestTypingOnNeverLosesHits(t *testing.T) {
-	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, text := range []string{"a capybara", "what do capybaras eat"} {
-		w := session.NewWriter(store, session.Params{})
-		w.Append(session.Entry{Kind: session.KindUser, Text: text})
-		w.Close()
-	}
-	th, _ := theme.New("", true)
-	p := New(store, index.NewShared(store), th).SetSize(80, 24)
-	p, cmd := p.Open("")
-	p, _ = p.Update(cmd())
+	p := pickerOf(t, []string{"a capybara"}, []string{"what do capybaras eat"})
 	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}})
 	for _, q := range []string{"capybar", "a"} {
 		var cmds []tea.Cmd
