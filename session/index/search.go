@@ -73,10 +73,15 @@ func (h Hit) Label() string {
 	return h.Role
 }
 
-// TrimLead returns parts with at most n runes before the first match, cut
-// with "…" at a word's start, so that the match shows early on a narrow
-// line.
-func TrimLead(parts []Part, n int) []Part {
+// leadRunes is the most runes TrimLead keeps before a snippet's first
+// match.
+const leadRunes = 12
+
+// TrimLead returns parts with at most leadRunes runes before the first
+// match, cut with "…" at a word's start, so that the match shows early on
+// a narrow line: the picker's rows, and search's on a terminal.
+func TrimLead(parts []Part) []Part {
+	n := leadRunes
 	var lead int
 	for i, p := range parts {
 		if p.Match {

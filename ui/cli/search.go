@@ -285,7 +285,7 @@ func turnOf(h index.Hit) string {
 // so that it shows on a line cut to the terminal's width.
 func snippetLine(parts []index.Part, tty bool) string {
 	if tty {
-		parts = index.TrimLead(parts, 12)
+		parts = index.TrimLead(parts)
 	}
 	var b strings.Builder
 	for _, p := range parts {

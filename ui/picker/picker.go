@@ -64,15 +64,12 @@ func (i sessionItem) Description() string {
 	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
 
-// snippetLead is how many runes of a snippet are kept before its first
-// match, so that the match shows on a narrow screen too.
-const snippetLead = 12
-
-// markedSnippet is a hit's snippet on one line, sanitized, with at most
-// snippetLead runes before the first match, and the matches underlined.
+// markedSnippet is a hit's snippet on one line, sanitized, with a few
+// runes only before the first match (index.TrimLead), which shows on a
+// narrow screen too, and the matches underlined.
 func markedSnippet(parts []index.Part) string {
 	var b strings.Builder
-	for _, p := range index.TrimLead(parts, snippetLead) {
+	for _, p := range index.TrimLead(parts) {
 		t := sanitize.Line(p.Text)
 		if p.Match {
 			t = "\x1b[4m" + t + "\x1b[24m"
