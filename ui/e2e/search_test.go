@@ -1,0 +1,67 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestPickerSearch drives the session picker's text search in the real
+// binary: a search typed in one read with the key that opens it, the
+// terminal resized and esc pressed while it shows, a hit on another
+// branch of the open session opened with the arrows and enter, the next
+// prompt sent, and the same search after a kill -9 of that muse.
+func TestPickerSearch(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 100, 30, "--demo")
+	tm.waitFor("Ask anything")
+	tm.typ("tell me about capybaras\r")
+	tm.waitFor("## tell me about capybaras")
+	tm.typ("and lemurs too\r")
+	tm.waitFor("## and lemurs too")
+
+	tm.typ("\x13") // ctrl+s: the picker
+	tm.waitFor("f search text")
+	tm.typ("fcapy") // as one read: f opens the search, capy is its query
+	tm.waitFor(`for "capy"`)
+	tm.resize(60, 20)
+	tm.waitUntil("the hits at 60 columns", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "capybaras") && strings.Contains(s, "enter open")
+	})
+	tm.typ("\x1b") // esc: every session again, the picker stays
+	tm.waitUntil("the list of sessions", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "1 session") && !strings.Contains(s, "search all text")
+	})
+	tm.typ("f")
+	tm.waitFor("search all text")
+	tm.typ("lemurs")
+	tm.waitFor(`for "lemurs"`)
+	tm.typ("\r") // the best hit, opened on its entry
+	tm.waitUntil("the conversation again", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "Ask anything") && strings.Contains(s, "and lemurs too")
+	})
+	tm.typ("one more\r")
+	tm.waitFor("## one more")
+
+	tm.signal(syscall.SIGKILL)
+	tm.waitExit()
+	tm = start(t, h, 80, 24, "--demo")
+	tm.waitFor("Ask anything")
+	tm.typ("\x13")
+	tm.waitFor("enter resume")
+	tm.typ("f")
+	tm.waitFor("search all text")
+	tm.typ("one more")
+	tm.waitFor(`for "one more"`)
+	tm.typ("\x1b") // leave the search
+	tm.waitUntil("the list of sessions", waitDeadline, func(s string) bool { return !strings.Contains(s, "search all text") })
+	tm.typ("\x1b") // then the picker
+	tm.waitFor("Ask anything")
+	tm.typ("\x04") // ctrl+d on an empty input quits
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+	tm.checkRestored()
+}
