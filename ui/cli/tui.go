@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -204,9 +205,29 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		return ExitFailed
 	}
 	if id := m.SessionID(); id != "" {
-		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: muse -r %s\n", sanitize.Line(id), sanitize.Line(id))
+		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: %s\n", sanitize.Line(id), resumeHint(f, id))
 	}
 	return ExitOK
+}
+
+// resumeHint is the command that resumes session id as it was run: the flags
+// that chose its service and configuration come along, so the hint works
+// when pasted (muse --demo -r ID, not muse -r ID against another service).
+func resumeHint(f *flags, id string) string {
+	args := []string{"muse"}
+	if f.configPath != "" {
+		args = append(args, "--config", shellQuote(sanitize.Line(f.configPath)))
+	}
+	if f.profile != "" {
+		args = append(args, "--profile", shellQuote(sanitize.Line(f.profile)))
+	}
+	if f.baseURL != "" {
+		args = append(args, "--base-url", shellQuote(sanitize.Line(f.baseURL)))
+	}
+	if f.demo {
+		args = append(args, "--demo")
+	}
+	return strings.Join(append(args, "-r", shellQuote(sanitize.Line(id))), " ")
 }
 
 // bubbleTeaFirstFrame is how long after start Bubble Tea's renderer, where
