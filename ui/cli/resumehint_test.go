@@ -21,3 +21,25 @@ func TestResumeHintWorksWhenPasted(t *testing.T) {
 		}
 	}
 }
+
+// --demo asks the demo for its own models: a profile's or MUSE_MODEL's
+// names are the real service's, and only the flags change them.
+func TestDemoIgnoresTheServiceModels(t *testing.T) {
+	env := map[string]string{"MUSE_MODEL": "claude-test", "MUSE_IMAGE_MODEL": "img-test"}
+	getenv := func(k string) string { return env[k] }
+	f, _, err := parseFlags([]string{"--demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := resolve(f, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.params.Model != demoModel || cfg.imageModel != demoImageModel {
+		t.Errorf("--demo asks for %q and %q, want the demo's %q and %q", cfg.params.Model, cfg.imageModel, demoModel, demoImageModel)
+	}
+	f, _, _ = parseFlags([]string{"--demo", "--model", "mine", "--image-model", "pic"})
+	if cfg, err = resolve(f, getenv); err != nil || cfg.params.Model != "mine" || cfg.imageModel != "pic" {
+		t.Errorf("--demo --model mine --image-model pic: %v, %+v", err, cfg)
+	}
+}
