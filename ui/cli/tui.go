@@ -57,11 +57,8 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// background (through Lip Gloss, before any program can take the
 	// terminal); its answer is kept, so asking again would only cost another
 	// round trip, or another 5 s on a terminal that does not answer.
-	dark := true
-	if cfg.theme != "dark" && cfg.theme != "light" { // auto, or a theme with dark and light parts
-		dark = lipgloss.HasDarkBackground()
-	}
-	th, err := theme.New(cfg.theme, dark)
+	dark := lipgloss.HasDarkBackground()
+	th, err := theme.New(cfg.theme, dark, theme.WithProfile(profile))
 	if err != nil {
 		return fail(env, usagef("%v", err))
 	}
@@ -87,6 +84,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		} else {
 			opts.Attach = append(opts.Attach, file)
 		}
+	}
+	if opts.Notice == "" {
+		opts.Notice = sanitize.Line(th.Mismatch()) // once, on the status line
 	}
 	if cfg.demo {
 		prompt, image := demo.Keywords()
