@@ -164,13 +164,17 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// A closed terminal (SIGHUP) ends the screen; Bubble Tea itself ends it
 	// on SIGTERM. Either way no tool outlives muse, and the session is closed.
+	// signal.Stop never closes hup: the goroutine also ends when Run returns.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
+	ran := make(chan struct{})
+	defer func() { signal.Stop(hup); close(ran) }()
 	go func() {
-		if _, ok := <-hup; ok {
+		select {
+		case <-hup:
 			toolrun.KillAll()
 			p.Quit()
+		case <-ran:
 		}
 	}()
 	final, err := p.Run()
