@@ -36,6 +36,7 @@ type flags struct {
 	thinkingBudget int
 	toolsFile      string
 	mcpConfig      string
+	mcpExpandEnv   bool
 	mcpOnly        []string
 	noMCP          bool
 	profile        string
@@ -105,6 +106,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringVar(&f.mcpConfig, "mcp-config", "", "offer the tools of the MCP servers of `FILE`, an {\"mcpServers\": {...}} JSON file as Claude Desktop, Claude Code and Cursor write")
 	fs.StringArrayVar(&f.mcpOnly, "mcp", nil, "use only the MCP server `NAME` of the profile or --mcp-config (repeatable)")
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "use no MCP server")
+	fs.BoolVar(&f.mcpExpandEnv, "mcp-expand-env", false, "let the --mcp-config file expand ${VAR} from the environment though it is not in your configuration folder")
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")

@@ -7,7 +7,7 @@ import (
 
 func TestParseFile(t *testing.T) {
 	env := map[string]string{"GH_TOKEN": "t0k"}
-	getenv := func(k string) string { return env[k] }
+	getenv := func(k string) (string, error) { return env[k], nil }
 	data := `{
   "globalShortcut": "",
   "mcpServers": {
