@@ -32,15 +32,23 @@ const (
 	// maxPages is how many pages of tools/list are read: a list that goes
 	// on (a cursor that never ends) is cut there.
 	maxPages = 16
+	// maxNamed is how many tools left out for their size are named one by
+	// one; the others are counted in one note.
+	maxNamed = 3
 )
 
 // listTools lists the tools of sess, page by page, within the bounds: it
 // stops at maxTools tools, at maxPages pages, and at a cursor the server
 // sent before; a tool larger than maxToolSize is dropped as its page
-// arrives. What is left out is said in the notes.
-func listTools(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.Tool, []string, error) {
-	var tools []*sdk.Tool
-	var notes []string
+// arrives, and named (the first maxNamed of them). What is left out is
+// said in the notes.
+func listTools(ctx context.Context, sess *sdk.ClientSession) (tools []*sdk.Tool, notes []string, err error) {
+	oversized := 0
+	defer func() {
+		if oversized > maxNamed {
+			notes = append(notes, fmt.Sprintf("%d more tools are not offered: each is over %s", oversized-maxNamed, size(maxToolSize)))
+		}
+	}()
 	seen := map[[sha256.Size]byte]bool{}
 	params := &sdk.ListToolsParams{}
 	for page := 1; ; page++ {
@@ -54,6 +62,9 @@ func listTools(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.Tool, []str
 				return tools, notes, nil
 			}
 			if n := toolSize(t); n > maxToolSize {
+				if oversized++; oversized > maxNamed {
+					continue
+				}
 				notes = append(notes, fmt.Sprintf("tool %q is not offered: its description and input schema come to %s, over the %s a tool may take in every request", t.Name, size(n), size(maxToolSize)))
 				continue
 			}

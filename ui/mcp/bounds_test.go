@@ -137,12 +137,18 @@ func TestToolCountIsBounded(t *testing.T) {
 }
 
 // A tool whose input schema is 10 MB is not offered (it went out with
-// every request); the server's other tools are, and /mcp names it. The
-// definitions offered stay within maxToolSize each.
+// every request); the server's other tools are, and /mcp names it, and
+// counts those it does not name. The definitions offered stay within
+// maxToolSize each.
 func TestToolSchemaSizeIsBounded(t *testing.T) {
 	huge := `{"name":"huge","description":"d","inputSchema":{"type":"object","description":"` + strings.Repeat("x", 10<<20) + `"}}`
+	over := `{"name":"over%d","inputSchema":{"type":"object","description":"` + strings.Repeat("x", maxToolSize) + `"}}`
+	overs := make([]string, 10)
+	for i := range overs {
+		overs[i] = fmt.Sprintf(over, i)
+	}
 	big, _ := listServer("big", func(int, string) string {
-		return `{"tools":[` + toolsJSON("ok", 2) + `,` + huge + `]}`
+		return `{"tools":[` + toolsJSON("ok", 2) + `,` + huge + `,` + strings.Join(overs, ",") + `]}`
 	})
 	m := New([]Server{big}, Options{})
 	defer m.Close()
@@ -155,7 +161,8 @@ func TestToolSchemaSizeIsBounded(t *testing.T) {
 	if len(offered) != 2 || sent > 2*maxToolSize {
 		t.Errorf("%d tools offered, %d bytes of definitions sent with each request", len(offered), sent)
 	}
-	if len(st.Skipped) != 1 || !strings.Contains(st.Skipped[0], `tool "huge" is not offered: its description and input schema come to 10.0 MiB, over the 32 KiB`) {
+	if len(st.Skipped) != maxNamed+1 || !strings.Contains(st.Skipped[0], `tool "huge" is not offered: its description and input schema come to 10.0 MiB, over the 32 KiB`) ||
+		!strings.Contains(st.Skipped[1], `tool "over0" is not offered`) || st.Skipped[maxNamed] != "8 more tools are not offered: each is over 32 KiB" {
 		t.Errorf("notes %q", st.Skipped)
 	}
 }
