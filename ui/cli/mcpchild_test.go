@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -109,6 +113,38 @@ token_env = "SPARE_TOKEN"
 		}
 		if !strings.Contains(c.environ, "PATH=") {
 			t.Errorf("%s has no PATH: %q", child, c.environ)
+		}
+	}
+}
+
+// A profile's HTTP server whose token comes from token_env, with a token in
+// "headers" too, redirects (307) from 127.0.0.1 to localhost, another host:
+// muse doctor reports the refused redirect, and the other host sees
+// neither token.
+func TestMCPTokenStaysOnItsHost(t *testing.T) {
+	var mu sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		leaked = append(leaked, r.Header.Get("Authorization")+r.Header.Get("X-Team-Token"))
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer other.Close()
+	u, _ := url.Parse(other.URL)
+	srv := httptest.NewServer(http.RedirectHandler("http://localhost:"+u.Port()+"/mcp", http.StatusTemporaryRedirect))
+	defer srv.Close()
+	env := map[string]string{"TRACKER_TOKEN": "trk-sekrit-1111", "MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m", "MUSE_ACCESS_TOKEN": "t"}
+	writeConfig(t, env, "default_profile = \"w\"\n[profiles.w]\n[profiles.w.mcp.tracker]\ntype = \"http\"\nurl = \""+srv.URL+"/mcp\"\ntoken_env = \"TRACKER_TOKEN\"\nheaders = { \"X-Team-Token\" = \"team-sekrit-2222\" }\n")
+	r := runMain(t, env, "", "doctor")
+	if !strings.Contains(r.stdout, "✗ tracker") || !strings.Contains(r.stdout, "redirected to another host (localhost:"+u.Port()+"); muse will not send credentials there") {
+		t.Errorf("doctor:\n%s", r.stdout)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range leaked {
+		if l != "" {
+			t.Errorf("the other host got %q", l)
 		}
 	}
 }
