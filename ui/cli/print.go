@@ -269,16 +269,19 @@ type replyWriter interface {
 // replyOut chooses how -p prints the reply: nothing with --json (the
 // message follows whole), markdown rendered with glamour on a terminal,
 // else (piped, or --raw) the raw text.
+//
+// The theme is read whatever the output, so a bad --theme or theme file is
+// refused as the chat screen refuses it, not only on a terminal.
 func replyOut(env Env, f *flags, cfg *config) (replyWriter, error) {
+	style, profile, err := printStyle(env, cfg.theme)
+	if err != nil {
+		return nil, err
+	}
 	if f.json {
 		return &textOut{quiet: true}, nil
 	}
 	if !env.StdoutTTY || f.raw {
 		return &textOut{w: env.Stdout, clean: sanitize.Stream{Plain: !env.StdoutTTY}}, nil
-	}
-	style, profile, err := printStyle(env, cfg.theme)
-	if err != nil {
-		return nil, err
 	}
 	return newMDOut(env.Stdout, style, profile, printWidth(env, f))
 }
