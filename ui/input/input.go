@@ -2,8 +2,10 @@
 // by a bubbles textarea and drawn here, with prompt recall (↑ and ↓ through
 // the prompt history), Tab completion of /commands and of paths (after
 // /attach and in @ mentions, see Mentions) and the hint under the input,
-// the handling of pastes that come without bracketed paste, and the
-// report of a pasted path (a file dropped on the terminal).
+// the handling of pastes that come without bracketed paste, the report of
+// a pasted path (a file dropped on the terminal, only from a bracketed
+// paste), and whether the text was typed by the user (Typed), which
+// decides whether its @mentions may be sent unseen.
 //
 // Like the conversation and the picker, it is a child component: the chat
 // screen passes it messages with Update, sizes it with SetSize and draws it
