@@ -295,4 +295,3 @@ func TestAttachingAPromptsFilesKeepsTheirNames(t *testing.T) {
 		t.Errorf("a file muse stored is no secret: %q", m.notice)
 	}
 }
-
