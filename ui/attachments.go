@@ -49,13 +49,20 @@ type attachedMsg struct {
 	// edit, when set, is the prompt being edited they belong to (see
 	// forEdit).
 	edit string
+	// unseen, when set, is the prompt to send if no file is new (see
+	// showFirst).
+	unseen string
 }
 
-// noteAttached makes the attachedMsg of cmd say note once attached.
-func noteAttached(cmd tea.Cmd, note string) tea.Cmd {
+// showFirst makes the attachedMsg of cmd, which attaches the mentions of
+// prompt, text the user did not type, show them before they are sent: the
+// status line says so, and only when none of them is new (all are text,
+// or wait as chips already) is prompt sent at once.
+func showFirst(cmd tea.Cmd, prompt string) tea.Cmd {
 	return func() tea.Msg {
 		msg := cmd().(attachedMsg)
-		msg.note = note
+		msg.note = "the text names files: attached above, not sent yet · enter sends them · /detach removes"
+		msg.unseen = prompt
 		return msg
 	}
 }
@@ -168,10 +175,12 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	}
 	var notes []string
+	added := 0
 	for _, f := range msg.files {
 		if i := slices.IndexFunc(m.pending, func(p attach.File) bool { return sameFile(p, f) }); i >= 0 {
 			continue // attached already
 		}
+		added++
 		m.pending = append(m.pending, f)
 		if f.Note != "" {
 			notes = append(notes, sanitize.Line(f.Name)+": "+sanitize.Line(f.Note))
@@ -199,6 +208,9 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	m = m.layout()
 	if msg.send != "" && strings.TrimSpace(m.input.Value()) == msg.send {
 		return m.sendNow(msg.send)
+	}
+	if msg.unseen != "" && added == 0 && strings.TrimSpace(m.input.Value()) == msg.unseen {
+		return m.sendNow(msg.unseen) // nothing new to see: @someone, or chips shown already
 	}
 	return m, nil
 }

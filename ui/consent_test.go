@@ -295,3 +295,17 @@ func TestAttachingAPromptsFilesKeepsTheirNames(t *testing.T) {
 		t.Errorf("a file muse stored is no secret: %q", m.notice)
 	}
 }
+
+// Text the user did not type whose mentions name no file (an email's
+// @someone) is sent on the first enter: there is nothing to see first.
+func TestPastedTextNamingNoFileSendsAtOnce(t *testing.T) {
+	h, rec, _ := consentHarness(t)
+	tm := start(t, h.model(t, nil), 200, 30)
+	tm.Send(paste("ask @someone about the plan"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "stop end_turn")
+	quit(t, tm)
+	if reqs := rec.requests(); len(reqs) != 1 || !strings.Contains(reqs[0], "ask @someone about the plan") {
+		t.Errorf("the first enter should send the text: %d requests", len(reqs))
+	}
+}

@@ -764,7 +764,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 			// editor's) could name ~/.ssh/id_ed25519: its files wait as
 			// chips, seen, until the next enter.
 			next, cmd := m.startAttach(sources, "", "")
-			return next, noteAttached(cmd, "the text names files: attached above, not sent yet · enter sends them · /detach removes")
+			return next, showFirst(cmd, text)
 		}
 		return m.startAttach(sources, text, "")
 	}
