@@ -17,6 +17,7 @@ import (
 
 	"muse/api/demo"
 	"muse/session"
+	"muse/ui/input"
 )
 
 // Consent: a file leaves the machine only once its chip was on screen and
@@ -307,5 +308,22 @@ func TestPastedTextNamingNoFileSendsAtOnce(t *testing.T) {
 	quit(t, tm)
 	if reqs := rec.requests(); len(reqs) != 1 || !strings.Contains(reqs[0], "ask @someone about the plan") {
 		t.Errorf("the first enter should send the text: %d requests", len(reqs))
+	}
+}
+
+// A file dropped on the terminal that is a secret stays a path, in text,
+// and the status line says why and what to do.
+func TestDroppedSecretStaysText(t *testing.T) {
+	h, _, _ := consentHarness(t)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 200, Height: 24})
+	key := filepath.Join(os.Getenv("HOME"), ".ssh", "id_rsa")
+	m.input = m.input.SetValue("look at " + key)
+	m, _ = updateModel(m, input.PathPastedMsg{Text: key, Path: key, Secret: "in ~/.ssh, where keys and credentials are kept"})
+	if got := m.input.Value(); got != "look at "+key {
+		t.Errorf("input %q: a secret's path must not become a mention", got)
+	}
+	if !strings.Contains(m.notice, "it stays text · /attach it to send the file") {
+		t.Errorf("notice %q", m.notice)
 	}
 }

@@ -83,7 +83,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {
-			opts.Notice = "piped input not attached: " + sanitize.Line(err.Error())
+			opts.Notice = strings.TrimPrefix(opts.Notice+" · piped input not attached: "+sanitize.Line(err.Error()), " · ")
 		} else {
 			opts.Attach = append(opts.Attach, file)
 		}
