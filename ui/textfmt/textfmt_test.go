@@ -153,3 +153,17 @@ func TestFitPath(t *testing.T) {
 		t.Errorf("a bare name: %q", got)
 	}
 }
+
+// TruncateWidth cuts between clusters.
+func TestTruncateByCluster(t *testing.T) {
+	for _, c := range []string{"👍🏽", "🇫🇷", "👨‍👩‍👧", "n\u0303"} {
+		s := strings.Repeat(c, 10)
+		got := TruncateWidth(s, 5)
+		if !strings.HasSuffix(got, "…") || strings.TrimSuffix(got, "…") != strings.Repeat(c, len(strings.TrimSuffix(got, "…"))/len(c)) {
+			t.Errorf("%q cut to %q", s, got)
+		}
+		if Width(got) > 5 {
+			t.Errorf("%q is wider than 5", got)
+		}
+	}
+}
