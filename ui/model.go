@@ -743,6 +743,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if slash.Is(text) {
 		return m.runCommand(text)
 	}
+	if command, given, ok := m.input.CommandAfter(); ok {
+		return m.runCommandAfter(command, given)
+	}
 	return m.send(text)
 }
 

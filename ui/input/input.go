@@ -112,6 +112,10 @@ type Model struct {
 	// as several runes of one read that came without bracketed paste (see
 	// Receive).
 	foreign, burst bool
+	// given is the text SetValue last put in (a failed prompt put back, a
+	// prompt recalled), until the input is emptied: a /command typed after
+	// it is a command (see CommandAfter).
+	given string
 
 	memo *textfmt.Memo
 }
@@ -167,7 +171,7 @@ func (m Model) Value() string { return m.ed.value() }
 // history, a prompt being edited or put back.
 func (m Model) SetValue(text string) Model {
 	m = m.setText(text)
-	m.foreign = text != ""
+	m.foreign, m.given = text != "", text
 	return m
 }
 
@@ -181,7 +185,7 @@ func (m Model) setText(text string) Model {
 // Reset empties the input.
 func (m Model) Reset() Model {
 	m.ed.setValue("")
-	m.foreign = false
+	m.foreign, m.given = false, ""
 	return m.fit()
 }
 
@@ -241,7 +245,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	if m.ed.value() == "" {
-		m.foreign = false
+		m.foreign, m.given = false, ""
 	}
 	return m.fit(), cmd
 }
