@@ -385,6 +385,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	msg, _ = input.ShiftEnter(msg)
 	switch msg := msg.(type) {
 	case replayedMsg:
 		return m.replayed(msg)
@@ -731,8 +732,13 @@ func (m Model) showsThinking() bool {
 // first to quit.
 const quitWindow = time.Second
 
-// submit sends the typed prompt, or runs the typed slash command.
+// submit sends the typed prompt, or runs the typed slash command; after a
+// "\" it adds a line instead.
 func (m Model) submit() (tea.Model, tea.Cmd) {
+	if next, ok := m.input.ContinueLine(); ok { // "\" then enter adds a line
+		m.input = next
+		return m.layout(), nil
+	}
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" && len(m.pending) == 0 {
 		if len(m.queue) > 0 && !m.busy() {
