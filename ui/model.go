@@ -732,11 +732,13 @@ func (m Model) showsThinking() bool {
 // first to quit.
 const quitWindow = time.Second
 
-// submit sends the typed prompt, or runs the typed slash command; after a
-// "\" it adds a line instead.
+// submit sends the typed prompt, or runs the typed slash command; with the
+// menu under the input open it takes its item, and after a "\" it adds a
+// line instead.
 func (m Model) submit() (tea.Model, tea.Cmd) {
-	if next, ok := m.input.ContinueLine(); ok { // "\" then enter adds a line
-		m.input = next
+	next, ok := m.input.Enter() // the menu's item taken, or a line added after "\"
+	m.input = next
+	if ok {
 		return m.layout(), nil
 	}
 	text := strings.TrimSpace(m.input.Value())

@@ -99,6 +99,9 @@ func (m Model) Hint() []string {
 	if value == "" || (m.hintHidden != "" && value == m.hintHidden) {
 		return nil
 	}
+	if m.menuOpen() {
+		return m.menu.Lines()
+	}
 	if c := m.comp; c.cycling(value) {
 		names := slices.Clone(c.names)
 		if c.idx >= 0 {
@@ -132,11 +135,15 @@ func (m Model) HintKey() string {
 	if !cycling && !strings.HasPrefix(strings.TrimSpace(value), "/") {
 		value = ""
 	}
-	return textfmt.Key(m.width, value, m.hintHidden, cycling, m.comp.idx, len(m.comp.names))
+	var menuLines string
+	if m.menuOpen() {
+		menuLines = strings.Join(m.menu.Lines(), "\n")
+	}
+	return textfmt.Key(m.width, value, m.hintHidden, cycling, m.comp.idx, len(m.comp.names), menuLines)
 }
 
 // HideHint closes the hint, until the input changes.
 func (m Model) HideHint() Model {
 	m.hintHidden, m.comp = m.ed.value(), completion{}
-	return m
+	return m.closeMenu()
 }

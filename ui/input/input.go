@@ -34,6 +34,7 @@ import (
 
 	"muse/session/prompts"
 	"muse/theme"
+	"muse/ui/menu"
 	"muse/ui/textfmt"
 )
 
@@ -118,13 +119,22 @@ type Model struct {
 	given string
 
 	memo *textfmt.Memo
+
+	// menu is the live menu under the input (see menu.go): target is what
+	// it completes, files the walk of the working folder it lists, and
+	// menuWasFiles whether it listed files after the key before.
+	menu         menu.Model
+	target       menuTarget
+	files        *fileCache
+	menuWasFiles bool
 }
 
 // New returns an empty input, focused, with the styles of th; history is
 // the prompt history ↑ and ↓ recall and sent prompts go to (nil keeps none).
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 	ed := newEditor()
-	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{}}
+	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
+		menu: menu.New(menu.DefaultKeyMap()), files: &fileCache{}}
 }
 
 // SetSize fits the input to a screen width columns wide and height rows
@@ -135,6 +145,7 @@ func (m Model) SetSize(width, height int) Model {
 		return m // fitted as the text changed
 	}
 	m.width, m.maxRows = width, max(height/3, 1)
+	m.menu = m.menu.SetSize(width, min(menuRows, max(height/4, 1)))
 	return m.fit()
 }
 
@@ -172,7 +183,7 @@ func (m Model) Value() string { return m.ed.value() }
 func (m Model) SetValue(text string) Model {
 	m = m.setText(text)
 	m.foreign, m.given = text != "", text
-	return m
+	return m.closeMenu()
 }
 
 // setText puts text in the input, the cursor at its end, as a key of the
@@ -186,6 +197,7 @@ func (m Model) setText(text string) Model {
 func (m Model) Reset() Model {
 	m.ed.setValue("")
 	m.foreign, m.given = false, ""
+	m = m.closeMenu()
 	return m.fit()
 }
 
@@ -212,6 +224,9 @@ func (m Model) SetPlaceholder(s string) Model {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if next, ok := m.menuKey(msg); ok {
+			return next, nil
+		}
 		switch {
 		case key.Matches(msg, m.keys.Complete):
 			return m.tab(1)
@@ -228,6 +243,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case pathsListedMsg:
 		return m.pathsListed(msg)
+	case filesListedMsg:
+		return m.filesListed(msg)
 	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -246,6 +263,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	if m.ed.value() == "" {
 		m.foreign, m.given = false, ""
+	}
+	if k.Paste {
+		m = m.closeMenu()
+	} else {
+		var mc tea.Cmd
+		m, mc = m.syncMenu()
+		cmd = tea.Batch(cmd, mc)
 	}
 	return m.fit(), cmd
 }
