@@ -96,11 +96,11 @@ func (m Model) completeCommand(dir int) Model {
 func (m Model) Hint() []string {
 	value := m.ed.value()
 	width := max(m.width, 1)
+	if m.search != nil || m.menuOpen() && value != "" {
+		return m.menu.Lines()
+	}
 	if value == "" || (m.hintHidden != "" && value == m.hintHidden) {
 		return nil
-	}
-	if m.menuOpen() {
-		return m.menu.Lines()
 	}
 	if c := m.comp; c.cycling(value) {
 		names := slices.Clone(c.names)
@@ -139,11 +139,17 @@ func (m Model) HintKey() string {
 	if m.menuOpen() {
 		menuLines = strings.Join(m.menu.Lines(), "\n")
 	}
+	if m.search != nil {
+		value += "\x00search"
+	}
 	return textfmt.Key(m.width, value, m.hintHidden, cycling, m.comp.idx, len(m.comp.names), menuLines)
 }
 
 // HideHint closes the hint, until the input changes.
 func (m Model) HideHint() Model {
+	if m.search != nil {
+		return m.endSearch(true)
+	}
 	m.hintHidden, m.comp = m.ed.value(), completion{}
 	return m.closeMenu()
 }

@@ -127,6 +127,11 @@ type Model struct {
 	target       menuTarget
 	files        *fileCache
 	menuWasFiles bool
+	// search is the ctrl+r search under way, nil when none (see
+	// search.go); session is the session the last prompt was sent in,
+	// shared by the copies.
+	search  *searchState
+	session *string
 }
 
 // New returns an empty input, focused, with the styles of th; history is
@@ -134,7 +139,7 @@ type Model struct {
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 	ed := newEditor()
 	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
-		menu: menu.New(menu.DefaultKeyMap()), files: &fileCache{}}
+		menu: menu.New(menu.DefaultKeyMap()), files: &fileCache{}, session: new(string)}
 }
 
 // SetSize fits the input to a screen width columns wide and height rows
@@ -182,7 +187,7 @@ func (m Model) Value() string { return m.ed.value() }
 // history, a prompt being edited or put back.
 func (m Model) SetValue(text string) Model {
 	m = m.setText(text)
-	m.foreign, m.given = text != "", text
+	m.foreign, m.given, m.search = text != "", text, nil
 	return m.closeMenu()
 }
 
@@ -196,7 +201,7 @@ func (m Model) setText(text string) Model {
 // Reset empties the input.
 func (m Model) Reset() Model {
 	m.ed.setValue("")
-	m.foreign, m.given = false, ""
+	m.foreign, m.given, m.search = false, "", nil
 	m = m.closeMenu()
 	return m.fit()
 }
@@ -227,6 +232,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if next, ok := m.menuKey(msg); ok {
 			return next, nil
 		}
+		if key.Matches(msg, searchKey) {
+			return m.startSearch()
+		}
 		switch {
 		case key.Matches(msg, m.keys.Complete):
 			return m.tab(1)
@@ -245,6 +253,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.pathsListed(msg)
 	case filesListedMsg:
 		return m.filesListed(msg)
+	case searchRefreshedMsg:
+		return m.searchRefreshed(msg)
 	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -264,7 +274,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if m.ed.value() == "" {
 		m.foreign, m.given = false, ""
 	}
-	if k.Paste {
+	if k.Paste && m.search == nil {
 		m = m.closeMenu()
 	} else {
 		var mc tea.Cmd
@@ -286,7 +296,7 @@ func (m Model) Owns(k tea.KeyMsg) bool {
 func (m Model) View() string {
 	e := m.ed
 	a, b := e.order()
-	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.placeholder,
+	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.placeholder, m.search != nil,
 		e.row, e.col, e.selecting, a.row, a.col, b.row, b.col, e.value())
 	return m.memo.Get(k, m.draw)
 }
@@ -309,7 +319,11 @@ func (m Model) draw() string {
 	case value == "" && m.state.Selecting:
 		lines = []string{marker + st.Subtle.Render(textfmt.TruncateWidth("selecting a message · esc goes back to the input", textWidth))}
 	case value == "":
-		lines = []string{marker + cursorOn + " " + cursorOff + st.Subtle.Render(textfmt.TruncateWidth(m.placeholder, textWidth-1))}
+		placeholder := m.placeholder
+		if m.search != nil {
+			placeholder = searchPlaceholder
+		}
+		lines = []string{marker + cursorOn + " " + cursorOff + st.Subtle.Render(textfmt.TruncateWidth(placeholder, textWidth-1))}
 	default:
 		rows, cur := m.wrapped()
 		h := max(m.rows, 1)

@@ -98,12 +98,16 @@ func (m Model) menuKey(k tea.KeyMsg) (Model, bool) {
 		if it, ok := m.menu.Selected(); ok {
 			return m.take(it), true
 		}
+		return m, m.search != nil // nothing to complete in a search
 	}
 	return m, false
 }
 
 // take puts the item it in place of what the menu completes.
 func (m Model) take(it menu.Item) Model {
+	if m.search != nil {
+		return m.takeSearch(it)
+	}
 	t := m.target
 	m = m.closeMenu()
 	m.comp, m.hintHidden = completion{}, ""
@@ -131,6 +135,12 @@ func (m Model) take(it menu.Item) Model {
 // does not is then run, ok false), or adds a line after a "\" (see
 // ContinueLine). ok is false when the enter is the screen's.
 func (m Model) Enter() (next Model, ok bool) {
+	if m.search != nil {
+		if it, has := m.menu.Selected(); has {
+			return m.take(it), true
+		}
+		return m, true // no prompt matches: nothing to send
+	}
 	if it, has := m.menu.Selected(); has && m.menuOpen() {
 		command := m.target.command
 		m = m.take(it)
@@ -150,6 +160,9 @@ func needsArgument(it menu.Item) bool {
 // what it completes, with a command that starts the walk of the working
 // folder the first time files are asked for.
 func (m Model) syncMenu() (Model, tea.Cmd) {
+	if m.search != nil {
+		return m.syncSearch(), nil
+	}
 	value := m.ed.value()
 	if value == "" || (m.hintHidden != "" && value == m.hintHidden) {
 		return m.closeMenu(), nil

@@ -67,6 +67,7 @@ func (m Model) Remember(sessionID, text string) tea.Cmd {
 	if h == nil {
 		return nil
 	}
+	*m.session = sessionID
 	return func() tea.Msg {
 		if err := h.Add(sessionID, text); err != nil {
 			return NoticeMsg{Text: "could not save the prompt history: " + err.Error()}
