@@ -56,6 +56,9 @@ type filesListedMsg struct {
 type menuTarget struct {
 	command          bool
 	line, start, end int
+	// prefix is the text put in the input before a /command typed after
+	// it (see CommandAfter), kept when the command is taken.
+	prefix string
 }
 
 // walkFiles lists the working folder's files, in a command.
@@ -112,7 +115,7 @@ func (m Model) take(it menu.Item) Model {
 	m = m.closeMenu()
 	m.comp, m.hintHidden = completion{}, ""
 	if t.command {
-		return m.setText(it.Value)
+		return m.setText(t.prefix + it.Value)
 	}
 	lines := strings.Split(m.ed.value(), "\n")
 	if t.line >= len(lines) {
@@ -167,7 +170,11 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 	if value == "" || (m.hintHidden != "" && value == m.hintHidden) {
 		return m.closeMenu(), nil
 	}
-	if name, ok := commandName(value); ok {
+	prefix, rest := "", value
+	if m.given != "" && strings.HasPrefix(value, m.given) {
+		prefix, rest = m.given, value[len(m.given):] // a command typed after a prompt put back
+	}
+	if name, ok := commandName(rest); ok {
 		var items []menu.Item
 		for _, c := range slash.Matching(name) {
 			label := "/" + c.Name
@@ -176,7 +183,7 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 			}
 			items = append(items, menu.Item{Label: label, Detail: c.Help, Value: "/" + c.Name + " "})
 		}
-		m.target, m.menuWasFiles = menuTarget{command: true}, false
+		m.target, m.menuWasFiles = menuTarget{command: true, prefix: prefix}, false
 		m.menu = m.menu.SetItems(items, "")
 		return m, nil
 	}
