@@ -97,6 +97,8 @@ func TestTruncateRunes(t *testing.T) {
 		{"héllo wörld", 5, "héllo…"},
 		{"", 0, ""},
 		{"x", 0, "…"},
+		{"ab👨‍👩‍👧", 4, "ab…"}, // the family is five runes: it goes whole
+		{"n\u0303o", 1, "…"},
 	} {
 		if got := TruncateRunes(tc.in, tc.n); got != tc.want {
 			t.Errorf("TruncateRunes(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
