@@ -109,7 +109,7 @@ func writeTextReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 					fmt.Fprintf(b, "[thinking]\n%s\n[end of thinking]\n", trimNL(c.Thinking))
 				}
 			case api.BlockToolUse:
-				input, cut := toolInput(e, i, c)
+				input, cut := ToolInput(e, i, c)
 				note := ""
 				if cut {
 					note = ", input cut short, never run"
