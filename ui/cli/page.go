@@ -120,7 +120,10 @@ the system's browser. Nothing is uploaded.`,
 }
 
 // openPage opens a page in the browser; tests replace it.
-var openPage = launch.Open
+var openPage = defaultOpenPage
+
+// defaultOpenPage opens a page as /open opens an image.
+var defaultOpenPage = launch.Open
 
 // writePageTemp writes the page of sess to a new file, 0600, in a folder of
 // its own (0700) in the temporary folder, and returns its path.

@@ -31,6 +31,8 @@ var codeClasses = []chroma.TokenType{
 // reduce returns the kind, of codeClasses or Text, that t is written as.
 func reduce(t chroma.TokenType) chroma.TokenType {
 	switch {
+	case t == chroma.KeywordType: // int, string: as many as the names, in the text's colour
+		return chroma.Text
 	case t.InCategory(chroma.Keyword):
 		return chroma.Keyword
 	case t == chroma.NameFunction || t == chroma.NameClass || t == chroma.NameBuiltin || t == chroma.NameFunctionMagic:
@@ -93,12 +95,14 @@ type sink interface {
 }
 
 // writeCode writes code, a block of the language lang ("" when not known),
-// as a <div class="code"> holding its language's name and a <pre>,
+// as a <div class="code"> naming its language (which the stylesheet shows)
+// around a <pre>,
 // highlighted by chroma when it knows lang and code is short enough.
 func writeCode(w sink, lang, code string) {
-	w.WriteString(`<div class="code">`)
 	if lang != "" {
-		w.WriteString(`<span class="lang">` + html.EscapeString(lang) + `</span>`)
+		w.WriteString(`<div class="code" data-lang="` + html.EscapeString(lang) + `">`)
+	} else {
+		w.WriteString(`<div class="code">`)
 	}
 	w.WriteString(`<pre><code>`)
 	defer w.WriteString("</code></pre></div>\n")

@@ -157,3 +157,22 @@ func render(t testing.TB, sess *session.Session, opt Options) string {
 	}
 	return b.String()
 }
+
+// noisePNG returns a w×h PNG of noise, which does not compress: about
+// 4 bytes a pixel.
+func noisePNG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	x := uint32(2463534242)
+	for i := range img.Pix {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		img.Pix[i] = uint8(x)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}

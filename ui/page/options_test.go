@@ -5,18 +5,20 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"muse/api"
 	"muse/session"
 )
 
-// inMemory returns a session of entries on one branch, with no files.
+// inMemory returns a session of entries on one branch, with no files:
+// each prompt a minute after the one before, each reply in its minute.
 func inMemory(title string, entries ...session.Entry) *session.Session {
 	parent := ""
 	for i := range entries {
 		entries[i].ID = "e" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
 		entries[i].Parent = parent
-		entries[i].Time = clock
+		entries[i].Time = clock.Add(time.Duration(i/2) * time.Minute)
 		parent = entries[i].ID
 	}
 	return &session.Session{ID: "20261122-100000-abcdef", Title: title, Created: clock, Updated: clock, Entries: entries, All: entries}

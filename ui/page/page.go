@@ -70,6 +70,9 @@ type writer struct {
 	all  []session.Entry
 	pos  map[string]int
 	kids map[string][]int
+	// day, minute and model are those of the message written last: a
+	// message names its day, its time and its model only when they change.
+	day, minute, model string
 }
 
 // noFlush is the page's writer for goldmark, which flushes what it writes
@@ -282,7 +285,7 @@ func (p *writer) toc() {
 	p.str("<details class=\"toc\"><summary>Prompts · " + strconv.Itoa(len(prompts)) + "</summary>\n<ol>\n")
 	for _, i := range prompts {
 		e := &p.sess.Entries[i]
-		line := textfmt.TruncateRunes(strings.Join(strings.Fields(p.text(firstLine(e.Text))), " "), 90)
+		line := textfmt.TruncateRunes(strings.Join(strings.Fields(p.text(firstLine(e.Text))), " "), 48)
 		if line == "" {
 			line = "(attachments)"
 		}
@@ -387,27 +390,36 @@ func replyText(e *session.Entry) string {
 }
 
 // open starts the <article> of e: its kind, who spoke (a link to the
-// article), the model and the time.
+// article), the model when it is not the one of the reply before, and the
+// time, in UTC, when it is not the minute of the message before, with the
+// day when that is not the day before.
 func (p *writer) open(e *session.Entry, class, who, model string) {
 	id := p.anchor(e)
-	p.str(`<article class="msg ` + class + `" id="` + id + `"><header><a class="who" href="#` + id + `">` + who + "</a>")
-	if model != "" {
+	p.str(`<article class="` + class + `" id="` + id + `"><header><a href="#` + id + `">` + who + "</a>")
+	if model != "" && model != p.model {
+		p.model = model
 		p.str("<span>" + p.esc(model) + "</span>")
 	}
 	if !e.Time.IsZero() {
-		p.str(stamp(e.Time))
+		t := e.Time.UTC()
+		day, minute := t.Format("2006-01-02"), t.Format("15:04")
+		switch {
+		case day != p.day:
+			p.str("<time>" + day + " " + minute + " UTC</time>")
+		case minute != p.minute:
+			p.str("<time>" + minute + "</time>")
+		}
+		p.day, p.minute = day, minute
 	}
 	p.str("</header>\n")
 }
 
 // markdown writes src, a text of the session, rendered from Markdown.
-func (p *writer) markdown(class, src string) {
-	p.str(`<div class="` + class + `">`)
+func (p *writer) markdown(src string) {
 	if err := markdown.Convert([]byte(p.text(src)), p.md); err != nil {
 		// goldmark fails only when writing fails, which Write reports.
 		p.str(p.esc(src))
 	}
-	p.str("</div>\n")
 }
 
 // entry writes one entry in an <article>.
@@ -416,7 +428,7 @@ func (p *writer) entry(e *session.Entry) {
 	case session.KindUser:
 		p.open(e, "user", "You", "")
 		if strings.TrimSpace(e.Text) != "" {
-			p.markdown("md", e.Text)
+			p.markdown(e.Text)
 		}
 		p.files(e.Attachments)
 	case session.KindAssistant:
@@ -489,13 +501,13 @@ func (p *writer) block(e *session.Entry, i int, c api.ContentBlock) {
 	switch c.Type {
 	case api.BlockText:
 		if strings.TrimSpace(c.Text) != "" {
-			p.markdown("md", c.Text)
+			p.markdown(c.Text)
 		}
 	case api.BlockThinking:
 		if !p.opt.NoThinking && strings.TrimSpace(c.Thinking) != "" {
-			p.str("<details class=\"thinking\"><summary>Thinking</summary>\n")
-			p.markdown("inner md", c.Thinking)
-			p.str("</details>\n")
+			p.str("<details class=\"thinking\"><summary>Thinking</summary>\n<div class=\"inner\">")
+			p.markdown(c.Thinking)
+			p.str("</div></details>\n")
 		}
 	case api.BlockToolUse:
 		if p.opt.NoTools {

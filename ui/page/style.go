@@ -84,39 +84,37 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono
 .toc{margin-top:1rem}
 .toc ol{margin:.5rem 0;padding-left:2.25rem;font-size:.9rem}
 .toc li{margin:.15rem 0;overflow-wrap:anywhere}
-.msg{margin:0 0 1.75rem;padding:0 0 0 1rem;border-left:3px solid var(--border);scroll-margin-top:1rem}
-.msg>header{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 .75rem;margin-bottom:.35rem;font-size:.8125rem;color:var(--muted)}
-.who{font-weight:700;font-size:.9375rem;text-decoration:none;color:var(--fg)}
-.who:hover{text-decoration:underline}
-.msg.user{border-left-color:var(--user)}
-.user>header .who{color:var(--user)}
-.msg.assistant{border-left-color:var(--assistant)}
-.assistant>header .who{color:var(--assistant)}
-.msg.image{border-left-color:var(--accent)}
-.image>header .who{color:var(--accent)}
-.msg.tool>header .who{color:var(--muted)}
-.msg.error{border-left-color:var(--error)}
-.error>header .who,.error p{color:var(--error)}
-.msg.notice{color:var(--muted);font-size:.9rem}
-.msg:target{border-left-width:6px}
-.md{overflow-wrap:anywhere}
-.md>:first-child{margin-top:0}
-.md>:last-child{margin-bottom:0}
-.md p,.md ul,.md ol,.md table,.md blockquote{margin:.6rem 0}
-.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{line-height:1.3;margin:1.1rem 0 .5rem}
-.md h1{font-size:1.35rem}.md h2{font-size:1.2rem}.md h3{font-size:1.075rem}.md h4,.md h5,.md h6{font-size:1rem}
-.md ul,.md ol{padding-left:1.5rem}
-.md li>p{margin:.25rem 0}
-.md li:has(>input[type=checkbox]){list-style:none;margin-left:-1.25rem}
-.md blockquote{padding-left:.85rem;border-left:3px solid var(--border);color:var(--muted)}
-.md table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse}
-.md th,.md td{border:1px solid var(--border);padding:.3rem .65rem;text-align:left}
-.md hr{border:0;border-top:1px solid var(--border);margin:1rem 0}
-.md img{max-width:100%}
+article{margin:0 0 1.75rem;padding:0 0 0 1rem;border-left:3px solid var(--border);scroll-margin-top:1rem;overflow-wrap:anywhere}
+article>header{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 .75rem;margin-bottom:.35rem;font-size:.8125rem;color:var(--muted)}
+article>header>a{font-weight:700;font-size:.9375rem;text-decoration:none;color:var(--fg)}
+article>header>a:hover{text-decoration:underline}
+article.user{border-left-color:var(--user)}
+.user>header>a{color:var(--user)}
+article.assistant{border-left-color:var(--assistant)}
+.assistant>header>a{color:var(--assistant)}
+article.image{border-left-color:var(--accent)}
+.image>header>a{color:var(--accent)}
+.tool>header>a{color:var(--muted)}
+article.error{border-left-color:var(--error)}
+.error>header>a,.error p{color:var(--error)}
+article.notice{color:var(--muted);font-size:.9rem}
+article:target{border-left-width:6px}
+article>header+*,.inner>:first-child{margin-top:0}
+article>:last-child,.inner>:last-child{margin-bottom:0}
+article p,article ul,article ol,article table,article blockquote{margin:.6rem 0}
+article h1,article h2,article h3,article h4,article h5,article h6{line-height:1.3;margin:1.1rem 0 .5rem}
+article h1{font-size:1.35rem}article h2{font-size:1.2rem}article h3{font-size:1.075rem}article h4,article h5,article h6{font-size:1rem}
+article ul,article ol{padding-left:1.5rem}
+article li>p{margin:.25rem 0}
+article li:has(>input[type=checkbox]){list-style:none;margin-left:-1.25rem}
+article blockquote{padding-left:.85rem;border-left:3px solid var(--border);color:var(--muted)}
+article table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse}
+article th,article td{border:1px solid var(--border);padding:.3rem .65rem;text-align:left}
+article hr{border:0;border-top:1px solid var(--border);margin:1rem 0}
 .raw{white-space:pre-wrap}
 :not(pre)>code{background:var(--inline-bg);padding:.1em .35em;border-radius:.25rem;overflow-wrap:anywhere}
 .code{position:relative;margin:.75rem 0;background:var(--code-bg);border:1px solid var(--border);border-radius:.4rem}
-.code .lang{display:block;padding:.35rem .85rem 0;font-size:.75rem;color:var(--muted)}
+.code[data-lang]::before{content:attr(data-lang);display:block;padding:.35rem .85rem 0;font-size:.75rem;color:var(--muted)}
 .code pre{margin:0;padding:.6rem .85rem .75rem;overflow-x:auto;line-height:1.5;tab-size:4}
 .code .k,.code .gh{color:var(--accent);font-weight:600}
 .code .nf{color:var(--user)}
@@ -132,7 +130,7 @@ details>summary{cursor:pointer;padding:.3rem .75rem;font-size:.875rem;color:var(
 details>summary:hover{color:var(--fg)}
 details[open]>summary{border-bottom:1px solid var(--border)}
 details>.inner{padding:.6rem .75rem}
-details.thinking .md{color:var(--muted)}
+details.thinking>.inner{color:var(--muted)}
 details.branch{border-style:dashed;margin:0 0 1.75rem}
 details.branch>summary{color:var(--accent)}
 details.branch>.inner{padding:1rem .75rem 0}
@@ -145,12 +143,12 @@ figcaption{margin-top:.3rem;font-size:.8125rem;color:var(--muted);overflow-wrap:
 .files{margin:.5rem 0 0;padding:0;list-style:none;font-size:.875rem;color:var(--muted)}
 .missing{color:var(--error);font-size:.875rem}
 .foot{margin-top:3rem;font-size:.8125rem;color:var(--muted)}
-@media (max-width:480px){.wrap{padding:1.25rem .9rem 3rem}.page-head h1{font-size:1.4rem}.msg{padding-left:.75rem}}
+@media (max-width:480px){.wrap{padding:1.25rem .9rem 3rem}.page-head h1{font-size:1.4rem}article{padding-left:.75rem}}
 @media print{:root{{print-vars}}
 body{font-size:11pt}
 .wrap{max-width:none;padding:0}
 .copy,.toc{display:none}
-.msg,figure,.code{break-inside:avoid}
+article,figure,.code{break-inside:avoid}
 a{color:inherit}
 }
 `
