@@ -175,9 +175,9 @@ func statusNote(status string) string {
 	return ""
 }
 
-// errorLine describes a failed request as "Error 529 overloaded_error:
+// ErrorLine describes a failed request as "Error 529 overloaded_error:
 // message (request req_1)", with the markup of md around "Error ...".
-func errorLine(info *session.ErrorInfo, requestID string, md bool) string {
+func ErrorLine(info *session.ErrorInfo, requestID string, md bool) string {
 	head := "Error"
 	if info.Status != 0 {
 		head += fmt.Sprintf(" %d", info.Status)
@@ -310,7 +310,7 @@ func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.En
 	case session.KindTool:
 		b.WriteString("## Tool results\n")
 		for _, r := range e.ToolResults {
-			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), ToolHow(r), trimNL(r.Output))
 			writeMarkdownAttachments(b, sess, r.Images, files)
 		}
 	default:
@@ -383,7 +383,7 @@ func ToolInput(e *session.Entry, i int, c api.ContentBlock) (string, bool) {
 }
 
 func writeMarkdownError(b *strings.Builder, info *session.ErrorInfo, requestID string) {
-	s := errorLine(info, requestID, true)
+	s := ErrorLine(info, requestID, true)
 	if info.Hint != "" {
 		s += "\n\n" + info.Hint
 	}
@@ -503,8 +503,8 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// toolHow says how a tool call was answered: allowed or not, and its exit code.
-func toolHow(r session.ToolResult) string {
+// ToolHow says how a tool call was answered: allowed or not, and its exit code.
+func ToolHow(r session.ToolResult) string {
 	how := r.Approval
 	if how == "" {
 		how = "answered"

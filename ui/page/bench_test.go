@@ -13,7 +13,7 @@ import (
 // (bigSession). Target: at most 2 s; .ci/bench measures the whole command,
 // with its memory.
 func BenchmarkPage10000(b *testing.B) {
-	sess, text := bigSession(10_000)
+	sess, text := bigSession(10_000, "go")
 	w := &peakWriter{}
 	for b.Loop() {
 		*w = peakWriter{}
@@ -28,7 +28,7 @@ func BenchmarkPage10000(b *testing.B) {
 // Chromium and reports its first contentful paint, in ms from the start of
 // the navigation. Target: at most 1 s.
 func BenchmarkFirstPaint(b *testing.B) {
-	sess, _ := bigSession(10_000)
+	sess, _ := bigSession(10_000, "go")
 	path := filepath.Join(b.TempDir(), "page.html")
 	f, err := os.Create(path)
 	if err != nil {

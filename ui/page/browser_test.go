@@ -165,7 +165,7 @@ func TestBrowserPage(t *testing.T) {
 	}
 
 	// The other branch is closed, then readable once its summary is clicked.
-	if eval[float64](t, tb, `document.querySelector("details.branch article").getBoundingClientRect().height`) != 0 {
+	if eval[bool](t, tb, `document.querySelector("details.branch article").checkVisibility()`) {
 		t.Error("the other branch shows before it is opened")
 	}
 	opened := eval[[]string](t, tb, `(() => {
@@ -175,7 +175,7 @@ func TestBrowserPage(t *testing.T) {
 			d.querySelector(":scope > summary").click();
 			const body = [...d.children].filter(c => c.tagName !== "SUMMARY");
 			if (!d.open) out.push("did not open: " + d.className);
-			else if (!body.length || body.some(c => c.getBoundingClientRect().height === 0)) out.push("opened empty: " + d.className);
+			else if (!body.length || body.some(c => !c.checkVisibility() || c.getBoundingClientRect().height === 0)) out.push("opened empty: " + d.className);
 		}
 		return out;
 	})()`)
@@ -185,7 +185,7 @@ func TestBrowserPage(t *testing.T) {
 	if n := eval[int](t, tb, `document.querySelectorAll("details").length`); n != 5 {
 		t.Errorf("%d <details>, want 5: thinking, tool call, server tool, tool result and branch", n)
 	}
-	if !eval[bool](t, tb, `document.querySelector("details.branch").innerText.includes("OTHER-BRANCH") && document.querySelector("details.branch article").getBoundingClientRect().height > 0`) {
+	if !eval[bool](t, tb, `document.querySelector("details.branch").innerText.includes("OTHER-BRANCH") && document.querySelector("details.branch article").checkVisibility()`) {
 		t.Error("the other branch is not readable once opened")
 	}
 	if off := tb.offPage(pageURL); len(off) > 0 {

@@ -440,7 +440,7 @@ func (p *writer) entry(e *session.Entry) {
 		}
 		p.open(e, "tool", "Tool results", "")
 		for _, r := range e.ToolResults {
-			p.str(`<details class="tool"><summary>Result · ` + p.esc(r.Name) + " · " + p.esc(toolHow(r)) + "</summary>\n<div class=\"inner\">")
+			p.str(`<details class="tool"><summary>Result · ` + p.esc(r.Name) + " · " + p.esc(transcript.ToolHow(r)) + "</summary>\n<div class=\"inner\">")
 			p.str(`<pre class="out">` + p.esc(r.Output) + "</pre>\n")
 			p.files(r.Images)
 			p.str("</div></details>\n")
@@ -462,21 +462,6 @@ func (p *writer) entry(e *session.Entry) {
 		p.str(`<p class="raw">` + p.esc(strings.TrimRight(e.Text, "\n")) + "</p>\n")
 	}
 	p.str("</article>\n")
-}
-
-// toolHow says how a tool call was answered: allowed or not, its exit code.
-func toolHow(r session.ToolResult) string {
-	how := r.Approval
-	if how == "" {
-		how = "answered"
-	}
-	if how == "yes" || how == "always" {
-		how += ", exit " + strconv.Itoa(r.ExitCode)
-	}
-	if r.IsError {
-		how += ", error"
-	}
-	return how
 }
 
 // reply writes the blocks of a reply, and how it ended when that was not
@@ -546,21 +531,10 @@ func (p *writer) block(e *session.Entry, i int, c api.ContentBlock) {
 	}
 }
 
-// errorInfo writes a failed request: "Error 529 overloaded_error: message
-// (request req_1)", then its hint.
+// errorInfo writes a failed request: "error 529 overloaded_error:
+// message (request req_1)", then its hint.
 func (p *writer) errorInfo(info *session.ErrorInfo, requestID string) {
-	head := "Error"
-	if info.Status != 0 {
-		head += " " + strconv.Itoa(info.Status)
-	}
-	if info.Type != "" {
-		head += " " + info.Type
-	}
-	line := head + ": " + info.Message
-	if requestID != "" {
-		line += " (request " + requestID + ")"
-	}
-	p.str(`<p class="raw">` + p.esc(line) + "</p>\n")
+	p.str(`<p class="raw">` + p.esc(transcript.ErrorLine(info, requestID, false)) + "</p>\n")
 	if info.Hint != "" {
 		p.str(`<p class="label">` + p.esc(info.Hint) + "</p>\n")
 	}
