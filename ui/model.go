@@ -761,11 +761,12 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 			sources[i] = attachSource{path: p, mention: true}
 		}
 		m.mentioned = text
-		if m.input.Pasted() {
-			// Pasted text (an email, a page) could name ~/.ssh/id_ed25519:
-			// its files wait as chips, seen, until the next enter.
+		if !m.input.Typed() {
+			// Text the user did not type (a paste, a burst of keys, the
+			// editor's) could name ~/.ssh/id_ed25519: its files wait as
+			// chips, seen, until the next enter.
 			next, cmd := m.startAttach(sources, "", "")
-			return next, noteAttached(cmd, "pasted text names files: attached above, not sent yet · enter sends")
+			return next, showFirst(cmd, text)
 		}
 		return m.startAttach(sources, text, "")
 	}
