@@ -338,8 +338,13 @@ func (p *writer) forks(parent, except string) {
 
 // branch writes the branch that starts at the entry at position k: each
 // entry, and at each, its last child, that child's other siblings in
-// branches of their own.
+// branches of their own. The branch goes on from where it leaves the one
+// around it, and the one around it goes on as if the branch were not
+// there: what a message leaves out because the message before said it (its
+// day, its model) is told by the messages of its own path.
 func (p *writer) branch(k int) {
+	day, minute, model := p.day, p.minute, p.model
+	defer func() { p.day, p.minute, p.model = day, minute, model }()
 	n, first := 0, ""
 	for i := k; ; {
 		e := &p.all[i]
