@@ -144,7 +144,7 @@ figcaption{margin-top:.3rem;font-size:.8125rem;color:var(--muted);overflow-wrap:
 .missing{color:var(--error);font-size:.875rem}
 .foot{margin-top:3rem;font-size:.8125rem;color:var(--muted)}
 @media (max-width:480px){.wrap{padding:1.25rem .9rem 3rem}.page-head h1{font-size:1.4rem}article{padding-left:.75rem}}
-@media print{:root{{print-vars}}
+@media print{:root{color-scheme:light;{print-vars}}
 body{font-size:11pt}
 .wrap{max-width:none;padding:0}
 .copy,.toc{display:none}
