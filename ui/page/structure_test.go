@@ -11,7 +11,7 @@ import (
 )
 
 // parse parses a page as a browser would.
-func parse(t *testing.T, page string) *html.Node {
+func parse(t testing.TB, page string) *html.Node {
 	t.Helper()
 	doc, err := html.Parse(strings.NewReader(page))
 	if err != nil {
@@ -106,7 +106,7 @@ func init() {
 // own, no element has an event handler or a style attribute, links go
 // only to http, https, mailto or an anchor, images only come from data:,
 // and no NUL, escape or bidi override is left in its text.
-func inert(t *testing.T, page string) {
+func inert(t testing.TB, page string) {
 	t.Helper()
 	var walk func(n *html.Node)
 	scripts, styles := 0, 0
