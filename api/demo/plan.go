@@ -178,10 +178,10 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		text = "The tool returned: " + truncateRunes(turn.toolResult, 200)
 		if prompt, done := toolRounds(req.Messages); done < roundsWanted(prompt) && !refusesTools(req) {
 			// demo:rounds:N: call the tool again until N rounds are done.
-			again, call := h.toolCall(req, prompt)
-			if call != nil {
-				text = fmt.Sprintf("%s (round %d of %d) %s", text, done, roundsWanted(prompt), again)
-				tool = call
+			// The calls after the first come alone, with no text, as models
+			// often send them.
+			if _, call := h.toolCall(req, prompt); call != nil {
+				text, tool = "", call
 			}
 		}
 	case (turn.has(kwMCP) || turn.has(kwTool)) && !refusesTools(req) || forcesTool(req):
@@ -215,10 +215,12 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		text, tool = text[:at], nil
 		p.stopReason, p.stopSequence = api.StopSequence, seq
 	}
-	p.blocks = append(p.blocks, planBlock{
-		start:  api.ContentBlock{Type: api.BlockText},
-		deltas: splitWords(text),
-	})
+	if text != "" || tool == nil {
+		p.blocks = append(p.blocks, planBlock{
+			start:  api.ContentBlock{Type: api.BlockText},
+			deltas: splitWords(text),
+		})
+	}
 	if tool != nil {
 		p.blocks = append(p.blocks, *tool)
 		p.stopReason = api.StopToolUse
