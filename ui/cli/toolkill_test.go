@@ -221,4 +221,3 @@ func unblock(fifo string) {
 		f.Close()
 	}
 }
-
