@@ -21,12 +21,12 @@ const oldIndexName = "index.json"
 
 // removeSessionTemps removes what crashes left of the saves of the session
 // id, whose lock the caller holds: the temporary files of its images, of
-// its attachments (a kill while a large file is stored leaves most of it)
-// and of its journal's compaction, and the index's stale ones.
+// its attachments (a kill while a large file is stored leaves most of it),
+// of its queue and of its journal's compaction, and the index's stale ones.
 func (s *Store) removeSessionTemps(id string) error {
-	journal := id + journalExt
+	journal, queue := id+journalExt, id+queueExt
 	err := errors.Join(
-		fileio.RemoveTemps(s.dir, func(base string) bool { return base == journal }, time.Time{}),
+		fileio.RemoveTemps(s.dir, func(base string) bool { return base == journal || base == queue }, time.Time{}),
 		fileio.RemoveTemps(s.dir, func(base string) bool { return base == oldIndexName }, s.clock().Add(-fileio.StaleTemp)),
 		fileio.RemoveTemps(s.ImageDir(id), isImageName, time.Time{}),
 		fileio.RemoveTemps(s.AttachmentDir(id), isAttachmentName, time.Time{}),
