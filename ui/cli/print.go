@@ -176,6 +176,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	ecfg := cfg.engineConfig(client)
 	ecfg.NoStream = f.noStream
+	ecfg.AskAll = !f.allowTools // an MCP server's allow is no --allow-tools
 	res, err := engine.Run(ctx, ecfg, w, turn, emit, approve)
 	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {

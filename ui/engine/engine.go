@@ -86,6 +86,10 @@ type Config struct {
 	CheckpointEvery time.Duration
 	// NoStream asks for the whole reply at once.
 	NoStream bool
+	// AskAll puts every tool call to the Approver, those of tools the
+	// configuration allows (Tool.Allowed) too: -p without --allow-tools
+	// runs no tool of any kind.
+	AskAll bool
 	// MaxReplySize is the size limit of a reply, in bytes of its content
 	// (api.DefaultMaxReplySize when 0): a reply that passes it is cut there
 	// and saved with the stop reason api.StopSizeLimit, and a notice says so.
@@ -594,7 +598,7 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 		}
 		hasCommand := len(tool.Command) > 0 || tool.Call != nil
 		a := Approval{Run: true, Always: true}
-		if !r.always[call.Name] && !tool.Allowed || !hasCommand {
+		if !r.always[call.Name] && (!tool.Allowed || r.cfg.AskAll) || !hasCommand {
 			a = r.approve(ctx, call, hasCommand)
 		}
 		if ctx.Err() != nil {
@@ -731,12 +735,13 @@ func truncatedInputs(msg api.Message) map[int]string {
 
 // Commands returns the ToolRunner that runs tool commands as muse does: in
 // their own process group, killed whole on timeout or cancel, for at most
-// timeout (toolrun's default timeout when 0), and without muse's credentials or
-// the variables named in drop in their environment.
-func Commands(timeout time.Duration, drop []string) ToolRunner {
+// timeout (toolrun's default timeout when 0), and without muse's credentials,
+// the variables named in drop, or a variable that holds one of secrets in
+// their environment.
+func Commands(timeout time.Duration, drop []string, secrets ...string) ToolRunner {
 	drop = append(append([]string(nil), toolrun.DefaultDrop...), drop...)
 	return func(ctx context.Context, argv []string, input []byte) (string, int, error) {
-		r := toolrun.Run(ctx, toolrun.Spec{Argv: argv, Input: input, Timeout: timeout, Drop: drop})
+		r := toolrun.Run(ctx, toolrun.Spec{Argv: argv, Input: input, Timeout: timeout, Drop: drop, Secrets: secrets})
 		return r.Output, r.ExitCode, r.Err
 	}
 }
