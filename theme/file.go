@@ -389,7 +389,6 @@ func unknownKey(path []string) string {
 	return ""
 }
 
-
 // lineOf is the line of the first "key =" in src, or 0.
 func lineOf(src []byte, key string) int {
 	for i, l := range strings.Split(string(src), "\n") {
