@@ -59,3 +59,22 @@ func TestPipedStdinWithoutATerminal(t *testing.T) {
 		t.Error("the chat screen was drawn")
 	}
 }
+
+// yes | muse: a pipe that never ends. The chat screen shows at once (it
+// stayed blank while muse read the pipe to its end), says when the input
+// passes the limit, and takes keys as ever.
+func TestEndlessStdinShowsTheChat(t *testing.T) {
+	h := newHome(t, "")
+	tm := startCmd(t, h, 100, 12, exec.Command("sh", "-c", "yes | '"+museBin+"' --demo"), true)
+	tm.waitFor("Ask anything")
+	tm.waitFor("standard input is larger than 16 MiB")
+	tm.typ("hello")
+	tm.waitUntil("the input box with hello", waitDeadline, func(s string) bool {
+		return strings.HasPrefix(inputLine(s), "› hello")
+	})
+	tm.typ("\x03\x04")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+	tm.checkRestored()
+}
