@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 var keys = KeyMap{Stop: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop"))}
