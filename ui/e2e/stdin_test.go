@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -72,6 +73,43 @@ func TestEndlessStdinShowsTheChat(t *testing.T) {
 	tm.waitUntil("the input box with hello", waitDeadline, func(s string) bool {
 		return strings.HasPrefix(inputLine(s), "› hello")
 	})
+	tm.typ("\x03\x04")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+	tm.checkRestored()
+}
+
+// A pipe that stays open (a command that never closes its end): the chat
+// shows at once and counts what was read, enter waits for the pipe, and
+// esc stops the read and attaches what was read, keeping the typed input;
+// the session then goes on.
+func TestHeldOpenStdinStoppedWithEsc(t *testing.T) {
+	h := newHome(t, "")
+	fifo := filepath.Join(h.dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Held open for writing (read and write, so the open does not wait)
+	// for as long as the test runs.
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tm := startCmd(t, h, 100, 14, exec.Command("sh", "-c", "exec '"+museBin+"' --demo < pipe"), true)
+	tm.waitFor("reading standard input")
+	if _, err := w.WriteString("first part of the log\n"); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("22 B so far")
+	tm.typ("what does it say?\r")
+	tm.waitFor("still being read")
+	tm.typ("\x1b")
+	tm.waitFor("[1] stdin")
+	tm.waitFor("standard input stopped at 22 B")
+	tm.typ("\r")
+	tm.waitFor("I see stdin")
 	tm.typ("\x03\x04")
 	if code := tm.waitExit(); code != 0 {
 		t.Errorf("muse exited with status %d", code)
