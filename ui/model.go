@@ -333,18 +333,20 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.MCP != nil {
 		mcpStart = waitMCPStarted(m.opts.MCP)
 	}
-	mcpStart = tea.Batch(mcpStart, m.piped.Init())
+	// What runs in the background whatever the screen opens with: the MCP
+	// servers' start, and the read of piped standard input.
+	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, mcpStart)
+		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)
 	}
 	if m.loading {
 		w := m.writer
 		return tea.Batch(func() tea.Msg {
 			time.Sleep(replayDelay)
 			return replayedMsg{w: w, s: w.Snapshot()}
-		}, mcpStart)
+		}, background)
 	}
-	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), mcpStart)
+	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), background)
 }
 
 // replayDelay is how long after the program starts the writer of a preview
