@@ -5,20 +5,19 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	chroma "github.com/alecthomas/chroma/v2/styles"
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"muse/ui/regfile"
 )
 
 // A theme file is TOML. Its colours are "#rrggbb" or an ANSI 256 colour
@@ -217,9 +216,8 @@ const (
 )
 
 // fromFile reads the theme file path: a regular file, of at most maxFile
-// bytes. A named pipe, a device or a directory is refused without waiting
-// on it: the path is opened without blocking, and what was opened is
-// checked before it is read.
+// bytes (see ui/regfile: a named pipe or device is refused without waiting
+// on it).
 func fromFile(path string, darkBackground bool) (*Theme, error) {
 	name := path
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {
@@ -227,41 +225,18 @@ func fromFile(path string, darkBackground bool) (*Theme, error) {
 			path = filepath.Join(home, rest)
 		}
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
+	src, err := regfile.Read(path, maxFile)
+	var notRegular *regfile.NotRegularError
+	var tooLarge *regfile.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, &Error{Path: name, Msg: fmt.Sprintf("it is %s, not a file: give the path of a theme file", notRegular.What())}
+	case errors.As(err, &tooLarge):
+		return nil, &Error{Path: name, Msg: fmt.Sprintf("%v: a theme file is never that big, check that it is the right one", err)}
+	case err != nil:
 		return nil, fmt.Errorf("theme: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("theme %s: %w", name, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &Error{Path: name, Msg: fmt.Sprintf("it is %s, not a file: give the path of a theme file", modeText(st.Mode()))}
-	}
-	src, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("theme %s: %w", name, err)
-	}
-	if len(src) > maxFile {
-		return nil, &Error{Path: name, Msg: fmt.Sprintf("larger than %d KiB: a theme file is never that big, check that it is the right one", maxFile>>10)}
-	}
 	return parse(name, strings.TrimSuffix(filepath.Base(path), ".toml"), src, darkBackground)
-}
-
-// modeText names what a file of mode is, when it is not a regular file.
-func modeText(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
 
 // builtin makes the embedded theme name.
