@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"testing"
 
+	"muse/session"
 	"muse/ui/internal/streamtest"
 )
 
@@ -113,11 +114,11 @@ func TestPNGCostFromHeader(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if got := decodeCost("image/png", data, cfg); got != tc.want {
+		if got := session.DecodeCost("image/png", data, cfg); got != tc.want {
 			t.Errorf("%s: cost %d, want %d", tc.name, got, tc.want)
 		}
 	}
-	if got := pngCost([]byte("\x89PNG\r\n\x1a\n")); got <= MaxDecodedBytes {
+	if got := session.DecodeCost("image/png", []byte("\x89PNG\r\n\x1a\n"), image.Config{Width: 1, Height: 1}); got <= session.MaxDecodedBytes {
 		t.Errorf("a header cut short costs %d", got)
 	}
 }
@@ -160,10 +161,10 @@ func TestWebPAndGIFCostFromHeader(t *testing.T) {
 	_, err := FromBytes("big.webp", data)
 	refusal(t, err, "big.webp", "needs 228 MB to decode")
 	cfg := image.Config{Width: 1000, Height: 1000, ColorModel: color.NRGBAModel}
-	if got := decodeCost("image/webp", vp8lHeader(1000, 1000), cfg); got != 8_000_000 {
+	if got := session.DecodeCost("image/webp", vp8lHeader(1000, 1000), cfg); got != 8_000_000 {
 		t.Errorf("VP8L: %d", got)
 	}
-	if got := decodeCost("image/gif", nil, cfg); got != 5_000_000 {
+	if got := session.DecodeCost("image/gif", nil, cfg); got != 5_000_000 {
 		t.Errorf("GIF: %d", got)
 	}
 }

@@ -49,9 +49,9 @@ func prepareImage(name string, data []byte, mediaType string, limit int) (File, 
 		return File{}, refuse(name, "an image of %d×%d px is over the %s megapixel limit: scale it down first",
 			cfg.Width, cfg.Height, strconv.Itoa(session.MaxImagePixels/1_000_000))
 	}
-	if cost := decodeCost(mediaType, data, cfg); cost > MaxDecodedBytes {
+	if cost := session.DecodeCost(mediaType, data, cfg); cost > session.MaxDecodedBytes {
 		return File{}, refuse(name, "a %d×%d px image needs %d MB to decode, over muse's %d MB: save it smaller, as a baseline JPEG or with 8 bits a channel",
-			cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
+			cfg.Width, cfg.Height, cost>>20, session.MaxDecodedBytes>>20)
 	}
 	if long, short := max(cfg.Width, cfg.Height), min(cfg.Width, cfg.Height); long > MaxSentSide && long > MaxAspect*short {
 		w, h := fit(cfg.Width, cfg.Height, MaxSentSide)

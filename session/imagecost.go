@@ -1,4 +1,4 @@
-package attach
+package session
 
 import (
 	"encoding/binary"
@@ -6,16 +6,20 @@ import (
 )
 
 // MaxDecodedBytes bounds the memory an image takes decoded: a small PNG of
-// 16 bits a channel and 40 megapixels would take 320 MB.
+// 16 bits a channel and 40 megapixels would take 320 MB. Attachments
+// (ui/attach), previews (DecodeImage) and imported images are held to it,
+// from their headers, before they are decoded.
 const MaxDecodedBytes = 200 << 20
 
-// decodeCost is about how many bytes decoding data takes, and scaling it
-// and encoding it again, told from its header before any of it is
-// decoded: for each format what Go's decoder allocates (see pngCost,
+// DecodeCost is about how many bytes decoding the image data of mediaType
+// (image/png, image/jpeg, image/gif or image/webp) takes, and scaling it
+// and encoding it again, told from its header, cfg as the format's
+// DecodeConfig reads it, before any of it is decoded; data may be only
+// the file's first bytes, as long as they hold the header: for each format what Go's decoder allocates (see pngCost,
 // jpegPlanes, webpCost), and, but for a JPEG, the RGBA copy that scaling
 // or encoding it may make. A header this cannot read costs the most any
 // image of its size could.
-func decodeCost(mediaType string, data []byte, cfg image.Config) int64 {
+func DecodeCost(mediaType string, data []byte, cfg image.Config) int64 {
 	px := int64(cfg.Width) * int64(cfg.Height)
 	switch mediaType {
 	case "image/jpeg":
