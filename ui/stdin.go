@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,28 +12,46 @@ import (
 
 // pipedDone attaches what was piped into muse once its read ends: whole,
 // or as much as was read when the user stopped it, saying so; or says why
-// nothing was kept. The input is untouched either way.
+// nothing was kept. The input is untouched either way, and a notice shown
+// meanwhile (-a's warning about a secret file, a theme's) stays, with this
+// one after it.
 func (m Model) pipedDone(msg piped.DoneMsg) (tea.Model, tea.Cmd) {
+	before := m.notice
+	if strings.HasPrefix(before, piped.Progress) || strings.HasPrefix(before, "attached ") {
+		before = "" // the read's progress, or what the chips show
+	}
+	after := func(s string) string {
+		if before == "" {
+			return s
+		}
+		return before + " · " + s
+	}
 	switch {
 	case msg.Err != nil:
-		m.notice = sanitize.Line(msg.Err.Error())
+		m.notice = after(sanitize.Line(msg.Err.Error()))
 		return m.layout(), nil
 	case len(msg.Data) == 0 && msg.Stopped:
-		m.notice = "standard input stopped: nothing had been read"
+		m.notice = after("standard input stopped: nothing had been read")
 		return m.layout(), nil
 	case len(msg.Data) == 0:
-		if strings.HasPrefix(m.notice, "reading standard input") {
-			m.notice = ""
-		}
+		m.notice = before
 		return m.layout(), nil
 	}
 	m, cmd := m.startAttach([]attachSource{{name: "stdin", data: msg.Data}}, "", "")
+	if cmd == nil {
+		m.notice = after(m.notice)
+		return m, nil
+	}
 	note := "attached standard input · sent with the first prompt · /detach removes"
 	if msg.Stopped {
 		note = "standard input stopped at " + piped.Size(int64(len(msg.Data))) + ": what was read is attached · /detach removes it"
 	}
-	if cmd == nil {
-		return m, nil
+	return m, func() tea.Msg {
+		done := cmd().(attachedMsg)
+		done.note = after(note)
+		if done.err != nil {
+			done.err = fmt.Errorf("%s", after("piped input not attached: "+done.err.Error()))
+		}
+		return done
 	}
-	return m, noteAttached(cmd, note)
 }

@@ -48,3 +48,24 @@ func TestPipedStdinAttachedAtItsEnd(t *testing.T) {
 		t.Errorf("%d pending, notice %q", len(m.pending), m.notice)
 	}
 }
+
+// A notice the screen opened with, such as -a's warning about a secret
+// file, stays when the piped input is attached, or refused, after it.
+func TestPipedStdinKeepsTheOpeningNotice(t *testing.T) {
+	for _, tc := range []struct{ piped, want string }{
+		{"# notes\n", "warning: id_rsa is a secret file · attached standard input"},
+		{"\x00\x01binary", "warning: id_rsa is a secret file · piped input not attached: cannot attach stdin"},
+	} {
+		h := newHarness(t, 0)
+		m := h.modelWith(t, nil, func(o *Options) {
+			o.Notice = "warning: id_rsa is a secret file"
+			o.Stdin, o.StdinLimit = strings.NewReader(tc.piped), 1<<20
+		})
+		tm := start(t, m, 200, 24)
+		waitFor(t, tm, "stdin")
+		m = quit(t, tm)
+		if !strings.HasPrefix(m.notice, tc.want) {
+			t.Errorf("notice %q, want it to start %q", m.notice, tc.want)
+		}
+	}
+}

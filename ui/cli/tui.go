@@ -31,7 +31,7 @@ import (
 // notes.md | muse) is read by the screen in the background, for the chat to
 // attach, and the keys come from the terminal itself.
 func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
-	files, err := attachFiles(f.attach)
+	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -70,6 +70,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
+	if len(warnings) > 0 {
+		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
+	}
 	if env.StdinPiped && env.Stdin != nil {
 		// Read while the screen runs, never before it shows: a pipe may
 		// stay open for ever (yes | muse).

@@ -15,6 +15,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+// Progress starts the note View shows while the read goes on.
+const Progress = "reading standard input"
+
 // chunk is the most one read takes: a pipe's buffer.
 const chunk = 64 << 10
 
@@ -113,7 +116,7 @@ func (m Model) View() string {
 		return ""
 	}
 	stop := m.keys.Stop.Help().Key
-	return fmt.Sprintf("reading standard input: %s so far · %s stops and attaches it", Size(int64(len(m.data))), stop)
+	return fmt.Sprintf("%s: %s so far · %s stops and attaches it", Progress, Size(int64(len(m.data))), stop)
 }
 
 // Size writes n bytes as B, KB or MB, one decimal for MB.
