@@ -86,17 +86,7 @@ func TestEndlessStdinShowsTheChat(t *testing.T) {
 // the session then goes on.
 func TestHeldOpenStdinStoppedWithEsc(t *testing.T) {
 	h := newHome(t, "")
-	fifo := filepath.Join(h.dir, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// Held open for writing (read and write, so the open does not wait)
-	// for as long as the test runs.
-	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := heldOpenPipe(t, h)
 	tm := startCmd(t, h, 100, 14, exec.Command("sh", "-c", "exec '"+museBin+"' --demo < pipe"), true)
 	tm.waitFor("reading standard input")
 	if _, err := w.WriteString("first part of the log\n"); err != nil {
@@ -115,4 +105,40 @@ func TestHeldOpenStdinStoppedWithEsc(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 	tm.checkRestored()
+}
+
+// Quitting while the pipe is still read, and resizing meanwhile: muse
+// redraws, then exits 0 with the terminal given back, not waiting on the
+// pipe.
+func TestQuitWhileStdinIsRead(t *testing.T) {
+	h := newHome(t, "")
+	heldOpenPipe(t, h)
+	tm := startCmd(t, h, 100, 14, exec.Command("sh", "-c", "exec '"+museBin+"' --demo < pipe"), true)
+	tm.waitFor("reading standard input")
+	tm.resize(80, 12)
+	tm.waitFor("reading standard input")
+	tm.typ("\x03")
+	tm.waitFor("again to quit")
+	tm.typ("\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+	tm.checkRestored()
+}
+
+// heldOpenPipe makes the named pipe "pipe" in h's folder and holds it
+// open for writing (read and write, so the open does not wait) for as
+// long as the test runs: a command that never closes its end.
+func heldOpenPipe(t *testing.T, h *home) *os.File {
+	t.Helper()
+	fifo := filepath.Join(h.dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
 }
