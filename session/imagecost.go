@@ -16,24 +16,28 @@ const MaxDecodedBytes = 200 << 20
 // and encoding it again, told from its header, cfg as the format's
 // DecodeConfig reads it, before any of it is decoded; data may be only
 // the file's first bytes, as long as they hold the header: for each format what Go's decoder allocates (see pngCost,
-// jpegPlanes, webpCost), and, but for a JPEG, the RGBA copy that scaling
+// jpegFrame, webpCost), and, but for a JPEG, the RGBA copy that scaling
 // or encoding it may make. A header this cannot read costs the most any
 // image of its size could.
 func DecodeCost(mediaType string, data []byte, cfg image.Config) int64 {
 	px := int64(cfg.Width) * int64(cfg.Height)
 	switch mediaType {
 	case "image/jpeg":
-		planes, progressive, ok := jpegPlanes(data)
+		planes, components, progressive, ok := jpegFrame(data)
+		var cmyk int64 // a CMYK (four-plane) one is made RGBA to scale it
+		if components == 4 || !ok {
+			cmyk = px * 4
+		}
 		switch {
 		case !ok: // a header Go reads and this does not: the worst it can be
-			return px * 3 * 5
+			return px*4*5 + cmyk
 		case progressive:
 			// Go's decoder keeps 4 bytes a pixel of each plane's
 			// coefficients until the end (a 466 KB one of 6300×6300 px
 			// took 620 MB).
-			return planes * 5
+			return planes*5 + cmyk
 		}
-		return planes
+		return planes + cmyk
 	case "image/png":
 		return pngCost(data)
 	case "image/gif":
@@ -111,9 +115,10 @@ func webpCost(data []byte, px int64) int64 {
 	return px * 16
 }
 
-// jpegPlanes reads a JPEG's frame header: the pixels of all its planes,
-// each rounded up to whole 8×8 blocks, and whether it is progressive.
-func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
+// jpegFrame reads a JPEG's frame header: the pixels of all its planes,
+// each rounded up to whole 8×8 blocks, how many planes it has, and whether
+// it is progressive.
+func jpegFrame(data []byte) (planes int64, components int, progressive, ok bool) {
 	for i := 2; i+4 <= len(data); {
 		if data[i] != 0xFF {
 			i++ // junk between segments, which Go's decoder skips too
@@ -130,7 +135,7 @@ func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
 		}
 		n := int(data[i+2])<<8 | int(data[i+3])
 		if n < 2 {
-			return 0, false, false // a segment's length counts its own two bytes
+			return 0, 0, false, false // a segment's length counts its own two bytes
 		}
 		isSOF := m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC
 		if !isSOF {
@@ -139,11 +144,11 @@ func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
 		}
 		seg := data[i+4 : min(len(data), i+2+n)]
 		if len(seg) < 6 {
-			return 0, false, false
+			return 0, 0, false, false
 		}
 		h, w, nf := int64(seg[1])<<8|int64(seg[2]), int64(seg[3])<<8|int64(seg[4]), int(seg[5])
 		if len(seg) < 6+3*nf || nf == 0 {
-			return 0, false, false
+			return 0, 0, false, false
 		}
 		var hmax, vmax int64 = 1, 1
 		for c := range nf {
@@ -157,7 +162,7 @@ func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
 			planes += (cw + 7) / 8 * 8 * ((ch + 7) / 8 * 8)
 		}
 		progressive = m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE
-		return planes, progressive, true
+		return planes, nf, progressive, true
 	}
-	return 0, false, false
+	return 0, 0, false, false
 }

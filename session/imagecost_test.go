@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// jpegPlanes reads any bytes without a panic, and every prefix of a real
+// jpegFrame reads any bytes without a panic, and every prefix of a real
 // JPEG's header.
 func TestJPEGPlanesAnyBytes(t *testing.T) {
 	var buf bytes.Buffer
@@ -22,7 +22,7 @@ func TestJPEGPlanesAnyBytes(t *testing.T) {
 	}
 	data := buf.Bytes()
 	for n := range len(data) {
-		jpegPlanes(data[:n])
+		jpegFrame(data[:n])
 	}
 	for _, bad := range [][]byte{
 		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x00},
@@ -30,7 +30,7 @@ func TestJPEGPlanesAnyBytes(t *testing.T) {
 		{0xFF, 0xD8, 0xFF, 0xC2, 0x00, 0x08, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
 		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x10, 0x00, 0x10, 0x01, 0x01, 0x00, 0x00},
 	} {
-		jpegPlanes(bad)
+		jpegFrame(bad)
 	}
 }
 
@@ -74,5 +74,28 @@ func TestPreviewAndImportCostedFromHeader(t *testing.T) {
 	}
 	if err := checkImage(data); err == nil || !strings.Contains(err.Error(), "needs 763 MB to decode") {
 		t.Errorf("checkImage: %v", err)
+	}
+}
+
+// sof is a JPEG start and a baseline frame header of w×h px with n planes
+// of full size.
+func sof(w, h, n int) []byte {
+	seg := []byte{0xFF, 0xD8, 0xFF, 0xC0, 0, byte(8 + 3*n), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(n)}
+	for c := range n {
+		seg = append(seg, byte(c+1), 0x11, 0)
+	}
+	return seg
+}
+
+// A CMYK JPEG (four planes) is costed with the RGBA copy scaling makes of
+// it, which a YCbCr one, scaled in its own planes, does not need.
+func TestJPEGCostCMYK(t *testing.T) {
+	cfg := image.Config{Width: 4000, Height: 3000}
+	const px = 4000 * 3000
+	if got := DecodeCost("image/jpeg", sof(4000, 3000, 3), cfg); got != 3*px {
+		t.Errorf("YCbCr 4:4:4: %d, want %d", got, 3*px)
+	}
+	if got := DecodeCost("image/jpeg", sof(4000, 3000, 4), cfg); got != 4*px+4*px {
+		t.Errorf("CMYK: %d, want %d", got, 8*px)
 	}
 }
