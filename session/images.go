@@ -205,8 +205,8 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
 	}
 	// The decode is costed from the file's first bytes, which hold its
-	// header (a JPEG's frame header comes after its EXIF, at most 64 KiB
-	// a segment); one whose header is not there costs the most it could.
+	// header (a JPEG's frame header comes after its EXIF and the like);
+	// one whose header is not there costs the most it could.
 	head := make([]byte, costHead)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -234,8 +234,9 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 }
 
 // costHead is how much of an image file DecodeImage reads to cost its
-// decode.
-const costHead = 256 << 10
+// decode: room for a JPEG's EXIF, ICC profile and XMP before its frame
+// header.
+const costHead = 1 << 20
 
 // imageConfig tells the format of the image r holds from its first bytes
 // and reads its size from its header, refusing one over the limits.
