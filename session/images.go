@@ -197,7 +197,8 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 		return nil, fmt.Errorf("decode image: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("decode image %s: not a regular file", path)
 	}
 	format, cfg, err := imageConfig(f, maxSide, maxPixels)
@@ -207,7 +208,7 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	// The decode is costed from the file's first bytes, which hold its
 	// header (a JPEG's frame header comes after its EXIF and the like);
 	// one whose header is not there costs the most it could.
-	head := make([]byte, costHead)
+	head := make([]byte, min(fi.Size(), costHead))
 	n, err := f.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
