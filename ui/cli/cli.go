@@ -208,7 +208,7 @@ func readPiped(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read standard input: %w", err)
 	}
 	if int64(len(data)) > limit {
-		return nil, usagef("standard input is larger than %d MiB", limit>>20)
+		return nil, usagef("standard input is larger than %d MiB, muse's limit: pipe less of it (head -c), or save it to a file and attach part of it", limit>>20)
 	}
 	return data, nil
 }
