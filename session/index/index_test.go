@@ -23,7 +23,8 @@ import (
 // newStore opens a store in a fresh directory.
 func newStore(t *testing.T) *session.Store {
 	t.Helper()
-	s, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	dir := t.TempDir()
+	s, err := session.OpenAt(filepath.Join(dir, "data", "sessions"), session.Places{Cache: filepath.Join(dir, "cache")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,7 @@ func (ix *Index) Sync(progress Progress) (int, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
 	n, err := ix.sync(progress)
+	ix.stale.Store(IsBusy(err))
 	if err != nil {
 		return n, fmt.Errorf("update index: %w", err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,8 +29,10 @@ func (a *app) searchCmd() *cobra.Command {
 		Short: "full-text search of every session, from the index",
 		Long: `Search the text of every session: titles, prompts, replies, thinking, tool calls and
 their results, errors and image prompts, on every branch. The search reads
-the index beside the sessions (index.sqlite), which is brought up to date
-first, and built from the sessions when it is missing.
+the index (index.sqlite in the cache folder, see the README's Files), which is
+brought up to date first, and built from the sessions when it is missing.
+While another program holds its lock, the search reads it as it was, and
+says so.
 
 QUERY is words, all of which an entry must hold (case and accents ignored),
 with:
@@ -151,8 +154,15 @@ func openIndex(env Env, store *session.Store) (*index.Index, error) {
 	return ix, err
 }
 
+// errIndexNotCurrent is the Lister's error when the index could not be
+// brought up to date: the store then reads the journals.
+var errIndexNotCurrent = errors.New("the index is not up to date")
+
 // indexLister lists the sessions of store from its index (see
-// session.Store.SetLister), opened as openIndex does.
+// session.Store.SetLister), opened as openIndex does. When another holds
+// the index's lock, or the index is a private one built for this process
+// alone, it fails, and the store lists the journals' own headers, which
+// is current and no slower.
 func indexLister(env Env, store *session.Store) session.Lister {
 	return func() ([]session.Info, error) {
 		ix, err := openIndex(env, store)
@@ -160,7 +170,22 @@ func indexLister(env Env, store *session.Store) session.Lister {
 			return nil, err
 		}
 		defer ix.Close()
+		if ix.Stale() || ix.Private() {
+			return nil, errIndexNotCurrent
+		}
 		return ix.List()
+	}
+}
+
+// indexNotes tells, on standard error, why the index that answers a
+// search may miss something or was slow: another holds its lock, or its
+// folder could not hold it.
+func indexNotes(env Env, store *session.Store, ix *index.Index) {
+	if ix.Stale() {
+		fmt.Fprintln(env.Stderr, "muse: the index is busy (another program is writing it): searched as it was, so the newest changes may be missing; search again later for them")
+	}
+	if ix.Private() {
+		fmt.Fprintf(env.Stderr, "muse: the index cannot be kept in %s: this search built one of its own from the sessions\n", sanitize.Line(store.CacheDir()))
 	}
 }
 
@@ -190,6 +215,7 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		return fail(env, err)
 	}
 	defer func() { ix.Close() }()
+	indexNotes(env, store, ix)
 	res, err := ix.Search(q)
 	if index.IsDamaged(err) {
 		// Damage only a search reads (the full-text table's pages): the

@@ -6,6 +6,7 @@ package picker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -175,12 +176,15 @@ type ListedMsg struct {
 	seq   int
 	// window is index.Result.Window: more matched than were ranked.
 	window int
+	// note says what the answer may lack: the index was busy.
+	note string
 }
 
 // listSessions loads every session for the picker, from the index, which
-// it first brings up to date with the journals.
+// it first brings up to date with the journals; while another holds the
+// index's lock, or the index fails, from the journals' own headers.
 // seq is the number of the search it answers: the last one.
-func listSessions(ix *index.Shared, seq int) tea.Cmd {
+func listSessions(store *session.Store, ix *index.Shared, seq int) tea.Cmd {
 	return func() tea.Msg {
 		idx, err := ix.Get()
 		if err == nil {
@@ -190,13 +194,24 @@ func listSessions(ix *index.Shared, seq int) tea.Cmd {
 		if err == nil {
 			infos, err = idx.List()
 		}
+		note := ""
+		if err != nil && store != nil {
+			if index.IsBusy(err) {
+				note = busyNote + ": the list is read from the sessions themselves"
+			}
+			infos, err = store.ListJournals()
+		}
 		items := make([]list.Item, 0, len(infos))
 		for _, in := range infos {
 			items = append(items, sessionItem{info: in})
 		}
-		return ListedMsg{items: items, err: err, seq: seq}
+		return ListedMsg{items: items, err: err, seq: seq, note: note}
 	}
 }
+
+// busyNote starts the picker's note while another program holds the
+// index's lock.
+const busyNote = "the index is busy (another program is writing it)"
 
 // sessionsIn counts the sessions items are of.
 func sessionsIn(items []list.Item) int {
@@ -232,13 +247,17 @@ func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int
 		if prefix := asTyped(typed); err == nil && len(res.Hits) < searchLimit && prefix != typed {
 			res, err = idx.SearchContext(ctx, index.Query{Text: prefix, Limit: searchLimit, RankWindow: searchWindow})
 		}
+		note := ""
+		if err == nil && idx.Stale() {
+			note = busyNote + ": searched as it was, the newest changes may be missing"
+		}
 		hits := res.Hits
 		items := make([]list.Item, 0, len(hits))
 		for i := range hits {
 			h := hits[i]
 			items = append(items, sessionItem{info: session.Info{ID: h.Session, Title: h.Title}, match: &h})
 		}
-		return ListedMsg{items: items, err: err, query: typed, seq: seq, window: res.Window}
+		return ListedMsg{items: items, err: err, query: typed, seq: seq, window: res.Window, note: note}
 	}
 }
 
@@ -283,7 +302,7 @@ func (p Model) SetStatus(s string) Model {
 func (p Model) Open(open string) (Model, tea.Cmd) {
 	p.mode, p.status, p.open = pickBrowse, "loading…", open
 	p.list.ResetFilter()
-	return p, listSessions(p.index, p.searchSeq)
+	return p, listSessions(p.store, p.index, p.searchSeq)
 }
 
 // SetSize sets the picker's size.
@@ -318,6 +337,9 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			p.status = fmt.Sprintf("%s in %s for %q%s · esc shows all", textfmt.Plural(len(msg.items), "match"),
 				textfmt.Plural(sessionsIn(msg.items), "session"), msg.query, best)
 		}
+		if msg.note != "" && msg.err == nil {
+			p.status = strings.TrimPrefix(p.status+" · "+msg.note, " · ")
+		}
 		// The list counts its rows: hits, when they are a search's.
 		if msg.query != "" {
 			p.list.SetStatusBarItemName("match", "matches")
@@ -351,7 +373,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if item, ok := p.list.SelectedItem().(sessionItem); ok {
 			p.reselect = item.info.ID
 		}
-		return p, listSessions(p.index, p.searchSeq)
+		return p, listSessions(p.store, p.index, p.searchSeq)
 	case tea.KeyMsg:
 		return p.key(msg)
 	}
@@ -366,6 +388,9 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	if p.mode == pickBrowse && !strings.Contains(p.status, "for \"") {
 		p.status = ""
+	}
+	if p.mode == pickSearch && p.refused(msg) {
+		return p, nil
 	}
 	switch p.mode {
 	case pickSearch:
@@ -452,7 +477,7 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if strings.Contains(p.status, "for \"") {
 			p.status = ""
 			p.searchSeq++ // a search still on its way is dropped
-			return p, listSessions(p.index, p.searchSeq)
+			return p, listSessions(p.store, p.index, p.searchSeq)
 		}
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
@@ -478,6 +503,25 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// refused reports whether msg, typed into the search, is refused, and
+// says why in the status: a NUL byte (ctrl+@), which the input would drop
+// without a word, and text that would make the query longer than the
+// input holds, which it would cut. The query stays as it was.
+func (p *Model) refused(msg tea.KeyMsg) bool {
+	if msg.Type == tea.KeyCtrlAt || msg.Type == tea.KeyRunes && slices.Contains(msg.Runes, 0) {
+		p.status = "a NUL byte (ctrl+@) cannot be searched for: it was not typed"
+		return true
+	}
+	if msg.Type != tea.KeyRunes {
+		return false
+	}
+	if n := utf8.RuneCountInString(p.input.Value()) + len(msg.Runes); n > p.input.CharLimit {
+		p.status = fmt.Sprintf("a search holds at most %d characters, and this would make %d: it was not typed; search for a few words of it", p.input.CharLimit, n)
+		return true
+	}
+	return false
 }
 
 // searchHelp is the help line while a search is typed.
@@ -526,7 +570,7 @@ func (p *Model) search() tea.Cmd {
 	text := strings.TrimSpace(p.input.Value())
 	if text == "" {
 		p.status = ""
-		return listSessions(p.index, p.searchSeq)
+		return listSessions(p.store, p.index, p.searchSeq)
 	}
 	p.status = "searching…"
 	ctx, stop := context.WithCancel(context.Background())
