@@ -193,3 +193,59 @@ func TestLockRefusesAHardLink(t *testing.T) {
 	}
 	target.assertUnchanged(t)
 }
+
+// A store whose locks are in a folder of their own (the state folder, out
+// of the data folder) honours the lock an older muse holds beside the
+// journal, killed or not: its pid is named, and once it is gone the old
+// file is removed and the lock is taken in the lock folder, never beside
+// the journal.
+func TestLockHonoursAnOlderMuse(t *testing.T) {
+	old, _ := newTestStore(t)
+	sess, err := old.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenAt(old.Dir(), Places{Locks: filepath.Join(t.TempDir(), "locks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$") // an older muse: its lock beside the journal
+	cmd.Env = append(os.Environ(), envLockDir+"="+old.Dir(), envLockID+"="+sess.ID)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	_, err = s.Lock(sess.ID)
+	if want := fmt.Sprintf("(pid %d)", cmd.Process.Pid); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Lock while an older muse holds it: %v, want ErrLocked naming %s", err, want)
+	}
+	if _, err := os.Stat(s.lockPath(sess.ID)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused lock left its file in the lock folder: %v", err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	unlock, err := s.Lock(sess.ID)
+	if err != nil {
+		t.Fatalf("Lock once the older muse was killed: %v", err)
+	}
+	if _, err := os.Stat(old.lockPath(sess.ID)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the older muse's lock file stays beside the journal: %v", err)
+	}
+	if _, err := os.Stat(s.lockPath(sess.ID)); err != nil || filepath.Dir(s.lockPath(sess.ID)) != s.LockDir() {
+		t.Errorf("the lock is not in the lock folder: %v", err)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if des, _ := os.ReadDir(s.LockDir()); len(des) != 0 {
+		t.Errorf("unlock left %d files in the lock folder", len(des))
+	}
+}

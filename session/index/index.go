@@ -52,7 +52,8 @@ const FileName = "index.sqlite"
 // version is the schema of the index, and of what its rows hold, kept in
 // PRAGMA user_version; a file of another version is rebuilt. 4: titles
 // that are not the first prompt have rows, image prompts count as turns.
-const version = 4
+// 5: the look notes the stamp of the lock folder too.
+const version = 5
 
 // schema creates the tables of an empty index. entries holds one row per
 // entry of every branch; texts, an FTS5 table without content of its own,
@@ -104,6 +105,10 @@ CREATE TABLE look(
 	dir_ctime INTEGER NOT NULL,
 	dir_dev INTEGER NOT NULL,
 	dir_ino INTEGER NOT NULL,
+	locks_mtime INTEGER NOT NULL,
+	locks_ctime INTEGER NOT NULL,
+	locks_dev INTEGER NOT NULL,
+	locks_ino INTEGER NOT NULL,
 	locked TEXT NOT NULL,
 	at INTEGER NOT NULL
 );
