@@ -29,7 +29,7 @@ func (a *app) searchCmd() *cobra.Command {
 		Short: "full-text search of every session, from the index",
 		Long: `Search the text of every session: titles, prompts, replies, thinking, tool calls and
 their results, errors and image prompts, on every branch. The search reads
-the index (index.sqlite in the cache folder, see the README's Files), which is
+the index (index.sqlite in the cache folder; muse doctor shows where), which is
 brought up to date first, and built from the sessions when it is missing.
 While another program holds its lock, the search reads it as it was, and
 says so.
