@@ -48,14 +48,13 @@ func holdLock(dir, id string) {
 	os.Exit(2)
 }
 
-func TestLockOtherProcess(t *testing.T) {
-	s, _ := newTestStore(t)
-	sess, err := s.Create(Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
+// lockInChild starts a process that locks the session id of the store in
+// dir, laid out as Open lays it out, and holds the lock until it is killed
+// (at the latest when the test ends).
+func lockInChild(t *testing.T, dir, id string) *exec.Cmd {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envLockDir+"="+s.Dir(), envLockID+"="+sess.ID)
+	cmd.Env = append(os.Environ(), envLockDir+"="+dir, envLockID+"="+id)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +62,20 @@ func TestLockOtherProcess(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "locked\n" {
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
 		t.Fatalf("child said %q, %v", line, err)
 	}
+	return cmd
+}
+
+func TestLockOtherProcess(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := lockInChild(t, s.Dir(), sess.ID)
 
 	_, err = s.Lock(sess.ID)
 	if !errors.Is(err, ErrLocked) {
@@ -209,19 +217,7 @@ func TestLockHonoursAnOlderMuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$") // an older muse: its lock beside the journal
-	cmd.Env = append(os.Environ(), envLockDir+"="+old.Dir(), envLockID+"="+sess.ID)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
+	cmd := lockInChild(t, old.Dir(), sess.ID) // an older muse: its lock beside the journal
 	_, err = s.Lock(sess.ID)
 	if want := fmt.Sprintf("(pid %d)", cmd.Process.Pid); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Lock while an older muse holds it: %v, want ErrLocked naming %s", err, want)
