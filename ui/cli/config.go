@@ -164,13 +164,12 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
+		// Its models are its own: a profile's or MUSE_MODEL's names are
+		// for the real service, and only --model and --image-model change
+		// what the demo is asked for.
 		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", api.DefaultVersionHeader
-		if c.params.Model == "" {
-			c.params.Model = demoModel
-		}
-		if c.imageModel == "" {
-			c.imageModel = demoImageModel
-		}
+		c.params.Model = first(f.model, demoModel)
+		c.imageModel = first(f.imageModel, demoImageModel)
 		// The demo offers its tool, so demo:tool shows the approval with no
 		// configuration.
 		def, argv := demo.TimeTool()

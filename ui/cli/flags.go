@@ -253,9 +253,12 @@ Environment:
 Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which must exist):
   Each [profiles.NAME] table may set base_url, model, image_model, max_tokens,
   system, temperature, top_p, top_k, stop_sequences, thinking_budget, theme,
-  provider_version, version_header, user_id, image_size, negative_prompt,
-  prompt_extend, watermark, max_tool_rounds, tool_timeout ("45s"), save
-  (false: like --no-save), mouse (false: like --no-mouse), [keys] and [[tools]].
+  notify (off, bell, osc9, osc777), provider_version, version_header, user_id,
+  image_size, negative_prompt, prompt_extend, watermark, max_tool_rounds,
+  tool_timeout ("45s"), request_timeout, stall_timeout, credential_timeout,
+  save (false: like --no-save), mouse (false: like --no-mouse), [keys],
+  [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
+  or url, headers, token_env, token_cmd; allow lists tools run unasked).
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell
   command that prints it (at most 64 KiB) within credential_timeout (default

@@ -334,13 +334,32 @@ func (o *textOut) write(s string) {
 // stream request comes whole that way), in its deltas, and in the blocks of
 // message_start. A block started again (no server does that) adds its text
 // after what came before; text for a block never started, or for a block
-// that holds no text, is none of the reply's text.
+// that holds no text, is none of the reply's text. Text that comes after a
+// block of another kind (a server tool's call or result) is set apart from
+// the text before it by a blank line, as the chat screen sets them apart;
+// text blocks that follow each other (as citations split them) join.
 type replyText struct {
 	isText map[int]bool // each block started, by its index: whether it holds text
+	wrote  bool         // some text was returned
+	other  bool         // a block without text started since the last text block
+	apart  bool         // the next text returned starts with a blank line
 }
 
 // add returns the text ev adds to the reply.
 func (r *replyText) add(ev api.Event) string {
+	s := r.text(ev)
+	if s == "" {
+		return ""
+	}
+	if r.apart {
+		s, r.apart = "\n\n"+s, false
+	}
+	r.wrote = true
+	return s
+}
+
+// text returns the text of the reply that ev holds.
+func (r *replyText) text(ev api.Event) string {
 	switch ev.Type {
 	case api.EventMessageStart:
 		if ev.Message == nil {
@@ -373,8 +392,13 @@ func (r *replyText) start(index int, b api.ContentBlock) string {
 	}
 	r.isText[index] = b.Type == api.BlockText
 	if b.Type != api.BlockText {
+		r.other = true
 		return ""
 	}
+	if r.other && r.wrote {
+		r.apart = true
+	}
+	r.other = false
 	return b.Text
 }
 

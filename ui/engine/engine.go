@@ -92,6 +92,9 @@ type Config struct {
 	MaxReplySize int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Ticker makes the ticker that checkpoints a stalled stream: its
+	// ticks and how to stop it. nil means a time.Ticker of d.
+	Ticker func(d time.Duration) (<-chan time.Time, func())
 }
 
 // Turn says what a turn does: send a new prompt, regenerate the reply to
@@ -186,6 +189,12 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	r := &runner{cfg: cfg, w: w, emit: emit, approve: approve, always: map[string]bool{}}
 	if r.cfg.Now == nil {
 		r.cfg.Now = time.Now
+	}
+	if r.cfg.Ticker == nil {
+		r.cfg.Ticker = func(d time.Duration) (<-chan time.Time, func()) {
+			t := time.NewTicker(d)
+			return t.C, t.Stop
+		}
 	}
 	if r.cfg.MaxRounds <= 0 {
 		r.cfg.MaxRounds = defaultMaxRounds
@@ -469,11 +478,11 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	tickerDone := make(chan struct{})
 	go func() {
 		defer close(tickerDone)
-		t := time.NewTicker(r.cfg.CheckpointEvery)
-		defer t.Stop()
+		ticks, stop := r.cfg.Ticker(r.cfg.CheckpointEvery)
+		defer stop()
 		for {
 			select {
-			case <-t.C:
+			case <-ticks:
 				mu.Lock()
 				checkpoint(r.cfg.Now())
 				mu.Unlock()

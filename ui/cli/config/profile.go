@@ -51,6 +51,10 @@ var profileKeys = map[string]func(p *Profile, v value){
 // profileKeyNames lists the keys of a profile, for suggestions.
 var profileKeyNames = sortedKeys(profileKeys)
 
+// ProfileKeys lists every key a [profiles.NAME] table may set, sorted, so
+// that the help can be checked against it.
+func ProfileKeys() []string { return slices.Clone(profileKeyNames) }
+
 // readProfile reads one [profiles.NAME] table, which starts at line.
 func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {
 	p := &Profile{Name: name}
