@@ -138,17 +138,7 @@ func TestIndexPlace(t *testing.T) {
 	}
 	ix.Close()
 
-	// A file where the cache folder should be: a folder's mode would not
-	// stop root, who runs CI.
-	dir := t.TempDir()
-	ro, err := session.OpenAt(store.Dir(), session.Places{Cache: filepath.Join(dir, "file")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o400); err != nil {
-		t.Fatal(err)
-	}
-	ix = openCurrent(t, ro)
+	ix = openCurrent(t, cacheless(t, store))
 	if !ix.Private() {
 		t.Fatalf("the index is at %s, in a cache that cannot hold it", ix.Path())
 	}
@@ -160,4 +150,33 @@ func TestIndexPlace(t *testing.T) {
 	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the private index's folder stays: %v", err)
 	}
+}
+
+// OpenKept never builds an index of its own where the cache folder cannot
+// hold one: a list has no use for it.
+func TestOpenKeptBuildsNoPrivateIndex(t *testing.T) {
+	store := newStore(t)
+	prompt(t, store, "quokka")
+	if ix, err := OpenKept(cacheless(t, store), nil); !errors.Is(err, ErrNotKept) {
+		if ix != nil {
+			ix.Close()
+		}
+		t.Fatalf("OpenKept with a cache that cannot hold the index: %v, want ErrNotKept", err)
+	}
+}
+
+// cacheless returns the store of the journals of store with a cache folder
+// that cannot hold an index: a file where the folder should be (a folder's
+// mode would not stop root, who runs CI).
+func cacheless(t *testing.T, store *session.Store) *session.Store {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.OpenAt(store.Dir(), session.Places{Cache: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -146,6 +146,16 @@ const lockWait = 250 * time.Millisecond
 // index is one of the process's own, in a temporary folder: Private says
 // so, and Close removes it.
 func Open(store *session.Store) (*Index, error) {
+	return openPlace(store, true)
+}
+
+// ErrNotKept is OpenKept's error when the cache folder cannot hold the
+// index.
+var ErrNotKept = errors.New("the cache folder cannot hold the index")
+
+// openPlace is Open; private says whether an index of the process's own
+// may stand in for one the cache folder cannot hold, else ErrNotKept.
+func openPlace(store *session.Store, private bool) (*Index, error) {
 	dir := store.CacheDir()
 	if dir != store.Dir() {
 		removeFiles(filepath.Join(store.Dir(), FileName)) // an older muse's; not there, or in a folder muse may only read, it stays
@@ -153,6 +163,9 @@ func Open(store *session.Store) (*Index, error) {
 	ix, err := openIn(store, dir)
 	if err == nil {
 		return ix, nil
+	}
+	if !private {
+		return nil, fmt.Errorf("%w: %w", ErrNotKept, err)
 	}
 	tmp, terr := os.MkdirTemp("", "muse-index-")
 	if terr != nil {
@@ -193,7 +206,20 @@ func openIn(store *session.Store, dir string) (*Index, error) {
 // damaged while it is read is rebuilt from the journals. When another
 // holds the index's lock, it is returned as it was, with Stale set.
 func OpenCurrent(store *session.Store, progress Progress) (*Index, error) {
-	ix, err := Open(store)
+	return openUpToDate(store, progress, true)
+}
+
+// OpenKept is OpenCurrent, but never builds an index of the process's
+// own: when the cache folder cannot hold the index, it fails with an error
+// wrapping ErrNotKept. A list, which the journals give as fast, has no use
+// for an index built from them all for one look.
+func OpenKept(store *session.Store, progress Progress) (*Index, error) {
+	return openUpToDate(store, progress, false)
+}
+
+// openUpToDate is OpenCurrent, with openPlace's private.
+func openUpToDate(store *session.Store, progress Progress, private bool) (*Index, error) {
+	ix, err := openPlace(store, private)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +229,7 @@ func OpenCurrent(store *session.Store, progress Progress) (*Index, error) {
 		if err := removeFiles(ix.path); err != nil {
 			return nil, fmt.Errorf("remove the damaged index: %w", err)
 		}
-		if ix, err = Open(store); err != nil {
+		if ix, err = openPlace(store, private); err != nil {
 			return nil, err
 		}
 		_, err = ix.Sync(progress)

@@ -66,14 +66,21 @@ func (s *Shared) open() *Index {
 }
 
 // close closes the index if it was opened, and never opens it after. It
-// does not wait for a goroutine opening it: that one closes it.
+// does not wait for a goroutine opening it: the index is closed once that
+// one is done.
 func (s *Shared) close() error {
 	if !s.mu.TryLock() {
-		go func() { // the opening goroutine is done when the lock is free
-			s.close()
+		go func() {
+			s.mu.Lock()
+			s.closeLocked()
 		}()
 		return nil
 	}
+	return s.closeLocked()
+}
+
+// closeLocked is close, with s.mu held, which it releases.
+func (s *Shared) closeLocked() error {
 	defer s.mu.Unlock()
 	prev := s.state
 	s.state = closed

@@ -136,6 +136,12 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 // openIndex opens the index of store, up to date with the journals, with
 // its progress on standard error when that is a terminal.
 func openIndex(env Env, store *session.Store) (*index.Index, error) {
+	return openIndexWith(env, store, index.OpenCurrent)
+}
+
+// openIndexWith is openIndex, opening with open: index.OpenCurrent or
+// index.OpenKept.
+func openIndexWith(env Env, store *session.Store, open func(*session.Store, index.Progress) (*index.Index, error)) (*index.Index, error) {
 	var progress index.Progress
 	shown := false
 	if env.StderrTTY {
@@ -147,7 +153,7 @@ func openIndex(env Env, store *session.Store) (*index.Index, error) {
 			fmt.Fprintf(env.Stderr, "\rindexing sessions: %d of %d", done, total)
 		}
 	}
-	ix, err := index.OpenCurrent(store, progress)
+	ix, err := open(store, progress)
 	if shown {
 		fmt.Fprint(env.Stderr, "\r\x1b[K")
 	}
@@ -159,18 +165,18 @@ func openIndex(env Env, store *session.Store) (*index.Index, error) {
 var errIndexNotCurrent = errors.New("the index is not up to date")
 
 // indexLister lists the sessions of store from its index (see
-// session.Store.SetLister), opened as openIndex does. When another holds
-// the index's lock, or the index is a private one built for this process
-// alone, it fails, and the store lists the journals' own headers, which
-// is current and no slower.
+// session.Store.SetLister), opened as openIndex does, but never one built
+// for this process alone (index.OpenKept). When another holds the index's
+// lock, or the cache folder cannot hold it, it fails, and the store lists
+// the journals' own headers, which is current.
 func indexLister(env Env, store *session.Store) session.Lister {
 	return func() ([]session.Info, error) {
-		ix, err := openIndex(env, store)
+		ix, err := openIndexWith(env, store, index.OpenKept)
 		if err != nil {
 			return nil, err
 		}
 		defer ix.Close()
-		if ix.Stale() || ix.Private() {
+		if ix.Stale() {
 			return nil, errIndexNotCurrent
 		}
 		return ix.List()
