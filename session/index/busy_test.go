@@ -1,6 +1,7 @@
 package index
 
 import (
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -179,4 +180,32 @@ func cacheless(t *testing.T, store *session.Store) *session.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// An index file no one can read while another holds it (one not in WAL
+// mode, inside BEGIN EXCLUSIVE) is not taken for a foreign file: Open
+// says it is busy, and neither removes it nor builds one of its own.
+func TestUnreadableWhileHeldIsNotRemoved(t *testing.T) {
+	store := newStore(t)
+	if err := os.MkdirAll(store.CacheDir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(store.CacheDir(), FileName)
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("PRAGMA journal_mode = DELETE; CREATE TABLE other(a)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	release := indextest.HoldLock(t, path)
+	ix, err := Open(store)
+	if ix != nil || !IsBusy(err) {
+		t.Fatalf("Open of an index held exclusively: %v, %v; want a busy error", ix, err)
+	}
+	release()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the held file was removed: %v", err)
+	}
 }

@@ -161,8 +161,8 @@ func openPlace(store *session.Store, private bool) (*Index, error) {
 		removeFiles(filepath.Join(store.Dir(), FileName)) // an older muse's; not there, or in a folder muse may only read, it stays
 	}
 	ix, err := openIn(store, dir)
-	if err == nil {
-		return ix, nil
+	if err == nil || IsBusy(err) {
+		return ix, err // busy: another writes it, and it is no worse for that
 	}
 	if !private {
 		return nil, fmt.Errorf("%w: %w", ErrNotKept, err)
@@ -188,6 +188,9 @@ func openIn(store *session.Store, dir string) (*Index, error) {
 	ix, err := open(store, path)
 	if err == nil {
 		return ix, nil
+	}
+	if IsBusy(err) {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	// Of another version, foreign or corrupt: it is only derived, so
 	// start again.

@@ -174,26 +174,20 @@ func (u *Updater) run() {
 
 // Flush writes the changes gathered so far to the index now, and returns
 // the error of doing so, if any.
-func (u *Updater) Flush() error {
+func (u *Updater) Flush() error { return u.flush(u.shared.Get) }
+
+// flush writes the changes gathered so far to the index get returns.
+func (u *Updater) flush(get func() (*Index, error)) error {
 	u.ioMu.Lock()
 	defer u.ioMu.Unlock()
 	u.mu.Lock()
-	ids := make([]string, 0, len(u.dirty))
-	for id := range u.dirty {
-		ids = append(ids, id)
-	}
+	ids := slices.Collect(maps.Keys(u.dirty))
 	clear(u.dirty)
 	u.mu.Unlock()
 	if len(ids) == 0 {
 		return nil
 	}
-	ix, err := u.shared.Get()
-	return u.update(ix, ids, err)
-}
-
-// update writes the journals of ids to ix, if err is nil, and notes what
-// is left to write.
-func (u *Updater) update(ix *Index, ids []string, err error) error {
+	ix, err := get()
 	var changed []string
 	if err == nil {
 		changed, err = ix.Update(ids)
@@ -223,15 +217,7 @@ func (u *Updater) Close() error {
 	<-u.done
 	var err error
 	if ix := u.shared.open(); ix != nil {
-		u.ioMu.Lock()
-		u.mu.Lock()
-		ids := slices.Collect(maps.Keys(u.dirty))
-		clear(u.dirty)
-		u.mu.Unlock()
-		if len(ids) > 0 {
-			err = u.update(ix, ids, nil)
-		}
-		u.ioMu.Unlock()
+		err = u.flush(func() (*Index, error) { return ix, nil })
 	}
 	return errors.Join(err, u.shared.close())
 }

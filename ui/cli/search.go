@@ -217,6 +217,9 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		return fail(env, err)
 	}
 	ix, err := openIndex(env, store)
+	if index.IsBusy(err) {
+		return fail(env, errors.New("the index is busy (another program is writing it) and cannot be read yet: search again in a moment"))
+	}
 	if err != nil {
 		return fail(env, err)
 	}
