@@ -46,27 +46,12 @@ func (s *Store) List() ([]Info, error) {
 	return infos, nil
 }
 
-// ListJournals is List from the journals' own headers, never from the
-// store's Lister: what a caller that found the Lister's index busy or
-// failing lists.
-func (s *Store) ListJournals() ([]Info, error) {
-	infos, err := s.listJournals()
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	return infos, nil
-}
-
 func (s *Store) list() ([]Info, error) {
 	if l := s.lister.Load(); l != nil {
 		if infos, err := (*l)(); err == nil {
 			return infos, nil
 		}
 	}
-	return s.listJournals()
-}
-
-func (s *Store) listJournals() ([]Info, error) {
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
 		return nil, err

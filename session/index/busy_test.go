@@ -3,8 +3,12 @@ package index
 import (
 	"database/sql"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -207,5 +211,45 @@ func TestUnreadableWhileHeldIsNotRemoved(t *testing.T) {
 	release()
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("the held file was removed: %v", err)
+	}
+}
+
+// While another holds the index's lock, ListCurrent lists what the
+// journals hold, as they are: sessions added, grown, renamed and deleted
+// since the index last looked, read from their journals, the others from
+// the index.
+func TestListCurrentUnderAHeldLock(t *testing.T) {
+	store := newStore(t)
+	ids := sessions(t, store, rand.New(rand.NewPCG(3, 4)), 6)
+	openCurrent(t, store).Close()
+	indextest.HoldLock(t, filepath.Join(store.CacheDir(), FileName))
+	prompt(t, store, "added under the lock")
+	appendBehind(t, store, ids[0])
+	if err := store.Rename(ids[1], "renamed under the lock"); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Delete(ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	ix := openCurrent(t, store)
+	if !ix.Stale() {
+		t.Fatal("the index synced under the lock")
+	}
+	got, err := ix.ListCurrent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := store.List() // the journals: no Lister here
+	if err != nil {
+		t.Fatal(err)
+	}
+	brief := func(infos []session.Info) (out []string) {
+		for _, in := range infos {
+			out = append(out, fmt.Sprintf("%s %q %d %s", in.ID, in.Title, in.Messages, in.Updated.UTC()))
+		}
+		return out
+	}
+	if g, w := brief(got), brief(want); !slices.Equal(g, w) {
+		t.Fatalf("ListCurrent:\n%s\nthe journals:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
 	}
 }

@@ -160,15 +160,12 @@ func openIndexWith(env Env, store *session.Store, open func(*session.Store, inde
 	return ix, err
 }
 
-// errIndexNotCurrent is the Lister's error when the index could not be
-// brought up to date: the store then reads the journals.
-var errIndexNotCurrent = errors.New("the index is not up to date")
-
 // indexLister lists the sessions of store from its index (see
 // session.Store.SetLister), opened as openIndex does, but never one built
-// for this process alone (index.OpenKept). When another holds the index's
-// lock, or the cache folder cannot hold it, it fails, and the store lists
-// the journals' own headers, which is current.
+// for this process alone (index.OpenKept): when the cache folder cannot
+// hold it, it fails, and the store reads the journals. While another holds
+// the index's lock, the index as it was serves, with the journals that
+// changed since read anew (index.ListCurrent).
 func indexLister(env Env, store *session.Store) session.Lister {
 	return func() ([]session.Info, error) {
 		ix, err := openIndexWith(env, store, index.OpenKept)
@@ -177,7 +174,7 @@ func indexLister(env Env, store *session.Store) session.Lister {
 		}
 		defer ix.Close()
 		if ix.Stale() {
-			return nil, errIndexNotCurrent
+			return ix.ListCurrent()
 		}
 		return ix.List()
 	}

@@ -13,19 +13,19 @@ import (
 )
 
 // While another program holds the index's lock, the picker does not wait
-// for it: the list comes from the journals themselves, a search reads the
-// index as it was, and each says so.
+// for it: the list comes from the index as it was and the journals that
+// changed since, a search reads the index as it was, and each says so.
 func TestPickerAtABusyIndex(t *testing.T) {
 	p := threeSessions(t)
 	indextest.HoldLock(t, filepath.Join(p.store.CacheDir(), index.FileName))
 	w := newSession(t, p, "capybara written while the index is held")
 
-	msg := listSessions(p.store, p.index, p.searchSeq)().(ListedMsg)
+	msg := listSessions(p.index, p.searchSeq)().(ListedMsg)
 	if msg.err != nil || len(msg.items) != 4 || !strings.Contains(msg.note, "the index is busy") {
-		t.Fatalf("the list at a held lock: %d sessions, %v, note %q; want 4 from the journals, with a note", len(msg.items), msg.err, msg.note)
+		t.Fatalf("the list at a held lock: %d sessions, %v, note %q; want 4, the new one from its journal, with a note", len(msg.items), msg.err, msg.note)
 	}
 	p, _ = p.Update(msg)
-	if !strings.Contains(p.status, "read from the sessions themselves") {
+	if !strings.Contains(p.status, "read from their journals") {
 		t.Fatalf("the status says %q", p.status)
 	}
 

@@ -182,24 +182,23 @@ type ListedMsg struct {
 
 // listSessions loads every session for the picker, from the index, which
 // it first brings up to date with the journals; while another holds the
-// index's lock, or the index fails, from the journals' own headers.
+// index's lock, from the index as it was and the journals that changed
+// since (index.ListCurrent).
 // seq is the number of the search it answers: the last one.
-func listSessions(store *session.Store, ix *index.Shared, seq int) tea.Cmd {
+func listSessions(ix *index.Shared, seq int) tea.Cmd {
 	return func() tea.Msg {
 		idx, err := ix.Get()
 		if err == nil {
 			_, err = idx.Sync(nil)
 		}
 		var infos []session.Info
-		if err == nil {
-			infos, err = idx.List()
-		}
 		note := ""
-		if err != nil && store != nil {
-			if index.IsBusy(err) {
-				note = busyNote + ": the list is read from the sessions themselves"
-			}
-			infos, err = store.ListJournals()
+		switch {
+		case index.IsBusy(err):
+			note = busyNote + ": the sessions changed since are read from their journals"
+			infos, err = idx.ListCurrent()
+		case err == nil:
+			infos, err = idx.List()
 		}
 		items := make([]list.Item, 0, len(infos))
 		for _, in := range infos {
@@ -302,7 +301,7 @@ func (p Model) SetStatus(s string) Model {
 func (p Model) Open(open string) (Model, tea.Cmd) {
 	p.mode, p.status, p.open = pickBrowse, "loading…", open
 	p.list.ResetFilter()
-	return p, listSessions(p.store, p.index, p.searchSeq)
+	return p, listSessions(p.index, p.searchSeq)
 }
 
 // SetSize sets the picker's size.
@@ -373,7 +372,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if item, ok := p.list.SelectedItem().(sessionItem); ok {
 			p.reselect = item.info.ID
 		}
-		return p, listSessions(p.store, p.index, p.searchSeq)
+		return p, listSessions(p.index, p.searchSeq)
 	case tea.KeyMsg:
 		return p.key(msg)
 	}
@@ -477,7 +476,7 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if strings.Contains(p.status, "for \"") {
 			p.status = ""
 			p.searchSeq++ // a search still on its way is dropped
-			return p, listSessions(p.store, p.index, p.searchSeq)
+			return p, listSessions(p.index, p.searchSeq)
 		}
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
@@ -570,7 +569,7 @@ func (p *Model) search() tea.Cmd {
 	text := strings.TrimSpace(p.input.Value())
 	if text == "" {
 		p.status = ""
-		return listSessions(p.store, p.index, p.searchSeq)
+		return listSessions(p.index, p.searchSeq)
 	}
 	p.status = "searching…"
 	ctx, stop := context.WithCancel(context.Background())
