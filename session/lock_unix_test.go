@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -218,6 +219,20 @@ func TestLockHonoursAnOlderMuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := lockInChild(t, old.Dir(), sess.ID) // an older muse: its lock beside the journal
+	left, err := old.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old.lockPath(left.ID), nil, 0o600); err != nil { // left by a muse now gone
+		t.Fatal(err)
+	}
+	sc, err := s.Scan()
+	if err != nil || !slices.Equal(sc.Locked, []string{sess.ID}) {
+		t.Fatalf("Scan: locked %v, %v; want the older muse's %s", sc.Locked, err, sess.ID)
+	}
+	if _, err := os.Stat(old.lockPath(left.ID)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Scan left a lock file no one holds beside the journal: %v", err)
+	}
 	_, err = s.Lock(sess.ID)
 	if want := fmt.Sprintf("(pid %d)", cmd.Process.Pid); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Lock while an older muse holds it: %v, want ErrLocked naming %s", err, want)

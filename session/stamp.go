@@ -66,7 +66,8 @@ type Scan struct {
 // A muse changes a journal in place only while it holds the session's
 // lock, whose file it creates before and removes after: so while the
 // directory keeps the stamp of a steady scan, only the journals of the
-// sessions then locked can differ from what the scan found.
+// sessions then locked can differ from what the scan found. A lock file
+// an older muse left beside a journal, and no one holds, is removed.
 func (s *Store) Scan() (Scan, error) {
 	before, err := s.DirStamp()
 	if err != nil {
@@ -89,11 +90,14 @@ func (s *Store) Scan() (Scan, error) {
 		}
 	}
 	// The store's directory holds the locks of older muses, and of a
-	// store whose lock folder it is.
+	// store whose lock folder it is. An older muse's lock file that no
+	// one holds is removed: it would travel with the data folder.
 	for _, de := range des {
 		name := de.Name()
 		if id, ok := strings.CutSuffix(name, lockExt); ok && validID(id) {
-			sc.Locked = append(sc.Locked, id)
+			if _, held := s.oldLockHeld(id); held || s.places.Locks == s.dir {
+				sc.Locked = append(sc.Locked, id)
+			}
 			continue
 		}
 		id, ok := strings.CutSuffix(name, journalExt)

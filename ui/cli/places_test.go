@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -51,9 +52,10 @@ func dataFiles(t *testing.T, dir string) map[string]string {
 
 // The data folder an older muse left, with its index and a lock file
 // beside the journals, is cleaned on the first start: the old index is
-// removed (it is derived), the new one is in XDG_CACHE_HOME, a lock file
-// no muse holds is removed when its session is next opened, and the new
-// locks are in XDG_STATE_HOME. The journals stay.
+// removed (it is derived), the new one is in XDG_CACHE_HOME, the lock
+// files no muse holds are removed by the first look at the sessions (and
+// by the session's next opening), and the new locks are in
+// XDG_STATE_HOME. The journals stay.
 func TestOldLayoutCleaned(t *testing.T) {
 	env := placesEnv(t)
 	dir := filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions")
@@ -67,11 +69,18 @@ func TestOldLayoutCleaned(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	other := seedSession(t, old, session.Params{Model: "demo-chat"}, "", session.Entry{Kind: session.KindUser, Text: "other"})
+	if err := os.WriteFile(filepath.Join(dir, other+".lock"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if r := runSessions(t, env, false, "", "sessions", "search", "pineapple"); r.code != ExitOK {
 		t.Fatalf("search: %+v", r)
 	}
 	if _, err := os.Stat(filepath.Join(env["XDG_CACHE_HOME"], "muse", index.FileName)); err != nil {
 		t.Fatalf("the index is not in XDG_CACHE_HOME: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, other+".lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the first look at the sessions left an older muse's lock file no one holds: %v", err)
 	}
 	if r := runMain(t, env, "", "--demo", "-c", "-p", "and more"); r.code != ExitOK {
 		t.Fatalf("-c -p: %+v", r)
@@ -85,8 +94,8 @@ func TestOldLayoutCleaned(t *testing.T) {
 			t.Errorf("the sessions folder still holds %s", de.Name())
 		}
 	}
-	if len(des) != 1 {
-		t.Errorf("the sessions folder holds %d files, want the one journal", len(des))
+	if len(des) != 2 {
+		t.Errorf("the sessions folder holds %d files, want the two journals", len(des))
 	}
 	if _, err := os.Stat(filepath.Join(env["XDG_STATE_HOME"], "muse", "locks")); err != nil {
 		t.Errorf("no lock folder in XDG_STATE_HOME: %v", err)
