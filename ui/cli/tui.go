@@ -39,7 +39,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 			return fail(env, err)
 		}
 	}
-	files, err := attachFiles(f.attach)
+	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -78,9 +78,12 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
+	if len(warnings) > 0 {
+		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
+	}
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {
-			opts.Notice = "piped input not attached: " + sanitize.Line(err.Error())
+			opts.Notice = strings.TrimPrefix(opts.Notice+" · piped input not attached: "+sanitize.Line(err.Error()), " · ")
 		} else {
 			opts.Attach = append(opts.Attach, file)
 		}

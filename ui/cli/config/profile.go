@@ -38,6 +38,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"watermark":          flag(func(p *Profile) **bool { return &p.Watermark }),
 	"save":               flag(func(p *Profile) **bool { return &p.Save }),
 	"mouse":              flag(func(p *Profile) **bool { return &p.Mouse }),
+	"mcp_expand_env":     flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
 	"tool_timeout":       timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
 	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
 	"request_timeout":    timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
