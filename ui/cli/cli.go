@@ -176,13 +176,22 @@ func sessionsDir(env Env) (string, error) {
 	return dir, nil
 }
 
-// openStore opens the session store at its default place.
+// openStore opens the session store at its default place, with its index
+// and locks in this machine's own folders (dirs.CacheDir, dirs.LockDir),
+// out of the data folder.
 func openStore(env Env) (*session.Store, error) {
 	dir, err := sessionsDir(env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := session.Open(dir)
+	var places session.Places
+	if places.Cache, err = dirs.CacheDir(env.dirGetenv(), env.goos); err != nil {
+		return nil, usagef("%v: set HOME (USERPROFILE on Windows) or XDG_CACHE_HOME", err)
+	}
+	if places.Locks, err = dirs.LockDir(env.dirGetenv(), env.goos); err != nil {
+		return nil, usagef("%v: set HOME (USERPROFILE on Windows) or XDG_STATE_HOME", err)
+	}
+	st, err := session.OpenAt(dir, places)
 	if err != nil {
 		return nil, fmt.Errorf("open the session directory: %w", err)
 	}
