@@ -22,6 +22,8 @@ type Client struct {
 	apiKey          string
 	version         string
 	versionHeader   string
+	versionOne      bool // WithVersionHeader chose the one header to send
+	insecureHTTP    bool // a credential may go over plain http to another host
 	userAgent       string
 	http            *http.Client
 	ownHTTP         bool // http was built by New, so Close may release its connections
@@ -71,6 +73,11 @@ func New(baseURL string, opts ...Option) *Client {
 	}
 	return c
 }
+
+// Check returns the configuration mistake that fails every request of the
+// client, such as an unusable base URL or a credential over plain http to
+// another host, or nil.
+func (c *Client) Check() error { return c.configErr }
 
 // BaseURL returns the service address the client talks to.
 func (c *Client) BaseURL() string { return c.baseURL }

@@ -22,6 +22,9 @@ type APIError struct {
 	Message string
 	// RequestID is the request-id header of the response, if any.
 	RequestID string
+	// URL is the address that was tried, credentials and query left out;
+	// set for a 404, whose usual cause is a wrong base URL.
+	URL string
 }
 
 // Error formats the error as "<status> <type>: <message>", or, for an error
@@ -51,6 +54,9 @@ func (e *APIError) Error() string {
 	if inStream {
 		b.WriteString(" (in the stream, after HTTP 200)")
 	}
+	if e.URL != "" {
+		b.WriteString(" (at " + e.URL + ")")
+	}
 	return b.String()
 }
 
@@ -61,8 +67,10 @@ func (e *APIError) Hint() string {
 		return "check MUSE_ACCESS_TOKEN or MUSE_API_KEY"
 	case e.Status == http.StatusForbidden || e.Type == "permission_error":
 		return "this credential may not use that model or endpoint"
+	case e.Status == http.StatusNotFound && e.URL != "" && e.Type != "not_found_error":
+		return "nothing answers at " + e.URL + ": set the base URL (MUSE_BASE_URL, ANTHROPIC_BASE_URL or base_url) to the address before /v1/messages, as the provider's docs give it"
 	case e.Status == http.StatusNotFound || e.Type == "not_found_error":
-		return "check the base URL and the model name"
+		return "check the base URL and the model name (muse models lists the models)"
 	case e.Status == http.StatusTooManyRequests || e.Type == "rate_limit_error":
 		return "rate limited: wait a moment, then /retry"
 	case e.Status == 529 || e.Type == "overloaded_error":

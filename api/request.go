@@ -130,6 +130,9 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Re
 	defer resp.Body.Close()
 	body, rerr := c.readBody(rctx, resp, cancel, maxErrorBodySize)
 	apiErr := newAPIError(resp.StatusCode, body, resp.Header.Get("request-id"))
+	if resp.StatusCode == http.StatusNotFound {
+		apiErr.URL = displayURL(c.endpointURL(cl.path))
+	}
 	err = apiErr
 	if errors.Is(rerr, ErrIdleTimeout) {
 		err = fmt.Errorf("%w (then %w)", apiErr, rerr)
@@ -175,12 +178,24 @@ func isNetworkError(err error) bool {
 	return errors.As(err, &ne)
 }
 
-// endpoint returns the address of path under the base URL, keeping its query.
+// endpoint returns the address of path under the base URL, keeping its
+// query. A base URL that already ends in /v1, as many providers' docs give
+// it, is not doubled: https://host/v1 and https://host both post to
+// https://host/v1/messages.
 func (c *Client) endpoint(path string) string {
+	return c.endpointURL(path).String()
+}
+
+// endpointURL is endpoint as a URL.
+func (c *Client) endpointURL(path string) *url.URL {
 	u := *c.base
-	u.Path = strings.TrimRight(u.Path, "/") + path
+	base := strings.TrimRight(u.Path, "/")
+	if strings.HasPrefix(path, "/v1/") {
+		base = strings.TrimSuffix(base, "/v1")
+	}
+	u.Path = base + path
 	u.RawPath = ""
-	return u.String()
+	return &u
 }
 
 // readBody reads at most limit bytes of a body, failing it with
@@ -220,8 +235,13 @@ func (c *Client) setHeaders(req *http.Request, messages bool) {
 	h.Set("User-Agent", c.userAgent)
 	if messages {
 		h.Set("Accept", "application/json, text/event-stream")
-		if c.versionHeader != "" && c.version != "" {
+		switch {
+		case c.version == "":
+		case c.versionOne && c.versionHeader != "":
 			h.Set(c.versionHeader, c.version)
+		case !c.versionOne:
+			h.Set(DefaultVersionHeader, c.version)
+			h.Set(AnthropicVersionHeader, c.version)
 		}
 	} else {
 		h.Set("Accept", "application/json")

@@ -31,11 +31,17 @@ type config struct {
 	tools      []engine.Tool
 	maxRounds  int
 
+	// versionHeader is the one version header to send; "" sends both
+	// provider-version and anthropic-version.
 	versionHeader string
-	theme         string
-	notify        string // the profile's notify: how a long turn's end is announced out of focus
-	keys          map[string][]string
-	profile       string
+	// baseFrom says where baseURL came from, for messages.
+	baseFrom string
+	// insecureHTTP lets a credential go over plain http to another host.
+	insecureHTTP bool
+	theme        string
+	notify       string // the profile's notify: how a long turn's end is announced out of focus
+	keys         map[string][]string
+	profile      string
 
 	// noSave keeps sessions in memory only: --no-save, or save = false in
 	// the profile.
@@ -85,10 +91,13 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		}
 		return ""
 	}
+	base, anthropic := serviceAddress(f, getenv, prof)
 	c := &config{
-		baseURL:        first(f.baseURL, getenv("MUSE_BASE_URL"), prof.BaseURL),
+		baseURL:        base.value,
+		baseFrom:       base.from,
 		version:        first(f.version, getenv("MUSE_PROVIDER_VERSION"), prof.ProviderVersion, api.DefaultVersion),
-		versionHeader:  first(prof.VersionHeader, api.DefaultVersionHeader),
+		versionHeader:  prof.VersionHeader,
+		insecureHTTP:   allowInsecure(getenv, prof),
 		imageModel:     first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
 		demo:           f.demo,
 		theme:          first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
@@ -103,7 +112,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		stallTimeout:   timeLimit(f, "stall-timeout", f.stallTimeout, prof.StallTimeout, api.DefaultStallTimeout),
 	}
 	p := session.Params{
-		Model:         first(f.model, getenv("MUSE_MODEL"), prof.Model),
+		Model:         serviceModel(f, getenv, prof).value,
 		MaxTokens:     f.maxTokens,
 		System:        first(f.system, prof.System),
 		StopSequences: prof.StopSequences,
@@ -164,7 +173,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
-		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", api.DefaultVersionHeader
+		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", ""
 		if c.params.Model == "" {
 			c.params.Model = demoModel
 		}
@@ -179,8 +188,12 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		}
 		return c, nil
 	}
-	// Credentials: the environment, then the profile's variable or command.
+	// Credentials: the environment, then the profile's variable or command,
+	// then the ANTHROPIC_* ones for an ANTHROPIC_* address.
 	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
+	if c.token == "" && c.apiKey == "" && anthropic {
+		c.token, c.apiKey, _ = anthropicCredential(getenv)
+	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
 			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
@@ -194,14 +207,18 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	switch {
 	case c.baseURL == "":
-		return nil, usagef("no service address: set MUSE_BASE_URL, pass --base-url or set base_url in a profile (muse config init), or try --demo")
+		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
 	case c.params.Model == "":
-		return nil, usagef("no model: set MUSE_MODEL, pass --model or set model in a profile")
-	case c.token == "" && c.apiKey == "":
-		return nil, usagef("no credentials: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile")
+		return nil, usagef("no model: set MUSE_MODEL (or ANTHROPIC_MODEL), pass --model or set model in a profile (muse models lists them)")
 	}
 	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL, --base-url or base_url", sanitize.Line(api.RedactURL(c.baseURL)))
+		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix %s", sanitize.Line(api.RedactURL(c.baseURL)), c.baseFrom)
+	}
+	if c.token == "" && c.apiKey == "" && !loopbackURL(c.baseURL) {
+		return nil, usagef("no credentials for %s: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile; a server on this machine (localhost) needs none", sanitize.Line(api.RedactURL(c.baseURL)))
+	}
+	if err := api.New(c.baseURL, c.clientOptions()...).Check(); err != nil {
+		return nil, usagef("%v", err)
 	}
 	return c, nil
 }
@@ -243,10 +260,11 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 }
 
 // secretEnv lists the environment variables that hold credentials:
-// MUSE_ACCESS_TOKEN, MUSE_API_KEY and those that any profile of the file
+// MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY
+// and those that any profile of the file
 // names (fileEnv), not only the profile in use, once each.
 func secretEnv(fileEnv []string) []string {
-	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY"}
+	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY"}
 	for _, n := range fileEnv {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
@@ -322,8 +340,11 @@ func errorLines(err error) []string {
 }
 
 func (c *config) clientOptions() []api.Option {
-	opts := []api.Option{api.WithProviderVersion(c.version), api.WithVersionHeader(c.versionHeader),
+	opts := []api.Option{api.WithProviderVersion(c.version), api.WithInsecureHTTP(c.insecureHTTP),
 		api.WithRequestTimeout(c.requestTimeout), api.WithStallTimeout(c.stallTimeout)}
+	if c.versionHeader != "" {
+		opts = append(opts, api.WithVersionHeader(c.versionHeader))
+	}
 	if c.token != "" {
 		opts = append(opts, api.WithAccessToken(c.token))
 	}

@@ -3,10 +3,14 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"muse/api"
 	cfgfile "muse/ui/cli/config"
+	"muse/ui/sanitize"
 )
 
 // configCmd is "muse config" and its commands.
@@ -56,7 +60,7 @@ line, with the file and the line, and exit with status 2.`,
 			if err != nil {
 				return err
 			}
-			return status(configShow(a.env, a.f.configPath, path, a.f.profile))
+			return status(configShow(a.env, &a.f, path))
 		},
 	}
 	init := &cobra.Command{
@@ -107,10 +111,12 @@ func defaultConfigPath(env Env) (string, error) {
 	return cfgfile.DefaultPathOn(env.dirGetenv(), env.goos)
 }
 
-// configShow prints the profile in effect in the file at path; configPath
-// is the --config value, "" for the default file.
-func configShow(env Env, configPath, path, profile string) int {
-	file, err := loadConfigFile(configPath, env)
+// configShow prints the profile in effect in the file at path (f.configPath
+// is the --config value, "" for the default file), then what the
+// environment sets over it.
+func configShow(env Env, f *flags, path string) int {
+	profile := f.profile
+	file, err := loadConfigFile(f.configPath, env)
 	if err != nil {
 		return failLines(env, err)
 	}
@@ -123,11 +129,44 @@ func configShow(env Env, configPath, path, profile string) int {
 	}
 	if prof == nil {
 		fmt.Fprintf(env.Stdout, "# %s sets no profile: muse uses flags, the environment and its defaults\n", path)
+		showEnvironment(env, f, &cfgfile.Profile{})
 		return ExitOK
 	}
 	fmt.Fprintf(env.Stdout, "# %s, profile %s\n", path, prof.Name)
 	cfgfile.Show(prof, env.Stdout)
+	showEnvironment(env, f, prof)
 	return ExitOK
+}
+
+// showEnvironment prints, as comments, the service settings that come from
+// the environment rather than the profile, naming each variable; a
+// credential only by its name.
+func showEnvironment(env Env, f *flags, prof *cfgfile.Profile) {
+	base, anthropic := serviceAddress(f, env.Getenv, prof)
+	model := serviceModel(f, env.Getenv, prof)
+	var lines []string
+	for _, s := range []struct {
+		key string
+		s   setting
+	}{{"base_url", base}, {"model", model}} {
+		if s.s.value != "" && !strings.HasPrefix(s.s.from, "the profile") {
+			lines = append(lines, fmt.Sprintf("# %s = %s (from %s)", s.key, strconv.Quote(sanitize.Line(api.RedactURL(s.s.value))), s.s.from))
+		}
+	}
+	switch _, _, from := anthropicCredential(env.Getenv); {
+	case env.Getenv("MUSE_ACCESS_TOKEN") != "":
+		lines = append(lines, "# access token = **** (from MUSE_ACCESS_TOKEN)")
+	case env.Getenv("MUSE_API_KEY") != "":
+		lines = append(lines, "# API key = **** (from MUSE_API_KEY, sent as x-api-key)")
+	case anthropic && from == "ANTHROPIC_AUTH_TOKEN":
+		lines = append(lines, "# access token = **** (from ANTHROPIC_AUTH_TOKEN, sent as a bearer token)")
+	case anthropic && from == "ANTHROPIC_API_KEY":
+		lines = append(lines, "# API key = **** (from ANTHROPIC_API_KEY, sent as x-api-key)")
+	}
+	if len(lines) > 0 {
+		fmt.Fprintln(env.Stdout, "# from the environment:")
+		fmt.Fprintln(env.Stdout, strings.Join(lines, "\n"))
+	}
 }
 
 // failLines prints a usage error one problem a line and returns its exit

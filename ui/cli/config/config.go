@@ -75,6 +75,9 @@ type Profile struct {
 	Save *bool
 	// Mouse is false when the chat screen is not to capture the mouse.
 	Mouse *bool
+	// AllowInsecureHTTP lets a credential go over plain http:// to a host
+	// that is not this machine.
+	AllowInsecureHTTP *bool
 
 	// ToolTimeout bounds how long a tool's command may run; 0 when unset.
 	ToolTimeout time.Duration

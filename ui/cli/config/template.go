@@ -14,8 +14,16 @@ const example = `# muse configuration.
 #default_profile = "work"
 
 [profiles.work]
-# The service address: http:// or https:// and a host.
+# The service address: http:// or https:// and a host, with or without a
+# trailing /v1, as the provider's docs give it. Without base_url (and
+# MUSE_BASE_URL), muse reads ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN,
+# ANTHROPIC_API_KEY and ANTHROPIC_MODEL. A server on this machine
+# (localhost, 127.0.0.1, [::1]) needs no credential.
 base_url = "https://llm.example.com"
+
+# A credential goes over plain http:// only to this machine; set this to
+# send it to another host anyway (anyone on the way can read it).
+#allow_insecure_http = true
 
 # The access token, sent as "Authorization: Bearer ...": the name of an
 # environment variable that holds it ...
@@ -34,10 +42,11 @@ access_token_env = "MUSE_ACCESS_TOKEN"
 # 10m; default 10s). Give a password manager time to ask for its password.
 #credential_timeout = "30s"
 
-# The API version, and the header that carries it. Use
-# version_header = "anthropic-version" with Anthropic's own API.
+# The API version. It is sent under both provider-version and
+# anthropic-version; version_header names the one header to send instead,
+# for a service that wants only one.
 provider_version = "2023-06-01"
-version_header = "provider-version"
+#version_header = "anthropic-version"
 
 # The chat model, and the model used by /image.
 model = "your-chat-model"
