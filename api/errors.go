@@ -78,9 +78,46 @@ func (e *APIError) Hint() string {
 	case e.Status >= 500:
 		return "server error: /retry"
 	case e.Status == http.StatusBadRequest || e.Type == "invalid_request_error":
+		if h := refusedSetting(e.Message); h != "" {
+			return h
+		}
 		return "the request was refused: check the settings it names"
 	}
 	return "/retry"
+}
+
+// refusedSettings map what a 400's message names to muse's setting and
+// its fix, in order: the first whose every word is in the message wins.
+var refusedSettings = []struct {
+	words []string
+	hint  string
+}{
+	{[]string{"adaptive", "effort"}, "this model wants adaptive thinking, not a budget: /thinking adaptive (--thinking adaptive, or thinking = \"adaptive\" in the profile)"},
+	{[]string{"adaptive"}, "this model does not take adaptive thinking: /thinking off, or a budget such as /thinking 2048 (thinking_budget in the profile)"},
+	{[]string{"budget_tokens"}, "this model refuses a thinking budget: /thinking adaptive, or /thinking off"},
+	{[]string{"effort"}, "this model refuses an effort: /thinking adaptive with no effort, or /thinking off (effort in the profile, --effort)"},
+	{[]string{"output_config"}, "this model refuses output_config: /thinking adaptive with no effort, or /thinking off"},
+	{[]string{"thinking"}, "this model refuses that thinking: /thinking off, or the other form (/thinking adaptive or /thinking 2048)"},
+	{[]string{"temperature"}, "this model refuses temperature: /temperature off (and drop temperature from the profile or --temperature)"},
+	{[]string{"top_p"}, "this model refuses top_p: /top-p off (and drop top_p from the profile or --top-p)"},
+	{[]string{"top_k"}, "this model refuses top_k: /top-k off (and drop top_k from the profile or --top-k)"},
+	{[]string{"max_tokens"}, "max_tokens is more than this model allows: a lower /max-tokens N (max_tokens in the profile, --max-tokens)"},
+}
+
+// refusedSetting names the setting a 400 refuses and how to turn it off, or
+// "" when its message names none muse knows.
+func refusedSetting(msg string) string {
+	msg = strings.ToLower(msg)
+	for _, r := range refusedSettings {
+		all := true
+		for _, w := range r.words {
+			all = all && strings.Contains(msg, w)
+		}
+		if all {
+			return r.hint
+		}
+	}
+	return ""
 }
 
 // errorBody is Anthropic's error body, {"type":"error","error":{type,

@@ -189,6 +189,10 @@ func (c *Client) endpoint(path string) string {
 // endpointURL is endpoint as a URL.
 func (c *Client) endpointURL(path string) *url.URL {
 	u := *c.base
+	path, query, _ := strings.Cut(path, "?")
+	if query != "" {
+		u.RawQuery = strings.TrimPrefix(u.RawQuery+"&"+query, "&")
+	}
 	base := strings.TrimRight(u.Path, "/")
 	if strings.HasPrefix(path, "/v1/") {
 		base = strings.TrimSuffix(base, "/v1")

@@ -25,10 +25,13 @@ const (
 	ConfigBase
 	// StateBase holds logs ($XDG_STATE_HOME).
 	StateBase
+	// CacheBase holds derived data that may be deleted at any time
+	// ($XDG_CACHE_HOME).
+	CacheBase
 )
 
 // xdgVar is the variable that names each base directory.
-var xdgVar = [...]string{DataBase: "XDG_DATA_HOME", ConfigBase: "XDG_CONFIG_HOME", StateBase: "XDG_STATE_HOME"}
+var xdgVar = [...]string{DataBase: "XDG_DATA_HOME", ConfigBase: "XDG_CONFIG_HOME", StateBase: "XDG_STATE_HOME", CacheBase: "XDG_CACHE_HOME"}
 
 // String returns the variable that names the base directory.
 func (b Base) String() string { return xdgVar[b] }
@@ -39,9 +42,9 @@ func (b Base) String() string { return xdgVar[b] }
 // Otherwise it is the platform's place, found from the home folder ($HOME,
 // else %USERPROFILE%):
 //
-//   - Linux and the BSDs: ~/.local/share, ~/.config, ~/.local/state;
-//   - macOS: ~/Library/Application Support for all three;
-//   - Windows: %LOCALAPPDATA% for all three, else %USERPROFILE%\AppData\Local.
+//   - Linux and the BSDs: ~/.local/share, ~/.config, ~/.local/state, ~/.cache;
+//   - macOS: ~/Library/Application Support, and ~/Library/Caches for the cache;
+//   - Windows: %LOCALAPPDATA% for all four, else %USERPROFILE%\AppData\Local.
 //
 // getenv reads the environment; nil means the process's own, and then, when
 // it names no home at all, github.com/adrg/xdg's answer is used (on Windows
@@ -71,6 +74,9 @@ func BaseDir(b Base, getenv func(string) string, goos string) (string, error) {
 			return filepath.Join(home, "AppData", "Local"), nil
 		}
 	case "darwin", "ios":
+		if home != "" && b == CacheBase {
+			return filepath.Join(home, "Library", "Caches"), nil
+		}
 		if home != "" {
 			return filepath.Join(home, "Library", "Application Support"), nil
 		}
@@ -81,12 +87,14 @@ func BaseDir(b Base, getenv func(string) string, goos string) (string, error) {
 				return filepath.Join(home, ".config"), nil
 			case StateBase:
 				return filepath.Join(home, ".local", "state"), nil
+			case CacheBase:
+				return filepath.Join(home, ".cache"), nil
 			}
 			return filepath.Join(home, ".local", "share"), nil
 		}
 	}
 	if own && goos == runtime.GOOS && xdg.Home != "" && xdg.Home != "/" {
-		if v := [...]string{DataBase: xdg.DataHome, ConfigBase: xdg.ConfigHome, StateBase: xdg.StateHome}[b]; filepath.IsAbs(v) {
+		if v := [...]string{DataBase: xdg.DataHome, ConfigBase: xdg.ConfigHome, StateBase: xdg.StateHome, CacheBase: xdg.CacheHome}[b]; filepath.IsAbs(v) {
 			return v, nil
 		}
 	}

@@ -21,7 +21,7 @@ type run struct {
 	stdout, stderr string
 }
 
-func runMain(t *testing.T, env map[string]string, stdin string, args ...string) run {
+func runMain(t testing.TB, env map[string]string, stdin string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if env == nil {

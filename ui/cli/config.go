@@ -127,6 +127,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.ThinkingBudget != nil {
 		p.ThinkingBudget = *prof.ThinkingBudget
 	}
+	p.Thinking, p.Effort = prof.Thinking, prof.Effort
 	if prof.ImageSize != "" || prof.NegativePrompt != "" || prof.PromptExtend != nil || prof.Watermark != nil {
 		p.Image = &session.ImageParams{Size: prof.ImageSize, NegativePrompt: prof.NegativePrompt, PromptExtend: prof.PromptExtend, Watermark: prof.Watermark}
 	}
@@ -143,7 +144,16 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		p.TopK = api.Int(f.topK)
 	}
 	if f.set("thinking-budget") {
-		p.ThinkingBudget = f.thinkingBudget
+		p.ThinkingBudget, p.Thinking = f.thinkingBudget, ""
+	}
+	if f.set("thinking") {
+		p.ThinkingBudget, p.Thinking = 0, ""
+		if f.thinking == api.ThinkingAdaptive {
+			p.Thinking = api.ThinkingAdaptive
+		}
+	}
+	if f.set("effort") {
+		p.Effort = f.effort
 	}
 	if f.set("tool-choice") {
 		p.ToolChoice = f.toolChoice

@@ -34,6 +34,8 @@ type flags struct {
 	out          string
 
 	thinkingBudget int
+	thinking       string
+	effort         string
 	toolsFile      string
 	mcpConfig      string
 	mcpOnly        []string
@@ -108,6 +110,8 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
+	fs.StringVar(&f.thinking, "thinking", "", "`MODE` of thinking: adaptive (current models; --effort guides it) or off")
+	fs.StringVar(&f.effort, "effort", "", "effort of the reply, thinking included: `LEVEL` low, medium, high or max")
 	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px), a PDF or a text file; without -p it waits above the chat's input")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
@@ -192,6 +196,12 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 	}
 	if changed("top-p") && (f.topP < 0 || f.topP > 1) {
 		return usagef("--top-p must be between 0 and 1, got %g", f.topP)
+	}
+	if changed("thinking") && f.thinking != "adaptive" && f.thinking != "off" {
+		return usagef("--thinking must be adaptive or off (a budget is --thinking-budget N), got %q", f.thinking)
+	}
+	if changed("effort") && !slices.Contains(api.Efforts, f.effort) {
+		return usagef("--effort must be one of %s, got %q", strings.Join(api.Efforts, ", "), f.effort)
 	}
 	if changed("thinking-budget") && (f.thinkingBudget < 1024 || f.thinkingBudget >= f.maxTokens) {
 		return usagef("--thinking-budget must be at least 1024 and below --max-tokens (%d), got %d", f.maxTokens, f.thinkingBudget)

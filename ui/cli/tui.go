@@ -80,6 +80,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
+	opts.Models = modelsLoader(cfg, client, env)
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {
 			opts.Notice = "piped input not attached: " + sanitize.Line(err.Error())

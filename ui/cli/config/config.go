@@ -60,6 +60,11 @@ type Profile struct {
 	Notify         string
 	ImageSize      string
 	NegativePrompt string
+	// Thinking is "adaptive" for adaptive thinking; "" when unset.
+	Thinking string
+	// Effort is sent as output_config.effort: one of api.Efforts; "" when
+	// unset.
+	Effort string
 
 	MaxTokens      *int
 	TopK           *int

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"muse/api"
 	themes "muse/theme"
 )
 
@@ -28,6 +29,8 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"notify":              text(func(p *Profile) *string { return &p.Notify }, notify),
 	"image_size":          text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
 	"negative_prompt":     text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
+	"thinking":            text(func(p *Profile) *string { return &p.Thinking }, oneOf("adaptive")),
+	"effort":              text(func(p *Profile) *string { return &p.Effort }, oneOf(api.Efforts...)),
 	"max_tokens":          whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
 	"top_k":               whole(func(p *Profile) **int { return &p.TopK }, 1),
 	"thinking_budget":     whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
@@ -68,6 +71,10 @@ func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {
 		case l.wants(v.line):
 			v.unknown(k.name, "in "+header, suggest(k.name, profileKeyNames))
 		}
+	}
+	if p.ThinkingBudget != nil && p.Thinking != "" {
+		base.child(t, "thinking").fail(`and thinking_budget are two forms of thinking: keep thinking = "adaptive" (current models) or thinking_budget (older ones), not both`)
+		p.Thinking = ""
 	}
 	if p.ThinkingBudget != nil && p.MaxTokens != nil && *p.ThinkingBudget >= *p.MaxTokens {
 		base.child(t, "thinking_budget").fail("must be less than max_tokens (%d), got %d", *p.MaxTokens, *p.ThinkingBudget)
@@ -227,6 +234,16 @@ func theme(s string) string {
 		return "must be one of " + strings.Join(themes.Names(), ", ") + ", or the path of a theme file (.toml); got " + quote(s)
 	}
 	return ""
+}
+
+// oneOf checks a setting that takes one of a few words.
+func oneOf(words ...string) func(string) string {
+	return func(s string) string {
+		if !slices.Contains(words, s) {
+			return "must be " + strings.Join(words, ", ") + "; got " + quote(s) + suggest(s, words)
+		}
+		return ""
+	}
 }
 
 // NotifyModes are the values of notify: how the chat screen tells a

@@ -37,6 +37,8 @@ func Show(p *Profile, w io.Writer) {
 		{"notify", p.Notify},
 		{"image_size", p.ImageSize},
 		{"negative_prompt", p.NegativePrompt},
+		{"thinking", p.Thinking},
+		{"effort", p.Effort},
 	} {
 		if s.v != "" {
 			showLine(w, s.k, strconv.Quote(s.v))

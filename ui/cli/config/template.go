@@ -55,7 +55,9 @@ model = "your-chat-model"
 # The longest reply, in tokens (at least 1).
 max_tokens = 4096
 
-# Sampling: temperature and top_p between 0 and 1, top_k at least 1.
+# Sampling: temperature and top_p between 0 and 1, top_k at least 1. Leave
+# them unset unless the model's docs ask for them: current Claude models
+# refuse them.
 #temperature = 0.7
 #top_p = 0.9
 #top_k = 40
@@ -66,9 +68,13 @@ max_tokens = 4096
 # The system prompt sent with every message.
 #system = "You are a concise assistant."
 
-# Extended thinking: tokens the model may think for, at least 1024 and less
-# than max_tokens.
-#thinking_budget = 2048
+# Thinking. Current models (Claude Opus 4.7 and later) take adaptive
+# thinking, guided by an effort: low, medium, high or max ...
+#thinking = "adaptive"
+#effort = "high"
+# ... older ones a budget instead, tokens the model may think for, at least
+# 1024 and less than max_tokens (set one form, not both), such as
+#   thinking_budget = 2048
 
 # /image settings: the size as WIDTH*HEIGHT, what to keep out of the picture,
 # whether the service may rewrite the prompt, and whether to add a watermark.
