@@ -22,8 +22,14 @@ type Client struct {
 	apiKey          string
 	version         string
 	versionHeader   string
-	versionOne      bool // WithVersionHeader chose the one header to send
-	insecureHTTP    bool // a credential may go over plain http to another host
+	versionOne      bool     // WithVersionHeader chose the one header to send
+	insecureHTTP    bool     // a credential may go over plain http to another host
+	imageAPI        string   // see WithImageAPI
+	imageOwn        bool     // images go to an address of their own (WithImageService)
+	imageRaw        string   // that address as given
+	imageToken      string   // and its credential; the chat's never goes there
+	imageBase       *url.URL // imageRaw parsed, by New
+	imageShown      string   // imageBase as shown in messages
 	userAgent       string
 	http            *http.Client
 	ownHTTP         bool // http was built by New, so Close may release its connections
@@ -70,6 +76,9 @@ func New(baseURL string, opts ...Option) *Client {
 	c.configErr = err
 	if c.configErr == nil {
 		c.configErr = c.checkConfig()
+	}
+	if c.configErr == nil {
+		c.configErr = c.checkImageConfig()
 	}
 	return c
 }
@@ -154,7 +163,7 @@ func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...Re
 		return nil, err
 	}
 	cfg := newCallConfig(opts)
-	resp, cancel, err := c.send(ctx, call{path: "/v1/images/generations", body: req, wait: c.responseTimeout}, opts)
+	resp, cancel, err := c.send(ctx, c.imageCall(req), opts)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if allowMethod(w, r, http.MethodGet) {
 			h.models(w, r)
 		}
-	case path == imagesPath:
+	case path == imagesPath, path == dashSyncPath:
 		if allowMethod(w, r, http.MethodPost) {
 			h.generateImages(w, r)
 		}

@@ -38,10 +38,13 @@ type config struct {
 	baseFrom string
 	// insecureHTTP lets a credential go over plain http to another host.
 	insecureHTTP bool
-	theme        string
-	notify       string // the profile's notify: how a long turn's end is announced out of focus
-	keys         map[string][]string
-	profile      string
+	// imageBaseURL is where image requests go, "" for baseURL; imageToken
+	// is its credential (never the chat's); imageAPI the API spoken.
+	imageBaseURL, imageToken, imageAPI string
+	theme                              string
+	notify                             string // the profile's notify: how a long turn's end is announced out of focus
+	keys                               map[string][]string
+	profile                            string
 
 	// noSave keeps sessions in memory only: --no-save, or save = false in
 	// the profile.
@@ -98,6 +101,8 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		version:        first(f.version, getenv("MUSE_PROVIDER_VERSION"), prof.ProviderVersion, api.DefaultVersion),
 		versionHeader:  prof.VersionHeader,
 		insecureHTTP:   allowInsecure(getenv, prof),
+		imageBaseURL:   first(getenv("MUSE_IMAGE_BASE_URL"), prof.ImageBaseURL),
+		imageAPI:       first(getenv("MUSE_IMAGE_API"), prof.ImageAPI),
 		imageModel:     first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
 		demo:           f.demo,
 		theme:          first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
@@ -184,6 +189,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if f.demo {
 		// The demo server answers on its own address with its own token.
 		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", ""
+		c.imageBaseURL, c.imageAPI = "", "" // the demo serves its own images
 		if c.params.Model == "" {
 			c.params.Model = demoModel
 		}
@@ -213,6 +219,17 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
+		}
+	}
+	if c.imageBaseURL != "" {
+		c.imageToken = getenv("MUSE_IMAGE_ACCESS_TOKEN")
+		if c.imageToken == "" && (prof.ImageAccessTokenEnv != "" || prof.ImageAccessTokenCmd != "") {
+			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+				return nil, usagef("profile %s: image access token: %v", prof.Name, err)
+			}
+		}
+		if c.imageToken == "" && !loopbackURL(c.imageBaseURL) {
+			return nil, usagef("no credential for the image service %s: set MUSE_IMAGE_ACCESS_TOKEN, or image_access_token_env / image_access_token_cmd in the profile (the chat's credential never goes to another address)", sanitize.Line(api.RedactURL(c.imageBaseURL)))
 		}
 	}
 	switch {
@@ -274,7 +291,7 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 // and those that any profile of the file
 // names (fileEnv), not only the profile in use, once each.
 func secretEnv(fileEnv []string) []string {
-	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY"}
+	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN"}
 	for _, n := range fileEnv {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
@@ -354,6 +371,12 @@ func (c *config) clientOptions() []api.Option {
 		api.WithRequestTimeout(c.requestTimeout), api.WithStallTimeout(c.stallTimeout)}
 	if c.versionHeader != "" {
 		opts = append(opts, api.WithVersionHeader(c.versionHeader))
+	}
+	if c.imageAPI != "" {
+		opts = append(opts, api.WithImageAPI(c.imageAPI))
+	}
+	if c.imageBaseURL != "" {
+		opts = append(opts, api.WithImageService(c.imageBaseURL, c.imageToken))
 	}
 	if c.token != "" {
 		opts = append(opts, api.WithAccessToken(c.token))

@@ -87,3 +87,30 @@ func BenchmarkModelsFromCache(b *testing.B) {
 		b.Errorf("%d requests: the cache was not used", n)
 	}
 }
+
+// An image turn goes to the image service of its own, in OpenAI's shape,
+// with the image credential; the chat's credential never goes there.
+func TestImageToOpenAIService(t *testing.T) {
+	chat := standin.Start(standin.Rules{Name: "anthropic", Auth: standin.AuthAPIKey, Version: "anthropic-version"}, "chat-key")
+	defer chat.Close()
+	img := standin.StartOpenAIImages("img-key")
+	defer img.Close()
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(),
+		"ANTHROPIC_BASE_URL": chat.URL, "ANTHROPIC_API_KEY": "chat-key", "ANTHROPIC_MODEL": "claude-opus-4-7",
+		"MUSE_IMAGE_BASE_URL": img.URL, "MUSE_IMAGE_API": "openai", "MUSE_IMAGE_ACCESS_TOKEN": "img-key", "MUSE_IMAGE_MODEL": "gpt-image-1"}
+	out := t.TempDir()
+	r := runMain(t, env, "", "-p", "a fox", "--image", "--size", "64x64", "--out", out)
+	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "A revised a fox") {
+		t.Fatalf("%+v", r)
+	}
+	reqs := img.Requests()
+	if len(reqs) != 1 || reqs[0].Body["size"] != "64x64" || reqs[0].Header.Get("x-api-key") != "" || len(chat.Requests()) != 0 {
+		t.Errorf("image requests %+v, chat requests %d", reqs, len(chat.Requests()))
+	}
+	// With no image credential for another host, muse says so at start.
+	delete(env, "MUSE_IMAGE_ACCESS_TOKEN")
+	env["MUSE_IMAGE_BASE_URL"] = "https://images.example.com"
+	if r := runMain(t, env, "", "-p", "a fox", "--image"); r.code != 2 || !strings.Contains(r.stderr, "MUSE_IMAGE_ACCESS_TOKEN") {
+		t.Errorf("%+v", r)
+	}
+}

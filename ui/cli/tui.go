@@ -23,6 +23,7 @@ import (
 	"muse/ui/preview"
 	"muse/ui/sanitize"
 	"muse/ui/screen"
+	"muse/ui/slash"
 	"muse/ui/toolrun"
 )
 
@@ -81,6 +82,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
 	opts.Models = modelsLoader(cfg, client, env)
+	slash.SetImageAPI(client.ImageAPI())
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {
 			opts.Notice = "piped input not attached: " + sanitize.Line(err.Error())

@@ -3,7 +3,10 @@ package slash
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"muse/session"
 )
 
 // /model completes from the service's list: names that start with what
@@ -52,5 +55,58 @@ func BenchmarkModelCompletionKeystroke(b *testing.B) {
 		in := inputs[i%len(inputs)]
 		Completions(in)
 		Hint(in, 80)
+	}
+}
+
+// /thinking adaptive [effort] sets the adaptive form and clears a budget;
+// a budget clears it again; off clears both; a wrong effort is refused
+// with the usage; a forced tool conflicts with either form.
+func TestThinkingAdaptive(t *testing.T) {
+	p := session.Params{Model: "m", MaxTokens: 4096, ThinkingBudget: 2048}
+	res, err := Run("/thinking adaptive high", p, nil)
+	if err != nil || res.Params.Thinking != "adaptive" || res.Params.Effort != "high" || res.Params.ThinkingBudget != 0 || !strings.HasPrefix(res.Notice, "thinking adaptive high") {
+		t.Fatalf("%v %+v", err, res)
+	}
+	q := res.Params
+	if res, err := Run("/thinking 3000", q, nil); err != nil || res.Params.Thinking != "" || res.Params.Effort != "" || res.Params.ThinkingBudget != 3000 {
+		t.Errorf("budget: %v %+v", err, res.Params)
+	}
+	if res, err := Run("/thinking off", q, nil); err != nil || res.Params.Thinking != "" || res.Params.Effort != "" {
+		t.Errorf("off: %v %+v", err, res.Params)
+	}
+	if res, err := Run("/thinking adaptive", p, nil); err != nil || res.Params.Effort != "" {
+		t.Errorf("no effort: %v %+v", err, res.Params)
+	}
+	if _, err := Run("/thinking adaptive extreme", p, nil); err == nil || !strings.Contains(err.Error(), "low|medium|high|max") {
+		t.Errorf("bad effort: %v", err)
+	}
+	q.ToolChoice = "any"
+	if _, err := Run("/tool-choice any", q, []string{"t"}); err == nil || !strings.Contains(err.Error(), "/thinking adaptive high") {
+		t.Errorf("forced tool: %v", err)
+	}
+	req := q.Request(nil, nil)
+	if req.Thinking == nil || req.Thinking.Type != "adaptive" || req.Thinking.BudgetTokens != 0 || req.OutputConfig == nil || req.OutputConfig.Effort != "high" {
+		t.Errorf("request %+v", req)
+	}
+}
+
+// With OpenAI's image API, /negative, /extend and /watermark say it has
+// no such parameter, and set nothing; /size still works.
+func TestImageSettingsTheAPILacks(t *testing.T) {
+	SetImageAPI("openai")
+	defer SetImageAPI("")
+	p := session.Params{Model: "m"}
+	for _, line := range []string{"/negative blurry", "/extend on", "/watermark off"} {
+		res, err := Run(line, p, nil)
+		if err == nil || !strings.Contains(err.Error(), "openai image API") || res.Params.Image != nil {
+			t.Errorf("%s: %v %+v", line, err, res.Params.Image)
+		}
+	}
+	if _, err := Run("/size 1024x1024", p, nil); err != nil {
+		t.Errorf("/size: %v", err)
+	}
+	SetImageAPI("dashscope")
+	if _, err := Run("/negative blurry", p, nil); err != nil {
+		t.Errorf("dashscope /negative: %v", err)
 	}
 }

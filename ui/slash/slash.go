@@ -333,6 +333,9 @@ func slashSize(arg string, p session.Params) (Result, error) {
 }
 
 func slashNegative(arg string, p session.Params) (Result, error) {
+	if err := lacksImageParam("negative", "negative prompt"); err != nil {
+		return Result{Params: slashCloneParams(p)}, err
+	}
 	q := slashImageParams(p)
 	q.Image.NegativePrompt = strings.TrimSpace(arg)
 	if q.Image.NegativePrompt == "" {
@@ -354,6 +357,9 @@ func slashImageModel(arg string, p session.Params) (Result, error) {
 // slashOnOff sets a boolean image setting from "on" or "off".
 func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string, session.Params) (Result, error) {
 	return func(arg string, p session.Params) (Result, error) {
+		if err := lacksImageParam(strings.TrimPrefix(field, "prompt_"), field); err != nil {
+			return Result{Params: slashCloneParams(p)}, err
+		}
 		var v bool
 		switch strings.ToLower(strings.TrimSpace(arg)) {
 		case "on", "true", "yes":

@@ -49,6 +49,14 @@ type Profile struct {
 	ProviderVersion string
 	VersionHeader   string
 
+	// ImageBaseURL is where image requests go; "" means BaseURL.
+	ImageBaseURL string
+	// ImageAPI is the image API spoken: one of api.ImageAPIs; "" when
+	// unset (the interface's).
+	ImageAPI            string
+	ImageAccessTokenEnv string
+	ImageAccessTokenCmd string
+
 	Model      string
 	ImageModel string
 	System     string
@@ -157,7 +165,8 @@ func (f *File) Select(name string) (*Profile, error) {
 }
 
 // CredentialEnv returns the environment variables that any profile of the
-// file names for a credential (access_token_env, api_key_env), sorted, once
+// file names for a credential (access_token_env, api_key_env,
+// image_access_token_env), sorted, once
 // each: none of them may reach a tool, whichever profile is in use.
 func (f *File) CredentialEnv() []string {
 	if f == nil {
@@ -165,7 +174,7 @@ func (f *File) CredentialEnv() []string {
 	}
 	var names []string
 	for _, p := range f.Profiles {
-		for _, n := range []string{p.AccessTokenEnv, p.APIKeyEnv} {
+		for _, n := range []string{p.AccessTokenEnv, p.APIKeyEnv, p.ImageAccessTokenEnv} {
 			if n != "" && !slices.Contains(names, n) {
 				names = append(names, n)
 			}

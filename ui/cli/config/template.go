@@ -48,6 +48,16 @@ access_token_env = "MUSE_ACCESS_TOKEN"
 provider_version = "2023-06-01"
 #version_header = "anthropic-version"
 
+# Images go to the chat's address with the chat's credential, in the
+# interface's shape, unless these say otherwise: image_api is service (the
+# interface's), dashscope (DashScope's own paths) or openai (OpenAI's
+# prompt, n and size WxH, as LocalAI, LiteLLM and most gateways take). An
+# image_base_url of its own gets its own credential, never the chat's.
+#image_base_url = "https://images.example.com"
+#image_api = "openai"
+#image_access_token_env = "IMAGE_TOKEN"
+#image_access_token_cmd = "pass show images/token"
+
 # The chat model, and the model used by /image.
 model = "your-chat-model"
 #image_model = "your-image-model"
