@@ -63,14 +63,27 @@ line, with the file and the line, and exit with status 2.`,
 			return status(configShow(a.env, &a.f, path))
 		},
 	}
+	var service string
 	init := &cobra.Command{
 		Use:   "init",
-		Short: "write a commented example (never over an existing file)",
-		Args:  noProfile,
+		Short: "write a commented example (never over an existing file), or with --service NAME a recipe's profile",
+		Long: `Write a commented example configuration (never over an existing file).
+
+With --service NAME, write the profile of a recipe instead: a new file that
+makes it the default profile, or the end of an existing one. The recipes:
+` + serviceList(),
+		Args: noProfile,
 		RunE: func(*cobra.Command, []string) error {
 			path, err := a.configFilePath()
 			if err != nil {
 				return err
+			}
+			if service != "" {
+				if err := cfgfile.InitService(path, service); err != nil {
+					return usagef("%v", err)
+				}
+				fmt.Fprintf(a.env.Stdout, "wrote the profile %s to %s: muse --profile %s, or muse doctor to check it\n", service, path, service)
+				return nil
 			}
 			if err := cfgfile.Init(path); err != nil {
 				return usagef("%v", err)
@@ -79,6 +92,8 @@ line, with the file and the line, and exit with status 2.`,
 			return nil
 		},
 	}
+	init.Flags().StringVar(&service, "service", "", "write the profile of the recipe `NAME` (see the list above)")
+	must(init.RegisterFlagCompletionFunc("service", cobra.FixedCompletions(cfgfile.ServiceNames(), cobra.ShellCompDirectiveNoFileComp)))
 	cmd.AddCommand(path, show, init)
 	return cmd
 }
@@ -180,4 +195,13 @@ func failLines(env Env, err error) int {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", l)
 	}
 	return ExitUsage
+}
+
+// serviceList lists the recipes, one a line, for --help.
+func serviceList() string {
+	var b strings.Builder
+	for _, s := range cfgfile.Services {
+		fmt.Fprintf(&b, "  %-14s %s\n", s.Name, s.Title)
+	}
+	return b.String()
 }
