@@ -42,6 +42,12 @@ limit), its tools are listed, and it is stopped again.
 With --demo it checks for a chat with the embedded demo server, which
 needs no address, model or credentials.
 
+Unless --offline, it then sends the service one minimal request (16 tokens,
+the profile's model and thinking form) and reports each step: reachable,
+credential accepted, version header accepted, model known, thinking form
+accepted; and names the recipe that fits the address. --models lists the
+service's models too.
+
 It exits 1 when something a chat needs is missing or broken (marked ✗),
 else 0. It runs a profile's access_token_cmd or api_key_cmd, and the MCP
 servers' commands, as muse would.`,
@@ -51,6 +57,8 @@ servers' commands, as muse would.`,
 		},
 	}
 	cmd.Flags().BoolVar(&a.f.demo, "demo", false, "check for a chat with the embedded demo server: no address, model or credentials needed")
+	cmd.Flags().BoolVar(&a.f.doctorOffline, "offline", false, "send the service no request")
+	cmd.Flags().BoolVar(&a.f.doctorModels, "models", false, "list the service's models too")
 	cmd.Flags().StringVar(&a.f.mcpConfig, "mcp-config", "", "check the MCP servers of `FILE` too, an {\"mcpServers\": {...}} JSON file")
 	return cmd
 }
@@ -105,6 +113,11 @@ func (a *app) doctor(w io.Writer) int {
 		prof = &cfgfile.Profile{}
 	}
 	a.doctorService(d, prof)
+	if !a.f.demo && !a.f.doctorOffline && !d.failed {
+		d.section("Service check (one request of 16 tokens; --offline sends none)")
+		a.f.set = func(string) bool { return false } // doctor takes none of the settings' flags
+		a.doctorCheck(d, a.f.doctorModels)
+	}
 
 	d.section("Terminal")
 	a.doctorTerminal(d)

@@ -36,35 +36,38 @@ type flags struct {
 	thinkingBudget int
 	thinking       string
 	effort         string
-	toolsFile      string
-	mcpConfig      string
-	mcpOnly        []string
-	noMCP          bool
-	profile        string
-	configPath     string
-	toolChoice     string
-	allowTools     bool
-	baseURL        string
-	model          string
-	imageModel     string
-	maxTokens      int
-	system         string
-	temp           float64
-	topP           float64
-	topK           int
-	stop           []string
-	version        string
-	theme          string
-	noSave         bool
-	noMouse        bool
-	toolTimeout    time.Duration
-	requestTimeout time.Duration
-	stallTimeout   time.Duration
-	showVer        bool
-	debug          bool
-	raw            bool
-	quiet          bool
-	width          int
+	// doctorOffline and doctorModels are muse doctor's --offline and
+	// --models.
+	doctorOffline, doctorModels bool
+	toolsFile                   string
+	mcpConfig                   string
+	mcpOnly                     []string
+	noMCP                       bool
+	profile                     string
+	configPath                  string
+	toolChoice                  string
+	allowTools                  bool
+	baseURL                     string
+	model                       string
+	imageModel                  string
+	maxTokens                   int
+	system                      string
+	temp                        float64
+	topP                        float64
+	topK                        int
+	stop                        []string
+	version                     string
+	theme                       string
+	noSave                      bool
+	noMouse                     bool
+	toolTimeout                 time.Duration
+	requestTimeout              time.Duration
+	stallTimeout                time.Duration
+	showVer                     bool
+	debug                       bool
+	raw                         bool
+	quiet                       bool
+	width                       int
 
 	set func(name string) bool
 }

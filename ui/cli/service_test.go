@@ -83,7 +83,7 @@ func TestPlainHTTPCredentialRefused(t *testing.T) {
 func TestDoctorAndConfigShowNameTheVariable(t *testing.T) {
 	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir(),
 		"ANTHROPIC_BASE_URL": "https://gw.example.com", "ANTHROPIC_API_KEY": "sekrit-key", "ANTHROPIC_MODEL": "claude-x"}
-	r := runMain(t, env, "", "doctor")
+	r := runMain(t, env, "", "doctor", "--offline")
 	for _, want := range []string{"https://gw.example.com (from ANTHROPIC_BASE_URL)", "claude-x (from ANTHROPIC_MODEL)", "API key (x-api-key) from ANTHROPIC_API_KEY"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)

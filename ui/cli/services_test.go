@@ -146,3 +146,53 @@ func TestInitService(t *testing.T) {
 		t.Error("ServiceFor")
 	}
 }
+
+// muse doctor sends one request and reports it step by step, stopping at
+// the step that failed with the fix; it names the recipe that fits, and
+// with --models lists the models.
+func TestDoctorServiceCheck(t *testing.T) {
+	srv := standin.Start(standin.Providers["anthropic"], "good-key")
+	defer srv.Close()
+	base := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(),
+		"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "good-key", "ANTHROPIC_MODEL": "claude-opus-4-7"}
+	with := func(kv ...string) map[string]string {
+		env := map[string]string{}
+		for k, v := range base {
+			env[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			env[kv[i]] = kv[i+1]
+		}
+		return env
+	}
+	r := runMain(t, base, "", "doctor", "--models")
+	for _, want := range []string{"reachable", "credential       accepted", "version header   accepted", "claude-opus-4-7 is known", "thinking         none asked: accepted", "models           3: claude-opus-4-7"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("exit %d", r.code)
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{with("ANTHROPIC_API_KEY", "bad-key"), nil, "✗ credential"},
+		{with("ANTHROPIC_MODEL", "claude-nope"), nil, "✗ model"},
+		{with(), []string{"--thinking-budget", "2048"}, "✗ thinking"},
+		{with("ANTHROPIC_BASE_URL", srv.URL+"/wrong"), nil, "✗ reachable"},
+	} {
+		args := append([]string{"doctor"}, tc.args...)
+		if len(tc.args) > 0 {
+			// doctor takes no --thinking-budget: a profile sets it.
+			writeConfig(t, tc.env, "default_profile = \"p\"\n[profiles.p]\nthinking_budget = 2048\n")
+			args = []string{"doctor"}
+		}
+		r := runMain(t, tc.env, "", args...)
+		if r.code != 1 || !strings.Contains(r.stdout, tc.want) || strings.Contains(r.stdout, "good-key") || strings.Contains(r.stdout, "bad-key") {
+			t.Errorf("%s: %+v", tc.want, r)
+		}
+	}
+}
