@@ -235,7 +235,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	switch {
 	case c.baseURL == "":
 		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
-	case c.params.Model == "":
+	case c.params.Model == "" && f.printSet: // the chat screen starts without one: /model completes
 		return nil, usagef("no model: set MUSE_MODEL (or ANTHROPIC_MODEL), pass --model or set model in a profile (muse models lists them)")
 	}
 	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

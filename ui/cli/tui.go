@@ -82,6 +82,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
 	opts.Models = modelsLoader(cfg, client, env)
+	if cfg.params.Model == "" {
+		opts.Notice = "no model yet: /model NAME (tab completes from the service's list)"
+	}
 	slash.SetImageAPI(client.ImageAPI())
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {
