@@ -29,7 +29,6 @@ type Client struct {
 	imageRaw        string   // that address as given
 	imageToken      string   // and its credential; the chat's never goes there
 	imageBase       *url.URL // imageRaw parsed, by New
-	imageShown      string   // imageBase as shown in messages
 	userAgent       string
 	http            *http.Client
 	ownHTTP         bool // http was built by New, so Close may release its connections

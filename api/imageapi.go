@@ -119,11 +119,11 @@ func (c *Client) checkImageConfig() error {
 	if !c.imageOwn {
 		return nil
 	}
-	u, shown, err := parseBaseURL(c.imageRaw)
+	u, _, err := parseBaseURL(c.imageRaw)
 	if err != nil {
 		return configErrorf("image base URL: %v: fix image_base_url (MUSE_IMAGE_BASE_URL)", err)
 	}
-	c.imageBase, c.imageShown = u, shown
+	c.imageBase = u
 	switch {
 	case hasControl(c.imageToken):
 		return configErrorf("the image credential contains a control character")
@@ -131,12 +131,4 @@ func (c *Client) checkImageConfig() error {
 		return configErrorf("muse will not send the image credential over plain http:// to %s, where anyone on the way can read it: use https://, or allow it on purpose with MUSE_ALLOW_INSECURE_HTTP=1 or allow_insecure_http = true in the profile", u.Host)
 	}
 	return nil
-}
-
-// imageShownURL is the address image requests go to, as shown in messages.
-func (c *Client) imageShownURL() string {
-	if c.imageBase != nil {
-		return c.imageShown
-	}
-	return c.shown
 }
