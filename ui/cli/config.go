@@ -60,12 +60,16 @@ type config struct {
 	// in the profile.
 	noMouse bool
 	// secretEnv names the environment variables that hold credentials:
-	// MUSE_ACCESS_TOKEN, MUSE_API_KEY and the profile's access_token_env and
-	// api_key_env. Tool commands are to run without them.
+	// MUSE_ACCESS_TOKEN, MUSE_API_KEY and every profile's access_token_env,
+	// api_key_env and MCP servers' token_env. No child gets them.
 	secretEnv []string
 	// mcp runs the MCP servers whose tools are offered; nil when there
 	// are none.
 	mcp *mcp.Manager
+	// serverVars are the variables the MCP servers' entries name, and
+	// secrets the values of the credentials muse holds: no tool command
+	// gets either (see mcpManager).
+	serverVars, secrets []string
 }
 
 // Demo defaults.
@@ -183,24 +187,23 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 		}
 	}
-	if c.mcp, err = mcpManager(f, prof, c, getenv); err != nil {
-		return nil, err
-	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
+		// Its models are its own: a profile's or MUSE_MODEL's names are
+		// for the real service, and only --model and --image-model change
+		// what the demo is asked for.
 		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", ""
 		c.imageBaseURL, c.imageAPI = "", "" // the demo serves its own images
-		if c.params.Model == "" {
-			c.params.Model = demoModel
-		}
-		if c.imageModel == "" {
-			c.imageModel = demoImageModel
-		}
+		c.params.Model = first(f.model, demoModel)
+		c.imageModel = first(f.imageModel, demoImageModel)
 		// The demo offers its tool, so demo:tool shows the approval with no
 		// configuration.
 		def, argv := demo.TimeTool()
 		if !slices.ContainsFunc(c.tools, func(t engine.Tool) bool { return t.Def.Name == def.Name }) {
 			c.tools = append(c.tools, engine.Tool{Def: def, Command: argv})
+		}
+		if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
+			return nil, err
 		}
 		return c, nil
 	}
@@ -247,6 +250,10 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if err := api.New(c.baseURL, c.clientOptions()...).Check(); err != nil {
 		return nil, usagef("%v", err)
 	}
+	// After the credentials: the MCP servers' children must not get them.
+	if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -287,9 +294,10 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 }
 
 // secretEnv lists the environment variables that hold credentials:
-// MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY
-// and those that any profile of the file
-// names (fileEnv), not only the profile in use, once each.
+// MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY,
+// MUSE_IMAGE_ACCESS_TOKEN and those that any profile of the file names
+// (fileEnv: access_token_env, api_key_env, image_access_token_env, an MCP
+// server's token_env), not only the profile in use, once each.
 func secretEnv(fileEnv []string) []string {
 	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN"}
 	for _, n := range fileEnv {
@@ -317,7 +325,7 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	return prof, file.CredentialEnv(), nil
+	return prof, append(file.CredentialEnv(), file.MCPTokenEnv()...), nil
 }
 
 // loadConfigFile reads the file named with --config, which must exist, or

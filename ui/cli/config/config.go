@@ -91,6 +91,9 @@ type Profile struct {
 	// AllowInsecureHTTP lets a credential go over plain http:// to a host
 	// that is not this machine.
 	AllowInsecureHTTP *bool
+	// MCPExpandEnv is true when an mcpServers file from outside the user's
+	// configuration folder may expand ${VAR} from muse's environment.
+	MCPExpandEnv *bool
 
 	// ToolTimeout bounds how long a tool's command may run; 0 when unset.
 	ToolTimeout time.Duration

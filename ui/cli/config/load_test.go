@@ -63,6 +63,7 @@ image_base_url = "https://img.example.com"
 image_api = "openai"
 image_access_token_env = "IMG_TOKEN"
 image_access_token_cmd = "pass show img"
+mcp_expand_env = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
 request_timeout = "20m"
@@ -148,6 +149,7 @@ func TestLoadFull(t *testing.T) {
 		Watermark:           b(false),
 		Save:                b(false),
 		Mouse:               b(true),
+		MCPExpandEnv:        b(true),
 		AllowInsecureHTTP:   b(false),
 		Effort:              "high",
 		ImageBaseURL:        "https://img.example.com",
@@ -173,9 +175,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 58, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 59, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 64, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 65, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

@@ -45,6 +45,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"watermark":              flag(func(p *Profile) **bool { return &p.Watermark }),
 	"save":                   flag(func(p *Profile) **bool { return &p.Save }),
 	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
+	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
 	"allow_insecure_http":    flag(func(p *Profile) **bool { return &p.AllowInsecureHTTP }),
 	"tool_timeout":           timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
 	"credential_timeout":     timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
@@ -58,6 +59,10 @@ var profileKeys = map[string]func(p *Profile, v value){
 
 // profileKeyNames lists the keys of a profile, for suggestions.
 var profileKeyNames = sortedKeys(profileKeys)
+
+// ProfileKeys lists every key a [profiles.NAME] table may set, sorted, so
+// that the help can be checked against it.
+func ProfileKeys() []string { return slices.Clone(profileKeyNames) }
 
 // readProfile reads one [profiles.NAME] table, which starts at line.
 func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {
