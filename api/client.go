@@ -29,6 +29,7 @@ type Client struct {
 	imageRaw        string   // that address as given
 	imageToken      string   // and its credential; the chat's never goes there
 	imageBase       *url.URL // imageRaw parsed, by New
+	openAIImage     OpenAIImageOptions
 	userAgent       string
 	http            *http.Client
 	ownHTTP         bool // http was built by New, so Close may release its connections

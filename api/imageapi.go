@@ -39,6 +39,20 @@ func WithImageService(baseURL, token string) Option {
 	return func(c *Client) { c.imageRaw, c.imageToken, c.imageOwn = baseURL, token, true }
 }
 
+// OpenAIImageOptions are OpenAI's image settings that the interface has
+// no parameter for; each is sent to OpenAI's API only, and only when set.
+type OpenAIImageOptions struct {
+	Quality      string // low, medium, high, auto (or standard, hd)
+	Background   string // transparent, opaque, auto
+	OutputFormat string // png, jpeg, webp
+}
+
+// WithOpenAIImageOptions sets the OpenAI image settings (see
+// OpenAIImageOptions), sent when the image API is ImageAPIOpenAI.
+func WithOpenAIImageOptions(o OpenAIImageOptions) Option {
+	return func(c *Client) { c.openAIImage = o }
+}
+
 // ImageAPI returns the image API the client speaks.
 func (c *Client) ImageAPI() string {
 	if c.imageAPI == "" {
@@ -57,7 +71,7 @@ func (c *Client) imageCall(req ImageRequest) call {
 			cl.path, cl.body, cl.async = dashAsyncPath, dashAsyncBody(req), true
 		}
 	case ImageAPIOpenAI:
-		cl.body = openAIImageBody(req)
+		cl.body = openAIImageBody(req, c.openAIImage)
 	}
 	return cl
 }
@@ -94,15 +108,18 @@ func dashAsyncBody(req ImageRequest) any {
 	return body
 }
 
-// openAIImageBody is OpenAI's image body: the prompt, one image, and the
-// size as WxH when one is set; nothing OpenAI would refuse.
-func openAIImageBody(req ImageRequest) any {
+// openAIImageBody is OpenAI's image body: the prompt, one image, the size
+// as WxH and o's settings when they are set; nothing OpenAI would refuse.
+func openAIImageBody(req ImageRequest, o OpenAIImageOptions) any {
 	body := struct {
-		Model  string `json:"model,omitempty"`
-		Prompt string `json:"prompt"`
-		N      int    `json:"n"`
-		Size   string `json:"size,omitempty"`
-	}{Model: req.Model, Prompt: req.Prompt(), N: 1}
+		Model        string `json:"model,omitempty"`
+		Prompt       string `json:"prompt"`
+		N            int    `json:"n"`
+		Size         string `json:"size,omitempty"`
+		Quality      string `json:"quality,omitempty"`
+		Background   string `json:"background,omitempty"`
+		OutputFormat string `json:"output_format,omitempty"`
+	}{Model: req.Model, Prompt: req.Prompt(), N: 1, Quality: o.Quality, Background: o.Background, OutputFormat: o.OutputFormat}
 	if p := req.Parameters; p != nil && p.Size != "" {
 		body.Size = strings.Replace(p.Size, "*", "x", 1)
 	}

@@ -14,7 +14,8 @@ import (
 func TestImageAPIOpenAI(t *testing.T) {
 	chat := newRecorder(t, jsonReply(200, okMessage))
 	img := newRecorder(t, jsonReply(200, `{"created":1,"data":[{"b64_json":"aGk=","revised_prompt":"a red fox"}]}`))
-	c := New(chat.URL, WithAccessToken("chat-token"), WithImageAPI(ImageAPIOpenAI), WithImageService(img.URL+"/v1", "img-token"))
+	c := New(chat.URL, WithAccessToken("chat-token"), WithImageAPI(ImageAPIOpenAI), WithImageService(img.URL+"/v1", "img-token"),
+		WithOpenAIImageOptions(OpenAIImageOptions{Quality: "high", OutputFormat: "webp"}))
 	neg, yes := "blurry", true
 	res, err := c.GenerateImage(context.Background(), NewImageRequest("gpt-image-1", "a fox",
 		&ImageParameters{Size: "1024*768", NegativePrompt: &neg, Watermark: &yes, PromptExtend: &yes}))
@@ -23,7 +24,7 @@ func TestImageAPIOpenAI(t *testing.T) {
 	}
 	var body map[string]any
 	json.Unmarshal([]byte(img.bodies[0]), &body)
-	if len(body) != 4 || body["prompt"] != "a fox" || body["size"] != "1024x768" || body["n"] != float64(1) || body["model"] != "gpt-image-1" {
+	if len(body) != 6 || body["quality"] != "high" || body["output_format"] != "webp" || body["prompt"] != "a fox" || body["size"] != "1024x768" || body["n"] != float64(1) || body["model"] != "gpt-image-1" {
 		t.Errorf("body %s", img.bodies[0])
 	}
 	h := img.reqs[0].Header

@@ -41,10 +41,12 @@ type config struct {
 	// imageBaseURL is where image requests go, "" for baseURL; imageToken
 	// is its credential (never the chat's); imageAPI the API spoken.
 	imageBaseURL, imageToken, imageAPI string
-	theme                              string
-	notify                             string // the profile's notify: how a long turn's end is announced out of focus
-	keys                               map[string][]string
-	profile                            string
+	// openAIImage holds the profile's OpenAI image settings.
+	openAIImage api.OpenAIImageOptions
+	theme       string
+	notify      string // the profile's notify: how a long turn's end is announced out of focus
+	keys        map[string][]string
+	profile     string
 
 	// noSave keeps sessions in memory only: --no-save, or save = false in
 	// the profile.
@@ -107,6 +109,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		insecureHTTP:   allowInsecure(getenv, prof),
 		imageBaseURL:   first(getenv("MUSE_IMAGE_BASE_URL"), prof.ImageBaseURL),
 		imageAPI:       first(getenv("MUSE_IMAGE_API"), prof.ImageAPI),
+		openAIImage:    api.OpenAIImageOptions{Quality: prof.ImageQuality, Background: prof.ImageBackground, OutputFormat: prof.ImageOutputFormat},
 		imageModel:     first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
 		demo:           f.demo,
 		theme:          first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
@@ -385,6 +388,9 @@ func (c *config) clientOptions() []api.Option {
 	}
 	if c.imageBaseURL != "" {
 		opts = append(opts, api.WithImageService(c.imageBaseURL, c.imageToken))
+	}
+	if c.openAIImage != (api.OpenAIImageOptions{}) {
+		opts = append(opts, api.WithOpenAIImageOptions(c.openAIImage))
 	}
 	if c.token != "" {
 		opts = append(opts, api.WithAccessToken(c.token))

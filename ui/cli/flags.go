@@ -281,7 +281,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   mcp_expand_env (true: like --mcp-expand-env); thinking ("adaptive") and
   effort (low, medium, high, max); allow_insecure_http (true: a credential
   may go over plain http:// to another host); image_base_url, image_api
-  (service, dashscope, openai), image_access_token_env, image_access_token_cmd.
+  (service, dashscope, openai), image_access_token_env, image_access_token_cmd,
+  and for openai image_quality, image_background, image_output_format.
   muse config init --service NAME writes a tested recipe's profile.
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell

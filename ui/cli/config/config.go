@@ -56,6 +56,9 @@ type Profile struct {
 	ImageAPI            string
 	ImageAccessTokenEnv string
 	ImageAccessTokenCmd string
+	// ImageQuality, ImageBackground and ImageOutputFormat are OpenAI's
+	// image settings, sent with image_api = "openai" only; "" when unset.
+	ImageQuality, ImageBackground, ImageOutputFormat string
 
 	Model      string
 	ImageModel string

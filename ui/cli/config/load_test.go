@@ -63,6 +63,9 @@ image_base_url = "https://img.example.com"
 image_api = "openai"
 image_access_token_env = "IMG_TOKEN"
 image_access_token_cmd = "pass show img"
+image_quality = "high"
+image_background = "opaque"
+image_output_format = "webp"
 mcp_expand_env = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
@@ -156,6 +159,9 @@ func TestLoadFull(t *testing.T) {
 		ImageAPI:            "openai",
 		ImageAccessTokenEnv: "IMG_TOKEN",
 		ImageAccessTokenCmd: "pass show img",
+		ImageQuality:        "high",
+		ImageBackground:     "opaque",
+		ImageOutputFormat:   "webp",
 		ToolTimeout:         90 * time.Second,
 		CredentialTimeout:   45 * time.Second,
 		RequestTimeout:      20 * time.Minute,
@@ -175,9 +181,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 59, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 62, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 65, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 68, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

@@ -57,6 +57,10 @@ provider_version = "2023-06-01"
 #image_api = "openai"
 #image_access_token_env = "IMAGE_TOKEN"
 #image_access_token_cmd = "pass show images/token"
+# OpenAI's own image settings, sent to image_api = "openai" only.
+#image_quality = "high"
+#image_background = "transparent"
+#image_output_format = "png"
 
 # The chat model, and the model used by /image.
 model = "your-chat-model"
