@@ -30,3 +30,17 @@ func TestImageShapes(t *testing.T) {
 		t.Errorf("unknown OpenAI field: %v %v", err, resp.Status)
 	}
 }
+
+// Adaptive thinking with an effort is accepted, and streams thinking; an
+// effort the API does not know is refused.
+func TestAdaptiveThinking(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(Options{}))
+	defer srv.Close()
+	c := api.New(srv.URL, api.WithAccessToken(DefaultToken))
+	req := api.MessageRequest{Model: "demo-chat", MaxTokens: 1024, Messages: []api.MessageParam{api.TextMessage("user", "hi")},
+		Thinking: &api.Thinking{Type: api.ThinkingAdaptive}, OutputConfig: &api.OutputConfig{Effort: "high"}}
+	m, err := c.CreateMessage(context.Background(), req)
+	if err != nil || len(m.Content) < 2 || m.Content[0].Type != api.BlockThinking {
+		t.Fatalf("%v %+v", err, m)
+	}
+}
