@@ -137,6 +137,12 @@ type Params struct {
 	StopSequences []string `json:"stop_sequences,omitempty"`
 	// ThinkingBudget enables extended thinking with this many tokens; 0 is off.
 	ThinkingBudget int `json:"thinking_budget,omitempty"`
+	// Thinking is "adaptive" for adaptive thinking, which current models
+	// require instead of a budget; "" is off (or the budget form).
+	Thinking string `json:"thinking,omitempty"`
+	// Effort is sent as output_config.effort: one of api.Efforts, or ""
+	// for the server's default.
+	Effort string `json:"effort,omitempty"`
 	// UserID is sent as metadata.user_id.
 	UserID string `json:"user_id,omitempty"`
 	// ToolChoice is "auto", "any", "none" or a tool's name; "" sends none.
@@ -163,6 +169,9 @@ type Session struct {
 	ForkedFrom *Fork `json:"forked_from,omitempty"`
 	// Warnings lists what was skipped while loading a damaged journal.
 	Warnings []string `json:"-"`
+	// Queue holds the prompts queued on the chat screen and not yet sent,
+	// as the session's writer found them when it opened it (see queue.go).
+	Queue []QueuedPrompt `json:"-"`
 }
 
 // Info is what a session list shows of a session.

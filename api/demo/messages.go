@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,13 +112,13 @@ func validateMessageRequest(req *api.MessageRequest) string {
 			return fmt.Sprintf("messages.%d.content: must not be empty", i)
 		}
 		for j, b := range m.Blocks {
-			if b.Type == api.BlockText && b.Text == "" {
-				return fmt.Sprintf("messages.%d.content.%d.text: text content blocks must be non-empty", i, j)
-			}
 			if err := b.Validate(m.Role); err != nil {
 				return fmt.Sprintf("messages.%d.content.%d: %v", i, j, err)
 			}
 		}
+	}
+	if msg := CheckTurns(req.Messages); msg != "" {
+		return msg
 	}
 	if req.MaxTokens < 1 {
 		return fmt.Sprintf("max_tokens: must be an integer >= 1, got %d", req.MaxTokens)
@@ -146,6 +147,9 @@ func validateMessageRequest(req *api.MessageRequest) string {
 		case "":
 			return "thinking.type: required"
 		}
+	}
+	if oc := req.OutputConfig; oc != nil && oc.Effort != "" && !slices.Contains(api.Efforts, oc.Effort) {
+		return fmt.Sprintf("output_config.effort: must be one of low, medium, high, max, got %q", oc.Effort)
 	}
 	for i, t := range req.Tools {
 		if t.Name == "" {
