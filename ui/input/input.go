@@ -232,7 +232,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if next, ok := m.menuKey(msg); ok {
 			return next, nil
 		}
-		if key.Matches(msg, searchKey) {
+		if key.Matches(msg, SearchKey) {
 			return m.startSearch()
 		}
 		switch {

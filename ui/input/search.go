@@ -19,8 +19,9 @@ import (
 // prompts.History.Prompts); the prompts other muses added meanwhile are
 // read in a command.
 
-// searchKey starts a search of the prompt history.
-var searchKey = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "search past prompts"))
+// SearchKey starts a search of the prompt history (ctrl+r), as the help
+// lists it.
+var SearchKey = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "search past prompts"))
 
 // searchPlaceholder is what the input says during a search, before a
 // word is typed.
