@@ -135,8 +135,9 @@ func (m Model) take(it menu.Item) Model {
 
 // Enter takes an enter the screen would send with: it takes the menu's
 // marked item (a command that needs an argument waits for it; one that
-// does not is then run, ok false), or adds a line after a "\" (see
-// ContinueLine). ok is false when the enter is the screen's.
+// does not is then run, and a file typed whole is sent: ok false), or adds
+// a line after a "\" (see ContinueLine). ok is false when the enter is the
+// screen's.
 func (m Model) Enter() (next Model, ok bool) {
 	if m.search != nil {
 		if it, has := m.menu.Selected(); has {
@@ -145,9 +146,13 @@ func (m Model) Enter() (next Model, ok bool) {
 		return m, true // no prompt matches: nothing to send
 	}
 	if it, has := m.menu.Selected(); has && m.menuOpen() {
-		command := m.target.command
+		command, before := m.target.command, m.ed.value()
 		m = m.take(it)
-		return m, !command || needsArgument(it)
+		if command {
+			return m, needsArgument(it)
+		}
+		// A path typed whole is sent as it is.
+		return m, strings.TrimRight(m.ed.value(), " ") != strings.TrimRight(before, " ")
 	}
 	return m.ContinueLine()
 }

@@ -75,6 +75,11 @@ func TestFileMenu(t *testing.T) {
 	if !ok || m.Value() != `@"my file.txt" ` {
 		t.Errorf("enter took %q (%v)", m.Value(), ok)
 	}
+	// A path typed whole: enter is the screen's, to send.
+	m = typeKeys(t, sized(t, 80, 24), "see @notes.md")
+	if m, ok = m.Enter(); ok || !strings.HasPrefix(m.Value(), "see @notes.md") {
+		t.Errorf("enter on a path typed whole: %q (%v)", m.Value(), ok)
+	}
 	// Pasted text opens no menu.
 	m = update(sized(t, 80, 24), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("see @no"), Paste: true})
 	if len(m.Hint()) != 0 {
