@@ -68,9 +68,13 @@ const (
 // nil and omitted. The entry comes last so that the small fields of a large
 // record stay readable at the start of its line.
 type record struct {
-	V       int        `json:"v,omitempty"`
-	Type    string     `json:"type"`
-	Time    time.Time  `json:"time"`
+	V    int       `json:"v,omitempty"`
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	// M is the machine that wrote the record: of two records with the
+	// same time, the one of the greater machine id applies last, and so
+	// wins a title, settings or head (see order.go).
+	M       string     `json:"m,omitempty"`
 	ID      string     `json:"id,omitempty"`
 	Created *time.Time `json:"created,omitempty"`
 	Params  *Params    `json:"params,omitempty"`

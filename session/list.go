@@ -56,6 +56,16 @@ func (s *Store) list() ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slices.ContainsFunc(des, func(de fs.DirEntry) bool { return pending(de.Name()) }) {
+		names := make([]string, len(des))
+		for i, de := range des {
+			names[i] = de.Name()
+		}
+		s.catchUp(names)
+		if des, err = os.ReadDir(s.dir); err != nil {
+			return nil, err
+		}
+	}
 	var jobs []scanJob
 	for _, de := range des {
 		id, ok := strings.CutSuffix(de.Name(), journalExt)

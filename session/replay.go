@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -34,6 +35,14 @@ type journalSize struct {
 	// cut counts the replies cut at the size limit as they were read: an
 	// older muse kept them whole.
 	cut int
+	// last is the time of the newest record.
+	last time.Time
+	// cutIDs are the ids of those replies.
+	cutIDs []string
+	// markers counts the lines of a git conflict left in the journal.
+	markers int
+	// torn is set when the last line is unfinished: a crash cut it.
+	torn bool
 }
 
 // replayStats is replay, also returning the journal's size. light skips
@@ -78,6 +87,8 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 			break
 		}
 		switch {
+		case gitMarker(l.Data):
+			rp.markers++ // a git conflict left in the file: both sides are read
 		case l.TooLong && !l.Newline, !l.Newline && !blank(l.Data) && !json.Valid(l.Data):
 			rp.warn(n, "dropped an unfinished last record (%d bytes)", l.Size)
 		case l.TooLong:
@@ -93,6 +104,7 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 	if !decodeLines(lines, light, stop, workers) {
 		return nil, journalSize{}, errStopped
 	}
+	lines = inTimeOrder(lines)
 	rp.sess.All = make([]Entry, 0, len(lines)) // about one entry a line
 	rp.pos = make(map[string]int, len(lines))
 	for i := range lines {
@@ -109,7 +121,7 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 			torn++
 		}
 	}
-	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut)}, err
+	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut), torn: torn > 0, last: rp.last, cutIDs: slices.Sorted(maps.Keys(rp.cut)), markers: rp.markers}, err
 }
 
 // rawLine is one non-blank line of a journal, and the record it decodes to.
@@ -187,6 +199,8 @@ func decodeLight(l *rawLine) {
 			str(v, &rec.ID)
 		case "time":
 			errs = append(errs, json.Unmarshal(v, &rec.Time))
+		case "m":
+			str(v, &rec.M)
 		case "created":
 			rec.Created = new(time.Time)
 			errs = append(errs, json.Unmarshal(v, rec.Created))
@@ -272,6 +286,8 @@ type replayer struct {
 	size      int64            // bytes read
 	unknown   int              // records of unknown types, skipped
 	cut       map[string]bool  // replies cut at the size limit, by id
+	markers   int              // lines of a git conflict, skipped
+	last      time.Time        // the time of the newest record
 }
 
 // lineWarning is a warning about line n of the journal.
@@ -306,6 +322,9 @@ func (rp *replayer) apply(l *rawLine) {
 		}
 		rp.warn(n, "line %d: skipped a corrupt record: %v", n, l.err)
 		return
+	}
+	if rec.Time.After(rp.last) {
+		rp.last = rec.Time
 	}
 	if first && rec.Type != recHeader {
 		rp.problem = fmt.Sprintf("line %d is a %q record", n, rec.Type)

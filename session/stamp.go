@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -60,14 +62,35 @@ type Scan struct {
 // lock, whose file it creates before and removes after: so while the
 // directory keeps the stamp of a steady scan, only the journals of the
 // sessions then locked can differ from what the scan found.
+//
+// It catches up first (see CatchUp) when the directory holds conflict
+// copies or tombstones, so that what it finds is merged.
 func (s *Store) Scan() (Scan, error) {
+	sc, caught, err := s.scanDir(true)
+	if err == nil && caught {
+		sc, _, err = s.scanDir(false)
+	}
+	return sc, err
+}
+
+// scanDir is Scan; with catchUp it catches up when something waits, and
+// reports whether it did.
+func (s *Store) scanDir(catchUp bool) (Scan, bool, error) {
 	before, err := s.DirStamp()
 	if err != nil {
-		return Scan{}, err
+		return Scan{}, false, err
 	}
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
-		return Scan{}, fmt.Errorf("list journals: %w", err)
+		return Scan{}, false, fmt.Errorf("list journals: %w", err)
+	}
+	if catchUp && slices.ContainsFunc(des, func(de fs.DirEntry) bool { return pending(de.Name()) }) {
+		names := make([]string, len(des))
+		for i, de := range des {
+			names[i] = de.Name()
+		}
+		s.catchUp(names)
+		return Scan{}, true, nil
 	}
 	sc := Scan{Journals: make(map[string]Stamp, len(des)), Dir: before}
 	for _, de := range des {
@@ -88,7 +111,7 @@ func (s *Store) Scan() (Scan, error) {
 	}
 	after, err := s.DirStamp()
 	sc.Steady = err == nil && after == before
-	return sc, nil
+	return sc, false, nil
 }
 
 // DirStamp returns the stamp of the store's directory.
