@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -77,8 +78,9 @@ func (s *Store) ImageDir(sessionID string) string {
 // WebP; the size is read from the header, and an image over MaxImageSide
 // pixels a side or MaxImagePixels pixels is refused. The data is not decoded
 // further. The file is named turn-<turn>-image-<index>-<tag>.<ext>, from
-// those numbers and 12 random hex digits only, so that two machines that
-// continue a session never write the same name; it is written with mode
+// those numbers and the first 12 hex digits of the SHA-256 of its bytes,
+// so that two machines that continue a session never write different
+// images under one name; it is written with mode
 // 0600 to a temporary file, synced and renamed, so it is never seen half
 // written. The directory and its missing parents are made with mode 0700.
 func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (SavedImage, error) {
@@ -89,11 +91,8 @@ func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (Saved
 		return SavedImage{}, fmt.Errorf("save image of session %s: negative turn %d or index %d", sessionID, turn, index)
 	}
 	dir := s.ImageDir(sessionID)
-	var tag [6]byte
-	if _, err := io.ReadFull(s.random, tag[:]); err != nil {
-		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
-	}
-	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index)+"-"+hex.EncodeToString(tag[:]), data, fileio.MakeDir)
+	tag := sha256.Sum256(data)
+	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index)+"-"+hex.EncodeToString(tag[:6]), data, fileio.MakeDir)
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
 	}

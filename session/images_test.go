@@ -152,8 +152,8 @@ func TestSaveImageWebP(t *testing.T) {
 }
 
 // Two machines that continue one session generate images for the same
-// turn and index: their files have different names, so a sync engine never
-// sees one replace the other.
+// turn and index: different images get different names, so a sync engine
+// never sees one replace the other.
 func TestSaveImageNamesNeverClash(t *testing.T) {
 	s, _ := newTestStore(t)
 	a, err := s.SaveImage(testSessionID, 1, 0, encodePNG(t, testImage(4, 4)))
