@@ -189,6 +189,7 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 		if err := os.Link(first, main); err == nil {
 			_ = os.Remove(first)
 			s.changed(id)
+			notes = append(notes, Note{File: id + journalExt, Session: id, Text: "a sync engine's copy of a session this folder did not hold (" + names[0] + ") became its journal"})
 		} else if !errors.Is(err, fs.ErrExist) {
 			return append(notes, Note{File: names[0], Session: id, Text: "could not make it the session's journal: " + err.Error()})
 		}
