@@ -56,12 +56,8 @@ func (s *Store) list() ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(des, func(de fs.DirEntry) bool { return pending(de.Name()) }) {
-		names := make([]string, len(des))
-		for i, de := range des {
-			names[i] = de.Name()
-		}
-		s.catchUp(names)
+	if waiting(des) {
+		s.catchUp(dirNames(des))
 		if des, err = os.ReadDir(s.dir); err != nil {
 			return nil, err
 		}

@@ -72,6 +72,12 @@ var (
 // conflictOf reports whether the file name is a sync engine's conflict copy
 // of a journal, and of which session.
 func conflictOf(name string) (id string, ok bool) {
+	// A journal's own name has no space and one dot: the usual case is
+	// settled without a regular expression.
+	base, isJournal := strings.CutSuffix(name, journalExt)
+	if !isJournal || !strings.ContainsAny(base, ". ") {
+		return "", false
+	}
 	for _, re := range []*regexp.Regexp{syncthingCopy, dropboxCopy, icloudCopy} {
 		if m := re.FindStringSubmatch(name); m != nil && validID(m[1]) {
 			return m[1], true
@@ -112,20 +118,41 @@ func (s *Store) CatchUp() ([]Note, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catch up: %w", err)
 	}
-	names := make([]string, 0, len(des))
-	for _, de := range des {
-		names = append(names, de.Name())
-	}
-	return s.catchUp(names), nil
+	return s.catchUp(dirNames(des)), nil
 }
 
-// pending reports whether name is a file a catch-up handles.
-func pending(name string) bool {
-	if strings.HasSuffix(name, tombExt) {
-		return true
+// waiting reports whether any of the directory entries des is a conflict
+// copy, or a tombstone of a session whose journal is there too: what a
+// catch-up has to do. It looks at the names alone.
+func waiting(des []fs.DirEntry) bool {
+	var tombs []string
+	for _, de := range des {
+		name := de.Name()
+		if id, ok := strings.CutSuffix(name, tombExt); ok {
+			tombs = append(tombs, id+journalExt)
+		} else if _, ok := conflictOf(name); ok {
+			return true
+		}
 	}
-	_, ok := conflictOf(name)
-	return ok
+	if len(tombs) == 0 {
+		return false
+	}
+	slices.Sort(tombs)
+	for _, de := range des { // ReadDir sorts by name
+		if _, found := slices.BinarySearch(tombs, de.Name()); found {
+			return true
+		}
+	}
+	return false
+}
+
+// dirNames returns the names of des.
+func dirNames(des []fs.DirEntry) []string {
+	out := make([]string, len(des))
+	for i, de := range des {
+		out[i] = de.Name()
+	}
+	return out
 }
 
 // catchUp merges what of names (the store directory's) waits: conflict
@@ -365,6 +392,11 @@ func lineSet(path string) (map[[16]byte]bool, bool, error) {
 	return have, whole, nil
 }
 
+func isConflict(name string) bool {
+	_, ok := conflictOf(name)
+	return ok
+}
+
 // logNotes appends notes to the store's notes file, if it has one.
 func (s *Store) logNotes(notes []Note) {
 	if s.notesFile == "" || len(notes) == 0 {
@@ -418,7 +450,7 @@ func (s *Store) Notes() ([]Note, error) {
 		switch {
 		case strings.HasSuffix(name, unmergedExt):
 			notes = append(notes, Note{File: name, Text: "a copy left beside its session, not merged whole: look at it, then delete it"})
-		case pending(name) && !strings.HasSuffix(name, tombExt):
+		case isConflict(name):
 			notes = append(notes, Note{File: name, Text: "a conflict copy waiting to be merged (its session is open, or its journal unfinished)"})
 		case strings.HasSuffix(name, journalExt) && de.Type()&fs.ModeSymlink != 0:
 			notes = append(notes, Note{File: name, Text: "a journal that is a symbolic link: muse does not read or write through it"})

@@ -9,9 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -84,12 +82,8 @@ func (s *Store) scanDir(catchUp bool) (Scan, bool, error) {
 	if err != nil {
 		return Scan{}, false, fmt.Errorf("list journals: %w", err)
 	}
-	if catchUp && slices.ContainsFunc(des, func(de fs.DirEntry) bool { return pending(de.Name()) }) {
-		names := make([]string, len(des))
-		for i, de := range des {
-			names[i] = de.Name()
-		}
-		s.catchUp(names)
+	if catchUp && waiting(des) {
+		s.catchUp(dirNames(des))
 		return Scan{}, true, nil
 	}
 	sc := Scan{Journals: make(map[string]Stamp, len(des)), Dir: before}
