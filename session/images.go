@@ -311,3 +311,32 @@ func ImageFormat(path string) (string, error) {
 	}
 	return "", fmt.Errorf("%s is not a PNG, JPEG or WebP image", path)
 }
+
+// localImages points the images of sess that name a file of this muse's
+// images folder as another machine has it (another home, another user)
+// at the same file here, when it is here: a journal names each image by
+// its absolute path, and a synced folder holds it under another one. The
+// journal is not changed.
+func (s *Store) localImages(sess *Session) {
+	dir := s.ImageDir(sess.ID)
+	if dir == "" {
+		return
+	}
+	fix := func(es []Entry) {
+		for i := range es {
+			for j := range es[i].Images {
+				img := &es[i].Images[j]
+				base := filepath.Base(img.Path)
+				if img.Path == "" || filepath.Dir(img.Path) == dir || !isImageName(base) || filepath.Base(filepath.Dir(img.Path)) != sess.ID {
+					continue
+				}
+				here := filepath.Join(dir, base)
+				if fi, err := os.Lstat(here); err == nil && fi.Mode().IsRegular() {
+					img.Path = here
+				}
+			}
+		}
+	}
+	fix(sess.All)
+	fix(sess.Entries)
+}

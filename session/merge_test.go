@@ -358,3 +358,29 @@ func TestThousandsOfCopies(t *testing.T) {
 		t.Errorf("%d entries, want %d", len(got.All), n+1)
 	}
 }
+
+// An image made on another machine is named in the journal by its path
+// there; once the synced folder has brought the file, the session shows
+// it from this machine's images folder.
+func TestImagesOfAnotherMachine(t *testing.T) {
+	a, b := newMachine(t, "a", 0), newMachine(t, "b", 0)
+	w := NewWriter(b.s, Params{})
+	w.Append(Entry{Kind: KindUser, Text: "draw"})
+	id := w.ID()
+	saved, err := b.s.SaveImage(id, 1, 1, encodePNG(t, testImage(4, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(Entry{Kind: KindImage, ImagePrompt: "a fox", Images: []Image{{Index: 1, Path: saved.Path}}})
+	w.Close()
+	copyJournal(t, b.s, a.s, id, id+journalExt)
+	os.MkdirAll(a.s.ImageDir(id), 0o700)
+	copyFile(t, saved.Path, filepath.Join(a.s.ImageDir(id), filepath.Base(saved.Path)))
+	got, err := a.s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got.Entries[1].Images[0].Path; p != filepath.Join(a.s.ImageDir(id), filepath.Base(saved.Path)) {
+		t.Errorf("image path %s, want it in this machine's folder", p)
+	}
+}

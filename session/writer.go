@@ -709,7 +709,11 @@ func (s *Store) loadStats(id string, light bool) (*Session, journalSize, error) 
 		return nil, journalSize{}, err
 	}
 	defer f.Close()
-	return replayStats(f, id, light)
+	sess, size, err := replayStats(f, id, light)
+	if err == nil && !light {
+		s.localImages(sess)
+	}
+	return sess, size, err
 }
 
 // openJournal opens the journal of the session id for reading, and returns
