@@ -137,7 +137,9 @@ func encodeRecord(rec *record) ([]byte, error) {
 // was cut short), the line is preceded by one so that it stays a record of
 // its own; the unfinished line is then skipped as corrupt on replay.
 func appendLine(path string, line []byte, sync bool) (err error) {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_RDWR, 0)
+	// A link planted in a synced folder is never written through: not a
+	// symbolic link (not followed), nor a file with other names.
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_APPEND|os.O_RDWR), 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ErrNotFound
@@ -149,6 +151,9 @@ func appendLine(path string, line []byte, sync bool) (err error) {
 			err = cerr
 		}
 	}()
+	if fi, err := f.Stat(); err == nil && fileio.Shared(fi) {
+		return fmt.Errorf("%s has other names (a hard link): muse does not write through it; replace it with a copy", path)
+	}
 	if _, err := fileio.AppendLine(f, path, line); err != nil {
 		return err
 	}

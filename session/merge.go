@@ -232,6 +232,12 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 	if !fi.Mode().IsRegular() || fileio.Shared(fi) {
 		return append(notes, Note{File: filepath.Base(main), Session: id, Text: "the journal is a link or not a regular file: muse does not merge into it; replace it with a plain file"})
 	}
+	if fi.Size() > maxJournal {
+		for _, name := range names {
+			notes = append(notes, s.leave(id, name, fmt.Sprintf("its session's journal is %d MiB, more than the %d MiB muse reads", fi.Size()>>20, maxJournal>>20)))
+		}
+		return notes
+	}
 	unlock, err := s.Lock(id)
 	if err != nil {
 		return notes // open in a muse: merged by a later catch-up

@@ -384,3 +384,63 @@ func TestImagesOfAnotherMachine(t *testing.T) {
 		t.Errorf("image path %s, want it in this machine's folder", p)
 	}
 }
+
+// Links planted in a synced folder are never followed or written through,
+// and a 1 GB journal that arrives is not read: each is told, and left as
+// it is.
+func TestPlantedLinksAndHugeJournal(t *testing.T) {
+	a := newMachine(t, "a", 0)
+	outside := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(outside, []byte("not a journal\n"), 0o600)
+
+	sym := "20250301-090000-00000000000000a1"
+	os.Symlink(outside, a.s.path(sym))
+	if _, err := a.s.Load(sym); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("load through a symbolic link: %v", err)
+	}
+
+	w := NewWriter(a.s, Params{})
+	w.Append(Entry{Kind: KindUser, Text: "hello"})
+	hard := w.ID()
+	w.Close()
+	data, _ := os.ReadFile(a.s.path(hard))
+	os.WriteFile(outside, data, 0o600)
+	os.Remove(a.s.path(hard))
+	if err := os.Link(outside, a.s.path(hard)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.s.Rename(hard, "through the link"); err == nil || !strings.Contains(err.Error(), "hard link") {
+		t.Errorf("rename through a hard link: %v", err)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != string(data) {
+		t.Error("the file behind the hard link was written")
+	}
+
+	huge := "20250301-090000-00000000000000b2"
+	f, _ := os.Create(a.s.path(huge))
+	f.Truncate(1 << 30) // sparse: no gigabyte is written or read
+	f.Close()
+	if _, err := a.s.Load(huge); err == nil || !strings.Contains(err.Error(), "more than the 512 MiB muse reads") {
+		t.Errorf("load of 1 GB: %v", err)
+	}
+	ls, err := a.s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		if l.ID == huge && !strings.Contains(l.Damaged, "left as it is") {
+			t.Errorf("listed as %+v", l)
+		}
+	}
+	if fi, _ := os.Stat(a.s.path(huge)); fi.Size() != 1<<30 {
+		t.Error("the huge journal changed")
+	}
+	copyName := huge + ".sync-conflict-20250301-101010-B.jsonl"
+	f, _ = os.Create(filepath.Join(a.s.Dir(), copyName))
+	f.Truncate(1 << 30)
+	f.Close()
+	notes := catchUp(t, a.s)
+	if len(notes) != 1 || !strings.Contains(notes[0].Text, "more than the 512 MiB") || !strings.HasSuffix(notes[0].File, unmergedExt) {
+		t.Errorf("notes %v", notes)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"muse/session/internal/fileio"
 )
 
 // ErrDeleted means the session's journal was removed while it was open:
@@ -716,16 +718,23 @@ func (s *Store) loadStats(id string, light bool) (*Session, journalSize, error) 
 	return sess, size, err
 }
 
+// maxJournal is the largest journal read. A session of 10,000 messages
+// is about 4 MB.
+const maxJournal = 512 << 20
+
 // openJournal opens the journal of the session id for reading, and returns
 // its size.
 func (s *Store) openJournal(id string) (*os.File, int64, error) {
 	if !validID(id) {
 		return nil, 0, fmt.Errorf("invalid id: %w", ErrNotFound)
 	}
-	f, err := os.Open(s.path(id))
+	f, err := os.OpenFile(s.path(id), fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, 0, ErrNotFound
+		}
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, 0, &damageError{reason: "a symbolic link, which muse does not follow"}
 		}
 		return nil, 0, err
 	}
@@ -737,6 +746,12 @@ func (s *Store) openJournal(id string) (*os.File, int64, error) {
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		return nil, 0, &damageError{reason: "not a regular file"}
+	}
+	if fi.Size() > maxJournal {
+		// One a sync engine brought, or a runaway: reading it would take
+		// its size in memory. It is left as it is.
+		f.Close()
+		return nil, 0, &damageError{reason: fmt.Sprintf("%d MiB, more than the %d MiB muse reads; left as it is", fi.Size()>>20, maxJournal>>20)}
 	}
 	return f, fi.Size(), nil
 }
