@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -64,17 +62,6 @@ func newEntryID(t time.Time, random io.Reader) (string, error) {
 		r >>= 5
 	}
 	return string(out[:]), nil
-}
-
-// counterID reports the number of an entry id of the form an older muse
-// wrote, "e<N>".
-func counterID(id string) (int, bool) {
-	rest, ok := strings.CutPrefix(id, "e")
-	if !ok || rest == "" || len(rest) > 9 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(rest)
-	return n, err == nil && n >= 0
 }
 
 // ValidID reports whether id may name a session's journal, as validID
