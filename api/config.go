@@ -148,11 +148,13 @@ func validHeaderName(s string) bool {
 // maxRedirects is how many redirects to the same host a request follows.
 const maxRedirects = 5
 
-// checkRedirect is the redirect policy of the client New builds: credentials
-// go in custom headers (x-api-key) that Go would forward to any host, so a
-// redirect is followed only to the same host, never from https to http, and
-// at most maxRedirects times.
-func checkRedirect(req *http.Request, via []*http.Request) error {
+// CheckRedirect is the redirect policy of every HTTP client of muse's that
+// sends credentials (the client New builds, the debug log's, an MCP
+// server's): they go in custom headers (x-api-key, an MCP server's
+// "headers") that Go would forward to any host, so a redirect is followed
+// only to the same host, never from https to http, and at most
+// maxRedirects times.
+func CheckRedirect(req *http.Request, via []*http.Request) error {
 	first := via[0].URL
 	if !strings.EqualFold(req.URL.Host, first.Host) {
 		return fmt.Errorf("the server redirected to another host (%s); muse will not send credentials there", req.URL.Host)
@@ -173,5 +175,5 @@ func newHTTPClient() *http.Client {
 	if t, ok := http.DefaultTransport.(*http.Transport); ok {
 		rt = t.Clone()
 	}
-	return &http.Client{Transport: rt, CheckRedirect: checkRedirect}
+	return &http.Client{Transport: rt, CheckRedirect: CheckRedirect}
 }

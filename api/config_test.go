@@ -215,7 +215,7 @@ func TestRedirectSameHost(t *testing.T) {
 		t.Errorf("same-host redirect: %v", err)
 	}
 	via := []*http.Request{httptest.NewRequest("POST", "https://h/a", nil)}
-	if err := checkRedirect(httptest.NewRequest("POST", "http://h/b", nil), via); err == nil || !strings.Contains(err.Error(), "plain http") {
+	if err := CheckRedirect(httptest.NewRequest("POST", "http://h/b", nil), via); err == nil || !strings.Contains(err.Error(), "plain http") {
 		t.Errorf("https to http: %v", err)
 	}
 	loop := New(srv.URL+"/loop", WithAPIKey("k"), WithMaxRetries(0))

@@ -2,36 +2,23 @@ package api
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
 
-// serverToolStream is a reply with a web search, as Anthropic streams one:
-// the server_tool_use block's input in fragments, the search result whole,
+// serverToolStream is a reply with a web search, as Anthropic streams one
+// (testdata/servertool.sse, which api/sdkwire's tests read too): the
+// server_tool_use block's input in fragments, the search result whole,
 // then text whose citations arrive as citations_delta events, a redacted
 // thinking block, and a block and a delta of types muse does not know.
-var serverToolStream = sse(
-	"message_start", `{"type":"message_start","message":{"id":"msg_s","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1,"service_tier":"standard"}}}`,
-	"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": \"eclipse"}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" 2026\"}"}}`,
-	"content_block_stop", `{"type":"content_block_stop","index":0}`,
-	"content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"Eclipses of 2026","url":"https://example.com/e","encrypted_content":"EncA","page_age":"1 week ago"}],"caller":{"type":"direct"}}}`,
-	"content_block_stop", `{"type":"content_block_stop","index":1}`,
-	"content_block_start", `{"type":"content_block_start","index":2,"content_block":{"type":"text","text":"","citations":[]}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"Two eclipses","url":"https://example.com/e","title":"Eclipses of 2026","encrypted_index":"Ix1"}}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"There are two."}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"August","url":"https://example.com/e","title":"Eclipses of 2026","encrypted_index":"Ix2"}}}`,
-	"content_block_stop", `{"type":"content_block_stop","index":2}`,
-	"content_block_start", `{"type":"content_block_start","index":3,"content_block":{"type":"redacted_thinking","data":"EncR"}}`,
-	"content_block_stop", `{"type":"content_block_stop","index":3}`,
-	"content_block_start", `{"type":"content_block_start","index":4,"content_block":{"type":"future_block","note":"a <b>","count":1,"keep":true}}`,
-	"content_block_delta", `{"type":"content_block_delta","index":4,"delta":{"type":"future_delta","note":" & c","count":2,"text":"t"}}`,
-	"content_block_stop", `{"type":"content_block_stop","index":4}`,
-	"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9,"server_tool_use":{"web_search_requests":1}}}`,
-	"message_stop", evStop,
-)
+var serverToolStream = func() string {
+	b, err := os.ReadFile("testdata/servertool.sse")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // serverToolWant is the message serverToolStream makes, as the SDKs
 // assemble it.

@@ -87,7 +87,9 @@ func TestStalledBodiesTimeOut(t *testing.T) {
 // timer fired is treated as a timeout: the timer has cancelled its request.
 func TestHeaderTimerRace(t *testing.T) {
 	slow := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		time.Sleep(60 * time.Millisecond) // a transport that does not watch the context
+		// A transport whose answer arrives only after the header timer
+		// fired (and cancelled the request), and that answers anyway.
+		<-r.Context().Done()
 		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
 			Body: io.NopCloser(strings.NewReader(okMessage)), Request: r}, nil
 	})}
@@ -103,9 +105,16 @@ func TestStreamCloseStopsIdleTimer(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	req := httptest.NewRequest("POST", "http://h/", nil)
-	s := newStream(&http.Response{Body: pr, Header: http.Header{}, Request: req}, cancel, streamLimits{idle: 50 * time.Millisecond, stall: 50 * time.Millisecond}, DefaultMaxReplySize)
+	s := newStream(&http.Response{Body: pr, Header: http.Header{}, Request: req}, cancel, streamLimits{idle: time.Hour, stall: time.Hour}, DefaultMaxReplySize)
 	s.Close()
-	time.Sleep(100 * time.Millisecond)
+	// Stop reports whether it stopped a timer still armed: after Close,
+	// neither may be, so neither can fire later. Nothing waits to see.
+	if s.idleR.timer.Stop() {
+		t.Error("after Close, the idle timer is still armed")
+	}
+	if s.stall.Stop() {
+		t.Error("after Close, the stall timer is still armed")
+	}
 	close(causes)
 	for cause := range causes {
 		if cause != nil {

@@ -285,13 +285,19 @@ func (a Attachment) missingBlock(err error) api.ContentBlock {
 			why = "its file could not be read"
 		}
 	}
-	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %s]", a.Name, a.Kind, why)}
+	return api.ContentBlock{Type: api.BlockText, Text: a.leftOut(why)}
 }
 
 // refusedBlock is what is sent in place of an attachment whose bytes the
 // service would refuse.
 func (a Attachment) refusedBlock(err error) api.ContentBlock {
-	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %v]", a.Name, a.Kind, err)}
+	return api.ContentBlock{Type: api.BlockText, Text: a.leftOut(err.Error())}
+}
+
+// leftOut is the line that names a, left out for why: its name and kind
+// as attribute text (api.EscapeAttr), as a text file's name is sent.
+func (a Attachment) leftOut(why string) string {
+	return fmt.Sprintf(`[attachment name="%s" kind="%s" left out: %s]`, api.EscapeAttr(a.Name), api.EscapeAttr(a.Kind), why)
 }
 
 // sendBlock is the block that sends a, its bytes read with read (nil reads

@@ -375,8 +375,8 @@ func TestSaveImageInNeverOverwrites(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "image-1.png")); string(data) != "mine" {
 		t.Error("an existing file was replaced")
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(m) > 0 {
-		t.Errorf("temporary files left: %v", m)
+	if m, err := filepath.Glob(filepath.Join(dir, ".*.tmp")); err != nil || len(m) > 0 {
+		t.Errorf("temporary files left: %v (%v)", m, err)
 	}
 }
 

@@ -24,7 +24,8 @@ package session
 // rewrites a journal that has grown well past what it holds.
 //
 // Beside the journals, the store's directory holds <id>.lock while a muse
-// has the session open (lock.go), and the index of muse/session/index.
+// has the session open (lock.go), <id>.queue while the chat screen has
+// prompts queued in it (queue.go), and the index of muse/session/index.
 //
 // Records are only ever appended, each with a single write of the whole line;
 // entry, title, params and head records are followed by fsync, so a crash can

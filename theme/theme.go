@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Palette names colours by what they mean. Values are ANSI 256 codes, which
@@ -19,7 +20,7 @@ type Palette struct {
 
 // dark is the palette for dark backgrounds.
 var dark = Palette{
-	Text: "252", Muted: "245", Subtle: "240", Accent: "75", User: "212", Assistant: "114",
+	Text: "252", Muted: "245", Subtle: "242", Accent: "75", User: "212", Assistant: "114",
 	Error: "203", Warning: "214", Success: "78", Border: "238",
 }
 
@@ -62,18 +63,33 @@ type Theme struct {
 // (see Names), or the path of a theme file (see IsFile), which it reads. A
 // bad theme file is refused with an [*Error] that names its line and what
 // was expected.
-func New(name string, darkBackground bool) (*Theme, error) {
+//
+// Options adapt it to the terminal: see [WithProfile].
+func New(name string, darkBackground bool, opts ...Option) (*Theme, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	th, err := load(name, darkBackground)
+	if err != nil || o.profile != termenv.ANSI {
+		return th, err
+	}
+	return th.in16(), nil
+}
+
+// load builds the theme called name, as New does, for every profile.
+func load(name string, darkBackground bool) (*Theme, error) {
 	var th *Theme
 	switch name {
 	case "auto", "":
-		th = build("light", light, styles.LightStyleConfig)
+		th = build("light", light, lightMarkdown())
 		if darkBackground {
-			th = build("dark", dark, styles.DarkStyleConfig)
+			th = build("dark", dark, darkMarkdown())
 		}
 	case "dark":
-		th = build("dark", dark, styles.DarkStyleConfig)
+		th = build("dark", dark, darkMarkdown())
 	case "light":
-		th = build("light", light, styles.LightStyleConfig)
+		th = build("light", light, lightMarkdown())
 	default:
 		if IsFile(name) {
 			return fromFile(name, darkBackground)
@@ -122,6 +138,34 @@ func build(name string, p Palette, md ansi.StyleConfig) *Theme {
 	}
 	return &Theme{Name: name, Palette: p, Styles: s, Markdown: markdownStyle(md)}
 }
+
+// darkMarkdown is glamour's dark style with the colours that read below
+// 4.5:1 (3:1 for the rule) on black or alacritty's #1d1f21 made lighter:
+// see TestEveryThemeReadsInEveryProfile.
+func darkMarkdown() ansi.StyleConfig {
+	md := styles.DarkStyleConfig
+	md.Code.Color = str("210")
+	md.CodeBlock.Color = str("246")
+	md.H1.BackgroundColor = str("62")
+	md.HorizontalRule.Color = str("242")
+	md.ImageText.Color = str("246")
+	md.Link.Color = str("37")
+	return md
+}
+
+// lightMarkdown is glamour's light style with the colours that read below
+// 4.5:1 (3:1 for the rule) on white made darker.
+func lightMarkdown() ansi.StyleConfig {
+	md := styles.LightStyleConfig
+	md.Code.Color = str("124")
+	md.H1.BackgroundColor = str("62")
+	md.HorizontalRule.Color = str("244")
+	md.Image.Color = str("162")
+	md.Link.Color = str("25")
+	return md
+}
+
+func str(s string) *string { return &s }
 
 // markdownStyle adapts a glamour style to sit inside the conversation: no
 // document margin and no blank lines around the document.

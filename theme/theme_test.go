@@ -1,7 +1,6 @@
 package theme
 
 import (
-	"math"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
@@ -43,24 +42,6 @@ func TestLegibleIn16Colours(t *testing.T) {
 	if _, err := New("pink", true); err == nil {
 		t.Error("an unknown theme was accepted")
 	}
-}
-
-// contrast is the WCAG contrast ratio of two colours.
-func contrast(a, b colorful.Color) float64 {
-	lum := func(c colorful.Color) float64 {
-		lin := func(v float64) float64 {
-			if v <= 0.04045 {
-				return v / 12.92
-			}
-			return math.Pow((v+0.055)/1.055, 2.4)
-		}
-		return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
-	}
-	la, lb := lum(a), lum(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
 }
 
 // TestLightThemeContrast checks, in 256 colours, that the input marker and

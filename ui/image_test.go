@@ -345,8 +345,8 @@ func TestImageWithNoSave(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(filepath.Dir(path)), "oneshot-") || !strings.Contains(m.View(), "▀") {
 		t.Errorf("saved to %q; view:\n%s", path, m.View())
 	}
-	if ids, _ := hs.store.List(); len(ids) != 0 {
-		t.Errorf("a session kept in memory was written: %v", ids)
+	if ids, err := hs.store.List(); err != nil || len(ids) != 0 {
+		t.Errorf("a session kept in memory was written: %v (%v)", ids, err)
 	}
 }
 

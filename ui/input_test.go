@@ -149,8 +149,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Type("draft")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})
-	waitFor(t, tm, "written in the editor")
-	time.Sleep(10 * time.Millisecond)
+	waitFor(t, tm, "written in the editor") // drawn: the model holds it, and quit comes after
 	final := quit(t, tm)
 	if v := final.input.Value(); v != "written in the editor" {
 		t.Errorf("input %q", v)

@@ -188,6 +188,7 @@ type Model struct {
 	// turn failed or was cancelled, until enter sends the next.
 	queue        []queuedPrompt
 	queueStopped bool
+	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
 
 	sel selection // selection mode, while it is on
 	// helpTop is the first line of the ? overlay shown, while it is open;
@@ -271,7 +272,9 @@ func New(opts Options) Model {
 	} else {
 		m = m.resume(w)
 	}
-	m.notice = opts.Notice
+	if opts.Notice != "" || len(m.queue) == 0 {
+		m.notice = opts.Notice
+	}
 	m.pending = slices.Clone(opts.Attach)
 	if len(m.pending) > 0 && m.notice == "" {
 		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
@@ -287,6 +290,9 @@ func (m Model) resume(w *session.Writer) Model {
 
 // resumeFrom shows s, the session of w.
 func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
+	// Another session, or this one replayed whole: its queue is the one
+	// it kept.
+	restore := w != m.writer || m.loading
 	m.writer, m.sessID = w, s.ID
 	m.title, m.params = s.Title, s.Params
 	if len(s.All) == 0 && s.ID == "" {
@@ -308,6 +314,12 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
+	}
+	if restore {
+		m = m.restoreQueue(s.Queue)
+		if len(m.queue) > 0 {
+			m.notice = textfmt.Plural(len(m.queue), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
+		}
 	}
 	m.state = stateChat
 	return m.layout()
@@ -465,6 +477,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closedMsg:
 		m.sessID, m.closeErr = msg.id, msg.err
 		return m, tea.Quit
+	case queueSavedMsg:
+		m.notice = "the queued prompts could not be kept for after a crash: " + msg.err.Error()
+		return m.layout(), nil
 
 	// The turn in flight and the image turn: what the engine reports.
 	case turnStartedMsg:
@@ -611,8 +626,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
 		m.notice = "press " + first + " again to quit"
 		if len(m.queue) > 0 {
-			// Kept in the prompt history (↑), but not sent.
-			m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent"
+			// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
+			m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
 		} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
 			m.notice += " (" + exit + " quits at once)"
 		}
@@ -759,11 +774,12 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 			sources[i] = attachSource{path: p, mention: true}
 		}
 		m.mentioned = text
-		if m.input.Pasted() {
-			// Pasted text (an email, a page) could name ~/.ssh/id_ed25519:
-			// its files wait as chips, seen, until the next enter.
+		if !m.input.Typed() {
+			// Text the user did not type (a paste, a burst of keys, the
+			// editor's) could name ~/.ssh/id_ed25519: its files wait as
+			// chips, seen, until the next enter.
 			next, cmd := m.startAttach(sources, "", "")
-			return next, noteAttached(cmd, "pasted text names files: attached above, not sent yet · enter sends")
+			return next, showFirst(cmd, text)
 		}
 		return m.startAttach(sources, text, "")
 	}

@@ -20,18 +20,18 @@ type themeLoadedMsg struct {
 // switches at once (the built-in themes are in the program); a theme file
 // is read in a command, off the event loop, and switched to when it comes.
 func (m Model) themeCommand(name string) (tea.Model, tea.Cmd) {
-	dark := m.th.DarkBackground
+	dark, profile := m.th.DarkBackground, theme.WithProfile(m.opts.Profile)
 	switch {
 	case name == "":
 		m.notice = "theme " + sanitize.Line(m.th.Name) + " · /theme NAME or FILE switches (tab completes)"
 		return m, nil
 	case theme.IsFile(name):
 		return m, func() tea.Msg {
-			th, err := theme.New(name, dark)
+			th, err := theme.New(name, dark, profile)
 			return themeLoadedMsg{th: th, err: err}
 		}
 	}
-	th, err := theme.New(name, dark)
+	th, err := theme.New(name, dark, profile)
 	return m.themeLoaded(themeLoadedMsg{th: th, err: err})
 }
 
@@ -44,6 +44,9 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 	}
 	m = m.setTheme(msg.th)
 	m.notice = "theme " + sanitize.Line(msg.th.Name)
+	if mismatch := msg.th.Mismatch(); mismatch != "" {
+		m.notice = sanitize.Line(mismatch)
+	}
 	return m.layout(), nil
 }
 

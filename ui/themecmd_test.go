@@ -69,6 +69,11 @@ func TestThemeSwitchesLive(t *testing.T) {
 	if m.th.Name != "light" || !strings.Contains(m.notice, "theme light") {
 		t.Errorf("theme %s, notice %q", m.th.Name, m.notice)
 	}
+	// The screen's background is dark: the light theme says it is made
+	// for the other kind, and how to fit it.
+	if !strings.Contains(m.notice, "made for light backgrounds") || !strings.Contains(m.notice, "/theme auto") {
+		t.Errorf("a light theme on a dark background says nothing of it: %q", m.notice)
+	}
 	m = typeLine(t, m, "/theme")
 	if !strings.Contains(m.notice, "theme light") || !strings.Contains(m.notice, "/theme NAME") {
 		t.Errorf("/theme alone: %q", m.notice)

@@ -351,8 +351,8 @@ func TestDamagedAndTornJournals(t *testing.T) {
 		t.Fatal(err)
 	}
 	agree(t, store, ix)
-	if res, _ := ix.Search(Query{Text: "unicorn"}); len(res.Hits) != 0 {
-		t.Fatalf("the torn reply is still found: %+v", res.Hits)
+	if res, err := ix.Search(Query{Text: "unicorn"}); err != nil || len(res.Hits) != 0 {
+		t.Fatalf("the torn reply is still found: %+v (%v)", res.Hits, err)
 	}
 	os.WriteFile(filepath.Join(store.Dir(), "20250101-000000-abcd.jsonl"), []byte("not json\n"), 0o600)
 	if _, err := ix.Sync(nil); err != nil {

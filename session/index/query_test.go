@@ -474,11 +474,11 @@ func TestTitlesAreFound(t *testing.T) {
 	if _, err := ix.Sync(nil); err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := ix.Search(Query{Text: "okapi"}); len(res.Hits) != 0 {
-		t.Errorf("the old title is still found: %+v", res.Hits)
+	if res, err := ix.Search(Query{Text: "okapi"}); err != nil || len(res.Hits) != 0 {
+		t.Errorf("the old title is still found: %+v (%v)", res.Hits, err)
 	}
-	if res, _ := ix.Search(Query{Text: "giraffe", Role: RoleUser}); len(res.Hits) != 0 {
-		t.Errorf("a title is not the user's words: %+v", res.Hits)
+	if res, err := ix.Search(Query{Text: "giraffe", Role: RoleUser}); err != nil || len(res.Hits) != 0 {
+		t.Errorf("a title is not the user's words: %+v (%v)", res.Hits, err)
 	}
 	if res, _ := ix.Search(Query{Text: "giraffe"}); len(res.Hits) != 1 || res.Hits[0].Title != "Giraffe cousin notes" {
 		t.Errorf("the new title is not found: %+v", res.Hits)

@@ -114,8 +114,8 @@ func TestSyncLooksAtLockedJournalsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	syncs(t, ix, 0, "a lock released")
-	if l, _, _ := ix.noted(); len(l.locked) != 0 {
-		t.Fatalf("the look noted %v locked, want none", l.locked)
+	if l, _, err := ix.noted(); err != nil || len(l.locked) != 0 {
+		t.Fatalf("the look noted %v locked, want none (%v)", l.locked, err)
 	}
 
 	// Created and deleted: the directory changes.

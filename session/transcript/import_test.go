@@ -181,8 +181,8 @@ func TestImportRefuses(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "import session: ") || !strings.Contains(err.Error(), "muse sessions export --format json") {
 				t.Errorf("error %q does not say what import reads", err)
 			}
-			if infos, _ := s.List(); len(infos) != 0 {
-				t.Errorf("a refused import left %d sessions", len(infos))
+			if infos, err := s.List(); err != nil || len(infos) != 0 {
+				t.Errorf("a refused import left %d sessions (%v)", len(infos), err)
 			}
 		})
 	}

@@ -51,12 +51,16 @@ type config struct {
 	// in the profile.
 	noMouse bool
 	// secretEnv names the environment variables that hold credentials:
-	// MUSE_ACCESS_TOKEN, MUSE_API_KEY and the profile's access_token_env and
-	// api_key_env. Tool commands are to run without them.
+	// MUSE_ACCESS_TOKEN, MUSE_API_KEY and every profile's access_token_env,
+	// api_key_env and MCP servers' token_env. No child gets them.
 	secretEnv []string
 	// mcp runs the MCP servers whose tools are offered; nil when there
 	// are none.
 	mcp *mcp.Manager
+	// serverVars are the variables the MCP servers' entries name, and
+	// secrets the values of the credentials muse holds: no tool command
+	// gets either (see mcpManager).
+	serverVars, secrets []string
 }
 
 // Demo defaults.
@@ -159,23 +163,22 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 		}
 	}
-	if c.mcp, err = mcpManager(f, prof, c, getenv); err != nil {
-		return nil, err
-	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
+		// Its models are its own: a profile's or MUSE_MODEL's names are
+		// for the real service, and only --model and --image-model change
+		// what the demo is asked for.
 		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", api.DefaultVersionHeader
-		if c.params.Model == "" {
-			c.params.Model = demoModel
-		}
-		if c.imageModel == "" {
-			c.imageModel = demoImageModel
-		}
+		c.params.Model = first(f.model, demoModel)
+		c.imageModel = first(f.imageModel, demoImageModel)
 		// The demo offers its tool, so demo:tool shows the approval with no
 		// configuration.
 		def, argv := demo.TimeTool()
 		if !slices.ContainsFunc(c.tools, func(t engine.Tool) bool { return t.Def.Name == def.Name }) {
 			c.tools = append(c.tools, engine.Tool{Def: def, Command: argv})
+		}
+		if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
+			return nil, err
 		}
 		return c, nil
 	}
@@ -202,6 +205,10 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL, --base-url or base_url", sanitize.Line(api.RedactURL(c.baseURL)))
+	}
+	// After the credentials: the MCP servers' children must not get them.
+	if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -244,7 +251,8 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 
 // secretEnv lists the environment variables that hold credentials:
 // MUSE_ACCESS_TOKEN, MUSE_API_KEY and those that any profile of the file
-// names (fileEnv), not only the profile in use, once each.
+// names (fileEnv: access_token_env, api_key_env, an MCP server's
+// token_env), not only the profile in use, once each.
 func secretEnv(fileEnv []string) []string {
 	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY"}
 	for _, n := range fileEnv {
@@ -272,7 +280,7 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	return prof, file.CredentialEnv(), nil
+	return prof, append(file.CredentialEnv(), file.MCPTokenEnv()...), nil
 }
 
 // loadConfigFile reads the file named with --config, which must exist, or

@@ -55,7 +55,8 @@ func TestKillMidReply(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 
-	// Wait until a checkpoint with some text is on disk, then a little more.
+	// Wait until a checkpoint with some text is on disk, and kill at once:
+	// the reply goes on streaming, so what is printed passes what is saved.
 	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -66,9 +67,8 @@ func TestKillMidReply(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no checkpoint after 20 s; output:\n%s", out.String())
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // polls the journal, a file another process writes
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +157,8 @@ func TestKillMidBranchReply(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no checkpoint after 20 s; output:\n%s", out.String())
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // polls the journal, a file another process writes
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"muse/api"
 	"muse/session/dirs"
 	"muse/ui/sanitize"
 )
@@ -128,31 +129,13 @@ func (d *debugLog) Close() error {
 // httpClient returns an HTTP client that logs each request through the
 // transport next (a clone of the default one when nil). Like the client
 // api.New builds, it follows a redirect only to the same host, never from
-// https to http, and at most 10 times, so credentials go nowhere else.
+// https to http (api.CheckRedirect), so credentials go nowhere else.
 func (d *debugLog) httpClient() *http.Client {
 	var next http.RoundTripper = http.DefaultTransport
 	if t, ok := http.DefaultTransport.(*http.Transport); ok {
 		next = t.Clone()
 	}
-	return &http.Client{Transport: &logTransport{next: next, log: d}, CheckRedirect: sameHostRedirects}
-}
-
-// maxRedirects bounds the redirects the debug client follows.
-const maxRedirects = 10
-
-// sameHostRedirects is the redirect policy of the debug client: the same
-// as api's own client.
-func sameHostRedirects(req *http.Request, via []*http.Request) error {
-	first := via[0].URL
-	switch {
-	case !strings.EqualFold(req.URL.Host, first.Host):
-		return fmt.Errorf("the server redirected to another host (%s); muse will not send credentials there", req.URL.Host)
-	case first.Scheme == "https" && req.URL.Scheme != "https":
-		return fmt.Errorf("the server redirected to a plain %s address; muse will not send credentials there", req.URL.Scheme)
-	case len(via) > maxRedirects:
-		return fmt.Errorf("the server redirected more than %d times", maxRedirects)
-	}
-	return nil
+	return &http.Client{Transport: &logTransport{next: next, log: d}, CheckRedirect: api.CheckRedirect}
 }
 
 // logTransport logs the requests it passes to next.

@@ -52,6 +52,7 @@ servers' commands, as muse would.`,
 	}
 	cmd.Flags().BoolVar(&a.f.demo, "demo", false, "check for a chat with the embedded demo server: no address, model or credentials needed")
 	cmd.Flags().StringVar(&a.f.mcpConfig, "mcp-config", "", "check the MCP servers of `FILE` too, an {\"mcpServers\": {...}} JSON file")
+	cmd.Flags().BoolVar(&a.f.mcpExpandEnv, "mcp-expand-env", false, "let the --mcp-config file expand ${VAR} from the environment though it is not in your configuration folder (profile: mcp_expand_env)")
 	return cmd
 }
 
@@ -81,7 +82,7 @@ func (a *app) doctor(w io.Writer) int {
 			d.ok("config file", path+" ("+describePath(path)+")")
 		}
 		if err == nil {
-			credEnv = file.CredentialEnv()
+			credEnv = append(file.CredentialEnv(), file.MCPTokenEnv()...)
 			name, from := a.f.profile, "--profile"
 			if name == "" {
 				name, from = env.Getenv("MUSE_PROFILE"), "MUSE_PROFILE"
@@ -299,7 +300,7 @@ func (a *app) doctorFolders(d *report, configPath string) {
 // stops them.
 func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, credEnv []string) {
 	c := &config{secretEnv: secretEnv(credEnv), toolTimeout: cmp.Or(prof.ToolTimeout, cfgfile.DefaultToolTimeout)}
-	mgr, err := mcpManager(&a.f, prof, c, a.env.Getenv)
+	mgr, err := mcpManager(&a.f, prof, c, a.env)
 	switch {
 	case err != nil:
 		for _, l := range errorLines(err) {

@@ -36,6 +36,7 @@ type flags struct {
 	thinkingBudget int
 	toolsFile      string
 	mcpConfig      string
+	mcpExpandEnv   bool
 	mcpOnly        []string
 	noMCP          bool
 	profile        string
@@ -105,6 +106,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringVar(&f.mcpConfig, "mcp-config", "", "offer the tools of the MCP servers of `FILE`, an {\"mcpServers\": {...}} JSON file as Claude Desktop, Claude Code and Cursor write")
 	fs.StringArrayVar(&f.mcpOnly, "mcp", nil, "use only the MCP server `NAME` of the profile or --mcp-config (repeatable)")
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "use no MCP server")
+	fs.BoolVar(&f.mcpExpandEnv, "mcp-expand-env", false, "let the --mcp-config file expand ${VAR} from the environment though it is not in your configuration folder (profile: mcp_expand_env)")
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
@@ -253,9 +255,13 @@ Environment:
 Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which must exist):
   Each [profiles.NAME] table may set base_url, model, image_model, max_tokens,
   system, temperature, top_p, top_k, stop_sequences, thinking_budget, theme,
-  provider_version, version_header, user_id, image_size, negative_prompt,
-  prompt_extend, watermark, max_tool_rounds, tool_timeout ("45s"), save
-  (false: like --no-save), mouse (false: like --no-mouse), [keys] and [[tools]].
+  notify (off, bell, osc9, osc777), provider_version, version_header, user_id,
+  image_size, negative_prompt, prompt_extend, watermark, max_tool_rounds,
+  tool_timeout ("45s"), request_timeout, stall_timeout, credential_timeout,
+  save (false: like --no-save), mouse (false: like --no-mouse), [keys],
+  [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
+  or url, headers, token_env, token_cmd; allow lists tools run unasked);
+  mcp_expand_env (true: like --mcp-expand-env).
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell
   command that prints it (at most 64 KiB) within credential_timeout (default

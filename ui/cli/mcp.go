@@ -2,12 +2,15 @@ package cli
 
 import (
 	"fmt"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"muse/api"
 	"muse/api/demo"
+	"muse/session/dirs"
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/engine"
 	"muse/ui/mcp"
@@ -17,26 +20,38 @@ import (
 // of --mcp-config (a name in both is an error), and the demo's with
 // --demo. --mcp NAME keeps only the servers named, --no-mcp none. It
 // returns nil when there are none; no server starts yet (see Manager.StartAll).
-func mcpManager(f *flags, prof *cfgfile.Profile, c *config, getenv func(string) string) (*mcp.Manager, error) {
+//
+// Every child gets only its own secrets: a stdio server gets none of
+// muse's credentials (c.secretEnv, and any variable that holds the value
+// of one, c.token, c.apiKey, a server's token), nor the variables another
+// server's entry names; a tool command gets none of them at all
+// (c.serverVars, c.secrets).
+func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manager, error) {
 	if f.noMCP {
 		return nil, nil
 	}
+	getenv := env.Getenv
 	var servers []mcp.Server
-	drop := slices.Clone(c.secretEnv)
+	secrets := []string{c.token, c.apiKey}
 	for _, s := range prof.MCP {
 		srv := mcp.Server{Name: s.Name, Where: fmt.Sprintf("%s:%d", s.Path, s.Line), Type: s.Type,
 			Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Allow: s.Allow}
+		for k := range s.Env {
+			srv.Vars = append(srv.Vars, k)
+		}
 		if s.TokenEnv != "" || s.TokenCmd != "" {
 			tok, err := cfgfile.ResolveSecret(s.TokenEnv, s.TokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand)
 			if err != nil {
 				return nil, usagef("%s: MCP server %s: token: %v", srv.Where, s.Name, err)
 			}
+			srv.Headers = maps.Clone(srv.Headers)
 			if srv.Headers == nil {
 				srv.Headers = map[string]string{}
 			}
 			srv.Headers["Authorization"] = "Bearer " + tok
+			secrets = append(secrets, tok)
 			if s.TokenEnv != "" {
-				drop = append(drop, s.TokenEnv)
+				srv.Vars = append(srv.Vars, s.TokenEnv)
 			}
 		}
 		if err := srv.Check(); err != nil {
@@ -45,22 +60,8 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, getenv func(string) 
 		servers = append(servers, srv)
 	}
 	if f.mcpConfig != "" {
-		// A shared mcpServers file (one from a project's repository) must
-		// not hand muse's own credential to a server: ${MUSE_API_KEY} is
-		// refused, not expanded.
-		guarded := func(k string) string {
-			if slices.Contains(c.secretEnv, k) {
-				return ""
-			}
-			return getenv(k)
-		}
-		file, err := mcp.LoadFile(f.mcpConfig, guarded)
+		file, err := mcp.LoadFile(f.mcpConfig, mcpLookup(f, prof, c, env))
 		if err != nil {
-			for _, k := range c.secretEnv {
-				if strings.Contains(err.Error(), k) {
-					return nil, usagef("%s: ${%s} is muse's own credential, which no MCP server gets: give the server a variable of its own", f.mcpConfig, k)
-				}
-			}
 			return nil, usagef("%v", err)
 		}
 		for _, s := range file {
@@ -70,6 +71,7 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, getenv func(string) 
 			servers = append(servers, s)
 		}
 	}
+	c.serverVars, c.secrets = mcp.ServerVars(servers), secrets
 	if f.demo && !slices.ContainsFunc(servers, func(s mcp.Server) bool { return s.Name == demo.MCPServerName }) {
 		servers = append(servers, mcp.Server{Name: demo.MCPServerName, Where: "--demo", Type: "in-process", Connect: demo.MCPConnect(time.Now)})
 	}
@@ -96,13 +98,57 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, getenv func(string) 
 	if len(servers) == 0 {
 		return nil, nil
 	}
-	return mcp.New(servers, mcp.Options{CallTimeout: c.toolTimeout, Drop: drop, Version: api.Version}, off...), nil
+	return mcp.New(servers, mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Secrets: secrets, Version: api.Version}, off...), nil
+}
+
+// mcpLookup is how the --mcp-config file reads ${VAR}. muse's own
+// credentials (c.secretEnv) are refused whatever the file. A file outside
+// the user's configuration folder (a project's .mcp.json, a file shared
+// with others) reads none without the user's word: --mcp-expand-env, or
+// mcp_expand_env = true in the profile.
+func mcpLookup(f *flags, prof *cfgfile.Profile, c *config, env Env) mcp.Lookup {
+	consent := f.mcpExpandEnv || prof.MCPExpandEnv != nil && *prof.MCPExpandEnv
+	var where string
+	if !consent {
+		consent, where = inConfigFolder(f.mcpConfig, env)
+	}
+	return func(k string) (string, error) {
+		switch {
+		case slices.Contains(c.secretEnv, k):
+			return "", fmt.Errorf("${%s} is muse's own credential, which no MCP server gets: give the server a variable of its own", k)
+		case !consent:
+			return "", fmt.Errorf("${%s} is not read: the file is not in your configuration folder (%s), so it may read your environment only if you allow it: pass --mcp-expand-env, or set mcp_expand_env = true in the profile", k, where)
+		}
+		return env.Getenv(k), nil
+	}
+}
+
+// inConfigFolder reports whether the file at path is in the user's
+// configuration folder (~/.config on Linux, where muse's and Claude
+// Desktop's files live), links resolved; where names that folder.
+func inConfigFolder(path string, env Env) (ok bool, where string) {
+	base, err := env.baseDir(dirs.ConfigBase)
+	if err != nil {
+		return false, "none found"
+	}
+	real := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	rel, err := filepath.Rel(real(base), real(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)), base
 }
 
 // engineConfig is the engine's configuration of the chat screen and -p:
 // the tools and their runner, and the MCP servers' tools.
 func (c *config) engineConfig(client *api.Client) engine.Config {
-	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, c.secretEnv)}
+	drop := append(slices.Clip(c.secretEnv), c.serverVars...)
+	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, drop, c.secrets...)}
 	if c.mcp != nil {
 		ec.MoreTools = c.mcp.Tools
 	}

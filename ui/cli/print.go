@@ -39,9 +39,12 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			prompt += "\n\n" + in
 		}
 	}
-	files, err := attachFiles(f.attach)
+	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
 		return fail(env, err)
+	}
+	for _, warning := range warnings {
+		fmt.Fprintf(env.Stderr, "muse: warning: %s: it is sent with the prompt, as --attach asked\n", warning)
 	}
 	w, err := openWriter(env, f, cfg)
 	if err != nil {
@@ -89,17 +92,22 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) {
 }
 
 // attachFiles reads and prepares the files of --attach. A file that cannot
-// be attached is a usage error, reported before anything is sent.
-func attachFiles(paths []string) ([]attach.File, error) {
-	files := make([]attach.File, 0, len(paths))
+// be attached is a usage error, reported before anything is sent. The
+// user asked for each by name, so a secret file (attach.Secret: a key, a
+// .env file) is attached too, and warnings says what it is.
+func attachFiles(paths []string) (files []attach.File, warnings []string, err error) {
+	files = make([]attach.File, 0, len(paths))
 	for _, p := range paths {
 		f, err := attach.Open(p)
 		if err != nil {
-			return nil, &usageError{msg: err.Error()}
+			return nil, nil, &usageError{msg: err.Error()}
+		}
+		if why := attach.Secret(p); why != "" {
+			warnings = append(warnings, sanitize.Line(f.Name)+" is "+why)
 		}
 		files = append(files, f)
 	}
-	return files, nil
+	return files, warnings, nil
 }
 
 // openWriter opens the session -c or -r names, or starts a new one; with
@@ -176,6 +184,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	ecfg := cfg.engineConfig(client)
 	ecfg.NoStream = f.noStream
+	ecfg.AskAll = !f.allowTools // an MCP server's allow is no --allow-tools
 	res, err := engine.Run(ctx, ecfg, w, turn, emit, approve)
 	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {
@@ -268,16 +277,19 @@ type replyWriter interface {
 // replyOut chooses how -p prints the reply: nothing with --json (the
 // message follows whole), markdown rendered with glamour on a terminal,
 // else (piped, or --raw) the raw text.
+//
+// The theme is read whatever the output, so a bad --theme or theme file is
+// refused as the chat screen refuses it, not only on a terminal.
 func replyOut(env Env, f *flags, cfg *config) (replyWriter, error) {
+	style, profile, err := printStyle(env, cfg.theme)
+	if err != nil {
+		return nil, err
+	}
 	if f.json {
 		return &textOut{quiet: true}, nil
 	}
 	if !env.StdoutTTY || f.raw {
 		return &textOut{w: env.Stdout, clean: sanitize.Stream{Plain: !env.StdoutTTY}}, nil
-	}
-	style, profile, err := printStyle(env, cfg.theme)
-	if err != nil {
-		return nil, err
 	}
 	return newMDOut(env.Stdout, style, profile, printWidth(env, f))
 }
@@ -334,13 +346,32 @@ func (o *textOut) write(s string) {
 // stream request comes whole that way), in its deltas, and in the blocks of
 // message_start. A block started again (no server does that) adds its text
 // after what came before; text for a block never started, or for a block
-// that holds no text, is none of the reply's text.
+// that holds no text, is none of the reply's text. Text that comes after a
+// block of another kind (a server tool's call or result) is set apart from
+// the text before it by a blank line, as the chat screen sets them apart;
+// text blocks that follow each other (as citations split them) join.
 type replyText struct {
 	isText map[int]bool // each block started, by its index: whether it holds text
+	wrote  bool         // some text was returned
+	other  bool         // a block without text started since the last text block
+	apart  bool         // the next text returned starts with a blank line
 }
 
 // add returns the text ev adds to the reply.
 func (r *replyText) add(ev api.Event) string {
+	s := r.text(ev)
+	if s == "" {
+		return ""
+	}
+	if r.apart {
+		s, r.apart = "\n\n"+s, false
+	}
+	r.wrote = true
+	return s
+}
+
+// text returns the text of the reply that ev holds.
+func (r *replyText) text(ev api.Event) string {
 	switch ev.Type {
 	case api.EventMessageStart:
 		if ev.Message == nil {
@@ -373,8 +404,13 @@ func (r *replyText) start(index int, b api.ContentBlock) string {
 	}
 	r.isText[index] = b.Type == api.BlockText
 	if b.Type != api.BlockText {
+		r.other = true
 		return ""
 	}
+	if r.other && r.wrote {
+		r.apart = true
+	}
+	r.other = false
 	return b.Text
 }
 

@@ -36,7 +36,7 @@ func printWidth(env Env, f *flags) int {
 func printStyle(env Env, themeName string) (ansi.StyleConfig, termenv.Profile, error) {
 	out := termenv.NewOutput(env.Stdout, termenv.WithEnvironment(environ{env.Getenv}), termenv.WithTTY(env.StdoutTTY))
 	profile := out.EnvColorProfile()
-	th, err := theme.New(themeName, darkFromEnv(env.Getenv))
+	th, err := theme.New(themeName, darkFromEnv(env.Getenv), theme.WithProfile(profile))
 	if err != nil {
 		return ansi.StyleConfig{}, profile, usagef("%v", err)
 	}

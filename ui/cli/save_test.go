@@ -68,9 +68,12 @@ func TestNoSave(t *testing.T) {
 	if r := runMain(t, env, "", "--demo", "--no-save", "-p", "hello"); r.code != 0 || r.stdout == "" {
 		t.Fatalf("--no-save: %+v", r)
 	}
-	store, _ := session.Open(filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"))
-	if infos, _ := store.List(); len(infos) != 0 {
-		t.Errorf("--no-save left %d sessions", len(infos))
+	store, err := session.Open(filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if infos, err := store.List(); err != nil || len(infos) != 0 {
+		t.Errorf("--no-save left %d sessions (%v)", len(infos), err)
 	}
 	if r := runMain(t, env, "", "--demo", "--no-save", "-c", "-p", "x"); r.code != 2 {
 		t.Errorf("--no-save -c: %+v", r)

@@ -182,13 +182,13 @@ func TestCompletionOfSessionIDs(t *testing.T) {
 		t.Errorf("title: %q", cands)
 	}
 	// Only the first argument is a session.
-	if cands, _, _ := complete(t, env, "sessions", "rename", ids[0], ""); len(cands) != 0 {
-		t.Errorf("second argument: %q", cands)
+	if cands, _, dir := complete(t, env, "sessions", "rename", ids[0], ""); dir == ":1" || len(cands) != 0 {
+		t.Errorf("second argument: %q (directive %s)", cands, dir)
 	}
 	// No sessions folder: nothing, and nothing created.
 	empty := map[string]string{"XDG_DATA_HOME": filepath.Join(t.TempDir(), "none")}
-	if cands, _, _ := complete(t, empty, "sessions", "show", ""); len(cands) != 0 {
-		t.Errorf("no folder: %q", cands)
+	if cands, _, dir := complete(t, empty, "sessions", "show", ""); dir == ":1" || len(cands) != 0 {
+		t.Errorf("no folder: %q (directive %s)", cands, dir)
 	}
 	if _, err := os.Stat(empty["XDG_DATA_HOME"]); err == nil {
 		t.Error("completion created the data folder")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +39,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 			return fail(env, err)
 		}
 	}
-	files, err := attachFiles(f.attach)
+	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -56,11 +57,8 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// background (through Lip Gloss, before any program can take the
 	// terminal); its answer is kept, so asking again would only cost another
 	// round trip, or another 5 s on a terminal that does not answer.
-	dark := true
-	if cfg.theme != "dark" && cfg.theme != "light" { // auto, or a theme with dark and light parts
-		dark = lipgloss.HasDarkBackground()
-	}
-	th, err := theme.New(cfg.theme, dark)
+	dark := lipgloss.HasDarkBackground()
+	th, err := theme.New(cfg.theme, dark, theme.WithProfile(profile))
 	if err != nil {
 		return fail(env, usagef("%v", err))
 	}
@@ -80,12 +78,18 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
 		Config: cfg.engineConfig(client), MCP: cfg.mcp}
 	opts.Attach = files
+	if len(warnings) > 0 {
+		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
+	}
 	if len(piped) > 0 {
 		if file, err := attach.FromBytes("stdin", piped); err != nil {
-			opts.Notice = "piped input not attached: " + sanitize.Line(err.Error())
+			opts.Notice = strings.TrimPrefix(opts.Notice+" · piped input not attached: "+sanitize.Line(err.Error()), " · ")
 		} else {
 			opts.Attach = append(opts.Attach, file)
 		}
+	}
+	if opts.Notice == "" {
+		opts.Notice = sanitize.Line(th.Mismatch()) // once, on the status line
 	}
 	if cfg.demo {
 		prompt, image := demo.Keywords()
@@ -163,13 +167,17 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// A closed terminal (SIGHUP) ends the screen; Bubble Tea itself ends it
 	// on SIGTERM. Either way no tool outlives muse, and the session is closed.
+	// signal.Stop never closes hup: the goroutine also ends when Run returns.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
+	ran := make(chan struct{})
+	defer func() { signal.Stop(hup); close(ran) }()
 	go func() {
-		if _, ok := <-hup; ok {
+		select {
+		case <-hup:
 			toolrun.KillAll()
 			p.Quit()
+		case <-ran:
 		}
 	}()
 	final, err := p.Run()
@@ -204,9 +212,29 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		return ExitFailed
 	}
 	if id := m.SessionID(); id != "" {
-		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: muse -r %s\n", sanitize.Line(id), sanitize.Line(id))
+		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: %s\n", sanitize.Line(id), resumeHint(f, id))
 	}
 	return ExitOK
+}
+
+// resumeHint is the command that resumes session id as it was run: the flags
+// that chose its service and configuration come along, so the hint works
+// when pasted (muse --demo -r ID, not muse -r ID against another service).
+func resumeHint(f *flags, id string) string {
+	args := []string{"muse"}
+	if f.configPath != "" {
+		args = append(args, "--config", shellQuote(sanitize.Line(f.configPath)))
+	}
+	if f.profile != "" {
+		args = append(args, "--profile", shellQuote(sanitize.Line(f.profile)))
+	}
+	if f.baseURL != "" {
+		args = append(args, "--base-url", shellQuote(sanitize.Line(f.baseURL)))
+	}
+	if f.demo {
+		args = append(args, "--demo")
+	}
+	return strings.Join(append(args, "-r", shellQuote(sanitize.Line(id))), " ")
 }
 
 // bubbleTeaFirstFrame is how long after start Bubble Tea's renderer, where

@@ -499,7 +499,7 @@ func (c Model) renderLive() {
 	text := func(i int, s string, width int) []string {
 		st, ok := l.md[i]
 		if !ok {
-			st = &mdStream{}
+			st = &mdStream{live: true}
 			l.md[i] = st
 		}
 		return st.lines(c.r.md, s, width)

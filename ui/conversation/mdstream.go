@@ -29,12 +29,15 @@ type mdStream struct {
 	flat bool
 	// calib caches calibrate by the sentinels a split uses.
 	calib map[string]calibration
+	// live closes the markers left open on the unfinished last line
+	// (closeOpenInline): set for a reply still streaming.
+	live bool
 }
 
 // lines returns the rendered, indented lines of text, reusing the stable prefix.
 func (s *mdStream) lines(md *markdown, text string, width int) []string {
 	if len(text) < s.stableEnd || width != s.width {
-		*s = mdStream{width: width} // the text was replaced, not extended, or the width changed
+		*s = mdStream{width: width, live: s.live} // the text was replaced, not extended, or the width changed
 	}
 	if b := s.ctx; b != nil && b.kind == fenceBlock {
 		// Once the fence closes, check that chroma lexes its chunks as it
@@ -76,6 +79,9 @@ func (s *mdStream) lines(md *markdown, text string, width int) []string {
 	out := s.stable[:len(s.stable):len(s.stable)]
 	var tail []string
 	if t := text[s.stableEnd:]; strings.TrimSpace(t) != "" {
+		if s.live && (s.ctx == nil || s.ctx.kind != fenceBlock) && !inFence(t) {
+			t = closeOpenInline(t)
+		}
 		var ok bool
 		if tail, ok = s.renderPart(md, text, t, s.ctx, nil, true); !ok {
 			s.fallBack()
@@ -131,7 +137,7 @@ func (s *mdStream) uncommit() {
 // the text grows. It is a safety net: a split renders as its calibration
 // says unless glamour changes how it lays blocks out.
 func (s *mdStream) fallBack() {
-	*s = mdStream{width: s.width, flat: true}
+	*s = mdStream{width: s.width, flat: true, live: s.live}
 }
 
 // renderPart renders src, the part of text from stableEnd, and returns the

@@ -291,10 +291,12 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 		}
 		add(head + " " + strings.Join(parts, st.Muted.Render(" · ")))
 		if img.Path != "" {
-			// The saved path on lines of its own, each a link to the file, so
-			// a narrow screen wraps it instead of cutting it.
+			// The saved path on a line of its own, a link to the file: never
+			// broken, with folders from its middle left out where it does not
+			// fit (the link, /open and /copy keep it whole). Only a name too
+			// long for the screen is cut into lines.
 			target := (&url.URL{Scheme: "file", Path: img.Path}).String()
-			for _, chunk := range chunkRunes(textfmt.ShortPath(sanitize.Line(img.Path)), max(width-3, 10)) {
+			for _, chunk := range chunkRunes(textfmt.FitPath(textfmt.ShortPath(sanitize.Line(img.Path)), max(width-3, 10)), max(width-3, 10)) {
 				if l := hyperlink(target, chunk); l != "" {
 					chunk = l
 				}

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -10,9 +11,10 @@ import (
 
 // TestPickerSearch drives the session picker's text search in the real
 // binary: a search typed in one read with the key that opens it, the
-// terminal resized and esc pressed while it shows, a hit on another
-// branch of the open session opened with the arrows and enter, the next
-// prompt sent, and the same search after a kill -9 of that muse.
+// terminal resized and esc pressed while it shows, the best hit opened
+// with enter, the next prompt sent, and the same search after a kill -9
+// of that muse finding that prompt. (A hit on another branch of the open
+// session is TestPickerHitOnAnotherBranchOfTheOpenSession's, in ui.)
 func TestPickerSearch(t *testing.T) {
 	h := newHome(t, "")
 	tm := start(t, h, 100, 30, "--demo")
@@ -54,7 +56,10 @@ func TestPickerSearch(t *testing.T) {
 	tm.typ("f")
 	tm.waitFor("search all text")
 	tm.typ("one more")
-	tm.waitFor(`for "one more"`)
+	// The status line says "N matches … for "one more"" with none found
+	// too: wait for a count of one or more.
+	found := regexp.MustCompile(`[1-9][0-9]* match(es)? in .* for "one more"`)
+	tm.waitUntil("hits for the prompt sent before the kill", waitDeadline, found.MatchString)
 	tm.typ("\x1b") // leave the search
 	tm.waitUntil("the list of sessions", waitDeadline, func(s string) bool { return !strings.Contains(s, "search all text") })
 	tm.typ("\x1b") // then the picker

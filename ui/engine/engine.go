@@ -86,12 +86,19 @@ type Config struct {
 	CheckpointEvery time.Duration
 	// NoStream asks for the whole reply at once.
 	NoStream bool
+	// AskAll puts every tool call to the Approver, those of tools the
+	// configuration allows (Tool.Allowed) too: -p without --allow-tools
+	// runs no tool of any kind.
+	AskAll bool
 	// MaxReplySize is the size limit of a reply, in bytes of its content
 	// (api.DefaultMaxReplySize when 0): a reply that passes it is cut there
 	// and saved with the stop reason api.StopSizeLimit, and a notice says so.
 	MaxReplySize int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Ticker makes the ticker that checkpoints a stalled stream: its
+	// ticks and how to stop it. nil means a time.Ticker of d.
+	Ticker func(d time.Duration) (<-chan time.Time, func())
 }
 
 // Turn says what a turn does: send a new prompt, regenerate the reply to
@@ -108,6 +115,10 @@ type Turn struct {
 	// replaces: the new prompt starts a branch beside it, and the request
 	// carries the history before it, then Prompt. The old branch stays.
 	Edit string
+	// EditAttachments, with Edit, sends Attachments in place of the edited
+	// prompt's, even when there are none (the user removed them); without
+	// it, an edit with no Attachments keeps the edited prompt's.
+	EditAttachments bool
 	// Regenerate is the id of a reply to write again as a sibling branch:
 	// the request carries the history before it. Retry regenerates the
 	// reply to the last prompt.
@@ -187,6 +198,12 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	if r.cfg.Now == nil {
 		r.cfg.Now = time.Now
 	}
+	if r.cfg.Ticker == nil {
+		r.cfg.Ticker = func(d time.Duration) (<-chan time.Time, func()) {
+			t := time.NewTicker(d)
+			return t.C, t.Stop
+		}
+	}
 	if r.cfg.MaxRounds <= 0 {
 		r.cfg.MaxRounds = defaultMaxRounds
 	}
@@ -251,7 +268,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		before := r.w.Branch()
 		for i, e := range before {
 			if e.ID == t.Edit {
-				if len(t.Attachments) == 0 {
+				if len(t.Attachments) == 0 && !t.EditAttachments {
 					// The edited prompt keeps its attachments.
 					t.Attachments = r.reread(e.Attachments)
 				}
@@ -469,11 +486,11 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	tickerDone := make(chan struct{})
 	go func() {
 		defer close(tickerDone)
-		t := time.NewTicker(r.cfg.CheckpointEvery)
-		defer t.Stop()
+		ticks, stop := r.cfg.Ticker(r.cfg.CheckpointEvery)
+		defer stop()
 		for {
 			select {
-			case <-t.C:
+			case <-ticks:
 				mu.Lock()
 				checkpoint(r.cfg.Now())
 				mu.Unlock()
@@ -585,7 +602,7 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 		}
 		hasCommand := len(tool.Command) > 0 || tool.Call != nil
 		a := Approval{Run: true, Always: true}
-		if !r.always[call.Name] && !tool.Allowed || !hasCommand {
+		if !r.always[call.Name] && (!tool.Allowed || r.cfg.AskAll) || !hasCommand {
 			a = r.approve(ctx, call, hasCommand)
 		}
 		if ctx.Err() != nil {
@@ -722,12 +739,13 @@ func truncatedInputs(msg api.Message) map[int]string {
 
 // Commands returns the ToolRunner that runs tool commands as muse does: in
 // their own process group, killed whole on timeout or cancel, for at most
-// timeout (toolrun's default timeout when 0), and without muse's credentials or
-// the variables named in drop in their environment.
-func Commands(timeout time.Duration, drop []string) ToolRunner {
+// timeout (toolrun's default timeout when 0), and without muse's credentials,
+// the variables named in drop, or a variable that holds one of secrets in
+// their environment.
+func Commands(timeout time.Duration, drop []string, secrets ...string) ToolRunner {
 	drop = append(append([]string(nil), toolrun.DefaultDrop...), drop...)
 	return func(ctx context.Context, argv []string, input []byte) (string, int, error) {
-		r := toolrun.Run(ctx, toolrun.Spec{Argv: argv, Input: input, Timeout: timeout, Drop: drop})
+		r := toolrun.Run(ctx, toolrun.Spec{Argv: argv, Input: input, Timeout: timeout, Drop: drop, Secrets: secrets})
 		return r.Output, r.ExitCode, r.Err
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -211,21 +212,40 @@ func TestCheckpointWhileTheStreamStalls(t *testing.T) {
 	st := store(t)
 	w := session.NewWriter(st, params)
 	ctx, cancel := context.WithCancel(context.Background())
+	// The clock and the ticker are the test's: it moves the clock past
+	// CheckpointEvery and ticks once the text has streamed.
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	ticks := make(chan time.Time) // unbuffered: a send returns once the ticker took it
+	streamed := make(chan struct{})
+	var once sync.Once
+	cfg := Config{Client: c, CheckpointEvery: time.Second, Now: clock,
+		Ticker: func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Run(ctx, Config{Client: c, CheckpointEvery: 20 * time.Millisecond}, w, Turn{Prompt: "hi", Params: params}, func(Event) {}, nil)
-	}()
-	// The process "dies" while the stream is silent: read the journal as a
-	// new muse would, until the checkpoint shows (no time limit here: the
-	// test fails by hanging, which go test's timeout reports).
-	for {
-		if id := w.ID(); id != "" {
-			if sess, err := st.Load(id); err == nil && len(sess.Entries) == 2 && strings.Contains(sess.Entries[1].Message.Text(), "silence") {
-				break
+		Run(ctx, cfg, w, Turn{Prompt: "hi", Params: params}, func(e Event) {
+			if e.Kind == StreamEvent && e.Stream.Type == api.EventContentBlockDelta {
+				once.Do(func() { close(streamed) })
 			}
-		}
-		time.Sleep(5 * time.Millisecond)
+		}, nil)
+	}()
+	select { // a watchdog: it times nothing, it only names a hang
+	case <-streamed:
+	case <-time.After(time.Minute):
+		t.Fatal("the text never streamed")
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Second)
+	mu.Unlock()
+	ticks <- now // the ticker checkpoints…
+	ticks <- now // …and is back for the next tick only once it has
+	// The process "dies" while the stream is silent: read the journal as a
+	// new muse would.
+	sess, err := st.Load(w.ID())
+	if err != nil || len(sess.Entries) != 2 || !strings.Contains(sess.Entries[1].Message.Text(), "silence") {
+		t.Errorf("the text streamed before the silence is not in the journal: %v %+v", err, sess.Entries)
 	}
 	cancel()
 	close(release)

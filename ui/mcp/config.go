@@ -46,6 +46,10 @@ type Server struct {
 	// Allow lists the server's tools (by their own names) that run without
 	// asking.
 	Allow []string
+	// Vars names the variables of muse's environment that the server's
+	// entry names: the keys of its env, the ${VAR} it expands, its
+	// token_env. Of the servers, it alone gets them (see ServerVars).
+	Vars []string
 	// Connect, when set, connects to a server in muse's own process (the
 	// demo's) instead.
 	Connect func(ctx context.Context) (sdk.Transport, error)
@@ -112,13 +116,18 @@ func redactURL(u string) string {
 // maxConfigSize is the largest mcpServers file read.
 const maxConfigSize = 1 << 20
 
+// Lookup returns the value of the variable name for a ${name} of an
+// mcpServers file ("" when it is not set), or why it may not be read.
+type Lookup func(name string) (string, error)
+
 // LoadFile reads an mcpServers file, as Claude Desktop, Claude Code and
 // Cursor write it: {"mcpServers": {"NAME": {"command", "args", "env",
 // "cwd"} or {"type": "http", "url", "headers"}}}. Other top-level keys
 // are ignored; ${VAR} and ${VAR:-default} in command, args, env, cwd, url
-// and headers are replaced by the variable of getenv (nil means
-// os.Getenv). Problems name the file and line.
-func LoadFile(path string, getenv func(string) string) ([]Server, error) {
+// and headers are replaced by the variable that lookup gives (nil means
+// os.Getenv), and a refusal of lookup's stops the file. Problems name the
+// file and line.
+func LoadFile(path string, lookup Lookup) ([]Server, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config: %w", err)
@@ -128,13 +137,13 @@ func LoadFile(path string, getenv func(string) string) ([]Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", path, err)
 	}
-	return ParseFile(path, data, getenv)
+	return ParseFile(path, data, lookup)
 }
 
 // ParseFile reads the text of an mcpServers file named path (see LoadFile).
-func ParseFile(path string, data []byte, getenv func(string) string) ([]Server, error) {
-	if getenv == nil {
-		getenv = os.Getenv
+func ParseFile(path string, data []byte, lookup Lookup) ([]Server, error) {
+	if lookup == nil {
+		lookup = func(k string) (string, error) { return os.Getenv(k), nil }
 	}
 	at := func(off int64) string {
 		line := bytes.Count(data[:min(max(off, 0), int64(len(data)))], []byte{'\n'}) + 1
@@ -167,7 +176,7 @@ func ParseFile(path string, data []byte, getenv func(string) string) ([]Server, 
 	var problems []error
 	for _, n := range names {
 		where := at(offsets["mcpServers/"+n])
-		s, err := parseServer(n, servers[n], getenv)
+		s, err := parseServer(n, servers[n], lookup)
 		if err != nil {
 			problems = append(problems, fmt.Errorf("%s: server %q: %w", where, n, err))
 			continue
@@ -182,7 +191,7 @@ func ParseFile(path string, data []byte, getenv func(string) string) ([]Server, 
 }
 
 // parseServer reads one server of an mcpServers file.
-func parseServer(name string, raw json.RawMessage, getenv func(string) string) (Server, error) {
+func parseServer(name string, raw json.RawMessage, lookup Lookup) (Server, error) {
 	if err := CheckName(name); err != nil {
 		return Server{}, err
 	}
@@ -213,13 +222,22 @@ func parseServer(name string, raw json.RawMessage, getenv func(string) string) (
 		return Server{}, err
 	}
 	s := Server{Name: name, Type: w.Type, Allow: w.Allow}
+	for k := range w.Env {
+		s.Vars = append(s.Vars, k)
+	}
+	named := func(k string) (string, error) {
+		if !slices.Contains(s.Vars, k) {
+			s.Vars = append(s.Vars, k)
+		}
+		return lookup(k)
+	}
 	var err error
 	x := func(field, v string) string {
 		if err != nil {
 			return ""
 		}
 		var e error
-		v, e = Expand(v, getenv)
+		v, e = Expand(v, named)
 		if e != nil {
 			err = fmt.Errorf("%s: %w", field, e)
 		}
@@ -234,6 +252,7 @@ func parseServer(name string, raw json.RawMessage, getenv func(string) string) (
 	if err != nil {
 		return Server{}, err
 	}
+	sort.Strings(s.Vars)
 	return s, s.Check()
 }
 
@@ -263,12 +282,20 @@ var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}`)
 
 // Expand replaces ${VAR} and ${VAR:-default} in s with the variable's
 // value, as Claude Code does; a variable that is not set and has no
-// default is an error.
-func Expand(s string, getenv func(string) string) (string, error) {
+// default is an error, and so is one that lookup refuses.
+func Expand(s string, lookup Lookup) (string, error) {
 	var missing []string
+	var refused error
 	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := varRE.FindStringSubmatch(m)
-		if v := getenv(sub[1]); v != "" {
+		v, err := lookup(sub[1])
+		if err != nil {
+			if refused == nil {
+				refused = err
+			}
+			return ""
+		}
+		if v != "" {
 			return v
 		}
 		if sub[2] != "" {
@@ -277,6 +304,9 @@ func Expand(s string, getenv func(string) string) (string, error) {
 		missing = append(missing, sub[1])
 		return ""
 	})
+	if refused != nil {
+		return "", refused
+	}
 	if len(missing) > 0 {
 		return "", fmt.Errorf("environment variable %s is not set", strings.Join(missing, ", "))
 	}

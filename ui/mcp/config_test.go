@@ -7,7 +7,7 @@ import (
 
 func TestParseFile(t *testing.T) {
 	env := map[string]string{"GH_TOKEN": "t0k"}
-	getenv := func(k string) string { return env[k] }
+	getenv := func(k string) (string, error) { return env[k], nil }
 	data := `{
   "globalShortcut": "",
   "mcpServers": {
@@ -37,5 +37,27 @@ func TestParseFile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.data, err, c.want)
 		}
+	}
+}
+
+// ServerVars names what the servers' entries name, but not the variables
+// every process gets, which an entry may name without taking them from
+// the others.
+func TestServerVars(t *testing.T) {
+	data := `{"mcpServers": {
+  "a": {"command": "x", "env": {"A_TOKEN": "${A_TOKEN}", "PATH": "/opt:${PATH}", "DISPLAY": "${DISPLAY:-:0}"}},
+  "b": {"type": "http", "url": "https://h/mcp", "headers": {"Authorization": "Bearer ${B_TOKEN}"}},
+  "c": {"command": "${TOOL_HOME}/bin/c", "args": ["--lang=${LC_ALL:-C}", "--home=${HOME}"]}
+}}`
+	lookup := func(k string) (string, error) { return "v", nil }
+	servers, err := ParseFile("mcp.json", []byte(data), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(servers[0].Vars, " "), "A_TOKEN DISPLAY PATH"; got != want {
+		t.Errorf("a names %q, want %q", got, want)
+	}
+	if got, want := strings.Join(ServerVars(servers), " "), "A_TOKEN B_TOKEN TOOL_HOME"; got != want {
+		t.Errorf("ServerVars = %q, want %q", got, want)
 	}
 }

@@ -8,7 +8,12 @@
 // results into tool_result content, cut at the tool output limit.
 //
 // Stdio servers run as toolrun servers: in a process group of their own,
-// without muse's credentials in their environment, killed with muse. HTTP
-// servers speak the streamable HTTP transport (or the older SSE one).
-// Calls are approved like any tool call: the engine asks before each one.
+// killed with muse, and each with only its own secrets: none of muse's
+// credentials, nor a variable another server's entry names (env.go). HTTP
+// servers speak the streamable HTTP transport (or the older SSE one), with
+// their credentials sent to their own host only (api.CheckRedirect).
+// What a server may make muse read and offer is bounded (bounds.go): a
+// message's bytes, as they are read, the tools and their size, the pages
+// of the tool list. Calls are approved like any tool call: the engine asks
+// before each one.
 package mcp

@@ -32,8 +32,6 @@ const (
 	DefaultMaxOutput = 64 << 10
 	// maxImageBytes is how many bytes of images one result may send.
 	maxImageBytes = 5 << 20
-	// maxLine bounds one JSON-RPC message from a stdio server.
-	maxLine = 32 << 20
 )
 
 // Options tune a Manager.
@@ -47,8 +45,14 @@ type Options struct {
 	// Env is the environment of stdio servers; nil means os.Environ().
 	Env []string
 	// Drop names variables kept from stdio servers besides toolrun's
-	// DefaultDrop: muse's credentials.
+	// DefaultDrop: muse's credentials, and those of every profile and
+	// server. A server gets none of the variables another server's entry
+	// names either (see ServerVars), unless its own entry names it too.
 	Drop []string
+	// Secrets are the values of the credentials muse holds (read from a
+	// variable or a command): a variable that holds one under another name
+	// is kept from stdio servers too.
+	Secrets []string
 	// HTTPClient reaches HTTP servers; nil means a default client.
 	HTTPClient *http.Client
 	// Version is muse's version, sent to servers.
@@ -80,6 +84,8 @@ func (s State) String() string {
 // may be called from any goroutine.
 type Manager struct {
 	opts Options
+	// vars are the variables the servers' entries name (ServerVars).
+	vars []string
 	mu   sync.Mutex
 	srv  []*server
 	// startedAll is closed when all the servers first start (StartAll, or
@@ -119,7 +125,7 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	m := &Manager{opts: opts, startedAll: make(chan struct{})}
+	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{})}
 	for _, s := range servers {
 		st := Idle
 		if slices.Contains(off, s.Name) {
@@ -425,7 +431,7 @@ func (m *Manager) startLocked(s *server) {
 	gen, cfg, done := s.gen, s.cfg, s.done
 	go func() {
 		defer cancel()
-		sess, proc, tools, err := m.connect(ctx, cfg)
+		sess, proc, tools, listed, err := m.connect(ctx, cfg)
 		if err != nil && ctx.Err() != nil {
 			err = fmt.Errorf("did not answer within %s", m.opts.StartTimeout)
 			if proc != nil {
@@ -454,6 +460,7 @@ func (m *Manager) startLocked(s *server) {
 			} else {
 				s.state, s.session, s.proc = Ready, sess, proc
 				s.tools, s.skipped = m.check(tools)
+				s.skipped = append(listed, s.skipped...)
 			}
 			close(done)
 		}
@@ -493,29 +500,21 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 }
 
 // connect starts or reaches cfg's server, and lists its tools.
-func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, error) {
+func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
 	var t sdk.Transport
 	var proc *toolrun.Process
 	switch {
 	case cfg.Connect != nil:
 		var err error
 		if t, err = cfg.Connect(ctx); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 	case cfg.Type == TypeHTTP || cfg.Type == TypeSSE:
-		hc := m.opts.HTTPClient
-		if hc == nil {
-			hc = &http.Client{}
-		}
-		if len(cfg.Headers) > 0 {
-			c := *hc
-			c.Transport = headerTransport{base: hc.Transport, headers: cfg.Headers}
-			hc = &c
-		}
+		hc := httpClient(m.opts.HTTPClient, cfg)
 		if cfg.Type == TypeSSE {
-			t = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc}
+			t = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: maxMessage}
 		} else {
-			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true, MaxEventSize: maxMessage}
 		}
 	default:
 		extra := make([]string, 0, len(cfg.Env))
@@ -526,27 +525,24 @@ func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, 
 		var err error
 		proc, err = toolrun.StartServer(toolrun.ServerSpec{
 			Argv: append([]string{cfg.Command}, cfg.Args...), Dir: cfg.Cwd,
-			Env: m.opts.Env, Extra: extra, Drop: m.opts.Drop,
+			Env: m.opts.Env, Extra: extra, Drop: m.dropFor(cfg), Secrets: m.opts.Secrets,
 		})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		t = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxLine}
+		t = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxMessage}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")},
 		&sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, proc, nil, fmt.Errorf("could not start: %w", err)
+		return nil, proc, nil, nil, fmt.Errorf("could not start: %w", err)
 	}
-	var tools []*sdk.Tool
-	for tool, err := range sess.Tools(ctx, nil) {
-		if err != nil {
-			return sess, proc, nil, fmt.Errorf("could not list its tools: %w", err)
-		}
-		tools = append(tools, tool)
+	tools, notes, err := listTools(ctx, sess)
+	if err != nil {
+		return sess, proc, nil, nil, fmt.Errorf("could not list its tools: %w", err)
 	}
-	return sess, proc, tools, nil
+	return sess, proc, tools, notes, nil
 }
 
 func cmpOr(a, b string) string {
@@ -554,24 +550,6 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// headerTransport adds the configured headers to each request.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-}
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
-	}
-	base := h.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return base.RoundTrip(r)
 }
 
 // check keeps the tools that can be offered: a name, and an input schema

@@ -109,6 +109,8 @@ func size(n int) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KiB", n>>10)
 	case n >= 1<<10:

@@ -5,11 +5,16 @@ import "fmt"
 // defaultCols is the width of a preview when none is given, in cells.
 const defaultCols = 40
 
+// cellPixels is the width of a terminal cell taken for the sizes of small
+// images, in pixels: about what common terminals and fonts draw (8 to 10).
+const cellPixels = 8
+
 // Fit returns the size in cells, cols×rows, of a preview of a w×h pixel
 // image at most maxCols wide (defaultCols when maxCols <= 0) and at most
 // maxCols tall, keeping its aspect with a cell taken as twice as tall as it
-// is wide. An image is never enlarged beyond one column per pixel. It returns
-// 0, 0 for an empty image.
+// is wide. A small image is drawn at most about twice its size: one column
+// for each cellPixels/2 of its pixels (a 64×48 icon takes 16×6 cells, not
+// 40×15). It returns 0, 0 for an empty image.
 func Fit(w, h, maxCols int) (cols, rows int) {
 	if w <= 0 || h <= 0 {
 		return 0, 0
@@ -17,7 +22,7 @@ func Fit(w, h, maxCols int) (cols, rows int) {
 	if maxCols <= 0 {
 		maxCols = defaultCols
 	}
-	cols = min(w, maxCols)
+	cols = min((2*w+cellPixels-1)/cellPixels, maxCols)
 	rows = roundDiv(h*cols, 2*w)
 	if rows > maxCols {
 		rows = maxCols

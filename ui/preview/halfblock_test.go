@@ -59,18 +59,21 @@ func TestHalfBlocksWidthCap(t *testing.T) {
 		}
 		checkOnlySGR(t, out)
 	}
-	// The default width, and no enlargement of a small image.
+	// The default width, and a small image at about twice its size: 6
+	// pixels are 12, two cells of 8.
 	if n := strings.Count(strings.Split(halfBlocksTrueColor(img, 0), "\n")[0], upperHalf); n != defaultCols {
 		t.Errorf("default width %d", n)
 	}
-	if n := strings.Count(halfBlocksTrueColor(gradient(6, 2), 40), upperHalf); n != 6 {
+	if n := strings.Count(halfBlocksTrueColor(gradient(6, 2), 40), upperHalf); n != 2 {
 		t.Errorf("6×2 image drawn %d cells wide", n)
 	}
 }
 
 func TestFit(t *testing.T) {
 	for _, tc := range []struct{ w, h, max, cols, rows int }{
-		{2, 2, 40, 2, 1},
+		{2, 2, 40, 1, 1},
+		{64, 48, 40, 16, 6}, // an icon at about twice its size, not 40×15
+		{160, 160, 40, 40, 20},
 		{400, 100, 40, 40, 5},
 		{1024, 1024, 40, 40, 20},
 		{1024, 768, 0, 40, 15},

@@ -76,6 +76,38 @@ func ShortPath(p string) string {
 	return p
 }
 
+// FitPath shows the path p in at most width columns without breaking it:
+// whole when it fits, else with folders from its middle left out as "…",
+// keeping its start (~ or /) and as many of its last folders as fit. The
+// file's name is never cut; it alone is returned when even "…/name" does
+// not fit, and the caller decides.
+func FitPath(p string, width int) string {
+	if lipgloss.Width(p) <= width {
+		return p
+	}
+	sep := string(os.PathSeparator)
+	parts := strings.Split(p, sep)
+	if len(parts) < 3 {
+		return p
+	}
+	head := parts[0] + sep // "~/", "/" (parts[0] is "") or a first folder
+	tail := parts[len(parts)-1]
+	if lipgloss.Width(head+"…"+sep+tail) > width {
+		if lipgloss.Width("…"+sep+tail) <= width {
+			return "…" + sep + tail
+		}
+		return tail
+	}
+	for i := len(parts) - 2; i > 0; i-- {
+		next := parts[i] + sep + tail
+		if lipgloss.Width(head+"…"+sep+next) > width {
+			break
+		}
+		tail = next
+	}
+	return head + "…" + sep + tail
+}
+
 // Memo caches one string by the key it was made from.
 type Memo struct {
 	key, val string

@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"github.com/charmbracelet/lipgloss"
 	"muse/ui/internal/streamtest"
 	"strings"
 	"testing"
@@ -119,5 +120,36 @@ func TestWrapAfter(t *testing.T) {
 	}
 	if got, want := WrapAfter("  label: ", "a b c d e f g h", 12), Wrap("  label: a b c d e f g h", 12); got != want {
 		t.Errorf("narrow: got %q, want %q", got, want)
+	}
+}
+
+// A path is never broken: it fits whole, or folders from its middle are
+// left out, and the file's name stays whole.
+func TestFitPath(t *testing.T) {
+	p := "~/.local/share/muse/sessions/images/20261128-093000-abcd/turn-1-image-1.png"
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{200, p},
+		{60, "~/…/sessions/images/20261128-093000-abcd/turn-1-image-1.png"},
+		{50, "~/…/images/20261128-093000-abcd/turn-1-image-1.png"},
+		{30, "~/…/turn-1-image-1.png"},
+		{21, "…/turn-1-image-1.png"},
+		{10, "turn-1-image-1.png"},
+	} {
+		got := FitPath(p, c.width)
+		if got != c.want {
+			t.Errorf("FitPath(%d) = %q, want %q", c.width, got, c.want)
+		}
+		if c.width >= 20 && lipgloss.Width(got) > c.width {
+			t.Errorf("FitPath(%d) = %q is wider", c.width, got)
+		}
+	}
+	if got := FitPath("/tmp/x.png", 3); got != "x.png" {
+		t.Errorf("narrower than the name: %q, want the name whole", got)
+	}
+	if got := FitPath("x.png", 3); got != "x.png" {
+		t.Errorf("a bare name: %q", got)
 	}
 }

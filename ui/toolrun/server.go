@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 )
@@ -24,6 +25,9 @@ type ServerSpec struct {
 	Env, Extra []string
 	// Drop names variables removed besides DefaultDrop.
 	Drop []string
+	// Secrets are credentials' values: a variable of Env (not of Extra,
+	// which the server's own entry names) that holds one is removed.
+	Secrets []string
 }
 
 // maxStderr is how much of a server's standard error is kept: the end of
@@ -53,7 +57,7 @@ func StartServer(s ServerSpec) (*Process, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(append([]string(nil), env...), s.Extra...)
+	env = append(Withhold(slices.Clip(env), s.Secrets), s.Extra...)
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = s.Dir
 	cmd.Env = cleanEnv(env, s.Drop)

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +51,9 @@ type Spec struct {
 	Env []string
 	// Drop names variables removed from Env, besides DefaultDrop.
 	Drop []string
+	// Secrets are credentials' values: a variable of Env that holds one,
+	// under whatever name, is removed too (see Withhold).
+	Secrets []string
 	// Stdout, when set, takes the command's standard output whole (a
 	// program's binary output, such as an image); Output then holds only
 	// its standard error. A write error stops the output, as a closed pipe
@@ -105,7 +109,7 @@ func Run(ctx context.Context, s Spec) Result {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, s.Argv[0], s.Argv[1:]...)
-	cmd.Env = cleanEnv(env, s.Drop)
+	cmd.Env = cleanEnv(Withhold(env, s.Secrets), s.Drop)
 	cmd.Stdin = bytes.NewReader(s.Input)
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
@@ -190,6 +194,36 @@ func cleanEnv(env []string, drop []string) []string {
 			name = kv[:i+min(1, len(kv))]
 		}
 		if !dropped(name) {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
+}
+
+// minSecret is the shortest value Withhold looks for: shorter ones (a
+// flag, a number) are no credential, and dropping every variable that
+// happens to equal one would do harm.
+const minSecret = 8
+
+// Withhold returns env without the variables whose value is one of
+// secrets: a credential muse holds (read from a command, or from a
+// variable it removes by name) that the environment also holds under
+// another name. Only whole values are compared, surrounding white space
+// aside.
+func Withhold(env, secrets []string) []string {
+	var vals []string
+	for _, s := range secrets {
+		if s = strings.TrimSpace(s); len(s) >= minSecret {
+			vals = append(vals, s)
+		}
+	}
+	if len(vals) == 0 {
+		return env
+	}
+	kept := make([]string, 0, len(env))
+	for _, kv := range env {
+		_, v, _ := strings.Cut(kv[min(1, len(kv)):], "=")
+		if !slices.Contains(vals, strings.TrimSpace(v)) {
 			kept = append(kept, kv)
 		}
 	}

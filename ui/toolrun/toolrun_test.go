@@ -58,3 +58,15 @@ func TestCapped(t *testing.T) {
 		t.Errorf("Write after close = %d, %v; want an error", n, err)
 	}
 }
+
+// Withhold removes a variable that holds a credential's value under
+// another name, whole values only, and leaves values too short to be a
+// credential alone.
+func TestWithhold(t *testing.T) {
+	env := []string{"PATH=/bin", "COPY=tok-12345678", "PADDED= tok-12345678\n", "PART=xtok-12345678", "SHLVL=1", "=C:=C:\\dir"}
+	got := Withhold(env, []string{"tok-12345678", "1", ""})
+	want := []string{"PATH=/bin", "PART=xtok-12345678", "SHLVL=1", "=C:=C:\\dir"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Withhold = %q, want %q", got, want)
+	}
+}

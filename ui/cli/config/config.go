@@ -75,6 +75,9 @@ type Profile struct {
 	Save *bool
 	// Mouse is false when the chat screen is not to capture the mouse.
 	Mouse *bool
+	// MCPExpandEnv is true when an mcpServers file from outside the user's
+	// configuration folder may expand ${VAR} from muse's environment.
+	MCPExpandEnv *bool
 
 	// ToolTimeout bounds how long a tool's command may run; 0 when unset.
 	ToolTimeout time.Duration

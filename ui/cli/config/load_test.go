@@ -57,6 +57,7 @@ notify = "osc9"
 max_tool_rounds = 5
 save = false
 mouse = true
+mcp_expand_env = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
 request_timeout = "20m"
@@ -142,6 +143,7 @@ func TestLoadFull(t *testing.T) {
 		Watermark:         b(false),
 		Save:              b(false),
 		Mouse:             b(true),
+		MCPExpandEnv:      b(true),
 		ToolTimeout:       90 * time.Second,
 		CredentialTimeout: 45 * time.Second,
 		RequestTimeout:    20 * time.Minute,
@@ -161,9 +163,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 52, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 53, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 58, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 59, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

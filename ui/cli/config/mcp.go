@@ -154,3 +154,22 @@ func (v value) strTable(example string) (map[string]string, bool) {
 	}
 	return out, true
 }
+
+// MCPTokenEnv returns the variables that the MCP servers of any profile of
+// the file name in token_env, sorted, once each: credentials, which no
+// child of muse gets, whichever profile is in use.
+func (f *File) MCPTokenEnv() []string {
+	if f == nil {
+		return nil
+	}
+	var names []string
+	for _, p := range f.Profiles {
+		for _, s := range p.MCP {
+			if s.TokenEnv != "" && !slices.Contains(names, s.TokenEnv) {
+				names = append(names, s.TokenEnv)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}

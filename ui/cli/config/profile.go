@@ -38,6 +38,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"watermark":          flag(func(p *Profile) **bool { return &p.Watermark }),
 	"save":               flag(func(p *Profile) **bool { return &p.Save }),
 	"mouse":              flag(func(p *Profile) **bool { return &p.Mouse }),
+	"mcp_expand_env":     flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
 	"tool_timeout":       timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
 	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
 	"request_timeout":    timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
@@ -50,6 +51,10 @@ var profileKeys = map[string]func(p *Profile, v value){
 
 // profileKeyNames lists the keys of a profile, for suggestions.
 var profileKeyNames = sortedKeys(profileKeys)
+
+// ProfileKeys lists every key a [profiles.NAME] table may set, sorted, so
+// that the help can be checked against it.
+func ProfileKeys() []string { return slices.Clone(profileKeyNames) }
 
 // readProfile reads one [profiles.NAME] table, which starts at line.
 func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {

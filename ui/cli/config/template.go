@@ -98,6 +98,11 @@ max_tool_rounds = 20
 # text with it works; the wheel then no longer scrolls (--no-mouse).
 #mouse = false
 
+# An mcpServers file from outside your configuration folder (a project's
+# .mcp.json, one given with --mcp-config) may read ${VAR} from your
+# environment only with --mcp-expand-env, or with this.
+#mcp_expand_env = true
+
 # When a reply or image that took 5 seconds or more is ready while the
 # terminal is out of focus: "bell" rings the bell, "osc9" (iTerm2, kitty,
 # WezTerm, foot, Windows Terminal) or "osc777" (VTE terminals such as

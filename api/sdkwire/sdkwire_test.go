@@ -1,4 +1,8 @@
-package api
+// Package sdkwire_test holds the tests that hold muse's api package to
+// Anthropic's official Go SDK: both read the same streams and write the
+// same blocks. They are a package of their own so that only they compile
+// the SDK: fuzzing api, or testing it alone, does not.
+package sdkwire_test
 
 import (
 	"context"
@@ -6,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"muse/api"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -63,7 +68,7 @@ func replayServer(t *testing.T, body string) *httptest.Server {
 
 // bothRead streams the reply of srv with the SDK (assembled with
 // Message.Accumulate) and with muse.
-func bothRead(t *testing.T, srv *httptest.Server) (sdk anthropic.Message, sdkErr error, muse Message, museErr error) {
+func bothRead(t *testing.T, srv *httptest.Server) (sdk anthropic.Message, sdkErr error, muse api.Message, museErr error) {
 	t.Helper()
 	client := anthropic.NewClient(option.WithoutEnvironmentDefaults(), option.WithBaseURL(srv.URL),
 		option.WithAPIKey("k"), option.WithHTTPClient(srv.Client()), option.WithMaxRetries(0))
@@ -77,7 +82,7 @@ func bothRead(t *testing.T, srv *httptest.Server) (sdk anthropic.Message, sdkErr
 	}
 	sdkErr = stream.Err()
 	stream.Close()
-	c := New(srv.URL, WithAPIKey("k"), WithMaxRetries(0), WithHTTPClient(srv.Client()))
+	c := api.New(srv.URL, api.WithAPIKey("k"), api.WithMaxRetries(0), api.WithHTTPClient(srv.Client()))
 	s, err := c.StreamMessage(context.Background(), testRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -147,11 +152,11 @@ func TestSDKPartialStreams(t *testing.T) {
 			sdk, sdkErr, muse, museErr := bothRead(t, replayServer(t, body))
 			if name == "error event" {
 				var se *anthropic.Error
-				var me *APIError
+				var me *api.APIError
 				if !errors.As(sdkErr, &se) || !errors.As(museErr, &me) || me.Type != "overloaded_error" || me.Status != http.StatusOK {
 					t.Errorf("errors: sdk %v, muse %v", sdkErr, museErr)
 				}
-			} else if !errors.Is(museErr, ErrStreamCut) {
+			} else if !errors.Is(museErr, api.ErrStreamCut) {
 				t.Errorf("muse err %v, want ErrStreamCut (the SDK says %v)", museErr, sdkErr)
 			}
 			if len(sdk.Content) != len(muse.Content) {
@@ -191,19 +196,19 @@ func TestSDKAttachmentBlocks(t *testing.T) {
 	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 	for _, tc := range []struct {
 		name  string
-		muse  ContentBlock
+		muse  api.ContentBlock
 		sdk   anthropic.ContentBlockParamUnion
 		check func(anthropic.ContentBlockParamUnion) bool // what the SDK read
 	}{
 		{
-			"image", ImageBlock("image/png", png), anthropic.NewImageBlockBase64("image/png", b64(png)),
+			"image", api.ImageBlock("image/png", png), anthropic.NewImageBlockBase64("image/png", b64(png)),
 			func(u anthropic.ContentBlockParamUnion) bool {
 				s := u.OfImage.Source.OfBase64
 				return s != nil && s.Data == b64(png) && s.MediaType == anthropic.Base64ImageSourceMediaTypeImagePNG
 			},
 		},
 		{
-			"pdf", DocumentBlock(MediaPDF, pdf, "report.pdf"),
+			"pdf", api.DocumentBlock(api.MediaPDF, pdf, "report.pdf"),
 			func() anthropic.ContentBlockParamUnion {
 				u := anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: b64(pdf)})
 				u.OfDocument.Title = anthropic.String("report.pdf")
@@ -215,14 +220,14 @@ func TestSDKAttachmentBlocks(t *testing.T) {
 			},
 		},
 		{
-			"pdf without title", DocumentBlock(MediaPDF, pdf, ""), anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: b64(pdf)}),
+			"pdf without title", api.DocumentBlock(api.MediaPDF, pdf, ""), anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: b64(pdf)}),
 			func(u anthropic.ContentBlockParamUnion) bool {
 				return u.OfDocument.Source.OfBase64 != nil && !u.OfDocument.Title.Valid()
 			},
 		},
 		{
 			"text document",
-			ContentBlock{Type: BlockDocument, Title: "notes.md", Source: &Source{Type: SourceText, MediaType: MediaPlainText, Data: "# Notes\n\"quoted\" <b>\n"}},
+			api.ContentBlock{Type: api.BlockDocument, Title: "notes.md", Source: &api.Source{Type: api.SourceText, MediaType: api.MediaPlainText, Data: "# Notes\n\"quoted\" <b>\n"}},
 			func() anthropic.ContentBlockParamUnion {
 				u := anthropic.NewDocumentBlock(anthropic.PlainTextSourceParam{Data: "# Notes\n\"quoted\" <b>\n"})
 				u.OfDocument.Title = anthropic.String("notes.md")
@@ -234,7 +239,7 @@ func TestSDKAttachmentBlocks(t *testing.T) {
 			},
 		},
 		{
-			"image url", ContentBlock{Type: BlockImage, Source: &Source{Type: SourceURL, URL: "https://example.com/a.png"}},
+			"image url", api.ContentBlock{Type: api.BlockImage, Source: &api.Source{Type: api.SourceURL, URL: "https://example.com/a.png"}},
 			anthropic.NewImageBlock(anthropic.URLImageSourceParam{URL: "https://example.com/a.png"}),
 			func(u anthropic.ContentBlockParamUnion) bool {
 				s := u.OfImage.Source.OfURL
@@ -265,7 +270,7 @@ func TestSDKAttachmentBlocks(t *testing.T) {
 			if err != nil || !jsonEqual(again, mine) {
 				t.Errorf("the SDK wrote back %s (%v), want %s", again, err, mine)
 			}
-			var back ContentBlock
+			var back api.ContentBlock
 			if err := json.Unmarshal(theirs, &back); err != nil {
 				t.Fatal(err)
 			}
@@ -276,8 +281,8 @@ func TestSDKAttachmentBlocks(t *testing.T) {
 	}
 	// A whole request: text then an image, as muse sends a prompt with an
 	// attachment, is what the SDK sends.
-	req := MessageRequest{Model: "m", MaxTokens: 10, Messages: []MessageParam{{Role: RoleUser, Blocks: []ContentBlock{
-		ImageBlock("image/png", png), FileTextBlock("a.go", "package a"), {Type: BlockText, Text: "what is this?"},
+	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{{Role: api.RoleUser, Blocks: []api.ContentBlock{
+		api.ImageBlock("image/png", png), api.FileTextBlock("a.go", "package a"), {Type: api.BlockText, Text: "what is this?"},
 	}}}}
 	if err := req.Validate(); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The hint printed when the chat screen ends must work when pasted: the
+// flags that chose the service and the configuration come along.
+func TestResumeHintWorksWhenPasted(t *testing.T) {
+	cases := []struct {
+		f    flags
+		want string
+	}{
+		{flags{}, "muse -r 01J"},
+		{flags{demo: true}, "muse --demo -r 01J"},
+		{flags{profile: "work", configPath: "/tmp/my config.toml"}, "muse --config '/tmp/my config.toml' --profile work -r 01J"},
+		{flags{baseURL: "http://127.0.0.1:11434"}, "muse --base-url http://127.0.0.1:11434 -r 01J"},
+		{flags{profile: "a\x1b[31mb"}, "muse --profile ab -r 01J"},
+	}
+	for _, c := range cases {
+		if got := resumeHint(&c.f, "01J"); got != c.want {
+			t.Errorf("resumeHint(%+v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
+// --demo asks the demo for its own models: a profile's or MUSE_MODEL's
+// names are the real service's, and only the flags change them.
+func TestDemoIgnoresTheServiceModels(t *testing.T) {
+	env := map[string]string{"MUSE_MODEL": "claude-test", "MUSE_IMAGE_MODEL": "img-test"}
+	getenv := func(k string) string { return env[k] }
+	f, _, err := parseFlags([]string{"--demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := resolve(f, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.params.Model != demoModel || cfg.imageModel != demoImageModel {
+		t.Errorf("--demo asks for %q and %q, want the demo's %q and %q", cfg.params.Model, cfg.imageModel, demoModel, demoImageModel)
+	}
+	f, _, _ = parseFlags([]string{"--demo", "--model", "mine", "--image-model", "pic"})
+	if cfg, err = resolve(f, getenv); err != nil || cfg.params.Model != "mine" || cfg.imageModel != "pic" {
+		t.Errorf("--demo --model mine --image-model pic: %v, %+v", err, cfg)
+	}
+}
+
+// A bad theme file is refused by -p whatever its output, as the chat
+// screen refuses it: into a pipe and with --json too.
+func TestPrintRefusesABadThemeFile(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[chrome]\ntext = 12\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	for _, args := range [][]string{{"--demo", "--theme", bad, "-p", "hi"}, {"--demo", "--theme", bad, "--json", "-p", "hi"}} {
+		if r := runMain(t, env, "", args...); r.code != ExitUsage || !strings.Contains(r.stderr, "bad.toml") {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
