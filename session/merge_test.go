@@ -444,3 +444,25 @@ func TestPlantedLinksAndHugeJournal(t *testing.T) {
 		t.Errorf("notes %v", notes)
 	}
 }
+
+// A journal one machine wrote applies in the order of its lines, as it
+// always did, even where its clock went back between two records: the
+// reply written after its prompt stays the head.
+func TestOneMachineKeepsLineOrder(t *testing.T) {
+	s, _ := newTestStore(t)
+	id := "20250301-090000-0102030405060708"
+	lines := []string{
+		`{"v":2,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","params":{}}`,
+		`{"type":"entry","time":"2025-03-01T09:00:10Z","entry":{"id":"e1","kind":"user","time":"2025-03-01T09:00:10Z","text":"hi"}}`,
+		`{"type":"entry","time":"2025-03-01T09:00:05Z","entry":{"id":"e2","parent":"e1","kind":"notice","time":"2025-03-01T09:00:05Z","text":"the clock went back"}}`,
+		`{"type":"entry","time":"2025-03-01T09:00:06Z","m":"a","entry":{"id":"e3","parent":"e2","kind":"user","time":"2025-03-01T09:00:06Z","text":"after an upgrade"}}`,
+	}
+	writeJournal(t, s, id, lines, "")
+	got, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Head != "e3" || len(got.Entries) != 3 {
+		t.Errorf("head %s, branch %v", got.Head, ids(got.Entries))
+	}
+}

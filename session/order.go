@@ -10,7 +10,10 @@ import (
 // Records are applied in the order of their times, not of their lines.
 // A journal that one muse wrote has its records in that order already (a
 // writer never dates a record before the one before it, see Writer.now),
-// so replaying it costs one look at each time. A journal that merge.go
+// so replaying it costs one look at each time; one that only one machine
+// wrote (records of an older muse name none) is applied in the order of
+// its lines whatever their times, as it always was: an older muse's clock
+// could go back. A journal that merge.go
 // appended another copy's records to has them out of order, and is sorted
 // first: the merged journal then replays as one whose records had been
 // written in time order, whatever order the copies were merged in. Of two
@@ -43,19 +46,30 @@ func inApplyOrder[T any](items []T, key func(*T) (time.Time, string, bool)) []T 
 		i int
 	}
 	ps := make([]pos, len(items)-1)
-	sorted := true
+	sorted, one := true, true
 	var t time.Time
-	var m string
+	var m, first string
+	seen := false
 	for i := range ps {
 		if kt, km, ok := key(&items[i+1]); ok {
 			if kt.Before(t) || kt.Equal(t) && km < m {
 				sorted = false
 			}
+			switch {
+			case km == "": // an older muse's, which names no machine
+			case !seen:
+				first, seen = km, true
+			case km != first:
+				one = false
+			}
 			t, m = kt, km
 		}
 		ps[i] = pos{t, m, i + 1}
 	}
-	if sorted {
+	if sorted || one {
+		// A journal only one machine wrote applies in the order it was
+		// written, as it always did: a clock set back between two of
+		// its records changes nothing.
 		return items
 	}
 	slices.SortStableFunc(ps, func(a, b pos) int {
