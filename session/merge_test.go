@@ -141,6 +141,24 @@ func TestContinuedOnTwoMachinesMerges(t *testing.T) {
 		if string(before) != string(after) {
 			t.Errorf("%q: merging the same copy twice changed the journal", name)
 		}
+		// Opened, the merged journal is rewritten in the order its
+		// records apply, so that its last lines are its newest.
+		w, err := a.s.OpenWriter(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		var prev time.Time
+		for _, l := range journalLines(t, a.s, id)[1:] {
+			if k := keyLine([]byte(l)); k.t.Before(prev) {
+				t.Errorf("%q: out of order after opening: %s", name, l)
+			} else {
+				prev = k.t
+			}
+		}
+		if again, _ := a.s.Load(id); again.Head != onB.ID || len(again.All) != 3 {
+			t.Errorf("%q: rewriting changed the session", name)
+		}
 	}
 }
 

@@ -41,6 +41,9 @@ type journalSize struct {
 	cutIDs []string
 	// markers counts the lines of a git conflict left in the journal.
 	markers int
+	// reordered is set when the lines are not in the order their records
+	// apply: another machine's were merged in (merge.go).
+	reordered bool
 	// torn is set when the last line is unfinished: a crash cut it.
 	torn bool
 }
@@ -104,7 +107,9 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 	if !decodeLines(lines, light, stop, workers) {
 		return nil, journalSize{}, errStopped
 	}
-	lines = inTimeOrder(lines)
+	sorted := inTimeOrder(lines)
+	reordered := len(sorted) > 0 && len(lines) > 0 && &sorted[0] != &lines[0]
+	lines = sorted
 	rp.sess.All = make([]Entry, 0, len(lines)) // about one entry a line
 	rp.pos = make(map[string]int, len(lines))
 	for i := range lines {
@@ -121,7 +126,7 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 			torn++
 		}
 	}
-	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut), torn: torn > 0, last: rp.last, cutIDs: slices.Sorted(maps.Keys(rp.cut)), markers: rp.markers}, err
+	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut), torn: torn > 0, reordered: reordered, last: rp.last, cutIDs: slices.Sorted(maps.Keys(rp.cut)), markers: rp.markers}, err
 }
 
 // rawLine is one non-blank line of a journal, and the record it decodes to.

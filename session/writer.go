@@ -162,7 +162,9 @@ func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 
 // needsCompaction reports whether a journal is worth rewriting (see
 // compact.go): it ends in a line a crash cut, or holds a git conflict's
-// lines, or a reply that replay cut at the size limit, or more than half
+// lines, or another machine's records merged in out of order (rewritten in
+// order, a preview of its last records shows the newest), or a reply that
+// replay cut at the size limit, or more than half
 // of it is superseded records, and enough to matter. A journal
 // with a line that could not be read, or a record a newer muse wrote, is
 // never rewritten: compacting would lose them for good, where a person or a
@@ -171,7 +173,7 @@ func needsCompaction(size journalSize, sess *Session) bool {
 	if size.damaged > 0 || size.unknown > 0 {
 		return false
 	}
-	if size.cut > 0 || size.torn || size.markers > 0 {
+	if size.cut > 0 || size.torn || size.markers > 0 || size.reordered {
 		return true
 	}
 	dead := size.total - size.live
