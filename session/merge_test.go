@@ -143,11 +143,11 @@ func TestContinuedOnTwoMachinesMerges(t *testing.T) {
 		}
 		// Opened, the merged journal is rewritten in the order its
 		// records apply, so that its last lines are its newest.
-		w, err := a.s.OpenWriter(id)
+		w2, err := a.s.OpenWriter(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Close()
+		w2.Close()
 		var prev time.Time
 		for _, l := range journalLines(t, a.s, id)[1:] {
 			if k := keyLine([]byte(l)); k.t.Before(prev) {
