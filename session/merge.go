@@ -213,18 +213,20 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 		if cfi, err := os.Lstat(first); err != nil || !cfi.Mode().IsRegular() || cfi.Size() > maxCopy {
 			return append(notes, s.leave(id, names[0], "it is not a regular file, or too large, and the session has no journal to merge it into"))
 		}
-		if err := os.Link(first, main); err == nil {
-			_ = os.Remove(first)
+		// Copied, not moved: if the journal was only briefly missing (a
+		// sync engine replacing it), the copy is still there to merge
+		// into what arrives, by the next catch-up, which removes it.
+		data, err := readRegular(first)
+		if err == nil {
+			err = fileio.WriteNew(main, data)
+		}
+		if err == nil {
 			s.changed(id)
 			notes = append(notes, Note{File: id + journalExt, Session: id, Text: "a sync engine's copy of a session this folder did not hold (" + names[0] + ") became its journal"})
 		} else if !errors.Is(err, fs.ErrExist) {
 			return append(notes, Note{File: names[0], Session: id, Text: "could not make it the session's journal: " + err.Error()})
 		}
-		names = names[1:]
-		if len(names) == 0 {
-			return notes
-		}
-		fi, err = os.Lstat(main)
+		return notes
 	}
 	if err != nil {
 		return append(notes, Note{Session: id, Text: "could not merge its conflict copies: " + err.Error()})
@@ -342,6 +344,19 @@ func missing(r io.Reader, id string, have map[[16]byte]bool) (add []byte, bad in
 		}
 	}
 	return add, bad, other, nil
+}
+
+// readRegular reads the regular file path, never through a link.
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, maxCopy))
 }
 
 // leave renames the copy name of the session id so that it is not tried

@@ -128,7 +128,11 @@ func (s *Store) copyOfDeleted(id, name string, t time.Time) []Note {
 		}
 		return nil
 	}
-	if err := os.Link(path, s.path(id)); err != nil && !errors.Is(err, fs.ErrExist) {
+	data, err := readRegular(path)
+	if err == nil {
+		err = fileio.WriteNew(s.path(id), data)
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return []Note{s.leave(id, name, "it was changed after its session was deleted, and could not be restored: "+err.Error())}
 	}
 	_ = os.Remove(path)
