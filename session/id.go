@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -62,6 +63,12 @@ func newEntryID(t time.Time, random io.Reader) (string, error) {
 		r >>= 5
 	}
 	return string(out[:]), nil
+}
+
+// counted reports whether id is an entry id an older muse counted, "e7":
+// two machines made the same ones.
+func counted(id string) bool {
+	return len(id) > 1 && id[0] == 'e' && strings.Trim(id[1:], "0123456789") == ""
 }
 
 // ValidID reports whether id may name a session's journal, as validID

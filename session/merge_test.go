@@ -484,3 +484,30 @@ func TestOneMachineKeepsLineOrder(t *testing.T) {
 		t.Errorf("head %s, branch %v", got.Head, ids(got.Entries))
 	}
 }
+
+// Two machines that continued a session with an older muse both wrote an
+// entry e3: merged, the newer is shown with a warning, and the journal,
+// which keeps both, is not compacted.
+func TestSameIDDifferentContent(t *testing.T) {
+	s, _ := newTestStore(t)
+	id := "20250301-090000-0102030405060708"
+	lines := []string{
+		`{"v":2,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","params":{}}`,
+		`{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","time":"2025-03-01T09:00:01Z","text":"hi"}}`,
+		`{"type":"entry","time":"2025-03-01T09:00:02Z","m":"a","entry":{"id":"e2","parent":"e1","kind":"user","time":"2025-03-01T09:00:02Z","text":"on a"}}`,
+		`{"type":"entry","time":"2025-03-01T09:00:03Z","m":"b","entry":{"id":"e2","parent":"e1","kind":"user","time":"2025-03-01T09:00:03Z","text":"on b"}}`,
+	}
+	writeJournal(t, s, id, lines, "")
+	got, err := s.Load(id)
+	if err != nil || !hasWarning(got, "two different entries have the id e2") {
+		t.Fatalf("%v, warnings %q", err, got.Warnings)
+	}
+	w, err := s.OpenWriter(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if n := len(journalLines(t, s, id)); n != 4 {
+		t.Errorf("the journal has %d lines after opening, want all 4 kept", n)
+	}
+}

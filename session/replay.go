@@ -292,6 +292,7 @@ type replayer struct {
 	unknown   int              // records of unknown types, skipped
 	cut       map[string]bool  // replies cut at the size limit, by id
 	markers   int              // lines of a git conflict, skipped
+	clashes   int              // entries that share an id but are not versions of one
 	last      time.Time        // the time of the newest record
 }
 
@@ -396,6 +397,14 @@ func (rp *replayer) putEntry(e Entry) {
 	rp.limit(&e)
 	s := rp.sess
 	if i, ok := rp.pos[e.ID]; ok {
+		if old := s.All[i]; counted(e.ID) && (old.Parent != e.Parent || old.Kind != e.Kind || !old.Time.Equal(e.Time)) {
+			// Not a new version of the entry but another entry with its
+			// id: two machines that counted ids (an older muse) merged.
+			// The newer is shown; the journal keeps both, and is never
+			// compacted while it holds them.
+			rp.clashes++
+			rp.warnings = append(rp.warnings, fmt.Sprintf("two different entries have the id %s (written by an older muse on two machines); the newer is shown, and the journal keeps both", e.ID))
+		}
 		s.All[i] = e
 		return
 	}
