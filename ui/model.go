@@ -98,6 +98,8 @@ type Options struct {
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
+	// Secrets are muse's credentials, which "/export page --redact" masks.
+	Secrets []string
 	// Notify is how a reply or image that took a while is announced when
 	// it is ready while the terminal is out of focus: "bell", "osc9",
 	// "osc777", or "" or "off" for not at all (see notifySeq).

@@ -122,7 +122,7 @@ func FromBytes(name string, data []byte) (File, error) {
 	}
 	switch k.kind {
 	case session.AttachImage:
-		return prepareImage(name, data, k.mediaType, MaxSentImageBytes)
+		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide)
 	case session.AttachDocument:
 		return File{Attachment: session.Attachment{
 			Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data)),

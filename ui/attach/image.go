@@ -120,10 +120,10 @@ func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
 	return 0, false, false
 }
 
-// prepareImage prepares the image data of mediaType: sent as it is when it
-// is within the limits of what is sent (MaxSentSide, and limit bytes),
-// else decoded, scaled down and encoded again.
-func prepareImage(name string, data []byte, mediaType string, limit int) (File, error) {
+// prepareImage prepares the image data of mediaType: kept as it is when it
+// is within the limits (side pixels a side, and limit bytes), else decoded,
+// scaled down and encoded again.
+func prepareImage(name string, data []byte, mediaType string, limit, side int) (File, error) {
 	format := formatNames[mediaType]
 	cfg, err := decodeConfig(mediaType, data)
 	if err != nil {
@@ -145,12 +145,12 @@ func prepareImage(name string, data []byte, mediaType string, limit int) (File, 
 		return File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
 	}
 	f := File{Attachment: session.Attachment{Name: name, Kind: session.AttachImage}}
-	if len(data) <= limit && max(cfg.Width, cfg.Height) <= MaxSentSide {
+	if len(data) <= limit && max(cfg.Width, cfg.Height) <= side {
 		f.MediaType, f.Bytes, f.Width, f.Height, f.Data = mediaType, int64(len(data)), cfg.Width, cfg.Height, data
 		return f, nil
 	}
 	b := img.Bounds()
-	w, h := fit(b.Dx(), b.Dy(), MaxSentSide)
+	w, h := fit(b.Dx(), b.Dy(), side)
 	var note string
 	if mediaType == "image/gif" && gifFrames(data) > 1 {
 		note = "first frame of an animated GIF, "

@@ -134,7 +134,7 @@ func TestFlattenOnWhite(t *testing.T) {
 		}
 	}
 	const limit = 20 << 10
-	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit)
+	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit, MaxSentSide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +414,7 @@ func TestJPEGDecodeCost(t *testing.T) {
 	if got := decodeCost("image/jpeg", sof(0xC0, 0x11), cfg); got > MaxDecodedBytes || got < 6300*6300*3/2 {
 		t.Errorf("baseline 4:2:0: %d MB", got>>20)
 	}
-	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20)
+	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20, MaxSentSide)
 	if err == nil || !strings.Contains(err.Error(), "needs") || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("progressive 4:4:4 was not refused for its memory: %v", err)
 	}
@@ -423,7 +423,7 @@ func TestJPEGDecodeCost(t *testing.T) {
 	junk := sof(0xC2, 0x11)
 	i := bytes.Index(junk, []byte{0xFF, 0xC2})
 	junk = append(junk[:i:i], append([]byte{0x00}, junk[i:]...)...)
-	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20); err == nil || !strings.Contains(err.Error(), "MB to decode") {
+	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20, MaxSentSide); err == nil || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("a junk byte let a progressive 4:4:4 through: %v", err)
 	}
 }

@@ -76,7 +76,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
-		Config: cfg.engineConfig(client), MCP: cfg.mcp}
+		Config: cfg.engineConfig(client), MCP: cfg.mcp, Secrets: []string{cfg.token, cfg.apiKey}}
 	opts.Attach = files
 	if len(warnings) > 0 {
 		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
