@@ -67,6 +67,9 @@ type Store struct {
 	// catch-ups log their notes (see SetNotesFile).
 	machine   string
 	notesFile string
+	// places are where the store keeps what is not to travel with the
+	// journals (see OpenAt).
+	places Places
 }
 
 // Open returns the store in dir. It creates dir, and any of its parents that
@@ -84,7 +87,7 @@ func Open(dir string) (*Store, error) {
 	if err := fileio.MakeDir(abs); err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", abs, err)
 	}
-	st := &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine}
+	st := &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine, places: Places{Cache: abs, Locks: abs}}
 	// Until SetMachine names this machine, a random id breaks the ties of
 	// its records with another's of the same time.
 	var m [4]byte

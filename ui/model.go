@@ -27,6 +27,7 @@ import (
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/picker"
+	"muse/ui/piped"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -105,9 +106,14 @@ type Options struct {
 	// "osc777", or "" or "off" for not at all (see notifySeq).
 	Notify string
 	// Attach are attachments waiting above the input when the screen
-	// opens: the files of --attach, and what was piped into muse (cat
-	// notes.md | muse) as one named "stdin".
+	// opens: the files of --attach.
 	Attach []attach.File
+	// Stdin, when set, is what was piped into muse (cat notes.md | muse):
+	// read in the background while the screen runs, at most StdinLimit
+	// bytes, and attached as a file named "stdin" once it ends (see
+	// ui/piped).
+	Stdin      io.Reader
+	StdinLimit int64
 }
 
 // DemoWords are the words that show what the offline demo server does.
@@ -211,6 +217,9 @@ type Model struct {
 	// press within quitWindow quits.
 	quitAsked time.Time
 
+	// piped reads Options.Stdin while the screen runs.
+	piped piped.Model
+
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
 	// that arrived meanwhile, handled then.
@@ -281,6 +290,10 @@ func New(opts Options) Model {
 	if len(m.pending) > 0 && m.notice == "" {
 		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
 	}
+	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
+	if m.piped.Reading() && m.notice == "" {
+		m.notice = m.piped.View()
+	}
 	return m
 }
 
@@ -334,17 +347,20 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.MCP != nil {
 		mcpStart = waitMCPStarted(m.opts.MCP)
 	}
+	// What runs in the background whatever the screen opens with: the MCP
+	// servers' start, and the read of piped standard input.
+	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, mcpStart)
+		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)
 	}
 	if m.loading {
 		w := m.writer
 		return tea.Batch(func() tea.Msg {
 			time.Sleep(replayDelay)
 			return replayedMsg{w: w, s: w.Snapshot()}
-		}, mcpStart)
+		}, background)
 	}
-	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), mcpStart)
+	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), background)
 }
 
 // replayDelay is how long after the program starts the writer of a preview
@@ -453,6 +469,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
+	case piped.ReadMsg:
+		var cmd tea.Cmd
+		was := m.piped.View()
+		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
+			m.notice = m.piped.View()
+		}
+		return m, cmd
+	case piped.DoneMsg:
+		return m.pipedDone(msg)
 
 	// The session picker, and the sessions it opens.
 	case picker.ListedMsg, picker.ChangedMsg:
@@ -647,6 +672,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.edit.active() {
 			return m.stopEdit(), nil
 		}
+		if m.piped.Reading() {
+			var cmd tea.Cmd
+			m.piped, cmd = m.piped.Update(msg)
+			return m, cmd
+		}
 		if m.turn != nil {
 			return m.cancelTurn()
 		}
@@ -768,6 +798,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	if m.attaching > 0 {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
+		return m, nil
+	}
+	if m.piped.Reading() {
+		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
+		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
 		return m, nil
 	}
 	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
