@@ -81,3 +81,23 @@ func entryLines(from, n int, m string) string {
 	}
 	return string(out)
 }
+
+// BenchmarkWaiting10000 is what the catch-up adds to every scan of a
+// folder of 10,000 journals in which nothing waits: a look at each name.
+func BenchmarkWaiting10000(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 10000 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("20250301-090000-%016x.jsonl", i)), nil, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if waiting(des) {
+			b.Fatal("something waits")
+		}
+	}
+}
