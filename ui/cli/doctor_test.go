@@ -14,7 +14,7 @@ import (
 func TestDoctorShowsWhatMuseSees(t *testing.T) {
 	env := map[string]string{"WORK_TOKEN": "sekrit-token-value", "TERM": "xterm-256color", "TMUX": "/tmp/tmux-1/default,1,0", "XDG_STATE_HOME": t.TempDir()}
 	path := writeConfig(t, env, "default_profile = \"work\"\n[profiles.work]\nbase_url = \"https://llm.example.com\"\nmodel = \"m1\"\naccess_token_env = \"WORK_TOKEN\"\n")
-	r := runTTY(t, env, 90, "doctor")
+	r := runTTY(t, env, 90, "doctor", "--offline")
 	if r.code != 0 {
 		t.Fatalf("%+v", r)
 	}
@@ -43,12 +43,12 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 		t.Errorf("unknown profile: %+v", r)
 	}
 	env["MUSE_BASE_URL"] = "http://127.0.0.1:9"
-	if r := runTTY(t, env, 90, "doctor"); !strings.Contains(r.stdout, "http://127.0.0.1:9 (from MUSE_BASE_URL)") {
+	if r := runTTY(t, env, 90, "doctor", "--offline"); !strings.Contains(r.stdout, "http://127.0.0.1:9 (from MUSE_BASE_URL)") {
 		t.Errorf("MUSE_BASE_URL: %s", r.stdout)
 	}
 	// A user, a password or a query value in the address may be a secret.
 	env["MUSE_BASE_URL"] = "http://user:PASS@127.0.0.1:9/v?key=K3Y&x=1#frag"
-	r = runTTY(t, env, 90, "doctor")
+	r = runTTY(t, env, 90, "doctor", "--offline")
 	if !strings.Contains(r.stdout, "http://xxxxx:xxxxx@127.0.0.1:9/v?key=xxxxx&x=xxxxx (from MUSE_BASE_URL)") || strings.Contains(r.stdout, "PASS") || strings.Contains(r.stdout, "user:") || strings.Contains(r.stdout, "K3Y") {
 		t.Errorf("the address is not masked: %s", r.stdout)
 	}
