@@ -29,7 +29,7 @@ func TestProviderVariablesOnly(t *testing.T) {
 	tm.waitFor("no model yet")
 	// The list is fetched once the first frame is out, and cached.
 	tm.waitUntil("the models list cached", waitDeadline, func(string) bool {
-		files, _ := filepath.Glob(filepath.Join(h.dir, "home/.cache/muse/models/*.json"))
+		files, _ := filepath.Glob(filepath.Join(h.dir, "cache/muse/models/*.json"))
 		return len(files) == 1
 	})
 	tm.typ("/model claude-o\t")
