@@ -56,6 +56,12 @@ func TestFileMenu(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
+	// Update lists nothing itself: the walk is a command, and until it
+	// ends the menu says so.
+	waiting, cmd := sized(t, 80, 24).Update(runes("@"))
+	if cmd == nil || !strings.Contains(strings.Join(waiting.Hint(), "\n"), "listing the files here") {
+		t.Errorf("no walk asked for, or the menu does not wait for it: %q", waiting.Hint())
+	}
 	m := typeKeys(t, sized(t, 80, 24), "see @no")
 	hint := strings.Join(m.Hint(), "\n")
 	if !strings.Contains(hint, "▸ notes.md") || !strings.Contains(hint, "docs/notes-old.md") || strings.Contains(hint, "build") {
