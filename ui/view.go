@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"muse/ui/syncrun"
 	"strconv"
 	"strings"
 	"time"
@@ -610,6 +611,7 @@ func (m Model) statusTail() string {
 	if br := m.branchesView(); br != "" {
 		b.WriteString(" · " + br)
 	}
+	b.WriteString(syncView(m.sync))
 	return b.String()
 }
 
@@ -690,4 +692,18 @@ func (m Model) approvalHeight() int {
 		return lipgloss.Height(v)
 	}
 	return 0
+}
+
+// syncView is the status line's part about the background sync: "" until
+// the first sync starts.
+func syncView(s syncrun.Status) string {
+	switch {
+	case s.Running:
+		return " · syncing"
+	case s.Err != "":
+		return " · sync ✗ " + sanitize.Line(s.Err)
+	case !s.Last.IsZero():
+		return " · synced " + s.Last.Local().Format("15:04")
+	}
+	return ""
 }

@@ -113,6 +113,9 @@ func (a *app) doctor(w io.Writer) int {
 	d.section("Folders")
 	a.doctorFolders(d, path)
 
+	d.section("Sync")
+	a.doctorSyncState(d)
+
 	d.section("MCP servers")
 	a.doctorMCP(d, prof, credEnv)
 	if d.failed {

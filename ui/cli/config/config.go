@@ -75,6 +75,15 @@ type Profile struct {
 	Save *bool
 	// Mouse is false when the chat screen is not to capture the mouse.
 	Mouse *bool
+	// Sync is "auto" when muse syncs in the background (muse sync), else
+	// "manual" or "".
+	Sync string
+	// SyncImages is false when images and attachments stay on this
+	// machine.
+	SyncImages *bool
+	// SyncKeyCmd prints the sync key (an age identity) when MUSE_SYNC_KEY
+	// is not set.
+	SyncKeyCmd string
 	// MCPExpandEnv is true when an mcpServers file from outside the user's
 	// configuration folder may expand ${VAR} from muse's environment.
 	MCPExpandEnv *bool

@@ -54,6 +54,9 @@ watermark = false
 user_id = "u-1"
 theme = "dark"
 notify = "osc9"
+sync = "auto"
+sync_images = false
+sync_key_cmd = "pass show muse/sync"
 max_tool_rounds = 5
 save = false
 mouse = true
@@ -144,6 +147,9 @@ func TestLoadFull(t *testing.T) {
 		Save:              b(false),
 		Mouse:             b(true),
 		MCPExpandEnv:      b(true),
+		Sync:              "auto",
+		SyncImages:        b(false),
+		SyncKeyCmd:        "pass show muse/sync",
 		ToolTimeout:       90 * time.Second,
 		CredentialTimeout: 45 * time.Second,
 		RequestTimeout:    20 * time.Minute,
@@ -163,9 +169,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 53, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 56, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 59, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 62, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

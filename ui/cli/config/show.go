@@ -37,6 +37,8 @@ func Show(p *Profile, w io.Writer) {
 		{"notify", p.Notify},
 		{"image_size", p.ImageSize},
 		{"negative_prompt", p.NegativePrompt},
+		{"sync", p.Sync},
+		{"sync_key_cmd", p.SyncKeyCmd},
 	} {
 		if s.v != "" {
 			showLine(w, s.k, strconv.Quote(s.v))
@@ -66,7 +68,7 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"sync_images", p.SyncImages}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}
