@@ -18,9 +18,8 @@ const branch = "muse-sync"
 const (
 	remoteRef = "refs/heads/" + branch
 	trackRef  = "refs/remotes/origin/" + branch
-	// pendingRef keeps this machine's commit until it is pushed, so that
-	// git never prunes it.
-	pendingRef = "refs/muse/pending"
+	// madeRef is where fast-import writes this machine's commits.
+	madeRef = "refs/muse/made"
 )
 
 // commitEnv makes commits that carry no name, address or time of the user.
@@ -95,12 +94,6 @@ func rejected(err error) bool {
 		return false
 	}
 	return strings.Contains(ge.msg, "non-fast-forward") || strings.Contains(ge.msg, "fetch first") || strings.Contains(ge.msg, "rejected")
-}
-
-// mktree writes a tree of entries ("mode type sha\tname") and returns it.
-func (g *git) mktree(ctx context.Context, entries []string) (string, error) {
-	out, err := g.run(ctx, strings.NewReader(strings.Join(entries, "\n")+"\n"), "mktree")
-	return strings.TrimSpace(string(out)), err
 }
 
 // blob writes data as a blob and returns its id.

@@ -30,11 +30,15 @@ var ErrNotSetUp = errors.New("sync is not set up on this machine: run muse sync 
 type state struct {
 	Remote  string `json:"remote"`
 	Machine string `json:"machine"` // this machine's folder on the remote
-	KeyBlob string `json:"key_blob"`
-	Seq     int    `json:"seq"` // the number of this machine's next bundle
+	// KeyBlob is the key check last opened, by the key whose public half
+	// is Recipient: with both the same, it is not opened again.
+	KeyBlob   string `json:"key_blob"`
+	Recipient string `json:"recipient"`
+	Seq       int    `json:"seq"` // the number of this machine's next bundle
 	// Seen is the remote's last commit applied here.
 	Seen string `json:"seen,omitempty"`
-	// Pending are the trees of this machine's commits not yet pushed.
+	// Pending are this machine's commits not yet pushed, without parents:
+	// each is pushed as its tree on the remote's tip.
 	Pending []string `json:"pending,omitempty"`
 	// Deferred are bundles to apply again: a session was busy.
 	Deferred []string `json:"deferred,omitempty"`

@@ -153,7 +153,7 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 		}
 		return nil
 	}
-	var blobs []string
+	var bundles [][]byte
 	var batch []change
 	size := 0
 	total := len(sc.changes)
@@ -169,11 +169,7 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("encrypt: %w", err)
 		}
-		sha, err := s.g.blob(ctx, ct)
-		if err != nil {
-			return err
-		}
-		blobs = append(blobs, fmt.Sprintf("100644 blob %s\t%d.age", sha, s.st.Seq+len(blobs)))
+		bundles = append(bundles, ct)
 		batch, size = nil, 0
 		return nil
 	}
@@ -190,7 +186,7 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	tree, err := s.tree(ctx, blobs)
+	commit, err := s.commit(ctx, bundles)
 	if err != nil {
 		return err
 	}
@@ -201,36 +197,36 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 	for _, rel := range sc.gone {
 		delete(s.st.Files, rel)
 	}
-	s.st.Seq += len(blobs)
-	s.st.Pending = append(s.st.Pending, tree)
+	s.st.Seq += len(bundles)
+	s.st.Pending = append(s.st.Pending, commit)
 	s.res.Sent += len(sc.changes)
 	return s.st.save(s.o.StateDir)
 }
 
-// tree writes the tree of a commit that adds the bundles (mktree entries)
-// to this machine's folder.
-func (s *syncer) tree(ctx context.Context, bundles []string) (string, error) {
-	readmeBlob, err := s.g.blob(ctx, []byte(readme))
+// commit writes, with one git fast-import, a commit without parents
+// whose tree holds the marker and the bundles, numbered on from the
+// machine's Seq in its folder; push makes its tree a commit on the remote's
+// tip.
+func (s *syncer) commit(ctx context.Context, bundles [][]byte) (string, error) {
+	var in bytes.Buffer
+	in.WriteString("feature done\n")
+	for i, b := range bundles {
+		fmt.Fprintf(&in, "blob\nmark :%d\ndata %d\n", i+1, len(b))
+		in.Write(b)
+		in.WriteString("\n")
+	}
+	mark := len(bundles) + 1
+	fmt.Fprintf(&in, "commit %s\nmark :%d\ncommitter muse <muse@localhost> 946684800 +0000\ndata 9\nmuse sync\ndeleteall\n", madeRef, mark)
+	fmt.Fprintf(&in, "M 100644 %s muse-sync/v1/key.age\nM 100644 inline muse-sync/README\ndata %d\n%s\n", s.st.KeyBlob, len(readme), readme)
+	for i := range bundles {
+		fmt.Fprintf(&in, "M 100644 :%d muse-sync/v1/%s/%d.age\n", i+1, s.st.Machine, s.st.Seq+i)
+	}
+	fmt.Fprintf(&in, "\nget-mark :%d\ndone\n", mark)
+	out, err := s.g.run(ctx, &in, "fast-import", "--quiet", "--force", "--done")
 	if err != nil {
 		return "", err
 	}
-	entries := []string{"100644 blob " + s.st.KeyBlob + "\tkey.age"}
-	if len(bundles) > 0 {
-		mt, err := s.g.mktree(ctx, bundles)
-		if err != nil {
-			return "", err
-		}
-		entries = append(entries, "040000 tree "+mt+"\t"+s.st.Machine)
-	}
-	v1, err := s.g.mktree(ctx, entries)
-	if err != nil {
-		return "", err
-	}
-	ms, err := s.g.mktree(ctx, []string{"100644 blob " + readmeBlob + "\tREADME", "040000 tree " + v1 + "\tv1"})
-	if err != nil {
-		return "", err
-	}
-	return s.g.mktree(ctx, []string{"040000 tree " + ms + "\tmuse-sync"})
+	return strings.TrimSpace(string(out)), nil
 }
 
 // fetch fetches the remote's branch, checks the key, and returns its tip.
@@ -242,16 +238,21 @@ func (s *syncer) fetch(ctx context.Context) (string, error) {
 		}
 		return "", fmt.Errorf("fetch from %s: %w", mask(s.st.Remote), err)
 	}
-	tip, err := s.g.text(ctx, "rev-parse", "--verify", trackRef+"^{commit}")
-	if err != nil {
-		return "", err
-	}
-	key, err := s.g.run(ctx, nil, "cat-file", "blob", tip+":muse-sync/v1/key.age")
-	if err != nil {
+	out, err := s.g.text(ctx, "rev-parse", trackRef+"^{commit}", trackRef+":muse-sync/v1/key.age")
+	tip, keyBlob, _ := strings.Cut(out, "\n")
+	if err != nil || keyBlob == "" {
 		return "", fmt.Errorf("the remote %s is not a muse sync repository: its branch %s has no key check", mask(s.st.Remote), branch)
 	}
-	if err := checkKey(s.id, key); err != nil {
-		return "", err
+	if keyBlob != s.st.KeyBlob || s.st.Recipient != s.id.Recipient().String() {
+		// A key check, or a key, not seen before: open it.
+		key, err := s.g.run(ctx, nil, "cat-file", "blob", keyBlob)
+		if err != nil {
+			return "", err
+		}
+		if err := checkKey(s.id, key); err != nil {
+			return "", err
+		}
+		s.st.KeyBlob, s.st.Recipient = keyBlob, s.id.Recipient().String()
 	}
 	return tip, nil
 }
@@ -344,14 +345,11 @@ func (s *syncer) push(ctx context.Context, tip string) error {
 	s.progress("pushing", 0, 0)
 	parent := tip
 	for _, tree := range s.st.Pending {
-		c, err := s.g.text(ctx, "commit-tree", tree, "-p", parent, "-m", "muse sync")
+		c, err := s.g.text(ctx, "commit-tree", tree+"^{tree}", "-p", parent, "-m", "muse sync")
 		if err != nil {
 			return err
 		}
 		parent = c
-	}
-	if _, err := s.g.run(ctx, nil, "update-ref", pendingRef, parent); err != nil {
-		return err
 	}
 	if _, err := s.g.run(ctx, nil, "push", "--quiet", "origin", parent+":"+remoteRef); err != nil {
 		if rejected(err) {
@@ -359,7 +357,6 @@ func (s *syncer) push(ctx context.Context, tip string) error {
 		}
 		return fmt.Errorf("push to %s: %w", mask(s.st.Remote), err)
 	}
-	s.g.run(ctx, nil, "update-ref", trackRef, parent)
 	s.st.Pending = nil
 	s.st.Seen = parent
 	return s.st.save(s.o.StateDir)
@@ -408,7 +405,7 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 		return res, err
 	}
 	g.dir = tmp
-	for _, kv := range [][2]string{{"remote.origin.url", remote}, {"gc.auto", "0"}, {"core.logAllRefUpdates", "false"}} {
+	for _, kv := range [][2]string{{"remote.origin.url", remote}, {"gc.auto", "0"}, {"fastimport.unpackLimit", "100"}, {"core.logAllRefUpdates", "false"}} {
 		if _, err := g.run(ctx, nil, "config", kv[0], kv[1]); err != nil {
 			return res, err
 		}
@@ -442,11 +439,8 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 		if st.KeyBlob, err = g.blob(ctx, ct); err != nil {
 			return res, err
 		}
-		tree, err := s.tree(ctx, nil)
-		if err != nil {
-			return res, err
-		}
-		c, err := g.text(ctx, "commit-tree", tree, "-m", "muse sync")
+		st.Recipient = s.id.Recipient().String()
+		c, err := s.commit(ctx, nil)
 		if err != nil {
 			return res, err
 		}
@@ -460,11 +454,7 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 		if s.id, err = parseIdentity(o.Identity); err != nil {
 			return res, err
 		}
-		tip, err := s.fetch(ctx)
-		if err != nil {
-			return res, err
-		}
-		if st.KeyBlob, err = g.text(ctx, "rev-parse", tip+":muse-sync/v1/key.age"); err != nil {
+		if _, err := s.fetch(ctx); err != nil {
 			return res, err
 		}
 	}

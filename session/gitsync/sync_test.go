@@ -1,0 +1,237 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"muse/session"
+)
+
+// twoMachines sets up A (which makes the key) and B on one remote.
+func twoMachines(t *testing.T) (bare string, a, b *machine) {
+	bare = newBare(t)
+	a = newMachine(t, bare, "")
+	b = newMachine(t, bare, a.o.Identity)
+	return bare, a, b
+}
+
+// read returns the journal of the session id of m, "" if missing.
+func (m *machine) read(t *testing.T, id string) string {
+	data, err := os.ReadFile(filepath.Join(m.o.DataDir, "sessions", id+".jsonl"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestRecordsTravelOnceEachWay appends on both machines: each gets the
+// other's records once, and none is sent back to where it came from.
+func TestRecordsTravelOnceEachWay(t *testing.T) {
+	_, a, b := twoMachines(t)
+	a.write(t, "s1", turnText(1))
+	if res := a.sync(t); res.Sent != 1 {
+		t.Fatalf("A sent %d files", res.Sent)
+	}
+	if res := b.sync(t); res.Received != 1 || res.Sent != 0 {
+		t.Fatalf("B: %+v", res)
+	}
+	if res := b.sync(t); res.Sent != 0 {
+		t.Fatalf("B sent back what it received: %+v", res)
+	}
+	b.write(t, "s1", turnText(2))
+	b.sync(t)
+	if res := a.sync(t); res.Received != 1 {
+		t.Fatalf("A: %+v", res)
+	}
+	if res := a.sync(t); res.Sent != 0 {
+		t.Fatalf("A sent back what it received: %+v", res)
+	}
+	want := turnText(1) + turnText(2)
+	if got := a.read(t, "s1"); got != want {
+		t.Errorf("A:\n%s\nwant\n%s", got, want)
+	}
+	if got := b.read(t, "s1"); got != want {
+		t.Errorf("B:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCutLineWaits leaves a journal's last line cut: it is sent once whole.
+func TestCutLineWaits(t *testing.T) {
+	_, a, b := twoMachines(t)
+	whole := turnText(1)
+	a.write(t, "s1", whole[:len(whole)-10])
+	a.sync(t)
+	b.sync(t)
+	if got := b.read(t, "s1"); strings.Count(got, "\n") != 1 {
+		t.Fatalf("B got %q", got)
+	}
+	a.write(t, "s1", whole[len(whole)-10:])
+	a.sync(t)
+	b.sync(t)
+	if got := b.read(t, "s1"); got != whole {
+		t.Errorf("B got %q", got)
+	}
+}
+
+// TestRewrittenJournalSentWhole compacts A's journal in place: it is sent
+// again whole, and B, merging, keeps every record.
+func TestRewrittenJournalSentWhole(t *testing.T) {
+	_, a, b := twoMachines(t)
+	a.write(t, "s1", turnText(1)+turnText(2))
+	a.sync(t)
+	b.sync(t)
+	p := filepath.Join(a.o.DataDir, "sessions", "s1.jsonl")
+	if err := os.WriteFile(p, []byte(turnText(2)+turnText(3)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	b.sync(t)
+	got := b.read(t, "s1")
+	for i := 1; i <= 3; i++ {
+		if strings.Count(got, turnText(i)) != 1 {
+			t.Errorf("B holds turn %d %d times:\n%s", i, strings.Count(got, turnText(i)), got)
+		}
+	}
+}
+
+// TestDeleteTravels deletes a session on A: B loses it too.
+func TestDeleteTravels(t *testing.T) {
+	_, a, b := twoMachines(t)
+	st, _ := session.Open(filepath.Join(a.o.DataDir, "sessions"))
+	w := session.NewWriter(st, session.Params{Model: "m"})
+	if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	s := struct{ ID string }{w.ID()}
+	a.sync(t)
+	b.sync(t)
+	if b.read(t, s.ID) == "" {
+		t.Fatal("B did not get the session")
+	}
+	if err := st.Delete(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	b.sync(t)
+	if b.read(t, s.ID) != "" {
+		t.Error("the session deleted on A is still on B")
+	}
+}
+
+// TestImagesStayLocal sends no image with Images false, and one with true.
+func TestImagesStayLocal(t *testing.T) {
+	_, a, b := twoMachines(t)
+	img := filepath.Join(a.o.DataDir, "images", "s1", "x.png")
+	os.MkdirAll(filepath.Dir(img), 0o700)
+	os.WriteFile(img, []byte("not really a png"), 0o600)
+	a.o.Images = false
+	a.sync(t)
+	b.sync(t)
+	got := filepath.Join(b.o.DataDir, "images", "s1", "x.png")
+	if _, err := os.Stat(got); err == nil {
+		t.Fatal("an image travelled with Images false")
+	}
+	a.o.Images = true
+	a.sync(t)
+	b.sync(t)
+	if data, err := os.ReadFile(got); err != nil || string(data) != "not really a png" {
+		t.Fatalf("the image did not travel: %q %v", data, err)
+	}
+	if fi, _ := os.Stat(got); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+}
+
+// TestForcePushedRemote rewinds the remote to its first commit, as a
+// force-push by someone else would: A says so and sends all again, and B
+// gets everything.
+func TestForcePushedRemote(t *testing.T) {
+	bare, a, b := twoMachines(t)
+	first, _ := exec.Command("git", "-C", bare, "rev-parse", "muse-sync").Output()
+	a.write(t, "s1", turnText(1))
+	a.sync(t)
+	b.sync(t)
+	a.write(t, "s1", turnText(2))
+	a.sync(t)
+	if out, err := exec.Command("git", "-C", bare, "update-ref", "refs/heads/muse-sync", strings.TrimSpace(string(first))).CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	if res := a.sync(t); !res.Rewritten || res.Sent != 1 {
+		t.Fatalf("A: %+v", res)
+	}
+	b.sync(t)
+	if got, want := b.read(t, "s1"), turnText(1)+turnText(2); got != want {
+		t.Errorf("B:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestWrongKeyRefused refuses a machine with another key, at init and at
+// sync, before anything is written.
+func TestWrongKeyRefused(t *testing.T) {
+	bare, a, _ := twoMachines(t)
+	other, _ := NewIdentity()
+	dir := t.TempDir()
+	o := a.o
+	o.StateDir, o.DataDir, o.Identity = filepath.Join(dir, "state"), filepath.Join(dir, "data"), other
+	if _, err := Init(context.Background(), o, bare); !errors.Is(err, ErrWrongKey) {
+		t.Fatalf("init: %v", err)
+	}
+	if des, _ := os.ReadDir(o.StateDir); len(des) != 0 {
+		t.Errorf("left in the sync folder: %v", des)
+	}
+	a.write(t, "s1", turnText(1))
+	a.o.Identity = other
+	if _, err := Sync(context.Background(), a.o); !errors.Is(err, ErrWrongKey) {
+		t.Fatalf("sync: %v", err)
+	}
+}
+
+// TestOneSyncAtATime refuses a second sync while one holds the lock.
+func TestOneSyncAtATime(t *testing.T) {
+	_, a, _ := twoMachines(t)
+	unlock, err := session.LockFile(filepath.Join(a.o.StateDir, lockName), "muse sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := Sync(context.Background(), a.o); !errors.Is(err, session.ErrLocked) {
+		t.Fatalf("sync: %v", err)
+	}
+}
+
+// TestNotAMuseRemote refuses a remote whose branch is not muse's.
+func TestNotAMuseRemote(t *testing.T) {
+	bare, a, _ := twoMachines(t)
+	if out, err := exec.Command("git", "-C", bare, "update-ref", "-d", "refs/heads/muse-sync").CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	_, err := Sync(context.Background(), a.o)
+	if err == nil || !strings.Contains(err.Error(), "holds no muse sync data") {
+		t.Fatalf("sync: %v", err)
+	}
+}
+
+// TestBundlePaths refuses a bundle entry outside the synced folders.
+func TestBundlePaths(t *testing.T) {
+	for _, p := range []string{"../x", "sessions/../../x", "/etc/passwd", "sessions/a/b.jsonl", "config/muse/config.toml",
+		"sessions/.x.jsonl", "images/../../x", "sessions/a b.jsonl", "images/a/b/c/d/e"} {
+		plain, err := encodeBundle([]change{{Path: p, Op: opFull, Data: []byte("x")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := decodeBundle(plain); err == nil {
+			t.Errorf("%q was accepted", p)
+		}
+	}
+	for _, p := range []string{"sessions/20260101-000000-abc.jsonl", "sessions/x.deleted", "images/s1/a.png", "attachments/s1/ab/c.pdf"} {
+		if _, err := kindOf(p); err != nil {
+			t.Errorf("%q: %v", p, err)
+		}
+	}
+}
