@@ -182,7 +182,11 @@ func TestWrongKeyRefused(t *testing.T) {
 	if _, err := Init(context.Background(), o, bare); !errors.Is(err, ErrWrongKey) {
 		t.Fatalf("init: %v", err)
 	}
-	if des, _ := os.ReadDir(o.StateDir); len(des) != 0 {
+	des, err := os.ReadDir(o.StateDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if len(des) != 0 {
 		t.Errorf("left in the sync folder: %v", des)
 	}
 	a.write(t, "s1", turnText(1))

@@ -261,7 +261,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);
-  mcp_expand_env (true: like --mcp-expand-env).
+  mcp_expand_env (true: like --mcp-expand-env), sync ("auto": muse sync in the
+  background), sync_images (false: they stay here), sync_key_cmd.
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell
   command that prints it (at most 64 KiB) within credential_timeout (default

@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/cgi"
@@ -49,7 +51,11 @@ func TestGitSync(t *testing.T) {
 			if _, stderr := b.fail(t, "sync", "init", url); !strings.Contains(stderr, "does not open") {
 				t.Errorf("init with a wrong key: %s", stderr)
 			}
-			if des, _ := os.ReadDir(filepath.Join(b.dir, "state", "muse", "sync")); len(des) > 0 {
+			des, err := os.ReadDir(filepath.Join(b.dir, "state", "muse", "sync"))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal(err)
+			}
+			if len(des) > 0 {
 				t.Errorf("a wrong key left files in the sync folder: %v", des)
 			}
 			b.env = append(b.env, "MUSE_SYNC_KEY="+key) // the later one wins
