@@ -64,13 +64,17 @@ func (a *applier) one(c change) error {
 				return err
 			}
 			delete(a.st.Files, c.Path)
+			a.st.gone(c.Path)
 			a.n++
 			return nil
 		}
+		before, _ := a.root.Lstat(c.Path)
 		if err := a.local.MergeJournal(id, wholeLines(c.Data)); err != nil {
 			return err
 		}
-		a.received(c.Path, c.Data)
+		if after, err := a.root.Lstat(c.Path); err == nil && (before == nil || after.Size() != before.Size()) {
+			a.received(c.Path, c.Data) // it grew: what it gained is not sent back
+		}
 		a.n++
 		return nil
 	}
@@ -79,6 +83,7 @@ func (a *applier) one(c change) error {
 			return err
 		}
 		delete(a.st.Files, c.Path)
+		a.st.gone(c.Path)
 		return nil
 	}
 	written, err := a.writeNew(c.Path, c.Data)

@@ -139,8 +139,9 @@ func readChange(p, rel string, kind int, old *fileState, size, mtime int64) (*fi
 	data = data[:whole]
 	ns.Off = from + int64(whole)
 	ns.Tail = tailAt(f, ns.Off)
-	out, left := dropReceived(data, recvd)
-	ns.Recvd = left
+	// The records received were merged before this scan: those not in
+	// what is new now are not coming, and are forgotten.
+	out, _ := dropReceived(data, recvd)
 	if len(out) == 0 {
 		return ns, nil, nil
 	}

@@ -44,6 +44,12 @@ type state struct {
 	Deferred []string `json:"deferred,omitempty"`
 	// Skipped names the bundles that failed authentication or decoding.
 	Skipped  []string              `json:"skipped,omitempty"`
+	// Gen is the generation of the remote's history applied here: muse
+	// sync gc starts a new one.
+	Gen string `json:"gen,omitempty"`
+	// Gone are the files removed, here or elsewhere, and when: muse sync
+	// gc keeps them removed for goneLife.
+	Gone     map[string]time.Time  `json:"gone,omitempty"`
 	Files    map[string]*fileState `json:"files"`
 	LastSync time.Time             `json:"last_sync,omitzero"`
 	LastErr  string                `json:"last_error,omitempty"`
@@ -78,11 +84,30 @@ func loadState(dir string) (*state, error) {
 	if st.Files == nil {
 		st.Files = map[string]*fileState{}
 	}
+	if st.Gone == nil {
+		st.Gone = map[string]time.Time{}
+	}
 	return &st, nil
+}
+
+// goneLife is how long a removal is kept for muse sync gc's snapshots.
+const goneLife = 180 * 24 * time.Hour
+
+// gone records that the file rel was removed.
+func (st *state) gone(rel string) {
+	if st.Gone == nil {
+		st.Gone = map[string]time.Time{}
+	}
+	st.Gone[rel] = time.Now().UTC()
 }
 
 // save writes the state, whole or not at all.
 func (st *state) save(dir string) error {
+	for rel, t := range st.Gone {
+		if time.Since(t) > goneLife {
+			delete(st.Gone, rel)
+		}
+	}
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err

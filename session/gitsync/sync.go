@@ -56,6 +56,9 @@ type Result struct {
 	// Rewritten is true when the remote's history was rewritten by
 	// someone else: this machine's files were sent whole again.
 	Rewritten bool
+	// Compacted is true when muse sync gc, on another machine, replaced
+	// the remote's history with a snapshot, read here.
+	Compacted bool
 }
 
 // syncer is one run.
@@ -196,6 +199,7 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 	}
 	for _, rel := range sc.gone {
 		delete(s.st.Files, rel)
+		s.st.gone(rel)
 	}
 	s.st.Seq += len(bundles)
 	s.st.Pending = append(s.st.Pending, commit)
@@ -208,6 +212,11 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 // machine's Seq in its folder; push makes its tree a commit on the remote's
 // tip.
 func (s *syncer) commit(ctx context.Context, bundles [][]byte) (string, error) {
+	return s.commitWith(ctx, bundles, nil)
+}
+
+// commitWith is commit, with gen, when not nil, as muse-sync/v1/gen.age.
+func (s *syncer) commitWith(ctx context.Context, bundles [][]byte, gen []byte) (string, error) {
 	var in bytes.Buffer
 	in.WriteString("feature done\n")
 	for i, b := range bundles {
@@ -218,6 +227,11 @@ func (s *syncer) commit(ctx context.Context, bundles [][]byte) (string, error) {
 	mark := len(bundles) + 1
 	fmt.Fprintf(&in, "commit %s\nmark :%d\ncommitter muse <muse@localhost> 946684800 +0000\ndata 9\nmuse sync\ndeleteall\n", madeRef, mark)
 	fmt.Fprintf(&in, "M 100644 %s muse-sync/v1/key.age\nM 100644 inline muse-sync/README\ndata %d\n%s\n", s.st.KeyBlob, len(readme), readme)
+	if gen != nil {
+		fmt.Fprintf(&in, "M 100644 inline muse-sync/v1/gen.age\ndata %d\n", len(gen))
+		in.Write(gen)
+		in.WriteString("\n")
+	}
 	for i := range bundles {
 		fmt.Fprintf(&in, "M 100644 :%d muse-sync/v1/%s/%d.age\n", i+1, s.st.Machine, s.st.Seq+i)
 	}
@@ -266,11 +280,17 @@ func (s *syncer) pull(ctx context.Context, tip string) error {
 	from := s.st.Seen
 	if from != "" {
 		if _, err := s.g.run(ctx, nil, "merge-base", "--is-ancestor", from, tip); err != nil {
-			// Someone rewrote the remote: read it all, send it all.
 			from = ""
-			s.res.Rewritten = true
-			s.st.Files = map[string]*fileState{}
-			s.st.Pending = nil
+			if gen := s.genOf(ctx, tip); gen != "" && gen != s.st.Gen {
+				// muse sync gc made one snapshot of it all: read it.
+				s.st.Gen = gen
+				s.res.Compacted = true
+			} else {
+				// Someone rewrote the remote: read it all, send it all.
+				s.res.Rewritten = true
+				s.st.Files = map[string]*fileState{}
+				s.st.Pending = nil
+			}
 		}
 	}
 	rng := tip

@@ -239,3 +239,48 @@ func TestBundlePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestGC compacts the remote on A while B has a sync made and not pushed:
+// the remote is one commit, B reads the snapshot, sends nothing again, and
+// pushes its own; a delete made before the gc still reaches a machine that
+// had not seen it.
+func TestGC(t *testing.T) {
+	bare, a, b := twoMachines(t)
+	c := newMachine(t, bare, a.o.Identity)
+	for i := range 5 {
+		a.write(t, "s1", turnText(i))
+		a.sync(t)
+	}
+	b.write(t, "s2", turnText(10))
+	b.sync(t)
+	c.sync(t)
+	a.sync(t)
+	os.Remove(filepath.Join(a.o.DataDir, "sessions", "s2.jsonl")) // A deletes s2
+	a.sync(t)
+	b.write(t, "s3", turnText(20)) // made on B, not yet pushed
+	res, err := GC(context.Background(), a.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Commits < 8 {
+		t.Errorf("gc: %+v", res)
+	}
+	if n, _ := exec.Command("git", "-C", bare, "rev-list", "--count", "muse-sync").Output(); strings.TrimSpace(string(n)) != "1" {
+		t.Errorf("the remote holds %s commits", n)
+	}
+	r := b.sync(t)
+	if !r.Compacted || r.Rewritten || r.Sent != 1 {
+		t.Errorf("B after gc: %+v", r)
+	}
+	if b.read(t, "s2") != "" {
+		t.Error("B still holds the session A deleted")
+	}
+	r = c.sync(t) // C never saw the delete
+	if !r.Compacted || r.Sent != 0 || c.read(t, "s2") != "" {
+		t.Errorf("C after gc: %+v, s2 %q", r, c.read(t, "s2"))
+	}
+	a.sync(t)
+	if a.read(t, "s3") != turnText(20) || c.read(t, "s1") != a.read(t, "s1") {
+		t.Error("the machines differ after gc")
+	}
+}

@@ -74,7 +74,35 @@ chat screen syncs in the background at start, after each reply and on quit.`,
 			return nil
 		},
 	}
-	cmd.AddCommand(initCmd, keyCmd)
+	gcCmd := &cobra.Command{
+		Use:   "gc",
+		Short: "replace the remote's history with one snapshot of every session, to make it small again",
+		Long: `Sync, then replace the remote's history with one commit: a snapshot of every
+session, image and attachment as this machine holds them once it has applied
+what every machine pushed, and the deletes of the last 180 days. It pushes
+with a lease on the history it applied: if another machine pushed meanwhile,
+nothing is changed and gc says to run it again. So it drops nothing another
+machine needs: the other machines read the snapshot at their next sync and
+send nothing again. What goes is the history of bundles, records compaction
+dropped, and deleted sessions' content. Run it on a machine with
+sync_images on, with no session open in another muse.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			o, err := a.syncOptions(false)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(ctxOr(c.Context()), os.Interrupt)
+			defer stop()
+			res, err := gitsync.GC(ctx, o)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.env.Stdout, "the remote's history of %d commits is now one snapshot of %d files\n", res.Commits, res.Files)
+			return nil
+		},
+	}
+	cmd.AddCommand(initCmd, keyCmd, gcCmd)
 	return cmd
 }
 
@@ -232,6 +260,9 @@ func (a *app) runSync(ctx context.Context) error {
 	}
 	for _, s := range res.Busy {
 		fmt.Fprintf(a.env.Stderr, "muse: applied at the next sync: %s\n", sanitize.Line(s))
+	}
+	if res.Compacted {
+		fmt.Fprintln(a.env.Stderr, "muse: another machine compacted the remote (muse sync gc): its snapshot was read")
 	}
 	if res.Rewritten {
 		fmt.Fprintln(a.env.Stderr, "muse: the remote's history was rewritten by someone else (a force-push): this machine's sessions were sent again whole")
