@@ -43,7 +43,7 @@ type state struct {
 	// Deferred are bundles to apply again: a session was busy.
 	Deferred []string `json:"deferred,omitempty"`
 	// Skipped names the bundles that failed authentication or decoding.
-	Skipped  []string              `json:"skipped,omitempty"`
+	Skipped []string `json:"skipped,omitempty"`
 	// Gen is the generation of the remote's history applied here: muse
 	// sync gc starts a new one.
 	Gen string `json:"gen,omitempty"`
