@@ -472,6 +472,11 @@ func (m Model) statusView() string {
 		if b := m.branchesView(); b != "" {
 			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
 		}
+		if v := syncView(m.sync); m.sync.Err != "" {
+			left += st.ErrorText.Render(v)
+		} else if v != "" {
+			left += st.StatusValue.Render(v)
+		}
 	}
 	// The settings that change what is sent keep their room, in short
 	// forms when narrow, and what is left of the line is cut to fit; only

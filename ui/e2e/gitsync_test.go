@@ -365,3 +365,44 @@ func firstID(t *testing.T, list string) string {
 	}
 	return m[1]
 }
+
+// TestAutoSync runs the chat screen with sync = "auto": the status line
+// shows the sync after a reply, a remote gone away shows as an error while
+// the chat goes on, and on quit the last sync sends everything: a second
+// machine finds both prompts.
+func TestAutoSync(t *testing.T) {
+	needGit(t)
+	bare, url := newRemote(t, "path")
+	a := newHome(t, "default_profile = \"s\"\n[profiles.s]\nsync = \"auto\"\n")
+	a.run(t, "sync", "init", url)
+	key := strings.TrimSpace(a.run(t, "sync", "key"))
+
+	tm := start(t, a, 100, 30, "--demo")
+	tm.waitFor("Ask anything")
+	tm.typ("tell me about pangolins\r")
+	tm.waitFor("## tell me about pangolins")
+	tm.waitUntil("the status line says synced", waitDeadline, func(s string) bool { return strings.Contains(statusLine(s), "synced") })
+	if err := os.Rename(bare, bare+".away"); err != nil {
+		t.Fatal(err)
+	}
+	tm.typ("and about okapis\r")
+	tm.waitFor("## and about okapis")
+	tm.waitUntil("the status line shows the sync's error", waitDeadline, func(s string) bool { return strings.Contains(statusLine(s), "sync ✗") })
+	if err := os.Rename(bare+".away", bare); err != nil {
+		t.Fatal(err)
+	}
+	tm.typ("\x04") // ctrl+d: quit, with a last sync
+	if code := tm.waitExit(); code != 0 {
+		t.Fatalf("muse exited %d", code)
+	}
+
+	b := newHome(t, "")
+	b.env = append(b.env, "MUSE_SYNC_KEY="+key)
+	b.run(t, "sync", "init", url)
+	b.run(t, "sync")
+	for _, w := range []string{"pangolins", "okapis"} {
+		if out := b.run(t, "sessions", "search", w); !strings.Contains(out, w) {
+			t.Errorf("B does not find %q:\n%s", w, out)
+		}
+	}
+}
