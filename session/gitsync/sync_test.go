@@ -284,3 +284,41 @@ func TestGC(t *testing.T) {
 		t.Error("the machines differ after gc")
 	}
 }
+
+// failingLocal fails every merge while fail is set, as a full disk or a
+// session open in another muse would.
+type failingLocal struct {
+	Local
+	fail bool
+}
+
+func (l *failingLocal) MergeJournal(id string, records []byte) error {
+	if l.fail {
+		return errors.New("no space left on device")
+	}
+	return l.Local.MergeJournal(id, records)
+}
+
+// TestFailedApplyIsDeferred fails B's merge: the sync says so, and the
+// next one applies what waited, once.
+func TestFailedApplyIsDeferred(t *testing.T) {
+	_, a, b := twoMachines(t)
+	fl := &failingLocal{Local: b.o.Local, fail: true}
+	b.o.Local = fl
+	a.write(t, "s1", turnText(1))
+	a.sync(t)
+	if res := b.sync(t); len(res.Busy) != 1 || !strings.Contains(res.Busy[0], "no space") {
+		t.Fatalf("B: %+v", res)
+	}
+	if b.read(t, "s1") != "" {
+		t.Fatal("a failed merge wrote")
+	}
+	fl.fail = false
+	if res := b.sync(t); res.Received != 1 || len(res.Busy) != 0 {
+		t.Fatalf("B: %+v", res)
+	}
+	b.sync(t)
+	if got := b.read(t, "s1"); got != turnText(1) {
+		t.Errorf("B: %q", got)
+	}
+}

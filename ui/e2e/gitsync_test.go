@@ -73,7 +73,7 @@ func TestGitSync(t *testing.T) {
 			b.run(t, "sync")
 			a.run(t, "sync")
 			for _, h := range []*home{a, b} {
-				tree := h.run(t, "sessions", "show", id)
+				tree := h.run(t, "sessions", "show", "--all-branches", id)
 				if !strings.Contains(tree, "and otters on A") || !strings.Contains(tree, "and beavers on B") {
 					t.Errorf("a machine lacks a branch:\n%s", tree)
 				}
@@ -117,7 +117,7 @@ func TestGitSyncKilled(t *testing.T) {
 	key := strings.TrimSpace(a.run(t, "sync", "key"))
 	b.env = append(b.env, "MUSE_SYNC_KEY="+key)
 	b.run(t, "sync", "init", url)
-	for _, at := range []string{"push", "hash-object", "fetch"} {
+	for _, at := range []string{"push", "fast-import", "fetch"} {
 		a.run(t, "--demo", "-c", "-p", "more walruses before "+at)
 		killer := a.withGitKiller(t, at)
 		killer.failKilled(t, "sync")
@@ -126,7 +126,7 @@ func TestGitSyncKilled(t *testing.T) {
 	}
 	id := firstID(t, a.run(t, "sessions", "list"))
 	ja, jb := journal(t, a, id), journal(t, b, id)
-	if !sameLines(ja, jb) {
+	if !sameRecords(ja, jb) {
 		t.Errorf("the machines differ:\nA:\n%s\nB:\n%s", ja, jb)
 	}
 	if lines := strings.Count(jb, "\n"); lines != len(uniq(strings.Split(jb, "\n")))-1 {
@@ -327,8 +327,8 @@ func journal(t *testing.T, h *home, id string) string {
 	return string(data)
 }
 
-// sameLines reports whether a and b hold the same lines, in any order.
-func sameLines(a, b string) bool {
+// sameRecords reports whether a and b hold the same lines, in any order.
+func sameRecords(a, b string) bool {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	if len(la) != len(lb) {
 		return false
