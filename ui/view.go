@@ -332,6 +332,7 @@ func (m Model) statusKey() string {
 	b = append(b, m.lastErr...)
 	b = append(b, m.toolPrompt()...)
 	b = append(b, m.saveErr...)
+	b = append(b, syncView(m.sync)...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
 	b = append(b, '|')
