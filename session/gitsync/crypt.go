@@ -29,6 +29,9 @@ func NewIdentity() (string, error) {
 // parseIdentity reads an age identity (AGE-SECRET-KEY-1...). The error
 // never holds the text.
 func parseIdentity(s string) (*age.X25519Identity, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("no sync key on this machine: set MUSE_SYNC_KEY, or sync_key_cmd in the profile (muse sync key prints it on a machine that syncs)")
+	}
 	id, err := age.ParseX25519Identity(strings.TrimSpace(s))
 	if err != nil {
 		return nil, errors.New("the sync key is not an age identity: it starts with AGE-SECRET-KEY-1 (muse sync key prints it)")

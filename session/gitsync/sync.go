@@ -395,6 +395,9 @@ type InitResult struct {
 	// then the new key, to show once.
 	Created  bool
 	Identity string
+	// OtherBranches is true when the remote holds branches of its own,
+	// which muse leaves as they are.
+	OtherBranches bool
 }
 
 // Init sets up sync with remote on this machine. On a remote with no muse
@@ -430,9 +433,18 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 			return res, err
 		}
 	}
-	out, err := g.run(ctx, nil, "ls-remote", "origin", remoteRef)
+	out, err := g.run(ctx, nil, "ls-remote", "--heads", "origin")
 	if err != nil {
 		return res, fmt.Errorf("reach %s: %w", mask(remote), err)
+	}
+	ours := false
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		_, ref, _ := strings.Cut(line, "\t")
+		if ref == remoteRef {
+			ours = true
+		} else if ref != "" {
+			res.OtherBranches = true
+		}
 	}
 	machine, err := newMachineID()
 	if err != nil {
@@ -440,14 +452,14 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 	}
 	st := &state{Remote: remote, Machine: machine, Files: map[string]*fileState{}}
 	s := &syncer{o: o, g: g, st: st}
-	if len(bytes.TrimSpace(out)) == 0 {
+	if !ours {
 		// The first machine: make the key and the key check.
 		ident := o.Identity
 		if ident == "" {
 			if ident, err = NewIdentity(); err != nil {
 				return res, err
 			}
-			res = InitResult{Created: true, Identity: ident}
+			res.Created, res.Identity = true, ident
 		}
 		if s.id, err = parseIdentity(ident); err != nil {
 			return res, err

@@ -203,6 +203,9 @@ func (a *app) syncInit(ctx context.Context, remote string) error {
 	}
 	w := a.env.Stdout
 	fmt.Fprintf(w, "sync is set up with %s\n", sanitize.Line(remote))
+	if res.OtherBranches {
+		fmt.Fprintf(w, "The remote holds other branches: muse writes only its own, muse-sync, and touches no other.\n")
+	}
 	if res.Created {
 		fmt.Fprintf(w, `
 This machine made the sync key. It is shown once here:
@@ -225,9 +228,6 @@ func (a *app) runSync(ctx context.Context) error {
 	o, err := a.syncOptions(false)
 	if err != nil {
 		return err
-	}
-	if o.Identity == "" {
-		return errors.New("no sync key on this machine: set MUSE_SYNC_KEY or sync_key_cmd in the profile")
 	}
 	if a.env.StderrTTY {
 		last := time.Time{}
@@ -337,9 +337,6 @@ func startAutoSync(env Env, f *flags, report func(syncrun.Status)) *syncrun.Runn
 		if err != nil {
 			return err
 		}
-		if o.Identity == "" {
-			return errors.New("no sync key: set MUSE_SYNC_KEY or sync_key_cmd")
-		}
 		_, err = gitsync.Sync(ctx, o)
 		if errors.Is(err, session.ErrLocked) {
 			return nil // another muse syncs this machine now
@@ -350,9 +347,14 @@ func startAutoSync(env Env, f *flags, report func(syncrun.Status)) *syncrun.Runn
 
 // doctorSyncState reports the sync's state, without reaching the remote.
 func (a *app) doctorSyncState(d *report) {
-	o, err := a.syncOptions(false)
+	sp, err := loadSyncProfile(&a.f, a.env)
 	if err != nil {
 		d.ok("sync", "cannot tell: "+err.Error())
+		return
+	}
+	o, err := syncOptionsFor(a.env, sp, false)
+	if err != nil {
+		d.line("!", "sync", err.Error())
 		return
 	}
 	st, err := gitsync.ReadStatus(context.Background(), o, false)
@@ -366,10 +368,12 @@ func (a *app) doctorSyncState(d *report) {
 	default:
 		key := "from "
 		switch {
-		case a.env.Getenv(syncKeyEnv) != "":
+		case strings.TrimSpace(a.env.Getenv(syncKeyEnv)) != "":
 			key += syncKeyEnv
+		case sp.keyCmd != "":
+			key += "sync_key_cmd"
 		case o.Identity != "":
-			key += "sync_key_cmd or " + gitsync.IdentityPath(o.StateDir)
+			key += gitsync.IdentityPath(o.StateDir)
 		default:
 			key = "missing: set " + syncKeyEnv + " or sync_key_cmd"
 		}
