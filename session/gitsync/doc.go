@@ -65,9 +65,22 @@
 // history from its start, and sends this machine's files whole again, so
 // that nothing this machine holds is lost from the remote.
 //
+// The merge itself is session's (Local, StoreLocal): a journal gains,
+// under its session's lock, the records it lacks, byte for byte, which is
+// the union that session's catch-up makes of a sync engine's conflict
+// copies; a session open in another muse, or a full disk, leaves the bundle
+// to be applied by the next sync. Deletes travel as the removal of a
+// journal (and as session's tombstone files, which are synced like images).
+//
+// muse sync gc (gc.go) replaces the history with one snapshot, under a
+// lease, and a new generation that the other machines recognise.
+//
 // # Per machine
 //
 // The local clone (a bare repository), the state and the lock live in the
 // sync folder under XDG_STATE_HOME, never in the data folder: they are not
-// data to carry. The lock is session.LockFile's: one sync at a time.
+// data to carry. The lock is session.LockFile's: one sync at a time. The
+// identity a machine made is kept there too, as identity (mode 0600), so
+// that sync = "auto" needs no prompt; other machines take theirs from
+// MUSE_SYNC_KEY or sync_key_cmd, and keep no copy.
 package gitsync
