@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/base64"
 	"strings"
+	"unicode/utf8"
 )
 
 // Source is the data of an image or document block: base64 data of a
@@ -48,10 +49,47 @@ func DocumentBlock(mediaType string, data []byte, title string) ContentBlock {
 //	TEXT
 //	</file>
 //
-// with &, <, > and " in the name written as XML entities. The demo
+// with the name written as attribute text (see EscapeAttr). The demo
 // server reads the same shape back (see ParseFileText).
 func FileTextBlock(name, text string) ContentBlock {
-	return ContentBlock{Type: BlockText, Text: fileOpen + fileNameEscaper.Replace(name) + "\">\n" + text + "\n" + fileClose}
+	return ContentBlock{Type: BlockText, Text: fileOpen + EscapeAttr(name) + "\">\n" + text + "\n" + fileClose}
+}
+
+// EscapeAttr writes s as the text of a double-quoted XML or HTML
+// attribute, such as a file's name in a request: &, <, >, " and ' as
+// entities, a line break, carriage return or tab as a character reference,
+// and any other control character, or bytes that are not UTF-8, as U+FFFD
+// (XML allows none of them). Nothing in it can end the attribute or the
+// tag it is in.
+func EscapeAttr(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r == '\'':
+			b.WriteString("&#39;")
+		case r == '\n':
+			b.WriteString("&#10;")
+		case r == '\r':
+			b.WriteString("&#13;")
+		case r == '\t':
+			b.WriteString("&#9;")
+		case r < 0x20 || (r >= 0x7f && r < 0xa0):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // ParseFileText reads a text block written by FileTextBlock: the file's
@@ -77,7 +115,6 @@ const (
 	fileClose = "</file>"
 )
 
-var (
-	fileNameEscaper   = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "\n", " ")
-	fileNameUnescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", "\"")
-)
+// fileNameUnescaper reads back what EscapeAttr wrote.
+var fileNameUnescaper = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", "\"", "&#39;", "'",
+	"&#10;", "\n", "&#13;", "\r", "&#9;", "\t")

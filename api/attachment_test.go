@@ -19,8 +19,9 @@ var fileBodies = []string{
 }
 
 // TestFileTextRoundTrip checks that ParseFileText reads back the name
-// and text of every FileTextBlock, hostile names included: a newline in
-// a name comes back as a space, the one change.
+// and text of every FileTextBlock, hostile names included: a control
+// character other than a line break or tab in a name, or bytes that are
+// not UTF-8, come back as U+FFFD, the one change.
 func TestFileTextRoundTrip(t *testing.T) {
 	for _, name := range fileNames {
 		for _, body := range fileBodies {
@@ -41,8 +42,38 @@ func checkFileText(t *testing.T, name, body string) {
 		t.Fatalf("the name breaks out of its tag: %q", firstLine)
 	}
 	gotName, gotBody, ok := ParseFileText(b.Text)
-	if want := strings.ReplaceAll(name, "\n", " "); !ok || gotName != want || gotBody != body {
+	if want := attrRoundTrip(name); !ok || gotName != want || gotBody != body {
 		t.Fatalf("%q, %q: read back %q, %q, %v", name, body, gotName, gotBody, ok)
+	}
+}
+
+// attrRoundTrip is name as EscapeAttr keeps it: its control characters
+// but line breaks and tabs, and bytes that are not UTF-8, as U+FFFD.
+func attrRoundTrip(name string) string {
+	return strings.Map(func(r rune) rune {
+		if (r < 0x20 && r != '\n' && r != '\r' && r != '\t') || (r >= 0x7f && r < 0xa0) {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(name, "\uFFFD"))
+}
+
+// TestFileNameIsAttributeText checks the name of a text file as it goes
+// into the request: every quote, bracket, ampersand and line break is
+// written as attribute text, so the name neither ends its attribute nor
+// starts another, whichever quote a reader expects.
+func TestFileNameIsAttributeText(t *testing.T) {
+	for name, want := range map[string]string{
+		`a" onload="x.txt`:        `<file name="a&quot; onload=&quot;x.txt">`,
+		`it's.txt`:                `<file name="it&#39;s.txt">`,
+		"two\nlines\r.txt":        `<file name="two&#10;lines&#13;.txt">`,
+		"tab\t<b>&.txt":           `<file name="tab&#9;&lt;b&gt;&amp;.txt">`,
+		"\x1b]0;x\x07\x00\xff.sh": "<file name=\"\uFFFD]0;x\uFFFD\uFFFD\uFFFD.sh\">",
+	} {
+		first, _, _ := strings.Cut(FileTextBlock(name, "body").Text, "\n")
+		if first != want {
+			t.Errorf("%q is written %s, want %s", name, first, want)
+		}
 	}
 }
 

@@ -285,13 +285,19 @@ func (a Attachment) missingBlock(err error) api.ContentBlock {
 			why = "its file could not be read"
 		}
 	}
-	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %s]", a.Name, a.Kind, why)}
+	return api.ContentBlock{Type: api.BlockText, Text: a.leftOut(why)}
 }
 
 // refusedBlock is what is sent in place of an attachment whose bytes the
 // service would refuse.
 func (a Attachment) refusedBlock(err error) api.ContentBlock {
-	return api.ContentBlock{Type: api.BlockText, Text: fmt.Sprintf("[attachment %q (%s) left out: %v]", a.Name, a.Kind, err)}
+	return api.ContentBlock{Type: api.BlockText, Text: a.leftOut(err.Error())}
+}
+
+// leftOut is the line that names a, left out for why: its name and kind
+// as attribute text (api.EscapeAttr), as a text file's name is sent.
+func (a Attachment) leftOut(why string) string {
+	return fmt.Sprintf(`[attachment name="%s" kind="%s" left out: %s]`, api.EscapeAttr(a.Name), api.EscapeAttr(a.Kind), why)
 }
 
 // sendBlock is the block that sends a, its bytes read with read (nil reads
@@ -356,9 +362,12 @@ func checkImage(data []byte) error {
 	if err := checkImageHeader(data); err != nil {
 		return err
 	}
-	cfg, _, _ := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, _ := image.DecodeConfig(bytes.NewReader(data))
 	if int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
 		return fmt.Errorf("the image is %d×%d px, over %d pixels", cfg.Width, cfg.Height, MaxImagePixels)
+	}
+	if cost := DecodeCost("image/"+format, data, cfg); cost > MaxDecodedBytes {
+		return fmt.Errorf("the %d×%d px image needs %d MB to decode, over muse's %d MB", cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
 	}
 	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
 		return fmt.Errorf("the image does not decode: %w", err)

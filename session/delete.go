@@ -44,6 +44,7 @@ func (s *Store) Delete(id string) error {
 	// A temporary file a crash left does not undo the deletion: the next
 	// delete or open retries.
 	_ = os.RemoveAll(s.AttachmentDir(id))
+	_ = os.Remove(s.queuePath(id))
 	s.changed(id)
 	_ = s.removeSessionTemps(id)
 	_ = s.removeImages(id)

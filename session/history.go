@@ -61,9 +61,12 @@ func history(entries []Entry, read AttachmentReader, pendingLast bool) []api.Mes
 		e := &entries[i]
 		switch e.Kind {
 		case KindUser:
-			if n := len(out); awaiting && n > 0 && hasToolUse(out[n-1]) {
-				// Tool calls that were never answered: keep only the rest.
-				out = dropToolUse(out)
+			if awaiting {
+				// Tool calls that were never answered (muse was stopped,
+				// or killed, before their results were saved): each gets an
+				// error result, so the request stays valid and the rounds
+				// before them are kept.
+				out = answerCalls(out, nil)
 			}
 			awaiting = false
 			pending = e
@@ -84,17 +87,21 @@ func history(entries []Entry, read AttachmentReader, pendingLast bool) []api.Mes
 			if !awaiting || len(e.ToolResults) == 0 {
 				continue
 			}
-			blocks := make([]api.ContentBlock, 0, len(e.ToolResults))
-			for _, r := range e.ToolResults {
-				blocks = append(blocks, r.block(read))
-			}
-			out = append(out, api.MessageParam{Role: api.RoleUser, Blocks: blocks})
+			out = answerCalls(out, func(id string) (api.ContentBlock, bool) {
+				for _, r := range e.ToolResults {
+					if r.ToolUseID == id {
+						return r.block(read), true
+					}
+				}
+				return api.ContentBlock{}, false
+			})
 			awaiting = true // the reply to the results comes next, with no prompt
 		}
 	}
-	// Tool calls with no results yet cannot be followed by a prompt.
-	if n := len(out); n > 0 && hasToolUse(out[n-1]) {
-		out = dropToolUse(out)
+	// Tool calls with no results yet, at the end: answered as above, so that
+	// a prompt sent after them makes a valid request.
+	if awaiting {
+		out = answerCalls(out, nil)
 	}
 	if pendingLast && pending != nil && len(entries) > 0 && &entries[len(entries)-1] == pending {
 		prompt(pending)
@@ -102,25 +109,37 @@ func history(entries []Entry, read AttachmentReader, pendingLast bool) []api.Mes
 	return out
 }
 
-// dropToolUse removes the tool calls from the last message, an assistant
-// turn; a turn left empty goes, with the prompt it answered.
-func dropToolUse(out []api.MessageParam) []api.MessageParam {
-	last := out[len(out)-1]
-	var kept []api.ContentBlock
-	for _, b := range last.Blocks {
-		if b.Type != api.BlockToolUse && b.Type != api.BlockThinking {
-			kept = append(kept, b)
-		}
-	}
-	if len(kept) > 0 {
-		out[len(out)-1] = api.MessageParam{Role: api.RoleAssistant, Blocks: kept}
+// StoppedOutput is the result sent for a tool call that was never answered:
+// muse stopped (it was cancelled, killed or crashed) before its result was
+// saved, so the call did not run, or its result was lost.
+const StoppedOutput = "muse stopped before this tool call was answered: it did not run, or its result was lost"
+
+// answerCalls answers the tool calls of out's last message, when it is an
+// assistant turn that called tools: a user message with a tool_result for
+// each call, in the calls' order, from result, or, for a call result does
+// not answer (a nil result answers none), an error saying muse stopped.
+// Results for calls the turn did not make are never sent: the API refuses
+// a tool_result without its tool_use.
+func answerCalls(out []api.MessageParam, result func(id string) (api.ContentBlock, bool)) []api.MessageParam {
+	n := len(out)
+	if n == 0 || out[n-1].Role != api.RoleAssistant || !hasToolUse(out[n-1]) {
 		return out
 	}
-	out = out[:len(out)-1]
-	if n := len(out); n > 0 && out[n-1].Role == api.RoleUser {
-		out = out[:n-1]
+	var blocks []api.ContentBlock
+	for _, b := range out[n-1].Blocks {
+		if b.Type != api.BlockToolUse {
+			continue
+		}
+		if result != nil {
+			if r, ok := result(b.ID); ok {
+				blocks = append(blocks, r)
+				continue
+			}
+		}
+		content, _ := json.Marshal(StoppedOutput)
+		blocks = append(blocks, api.ContentBlock{Type: api.BlockToolResult, ToolUseID: b.ID, ResultContent: content, IsError: true})
 	}
-	return out
+	return append(out, api.MessageParam{Role: api.RoleUser, Blocks: blocks})
 }
 
 func hasToolUse(p api.MessageParam) bool {

@@ -197,12 +197,24 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 		return nil, fmt.Errorf("decode image: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("decode image %s: not a regular file", path)
 	}
-	format, _, err := imageConfig(f, maxSide, maxPixels)
+	format, cfg, err := imageConfig(f, maxSide, maxPixels)
 	if err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	// The decode is costed from the file's first bytes, which hold its
+	// header (a JPEG's frame header comes after its EXIF and the like);
+	// one whose header is not there costs the most it could.
+	head := make([]byte, min(fi.Size(), costHead))
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	if cost := DecodeCost("image/"+format, head[:n], cfg); cost > MaxDecodedBytes {
+		return nil, fmt.Errorf("decode image %s: %d×%d px needs %d MB to decode, over muse's %d MB", path, cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
@@ -221,6 +233,11 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	}
 	return img, nil
 }
+
+// costHead is how much of an image file DecodeImage reads to cost its
+// decode: room for a JPEG's EXIF, ICC profile and XMP before its frame
+// header.
+const costHead = 1 << 20
 
 // imageConfig tells the format of the image r holds from its first bytes
 // and reads its size from its header, refusing one over the limits.

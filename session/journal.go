@@ -23,8 +23,11 @@ package session
 // an entry record, which supersedes its chunks. Compaction (compact.go)
 // rewrites a journal that has grown well past what it holds.
 //
-// Beside the journals, the store's directory holds <id>.lock while a muse
-// has the session open (lock.go), and the index of muse/session/index.
+// Beside the journals, the store's directory holds <id>.queue while the
+// chat screen has prompts queued in it (queue.go). The store's lock folder
+// holds <id>.lock while a muse has the session open (lock.go), and its
+// cache folder the index of muse/session/index: neither is in the data
+// folder (see Places).
 //
 // Records are only ever appended, each with a single write of the whole line;
 // entry, title, params and head records are followed by fsync, so a crash can

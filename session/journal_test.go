@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"muse/api"
+	"muse/api/demo"
 )
 
 // repeatReader yields b forever.
@@ -147,9 +148,9 @@ func TestToolEntryRoundTripAndHistory(t *testing.T) {
 	if !strings.Contains(string(out), `{"type":"tool_result","tool_use_id":"toolu_1","content":"12:00"}`) {
 		t.Errorf("tool_result wire form: %s", out)
 	}
-	// Calls without results are not sent.
-	if h := History(back.Entries[:2], nil); len(h) != 2 || hasToolUse(h[1]) {
-		t.Errorf("unanswered tool calls were sent: %+v", h)
+	// Calls without results are answered as not run.
+	if h := History(back.Entries[:2], nil); len(h) != 3 || h[2].Blocks[0].ToolUseID != "toolu_1" || !h[2].Blocks[0].IsError {
+		t.Errorf("unanswered tool calls: %+v", h)
 	}
 }
 
@@ -166,10 +167,11 @@ func TestHistoryAfterAbandonedTools(t *testing.T) {
 		{Kind: KindUser, Text: "u3"}, {Kind: KindAssistant, Message: text("a3")},
 	}, nil)
 	assertAlternates(t, h)
-	for _, m := range h {
-		if hasToolUse(m) {
-			t.Errorf("an unanswered tool_use was sent: %+v", h)
-		}
+	if msg := demo.CheckTurns(h); msg != "" {
+		t.Errorf("the service would refuse it: %s\n%+v", msg, h)
+	}
+	if len(h) != 6 || h[2].Blocks[0].ToolUseID != "t1" || !h[2].Blocks[0].IsError || h[2].Blocks[1].Text != "u2" {
+		t.Errorf("an unanswered call is answered as stopped, with the next prompt after: %+v", h)
 	}
 	// Results sent, the follow-up failed, then a new prompt.
 	h = History([]Entry{

@@ -62,6 +62,9 @@ type Store struct {
 	onChange changeHook
 	// lister lists the sessions quicker than the journals (see SetLister).
 	lister listerHook
+	// places are where the store keeps what is not to travel with the
+	// journals (see OpenAt).
+	places Places
 }
 
 // Open returns the store in dir. It creates dir, and any of its parents that
@@ -79,7 +82,7 @@ func Open(dir string) (*Store, error) {
 	if err := fileio.MakeDir(abs); err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", abs, err)
 	}
-	return &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine}, nil
+	return &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine, places: Places{Cache: abs, Locks: abs}}, nil
 }
 
 // Dir returns the absolute path of the store's directory.

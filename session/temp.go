@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"muse/api"
 	"muse/session/internal/fileio"
 )
 
@@ -19,14 +20,16 @@ import (
 const oldIndexName = "index.json"
 
 // removeSessionTemps removes what crashes left of the saves of the session
-// id, whose lock the caller holds: the temporary files of its images and of
-// its journal's compaction, and the index's stale ones.
+// id, whose lock the caller holds: the temporary files of its images, of
+// its attachments (a kill while a large file is stored leaves most of it),
+// of its queue and of its journal's compaction, and the index's stale ones.
 func (s *Store) removeSessionTemps(id string) error {
-	journal := id + journalExt
+	journal, queue := id+journalExt, id+queueExt
 	err := errors.Join(
-		fileio.RemoveTemps(s.dir, func(base string) bool { return base == journal }, time.Time{}),
+		fileio.RemoveTemps(s.dir, func(base string) bool { return base == journal || base == queue }, time.Time{}),
 		fileio.RemoveTemps(s.dir, func(base string) bool { return base == oldIndexName }, s.clock().Add(-fileio.StaleTemp)),
 		fileio.RemoveTemps(s.ImageDir(id), isImageName, time.Time{}),
+		fileio.RemoveTemps(s.AttachmentDir(id), isAttachmentName, time.Time{}),
 	)
 	if err != nil {
 		return fmt.Errorf("remove the temporary files a crash left: %w", err)
@@ -45,4 +48,19 @@ func isImageName(name string) bool {
 	index, ext, ok2 := strings.Cut(rest, ".")
 	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 	return ok && ok2 && digits(turn) && digits(index) && (ext == imageExt(FormatPNG) || ext == imageExt(FormatJPEG) || ext == imageExt(FormatWebP))
+}
+
+// isAttachmentName reports whether name is one saveAttachment gives a
+// file: <sha256 in hex><ext>.
+func isAttachmentName(name string) bool {
+	hash, ext, ok := strings.Cut(name, ".")
+	if !ok || !validHash(hash) {
+		return false
+	}
+	for _, mt := range append([]string{"text/plain", api.MediaPDF}, api.ImageMediaTypes...) {
+		if "."+ext == attachmentExt(mt) {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,7 +41,7 @@ func names(t *testing.T, dir string) []string {
 	return out
 }
 
-// A kill -9 during an image save or a compaction leaves a temporary file
+// A kill -9 during an image save, an attachment's or a compaction leaves a temporary file
 // that nothing else removes: opening the session removes those it left,
 // whichever way it is opened, and deleting it too. Other files stay: those
 // of other sessions, the index's while they may be being written (less
@@ -76,6 +77,10 @@ func TestOpenRemovesTheTempFilesACrashLeft(t *testing.T) {
 				"turn-3-image-1.png", ".turn-3-image-1.png.x1.tmp", "notes.tmp", ".turn-3-image-1.gif.5.tmp")
 			seed(t, s.Dir(), clockStart, "."+id+".jsonl.5551212.tmp", ".other.jsonl.1.tmp", ".index.json.42.tmp")
 			seed(t, s.Dir(), old, ".index.json.43.tmp")
+			files := s.AttachmentDir(id)
+			hash := strings.Repeat("ab", 32)
+			seed(t, files, clockStart, "."+hash+".pdf.4242.tmp", "."+hash+".txt.7.tmp", "."+hash+".png.8.tmp",
+				hash+".pdf", ".notes.txt.1.tmp", "."+hash+".exe.9.tmp")
 			w, err := open(s, id)
 			if err != nil {
 				t.Fatal(err)
@@ -92,6 +97,13 @@ func TestOpenRemovesTheTempFilesACrashLeft(t *testing.T) {
 			}
 			if got := names(t, images); !slices.Equal(got, want) {
 				t.Errorf("images folder: %q, want %q", got, want)
+			}
+			if name == "Delete" { // the session's attachments go with it
+				if _, err := os.Stat(files); !os.IsNotExist(err) {
+					t.Errorf("attachments folder after delete: %v", err)
+				}
+			} else if got, want := names(t, files), []string{"." + hash + ".exe.9.tmp", ".notes.txt.1.tmp", hash + ".pdf"}; !slices.Equal(got, want) {
+				t.Errorf("attachments folder: %q, want %q", got, want)
 			}
 			got := names(t, s.Dir())
 			for _, gone := range []string{"." + id + ".jsonl.5551212.tmp", ".index.json.43.tmp"} {

@@ -163,6 +163,9 @@ type Session struct {
 	ForkedFrom *Fork `json:"forked_from,omitempty"`
 	// Warnings lists what was skipped while loading a damaged journal.
 	Warnings []string `json:"-"`
+	// Queue holds the prompts queued on the chat screen and not yet sent,
+	// as the session's writer found them when it opened it (see queue.go).
+	Queue []QueuedPrompt `json:"-"`
 }
 
 // Info is what a session list shows of a session.

@@ -59,6 +59,8 @@ type Writer struct {
 	// files holds the bytes of attachments SaveAttachment could not store,
 	// by hash, for the turns of this run.
 	files map[string][]byte
+	// queueGen is the gen of the last queue SaveQueue wrote (see there).
+	queueGen uint64
 	// replay is the replay of the journal in the background, for a writer
 	// of OpenWriterAsync; set before the writer is shared, never changed.
 	replay *asyncReplay
@@ -140,6 +142,9 @@ func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	if cleaned != nil {
 		sess.Warnings = append(sess.Warnings, cleaned.Error())
 	}
+	var warnings []string
+	sess.Queue, warnings = w.store.loadQueue(sess.ID)
+	sess.Warnings = append(sess.Warnings, warnings...)
 	if needsCompaction(size, sess) {
 		if err := w.store.compact(sess); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
@@ -212,6 +217,7 @@ func (w *Writer) snapshot() Session {
 	s.Entries = slices.Clone(s.Entries)
 	s.Warnings = slices.Clone(s.Warnings)
 	s.Params = s.Params.clone()
+	s.Queue = slices.Clone(s.Queue)
 	return s
 }
 

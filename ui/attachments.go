@@ -42,13 +42,27 @@ type attachedMsg struct {
 	retype string
 	// note, when set, is what the status line says once they are attached.
 	note string
+	// secrets are the mentions left out as secret files (see
+	// attach.Secret), each with why; warnings the secret files attached by
+	// the user's own command.
+	secrets, warnings []string
+	// edit, when set, is the prompt being edited they belong to (see
+	// forEdit).
+	edit string
+	// unseen, when set, is the prompt to send if no file is new (see
+	// showFirst).
+	unseen string
 }
 
-// noteAttached makes the attachedMsg of cmd say note once attached.
-func noteAttached(cmd tea.Cmd, note string) tea.Cmd {
+// showFirst makes the attachedMsg of cmd, which attaches the mentions of
+// prompt, text the user did not type, show them before they are sent: the
+// status line says so, and only when none of them is new (all are text,
+// or wait as chips already) is prompt sent at once.
+func showFirst(cmd tea.Cmd, prompt string) tea.Cmd {
 	return func() tea.Msg {
 		msg := cmd().(attachedMsg)
-		msg.note = note
+		msg.note = "the text names files: attached above, not sent yet · enter sends them · /detach removes"
+		msg.unseen = prompt
 		return msg
 	}
 }
@@ -58,18 +72,28 @@ func noteAttached(cmd tea.Cmd, note string) tea.Cmd {
 type attachSource struct {
 	path string
 	// mention marks a path a prompt's @mention names: when no file is
-	// there, the mention is only text.
+	// there, the mention is only text, and a secret file (attach.Secret)
+	// is never attached from it.
 	mention bool
-	name    string
-	data    []byte
-	read    func(context.Context) ([]byte, error)
+	// own marks a file of muse's own (an image it made, an attachment it
+	// stored), which is not looked at as a secret.
+	own bool
+	// name, for a path, is the name to attach the file by, in place of the
+	// one on disk (a stored attachment's original name).
+	name string
+	data []byte
+	read func(context.Context) ([]byte, error)
 }
 
 // prepare reads and prepares one attachment.
 func (s attachSource) prepare() (attach.File, error) {
 	switch {
 	case s.path != "":
-		return attach.Open(expandHome(s.path))
+		f, err := attach.Open(expandHome(s.path))
+		if err == nil && s.name != "" {
+			f.Name = s.name
+		}
+		return f, err
 	case s.read != nil:
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -88,19 +112,31 @@ func (s attachSource) prepare() (attach.File, error) {
 func prepareAttachments(sources []attachSource, send, retype string) tea.Cmd {
 	return func() tea.Msg {
 		files := make([]attach.File, 0, len(sources))
+		var secrets, warnings []string
 		for _, s := range sources {
 			if s.mention {
 				if _, err := os.Stat(expandHome(s.path)); errors.Is(err, fs.ErrNotExist) {
 					continue // @someone, @Override: text, not a file
 				}
 			}
+			why := ""
+			if s.path != "" && !s.own {
+				why = attach.Secret(expandHome(s.path))
+			}
+			if why != "" && s.mention {
+				secrets = append(secrets, textfmt.ShortPath(s.path)+" is "+why)
+				continue
+			}
 			f, err := s.prepare()
 			if err != nil {
 				return attachedMsg{err: err, send: send, retype: retype}
 			}
+			if why != "" {
+				warnings = append(warnings, f.Name+" is "+why)
+			}
 			files = append(files, f)
 		}
-		return attachedMsg{files: files, send: send}
+		return attachedMsg{files: files, send: send, secrets: secrets, warnings: warnings}
 	}
 }
 
@@ -127,6 +163,9 @@ func (m Model) startAttach(sources []attachSource, send, retype string) (Model, 
 // refused; the input is kept either way.
 func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	m.attaching = max(m.attaching-1, 0)
+	if msg.edit != "" && msg.edit != m.edit.id {
+		return m.layout(), nil // the edit they were for has ended
+	}
 	if msg.err != nil {
 		m.mentioned = "" // the prompt's mentions are tried again when it is sent
 		m.notice = sanitize.Line(msg.err.Error())
@@ -136,10 +175,12 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	}
 	var notes []string
+	added := 0
 	for _, f := range msg.files {
 		if i := slices.IndexFunc(m.pending, func(p attach.File) bool { return sameFile(p, f) }); i >= 0 {
 			continue // attached already
 		}
+		added++
 		m.pending = append(m.pending, f)
 		if f.Note != "" {
 			notes = append(notes, sanitize.Line(f.Name)+": "+sanitize.Line(f.Note))
@@ -154,9 +195,22 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	} else if msg.note != "" {
 		m.notice = msg.note
 	}
+	if len(msg.warnings) > 0 {
+		m.notice = "warning: " + sanitize.Line(strings.Join(msg.warnings, "; ")) + " · it is sent with the next prompt · /detach removes"
+	}
+	if len(msg.secrets) > 0 {
+		// Never from a mention: the prompt waits, to be sent as text with
+		// another enter, or the file attached with /attach.
+		m.notice = "not attached: " + sanitize.Line(strings.Join(msg.secrets, "; ")) +
+			" · a mention never attaches such a file: /attach it to send it · enter sends the text"
+		return m.layout(), nil
+	}
 	m = m.layout()
 	if msg.send != "" && strings.TrimSpace(m.input.Value()) == msg.send {
 		return m.sendNow(msg.send)
+	}
+	if msg.unseen != "" && added == 0 && strings.TrimSpace(m.input.Value()) == msg.unseen {
+		return m.sendNow(msg.unseen) // nothing new to see: @someone, or chips shown already
 	}
 	return m, nil
 }
@@ -173,8 +227,13 @@ func (m Model) pastedPath(msg input.PathPastedMsg) (tea.Model, tea.Cmd) {
 		// argument of a command (/attach PATH): left as it is.
 		return m, nil
 	}
+	if msg.Secret != "" {
+		m.notice = "pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)) + ", " + sanitize.Line(msg.Secret) +
+			": it stays text · /attach it to send the file"
+		return m.layout(), nil
+	}
 	m.input = m.input.SetValue(value[:i] + mention + value[i+len(msg.Text):])
-	m.notice = "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached when you send · delete its @ to send the path as text"
+	m.notice = "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
 	return m.layout(), nil
 }
 
@@ -210,7 +269,7 @@ func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
 			m.notice = err.Error()
 			return m, nil
 		}
-		return m.startAttach([]attachSource{{path: path}}, "", "")
+		return m.startAttach([]attachSource{{path: path, own: true}}, "", "")
 	case "clipboard":
 		return m.pasteImage()
 	}
@@ -223,14 +282,10 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 	var sources []attachSource
 	for _, img := range e.Images {
 		if img.Path != "" {
-			sources = append(sources, attachSource{path: img.Path})
+			sources = append(sources, attachSource{path: img.Path, own: true})
 		}
 	}
-	for _, a := range e.Attachments {
-		if p := m.writer.Files().AttachmentPath(m.sessID, a); p != "" {
-			sources = append(sources, attachSource{path: p, name: a.Name})
-		}
-	}
+	sources = append(sources, m.storedSources(e.Attachments)...)
 	if len(sources) == 0 {
 		m.notice = "this message has no image or attachment to attach"
 		return m, nil
@@ -276,4 +331,15 @@ func (m Model) pendingKey() string {
 // pasteImage attaches the image on the system clipboard.
 func (m Model) pasteImage() (tea.Model, tea.Cmd) {
 	return m.startAttach([]attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}, "", "")
+}
+
+// storedSources are the attachments of a prompt of this session, read
+// back from where the session keeps them, by their own names.
+func (m Model) storedSources(as []session.Attachment) []attachSource {
+	w := m.writer
+	sources := make([]attachSource, len(as))
+	for i, a := range as {
+		sources[i] = attachSource{name: a.Name, read: func(context.Context) ([]byte, error) { return w.ReadAttachment(a) }}
+	}
+	return sources
 }

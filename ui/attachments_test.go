@@ -134,7 +134,7 @@ func TestPastedPathBecomesAMention(t *testing.T) {
 	if paths, _ := input.Mentions(m.input.Value()); len(paths) != 1 || paths[0] != path {
 		t.Errorf("the mention reads back as %q", paths)
 	}
-	if !strings.Contains(m.notice, "my notes.txt is attached when you send") {
+	if !strings.Contains(m.notice, "my notes.txt is attached at the next enter, sent at the one after") {
 		t.Errorf("notice %q", m.notice)
 	}
 }

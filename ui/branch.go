@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/attach"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/sanitize"
@@ -82,6 +83,9 @@ type editing struct {
 	id    string
 	num   int
 	draft string
+	// pending are the draft's attachments, put aside while the edited
+	// prompt's own wait above the input.
+	pending []attach.File
 }
 
 // active reports whether a prompt is being edited.
@@ -119,15 +123,33 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "this prompt is not saved on the branch"
 		return m, nil
 	}
-	draft := m.input.Value()
+	draft, pending := m.input.Value(), m.pending
 	if m.edit.active() {
-		draft = m.edit.draft
+		draft, pending = m.edit.draft, m.edit.pending
 	}
 	m = m.leaveSelection()
-	m.edit = editing{id: e.ID, num: p.Num, draft: draft}
+	m.edit = editing{id: e.ID, num: p.Num, draft: draft, pending: pending}
 	// The session's text, which the input draws raw.
 	m.input = m.input.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(editPlaceholder).EndRecall()
-	return m.layout(), nil
+	// The prompt's files wait above the input as chips, by their own
+	// names, to be sent with the edit or removed.
+	m.pending = nil
+	if len(e.Attachments) == 0 {
+		return m.layout(), nil
+	}
+	next, cmd := m.startAttach(m.storedSources(e.Attachments), "", "")
+	return next, forEdit(cmd, e.ID)
+}
+
+// forEdit makes the attachedMsg of cmd belong to the edit of the prompt
+// id: it is dropped if that edit has ended when it arrives.
+func forEdit(cmd tea.Cmd, id string) tea.Cmd {
+	return func() tea.Msg {
+		msg := cmd().(attachedMsg)
+		msg.edit = id
+		msg.note = "the prompt's files are above the input: sent with the edit · /detach removes"
+		return msg
+	}
 }
 
 // stopEdit leaves editing: the draft goes back into the input.
@@ -136,6 +158,7 @@ func (m Model) stopEdit() Model {
 		return m
 	}
 	m.input = m.input.Reset().SetValue(m.edit.draft).SetPlaceholder(input.Placeholder)
+	m.pending = m.edit.pending
 	m.edit = editing{}
 	return m.layout()
 }
@@ -168,7 +191,7 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 	}
 	cut := m
 	cut.conv = cut.conv.Truncate(i)
-	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.id})
+	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.id, Attachments: slices.Clone(m.pending), EditAttachments: true})
 	if next.turn == nil {
 		m.notice = next.notice // refused: the edit stays in the input
 		return m, cmd

@@ -28,6 +28,7 @@ import (
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/picker"
+	"muse/ui/piped"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -99,6 +100,8 @@ type Options struct {
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
+	// Secrets are muse's credentials, which "/export page --redact" masks.
+	Secrets []string
 	// Notify is how a reply or image that took a while is announced when
 	// it is ready while the terminal is out of focus: "bell", "osc9",
 	// "osc777", or "" or "off" for not at all (see notifySeq).
@@ -107,9 +110,14 @@ type Options struct {
 	// turn (sync = "auto"); its syncrun.StatusMsg show in the status line.
 	Sync interface{ Kick() }
 	// Attach are attachments waiting above the input when the screen
-	// opens: the files of --attach, and what was piped into muse (cat
-	// notes.md | muse) as one named "stdin".
+	// opens: the files of --attach.
 	Attach []attach.File
+	// Stdin, when set, is what was piped into muse (cat notes.md | muse):
+	// read in the background while the screen runs, at most StdinLimit
+	// bytes, and attached as a file named "stdin" once it ends (see
+	// ui/piped).
+	Stdin      io.Reader
+	StdinLimit int64
 }
 
 // DemoWords are the words that show what the offline demo server does.
@@ -192,6 +200,7 @@ type Model struct {
 	// turn failed or was cancelled, until enter sends the next.
 	queue        []queuedPrompt
 	queueStopped bool
+	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
 
 	sel selection // selection mode, while it is on
 	// helpTop is the first line of the ? overlay shown, while it is open;
@@ -213,6 +222,9 @@ type Model struct {
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
 	quitAsked time.Time
+
+	// piped reads Options.Stdin while the screen runs.
+	piped piped.Model
 
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
@@ -277,10 +289,16 @@ func New(opts Options) Model {
 	} else {
 		m = m.resume(w)
 	}
-	m.notice = opts.Notice
+	if opts.Notice != "" || len(m.queue) == 0 {
+		m.notice = opts.Notice
+	}
 	m.pending = slices.Clone(opts.Attach)
 	if len(m.pending) > 0 && m.notice == "" {
 		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
+	}
+	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
+	if m.piped.Reading() && m.notice == "" {
+		m.notice = m.piped.View()
 	}
 	return m
 }
@@ -293,6 +311,9 @@ func (m Model) resume(w *session.Writer) Model {
 
 // resumeFrom shows s, the session of w.
 func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
+	// Another session, or this one replayed whole: its queue is the one
+	// it kept.
+	restore := w != m.writer || m.loading
 	m.writer, m.sessID = w, s.ID
 	m.title, m.params = s.Title, s.Params
 	if len(s.All) == 0 && s.ID == "" {
@@ -315,6 +336,12 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
+	if restore {
+		m = m.restoreQueue(s.Queue)
+		if len(m.queue) > 0 {
+			m.notice = textfmt.Plural(len(m.queue), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
+		}
+	}
 	m.state = stateChat
 	return m.layout()
 }
@@ -326,17 +353,20 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.MCP != nil {
 		mcpStart = waitMCPStarted(m.opts.MCP)
 	}
+	// What runs in the background whatever the screen opens with: the MCP
+	// servers' start, and the read of piped standard input.
+	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, mcpStart)
+		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)
 	}
 	if m.loading {
 		w := m.writer
 		return tea.Batch(func() tea.Msg {
 			time.Sleep(replayDelay)
 			return replayedMsg{w: w, s: w.Snapshot()}
-		}, mcpStart)
+		}, background)
 	}
-	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), mcpStart)
+	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), background)
 }
 
 // replayDelay is how long after the program starts the writer of a preview
@@ -448,6 +478,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
+	case piped.ReadMsg:
+		var cmd tea.Cmd
+		was := m.piped.View()
+		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
+			m.notice = m.piped.View()
+		}
+		return m, cmd
+	case piped.DoneMsg:
+		return m.pipedDone(msg)
 
 	// The session picker, and the sessions it opens.
 	case picker.ListedMsg, picker.ChangedMsg:
@@ -474,6 +513,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closedMsg:
 		m.sessID, m.closeErr = msg.id, msg.err
 		return m, tea.Quit
+	case queueSavedMsg:
+		m.notice = "the queued prompts could not be kept for after a crash: " + msg.err.Error()
+		return m.layout(), nil
 
 	// The turn in flight and the image turn: what the engine reports.
 	case turnStartedMsg:
@@ -620,8 +662,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
 		m.notice = "press " + first + " again to quit"
 		if len(m.queue) > 0 {
-			// Kept in the prompt history (↑), but not sent.
-			m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent"
+			// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
+			m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
 		} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
 			m.notice += " (" + exit + " quits at once)"
 		}
@@ -638,6 +680,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		if m.edit.active() {
 			return m.stopEdit(), nil
+		}
+		if m.piped.Reading() {
+			var cmd tea.Cmd
+			m.piped, cmd = m.piped.Update(msg)
+			return m, cmd
 		}
 		if m.turn != nil {
 			return m.cancelTurn()
@@ -762,17 +809,23 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
 		return m, nil
 	}
+	if m.piped.Reading() {
+		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
+		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
+		return m, nil
+	}
 	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
 		sources := make([]attachSource, len(paths))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
 		m.mentioned = text
-		if m.input.Pasted() {
-			// Pasted text (an email, a page) could name ~/.ssh/id_ed25519:
-			// its files wait as chips, seen, until the next enter.
+		if !m.input.Typed() {
+			// Text the user did not type (a paste, a burst of keys, the
+			// editor's) could name ~/.ssh/id_ed25519: its files wait as
+			// chips, seen, until the next enter.
 			next, cmd := m.startAttach(sources, "", "")
-			return next, noteAttached(cmd, "pasted text names files: attached above, not sent yet · enter sends")
+			return next, showFirst(cmd, text)
 		}
 		return m.startAttach(sources, text, "")
 	}

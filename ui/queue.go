@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"muse/session"
 	"muse/ui/attach"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
@@ -17,6 +18,11 @@ import (
 // brings the last one back into the input, to edit or to clear; a turn that
 // fails or is cancelled stops the queue, and enter on an empty input starts
 // it again.
+//
+// The queue is kept beside the session (session.Writer.SaveQueue) each time
+// it changes, so a kill or a crash does not lose it: resuming the session
+// shows it again, stopped, for enter to send the next, as after a failed
+// turn. Quitting keeps it the same way.
 
 // queuedPrompt is a prompt waiting for the turn in flight to end, with the
 // attachments that were waiting when it was sent.
@@ -39,7 +45,50 @@ func (m Model) enqueue(text string) (Model, tea.Cmd) {
 		m.input = m.input.Reset().EndRecall()
 		cmd = m.input.Remember(m.sessID, text)
 	}
-	return m.layout(), cmd
+	m, save := m.keepQueue()
+	return m.layout(), tea.Batch(cmd, save)
+}
+
+// queueSavedMsg reports that the queue could not be kept beside the
+// session.
+type queueSavedMsg struct{ err error }
+
+// keepQueue returns the command that keeps the queue as it is now beside
+// the session, numbered so that the last change wins.
+func (m Model) keepQueue() (Model, tea.Cmd) {
+	m.queueGen++
+	w, gen := m.writer, m.queueGen
+	q := make([]session.QueuedPrompt, len(m.queue))
+	for i, p := range m.queue {
+		q[i].Text = p.text
+		for _, f := range p.files {
+			q[i].Attachments = append(q[i].Attachments, f.Attachment)
+			q[i].Data = append(q[i].Data, f.Data)
+		}
+	}
+	return m, func() tea.Msg {
+		if err := w.SaveQueue(gen, q); err != nil {
+			return queueSavedMsg{err}
+		}
+		return nil
+	}
+}
+
+// restoreQueue shows the queue the session kept, stopped: it was not sent
+// when muse stopped, and is sent only when the user says so.
+func (m Model) restoreQueue(q []session.QueuedPrompt) Model {
+	m.queue, m.queueStopped = nil, false
+	for _, p := range q {
+		qp := queuedPrompt{text: p.Text}
+		for i, a := range p.Attachments {
+			if i < len(p.Data) {
+				qp.files = append(qp.files, attach.File{Attachment: a, Data: p.Data[i]})
+			}
+		}
+		m.queue = append(m.queue, qp)
+	}
+	m.queueStopped = len(m.queue) > 0
+	return m
 }
 
 // unqueue brings the last queued prompt back into the (empty) input, and
@@ -56,7 +105,8 @@ func (m Model) unqueue() (tea.Model, tea.Cmd) {
 	if !m.busy() {
 		m.notice = "the queued prompt is back in the input: enter sends it, ctrl+c removes it"
 	}
-	return m.layout(), nil
+	m, save := m.keepQueue()
+	return m.layout(), save
 }
 
 // sendQueued sends the first queued prompt, leaving the input and the
@@ -76,7 +126,8 @@ func (m Model) sendQueued() (tea.Model, tea.Cmd) {
 		return nm.layout(), cmd
 	}
 	nm.pending = kept
-	return nm.layout(), cmd
+	nm, save := nm.keepQueue()
+	return nm.layout(), tea.Batch(cmd, save)
 }
 
 // queueAfterTurn goes on with the queue once a turn has ended: the next

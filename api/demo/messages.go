@@ -111,13 +111,13 @@ func validateMessageRequest(req *api.MessageRequest) string {
 			return fmt.Sprintf("messages.%d.content: must not be empty", i)
 		}
 		for j, b := range m.Blocks {
-			if b.Type == api.BlockText && b.Text == "" {
-				return fmt.Sprintf("messages.%d.content.%d.text: text content blocks must be non-empty", i, j)
-			}
 			if err := b.Validate(m.Role); err != nil {
 				return fmt.Sprintf("messages.%d.content.%d: %v", i, j, err)
 			}
 		}
+	}
+	if msg := CheckTurns(req.Messages); msg != "" {
+		return msg
 	}
 	if req.MaxTokens < 1 {
 		return fmt.Sprintf("max_tokens: must be an integer >= 1, got %d", req.MaxTokens)

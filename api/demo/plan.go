@@ -21,6 +21,10 @@ const (
 	kwLong       = "demo:long"
 	kwHostile    = "demo:hostile"
 	kwSlow       = "demo:slow"
+	// kwRounds, with demo:tool or demo:mcp, calls the tool again after each
+	// result until N rounds are done: demo:rounds:N, for tests of long tool
+	// turns. It is left out of Keywords.
+	kwRounds = "demo:rounds:"
 )
 
 // Keywords lists the scenario words a prompt can hold, for a screen to
@@ -172,30 +176,16 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	switch {
 	case turn.hasToolResult:
 		text = "The tool returned: " + truncateRunes(turn.toolResult, 200)
-	case turn.has(kwMCP) && !refusesTools(req):
-		name, input := mcpCall(req, strings.TrimSpace(strings.ReplaceAll(turn.prompt, kwMCP, "")))
-		if name == "" {
-			text = "No MCP tool is offered: muse --demo offers the demo server's unless --no-mcp is given."
-			break
+		if prompt, done := toolRounds(req.Messages); done < roundsWanted(prompt) && !refusesTools(req) {
+			// demo:rounds:N: call the tool again until N rounds are done.
+			// The calls after the first come alone, with no text, as models
+			// often send them.
+			if _, call := h.toolCall(req, prompt); call != nil {
+				text, tool = "", call
+			}
 		}
-		in, _ := json.Marshal(input)
-		text = fmt.Sprintf("I'll ask the MCP tool `%s`.", name)
-		tool = &planBlock{
-			start:  api.ContentBlock{Type: api.BlockToolUse, ID: fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)), Name: name, Input: json.RawMessage("{}")},
-			deltas: splitJSON(string(in)),
-		}
-	case turn.has(kwTool) && !refusesTools(req) || forcesTool(req):
-		name, schema := pickTool(req)
-		text = fmt.Sprintf("I'll call the `%s` tool to find out.", name)
-		tool = &planBlock{
-			start: api.ContentBlock{
-				Type:  api.BlockToolUse,
-				ID:    fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)),
-				Name:  name,
-				Input: json.RawMessage("{}"),
-			},
-			deltas: splitJSON(sampleInput(schema)),
-		}
+	case (turn.has(kwMCP) || turn.has(kwTool)) && !refusesTools(req) || forcesTool(req):
+		text, tool = h.toolCall(req, turn.prompt)
 	case turn.has(kwLong):
 		text = longReply(turn.prompt)
 	case blobWanted(turn.prompt) > 0:
@@ -225,10 +215,12 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		text, tool = text[:at], nil
 		p.stopReason, p.stopSequence = api.StopSequence, seq
 	}
-	p.blocks = append(p.blocks, planBlock{
-		start:  api.ContentBlock{Type: api.BlockText},
-		deltas: splitWords(text),
-	})
+	if text != "" || tool == nil {
+		p.blocks = append(p.blocks, planBlock{
+			start:  api.ContentBlock{Type: api.BlockText},
+			deltas: splitWords(text),
+		})
+	}
 	if tool != nil {
 		p.blocks = append(p.blocks, *tool)
 		p.stopReason = api.StopToolUse
@@ -320,4 +312,60 @@ func (p *plan) message(id string, req *api.MessageRequest) api.Message {
 		msg.Content = append(msg.Content, c)
 	}
 	return msg
+}
+
+// toolCall is the text and the tool call of a reply to prompt that calls a
+// tool: an MCP tool for demo:mcp, else the one pickTool chooses. The call
+// is nil, with a text saying why, when demo:mcp finds no MCP tool offered.
+func (h *handler) toolCall(req *api.MessageRequest, prompt string) (string, *planBlock) {
+	if strings.Contains(prompt, kwMCP) {
+		name, input := mcpCall(req, strings.TrimSpace(strings.ReplaceAll(prompt, kwMCP, "")))
+		if name == "" {
+			return "No MCP tool is offered: muse --demo offers the demo server's unless --no-mcp is given.", nil
+		}
+		in, _ := json.Marshal(input)
+		return fmt.Sprintf("I'll ask the MCP tool `%s`.", name), &planBlock{
+			start:  api.ContentBlock{Type: api.BlockToolUse, ID: fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)), Name: name, Input: json.RawMessage("{}")},
+			deltas: splitJSON(string(in)),
+		}
+	}
+	name, schema := pickTool(req)
+	return fmt.Sprintf("I'll call the `%s` tool to find out.", name), &planBlock{
+		start:  api.ContentBlock{Type: api.BlockToolUse, ID: fmt.Sprintf("toolu_demo_%d", h.toolIDs.Add(1)), Name: name, Input: json.RawMessage("{}")},
+		deltas: splitJSON(sampleInput(schema)),
+	}
+}
+
+// roundsWanted returns the N of demo:rounds:N in prompt, or 0.
+func roundsWanted(prompt string) int { return numberAfter(prompt, kwRounds) }
+
+// toolRounds finds the prompt of the turn msgs end in, the text of the last
+// user message that holds any, and counts the tool rounds since it: the
+// assistant messages after it that call a tool.
+func toolRounds(msgs []api.MessageParam) (prompt string, done int) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m.Role == api.RoleAssistant {
+			for _, b := range m.Blocks {
+				if b.Type == api.BlockToolUse {
+					done++
+					break
+				}
+			}
+			continue
+		}
+		if len(m.Blocks) == 0 {
+			return m.Text, done
+		}
+		var texts []string
+		for _, b := range m.Blocks {
+			if b.Type == api.BlockText {
+				texts = append(texts, b.Text)
+			}
+		}
+		if len(texts) > 0 {
+			return strings.Join(texts, "\n"), done
+		}
+	}
+	return "", done
 }

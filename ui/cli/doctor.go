@@ -284,6 +284,12 @@ func (a *app) doctorFolders(d *report, configPath string) {
 		}
 		d.ok("images", filepath.Join(filepath.Dir(dir), "images")+" ("+describePath(filepath.Join(filepath.Dir(dir), "images"))+")")
 	}
+	if dir, err := dirs.CacheDir(a.env.dirGetenv(), a.env.goos); err == nil {
+		d.ok("search index", dir+" ("+describePath(dir)+"; derived from the sessions, rebuilt when gone)")
+	}
+	if dir, err := dirs.LockDir(a.env.dirGetenv(), a.env.goos); err == nil {
+		d.ok("session locks", dir+" ("+describePath(dir)+")")
+	}
 	if p, err := debugLogPath(a.env); err != nil {
 		d.ok("debug log", "nowhere: "+err.Error())
 	} else {

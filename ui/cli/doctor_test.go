@@ -27,6 +27,8 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 		"a terminal, 90 columns", "TERM             xterm-256color, TMUX set",
 		"kitty graphics", "clipboard        OSC 52 through tmux",
 		"sessions", filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"),
+		"search index", "muse-cache", "derived from the sessions",
+		"session locks", filepath.Join("muse", "locks"),
 		"debug log", "muse.log",
 	} {
 		if !strings.Contains(r.stdout, want) {

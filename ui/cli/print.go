@@ -39,9 +39,12 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			prompt += "\n\n" + in
 		}
 	}
-	files, err := attachFiles(f.attach)
+	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
 		return fail(env, err)
+	}
+	for _, warning := range warnings {
+		fmt.Fprintf(env.Stderr, "muse: warning: %s: it is sent with the prompt, as --attach asked\n", warning)
 	}
 	w, err := openWriter(env, f, cfg)
 	if err != nil {
@@ -89,17 +92,22 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) {
 }
 
 // attachFiles reads and prepares the files of --attach. A file that cannot
-// be attached is a usage error, reported before anything is sent.
-func attachFiles(paths []string) ([]attach.File, error) {
-	files := make([]attach.File, 0, len(paths))
+// be attached is a usage error, reported before anything is sent. The
+// user asked for each by name, so a secret file (attach.Secret: a key, a
+// .env file) is attached too, and warnings says what it is.
+func attachFiles(paths []string) (files []attach.File, warnings []string, err error) {
+	files = make([]attach.File, 0, len(paths))
 	for _, p := range paths {
 		f, err := attach.Open(p)
 		if err != nil {
-			return nil, &usageError{msg: err.Error()}
+			return nil, nil, &usageError{msg: err.Error()}
+		}
+		if why := attach.Secret(p); why != "" {
+			warnings = append(warnings, sanitize.Line(f.Name)+" is "+why)
 		}
 		files = append(files, f)
 	}
-	return files, nil
+	return files, warnings, nil
 }
 
 // openWriter opens the session -c or -r names, or starts a new one; with
@@ -269,16 +277,19 @@ type replyWriter interface {
 // replyOut chooses how -p prints the reply: nothing with --json (the
 // message follows whole), markdown rendered with glamour on a terminal,
 // else (piped, or --raw) the raw text.
+//
+// The theme is read whatever the output, so a bad --theme or theme file is
+// refused as the chat screen refuses it, not only on a terminal.
 func replyOut(env Env, f *flags, cfg *config) (replyWriter, error) {
+	style, profile, err := printStyle(env, cfg.theme)
+	if err != nil {
+		return nil, err
+	}
 	if f.json {
 		return &textOut{quiet: true}, nil
 	}
 	if !env.StdoutTTY || f.raw {
 		return &textOut{w: env.Stdout, clean: sanitize.Stream{Plain: !env.StdoutTTY}}, nil
-	}
-	style, profile, err := printStyle(env, cfg.theme)
-	if err != nil {
-		return nil, err
 	}
 	return newMDOut(env.Stdout, style, profile, printWidth(env, f))
 }

@@ -1,6 +1,11 @@
 package cli
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // The hint printed when the chat screen ends must work when pasted: the
 // flags that chose the service and the configuration come along.
@@ -41,5 +46,20 @@ func TestDemoIgnoresTheServiceModels(t *testing.T) {
 	f, _, _ = parseFlags([]string{"--demo", "--model", "mine", "--image-model", "pic"})
 	if cfg, err = resolve(f, getenv); err != nil || cfg.params.Model != "mine" || cfg.imageModel != "pic" {
 		t.Errorf("--demo --model mine --image-model pic: %v, %+v", err, cfg)
+	}
+}
+
+// A bad theme file is refused by -p whatever its output, as the chat
+// screen refuses it: into a pipe and with --json too.
+func TestPrintRefusesABadThemeFile(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[chrome]\ntext = 12\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	for _, args := range [][]string{{"--demo", "--theme", bad, "-p", "hi"}, {"--demo", "--theme", bad, "--json", "-p", "hi"}} {
+		if r := runMain(t, env, "", args...); r.code != ExitUsage || !strings.Contains(r.stderr, "bad.toml") {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
 	}
 }

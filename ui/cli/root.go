@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -129,7 +130,7 @@ func (a *app) runMuse() int {
 		return fail(env, err)
 	}
 	if env.own {
-		guardSecrets(cfg.secretEnv)
+		guardSecrets(append(slices.Clip(cfg.secretEnv), serverOnly(cfg.serverVars)...))
 	}
 	if f.demo {
 		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet, env.Getenv)})

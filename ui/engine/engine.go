@@ -115,6 +115,10 @@ type Turn struct {
 	// replaces: the new prompt starts a branch beside it, and the request
 	// carries the history before it, then Prompt. The old branch stays.
 	Edit string
+	// EditAttachments, with Edit, sends Attachments in place of the edited
+	// prompt's, even when there are none (the user removed them); without
+	// it, an edit with no Attachments keeps the edited prompt's.
+	EditAttachments bool
 	// Regenerate is the id of a reply to write again as a sibling branch:
 	// the request carries the history before it. Retry regenerates the
 	// reply to the last prompt.
@@ -264,7 +268,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		before := r.w.Branch()
 		for i, e := range before {
 			if e.ID == t.Edit {
-				if len(t.Attachments) == 0 {
+				if len(t.Attachments) == 0 && !t.EditAttachments {
 					// The edited prompt keeps its attachments.
 					t.Attachments = r.reread(e.Attachments)
 				}

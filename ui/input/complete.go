@@ -53,7 +53,7 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 		}
 		m.comp = c
 		if c.cursors == nil {
-			return m.SetValue(c.options[c.idx]), nil
+			return m.setText(c.options[c.idx]), nil
 		}
 		return m.setValueAt(c.options[c.idx], c.cursors[c.idx]), nil
 	}
@@ -73,7 +73,7 @@ func (m Model) completeCommand(dir int) Model {
 		return m
 	case 1:
 		m.comp = completion{}
-		m = m.SetValue(options[0])
+		m = m.setText(options[0])
 	default:
 		idx := 0
 		if dir < 0 {
@@ -84,7 +84,7 @@ func (m Model) completeCommand(dir int) Model {
 			names[i] = strings.TrimSpace(o)
 		}
 		m.comp = completion{options: options, names: names, idx: idx}
-		m = m.SetValue(options[idx])
+		m = m.setText(options[idx])
 	}
 	m.hintHidden = ""
 	return m

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/ui/attach"
 )
 
 // A file dropped on a terminal is pasted as its path: absolute, with its
@@ -19,9 +21,10 @@ const maxDroppedPath = 4096
 
 // PathPastedMsg says a paste was the path of an existing regular file:
 // Text is the paste as it is in the input, Path the file's path, unescaped
-// and absolute.
+// and absolute. Secret, when set, says the file is one never attached from
+// text (see attach.Secret): what it is.
 type PathPastedMsg struct {
-	Text, Path string
+	Text, Path, Secret string
 }
 
 // pastedPath returns a command that reports PathPastedMsg when text, a
@@ -36,7 +39,7 @@ func pastedPath(text string) tea.Cmd {
 		for _, c := range candidates {
 			p := ExpandHome(c)
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return PathPastedMsg{Text: text, Path: p}
+				return PathPastedMsg{Text: text, Path: p, Secret: attach.Secret(p)}
 			}
 		}
 		return nil

@@ -2,8 +2,10 @@
 // by a bubbles textarea and drawn here, with prompt recall (↑ and ↓ through
 // the prompt history), Tab completion of /commands and of paths (after
 // /attach and in @ mentions, see Mentions) and the hint under the input,
-// the handling of pastes that come without bracketed paste, and the
-// report of a pasted path (a file dropped on the terminal).
+// the handling of pastes that come without bracketed paste, the report of
+// a pasted path (a file dropped on the terminal, only from a bracketed
+// paste), and whether the text was typed by the user (Typed), which
+// decides whether its @mentions may be sent unseen.
 //
 // Like the conversation and the picker, it is a child component: the chat
 // screen passes it messages with Update, sizes it with SetSize and draws it
@@ -95,9 +97,11 @@ type Model struct {
 	lastKey, keyBefore keyKind
 	sendPending        bool
 	sendSeq            int
-	// pasted is set once text was pasted into the input, until it is
-	// reset or set: see Pasted.
-	pasted bool
+	// foreign is set once text the user did not type came into the input
+	// (see Typed), until it is emptied; burst marks the key being handled
+	// as several runes of one read that came without bracketed paste (see
+	// Receive).
+	foreign, burst bool
 
 	memo *textfmt.Memo
 }
@@ -176,24 +180,37 @@ func (m Model) Height() int { return m.rows }
 // Value is the text in the input.
 func (m Model) Value() string { return m.ta.Value() }
 
-// SetValue puts text in the input, the cursor at its end.
+// SetValue puts text in the input, the cursor at its end. The text is not
+// the user's typing (see Typed): it comes from the editor, the prompt
+// history, a prompt being edited or put back.
 func (m Model) SetValue(text string) Model {
+	m = m.setText(text)
+	m.foreign = text != ""
+	return m
+}
+
+// setText puts text in the input, the cursor at its end, as a key of the
+// user's own does (Tab completion): what was typed stays typed.
+func (m Model) setText(text string) Model {
 	m.ta.SetValue(text)
-	m.pasted = false
 	return m.fit()
 }
 
 // Reset empties the input.
 func (m Model) Reset() Model {
 	m.ta.Reset()
-	m.pasted = false
+	m.foreign = false
 	return m.fit()
 }
 
-// Pasted reports whether some of the input's text was pasted, rather than
-// typed or set: @mentions in pasted text (an email, a web page) are not
-// attached before the user has seen them.
-func (m Model) Pasted() bool { return m.pasted }
+// Typed reports whether all the input's text was typed by the user, key
+// by key or with Tab completion, since it was last empty. Text that came
+// any other way may name files the user never chose: a paste (an email, a
+// web page, a file dropped on the terminal), a burst of keys in one read
+// (tmux send-keys, dictation), the text back from $EDITOR, a prompt
+// recalled or edited. The files its @mentions name are attached only as
+// chips, seen, before another enter sends them.
+func (m Model) Typed() bool { return !m.foreign }
 
 // SetPlaceholder sets what the input says while it is empty.
 func (m Model) SetPlaceholder(s string) Model {
@@ -229,10 +246,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	next, cmd := m.ta.Update(msg)
 	*m.ta = next
 	if k, ok := msg.(tea.KeyMsg); ok && k.Paste {
-		m.pasted = true
-		if len(k.Runes) <= maxDroppedPath {
+		m.foreign = true
+		// Only a real paste may be a file dropped on the terminal: a burst
+		// of keys is a sentence cut at its spaces (see Receive), whose
+		// paths stay text.
+		if !m.burst && len(k.Runes) <= maxDroppedPath {
 			cmd = tea.Batch(cmd, pastedPath(string(k.Runes)))
 		}
+	}
+	if m.ta.Value() == "" {
+		m.foreign = false
 	}
 	return m.fit(), cmd
 }

@@ -52,7 +52,9 @@ func asText(k tea.KeyMsg) tea.KeyMsg {
 }
 
 // Receive takes every key message before the screen handles it, and returns
-// the key to handle: several runes at once become text (see asText); the
+// the key to handle: several runes at once become text (see asText), but
+// not a paste: it is marked as a burst, whose paths are never taken for a
+// dropped file, since only a bracketed paste can be one; the
 // kinds of the last two keys are kept, for AfterPaste and AfterSpace; and
 // an enter held by HoldSend becomes a line break, since a key came behind
 // it.
@@ -62,6 +64,7 @@ func (m Model) Receive(k tea.KeyMsg) (Model, tea.KeyMsg) {
 		m.ta.InsertString("\n")
 		m = m.fit()
 	}
+	m.burst = !k.Paste && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Alt
 	k = asText(k)
 	m.keyBefore, m.lastKey = m.lastKey, kindOf(k)
 	return m, k

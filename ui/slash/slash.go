@@ -58,7 +58,7 @@ const (
 	ActionQuit                     // quit
 	ActionEditSystem               // `/system` alone: edit the system prompt in $EDITOR
 	ActionRename                   // rename the session to arg
-	ActionExport                   // export the session as Markdown to arg (or a default path)
+	ActionExport                   // export the session as Markdown, or "page …" as HTML, to arg (or a default path)
 	ActionSessions                 // open the session picker
 	ActionImage                    // generate images from arg (or the last reply)
 	ActionOpen                     // open image N of the last image turn; 0: the last image saved
@@ -105,7 +105,7 @@ var slashCommands = []slashCommand{
 	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
-	{name: "export", args: "[PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md); --force replaces an existing file", run: slashExport},
+	{name: "export", args: "[page] [PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md), or with page as one HTML page (./muse-<id>.html; --redact masks secrets); --force replaces an existing file", run: slashExport},
 	{name: "theme", args: "[NAME|FILE]", choices: theme.Names(), help: "colours: a theme's name (tab completes) or a theme file (.toml); alone: the theme on", run: slashTheme},
 	{name: "mcp", args: "[on|off NAME]", help: "MCP servers, their state and tools (on/off NAME: start or stop one for this session)", run: slashMCP},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},

@@ -1,0 +1,94 @@
+package attach
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"muse/session/dirs"
+)
+
+// Secret files: some files give access to everything else (a private key,
+// a cloud credential, a .env file of tokens, muse's own configuration and
+// sessions). A file named in text, by an @mention or a pasted path, is
+// never attached when it is one of them, whoever wrote the text; only
+// --attach and /attach, the user's own commands, attach it, and they say
+// what it is.
+
+// homeSecrets are the folders under the home folder that hold keys and
+// credentials.
+var homeSecrets = []string{".ssh", ".gnupg", ".aws", filepath.Join(".config", "gcloud"), ".kube"}
+
+// Secret reports why the file at path (absolute, or relative to the
+// working folder; ~ already expanded) must not be attached from a mention:
+// what it is, as a phrase ("in ~/.ssh", "a .env file"), or "" when it is
+// none of those. The path is looked at as written and, when it exists,
+// with its links followed, so a link elsewhere to ~/.ssh/id_rsa is one too.
+func Secret(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	paths := []string{abs}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		paths = append(paths, real)
+	}
+	for _, p := range paths {
+		if why := secretPath(p); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// secretPath is Secret for one absolute, clean path, links as they are.
+func secretPath(p string) string {
+	base := filepath.Base(p)
+	if base == ".env" || strings.HasPrefix(base, ".env.") {
+		return "a .env file, which holds secrets"
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, h := range withReal(home) {
+			for _, s := range homeSecrets {
+				if within(p, filepath.Join(h, s)) {
+					return "in ~/" + filepath.ToSlash(s) + ", where keys and credentials are kept"
+				}
+			}
+		}
+	}
+	for _, b := range []dirs.Base{dirs.ConfigBase, dirs.DataBase, dirs.StateBase} {
+		base, err := dirs.BaseDir(b, nil, "")
+		if err != nil {
+			continue
+		}
+		for _, d := range withReal(base) {
+			if within(p, filepath.Join(d, "muse")) {
+				return "in muse's own folders, which hold its configuration and sessions"
+			}
+			if b == dirs.ConfigBase && within(p, filepath.Join(d, "gcloud")) {
+				return "in the gcloud configuration folder, where credentials are kept"
+			}
+		}
+	}
+	return ""
+}
+
+// withReal returns dir, and the folder it is once its links are followed
+// when that differs.
+func withReal(dir string) []string {
+	dir = filepath.Clean(dir)
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		return []string{dir, real}
+	}
+	return []string{dir}
+}
+
+// within reports whether p is dir or inside it. Where the file system
+// ignores case (macOS, Windows), so does the comparison.
+func within(p, dir string) bool {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		p, dir = strings.ToLower(p), strings.ToLower(dir)
+	}
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}

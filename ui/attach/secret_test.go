@@ -1,0 +1,70 @@
+package attach
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSecret names the files a mention never attaches: under the folders
+// of keys and credentials, .env files, muse's own folders, and a link to
+// any of them; and not the files beside them.
+func TestSecret(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
+	write := func(p string) string {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("secret"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	key := write(filepath.Join(home, ".ssh", "id_rsa"))
+	link := filepath.Join(root, "work", "notes.md")
+	os.MkdirAll(filepath.Dir(link), 0o700)
+	if err := os.Symlink(key, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{
+		key,
+		filepath.Join(home, ".ssh", "..", ".ssh", "config"),
+		write(filepath.Join(home, ".gnupg", "private-keys-v1.d", "a.key")),
+		filepath.Join(home, ".aws", "credentials"),
+		filepath.Join(home, ".config", "gcloud", "application_default_credentials.json"),
+		filepath.Join(root, "config", "gcloud", "credentials.db"),
+		filepath.Join(home, ".kube", "config"),
+		filepath.Join(root, "work", ".env"),
+		filepath.Join(root, "work", ".env.production"),
+		filepath.Join(root, "config", "muse", "config.toml"),
+		filepath.Join(root, "data", "muse", "sessions", "x.jsonl"),
+		filepath.Join(root, "state", "muse", "muse.log"),
+		link,
+	} {
+		if Secret(p) == "" {
+			t.Errorf("%s is not taken for a secret", p)
+		}
+	}
+	if why := Secret(key); !strings.Contains(why, "~/.ssh") {
+		t.Errorf("why %q should name ~/.ssh", why)
+	}
+	for _, p := range []string{
+		write(filepath.Join(home, "notes.md")),
+		filepath.Join(home, ".sshd", "x"),
+		filepath.Join(root, "work", ".envrc.md"),
+		filepath.Join(root, "work", "env"),
+		filepath.Join(root, "config", "muse-other", "x"),
+		filepath.Join(home, ".config", "other", "x"),
+	} {
+		if why := Secret(p); why != "" {
+			t.Errorf("%s is taken for a secret: %s", p, why)
+		}
+	}
+}

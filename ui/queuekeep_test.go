@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+
+	"muse/session"
+	"muse/theme"
+	"muse/ui/attach"
+)
+
+// The queue is kept beside the session as it changes, and a screen that
+// opens the session again, whole or from a preview (muse -c of a long
+// session), shows it stopped, with its files: nothing is sent unasked.
+// Another session's screen does not show it.
+func TestQueueKeptForTheNextScreen(t *testing.T) {
+	store, err := session.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr := session.NewWriter(store, session.Params{Model: "m", MaxTokens: 4096})
+	var es []session.Entry
+	for i := range 600 { // long enough to open from a preview
+		es = append(es, session.Entry{Kind: session.KindUser, Text: fmt.Sprint("question ", i)})
+	}
+	if err := wr.AppendAll(es); err != nil {
+		t.Fatal(err)
+	}
+	th, _ := theme.New("dark", true)
+	m := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: wr, Store: store})
+	pdf := []byte("%PDF-1.4 queued")
+	m.pending = []attach.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}}
+	m, _ = m.enqueue("first later")
+	m, _ = m.enqueue("second later")
+	m, save := m.keepQueue() // the command enqueue batched, run here
+	if msg := save(); msg != nil {
+		t.Fatalf("save: %+v", msg)
+	}
+	id := wr.ID()
+	if err := wr.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	check := func(name string, got Model) {
+		t.Helper()
+		if len(got.queue) != 2 || got.queue[0].text != "first later" || got.queue[1].text != "second later" || !got.queueStopped {
+			t.Fatalf("%s: queue %+v, stopped %v", name, got.queue, got.queueStopped)
+		}
+		if f := got.queue[0].files; len(f) != 1 || f[0].Name != "q.pdf" || !bytes.Equal(f[0].Data, pdf) {
+			t.Errorf("%s: the first prompt's files: %+v", name, f)
+		}
+		if !strings.Contains(got.notice, "2 queued prompts from before, not sent") {
+			t.Errorf("%s: notice %q", name, got.notice)
+		}
+	}
+	w, err := store.OpenWriter(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("opened whole", New(Options{Theme: th, Profile: termenv.TrueColor, Writer: w, Store: store}))
+	w.Close()
+
+	w, preview, err := store.OpenWriterAsync(id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if len(preview.Entries) >= len(es) {
+		t.Fatalf("the preview holds all %d entries", len(preview.Entries))
+	}
+	pm := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: w, Preview: preview, Store: store})
+	if !pm.loading || len(pm.queue) != 0 {
+		t.Fatalf("from a preview: loading %v, queue %+v before the replay", pm.loading, pm.queue)
+	}
+	msg := pm.Init()()
+	next, _ := pm.Update(msg)
+	check("from a preview", next.(Model))
+
+	// A new session on the same screen does not carry the queue.
+	fresh := next.(Model).resume(session.NewWriter(store, session.Params{Model: "m"}))
+	if len(fresh.queue) != 0 || fresh.queueStopped {
+		t.Errorf("a new session shows the old one's queue: %+v", fresh.queue)
+	}
+}
