@@ -72,6 +72,12 @@ func TestGitSync(t *testing.T) {
 			a.run(t, "sync")
 			b.run(t, "sync")
 			a.run(t, "sync")
+			if ja, jb := journal(t, a, id), journal(t, b, id); !sameRecords(ja, jb) || !strings.Contains(ja, "and otters on A") || !strings.Contains(ja, "and beavers on B") {
+				t.Errorf("the journals differ:\nA:\n%s\nB:\n%s", ja, jb)
+			}
+			if st := b.run(t, "sync", "--status"); !strings.Contains(st, "ahead:    0 files") || !strings.Contains(st, "behind:   0 bundles") {
+				t.Errorf("B's status:\n%s", st)
+			}
 			for _, h := range []*home{a, b} {
 				tree := h.run(t, "sessions", "show", "--all-branches", id)
 				if !strings.Contains(tree, "and otters on A") || !strings.Contains(tree, "and beavers on B") {
