@@ -411,4 +411,13 @@ func TestAutoSync(t *testing.T) {
 			t.Errorf("B does not find %q:\n%s", w, out)
 		}
 	}
+	// B's picker finds A's words too.
+	tb := start(t, b, 100, 30, "--demo")
+	tb.waitFor("Ask anything")
+	tb.typ("\x13") // ctrl+s: the picker
+	tb.waitFor("f search text")
+	tb.typ("fokapis")
+	tb.waitUntil("a hit for okapis", waitDeadline, func(s string) bool {
+		return strings.Contains(s, `for "okapis"`) && strings.Contains(s, "and about okapis")
+	})
 }
