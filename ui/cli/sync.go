@@ -244,7 +244,7 @@ func (a *app) runSync(ctx context.Context) error {
 		defer fmt.Fprint(a.env.Stderr, "\r\x1b[K")
 	} else {
 		o.Progress = func(what string, done, total int) {
-			if total >= 100 && (done%100 == 0 || done == total) {
+			if total > 1 && (total < 100 || done%(total/100) == 0 || done == total) {
 				fmt.Fprintf(a.env.Stderr, "sync: %s %d/%d\n", what, done, total)
 			}
 		}
