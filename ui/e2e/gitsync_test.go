@@ -87,15 +87,20 @@ func TestGitSync(t *testing.T) {
 
 			// The remote holds ciphertext only.
 			blobs := allObjects(t, bare)
-			for _, w := range []string{"narwhals", "otters", "beavers", id} {
+			for _, w := range []string{"narwhals", "otters", "beavers", id, key, strings.ToLower(key)} {
 				if bytes.Contains(blobs, []byte(w)) {
 					t.Errorf("the remote holds %q in clear", w)
 				}
 			}
 
 			// A damaged bundle is skipped and named; nothing of it applied.
+			// No output holds the key.
 			plant(t, bare)
-			_, stderr := b.runBoth(t, "sync")
+			out, stderr := b.runBoth(t, "sync")
+			doctor, _, _ := b.exec("doctor")
+			if strings.Contains(out+stderr+doctor, key) {
+				t.Errorf("the key is in the output:\n%s%s%s", out, stderr, doctor)
+			}
 			if !strings.Contains(stderr, "ffffffffffffffff/0.age") {
 				t.Errorf("a damaged bundle was not named: %s", stderr)
 			}
