@@ -146,11 +146,12 @@ func (a *app) syncOptions(batch bool) (gitsync.Options, error) {
 	if err != nil {
 		return gitsync.Options{}, err
 	}
-	return syncOptionsFor(a.env, sp, batch)
+	return syncOptionsFor(a.env, sp, batch, "")
 }
 
 // syncOptionsFor is syncOptions with the profile's settings read.
-func syncOptionsFor(env Env, sp syncProfile, batch bool) (gitsync.Options, error) {
+// A key already resolved (known) is used as it is.
+func syncOptionsFor(env Env, sp syncProfile, batch bool, known string) (gitsync.Options, error) {
 	state, err := syncDir(env)
 	if err != nil {
 		return gitsync.Options{}, err
@@ -162,6 +163,8 @@ func syncOptionsFor(env Env, sp syncProfile, batch bool) (gitsync.Options, error
 	o := gitsync.Options{DataDir: filepath.Dir(st.Dir()), StateDir: state, Images: sp.images, Batch: batch,
 		Env: gitEnv(sp.secretEnv), Local: gitsync.StoreLocal{Store: st}}
 	switch {
+	case known != "":
+		o.Identity = known
 	case strings.TrimSpace(env.Getenv(syncKeyEnv)) != "":
 		o.Identity = strings.TrimSpace(env.Getenv(syncKeyEnv))
 	case sp.keyCmd != "":
@@ -332,11 +335,13 @@ func startAutoSync(env Env, f *flags, report func(syncrun.Status)) *syncrun.Runn
 	if err != nil || !sp.auto {
 		return nil
 	}
+	var key string // resolved once: sync_key_cmd may ask a password manager
 	return syncrun.Start(func(ctx context.Context) error {
-		o, err := syncOptionsFor(env, sp, true)
+		o, err := syncOptionsFor(env, sp, true, key)
 		if err != nil {
 			return err
 		}
+		key = o.Identity
 		_, err = gitsync.Sync(ctx, o)
 		if errors.Is(err, session.ErrLocked) {
 			return nil // another muse syncs this machine now
@@ -352,7 +357,7 @@ func (a *app) doctorSyncState(d *report) {
 		d.ok("sync", "cannot tell: "+err.Error())
 		return
 	}
-	o, err := syncOptionsFor(a.env, sp, false)
+	o, err := syncOptionsFor(a.env, sp, false, "")
 	if err != nil {
 		d.line("!", "sync", err.Error())
 		return
