@@ -35,7 +35,10 @@
 // its path and the bytes that are new since the last sync. A journal is
 // append-only, so a bundle holds only its new whole records; a journal
 // rewritten in place (compaction) is sent whole again. Images, attachments
-// and tombstones are sent whole, once. A bundle is compressed (DEFLATE),
+// and tombstones are sent whole, once, in the bundle of the machine that
+// made them; a machine that received one never sends it back, so they are
+// not content-addressed on the remote (a name made from a hash of the plain
+// text would tell the remote which files are the same). A bundle is compressed (DEFLATE),
 // then encrypted with age to the identity's recipient. The machine id and
 // the sequence number are random and counting: names carry no titles, ids
 // or prompts. Commits carry a fixed author and date.
