@@ -38,8 +38,8 @@
 // and tombstones are sent whole, once, in the bundle of the machine that
 // made them; a machine that received one never sends it back, so they are
 // not content-addressed on the remote (a name made from a hash of the plain
-// text would tell the remote which files are the same). A bundle is compressed (DEFLATE),
-// then encrypted with age to the identity's recipient. The machine id and
+// text would tell the remote which files are the same). A bundle is
+// compressed (DEFLATE), then encrypted with age to the identity's recipient. The machine id and
 // the sequence number are random and counting: names carry no titles, ids
 // or prompts. Commits carry a fixed author and date.
 //
