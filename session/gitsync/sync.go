@@ -424,7 +424,7 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 	os.RemoveAll(tmp)
 	defer os.RemoveAll(tmp)
 	g := &git{dir: o.StateDir, env: o.Env, batch: o.Batch}
-	if _, err := g.run(ctx, nil, "init", "--quiet", "--bare", tmp); err != nil {
+	if _, err := g.run(ctx, nil, "init", "--quiet", "--bare", "--shared=0600", tmp); err != nil {
 		return res, err
 	}
 	g.dir = tmp
