@@ -116,9 +116,10 @@ func TestGitSync(t *testing.T) {
 	}
 }
 
-// TestGitSyncKilled kills muse sync (kill -9) as it pushes, and as it has
-// written its bundle: the next sync completes the work, and the other
-// machine gets every record once.
+// TestGitSyncKilled kills muse sync (kill -9) as it writes its bundle,
+// fetches, makes its commit, pushes, and as it applies another machine's
+// bundles: the next sync completes the work, and the other machine gets
+// every record once.
 func TestGitSyncKilled(t *testing.T) {
 	needGit(t)
 	_, url := newRemote(t, "path")
@@ -128,11 +129,11 @@ func TestGitSyncKilled(t *testing.T) {
 	key := strings.TrimSpace(a.run(t, "sync", "key"))
 	b.env = append(b.env, "MUSE_SYNC_KEY="+key)
 	b.run(t, "sync", "init", url)
-	for _, at := range []string{"push", "fast-import", "fetch"} {
+	for _, at := range []string{"push", "fast-import", "fetch", "commit-tree"} {
 		a.run(t, "--demo", "-c", "-p", "more walruses before "+at)
-		killer := a.withGitKiller(t, at)
-		killer.failKilled(t, "sync")
+		a.withGitKiller(t, at).failKilled(t, "sync")
 		a.run(t, "sync")
+		b.withGitKiller(t, "cat-file").failKilled(t, "sync") // as B applies
 		b.run(t, "sync")
 	}
 	id := firstID(t, a.run(t, "sessions", "list"))
