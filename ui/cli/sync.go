@@ -70,6 +70,9 @@ chat screen syncs in the background at start, after each reply and on quit.`,
 			if o.Identity == "" {
 				return errors.New("no sync key on this machine: set MUSE_SYNC_KEY or sync_key_cmd, or run muse sync init REMOTE")
 			}
+			if a.env.StdoutTTY {
+				fmt.Fprintln(a.env.Stderr, "muse: this key opens everything you sync: keep it in a password manager, and never paste it where others can read it")
+			}
 			fmt.Fprintln(a.env.Stdout, o.Identity)
 			return nil
 		},
