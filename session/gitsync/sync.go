@@ -490,7 +490,9 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 			return res, err
 		}
 	}
-	// Checked: now the machine's sync folder is written.
+	// Checked: now the machine's sync folder is written. A clone without
+	// a state is what an init killed here left.
+	os.RemoveAll(filepath.Join(o.StateDir, repoDir))
 	if err := os.Rename(tmp, filepath.Join(o.StateDir, repoDir)); err != nil {
 		return InitResult{}, err
 	}
