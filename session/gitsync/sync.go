@@ -391,10 +391,10 @@ func (s *syncer) progress(what string, done, total int) {
 
 // InitResult says what Init did.
 type InitResult struct {
-	// Created is true when this machine set the remote up; Identity is
-	// then the new key, to show once.
-	Created  bool
-	Identity string
+	// Created is true when this machine set the remote up, with the key
+	// Identity; ShowKey when muse made that key, to show once.
+	Created, ShowKey bool
+	Identity         string
 	// OtherBranches is true when the remote holds branches of its own,
 	// which muse leaves as they are.
 	OtherBranches bool
@@ -455,15 +455,22 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 	if !ours {
 		// The first machine: make the key and the key check.
 		ident := o.Identity
+		kept, _ := LoadIdentity(o.StateDir)
 		if ident == "" {
 			if ident, err = NewIdentity(); err != nil {
 				return res, err
 			}
-			res.Created, res.Identity = true, ident
+			// Kept before the push: an init killed after it finds it.
+			if err := fileio.WriteAtomic(IdentityPath(o.StateDir), []byte(ident+"\n")); err != nil {
+				return res, fmt.Errorf("keep the sync key: %w", err)
+			}
 		}
 		if s.id, err = parseIdentity(ident); err != nil {
 			return res, err
 		}
+		// The key is shown when muse made it, now or in an init that
+		// did not finish; not when the user gave theirs.
+		res.Created, res.Identity, res.ShowKey = true, ident, o.Identity == "" || o.Identity == kept
 		ct, err := encrypt(s.id, []byte(keyCheck))
 		if err != nil {
 			return res, err
@@ -489,17 +496,15 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 		if _, err := s.fetch(ctx); err != nil {
 			return res, err
 		}
+		// A key this machine made, in an init that did not finish.
+		kept, _ := LoadIdentity(o.StateDir)
+		res.ShowKey, res.Identity = kept == o.Identity, kept
 	}
 	// Checked: now the machine's sync folder is written. A clone without
 	// a state is what an init killed here left.
 	os.RemoveAll(filepath.Join(o.StateDir, repoDir))
 	if err := os.Rename(tmp, filepath.Join(o.StateDir, repoDir)); err != nil {
 		return InitResult{}, err
-	}
-	if res.Created {
-		if err := fileio.WriteAtomic(IdentityPath(o.StateDir), []byte(res.Identity+"\n")); err != nil {
-			return InitResult{}, fmt.Errorf("keep the sync key: %w", err)
-		}
 	}
 	return res, st.save(o.StateDir)
 }

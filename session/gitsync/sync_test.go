@@ -322,3 +322,25 @@ func TestFailedApplyIsDeferred(t *testing.T) {
 		t.Errorf("B: %q", got)
 	}
 }
+
+// TestInitKilledAfterPush loses the first machine's state after its push,
+// as a kill would: init again finds the key it kept, joins, and shows it.
+func TestInitKilledAfterPush(t *testing.T) {
+	bare := newBare(t)
+	a := newMachine(t, bare, "")
+	os.Remove(filepath.Join(a.o.StateDir, stateFile))
+	kept, err := LoadIdentity(a.o.StateDir)
+	if err != nil || kept != a.o.Identity {
+		t.Fatalf("kept %q, %v", kept, err)
+	}
+	o := a.o
+	res, err := Init(context.Background(), o, bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.ShowKey || res.Identity != kept {
+		t.Errorf("init again: %+v", res)
+	}
+	a.write(t, "s1", turnText(1))
+	a.sync(t)
+}

@@ -212,7 +212,7 @@ func (a *app) syncInit(ctx context.Context, remote string) error {
 	if res.OtherBranches {
 		fmt.Fprintf(w, "The remote holds other branches: muse writes only its own, muse-sync, and touches no other.\n")
 	}
-	if res.Created {
+	if res.ShowKey {
 		fmt.Fprintf(w, `
 This machine made the sync key. It is shown once here:
 
