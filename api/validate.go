@@ -65,7 +65,10 @@ func (r *MessageRequest) Validate() error {
 	if k := r.TopK; k != nil && *k < 1 {
 		return invalid("top_k must be at least 1, got %d", *k)
 	}
-	if th := r.Thinking; th != nil && th.Type == "enabled" {
+	if oc := r.OutputConfig; oc != nil && oc.Effort != "" && !slices.Contains(Efforts, oc.Effort) {
+		return invalid("effort must be one of %s, got %q", strings.Join(Efforts, ", "), oc.Effort)
+	}
+	if th := r.Thinking; th != nil && th.Type == ThinkingEnabled {
 		if th.BudgetTokens < 1 {
 			return invalid("thinking budget must be at least 1 token, got %d", th.BudgetTokens)
 		}
@@ -73,7 +76,7 @@ func (r *MessageRequest) Validate() error {
 			return invalid("thinking budget (%d) must be below max_tokens (%d)", th.BudgetTokens, r.MaxTokens)
 		}
 	}
-	if th, tc := r.Thinking, r.ToolChoice; th != nil && th.Type == "enabled" && tc != nil && (tc.Type == "any" || tc.Type == "tool") && len(r.Tools) > 0 {
+	if th, tc := r.Thinking, r.ToolChoice; th != nil && (th.Type == ThinkingEnabled || th.Type == ThinkingAdaptive) && tc != nil && (tc.Type == "any" || tc.Type == "tool") && len(r.Tools) > 0 {
 		return invalid("thinking cannot be on while tool_choice forces a tool (%s): the service refuses it; use /tool-choice auto or /thinking off", tc.Type)
 	}
 	for i, t := range r.Tools {

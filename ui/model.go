@@ -87,6 +87,10 @@ type Options struct {
 	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
 	// the /mcp command; nil when there are none.
 	MCP *mcp.Manager
+	// Models, when set, returns the names /model completes from (the
+	// service's models list); it is called once, in the background, after
+	// the first frame.
+	Models func() []string
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
@@ -353,8 +357,15 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.MCP != nil {
 		mcpStart = waitMCPStarted(m.opts.MCP)
 	}
+	if load := m.opts.Models; load != nil {
+		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
+			time.Sleep(replayDelay) // after the first frame: it never waits for the list
+			slash.SetModels(load())
+			return nil
+		})
+	}
 	// What runs in the background whatever the screen opens with: the MCP
-	// servers' start, and the read of piped standard input.
+	// servers' start, the models list, and the read of piped standard input.
 	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
 		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)

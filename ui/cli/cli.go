@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
@@ -152,6 +153,9 @@ func fail(env Env, err error) int {
 		return ExitUsage
 	case errors.As(err, &apiErr):
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Error()))
+		if apiErr.Status == http.StatusBadRequest || apiErr.Status == http.StatusNotFound {
+			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Hint()))
+		}
 		if apiErr.RequestID != "" {
 			fmt.Fprintf(env.Stderr, "muse: request id %s\n", sanitize.Line(apiErr.RequestID))
 		}
@@ -195,6 +199,7 @@ func openStore(env Env) (*session.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the session directory: %w", err)
 	}
+	setMachine(env, st)
 	st.SetLister(indexLister(env, st))
 	return st, nil
 }

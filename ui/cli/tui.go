@@ -24,6 +24,7 @@ import (
 	"muse/ui/preview"
 	"muse/ui/sanitize"
 	"muse/ui/screen"
+	"muse/ui/slash"
 	"muse/ui/syncrun"
 	"muse/ui/toolrun"
 )
@@ -76,6 +77,11 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
 		Config: cfg.engineConfig(client), MCP: cfg.mcp, Secrets: []string{cfg.token, cfg.apiKey}}
 	opts.Attach = files
+	opts.Models = modelsLoader(cfg, client, env)
+	if cfg.params.Model == "" {
+		opts.Notice = "no model yet: /model NAME (tab completes from the service's list)"
+	}
+	slash.SetImageAPI(client.ImageAPI())
 	if len(warnings) > 0 {
 		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
 	}
