@@ -17,10 +17,12 @@ const recvdMax = 50000
 // journals, session's rules (a union of records, idempotent).
 type Local interface {
 	// MergeJournal adds to the journal of the session id the records
-	// (whole JSONL lines) it does not hold, making it if it is missing.
-	// It fails, to be tried again by the next sync, while the session is
-	// busy.
-	MergeJournal(id string, records []byte) error
+	// (whole JSONL lines) it does not hold, making it if it is missing, now
+	// or by Settle or later, and returns those it adds. An error leaves
+	// the bundle to the next sync.
+	MergeJournal(id string, records []byte) (added []byte, err error)
+	// Settle completes the merges, once a pull has applied its bundles.
+	Settle() error
 	// RemoveSession deletes the session id, which another machine
 	// deleted. A missing session is not an error.
 	RemoveSession(id string) error
@@ -68,13 +70,11 @@ func (a *applier) one(c change) error {
 			a.n++
 			return nil
 		}
-		before, _ := a.root.Lstat(c.Path)
-		if err := a.local.MergeJournal(id, wholeLines(c.Data)); err != nil {
+		added, err := a.local.MergeJournal(id, wholeLines(c.Data))
+		if err != nil {
 			return err
 		}
-		if after, err := a.root.Lstat(c.Path); err == nil && (before == nil || after.Size() != before.Size()) {
-			a.received(c.Path, c.Data) // it grew: what it gained is not sent back
-		}
+		a.received(c.Path, added) // what the journal gains is not sent back
 		a.n++
 		return nil
 	}

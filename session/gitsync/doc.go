@@ -68,12 +68,15 @@
 // history from its start, and sends this machine's files whole again, so
 // that nothing this machine holds is lost from the remote.
 //
-// The merge itself is session's (Local, StoreLocal): a journal gains,
-// under its session's lock, the records it lacks, byte for byte, which is
-// the union that session's catch-up makes of a sync engine's conflict
-// copies; a session open in another muse, or a full disk, leaves the bundle
-// to be applied by the next sync. Deletes travel as the removal of a
-// journal (and as session's tombstone files, which are synced like images).
+// The merge itself is session's (Local, StoreLocal): the records a journal
+// lacks are written beside it as a sync engine's conflict copy, which the
+// store's catch-up merges under the session's lock (a union of records,
+// byte for byte, in the order of their times); a session open in a muse
+// keeps its copy until it is closed, and any command's catch-up merges it
+// then. A copy of a session deleted here meets its tombstone. A full disk
+// leaves the bundle to be applied by the next sync. Deletes travel as the
+// removal of a journal and as session's tombstone files, which are synced
+// like images.
 //
 // muse sync gc (gc.go) replaces the history with one snapshot, under a
 // lease, and a new generation that the other machines recognise.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,4 +107,14 @@ func objects(tb testing.TB, bare string) int {
 		tb.Fatal(err)
 	}
 	return strings.Count(string(out), "\n")
+}
+
+// sameSet reports whether a and b hold the same lines, in any order: the
+// merge appends what a journal lacks, so two machines' copies may differ in
+// order, which replay settles by the records' times.
+func sameSet(a, b string) bool {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	slices.Sort(la)
+	slices.Sort(lb)
+	return slices.Equal(la, lb)
 }

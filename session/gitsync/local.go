@@ -3,70 +3,57 @@ package gitsync
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"muse/session"
 	"muse/session/internal/fileio"
 )
 
-// StoreLocal is the Local of a session store: a journal gains, under the
-// session's lock, the records it does not hold, byte for byte, at its end.
+// StoreLocal is the Local of a session store. The records another machine
+// wrote reach a journal through session's own merge: they are written
+// beside it as a sync engine's conflict copy (Syncthing's name), which the
+// store's catch-up merges under the session's lock (a union of records,
+// byte for byte), or later, by any command, while the session is open in a
+// muse; a copy of a session deleted here is handled by its tombstone.
 type StoreLocal struct{ Store *session.Store }
 
-// MergeJournal implements Local.
-func (l StoreLocal) MergeJournal(id string, records []byte) error {
-	p := filepath.Join(l.Store.Dir(), id+".jsonl")
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-		if err := fileio.WriteNew(p, records); !errors.Is(err, fs.ErrExist) {
+// MergeJournal implements Local: it writes the records the journal lacks
+// as a conflict copy, and returns them.
+func (l StoreLocal) MergeJournal(id string, records []byte) ([]byte, error) {
+	add, err := lacking(filepath.Join(l.Store.Dir(), id+".jsonl"), records)
+	if err != nil || len(add) == 0 {
+		return nil, err
+	}
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	// Named in the order they are written, as the catch-up merges them.
+	now := time.Now().UTC()
+	name := fmt.Sprintf("%s.sync-conflict-%s-musesync%019d%s.jsonl", id, now.Format("20060102-150405"), now.UnixNano(), hex.EncodeToString(b[:]))
+	if err := fileio.WriteNew(filepath.Join(l.Store.Dir(), name), add); err != nil {
+		return nil, fmt.Errorf("merge into session %s: %w", id, err)
+	}
+	return add, nil
+}
+
+// Settle implements Local: the store's catch-up merges the copies. A
+// copy that became a missing journal is removed by the catch-up after,
+// which merges it again to no effect.
+func (l StoreLocal) Settle() error {
+	for range 2 {
+		if _, err := l.Store.CatchUp(); err != nil {
 			return err
 		}
 	}
-	unlock, err := l.Store.Lock(id)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	f, err := os.OpenFile(p, fileio.NoFollow(os.O_RDWR|os.O_APPEND), 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	have := map[string]bool{}
-	br := bufio.NewReaderSize(f, 1<<16)
-	var last byte = '\n'
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			last = line[len(line)-1]
-			have[lineHash(bytes.TrimSuffix(line, []byte("\n")))] = true
-		}
-		if err != nil {
-			break
-		}
-	}
-	var add []byte
-	if last != '\n' { // a cut last line stays apart from what follows
-		add = append(add, '\n')
-	}
-	n := 0
-	for line := range bytes.SplitAfterSeq(records, []byte("\n")) {
-		if h := lineHash(bytes.TrimSuffix(line, []byte("\n"))); len(bytes.TrimSpace(line)) > 0 && !have[h] {
-			have[h] = true
-			add = append(add, line...)
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	if _, err := f.Write(add); err != nil {
-		return fmt.Errorf("merge into session %s: %w", id, err)
-	}
-	return f.Sync()
+	return nil
 }
 
 // RemoveSession implements Local.
@@ -75,4 +62,37 @@ func (l StoreLocal) RemoveSession(id string) error {
 		return err
 	}
 	return nil
+}
+
+// lacking returns the lines of records that the journal at path does not
+// hold, each once: all of them when it is missing.
+func lacking(path string, records []byte) ([]byte, error) {
+	have := map[string]bool{}
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		br := bufio.NewReaderSize(f, 1<<16)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				have[lineHash(bytes.TrimSuffix(line, []byte("\n")))] = true
+			}
+			if err != nil {
+				break
+			}
+		}
+		f.Close()
+	}
+	var add []byte
+	for line := range bytes.SplitAfterSeq(records, []byte("\n")) {
+		h := lineHash(bytes.TrimSuffix(line, []byte("\n")))
+		if len(bytes.TrimSpace(line)) > 0 && !have[h] {
+			have[h] = true
+			add = append(add, line...)
+		}
+	}
+	return add, nil
 }

@@ -139,9 +139,10 @@ func readChange(p, rel string, kind int, old *fileState, size, mtime int64) (*fi
 	data = data[:whole]
 	ns.Off = from + int64(whole)
 	ns.Tail = tailAt(f, ns.Off)
-	// The records received were merged before this scan: those not in
-	// what is new now are not coming, and are forgotten.
-	out, _ := dropReceived(data, recvd)
+	// Records received and not yet merged (their session is open in a
+	// muse) are kept for a later scan.
+	out, left := dropReceived(data, recvd)
+	ns.Recvd = left
 	if len(out) == 0 {
 		return ns, nil, nil
 	}

@@ -356,6 +356,11 @@ func (s *syncer) applyAll(ctx context.Context, todo []string, tip string) error 
 		}
 	}
 	s.res.Received += a.n
+	if a.n > 0 {
+		if err := s.o.Local.Settle(); err != nil {
+			return fmt.Errorf("merge what was pulled: %w", err)
+		}
+	}
 	s.st.Seen = tip
 	return s.st.save(s.o.StateDir)
 }

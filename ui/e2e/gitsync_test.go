@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -342,19 +343,9 @@ func journal(t *testing.T, h *home, id string) string {
 // sameRecords reports whether a and b hold the same lines, in any order.
 func sameRecords(a, b string) bool {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	if len(la) != len(lb) {
-		return false
-	}
-	m := map[string]int{}
-	for _, l := range la {
-		m[l]++
-	}
-	for _, l := range lb {
-		if m[l]--; m[l] < 0 {
-			return false
-		}
-	}
-	return true
+	slices.Sort(la)
+	slices.Sort(lb)
+	return slices.Equal(la, lb)
 }
 
 // uniq returns the distinct strings of ss.
