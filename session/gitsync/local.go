@@ -56,8 +56,13 @@ func (l StoreLocal) Settle() error {
 	return nil
 }
 
-// RemoveSession implements Local.
+// RemoveSession implements Local. A session deleted with a tombstone is
+// left to the catch-up, which keeps it if it was written to here after the
+// delete (session's rule); a journal removed without one is deleted.
 func (l StoreLocal) RemoveSession(id string) error {
+	if _, err := os.Lstat(filepath.Join(l.Store.Dir(), id+".deleted")); err == nil {
+		return nil
+	}
 	if err := l.Store.Delete(id); err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}

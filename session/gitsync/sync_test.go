@@ -350,3 +350,35 @@ func TestInitKilledAfterPush(t *testing.T) {
 	a.write(t, "s1", turnText(1))
 	a.sync(t)
 }
+
+// TestEditAfterDeleteKept deletes a session on A while B, which has not
+// seen the delete, adds to it: B keeps it, as session's rule says.
+func TestEditAfterDeleteKept(t *testing.T) {
+	_, a, b := twoMachines(t)
+	ast, _ := session.Open(filepath.Join(a.o.DataDir, "sessions"))
+	w := session.NewWriter(ast, session.Params{Model: "m"})
+	if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	id := w.ID()
+	a.sync(t)
+	b.sync(t)
+	if err := ast.Delete(id); err != nil {
+		t.Fatal(err)
+	}
+	bst, _ := session.Open(filepath.Join(b.o.DataDir, "sessions"))
+	bw, err := bst.OpenWriter(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bw.Append(session.Entry{Kind: session.KindUser, Text: "written on B after the delete"}); err != nil {
+		t.Fatal(err)
+	}
+	bw.Close()
+	a.sync(t)
+	b.sync(t)
+	if got := b.read(t, id); !strings.Contains(got, "written on B after the delete") {
+		t.Errorf("B lost what it wrote after the delete: %q", got)
+	}
+}
