@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"muse/session"
@@ -44,16 +45,35 @@ func (l StoreLocal) MergeJournal(id string, records []byte) ([]byte, error) {
 	return add, nil
 }
 
-// Settle implements Local: the store's catch-up merges the copies. A
-// copy that became a missing journal is removed by the catch-up after,
-// which merges it again to no effect.
+// Settle implements Local: the store's catch-up merges the copies, a
+// thousand at a time, until none of this sync's waits but those of
+// sessions open in a muse (merged once closed). A copy that became a
+// missing journal is removed by the catch-up after, which merges it again
+// to no effect.
 func (l StoreLocal) Settle() error {
-	for range 2 {
+	last := -1
+	for {
 		if _, err := l.Store.CatchUp(); err != nil {
 			return err
 		}
+		n, err := ourCopies(l.Store.Dir())
+		if err != nil || n == 0 || n == last {
+			return err
+		}
+		last = n
 	}
-	return nil
+}
+
+// ourCopies counts the conflict copies muse sync wrote in dir.
+func ourCopies(dir string) (int, error) {
+	des, err := os.ReadDir(dir)
+	n := 0
+	for _, de := range des {
+		if strings.Contains(de.Name(), ".sync-conflict-") && strings.Contains(de.Name(), "-musesync") {
+			n++
+		}
+	}
+	return n, err
 }
 
 // RemoveSession implements Local. A session deleted with a tombstone is
