@@ -77,23 +77,32 @@ func (m Model) mcpServerOf(name string) string {
 }
 
 // mcpStartedMsg carries the notes of the MCP servers that failed to start
-// in the background, once they all have started or failed.
-type mcpStartedMsg struct{ notes []string }
+// in the background, as they fail; more says others are still starting.
+type mcpStartedMsg struct {
+	notes []string
+	more  bool
+}
 
-// waitMCPStarted waits, in a command, for the background start of the
-// MCP servers of mgr, so that a failure shows when it happens rather than
-// at the next turn.
+// waitMCPStarted waits, in a command, for the next note of the background
+// start of the MCP servers of mgr, so that a failure shows when it happens
+// rather than when the slowest server has started, or at the next turn.
 func waitMCPStarted(mgr *mcp.Manager) tea.Cmd {
 	return func() tea.Msg {
-		return mcpStartedMsg{notes: mgr.StartedNotes(context.Background())}
+		notes, more := mgr.StartedNotes(context.Background())
+		return mcpStartedMsg{notes: notes, more: more}
 	}
 }
 
-// mcpStarted shows the failures of the servers' background start.
+// mcpStarted shows the failures of the servers' background start, and
+// waits for the next while servers are still starting.
 func (m Model) mcpStarted(msg mcpStartedMsg) (tea.Model, tea.Cmd) {
+	var next tea.Cmd
+	if msg.more {
+		next = waitMCPStarted(m.opts.MCP)
+	}
 	if len(msg.notes) == 0 {
-		return m, nil
+		return m, next
 	}
 	m.notice = strings.Join(msg.notes, " · ")
-	return m.layout(), nil
+	return m.layout(), next
 }

@@ -91,6 +91,9 @@ type Manager struct {
 	// startedAll is closed when all the servers first start (StartAll, or
 	// a turn's Tools).
 	startedAll chan struct{}
+	// changed is closed, and replaced, when a server's start ends or its
+	// tools change (see changedLocked).
+	changed chan struct{}
 }
 
 // server is one server and its connection.
@@ -125,7 +128,7 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{})}
+	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{}), changed: make(chan struct{})}
 	for _, s := range servers {
 		st := Idle
 		if slices.Contains(off, s.Name) {
@@ -147,21 +150,39 @@ func (m *Manager) StartAll() {
 }
 
 // StartedNotes waits for the first start of all the servers (StartAll, or
-// a turn's Tools) and for the starts it began to end, or for ctx, and
-// returns the notes Tools would, once: the chat screen shows them as they
-// happen, not at the next turn.
-func (m *Manager) StartedNotes(ctx context.Context) []string {
+// a turn's Tools), then for a note: a server that failed, or tools a
+// server left out, each reported once. It returns as soon as there is one,
+// not when the slowest server has started, so the chat screen shows a
+// failure as it happens: more says that servers are still starting, and
+// that StartedNotes is worth calling again. It returns nil, false when ctx
+// ends.
+func (m *Manager) StartedNotes(ctx context.Context) (notes []string, more bool) {
 	select {
 	case <-m.startedAll:
 	case <-ctx.Done():
-		return nil
+		return nil, false
 	}
-	if !m.waitStarting(ctx) {
-		return nil
+	for {
+		m.mu.Lock()
+		notes = m.notesLocked()
+		starting := slices.ContainsFunc(m.srv, func(s *server) bool { return s.state == Starting })
+		changed := m.changed
+		m.mu.Unlock()
+		if len(notes) > 0 || !starting {
+			return notes, starting
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, false
+		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.notesLocked()
+}
+
+// changedLocked wakes those waiting for a change (StartedNotes).
+func (m *Manager) changedLocked() {
+	close(m.changed)
+	m.changed = make(chan struct{})
 }
 
 func (m *Manager) startAllLocked() {
@@ -335,17 +356,9 @@ func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process)
 	if s.state == Starting {
 		s.cancel() // the start sees itself stale and stops what it started
 		close(s.done)
+		m.changedLocked()
 	}
 	return sess, proc
-}
-
-func closeConn(sess *sdk.ClientSession, proc *toolrun.Process) {
-	if sess != nil {
-		go sess.Close() // closing stdin ends a stdio server; Stop waits for it
-	}
-	if proc != nil {
-		proc.Stop()
-	}
 }
 
 // Status is a server's state, for /mcp and muse doctor.
@@ -385,6 +398,18 @@ func (m *Manager) Names() []string {
 	names := make([]string, len(m.srv))
 	for i, s := range m.srv {
 		names[i] = s.cfg.Name
+	}
+	return names
+}
+
+// ToolNames returns the names the tools of the ready servers are offered
+// under, as --tool-choice and /tool-choice take them.
+func (m *Manager) ToolNames() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var names []string
+	for _, t := range m.offeredLocked() {
+		names = append(names, t.Def.Name)
 	}
 	return names
 }
@@ -463,6 +488,7 @@ func (m *Manager) startLocked(s *server) {
 				s.skipped = append(listed, s.skipped...)
 			}
 			close(done)
+			m.changedLocked()
 		}
 		m.mu.Unlock()
 		if stale || err != nil {
@@ -512,9 +538,9 @@ func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, 
 	case cfg.Type == TypeHTTP || cfg.Type == TypeSSE:
 		hc := httpClient(m.opts.HTTPClient, cfg)
 		if cfg.Type == TypeSSE {
-			t = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: maxMessage}
+			t = sseTransport{&sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: maxMessage}}
 		} else {
-			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true, MaxEventSize: maxMessage}
+			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, MaxEventSize: maxMessage}
 		}
 	default:
 		extra := make([]string, 0, len(cfg.Env))
