@@ -10,6 +10,7 @@ import (
 	"muse/session"
 	"muse/ui/mcp"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // mcpDoneMsg says how /mcp on or /mcp off went.
@@ -63,6 +64,9 @@ func mcpList(servers []mcp.Status) string {
 		for _, n := range s.Skipped {
 			b.WriteString("\n  " + n)
 		}
+		if s.Instructions != "" {
+			b.WriteString("\n  instructions (in the system prompt): " + firstLine(s.Instructions, 100))
+		}
 		b.WriteString("\n")
 	}
 	return sanitize.Plain(strings.TrimRight(b.String(), "\n"))
@@ -105,4 +109,15 @@ func (m Model) mcpStarted(msg mcpStartedMsg) (tea.Model, tea.Cmd) {
 	}
 	m.notice = strings.Join(msg.notes, " · ")
 	return m.layout(), next
+}
+
+// firstLine returns the first line of s that is not blank, cut to n
+// columns, for a one-line summary.
+func firstLine(s string, n int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return textfmt.TruncateWidth(l, n)
+		}
+	}
+	return ""
 }

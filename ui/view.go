@@ -401,7 +401,11 @@ func (m Model) statusView() string {
 	case m.toolPrompt() != "":
 		left = st.Warning.Render(m.toolPrompt())
 	case m.turn != nil && m.turn.running != "":
-		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running)) + st.Subtle.Render(" · esc cancels")
+		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running))
+		if m.turn.progress != "" {
+			left += st.StatusValue.Render(" · " + m.turn.progress)
+		}
+		left += st.Subtle.Render(" · esc cancels")
 	case m.turn != nil && m.turn.retry != "" && !m.turn.cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
 		left = m.w.spin.View() + " " + st.StatusValue.Render(m.retryText()) +

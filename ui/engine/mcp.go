@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"sync"
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/sanitize"
 )
 
 // ToolCaller runs a tool in muse's process, such as by calling a Model
@@ -63,7 +66,9 @@ func (r *runner) callTool(ctx context.Context, tool *Tool, call api.ContentBlock
 		input = json.RawMessage("{}")
 	}
 	start := r.cfg.Now()
-	out := tool.Call(ctx, input)
+	report, stop := r.progress(call)
+	out := tool.Call(WithProgress(ctx, report), input)
+	stop()
 	res.Output, res.IsError, res.Server = out.Text, out.IsError, tool.Server
 	res.DurationMS = r.cfg.Now().Sub(start).Milliseconds()
 	for i, img := range out.Images {
@@ -77,4 +82,69 @@ func (r *runner) callTool(ctx context.Context, tool *Tool, call api.ContentBlock
 		res.Images = append(res.Images, a)
 	}
 	return res
+}
+
+// Progress is how far a running tool is, as its server says: Progress of
+// Total (0 when unknown), and a message (the server's text).
+type Progress struct {
+	Progress, Total float64
+	Message         string
+}
+
+// String writes p as the status line shows it: "3/5 · message".
+func (p Progress) String() string {
+	s := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total > 0 {
+		s += "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)
+	}
+	if p.Message != "" {
+		s += " · " + p.Message
+	}
+	return sanitize.Line(s)
+}
+
+type progressKey struct{}
+
+// WithProgress returns ctx carrying report, which a ToolCaller calls
+// (ProgressOf) as its tool reports progress.
+func WithProgress(ctx context.Context, report func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, report)
+}
+
+// ProgressOf returns the progress reporter of ctx, or nil.
+func ProgressOf(ctx context.Context) func(Progress) {
+	f, _ := ctx.Value(progressKey{}).(func(Progress))
+	return f
+}
+
+// progress returns the reporter of a call's progress, which emits a
+// ToolProgress event, and stop, after which it reports nothing: a late
+// report never follows the call's result.
+func (r *runner) progress(call api.ContentBlock) (report func(Progress), stop func()) {
+	var mu sync.Mutex
+	done := false
+	report = func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			r.emit(Event{Kind: ToolProgress, Call: call, Text: p.String()})
+		}
+	}
+	stop = func() {
+		mu.Lock()
+		done = true
+		mu.Unlock()
+	}
+	return report, stop
+}
+
+// system returns the system prompt with the MCP servers' instructions.
+func (r *runner) system(system string) string {
+	switch {
+	case r.instructions == "":
+		return system
+	case system == "":
+		return r.instructions
+	}
+	return system + "\n\n" + r.instructions
 }

@@ -57,6 +57,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// Version is muse's version, sent to servers.
 	Version string
+	// Roots are the folders offered to servers as roots (roots/list); none
+	// means muse declares no roots and answers roots/list with an error.
+	Roots []string
 }
 
 // State is where a server stands.
@@ -94,6 +97,11 @@ type Manager struct {
 	// changed is closed, and replaced, when a server's start ends or its
 	// tools change (see changedLocked).
 	changed chan struct{}
+	// progress maps the progress tokens of the calls under way to their
+	// reporters (track); lastToken numbers the tokens.
+	progMu    sync.Mutex
+	progress  map[string]func(engine.Progress)
+	lastToken int
 }
 
 // server is one server and its connection.
@@ -114,6 +122,12 @@ type server struct {
 	tools   []*sdk.Tool
 	skipped []string // notes on tools not offered
 	gen     int      // counts starts, so a stale one is told apart
+	// instructions are the server's, sanitized and bounded.
+	instructions string
+	// stale says the server changed its tools since they were listed;
+	// refresh, while they are listed again, is closed when that ends.
+	stale   bool
+	refresh chan struct{}
 }
 
 // New returns a Manager of servers, started only when asked for their
@@ -247,6 +261,7 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 	m.startAllLocked()
 	m.mu.Unlock()
 	m.waitStarting(ctx)
+	m.waitRefresh(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.offeredLocked(), m.notesLocked()
@@ -351,7 +366,8 @@ func (m *Manager) Close() {
 // the lock; a start under way is left to find itself stale.
 func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process) {
 	sess, proc := s.session, s.proc
-	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
+	s.session, s.proc, s.tools, s.skipped, s.instructions = nil, nil, nil, nil, ""
+	s.stale, s.refresh = false, nil
 	s.gen++
 	if s.state == Starting {
 		s.cancel() // the start sees itself stale and stops what it started
@@ -371,6 +387,8 @@ type Status struct {
 	// Tools are the names its tools are offered under, and Skipped notes on
 	// the tools not offered.
 	Tools, Skipped []string
+	// Instructions are the server's, as they go into the system prompt.
+	Instructions string
 }
 
 // Status returns the servers' states, in the configuration's order.
@@ -380,7 +398,7 @@ func (m *Manager) Status() []Status {
 	offered := m.offeredLocked()
 	out := make([]Status, 0, len(m.srv))
 	for _, s := range m.srv {
-		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Stderr: s.stderr, Skipped: slices.Clone(s.skipped)}
+		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Stderr: s.stderr, Skipped: slices.Clone(s.skipped), Instructions: s.instructions}
 		for _, t := range offered {
 			if t.Server == s.cfg.Name {
 				st.Tools = append(st.Tools, t.Def.Name)
@@ -456,7 +474,7 @@ func (m *Manager) startLocked(s *server) {
 	gen, cfg, done := s.gen, s.cfg, s.done
 	go func() {
 		defer cancel()
-		sess, proc, tools, listed, err := m.connect(ctx, cfg)
+		sess, proc, tools, listed, err := m.connect(ctx, cfg, m.client(s, gen))
 		if err != nil && ctx.Err() != nil {
 			err = fmt.Errorf("did not answer within %s", m.opts.StartTimeout)
 			if proc != nil {
@@ -486,6 +504,10 @@ func (m *Manager) startLocked(s *server) {
 				s.state, s.session, s.proc = Ready, sess, proc
 				s.tools, s.skipped = m.check(tools)
 				s.skipped = append(listed, s.skipped...)
+				s.instructions = instructions(sess)
+				if s.stale {
+					m.refreshLocked(s)
+				}
 			}
 			close(done)
 			m.changedLocked()
@@ -518,15 +540,17 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 	}
 	proc := s.proc
 	s.state, s.err, s.stderr, s.noted = Failed, "stopped: "+why, stderr, false
-	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
+	s.session, s.proc, s.tools, s.skipped, s.instructions = nil, nil, nil, nil, ""
+	s.stale, s.refresh = false, nil
 	s.gen++
+	m.changedLocked()
 	if proc != nil {
 		go proc.Stop()
 	}
 }
 
 // connect starts or reaches cfg's server, and lists its tools.
-func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
+func (m *Manager) connect(ctx context.Context, cfg Server, client *sdk.Client) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
 	var t sdk.Transport
 	var proc *toolrun.Process
 	switch {
@@ -558,8 +582,6 @@ func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, 
 		}
 		t = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxMessage}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")},
-		&sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, proc, nil, nil, fmt.Errorf("could not start: %w", err)
@@ -650,7 +672,9 @@ func (m *Manager) caller(s *server, tool string) engine.ToolCaller {
 		}
 		ctx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
 		defer cancel()
-		res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: input})
+		params := &sdk.CallToolParams{Name: tool, Arguments: input}
+		defer m.track(ctx, params)()
+		res, err := sess.CallTool(ctx, params)
 		switch {
 		case err != nil && ctx.Err() == context.DeadlineExceeded:
 			return engine.ToolOutput{IsError: true, Text: fmt.Sprintf("the MCP server %s did not answer within %s", name, m.opts.CallTimeout)}

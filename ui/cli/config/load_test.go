@@ -58,6 +58,7 @@ max_tool_rounds = 5
 save = false
 mouse = true
 mcp_expand_env = true
+mcp_roots = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
 request_timeout = "20m"
@@ -144,6 +145,7 @@ func TestLoadFull(t *testing.T) {
 		Save:              b(false),
 		Mouse:             b(true),
 		MCPExpandEnv:      b(true),
+		MCPRoots:          b(true),
 		ToolTimeout:       90 * time.Second,
 		CredentialTimeout: 45 * time.Second,
 		RequestTimeout:    20 * time.Minute,
@@ -163,9 +165,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 53, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 54, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 59, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 60, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

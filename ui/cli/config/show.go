@@ -66,7 +66,7 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}
