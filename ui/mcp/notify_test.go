@@ -117,12 +117,17 @@ func TestEverythingInstructionsProgressRoots(t *testing.T) {
 }
 
 // Without roots offered (the default), muse declares none, so the server
-// offers no tool that needs them, and roots/list is refused.
+// offers no tool that needs them.
 func TestEverythingNoRootsByDefault(t *testing.T) {
 	srv, _ := everything(t, "ev", "stdio")
 	m := New([]Server{srv}, Options{})
 	defer m.Close()
-	if got := tools(t, m); got["ev__get-roots-list"] != nil || got["ev__echo"] == nil {
+	got := tools(t, m)
+	if got["ev__get-roots-list"] != nil || got["ev__echo"] == nil {
 		t.Errorf("get-roots-list offered without roots")
+	}
+	// Its structured content is said once: its text is that JSON already.
+	if out := got["ev__get-structured-content"](`{"location":"Chicago"}`); strings.Count(out, "temperature") != 1 || strings.Contains(out, "structured content:") {
+		t.Errorf("structured = %q", out)
 	}
 }

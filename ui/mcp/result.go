@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"reflect"
 	_ "image/gif" // the sizes of the images of results
 	_ "image/jpeg"
 	_ "image/png"
@@ -22,9 +23,9 @@ import (
 // Convert turns a tool call's result into the engine's: text as text (cut
 // at maxOutput bytes, with a note), images of the types the API takes
 // whose bytes are of that type as images (at most maxImageBytes in all;
-// each also named in the text), resources as links, other
-// content as a note, structured content as JSON text when there is no
-// other, and the server's error flag as IsError.
+// each also named in the text), resources as links, other content as a
+// note, structured content as JSON text after the other text (unless a
+// text part is that JSON already), and the server's error flag as IsError.
 func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 	if res == nil {
 		return engine.ToolOutput{IsError: true, Text: "the server sent no result"}
@@ -74,12 +75,32 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 			parts = append(parts, "[content of a kind muse does not know]")
 		}
 	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && !saysJSON(parts, b) {
+			if len(parts) > 0 {
+				parts = append(parts, "structured content:")
+			}
 			parts = append(parts, string(b))
 		}
 	}
 	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Images: images, IsError: res.IsError}
+}
+
+// saysJSON reports whether one of the text parts is the JSON value b
+// already, as servers write structured content for clients that read only
+// text (the MCP specification asks them to).
+func saysJSON(parts []string, b []byte) bool {
+	var want any
+	if json.Unmarshal(b, &want) != nil {
+		return false
+	}
+	for _, p := range parts {
+		var got any
+		if json.Unmarshal([]byte(p), &got) == nil && reflect.DeepEqual(got, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // link writes a resource link as a markdown link, with its description.
