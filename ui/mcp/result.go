@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"reflect"
 	_ "image/gif" // the sizes of the images of results
 	_ "image/jpeg"
 	_ "image/png"
+	"reflect"
 	"slices"
 	"strings"
 
