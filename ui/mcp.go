@@ -61,6 +61,9 @@ func mcpList(servers []mcp.Status) string {
 		if len(s.Tools) > 0 {
 			b.WriteString("\n  tools: " + strings.Join(s.Tools, ", "))
 		}
+		if len(s.Prompts) > 0 {
+			b.WriteString("\n  prompts: " + strings.Join(s.Prompts, ", "))
+		}
 		for _, n := range s.Skipped {
 			b.WriteString("\n  " + n)
 		}
@@ -120,4 +123,51 @@ func firstLine(s string, n int) string {
 		}
 	}
 	return ""
+}
+
+// mcpPromptMsg carries the text of an MCP prompt got for line, to send.
+type mcpPromptMsg struct {
+	line, text string
+	err        error
+}
+
+// mcpPrompt reports whether line runs a prompt of an MCP server
+// (/SERVER:NAME args…), and if so gets it in a command: its text is then
+// sent as a prompt (mcpPromptGot).
+func (m Model) mcpPrompt(line string) (tea.Model, tea.Cmd, bool) {
+	if m.opts.MCP == nil {
+		return m, nil, false
+	}
+	p, ok := m.opts.MCP.FindPrompt(line)
+	if !ok {
+		return m, nil, false
+	}
+	_, typed, _ := strings.Cut(strings.TrimSpace(line), " ")
+	args, err := p.ParseArgs(typed)
+	if err != nil {
+		m.notice = err.Error()
+		return m.layout(), nil, true // the line stays in the input to be fixed
+	}
+	mgr := m.opts.MCP
+	m.notice = "getting prompt " + p.Command + "…"
+	return m.layout(), func() tea.Msg {
+		text, err := mgr.GetPrompt(context.Background(), p, args)
+		return mcpPromptMsg{line: line, text: text, err: err}
+	}, true
+}
+
+// mcpPromptGot sends an MCP prompt's text, if the input still holds the
+// command that asked for it; an error stays on the status line.
+func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.notice = sanitize.Line(msg.err.Error())
+		return m.layout(), nil
+	}
+	if strings.TrimSpace(m.input.Value()) != strings.TrimSpace(msg.line) {
+		m.notice = "the MCP prompt came after the input changed: it was not sent"
+		return m.layout(), nil
+	}
+	m.notice = ""
+	m.input = m.input.Reset().EndRecall()
+	return m.sendNow(msg.text)
 }

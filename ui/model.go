@@ -262,6 +262,9 @@ func New(opts Options) Model {
 		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
 		params: opts.Params,
 	}
+	if mgr := opts.MCP; mgr != nil {
+		m.input = m.input.WithCompletions(func(v string) []string { return mcp.CompletePrompt(mgr.Prompts(), v) })
+	}
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
@@ -554,6 +557,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.opened(msg)
 	case themeLoadedMsg:
 		return m.themeLoaded(msg)
+	case mcpPromptMsg:
+		return m.mcpPromptGot(msg)
 	case mcpStartedMsg:
 		return m.mcpStarted(msg)
 	case attachedMsg:
@@ -754,6 +759,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 			return m.sendQueued() // the queue stopped: enter starts it again
 		}
 		return m, nil
+	}
+	if next, cmd, ok := m.mcpPrompt(text); ok {
+		return next, cmd
 	}
 	if slash.Is(text) {
 		return m.runCommand(text)

@@ -104,6 +104,8 @@ type Model struct {
 	foreign, burst bool
 
 	memo *textfmt.Memo
+	// more completes what slash.Completions does not (WithCompletions).
+	more func(value string) []string
 }
 
 // New returns an empty input, focused, with the styles of th; history is

@@ -124,6 +124,8 @@ type server struct {
 	gen     int      // counts starts, so a stale one is told apart
 	// instructions are the server's, sanitized and bounded.
 	instructions string
+	// prompts are the server's prompts (listPrompts).
+	prompts []*sdk.Prompt
 	// stale says the server changed its tools since they were listed;
 	// refresh, while they are listed again, is closed when that ends.
 	stale   bool
@@ -366,7 +368,7 @@ func (m *Manager) Close() {
 // the lock; a start under way is left to find itself stale.
 func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process) {
 	sess, proc := s.session, s.proc
-	s.session, s.proc, s.tools, s.skipped, s.instructions = nil, nil, nil, nil, ""
+	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts = nil, nil, nil, nil, "", nil
 	s.stale, s.refresh = false, nil
 	s.gen++
 	if s.state == Starting {
@@ -389,6 +391,8 @@ type Status struct {
 	Tools, Skipped []string
 	// Instructions are the server's, as they go into the system prompt.
 	Instructions string
+	// Prompts are the usages of its prompts (Prompt.Usage).
+	Prompts []string
 }
 
 // Status returns the servers' states, in the configuration's order.
@@ -396,12 +400,18 @@ func (m *Manager) Status() []Status {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	offered := m.offeredLocked()
+	prompts := m.promptsLocked()
 	out := make([]Status, 0, len(m.srv))
 	for _, s := range m.srv {
 		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Stderr: s.stderr, Skipped: slices.Clone(s.skipped), Instructions: s.instructions}
 		for _, t := range offered {
 			if t.Server == s.cfg.Name {
 				st.Tools = append(st.Tools, t.Def.Name)
+			}
+		}
+		for _, p := range prompts {
+			if p.Server == s.cfg.Name {
+				st.Prompts = append(st.Prompts, p.Usage())
 			}
 		}
 		out = append(out, st)
@@ -475,6 +485,10 @@ func (m *Manager) startLocked(s *server) {
 	go func() {
 		defer cancel()
 		sess, proc, tools, listed, err := m.connect(ctx, cfg, m.client(s, gen))
+		var prompts []*sdk.Prompt
+		if err == nil {
+			prompts = listPrompts(ctx, sess)
+		}
 		if err != nil && ctx.Err() != nil {
 			err = fmt.Errorf("did not answer within %s", m.opts.StartTimeout)
 			if proc != nil {
@@ -504,7 +518,7 @@ func (m *Manager) startLocked(s *server) {
 				s.state, s.session, s.proc = Ready, sess, proc
 				s.tools, s.skipped = m.check(tools)
 				s.skipped = append(listed, s.skipped...)
-				s.instructions = instructions(sess)
+				s.instructions, s.prompts = instructions(sess), prompts
 				if s.stale {
 					m.refreshLocked(s)
 				}
@@ -540,7 +554,7 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 	}
 	proc := s.proc
 	s.state, s.err, s.stderr, s.noted = Failed, "stopped: "+why, stderr, false
-	s.session, s.proc, s.tools, s.skipped, s.instructions = nil, nil, nil, nil, ""
+	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts = nil, nil, nil, nil, "", nil
 	s.stale, s.refresh = false, nil
 	s.gen++
 	m.changedLocked()

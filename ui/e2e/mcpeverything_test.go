@@ -1,0 +1,59 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// everythingConfig writes an mcpServers file with the reference server
+// @modelcontextprotocol/server-everything (MUSE_MCP_EVERYTHING, from
+// .ci/mcp-servers) as "ev", over stdio, and returns its path. The test
+// skips without the server, except under CI, where it fails.
+func everythingConfig(t *testing.T) string {
+	t.Helper()
+	cmd := os.Getenv("MUSE_MCP_EVERYTHING")
+	if cmd == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("MUSE_MCP_EVERYTHING is not set: CI must source .ci/mcp-servers before the tests")
+		}
+		t.Skip("MUSE_MCP_EVERYTHING is not set (source .ci/mcp-servers to run this)")
+	}
+	config := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(config, []byte(`{"mcpServers": {"ev": {"command": "`+cmd+`", "args": ["stdio"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return config
+}
+
+// A prompt of the everything server used as /ev:…: Tab completes its name,
+// then its argument; enter gets the prompt with the argument typed and
+// sends its text, which the demo model answers; /mcp lists the prompts.
+func TestMCPPromptAsSlashCommand(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 110, 30, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	tm.typ("/mcp\r")
+	tm.waitFor("/ev:args-prompt city=… [state=…]")
+	tm.typ("/ev:args\t")
+	tm.waitUntil("the prompt's name completed", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "/ev:args-prompt")
+	})
+	tm.typ("\t")
+	tm.waitUntil("its argument completed", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), "/ev:args-prompt city=")
+	})
+	tm.typ("Boston\r")
+	tm.waitUntil("the prompt's text sent and answered", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "muse · What's weather in Boston?") && strings.Contains(statusLine(s), "· stop ")
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}
