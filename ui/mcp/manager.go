@@ -60,6 +60,9 @@ type Options struct {
 	// Roots are the folders offered to servers as roots (roots/list); none
 	// means muse declares no roots and answers roots/list with an error.
 	Roots []string
+	// Elicit declares elicitation (forms only): servers' requests for input
+	// come on Elicitations, for the front end to answer.
+	Elicit bool
 }
 
 // State is where a server stands.
@@ -102,6 +105,8 @@ type Manager struct {
 	progMu    sync.Mutex
 	progress  map[string]func(engine.Progress)
 	lastToken int
+	// elicit carries servers' requests for input (Options.Elicit).
+	elicit chan *Elicitation
 }
 
 // server is one server and its connection.
@@ -145,6 +150,9 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 		opts.MaxOutput = DefaultMaxOutput
 	}
 	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{}), changed: make(chan struct{})}
+	if opts.Elicit {
+		m.elicit = make(chan *Elicitation)
+	}
 	for _, s := range servers {
 		st := Idle
 		if slices.Contains(off, s.Name) {

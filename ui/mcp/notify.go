@@ -29,11 +29,18 @@ func (m *Manager) client(s *server, gen int) *sdk.Client {
 	if len(m.opts.Roots) > 0 {
 		caps.RootsV2 = &sdk.RootCapabilities{}
 	}
-	c := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")}, &sdk.ClientOptions{
+	opts := &sdk.ClientOptions{
 		Capabilities:                caps,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { m.toolsChanged(s, gen) },
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) { m.progressed(r.Params) },
-	})
+	}
+	if m.elicit != nil {
+		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}
+		opts.ElicitationHandler = func(ctx context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return m.elicited(ctx, s.cfg.Name, r)
+		}
+	}
+	c := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")}, opts)
 	if len(m.opts.Roots) == 0 {
 		c.AddReceivingMiddleware(refuseRoots)
 		return c
