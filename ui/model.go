@@ -23,6 +23,7 @@ import (
 	"muse/theme"
 	"muse/ui/attach"
 	"muse/ui/conversation"
+	"muse/ui/elicitform"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/mcp"
@@ -149,6 +150,8 @@ type Model struct {
 	conv  conversation.Model
 	input input.Model
 	w     *widgets
+	// elicit is an MCP server's form, while one is open.
+	elicit elicitform.Model
 
 	// The session shown: its writer; its id, once written, and its title,
 	// as messages bring them; its settings; its shape, where each entry
@@ -333,7 +336,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = waitMCPStarted(m.opts.MCP)
+		mcpStart = tea.Batch(waitMCPStarted(m.opts.MCP), waitElicit(m.opts.MCP))
 	}
 	if m.opts.StartInPicker && m.opts.Store != nil {
 		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, mcpStart)
@@ -409,6 +412,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	if next, cmd, ok := m.elicitRouted(msg); ok {
+		return next, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
@@ -416,6 +422,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
+		m.elicit = m.elicit.SetSize(msg.Width)
 		return m.layout(), nil
 	case tea.KeyMsg:
 		h := m.input.Height()

@@ -29,7 +29,7 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
 	m.noticeRows = m.noticeHeight()
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight() - m.elicitHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -262,6 +262,9 @@ func (m Model) View() string {
 	}
 	if box := m.approvalView(); box != "" {
 		parts = append(parts, box)
+	}
+	if form := m.elicit.View(); form != "" {
+		parts = append(parts, form)
 	}
 	if m.edit.active() {
 		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"muse/api"
@@ -99,7 +100,15 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 	if len(servers) == 0 {
 		return nil, nil
 	}
-	opts := mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Secrets: secrets, Version: api.Version}
+	opts := mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Secrets: secrets, Version: api.Version, Elicit: true}
+	if f.printSet {
+		var mu sync.Mutex
+		opts.Declined = func(note string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(env.Stderr, "muse: %s\n", note)
+		}
+	}
 	if prof.MCPRoots != nil && *prof.MCPRoots {
 		dir, err := os.Getwd()
 		if err != nil {

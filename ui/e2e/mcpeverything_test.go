@@ -57,3 +57,32 @@ func TestMCPPromptAsSlashCommand(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 }
+
+// The everything server's form (elicitation/create) in the chat screen: its
+// tool asks for input; the form shows its fields with their defaults; an
+// empty required name is refused in the form, with why, and nothing is
+// sent; typed, enter sends it, and the server's result echoes it.
+func TestMCPElicitationFormAnswered(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 120, 44, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	tm.typ("/tool-choice ev__trigger-elicitation-request\r")
+	tm.waitFor("tool_choice ev__trigger-elicitation-request")
+	tm.typ("fill the form\r")
+	tm.waitFor("run tool ev__trigger-elicitation-request of MCP server ev?")
+	tm.typ("y")
+	tm.waitFor("MCP server ev asks: Please provide inputs for the following fields:")
+	tm.waitFor("It was a dark and stormy night.")
+	tm.typ("\r") // the name is required
+	tm.waitFor("String is required")
+	tm.typ("Ann Lee\r")
+	tm.waitUntil("the form's answer in the tool's result, and the reply", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "Name: Ann Lee") && strings.Contains(s, "The tool returned: ") && !busy(statusLine(s))
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

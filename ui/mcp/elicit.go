@@ -263,6 +263,14 @@ func (m *Manager) Elicitations() <-chan *Elicitation { return m.elicit }
 // elicited hands a server's request to the front end and waits for its
 // answer, or for the request to end.
 func (m *Manager) elicited(ctx context.Context, server string, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	if m.opts.Declined != nil {
+		msg := ""
+		if req.Params != nil {
+			msg = ": " + sanitize.Line(cut(req.Params.Message, 200))
+		}
+		m.opts.Declined(fmt.Sprintf("MCP server %s asked for input%s; declined: -p asks nothing (use the chat screen to answer)", server, msg))
+		return &sdk.ElicitResult{Action: "decline"}, nil
+	}
 	e, err := newElicitation(server, req.Params, ctx.Done())
 	if err != nil {
 		return nil, fmt.Errorf("muse cannot show this request: %w", err)

@@ -71,3 +71,19 @@ func TestEverythingElicitation(t *testing.T) {
 		})
 	}
 }
+
+// With Declined set (-p), every request for input is declined at once,
+// with a note that says which server asked and why muse declined.
+func TestEverythingElicitationDeclinedInPrint(t *testing.T) {
+	srv, _ := everything(t, "ev", "stdio")
+	var notes []string
+	m := New([]Server{srv}, Options{Elicit: true, Declined: func(n string) { notes = append(notes, n) }})
+	defer m.Close()
+	out := tools(t, m)["ev__trigger-elicitation-request"](`{}`)
+	if !strings.Contains(out, "declined") {
+		t.Errorf("result %q", out)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server ev asked for input: Please provide inputs") || !strings.Contains(notes[0], "-p asks nothing") {
+		t.Errorf("notes %q", notes)
+	}
+}

@@ -63,6 +63,9 @@ type Options struct {
 	// Elicit declares elicitation (forms only): servers' requests for input
 	// come on Elicitations, for the front end to answer.
 	Elicit bool
+	// Declined, when set with Elicit, declines every request for input at
+	// once (-p, which has no one to ask) and is told a note saying so.
+	Declined func(note string)
 }
 
 // State is where a server stands.
