@@ -64,6 +64,13 @@ func mcpList(servers []mcp.Status) string {
 		if len(s.Prompts) > 0 {
 			b.WriteString("\n  prompts: " + strings.Join(s.Prompts, ", "))
 		}
+		if n := len(s.Resources); n > 0 {
+			shown := s.Resources[:min(n, 5)]
+			b.WriteString("\n  resources (attach with @): " + strings.Join(shown, ", "))
+			if n > len(shown) {
+				fmt.Fprintf(&b, " and %d more (tab completes them)", n-len(shown))
+			}
+		}
 		for _, n := range s.Skipped {
 			b.WriteString("\n  " + n)
 		}
@@ -170,4 +177,22 @@ func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
 	m.notice = ""
 	m.input = m.input.Reset().EndRecall()
 	return m.sendNow(msg.text)
+}
+
+// mcpResources returns the sources of the MCP resources text mentions as
+// @SERVER:URI, each read from its server when attached. Like a file's
+// @mention, typed with Tab's completion it is the user's word to send it;
+// pasted, it waits as a chip for the next enter.
+func (m Model) mcpResources(text string) []attachSource {
+	mgr := m.opts.MCP
+	if mgr == nil || !strings.Contains(text, "@") {
+		return nil
+	}
+	var out []attachSource
+	for _, r := range mgr.MentionedResources(text) {
+		out = append(out, attachSource{name: r.FileName(), read: func(ctx context.Context) ([]byte, error) {
+			return mgr.ReadResource(ctx, r)
+		}})
+	}
+	return out
 }

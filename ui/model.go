@@ -266,7 +266,9 @@ func New(opts Options) Model {
 		params: opts.Params,
 	}
 	if mgr := opts.MCP; mgr != nil {
-		m.input = m.input.WithCompletions(func(v string) []string { return mcp.CompletePrompt(mgr.Prompts(), v) })
+		m.input = m.input.WithCompletions(func(v string) []string {
+			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
+		})
 	}
 	w := opts.Writer
 	if w == nil {
@@ -783,11 +785,14 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
 		return m, nil
 	}
-	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
-		sources := make([]attachSource, len(paths))
+	paths, _ := input.Mentions(text)
+	resources := m.mcpResources(text)
+	if len(paths)+len(resources) > 0 && text != m.mentioned {
+		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
+		sources = append(sources, resources...)
 		m.mentioned = text
 		if !m.input.Typed() {
 			// Text the user did not type (a paste, a burst of keys, the

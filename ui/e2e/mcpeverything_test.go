@@ -86,3 +86,35 @@ func TestMCPElicitationFormAnswered(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 }
+
+// A resource of the everything server attached with @: Tab completes its
+// mention from its start, enter reads it from the server and sends it as
+// an attachment, and the demo model sees the document by its name.
+func TestMCPResourceAttachedWithAt(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 120, 36, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	// Typed key by key and completed with tab: the user's own choice, sent
+	// with one enter (a paste would wait as a chip).
+	typed := ""
+	for _, k := range strings.Split("see @ev:demo://resource/static/document/archi", "") {
+		tm.typ(k)
+		typed += k
+		want := "› " + strings.TrimRight(typed, " ")
+		tm.waitUntil("the key "+k, waitDeadline, func(s string) bool { return strings.HasPrefix(inputLine(s), want) })
+	}
+	tm.typ("\t")
+	tm.waitUntil("the mention completed", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), "@ev:demo://resource/static/document/architecture.md")
+	})
+	tm.typ("\r")
+	tm.waitUntil("the document sent and seen", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "I see @ev:demo://resource/static/document/architecture.md") && !busy(statusLine(s))
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

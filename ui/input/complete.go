@@ -57,6 +57,9 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 		}
 		return m.setValueAt(c.options[c.idx], c.cursors[c.idx]), nil
 	}
+	if m.more != nil && len(m.more(m.ta.Value())) > 0 {
+		return m.completeCommand(dir), nil // an MCP prompt or @resource
+	}
 	if t, ok := m.pathTarget(); ok {
 		return m.completePath(t)
 	}

@@ -132,8 +132,9 @@ type server struct {
 	gen     int      // counts starts, so a stale one is told apart
 	// instructions are the server's, sanitized and bounded.
 	instructions string
-	// prompts are the server's prompts (listPrompts).
-	prompts []*sdk.Prompt
+	// prompts and resources are the server's (listPrompts, listResources).
+	prompts   []*sdk.Prompt
+	resources []*sdk.Resource
 	// stale says the server changed its tools since they were listed;
 	// refresh, while they are listed again, is closed when that ends.
 	stale   bool
@@ -379,7 +380,7 @@ func (m *Manager) Close() {
 // the lock; a start under way is left to find itself stale.
 func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process) {
 	sess, proc := s.session, s.proc
-	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts = nil, nil, nil, nil, "", nil
+	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, "", nil, nil
 	s.stale, s.refresh = false, nil
 	s.gen++
 	if s.state == Starting {
@@ -402,8 +403,9 @@ type Status struct {
 	Tools, Skipped []string
 	// Instructions are the server's, as they go into the system prompt.
 	Instructions string
-	// Prompts are the usages of its prompts (Prompt.Usage).
-	Prompts []string
+	// Prompts are the usages of its prompts (Prompt.Usage), and Resources
+	// the mentions of its resources.
+	Prompts, Resources []string
 }
 
 // Status returns the servers' states, in the configuration's order.
@@ -424,6 +426,9 @@ func (m *Manager) Status() []Status {
 			if p.Server == s.cfg.Name {
 				st.Prompts = append(st.Prompts, p.Usage())
 			}
+		}
+		for _, r := range s.resources {
+			st.Resources = append(st.Resources, "@"+s.cfg.Name+":"+r.URI)
 		}
 		out = append(out, st)
 	}
@@ -497,8 +502,9 @@ func (m *Manager) startLocked(s *server) {
 		defer cancel()
 		sess, proc, tools, listed, err := m.connect(ctx, cfg, m.client(s, gen))
 		var prompts []*sdk.Prompt
+		var resources []*sdk.Resource
 		if err == nil {
-			prompts = listPrompts(ctx, sess)
+			prompts, resources = listPrompts(ctx, sess), listResources(ctx, sess)
 		}
 		if err != nil && ctx.Err() != nil {
 			err = fmt.Errorf("did not answer within %s", m.opts.StartTimeout)
@@ -529,7 +535,7 @@ func (m *Manager) startLocked(s *server) {
 				s.state, s.session, s.proc = Ready, sess, proc
 				s.tools, s.skipped = m.check(tools)
 				s.skipped = append(listed, s.skipped...)
-				s.instructions, s.prompts = instructions(sess), prompts
+				s.instructions, s.prompts, s.resources = instructions(sess), prompts, resources
 				if s.stale {
 					m.refreshLocked(s)
 				}
@@ -565,7 +571,7 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 	}
 	proc := s.proc
 	s.state, s.err, s.stderr, s.noted = Failed, "stopped: "+why, stderr, false
-	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts = nil, nil, nil, nil, "", nil
+	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, "", nil, nil
 	s.stale, s.refresh = false, nil
 	s.gen++
 	m.changedLocked()
