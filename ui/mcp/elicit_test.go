@@ -17,7 +17,7 @@ func TestEverythingElicitation(t *testing.T) {
 			srv, _ := everything(t, "ev", tr)
 			m := New([]Server{srv}, Options{Elicit: true})
 			defer m.Close()
-			got := tools(t, m)
+			got := evTools(t, m)
 			call := got["ev__trigger-elicitation-request"]
 			if call == nil {
 				t.Fatalf("no elicitation tool among %d", len(got))
@@ -79,7 +79,7 @@ func TestEverythingElicitationDeclinedInPrint(t *testing.T) {
 	var notes []string
 	m := New([]Server{srv}, Options{Elicit: true, Declined: func(n string) { notes = append(notes, n) }})
 	defer m.Close()
-	out := tools(t, m)["ev__trigger-elicitation-request"](`{}`)
+	out := evTools(t, m)["ev__trigger-elicitation-request"](`{}`)
 	if !strings.Contains(out, "declined") {
 		t.Errorf("result %q", out)
 	}

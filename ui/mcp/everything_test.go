@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -125,4 +127,32 @@ func everything(t testing.TB, name, transport string) (Server, *serverLog) {
 		return Server{Name: name, Type: TypeSSE, URL: "http://127.0.0.1:" + port + "/sse"}, log
 	}
 	return Server{Name: name, Type: TypeHTTP, URL: "http://127.0.0.1:" + port + "/mcp"}, log
+}
+
+// taskNote is the note on the everything server's tool that runs only as
+// a task, which muse leaves out.
+const taskNote = `tool "simulate-research-query" is not offered: it runs only as a task (execution.taskSupport required), which muse does not run`
+
+// evTools returns the tools of m, an everything server, failing t unless
+// the one note is taskNote, and the task-only tool is not offered.
+func evTools(t testing.TB, m *Manager) map[string]func(string) string {
+	t.Helper()
+	got, notes := m.Tools(context.Background())
+	if len(notes) != 1 || !strings.HasSuffix(notes[0], taskNote) {
+		t.Fatalf("notes %q, want the task-only tool's", notes)
+	}
+	out := map[string]func(string) string{}
+	for _, tl := range got {
+		out[tl.Def.Name] = func(in string) string {
+			o := tl.Call(context.Background(), json.RawMessage(in))
+			if o.IsError {
+				return "error: " + o.Text
+			}
+			return o.Text
+		}
+	}
+	if out["ev__simulate-research-query"] != nil {
+		t.Fatal("the task-only tool is offered")
+	}
+	return out
 }

@@ -132,6 +132,8 @@ type server struct {
 	gen     int      // counts starts, so a stale one is told apart
 	// instructions are the server's, sanitized and bounded.
 	instructions string
+	// tasks names its tools that run only as tasks (taskOnly).
+	tasks *taskOnly
 	// prompts and resources are the server's (listPrompts, listResources).
 	prompts   []*sdk.Prompt
 	resources []*sdk.Resource
@@ -500,7 +502,8 @@ func (m *Manager) startLocked(s *server) {
 	gen, cfg, done := s.gen, s.cfg, s.done
 	go func() {
 		defer cancel()
-		sess, proc, tools, listed, err := m.connect(ctx, cfg, m.client(s, gen))
+		tasks := &taskOnly{}
+		sess, proc, tools, listed, err := m.connect(ctx, cfg, m.client(s, gen), tasks)
 		var prompts []*sdk.Prompt
 		var resources []*sdk.Resource
 		if err == nil {
@@ -533,7 +536,8 @@ func (m *Manager) startLocked(s *server) {
 				s.state, s.err, s.stderr = Failed, err.Error(), stderr
 			} else {
 				s.state, s.session, s.proc = Ready, sess, proc
-				s.tools, s.skipped = m.check(tools)
+				s.tasks = tasks
+				s.tools, s.skipped = m.check(tools, tasks)
 				s.skipped = append(listed, s.skipped...)
 				s.instructions, s.prompts, s.resources = instructions(sess), prompts, resources
 				if s.stale {
@@ -581,7 +585,7 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 }
 
 // connect starts or reaches cfg's server, and lists its tools.
-func (m *Manager) connect(ctx context.Context, cfg Server, client *sdk.Client) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
+func (m *Manager) connect(ctx context.Context, cfg Server, client *sdk.Client, tasks *taskOnly) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
 	var t sdk.Transport
 	var proc *toolrun.Process
 	switch {
@@ -591,7 +595,7 @@ func (m *Manager) connect(ctx context.Context, cfg Server, client *sdk.Client) (
 			return nil, nil, nil, nil, err
 		}
 	case cfg.Type == TypeHTTP || cfg.Type == TypeSSE:
-		hc := httpClient(m.opts.HTTPClient, cfg)
+		hc := httpClient(m.opts.HTTPClient, cfg, tasks)
 		if cfg.Type == TypeSSE {
 			t = sseTransport{&sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: maxMessage}}
 		} else {
@@ -611,7 +615,7 @@ func (m *Manager) connect(ctx context.Context, cfg Server, client *sdk.Client) (
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		t = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxMessage}
+		t = &sdk.IOTransport{Reader: scanned{&taskScan{r: proc.Stdout, t: tasks}, proc.Stdout}, Writer: proc.Stdin, MaxLineLength: maxMessage}
 	}
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
@@ -634,10 +638,14 @@ func cmpOr(a, b string) string {
 // check keeps the tools that can be offered: a name, and an input schema
 // that is a JSON object of type "object" (or none). It returns notes on the
 // others.
-func (m *Manager) check(tools []*sdk.Tool) (kept []*sdk.Tool, notes []string) {
+func (m *Manager) check(tools []*sdk.Tool, tasks *taskOnly) (kept []*sdk.Tool, notes []string) {
 	for _, t := range tools {
 		if t == nil || strings.TrimSpace(t.Name) == "" {
 			notes = append(notes, "a tool without a name is not offered")
+			continue
+		}
+		if tasks.has(t.Name) {
+			notes = append(notes, fmt.Sprintf("tool %q is not offered: it runs only as a task (execution.taskSupport required), which muse does not run", t.Name))
 			continue
 		}
 		if msg := schemaProblem(t.InputSchema); msg != "" {

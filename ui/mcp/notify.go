@@ -113,7 +113,7 @@ func (m *Manager) toolsChanged(s *server, gen int) {
 func (m *Manager) refreshLocked(s *server) {
 	done := make(chan struct{})
 	s.refresh = done
-	gen, sess := s.gen, s.session
+	gen, sess, tasks := s.gen, s.session, s.tasks
 	go func() {
 		defer close(done)
 		for {
@@ -133,7 +133,7 @@ func (m *Manager) refreshLocked(s *server) {
 			cancel()
 			m.mu.Lock()
 			if s.gen == gen && err == nil {
-				s.tools, s.skipped = m.check(tools)
+				s.tools, s.skipped = m.check(tools, tasks)
 				s.skipped = append(listed, s.skipped...)
 			}
 			m.mu.Unlock()

@@ -16,7 +16,7 @@ func TestEverythingPrompts(t *testing.T) {
 			srv, _ := everything(t, "ev", tr)
 			m := New([]Server{srv}, Options{})
 			defer m.Close()
-			tools(t, m)
+			evTools(t, m)
 			var args Prompt
 			var names []string
 			for _, p := range m.Prompts() {

@@ -15,7 +15,7 @@ func TestEverythingTransports(t *testing.T) {
 		t.Run(tr, func(t *testing.T) {
 			srv, log := everything(t, "ev", tr)
 			m := New([]Server{srv}, Options{})
-			got := tools(t, m)
+			got := evTools(t, m)
 			for _, name := range []string{"ev__echo", "ev__get-sum", "ev__trigger-long-running-operation"} {
 				if got[name] == nil {
 					t.Fatalf("no tool %s among %d", name, len(got))

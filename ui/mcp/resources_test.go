@@ -17,7 +17,7 @@ func TestEverythingResources(t *testing.T) {
 			srv, _ := everything(t, "ev", tr)
 			m := New([]Server{srv}, Options{})
 			defer m.Close()
-			tools(t, m)
+			evTools(t, m)
 			var mentions []string
 			for _, r := range m.Resources() {
 				mentions = append(mentions, r.Mention)
