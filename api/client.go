@@ -22,6 +22,14 @@ type Client struct {
 	apiKey          string
 	version         string
 	versionHeader   string
+	versionOne      bool     // WithVersionHeader chose the one header to send
+	insecureHTTP    bool     // a credential may go over plain http to another host
+	imageAPI        string   // see WithImageAPI
+	imageOwn        bool     // images go to an address of their own (WithImageService)
+	imageRaw        string   // that address as given
+	imageToken      string   // and its credential; the chat's never goes there
+	imageBase       *url.URL // imageRaw parsed, by New
+	openAIImage     OpenAIImageOptions
 	userAgent       string
 	http            *http.Client
 	ownHTTP         bool // http was built by New, so Close may release its connections
@@ -69,8 +77,16 @@ func New(baseURL string, opts ...Option) *Client {
 	if c.configErr == nil {
 		c.configErr = c.checkConfig()
 	}
+	if c.configErr == nil {
+		c.configErr = c.checkImageConfig()
+	}
 	return c
 }
+
+// Check returns the configuration mistake that fails every request of the
+// client, such as an unusable base URL or a credential over plain http to
+// another host, or nil.
+func (c *Client) Check() error { return c.configErr }
 
 // BaseURL returns the service address the client talks to.
 func (c *Client) BaseURL() string { return c.baseURL }
@@ -147,7 +163,7 @@ func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...Re
 		return nil, err
 	}
 	cfg := newCallConfig(opts)
-	resp, cancel, err := c.send(ctx, call{path: "/v1/images/generations", body: req, wait: c.responseTimeout}, opts)
+	resp, cancel, err := c.send(ctx, c.imageCall(req), opts)
 	if err != nil {
 		return nil, err
 	}

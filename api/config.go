@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -117,8 +118,23 @@ func (c *Client) checkConfig() error {
 		return configErrorf("the provider version contains a control character")
 	case hasControl(c.userAgent):
 		return configErrorf("the User-Agent contains a control character")
+	case (c.token != "" || c.apiKey != "") && c.base.Scheme == "http" && !IsLoopback(c.base.Hostname()) && !c.insecureHTTP:
+		return configErrorf("muse will not send the credential over plain http:// to %s, where anyone on the way can read it: use https://, or allow it on purpose with MUSE_ALLOW_INSECURE_HTTP=1 or allow_insecure_http = true in the profile", c.base.Host)
 	}
 	return nil
+}
+
+// IsLoopback reports whether host (a name or an address, without port or
+// brackets) is this machine: localhost, a name under .localhost, 127.0.0.0/8
+// or ::1. A service there needs no credential, and plain http to it stays
+// on the machine.
+func IsLoopback(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // hasControl reports whether s contains an ASCII control character, which

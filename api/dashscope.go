@@ -111,7 +111,7 @@ func (c *Client) pollTask(ctx context.Context, id, status string, onTask func(Im
 			return nil, err
 		}
 		elapsed += pollWait(poll)
-		resp, cancel, err := c.send(ctx, call{method: "GET", path: "/api/v1/tasks/" + url.PathEscape(id), wait: c.responseTimeout}, opts)
+		resp, cancel, err := c.send(ctx, call{method: "GET", path: "/api/v1/tasks/" + url.PathEscape(id), image: true, wait: c.responseTimeout}, opts)
 		if err != nil {
 			return nil, fmt.Errorf("poll the image task %s: %w", id, err)
 		}

@@ -22,6 +22,9 @@ type APIError struct {
 	Message string
 	// RequestID is the request-id header of the response, if any.
 	RequestID string
+	// URL is the address that was tried, credentials and query left out;
+	// set for a 404, whose usual cause is a wrong base URL.
+	URL string
 }
 
 // Error formats the error as "<status> <type>: <message>", or, for an error
@@ -51,6 +54,9 @@ func (e *APIError) Error() string {
 	if inStream {
 		b.WriteString(" (in the stream, after HTTP 200)")
 	}
+	if e.URL != "" {
+		b.WriteString(" (at " + e.URL + ")")
+	}
 	return b.String()
 }
 
@@ -61,8 +67,10 @@ func (e *APIError) Hint() string {
 		return "check MUSE_ACCESS_TOKEN or MUSE_API_KEY"
 	case e.Status == http.StatusForbidden || e.Type == "permission_error":
 		return "this credential may not use that model or endpoint"
+	case e.Status == http.StatusNotFound && e.URL != "" && e.Type != "not_found_error":
+		return "nothing answers at " + e.URL + ": set the base URL (MUSE_BASE_URL, ANTHROPIC_BASE_URL or base_url) to the address before /v1/messages, as the provider's docs give it"
 	case e.Status == http.StatusNotFound || e.Type == "not_found_error":
-		return "check the base URL and the model name"
+		return "check the base URL and the model name (muse models lists the models)"
 	case e.Status == http.StatusTooManyRequests || e.Type == "rate_limit_error":
 		return "rate limited: wait a moment, then /retry"
 	case e.Status == 529 || e.Type == "overloaded_error":
@@ -70,9 +78,46 @@ func (e *APIError) Hint() string {
 	case e.Status >= 500:
 		return "server error: /retry"
 	case e.Status == http.StatusBadRequest || e.Type == "invalid_request_error":
+		if h := refusedSetting(e.Message); h != "" {
+			return h
+		}
 		return "the request was refused: check the settings it names"
 	}
 	return "/retry"
+}
+
+// refusedSettings map what a 400's message names to muse's setting and
+// its fix, in order: the first whose every word is in the message wins.
+var refusedSettings = []struct {
+	words []string
+	hint  string
+}{
+	{[]string{"adaptive", "effort"}, "this model wants adaptive thinking, not a budget: /thinking adaptive (--thinking adaptive, or thinking = \"adaptive\" in the profile)"},
+	{[]string{"adaptive"}, "this model does not take adaptive thinking: /thinking off, or a budget such as /thinking 2048 (thinking_budget in the profile)"},
+	{[]string{"budget_tokens"}, "this model refuses a thinking budget: /thinking adaptive, or /thinking off"},
+	{[]string{"effort"}, "this model refuses an effort: /thinking adaptive with no effort, or /thinking off (effort in the profile, --effort)"},
+	{[]string{"output_config"}, "this model refuses output_config: /thinking adaptive with no effort, or /thinking off"},
+	{[]string{"thinking"}, "this model refuses that thinking: /thinking off, or the other form (/thinking adaptive or /thinking 2048)"},
+	{[]string{"temperature"}, "this model refuses temperature: /temperature off (and drop temperature from the profile or --temperature)"},
+	{[]string{"top_p"}, "this model refuses top_p: /top-p off (and drop top_p from the profile or --top-p)"},
+	{[]string{"top_k"}, "this model refuses top_k: /top-k off (and drop top_k from the profile or --top-k)"},
+	{[]string{"max_tokens"}, "max_tokens is more than this model allows: a lower /max-tokens N (max_tokens in the profile, --max-tokens)"},
+}
+
+// refusedSetting names the setting a 400 refuses and how to turn it off, or
+// "" when its message names none muse knows.
+func refusedSetting(msg string) string {
+	msg = strings.ToLower(msg)
+	for _, r := range refusedSettings {
+		all := true
+		for _, w := range r.words {
+			all = all && strings.Contains(msg, w)
+		}
+		if all {
+			return r.hint
+		}
+	}
+	return ""
 }
 
 // errorBody is Anthropic's error body, {"type":"error","error":{type,

@@ -32,8 +32,13 @@ const (
 	// that stalls before its headers and on every retry, or that sends a
 	// little forever.
 	DefaultRequestTimeout = 30 * time.Minute
-	// DefaultVersionHeader is the name of the version header.
+	// DefaultVersionHeader is the name of the interface's version header.
+	// Unless WithVersionHeader names one, the version is sent under it and
+	// under AnthropicVersionHeader both, so that the interface's services
+	// and Anthropic's own API each find the one they require.
 	DefaultVersionHeader = "provider-version"
+	// AnthropicVersionHeader is the version header of Anthropic's own API.
+	AnthropicVersionHeader = "anthropic-version"
 	// DefaultMaxReplySize is the size limit of a reply, in bytes of its
 	// content (see ContentSize): about a million words, far beyond what any
 	// max_tokens produces.
@@ -55,9 +60,18 @@ func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
 // WithProviderVersion sets the version header's value (default 2023-06-01).
 func WithProviderVersion(v string) Option { return func(c *Client) { c.version = v } }
 
-// WithVersionHeader sets the version header's name (default provider-version;
-// "anthropic-version" talks to Anthropic's own API).
-func WithVersionHeader(name string) Option { return func(c *Client) { c.versionHeader = name } }
+// WithVersionHeader sends the version under this one header only, for a
+// service that wants only one. Without it, the version goes under both
+// provider-version and anthropic-version; "" sends no version header.
+func WithVersionHeader(name string) Option {
+	return func(c *Client) { c.versionHeader, c.versionOne = name, true }
+}
+
+// WithInsecureHTTP allows a credential to go over plain http:// to a host
+// that is not a loopback address. Without it, such a client fails every
+// request at once with an error that says how to allow it: a token sent in
+// the clear can be read by anyone on the way.
+func WithInsecureHTTP(allow bool) Option { return func(c *Client) { c.insecureHTTP = allow } }
 
 // WithHTTPClient sets the HTTP client used for every request. The client is
 // used as it is: its CheckRedirect is the caller's, so it decides whether the

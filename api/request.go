@@ -23,6 +23,8 @@ type call struct {
 	messages bool          // the message endpoint: version header and x-api-key
 	wait     time.Duration // how long to wait for the response headers; 0 is forever
 	stream   bool          // a streamed reply: a request that timed out may be retried
+	image    bool          // an image request: to the image service, with its credential
+	async    bool          // a DashScope asynchronous task: X-DashScope-Async: enable
 }
 
 // send posts the call's body, retrying as the retry policy allows, and
@@ -102,12 +104,12 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Re
 	if cl.method != "" {
 		method, reqBody = cl.method, nil
 	}
-	req, err := http.NewRequestWithContext(rctx, method, c.endpoint(cl.path), reqBody)
+	req, err := http.NewRequestWithContext(rctx, method, c.endpointURL(cl.path, cl.image).String(), reqBody)
 	if err != nil {
 		cancel(nil)
 		return nil, nil, fmt.Errorf("build the request to %s: %w", c.shown, unwrapURLError(err))
 	}
-	c.setHeaders(req, cl.messages)
+	c.setHeaders(req, cl)
 	var timer *time.Timer
 	if cl.wait > 0 {
 		timer = time.AfterFunc(cl.wait, func() { cancel(ErrHeaderTimeout) })
@@ -130,6 +132,9 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Re
 	defer resp.Body.Close()
 	body, rerr := c.readBody(rctx, resp, cancel, maxErrorBodySize)
 	apiErr := newAPIError(resp.StatusCode, body, resp.Header.Get("request-id"))
+	if resp.StatusCode == http.StatusNotFound {
+		apiErr.URL = displayURL(c.endpointURL(cl.path, cl.image))
+	}
 	err = apiErr
 	if errors.Is(rerr, ErrIdleTimeout) {
 		err = fmt.Errorf("%w (then %w)", apiErr, rerr)
@@ -175,12 +180,27 @@ func isNetworkError(err error) bool {
 	return errors.As(err, &ne)
 }
 
-// endpoint returns the address of path under the base URL, keeping its query.
-func (c *Client) endpoint(path string) string {
+// endpointURL returns the address of path under the base URL (the image
+// service's, for an image request that has one), keeping its query. A
+// base URL that already ends in /v1, as many providers' docs give it, is
+// not doubled: https://host/v1 and https://host both post to
+// https://host/v1/messages.
+func (c *Client) endpointURL(path string, image bool) *url.URL {
 	u := *c.base
-	u.Path = strings.TrimRight(u.Path, "/") + path
+	if image && c.imageBase != nil {
+		u = *c.imageBase
+	}
+	path, query, _ := strings.Cut(path, "?")
+	if query != "" {
+		u.RawQuery = strings.TrimPrefix(u.RawQuery+"&"+query, "&")
+	}
+	base := strings.TrimRight(u.Path, "/")
+	if strings.HasPrefix(path, "/v1/") {
+		base = strings.TrimSuffix(base, "/v1")
+	}
+	u.Path = base + path
 	u.RawPath = ""
-	return u.String()
+	return &u
 }
 
 // readBody reads at most limit bytes of a body, failing it with
@@ -214,14 +234,30 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func (c *Client) setHeaders(req *http.Request, messages bool) {
+func (c *Client) setHeaders(req *http.Request, cl call) {
 	h := req.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("User-Agent", c.userAgent)
+	if cl.async {
+		h.Set("X-DashScope-Async", "enable")
+	}
+	if cl.image && c.imageOwn {
+		h.Set("Accept", "application/json")
+		if c.imageToken != "" {
+			h.Set("Authorization", "Bearer "+c.imageToken)
+		}
+		return
+	}
+	messages := cl.messages
 	if messages {
 		h.Set("Accept", "application/json, text/event-stream")
-		if c.versionHeader != "" && c.version != "" {
+		switch {
+		case c.version == "":
+		case c.versionOne && c.versionHeader != "":
 			h.Set(c.versionHeader, c.version)
+		case !c.versionOne:
+			h.Set(DefaultVersionHeader, c.version)
+			h.Set(AnthropicVersionHeader, c.version)
 		}
 	} else {
 		h.Set("Accept", "application/json")

@@ -65,6 +65,7 @@ type MessageRequest struct {
 	Tools         []Tool         `json:"tools,omitempty"`
 	ToolChoice    *ToolChoice    `json:"tool_choice,omitempty"`
 	Thinking      *Thinking      `json:"thinking,omitempty"`
+	OutputConfig  *OutputConfig  `json:"output_config,omitempty"`
 	Metadata      *Metadata      `json:"metadata,omitempty"`
 }
 
@@ -148,11 +149,29 @@ type ToolChoice struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Thinking enables extended thinking (type "enabled") with a token budget.
+// Thinking turns extended thinking on: ThinkingEnabled with a token budget,
+// the form older models need, or ThinkingAdaptive, where the model decides
+// how much to think (guided by OutputConfig's effort), the form current
+// Claude models require.
 type Thinking struct {
 	Type         string `json:"type"`
 	BudgetTokens int    `json:"budget_tokens,omitempty"`
 }
+
+// The types of Thinking.
+const (
+	ThinkingEnabled  = "enabled"
+	ThinkingAdaptive = "adaptive"
+)
+
+// OutputConfig guides how much effort the model spends on a reply, its
+// thinking included: Effort is one of Efforts.
+type OutputConfig struct {
+	Effort string `json:"effort,omitempty"`
+}
+
+// Efforts are the values of OutputConfig.Effort, least first.
+var Efforts = []string{"low", "medium", "high", "max"}
 
 // Metadata carries request metadata.
 type Metadata struct {

@@ -29,7 +29,6 @@ func (r *MessageRequest) Validate() error {
 	if len(r.Messages) == 0 {
 		return invalid("messages is empty: send at least one message")
 	}
-	sources := 0 // bytes of base64 and text the blocks carry
 	for i, m := range r.Messages {
 		if m.Role == "" {
 			return invalid("messages[%d] has no role", i)
@@ -41,14 +40,18 @@ func (r *MessageRequest) Validate() error {
 			if err := m.Blocks[j].Validate(m.Role); err != nil {
 				return invalid("messages[%d].content[%d]: %v", i, j, err)
 			}
-			if src := m.Blocks[j].Source; src != nil {
-				sources += len(src.Data)
-			}
 		}
 	}
-	if sources > MaxAttachmentRequestBytes {
-		return invalid("the attachments of this conversation come to %.1f MB in the request, over the service's limit of about %d MB (every earlier attachment is sent again with each prompt): /detach some, or go on in a new session (/clear) or a fork",
-			float64(sources)/(1<<20), MaxAttachmentRequestBytes>>20)
+	body, sources, err := r.bodySize()
+	switch {
+	case err != nil:
+		return invalid("the request cannot be encoded: %v", err)
+	case body > MaxRequestBytes && sources > body/2:
+		return invalid("this request would be %.1f MB as sent, %.1f MB of it the base64 of attachments, over the service's limit of %d MB (every earlier attachment is sent again with each prompt): /detach some, or go on in a new session (/clear) or a fork",
+			float64(body)/1e6, float64(sources)/1e6, MaxRequestBytes/1_000_000)
+	case body > MaxRequestBytes:
+		return invalid("this request would be %.1f MB as sent, over the service's limit of %d MB: go on in a new session (/clear) or a fork, or use fewer or smaller tools",
+			float64(body)/1e6, MaxRequestBytes/1_000_000)
 	}
 	if r.MaxTokens < 1 {
 		return invalid("max_tokens must be at least 1, got %d", r.MaxTokens)
@@ -62,7 +65,10 @@ func (r *MessageRequest) Validate() error {
 	if k := r.TopK; k != nil && *k < 1 {
 		return invalid("top_k must be at least 1, got %d", *k)
 	}
-	if th := r.Thinking; th != nil && th.Type == "enabled" {
+	if oc := r.OutputConfig; oc != nil && oc.Effort != "" && !slices.Contains(Efforts, oc.Effort) {
+		return invalid("effort must be one of %s, got %q", strings.Join(Efforts, ", "), oc.Effort)
+	}
+	if th := r.Thinking; th != nil && th.Type == ThinkingEnabled {
 		if th.BudgetTokens < 1 {
 			return invalid("thinking budget must be at least 1 token, got %d", th.BudgetTokens)
 		}
@@ -70,7 +76,7 @@ func (r *MessageRequest) Validate() error {
 			return invalid("thinking budget (%d) must be below max_tokens (%d)", th.BudgetTokens, r.MaxTokens)
 		}
 	}
-	if th, tc := r.Thinking, r.ToolChoice; th != nil && th.Type == "enabled" && tc != nil && (tc.Type == "any" || tc.Type == "tool") && len(r.Tools) > 0 {
+	if th, tc := r.Thinking, r.ToolChoice; th != nil && (th.Type == ThinkingEnabled || th.Type == ThinkingAdaptive) && tc != nil && (tc.Type == "any" || tc.Type == "tool") && len(r.Tools) > 0 {
 		return invalid("thinking cannot be on while tool_choice forces a tool (%s): the service refuses it; use /tool-choice auto or /thinking off", tc.Type)
 	}
 	for i, t := range r.Tools {
@@ -113,18 +119,14 @@ func ParseSize(s string) (width, height int, err error) {
 }
 
 // MaxImageBlockBytes is the largest image an image block may carry: 5 MiB
-// once decoded, the Messages API's limit. Larger images must be scaled
-// down before they are sent.
+// of base64, as sent, the Messages API's limit (it counts the base64, not
+// the 3.75 MiB of image it holds). Larger images must be scaled down
+// before they are sent.
 const MaxImageBlockBytes = 5 * 1024 * 1024
 
-// MaxAttachmentRequestBytes bounds the encoded data of all the image and
-// document blocks of one request: the service takes requests of up to 32
-// MB, and the rest of the request needs room too.
-const MaxAttachmentRequestBytes = 30 << 20
-
 // MaxDocumentBlockBytes is the largest PDF a document block may carry:
-// 32 MiB once decoded, the Messages API's limit (which is also that of a
-// whole request).
+// 32 MiB of base64, as sent; the whole request must also be within
+// MaxRequestBytes.
 const MaxDocumentBlockBytes = 32 * 1024 * 1024
 
 // Validate checks a content block of a message of role as the service
@@ -169,13 +171,12 @@ func validateImage(src *Source) error {
 	if src.Data == "" {
 		return errors.New("image data is empty: attach the file again")
 	}
-	size, ok := base64Size(src.Data)
-	if !ok {
+	if _, ok := base64Size(src.Data); !ok {
 		return errors.New("image data is not valid base64: attach the file again")
 	}
-	if size > MaxImageBlockBytes {
-		return fmt.Errorf("image is %d bytes, over the limit of %d (5 MiB): scale it down or attach a smaller one",
-			size, MaxImageBlockBytes)
+	if n := len(src.Data); n > MaxImageBlockBytes {
+		return fmt.Errorf("image is %d bytes as base64, as sent, over the limit of %d (5 MiB): scale it down or attach a smaller one",
+			n, MaxImageBlockBytes)
 	}
 	head, n := base64Head(src.Data)
 	if got := sniffImage(head[:n]); got != src.MediaType {
@@ -197,12 +198,11 @@ func validateDocument(src *Source) error {
 		if src.Data == "" {
 			return errors.New("PDF data is empty: attach the file again")
 		}
-		size, ok := base64Size(src.Data)
-		if !ok {
+		if _, ok := base64Size(src.Data); !ok {
 			return errors.New("PDF data is not valid base64: attach the file again")
 		}
-		if size > MaxDocumentBlockBytes {
-			return fmt.Errorf("PDF is %d bytes, over the limit of %d (32 MiB): attach a smaller one", size, MaxDocumentBlockBytes)
+		if n := len(src.Data); n > MaxDocumentBlockBytes {
+			return fmt.Errorf("PDF is %d bytes as base64, as sent, over the limit of %d (32 MiB): attach a smaller one", n, MaxDocumentBlockBytes)
 		}
 		if head, n := base64Head(src.Data); !bytes.HasPrefix(head[:n], pdfMagic) {
 			return errors.New("PDF data does not start with %PDF-: attach a PDF file")

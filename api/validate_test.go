@@ -2,7 +2,9 @@ package api
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -72,7 +74,7 @@ func TestValidateAttachmentBlocks(t *testing.T) {
 		{"image url", RoleUser, ContentBlock{Type: BlockImage, Source: &Source{Type: SourceURL, URL: "https://example.com/a.png"}}, ""},
 		{"pdf", RoleUser, pdf, ""},
 		{"text document", RoleUser, text, ""},
-		{"5 MiB image", RoleUser, b64Block(BlockImage, "image/png", bigBase64(head9, MaxImageBlockBytes)), ""},
+		{"5 MiB of base64", RoleUser, b64Block(BlockImage, "image/png", bigBase64(head9, MaxImageBlockBytes/4*3)), ""},
 		{"file text", RoleUser, FileTextBlock("a.go", "package a"), ""},
 
 		{"empty image", RoleUser, b64Block(BlockImage, "image/png", ""), "image data is empty: attach the file again"},
@@ -85,7 +87,9 @@ func TestValidateAttachmentBlocks(t *testing.T) {
 		{"padding inside", RoleUser, b64Block(BlockImage, "image/png", "iVBO=w0KGgoA"), "image data is not valid base64"},
 		{"jpeg said png", RoleUser, ImageBlock("image/png", jpegHead), "image is said to be image/png but its bytes are image/jpeg: attach the file again"},
 		{"text said png", RoleUser, ImageBlock("image/png", []byte("hello, world")), "image is said to be image/png but its bytes are not an image muse can send"},
-		{"too big", RoleUser, b64Block(BlockImage, "image/png", bigBase64(head9, MaxImageBlockBytes+3)), "image is 5242883 bytes, over the limit of 5242880 (5 MiB): scale it down or attach a smaller one"},
+		{"too big", RoleUser, b64Block(BlockImage, "image/png", bigBase64(head9, MaxImageBlockBytes/4*3+1)), "image is 5242884 bytes as base64, as sent, over the limit of 5242880 (5 MiB): scale it down or attach a smaller one"},
+		// 4 MiB of image is 5.3 MiB of base64, which the service counts.
+		{"4 MiB image", RoleUser, b64Block(BlockImage, "image/png", bigBase64(head9, 4<<20)), "image is 5592408 bytes as base64, as sent, over the limit of 5242880 (5 MiB)"},
 		{"no source", RoleUser, ContentBlock{Type: BlockImage}, "image block has no source: attach the file again"},
 		{"file source", RoleUser, ContentBlock{Type: BlockImage, Source: &Source{Type: "file"}}, `image source type "file" is not base64 or url`},
 		{"ftp url", RoleUser, ContentBlock{Type: BlockImage, Source: &Source{Type: SourceURL, URL: "ftp://example.com/a.png"}}, `image URL "ftp://example.com/a.png" is not an http(s) URL`},
@@ -96,7 +100,7 @@ func TestValidateAttachmentBlocks(t *testing.T) {
 		{"pdf not base64", RoleUser, b64Block(BlockDocument, MediaPDF, "JVBERi0x*"), "PDF data is not valid base64"},
 		{"not a pdf", RoleUser, DocumentBlock(MediaPDF, []byte("<html>"), ""), "PDF data does not start with %PDF-: attach a PDF file"},
 		{"docx", RoleUser, DocumentBlock("application/msword", pdfHead, ""), `document media type "application/msword" is not application/pdf`},
-		{"pdf too big", RoleUser, b64Block(BlockDocument, MediaPDF, bigBase64([]byte("%PDF-1.7\n"), MaxDocumentBlockBytes+3)), "PDF is 33554435 bytes, over the limit of 33554432 (32 MiB): attach a smaller one"},
+		{"pdf too big", RoleUser, b64Block(BlockDocument, MediaPDF, bigBase64([]byte("%PDF-1.7\n"), MaxDocumentBlockBytes/4*3+3)), "PDF is 33554436 bytes as base64, as sent, over the limit of 33554432 (32 MiB): attach a smaller one"},
 		{"empty text document", RoleUser, ContentBlock{Type: BlockDocument, Source: &Source{Type: SourceText, MediaType: MediaPlainText}}, "text document is empty"},
 		{"html document", RoleUser, ContentBlock{Type: BlockDocument, Source: &Source{Type: SourceText, MediaType: "text/html", Data: "<p>"}}, `text document media type "text/html" is not text/plain`},
 		{"content document", RoleUser, ContentBlock{Type: BlockDocument, Source: &Source{Type: "content"}}, `document source type "content" is not base64, text or url`},
@@ -156,26 +160,36 @@ func imageRequest(n, size int) MessageRequest {
 }
 
 // TestValidateAttachmentsCost checks that validating images allocates
-// nothing that grows with them: no image is decoded or copied, so
-// checking a request stays linear in its size.
+// nothing that grows with their size: no image is decoded or copied (the
+// request's size is counted without its base64), so checking a request
+// stays linear in its size and small beside it.
 func TestValidateAttachmentsCost(t *testing.T) {
-	allocs := func(r MessageRequest) float64 {
-		return testing.AllocsPerRun(3, func() {
-			if err := r.Validate(); err != nil {
-				t.Fatal(err)
-			}
-		})
+	allocated := func(r MessageRequest) uint64 {
+		if err := r.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 3 {
+			r.Validate()
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 3
 	}
-	small, big, many := allocs(imageRequest(1, 1<<10)), allocs(imageRequest(1, 4<<20)), allocs(imageRequest(20, 64<<10))
-	if small != 0 || big != 0 || many != 0 {
-		t.Errorf("allocations: %v for a 1 KiB image, %v for a 4 MiB one, %v for 20 of 64 KiB; want none", small, big, many)
+	small, big := allocated(imageRequest(1, 1<<10)), allocated(imageRequest(1, 3<<20))
+	if big > small+4<<10 {
+		t.Errorf("validating a 3 MiB image allocated %d bytes, a 1 KiB one %d: the image was copied", big, small)
+	}
+	one, many := allocated(imageRequest(1, 64<<10)), allocated(imageRequest(20, 64<<10))
+	if many > 20*one {
+		t.Errorf("20 images of 64 KiB allocated %d bytes, one %d", many, one)
 	}
 }
 
 // BenchmarkValidateImage measures checking a request with a 4 MiB image,
 // as every send of a conversation holding it does.
 func BenchmarkValidateImage(b *testing.B) {
-	r := imageRequest(1, 4<<20)
+	r := imageRequest(1, 3<<20)
 	b.SetBytes(int64(len(r.Messages[0].Blocks[1].Source.Data)))
 	for b.Loop() {
 		if err := r.Validate(); err != nil {
@@ -188,10 +202,10 @@ func BenchmarkValidateImage(b *testing.B) {
 // whose attachments pass the service's request limit is refused before it
 // is sent, saying what to do, instead of failing with 413 at the server.
 func TestRequestOfTooManyAttachmentsIsRefused(t *testing.T) {
-	img := make([]byte, 4<<20)
+	img := make([]byte, 3<<20) // 4 MiB of base64
 	copy(img, "\x89PNG\r\n\x1a\n")
 	var msgs []MessageParam
-	for i := 0; i < 7; i++ {
+	for i := 0; i < 9; i++ {
 		msgs = append(msgs, MessageParam{Role: RoleUser, Blocks: []ContentBlock{ImageBlock("image/png", img), {Type: BlockText, Text: "and this?"}}},
 			TextMessage(RoleAssistant, "ok"))
 	}
@@ -204,5 +218,73 @@ func TestRequestOfTooManyAttachmentsIsRefused(t *testing.T) {
 	req.Messages = msgs[len(msgs)-5:]
 	if err := req.Validate(); err != nil {
 		t.Errorf("two images are fine: %v", err)
+	}
+}
+
+// A request is measured as it is sent: its whole body, not only its
+// attachments. Attachments within the limit with a large system prompt
+// and tool schema come to more than the service's 32 MB, and are refused
+// before sending, saying what to do (a request of 33 MB was sent).
+func TestWholeRequestBodyIsMeasured(t *testing.T) {
+	img := make([]byte, 3<<20) // 4 MiB of base64
+	copy(img, "\x89PNG\r\n\x1a\n")
+	var blocks []ContentBlock
+	for range 6 {
+		blocks = append(blocks, ImageBlock("image/png", img))
+	}
+	schema := json.RawMessage(`{"type":"object","description":"` + strings.Repeat("x", 4<<20) + `"}`)
+	req := MessageRequest{Model: "m", MaxTokens: 10, System: strings.Repeat("be brief. ", 400_000),
+		Tools:    []Tool{{Name: "big", InputSchema: schema}},
+		Messages: []MessageParam{{Role: RoleUser, Blocks: append(blocks, ContentBlock{Type: BlockText, Text: "what are these?"})}}}
+	body, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body) <= MaxRequestBytes {
+		t.Fatalf("the request is %d bytes, want over %d", len(body), MaxRequestBytes)
+	}
+	err = req.Validate()
+	if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "33.4 MB as sent") || !strings.Contains(err.Error(), "over the service's limit of 32 MB") {
+		t.Errorf("a request of %d bytes: %v", len(body), err)
+	}
+	req.System = "be brief."
+	if err := req.Validate(); err != nil {
+		t.Errorf("without the long system prompt: %v", err)
+	}
+}
+
+// bodySize counts the request exactly as the client encodes it, base64
+// sources, text documents, tools and characters JSON escapes included.
+func TestBodySizeIsWhatIsSent(t *testing.T) {
+	req := MessageRequest{Model: "m", MaxTokens: 10, System: "<&>\u2028\"quoted\"",
+		Tools: []Tool{{Name: "t", Description: "<b>", InputSchema: json.RawMessage(`{"type":"object"}`)}},
+		Messages: []MessageParam{
+			{Role: RoleUser, Blocks: []ContentBlock{
+				ImageBlock("image/png", pngHead), DocumentBlock(MediaPDF, pdfHead, "a \"report\".pdf"),
+				{Type: BlockDocument, Title: "notes", Source: &Source{Type: SourceText, MediaType: MediaPlainText, Data: "<tag> & \"x\"\n"}},
+				{Type: BlockImage, Source: &Source{Type: SourceURL, URL: "https://example.com/a.png"}},
+				{Type: BlockText, Text: "look"},
+			}},
+			TextMessage(RoleAssistant, "ok"),
+			{Role: RoleUser, Blocks: []ContentBlock{{Type: BlockText, Text: "more"}, ImageBlock("image/jpeg", jpegHead)}},
+		}}
+	size, sources, err := req.bodySize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := req
+	sent.Stream = true
+	body, err := json.Marshal(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size != len(body) {
+		t.Errorf("bodySize %d, the body sent is %d bytes", size, len(body))
+	}
+	if want := len(req.Messages[0].Blocks[0].Source.Data) + len(req.Messages[0].Blocks[1].Source.Data) + len(req.Messages[2].Blocks[1].Source.Data) + 3*dataKey; sources != want {
+		t.Errorf("sources %d, want %d", sources, want)
+	}
+	if req.Messages[0].Blocks[0].Source.Data == "" {
+		t.Error("bodySize emptied the request's own source")
 	}
 }

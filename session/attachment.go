@@ -362,9 +362,12 @@ func checkImage(data []byte) error {
 	if err := checkImageHeader(data); err != nil {
 		return err
 	}
-	cfg, _, _ := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, _ := image.DecodeConfig(bytes.NewReader(data))
 	if int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
 		return fmt.Errorf("the image is %d×%d px, over %d pixels", cfg.Width, cfg.Height, MaxImagePixels)
+	}
+	if cost := DecodeCost("image/"+format, data, cfg); cost > MaxDecodedBytes {
+		return fmt.Errorf("the %d×%d px image needs %d MB to decode, over muse's %d MB", cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
 	}
 	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
 		return fmt.Errorf("the image does not decode: %w", err)

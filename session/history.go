@@ -272,8 +272,14 @@ func (p Params) Request(msgs []api.MessageParam, tools []api.Tool) api.MessageRe
 		Model: p.Model, Messages: msgs, MaxTokens: p.MaxTokens, System: p.System,
 		Temperature: p.Temperature, TopP: p.TopP, TopK: p.TopK, StopSequences: p.StopSequences,
 	}
-	if p.ThinkingBudget > 0 {
-		req.Thinking = &api.Thinking{Type: "enabled", BudgetTokens: p.ThinkingBudget}
+	switch {
+	case p.Thinking == api.ThinkingAdaptive:
+		req.Thinking = &api.Thinking{Type: api.ThinkingAdaptive}
+	case p.ThinkingBudget > 0:
+		req.Thinking = &api.Thinking{Type: api.ThinkingEnabled, BudgetTokens: p.ThinkingBudget}
+	}
+	if p.Effort != "" {
+		req.OutputConfig = &api.OutputConfig{Effort: p.Effort}
 	}
 	if p.UserID != "" {
 		req.Metadata = &api.Metadata{UserID: p.UserID}

@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -75,8 +77,10 @@ func (s *Store) ImageDir(sessionID string) string {
 // The format is told from the first bytes alone and must be PNG, JPEG or
 // WebP; the size is read from the header, and an image over MaxImageSide
 // pixels a side or MaxImagePixels pixels is refused. The data is not decoded
-// further. The file is named turn-<turn>-image-<index>.<ext>, from those
-// numbers only, and replaces any file of that name; it is written with mode
+// further. The file is named turn-<turn>-image-<index>-<tag>.<ext>, from
+// those numbers and the first 12 hex digits of the SHA-256 of its bytes,
+// so that two machines that continue a session never write different
+// images under one name; it is written with mode
 // 0600 to a temporary file, synced and renamed, so it is never seen half
 // written. The directory and its missing parents are made with mode 0700.
 func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (SavedImage, error) {
@@ -87,7 +91,8 @@ func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (Saved
 		return SavedImage{}, fmt.Errorf("save image of session %s: negative turn %d or index %d", sessionID, turn, index)
 	}
 	dir := s.ImageDir(sessionID)
-	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index), data, fileio.MakeDir)
+	tag := sha256.Sum256(data)
+	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index)+"-"+hex.EncodeToString(tag[:6]), data, fileio.MakeDir)
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
 	}
@@ -197,12 +202,24 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 		return nil, fmt.Errorf("decode image: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("decode image %s: not a regular file", path)
 	}
-	format, _, err := imageConfig(f, maxSide, maxPixels)
+	format, cfg, err := imageConfig(f, maxSide, maxPixels)
 	if err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	// The decode is costed from the file's first bytes, which hold its
+	// header (a JPEG's frame header comes after its EXIF and the like);
+	// one whose header is not there costs the most it could.
+	head := make([]byte, min(fi.Size(), costHead))
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	if cost := DecodeCost("image/"+format, head[:n], cfg); cost > MaxDecodedBytes {
+		return nil, fmt.Errorf("decode image %s: %d×%d px needs %d MB to decode, over muse's %d MB", path, cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
@@ -221,6 +238,11 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	}
 	return img, nil
 }
+
+// costHead is how much of an image file DecodeImage reads to cost its
+// decode: room for a JPEG's EXIF, ICC profile and XMP before its frame
+// header.
+const costHead = 1 << 20
 
 // imageConfig tells the format of the image r holds from its first bytes
 // and reads its size from its header, refusing one over the limits.
@@ -305,4 +327,33 @@ func ImageFormat(path string) (string, error) {
 		return format, nil
 	}
 	return "", fmt.Errorf("%s is not a PNG, JPEG or WebP image", path)
+}
+
+// localImages points the images of sess that name a file of this muse's
+// images folder as another machine has it (another home, another user)
+// at the same file here, when it is here: a journal names each image by
+// its absolute path, and a synced folder holds it under another one. The
+// journal is not changed.
+func (s *Store) localImages(sess *Session) {
+	dir := s.ImageDir(sess.ID)
+	if dir == "" {
+		return
+	}
+	fix := func(es []Entry) {
+		for i := range es {
+			for j := range es[i].Images {
+				img := &es[i].Images[j]
+				base := filepath.Base(img.Path)
+				if img.Path == "" || filepath.Dir(img.Path) == dir || !isImageName(base) || filepath.Base(filepath.Dir(img.Path)) != sess.ID {
+					continue
+				}
+				here := filepath.Join(dir, base)
+				if fi, err := os.Lstat(here); err == nil && fi.Mode().IsRegular() {
+					img.Path = here
+				}
+			}
+		}
+	}
+	fix(sess.All)
+	fix(sess.Entries)
 }

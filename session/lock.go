@@ -2,10 +2,14 @@ package session
 
 // A session open in muse is locked, so that a second muse does not write to
 // it at the same time: both would append entries with the same ids, and each
-// would see only its own. The lock is an advisory lock on <id>.lock beside
-// the journal (flock on unix, LockFileEx on Windows), which the system
-// releases when its holder dies, however it dies. The file holds the
-// holder's pid, for the message.
+// would see only its own. The lock is an advisory lock on <id>.lock in the
+// store's lock folder (Store.LockDir: this machine's state folder, never
+// the data folder a sync engine copies; flock on unix, LockFileEx on
+// Windows), which the system releases when its holder dies, however it
+// dies. The file holds the holder's pid, for the message.
+//
+// Older muses kept the lock file beside the journal. Lock honours such a
+// file while an older muse holds it, and removes it once none does.
 //
 // The lock file is opened without following a symbolic link, and only a
 // regular file with no other name is used: it is truncated, and the pid
@@ -22,6 +26,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"muse/session/internal/fileio"
 )
 
 // lockExt is the file name extension of a session's lock file.
@@ -46,7 +52,7 @@ func (e *lockedError) Error() string {
 func (e *lockedError) Unwrap() error { return ErrLocked }
 
 // lockPath returns the lock file of the session id, which must be valid.
-func (s *Store) lockPath(id string) string { return filepath.Join(s.dir, id+lockExt) }
+func (s *Store) lockPath(id string) string { return filepath.Join(s.places.Locks, id+lockExt) }
 
 // heldLock is a lock this store holds.
 type heldLock struct {
@@ -62,7 +68,7 @@ type heldLock struct {
 // error wrapping ErrLocked that says "session <id> is open in another muse
 // (pid N)". Calling unlock more than once is harmless.
 //
-// The lock is on the file <id>.lock beside the journal: flock(2) on unix,
+// The lock is on the file <id>.lock in the lock folder: flock(2) on unix,
 // LockFileEx on Windows. The file is removed by unlock. Lock refuses a lock
 // file that is a symbolic link or not a regular file, and leaves it as it
 // is. The lock is advisory: it stops another Lock, not writes, so a muse
@@ -77,12 +83,21 @@ func (s *Store) Lock(id string) (unlock func() error, err error) {
 		}
 		return nil, fmt.Errorf("lock session %s: %w", id, err)
 	}
+	if s.places.Locks != s.dir {
+		if err := fileio.MakeDir(s.places.Locks); err != nil {
+			return nil, fmt.Errorf("lock session %s: %w", id, err)
+		}
+	}
 	lf, pid, err := acquire(s.lockPath(id))
 	if errors.Is(err, errHeld) {
 		return nil, &lockedError{id: id, pid: pid}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lock session %s: %w", id, err)
+	}
+	if pid, held := s.oldLockHeld(id); held {
+		lf.release()
+		return nil, &lockedError{id: id, pid: pid}
 	}
 	h := &heldLock{lf: lf}
 	s.mu.Lock()
@@ -98,6 +113,28 @@ func (s *Store) Lock(id string) (unlock func() error, err error) {
 		}
 		return nil
 	}, nil
+}
+
+// oldLockHeld reports whether an older muse, which kept its lock files
+// beside the journals, holds the lock of the session id there, with its
+// pid; a lock file there that no one holds is removed. A file that cannot
+// be looked at (a directory muse may only read) holds nothing.
+func (s *Store) oldLockHeld(id string) (pid int, held bool) {
+	if s.places.Locks == s.dir {
+		return 0, false
+	}
+	old := filepath.Join(s.dir, id+lockExt)
+	if fi, err := os.Lstat(old); err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	lf, pid, err := acquire(old)
+	if errors.Is(err, errHeld) {
+		return pid, true
+	}
+	if err == nil {
+		lf.release() // removes the file
+	}
+	return 0, false
 }
 
 // release releases h, the lock of id, once.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,14 +49,13 @@ func holdLock(dir, id string) {
 	os.Exit(2)
 }
 
-func TestLockOtherProcess(t *testing.T) {
-	s, _ := newTestStore(t)
-	sess, err := s.Create(Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
+// lockInChild starts a process that locks the session id of the store in
+// dir, laid out as Open lays it out, and holds the lock until it is killed
+// (at the latest when the test ends).
+func lockInChild(t *testing.T, dir, id string) *exec.Cmd {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envLockDir+"="+s.Dir(), envLockID+"="+sess.ID)
+	cmd.Env = append(os.Environ(), envLockDir+"="+dir, envLockID+"="+id)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +63,20 @@ func TestLockOtherProcess(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "locked\n" {
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
 		t.Fatalf("child said %q, %v", line, err)
 	}
+	return cmd
+}
+
+func TestLockOtherProcess(t *testing.T) {
+	s, _ := newTestStore(t)
+	sess, err := s.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := lockInChild(t, s.Dir(), sess.ID)
 
 	_, err = s.Lock(sess.ID)
 	if !errors.Is(err, ErrLocked) {
@@ -192,4 +201,62 @@ func TestLockRefusesAHardLink(t *testing.T) {
 		t.Errorf("Lock of a hard link: %v, want a refusal", err)
 	}
 	target.assertUnchanged(t)
+}
+
+// A store whose locks are in a folder of their own (the state folder, out
+// of the data folder) honours the lock an older muse holds beside the
+// journal, killed or not: its pid is named, and once it is gone the old
+// file is removed and the lock is taken in the lock folder, never beside
+// the journal.
+func TestLockHonoursAnOlderMuse(t *testing.T) {
+	old, _ := newTestStore(t)
+	sess, err := old.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenAt(old.Dir(), Places{Locks: filepath.Join(t.TempDir(), "locks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := lockInChild(t, old.Dir(), sess.ID) // an older muse: its lock beside the journal
+	left, err := old.Create(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old.lockPath(left.ID), nil, 0o600); err != nil { // left by a muse now gone
+		t.Fatal(err)
+	}
+	sc, err := s.Scan()
+	if err != nil || !slices.Equal(sc.Locked, []string{sess.ID}) {
+		t.Fatalf("Scan: locked %v, %v; want the older muse's %s", sc.Locked, err, sess.ID)
+	}
+	if _, err := os.Stat(old.lockPath(left.ID)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Scan left a lock file no one holds beside the journal: %v", err)
+	}
+	_, err = s.Lock(sess.ID)
+	if want := fmt.Sprintf("(pid %d)", cmd.Process.Pid); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Lock while an older muse holds it: %v, want ErrLocked naming %s", err, want)
+	}
+	if _, err := os.Stat(s.lockPath(sess.ID)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused lock left its file in the lock folder: %v", err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	unlock, err := s.Lock(sess.ID)
+	if err != nil {
+		t.Fatalf("Lock once the older muse was killed: %v", err)
+	}
+	if _, err := os.Stat(old.lockPath(sess.ID)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the older muse's lock file stays beside the journal: %v", err)
+	}
+	if _, err := os.Stat(s.lockPath(sess.ID)); err != nil || filepath.Dir(s.lockPath(sess.ID)) != s.LockDir() {
+		t.Errorf("the lock is not in the lock folder: %v", err)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if des, _ := os.ReadDir(s.LockDir()); len(des) != 0 {
+		t.Errorf("unlock left %d files in the lock folder", len(des))
+	}
 }

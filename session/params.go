@@ -1,6 +1,11 @@
 package session
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+
+	"muse/api"
+)
 
 // Check reports the first setting out of the range the service accepts, so
 // that settings read from a file (an import) fail where they are read, not
@@ -17,6 +22,10 @@ func (p Params) Check() error {
 		return fmt.Errorf("top_k %d: at least 1", *p.TopK)
 	case p.ThinkingBudget < 0:
 		return fmt.Errorf("thinking_budget %d: at least 1024, or absent", p.ThinkingBudget)
+	case p.Thinking != "" && p.Thinking != api.ThinkingAdaptive:
+		return fmt.Errorf("thinking %q: adaptive, or absent", p.Thinking)
+	case p.Effort != "" && !slices.Contains(api.Efforts, p.Effort):
+		return fmt.Errorf("effort %q: one of %v, or absent", p.Effort, api.Efforts)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -36,6 +37,12 @@ type DirStamp struct {
 	MTime, CTime int64
 	// Dev and Ino identify the directory (0 where unknown).
 	Dev, Ino uint64
+	// LocksMTime, LocksCTime, LocksDev and LocksIno are the same of the
+	// store's lock folder (see Places), when it is not the directory
+	// itself; 0 while it is missing. A lock taken or released changes
+	// them.
+	LocksMTime, LocksCTime int64
+	LocksDev, LocksIno     uint64
 }
 
 // Scan is what Store.Scan found in the store's directory.
@@ -59,21 +66,55 @@ type Scan struct {
 // A muse changes a journal in place only while it holds the session's
 // lock, whose file it creates before and removes after: so while the
 // directory keeps the stamp of a steady scan, only the journals of the
-// sessions then locked can differ from what the scan found.
+// sessions then locked can differ from what the scan found. A lock file
+// an older muse left beside a journal, and no one holds, is removed.
+//
+// It catches up first (see CatchUp) when the directory holds conflict
+// copies or tombstones, so that what it finds is merged.
 func (s *Store) Scan() (Scan, error) {
+	sc, caught, err := s.scanDir(true)
+	if err == nil && caught {
+		sc, _, err = s.scanDir(false)
+	}
+	return sc, err
+}
+
+// scanDir is Scan; with catchUp it catches up when something waits, and
+// reports whether it did.
+func (s *Store) scanDir(catchUp bool) (Scan, bool, error) {
 	before, err := s.DirStamp()
 	if err != nil {
-		return Scan{}, err
+		return Scan{}, false, err
 	}
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
-		return Scan{}, fmt.Errorf("list journals: %w", err)
+		return Scan{}, false, fmt.Errorf("list journals: %w", err)
+	}
+	if catchUp && waiting(des) {
+		s.catchUp(dirNames(des))
+		return Scan{}, true, nil
 	}
 	sc := Scan{Journals: make(map[string]Stamp, len(des)), Dir: before}
+	if s.places.Locks != s.dir {
+		locks, err := os.ReadDir(s.places.Locks)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return Scan{}, false, fmt.Errorf("list locks: %w", err)
+		}
+		for _, de := range locks {
+			if id, ok := strings.CutSuffix(de.Name(), lockExt); ok && validID(id) {
+				sc.Locked = append(sc.Locked, id)
+			}
+		}
+	}
+	// The store's directory holds the locks of older muses, and of a
+	// store whose lock folder it is. An older muse's lock file that no
+	// one holds is removed: it would travel with the data folder.
 	for _, de := range des {
 		name := de.Name()
 		if id, ok := strings.CutSuffix(name, lockExt); ok && validID(id) {
-			sc.Locked = append(sc.Locked, id)
+			if _, held := s.oldLockHeld(id); held || s.places.Locks == s.dir {
+				sc.Locked = append(sc.Locked, id)
+			}
 			continue
 		}
 		id, ok := strings.CutSuffix(name, journalExt)
@@ -88,16 +129,28 @@ func (s *Store) Scan() (Scan, error) {
 	}
 	after, err := s.DirStamp()
 	sc.Steady = err == nil && after == before
-	return sc, nil
+	return sc, false, nil
 }
 
-// DirStamp returns the stamp of the store's directory.
+// DirStamp returns the stamp of the store's directory, and of its lock
+// folder.
 func (s *Store) DirStamp() (DirStamp, error) {
 	fi, err := os.Stat(s.dir)
 	if err != nil {
 		return DirStamp{}, fmt.Errorf("stat session directory: %w", err)
 	}
-	return dirStampOf(fi), nil
+	d := dirStampOf(fi)
+	if s.places.Locks != s.dir {
+		fi, err := os.Stat(s.places.Locks)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return DirStamp{}, fmt.Errorf("stat lock folder: %w", err)
+		}
+		if err == nil {
+			l := dirStampOf(fi)
+			d.LocksMTime, d.LocksCTime, d.LocksDev, d.LocksIno = l.MTime, l.CTime, l.Dev, l.Ino
+		}
+	}
+	return d, nil
 }
 
 // StampsOf returns the stamps of the journals of the sessions ids; a

@@ -137,6 +137,12 @@ type Params struct {
 	StopSequences []string `json:"stop_sequences,omitempty"`
 	// ThinkingBudget enables extended thinking with this many tokens; 0 is off.
 	ThinkingBudget int `json:"thinking_budget,omitempty"`
+	// Thinking is "adaptive" for adaptive thinking, which current models
+	// require instead of a budget; "" is off (or the budget form).
+	Thinking string `json:"thinking,omitempty"`
+	// Effort is sent as output_config.effort: one of api.Efforts, or ""
+	// for the server's default.
+	Effort string `json:"effort,omitempty"`
 	// UserID is sent as metadata.user_id.
 	UserID string `json:"user_id,omitempty"`
 	// ToolChoice is "auto", "any", "none" or a tool's name; "" sends none.

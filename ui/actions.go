@@ -48,7 +48,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionRename:
 		return m.rename(res.Arg)
 	case slash.ActionExport:
-		return m, exportSession(m.writer, res.Arg, m.now())
+		return m, exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
 	case slash.ActionSessions:
 		return m.openPicker()
 	case slash.ActionImage:

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"muse/session"
 	"muse/session/transcript"
+	"muse/ui/page"
 	"muse/ui/sanitize"
 )
 
@@ -21,13 +23,27 @@ type exportedMsg struct {
 	err  error
 }
 
-// exportSession writes the session of w as Markdown to the path arg names
-// (default ./muse-<id>.md), in a command: it reads a copy of the session as
-// written (never what the engine and the screen keep writing) and writes the
-// file off the event loop. An existing file is refused unless --force
-// follows the path (or comes alone), the rule of muse sessions export -o.
-// now stamps a session not saved yet.
-func exportSession(w *session.Writer, arg string, now time.Time) tea.Cmd {
+// exportSession writes the session of w to the path arg names, in a
+// command: as Markdown (default ./muse-<id>.md), or, when arg starts with
+// "page", as an HTML page (default ./muse-<id>.html, see pageArgs). It
+// reads a copy of the session as written (never what the engine and the
+// screen keep writing) and writes the file off the event loop. An existing
+// file is refused unless --force follows the path (or comes alone), the
+// rule of muse sessions export -o. now stamps a session not saved yet;
+// secrets are what --redact masks besides what looks like a secret.
+func exportSession(w *session.Writer, arg string, now time.Time, secrets []string) tea.Cmd {
+	ext := "md"
+	var opt *page.Options
+	if rest, ok := cutWord(strings.TrimSpace(arg), "page"); ok {
+		o, rest, err := pageArgs(rest)
+		if err != nil {
+			return func() tea.Msg { return exportedMsg{err: fmt.Errorf("export page: %w", err)} }
+		}
+		if o.Redact {
+			o.Secrets = secrets
+		}
+		ext, opt, arg = "html", &o, rest
+	}
 	path, force := exportArgs(arg)
 	return func() tea.Msg {
 		sess := w.Snapshot()
@@ -38,11 +54,15 @@ func exportSession(w *session.Writer, arg string, now time.Time) tea.Cmd {
 			sess.Created = now.UTC()
 		}
 		if path == "" {
-			path = fmt.Sprintf("muse-%s.md", sess.ID)
+			path = fmt.Sprintf("muse-%s.%s", sess.ID, ext)
 		}
 		path = expandHome(path)
 		files := w.Files()
 		err := transcript.WriteFile(path, force, func(out io.Writer) error {
+			if opt != nil {
+				opt.Files = files
+				return page.Write(out, &sess, *opt)
+			}
 			return transcript.Export(&sess, "md", out, sanitize.ForExport, files)
 		})
 		if err != nil {
@@ -51,6 +71,56 @@ func exportSession(w *session.Writer, arg string, now time.Time) tea.Cmd {
 		abs, _ := filepath.Abs(path)
 		return exportedMsg{path: abs}
 	}
+}
+
+// cutWord returns s after its first word when that word is word.
+func cutWord(s, word string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, word)
+	if !ok || rest != "" && rest[0] != ' ' {
+		return s, false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+// pageArgs reads the options of /export page from the end of arg, in any
+// order after the path: --redact, --no-thinking, --no-tools and
+// --max-image-px N. It returns them and what is left for exportArgs: the
+// path, and --force when it was among them.
+func pageArgs(arg string) (page.Options, string, error) {
+	var opt page.Options
+	force := false
+	fields := strings.Fields(arg)
+flags:
+	for len(fields) > 0 {
+		last := fields[len(fields)-1]
+		switch {
+		case last == "--redact":
+			opt.Redact = true
+		case last == "--no-thinking":
+			opt.NoThinking = true
+		case last == "--no-tools":
+			opt.NoTools = true
+		case last == "--force":
+			force = true
+		case len(fields) >= 2 && fields[len(fields)-2] == "--max-image-px":
+			n, err := strconv.Atoi(last)
+			if err != nil || n < 0 {
+				return opt, "", fmt.Errorf("--max-image-px takes a number of pixels, got %q", last)
+			}
+			opt.MaxImagePx = n
+			fields = fields[:len(fields)-1]
+		case last == "--max-image-px":
+			return opt, "", fmt.Errorf("--max-image-px takes a number of pixels")
+		default:
+			break flags
+		}
+		fields = fields[:len(fields)-1]
+	}
+	rest := strings.Join(fields, " ")
+	if force {
+		rest = strings.TrimSpace(rest + " --force")
+	}
+	return opt, rest, nil
 }
 
 // exportArgs reads the argument of /export: a path, empty for the default,

@@ -74,3 +74,49 @@ func TestExportUnsavedSession(t *testing.T) {
 		t.Errorf("the export of an unsaved session:\n%s", data)
 	}
 }
+
+// /export page writes the session as one HTML page, with its options
+// after the path; a bad --max-image-px is refused with what to type.
+func TestExportPage(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 160, 24)
+	send(tm, "hello there sk-ant-api03-abcdefghijklmnopqrstuv")
+	waitFor(t, tm, "end_turn")
+	path := filepath.Join(t.TempDir(), "talk.html")
+	send(tm, "/export page "+path+" --max-image-px x")
+	waitFor(t, tm, "--max-image-px takes a number of pixels")
+	send(tm, "/export page "+path+" --redact --no-thinking")
+	waitFor(t, tm, "exported to")
+	quit(t, tm)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "hello there [redacted]") || !strings.Contains(page, "Left out of this page: thinking") {
+		t.Errorf("the page:\n%.2000s", page)
+	}
+}
+
+// pageArgs reads the options of /export page after the path, in any
+// order, and leaves the path and --force to exportArgs.
+func TestPageArgs(t *testing.T) {
+	for _, tc := range []struct {
+		arg, rest string
+		redact    bool
+		px        int
+	}{
+		{"", "", false, 0},
+		{"my page.html --redact", "my page.html", true, 0},
+		{"out.html --force --max-image-px 800 --no-tools", "out.html --force", false, 800},
+		{"--redact --force", "--force", true, 0},
+	} {
+		opt, rest, err := pageArgs(tc.arg)
+		if err != nil || rest != tc.rest || opt.Redact != tc.redact || opt.MaxImagePx != tc.px {
+			t.Errorf("pageArgs(%q) = %+v, %q, %v", tc.arg, opt, rest, err)
+		}
+	}
+	if _, _, err := pageArgs("out.html --max-image-px"); err == nil {
+		t.Error("--max-image-px without a number")
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/picker"
+	"muse/ui/piped"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -86,6 +87,10 @@ type Options struct {
 	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
 	// the /mcp command; nil when there are none.
 	MCP *mcp.Manager
+	// Models, when set, returns the names /model completes from (the
+	// service's models list); it is called once, in the background, after
+	// the first frame.
+	Models func() []string
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
@@ -99,14 +104,21 @@ type Options struct {
 	// Notice is a line the status bar shows first, such as why the session
 	// asked for could not be opened.
 	Notice string
+	// Secrets are muse's credentials, which "/export page --redact" masks.
+	Secrets []string
 	// Notify is how a reply or image that took a while is announced when
 	// it is ready while the terminal is out of focus: "bell", "osc9",
 	// "osc777", or "" or "off" for not at all (see notifySeq).
 	Notify string
 	// Attach are attachments waiting above the input when the screen
-	// opens: the files of --attach, and what was piped into muse (cat
-	// notes.md | muse) as one named "stdin".
+	// opens: the files of --attach.
 	Attach []attach.File
+	// Stdin, when set, is what was piped into muse (cat notes.md | muse):
+	// read in the background while the screen runs, at most StdinLimit
+	// bytes, and attached as a file named "stdin" once it ends (see
+	// ui/piped).
+	Stdin      io.Reader
+	StdinLimit int64
 }
 
 // DemoWords are the words that show what the offline demo server does.
@@ -212,6 +224,9 @@ type Model struct {
 	// press within quitWindow quits.
 	quitAsked time.Time
 
+	// piped reads Options.Stdin while the screen runs.
+	piped piped.Model
+
 	// loading is set while the screen shows Options.Preview, until the
 	// writer's session replaces it; held are the key and mouse messages
 	// that arrived meanwhile, handled then.
@@ -287,6 +302,10 @@ func New(opts Options) Model {
 	if len(m.pending) > 0 && m.notice == "" {
 		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
 	}
+	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
+	if m.piped.Reading() && m.notice == "" {
+		m.notice = m.piped.View()
+	}
 	return m
 }
 
@@ -340,17 +359,27 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.MCP != nil {
 		mcpStart = tea.Batch(waitMCPStarted(m.opts.MCP), waitElicit(m.opts.MCP))
 	}
+	if load := m.opts.Models; load != nil {
+		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
+			time.Sleep(replayDelay) // after the first frame: it never waits for the list
+			slash.SetModels(load())
+			return nil
+		})
+	}
+	// What runs in the background whatever the screen opens with: the MCP
+	// servers' start, the models list, and the read of piped standard input.
+	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, mcpStart)
+		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)
 	}
 	if m.loading {
 		w := m.writer
 		return tea.Batch(func() tea.Msg {
 			time.Sleep(replayDelay)
 			return replayedMsg{w: w, s: w.Snapshot()}
-		}, mcpStart)
+		}, background)
 	}
-	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), mcpStart)
+	return tea.Batch(loadPreviews(m.conv.Entries(), m.previewer()), background)
 }
 
 // replayDelay is how long after the program starts the writer of a preview
@@ -463,6 +492,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice = msg.text
 		return m, nil
+	case piped.ReadMsg:
+		var cmd tea.Cmd
+		was := m.piped.View()
+		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
+			m.notice = m.piped.View()
+		}
+		return m, cmd
+	case piped.DoneMsg:
+		return m.pipedDone(msg)
 
 	// The session picker, and the sessions it opens.
 	case picker.ListedMsg, picker.ChangedMsg:
@@ -659,6 +697,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.edit.active() {
 			return m.stopEdit(), nil
 		}
+		if m.piped.Reading() {
+			var cmd tea.Cmd
+			m.piped, cmd = m.piped.Update(msg)
+			return m, cmd
+		}
 		if m.turn != nil {
 			return m.cancelTurn()
 		}
@@ -783,6 +826,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	if m.attaching > 0 {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
+		return m, nil
+	}
+	if m.piped.Reading() {
+		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
+		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
 		return m, nil
 	}
 	paths, _ := input.Mentions(text)

@@ -372,7 +372,7 @@ func (m Model) statusKey() string {
 
 func settingsKey(p session.Params) string {
 	var b strings.Builder
-	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences, p.ThinkingBudget, p.Image, p.ToolChoice)
+	fmt.Fprint(&b, p.Model, p.MaxTokens, p.System != "", p.StopSequences, p.ThinkingBudget, p.Thinking, p.Effort, p.Image, p.ToolChoice)
 	for _, f := range []*float64{p.Temperature, p.TopP} {
 		if f != nil {
 			fmt.Fprint(&b, *f)
@@ -501,7 +501,11 @@ func (m Model) settingsList() []setting {
 	p := m.params
 	model := sanitize.Line(p.Model)
 	list := []setting{{model, model}}
-	if p.ThinkingBudget > 0 {
+	switch {
+	case p.Thinking != "":
+		long := strings.TrimSpace("think " + p.Thinking + " " + p.Effort)
+		list = append(list, setting{long, strings.TrimSpace("θ " + p.Effort)})
+	case p.ThinkingBudget > 0:
 		list = append(list, setting{fmt.Sprintf("think %d", p.ThinkingBudget), "θ" + kilo(p.ThinkingBudget)})
 	}
 	if p.MaxTokens != 0 && p.MaxTokens != api.DefaultMaxTokens {

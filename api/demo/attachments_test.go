@@ -344,7 +344,8 @@ func TestAttachmentRefusals(t *testing.T) {
 	b64 := func(mediaType, data string) api.ContentBlock {
 		return api.ContentBlock{Type: api.BlockImage, Source: &api.Source{Type: api.SourceBase64, MediaType: mediaType, Data: data}}
 	}
-	big := base64.StdEncoding.EncodeToString(png[:6]) + strings.Repeat("A", (api.MaxImageBlockBytes+6)/3*4)
+	// 4 characters of base64 over 5 MiB: the service counts the base64.
+	big := base64.StdEncoding.EncodeToString(png[:6]) + strings.Repeat("A", api.MaxImageBlockBytes-8+4)
 	srv := newTestServer(t, Options{})
 	for _, tc := range []struct {
 		name string
@@ -355,7 +356,7 @@ func TestAttachmentRefusals(t *testing.T) {
 		{"bmp", withBlocks("hi", api.ImageBlock("image/bmp", png)), `messages.0.content.0: image media type "image/bmp" is not one of`},
 		{"not base64", withBlocks("hi", b64("image/png", "not base64!")), "messages.0.content.0: image data is not valid base64"},
 		{"jpeg said png", withBlocks("hi", api.ImageBlock("image/jpeg", png)), "messages.0.content.0: image is said to be image/jpeg but its bytes are image/png"},
-		{"over 5 MiB", withBlocks("hi", b64("image/png", big)), "messages.0.content.0: image is 5242890 bytes, over the limit of 5242880 (5 MiB)"},
+		{"over 5 MiB", withBlocks("hi", b64("image/png", big)), "messages.0.content.0: image is 5242884 bytes as base64, as sent, over the limit of 5242880 (5 MiB)"},
 		{"empty pdf", withBlocks("hi", api.DocumentBlock(api.MediaPDF, nil, "")), "messages.0.content.0: PDF data is empty"},
 		{"image from the assistant", chat("", map[string]any{"messages": []any{
 			map[string]any{"role": "user", "content": "hi"},

@@ -39,6 +39,9 @@ func (h *handler) generateImages(w http.ResponseWriter, r *http.Request) {
 	if !h.checkImageAuth(w, r) {
 		return
 	}
+	if !openAIImages(w, r) {
+		return
+	}
 	var req api.ImageRequest
 	if !decodeBody(w, r, &req) {
 		return

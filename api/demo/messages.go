@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -146,6 +147,9 @@ func validateMessageRequest(req *api.MessageRequest) string {
 		case "":
 			return "thinking.type: required"
 		}
+	}
+	if oc := req.OutputConfig; oc != nil && oc.Effort != "" && !slices.Contains(api.Efforts, oc.Effort) {
+		return fmt.Sprintf("output_config.effort: must be one of low, medium, high, max, got %q", oc.Effort)
 	}
 	for i, t := range req.Tools {
 		if t.Name == "" {

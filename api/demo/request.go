@@ -12,12 +12,13 @@ import (
 )
 
 // requestFields are the top-level fields of a message request that the demo
-// accepts: those of the interface document, and service_tier, which it
-// ignores. Like the real service, it refuses any other.
+// accepts: those of the interface document, output_config (the effort of
+// adaptive thinking), and service_tier, which it ignores. Like the real
+// service, it refuses any other.
 var requestFields = map[string]bool{
 	"model": true, "messages": true, "max_tokens": true, "system": true, "temperature": true,
 	"top_p": true, "top_k": true, "stream": true, "stop_sequences": true, "tools": true,
-	"tool_choice": true, "thinking": true, "metadata": true, "service_tier": true,
+	"tool_choice": true, "thinking": true, "output_config": true, "metadata": true, "service_tier": true,
 }
 
 // messageRequestWire is a message request as it arrives: system is a string

@@ -98,7 +98,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if allowMethod(w, r, http.MethodPost) {
 			h.messages(w, r)
 		}
-	case path == imagesPath:
+	case path == modelsPath:
+		if allowMethod(w, r, http.MethodGet) {
+			h.models(w, r)
+		}
+	case path == imagesPath, path == dashSyncPath:
 		if allowMethod(w, r, http.MethodPost) {
 			h.generateImages(w, r)
 		}

@@ -40,6 +40,33 @@ func TestBaseDirPerPlatform(t *testing.T) {
 	}
 }
 
+// The index and the locks are never in the data folder, on any system.
+func TestMachineFoldersOutOfTheDataFolder(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	home := "/home/u"
+	for _, tc := range []struct {
+		goos        string
+		env         map[string]string
+		cache, lock string
+	}{
+		{"linux", map[string]string{"HOME": home}, "/home/u/.cache/muse", "/home/u/.local/state/muse/locks"},
+		{"linux", map[string]string{"HOME": home, "XDG_CACHE_HOME": "/c", "XDG_STATE_HOME": "/s"}, "/c/muse", "/s/muse/locks"},
+		{"linux", map[string]string{"HOME": home, "XDG_DATA_HOME": "/d", "XDG_CACHE_HOME": "/d", "XDG_STATE_HOME": "/d"}, "/d/muse-cache", "/d/muse-cache/locks"},
+		{"darwin", map[string]string{"HOME": home}, "/home/u/Library/Caches/muse", "/home/u/Library/Caches/muse/locks"},
+		{"windows", map[string]string{"LOCALAPPDATA": "/l"}, filepath.Join("/l", "muse-cache"), filepath.Join("/l", "muse-cache", "locks")},
+		{"linux", map[string]string{"XDG_DATA_HOME": "/d"}, "/d/muse-cache", "/d/muse-cache/locks"},
+	} {
+		cache, err := CacheDir(env(tc.env), tc.goos)
+		if err != nil || cache != filepath.FromSlash(tc.cache) && cache != tc.cache {
+			t.Errorf("%s %v: CacheDir %q, %v; want %q", tc.goos, tc.env, cache, err, tc.cache)
+		}
+		lock, err := LockDir(env(tc.env), tc.goos)
+		if err != nil || lock != filepath.FromSlash(tc.lock) && lock != tc.lock {
+			t.Errorf("%s %v: LockDir %q, %v; want %q", tc.goos, tc.env, lock, err, tc.lock)
+		}
+	}
+}
+
 func TestSessionsDirFromTheEnvironment(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)

@@ -1,5 +1,6 @@
 // Package index is the full-text index of muse's sessions: a SQLite file
-// (index.sqlite, beside the journals) with an FTS5 table of the text of
+// (index.sqlite, in the store's cache folder, session.Store.CacheDir, never
+// beside the journals a sync engine copies) with an FTS5 table of the text of
 // every entry of every branch, and what a session list shows of each
 // session. `muse sessions list`, `muse sessions search` and the chat
 // screen's picker read it.
@@ -15,6 +16,14 @@
 // background, off the writer's path; what a process reads of a journal that
 // changes before it is written is not written, so that an index never goes
 // back to an older journal.
+//
+// The index never makes the user wait: a write waits at most lockWait for
+// another's lock on the file (another muse's rebuild, an sqlite3 shell in
+// a transaction), and then gives up with an error IsBusy knows. The
+// index is then read as it was (WAL readers never wait for a writer), and
+// Stale says so; callers that must be current read the journals instead.
+// A cache folder muse may not write gets an index of the process's own,
+// in a temporary folder removed on Close.
 package index
 
 import (
@@ -27,21 +36,24 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite" // the pure-Go SQLite driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"muse/session"
 	"muse/session/internal/fileio"
 )
 
-// FileName is the name of the index file in the store's directory.
+// FileName is the name of the index file in the store's cache folder.
 const FileName = "index.sqlite"
 
 // version is the schema of the index, and of what its rows hold, kept in
 // PRAGMA user_version; a file of another version is rebuilt. 4: titles
 // that are not the first prompt have rows, image prompts count as turns.
-const version = 4
+// 5: the look notes the stamp of the lock folder too.
+const version = 5
 
 // schema creates the tables of an empty index. entries holds one row per
 // entry of every branch; texts, an FTS5 table without content of its own,
@@ -93,6 +105,10 @@ CREATE TABLE look(
 	dir_ctime INTEGER NOT NULL,
 	dir_dev INTEGER NOT NULL,
 	dir_ino INTEGER NOT NULL,
+	locks_mtime INTEGER NOT NULL,
+	locks_ctime INTEGER NOT NULL,
+	locks_dev INTEGER NOT NULL,
+	locks_ino INTEGER NOT NULL,
 	locked TEXT NOT NULL,
 	at INTEGER NOT NULL
 );
@@ -108,16 +124,73 @@ type Index struct {
 	// syncMu makes one Sync at a time, so two never read the same journal
 	// for the same update.
 	syncMu sync.Mutex
+	// stale is set when the last Sync gave up on another's lock.
+	stale atomic.Bool
+	// private, when not "", is the temporary folder of an index of this
+	// process's own (see Open), removed by Close.
+	private string
 }
 
-// Open opens the index of store, creating it (mode 0600) when it is
-// missing, and replacing a file that is of another version or not an index
-// with an empty one. It reads no journal: Sync brings the index up to date.
+// lockWait is the most a statement waits for another connection's lock on
+// the index: another muse's update takes some milliseconds, and is waited
+// for; a rebuild, or a lock someone holds, is not.
+const lockWait = 250 * time.Millisecond
+
+// Open opens the index of store, in its cache folder, creating it (mode
+// 0600) when it is missing, and replacing a file that is of another
+// version or not an index with an empty one. It reads no journal: Sync
+// brings the index up to date. An index an older muse kept beside the
+// journals is removed: it is derived, and the cache holds it now.
+//
+// When the cache folder cannot hold an index (muse may only read it), the
+// index is one of the process's own, in a temporary folder: Private says
+// so, and Close removes it.
 func Open(store *session.Store) (*Index, error) {
-	path := filepath.Join(store.Dir(), FileName)
+	return openPlace(store, true)
+}
+
+// ErrNotKept is OpenKept's error when the cache folder cannot hold the
+// index.
+var ErrNotKept = errors.New("the cache folder cannot hold the index")
+
+// openPlace is Open; private says whether an index of the process's own
+// may stand in for one the cache folder cannot hold, else ErrNotKept.
+func openPlace(store *session.Store, private bool) (*Index, error) {
+	dir := store.CacheDir()
+	if dir != store.Dir() {
+		removeFiles(filepath.Join(store.Dir(), FileName)) // an older muse's; not there, or in a folder muse may only read, it stays
+	}
+	ix, err := openIn(store, dir)
+	if err == nil || IsBusy(err) {
+		return ix, err // busy: another writes it, and it is no worse for that
+	}
+	if !private {
+		return nil, fmt.Errorf("%w: %w", ErrNotKept, err)
+	}
+	tmp, terr := os.MkdirTemp("", "muse-index-")
+	if terr != nil {
+		return nil, fmt.Errorf("%w (and no temporary folder for one: %v)", err, terr)
+	}
+	if ix, terr = open(store, filepath.Join(tmp, FileName)); terr != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("%w (and in a temporary folder: %v)", err, terr)
+	}
+	ix.private = tmp
+	return ix, nil
+}
+
+// openIn opens the index in the folder dir, making the folder.
+func openIn(store *session.Store, dir string) (*Index, error) {
+	path := filepath.Join(dir, FileName)
+	if err := fileio.MakeDir(dir); err != nil {
+		return nil, fmt.Errorf("open index in %s: %w", dir, err)
+	}
 	ix, err := open(store, path)
 	if err == nil {
 		return ix, nil
+	}
+	if IsBusy(err) {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	// Of another version, foreign or corrupt: it is only derived, so
 	// start again.
@@ -133,9 +206,23 @@ func Open(store *session.Store) (*Index, error) {
 
 // OpenCurrent opens the index of store and brings it up to date with the
 // journals (see Sync), telling progress how far it got. An index found
-// damaged while it is read is rebuilt from the journals.
+// damaged while it is read is rebuilt from the journals. When another
+// holds the index's lock, it is returned as it was, with Stale set.
 func OpenCurrent(store *session.Store, progress Progress) (*Index, error) {
-	ix, err := Open(store)
+	return openUpToDate(store, progress, true)
+}
+
+// OpenKept is OpenCurrent, but never builds an index of the process's
+// own: when the cache folder cannot hold the index, it fails with an error
+// wrapping ErrNotKept. A list, which the journals give as fast, has no use
+// for an index built from them all for one look.
+func OpenKept(store *session.Store, progress Progress) (*Index, error) {
+	return openUpToDate(store, progress, false)
+}
+
+// openUpToDate is OpenCurrent, with openPlace's private.
+func openUpToDate(store *session.Store, progress Progress, private bool) (*Index, error) {
+	ix, err := openPlace(store, private)
 	if err != nil {
 		return nil, err
 	}
@@ -145,16 +232,35 @@ func OpenCurrent(store *session.Store, progress Progress) (*Index, error) {
 		if err := removeFiles(ix.path); err != nil {
 			return nil, fmt.Errorf("remove the damaged index: %w", err)
 		}
-		if ix, err = Open(store); err != nil {
+		if ix, err = openPlace(store, private); err != nil {
 			return nil, err
 		}
 		_, err = ix.Sync(progress)
+	}
+	if IsBusy(err) {
+		return ix, nil // Stale says so
 	}
 	if err != nil {
 		ix.Close()
 		return nil, err
 	}
 	return ix, nil
+}
+
+// Stale reports whether the last Sync gave up because another held the
+// index's lock: the index is as it was before, and may miss the newest
+// changes of the journals.
+func (ix *Index) Stale() bool { return ix.stale.Load() }
+
+// Private reports whether the index is one of this process's own, in a
+// temporary folder, because the cache folder could not hold one.
+func (ix *Index) Private() bool { return ix.private != "" }
+
+// IsBusy reports whether err says another connection held the index's
+// lock for longer than the index waits (lockWait).
+func IsBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // errVersion is an index file of another version, or of another program.
@@ -189,7 +295,7 @@ func open(store *session.Store, path string) (*Index, error) {
 	// The WAL is kept when the last connection closes, emptied: its
 	// creation and removal would change the directory's stamp, and a Sync
 	// would then stat every journal.
-	dsn := "file:" + path + "?_pragma=busy_timeout(60000)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(4194304)&_txlock=immediate"
+	dsn := "file:" + path + fmt.Sprintf("?_pragma=busy_timeout(%d)&", lockWait.Milliseconds()) + "_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(4194304)&_txlock=immediate"
 	inner, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
@@ -297,9 +403,13 @@ func removeFiles(path string) error {
 // Path returns the index file's path.
 func (ix *Index) Path() string { return ix.path }
 
-// Close closes the index.
+// Close closes the index; a private one is removed.
 func (ix *Index) Close() error {
-	if err := ix.db.Close(); err != nil {
+	err := ix.db.Close()
+	if ix.private != "" {
+		err = errors.Join(err, os.RemoveAll(ix.private))
+	}
+	if err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
 	return nil
@@ -312,7 +422,7 @@ func IsDamaged(err error) bool { return corrupt(err) }
 // Remove removes the index of store, with its WAL, closed by its users.
 // Nothing is lost: the next OpenCurrent builds it from the journals.
 func Remove(store *session.Store) error {
-	if err := removeFiles(filepath.Join(store.Dir(), FileName)); err != nil {
+	if err := removeFiles(filepath.Join(store.CacheDir(), FileName)); err != nil {
 		return fmt.Errorf("remove the index: %w", err)
 	}
 	return nil

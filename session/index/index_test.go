@@ -23,11 +23,18 @@ import (
 // newStore opens a store in a fresh directory.
 func newStore(t *testing.T) *session.Store {
 	t.Helper()
-	s, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	s, err := storeIn(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// storeIn opens the store of a machine whose folders are under base: its
+// sessions in data/sessions, its index in cache, its locks in
+// state/locks, as muse lays them out.
+func storeIn(base string) (*session.Store, error) {
+	return session.OpenAt(filepath.Join(base, "data", "sessions"), session.Places{Cache: filepath.Join(base, "cache"), Locks: filepath.Join(base, "state", "locks")})
 }
 
 // openCurrent opens the index of store, up to date, closed with the test.

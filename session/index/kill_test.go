@@ -6,11 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
-
-	"muse/session"
 )
 
 // envChild, when set, makes the test binary the child of
@@ -39,7 +38,7 @@ func (childT) Fatal(args ...any) {
 // child changes the sessions in dir at random, seeded with seed, forever,
 // and says "ready" once the index holds something.
 func child(dir, seed string) {
-	store, err := session.Open(dir)
+	store, err := storeIn(dir)
 	if err != nil {
 		childT{}.Fatal(err)
 	}
@@ -64,7 +63,7 @@ func TestKilledAtRandomMoments(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	for round := range 5 {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), envChild+"="+store.Dir(), fmt.Sprintf("%s_SEED=%d", envChild, round))
+		cmd.Env = append(os.Environ(), envChild+"="+filepath.Dir(filepath.Dir(store.Dir())), fmt.Sprintf("%s_SEED=%d", envChild, round))
 		cmd.Stderr = os.Stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {

@@ -138,8 +138,19 @@ const (
 	maxDepth = 10
 )
 
+// MaxQueryBytes is the longest query searched: far more than 200 words,
+// and short of what would cost the parser and SQLite more than a
+// keystroke's time.
+const MaxQueryBytes = 4096
+
 // parseQuery reads the query q.
 func parseQuery(q string) (*parsed, error) {
+	if len(q) > MaxQueryBytes {
+		return nil, &SyntaxError{Msg: fmt.Sprintf("it is %d bytes, more than the %d a query may hold: search for a few words of it", len(q), MaxQueryBytes)}
+	}
+	if i := strings.IndexByte(q, 0); i >= 0 {
+		return nil, &SyntaxError{Msg: fmt.Sprintf("it holds a NUL byte (at byte %d), which no session's text holds: leave it out", i+1)}
+	}
 	toks, err := lex(q)
 	if err != nil {
 		return nil, err

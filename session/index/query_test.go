@@ -56,6 +56,9 @@ func TestQuerySyntaxErrors(t *testing.T) {
 		`   `:                                   "nothing to search for",
 		strings.Repeat("a OR ", maxTerms) + "a": "201 words and phrases are more than the 200",
 		strings.Repeat("(", maxDepth+1) + "a" + strings.Repeat(")", maxDepth+1): "more than 10 ( inside each other",
+		strings.Repeat("word ", 1<<20/5):                                        "1048575 bytes, more than the 4096 a query may hold",
+		strings.Repeat("x", MaxQueryBytes+1):                                    "4097 bytes",
+		"zebra\x00":                                                             "NUL byte (at byte 6)",
 	} {
 		_, err := parseQuery(q)
 		if !IsSyntax(err) || !strings.Contains(err.Error(), want) {

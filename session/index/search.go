@@ -383,13 +383,17 @@ func (ix *Index) List() ([]session.Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list sessions from the index: %w", err)
 	}
-	slices.SortFunc(out, func(a, b session.Info) int {
-		if c := b.Updated.Compare(a.Updated); c != 0 {
-			return c
-		}
-		return strings.Compare(b.ID, a.ID)
-	})
+	slices.SortFunc(out, newestFirst)
 	return out, nil
+}
+
+// newestFirst orders sessions the most recently updated first, as
+// session.Store.List does.
+func newestFirst(a, b session.Info) int {
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	return strings.Compare(b.ID, a.ID)
 }
 
 // snippetFrom is how much of an entry's text its snippet is cut from: a

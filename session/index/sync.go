@@ -52,6 +52,7 @@ func (ix *Index) Sync(progress Progress) (int, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
 	n, err := ix.sync(progress)
+	ix.stale.Store(IsBusy(err))
 	if err != nil {
 		return n, fmt.Errorf("update index: %w", err)
 	}
@@ -77,8 +78,9 @@ func (ix *Index) noted() (look, bool, error) {
 	var l look
 	var locked string
 	var at, dev, ino int64
-	err := ix.db.QueryRow("SELECT dir_mtime, dir_ctime, dir_dev, dir_ino, locked, at FROM look").
-		Scan(&l.dir.MTime, &l.dir.CTime, &dev, &ino, &locked, &at)
+	var ldev, lino int64
+	err := ix.db.QueryRow("SELECT dir_mtime, dir_ctime, dir_dev, dir_ino, locks_mtime, locks_ctime, locks_dev, locks_ino, locked, at FROM look").
+		Scan(&l.dir.MTime, &l.dir.CTime, &dev, &ino, &l.dir.LocksMTime, &l.dir.LocksCTime, &ldev, &lino, &locked, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, false, nil
 	}
@@ -86,6 +88,7 @@ func (ix *Index) noted() (look, bool, error) {
 		return l, false, err
 	}
 	l.dir.Dev, l.dir.Ino = uint64(dev), uint64(ino) // stored as their bits
+	l.dir.LocksDev, l.dir.LocksIno = uint64(ldev), uint64(lino)
 	l.locked = strings.Fields(locked)
 	l.at = time.Unix(0, at)
 	return l, true, nil
@@ -169,8 +172,10 @@ func (ix *Index) fullSync(progress Progress) (int, error) {
 		return len(stale), err
 	}
 	settled := ix.now().Sub(time.Unix(0, scan.Dir.MTime)) >= settle
-	if scan.Dir.CTime != 0 {
-		settled = settled && ix.now().Sub(time.Unix(0, scan.Dir.CTime)) >= settle
+	for _, t := range []int64{scan.Dir.CTime, scan.Dir.LocksMTime, scan.Dir.LocksCTime} {
+		if t != 0 {
+			settled = settled && ix.now().Sub(time.Unix(0, t)) >= settle
+		}
 	}
 	if !scan.Steady || !settled || res.skipped > 0 {
 		return len(stale), nil // looked at again next time
@@ -181,8 +186,8 @@ func (ix *Index) fullSync(progress Progress) (int, error) {
 			return err
 		}
 		d := scan.Dir
-		_, err := tx.Exec("INSERT INTO look(dir_mtime, dir_ctime, dir_dev, dir_ino, locked, at) VALUES (?,?,?,?,?,?)",
-			d.MTime, d.CTime, int64(d.Dev), int64(d.Ino), strings.Join(scan.Locked, " "), ix.now().UnixNano())
+		_, err := tx.Exec("INSERT INTO look(dir_mtime, dir_ctime, dir_dev, dir_ino, locks_mtime, locks_ctime, locks_dev, locks_ino, locked, at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+			d.MTime, d.CTime, int64(d.Dev), int64(d.Ino), d.LocksMTime, d.LocksCTime, int64(d.LocksDev), int64(d.LocksIno), strings.Join(scan.Locked, " "), ix.now().UnixNano())
 		return err
 	})
 }

@@ -2,6 +2,8 @@ package index
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,10 +15,18 @@ import (
 // Updater and the picker's searches.
 type Shared struct {
 	store *session.Store
-	once  sync.Once
+	mu    sync.Mutex // held while the index is opened
+	state int        // unopened, opened or closed
 	ix    *Index
 	err   error
 }
+
+// The states of a Shared.
+const (
+	unopened = iota
+	opened
+	closed
+)
 
 // NewShared returns the index of store, to be opened on first use.
 func NewShared(store *session.Store) *Shared {
@@ -24,16 +34,57 @@ func NewShared(store *session.Store) *Shared {
 }
 
 // Get returns the index, opening it and syncing it with the journals the
-// first time; a failure is kept and returned to every caller.
+// first time; a failure is kept and returned to every caller. An index
+// another held the lock of is returned as it was, with Stale set.
 func (s *Shared) Get() (*Index, error) {
-	s.once.Do(func() { s.ix, s.err = OpenCurrent(s.store, nil) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch s.state {
+	case unopened:
+		s.ix, s.err = OpenCurrent(s.store, nil)
+		s.state = opened
+	case closed:
+		return nil, errClosed
+	}
 	return s.ix, s.err
 }
 
-// close closes the index if it was opened.
+// errClosed is Get's error once the index is closed.
+var errClosed = errors.New("index closed")
+
+// open returns the index if it is open now, without opening it, nor
+// waiting while another goroutine opens it.
+func (s *Shared) open() *Index {
+	if !s.mu.TryLock() {
+		return nil
+	}
+	defer s.mu.Unlock()
+	if s.state != opened {
+		return nil
+	}
+	return s.ix
+}
+
+// close closes the index if it was opened, and never opens it after. It
+// does not wait for a goroutine opening it: the index is closed once that
+// one is done.
 func (s *Shared) close() error {
-	s.once.Do(func() { s.err = errors.New("index closed") }) // never opens it now
-	if s.ix == nil {
+	if !s.mu.TryLock() {
+		go func() {
+			s.mu.Lock()
+			s.closeLocked()
+		}()
+		return nil
+	}
+	return s.closeLocked()
+}
+
+// closeLocked is close, with s.mu held, which it releases.
+func (s *Shared) closeLocked() error {
+	defer s.mu.Unlock()
+	prev := s.state
+	s.state = closed
+	if prev != opened || s.ix == nil {
 		return nil
 	}
 	return s.ix.Close()
@@ -48,6 +99,8 @@ func (s *Shared) close() error {
 //
 // A failure to update the index is never the writer's: the index is left
 // as it was, and its stamps tell the next Sync to read those journals.
+// While another holds the index's lock, the changes are kept and tried
+// again Delay later.
 type Updater struct {
 	shared *Shared
 	store  *session.Store
@@ -121,28 +174,31 @@ func (u *Updater) run() {
 
 // Flush writes the changes gathered so far to the index now, and returns
 // the error of doing so, if any.
-func (u *Updater) Flush() error {
+func (u *Updater) Flush() error { return u.flush(u.shared.Get) }
+
+// flush writes the changes gathered so far to the index get returns.
+func (u *Updater) flush(get func() (*Index, error)) error {
 	u.ioMu.Lock()
 	defer u.ioMu.Unlock()
 	u.mu.Lock()
-	ids := make([]string, 0, len(u.dirty))
-	for id := range u.dirty {
-		ids = append(ids, id)
-	}
+	ids := slices.Collect(maps.Keys(u.dirty))
 	clear(u.dirty)
 	u.mu.Unlock()
 	if len(ids) == 0 {
 		return nil
 	}
-	ix, err := u.shared.Get()
+	ix, err := get()
 	var changed []string
 	if err == nil {
 		changed, err = ix.Update(ids)
 	}
+	if IsBusy(err) {
+		changed = ids // another holds the lock: later
+	}
 	u.mu.Lock()
 	u.err = err
 	for _, id := range changed {
-		u.dirty[id] = true // changed while it was read: again
+		u.dirty[id] = true // changed while it was read, or not written: again
 	}
 	u.mu.Unlock()
 	if len(changed) > 0 {
@@ -152,11 +208,16 @@ func (u *Updater) Flush() error {
 }
 
 // Close stops the updater: it stops listening to the store, writes what
-// it gathered, and closes the index.
+// it gathered if the index is open, and closes the index. It never opens
+// the index, nor waits more than lockWait for another's lock: what is not
+// written, the next Sync reads from the journals.
 func (u *Updater) Close() error {
 	u.store.OnChange(nil)
 	close(u.stop)
 	<-u.done
-	err := u.Flush()
+	var err error
+	if ix := u.shared.open(); ix != nil {
+		err = u.flush(func() (*Index, error) { return ix, nil })
+	}
 	return errors.Join(err, u.shared.close())
 }

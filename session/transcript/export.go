@@ -87,7 +87,7 @@ func export(sess *session.Session, format string, w io.Writer, clean func(format
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		c := *sess
-		c.Created, c.Updated = times(sess)
+		c.Created, c.Updated = Times(sess)
 		if all {
 			c.Entries = sess.All
 		}
@@ -113,10 +113,10 @@ func export(sess *session.Session, format string, w io.Writer, clean func(format
 	return nil
 }
 
-// times returns when sess was created and last updated. A zero Created falls
+// Times returns when sess was created and last updated. A zero Created falls
 // back to the earliest entry time, a zero Updated to the latest entry time
 // or else to the creation time; either stays zero when nothing is known.
-func times(sess *session.Session) (created, updated time.Time) {
+func Times(sess *session.Session) (created, updated time.Time) {
 	created, updated = sess.Created, sess.Updated
 	if !created.IsZero() && !updated.IsZero() {
 		return created, updated
@@ -153,7 +153,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 // and updated, and its model. A time that is not known is left out.
 func header(sess *session.Session) string {
 	var parts []string
-	created, updated := times(sess)
+	created, updated := Times(sess)
 	if !created.IsZero() {
 		parts = append(parts, "created "+stamp(created))
 	}
@@ -175,9 +175,9 @@ func statusNote(status string) string {
 	return ""
 }
 
-// errorLine describes a failed request as "Error 529 overloaded_error:
+// ErrorLine describes a failed request as "Error 529 overloaded_error:
 // message (request req_1)", with the markup of md around "Error ...".
-func errorLine(info *session.ErrorInfo, requestID string, md bool) string {
+func ErrorLine(info *session.ErrorInfo, requestID string, md bool) string {
 	head := "Error"
 	if info.Status != 0 {
 		head += fmt.Sprintf(" %d", info.Status)
@@ -310,7 +310,7 @@ func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.En
 	case session.KindTool:
 		b.WriteString("## Tool results\n")
 		for _, r := range e.ToolResults {
-			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+			fmt.Fprintf(b, "\n**%s** (%s)\n\n```\n%s\n```\n", oneLine(r.Name), ToolHow(r), trimNL(r.Output))
 			writeMarkdownAttachments(b, sess, r.Images, files)
 		}
 	default:
@@ -349,7 +349,7 @@ func writeMarkdownReply(b *strings.Builder, sess *session.Session, e *session.En
 					fmt.Fprintf(b, "\n<details>\n<summary>Thinking</summary>\n\n%s\n\n</details>\n", trimNL(c.Thinking))
 				}
 			case api.BlockToolUse:
-				input, cut := toolInput(e, i, c)
+				input, cut := ToolInput(e, i, c)
 				note := ""
 				if cut {
 					note = " (input cut short, never run)"
@@ -370,9 +370,9 @@ func writeMarkdownReply(b *strings.Builder, sess *session.Session, e *session.En
 	}
 }
 
-// toolInput returns the input of the tool call c, block i of e, as text, and
+// ToolInput returns the input of the tool call c, block i of e, as text, and
 // whether it was cut short.
-func toolInput(e *session.Entry, i int, c api.ContentBlock) (string, bool) {
+func ToolInput(e *session.Entry, i int, c api.ContentBlock) (string, bool) {
 	if raw, ok := e.Truncated[i]; ok {
 		return raw, true
 	}
@@ -383,7 +383,7 @@ func toolInput(e *session.Entry, i int, c api.ContentBlock) (string, bool) {
 }
 
 func writeMarkdownError(b *strings.Builder, info *session.ErrorInfo, requestID string) {
-	s := errorLine(info, requestID, true)
+	s := ErrorLine(info, requestID, true)
 	if info.Hint != "" {
 		s += "\n\n" + info.Hint
 	}
@@ -503,8 +503,8 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// toolHow says how a tool call was answered: allowed or not, and its exit code.
-func toolHow(r session.ToolResult) string {
+// ToolHow says how a tool call was answered: allowed or not, and its exit code.
+func ToolHow(r session.ToolResult) string {
 	how := r.Approval
 	if how == "" {
 		how = "answered"

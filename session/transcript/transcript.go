@@ -78,7 +78,7 @@ func writeTextEntry(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 		writeTextImage(b, sess, e)
 	case session.KindTool:
 		for _, r := range e.ToolResults {
-			fmt.Fprintf(b, "tool %s (%s):\n%s\n", oneLine(r.Name), toolHow(r), trimNL(r.Output))
+			fmt.Fprintf(b, "tool %s (%s):\n%s\n", oneLine(r.Name), ToolHow(r), trimNL(r.Output))
 		}
 	default:
 		if e.Text != "" {
@@ -109,7 +109,7 @@ func writeTextReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 					fmt.Fprintf(b, "[thinking]\n%s\n[end of thinking]\n", trimNL(c.Thinking))
 				}
 			case api.BlockToolUse:
-				input, cut := toolInput(e, i, c)
+				input, cut := ToolInput(e, i, c)
 				note := ""
 				if cut {
 					note = ", input cut short, never run"
@@ -131,7 +131,7 @@ func writeTextReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 }
 
 func writeTextError(b *bufio.Writer, info *session.ErrorInfo, requestID string) {
-	b.WriteString(trimNL(errorLine(info, requestID, false)) + "\n")
+	b.WriteString(trimNL(ErrorLine(info, requestID, false)) + "\n")
 	if info.Hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", trimNL(info.Hint))
 	}

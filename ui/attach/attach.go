@@ -53,9 +53,19 @@ const (
 	// MaxSentSide is the longest side, in pixels, of an image as sent: a
 	// larger one is scaled down to it, as the Messages API would do anyway.
 	MaxSentSide = 1568
-	// MaxSentImageBytes is the largest image sent, in bytes: the Messages
-	// API's limit on an image.
-	MaxSentImageBytes = 5 << 20
+	// MaxSourceSide is the longest side, in pixels, of an image attached:
+	// twice the 8000 px the Messages API takes a side, room for a
+	// panorama, and small enough that a row costs little to decode and
+	// scale (a PNG of 40,000,000×1 px, within MaxImagePixels, took 1 GB).
+	MaxSourceSide = 16384
+	// MaxAspect is how many times as long as it is wide an image scaled
+	// down to MaxSentSide may be: one longer would go out as a sliver of
+	// a few pixels (a 40,000,000×1 px one went out as 1568×1).
+	MaxAspect = 100
+	// MaxSentImageBytes is the largest image sent, in bytes: 3.75 MiB,
+	// whose base64 is the 5 MiB the Messages API takes an image (it
+	// counts the base64).
+	MaxSentImageBytes = api.MaxImageBlockBytes / 4 * 3
 	// MaxPDFBytes is the largest PDF attached, in bytes: sent as base64
 	// (4/3 of it), it must fit the service's 32 MB request.
 	MaxPDFBytes = 22 << 20
@@ -122,7 +132,7 @@ func FromBytes(name string, data []byte) (File, error) {
 	}
 	switch k.kind {
 	case session.AttachImage:
-		return prepareImage(name, data, k.mediaType, MaxSentImageBytes)
+		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide)
 	case session.AttachDocument:
 		return File{Attachment: session.Attachment{
 			Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data)),

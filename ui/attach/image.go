@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
@@ -30,100 +29,11 @@ var formatNames = map[string]string{
 	"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WebP",
 }
 
-// MaxDecodedBytes bounds the memory an image takes decoded: a small PNG of
-// 16 bits a channel and 40 megapixels would take 320 MB.
-const MaxDecodedBytes = 200 << 20
-
-// bytesPerPixel is what a pixel of the colour model takes decoded.
-func bytesPerPixel(m color.Model) int {
-	switch m {
-	case color.RGBA64Model, color.NRGBA64Model:
-		return 8
-	case color.Gray16Model:
-		return 2
-	case color.GrayModel, color.AlphaModel:
-		return 1
-	case color.YCbCrModel:
-		return 2 // 4:2:0 and 4:2:2 planes; 4:4:4 is 3
-	}
-	return 4
-}
-
-// decodeCost is about how many bytes decoding data takes, from its
-// header: its pixels by bytesPerPixel, but a JPEG by its own planes, and
-// a progressive JPEG's 4 bytes a pixel of each plane's coefficients, which
-// Go's decoder keeps until the end (a 466 KB one of 6300×6300 px took
-// 620 MB).
-func decodeCost(mediaType string, data []byte, cfg image.Config) int64 {
-	px := int64(cfg.Width) * int64(cfg.Height)
-	if mediaType == "image/jpeg" {
-		planes, progressive, ok := jpegPlanes(data)
-		switch {
-		case !ok: // a header Go reads and this does not: the worst it can be
-			return px * 3 * 5
-		case progressive:
-			return planes * 5
-		}
-		return planes
-	}
-	return px * int64(bytesPerPixel(cfg.ColorModel))
-}
-
-// jpegPlanes reads a JPEG's frame header: the pixels of all its planes,
-// each rounded up to whole 8×8 blocks, and whether it is progressive.
-func jpegPlanes(data []byte) (planes int64, progressive, ok bool) {
-	for i := 2; i+4 <= len(data); {
-		if data[i] != 0xFF {
-			i++ // junk between segments, which Go's decoder skips too
-			continue
-		}
-		m := data[i+1]
-		switch {
-		case m == 0xFF: // fill
-			i++
-			continue
-		case m == 0x01 || m >= 0xD0 && m <= 0xD8:
-			i += 2
-			continue
-		}
-		n := int(data[i+2])<<8 | int(data[i+3])
-		if n < 2 {
-			return 0, false, false // a segment's length counts its own two bytes
-		}
-		isSOF := m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC
-		if !isSOF {
-			i += 2 + n
-			continue
-		}
-		seg := data[i+4 : min(len(data), i+2+n)]
-		if len(seg) < 6 {
-			return 0, false, false
-		}
-		h, w, nf := int64(seg[1])<<8|int64(seg[2]), int64(seg[3])<<8|int64(seg[4]), int(seg[5])
-		if len(seg) < 6+3*nf || nf == 0 {
-			return 0, false, false
-		}
-		var hmax, vmax int64 = 1, 1
-		for c := range nf {
-			hv := seg[6+3*c+1]
-			hmax, vmax = max(hmax, int64(hv>>4)), max(vmax, int64(hv&15))
-		}
-		for c := range nf {
-			hv := seg[6+3*c+1]
-			cw := (w*int64(max(hv>>4, 1)) + hmax - 1) / hmax
-			ch := (h*int64(max(hv&15, 1)) + vmax - 1) / vmax
-			planes += (cw + 7) / 8 * 8 * ((ch + 7) / 8 * 8)
-		}
-		progressive = m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE
-		return planes, progressive, true
-	}
-	return 0, false, false
-}
-
 // prepareImage prepares the image data of mediaType: sent as it is when it
-// is within the limits of what is sent (MaxSentSide, and limit bytes),
-// else decoded, scaled down and encoded again.
-func prepareImage(name string, data []byte, mediaType string, limit int) (File, error) {
+// is within the limits of what is sent (side pixels a side, MaxSentSide
+// for a request, and limit bytes), else decoded, scaled down and encoded
+// again.
+func prepareImage(name string, data []byte, mediaType string, limit, side int) (File, error) {
 	format := formatNames[mediaType]
 	cfg, err := decodeConfig(mediaType, data)
 	if err != nil {
@@ -132,25 +42,34 @@ func prepareImage(name string, data []byte, mediaType string, limit int) (File, 
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return File{}, refuse(name, "the %s image is empty (%d×%d px)", format, cfg.Width, cfg.Height)
 	}
+	if max(cfg.Width, cfg.Height) > MaxSourceSide {
+		return File{}, refuse(name, "an image of %d×%d px is over %d px a side: crop it or scale it down first",
+			cfg.Width, cfg.Height, MaxSourceSide)
+	}
 	if int64(cfg.Width)*int64(cfg.Height) > session.MaxImagePixels {
 		return File{}, refuse(name, "an image of %d×%d px is over the %s megapixel limit: scale it down first",
 			cfg.Width, cfg.Height, strconv.Itoa(session.MaxImagePixels/1_000_000))
 	}
-	if cost := decodeCost(mediaType, data, cfg); cost > MaxDecodedBytes {
+	if cost := session.DecodeCost(mediaType, data, cfg); cost > session.MaxDecodedBytes {
 		return File{}, refuse(name, "a %d×%d px image needs %d MB to decode, over muse's %d MB: save it smaller, as a baseline JPEG or with 8 bits a channel",
-			cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
+			cfg.Width, cfg.Height, cost>>20, session.MaxDecodedBytes>>20)
+	}
+	if long, short := max(cfg.Width, cfg.Height), min(cfg.Width, cfg.Height); long > side && long > MaxAspect*short {
+		w, h := fit(cfg.Width, cfg.Height, side)
+		return File{}, refuse(name, "an image of %d×%d px is more than %d times as long as it is wide: scaled to %d px it would be %d×%d, too thin to see; crop it or cut it into parts",
+			cfg.Width, cfg.Height, MaxAspect, side, w, h)
 	}
 	img, err := decode(mediaType, data)
 	if err != nil {
 		return File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
 	}
 	f := File{Attachment: session.Attachment{Name: name, Kind: session.AttachImage}}
-	if len(data) <= limit && max(cfg.Width, cfg.Height) <= MaxSentSide {
+	if len(data) <= limit && max(cfg.Width, cfg.Height) <= side {
 		f.MediaType, f.Bytes, f.Width, f.Height, f.Data = mediaType, int64(len(data)), cfg.Width, cfg.Height, data
 		return f, nil
 	}
 	b := img.Bounds()
-	w, h := fit(b.Dx(), b.Dy(), MaxSentSide)
+	w, h := fit(b.Dx(), b.Dy(), side)
 	var note string
 	if mediaType == "image/gif" && gifFrames(data) > 1 {
 		note = "first frame of an animated GIF, "

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"muse/session"
 	"muse/ui/internal/streamtest"
 )
 
@@ -84,8 +85,8 @@ func TestScaleGrayJPEG(t *testing.T) {
 // A large PNG stays a PNG, and keeps its transparency: averaging
 // transparent pixels with opaque ones does not darken the colour.
 func TestScalePNGKeepsAlpha(t *testing.T) {
-	m := image.NewNRGBA(image.Rect(0, 0, 3200, 10))
-	for y := range 10 {
+	m := image.NewNRGBA(image.Rect(0, 0, 3200, 40))
+	for y := range 40 {
 		for x := range 3200 {
 			if x <= 1600 { // left: opaque red; right: transparent black
 				m.SetNRGBA(x, y, color.NRGBA{255, 0, 0, 255})
@@ -96,7 +97,7 @@ func TestScalePNGKeepsAlpha(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.MediaType != "image/png" || f.Width != 1568 || f.Height != 5 || f.Note != "scaled from 3200×10 to 1568×5, sent as PNG" {
+	if f.MediaType != "image/png" || f.Width != 1568 || f.Height != 20 || f.Note != "scaled from 3200×40 to 1568×20, sent as PNG" {
 		t.Fatalf("got %+v", f.Attachment)
 	}
 	img := decoded(t, f)
@@ -134,7 +135,7 @@ func TestFlattenOnWhite(t *testing.T) {
 		}
 	}
 	const limit = 20 << 10
-	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit)
+	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit, MaxSentSide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestEncodeAgainToFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if f.MediaType != "image/png" || f.Width != 64 || f.Size != int64(len(big)) || f.Bytes > 64<<10 ||
-		f.Note != "encoded again to fit 5 MB, sent as PNG" {
+		f.Note != "encoded again to fit 3.8 MB, sent as PNG" {
 		t.Errorf("got %+v", f.Attachment)
 	}
 	decoded(t, f)
@@ -408,13 +409,13 @@ func TestJPEGDecodeCost(t *testing.T) {
 		return data
 	}
 	cfg := image.Config{Width: 6300, Height: 6300, ColorModel: color.YCbCrModel}
-	if got := decodeCost("image/jpeg", sof(0xC2, 0x11), cfg); got <= MaxDecodedBytes {
-		t.Errorf("progressive 4:4:4: %d MB, want over %d", got>>20, MaxDecodedBytes>>20)
+	if got := session.DecodeCost("image/jpeg", sof(0xC2, 0x11), cfg); got <= session.MaxDecodedBytes {
+		t.Errorf("progressive 4:4:4: %d MB, want over %d", got>>20, session.MaxDecodedBytes>>20)
 	}
-	if got := decodeCost("image/jpeg", sof(0xC0, 0x11), cfg); got > MaxDecodedBytes || got < 6300*6300*3/2 {
+	if got := session.DecodeCost("image/jpeg", sof(0xC0, 0x11), cfg); got > session.MaxDecodedBytes || got < 6300*6300*3/2 {
 		t.Errorf("baseline 4:2:0: %d MB", got>>20)
 	}
-	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20)
+	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20, MaxSentSide)
 	if err == nil || !strings.Contains(err.Error(), "needs") || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("progressive 4:4:4 was not refused for its memory: %v", err)
 	}
@@ -423,28 +424,7 @@ func TestJPEGDecodeCost(t *testing.T) {
 	junk := sof(0xC2, 0x11)
 	i := bytes.Index(junk, []byte{0xFF, 0xC2})
 	junk = append(junk[:i:i], append([]byte{0x00}, junk[i:]...)...)
-	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20); err == nil || !strings.Contains(err.Error(), "MB to decode") {
+	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20, MaxSentSide); err == nil || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("a junk byte let a progressive 4:4:4 through: %v", err)
-	}
-}
-
-// jpegPlanes reads any bytes without a panic, and every prefix of a real
-// JPEG's header.
-func TestJPEGPlanesAnyBytes(t *testing.T) {
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)), nil); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	for n := range len(data) {
-		jpegPlanes(data[:n])
-	}
-	for _, bad := range [][]byte{
-		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x00},
-		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x01, 0x08},
-		{0xFF, 0xD8, 0xFF, 0xC2, 0x00, 0x08, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
-		{0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x10, 0x00, 0x10, 0x01, 0x01, 0x00, 0x00},
-	} {
-		jpegPlanes(bad)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
@@ -152,6 +153,9 @@ func fail(env Env, err error) int {
 		return ExitUsage
 	case errors.As(err, &apiErr):
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Error()))
+		if apiErr.Status == http.StatusBadRequest || apiErr.Status == http.StatusNotFound {
+			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Hint()))
+		}
 		if apiErr.RequestID != "" {
 			fmt.Fprintf(env.Stderr, "muse: request id %s\n", sanitize.Line(apiErr.RequestID))
 		}
@@ -176,16 +180,26 @@ func sessionsDir(env Env) (string, error) {
 	return dir, nil
 }
 
-// openStore opens the session store at its default place.
+// openStore opens the session store at its default place, with its index
+// and locks in this machine's own folders (dirs.CacheDir, dirs.LockDir),
+// out of the data folder.
 func openStore(env Env) (*session.Store, error) {
 	dir, err := sessionsDir(env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := session.Open(dir)
+	var places session.Places
+	if places.Cache, err = dirs.CacheDir(env.dirGetenv(), env.goos); err != nil {
+		return nil, usagef("%v: set HOME (USERPROFILE on Windows) or XDG_CACHE_HOME", err)
+	}
+	if places.Locks, err = dirs.LockDir(env.dirGetenv(), env.goos); err != nil {
+		return nil, usagef("%v: set HOME (USERPROFILE on Windows) or XDG_STATE_HOME", err)
+	}
+	st, err := session.OpenAt(dir, places)
 	if err != nil {
 		return nil, fmt.Errorf("open the session directory: %w", err)
 	}
+	setMachine(env, st)
 	st.SetLister(indexLister(env, st))
 	return st, nil
 }
@@ -208,7 +222,7 @@ func readPiped(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read standard input: %w", err)
 	}
 	if int64(len(data)) > limit {
-		return nil, usagef("standard input is larger than %d MiB", limit>>20)
+		return nil, usagef("standard input is larger than %d MiB, muse's limit: pipe less of it (head -c), or save it to a file and attach part of it", limit>>20)
 	}
 	return data, nil
 }

@@ -21,7 +21,7 @@ type run struct {
 	stdout, stderr string
 }
 
-func runMain(t *testing.T, env map[string]string, stdin string, args ...string) run {
+func runMain(t testing.TB, env map[string]string, stdin string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if env == nil {
@@ -78,7 +78,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 	}{
 		{"no base url", map[string]string{}, []string{"-p", "x"}, 2, "set MUSE_BASE_URL"},
 		{"no model", map[string]string{"MUSE_BASE_URL": "http://127.0.0.1:1"}, []string{"-p", "x"}, 2, "set MUSE_MODEL"},
-		{"no credential", map[string]string{"MUSE_BASE_URL": "http://127.0.0.1:1", "MUSE_MODEL": "m"}, []string{"-p", "x"}, 2, "set MUSE_ACCESS_TOKEN"},
+		{"no credential", map[string]string{"MUSE_BASE_URL": "https://llm.example.com:1", "MUSE_MODEL": "m"}, []string{"-p", "x"}, 2, "set MUSE_ACCESS_TOKEN"},
 		{"bad url", map[string]string{"MUSE_BASE_URL": "ftp://x", "MUSE_MODEL": "m", "MUSE_API_KEY": "k"}, []string{"-p", "x"}, 2, "not an http(s) address"},
 		{"bad flag", nil, []string{"--bogus"}, 2, "unknown flag: --bogus"},
 		{"max tokens", nil, []string{"--demo", "-p", "x", "--max-tokens", "0"}, 2, "--max-tokens must be at least 1"},
@@ -185,7 +185,7 @@ func TestContinueAppendsToLatestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Entries) != 4 || back.Entries[2].Text != "again" || back.Entries[3].Message.Text() == "" || back.Entries[3].ID != "e4" {
+	if len(back.Entries) != 4 || back.Entries[2].Text != "again" || back.Entries[3].Message.Text() == "" || back.Entries[3].Parent != back.Entries[2].ID || back.Entries[2].Parent != "e2" {
 		t.Errorf("entries after -c -p: %+v", back.Entries)
 	}
 }

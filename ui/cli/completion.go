@@ -24,6 +24,9 @@ func (a *app) registerCompletions(root *cobra.Command) {
 	must(root.RegisterFlagCompletionFunc("profile", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return a.profileCompletions(toComplete), cobra.ShellCompDirectiveNoFileComp
 	}))
+	must(root.RegisterFlagCompletionFunc("model", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return a.modelCompletions(toComplete), cobra.ShellCompDirectiveNoFileComp
+	}))
 	must(root.RegisterFlagCompletionFunc("theme", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		// The names, and the shell's own completion of a theme file's path.
 		return theme.Names(), cobra.ShellCompDirectiveDefault

@@ -31,11 +31,22 @@ type config struct {
 	tools      []engine.Tool
 	maxRounds  int
 
+	// versionHeader is the one version header to send; "" sends both
+	// provider-version and anthropic-version.
 	versionHeader string
-	theme         string
-	notify        string // the profile's notify: how a long turn's end is announced out of focus
-	keys          map[string][]string
-	profile       string
+	// baseFrom says where baseURL came from, for messages.
+	baseFrom string
+	// insecureHTTP lets a credential go over plain http to another host.
+	insecureHTTP bool
+	// imageBaseURL is where image requests go, "" for baseURL; imageToken
+	// is its credential (never the chat's); imageAPI the API spoken.
+	imageBaseURL, imageToken, imageAPI string
+	// openAIImage holds the profile's OpenAI image settings.
+	openAIImage api.OpenAIImageOptions
+	theme       string
+	notify      string // the profile's notify: how a long turn's end is announced out of focus
+	keys        map[string][]string
+	profile     string
 
 	// noSave keeps sessions in memory only: --no-save, or save = false in
 	// the profile.
@@ -89,10 +100,16 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		}
 		return ""
 	}
+	base, anthropic := serviceAddress(f, getenv, prof)
 	c := &config{
-		baseURL:        first(f.baseURL, getenv("MUSE_BASE_URL"), prof.BaseURL),
+		baseURL:        base.value,
+		baseFrom:       base.from,
 		version:        first(f.version, getenv("MUSE_PROVIDER_VERSION"), prof.ProviderVersion, api.DefaultVersion),
-		versionHeader:  first(prof.VersionHeader, api.DefaultVersionHeader),
+		versionHeader:  prof.VersionHeader,
+		insecureHTTP:   allowInsecure(getenv, prof),
+		imageBaseURL:   first(getenv("MUSE_IMAGE_BASE_URL"), prof.ImageBaseURL),
+		imageAPI:       first(getenv("MUSE_IMAGE_API"), prof.ImageAPI),
+		openAIImage:    api.OpenAIImageOptions{Quality: prof.ImageQuality, Background: prof.ImageBackground, OutputFormat: prof.ImageOutputFormat},
 		imageModel:     first(f.imageModel, getenv("MUSE_IMAGE_MODEL"), prof.ImageModel),
 		demo:           f.demo,
 		theme:          first(flagValue(f, "theme", f.theme), prof.Theme, "auto"),
@@ -107,7 +124,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		stallTimeout:   timeLimit(f, "stall-timeout", f.stallTimeout, prof.StallTimeout, api.DefaultStallTimeout),
 	}
 	p := session.Params{
-		Model:         first(f.model, getenv("MUSE_MODEL"), prof.Model),
+		Model:         serviceModel(f, getenv, prof).value,
 		MaxTokens:     f.maxTokens,
 		System:        first(f.system, prof.System),
 		StopSequences: prof.StopSequences,
@@ -122,6 +139,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.ThinkingBudget != nil {
 		p.ThinkingBudget = *prof.ThinkingBudget
 	}
+	p.Thinking, p.Effort = prof.Thinking, prof.Effort
 	if prof.ImageSize != "" || prof.NegativePrompt != "" || prof.PromptExtend != nil || prof.Watermark != nil {
 		p.Image = &session.ImageParams{Size: prof.ImageSize, NegativePrompt: prof.NegativePrompt, PromptExtend: prof.PromptExtend, Watermark: prof.Watermark}
 	}
@@ -138,7 +156,16 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		p.TopK = api.Int(f.topK)
 	}
 	if f.set("thinking-budget") {
-		p.ThinkingBudget = f.thinkingBudget
+		p.ThinkingBudget, p.Thinking = f.thinkingBudget, ""
+	}
+	if f.set("thinking") {
+		p.ThinkingBudget, p.Thinking = 0, ""
+		if f.thinking == api.ThinkingAdaptive {
+			p.Thinking = api.ThinkingAdaptive
+		}
+	}
+	if f.set("effort") {
+		p.Effort = f.effort
 	}
 	if f.set("tool-choice") {
 		p.ToolChoice = f.toolChoice
@@ -168,7 +195,8 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		// Its models are its own: a profile's or MUSE_MODEL's names are
 		// for the real service, and only --model and --image-model change
 		// what the demo is asked for.
-		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", api.DefaultVersionHeader
+		c.token, c.apiKey, c.versionHeader = demo.DefaultToken, "", ""
+		c.imageBaseURL, c.imageAPI = "", "" // the demo serves its own images
 		c.params.Model = first(f.model, demoModel)
 		c.imageModel = first(f.imageModel, demoImageModel)
 		// The demo offers its tool, so demo:tool shows the approval with no
@@ -182,8 +210,12 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		}
 		return c, nil
 	}
-	// Credentials: the environment, then the profile's variable or command.
+	// Credentials: the environment, then the profile's variable or command,
+	// then the ANTHROPIC_* ones for an ANTHROPIC_* address.
 	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
+	if c.token == "" && c.apiKey == "" && anthropic {
+		c.token, c.apiKey, _ = anthropicCredential(getenv)
+	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
 			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
@@ -195,16 +227,31 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			}
 		}
 	}
+	if c.imageBaseURL != "" {
+		c.imageToken = getenv("MUSE_IMAGE_ACCESS_TOKEN")
+		if c.imageToken == "" && (prof.ImageAccessTokenEnv != "" || prof.ImageAccessTokenCmd != "") {
+			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+				return nil, usagef("profile %s: image access token: %v", prof.Name, err)
+			}
+		}
+		if c.imageToken == "" && !loopbackURL(c.imageBaseURL) {
+			return nil, usagef("no credential for the image service %s: set MUSE_IMAGE_ACCESS_TOKEN, or image_access_token_env / image_access_token_cmd in the profile (the chat's credential never goes to another address)", sanitize.Line(api.RedactURL(c.imageBaseURL)))
+		}
+	}
 	switch {
 	case c.baseURL == "":
-		return nil, usagef("no service address: set MUSE_BASE_URL, pass --base-url or set base_url in a profile (muse config init), or try --demo")
-	case c.params.Model == "":
-		return nil, usagef("no model: set MUSE_MODEL, pass --model or set model in a profile")
-	case c.token == "" && c.apiKey == "":
-		return nil, usagef("no credentials: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile")
+		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
+	case c.params.Model == "" && f.printSet: // the chat screen starts without one: /model completes
+		return nil, usagef("no model: set MUSE_MODEL (or ANTHROPIC_MODEL), pass --model or set model in a profile (muse models lists them)")
 	}
 	if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix MUSE_BASE_URL, --base-url or base_url", sanitize.Line(api.RedactURL(c.baseURL)))
+		return nil, usagef("base URL %q is not an http(s) address like https://llm.example.com: fix %s", sanitize.Line(api.RedactURL(c.baseURL)), c.baseFrom)
+	}
+	if c.token == "" && c.apiKey == "" && !loopbackURL(c.baseURL) {
+		return nil, usagef("no credentials for %s: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile; a server on this machine (localhost) needs none", sanitize.Line(api.RedactURL(c.baseURL)))
+	}
+	if err := api.New(c.baseURL, c.clientOptions()...).Check(); err != nil {
+		return nil, usagef("%v", err)
 	}
 	// After the credentials: the MCP servers' children must not get them.
 	if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
@@ -250,11 +297,12 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 }
 
 // secretEnv lists the environment variables that hold credentials:
-// MUSE_ACCESS_TOKEN, MUSE_API_KEY and those that any profile of the file
-// names (fileEnv: access_token_env, api_key_env, an MCP server's
-// token_env), not only the profile in use, once each.
+// MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY,
+// MUSE_IMAGE_ACCESS_TOKEN and those that any profile of the file names
+// (fileEnv: access_token_env, api_key_env, image_access_token_env, an MCP
+// server's token_env), not only the profile in use, once each.
 func secretEnv(fileEnv []string) []string {
-	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY"}
+	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN"}
 	for _, n := range fileEnv {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
@@ -330,8 +378,20 @@ func errorLines(err error) []string {
 }
 
 func (c *config) clientOptions() []api.Option {
-	opts := []api.Option{api.WithProviderVersion(c.version), api.WithVersionHeader(c.versionHeader),
+	opts := []api.Option{api.WithProviderVersion(c.version), api.WithInsecureHTTP(c.insecureHTTP),
 		api.WithRequestTimeout(c.requestTimeout), api.WithStallTimeout(c.stallTimeout)}
+	if c.versionHeader != "" {
+		opts = append(opts, api.WithVersionHeader(c.versionHeader))
+	}
+	if c.imageAPI != "" {
+		opts = append(opts, api.WithImageAPI(c.imageAPI))
+	}
+	if c.imageBaseURL != "" {
+		opts = append(opts, api.WithImageService(c.imageBaseURL, c.imageToken))
+	}
+	if c.openAIImage != (api.OpenAIImageOptions{}) {
+		opts = append(opts, api.WithOpenAIImageOptions(c.openAIImage))
+	}
 	if c.token != "" {
 		opts = append(opts, api.WithAccessToken(c.token))
 	}

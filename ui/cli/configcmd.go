@@ -3,10 +3,14 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"muse/api"
 	cfgfile "muse/ui/cli/config"
+	"muse/ui/sanitize"
 )
 
 // configCmd is "muse config" and its commands.
@@ -56,17 +60,30 @@ line, with the file and the line, and exit with status 2.`,
 			if err != nil {
 				return err
 			}
-			return status(configShow(a.env, a.f.configPath, path, a.f.profile))
+			return status(configShow(a.env, &a.f, path))
 		},
 	}
+	var service string
 	init := &cobra.Command{
 		Use:   "init",
-		Short: "write a commented example (never over an existing file)",
-		Args:  noProfile,
+		Short: "write a commented example (never over an existing file), or with --service NAME a recipe's profile",
+		Long: `Write a commented example configuration (never over an existing file).
+
+With --service NAME, write the profile of a recipe instead: a new file that
+makes it the default profile, or the end of an existing one. The recipes:
+` + serviceList(),
+		Args: noProfile,
 		RunE: func(*cobra.Command, []string) error {
 			path, err := a.configFilePath()
 			if err != nil {
 				return err
+			}
+			if service != "" {
+				if err := cfgfile.InitService(path, service); err != nil {
+					return usagef("%v", err)
+				}
+				fmt.Fprintf(a.env.Stdout, "wrote the profile %s to %s: muse --profile %s, or muse doctor to check it\n", service, path, service)
+				return nil
 			}
 			if err := cfgfile.Init(path); err != nil {
 				return usagef("%v", err)
@@ -75,6 +92,8 @@ line, with the file and the line, and exit with status 2.`,
 			return nil
 		},
 	}
+	init.Flags().StringVar(&service, "service", "", "write the profile of the recipe `NAME` (see the list above)")
+	must(init.RegisterFlagCompletionFunc("service", cobra.FixedCompletions(cfgfile.ServiceNames(), cobra.ShellCompDirectiveNoFileComp)))
 	cmd.AddCommand(path, show, init)
 	return cmd
 }
@@ -107,10 +126,12 @@ func defaultConfigPath(env Env) (string, error) {
 	return cfgfile.DefaultPathOn(env.dirGetenv(), env.goos)
 }
 
-// configShow prints the profile in effect in the file at path; configPath
-// is the --config value, "" for the default file.
-func configShow(env Env, configPath, path, profile string) int {
-	file, err := loadConfigFile(configPath, env)
+// configShow prints the profile in effect in the file at path (f.configPath
+// is the --config value, "" for the default file), then what the
+// environment sets over it.
+func configShow(env Env, f *flags, path string) int {
+	profile := f.profile
+	file, err := loadConfigFile(f.configPath, env)
 	if err != nil {
 		return failLines(env, err)
 	}
@@ -123,11 +144,44 @@ func configShow(env Env, configPath, path, profile string) int {
 	}
 	if prof == nil {
 		fmt.Fprintf(env.Stdout, "# %s sets no profile: muse uses flags, the environment and its defaults\n", path)
+		showEnvironment(env, f, &cfgfile.Profile{})
 		return ExitOK
 	}
 	fmt.Fprintf(env.Stdout, "# %s, profile %s\n", path, prof.Name)
 	cfgfile.Show(prof, env.Stdout)
+	showEnvironment(env, f, prof)
 	return ExitOK
+}
+
+// showEnvironment prints, as comments, the service settings that come from
+// the environment rather than the profile, naming each variable; a
+// credential only by its name.
+func showEnvironment(env Env, f *flags, prof *cfgfile.Profile) {
+	base, anthropic := serviceAddress(f, env.Getenv, prof)
+	model := serviceModel(f, env.Getenv, prof)
+	var lines []string
+	for _, s := range []struct {
+		key string
+		s   setting
+	}{{"base_url", base}, {"model", model}} {
+		if s.s.value != "" && !strings.HasPrefix(s.s.from, "the profile") {
+			lines = append(lines, fmt.Sprintf("# %s = %s (from %s)", s.key, strconv.Quote(sanitize.Line(api.RedactURL(s.s.value))), s.s.from))
+		}
+	}
+	switch _, _, from := anthropicCredential(env.Getenv); {
+	case env.Getenv("MUSE_ACCESS_TOKEN") != "":
+		lines = append(lines, "# access token = **** (from MUSE_ACCESS_TOKEN)")
+	case env.Getenv("MUSE_API_KEY") != "":
+		lines = append(lines, "# API key = **** (from MUSE_API_KEY, sent as x-api-key)")
+	case anthropic && from == "ANTHROPIC_AUTH_TOKEN":
+		lines = append(lines, "# access token = **** (from ANTHROPIC_AUTH_TOKEN, sent as a bearer token)")
+	case anthropic && from == "ANTHROPIC_API_KEY":
+		lines = append(lines, "# API key = **** (from ANTHROPIC_API_KEY, sent as x-api-key)")
+	}
+	if len(lines) > 0 {
+		fmt.Fprintln(env.Stdout, "# from the environment:")
+		fmt.Fprintln(env.Stdout, strings.Join(lines, "\n"))
+	}
 }
 
 // failLines prints a usage error one problem a line and returns its exit
@@ -141,4 +195,13 @@ func failLines(env Env, err error) int {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", l)
 	}
 	return ExitUsage
+}
+
+// serviceList lists the recipes, one a line, for --help.
+func serviceList() string {
+	var b strings.Builder
+	for _, s := range cfgfile.Services {
+		fmt.Fprintf(&b, "  %-14s %s\n", s.Name, s.Title)
+	}
+	return b.String()
 }

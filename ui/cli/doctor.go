@@ -42,6 +42,12 @@ limit), its tools are listed, and it is stopped again.
 With --demo it checks for a chat with the embedded demo server, which
 needs no address, model or credentials.
 
+Unless --offline, it then sends the service one minimal request (16 tokens,
+the profile's model and thinking form) and reports each step: reachable,
+credential accepted, version header accepted, model known, thinking form
+accepted; and names the recipe that fits the address. --models lists the
+service's models too.
+
 It exits 1 when something a chat needs is missing or broken (marked ✗),
 else 0. It runs a profile's access_token_cmd or api_key_cmd, and the MCP
 servers' commands, as muse would.`,
@@ -51,6 +57,8 @@ servers' commands, as muse would.`,
 		},
 	}
 	cmd.Flags().BoolVar(&a.f.demo, "demo", false, "check for a chat with the embedded demo server: no address, model or credentials needed")
+	cmd.Flags().BoolVar(&a.f.doctorOffline, "offline", false, "send the service no request")
+	cmd.Flags().BoolVar(&a.f.doctorModels, "models", false, "list the service's models too")
 	cmd.Flags().StringVar(&a.f.mcpConfig, "mcp-config", "", "check the MCP servers of `FILE` too, an {\"mcpServers\": {...}} JSON file")
 	cmd.Flags().BoolVar(&a.f.mcpExpandEnv, "mcp-expand-env", false, "let the --mcp-config file expand ${VAR} from the environment though it is not in your configuration folder (profile: mcp_expand_env)")
 	return cmd
@@ -106,12 +114,20 @@ func (a *app) doctor(w io.Writer) int {
 		prof = &cfgfile.Profile{}
 	}
 	a.doctorService(d, prof)
+	if !a.f.demo && !a.f.doctorOffline && !d.failed {
+		d.section("Service check (one request of 16 tokens; --offline sends none)")
+		a.f.set = func(string) bool { return false } // doctor takes none of the settings' flags
+		a.doctorCheck(d, a.f.doctorModels)
+	}
 
 	d.section("Terminal")
 	a.doctorTerminal(d)
 
 	d.section("Folders")
 	a.doctorFolders(d, path)
+
+	d.section("Sync")
+	a.doctorSync(d)
 
 	d.section("MCP servers")
 	a.doctorMCP(d, prof, credEnv)
@@ -129,30 +145,50 @@ func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
 		return
 	}
 	getenv := a.env.Getenv
-	setting := func(label, envName, profValue, profKey, fix string, show func(string) string) {
-		switch {
-		case getenv(envName) != "":
-			d.ok(label, show(getenv(envName))+" (from "+envName+")")
-		case profValue != "":
-			d.ok(label, show(profValue)+" (from the profile's "+profKey+")")
-		default:
-			d.bad(label, "not set: "+fix+" (or use --demo)")
-		}
+	base, anthropic := serviceAddress(&a.f, getenv, prof)
+	model := serviceModel(&a.f, getenv, prof)
+	switch {
+	case base.value == "":
+		d.bad("base URL", "not set: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (or use --demo)")
+	default:
+		d.ok("base URL", sanitize.Line(api.RedactURL(base.value))+" (from "+base.from+")")
 	}
-	setting("base URL", "MUSE_BASE_URL", prof.BaseURL, "base_url", "set MUSE_BASE_URL, pass --base-url or set base_url in a profile", api.RedactURL)
-	setting("model", "MUSE_MODEL", prof.Model, "model", "set MUSE_MODEL, pass --model or set model in a profile", func(s string) string { return s })
+	if model.value == "" {
+		d.bad("model", "not set: set MUSE_MODEL (or ANTHROPIC_MODEL), pass --model or set model in a profile (or use --demo)")
+	} else {
+		d.ok("model", sanitize.Line(model.value)+" (from "+model.from+")")
+	}
 	masked := func(s string) string { return fmt.Sprintf("**** (%d characters)", len(s)) }
+	token, key, anthropicFrom := anthropicCredential(getenv)
 	switch {
 	case getenv("MUSE_ACCESS_TOKEN") != "":
 		d.ok("credentials", "access token from MUSE_ACCESS_TOKEN: "+masked(getenv("MUSE_ACCESS_TOKEN")))
 	case getenv("MUSE_API_KEY") != "":
 		d.ok("credentials", "API key from MUSE_API_KEY: "+masked(getenv("MUSE_API_KEY")))
+	case anthropic && token != "":
+		d.ok("credentials", "access token (bearer) from ANTHROPIC_AUTH_TOKEN: "+masked(token))
+	case anthropic && key != "":
+		d.ok("credentials", "API key (x-api-key) from ANTHROPIC_API_KEY: "+masked(key))
 	case prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "":
 		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked)
 	case prof.APIKeyEnv != "" || prof.APIKeyCmd != "":
 		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked)
+	case loopbackURL(base.value):
+		d.ok("credentials", "none, and none needed: the service is on this machine")
+	case anthropicFrom != "":
+		d.bad("credentials", "none for this address: "+anthropicFrom+" goes only to ANTHROPIC_BASE_URL; set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env in the profile")
 	default:
-		d.bad("credentials", "none: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY), or access_token_env / access_token_cmd in a profile")
+		d.bad("credentials", "none: set MUSE_ACCESS_TOKEN (or MUSE_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY), or access_token_env / access_token_cmd in a profile")
+	}
+	if base.value != "" {
+		// The credential's value is not needed to check its transport.
+		opts := []api.Option{api.WithInsecureHTTP(allowInsecure(getenv, prof))}
+		if !loopbackURL(base.value) {
+			opts = append(opts, api.WithAccessToken("x"))
+		}
+		if err := api.New(base.value, opts...).Check(); err != nil {
+			d.bad("transport", sanitize.Line(err.Error()))
+		}
 	}
 }
 
@@ -280,6 +316,12 @@ func (a *app) doctorFolders(d *report, configPath string) {
 			d.ok("sessions", dir+" ("+desc+")")
 		}
 		d.ok("images", filepath.Join(filepath.Dir(dir), "images")+" ("+describePath(filepath.Join(filepath.Dir(dir), "images"))+")")
+	}
+	if dir, err := dirs.CacheDir(a.env.dirGetenv(), a.env.goos); err == nil {
+		d.ok("search index", dir+" ("+describePath(dir)+"; derived from the sessions, rebuilt when gone)")
+	}
+	if dir, err := dirs.LockDir(a.env.dirGetenv(), a.env.goos); err == nil {
+		d.ok("session locks", dir+" ("+describePath(dir)+")")
 	}
 	if p, err := debugLogPath(a.env); err != nil {
 		d.ok("debug log", "nowhere: "+err.Error())

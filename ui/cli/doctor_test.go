@@ -14,7 +14,7 @@ import (
 func TestDoctorShowsWhatMuseSees(t *testing.T) {
 	env := map[string]string{"WORK_TOKEN": "sekrit-token-value", "TERM": "xterm-256color", "TMUX": "/tmp/tmux-1/default,1,0", "XDG_STATE_HOME": t.TempDir()}
 	path := writeConfig(t, env, "default_profile = \"work\"\n[profiles.work]\nbase_url = \"https://llm.example.com\"\nmodel = \"m1\"\naccess_token_env = \"WORK_TOKEN\"\n")
-	r := runTTY(t, env, 90, "doctor")
+	r := runTTY(t, env, 90, "doctor", "--offline")
 	if r.code != 0 {
 		t.Fatalf("%+v", r)
 	}
@@ -27,6 +27,8 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 		"a terminal, 90 columns", "TERM             xterm-256color, TMUX set",
 		"kitty graphics", "clipboard        OSC 52 through tmux",
 		"sessions", filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions"),
+		"search index", "muse-cache", "derived from the sessions",
+		"session locks", filepath.Join("muse", "locks"),
 		"debug log", "muse.log",
 	} {
 		if !strings.Contains(r.stdout, want) {
@@ -41,12 +43,12 @@ func TestDoctorShowsWhatMuseSees(t *testing.T) {
 		t.Errorf("unknown profile: %+v", r)
 	}
 	env["MUSE_BASE_URL"] = "http://127.0.0.1:9"
-	if r := runTTY(t, env, 90, "doctor"); !strings.Contains(r.stdout, "http://127.0.0.1:9 (from MUSE_BASE_URL)") {
+	if r := runTTY(t, env, 90, "doctor", "--offline"); !strings.Contains(r.stdout, "http://127.0.0.1:9 (from MUSE_BASE_URL)") {
 		t.Errorf("MUSE_BASE_URL: %s", r.stdout)
 	}
 	// A user, a password or a query value in the address may be a secret.
 	env["MUSE_BASE_URL"] = "http://user:PASS@127.0.0.1:9/v?key=K3Y&x=1#frag"
-	r = runTTY(t, env, 90, "doctor")
+	r = runTTY(t, env, 90, "doctor", "--offline")
 	if !strings.Contains(r.stdout, "http://xxxxx:xxxxx@127.0.0.1:9/v?key=xxxxx&x=xxxxx (from MUSE_BASE_URL)") || strings.Contains(r.stdout, "PASS") || strings.Contains(r.stdout, "user:") || strings.Contains(r.stdout, "K3Y") {
 		t.Errorf("the address is not masked: %s", r.stdout)
 	}
@@ -88,6 +90,31 @@ func TestBadBaseURLErrorIsMasked(t *testing.T) {
 		r := runMain(t, map[string]string{"MUSE_BASE_URL": u, "MUSE_MODEL": "m", "MUSE_ACCESS_TOKEN": "t"}, "", "-p", "hi")
 		if r.code != 2 || !strings.Contains(r.stderr, "is not an http(s) address") || strings.Contains(r.stderr, "s3cr") || strings.Contains(r.stderr, "PW") || strings.Contains(r.stderr, "K3Y") {
 			t.Errorf("%s: %+v", u, r)
+		}
+	}
+}
+
+// A conflict copy that could not be merged whole is left beside its
+// session and listed by muse doctor, with what to do.
+func TestDoctorListsSyncNotes(t *testing.T) {
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "TERM": "xterm-256color"}
+	writeConfig(t, env, "model = \"m1\"\nbase_url = \"https://llm.example.com\"\n")
+	dir := filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	id := "20250301-090000-0102030405060708"
+	header := `{"v":2,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","params":{}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(header), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".sync-conflict-20250301-101010-ABC.jsonl"), []byte(header+"not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runTTY(t, env, 200, "doctor")
+	for _, want := range []string{"Sync", "sync notes", id + ".sync-conflict-20250301-101010-ABC.jsonl.unmerged", "look at it, then delete it"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
 		}
 	}
 }

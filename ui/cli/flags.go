@@ -34,36 +34,41 @@ type flags struct {
 	out          string
 
 	thinkingBudget int
-	toolsFile      string
-	mcpConfig      string
-	mcpExpandEnv   bool
-	mcpOnly        []string
-	noMCP          bool
-	profile        string
-	configPath     string
-	toolChoice     string
-	allowTools     bool
-	baseURL        string
-	model          string
-	imageModel     string
-	maxTokens      int
-	system         string
-	temp           float64
-	topP           float64
-	topK           int
-	stop           []string
-	version        string
-	theme          string
-	noSave         bool
-	noMouse        bool
-	toolTimeout    time.Duration
-	requestTimeout time.Duration
-	stallTimeout   time.Duration
-	showVer        bool
-	debug          bool
-	raw            bool
-	quiet          bool
-	width          int
+	thinking       string
+	effort         string
+	// doctorOffline and doctorModels are muse doctor's --offline and
+	// --models.
+	doctorOffline, doctorModels bool
+	toolsFile                   string
+	mcpConfig                   string
+	mcpExpandEnv                bool
+	mcpOnly                     []string
+	noMCP                       bool
+	profile                     string
+	configPath                  string
+	toolChoice                  string
+	allowTools                  bool
+	baseURL                     string
+	model                       string
+	imageModel                  string
+	maxTokens                   int
+	system                      string
+	temp                        float64
+	topP                        float64
+	topK                        int
+	stop                        []string
+	version                     string
+	theme                       string
+	noSave                      bool
+	noMouse                     bool
+	toolTimeout                 time.Duration
+	requestTimeout              time.Duration
+	stallTimeout                time.Duration
+	showVer                     bool
+	debug                       bool
+	raw                         bool
+	quiet                       bool
+	width                       int
 
 	set func(name string) bool
 }
@@ -110,6 +115,8 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
+	fs.StringVar(&f.thinking, "thinking", "", "`MODE` of thinking: adaptive (current models; --effort guides it) or off")
+	fs.StringVar(&f.effort, "effort", "", "effort of the reply, thinking included: `LEVEL` low, medium, high or max")
 	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px), a PDF or a text file; without -p it waits above the chat's input")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
@@ -195,6 +202,12 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 	if changed("top-p") && (f.topP < 0 || f.topP > 1) {
 		return usagef("--top-p must be between 0 and 1, got %g", f.topP)
 	}
+	if changed("thinking") && f.thinking != "adaptive" && f.thinking != "off" {
+		return usagef("--thinking must be adaptive or off (a budget is --thinking-budget N), got %q", f.thinking)
+	}
+	if changed("effort") && !slices.Contains(api.Efforts, f.effort) {
+		return usagef("--effort must be one of %s, got %q", strings.Join(api.Efforts, ", "), f.effort)
+	}
 	if changed("thinking-budget") && (f.thinkingBudget < 1024 || f.thinkingBudget >= f.maxTokens) {
 		return usagef("--thinking-budget must be at least 1024 and below --max-tokens (%d), got %d", f.maxTokens, f.thinkingBudget)
 	}
@@ -246,9 +259,13 @@ Environment:
   MUSE_API_KEY           sent as x-api-key when there is no access token
   MUSE_MODEL             model name (required unless --demo)
   MUSE_IMAGE_MODEL       image model name
-  MUSE_PROVIDER_VERSION  provider-version header (default 2023-06-01)
+  MUSE_PROVIDER_VERSION  API version (default 2023-06-01), sent as provider-version and anthropic-version
   NO_COLOR               turn colours off
   MUSE_PROFILE           the configuration profile to use
+  ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN (bearer), ANTHROPIC_API_KEY
+  (x-api-key), ANTHROPIC_MODEL  read when the MUSE_* ones and the profile are unset
+  MUSE_IMAGE_BASE_URL, MUSE_IMAGE_API, MUSE_IMAGE_ACCESS_TOKEN  the image service
+  MUSE_ALLOW_INSECURE_HTTP=1  a credential may go over plain http to another host
   MUSE_DEBUG=1           like --debug
   Flags beat the environment, which beats the profile, which beats the defaults.
 
@@ -261,7 +278,12 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);
-  mcp_expand_env (true: like --mcp-expand-env).
+  mcp_expand_env (true: like --mcp-expand-env); thinking ("adaptive") and
+  effort (low, medium, high, max); allow_insecure_http (true: a credential
+  may go over plain http:// to another host); image_base_url, image_api
+  (service, dashscope, openai), image_access_token_env, image_access_token_cmd,
+  and for openai image_quality, image_background, image_output_format.
+  muse config init --service NAME writes a tested recipe's profile.
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell
   command that prints it (at most 64 KiB) within credential_timeout (default

@@ -25,7 +25,7 @@ import (
 //
 // Every child gets only its own secrets: a stdio server gets none of
 // muse's credentials (c.secretEnv, and any variable that holds the value
-// of one, c.token, c.apiKey, a server's token), nor the variables another
+// of one, c.token, c.apiKey, c.imageToken, a server's token), nor the variables another
 // server's entry names; a tool command gets none of them at all
 // (c.serverVars, c.secrets).
 func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manager, error) {
@@ -34,7 +34,7 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 	}
 	getenv := env.Getenv
 	var servers []mcp.Server
-	secrets := []string{c.token, c.apiKey}
+	secrets := []string{c.token, c.apiKey, c.imageToken}
 	for _, s := range prof.MCP {
 		srv := mcp.Server{Name: s.Name, Where: fmt.Sprintf("%s:%d", s.Path, s.Line), Type: s.Type,
 			Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Allow: s.Allow}

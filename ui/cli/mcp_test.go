@@ -78,7 +78,7 @@ func TestDoctorChecksMCPServers(t *testing.T) {
 	}
 
 	// No server: a line says how to add one, and nothing fails for it.
-	r = runMain(t, map[string]string{"MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m", "MUSE_ACCESS_TOKEN": "t", "XDG_CONFIG_HOME": t.TempDir()}, "", "doctor")
+	r = runMain(t, map[string]string{"MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m", "MUSE_ACCESS_TOKEN": "t", "XDG_CONFIG_HOME": t.TempDir()}, "", "doctor", "--offline")
 	if !strings.Contains(r.stdout, "MCP servers      none (--mcp-config FILE") {
 		t.Errorf("no servers:\n%s", r.stdout)
 	}

@@ -479,8 +479,11 @@ func mergeParams(saved, fromFlags session.Params, f *flags) session.Params {
 	if f.set("stop") {
 		p.StopSequences = fromFlags.StopSequences
 	}
-	if f.set("thinking-budget") {
-		p.ThinkingBudget = fromFlags.ThinkingBudget
+	if f.set("thinking-budget") || f.set("thinking") {
+		p.ThinkingBudget, p.Thinking = fromFlags.ThinkingBudget, fromFlags.Thinking
+	}
+	if f.set("effort") {
+		p.Effort = fromFlags.Effort
 	}
 	return p
 }

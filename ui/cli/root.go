@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -77,7 +78,7 @@ func (a *app) newRoot() *cobra.Command {
 		}
 		cobraHelp(c, args)
 	})
-	root.AddCommand(a.sessionsCmd(), a.configCmd(), a.doctorCmd(), a.manCmd())
+	root.AddCommand(a.sessionsCmd(), a.configCmd(), a.doctorCmd(), a.modelsCmd(), a.manCmd())
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
@@ -129,7 +130,7 @@ func (a *app) runMuse() int {
 		return fail(env, err)
 	}
 	if env.own {
-		guardSecrets(cfg.secretEnv)
+		guardSecrets(append(slices.Clip(cfg.secretEnv), serverOnly(cfg.serverVars)...))
 	}
 	if f.demo {
 		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet, env.Getenv)})

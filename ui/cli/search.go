@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,8 +29,10 @@ func (a *app) searchCmd() *cobra.Command {
 		Short: "full-text search of every session, from the index",
 		Long: `Search the text of every session: titles, prompts, replies, thinking, tool calls and
 their results, errors and image prompts, on every branch. The search reads
-the index beside the sessions (index.sqlite), which is brought up to date
-first, and built from the sessions when it is missing.
+the index (index.sqlite in the cache folder; muse doctor shows where), which is
+brought up to date first, and built from the sessions when it is missing.
+While another program holds its lock, the search reads it as it was, and
+says so.
 
 QUERY is words, all of which an entry must hold (case and accents ignored),
 with:
@@ -133,6 +136,12 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 // openIndex opens the index of store, up to date with the journals, with
 // its progress on standard error when that is a terminal.
 func openIndex(env Env, store *session.Store) (*index.Index, error) {
+	return openIndexWith(env, store, index.OpenCurrent)
+}
+
+// openIndexWith is openIndex, opening with open: index.OpenCurrent or
+// index.OpenKept.
+func openIndexWith(env Env, store *session.Store, open func(*session.Store, index.Progress) (*index.Index, error)) (*index.Index, error) {
 	var progress index.Progress
 	shown := false
 	if env.StderrTTY {
@@ -144,7 +153,7 @@ func openIndex(env Env, store *session.Store) (*index.Index, error) {
 			fmt.Fprintf(env.Stderr, "\rindexing sessions: %d of %d", done, total)
 		}
 	}
-	ix, err := index.OpenCurrent(store, progress)
+	ix, err := open(store, progress)
 	if shown {
 		fmt.Fprint(env.Stderr, "\r\x1b[K")
 	}
@@ -152,15 +161,34 @@ func openIndex(env Env, store *session.Store) (*index.Index, error) {
 }
 
 // indexLister lists the sessions of store from its index (see
-// session.Store.SetLister), opened as openIndex does.
+// session.Store.SetLister), opened as openIndex does, but never one built
+// for this process alone (index.OpenKept): when the cache folder cannot
+// hold it, it fails, and the store reads the journals. While another holds
+// the index's lock, the index as it was serves, with the journals that
+// changed since read anew (index.ListCurrent).
 func indexLister(env Env, store *session.Store) session.Lister {
 	return func() ([]session.Info, error) {
-		ix, err := openIndex(env, store)
+		ix, err := openIndexWith(env, store, index.OpenKept)
 		if err != nil {
 			return nil, err
 		}
 		defer ix.Close()
+		if ix.Stale() {
+			return ix.ListCurrent()
+		}
 		return ix.List()
+	}
+}
+
+// indexNotes tells, on standard error, why the index that answers a
+// search may miss something or was slow: another holds its lock, or its
+// folder could not hold it.
+func indexNotes(env Env, store *session.Store, ix *index.Index) {
+	if ix.Stale() {
+		fmt.Fprintln(env.Stderr, "muse: the index is busy (another program is writing it): searched as it was, so the newest changes may be missing; search again later for them")
+	}
+	if ix.Private() {
+		fmt.Fprintf(env.Stderr, "muse: the index cannot be kept in %s: this search built one of its own from the sessions\n", sanitize.Line(store.CacheDir()))
 	}
 }
 
@@ -186,10 +214,14 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 		return fail(env, err)
 	}
 	ix, err := openIndex(env, store)
+	if index.IsBusy(err) {
+		return fail(env, errors.New("the index is busy (another program is writing it) and cannot be read yet: search again in a moment"))
+	}
 	if err != nil {
 		return fail(env, err)
 	}
 	defer func() { ix.Close() }()
+	indexNotes(env, store, ix)
 	res, err := ix.Search(q)
 	if index.IsDamaged(err) {
 		// Damage only a search reads (the full-text table's pages): the

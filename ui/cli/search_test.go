@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	_ "modernc.org/sqlite"
 
+	"muse/session/dirs"
 	"muse/session/index"
 )
 
@@ -109,7 +110,10 @@ func TestSearchRebuildsADamagedIndex(t *testing.T) {
 	if r := runSessions(t, env, false, "", "sessions", "search", "pineapple"); r.code != ExitOK {
 		t.Fatalf("first search: %+v", r)
 	}
-	path := filepath.Join(store.Dir(), index.FileName)
+	path := indexPath(t, env)
+	if _, err := os.Stat(filepath.Join(store.Dir(), index.FileName)); err == nil {
+		t.Fatal("the index is beside the journals")
+	}
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -172,4 +176,14 @@ func TestTablesFitTheTerminal(t *testing.T) {
 	if !strings.Contains(r.stdout, "pineapple files") {
 		t.Errorf("piped lines are cut:\n%s", r.stdout)
 	}
+}
+
+// indexPath is the index file of muse run with env.
+func indexPath(t *testing.T, env map[string]string) string {
+	t.Helper()
+	dir, err := dirs.CacheDir(func(k string) string { return env[k] }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, index.FileName)
 }

@@ -1,6 +1,10 @@
 package cli
 
-import "os"
+import (
+	"os"
+	"slices"
+	"strings"
+)
 
 // guardSecrets keeps muse's credentials from the programs it starts, once
 // the configuration has read them: it drops the variables named in names
@@ -14,4 +18,27 @@ func guardSecrets(names []string) {
 		_ = os.Unsetenv(n)
 	}
 	undumpable()
+}
+
+// musesOwn names the variables muse itself reads after it starts (the
+// proxy for its requests, the editor and browser it opens, the terminal it
+// draws on): an MCP server's entry that names one does not take it from
+// muse's environment. ServerVars already leaves out what every process
+// needs (PATH, HOME, the locale…).
+var musesOwn = []string{
+	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "REQUEST_METHOD",
+	"EDITOR", "VISUAL", "BROWSER", "SSH_AUTH_SOCK", "TMUX", "COLORTERM", "COLORFGBG", "NO_COLOR",
+	"CLICOLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "KITTY_WINDOW_ID", "WT_SESSION",
+}
+
+// serverOnly is the variables the MCP servers' entries name that muse
+// itself never reads: guardSecrets takes them from muse's environment once
+// the servers' configuration holds their values, so that a child muse
+// starts outside the tool runner (the editor, the browser, a clipboard
+// helper) gets none of them either.
+func serverOnly(vars []string) []string {
+	return slices.DeleteFunc(slices.Clone(vars), func(v string) bool {
+		u := strings.ToUpper(v)
+		return strings.HasPrefix(u, "MUSE_") || slices.Contains(musesOwn, u)
+	})
 }

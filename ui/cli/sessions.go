@@ -24,8 +24,8 @@ import (
 func (a *app) sessionsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "list, show, export, import, rename, delete and search saved sessions",
-		Long: `List, show, export, import, rename, delete and search the saved sessions.
+		Short: "list, show, export, open, import, rename, delete and search saved sessions",
+		Long: `List, show, export, open, import, rename, delete and search the saved sessions.
 
 ID may be a session id, a unique prefix of one, or a title.`,
 		Example: `  muse sessions list --json
@@ -37,7 +37,7 @@ ID may be a session id, a unique prefix of one, or a title.`,
 				return c.Help()
 			}
 			if len(args) > 0 {
-				return usagef("unknown command %q: use list, show, export, import, fork, rename, delete or search (see muse sessions --help)", args[0])
+				return usagef("unknown command %q: use list, show, export, open, import, fork, rename, delete or search (see muse sessions --help)", args[0])
 			}
 			c.Help()
 			return exitStatus(ExitUsage)
@@ -79,26 +79,39 @@ ID may be a session id, a unique prefix of one, or a title.`,
 
 	exp := &cobra.Command{
 		Use:   "export ID",
-		Short: "write a session as markdown or JSON, to stdout or a new file",
-		Long: `Write a session as markdown or JSON, to standard output or, with -o, to a new
-file (0600). -o refuses an existing FILE unless --force.`,
-		Args:              needArgs(1, "export ID [--format md|json] [-o FILE]"),
+		Short: "write a session as markdown, JSON or an HTML page, to stdout or a new file",
+		Long: `Write a session as markdown, JSON or one self-contained HTML page, to standard
+output or, with -o, to a new file (0600). -o refuses an existing FILE unless
+--force. The page (--format html) holds every branch and its images, and
+loads nothing from anywhere; --redact masks what looks like a secret.`,
+		Args:              needArgs(1, "export ID [--format md|json|html] [-o FILE]"),
 		ValidArgsFunction: a.completeSessionArg,
 	}
-	format := exp.Flags().String("format", "md", "export format: md or json")
+	format := exp.Flags().String("format", "md", "export format: md, json or html")
+	pageOpts := pageFlags(exp)
 	out := exp.Flags().StringP("output", "o", "", "write the export to `FILE`")
 	force := exp.Flags().Bool("force", false, "let -o replace an existing FILE")
 	expAll := exp.Flags().Bool("all-branches", false, "every branch: in markdown after the active one, in JSON as a tree that import rebuilds")
 	exp.RunE = a.withStore(func(store *session.Store, args []string) int {
-		if *format != "md" && *format != "json" {
-			return fail(a.env, usagef("--format must be md or json, got %q", *format))
+		if *format != "md" && *format != "json" && *format != "html" {
+			return fail(a.env, usagef("--format must be md, json or html, got %q", *format))
+		}
+		for _, name := range []string{"max-image-px", "redact", "no-thinking", "no-tools"} {
+			if *format != "html" && exp.Flags().Changed(name) {
+				return fail(a.env, usagef("--%s is for --format html", name))
+			}
 		}
 		sess, err := findAndLoad(store, args[0])
 		if err != nil {
 			return fail(a.env, err)
 		}
+		if *format == "html" {
+			return a.exportPage(store, sess, pageOpts, *out, *force)
+		}
 		return export(a.env, store, sess, *format, *out, *force, *expAll)
 	})
+
+	open := a.openCmd()
 
 	fork := &cobra.Command{
 		Use:   "fork ID",
@@ -129,11 +142,17 @@ the new session's id; continue it with muse -r ID.`,
 
 	imp := &cobra.Command{
 		Use:   "import FILE|-",
-		Short: "save a session exported with --format json as a new session; - reads stdin",
-		Args:  needArgs(1, "import FILE|- (a file written by muse sessions export --format json)"),
+		Short: "merge a session exported with --format json into the one it came from, or save it as a new one; - reads stdin",
+		Long: `Import a session that muse sessions export --format json wrote. When this
+muse holds the session it was exported from (the same id), the export is
+merged into it: entries it lacks are added as branches where they belong,
+and nothing of it is changed or lost. Otherwise, or with --copy, it is saved
+as a new session, titled "… (imported)".`,
+		Args: needArgs(1, "import FILE|- (a file written by muse sessions export --format json)"),
 	}
+	importCopy := imp.Flags().Bool("copy", false, "save it as a new session even when this muse holds the one it was exported from")
 	imp.RunE = a.withStore(func(store *session.Store, args []string) int {
-		return importSession(a.env, store, args[0])
+		return importSession(a.env, store, args[0], *importCopy)
 	})
 
 	rename := &cobra.Command{
@@ -168,7 +187,7 @@ the new session's id; continue it with muse -r ID.`,
 	})
 
 	search := a.searchCmd()
-	cmd.AddCommand(list, show, exp, imp, fork, rename, del, search)
+	cmd.AddCommand(list, show, exp, open, imp, fork, rename, del, search)
 	return cmd
 }
 
@@ -383,7 +402,7 @@ func export(env Env, store *session.Store, sess *session.Session, format, out st
 // importSession runs "muse sessions import FILE": it saves the session of
 // the export in FILE, or on standard input for "-", as a new session and
 // prints its id.
-func importSession(env Env, store *session.Store, name string) int {
+func importSession(env Env, store *session.Store, name string, copy bool) int {
 	r, what := env.Stdin, "standard input"
 	if name != "-" {
 		f, err := os.Open(name)
@@ -393,11 +412,22 @@ func importSession(env Env, store *session.Store, name string) int {
 		defer f.Close()
 		r, what = f, name
 	}
-	sess, err := transcript.Import(store, r)
+	var sess *session.Session
+	var err error
+	merged, added := false, 0
+	if copy {
+		sess, err = transcript.Import(store, r)
+	} else {
+		sess, merged, added, err = transcript.ImportMerge(store, r)
+	}
 	if err != nil {
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}
 	fmt.Fprintln(env.Stdout, sess.ID)
+	if merged {
+		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), sess.ID, added)
+		return ExitOK
+	}
 	entries := fmt.Sprintf("%d entries", len(sess.All))
 	if len(sess.All) == 1 {
 		entries = "1 entry"

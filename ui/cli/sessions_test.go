@@ -73,7 +73,7 @@ func TestSessionsShowExportRenameDeleteSearch(t *testing.T) {
 	if r := runMain(t, env, "", "sessions", "export", ids[0], "--format", "json"); r.code != 0 || !json.Valid([]byte(r.stdout)) {
 		t.Errorf("json export: %+v", r)
 	}
-	if r := runMain(t, env, "", "sessions", "export", ids[0], "--format", "pdf"); r.code != 2 || !strings.Contains(r.stderr, "md or json") {
+	if r := runMain(t, env, "", "sessions", "export", ids[0], "--format", "pdf"); r.code != 2 || !strings.Contains(r.stderr, "md, json or html") {
 		t.Errorf("bad format: %+v", r)
 	}
 	if r := runMain(t, env, "", "sessions", "search", "PINEAPPLE"); r.code != 0 || strings.Count(r.stdout, "pineapple") != 2 {

@@ -18,15 +18,30 @@ func (e *endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Piped into the chat screen, more than 16 MiB is refused with a usage
-// error, before the terminal is touched, and no more than that is read.
-func TestPipedStdinTooLargeForTheChat(t *testing.T) {
+// Piped into the chat screen, standard input is not read before the screen
+// shows: a pipe that never ends (yes | muse) left the terminal blank while
+// muse read it. Here there is no terminal to open, so muse stops there,
+// having read nothing (ui/piped reads it once the screen runs).
+func TestChatDoesNotReadStdinBeforeTheScreen(t *testing.T) {
 	in := &endless{}
 	var out, errb bytes.Buffer
 	env := Env{Stdin: in, Stdout: &out, Stderr: &errb, StdinPiped: true, StdoutTTY: true,
 		Getenv: func(k string) string { return map[string]string{"XDG_DATA_HOME": t.TempDir()}[k] }}
-	code := Main([]string{"--demo"}, env)
-	if code != ExitUsage || !strings.Contains(errb.String(), "standard input is larger than 16 MiB") {
+	Main([]string{"--demo"}, env)
+	if in.read != 0 {
+		t.Errorf("read %d bytes of standard input before the screen showed", in.read)
+	}
+}
+
+// -p reads standard input to its end, but no more than 16 MiB: past that
+// it stops reading and exits 2, saying what the limit is and what to do.
+func TestPrintStdinLimit(t *testing.T) {
+	in := &endless{}
+	var out, errb bytes.Buffer
+	env := Env{Stdin: in, Stdout: &out, Stderr: &errb, StdinPiped: true,
+		Getenv: func(k string) string { return map[string]string{"XDG_DATA_HOME": t.TempDir()}[k] }}
+	code := Main([]string{"--demo", "-p", "sum up"}, env)
+	if code != ExitUsage || !strings.Contains(errb.String(), "standard input is larger than 16 MiB, muse's limit: pipe less of it") {
 		t.Errorf("exit %d, stderr %q; want 2 and the limit", code, errb.String())
 	}
 	if in.read > maxStdin+64<<10 {

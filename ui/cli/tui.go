@@ -20,25 +20,18 @@ import (
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui"
-	"muse/ui/attach"
 	"muse/ui/preview"
 	"muse/ui/sanitize"
 	"muse/ui/screen"
+	"muse/ui/slash"
 	"muse/ui/toolrun"
 )
 
 // runTUI runs the interactive chat screen. Everything it needs to know about
 // the terminal is asked here, before the program starts. Piped input (cat
-// notes.md | muse) is read first, whole, for the chat to attach, and the
-// keys then come from the terminal itself.
+// notes.md | muse) is read by the screen in the background, for the chat to
+// attach, and the keys come from the terminal itself.
 func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
-	var piped []byte
-	if env.StdinPiped && env.Stdin != nil {
-		var err error
-		if piped, err = readPiped(env.Stdin, maxStdin); err != nil {
-			return fail(env, err)
-		}
-	}
 	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
 		return fail(env, err)
@@ -76,17 +69,20 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
-		Config: cfg.engineConfig(client), MCP: cfg.mcp}
+		Config: cfg.engineConfig(client), MCP: cfg.mcp, Secrets: []string{cfg.token, cfg.apiKey}}
 	opts.Attach = files
+	opts.Models = modelsLoader(cfg, client, env)
+	if cfg.params.Model == "" {
+		opts.Notice = "no model yet: /model NAME (tab completes from the service's list)"
+	}
+	slash.SetImageAPI(client.ImageAPI())
 	if len(warnings) > 0 {
 		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
 	}
-	if len(piped) > 0 {
-		if file, err := attach.FromBytes("stdin", piped); err != nil {
-			opts.Notice = strings.TrimPrefix(opts.Notice+" · piped input not attached: "+sanitize.Line(err.Error()), " · ")
-		} else {
-			opts.Attach = append(opts.Attach, file)
-		}
+	if env.StdinPiped && env.Stdin != nil {
+		// Read while the screen runs, never before it shows: a pipe may
+		// stay open for ever (yes | muse).
+		opts.Stdin, opts.StdinLimit = env.Stdin, maxStdin
 	}
 	if opts.Notice == "" {
 		opts.Notice = sanitize.Line(th.Mismatch()) // once, on the status line

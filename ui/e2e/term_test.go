@@ -93,7 +93,7 @@ func newHome(t *testing.T, config string) *home {
 	t.Helper()
 	dir := t.TempDir()
 	h := &home{dir: dir}
-	for _, d := range []string{"home", "data", "config/muse", "state"} {
+	for _, d := range []string{"home", "data", "config/muse", "state", "cache"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -114,6 +114,7 @@ func newHome(t *testing.T, config string) *home {
 		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
 		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
 		"TERM=xterm-256color",
 		"LANG=C.UTF-8",
 		"EDITOR=" + editor,

@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"net/http"
 	"strings"
@@ -69,5 +73,32 @@ func TestAttachmentsGoWithEveryTurnOfTheirPrompt(t *testing.T) {
 		if len(first.Blocks) != 2 || first.Blocks[0].Type != api.BlockText || !strings.HasPrefix(first.Blocks[0].Text, `<file name="notes.md">`) {
 			t.Errorf("request %d sends its first prompt as %+v", i+1, first)
 		}
+	}
+}
+
+// Limits are checked on the request as it would be sent, where the engine
+// checks every request, before anything is saved or sent: a prompt within
+// the attachments' limit whose whole body is over the service's 32 MB is
+// refused, nothing reaches the server, and the session keeps no prompt
+// the service would refuse (a request over 30 MB was sent).
+func TestRequestOverTheServiceLimitIsNotSent(t *testing.T) {
+	var bodies []string
+	c := client(t, recording(&bodies))
+	w := session.NewWriter(store(t), params)
+	defer w.Close()
+	var files []attach.File
+	for i := range 6 {
+		var b bytes.Buffer // a PNG padded to 3 MiB, 4 MiB as base64: within the image limit
+		png.Encode(&b, image.NewGray(image.Rect(0, 0, 1+i, 1)))
+		img := append(b.Bytes(), make([]byte, 3<<20-b.Len())...)
+		files = append(files, attach.File{Attachment: session.Attachment{Name: fmt.Sprintf("%d.png", i), Kind: session.AttachImage, MediaType: "image/png", Bytes: int64(len(img))}, Data: img})
+	}
+	prompt := strings.Repeat("a long paste ", 700_000) // 9.1 MB of text
+	_, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: prompt, Attachments: files, Params: params}, func(Event) {}, nil)
+	if err == nil || !strings.Contains(err.Error(), "over the service's limit of 32 MB") {
+		t.Errorf("err %v", err)
+	}
+	if len(bodies) != 0 || len(w.Branch()) != 0 {
+		t.Errorf("%d requests sent, %d entries saved", len(bodies), len(w.Branch()))
 	}
 }

@@ -15,7 +15,8 @@ import (
 // key that ends a word to the hits drawn: Update, the search it asks for
 // (the index's query and snippets), Update with the hits, View. It needs
 // a large history: MUSE_BENCH_SESSIONS names its sessions directory, as
-// scripts/genhistory writes it (scripts/benchhistory sets it).
+// scripts/genhistory writes it, and MUSE_BENCH_CACHE the cache folder of
+// its index (scripts/benchhistory sets both).
 func BenchmarkSearchKeystroke(b *testing.B) {
 	dir := os.Getenv("MUSE_BENCH_SESSIONS")
 	if dir == "" {
@@ -24,7 +25,7 @@ func BenchmarkSearchKeystroke(b *testing.B) {
 		}
 		b.Skip("MUSE_BENCH_SESSIONS is not set: see scripts/benchhistory")
 	}
-	store, err := session.Open(dir)
+	store, err := session.OpenAt(dir, session.Places{Cache: os.Getenv("MUSE_BENCH_CACHE")})
 	if err != nil {
 		b.Fatal(err)
 	}

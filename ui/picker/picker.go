@@ -6,6 +6,7 @@ package picker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -175,10 +176,14 @@ type ListedMsg struct {
 	seq   int
 	// window is index.Result.Window: more matched than were ranked.
 	window int
+	// note says what the answer may lack: the index was busy.
+	note string
 }
 
 // listSessions loads every session for the picker, from the index, which
-// it first brings up to date with the journals.
+// it first brings up to date with the journals; while another holds the
+// index's lock, from the index as it was and the journals that changed
+// since (index.ListCurrent).
 // seq is the number of the search it answers: the last one.
 func listSessions(ix *index.Shared, seq int) tea.Cmd {
 	return func() tea.Msg {
@@ -187,16 +192,25 @@ func listSessions(ix *index.Shared, seq int) tea.Cmd {
 			_, err = idx.Sync(nil)
 		}
 		var infos []session.Info
-		if err == nil {
+		note := ""
+		switch {
+		case index.IsBusy(err):
+			note = busyNote + ": the sessions changed since are read from their journals"
+			infos, err = idx.ListCurrent()
+		case err == nil:
 			infos, err = idx.List()
 		}
 		items := make([]list.Item, 0, len(infos))
 		for _, in := range infos {
 			items = append(items, sessionItem{info: in})
 		}
-		return ListedMsg{items: items, err: err, seq: seq}
+		return ListedMsg{items: items, err: err, seq: seq, note: note}
 	}
 }
+
+// busyNote starts the picker's note while another program holds the
+// index's lock.
+const busyNote = "the index is busy (another program is writing it)"
 
 // sessionsIn counts the sessions items are of.
 func sessionsIn(items []list.Item) int {
@@ -232,13 +246,17 @@ func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int
 		if prefix := asTyped(typed); err == nil && len(res.Hits) < searchLimit && prefix != typed {
 			res, err = idx.SearchContext(ctx, index.Query{Text: prefix, Limit: searchLimit, RankWindow: searchWindow})
 		}
+		note := ""
+		if err == nil && idx.Stale() {
+			note = busyNote + ": searched as it was, the newest changes may be missing"
+		}
 		hits := res.Hits
 		items := make([]list.Item, 0, len(hits))
 		for i := range hits {
 			h := hits[i]
 			items = append(items, sessionItem{info: session.Info{ID: h.Session, Title: h.Title}, match: &h})
 		}
-		return ListedMsg{items: items, err: err, query: typed, seq: seq, window: res.Window}
+		return ListedMsg{items: items, err: err, query: typed, seq: seq, window: res.Window, note: note}
 	}
 }
 
@@ -318,6 +336,9 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			p.status = fmt.Sprintf("%s in %s for %q%s · esc shows all", textfmt.Plural(len(msg.items), "match"),
 				textfmt.Plural(sessionsIn(msg.items), "session"), msg.query, best)
 		}
+		if msg.note != "" && msg.err == nil {
+			p.status = strings.TrimPrefix(p.status+" · "+msg.note, " · ")
+		}
 		// The list counts its rows: hits, when they are a search's.
 		if msg.query != "" {
 			p.list.SetStatusBarItemName("match", "matches")
@@ -366,6 +387,9 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	if p.mode == pickBrowse && !strings.Contains(p.status, "for \"") {
 		p.status = ""
+	}
+	if p.mode == pickSearch && p.refused(msg) {
+		return p, nil
 	}
 	switch p.mode {
 	case pickSearch:
@@ -478,6 +502,25 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// refused reports whether msg, typed into the search, is refused, and
+// says why in the status: a NUL byte (ctrl+@), which the input would drop
+// without a word, and text that would make the query longer than the
+// input holds, which it would cut. The query stays as it was.
+func (p *Model) refused(msg tea.KeyMsg) bool {
+	if msg.Type == tea.KeyCtrlAt || msg.Type == tea.KeyRunes && slices.Contains(msg.Runes, 0) {
+		p.status = "a NUL byte (ctrl+@) cannot be searched for: it was not typed"
+		return true
+	}
+	if msg.Type != tea.KeyRunes {
+		return false
+	}
+	if n := utf8.RuneCountInString(p.input.Value()) + len(msg.Runes); n > p.input.CharLimit {
+		p.status = fmt.Sprintf("a search holds at most %d characters, and this would make %d: it was not typed; search for a few words of it", p.input.CharLimit, n)
+		return true
+	}
+	return false
 }
 
 // searchHelp is the help line while a search is typed.

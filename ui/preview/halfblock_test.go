@@ -9,14 +9,28 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// quad is a 2×2 image: red, green over blue, white.
+// quad is a 2×2 image, each pixel 4×4 (so that Fit, which draws a small
+// image at about twice its size, gives it a cell a pixel): red, green over
+// blue, white.
 func quad() *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
 	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
 	img.Set(1, 0, color.RGBA{0, 255, 0, 255})
 	img.Set(0, 1, color.RGBA{0, 0, 255, 255})
 	img.Set(1, 1, color.RGBA{255, 255, 255, 255})
-	return img
+	return blowUp(img, 4)
+}
+
+// blowUp draws each pixel of img as an n×n square.
+func blowUp(img *image.RGBA, n int) *image.RGBA {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx()*n, b.Dy()*n))
+	for y := range out.Bounds().Dy() {
+		for x := range out.Bounds().Dx() {
+			out.Set(x, y, img.At(x/n, y/n))
+		}
+	}
+	return out
 }
 
 func TestHalfBlocksExact(t *testing.T) {
@@ -37,7 +51,7 @@ func TestHalfBlocksRepeatsNoColour(t *testing.T) {
 		img.Set(x, 1, color.RGBA{40, 50, 60, 255})
 	}
 	want := "\x1b[38;2;10;20;30;48;2;40;50;60m▀▀▀\x1b[0m"
-	if got := halfBlocksTrueColor(img, 0); got != want {
+	if got := halfBlocksTrueColor(blowUp(img, 4), 0); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

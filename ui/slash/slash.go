@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -58,7 +59,7 @@ const (
 	ActionQuit                     // quit
 	ActionEditSystem               // `/system` alone: edit the system prompt in $EDITOR
 	ActionRename                   // rename the session to arg
-	ActionExport                   // export the session as Markdown to arg (or a default path)
+	ActionExport                   // export the session as Markdown, or "page …" as HTML, to arg (or a default path)
 	ActionSessions                 // open the session picker
 	ActionImage                    // generate images from arg (or the last reply)
 	ActionOpen                     // open image N of the last image turn; 0: the last image saved
@@ -87,7 +88,7 @@ var slashCommands = []slashCommand{
 	{name: "top-p", args: "X", help: "nucleus sampling, 0 to 1 (off: server default)",
 		run: slashUnitFloat("top_p", func(p *session.Params) **float64 { return &p.TopP })},
 	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
-	{name: "thinking", args: "BUDGET|off", help: "extended thinking with a token budget (≥ 1024, below max_tokens)", run: slashThinking},
+	{name: "thinking", args: "adaptive [EFFORT]|BUDGET|off", choices: []string{"adaptive", "off"}, help: "thinking: adaptive with an effort low, medium, high or max (current models), or a budget ≥ 1024 below max_tokens", run: slashThinking},
 	{name: "tool-choice", args: "auto|any|none|NAME", help: "how the model may use tools (off: server default)", run: slashToolChoice},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
@@ -105,7 +106,7 @@ var slashCommands = []slashCommand{
 	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
-	{name: "export", args: "[PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md); --force replaces an existing file", run: slashExport},
+	{name: "export", args: "[page] [PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md), or with page as one HTML page (./muse-<id>.html; --redact masks secrets); --force replaces an existing file", run: slashExport},
 	{name: "theme", args: "[NAME|FILE]", choices: theme.Names(), help: "colours: a theme's name (tab completes) or a theme file (.toml); alone: the theme on", run: slashTheme},
 	{name: "mcp", args: "[on|off NAME]", help: "MCP servers, their state and tools (on/off NAME: start or stop one for this session)", run: slashMCP},
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
@@ -191,17 +192,17 @@ func forcesTool(choice string) bool {
 // naming the command that set them and the one it conflicts with, so the
 // error comes when the setting is typed, not when a prompt is sent.
 func checkConflicts(name string, q session.Params) error {
-	thinking := q.ThinkingBudget > 0
+	thinking := q.ThinkingBudget > 0 || q.Thinking != ""
 	switch {
 	case thinking && name == "max-tokens" && q.MaxTokens <= q.ThinkingBudget:
 		return fmt.Errorf("/max-tokens %d conflicts with /thinking %d: max_tokens must be above the thinking budget; raise it, or /thinking off first",
 			q.MaxTokens, q.ThinkingBudget)
 	case thinking && name == "thinking" && forcesTool(q.ToolChoice):
-		return fmt.Errorf("/thinking %d conflicts with /tool-choice %s: the service refuses thinking while a tool is forced; /tool-choice auto first",
-			q.ThinkingBudget, q.ToolChoice)
+		return fmt.Errorf("/thinking %s conflicts with /tool-choice %s: the service refuses thinking while a tool is forced; /tool-choice auto first",
+			thinkingName(q), q.ToolChoice)
 	case thinking && name == "tool-choice" && forcesTool(q.ToolChoice):
-		return fmt.Errorf("/tool-choice %s conflicts with /thinking %d: the service refuses a forced tool while thinking is on; /thinking off first, or /tool-choice auto",
-			q.ToolChoice, q.ThinkingBudget)
+		return fmt.Errorf("/tool-choice %s conflicts with /thinking %s: the service refuses a forced tool while thinking is on; /thinking off first, or /tool-choice auto",
+			q.ToolChoice, thinkingName(q))
 	}
 	return nil
 }
@@ -332,6 +333,9 @@ func slashSize(arg string, p session.Params) (Result, error) {
 }
 
 func slashNegative(arg string, p session.Params) (Result, error) {
+	if err := lacksImageParam("negative", "negative prompt"); err != nil {
+		return Result{Params: slashCloneParams(p)}, err
+	}
 	q := slashImageParams(p)
 	q.Image.NegativePrompt = strings.TrimSpace(arg)
 	if q.Image.NegativePrompt == "" {
@@ -353,6 +357,9 @@ func slashImageModel(arg string, p session.Params) (Result, error) {
 // slashOnOff sets a boolean image setting from "on" or "off".
 func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string, session.Params) (Result, error) {
 	return func(arg string, p session.Params) (Result, error) {
+		if err := lacksImageParam(strings.TrimPrefix(field, "prompt_"), field); err != nil {
+			return Result{Params: slashCloneParams(p)}, err
+		}
 		var v bool
 		switch strings.ToLower(strings.TrimSpace(arg)) {
 		case "on", "true", "yes":
@@ -471,22 +478,41 @@ func slashToolChoice(arg string, p session.Params) (Result, error) {
 	return slashSet(q, "tool_choice "+arg), nil
 }
 
+// thinkingName is the thinking setting as /thinking takes it: "adaptive
+// high", "adaptive" or the budget.
+func thinkingName(q session.Params) string {
+	if q.Thinking != "" {
+		return strings.TrimSpace(q.Thinking + " " + q.Effort)
+	}
+	return strconv.Itoa(q.ThinkingBudget)
+}
+
 func slashThinking(arg string, p session.Params) (Result, error) {
 	arg = strings.TrimSpace(arg)
 	q := slashCloneParams(p)
 	if slashOff(arg) {
-		q.ThinkingBudget = 0
+		q.ThinkingBudget, q.Thinking, q.Effort = 0, "", ""
 		return slashSet(q, "thinking off"), nil
+	}
+	if f := strings.Fields(strings.ToLower(arg)); len(f) > 0 && f[0] == api.ThinkingAdaptive {
+		if len(f) > 2 || len(f) == 2 && !slices.Contains(api.Efforts, f[1]) {
+			return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /thinking adaptive [%s]; got %q", strings.Join(api.Efforts, "|"), arg)
+		}
+		q.ThinkingBudget, q.Thinking, q.Effort = 0, api.ThinkingAdaptive, ""
+		if len(f) == 2 {
+			q.Effort = f[1]
+		}
+		return slashSet(q, "thinking "+thinkingName(q)), nil
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1024 {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("thinking budget must be a whole number from 1024 to below max_tokens (%d), or off; got %q", p.MaxTokens, arg)
+		return Result{Params: slashCloneParams(p)}, fmt.Errorf("/thinking takes adaptive [%s], a budget from 1024 to below max_tokens (%d), or off; got %q", strings.Join(api.Efforts, "|"), p.MaxTokens, arg)
 	}
 	if p.MaxTokens > 0 && n >= p.MaxTokens {
 		return Result{Params: slashCloneParams(p)}, fmt.Errorf("/thinking %d conflicts with /max-tokens %d: the thinking budget must be below max_tokens; /max-tokens %d or more first",
 			n, p.MaxTokens, n+1)
 	}
-	q.ThinkingBudget = n
+	q.ThinkingBudget, q.Thinking, q.Effort = n, "", ""
 	return slashSet(q, fmt.Sprintf("thinking budget %d", n)), nil
 }
 

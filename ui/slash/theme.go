@@ -45,6 +45,9 @@ func argCompletions(typed string) (out []string, ok bool) {
 	if c == nil {
 		return nil, true
 	}
+	if c.name == "model" {
+		return modelCompletions(word, rest), true
+	}
 	choices := c.choices
 	if choices == nil {
 		choices = strings.Split(strings.Trim(c.args, "[]"), "|")

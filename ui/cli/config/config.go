@@ -49,6 +49,17 @@ type Profile struct {
 	ProviderVersion string
 	VersionHeader   string
 
+	// ImageBaseURL is where image requests go; "" means BaseURL.
+	ImageBaseURL string
+	// ImageAPI is the image API spoken: one of api.ImageAPIs; "" when
+	// unset (the interface's).
+	ImageAPI            string
+	ImageAccessTokenEnv string
+	ImageAccessTokenCmd string
+	// ImageQuality, ImageBackground and ImageOutputFormat are OpenAI's
+	// image settings, sent with image_api = "openai" only; "" when unset.
+	ImageQuality, ImageBackground, ImageOutputFormat string
+
 	Model      string
 	ImageModel string
 	System     string
@@ -60,6 +71,11 @@ type Profile struct {
 	Notify         string
 	ImageSize      string
 	NegativePrompt string
+	// Thinking is "adaptive" for adaptive thinking; "" when unset.
+	Thinking string
+	// Effort is sent as output_config.effort: one of api.Efforts; "" when
+	// unset.
+	Effort string
 
 	MaxTokens      *int
 	TopK           *int
@@ -75,6 +91,9 @@ type Profile struct {
 	Save *bool
 	// Mouse is false when the chat screen is not to capture the mouse.
 	Mouse *bool
+	// AllowInsecureHTTP lets a credential go over plain http:// to a host
+	// that is not this machine.
+	AllowInsecureHTTP *bool
 	// MCPExpandEnv is true when an mcpServers file from outside the user's
 	// configuration folder may expand ${VAR} from muse's environment.
 	MCPExpandEnv *bool
@@ -155,7 +174,8 @@ func (f *File) Select(name string) (*Profile, error) {
 }
 
 // CredentialEnv returns the environment variables that any profile of the
-// file names for a credential (access_token_env, api_key_env), sorted, once
+// file names for a credential (access_token_env, api_key_env,
+// image_access_token_env), sorted, once
 // each: none of them may reach a tool, whichever profile is in use.
 func (f *File) CredentialEnv() []string {
 	if f == nil {
@@ -163,7 +183,7 @@ func (f *File) CredentialEnv() []string {
 	}
 	var names []string
 	for _, p := range f.Profiles {
-		for _, n := range []string{p.AccessTokenEnv, p.APIKeyEnv} {
+		for _, n := range []string{p.AccessTokenEnv, p.APIKeyEnv, p.ImageAccessTokenEnv} {
 			if n != "" && !slices.Contains(names, n) {
 				names = append(names, n)
 			}

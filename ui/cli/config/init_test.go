@@ -70,7 +70,7 @@ func TestExampleOptionalSettings(t *testing.T) {
 	if err != nil || p == nil {
 		t.Fatalf("default profile = %v, %v", p, err)
 	}
-	if p.Temperature == nil || p.ThinkingBudget == nil || len(p.Keys) == 0 || len(p.Tools) != 1 || p.Tools[0].Command == nil {
+	if p.Temperature == nil || p.Thinking != "adaptive" || p.Effort != "high" || len(p.Keys) == 0 || len(p.Tools) != 1 || p.Tools[0].Command == nil {
 		t.Errorf("profile = %+v", p)
 	}
 	// Every profile setting is explained in the example.

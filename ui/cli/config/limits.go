@@ -1,9 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
+
+	"muse/ui/regfile"
 )
 
 // maxFileSize is the largest tools or schema file read: anything larger is
@@ -25,28 +26,20 @@ const maxKeys = 2000
 // counting every table of a key path such as [profiles.work.keys].
 const maxDepth = 64
 
-// readFile reads the file at path, refusing one larger than limit bytes.
-// what names the file in messages, such as "config".
+// readFile reads the regular file at path (see ui/regfile), refusing one
+// larger than limit bytes, and a named pipe or device without waiting on
+// it. what names the file in messages, such as "config".
 func readFile(path, what string, limit int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := regfile.Read(path, int64(limit))
+	var notRegular *regfile.NotRegularError
+	var tooLarge *regfile.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, &Error{Path: path, Msg: fmt.Sprintf("read %s: %v: give the path of a %s file", what, err, what)}
+	case errors.As(err, &tooLarge):
+		return nil, &Error{Path: path, Msg: fmt.Sprintf("the file is %v: a %s file is never that big, check that it is the right one", err, what)}
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", what, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", what, err)
-	}
-	if len(data) > limit {
-		return nil, &Error{Path: path, Msg: fmt.Sprintf("the file is larger than %s: a %s file is never that big, check that it is the right one", sizeText(limit), what)}
 	}
 	return data, nil
-}
-
-// sizeText writes a size of whole KiB or MiB, such as "64 KiB".
-func sizeText(n int) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d KiB", n>>10)
 }

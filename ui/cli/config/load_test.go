@@ -57,6 +57,15 @@ notify = "osc9"
 max_tool_rounds = 5
 save = false
 mouse = true
+allow_insecure_http = false
+effort = "high"
+image_base_url = "https://img.example.com"
+image_api = "openai"
+image_access_token_env = "IMG_TOKEN"
+image_access_token_cmd = "pass show img"
+image_quality = "high"
+image_background = "opaque"
+image_output_format = "webp"
 mcp_expand_env = true
 mcp_roots = true
 tool_timeout = "1m30s"
@@ -118,40 +127,49 @@ func TestLoadFull(t *testing.T) {
 	fl := func(x float64) *float64 { return &x }
 	b := func(x bool) *bool { return &x }
 	want := &Profile{
-		Name:              "work",
-		BaseURL:           "https://llm.example.com",
-		AccessTokenEnv:    "WORK_TOKEN",
-		AccessTokenCmd:    "pass show llm/token",
-		APIKeyEnv:         "WORK_KEY",
-		APIKeyCmd:         "pass show llm/key",
-		ProviderVersion:   "2023-06-01",
-		VersionHeader:     "anthropic-version",
-		Model:             "chat-1",
-		ImageModel:        "image-1",
-		System:            "Be brief.\nBe kind.",
-		UserID:            "u-1",
-		Theme:             "dark",
-		Notify:            "osc9",
-		ImageSize:         "1024*768",
-		NegativePrompt:    "blurry",
-		MaxTokens:         i(4096),
-		TopK:              i(40),
-		ThinkingBudget:    i(2048),
-		MaxToolRounds:     i(5),
-		Temperature:       fl(0.7),
-		TopP:              fl(1),
-		PromptExtend:      b(true),
-		Watermark:         b(false),
-		Save:              b(false),
-		Mouse:             b(true),
-		MCPExpandEnv:      b(true),
-		MCPRoots:          b(true),
-		ToolTimeout:       90 * time.Second,
-		CredentialTimeout: 45 * time.Second,
-		RequestTimeout:    20 * time.Minute,
-		StallTimeout:      5 * time.Minute,
-		StopSequences:     []string{"STOP", "END"},
-		Keys:              map[string][]string{"send": {"enter"}, "newline": {"alt+enter", "ctrl+j"}},
+		Name:                "work",
+		BaseURL:             "https://llm.example.com",
+		AccessTokenEnv:      "WORK_TOKEN",
+		AccessTokenCmd:      "pass show llm/token",
+		APIKeyEnv:           "WORK_KEY",
+		APIKeyCmd:           "pass show llm/key",
+		ProviderVersion:     "2023-06-01",
+		VersionHeader:       "anthropic-version",
+		Model:               "chat-1",
+		ImageModel:          "image-1",
+		System:              "Be brief.\nBe kind.",
+		UserID:              "u-1",
+		Theme:               "dark",
+		Notify:              "osc9",
+		ImageSize:           "1024*768",
+		NegativePrompt:      "blurry",
+		MaxTokens:           i(4096),
+		TopK:                i(40),
+		ThinkingBudget:      i(2048),
+		MaxToolRounds:       i(5),
+		Temperature:         fl(0.7),
+		TopP:                fl(1),
+		PromptExtend:        b(true),
+		Watermark:           b(false),
+		Save:                b(false),
+		Mouse:               b(true),
+		MCPExpandEnv:        b(true),
+		MCPRoots:            b(true),
+		AllowInsecureHTTP:   b(false),
+		Effort:              "high",
+		ImageBaseURL:        "https://img.example.com",
+		ImageAPI:            "openai",
+		ImageAccessTokenEnv: "IMG_TOKEN",
+		ImageAccessTokenCmd: "pass show img",
+		ImageQuality:        "high",
+		ImageBackground:     "opaque",
+		ImageOutputFormat:   "webp",
+		ToolTimeout:         90 * time.Second,
+		CredentialTimeout:   45 * time.Second,
+		RequestTimeout:      20 * time.Minute,
+		StallTimeout:        5 * time.Minute,
+		StopSequences:       []string{"STOP", "END"},
+		Keys:                map[string][]string{"send": {"enter"}, "newline": {"alt+enter", "ctrl+j"}},
 		Tools: []Tool{
 			{
 				Name:        "get_time",
@@ -165,9 +183,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 54, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 63, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 60, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 69, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

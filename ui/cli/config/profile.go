@@ -8,46 +8,57 @@ import (
 	"strings"
 	"time"
 
+	"muse/api"
 	themes "muse/theme"
 )
 
 // profileKeys reads each setting of a [profiles.NAME] table into a Profile.
 var profileKeys = map[string]func(p *Profile, v value){
-	"base_url":           text(func(p *Profile) *string { return &p.BaseURL }, httpURL),
-	"access_token_env":   text(func(p *Profile) *string { return &p.AccessTokenEnv }, envName),
-	"access_token_cmd":   text(func(p *Profile) *string { return &p.AccessTokenCmd }, shellCommand),
-	"api_key_env":        text(func(p *Profile) *string { return &p.APIKeyEnv }, envName),
-	"api_key_cmd":        text(func(p *Profile) *string { return &p.APIKeyCmd }, shellCommand),
-	"provider_version":   text(func(p *Profile) *string { return &p.ProviderVersion }, headerValue),
-	"version_header":     text(func(p *Profile) *string { return &p.VersionHeader }, headerName),
-	"model":              text(func(p *Profile) *string { return &p.Model }, nonEmpty),
-	"image_model":        text(func(p *Profile) *string { return &p.ImageModel }, nonEmpty),
-	"system":             text(func(p *Profile) *string { return &p.System }, nil),
-	"user_id":            text(func(p *Profile) *string { return &p.UserID }, nil),
-	"theme":              text(func(p *Profile) *string { return &p.Theme }, theme),
-	"notify":             text(func(p *Profile) *string { return &p.Notify }, notify),
-	"image_size":         text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
-	"negative_prompt":    text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
-	"max_tokens":         whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
-	"top_k":              whole(func(p *Profile) **int { return &p.TopK }, 1),
-	"thinking_budget":    whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
-	"max_tool_rounds":    whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
-	"temperature":        fraction(func(p *Profile) **float64 { return &p.Temperature }),
-	"top_p":              fraction(func(p *Profile) **float64 { return &p.TopP }),
-	"prompt_extend":      flag(func(p *Profile) **bool { return &p.PromptExtend }),
-	"watermark":          flag(func(p *Profile) **bool { return &p.Watermark }),
-	"save":               flag(func(p *Profile) **bool { return &p.Save }),
-	"mouse":              flag(func(p *Profile) **bool { return &p.Mouse }),
-	"mcp_expand_env":     flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
-	"mcp_roots":          flag(func(p *Profile) **bool { return &p.MCPRoots }),
-	"tool_timeout":       timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
-	"credential_timeout": timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
-	"request_timeout":    timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
-	"stall_timeout":      timeout(func(p *Profile) *time.Duration { return &p.StallTimeout }, MaxRequestTimeout),
-	"stop_sequences":     stopSequences,
-	"keys":               func(p *Profile, v value) { p.Keys = v.keys() },
-	"tools":              func(p *Profile, v value) { p.Tools = v.tools() },
-	"mcp":                func(p *Profile, v value) { p.MCP = v.mcp() },
+	"base_url":               text(func(p *Profile) *string { return &p.BaseURL }, httpURL),
+	"access_token_env":       text(func(p *Profile) *string { return &p.AccessTokenEnv }, envName),
+	"access_token_cmd":       text(func(p *Profile) *string { return &p.AccessTokenCmd }, shellCommand),
+	"api_key_env":            text(func(p *Profile) *string { return &p.APIKeyEnv }, envName),
+	"api_key_cmd":            text(func(p *Profile) *string { return &p.APIKeyCmd }, shellCommand),
+	"provider_version":       text(func(p *Profile) *string { return &p.ProviderVersion }, headerValue),
+	"version_header":         text(func(p *Profile) *string { return &p.VersionHeader }, headerName),
+	"image_base_url":         text(func(p *Profile) *string { return &p.ImageBaseURL }, httpURL),
+	"image_api":              text(func(p *Profile) *string { return &p.ImageAPI }, oneOf(api.ImageAPIs...)),
+	"image_access_token_env": text(func(p *Profile) *string { return &p.ImageAccessTokenEnv }, envName),
+	"image_access_token_cmd": text(func(p *Profile) *string { return &p.ImageAccessTokenCmd }, shellCommand),
+	"image_quality":          text(func(p *Profile) *string { return &p.ImageQuality }, oneOf("low", "medium", "high", "auto", "standard", "hd")),
+	"image_background":       text(func(p *Profile) *string { return &p.ImageBackground }, oneOf("transparent", "opaque", "auto")),
+	"image_output_format":    text(func(p *Profile) *string { return &p.ImageOutputFormat }, oneOf("png", "jpeg", "webp")),
+	"model":                  text(func(p *Profile) *string { return &p.Model }, nonEmpty),
+	"image_model":            text(func(p *Profile) *string { return &p.ImageModel }, nonEmpty),
+	"system":                 text(func(p *Profile) *string { return &p.System }, nil),
+	"user_id":                text(func(p *Profile) *string { return &p.UserID }, nil),
+	"theme":                  text(func(p *Profile) *string { return &p.Theme }, theme),
+	"notify":                 text(func(p *Profile) *string { return &p.Notify }, notify),
+	"image_size":             text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
+	"negative_prompt":        text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
+	"thinking":               text(func(p *Profile) *string { return &p.Thinking }, oneOf("adaptive")),
+	"effort":                 text(func(p *Profile) *string { return &p.Effort }, oneOf(api.Efforts...)),
+	"max_tokens":             whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
+	"top_k":                  whole(func(p *Profile) **int { return &p.TopK }, 1),
+	"thinking_budget":        whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
+	"max_tool_rounds":        whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
+	"temperature":            fraction(func(p *Profile) **float64 { return &p.Temperature }),
+	"top_p":                  fraction(func(p *Profile) **float64 { return &p.TopP }),
+	"prompt_extend":          flag(func(p *Profile) **bool { return &p.PromptExtend }),
+	"watermark":              flag(func(p *Profile) **bool { return &p.Watermark }),
+	"save":                   flag(func(p *Profile) **bool { return &p.Save }),
+	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
+	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
+	"mcp_roots":              flag(func(p *Profile) **bool { return &p.MCPRoots }),
+	"allow_insecure_http":    flag(func(p *Profile) **bool { return &p.AllowInsecureHTTP }),
+	"tool_timeout":           timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
+	"credential_timeout":     timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
+	"request_timeout":        timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
+	"stall_timeout":          timeout(func(p *Profile) *time.Duration { return &p.StallTimeout }, MaxRequestTimeout),
+	"stop_sequences":         stopSequences,
+	"keys":                   func(p *Profile, v value) { p.Keys = v.keys() },
+	"tools":                  func(p *Profile, v value) { p.Tools = v.tools() },
+	"mcp":                    func(p *Profile, v value) { p.MCP = v.mcp() },
 }
 
 // profileKeyNames lists the keys of a profile, for suggestions.
@@ -73,6 +84,10 @@ func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {
 		case l.wants(v.line):
 			v.unknown(k.name, "in "+header, suggest(k.name, profileKeyNames))
 		}
+	}
+	if p.ThinkingBudget != nil && p.Thinking != "" {
+		base.child(t, "thinking").fail(`and thinking_budget are two forms of thinking: keep thinking = "adaptive" (current models) or thinking_budget (older ones), not both`)
+		p.Thinking = ""
 	}
 	if p.ThinkingBudget != nil && p.MaxTokens != nil && *p.ThinkingBudget >= *p.MaxTokens {
 		base.child(t, "thinking_budget").fail("must be less than max_tokens (%d), got %d", *p.MaxTokens, *p.ThinkingBudget)
@@ -232,6 +247,16 @@ func theme(s string) string {
 		return "must be one of " + strings.Join(themes.Names(), ", ") + ", or the path of a theme file (.toml); got " + quote(s)
 	}
 	return ""
+}
+
+// oneOf checks a setting that takes one of a few words.
+func oneOf(words ...string) func(string) string {
+	return func(s string) string {
+		if !slices.Contains(words, s) {
+			return "must be " + strings.Join(words, ", ") + "; got " + quote(s) + suggest(s, words)
+		}
+		return ""
+	}
 }
 
 // NotifyModes are the values of notify: how the chat screen tells a

@@ -29,6 +29,13 @@ func Show(p *Profile, w io.Writer) {
 		{"api_key_cmd", p.APIKeyCmd},
 		{"provider_version", p.ProviderVersion},
 		{"version_header", p.VersionHeader},
+		{"image_base_url", api.RedactURL(p.ImageBaseURL)},
+		{"image_api", p.ImageAPI},
+		{"image_access_token_env", p.ImageAccessTokenEnv},
+		{"image_access_token_cmd", p.ImageAccessTokenCmd},
+		{"image_quality", p.ImageQuality},
+		{"image_background", p.ImageBackground},
+		{"image_output_format", p.ImageOutputFormat},
 		{"model", p.Model},
 		{"image_model", p.ImageModel},
 		{"system", p.System},
@@ -37,6 +44,8 @@ func Show(p *Profile, w io.Writer) {
 		{"notify", p.Notify},
 		{"image_size", p.ImageSize},
 		{"negative_prompt", p.NegativePrompt},
+		{"thinking", p.Thinking},
+		{"effort", p.Effort},
 	} {
 		if s.v != "" {
 			showLine(w, s.k, strconv.Quote(s.v))
@@ -66,7 +75,7 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}, {"allow_insecure_http", p.AllowInsecureHTTP}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}

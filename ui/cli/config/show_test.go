@@ -91,6 +91,8 @@ func TestShowEverySetting(t *testing.T) {
 	for k := range profileKeys {
 		want := "\n" + k + " = "
 		switch k {
+		case "thinking": // the other form of thinking_budget, which full sets
+			want = "\n"
 		case "keys":
 			want = "\n[keys]\n"
 		case "tools":
@@ -101,5 +103,32 @@ func TestShowEverySetting(t *testing.T) {
 		if !strings.Contains(sb.String(), want) {
 			t.Errorf("Show leaves out %s:\n%s", k, sb.String())
 		}
+	}
+}
+
+// A profile's adaptive thinking loads and shows; with thinking_budget too
+// it is refused, naming both forms; a wrong effort gets a suggestion.
+func TestAdaptiveThinkingSetting(t *testing.T) {
+	dir := t.TempDir()
+	f, err := Load(write(t, dir, "[profiles.c]\nthinking = \"adaptive\"\neffort = \"max\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	Show(f.Profiles["c"], &sb)
+	if !strings.Contains(sb.String(), "thinking = \"adaptive\"\neffort = \"max\"") {
+		t.Errorf("show:\n%s", sb.String())
+	}
+	_, err = Load(write(t, dir, "[profiles.c]\nthinking = \"adaptive\"\nthinking_budget = 2048\n"))
+	if err == nil || !strings.Contains(err.Error(), "two forms of thinking") {
+		t.Errorf("both forms: %v", err)
+	}
+	_, err = Load(write(t, dir, "[profiles.c]\neffort = \"hihg\"\n"))
+	if err == nil || !strings.Contains(err.Error(), `did you mean "high"`) {
+		t.Errorf("effort: %v", err)
+	}
+	_, err = Load(write(t, dir, "[profiles.c]\nthinking = \"enabled\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "must be adaptive") {
+		t.Errorf("thinking: %v", err)
 	}
 }

@@ -14,8 +14,16 @@ const example = `# muse configuration.
 #default_profile = "work"
 
 [profiles.work]
-# The service address: http:// or https:// and a host.
+# The service address: http:// or https:// and a host, with or without a
+# trailing /v1, as the provider's docs give it. Without base_url (and
+# MUSE_BASE_URL), muse reads ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN,
+# ANTHROPIC_API_KEY and ANTHROPIC_MODEL. A server on this machine
+# (localhost, 127.0.0.1, [::1]) needs no credential.
 base_url = "https://llm.example.com"
+
+# A credential goes over plain http:// only to this machine; set this to
+# send it to another host anyway (anyone on the way can read it).
+#allow_insecure_http = true
 
 # The access token, sent as "Authorization: Bearer ...": the name of an
 # environment variable that holds it ...
@@ -34,10 +42,25 @@ access_token_env = "MUSE_ACCESS_TOKEN"
 # 10m; default 10s). Give a password manager time to ask for its password.
 #credential_timeout = "30s"
 
-# The API version, and the header that carries it. Use
-# version_header = "anthropic-version" with Anthropic's own API.
+# The API version. It is sent under both provider-version and
+# anthropic-version; version_header names the one header to send instead,
+# for a service that wants only one.
 provider_version = "2023-06-01"
-version_header = "provider-version"
+#version_header = "anthropic-version"
+
+# Images go to the chat's address with the chat's credential, in the
+# interface's shape, unless these say otherwise: image_api is service (the
+# interface's), dashscope (DashScope's own paths) or openai (OpenAI's
+# prompt, n and size WxH, as LocalAI, LiteLLM and most gateways take). An
+# image_base_url of its own gets its own credential, never the chat's.
+#image_base_url = "https://images.example.com"
+#image_api = "openai"
+#image_access_token_env = "IMAGE_TOKEN"
+#image_access_token_cmd = "pass show images/token"
+# OpenAI's own image settings, sent to image_api = "openai" only.
+#image_quality = "high"
+#image_background = "transparent"
+#image_output_format = "png"
 
 # The chat model, and the model used by /image.
 model = "your-chat-model"
@@ -46,7 +69,9 @@ model = "your-chat-model"
 # The longest reply, in tokens (at least 1).
 max_tokens = 4096
 
-# Sampling: temperature and top_p between 0 and 1, top_k at least 1.
+# Sampling: temperature and top_p between 0 and 1, top_k at least 1. Leave
+# them unset unless the model's docs ask for them: current Claude models
+# refuse them.
 #temperature = 0.7
 #top_p = 0.9
 #top_k = 40
@@ -57,9 +82,13 @@ max_tokens = 4096
 # The system prompt sent with every message.
 #system = "You are a concise assistant."
 
-# Extended thinking: tokens the model may think for, at least 1024 and less
-# than max_tokens.
-#thinking_budget = 2048
+# Thinking. Current models (Claude Opus 4.7 and later) take adaptive
+# thinking, guided by an effort: low, medium, high or max ...
+#thinking = "adaptive"
+#effort = "high"
+# ... older ones a budget instead, tokens the model may think for, at least
+# 1024 and less than max_tokens (set one form, not both), such as
+#   thinking_budget = 2048
 
 # /image settings: the size as WIDTH*HEIGHT, what to keep out of the picture,
 # whether the service may rewrite the prompt, and whether to add a watermark.

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"muse/api"
+	"muse/api/demo"
+	cfgfile "muse/ui/cli/config"
+	"muse/ui/models"
+	"muse/ui/sanitize"
+)
+
+// modelsCmd is "muse models": the models the service offers.
+func (a *app) modelsCmd() *cobra.Command {
+	var refresh bool
+	cmd := &cobra.Command{
+		Use:   "models",
+		Short: "list the models the service offers (GET /v1/models, cached for a day)",
+		Long: `List the models the service offers, from its GET /v1/models, one a line:
+the id, then its name and release date when the service gives them.
+
+The list is cached per profile in muse's cache folder ($XDG_CACHE_HOME/muse/
+models) for a day; --refresh fetches it again. --model and /model complete
+from it. A service without the endpoint gets one note, and names typed in
+full still work.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			a.f.set = c.Flags().Changed
+			return status(a.listModels(a.env.Stdout, refresh))
+		},
+	}
+	cmd.Flags().BoolVar(&refresh, "refresh", false, "fetch the list again instead of reading the cache")
+	cmd.Flags().BoolVar(&a.f.demo, "demo", false, "list the embedded demo server's models")
+	cmd.Flags().StringVar(&a.f.baseURL, "base-url", "", "service address `URL` (env MUSE_BASE_URL)")
+	return cmd
+}
+
+// listModels prints the service's models to w and returns the exit status.
+func (a *app) listModels(w io.Writer, refresh bool) int {
+	env := a.env
+	cfg, err := a.modelsConfig()
+	if err != nil {
+		return fail(env, err)
+	}
+	if a.f.demo {
+		srv, err := demo.Start(demo.Options{})
+		if err != nil {
+			return fail(env, fmt.Errorf("start the demo server: %w", err))
+		}
+		defer srv.Close()
+		cfg.baseURL = srv.URL
+	}
+	cache, err := models.CacheFor(cfg.profile, cfg.baseURL, env.dirGetenv(), env.goos)
+	if err != nil && !a.f.demo {
+		return fail(env, usagef("%v", err))
+	}
+	client := api.New(cfg.baseURL, cfg.clientOptions()...)
+	defer client.Close()
+	var l models.List
+	if a.f.demo {
+		// The demo's address changes each run: nothing to cache.
+		l.Models, err = client.ListModels(context.Background())
+	} else {
+		l, _, err = cache.Get(context.Background(), client, refresh)
+	}
+	if err != nil {
+		return fail(env, err)
+	}
+	if l.None {
+		fmt.Fprintf(env.Stderr, "muse: %s lists no models (no GET /v1/models): type the model's name, with --model or /model\n", sanitize.Line(api.RedactURL(cfg.baseURL)))
+		return ExitOK
+	}
+	var b strings.Builder
+	for _, m := range l.Models {
+		b.WriteString(sanitize.Line(m.ID))
+		if m.DisplayName != "" && m.DisplayName != m.ID {
+			b.WriteString("  " + sanitize.Line(m.DisplayName))
+		}
+		if m.Created != "" {
+			b.WriteString("  " + sanitize.Line(m.Created))
+		}
+		b.WriteByte('\n')
+	}
+	io.WriteString(w, b.String())
+	return ExitOK
+}
+
+// modelsConfig resolves the configuration for listing the models: no
+// model is needed to ask which there are.
+func (a *app) modelsConfig() (*config, error) {
+	f := a.f
+	if f.model == "" {
+		f.model = "-" // not sent: only the list is asked for
+	}
+	return resolveIn(&f, a.env)
+}
+
+// modelsLoader returns what the chat screen calls, once its first frame
+// is drawn, for the names /model completes: the cached list, fetched again
+// when it is stale. Nothing is said when the service has none or cannot
+// be reached: typed names still work.
+func modelsLoader(cfg *config, client *api.Client, env Env) func() []string {
+	return func() []string {
+		if cfg.demo {
+			ms, _ := client.ListModels(context.Background())
+			return models.List{Models: ms}.Names()
+		}
+		cache, err := models.CacheFor(cfg.profile, cfg.baseURL, env.dirGetenv(), env.goos)
+		if err != nil {
+			return nil
+		}
+		l, _, _ := cache.Get(context.Background(), client, false)
+		return l.Names()
+	}
+}
+
+// modelCompletions completes --model from the cached models list of the
+// profile in effect; it never asks the service (a shell waits for it).
+func (a *app) modelCompletions(toComplete string) []string {
+	prof, _, err := loadProfile(&a.f, a.env)
+	if err != nil {
+		return nil
+	}
+	if prof == nil {
+		prof = &cfgfile.Profile{}
+	}
+	base, _ := serviceAddress(&a.f, a.env.Getenv, prof)
+	cache, err := models.CacheFor(prof.Name, base.value, a.env.dirGetenv(), a.env.goos)
+	if err != nil {
+		return nil
+	}
+	l, _ := cache.Read()
+	var out []string
+	for _, n := range l.Names() {
+		if strings.HasPrefix(n, toComplete) && sanitize.Line(n) == n {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,36 @@
+package regfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A regular file is read whole up to the limit; past it, the error says
+// the limit; a directory and a missing path are refused as what they are.
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.toml")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := Read(path, 10); err != nil || string(data) != "0123456789" {
+		t.Errorf("Read = %q, %v", data, err)
+	}
+	var tooLarge *TooLargeError
+	if _, err := Read(path, 9); !errors.As(err, &tooLarge) {
+		t.Errorf("9 bytes allowed: %v", err)
+	}
+	if err := (&TooLargeError{Limit: 64 << 10}); err.Error() != "larger than 64 KiB" {
+		t.Errorf("%q", err.Error())
+	}
+	var notRegular *NotRegularError
+	if _, err := Read(dir, 10); !errors.As(err, &notRegular) || err.Error() != "it is a directory, not a regular file" {
+		t.Errorf("a directory: %v", err)
+	}
+	if _, err := Read(filepath.Join(dir, "gone"), 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+}

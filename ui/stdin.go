@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/ui/piped"
+	"muse/ui/sanitize"
+)
+
+// pipedDone attaches what was piped into muse once its read ends: whole,
+// or as much as was read when the user stopped it, saying so; or says why
+// nothing was kept. The input is untouched either way, and a notice shown
+// meanwhile (-a's warning about a secret file, a theme's) stays, with this
+// one after it.
+func (m Model) pipedDone(msg piped.DoneMsg) (tea.Model, tea.Cmd) {
+	before := m.notice
+	if strings.HasPrefix(before, piped.Progress) || strings.HasPrefix(before, "attached ") {
+		before = "" // the read's progress, or what the chips show
+	}
+	after := func(s string) string {
+		if before == "" {
+			return s
+		}
+		return before + " · " + s
+	}
+	switch {
+	case msg.Err != nil:
+		m.notice = after(sanitize.Line(msg.Err.Error()))
+		return m.layout(), nil
+	case len(msg.Data) == 0 && msg.Stopped:
+		m.notice = after("standard input stopped: nothing had been read")
+		return m.layout(), nil
+	case len(msg.Data) == 0:
+		m.notice = before
+		return m.layout(), nil
+	}
+	m, cmd := m.startAttach([]attachSource{{name: "stdin", data: msg.Data}}, "", "")
+	if cmd == nil {
+		m.notice = after(m.notice)
+		return m, nil
+	}
+	note := "attached standard input · sent with the first prompt · /detach removes"
+	if msg.Stopped {
+		note = "standard input stopped at " + piped.Size(int64(len(msg.Data))) + ": what was read is attached · /detach removes it"
+	}
+	return m, func() tea.Msg {
+		done := cmd().(attachedMsg)
+		done.note = after(note)
+		if done.err != nil {
+			done.err = fmt.Errorf("%s", after("piped input not attached: "+done.err.Error()))
+		}
+		return done
+	}
+}
