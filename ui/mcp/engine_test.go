@@ -3,7 +3,9 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -179,5 +181,63 @@ func TestTurnSendsInstructionsAndProgress(t *testing.T) {
 	}
 	if strings.Join(events, ", ") != "progress 1/2 · step, progress 2/2 · step, result" {
 		t.Errorf("events %q", events)
+	}
+}
+
+// A tool's audio is saved beside the session, once by its hash (the file
+// 0600 in a 0700 folder), and linked in the result's text, not sent.
+func TestTurnSavesToolAudio(t *testing.T) {
+	srv := httptest.NewServer(demo.NewHandler(demo.Options{}))
+	defer srv.Close()
+	client := api.New(srv.URL, api.WithAccessToken(demo.DefaultToken), api.WithMaxRetries(0))
+	wav := append([]byte("RIFF\x24\x00\x00\x00WAVEfmt "), make([]byte, 28)...)
+	s := sdk.NewServer(&sdk.Implementation{Name: "sound", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "beep", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a beep"}, &sdk.AudioContent{MIMEType: "audio/wav", Data: wav}}}, nil
+		})
+	m := New([]Server{{Name: "sound", Connect: func(ctx context.Context) (sdk.Transport, error) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := s.Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ct, nil
+	}}}, Options{})
+	defer m.Close()
+	store, err := session.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := session.Params{Model: "demo-chat", MaxTokens: 1024, ToolChoice: "sound__beep"}
+	w := session.NewWriter(store, params)
+	approve := func(context.Context, api.ContentBlock, bool) engine.Approval { return engine.Approval{Run: true} }
+	if _, err := engine.Run(context.Background(), engine.Config{Client: client, MoreTools: m.Tools, MaxRounds: 1}, w,
+		engine.Turn{Prompt: "demo:tool", Params: params}, func(engine.Event) {}, approve); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	sess, err := store.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	for _, e := range sess.Entries {
+		if e.Kind == session.KindTool {
+			out = e.ToolResults[0].Output
+		}
+	}
+	dir := store.AttachmentDir(w.ID())
+	sum := sha256.Sum256(wav)
+	path := filepath.Join(dir, hex.EncodeToString(sum[:])+".wav")
+	if !strings.Contains(out, "[audio 1: audio/wav, 44 bytes, saved beside the session") || !strings.Contains(out, "audio 1 (audio/wav) saved as file://"+path) {
+		t.Errorf("output %q", out)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, wav) {
+		t.Fatalf("saved audio: %v", err)
+	}
+	for p, want := range map[string]os.FileMode{path: 0o600, dir: 0o700} {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want %v", p, st.Mode().Perm(), err, want)
+		}
 	}
 }

@@ -23,7 +23,8 @@ import (
 // Convert turns a tool call's result into the engine's: text as text (cut
 // at maxOutput bytes, with a note), images of the types the API takes
 // whose bytes are of that type as images (at most maxImageBytes in all;
-// each also named in the text), resources as links, other content as a
+// each also named in the text), audio (at most maxMessage bytes in all)
+// to be saved beside the session, resources as links, other content as a
 // note, structured content as JSON text after the other text (unless a
 // text part is that JSON already), and the server's error flag as IsError.
 func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
@@ -32,7 +33,8 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 	}
 	var parts []string
 	var images []engine.ToolImage
-	imageBytes := 0
+	var audio []engine.ToolFile
+	imageBytes, audioBytes := 0, 0
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
@@ -59,7 +61,13 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 				parts = append(parts, fmt.Sprintf("[image: %s, %s]", c.MIMEType, size(len(c.Data))))
 			}
 		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio of type %q, %s, which cannot be sent on]", c.MIMEType, size(len(c.Data))))
+			if audioBytes+len(c.Data) > maxMessage {
+				parts = append(parts, fmt.Sprintf("[audio of type %q, %s, left out: the audio of one result is limited to %s]", c.MIMEType, size(len(c.Data)), size(maxMessage)))
+				break
+			}
+			audioBytes += len(c.Data)
+			audio = append(audio, engine.ToolFile{MediaType: c.MIMEType, Data: c.Data})
+			parts = append(parts, fmt.Sprintf("[audio %d: %s, %s, saved beside the session (not sent: the model takes no audio)]", len(audio), c.MIMEType, size(len(c.Data))))
 		case *sdk.ResourceLink:
 			parts = append(parts, link(c.Name, c.URI, c.Description))
 		case *sdk.EmbeddedResource:
@@ -83,7 +91,7 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 			parts = append(parts, string(b))
 		}
 	}
-	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Images: images, IsError: res.IsError}
+	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Images: images, Audio: audio, IsError: res.IsError}
 }
 
 // saysJSON reports whether one of the text parts is the JSON value b
