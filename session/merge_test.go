@@ -273,8 +273,8 @@ func TestDeleteStaysDeleted(t *testing.T) {
 	if notes := catchUp(t, a.s); len(notes) != 0 {
 		t.Errorf("notes %v", notes)
 	}
-	if ls, _ := a.s.List(); len(ls) != 0 {
-		t.Errorf("the deleted session came back: %v", ls)
+	if ls, err := a.s.List(); err != nil || len(ls) != 0 {
+		t.Errorf("the deleted session came back: %v (%v)", ls, err)
 	}
 	// b goes on with the session, not having seen the delete.
 	b.c.t = a.c.t.Add(time.Hour)

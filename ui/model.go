@@ -434,6 +434,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	msg, _ = input.ShiftEnter(msg)
 	switch msg := msg.(type) {
 	case replayedMsg:
 		return m.replayed(msg)
@@ -803,8 +804,15 @@ func (m Model) showsThinking() bool {
 // first to quit.
 const quitWindow = time.Second
 
-// submit sends the typed prompt, or runs the typed slash command.
+// submit sends the typed prompt, or runs the typed slash command; with the
+// menu under the input open it takes its item, and after a "\" it adds a
+// line instead.
 func (m Model) submit() (tea.Model, tea.Cmd) {
+	next, ok := m.input.Enter() // the menu's item taken, or a line added after "\"
+	m.input = next
+	if ok {
+		return m.layout(), nil
+	}
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" && len(m.pending) == 0 {
 		if len(m.queue) > 0 && !m.busy() {
@@ -817,6 +825,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	}
 	if slash.Is(text) {
 		return m.runCommand(text)
+	}
+	if command, given, ok := m.input.CommandAfter(); ok {
+		return m.runCommandAfter(command, given)
 	}
 	return m.send(text)
 }

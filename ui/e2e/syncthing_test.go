@@ -94,8 +94,8 @@ func TestSyncthing(t *testing.T) {
 		images[i] = strings.Join(found, " ")
 		// Nothing per machine is in the synced folder: no index, no lock.
 		for _, pattern := range []string{"index.sqlite*", "*.lock"} {
-			if found, _ := filepath.Glob(filepath.Join(sessions(h), pattern)); len(found) > 0 {
-				t.Errorf("machine %d: %v in the synced folder", i, found)
+			if found, err := filepath.Glob(filepath.Join(sessions(h), pattern)); err != nil || len(found) > 0 {
+				t.Errorf("machine %d: %v in the synced folder (%v)", i, found, err)
 			}
 		}
 	}
