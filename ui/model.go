@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"muse/ui/syncrun"
 	"os"
 	"slices"
 	"strings"
@@ -110,6 +111,9 @@ type Options struct {
 	// it is ready while the terminal is out of focus: "bell", "osc9",
 	// "osc777", or "" or "off" for not at all (see notifySeq).
 	Notify string
+	// Sync, when set, is asked for a background sync after each finished
+	// turn (sync = "auto"); its syncrun.StatusMsg show in the status line.
+	Sync interface{ Kick() }
 	// Attach are attachments waiting above the input when the screen
 	// opens: the files of --attach.
 	Attach []attach.File
@@ -217,9 +221,11 @@ type Model struct {
 	// the next turn starts; closeErr why the session could not be saved on
 	// quitting.
 	notice, saveErr, lastErr string
-	closeErr                 error
-	nextID                   int // numbers the screen's own entries (see newEntry)
-	quitting                 bool
+	// sync is the last background sync's status (Options.Sync).
+	sync     syncrun.Status
+	closeErr error
+	nextID   int // numbers the screen's own entries (see newEntry)
+	quitting bool
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
 	quitAsked time.Time
@@ -450,6 +456,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
+		return m, nil
+	case syncrun.StatusMsg:
+		m.sync = syncrun.Status(msg)
 		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

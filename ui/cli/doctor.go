@@ -128,6 +128,7 @@ func (a *app) doctor(w io.Writer) int {
 
 	d.section("Sync")
 	a.doctorSync(d)
+	a.doctorSyncState(d)
 
 	d.section("MCP servers")
 	a.doctorMCP(d, prof, credEnv)
