@@ -310,7 +310,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);
-  mcp_expand_env (true: like --mcp-expand-env); thinking ("adaptive") and
+  mcp_expand_env (true: like --mcp-expand-env); mcp_roots (true: the working
+  directory is offered to MCP servers as a root); thinking ("adaptive") and
   effort (low, medium, high, max); allow_insecure_http (true: a credential
   may go over plain http:// to another host); image_base_url, image_api
   (service, dashscope, openai), image_access_token_env, image_access_token_cmd,
