@@ -286,8 +286,8 @@ func TestStartedNotes(t *testing.T) {
 	defer idle.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if notes, _ := idle.StartedNotes(ctx); notes != nil {
-		t.Errorf("notes %q before any start", notes)
+	if notes, more := idle.StartedNotes(ctx); notes != nil || more {
+		t.Errorf("notes %q (more %t) before any start", notes, more)
 	}
 }
 
