@@ -86,9 +86,13 @@ func TestCredentialOverPlainHTTP(t *testing.T) {
 	}
 }
 
+// Loopback is what Go's proxy handling never proxies: a credential that
+// goes over plain http to "a.localhost" or "localhost." may pass through
+// HTTP_PROXY, so they do not count (found in the attack review).
 func TestIsLoopback(t *testing.T) {
 	for host, want := range map[string]bool{
-		"localhost": true, "LOCALHOST.": true, "ollama.localhost": true, "127.0.0.1": true, "127.9.9.9": true, "::1": true,
+		"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.9.9.9": true, "::1": true,
+		"LOCALHOST.": false, "ollama.localhost": false,
 		"example.com": false, "10.0.0.1": false, "localhost.example.com": false, "": false, "128.0.0.1": false,
 	} {
 		if IsLoopback(host) != want {
