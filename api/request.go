@@ -132,6 +132,7 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Re
 	defer resp.Body.Close()
 	body, rerr := c.readBody(rctx, resp, cancel, maxErrorBodySize)
 	apiErr := newAPIError(resp.StatusCode, body, resp.Header.Get("request-id"))
+	apiErr.Message = c.scrub(apiErr.Message)
 	if resp.StatusCode == http.StatusNotFound {
 		apiErr.URL = displayURL(c.endpointURL(cl.path, cl.image))
 	}
