@@ -119,6 +119,15 @@ func (s *Store) ReadImage(img Image) ([]byte, error) {
 	if img.Path == "" || !filepath.IsAbs(p) || !strings.HasPrefix(p, root) {
 		return nil, fmt.Errorf("read image %q: not in muse's images folder", img.Path)
 	}
+	// The file's folder must be in the images folder once links are
+	// followed too: a linked folder planted there (images/x -> ~/.ssh, as
+	// a synced folder or a git repository can carry) must not lead out.
+	// O_NOFOLLOW below covers only the last part of the path.
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	realDir, err2 := filepath.EvalSymlinks(filepath.Dir(p))
+	if err1 != nil || err2 != nil || !strings.HasPrefix(realDir+string(filepath.Separator), realRoot+string(filepath.Separator)) {
+		return nil, fmt.Errorf("read image %q: not in muse's images folder once its links are followed", img.Path)
+	}
 	f, err := os.OpenFile(p, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read image: %w", err)
