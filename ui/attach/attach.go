@@ -338,7 +338,7 @@ func prepareText(name string, data []byte) (File, error) {
 		return File{}, refuse(name, "binary file (%s): muse attaches images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text", describeBinary(text))
 	}
 	f := File{Attachment: session.Attachment{
-		Name: name, Kind: session.AttachText, MediaType: MediaText, Bytes: int64(len(text)),
+		Name: name, Kind: session.AttachText, MediaType: MediaText, Bytes: int64(len(text)), Document: true,
 	}, Data: text}
 	if len(text) != len(data) {
 		f.Size = int64(len(data))

@@ -276,6 +276,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 				break
 			}
 		}
+		t.Attachments = sentNow(t.Attachments)
 		if err := r.check(t, before); err != nil {
 			return Result{}, notStarted(err)
 		}
@@ -283,6 +284,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		r.saved(err)
 		r.emit(Event{Kind: EntryAdded, Entry: user})
 	default:
+		t.Attachments = sentNow(t.Attachments)
 		if err := r.check(t, r.w.Branch()); err != nil {
 			return Result{}, notStarted(err)
 		}
@@ -346,6 +348,18 @@ func (r *runner) store(files []attach.File) []session.Attachment {
 		a, err := r.w.SaveAttachment(f.Attachment, f.Data)
 		r.saved(err)
 		out = append(out, a)
+	}
+	return out
+}
+
+// sentNow returns files as a new prompt sends them (see
+// session.Attachment.AsSentNow): a text file re-attached from an old
+// prompt goes as a document like any other.
+func sentNow(files []attach.File) []attach.File {
+	out := make([]attach.File, len(files))
+	for i, f := range files {
+		f.Attachment = f.Attachment.AsSentNow()
+		out[i] = f
 	}
 	return out
 }
