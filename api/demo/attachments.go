@@ -84,7 +84,7 @@ func describe(b *api.ContentBlock) string {
 	if err != nil {
 		return fmt.Sprintf("I see a PDF%s whose data does not decode: %v.", titled, err)
 	}
-	switch n := pdfPages(data); n {
+	switch n := api.PDFPages(data); n {
 	case 0:
 		return fmt.Sprintf("I see a PDF (page count unknown)%s.", titled)
 	case 1:

@@ -263,7 +263,7 @@ func TestPDFPages(t *testing.T) {
 		"cut short":      {pagedPDF(2)[:40], 0},
 		"garbage":        {[]byte("%PDF-\x00<<<<((((/Type /Pages /Count 9"), 0},
 	} {
-		if got := pdfPages(tc.data); got != tc.want {
+		if got := api.PDFPages(tc.data); got != tc.want {
 			t.Errorf("%s: %d pages, want %d", name, got, tc.want)
 		}
 	}

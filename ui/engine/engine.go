@@ -334,7 +334,7 @@ func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
 // check validates the request a new prompt would send after the entries
 // before, with its attachments' bytes as they are in memory.
 func (r *runner) check(t Turn, before []session.Entry) error {
-	msgs := append(session.History(before, r.w.ReadAttachment), PromptParam(t))
+	msgs, _ := fitMedia(append(session.History(before, r.w.ReadAttachment), PromptParam(t)))
 	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
 	return req.Validate()
 }
@@ -451,6 +451,10 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			// The server continues an assistant turn that ends without trailing space.
 			msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
 		}
+	}
+	msgs, notes := fitMedia(msgs)
+	for _, n := range notes {
+		r.emit(Event{Kind: Notice, Text: n})
 	}
 	req := p.Request(msgs, Defs(r.cfg.Tools))
 	start := r.cfg.Now()
