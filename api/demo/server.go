@@ -98,6 +98,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if allowMethod(w, r, http.MethodPost) {
 			h.messages(w, r)
 		}
+	case path == countTokensPath:
+		if allowMethod(w, r, http.MethodPost) {
+			h.countTokens(w, r)
+		}
 	case path == modelsPath:
 		if allowMethod(w, r, http.MethodGet) {
 			h.models(w, r)
