@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -32,15 +31,19 @@ const MediaPlainText = "text/plain"
 // (one of ImageMediaTypes), as base64.
 func ImageBlock(mediaType string, data []byte) ContentBlock {
 	return ContentBlock{Type: BlockImage, Source: &Source{
-		Type: SourceBase64, MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data),
+		Type: SourceBase64, MediaType: mediaType, Data: encodeBase64(data),
 	}}
 }
 
 // DocumentBlock returns a document block sending data, a document of
 // mediaType (MediaPDF), as base64, titled title when it is not empty.
 func DocumentBlock(mediaType string, data []byte, title string) ContentBlock {
+	encoded := encodeBase64(data)
+	if mediaType == MediaPDF {
+		notePages(encoded, data)
+	}
 	return ContentBlock{Type: BlockDocument, Title: title, Source: &Source{
-		Type: SourceBase64, MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data),
+		Type: SourceBase64, MediaType: mediaType, Data: encoded,
 	}}
 }
 

@@ -91,16 +91,6 @@ func (m *Media) add(b *ContentBlock) {
 	}
 }
 
-// PagesOf returns the pages of the PDF whose base64 source is src (see
-// PDFPages), or 0 when they cannot be told.
-func PagesOf(src *Source) int {
-	data, err := base64.StdEncoding.DecodeString(src.Data)
-	if err != nil {
-		return 0
-	}
-	return PDFPages(data)
-}
-
 // CheckMedia checks the media of msgs against the service's limits on a
 // whole request: at most MaxMedia images and PDF pages, and with more than
 // ManyImages images, none over MaxManyImageSide pixels a side. The error
