@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"muse/ui/syncrun"
 	"os"
 	"slices"
 	"strings"
@@ -109,6 +110,9 @@ type Options struct {
 	// it is ready while the terminal is out of focus: "bell", "osc9",
 	// "osc777", or "" or "off" for not at all (see notifySeq).
 	Notify string
+	// Sync, when set, is asked for a background sync after each finished
+	// turn (sync = "auto"); its syncrun.StatusMsg show in the status line.
+	Sync interface{ Kick() }
 	// Attach are attachments waiting above the input when the screen
 	// opens: the files of --attach.
 	Attach []attach.File
@@ -214,9 +218,11 @@ type Model struct {
 	// the next turn starts; closeErr why the session could not be saved on
 	// quitting.
 	notice, saveErr, lastErr string
-	closeErr                 error
-	nextID                   int // numbers the screen's own entries (see newEntry)
-	quitting                 bool
+	// sync is the last background sync's status (Options.Sync).
+	sync     syncrun.Status
+	closeErr error
+	nextID   int // numbers the screen's own entries (see newEntry)
+	quitting bool
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
 	quitAsked time.Time
@@ -426,6 +432,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	msg, _ = input.ShiftEnter(msg)
 	switch msg := msg.(type) {
 	case replayedMsg:
 		return m.replayed(msg)
@@ -438,6 +445,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
+		return m, nil
+	case syncrun.StatusMsg:
+		m.sync = syncrun.Status(msg)
 		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -789,8 +799,15 @@ func (m Model) showsThinking() bool {
 // first to quit.
 const quitWindow = time.Second
 
-// submit sends the typed prompt, or runs the typed slash command.
+// submit sends the typed prompt, or runs the typed slash command; with the
+// menu under the input open it takes its item, and after a "\" it adds a
+// line instead.
 func (m Model) submit() (tea.Model, tea.Cmd) {
+	next, ok := m.input.Enter() // the menu's item taken, or a line added after "\"
+	m.input = next
+	if ok {
+		return m.layout(), nil
+	}
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" && len(m.pending) == 0 {
 		if len(m.queue) > 0 && !m.busy() {
@@ -800,6 +817,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	}
 	if slash.Is(text) {
 		return m.runCommand(text)
+	}
+	if command, given, ok := m.input.CommandAfter(); ok {
+		return m.runCommandAfter(command, given)
 	}
 	return m.send(text)
 }

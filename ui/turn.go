@@ -548,6 +548,9 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 		m.notice = "tool calls left unanswered"
 	}
 	m.conv = m.conv.CaughtUp()
+	if m.opts.Sync != nil && d.sessID != "" {
+		m.opts.Sync.Kick() // never waits: the sync runs in the background
+	}
 	if m.quitting {
 		return m.quit()
 	}

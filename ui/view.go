@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"muse/ui/syncrun"
 	"strconv"
 	"strings"
 	"time"
@@ -331,6 +332,7 @@ func (m Model) statusKey() string {
 	b = append(b, m.lastErr...)
 	b = append(b, m.toolPrompt()...)
 	b = append(b, m.saveErr...)
+	b = append(b, syncView(m.sync)...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
 	b = append(b, '|')
@@ -470,6 +472,11 @@ func (m Model) statusView() string {
 		}
 		if b := m.branchesView(); b != "" {
 			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
+		}
+		if v := syncView(m.sync); m.sync.Err != "" {
+			left += st.ErrorText.Render(v)
+		} else if v != "" {
+			left += st.StatusValue.Render(v)
 		}
 	}
 	// The settings that change what is sent keep their room, in short
@@ -614,6 +621,7 @@ func (m Model) statusTail() string {
 	if br := m.branchesView(); br != "" {
 		b.WriteString(" · " + br)
 	}
+	b.WriteString(syncView(m.sync))
 	return b.String()
 }
 
@@ -694,4 +702,18 @@ func (m Model) approvalHeight() int {
 		return lipgloss.Height(v)
 	}
 	return 0
+}
+
+// syncView is the status line's part about the background sync: "" until
+// the first sync starts.
+func syncView(s syncrun.Status) string {
+	switch {
+	case s.Running:
+		return " · syncing"
+	case s.Err != "":
+		return " · sync ✗ " + sanitize.Line(s.Err)
+	case !s.Last.IsZero():
+		return " · synced " + s.Last.Local().Format("15:04")
+	}
+	return ""
 }

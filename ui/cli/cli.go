@@ -199,6 +199,7 @@ func openStore(env Env) (*session.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the session directory: %w", err)
 	}
+	setMachine(env, st)
 	st.SetLister(indexLister(env, st))
 	return st, nil
 }

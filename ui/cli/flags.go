@@ -285,6 +285,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   may go over plain http:// to another host); image_base_url, image_api
   (service, dashscope, openai), image_access_token_env, image_access_token_cmd,
   and for openai image_quality, image_background, image_output_format.
+  sync ("auto": muse sync in the background), sync_images (false: they
+  stay here), sync_key_cmd.
   muse config init --service NAME writes a tested recipe's profile.
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell

@@ -63,3 +63,16 @@ func TestPrintRefusesABadThemeFile(t *testing.T) {
 		}
 	}
 }
+
+// -p refuses an image flag the image API in use lacks, as the slash
+// commands do, instead of dropping it without a word.
+func TestPrintRefusesImageFlagsTheAPILacks(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir(), "MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m",
+		"MUSE_IMAGE_MODEL": "gpt-image-1", "MUSE_IMAGE_API": "openai"}
+	for _, fl := range []string{"--negative=blur", "--watermark", "--prompt-extend"} {
+		r := runMain(t, env, "", "--image", fl, "-p", "a fox")
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "openai image API") {
+			t.Errorf("%s: exit %d, stderr %q", fl, r.code, r.stderr)
+		}
+	}
+}

@@ -54,6 +54,9 @@ watermark = false
 user_id = "u-1"
 theme = "dark"
 notify = "osc9"
+sync = "auto"
+sync_images = false
+sync_key_cmd = "pass show muse/sync"
 max_tool_rounds = 5
 save = false
 mouse = true
@@ -154,6 +157,9 @@ func TestLoadFull(t *testing.T) {
 		Mouse:               b(true),
 		MCPExpandEnv:        b(true),
 		AllowInsecureHTTP:   b(false),
+		Sync:                "auto",
+		SyncImages:          b(false),
+		SyncKeyCmd:          "pass show muse/sync",
 		Effort:              "high",
 		ImageBaseURL:        "https://img.example.com",
 		ImageAPI:            "openai",
@@ -181,9 +187,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 62, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 65, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 68, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 71, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

@@ -138,6 +138,13 @@ max_tool_rounds = 20
 # GNOME Terminal, and urxvt) sends a desktop notification. Default "off".
 #notify = "bell"
 
+# muse sync (muse sync init REMOTE first): "auto" syncs in the background at
+# start, after each reply and on quit. The key comes from MUSE_SYNC_KEY, else
+# from this command. sync_images = false keeps images and attachments here.
+#sync = "auto"
+#sync_key_cmd = "pass show muse/sync-key"
+#sync_images = false
+
 # Key bindings: action = list of keys. Actions: send newline cancel quit
 # exit suspend pageup pagedown halfup halfdown top bottom help editor
 # thinking copy prev next complete sessions new open previews pasteimage
