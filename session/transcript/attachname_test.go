@@ -49,8 +49,12 @@ func TestAttachmentNamesKeptThroughForkExportAndImport(t *testing.T) {
 	}
 	check("a fork", src, fork)
 	for _, exp := range []func(*session.Session, string, *bytes.Buffer) error{
-		func(s *session.Session, f string, b *bytes.Buffer) error { return Export(s, f, b, sanitize.ForExport, src) },
-		func(s *session.Session, f string, b *bytes.Buffer) error { return ExportBranches(s, f, b, sanitize.ForExport, src) },
+		func(s *session.Session, f string, b *bytes.Buffer) error {
+			return Export(s, f, b, sanitize.ForExport, src)
+		},
+		func(s *session.Session, f string, b *bytes.Buffer) error {
+			return ExportBranches(s, f, b, sanitize.ForExport, src)
+		},
 	} {
 		var b bytes.Buffer
 		if err := exp(sess, "json", &b); err != nil {
