@@ -138,6 +138,11 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, id string, req 
 		if i == 0 && ew.send("ping", typeOnly{"ping"}) != nil {
 			return
 		}
+		for _, c := range b.citations {
+			if ew.send("content_block_delta", blockDeltaEvent{"content_block_delta", i, citationsDelta{api.DeltaCitations, c}}) != nil {
+				return
+			}
+		}
 		for _, d := range b.deltas {
 			if sent > 0 && !sleep(ctx, delay) {
 				return

@@ -16,6 +16,7 @@ import (
 	"muse/api/demo"
 	"muse/session"
 	"muse/ui/attach"
+	"muse/ui/conversation"
 )
 
 // recording is the demo server, keeping each request's body.
@@ -125,5 +126,34 @@ func TestReattachedOldTextFileGoesAsDocument(t *testing.T) {
 	}
 	if a := w.Branch()[0].Attachments[0]; !a.Document || a.Name != "old.txt" {
 		t.Errorf("recorded as %+v", a)
+	}
+}
+
+// With Cite on, a text file goes asking for citations, and the demo, as
+// the service, cites it: the reply's text block holds a char_location
+// citation of the file's first line, streamed or not, which the chat
+// screen and -p list after the reply.
+func TestCitedTextFile(t *testing.T) {
+	for _, noStream := range []bool{false, true} {
+		var bodies []string
+		c := client(t, recording(&bodies))
+		w := session.NewWriter(nil, params)
+		f, err := attach.FromBytes("notes.md", []byte("# Plan\nship it\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := params
+		p.Cite = true
+		res, err := Run(context.Background(), Config{Client: c, NoStream: noStream}, w, Turn{Prompt: "what does it say?", Attachments: []attach.File{f}, Params: p}, func(Event) {}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(bodies[0], `"title":"notes.md","citations":{"enabled":true}`) {
+			t.Errorf("sent %.300s", bodies[0])
+		}
+		lines := conversation.CitationLines(res.Message.Content)
+		if len(lines) != 2 || lines[0] != "1 citation" || lines[1] != "· “# Plan” — notes.md" {
+			t.Errorf("stream %v: citations drawn as %q from %+v", !noStream, lines, res.Message.Content)
+		}
 	}
 }
