@@ -101,6 +101,9 @@ func (m Model) toolNames() []string {
 	for _, t := range m.opts.Tools {
 		names = append(names, t.Def.Name)
 	}
+	if m.opts.MCP != nil {
+		names = append(names, m.opts.MCP.ToolNames()...)
+	}
 	return names
 }
 

@@ -24,6 +24,7 @@ import (
 	"muse/theme"
 	"muse/ui/attach"
 	"muse/ui/conversation"
+	"muse/ui/elicitform"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/mcp"
@@ -165,6 +166,8 @@ type Model struct {
 	conv  conversation.Model
 	input input.Model
 	w     *widgets
+	// elicit is an MCP server's form, while one is open.
+	elicit elicitform.Model
 
 	// The session shown: its writer; its id, once written, and its title,
 	// as messages bring them; its settings; its shape, where each entry
@@ -283,6 +286,11 @@ func New(opts Options) Model {
 		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
 		params: opts.Params,
 	}
+	if mgr := opts.MCP; mgr != nil {
+		m.input = m.input.WithCompletions(func(v string) []string {
+			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
+		})
+	}
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
@@ -355,7 +363,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = waitMCPStarted(m.opts.MCP)
+		mcpStart = tea.Batch(waitMCPStarted(m.opts.MCP), waitElicit(m.opts.MCP))
 	}
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
@@ -442,6 +450,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	if next, cmd, ok := m.elicitRouted(msg); ok {
+		return next, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
@@ -452,6 +463,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
+		m.elicit = m.elicit.SetSize(msg.Width)
 		return m.layout(), nil
 	case tea.KeyMsg:
 		h := m.input.Height()
@@ -602,6 +614,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.opened(msg)
 	case themeLoadedMsg:
 		return m.themeLoaded(msg)
+	case mcpPromptMsg:
+		return m.mcpPromptGot(msg)
 	case mcpStartedMsg:
 		return m.mcpStarted(msg)
 	case attachedMsg:
@@ -815,6 +829,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if next, cmd, ok := m.mcpPrompt(text); ok {
+		return next, cmd
+	}
 	if slash.Is(text) {
 		return m.runCommand(text)
 	}
@@ -836,11 +853,14 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
 		return m, nil
 	}
-	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
-		sources := make([]attachSource, len(paths))
+	paths, _ := input.Mentions(text)
+	resources := m.mcpResources(text)
+	if len(paths)+len(resources) > 0 && text != m.mentioned {
+		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
+		sources = append(sources, resources...)
 		m.mentioned = text
 		if !m.input.Typed() {
 			// Text the user did not type (a paste, a burst of keys, the

@@ -51,8 +51,9 @@ type turnRun struct {
 	// pendingSeq numbers it, for its answerDueMsg.
 	pending    *engine.Approval
 	pendingSeq int
-	// running names the tool whose command runs.
-	running string
+	// running names the tool whose command runs, and progress is how far
+	// it is, as its MCP server last said (sanitized).
+	running, progress string
 	// retry is why the request is retried, while it waits to be: at
 	// retryAt, as attempt retryAttempt.
 	retry        string
@@ -320,7 +321,11 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 		m.conv = m.conv.Finish(e)
 		m = m.noteWritten(e).refreshBranches()
 	case engine.ToolRunning:
-		t.running = ev.Call.Name
+		t.running, t.progress = ev.Call.Name, ""
+	case engine.ToolProgress:
+		if t.running == ev.Call.Name {
+			t.progress = ev.Text
+		}
 	case engine.Notice:
 		m.notice = ev.Text
 	case engine.SaveFailed:

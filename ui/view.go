@@ -30,7 +30,7 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
 	m.noticeRows = m.noticeHeight()
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight() - m.elicitHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -264,6 +264,9 @@ func (m Model) View() string {
 	if box := m.approvalView(); box != "" {
 		parts = append(parts, box)
 	}
+	if form := m.elicit.View(); form != "" {
+		parts = append(parts, form)
+	}
 	if m.edit.active() {
 		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
 	}
@@ -403,7 +406,11 @@ func (m Model) statusView() string {
 	case m.toolPrompt() != "":
 		left = st.Warning.Render(m.toolPrompt())
 	case m.turn != nil && m.turn.running != "":
-		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running)) + st.Subtle.Render(" · esc cancels")
+		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running))
+		if m.turn.progress != "" {
+			left += st.StatusValue.Render(" · " + m.turn.progress)
+		}
+		left += st.Subtle.Render(" · esc cancels")
 	case m.turn != nil && m.turn.retry != "" && !m.turn.cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
 		left = m.w.spin.View() + " " + st.StatusValue.Render(m.retryText()) +

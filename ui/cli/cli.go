@@ -108,7 +108,7 @@ func Main(args []string, env Env) int {
 	}
 	a := &app{env: env}
 	root := a.newRoot()
-	root.SetArgs(args)
+	root.SetArgs(bareP(args, root.Flags()))
 	err := root.Execute()
 	var st exitStatus
 	switch {

@@ -80,6 +80,9 @@ type Config struct {
 	// MoreTools, when set, is asked at the start of each turn for tools
 	// offered besides Tools (those of MCP servers; see ToolSource).
 	MoreTools ToolSource
+	// Instructions, when set, is asked after MoreTools for text added to
+	// each request's system prompt: the MCP servers' instructions.
+	Instructions func() string
 	// MaxRounds bounds the tool rounds of one turn (defaultMaxRounds when 0).
 	MaxRounds int
 	// CheckpointEvery is how often a streaming reply is checkpointed.
@@ -148,6 +151,9 @@ const (
 	Notice
 	// SaveFailed: a record could not be written; it waits for the next save.
 	SaveFailed
+	// ToolProgress: a running tool reported its progress; Call is the
+	// call, Text says how far it is (sanitized).
+	ToolProgress
 )
 
 // Event is one thing that happened in a turn. Entries are copies: the
@@ -216,6 +222,9 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	if r.cfg.MoreTools != nil {
 		r.cfg.Tools = r.moreTools(ctx)
 	}
+	if r.cfg.Instructions != nil {
+		r.instructions = r.cfg.Instructions()
+	}
 	return r.run(ctx, t)
 }
 
@@ -225,6 +234,8 @@ type runner struct {
 	emit    func(Event)
 	approve Approver
 	always  map[string]bool
+	// instructions are added to the system prompt (Config.Instructions).
+	instructions string
 }
 
 // saved reports a failed write; the writer keeps the record for later.
@@ -457,6 +468,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		r.emit(Event{Kind: Notice, Text: n})
 	}
 	req := p.Request(msgs, Defs(r.cfg.Tools))
+	req.System = r.system(req.System)
 	start := r.cfg.Now()
 	var live session.Entry
 	// The size limit is the whole reply's: a reply that goes on has the

@@ -57,6 +57,9 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 		}
 		return m.setValueAt(c.options[c.idx], c.cursors[c.idx]), nil
 	}
+	if m.more != nil && len(m.more(m.ed.value())) > 0 {
+		return m.completeCommand(dir), nil // an MCP prompt or @resource
+	}
 	if t, ok := m.pathTarget(); ok {
 		return m.completePath(t)
 	}
@@ -68,6 +71,9 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 // dir -1), then, Tab after Tab, the next ones.
 func (m Model) completeCommand(dir int) Model {
 	options := slash.Completions(m.ed.value())
+	if m.more != nil {
+		options = append(options, m.more(m.ed.value())...)
+	}
 	switch len(options) {
 	case 0:
 		return m
@@ -87,6 +93,15 @@ func (m Model) completeCommand(dir int) Model {
 		m = m.setText(options[idx])
 	}
 	m.hintHidden = ""
+	return m
+}
+
+// WithCompletions returns m completing, besides the slash commands, what
+// more returns for the input's value (each the whole value with the
+// option in): MCP prompts as /SERVER:NAME and their arguments. more must
+// do no I/O.
+func (m Model) WithCompletions(more func(value string) []string) Model {
+	m.more = more
 	return m
 }
 

@@ -132,6 +132,8 @@ type Model struct {
 	// shared by the copies.
 	search  *searchState
 	session *string
+	// more completes what slash.Completions does not (WithCompletions).
+	more func(value string) []string
 }
 
 // New returns an empty input, focused, with the styles of th; history is

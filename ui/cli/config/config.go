@@ -106,6 +106,9 @@ type Profile struct {
 	// MCPExpandEnv is true when an mcpServers file from outside the user's
 	// configuration folder may expand ${VAR} from muse's environment.
 	MCPExpandEnv *bool
+	// MCPRoots is true when the MCP servers are offered the working
+	// directory as a root (roots/list); off by default.
+	MCPRoots *bool
 
 	// ToolTimeout bounds how long a tool's command may run; 0 when unset.
 	ToolTimeout time.Duration

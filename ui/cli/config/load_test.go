@@ -70,6 +70,7 @@ image_quality = "high"
 image_background = "opaque"
 image_output_format = "webp"
 mcp_expand_env = true
+mcp_roots = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
 request_timeout = "20m"
@@ -156,6 +157,7 @@ func TestLoadFull(t *testing.T) {
 		Save:                b(false),
 		Mouse:               b(true),
 		MCPExpandEnv:        b(true),
+		MCPRoots:            b(true),
 		AllowInsecureHTTP:   b(false),
 		Sync:                "auto",
 		SyncImages:          b(false),
@@ -187,9 +189,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 65, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 66, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 71, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 72, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

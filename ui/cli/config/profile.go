@@ -49,6 +49,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"save":                   flag(func(p *Profile) **bool { return &p.Save }),
 	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
 	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
+	"mcp_roots":              flag(func(p *Profile) **bool { return &p.MCPRoots }),
 	"allow_insecure_http":    flag(func(p *Profile) **bool { return &p.AllowInsecureHTTP }),
 	"tool_timeout":           timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
 	"credential_timeout":     timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),

@@ -77,7 +77,7 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"allow_insecure_http", p.AllowInsecureHTTP}, {"sync_images", p.SyncImages}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}, {"allow_insecure_http", p.AllowInsecureHTTP}, {"sync_images", p.SyncImages}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}

@@ -132,6 +132,10 @@ max_tool_rounds = 20
 # environment only with --mcp-expand-env, or with this.
 #mcp_expand_env = true
 
+# MCP servers may ask which folders they are to work in (roots). muse offers
+# none unless this is set: then the working directory is the one root.
+#mcp_roots = true
+
 # When a reply or image that took 5 seconds or more is ready while the
 # terminal is out of focus: "bell" rings the bell, "osc9" (iTerm2, kitty,
 # WezTerm, foot, Windows Terminal) or "osc777" (VTE terminals such as
