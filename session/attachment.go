@@ -25,7 +25,8 @@ const (
 	AttachImage = "image"
 	// AttachDocument is a PDF, sent as a document block.
 	AttachDocument = "document"
-	// AttachText is a text or source file, sent as a text block naming it.
+	// AttachText is a text or source file, sent as a plain-text document
+	// block titled with its name (see Attachment.Document).
 	AttachText = "text"
 )
 
@@ -55,6 +56,21 @@ type Attachment struct {
 	// Note says what was done to the file before it was sent, such as
 	// "scaled from 6000×4000".
 	Note string `json:"note,omitempty"`
+	// Document is set on a text file sent as a plain-text document block
+	// (api.TextDocumentBlock), as every text file is now. A text file
+	// saved before that has it unset, and is sent again as it was then: a
+	// text block wrapped in <file name=…> (api.FileTextBlock), so that an
+	// old conversation's history does not change.
+	Document bool `json:"document,omitempty"`
+}
+
+// AsSentNow returns a as a new prompt sends it: a text file as a
+// plain-text document (Document set).
+func (a Attachment) AsSentNow() Attachment {
+	if a.Kind == AttachText {
+		a.Document = true
+	}
+	return a
 }
 
 // attachmentsDir is the directory, beside the sessions directory, that
@@ -279,6 +295,11 @@ func (a Attachment) Block(data []byte) api.ContentBlock {
 		return api.ImageBlock(a.MediaType, data)
 	case AttachDocument:
 		return api.DocumentBlock(a.MediaType, data, a.Name)
+	case AttachText:
+		if a.Document {
+			return api.TextDocumentBlock(a.Name, string(data))
+		}
+		return api.FileTextBlock(a.Name, string(data))
 	default:
 		return api.FileTextBlock(a.Name, string(data))
 	}
