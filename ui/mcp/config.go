@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"muse/ui/regfile"
 	"net/url"
 	"os"
 	"regexp"
@@ -128,12 +128,9 @@ type Lookup func(name string) (string, error)
 // os.Getenv), and a refusal of lookup's stops the file. Problems name the
 // file and line.
 func LoadFile(path string, lookup Lookup) ([]Server, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--mcp-config: %w", err)
-	}
-	defer f.Close()
-	data, err := readAtMost(f, maxConfigSize)
+	// The one bounded reader of files named by path: a named pipe or a
+	// device is refused at once instead of waited on.
+	data, err := regfile.Read(path, maxConfigSize)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", path, err)
 	}
@@ -370,16 +367,4 @@ func keyOffsets(data []byte) map[string]int64 {
 			stack[top].wantKey = true // the value ended: a key comes next
 		}
 	}
-}
-
-// readAtMost reads r whole, refusing more than limit bytes.
-func readAtMost(r io.Reader, limit int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > limit {
-		return nil, fmt.Errorf("larger than %d KiB: not an mcpServers file", limit>>10)
-	}
-	return data, nil
 }
