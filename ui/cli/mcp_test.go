@@ -124,7 +124,7 @@ func TestMCPFlags(t *testing.T) {
 		{[]string{"--demo", "--no-mcp", "--mcp-config", file, "-p", "hi"}, "--no-mcp turns MCP servers off"},
 		{[]string{"--demo", "--mcp-config", file, "--mcp", "nope", "-p", "hi"}, "--mcp nope: no such MCP server; the servers are good, more, demo"},
 		{[]string{"--base-url", "http://127.0.0.1:9", "--model", "m", "--mcp", "fs", "-p", "hi"}, "--mcp fs: no MCP server is configured: add --mcp-config FILE or [profiles.NAME.mcp.fs]"},
-		{[]string{"--demo", "--mcp-config", filepath.Join(t.TempDir(), "none.json"), "-p", "hi"}, "--mcp-config: open "},
+		{[]string{"--demo", "--mcp-config", filepath.Join(t.TempDir(), "none.json"), "-p", "hi"}, "--mcp-config "},
 	} {
 		env["MUSE_ACCESS_TOKEN"] = "t"
 		r := runMain(t, env, "", c.args...)

@@ -205,11 +205,11 @@ func cleanEnv(env []string, drop []string) []string {
 // happens to equal one would do harm.
 const minSecret = 8
 
-// Withhold returns env without the variables whose value is one of
+// Withhold returns env without the variables whose value holds one of
 // secrets: a credential muse holds (read from a command, or from a
 // variable it removes by name) that the environment also holds under
-// another name. Only whole values are compared, surrounding white space
-// aside.
+// another name, alone or within a longer value ("Bearer <token>", a URL
+// with it in its query).
 func Withhold(env, secrets []string) []string {
 	var vals []string
 	for _, s := range secrets {
@@ -223,7 +223,7 @@ func Withhold(env, secrets []string) []string {
 	kept := make([]string, 0, len(env))
 	for _, kv := range env {
 		_, v, _ := strings.Cut(kv[min(1, len(kv)):], "=")
-		if !slices.Contains(vals, strings.TrimSpace(v)) {
+		if !slices.ContainsFunc(vals, func(secret string) bool { return strings.Contains(v, secret) }) {
 			kept = append(kept, kv)
 		}
 	}

@@ -63,9 +63,10 @@ func TestCapped(t *testing.T) {
 // another name, whole values only, and leaves values too short to be a
 // credential alone.
 func TestWithhold(t *testing.T) {
-	env := []string{"PATH=/bin", "COPY=tok-12345678", "PADDED= tok-12345678\n", "PART=xtok-12345678", "SHLVL=1", "=C:=C:\\dir"}
+	env := []string{"PATH=/bin", "COPY=tok-12345678", "PADDED= tok-12345678\n", "PART=xtok-12345678", "BEARER=Bearer tok-12345678",
+		"SHLVL=1", "=C:=C:\\dir", "SHORT=tok-1234567"}
 	got := Withhold(env, []string{"tok-12345678", "1", ""})
-	want := []string{"PATH=/bin", "PART=xtok-12345678", "SHLVL=1", "=C:=C:\\dir"}
+	want := []string{"PATH=/bin", "SHLVL=1", "=C:=C:\\dir", "SHORT=tok-1234567"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Withhold = %q, want %q", got, want)
 	}
