@@ -43,6 +43,10 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
 		return m.info(), nil
+	case slash.ActionApprove:
+		return m.setApproveAll(res.Arg == "all"), nil
+	case slash.ActionContext:
+		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}), nil
 	case slash.ActionClear:
 		return m.clear()
 	case slash.ActionRename:
@@ -224,6 +228,11 @@ func (m Model) info() Model {
 	}
 	u := m.usage
 	fmt.Fprintf(&b, "session: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	mt := m.meter.SetModel(m.params.Model)
+	if c := mt.Cost(); c != "" {
+		b.WriteString("\n" + c)
+	}
+	b.WriteString("\n" + mt.Context())
 	p := m.params
 	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
 	m.notice = ""

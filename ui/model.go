@@ -21,11 +21,13 @@ import (
 	"muse/session/index"
 	"muse/session/prompts"
 	"muse/theme"
+	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/mcp"
+	"muse/ui/meter"
 	"muse/ui/picker"
 	"muse/ui/piped"
 	"muse/ui/sanitize"
@@ -86,10 +88,12 @@ type Options struct {
 	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
 	// the /mcp command; nil when there are none.
 	MCP *mcp.Manager
-	// Models, when set, returns the names /model completes from (the
-	// service's models list); it is called once, in the background, after
-	// the first frame.
-	Models func() []string
+	// Models, when set, returns the service's models list, which /model
+	// completes from and which may give the models' context windows; it is
+	// called once, in the background, after the first frame.
+	Models func() []api.ModelInfo
+	// Meter is the profile's context window and prices (see ui/meter).
+	Meter meter.Options
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
@@ -175,6 +179,11 @@ type Model struct {
 	branchCount int
 	usage       session.Usage
 	lastStop    string
+	// meter measures the context window's use and the cost.
+	meter meter.Model
+	// approve is the box of a tool call that waits, and the session's
+	// approval mode.
+	approve approval.Model
 
 	// The turn in flight (turnSeq numbers turns and image turns); the
 	// engine's reports while a tool call waits; the input put aside while a
@@ -271,11 +280,13 @@ func New(opts Options) Model {
 	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
-		common: &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
-		conv:   conversation.New(r, keys.scrollKeys()),
-		input:  input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
-		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
-		params: opts.Params,
+		common:  &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
+		conv:    conversation.New(r, keys.scrollKeys()),
+		input:   input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
+		w:       &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
+		params:  opts.Params,
+		meter:   meter.New(opts.Meter),
+		approve: approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
 	}
 	w := opts.Writer
 	if w == nil {
@@ -312,6 +323,9 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	// Another session, or this one replayed whole: its queue is the one
 	// it kept.
 	restore := w != m.writer || m.loading
+	if w != m.writer {
+		m.approve = m.approve.SetAll(false) // approve all holds for the session it was given in
+	}
 	m.writer, m.sessID = w, s.ID
 	m.title, m.params = s.Title, s.Params
 	if len(s.All) == 0 && s.ID == "" {
@@ -331,6 +345,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.input = m.input.EndRecall()
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
+	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
@@ -354,8 +369,16 @@ func (m Model) Init() tea.Cmd {
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
 			time.Sleep(replayDelay) // after the first frame: it never waits for the list
-			slash.SetModels(load())
-			return nil
+			ms := load()
+			names, windows := make([]string, len(ms)), meter.WindowsMsg{}
+			for i, mi := range ms {
+				names[i] = mi.ID
+				if mi.ContextWindow > 0 {
+					windows[mi.ID] = mi.ContextWindow
+				}
+			}
+			slash.SetModels(names)
+			return windows
 		})
 	}
 	// What runs in the background whatever the screen opens with: the MCP
@@ -476,6 +499,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case input.NoticeMsg:
 		m.notice = msg.Text
+		return m, nil
+	case meter.WindowsMsg:
+		m.meter = m.meter.Update(msg)
 		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
@@ -629,6 +655,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
 		return m.stopAndQuit()
+	case key.Matches(msg, m.keys.ApproveMode) && len(m.input.Hint()) == 0: // shift+tab completes back while completing
+		return m.setApproveAll(!m.approve.All()), nil
 	case key.Matches(msg, m.keys.Suspend):
 		suspend := m.opts.Suspend
 		if suspend == nil {

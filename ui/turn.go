@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
@@ -40,10 +41,9 @@ type turnRun struct {
 
 	// reply is the reply streaming, if any.
 	reply *reply
-	// ask is the tool call waiting for an answer, if any; askTop is the
-	// first line of its box's body shown.
-	ask    *askMsg
-	askTop int
+	// ask is the tool call waiting for an answer, if any, which the
+	// approval box (Model.approve) shows.
+	ask *askMsg
 	// pasteRefused says an answer to ask came with other text and was not
 	// taken.
 	pasteRefused bool
@@ -318,6 +318,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 			m.lastStop = ""
 		}
 		m.conv = m.conv.Finish(e)
+		m.meter = m.meter.Measure(m.conv.Entries(), m.usage)
 		m = m.noteWritten(e).refreshBranches()
 	case engine.ToolRunning:
 		t.running = ev.Call.Name
@@ -369,8 +370,18 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 		a.answer <- engine.Approval{Run: true, Always: true}
 		return m, waitTurn(t.id, ch)
 	}
-	t.ask, t.askTop = a, 0
+	if a.hasCommand && m.approve.All() { // the session's approve all
+		t.running = a.call.Name
+		a.answer <- engine.Approval{Run: true}
+		return m, tea.Batch(waitTurn(t.id, ch), m.w.spin.Tick)
+	}
+	t.ask = a
 	t.running = ""
+	c := approval.Call{Name: a.call.Name, Server: m.mcpServerOf(a.call.Name), Input: a.call.Input, HasCommand: a.hasCommand}
+	if a.hasCommand {
+		c.Command, c.Dir = toolCommand(m.opts.Tools, a.call.Name), m.opts.WorkDir
+	}
+	m.approve = m.approve.Open(c)
 	if !a.hasCommand {
 		m.draft = m.input.Value()
 		m.input = m.input.Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.call.Name)))
@@ -384,7 +395,9 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	t := m.turn
 	a := t.ask
 	t.ask, t.pasteRefused, t.pending = nil, false, nil
-	if !a.hasCommand {
+	typing := !a.hasCommand || m.approve.Declining()
+	m.approve = m.approve.Close()
+	if typing {
 		m.input = m.input.Reset().SetValue(m.draft).SetPlaceholder(input.Placeholder)
 		m.draft = ""
 	}
@@ -427,12 +440,14 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	if t == nil || t.ask == nil {
 		return m, nil, false
 	}
+	typing := m.awaitsResult() // a result, or the reason of a no
 	answers := k.String() == "y" || k.String() == "a"
-	if !t.ask.hasCommand {
+	if typing {
 		answers = key.Matches(k, m.keys.Send)
 	}
-	if next, ok := m.scrollApproval(k); ok && t.pending == nil {
-		return next, nil, true
+	if box, ok := m.approvalBox().Update(k); ok && t.pending == nil {
+		m.approve = box
+		return m.layout(), nil, true
 	}
 	if t.pending != nil {
 		// Keys right behind a yes: it came with other text, as a paste
@@ -440,13 +455,13 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pending, t.pasteRefused = nil, true
 		return m, nil, true
 	}
-	if answers && !t.ask.hasCommand && m.input.AfterPaste() {
+	if answers && typing && m.input.AfterPaste() {
 		// A typed result's enter right behind text that came in one read
 		// ("forty two" and enter, typed fast) is handled as a prompt's:
 		// it sends once no key follows it (see sendDueMsg).
 		return m, nil, false
 	}
-	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && t.ask.hasCommand) {
+	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && !typing) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
 		// and Bubble Tea splits a paste without bracketed paste at spaces
 		// ("take a look" is "take", " ", "a", …): a key right behind a
@@ -454,7 +469,7 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pasteRefused = true
 		return m, nil, true
 	}
-	if !t.ask.hasCommand {
+	if typing {
 		switch {
 		case key.Matches(k, m.keys.Send):
 			next, cmd := m.sendResult()
@@ -474,22 +489,35 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pendingSeq++
 		id, seq := t.id, t.pendingSeq
 		return m, tea.Tick(answerSettle, func(time.Time) tea.Msg { return answerDueMsg{turn: id, seq: seq} }), true
-	case k.String() == "n" || key.Matches(k, m.keys.Cancel):
+	case k.String() == "n":
+		// The reason is typed in the input, the draft put aside meanwhile.
+		m.approve = m.approve.Decline()
+		m.draft = m.input.Value()
+		m.input = m.input.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one")
+		return m.layout(), nil, true
+	case key.Matches(k, m.keys.Cancel):
 		next, cmd := m.answerCall(engine.Approval{})
+		return next, cmd, true
+	case key.Matches(k, m.keys.ApproveMode): // approve all, this call first
+		next, cmd := m.setApproveAll(true).answerCall(engine.Approval{Run: true})
 		return next, cmd, true
 	}
 	return m, nil, true // other keys wait for an answer
 }
 
-// awaitsResult says whether a tool call waits for a typed result.
+// awaitsResult says whether a tool call waits for typed text: its
+// result, or the reason it is declined.
 func (m Model) awaitsResult() bool {
-	return m.turn != nil && m.turn.ask != nil && !m.turn.ask.hasCommand
+	return m.turn != nil && m.turn.ask != nil && (!m.turn.ask.hasCommand || m.approve.Declining())
 }
 
-// sendResult answers the tool call that waits for a typed result with the
-// input's text.
+// sendResult answers the tool call that waits for typed text with the
+// input's: its result, or the reason of a no.
 func (m Model) sendResult() (tea.Model, tea.Cmd) {
 	text := m.input.Value()
+	if m.turn.ask.hasCommand {
+		return m.answerCall(engine.Approval{Reason: strings.TrimSpace(text)})
+	}
 	return m.answerCall(engine.Approval{Result: &text})
 }
 

@@ -169,6 +169,9 @@ type Approval struct {
 	Run, Always bool
 	// Result, for a tool without a command, is the result the user typed.
 	Result *string
+	// Reason, for a call not run, is why, as the user typed it: the model
+	// gets it with the refusal.
+	Reason string
 	// Stop ends the turn, leaving this call and the rest unanswered.
 	Stop bool
 }
@@ -618,6 +621,9 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 			what := "the user declined to run this tool"
 			if !hasCommand {
 				what = "the user declined to give a result"
+			}
+			if a.Reason != "" {
+				what += ": " + a.Reason
 			}
 			results = append(results, session.ToolResult{ToolUseID: call.ID, Name: call.Name, IsError: true, Output: what, Approval: "no"})
 		default:

@@ -81,9 +81,17 @@ type Profile struct {
 	TopK           *int
 	ThinkingBudget *int
 	MaxToolRounds  *int
+	// ContextWindow is the model's context window in tokens, for a model
+	// the service's models list gives none for; nil when unset.
+	ContextWindow *int
 
 	Temperature *float64
 	TopP        *float64
+
+	// PriceInput, PriceOutput, PriceCacheRead and PriceCacheWrite are
+	// dollars per million tokens, for the cost the chat screen shows; 0
+	// when unset.
+	PriceInput, PriceOutput, PriceCacheRead, PriceCacheWrite float64
 
 	PromptExtend *bool
 	Watermark    *bool

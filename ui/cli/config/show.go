@@ -59,6 +59,7 @@ func Show(p *Profile, w io.Writer) {
 		{"top_k", p.TopK},
 		{"thinking_budget", p.ThinkingBudget},
 		{"max_tool_rounds", p.MaxToolRounds},
+		{"context_window", p.ContextWindow},
 	} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.Itoa(*s.v))
@@ -70,6 +71,14 @@ func Show(p *Profile, w io.Writer) {
 	}{{"temperature", p.Temperature}, {"top_p", p.TopP}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatFloat(*s.v, 'g', -1, 64))
+		}
+	}
+	for _, s := range []struct {
+		k string
+		v float64
+	}{{"price_input", p.PriceInput}, {"price_output", p.PriceOutput}, {"price_cache_read", p.PriceCacheRead}, {"price_cache_write", p.PriceCacheWrite}} {
+		if s.v != 0 {
+			showLine(w, s.k, strconv.FormatFloat(s.v, 'g', -1, 64))
 		}
 	}
 	for _, s := range []struct {
