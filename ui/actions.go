@@ -45,6 +45,18 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m.info(), nil
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
+	case slash.ActionCompact:
+		if len(m.conv.Entries()) == 0 || m.busy() {
+			m.notice = "nothing to compact yet"
+			if m.busy() {
+				m.notice = busyNotice + ": esc cancels it first"
+			}
+			return m, nil
+		}
+		// The new branch replaces the view; the old one stays in the session ([ ] on the first prompt goes back).
+		cut := m
+		cut.conv = cut.conv.Truncate(0)
+		return cut.startTurn(engine.Turn{Compact: true, Prompt: res.Arg})
 	case slash.ActionContext:
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}), nil
 	case slash.ActionClear:

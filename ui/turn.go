@@ -35,6 +35,7 @@ type turnRun struct {
 	cancel  context.CancelFunc
 	started time.Time
 	prompt  string // the prompt sent, put back into the input if the turn fails
+	compact bool   // the turn is a /compact
 	// attachments are the prompt's, put back above the input if the turn
 	// is refused before it starts.
 	attachments []attach.File
@@ -120,7 +121,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 		return m, nil
 	}
 	t.Params = m.params
-	if t.Prompt != "" {
+	if t.Prompt != "" && !t.Compact {
 		msgs := append(session.History(m.conv.Entries(), nil), engine.PromptParam(t))
 		req := m.params.Request(msgs, engine.Defs(m.opts.Tools))
 		if err := req.Validate(); err != nil {
@@ -133,7 +134,10 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
-	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt, attachments: t.Attachments}
+	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt, attachments: t.Attachments, compact: t.Compact}
+	if t.Compact { // failed, it is the command that comes back
+		m.turn.prompt = strings.TrimSpace("/compact " + t.Prompt)
+	}
 	// What the status bar said of the last turn is old news now.
 	m.notice, m.lastErr, m.lastStop = "", "", ""
 	m.conv = m.conv.CaughtUp()
@@ -578,6 +582,16 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	m.conv = m.conv.CaughtUp()
 	if m.quitting {
 		return m.quit()
+	}
+	if d.err == nil && !t.cancelled && !t.compact && !d.res.Unanswered && m.meter.SetModel(m.params.Model).AutoCompact() {
+		// auto_compact: past its mark the conversation goes on from a
+		// summary, before the queue's next prompt.
+		pct, _ := m.meter.SetModel(m.params.Model).Percent()
+		cut := m
+		cut.conv = cut.conv.Truncate(0)
+		next, cmd := cut.startTurn(engine.Turn{Compact: true})
+		next.notice = fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct)
+		return next, cmd
 	}
 	next, cmd := m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)
 	if t.cancelled {

@@ -184,6 +184,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.ContextWindow != nil {
 		c.meter.Window = *prof.ContextWindow
 	}
+	c.meter.AutoCompact = prof.AutoCompact != nil && *prof.AutoCompact
 	c.meter.Prices = meter.Prices{Input: prof.PriceInput, Output: prof.PriceOutput, CacheRead: prof.PriceCacheRead, CacheWrite: prof.PriceCacheWrite}
 	for _, t := range prof.Tools {
 		c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})

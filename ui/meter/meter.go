@@ -40,7 +40,13 @@ type Options struct {
 	Window int
 	// Prices are the profile's, zero when it gives none.
 	Prices Prices
+	// AutoCompact compacts the conversation once it fills AutoAt percent
+	// of the window (the profile's auto_compact).
+	AutoCompact bool
 }
+
+// AutoAt is the share of the window at which auto_compact compacts.
+const AutoAt = 90
 
 // WindowsMsg carries the context windows the service's models list gives,
 // by model id; models it gives none for are left out.
@@ -149,6 +155,13 @@ func (m Model) View() string {
 		parts = append(parts, Dollars(m.opts.Prices.Cost(m.turn))+" turn, "+Dollars(m.opts.Prices.Cost(m.total))+" session")
 	}
 	return strings.Join(parts, " · ")
+}
+
+// AutoCompact says whether the conversation is to be compacted now:
+// auto_compact is on and it fills AutoAt percent of the window or more.
+func (m Model) AutoCompact() bool {
+	pct, ok := m.Percent()
+	return m.opts.AutoCompact && ok && pct >= AutoAt
 }
 
 // Warns says whether the context is past Full percent of the window.

@@ -106,3 +106,19 @@ func TestMeasureReadsOnlyTheEnd(t *testing.T) {
 		t.Errorf("turn %+v total %+v used %d", m.turn, m.total, m.Used())
 	}
 }
+
+// auto_compact compacts at 90% of the window, not before, and only when on.
+func TestAutoCompact(t *testing.T) {
+	b := session.Branch{prompt(), reply(880, 10, 0, 0)}
+	on := New(Options{Window: 1000, AutoCompact: true})
+	if on.Measure(b, total(b)).AutoCompact() {
+		t.Error("compacts at 89%")
+	}
+	b = session.Branch{prompt(), reply(890, 10, 0, 0)}
+	if !on.Measure(b, total(b)).AutoCompact() {
+		t.Error("does not compact at 90%")
+	}
+	if New(Options{Window: 1000}).Measure(b, total(b)).AutoCompact() || New(Options{AutoCompact: true}).Measure(b, total(b)).AutoCompact() {
+		t.Error("compacts while off, or with no window")
+	}
+}

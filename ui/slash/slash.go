@@ -68,6 +68,7 @@ const (
 	ActionMCP                      // list the MCP servers (arg ""), or turn one on or off (arg "on NAME", "off NAME")
 	ActionTheme                    // switch to the theme arg, a name or a theme file; "": say which is on
 	ActionContext                  // say how much of the context window the conversation uses
+	ActionCompact                  // summarise the conversation and go on from the summary on a new branch; arg: instructions
 	ActionApprove                  // set the approval mode of tool calls: arg "all" runs them unasked, "ask" asks
 )
 
@@ -106,6 +107,9 @@ var slashCommands = []slashCommand{
 	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(ActionContinue)},
 	{name: "copy", args: "[N|code [N]]", help: "copy the last reply; N: message N from the end; code [N]: code block N of the last reply (default its last)", run: slashCopy},
 	{name: "info", help: "usage and cost of the last reply and the session, and the last notices in full", run: slashJust(ActionInfo)},
+	{name: "compact", args: "[INSTRUCTIONS]", help: "the model summarises the conversation; it goes on from the summary on a new branch (the full history stays on its own)", run: func(arg string, p session.Params) (Result, error) {
+		return Result{Action: ActionCompact, Params: slashCloneParams(p), Arg: arg}, nil
+	}},
 	{name: "context", help: "how much of the model's context window the conversation uses", run: slashJust(ActionContext)},
 	{name: "approve", args: "all|ask", help: "tool calls for the rest of the session: all runs them unasked, ask asks each time (shift+tab switches)", run: slashApprove},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},

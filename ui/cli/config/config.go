@@ -97,6 +97,9 @@ type Profile struct {
 	Watermark    *bool
 	// Save is false when sessions are not to be saved.
 	Save *bool
+	// AutoCompact is true when the chat screen compacts the conversation
+	// at 90% of the context window.
+	AutoCompact *bool
 	// Mouse is false when the chat screen is not to capture the mouse.
 	Mouse *bool
 	// AllowInsecureHTTP lets a credential go over plain http:// to a host

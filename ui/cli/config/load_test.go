@@ -60,6 +60,7 @@ price_input = 3
 price_output = 15
 price_cache_read = 0.3
 price_cache_write = 3.75
+auto_compact = true
 save = false
 mouse = true
 allow_insecure_http = false
@@ -161,6 +162,7 @@ func TestLoadFull(t *testing.T) {
 		PromptExtend:        b(true),
 		Watermark:           b(false),
 		Save:                b(false),
+		AutoCompact:         b(true),
 		Mouse:               b(true),
 		MCPExpandEnv:        b(true),
 		AllowInsecureHTTP:   b(false),
@@ -191,9 +193,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 67, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 68, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 73, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 74, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

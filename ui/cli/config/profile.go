@@ -52,6 +52,7 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"prompt_extend":          flag(func(p *Profile) **bool { return &p.PromptExtend }),
 	"watermark":              flag(func(p *Profile) **bool { return &p.Watermark }),
 	"save":                   flag(func(p *Profile) **bool { return &p.Save }),
+	"auto_compact":           flag(func(p *Profile) **bool { return &p.AutoCompact }),
 	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
 	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
 	"allow_insecure_http":    flag(func(p *Profile) **bool { return &p.AllowInsecureHTTP }),

@@ -84,7 +84,7 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"allow_insecure_http", p.AllowInsecureHTTP}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"auto_compact", p.AutoCompact}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"allow_insecure_http", p.AllowInsecureHTTP}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}

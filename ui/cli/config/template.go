@@ -112,6 +112,10 @@ max_tool_rounds = 20
 # percentage, when the service's models list does not give it (Anthropic's
 # does not; OpenRouter's does).
 #context_window = 200000
+# auto_compact = true: once the conversation fills 90% of the window, muse
+# asks the model for a summary and goes on from it on a new branch, as
+# /compact does.
+#auto_compact = true
 
 # Prices in dollars per million tokens: /info and the status line then show
 # what the last turn and the session cost.
