@@ -210,6 +210,9 @@ type Model struct {
 	queue        []queuedPrompt
 	queueStopped bool
 	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
+	// unqueued is the queued prompt ↑ brought back into the input, which
+	// ctrl+c drops while the input holds it as it came (see dropUnqueued).
+	unqueued *queuedPrompt
 
 	sel selection // selection mode, while it is on
 	// helpTop is the first line of the ? overlay shown, while it is open;
@@ -669,8 +672,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return nil
 		}
 	case key.Matches(msg, m.keys.Quit):
-		// From the inside out: a reply or image in flight, then the draft,
-		// then muse itself.
+		// From the inside out: a queued prompt brought back, a reply or
+		// image in flight, then the draft, then muse itself.
+		if next, ok := m.dropUnqueued(); ok {
+			return next, nil
+		}
 		if m.turn != nil && !m.turn.cancelled {
 			return m.cancelTurn()
 		}

@@ -213,6 +213,11 @@ func (m Model) showsNotice() bool {
 // when there is more; nil when the status line does not show it. A second
 // line goes on the row above the status line, never onto the key help.
 func (m Model) noticeLines() []string {
+	if m.notice != "" && m.toolPrompt() == "" && (m.turn != nil || m.imaging != nil) {
+		// The spinner keeps the status line: the notice goes on the row
+		// above it, never hidden.
+		return []string{textfmt.TruncateWidth(sanitize.Line(m.notice), max(m.width-1, 10)), ""}
+	}
 	if !m.showsNotice() {
 		return nil
 	}
