@@ -245,6 +245,9 @@ func (m Model) info() Model {
 		b.WriteString("\n" + c)
 	}
 	b.WriteString("\n" + mt.Context())
+	if v := m.notices.SetSize(m.width).View(); v != "" {
+		b.WriteString("\n" + v)
+	}
 	p := m.params
 	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
 	m.notice = ""

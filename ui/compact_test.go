@@ -19,9 +19,10 @@ func TestCompactCommand(t *testing.T) {
 	send(tm, "/compact")
 	waitFor(t, tm, "nothing to compact yet")
 	send(tm, "first question")
-	waitSavedOn(t, h.store, 2, session.KindAssistant)
+	waitFor(t, tm, "stop end_turn")
 	send(tm, "second question")
 	waitSavedOn(t, h.store, 4, session.KindAssistant)
+	waitFor(t, tm, "stop end_turn") // the turn has ended on screen too: /compact is not refused as busy
 	send(tm, "/compact keep the names")
 	waitSavedOn(t, h.store, 2, session.KindAssistant)
 	final := quit(t, tm)

@@ -28,6 +28,7 @@ import (
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/meter"
+	"muse/ui/notices"
 	"muse/ui/picker"
 	"muse/ui/piped"
 	"muse/ui/sanitize"
@@ -210,6 +211,8 @@ type Model struct {
 	queue        []queuedPrompt
 	queueStopped bool
 	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
+	// notices are the status line's last notices, for ? and /info.
+	notices notices.Model
 	// unqueued is the queued prompt ↑ brought back into the input, which
 	// ctrl+c drops while the input holds it as it came (see dropUnqueued).
 	unqueued *queuedPrompt
@@ -445,10 +448,15 @@ type openPickerMsg struct{}
 // sizes the screen again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
-	if nm, ok := next.(Model); ok && nm.noticeHeight() != nm.noticeRows {
+	nm, ok := next.(Model)
+	if !ok {
+		return next, cmd
+	}
+	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
+	if nm.noticeHeight() != nm.noticeRows {
 		return nm.layout(), cmd
 	}
-	return next, cmd
+	return nm, cmd
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -128,6 +128,13 @@ func (m Model) helpLines() []string {
 	for i, l := range lines {
 		lines[i] = st.Subtle.Render(l)
 	}
+	if v := m.notices.SetSize(width).View(); v != "" { // first, whole: the status line cuts them
+		var head []string
+		for _, l := range strings.Split(v, "\n") {
+			head = append(head, st.Warning.Render(l))
+		}
+		lines = append(append(head, ""), lines...)
+	}
 	lines = append(lines, "")
 	for _, l := range strings.Split(textfmt.Wrap(mouseHelp, width), "\n") {
 		lines = append(lines, st.Subtle.Render(l))
