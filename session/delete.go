@@ -6,13 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"muse/session/internal/fileio"
 )
 
 // Delete removes the session id: its journal, its lock file, its
 // attachments, its generated images (the files muse named in images/<id>/,
-// and the folder once empty) and its entry in the index. It refuses with an error wrapping ErrLocked while another
+// and the folder once empty) and its entry in the index, and leaves a
+// tombstone that keeps it deleted on other machines (tombstone.go). It refuses with an error wrapping ErrLocked while another
 // muse has the session open; a lock this store holds on it is released.
 func (s *Store) Delete(id string) error {
 	if !validID(id) {
@@ -35,6 +37,22 @@ func (s *Store) Delete(id string) error {
 		}
 		defer unlock()
 	}
+	// The tombstone keeps the session deleted on the machines a sync
+	// engine copies the folder to (tombstone.go). It is dated after every
+	// record this machine saw, whatever its clock says.
+	at := s.clock()
+	if last, err := lastRecord(s.path(id)); err == nil && !at.After(last) {
+		at = last.Add(time.Nanosecond)
+	}
+	if err := s.writeTomb(id, at); err != nil {
+		return fmt.Errorf("delete session %s: %w", id, writeHint(err))
+	}
+	return s.removeSession(id)
+}
+
+// removeSession removes the journal of the session id, whose lock the
+// caller holds, with its attachments, images and temporary files.
+func (s *Store) removeSession(id string) error {
 	if err := os.Remove(s.path(id)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = ErrNotFound

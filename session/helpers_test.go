@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -161,4 +162,9 @@ func (w *Writer) Flush() error {
 	n := w.queued
 	w.mu.Unlock()
 	return w.commit(n, nil, true)
+}
+
+// isEntryID reports whether id is one Writer.NewID makes.
+func isEntryID(id string) bool {
+	return regexp.MustCompile(`^e[0-9a-hjkmnp-tv-z]{23}$`).MatchString(id)
 }

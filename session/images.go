@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -75,8 +77,10 @@ func (s *Store) ImageDir(sessionID string) string {
 // The format is told from the first bytes alone and must be PNG, JPEG or
 // WebP; the size is read from the header, and an image over MaxImageSide
 // pixels a side or MaxImagePixels pixels is refused. The data is not decoded
-// further. The file is named turn-<turn>-image-<index>.<ext>, from those
-// numbers only, and replaces any file of that name; it is written with mode
+// further. The file is named turn-<turn>-image-<index>-<tag>.<ext>, from
+// those numbers and the first 12 hex digits of the SHA-256 of its bytes,
+// so that two machines that continue a session never write different
+// images under one name; it is written with mode
 // 0600 to a temporary file, synced and renamed, so it is never seen half
 // written. The directory and its missing parents are made with mode 0700.
 func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (SavedImage, error) {
@@ -87,7 +91,8 @@ func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (Saved
 		return SavedImage{}, fmt.Errorf("save image of session %s: negative turn %d or index %d", sessionID, turn, index)
 	}
 	dir := s.ImageDir(sessionID)
-	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index), data, fileio.MakeDir)
+	tag := sha256.Sum256(data)
+	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index)+"-"+hex.EncodeToString(tag[:6]), data, fileio.MakeDir)
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
 	}
@@ -322,4 +327,33 @@ func ImageFormat(path string) (string, error) {
 		return format, nil
 	}
 	return "", fmt.Errorf("%s is not a PNG, JPEG or WebP image", path)
+}
+
+// localImages points the images of sess that name a file of this muse's
+// images folder as another machine has it (another home, another user)
+// at the same file here, when it is here: a journal names each image by
+// its absolute path, and a synced folder holds it under another one. The
+// journal is not changed.
+func (s *Store) localImages(sess *Session) {
+	dir := s.ImageDir(sess.ID)
+	if dir == "" {
+		return
+	}
+	fix := func(es []Entry) {
+		for i := range es {
+			for j := range es[i].Images {
+				img := &es[i].Images[j]
+				base := filepath.Base(img.Path)
+				if img.Path == "" || filepath.Dir(img.Path) == dir || !isImageName(base) || filepath.Base(filepath.Dir(img.Path)) != sess.ID {
+					continue
+				}
+				here := filepath.Join(dir, base)
+				if fi, err := os.Lstat(here); err == nil && fi.Mode().IsRegular() {
+					img.Path = here
+				}
+			}
+		}
+	}
+	fix(sess.All)
+	fix(sess.Entries)
 }

@@ -11,6 +11,9 @@ import (
 // Imported is a session read from an export, which Store.SaveImported saves
 // as a new one.
 type Imported struct {
+	// ID is the id of the session exported, which MergeImported merges
+	// into.
+	ID      string
 	Title   string
 	Params  Params
 	Entries []Entry
@@ -179,4 +182,67 @@ func importedTitle(im Imported) string {
 		t = string(r[:room])
 	}
 	return t + ImportedSuffix
+}
+
+// MergeImported merges im into the session of the same id, as merging a
+// copy of its journal would (merge.go): the entries of im it does not hold
+// are added, each after the parent it names (after the one before it, for
+// an export of one branch), and the newest of them becomes the active one;
+// the entries it holds stay as they are, and its title stays unless it has
+// none. It returns the session as loaded back, and how many entries were
+// added. An id the store does not hold gives an error wrapping ErrNotFound.
+func (s *Store) MergeImported(im Imported) (*Session, int, error) {
+	sess, n, err := s.mergeImported(im)
+	if err != nil {
+		return nil, 0, fmt.Errorf("import session %s into the one it was exported from: %w", im.ID, err)
+	}
+	return sess, n, nil
+}
+
+func (s *Store) mergeImported(im Imported) (*Session, int, error) {
+	if !validID(im.ID) {
+		return nil, 0, ErrNotFound
+	}
+	w, err := s.OpenWriter(im.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	have := w.Snapshot()
+	known := make(map[string]bool, len(have.All))
+	for _, e := range have.All {
+		known[e.ID] = true
+	}
+	im.Entries = s.ownImages(im.Entries)
+	var add []Entry
+	prev := ""
+	for _, e := range im.Entries {
+		if !im.Tree {
+			e.Parent = prev // a line of entries, whatever parents it names
+		}
+		prev = e.ID
+		if known[e.ID] {
+			continue
+		}
+		if e.Parent != "" && !known[e.Parent] {
+			continue // its parent was left out: checkTree makes this not happen
+		}
+		known[e.ID] = true
+		add = append(add, e)
+	}
+	sub := im
+	sub.Entries = add
+	add = s.restoreImages(im.ID, sub)
+	err = w.appendTree(add, "")
+	if err == nil && have.Title == "" && im.Title != "" {
+		err = w.SetTitle(cleanTitle(im.Title))
+	}
+	s.saveImportedFiles(im.ID, sub)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	sess, err := s.Load(im.ID)
+	return sess, len(add), err
 }

@@ -71,9 +71,13 @@ const (
 // nil and omitted. The entry comes last so that the small fields of a large
 // record stay readable at the start of its line.
 type record struct {
-	V       int        `json:"v,omitempty"`
-	Type    string     `json:"type"`
-	Time    time.Time  `json:"time"`
+	V    int       `json:"v,omitempty"`
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	// M is the machine that wrote the record: of two records with the
+	// same time, the one of the greater machine id applies last, and so
+	// wins a title, settings or head (see order.go).
+	M       string     `json:"m,omitempty"`
 	ID      string     `json:"id,omitempty"`
 	Created *time.Time `json:"created,omitempty"`
 	Params  *Params    `json:"params,omitempty"`
@@ -136,7 +140,9 @@ func encodeRecord(rec *record) ([]byte, error) {
 // was cut short), the line is preceded by one so that it stays a record of
 // its own; the unfinished line is then skipped as corrupt on replay.
 func appendLine(path string, line []byte, sync bool) (err error) {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_RDWR, 0)
+	// A link planted in a synced folder is never written through: not a
+	// symbolic link (not followed), nor a file with other names.
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_APPEND|os.O_RDWR), 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ErrNotFound
@@ -148,6 +154,9 @@ func appendLine(path string, line []byte, sync bool) (err error) {
 			err = cerr
 		}
 	}()
+	if fi, err := f.Stat(); err == nil && fileio.Shared(fi) {
+		return fmt.Errorf("%s has other names (a hard link): muse does not write through it; replace it with a copy", path)
+	}
 	if _, err := fileio.AppendLine(f, path, line); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"muse/api"
@@ -32,7 +33,7 @@ func oldJournal(t *testing.T, s *Store, chunks, size int, whole bool) string {
 		e.Status = StatusComplete
 		e.Message = &api.Message{Role: api.RoleAssistant, Model: "m", StopReason: api.StopEndTurn,
 			Content: []api.ContentBlock{{Type: api.BlockText, Text: strings.Repeat(text, chunks)}}}
-		lines = append(lines, mustJSON(t, record{Type: recEntry, Time: clockStart, Entry: &e}))
+		lines = append(lines, mustJSON(t, record{Type: recEntry, Time: clockStart.Add(time.Hour), Entry: &e}))
 	} else {
 		for i := range chunks {
 			c := chunk{ID: "e2", Blocks: []blockDelta{{I: 0, Text: text}}}
@@ -40,7 +41,7 @@ func oldJournal(t *testing.T, s *Store, chunks, size int, whole bool) string {
 				c.Entry = &skeleton
 				c.Blocks[0].Block = &api.ContentBlock{Type: api.BlockText}
 			}
-			lines = append(lines, mustJSON(t, record{Type: recChunk, Time: clockStart, Chunk: &c}))
+			lines = append(lines, mustJSON(t, record{Type: recChunk, Time: clockStart.Add(time.Hour + time.Duration(i)), Chunk: &c}))
 		}
 	}
 	writeJournal(t, s, id, lines, "")

@@ -56,6 +56,12 @@ func (s *Store) list() ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
+	if waiting(des) {
+		s.catchUp(dirNames(des))
+		if des, err = os.ReadDir(s.dir); err != nil {
+			return nil, err
+		}
+	}
 	var jobs []scanJob
 	for _, de := range des {
 		id, ok := strings.CutSuffix(de.Name(), journalExt)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -34,6 +35,17 @@ type journalSize struct {
 	// cut counts the replies cut at the size limit as they were read: an
 	// older muse kept them whole.
 	cut int
+	// last is the time of the newest record.
+	last time.Time
+	// cutIDs are the ids of those replies.
+	cutIDs []string
+	// markers counts the lines of a git conflict left in the journal.
+	markers int
+	// reordered is set when the lines are not in the order their records
+	// apply: another machine's were merged in (merge.go).
+	reordered bool
+	// torn is set when the last line is unfinished: a crash cut it.
+	torn bool
 }
 
 // replayStats is replay, also returning the journal's size. light skips
@@ -78,6 +90,8 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 			break
 		}
 		switch {
+		case gitMarker(l.Data):
+			rp.markers++ // a git conflict left in the file: both sides are read
 		case l.TooLong && !l.Newline, !l.Newline && !blank(l.Data) && !json.Valid(l.Data):
 			rp.warn(n, "dropped an unfinished last record (%d bytes)", l.Size)
 		case l.TooLong:
@@ -93,6 +107,9 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 	if !decodeLines(lines, light, stop, workers) {
 		return nil, journalSize{}, errStopped
 	}
+	sorted := inTimeOrder(lines)
+	reordered := len(sorted) > 0 && len(lines) > 0 && &sorted[0] != &lines[0]
+	lines = sorted
 	rp.sess.All = make([]Entry, 0, len(lines)) // about one entry a line
 	rp.pos = make(map[string]int, len(lines))
 	for i := range lines {
@@ -109,7 +126,7 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 			torn++
 		}
 	}
-	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut)}, err
+	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut), torn: torn > 0, reordered: reordered, last: rp.last, cutIDs: slices.Sorted(maps.Keys(rp.cut)), markers: rp.markers}, err
 }
 
 // rawLine is one non-blank line of a journal, and the record it decodes to.
@@ -187,6 +204,8 @@ func decodeLight(l *rawLine) {
 			str(v, &rec.ID)
 		case "time":
 			errs = append(errs, json.Unmarshal(v, &rec.Time))
+		case "m":
+			str(v, &rec.M)
 		case "created":
 			rec.Created = new(time.Time)
 			errs = append(errs, json.Unmarshal(v, rec.Created))
@@ -272,6 +291,9 @@ type replayer struct {
 	size      int64            // bytes read
 	unknown   int              // records of unknown types, skipped
 	cut       map[string]bool  // replies cut at the size limit, by id
+	markers   int              // lines of a git conflict, skipped
+	clashes   int              // entries that share an id but are not versions of one
+	last      time.Time        // the time of the newest record
 }
 
 // lineWarning is a warning about line n of the journal.
@@ -306,6 +328,9 @@ func (rp *replayer) apply(l *rawLine) {
 		}
 		rp.warn(n, "line %d: skipped a corrupt record: %v", n, l.err)
 		return
+	}
+	if rec.Time.After(rp.last) {
+		rp.last = rec.Time
 	}
 	if first && rec.Type != recHeader {
 		rp.problem = fmt.Sprintf("line %d is a %q record", n, rec.Type)
@@ -372,6 +397,14 @@ func (rp *replayer) putEntry(e Entry) {
 	rp.limit(&e)
 	s := rp.sess
 	if i, ok := rp.pos[e.ID]; ok {
+		if old := s.All[i]; counted(e.ID) && (old.Parent != e.Parent || old.Kind != e.Kind || !old.Time.Equal(e.Time)) {
+			// Not a new version of the entry but another entry with its
+			// id: two machines that counted ids (an older muse) merged.
+			// The newer is shown; the journal keeps both, and is never
+			// compacted while it holds them.
+			rp.clashes++
+			rp.warnings = append(rp.warnings, fmt.Sprintf("two different entries have the id %s (written by an older muse on two machines); the newer is shown, and the journal keeps both", e.ID))
+		}
 		s.All[i] = e
 		return
 	}

@@ -68,20 +68,37 @@ type Scan struct {
 // directory keeps the stamp of a steady scan, only the journals of the
 // sessions then locked can differ from what the scan found. A lock file
 // an older muse left beside a journal, and no one holds, is removed.
+//
+// It catches up first (see CatchUp) when the directory holds conflict
+// copies or tombstones, so that what it finds is merged.
 func (s *Store) Scan() (Scan, error) {
+	sc, caught, err := s.scanDir(true)
+	if err == nil && caught {
+		sc, _, err = s.scanDir(false)
+	}
+	return sc, err
+}
+
+// scanDir is Scan; with catchUp it catches up when something waits, and
+// reports whether it did.
+func (s *Store) scanDir(catchUp bool) (Scan, bool, error) {
 	before, err := s.DirStamp()
 	if err != nil {
-		return Scan{}, err
+		return Scan{}, false, err
 	}
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
-		return Scan{}, fmt.Errorf("list journals: %w", err)
+		return Scan{}, false, fmt.Errorf("list journals: %w", err)
+	}
+	if catchUp && waiting(des) {
+		s.catchUp(dirNames(des))
+		return Scan{}, true, nil
 	}
 	sc := Scan{Journals: make(map[string]Stamp, len(des)), Dir: before}
 	if s.places.Locks != s.dir {
 		locks, err := os.ReadDir(s.places.Locks)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return Scan{}, fmt.Errorf("list locks: %w", err)
+			return Scan{}, false, fmt.Errorf("list locks: %w", err)
 		}
 		for _, de := range locks {
 			if id, ok := strings.CutSuffix(de.Name(), lockExt); ok && validID(id) {
@@ -112,7 +129,7 @@ func (s *Store) Scan() (Scan, error) {
 	}
 	after, err := s.DirStamp()
 	sc.Steady = err == nil && after == before
-	return sc, nil
+	return sc, false, nil
 }
 
 // DirStamp returns the stamp of the store's directory, and of its lock

@@ -16,6 +16,7 @@ package session
 
 import (
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -62,6 +63,10 @@ type Store struct {
 	onChange changeHook
 	// lister lists the sessions quicker than the journals (see SetLister).
 	lister listerHook
+	// machine is this machine's id (see SetMachine); notesFile is where
+	// catch-ups log their notes (see SetNotesFile).
+	machine   string
+	notesFile string
 	// places are where the store keeps what is not to travel with the
 	// journals (see OpenAt).
 	places Places
@@ -82,7 +87,13 @@ func Open(dir string) (*Store, error) {
 	if err := fileio.MakeDir(abs); err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", abs, err)
 	}
-	return &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine, places: Places{Cache: abs, Locks: abs}}, nil
+	st := &Store{dir: abs, now: time.Now, random: rand.Reader, appendFile: appendLine, places: Places{Cache: abs, Locks: abs}}
+	// Until SetMachine names this machine, a random id breaks the ties of
+	// its records with another's of the same time.
+	var m [4]byte
+	_, _ = rand.Read(m[:])
+	st.machine = hex.EncodeToString(m[:])
+	return st, nil
 }
 
 // Dir returns the absolute path of the store's directory.
@@ -122,12 +133,12 @@ func (s *Store) create(p Params, title string, fork *Fork) (*Session, error) {
 // createJournal writes the journal of a new session: its header and title,
 // synced with the directory entry. It appears whole or not at all.
 func (s *Store) createJournal(id string, now time.Time, p Params, title string, fork *Fork) error {
-	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, ID: id, Created: &now, Params: &p, Fork: fork})
+	line, err := encodeRecord(&record{V: formatVersion, Type: recHeader, Time: now, M: s.machine, ID: id, Created: &now, Params: &p, Fork: fork})
 	if err != nil {
 		return err
 	}
 	if title != "" {
-		t, err := encodeRecord(&record{Type: recTitle, Time: now, Title: &title})
+		t, err := encodeRecord(&record{Type: recTitle, Time: now, M: s.machine, Title: &title})
 		if err != nil {
 			return err
 		}

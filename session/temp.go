@@ -47,6 +47,14 @@ func isImageName(name string) bool {
 	turn, rest, ok := strings.Cut(rest, "-image-")
 	index, ext, ok2 := strings.Cut(rest, ".")
 	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+	if i, tag, tagged := strings.Cut(index, "-"); tagged {
+		// Since ids became unique across machines, a tag of 12 hex
+		// digits keeps two machines' images of one turn apart.
+		if len(tag) != 12 || strings.Trim(tag, "0123456789abcdef") != "" {
+			return false
+		}
+		index = i
+	}
 	return ok && ok2 && digits(turn) && digits(index) && (ext == imageExt(FormatPNG) || ext == imageExt(FormatJPEG) || ext == imageExt(FormatWebP))
 }
 

@@ -1,17 +1,18 @@
 package session
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"muse/session/internal/fileio"
 )
 
 // ErrDeleted means the session's journal was removed while it was open:
@@ -54,8 +55,11 @@ type Writer struct {
 	creating bool
 	err      error                  // why the last write failed
 	marks    map[string][]blockMark // what the chunks of each streaming reply hold
-	seq      int                    // the number of the next entry id
-	closed   bool
+	// last is the time of the newest record of the journal: a record is
+	// never written with a time before it (see Writer.now).
+	lastMu sync.Mutex
+	last   time.Time
+	closed bool
 	// files holds the bytes of attachments SaveAttachment could not store,
 	// by hash, for the turns of this run.
 	files map[string][]byte
@@ -109,7 +113,7 @@ type pendingRecord struct {
 // journal is created with the first entry, so a session nobody wrote to
 // leaves no file. store may be nil: the session is then kept in memory only.
 func NewWriter(store *Store, p Params) *Writer {
-	return &Writer{store: store, sess: &Session{Params: p.clone()}, pos: map[string]int{}, marks: map[string][]blockMark{}, seq: 1}
+	return &Writer{store: store, sess: &Session{Params: p.clone()}, pos: map[string]int{}, marks: map[string][]blockMark{}}
 }
 
 // OpenWriter opens the session id for writing: it takes the session's lock
@@ -138,7 +142,9 @@ func (s *Store) OpenWriter(id string) (*Writer, error) {
 func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	w.sess = sess
 	w.reindex()
-	w.seq = nextSeq(sess.All)
+	w.lastMu.Lock()
+	w.last = size.last
+	w.lastMu.Unlock()
 	if cleaned != nil {
 		sess.Warnings = append(sess.Warnings, cleaned.Error())
 	}
@@ -146,7 +152,7 @@ func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	sess.Queue, warnings = w.store.loadQueue(sess.ID)
 	sess.Warnings = append(sess.Warnings, warnings...)
 	if needsCompaction(size, sess) {
-		if err := w.store.compact(sess); err != nil {
+		if err := w.store.compact(sess, size.cutIDs); err != nil {
 			sess.Warnings = append(sess.Warnings, "could not compact the journal: "+writeHint(err).Error())
 		} else {
 			w.store.changed(sess.ID)
@@ -154,10 +160,12 @@ func (w *Writer) opened(sess *Session, size journalSize, cleaned error) {
 	}
 }
 
-// needsCompaction reports whether a journal is worth rewriting: it holds a
-// reply cut short, whose chunks are then folded into one record, or one
-// that replay cut at the size limit, or more than half of it is superseded
-// records, and enough to matter. A journal
+// needsCompaction reports whether a journal is worth rewriting (see
+// compact.go): it ends in a line a crash cut, or holds a git conflict's
+// lines, or another machine's records merged in out of order (rewritten in
+// order, a preview of its last records shows the newest), or a reply that
+// replay cut at the size limit, or more than half
+// of it is superseded records, and enough to matter. A journal
 // with a line that could not be read, or a record a newer muse wrote, is
 // never rewritten: compacting would lose them for good, where a person or a
 // newer muse could still recover them.
@@ -165,13 +173,8 @@ func needsCompaction(size journalSize, sess *Session) bool {
 	if size.damaged > 0 || size.unknown > 0 {
 		return false
 	}
-	if size.cut > 0 {
+	if size.cut > 0 || size.torn || size.markers > 0 || size.reordered {
 		return true
-	}
-	for _, e := range sess.All {
-		if e.Status == StatusInterrupted {
-			return true
-		}
 	}
 	dead := size.total - size.live
 	return dead > size.live && dead > 64<<10
@@ -182,17 +185,6 @@ func (w *Writer) reindex() {
 	for i, e := range w.sess.All {
 		w.pos[e.ID] = i
 	}
-}
-
-// nextSeq returns the number after the highest entry id of the form "e<N>".
-func nextSeq(entries []Entry) int {
-	n := 0
-	for _, e := range entries {
-		if k, err := strconv.Atoi(strings.TrimPrefix(e.ID, "e")); err == nil && strings.HasPrefix(e.ID, "e") && k > n {
-			n = k
-		}
-	}
-	return n + 1
 }
 
 // ID returns the session's id, or "" while its journal is not created.
@@ -236,7 +228,7 @@ func (w *Writer) Params() Params {
 	return w.sess.Params.clone()
 }
 
-// NewID returns an unused entry id.
+// NewID returns a new entry id, unique across machines (see id.go).
 func (w *Writer) NewID() string {
 	w.lock()
 	defer w.mu.Unlock()
@@ -244,9 +236,21 @@ func (w *Writer) NewID() string {
 }
 
 func (w *Writer) newID() string {
-	id := "e" + strconv.Itoa(w.seq)
-	w.seq++
-	return id
+	random := rand.Reader
+	if w.store != nil {
+		random = w.store.random
+	}
+	for {
+		id, err := newEntryID(w.now(), random)
+		if err != nil {
+			// A source of randomness that fails is one a test gave:
+			// the real one never does. Fall back to the system's.
+			id, _ = newEntryID(w.now(), rand.Reader)
+		}
+		if _, ok := w.pos[id]; !ok {
+			return id
+		}
+	}
 }
 
 // Append writes the entry e, synced. An entry with a new id is added after
@@ -316,7 +320,7 @@ func (w *Writer) appendAll(es []Entry, literal bool) error {
 		if w.store == nil {
 			continue
 		}
-		line, err := encodeRecord(&record{Type: recEntry, Time: w.now(), Entry: &e})
+		line, err := encodeRecord(&record{Type: recEntry, Time: w.now(), M: w.store.machine, Entry: &e})
 		if err != nil {
 			w.mu.Unlock()
 			return err
@@ -378,9 +382,6 @@ func (w *Writer) put(e Entry) {
 		s.Entries = append(s.Entries, e)
 	} else {
 		w.setHead(e.ID)
-	}
-	if n := nextSeq([]Entry{e}); n > w.seq {
-		w.seq = n
 	}
 }
 
@@ -551,11 +552,24 @@ func (w *Writer) Close() error {
 	return nil
 }
 
+// now returns the time of a new record: the clock's, but never before
+// the newest record of the journal, and after it by at least a
+// nanosecond. Records of a journal thus have distinct times that follow
+// the order they were written, even when this machine's clock is behind
+// another's whose records were merged in: merging orders records by time
+// (merge.go).
 func (w *Writer) now() time.Time {
+	t := time.Now().UTC()
 	if w.store != nil {
-		return w.store.clock()
+		t = w.store.clock()
 	}
-	return time.Now().UTC()
+	w.lastMu.Lock()
+	defer w.lastMu.Unlock()
+	if !t.After(w.last) {
+		t = w.last.Add(time.Nanosecond)
+	}
+	w.last = t
+	return t
 }
 
 // queue encodes rec and queues it to be written, for a caller holding
@@ -569,6 +583,7 @@ func (w *Writer) queue(rec *record, sync bool) (uint64, error) {
 		w.sess.Updated = rec.Time
 		return 0, nil
 	}
+	rec.M = w.store.machine
 	line, err := encodeRecord(rec)
 	if err != nil {
 		return 0, err
@@ -704,8 +719,16 @@ func (s *Store) loadStats(id string, light bool) (*Session, journalSize, error) 
 		return nil, journalSize{}, err
 	}
 	defer f.Close()
-	return replayStats(f, id, light)
+	sess, size, err := replayStats(f, id, light)
+	if err == nil && !light {
+		s.localImages(sess)
+	}
+	return sess, size, err
 }
+
+// maxJournal is the largest journal read. A session of 10,000 messages
+// is about 4 MB.
+const maxJournal = 512 << 20
 
 // openJournal opens the journal of the session id for reading, and returns
 // its size.
@@ -713,10 +736,13 @@ func (s *Store) openJournal(id string) (*os.File, int64, error) {
 	if !validID(id) {
 		return nil, 0, fmt.Errorf("invalid id: %w", ErrNotFound)
 	}
-	f, err := os.Open(s.path(id))
+	f, err := os.OpenFile(s.path(id), fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, 0, ErrNotFound
+		}
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, 0, &damageError{reason: "a symbolic link, which muse does not follow"}
 		}
 		return nil, 0, err
 	}
@@ -728,6 +754,12 @@ func (s *Store) openJournal(id string) (*os.File, int64, error) {
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		return nil, 0, &damageError{reason: "not a regular file"}
+	}
+	if fi.Size() > maxJournal {
+		// One a sync engine brought, or a runaway: reading it would take
+		// its size in memory. It is left as it is.
+		f.Close()
+		return nil, 0, &damageError{reason: fmt.Sprintf("%d MiB, more than the %d MiB muse reads; left as it is", fi.Size()>>20, maxJournal>>20)}
 	}
 	return f, fi.Size(), nil
 }

@@ -21,6 +21,27 @@ import (
 	"muse/ui/textfmt"
 )
 
+// runCommandAfter runs command, typed after the text muse put in the input
+// (a failed prompt put back): the text is kept in the input, for enter to
+// send, but after /retry, which sends it; a command refused leaves the
+// input as it was.
+func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
+	typed := m.input.Value()
+	m.input = m.input.SetValue(command)
+	next, cmd := m.runCommand(command)
+	n, ok := next.(Model)
+	if !ok {
+		return next, cmd
+	}
+	switch v := n.input.Value(); {
+	case v == command: // refused: the notice says why
+		n.input = n.input.KeepCommandAfter(typed, given)
+	case v == "" && strings.Fields(command)[0] != "/retry":
+		n.input = n.input.SetValue(given)
+	}
+	return n.layout(), cmd
+}
+
 // runCommand carries out a slash command typed in the input.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	res, err := slash.Run(line, m.params, m.toolNames())
@@ -95,6 +116,9 @@ func (m Model) toolNames() []string {
 	names := make([]string, 0, len(m.opts.Tools))
 	for _, t := range m.opts.Tools {
 		names = append(names, t.Def.Name)
+	}
+	if m.opts.MCP != nil {
+		names = append(names, m.opts.MCP.ToolNames()...)
 	}
 	return names
 }

@@ -44,7 +44,10 @@ func exportSession(w *session.Writer, arg string, now time.Time, secrets []strin
 		}
 		ext, opt, arg = "html", &o, rest
 	}
-	path, force := exportArgs(arg)
+	path, force, err := exportArgs(arg, opt != nil)
+	if err != nil {
+		return func() tea.Msg { return exportedMsg{err: fmt.Errorf("export: %w", err)} }
+	}
 	return func() tea.Msg {
 		sess := w.Snapshot()
 		if sess.ID == "" {
@@ -124,16 +127,32 @@ flags:
 }
 
 // exportArgs reads the argument of /export: a path, empty for the default,
-// and --force after it (or alone).
-func exportArgs(arg string) (path string, force bool) {
+// in quotes when it holds spaces if you like, and --force after it (or
+// alone). Any other word that starts with "--" is refused, so that a
+// mistyped option (--redcat) never becomes part of the file's name and
+// never leaves a page unredacted; page says whether the page's options
+// were read before.
+func exportArgs(arg string, page bool) (path string, force bool, err error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "--force" {
-		return "", true
+		return "", true, nil
 	}
 	if p, ok := strings.CutSuffix(arg, " --force"); ok {
-		return strings.TrimSpace(p), true
+		arg, force = strings.TrimSpace(p), true
 	}
-	return arg, false
+	for _, w := range strings.Fields(arg) {
+		if strings.HasPrefix(w, "--") {
+			usage := "/export [PATH] [--force]"
+			if page {
+				usage = "/export page [PATH] [--redact] [--no-thinking] [--no-tools] [--max-image-px N] [--force]"
+			}
+			return "", false, fmt.Errorf("unknown option %s: %s", sanitize.Line(w), usage)
+		}
+	}
+	if len(arg) >= 2 && (arg[0] == '"' || arg[0] == '\'') && arg[len(arg)-1] == arg[0] {
+		arg = arg[1 : len(arg)-1]
+	}
+	return arg, force, nil
 }
 
 func expandHome(path string) string {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muse/session"
 )
 
 // /export while a reply streams: the command works on a copy of the
@@ -118,5 +120,33 @@ func TestPageArgs(t *testing.T) {
 	}
 	if _, _, err := pageArgs("out.html --max-image-px"); err == nil {
 		t.Error("--max-image-px without a number")
+	}
+}
+
+// A mistyped option is refused, never taken into the file's name (a page
+// meant to be redacted was written whole, named "red2.html --redcat"); a
+// quoted path is read without its quotes.
+func TestExportArgsRefuseUnknownOptions(t *testing.T) {
+	for _, c := range []struct {
+		arg  string
+		page bool
+	}{{"red2.html --redcat", true}, {"--bogus", true}, {"notes.md --bogus", false}, {"a --force --x", false}} {
+		if path, _, err := exportArgs(c.arg, c.page); err == nil || !strings.Contains(err.Error(), "unknown option") {
+			t.Errorf("exportArgs(%q) = %q, %v; want an unknown option", c.arg, path, err)
+		}
+	}
+	for arg, want := range map[string]string{`"/tmp/my page.html"`: "/tmp/my page.html", `'a b.md' --force`: "a b.md", "plain.md": "plain.md", "": ""} {
+		if path, _, err := exportArgs(arg, false); err != nil || path != want {
+			t.Errorf("exportArgs(%q) = %q, %v; want %q", arg, path, err, want)
+		}
+	}
+	// Through the command: nothing is written.
+	dir := t.TempDir()
+	msg := exportSession(session.NewWriter(nil, session.Params{}), "page "+filepath.Join(dir, "red2.html")+" --redcat", time.Now(), nil)()
+	if e, ok := msg.(exportedMsg); !ok || e.err == nil {
+		t.Errorf("the export went on: %+v", msg)
+	}
+	if files, err := os.ReadDir(dir); err != nil || len(files) != 0 {
+		t.Errorf("written: %v (%v)", files, err)
 	}
 }

@@ -233,8 +233,8 @@ func TestImageFilesAndOpen(t *testing.T) {
 	m := quit(t, tm)
 	es := m.conv.Entries()
 	first := es[lastIndex(es[:len(es)-1], session.KindImage)]
-	if base := filepath.Base(first.Images[0].Path); base != "turn-1-image-1.png" {
-		t.Errorf("the first image turn saved %s, want turn-1-image-1.png", base)
+	if base := filepath.Base(first.Images[0].Path); !strings.HasPrefix(base, "turn-1-image-1-") || !strings.HasSuffix(base, ".png") {
+		t.Errorf("the first image turn saved %s, want turn-1-image-1-<hash>.png", base)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	var got []byte
@@ -265,7 +265,7 @@ func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
 	if last.Kind != session.KindNotice || !strings.Contains(last.Text, "xdg-open") || !strings.Contains(last.Text, lastImageEntry(t, m).Images[0].Path) {
 		t.Fatalf("no notice with the whole error: %+v", last)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(m.View()), " "), "(xdg-open) installed?") {
+	if !strings.Contains(strings.Join(strings.Fields(m.View()), ""), "(xdg-open)installed?") { // wrapped anywhere
 		t.Errorf("the error is cut on screen:\n%s", m.View())
 	}
 }
@@ -335,7 +335,7 @@ func TestImageWithNoSave(t *testing.T) {
 	tm := start(t, hs.unsaved(t, hs.store), 100, 40)
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
-	waitFor(t, tm, "turn-1-image-1.png")
+	waitFor(t, tm, "turn-1-image-1-")
 	m := quit(t, tm)
 	e := lastImageEntry(t, m)
 	if m.imaging != nil || e.Status != session.StatusComplete {

@@ -267,10 +267,11 @@ func TestLineStartAndEnd(t *testing.T) {
 	}
 }
 
-// Tab on an ambiguous /command cycles through its matches, which the hint
-// lists; a unique one gets a trailing space; esc closes the hint before it
-// cancels anything.
-func TestTabCyclesAmbiguousCommands(t *testing.T) {
+// Typing "/" opens the menu of commands with their help, filtered as the
+// name is typed; ↓ and ↑ move its mark (round the ends), tab takes the
+// marked command with a space for its argument; esc closes the menu
+// before it cancels anything.
+func TestCommandMenu(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -281,27 +282,24 @@ func TestTabCyclesAmbiguousCommands(t *testing.T) {
 	}
 	tab := tea.KeyMsg{Type: tea.KeyTab}
 	typeText("/ex")
-	if v := m.View(); !strings.Contains(v, "/extend  /export") {
-		t.Errorf("the hint does not list /extend and /export:\n%s", v)
+	if v := m.View(); !strings.Contains(v, "▸ /extend on|off") || !strings.Contains(v, "  /export [") || !strings.Contains(v, "save this session") {
+		t.Errorf("the menu does not list /extend and /export with their help:\n%s", v)
 	}
-	var seen []string
-	for range 3 {
-		m, _ = updateModel(m, tab)
-		seen = append(seen, m.input.Value())
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyDown})
+	if v := m.View(); !strings.Contains(v, "▸ /export") {
+		t.Errorf("↓ did not mark /export:\n%s", v)
 	}
-	if want := []string{"/extend ", "/export ", "/extend "}; strings.Join(seen, "|") != strings.Join(want, "|") {
-		t.Errorf("tab, tab, tab gave %q, want %q", seen, want)
-	}
-	if v := m.View(); !strings.Contains(v, "[/extend]  /export") || !strings.Contains(v, "/extend on|off — ") {
-		t.Errorf("the hint does not mark the match in the input:\n%s", v)
-	}
-	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyDown}) // round to the first
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyUp})   // and back to the last
+	m, _ = updateModel(m, tab)
 	if v := m.input.Value(); v != "/export " {
-		t.Errorf("shift+tab gave %q, want /export", v)
+		t.Errorf("tab took %q, want /export", v)
 	}
-	// esc closes the hint; the text stays.
+	// esc closes the menu; the text stays.
+	m.input = m.input.Reset()
+	typeText("/ex")
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEsc})
-	if v := m.View(); strings.Contains(v, "/extend") || m.input.Value() != "/export " {
+	if v := m.View(); strings.Contains(v, "/extend") || m.input.Value() != "/ex" {
 		t.Errorf("after esc, input %q and view:\n%s", m.input.Value(), v)
 	}
 

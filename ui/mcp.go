@@ -10,6 +10,7 @@ import (
 	"muse/session"
 	"muse/ui/mcp"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // mcpDoneMsg says how /mcp on or /mcp off went.
@@ -60,8 +61,21 @@ func mcpList(servers []mcp.Status) string {
 		if len(s.Tools) > 0 {
 			b.WriteString("\n  tools: " + strings.Join(s.Tools, ", "))
 		}
+		if len(s.Prompts) > 0 {
+			b.WriteString("\n  prompts: " + strings.Join(s.Prompts, ", "))
+		}
+		if n := len(s.Resources); n > 0 {
+			shown := s.Resources[:min(n, 5)]
+			b.WriteString("\n  resources (attach with @): " + strings.Join(shown, ", "))
+			if n > len(shown) {
+				fmt.Fprintf(&b, " and %d more (tab completes them)", n-len(shown))
+			}
+		}
 		for _, n := range s.Skipped {
 			b.WriteString("\n  " + n)
+		}
+		if s.Instructions != "" {
+			b.WriteString("\n  instructions (in the system prompt): " + firstLine(s.Instructions, 100))
 		}
 		b.WriteString("\n")
 	}
@@ -77,23 +91,108 @@ func (m Model) mcpServerOf(name string) string {
 }
 
 // mcpStartedMsg carries the notes of the MCP servers that failed to start
-// in the background, once they all have started or failed.
-type mcpStartedMsg struct{ notes []string }
+// in the background, as they fail; more says others are still starting.
+type mcpStartedMsg struct {
+	notes []string
+	more  bool
+}
 
-// waitMCPStarted waits, in a command, for the background start of the
-// MCP servers of mgr, so that a failure shows when it happens rather than
-// at the next turn.
+// waitMCPStarted waits, in a command, for the next note of the background
+// start of the MCP servers of mgr, so that a failure shows when it happens
+// rather than when the slowest server has started, or at the next turn.
 func waitMCPStarted(mgr *mcp.Manager) tea.Cmd {
 	return func() tea.Msg {
-		return mcpStartedMsg{notes: mgr.StartedNotes(context.Background())}
+		notes, more := mgr.StartedNotes(context.Background())
+		return mcpStartedMsg{notes: notes, more: more}
 	}
 }
 
-// mcpStarted shows the failures of the servers' background start.
+// mcpStarted shows the failures of the servers' background start, and
+// waits for the next while servers are still starting.
 func (m Model) mcpStarted(msg mcpStartedMsg) (tea.Model, tea.Cmd) {
+	var next tea.Cmd
+	if msg.more {
+		next = waitMCPStarted(m.opts.MCP)
+	}
 	if len(msg.notes) == 0 {
-		return m, nil
+		return m, next
 	}
 	m.notice = strings.Join(msg.notes, " · ")
-	return m.layout(), nil
+	return m.layout(), next
+}
+
+// firstLine returns the first line of s that is not blank, cut to n
+// columns, for a one-line summary.
+func firstLine(s string, n int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return textfmt.TruncateWidth(l, n)
+		}
+	}
+	return ""
+}
+
+// mcpPromptMsg carries the text of an MCP prompt got for line, to send.
+type mcpPromptMsg struct {
+	line, text string
+	err        error
+}
+
+// mcpPrompt reports whether line runs a prompt of an MCP server
+// (/SERVER:NAME args…), and if so gets it in a command: its text is then
+// sent as a prompt (mcpPromptGot).
+func (m Model) mcpPrompt(line string) (tea.Model, tea.Cmd, bool) {
+	if m.opts.MCP == nil {
+		return m, nil, false
+	}
+	p, ok := m.opts.MCP.FindPrompt(line)
+	if !ok {
+		return m, nil, false
+	}
+	_, typed, _ := strings.Cut(strings.TrimSpace(line), " ")
+	args, err := p.ParseArgs(typed)
+	if err != nil {
+		m.notice = err.Error()
+		return m.layout(), nil, true // the line stays in the input to be fixed
+	}
+	mgr := m.opts.MCP
+	m.notice = "getting prompt " + p.Command + "…"
+	return m.layout(), func() tea.Msg {
+		text, err := mgr.GetPrompt(context.Background(), p, args)
+		return mcpPromptMsg{line: line, text: text, err: err}
+	}, true
+}
+
+// mcpPromptGot sends an MCP prompt's text, if the input still holds the
+// command that asked for it; an error stays on the status line.
+func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.notice = sanitize.Line(msg.err.Error())
+		return m.layout(), nil
+	}
+	if strings.TrimSpace(m.input.Value()) != strings.TrimSpace(msg.line) {
+		m.notice = "the MCP prompt came after the input changed: it was not sent"
+		return m.layout(), nil
+	}
+	m.notice = ""
+	m.input = m.input.Reset().EndRecall()
+	return m.sendNow(msg.text)
+}
+
+// mcpResources returns the sources of the MCP resources text mentions as
+// @SERVER:URI, each read from its server when attached. Like a file's
+// @mention, typed with Tab's completion it is the user's word to send it;
+// pasted, it waits as a chip for the next enter.
+func (m Model) mcpResources(text string) []attachSource {
+	mgr := m.opts.MCP
+	if mgr == nil || !strings.Contains(text, "@") {
+		return nil
+	}
+	var out []attachSource
+	for _, r := range mgr.MentionedResources(text) {
+		out = append(out, attachSource{name: r.FileName(), read: func(ctx context.Context) ([]byte, error) {
+			return mgr.ReadResource(ctx, r)
+		}})
+	}
+	return out
 }

@@ -151,3 +151,21 @@ func TestMCPBackgroundFailureShowsAtOnce(t *testing.T) {
 	waitFor(t, tm, "MCP server broken: exited while starting")
 	quit(t, tm)
 }
+
+// /tool-choice takes the name of an MCP server's tool, as --tool-choice
+// does, once the server offers it.
+func TestToolChoiceTakesMCPTools(t *testing.T) {
+	h := newHarness(t, 0)
+	mgr := mcp.New([]mcp.Server{picsServer()}, mcp.Options{})
+	if err := mgr.Start(context.Background(), "pics"); err != nil {
+		t.Fatal(err)
+	}
+	tm := start(t, mcpModel(t, h, mgr, termenv.Ascii), 160, 40)
+	send(tm, "/tool-choice pics__logo")
+	waitFor(t, tm, "tool_choice pics__logo")
+	send(tm, "/tool-choice pics__nope")
+	waitFor(t, tm, `no tool named "pics__nope": the tools are pics__logo`)
+	if m := quit(t, tm); m.params.ToolChoice != "pics__logo" {
+		t.Errorf("tool_choice %q", m.params.ToolChoice)
+	}
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"muse/ui/syncrun"
 	"os"
 	"slices"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
+	"muse/ui/elicitform"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/mcp"
@@ -114,6 +116,9 @@ type Options struct {
 	// it is ready while the terminal is out of focus: "bell", "osc9",
 	// "osc777", or "" or "off" for not at all (see notifySeq).
 	Notify string
+	// Sync, when set, is asked for a background sync after each finished
+	// turn (sync = "auto"); its syncrun.StatusMsg show in the status line.
+	Sync interface{ Kick() }
 	// Attach are attachments waiting above the input when the screen
 	// opens: the files of --attach.
 	Attach []attach.File
@@ -166,6 +171,8 @@ type Model struct {
 	conv  conversation.Model
 	input input.Model
 	w     *widgets
+	// elicit is an MCP server's form, while one is open.
+	elicit elicitform.Model
 
 	// The session shown: its writer; its id, once written, and its title,
 	// as messages bring them; its settings; its shape, where each entry
@@ -229,9 +236,11 @@ type Model struct {
 	// the next turn starts; closeErr why the session could not be saved on
 	// quitting.
 	notice, saveErr, lastErr string
-	closeErr                 error
-	nextID                   int // numbers the screen's own entries (see newEntry)
-	quitting                 bool
+	// sync is the last background sync's status (Options.Sync).
+	sync     syncrun.Status
+	closeErr error
+	nextID   int // numbers the screen's own entries (see newEntry)
+	quitting bool
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
 	quitAsked time.Time
@@ -293,6 +302,11 @@ func New(opts Options) Model {
 		params:  opts.Params,
 		meter:   meter.New(opts.Meter),
 		approve: approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
+	}
+	if mgr := opts.MCP; mgr != nil {
+		m.input = m.input.WithCompletions(func(v string) []string {
+			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
+		})
 	}
 	w := opts.Writer
 	if w == nil {
@@ -370,7 +384,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = waitMCPStarted(m.opts.MCP)
+		mcpStart = tea.Batch(waitMCPStarted(m.opts.MCP), waitElicit(m.opts.MCP))
 	}
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
@@ -460,6 +474,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	msg, _ = input.ShiftEnter(msg)
 	switch msg := msg.(type) {
 	case replayedMsg:
 		return m.replayed(msg)
@@ -469,13 +484,20 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	if next, cmd, ok := m.elicitRouted(msg); ok {
+		return next, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
 		return m, nil
+	case syncrun.StatusMsg:
+		m.sync = syncrun.Status(msg)
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
+		m.elicit = m.elicit.SetSize(msg.Width)
 		return m.layout(), nil
 	case tea.KeyMsg:
 		h := m.input.Height()
@@ -629,6 +651,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.opened(msg)
 	case themeLoadedMsg:
 		return m.themeLoaded(msg)
+	case mcpPromptMsg:
+		return m.mcpPromptGot(msg)
 	case mcpStartedMsg:
 		return m.mcpStarted(msg)
 	case attachedMsg:
@@ -831,8 +855,15 @@ func (m Model) showsThinking() bool {
 // first to quit.
 const quitWindow = time.Second
 
-// submit sends the typed prompt, or runs the typed slash command.
+// submit sends the typed prompt, or runs the typed slash command; with the
+// menu under the input open it takes its item, and after a "\" it adds a
+// line instead.
 func (m Model) submit() (tea.Model, tea.Cmd) {
+	next, ok := m.input.Enter() // the menu's item taken, or a line added after "\"
+	m.input = next
+	if ok {
+		return m.layout(), nil
+	}
 	text := strings.TrimSpace(m.input.Value())
 	if text == "" && len(m.pending) == 0 {
 		if len(m.queue) > 0 && !m.busy() {
@@ -840,8 +871,14 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if next, cmd, ok := m.mcpPrompt(text); ok {
+		return next, cmd
+	}
 	if slash.Is(text) {
 		return m.runCommand(text)
+	}
+	if command, given, ok := m.input.CommandAfter(); ok {
+		return m.runCommandAfter(command, given)
 	}
 	return m.send(text)
 }
@@ -858,11 +895,14 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
 		return m, nil
 	}
-	if paths, _ := input.Mentions(text); len(paths) > 0 && text != m.mentioned {
-		sources := make([]attachSource, len(paths))
+	paths, _ := input.Mentions(text)
+	resources := m.mcpResources(text)
+	if len(paths)+len(resources) > 0 && text != m.mentioned {
+		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
+		sources = append(sources, resources...)
 		m.mentioned = text
 		if !m.input.Typed() {
 			// Text the user did not type (a paste, a burst of keys, the

@@ -52,8 +52,9 @@ type turnRun struct {
 	// pendingSeq numbers it, for its answerDueMsg.
 	pending    *engine.Approval
 	pendingSeq int
-	// running names the tool whose command runs.
-	running string
+	// running names the tool whose command runs, and progress is how far
+	// it is, as its MCP server last said (sanitized).
+	running, progress string
 	// retry is why the request is retried, while it waits to be: at
 	// retryAt, as attempt retryAttempt.
 	retry        string
@@ -325,7 +326,11 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 		m.meter = m.meter.Measure(m.conv.Entries(), m.usage)
 		m = m.noteWritten(e).refreshBranches()
 	case engine.ToolRunning:
-		t.running = ev.Call.Name
+		t.running, t.progress = ev.Call.Name, ""
+	case engine.ToolProgress:
+		if t.running == ev.Call.Name {
+			t.progress = ev.Text
+		}
 	case engine.Notice:
 		m.notice = ev.Text
 	case engine.SaveFailed:
@@ -580,6 +585,9 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 		m.notice = "tool calls left unanswered"
 	}
 	m.conv = m.conv.CaughtUp()
+	if m.opts.Sync != nil && d.sessID != "" {
+		m.opts.Sync.Kick() // never waits: the sync runs in the background
+	}
 	if m.quitting {
 		return m.quit()
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"muse/ui/syncrun"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
 	m.noticeRows = m.noticeHeight()
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight()
+	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight() - m.elicitHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -275,6 +276,9 @@ func (m Model) View() string {
 	if box := m.approvalBox().View(); box != "" {
 		parts = append(parts, box)
 	}
+	if form := m.elicit.View(); form != "" {
+		parts = append(parts, form)
+	}
 	if m.edit.active() {
 		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
 	}
@@ -348,6 +352,7 @@ func (m Model) statusKey() string {
 	b = append(b, m.lastErr...)
 	b = append(b, m.toolPrompt()...)
 	b = append(b, m.saveErr...)
+	b = append(b, syncView(m.sync)...)
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
 	b = append(b, '|')
@@ -418,7 +423,11 @@ func (m Model) statusView() string {
 	case m.toolPrompt() != "":
 		left = st.Warning.Render(m.toolPrompt())
 	case m.turn != nil && m.turn.running != "":
-		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running)) + st.Subtle.Render(" · esc cancels")
+		left = m.w.spin.View() + " " + st.StatusValue.Render("running tool "+sanitize.Line(m.turn.running))
+		if m.turn.progress != "" {
+			left += st.StatusValue.Render(" · " + m.turn.progress)
+		}
+		left += st.Subtle.Render(" · esc cancels")
 	case m.turn != nil && m.turn.retry != "" && !m.turn.cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
 		left = m.w.spin.View() + " " + st.StatusValue.Render(m.retryText()) +
@@ -492,6 +501,11 @@ func (m Model) statusView() string {
 		}
 		if b := m.branchesView(); b != "" {
 			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
+		}
+		if v := syncView(m.sync); m.sync.Err != "" {
+			left += st.ErrorText.Render(v)
+		} else if v != "" {
+			left += st.StatusValue.Render(v)
 		}
 	}
 	// The settings that change what is sent keep their room, in short
@@ -642,6 +656,7 @@ func (m Model) statusTail() string {
 	if v := m.meter.SetModel(m.params.Model).View(); v != "" {
 		b.WriteString(" · " + v)
 	}
+	b.WriteString(syncView(m.sync))
 	return b.String()
 }
 
@@ -717,4 +732,18 @@ func (m Model) approvalHeight() int {
 		return lipgloss.Height(v)
 	}
 	return 0
+}
+
+// syncView is the status line's part about the background sync: "" until
+// the first sync starts.
+func syncView(s syncrun.Status) string {
+	switch {
+	case s.Running:
+		return " · syncing"
+	case s.Err != "":
+		return " · sync ✗ " + sanitize.Line(s.Err)
+	case !s.Last.IsZero():
+		return " · synced " + s.Last.Local().Format("15:04")
+	}
+	return ""
 }

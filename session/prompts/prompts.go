@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"muse/session/internal/fileio"
@@ -71,6 +72,37 @@ type History struct {
 	own  []promptRecord
 	// read counts the bytes Refresh read, for tests.
 	read int64
+	// shown is a copy of entries, published after every change, so that
+	// Prompts and Entries never wait for mu, which Add and Refresh hold
+	// through their I/O (a write and fsync, a compaction, a read). It is
+	// never changed once stored.
+	shown atomic.Pointer[[]Entry]
+}
+
+// Entry is a prompt of the history: when it was sent, in which session.
+type Entry struct {
+	Time    time.Time
+	Session string
+	Text    string
+}
+
+// publish stores a copy of entries for Prompts and Entries; mu is held.
+func (h *History) publish() {
+	out := make([]Entry, len(h.entries))
+	for i, e := range h.entries {
+		out[i] = Entry(e)
+	}
+	h.shown.Store(&out)
+}
+
+// Entries returns the prompts with their sessions and times, oldest
+// first. It takes no lock (see Prompts); the slice is shared, never to be
+// changed.
+func (h *History) Entries() []Entry {
+	if p := h.shown.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Path returns the file prompts.jsonl beside the sessions
@@ -100,7 +132,9 @@ func Open(path string, max int) (*History, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open prompt history %s: %w", abs, err)
 	}
-	return &History{path: abs, max: max, entries: entries, lines: lines, seen: seen, now: time.Now}, nil
+	h := &History{path: abs, max: max, entries: entries, lines: lines, seen: seen, now: time.Now}
+	h.publish()
+	return h, nil
 }
 
 // readPrompts reads the history file at path and returns its newest max
@@ -232,6 +266,7 @@ func (h *History) Add(sessionID, text string) error {
 	if len(h.entries) > h.max {
 		h.entries = slices.Delete(h.entries, 0, len(h.entries)-h.max)
 	}
+	h.publish()
 	h.lines++
 	if h.lines > promptCompactFactor*h.max {
 		if err := h.compact(); err != nil {
@@ -317,17 +352,19 @@ func (h *History) compact() (err error) {
 		return err
 	}
 	h.entries = entries
+	h.publish()
 	h.lines = len(entries)
 	h.seen, h.own = fileState{}, nil // a new file: Refresh reads it whole
 	return nil
 }
 
-// Prompts returns the prompts, oldest first, as a copy.
+// Prompts returns the prompts, oldest first, as a copy. It takes no lock:
+// a screen calls it from its event loop while another goroutine may be
+// adding a prompt (writing and syncing the file) or refreshing.
 func (h *History) Prompts() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]string, len(h.entries))
-	for i, e := range h.entries {
+	es := h.Entries()
+	out := make([]string, len(es))
+	for i, e := range es {
 		out[i] = e.Text
 	}
 	return out

@@ -626,3 +626,23 @@ func FuzzPromptHistory(f *testing.F) {
 		}
 	})
 }
+
+// Prompts and Entries never wait for the lock Add and Refresh hold through
+// their I/O: a screen calls them from its event loop. Here the lock is
+// held, as an Add syncing the file holds it, while they are called; they
+// return, with what the history held.
+func TestPromptsDoNotWaitForTheLock(t *testing.T) {
+	h := openPrompts(t, filepath.Join(t.TempDir(), "prompts.jsonl"), 10)
+	if err := h.Add("s1", "first"); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock() // an Add mid-fsync
+	done := make(chan []string)
+	go func() { done <- h.Prompts() }()
+	got := <-done // hangs (and the test times out) if Prompts takes the lock
+	es := h.Entries()
+	h.mu.Unlock()
+	if len(got) != 1 || got[0] != "first" || len(es) != 1 || es[0].Session != "s1" {
+		t.Errorf("Prompts %q, Entries %+v", got, es)
+	}
+}

@@ -52,6 +52,7 @@ func (h *History) Refresh() error {
 			return fmt.Errorf("refresh prompt history %s: %w", h.path, err)
 		}
 		h.entries, h.lines, h.seen, h.own = entries, lines, fileState{info: fi, offset: n}, nil
+		h.publish()
 		return nil
 	}
 	if _, err := f.Seek(h.seen.offset, io.SeekStart); err != nil {
@@ -68,6 +69,7 @@ func (h *History) Refresh() error {
 	if len(h.entries) > h.max {
 		h.entries = slices.Delete(h.entries, 0, len(h.entries)-h.max)
 	}
+	h.publish()
 	h.lines += lines
 	h.seen = fileState{info: fi, offset: h.seen.offset + n}
 	return nil

@@ -32,6 +32,15 @@ const importHint = "import reads what muse sessions export --format json writes"
 // id, with the id of an earlier entry or of a kind muse does not know. The
 // error names the line and column of the input where it went wrong.
 func Import(s *session.Store, r io.Reader) (*session.Session, error) {
+	ex, err := readExport(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.SaveImported(*ex)
+}
+
+// readExport reads and checks an export, for Import and ImportMerge.
+func readExport(r io.Reader) (*session.Imported, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxImport+1))
 	if err != nil {
 		return nil, fmt.Errorf("import session: read the export: %w", err)
@@ -48,7 +57,26 @@ func Import(s *session.Store, r io.Reader) (*session.Session, error) {
 			return nil, fmt.Errorf("import session: %w", err)
 		}
 	}
-	return s.SaveImported(*ex)
+	return ex, nil
+}
+
+// ImportMerge reads an export as Import does. When the store holds the
+// session it was exported from (the same id), it merges the export into
+// it (see session.Store.MergeImported) and reports merged, with how many
+// entries it added; otherwise it saves it as a new session, as Import.
+func ImportMerge(s *session.Store, r io.Reader) (sess *session.Session, merged bool, added int, err error) {
+	ex, err := readExport(r)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	if session.ValidID(ex.ID) {
+		sess, added, err := s.MergeImported(*ex)
+		if !errors.Is(err, session.ErrNotFound) {
+			return sess, err == nil, added, err
+		}
+	}
+	sess, err = s.SaveImported(*ex)
+	return sess, false, len(ex.Entries), err
 }
 
 // inputError is a fault of the input at a byte offset, which its message
@@ -173,8 +201,7 @@ func parseExport(data []byte) (*session.Imported, error) {
 		seen[key] = true
 		switch key {
 		case "id":
-			var id string
-			err = p.decode(&id, "the session's id")
+			err = p.decode(&ex.ID, "the session's id")
 		case "title":
 			err = p.decode(&ex.Title, "the title")
 		case "created", "updated":

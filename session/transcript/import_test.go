@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -253,5 +254,59 @@ func TestImportOfOneBranchIsALine(t *testing.T) {
 	}
 	if _, err := Import(s, strings.NewReader(b.String())); err != nil {
 		t.Errorf("its export of every branch does not import: %v", err)
+	}
+}
+
+// An export of a session continued on another machine merges into the
+// session it came from: what it adds is added, as a branch where it
+// belongs, nothing the session held is changed, and merging it again adds
+// nothing. --copy (Import) keeps making a new session.
+func TestImportMergesIntoItsSession(t *testing.T) {
+	a, b := newTestStore(t), newTestStore(t)
+	sess := saved(t, a, session.Params{Model: "m"}, "mine",
+		session.Entry{Kind: session.KindUser, Text: "one"},
+		session.Entry{Kind: session.KindUser, Text: "two"})
+	data, err := os.ReadFile(filepath.Join(a.Dir(), sess.ID+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b.Dir(), sess.ID+".jsonl"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.OpenWriter(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := w.AppendAt(session.Entry{Kind: session.KindUser, Text: "elsewhere"}, sess.All[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetTitle("theirs")
+	w.Close()
+	there, err := b.Load(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp bytes.Buffer
+	if err := ExportBranches(there, "json", &exp, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		got, merged, added, err := ImportMerge(a, bytes.NewReader(exp.Bytes()))
+		if err != nil || !merged || got.ID != sess.ID || added != 1-round {
+			t.Fatalf("round %d: merged %v, added %d, err %v", round, merged, added, err)
+		}
+		if len(got.All) != 3 || got.Title != "mine" || got.Head != other.ID {
+			t.Errorf("round %d: %d entries, title %q, head %s", round, len(got.All), got.Title, got.Head)
+		}
+		for _, e := range got.All {
+			if e.ID == other.ID && e.Parent != sess.All[0].ID {
+				t.Errorf("the branch follows %s, want %s", e.Parent, sess.All[0].ID)
+			}
+		}
+	}
+	cp, err := Import(a, bytes.NewReader(exp.Bytes()))
+	if err != nil || cp.ID == sess.ID {
+		t.Errorf("copy: %v, id %s", err, cp.ID)
 	}
 }

@@ -108,7 +108,7 @@ func Main(args []string, env Env) int {
 	}
 	a := &app{env: env}
 	root := a.newRoot()
-	root.SetArgs(args)
+	root.SetArgs(bareP(args, root.Flags()))
 	err := root.Execute()
 	var st exitStatus
 	switch {
@@ -199,6 +199,7 @@ func openStore(env Env) (*session.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the session directory: %w", err)
 	}
+	setMachine(env, st)
 	st.SetLister(indexLister(env, st))
 	return st, nil
 }

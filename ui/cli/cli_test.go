@@ -185,7 +185,7 @@ func TestContinueAppendsToLatestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Entries) != 4 || back.Entries[2].Text != "again" || back.Entries[3].Message.Text() == "" || back.Entries[3].ID != "e4" {
+	if len(back.Entries) != 4 || back.Entries[2].Text != "again" || back.Entries[3].Message.Text() == "" || back.Entries[3].Parent != back.Entries[2].ID || back.Entries[2].Parent != "e2" {
 		t.Errorf("entries after -c -p: %+v", back.Entries)
 	}
 }

@@ -37,7 +37,11 @@ func (a *app) registerCompletions(root *cobra.Command) {
 		}
 		for _, sub := range c.Commands() {
 			if sub.Flags().Lookup("format") != nil {
-				must(sub.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"md", "json"}, cobra.ShellCompDirectiveNoFileComp)))
+				formats := []string{"md", "json"}
+				if sub.Name() == "export" {
+					formats = append(formats, "html")
+				}
+				must(sub.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp)))
 			}
 		}
 	}

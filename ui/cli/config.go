@@ -307,11 +307,11 @@ func boolSetting(f *flags, noFlag string, off bool, prof *bool) bool {
 
 // secretEnv lists the environment variables that hold credentials:
 // MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_API_KEY,
-// MUSE_IMAGE_ACCESS_TOKEN and those that any profile of the file names
+// MUSE_IMAGE_ACCESS_TOKEN, MUSE_SYNC_KEY and those that any profile of the file names
 // (fileEnv: access_token_env, api_key_env, image_access_token_env, an MCP
 // server's token_env), not only the profile in use, once each.
 func secretEnv(fileEnv []string) []string {
-	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN"}
+	names := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN", syncKeyEnv}
 	for _, n := range fileEnv {
 		if !slices.Contains(names, n) {
 			names = append(names, n)

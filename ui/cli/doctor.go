@@ -126,6 +126,10 @@ func (a *app) doctor(w io.Writer) int {
 	d.section("Folders")
 	a.doctorFolders(d, path)
 
+	d.section("Sync")
+	a.doctorSync(d)
+	a.doctorSyncState(d)
+
 	d.section("MCP servers")
 	a.doctorMCP(d, prof, credEnv)
 	if d.failed {

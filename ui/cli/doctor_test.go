@@ -93,3 +93,28 @@ func TestBadBaseURLErrorIsMasked(t *testing.T) {
 		}
 	}
 }
+
+// A conflict copy that could not be merged whole is left beside its
+// session and listed by muse doctor, with what to do.
+func TestDoctorListsSyncNotes(t *testing.T) {
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "TERM": "xterm-256color"}
+	writeConfig(t, env, "model = \"m1\"\nbase_url = \"https://llm.example.com\"\n")
+	dir := filepath.Join(env["XDG_DATA_HOME"], "muse", "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	id := "20250301-090000-0102030405060708"
+	header := `{"v":2,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","params":{}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(header), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".sync-conflict-20250301-101010-ABC.jsonl"), []byte(header+"not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runTTY(t, env, 200, "doctor")
+	for _, want := range []string{"Sync", "sync notes", id + ".sync-conflict-20250301-101010-ABC.jsonl.unmerged", "look at it, then delete it"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

@@ -73,6 +73,38 @@ type flags struct {
 	set func(name string) bool
 }
 
+// stdinPrompt is the value of -p given without a prompt, or as "-": the
+// prompt is standard input, as with claude -p.
+const stdinPrompt = "-"
+
+// bareP gives -p and --print the value "-" where they end the command line
+// or a flag of fs follows them (muse -p, muse -p --model m), so that pflag
+// does not ask for a value: the prompt is then standard input. A value
+// that only starts with a dash (-p "-x means?") is still the prompt.
+func bareP(args []string, fs *pflag.FlagSet) []string {
+	isFlag := func(a string) bool {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case strings.HasPrefix(a, "--"):
+			return fs.Lookup(name) != nil
+		case strings.HasPrefix(a, "-") && len(name) >= 1:
+			return fs.ShorthandLookup(name[:1]) != nil
+		}
+		return false
+	}
+	out := make([]string, 0, len(args)+1)
+	for i, a := range args {
+		out = append(out, a)
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		if (a == "-p" || a == "--print") && (i+1 == len(args) || isFlag(args[i+1])) {
+			out = append(out, stdinPrompt)
+		}
+	}
+	return out
+}
+
 // pickSentinel is the value of -r given without an id: open the picker.
 const pickSentinel = "*"
 
@@ -88,7 +120,7 @@ func usagef(format string, args ...any) error {
 // addRootFlags adds the flags of muse itself (the chat screen and -p) to fs.
 func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.SortFlags = false
-	fs.StringVarP(&f.print, "print", "p", "", "send `PROMPT` once, write the reply to stdout and exit")
+	fs.StringVarP(&f.print, "print", "p", "", "send `PROMPT` once, write the reply to stdout and exit; without one (or -), the prompt is standard input: echo hi | muse -p")
 	fs.BoolVar(&f.json, "json", false, "with -p: print the final message as one JSON object")
 	fs.BoolVar(&f.raw, "raw", false, "with -p: print the reply's raw text, even on a terminal (piped output always is)")
 	fs.BoolVar(&f.quiet, "quiet", false, "with -p: print nothing but the answer: no notes on stderr (errors still go there)")
@@ -282,11 +314,14 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);
-  mcp_expand_env (true: like --mcp-expand-env); thinking ("adaptive") and
+  mcp_expand_env (true: like --mcp-expand-env); mcp_roots (true: the working
+  directory is offered to MCP servers as a root); thinking ("adaptive") and
   effort (low, medium, high, max); allow_insecure_http (true: a credential
   may go over plain http:// to another host); image_base_url, image_api
   (service, dashscope, openai), image_access_token_env, image_access_token_cmd,
   and for openai image_quality, image_background, image_output_format.
+  sync ("auto": muse sync in the background), sync_images (false: they
+  stay here), sync_key_cmd.
   muse config init --service NAME writes a tested recipe's profile.
   Credentials are never read from the file: access_token_env or api_key_env
   names a variable that holds one; access_token_cmd or api_key_cmd is a shell

@@ -18,7 +18,7 @@ func parseFlags(args []string) (*flags, *pflag.FlagSet, error) {
 	fs.SetOutput(io.Discard)
 	addRootFlags(fs, f)
 	addGlobalFlags(fs, f)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(bareP(args, fs)); err != nil {
 		return nil, fs, usagef("%v (see muse --help)", err)
 	}
 	if err := f.check(fs.Changed, fs.Args()); err != nil {

@@ -50,11 +50,30 @@ func imageParams(f *flags, cfg *config, saved *session.ImageParams) session.Imag
 	return ip
 }
 
+// lackedImageFlags refuses the image flags that the image API in use has
+// no parameter for (OpenAI's has no negative prompt, prompt extension or
+// watermark), as /negative, /extend and /watermark do: given, they would
+// be dropped without a word.
+func lackedImageFlags(f *flags, imageAPI string) error {
+	if imageAPI != api.ImageAPIOpenAI {
+		return nil
+	}
+	for _, fl := range []string{"negative", "prompt-extend", "watermark"} {
+		if f.set(fl) {
+			return usagef("--%s: the openai image API (image_api) has no such parameter and muse never sends it there: leave --%s out", fl, fl)
+		}
+	}
+	return nil
+}
+
 // imageMode generates images from the -p prompt, saves them and prints one
 // line per image: the saved path, then a tab and the URL when there was one.
 // The turn runs in the same engine as the chat screen's, and is saved the
 // same way.
 func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, w *session.Writer, params session.Params) int {
+	if err := lackedImageFlags(f, client.ImageAPI()); err != nil {
+		return fail(env, err)
+	}
 	ip := imageParams(f, cfg, params.Image)
 	if ip.Model == "" {
 		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model"))

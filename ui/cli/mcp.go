@@ -3,9 +3,11 @@ package cli
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"muse/api"
@@ -98,7 +100,23 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 	if len(servers) == 0 {
 		return nil, nil
 	}
-	return mcp.New(servers, mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Secrets: secrets, Version: api.Version}, off...), nil
+	opts := mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Secrets: secrets, Version: api.Version, Elicit: true}
+	if f.printSet {
+		var mu sync.Mutex
+		opts.Declined = func(note string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(env.Stderr, "muse: %s\n", note)
+		}
+	}
+	if prof.MCPRoots != nil && *prof.MCPRoots {
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("mcp_roots: the working directory: %w", err)
+		}
+		opts.Roots = []string{dir}
+	}
+	return mcp.New(servers, opts, off...), nil
 }
 
 // mcpLookup is how the --mcp-config file reads ${VAR}. muse's own
@@ -150,7 +168,7 @@ func (c *config) engineConfig(client *api.Client) engine.Config {
 	drop := append(slices.Clip(c.secretEnv), c.serverVars...)
 	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, drop, c.secrets...)}
 	if c.mcp != nil {
-		ec.MoreTools = c.mcp.Tools
+		ec.MoreTools, ec.Instructions = c.mcp.Tools, c.mcp.Instructions
 	}
 	return ec
 }

@@ -30,14 +30,24 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		cfg.mcp.StartAll() // in the background, while the prompt is read
 	}
 	prompt := f.print
+	fromStdin := prompt == stdinPrompt // -p alone or -p -: the prompt is stdin
+	if fromStdin {
+		prompt = ""
+	}
 	if env.StdinPiped && env.Stdin != nil {
 		in, err := readStdin(env.Stdin, maxStdin)
 		if err != nil {
 			return fail(env, err)
 		}
-		if strings.TrimSpace(in) != "" {
+		switch {
+		case fromStdin:
+			prompt = strings.TrimRight(in, "\n")
+		case strings.TrimSpace(in) != "":
 			prompt += "\n\n" + in
 		}
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return fail(env, usagef("-p needs a prompt, like muse -p \"hello\", or one on standard input: echo hello | muse -p"))
 	}
 	files, warnings, err := attachFiles(f.attach)
 	if err != nil {
@@ -57,10 +67,10 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	code := ExitOK
 	if f.image {
 		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
-		rememberPrompt(env, cfg, w.ID(), "/image "+f.print)
+		rememberPrompt(env, cfg, w.ID(), "/image "+prompt)
 	} else {
 		code = printTurn(ctx, env, f, cfg, client, w, engine.Turn{Prompt: prompt, Attachments: files, Params: params})
-		rememberPrompt(env, cfg, w.ID(), f.print)
+		rememberPrompt(env, cfg, w.ID(), prompt)
 	}
 	if err := w.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))

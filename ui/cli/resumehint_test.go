@@ -63,3 +63,35 @@ func TestPrintRefusesABadThemeFile(t *testing.T) {
 		}
 	}
 }
+
+// -p refuses an image flag the image API in use lacks, as the slash
+// commands do, instead of dropping it without a word.
+func TestPrintRefusesImageFlagsTheAPILacks(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir(), "MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m",
+		"MUSE_IMAGE_MODEL": "gpt-image-1", "MUSE_IMAGE_API": "openai"}
+	for _, fl := range []string{"--negative=blur", "--watermark", "--prompt-extend"} {
+		r := runMain(t, env, "", "--image", fl, "-p", "a fox")
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "openai image API") {
+			t.Errorf("%s: exit %d, stderr %q", fl, r.code, r.stderr)
+		}
+	}
+}
+
+// -p alone, at the end or before another flag, or -p -, takes the prompt
+// from standard input, as claude -p does; -p "PROMPT" with piped input
+// still sends the input after the prompt.
+func TestPrintPromptFromStdin(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	for _, args := range [][]string{{"--demo", "-p"}, {"--demo", "-p", "--no-save"}, {"--demo", "-p", "-"}, {"-p", "--demo"}} {
+		r := runMain(t, env, "hello from stdin\n", args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "hello from stdin") {
+			t.Errorf("%q: %+v", args, r)
+		}
+	}
+	if r := runMain(t, env, "", "--demo", "-p"); r.code != ExitUsage || !strings.Contains(r.stderr, "standard input") {
+		t.Errorf("-p with nothing on stdin: %+v", r)
+	}
+	if r := runMain(t, env, "", "--demo", "-p", "-x means what?"); r.code != 0 {
+		t.Errorf("a prompt that starts with a dash: %+v", r)
+	}
+}

@@ -78,7 +78,7 @@ func (a *app) newRoot() *cobra.Command {
 		}
 		cobraHelp(c, args)
 	})
-	root.AddCommand(a.sessionsCmd(), a.configCmd(), a.doctorCmd(), a.modelsCmd(), a.manCmd())
+	root.AddCommand(a.sessionsCmd(), a.configCmd(), a.doctorCmd(), a.modelsCmd(), a.syncCmd(), a.manCmd())
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -52,10 +52,21 @@ func serviceAddress(f *flags, getenv func(string) string, prof *cfgfile.Profile)
 }
 
 // serviceModel resolves the model: --model, MUSE_MODEL, the profile's
-// model, then ANTHROPIC_MODEL.
+// model, then ANTHROPIC_MODEL; and when only an ANTHROPIC_* credential
+// sends muse to Anthropic's API, the anthropic recipe's model, as
+// Anthropic's own tools start with a model of their own.
 func serviceModel(f *flags, getenv func(string) string, prof *cfgfile.Profile) setting {
-	return firstSet(setting{f.model, "--model"}, envSetting(getenv, "MUSE_MODEL"),
+	s := firstSet(setting{f.model, "--model"}, envSetting(getenv, "MUSE_MODEL"),
 		setting{prof.Model, "the profile's model"}, envSetting(getenv, "ANTHROPIC_MODEL"))
+	if s.value != "" {
+		return s
+	}
+	if addr, anthropic := serviceAddress(f, getenv, prof); anthropic && addr.value == anthropicBaseURL {
+		if r, err := cfgfile.LookupService("anthropic"); err == nil {
+			return setting{r.Model, "the anthropic recipe's model, the default for Anthropic's API"}
+		}
+	}
+	return s
 }
 
 // anthropicCredential is ANTHROPIC_AUTH_TOKEN, sent as a bearer token, or

@@ -36,6 +36,16 @@ func TestAnthropicKeyAloneGoesToAnthropic(t *testing.T) {
 	if err != nil || c.baseURL != anthropicBaseURL || c.apiKey != "k" {
 		t.Errorf("%v %+v", err, c)
 	}
+	// With the key alone, the model is the anthropic recipe's, as most
+	// Claude Code set-ups hold just the key.
+	delete(env, "ANTHROPIC_MODEL")
+	if c, err = resolveArgs(t, env); err != nil || c.params.Model != "claude-opus-4-7" {
+		t.Errorf("the key alone: %v %+v", err, c)
+	}
+	env["ANTHROPIC_BASE_URL"] = "http://127.0.0.1:9" // another address: no default model
+	if c, err = resolveArgs(t, env); err == nil && c.params.Model != "" {
+		t.Errorf("a model was made up for another address: %q", c.params.Model)
+	}
 }
 
 // An ANTHROPIC_* credential never goes to an address muse's own settings

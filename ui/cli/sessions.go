@@ -142,11 +142,17 @@ the new session's id; continue it with muse -r ID.`,
 
 	imp := &cobra.Command{
 		Use:   "import FILE|-",
-		Short: "save a session exported with --format json as a new session; - reads stdin",
-		Args:  needArgs(1, "import FILE|- (a file written by muse sessions export --format json)"),
+		Short: "merge a session exported with --format json into the one it came from, or save it as a new one; - reads stdin",
+		Long: `Import a session that muse sessions export --format json wrote. When this
+muse holds the session it was exported from (the same id), the export is
+merged into it: entries it lacks are added as branches where they belong,
+and nothing of it is changed or lost. Otherwise, or with --copy, it is saved
+as a new session, titled "… (imported)".`,
+		Args: needArgs(1, "import FILE|- (a file written by muse sessions export --format json)"),
 	}
+	importCopy := imp.Flags().Bool("copy", false, "save it as a new session even when this muse holds the one it was exported from")
 	imp.RunE = a.withStore(func(store *session.Store, args []string) int {
-		return importSession(a.env, store, args[0])
+		return importSession(a.env, store, args[0], *importCopy)
 	})
 
 	rename := &cobra.Command{
@@ -396,7 +402,7 @@ func export(env Env, store *session.Store, sess *session.Session, format, out st
 // importSession runs "muse sessions import FILE": it saves the session of
 // the export in FILE, or on standard input for "-", as a new session and
 // prints its id.
-func importSession(env Env, store *session.Store, name string) int {
+func importSession(env Env, store *session.Store, name string, copy bool) int {
 	r, what := env.Stdin, "standard input"
 	if name != "-" {
 		f, err := os.Open(name)
@@ -406,11 +412,22 @@ func importSession(env Env, store *session.Store, name string) int {
 		defer f.Close()
 		r, what = f, name
 	}
-	sess, err := transcript.Import(store, r)
+	var sess *session.Session
+	var err error
+	merged, added := false, 0
+	if copy {
+		sess, err = transcript.Import(store, r)
+	} else {
+		sess, merged, added, err = transcript.ImportMerge(store, r)
+	}
 	if err != nil {
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}
 	fmt.Fprintln(env.Stdout, sess.ID)
+	if merged {
+		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), sess.ID, added)
+		return ExitOK
+	}
 	entries := fmt.Sprintf("%d entries", len(sess.All))
 	if len(sess.All) == 1 {
 		entries = "1 entry"

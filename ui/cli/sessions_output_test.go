@@ -273,7 +273,7 @@ func TestSessionsImport(t *testing.T) {
 		if args[0] == "-" {
 			stdin = string(data)
 		}
-		r := runSessions(t, env, false, stdin, append([]string{"sessions", "import"}, args...)...)
+		r := runSessions(t, env, false, stdin, append([]string{"sessions", "import", "--copy"}, args...)...)
 		if r.code != 0 {
 			t.Fatalf("import %v: %+v", args, r)
 		}
@@ -296,6 +296,19 @@ func TestSessionsImport(t *testing.T) {
 	}
 	if infos, _ := store.List(); len(infos) != 3 {
 		t.Errorf("%d sessions, want the original and 2 imports", len(infos))
+	}
+	// Without --copy, the export of a session this muse holds merges into
+	// it: nothing new, nothing changed, no new session.
+	before, _ := store.Load(sess.ID)
+	r = runSessions(t, env, false, "", "sessions", "import", exported)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != sess.ID || !strings.Contains(r.stderr, "0 new entries") {
+		t.Errorf("import into its own session: %+v", r)
+	}
+	if after, _ := store.Load(sess.ID); len(after.All) != len(before.All) || after.Title != before.Title {
+		t.Errorf("merging its own export changed the session: %d entries, %q", len(after.All), after.Title)
+	}
+	if infos, _ := store.List(); len(infos) != 3 {
+		t.Errorf("%d sessions after a merge, want 3", len(infos))
 	}
 }
 

@@ -29,7 +29,7 @@ func TestNewSettingsDefaults(t *testing.T) {
 	if c.noSave || c.noMouse || c.toolTimeout != 30*time.Second {
 		t.Errorf("noSave %v, noMouse %v, toolTimeout %v", c.noSave, c.noMouse, c.toolTimeout)
 	}
-	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN"}; !reflect.DeepEqual(c.secretEnv, want) {
+	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN", "MUSE_SYNC_KEY"}; !reflect.DeepEqual(c.secretEnv, want) {
 		t.Errorf("secretEnv = %q, want %q", c.secretEnv, want)
 	}
 }
@@ -53,7 +53,7 @@ api_key_env = "MUSE_API_KEY"
 	if !c.noSave || !c.noMouse || c.toolTimeout != 45*time.Second {
 		t.Errorf("profile: noSave %v, noMouse %v, toolTimeout %v", c.noSave, c.noMouse, c.toolTimeout)
 	}
-	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN", "WORK_TOKEN"}; !reflect.DeepEqual(c.secretEnv, want) {
+	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN", "MUSE_SYNC_KEY", "WORK_TOKEN"}; !reflect.DeepEqual(c.secretEnv, want) {
 		t.Errorf("secretEnv = %q, want %q", c.secretEnv, want)
 	}
 	c, err = resolveArgs(t, env, "--demo", "--no-save=false", "--no-mouse=false", "--tool-timeout", "2m")
@@ -86,7 +86,7 @@ access_token_cmd = "pass show x"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN", "PLAY_KEY", "WORK_TOKEN"}; !reflect.DeepEqual(c.secretEnv, want) {
+	if want := []string{"MUSE_ACCESS_TOKEN", "MUSE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "MUSE_IMAGE_ACCESS_TOKEN", "MUSE_SYNC_KEY", "PLAY_KEY", "WORK_TOKEN"}; !reflect.DeepEqual(c.secretEnv, want) {
 		t.Errorf("secretEnv = %q, want %q", c.secretEnv, want)
 	}
 }

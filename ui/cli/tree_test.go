@@ -205,7 +205,7 @@ func TestCompletionOfValues(t *testing.T) {
 		want string
 	}{
 		{[]string{"--theme", ""}, "dark light auto high-contrast nord solarized-light"},
-		{[]string{"sessions", "export", "x", "--format", ""}, "md json"},
+		{[]string{"sessions", "export", "x", "--format", ""}, "md json html"},
 		{[]string{"--profile", ""}, "home wild work"},
 		{[]string{"--profile", "w"}, "wild work"},
 		{[]string{"config", "show", "--profile", ""}, "home wild work"},

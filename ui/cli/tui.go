@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,8 +25,13 @@ import (
 	"muse/ui/sanitize"
 	"muse/ui/screen"
 	"muse/ui/slash"
+	"muse/ui/syncrun"
 	"muse/ui/toolrun"
 )
+
+// syncOnQuit bounds how long quitting waits for the last background sync;
+// one cut short is completed by the next.
+const syncOnQuit = 10 * time.Second
 
 // runTUI runs the interactive chat screen. Everything it needs to know about
 // the terminal is asked here, before the program starts. Piped input (cat
@@ -124,6 +130,17 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 			opts.Writer, opts.Preview = w, preview
 		}
 	}
+	// sync = "auto": the runner tells the program each status, once there
+	// is one; the first sync starts with the screen.
+	var prog atomic.Pointer[tea.Program]
+	syncer := startAutoSync(env, f, func(s syncrun.Status) {
+		if p := prog.Load(); p != nil {
+			p.Send(syncrun.StatusMsg(s))
+		}
+	})
+	if syncer != nil {
+		opts.Sync = syncer
+	}
 	// muse draws its own frames (ui/screen), only when they change; Bubble
 	// Tea's renderer, which wakes at its frame rate even when idle, draws
 	// only where the screen cannot (off unix) or stdout is not a terminal.
@@ -177,6 +194,10 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		case <-ran:
 		}
 	}()
+	if syncer != nil {
+		prog.Store(p)
+		syncer.Kick()
+	}
 	final, err := p.Run()
 	if scr != nil {
 		// A terminal that hung up (EIO) cannot be restored, nor told so.
@@ -196,6 +217,9 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 			fmt.Fprintf(env.Stderr, "muse: NOT SAVED: %s\n", sanitize.Line(cerr.Error()))
 			return ExitFailed
 		}
+	}
+	if syncer != nil {
+		syncer.Stop(syncOnQuit) // the session is closed: its last records go too
 	}
 	if err != nil {
 		return fail(env, fmt.Errorf("run the chat screen: %w", err))

@@ -21,7 +21,7 @@ func TestAttachGeneratedImage(t *testing.T) {
 	tm.typ("/image a red fox in snow\r")
 	tm.waitFor("1024×1024")
 	tm.typ("/attach image 1\r")
-	tm.waitFor("[1] turn-1-image-1.png")
+	tm.waitFor("[1] turn-1-image-1-")
 	tm.typ("what does it show?\r")
 	answer := regexp.MustCompile(`I see a PNG image, 1024×1024 pixels, average colour #[0-9a-f]{6} \([a-z ]+\)\.`)
 	tm.waitUntil("the demo's answer about the image", waitDeadline, func(s string) bool { return answer.MatchString(s) })
@@ -31,7 +31,7 @@ func TestAttachGeneratedImage(t *testing.T) {
 	if code := tm.waitExit(); code != 0 {
 		t.Fatalf("muse exited with status %d", code)
 	}
-	images, _ := filepath.Glob(filepath.Join(h.dir, "data/muse/images/*/turn-1-image-1.png"))
+	images, _ := filepath.Glob(filepath.Join(h.dir, "data/muse/images/*/turn-1-image-1-*.png"))
 	if len(images) != 1 {
 		t.Fatalf("generated images: %q", images)
 	}

@@ -450,6 +450,7 @@ func (tm *term) waitExit() int {
 	case <-time.After(waitDeadline):
 		tm.t.Fatalf("muse did not exit within %v", waitDeadline)
 	}
+	tm.drain()
 	var ee *exec.ExitError
 	if errors.As(tm.waitErr, &ee) {
 		return ee.ExitCode()
@@ -458,6 +459,30 @@ func (tm *term) waitExit() int {
 		tm.t.Fatalf("wait for muse: %v", tm.waitErr)
 	}
 	return 0
+}
+
+// drainMarker is an OSC the emulator ignores, written to muse's side of
+// the terminal once muse has exited.
+var drainMarker = []byte("\x1b]7777;muse-e2e-drained\x07")
+
+// drain returns once the emulator has applied every byte muse wrote
+// before it exited (the reader may lag behind the exit): the marker,
+// written to the terminal after muse exited, reaches the reader after
+// them. It waits on that event, bounded by waitDeadline.
+func (tm *term) drain() {
+	if _, err := tm.tty.Write(drainMarker); err != nil {
+		return
+	}
+	end := time.Now().Add(waitDeadline)
+	for time.Now().Before(end) {
+		tm.mu.Lock()
+		seen := bytes.Contains(tm.raw.Bytes(), drainMarker)
+		tm.mu.Unlock()
+		if seen {
+			return
+		}
+		time.Sleep(pollEvery)
+	}
 }
 
 // checkCooked checks that the terminal is in cooked mode: canonical input

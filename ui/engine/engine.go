@@ -80,6 +80,9 @@ type Config struct {
 	// MoreTools, when set, is asked at the start of each turn for tools
 	// offered besides Tools (those of MCP servers; see ToolSource).
 	MoreTools ToolSource
+	// Instructions, when set, is asked after MoreTools for text added to
+	// each request's system prompt: the MCP servers' instructions.
+	Instructions func() string
 	// MaxRounds bounds the tool rounds of one turn (defaultMaxRounds when 0).
 	MaxRounds int
 	// CheckpointEvery is how often a streaming reply is checkpointed.
@@ -165,6 +168,9 @@ const (
 	Notice
 	// SaveFailed: a record could not be written; it waits for the next save.
 	SaveFailed
+	// ToolProgress: a running tool reported its progress; Call is the
+	// call, Text says how far it is (sanitized).
+	ToolProgress
 )
 
 // Event is one thing that happened in a turn. Entries are copies: the
@@ -236,6 +242,9 @@ func Run(ctx context.Context, cfg Config, w *session.Writer, t Turn, emit func(E
 	if r.cfg.MoreTools != nil {
 		r.cfg.Tools = r.moreTools(ctx)
 	}
+	if r.cfg.Instructions != nil {
+		r.instructions = r.cfg.Instructions()
+	}
 	return r.run(ctx, t)
 }
 
@@ -248,6 +257,8 @@ type runner struct {
 	// history, when set, is what the next request sends in place of the
 	// active branch: a Compact turn's whole old branch.
 	history []api.MessageParam
+	// instructions are added to the system prompt (Config.Instructions).
+	instructions string
 }
 
 // saved reports a failed write; the writer keeps the record for later.
@@ -492,6 +503,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		}
 	}
 	req := p.Request(msgs, Defs(r.cfg.Tools))
+	req.System = r.system(req.System)
 	start := r.cfg.Now()
 	var live session.Entry
 	// The size limit is the whole reply's: a reply that goes on has the

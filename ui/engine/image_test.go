@@ -77,7 +77,7 @@ func TestImageTurnEventsAndRecords(t *testing.T) {
 		t.Fatalf("session %+v", sess)
 	}
 	for i, img := range e.Images {
-		if want := filepath.Join(st.ImageDir(w.ID()), fmt.Sprintf("turn-1-image-%d.png", i+1)); img.Path != want {
+		if want := filepath.Join(st.ImageDir(w.ID()), fmt.Sprintf("turn-1-image-%d-", i+1)); !strings.HasPrefix(img.Path, want) || !strings.HasSuffix(img.Path, ".png") {
 			t.Errorf("image %d saved to %s, want %s", i+1, img.Path, want)
 		}
 	}
@@ -100,7 +100,7 @@ func TestImageTurnNumbersCountImageTurns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := filepath.Base(out.Entry.Images[0].Path); got != fmt.Sprintf("turn-%d-image-1.png", n) {
+		if got := filepath.Base(out.Entry.Images[0].Path); !strings.HasPrefix(got, fmt.Sprintf("turn-%d-image-1-", n)) {
 			t.Errorf("turn %d saved as %s", n, got)
 		}
 	}

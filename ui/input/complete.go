@@ -41,7 +41,7 @@ func (c completion) cycling(value string) bool {
 // the one before, as shift+tab does) while they are cycled; else it
 // completes a path (in a command: see completePath), or a /command.
 func (m Model) tab(dir int) (Model, tea.Cmd) {
-	if c := m.comp; c.cycling(m.ta.Value()) {
+	if c := m.comp; c.cycling(m.ed.value()) {
 		n := len(c.options)
 		switch {
 		case c.idx >= 0:
@@ -57,6 +57,9 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 		}
 		return m.setValueAt(c.options[c.idx], c.cursors[c.idx]), nil
 	}
+	if m.more != nil && len(m.more(m.ed.value())) > 0 {
+		return m.completeCommand(dir), nil // an MCP prompt or @resource
+	}
 	if t, ok := m.pathTarget(); ok {
 		return m.completePath(t)
 	}
@@ -67,7 +70,10 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 // its trailing space; an ambiguous one with its first match (its last, for
 // dir -1), then, Tab after Tab, the next ones.
 func (m Model) completeCommand(dir int) Model {
-	options := slash.Completions(m.ta.Value())
+	options := slash.Completions(m.ed.value())
+	if m.more != nil {
+		options = append(options, m.more(m.ed.value())...)
+	}
 	switch len(options) {
 	case 0:
 		return m
@@ -90,12 +96,24 @@ func (m Model) completeCommand(dir int) Model {
 	return m
 }
 
+// WithCompletions returns m completing, besides the slash commands, what
+// more returns for the input's value (each the whole value with the
+// option in): MCP prompts as /SERVER:NAME and their arguments. more must
+// do no I/O.
+func (m Model) WithCompletions(more func(value string) []string) Model {
+	m.more = more
+	return m
+}
+
 // Hint is what shows under the input while a /command is typed: every
 // match of an ambiguous name (the one Tab put in the input marked), then
 // the usage of the command chosen; nothing once esc closed it (HideHint).
 func (m Model) Hint() []string {
-	value := m.ta.Value()
+	value := m.ed.value()
 	width := max(m.width, 1)
+	if m.search != nil || m.menuOpen() && value != "" {
+		return m.menu.Lines()
+	}
 	if value == "" || (m.hintHidden != "" && value == m.hintHidden) {
 		return nil
 	}
@@ -127,16 +145,26 @@ func (m Model) Hint() []string {
 
 // HintKey is what the hint depends on, for a screen that memoizes it.
 func (m Model) HintKey() string {
-	value := m.ta.Value()
+	value := m.ed.value()
 	cycling := m.comp.cycling(value)
 	if !cycling && !strings.HasPrefix(strings.TrimSpace(value), "/") {
 		value = ""
 	}
-	return textfmt.Key(m.width, value, m.hintHidden, cycling, m.comp.idx, len(m.comp.names))
+	var menuLines string
+	if m.menuOpen() {
+		menuLines = strings.Join(m.menu.Lines(), "\n")
+	}
+	if m.search != nil {
+		value += "\x00search"
+	}
+	return textfmt.Key(m.width, value, m.hintHidden, cycling, m.comp.idx, len(m.comp.names), menuLines)
 }
 
 // HideHint closes the hint, until the input changes.
 func (m Model) HideHint() Model {
-	m.hintHidden, m.comp = m.ta.Value(), completion{}
-	return m
+	if m.search != nil {
+		return m.endSearch(true)
+	}
+	m.hintHidden, m.comp = m.ed.value(), completion{}
+	return m.closeMenu()
 }

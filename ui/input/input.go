@@ -1,5 +1,5 @@
 // Package input is the chat screen's input: the text being typed, edited
-// by a bubbles textarea and drawn here, with prompt recall (↑ and ↓ through
+// and drawn here, with prompt recall (↑ and ↓ through
 // the prompt history), Tab completion of /commands and of paths (after
 // /attach and in @ mentions, see Mentions) and the hint under the input,
 // the handling of pastes that come without bracketed paste, the report of
@@ -11,27 +11,34 @@
 // screen passes it messages with Update, sizes it with SetSize and draws it
 // with View. The screen decides what a key means first (enter sends, esc
 // cancels); what it does not take goes to the input.
+//
+// The text is edited by muse's own small editor (editor.go), not the
+// bubbles textarea, which moves, deletes and wraps by code point and
+// measures each rune on its own: its cursor stopped inside 👍🏽, 🇫🇷,
+// 👨‍👩‍👧 and between a letter and its combining accent, a key typed there
+// split the character (the session stored "👍#🏽"), and it wrapped rows
+// where the screen, which measures clusters, did not, so the cursor was
+// drawn columns away from where text went. The editor edits, selects,
+// moves by word and wraps by grapheme cluster (rivo/uniseg), and measures
+// with textfmt.Width, the one width the screen is drawn with. It also
+// draws from its own state, so the rows drawn are the rows it moves over,
+// and the view scrolls to the cursor whatever put the text there.
 package input
 
 import (
 	"strings"
-	"unicode"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"github.com/rivo/uniseg"
 
 	"muse/session/prompts"
 	"muse/theme"
+	"muse/ui/menu"
 	"muse/ui/textfmt"
 )
 
-// The input is edited by a bubbles textarea, but drawn here: the textarea
-// scrolls its own view only on keys, from what it drew last, so a long
-// paste or a prompt put back into it left the cursor out of sight. Here the
-// input grows with its wrapped rows, up to a third of the screen, then
+// The input grows with its wrapped rows, up to a third of the screen, then
 // scrolls so the cursor row is always shown.
 
 // Placeholder is what the empty input says, unless the screen sets another.
@@ -59,7 +66,9 @@ type State struct {
 }
 
 // KeyMap is the keys the input handles itself: completion, prompt recall,
-// and the textarea's moving and editing keys.
+// and the moving and editing keys. Besides these, ← → (ctrl+b, ctrl+f)
+// move by character, shift+← shift+→ select, backspace and delete delete,
+// and ↑ ↓ (ctrl+p, ctrl+n) move between rows.
 type KeyMap struct {
 	Complete, Prev, Next                             key.Binding
 	Newline, LineStart, LineEnd, WordLeft, WordRight key.Binding
@@ -69,13 +78,15 @@ type KeyMap struct {
 	DeleteForward key.Binding
 }
 
-// Model is the input. Copies share the textarea, which is large to copy.
+// Model is the input. Copies share the editor, as they shared the
+// textarea it replaced: the screen keeps one input.
 type Model struct {
-	ta      *textarea.Model
-	th      *theme.Theme
-	keys    KeyMap
-	history *prompts.History // nil keeps none
-	state   State
+	ed          *editor
+	placeholder string
+	th          *theme.Theme
+	keys        KeyMap
+	history     *prompts.History // nil keeps none
+	state       State
 
 	// width is the screen's, maxRows the most rows shown; top is the first
 	// row shown and rows how many show (see SetSize).
@@ -102,42 +113,35 @@ type Model struct {
 	// as several runes of one read that came without bracketed paste (see
 	// Receive).
 	foreign, burst bool
+	// given is the text SetValue last put in (a failed prompt put back, a
+	// prompt recalled), until the input is emptied: a /command typed after
+	// it is a command (see CommandAfter).
+	given string
 
 	memo *textfmt.Memo
+
+	// menu is the live menu under the input (see menu.go): target is what
+	// it completes, files the walk of the working folder it lists, and
+	// menuWasFiles whether it listed files after the key before.
+	menu         menu.Model
+	target       menuTarget
+	files        *fileCache
+	menuWasFiles bool
+	// search is the ctrl+r search under way, nil when none (see
+	// search.go); session is the session the last prompt was sent in,
+	// shared by the copies.
+	search  *searchState
+	session *string
+	// more completes what slash.Completions does not (WithCompletions).
+	more func(value string) []string
 }
 
 // New returns an empty input, focused, with the styles of th; history is
 // the prompt history ↑ and ↓ recall and sent prompts go to (nil keeps none).
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
-	ta := textarea.New()
-	ta.KeyMap = textareaKeys(keys)
-	ta.ShowLineNumbers = false
-	ta.Prompt = prompt // drawn by View; set for the textarea's width
-	ta.Placeholder = Placeholder
-	ta.CharLimit = 0
-	ta.MaxHeight = 0
-	ta.SetHeight(1)                        // its own view is never drawn: see View
-	ta.Cursor.SetMode(cursor.CursorStatic) // nothing ticks while nothing animates
-	ta.Focus()
-	return Model{ta: &ta, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{}}
-}
-
-// textareaKeys gives the textarea the input's moving and editing keys and
-// frees the ones the chat screen uses for itself: enter sends, home and
-// end scroll, ctrl+t shows thinking.
-func textareaKeys(k KeyMap) textarea.KeyMap {
-	km := textarea.DefaultKeyMap
-	km.InsertNewline = key.NewBinding(key.WithKeys(k.Newline.Keys()...))
-	km.DeleteBeforeCursor = key.NewBinding(key.WithKeys(k.DeleteToStart.Keys()...))
-	km.DeleteCharacterForward = key.NewBinding(key.WithKeys(append([]string{"delete"}, k.DeleteForward.Keys()...)...))
-	km.LineStart = key.NewBinding(key.WithKeys(k.LineStart.Keys()...))
-	km.LineEnd = key.NewBinding(key.WithKeys(k.LineEnd.Keys()...))
-	km.WordBackward = key.NewBinding(key.WithKeys(k.WordLeft.Keys()...))
-	km.WordForward = key.NewBinding(key.WithKeys(k.WordRight.Keys()...))
-	km.DeleteWordBackward = key.NewBinding(key.WithKeys(k.DeleteWord.Keys()...))
-	km.DeleteAfterCursor = key.NewBinding(key.WithKeys(k.DeleteToEnd.Keys()...))
-	km.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
-	return km
+	ed := newEditor()
+	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
+		menu: menu.New(menu.DefaultKeyMap()), files: &fileCache{}, session: new(string)}
 }
 
 // SetSize fits the input to a screen width columns wide and height rows
@@ -148,7 +152,7 @@ func (m Model) SetSize(width, height int) Model {
 		return m // fitted as the text changed
 	}
 	m.width, m.maxRows = width, max(height/3, 1)
-	m.ta.SetWidth(width)
+	m.menu = m.menu.SetSize(width, min(menuRows, max(height/4, 1)))
 	return m.fit()
 }
 
@@ -168,7 +172,7 @@ func (m Model) fit() Model {
 		m.rows = 1
 		return m
 	}
-	rows, cur, _ := m.wrapped()
+	rows, cur := m.wrapped()
 	m.rows = min(max(len(rows), 1), m.maxRows)
 	m.top = scrollTo(m.top, cur, m.rows, len(rows))
 	return m
@@ -178,28 +182,29 @@ func (m Model) fit() Model {
 func (m Model) Height() int { return m.rows }
 
 // Value is the text in the input.
-func (m Model) Value() string { return m.ta.Value() }
+func (m Model) Value() string { return m.ed.value() }
 
 // SetValue puts text in the input, the cursor at its end. The text is not
 // the user's typing (see Typed): it comes from the editor, the prompt
 // history, a prompt being edited or put back.
 func (m Model) SetValue(text string) Model {
 	m = m.setText(text)
-	m.foreign = text != ""
-	return m
+	m.foreign, m.given, m.search = text != "", text, nil
+	return m.closeMenu()
 }
 
 // setText puts text in the input, the cursor at its end, as a key of the
 // user's own does (Tab completion): what was typed stays typed.
 func (m Model) setText(text string) Model {
-	m.ta.SetValue(text)
+	m.ed.setValue(text)
 	return m.fit()
 }
 
 // Reset empties the input.
 func (m Model) Reset() Model {
-	m.ta.Reset()
-	m.foreign = false
+	m.ed.setValue("")
+	m.foreign, m.given, m.search = false, "", nil
+	m = m.closeMenu()
 	return m.fit()
 }
 
@@ -214,7 +219,7 @@ func (m Model) Typed() bool { return !m.foreign }
 
 // SetPlaceholder sets what the input says while it is empty.
 func (m Model) SetPlaceholder(s string) Model {
-	m.ta.Placeholder = s
+	m.placeholder = s
 	return m
 }
 
@@ -226,6 +231,12 @@ func (m Model) SetPlaceholder(s string) Model {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if next, ok := m.menuKey(msg); ok {
+			return next, nil
+		}
+		if key.Matches(msg, SearchKey) {
+			return m.startSearch()
+		}
 		switch {
 		case key.Matches(msg, m.keys.Complete):
 			return m.tab(1)
@@ -242,10 +253,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case pathsListedMsg:
 		return m.pathsListed(msg)
+	case filesListedMsg:
+		return m.filesListed(msg)
+	case searchRefreshedMsg:
+		return m.searchRefreshed(msg)
 	}
-	next, cmd := m.ta.Update(msg)
-	*m.ta = next
-	if k, ok := msg.(tea.KeyMsg); ok && k.Paste {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	m.edit(k)
+	var cmd tea.Cmd
+	if k.Paste {
 		m.foreign = true
 		// Only a real paste may be a file dropped on the terminal: a burst
 		// of keys is a sentence cut at its spaces (see Receive), whose
@@ -254,8 +273,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmd = tea.Batch(cmd, pastedPath(string(k.Runes)))
 		}
 	}
-	if m.ta.Value() == "" {
-		m.foreign = false
+	if m.ed.value() == "" {
+		m.foreign, m.given = false, ""
+	}
+	if k.Paste && m.search == nil {
+		m = m.closeMenu()
+	} else {
+		var mc tea.Cmd
+		m, mc = m.syncMenu()
+		cmd = tea.Batch(cmd, mc)
 	}
 	return m.fit(), cmd
 }
@@ -270,11 +296,15 @@ func (m Model) Owns(k tea.KeyMsg) bool {
 // the cursor; the placeholder when it is empty; while a tool call waits for
 // an answer, a line that says so.
 func (m Model) View() string {
-	li := m.ta.LineInfo()
-	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.ta.Placeholder,
-		m.ta.Line(), li.RowOffset, li.ColumnOffset, m.ta.Width(), m.ta.Value())
+	e := m.ed
+	a, b := e.order()
+	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.placeholder, m.search != nil,
+		e.row, e.col, e.selecting, a.row, a.col, b.row, b.col, e.value())
 	return m.memo.Get(k, m.draw)
 }
+
+// textWidth is how many columns the text has, beside the prompt marker.
+func (m Model) textWidth() int { return max(m.width-textfmt.Width(prompt), 1) }
 
 func (m Model) draw() string {
 	st := m.th.Styles
@@ -283,51 +313,132 @@ func (m Model) draw() string {
 		border = st.InputBorderFocused
 	}
 	marker := st.InputMarker.Render(prompt)
-	textWidth := max(m.width-lipgloss.Width(prompt), 1)
+	textWidth := m.textWidth()
 	var lines []string
-	switch value := m.ta.Value(); {
+	switch value := m.ed.value(); {
 	case m.state.Answering:
 		lines = []string{marker + st.Warning.Render(textfmt.TruncateWidth("waiting for your answer above: y/n/a", textWidth))}
 	case value == "" && m.state.Selecting:
 		lines = []string{marker + st.Subtle.Render(textfmt.TruncateWidth("selecting a message · esc goes back to the input", textWidth))}
 	case value == "":
-		lines = []string{marker + cursorOn + " " + cursorOff + st.Subtle.Render(textfmt.TruncateWidth(m.ta.Placeholder, textWidth-1))}
+		placeholder := m.placeholder
+		if m.search != nil {
+			placeholder = searchPlaceholder
+		}
+		lines = []string{marker + cursorOn + " " + cursorOff + st.Subtle.Render(textfmt.TruncateWidth(placeholder, textWidth-1))}
 	default:
-		rows, cur, col := m.wrapped()
+		rows, cur := m.wrapped()
 		h := max(m.rows, 1)
 		top := scrollTo(m.top, cur, h, len(rows))
-		pad := strings.Repeat(" ", lipgloss.Width(prompt))
+		pad := strings.Repeat(" ", textfmt.Width(prompt))
 		for i := top; i < min(top+h, len(rows)); i++ {
 			prefix := pad
 			if i == 0 {
 				prefix = marker
 			}
-			row := rows[i]
-			var text string
-			if i == cur && !m.state.Selecting {
-				text = withCursor(row, col, textWidth)
-			} else {
-				text = strings.TrimRightFunc(string(row), unicode.IsSpace)
-			}
-			lines = append(lines, prefix+text)
+			lines = append(lines, prefix+m.drawRow(rows[i], i == cur && !m.state.Selecting, textWidth))
 		}
 	}
 	return border.Width(m.width).Render(strings.Join(lines, "\n"))
 }
 
-// wrapped returns the input's text as the rows it wraps to, and the row
-// and column (in runes) of the cursor.
-func (m Model) wrapped() (rows [][]rune, cursorRow, cursorCol int) {
-	width := max(m.ta.Width(), 1)
-	line, info := m.ta.Line(), m.ta.LineInfo()
-	for i, l := range strings.Split(m.ta.Value(), "\n") {
-		grid := wrap([]rune(l), width)
-		if i == line {
-			cursorRow, cursorCol = len(rows)+info.RowOffset, info.ColumnOffset
+// row is a row of the input as drawn: a span of one of its lines.
+type row struct {
+	line int
+	span
+}
+
+// wrapped returns the input's text as the rows it wraps to, and the row of
+// the cursor.
+func (m Model) wrapped() (rows []row, cursorRow int) {
+	e := m.ed
+	for i, l := range e.lines {
+		spans := wrapLine(l, m.textWidth())
+		if i == e.row {
+			cursorRow = len(rows) + rowOf(spans, e.col)
 		}
-		rows = append(rows, grid...)
+		for _, s := range spans {
+			rows = append(rows, row{i, s})
+		}
 	}
-	return rows, cursorRow, cursorCol
+	return rows, cursorRow
+}
+
+// drawRow draws the row r within width columns: the selection, and the
+// cursor when withCursor, in reverse video, each on whole clusters; the
+// spaces at its end are left out, but for the cursor's. A cursor past a
+// full row (on the spaces a row keeps past its width) shows at its end.
+func (m Model) drawRow(r row, withCursor bool, width int) string {
+	e := m.ed
+	line := e.lines[r.line]
+	selFrom, selTo := -1, -1
+	if e.selecting {
+		a, b := e.order()
+		if a.row <= r.line && r.line <= b.row {
+			selFrom, selTo = 0, len(line)
+			if a.row == r.line {
+				selFrom = a.col
+			}
+			if b.row == r.line {
+				selTo = b.col
+			}
+		}
+	}
+	end := r.end
+	for end > r.start {
+		p := prevCluster(line[:end], end)
+		if p < r.start || !isSpace(line[p:end]) || (withCursor && e.col >= p && e.col < r.end) || (p >= selFrom && p < selTo) {
+			break
+		}
+		end = p
+	}
+	cursorCol := -1
+	if withCursor {
+		cursorCol = e.col
+		at := 1 // the cursor's cell: a space after the text, else its cluster
+		if e.col < len(line) {
+			at = max(textfmt.Width(line[e.col:nextCluster(line, e.col)]), 1)
+		}
+		if textfmt.Width(line[r.start:e.col])+at > width {
+			// The cursor sits past a full row: show it on the row's end.
+			return m.drawSpan(line, r.start, r.end, -1, selFrom, selTo, width-1) + cursorOn + " " + cursorOff
+		}
+	}
+	s := m.drawSpan(line, r.start, end, cursorCol, selFrom, selTo, width)
+	if cursorCol >= end {
+		s += cursorOn + " " + cursorOff
+	}
+	return s
+}
+
+// drawSpan draws line[start:end], cut to width columns, with the cluster
+// at byte cursor and those selected (from selFrom to selTo) in reverse
+// video.
+func (m Model) drawSpan(line string, start, end, cursor, selFrom, selTo, width int) string {
+	var b strings.Builder
+	w, on := 0, false
+	for i := start; i < end; {
+		c, _, _, _ := uniseg.FirstGraphemeClusterInString(line[i:end], -1)
+		cw := textfmt.Width(c)
+		if w+cw > width {
+			break
+		}
+		if rev := i == cursor || (i >= selFrom && i < selTo); rev != on {
+			on = rev
+			if rev {
+				b.WriteString(cursorOn)
+			} else {
+				b.WriteString(cursorOff)
+			}
+		}
+		b.WriteString(c)
+		w += cw
+		i += len(c)
+	}
+	if on {
+		b.WriteString(cursorOff)
+	}
+	return b.String()
 }
 
 // scrollTo returns the first row to show of n rows, h at a time, so that
@@ -341,86 +452,4 @@ func scrollTo(top, cur, h, n int) int {
 		top = cur - h + 1
 	}
 	return max(top, 0)
-}
-
-// withCursor draws row with the cursor on rune col, within width columns.
-func withCursor(row []rune, col, width int) string {
-	col = min(max(col, 0), len(row))
-	at := " "
-	after := ""
-	if col < len(row) {
-		at = string(row[col])
-		after = strings.TrimRightFunc(string(row[col+1:]), unicode.IsSpace)
-	}
-	before := string(row[:col])
-	if w := lipgloss.Width(before) + lipgloss.Width(at); w > width {
-		// The cursor sits past a full row: show the row's end.
-		before = string(row[max(col-1, 0):col])
-		after = ""
-	}
-	return before + cursorOn + at + cursorOff + after
-}
-
-// wrap wraps one line of the input as the bubbles textarea does (its wrap
-// function, with the widths kept as it goes instead of measured again for
-// every rune), so the rows drawn here are the rows its cursor moves over:
-// words move whole to the next row, a word longer than a row is cut, and
-// each row keeps the spaces after its words.
-func wrap(runes []rune, width int) [][]rune {
-	var (
-		lines        = [][]rune{{}}
-		word         []rune
-		row, spaces  int
-		rowW, wordW  int // the widths of lines[row] and of word
-		lastCharLen  int
-		appendSpaces = func(n int) {
-			for range n {
-				lines[row] = append(lines[row], ' ')
-			}
-		}
-	)
-	for _, r := range runes {
-		if unicode.IsSpace(r) {
-			spaces++
-		} else {
-			word = append(word, r)
-			lastCharLen = runeWidth(r)
-			wordW += lastCharLen
-		}
-		if spaces > 0 {
-			if rowW+wordW+spaces > width {
-				row++
-				lines = append(lines, []rune{})
-				rowW = 0
-			}
-			lines[row] = append(lines[row], word...)
-			appendSpaces(spaces)
-			rowW += wordW + spaces
-			spaces, word, wordW = 0, nil, 0
-		} else if wordW+lastCharLen > width {
-			if len(lines[row]) > 0 {
-				row++
-				lines = append(lines, []rune{})
-				rowW = 0
-			}
-			lines[row] = append(lines[row], word...)
-			rowW += wordW
-			word, wordW = nil, 0
-		}
-	}
-	if rowW+wordW+spaces >= width {
-		lines = append(lines, []rune{})
-		row++
-	}
-	lines[row] = append(lines[row], word...)
-	appendSpaces(spaces + 1)
-	return lines
-}
-
-// runeWidth is how many columns r takes.
-func runeWidth(r rune) int {
-	if r < 0x300 && r >= 0x20 && r != 0x7f {
-		return 1 // Latin text, the common case, without measuring
-	}
-	return lipgloss.Width(string(r))
 }

@@ -110,29 +110,6 @@ func TestCursorShowsWithoutColour(t *testing.T) {
 	}
 }
 
-// wrap gives the rows the textarea's cursor moves over: its LineInfo agrees
-// with them for every cursor position of some awkward lines.
-func TestWrapMatchesTheTextarea(t *testing.T) {
-	for _, line := range []string{
-		"short",
-		strings.Repeat("word ", 30),
-		"averyveryverylongwordthatdoesnotfitonasinglerowofthisnarrowinput and then some words",
-		"exactly twenty chars", // the width of the text below
-		"日本語のテキストと English words mixed together 漢字",
-		"trailing spaces      ",
-	} {
-		m := sized(t, 22, 30).SetValue(line)
-		r := wrap([]rune(line), m.ta.Width())
-		for col := 0; col <= len([]rune(line)); col++ {
-			m.ta.SetCursor(col)
-			li := m.ta.LineInfo()
-			if li.Height != len(r) || li.RowOffset >= len(r) || li.Width != len(r[li.RowOffset]) {
-				t.Fatalf("%q at %d: textarea %+v, rows %q", line, col, li, r)
-			}
-		}
-	}
-}
-
 // An enter right behind a paste is held: a key behind it makes it a line
 // break, and only an enter nothing followed is due.
 func TestHeldSendBecomesALineBreak(t *testing.T) {

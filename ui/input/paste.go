@@ -61,7 +61,7 @@ func asText(k tea.KeyMsg) tea.KeyMsg {
 func (m Model) Receive(k tea.KeyMsg) (Model, tea.KeyMsg) {
 	if m.sendPending { // keys behind the enter: it was a line break in a paste
 		m.sendPending = false
-		m.ta.InsertString("\n")
+		m.ed.insert("\n")
 		m = m.fit()
 	}
 	m.burst = !k.Paste && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Alt

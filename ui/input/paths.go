@@ -61,14 +61,14 @@ type cursorAt struct{ line, col int }
 
 // cursor is where the input's cursor is.
 func (m Model) cursor() cursorAt {
-	li := m.ta.LineInfo()
-	return cursorAt{line: m.ta.Line(), col: li.StartColumn + li.ColumnOffset}
+	e := m.ed
+	return cursorAt{line: e.row, col: utf8.RuneCountInString(e.lines[e.row][:e.col])}
 }
 
 // pathTarget finds the path to complete: the input starts with "/attach ",
 // or the word at the cursor is an @ mention.
 func (m Model) pathTarget() (pathTarget, bool) {
-	value := m.ta.Value()
+	value := m.ed.value()
 	at := m.cursor()
 	t := pathTarget{value: value, line: at.line, col: at.col}
 	var typed string
@@ -202,7 +202,7 @@ func listPaths(dir, base string, limit int) ([]string, error) {
 // showed at the Tab.
 func (m Model) pathsListed(msg pathsListedMsg) (Model, tea.Cmd) {
 	t := msg.target
-	if msg.seq != m.pathSeq || m.ta.Value() != t.value || m.cursor() != (cursorAt{t.line, t.col}) {
+	if msg.seq != m.pathSeq || m.ed.value() != t.value || m.cursor() != (cursorAt{t.line, t.col}) {
 		return m, nil // the input changed meanwhile
 	}
 	switch {
@@ -291,12 +291,20 @@ func commonPrefix(names []string) string {
 
 // setValueAt puts value in the input with the cursor at at.
 func (m Model) setValueAt(value string, at cursorAt) Model {
-	m.ta.SetValue(value)
-	for m.ta.Line() > at.line {
-		m.ta.CursorUp()
-	}
-	m.ta.SetCursor(at.col)
+	m.ed.setValue(value)
+	m.ed.setCursor(pos{at.line, runeByte(m.ed.lines[min(at.line, len(m.ed.lines)-1)], at.col)})
 	return m.fit()
+}
+
+// runeByte is where the rune n of s starts, in bytes.
+func runeByte(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 // notice is a command that puts text in the status bar.

@@ -224,7 +224,7 @@ func TestTabHomeAndHiddenFiles(t *testing.T) {
 func TestTabCompletesAtTheCursor(t *testing.T) {
 	dir := files(t, "notes.md")
 	m := typed(t, "first line\nsee @"+dir+"/no and more")
-	m.ta.SetCursor(len([]rune("see @" + dir + "/no")))
+	m.ed.setCursor(pos{1, len("see @" + dir + "/no")})
 	m, _, _ = tab(t, m, 1)
 	if want := "first line\nsee @" + dir + "/notes.md and more"; m.Value() != want {
 		t.Fatalf("%q, want %q", m.Value(), want)

@@ -17,7 +17,7 @@ func (m Model) recalling(k tea.KeyMsg) bool {
 	if !key.Matches(k, m.keys.Prev, m.keys.Next) {
 		return false
 	}
-	v := m.ta.Value()
+	v := m.ed.value()
 	return v == "" || (m.recall != nil && v == m.recalled)
 }
 
@@ -67,6 +67,7 @@ func (m Model) Remember(sessionID, text string) tea.Cmd {
 	if h == nil {
 		return nil
 	}
+	*m.session = sessionID
 	return func() tea.Msg {
 		if err := h.Add(sessionID, text); err != nil {
 			return NoticeMsg{Text: "could not save the prompt history: " + err.Error()}
@@ -78,7 +79,7 @@ func (m Model) Remember(sessionID, text string) tea.Cmd {
 // Clear empties the input; its text goes into the prompt history, in a
 // command that reports DraftKeptMsg, so ↑ brings it back.
 func (m Model) Clear(sessionID string) (Model, tea.Cmd) {
-	text := m.ta.Value()
+	text := m.ed.value()
 	m = m.Reset().EndRecall()
 	h := m.history
 	if h == nil {

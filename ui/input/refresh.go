@@ -30,7 +30,7 @@ func (m Model) historyRefreshed(msg historyRefreshedMsg) (Model, tea.Cmd) {
 		text := "could not read the prompt history again: " + msg.err.Error()
 		cmd = func() tea.Msg { return NoticeMsg{Text: text} }
 	}
-	if v := m.ta.Value(); v != "" && (m.recall == nil || v != m.recalled) {
+	if v := m.ed.value(); v != "" && (m.recall == nil || v != m.recalled) {
 		return m, cmd
 	}
 	return m.recallPrompt(msg.older), cmd

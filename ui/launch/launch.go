@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/pkg/browser"
@@ -28,6 +29,7 @@ var (
 	openWith = browser.OpenURL
 	lookPath = exec.LookPath
 	getenv   = os.Getenv
+	goos     = runtime.GOOS
 	run      = func(name string, args ...string) error {
 		cmd := exec.Command(name, args...)
 		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
@@ -65,10 +67,31 @@ func Open(target string) error {
 		if tried := triedPrograms(err); tried != nil {
 			return fmt.Errorf("open %s: no program to open it with: looked for %s (%s)", target, list(tried), hint())
 		}
-		return fmt.Errorf("open %s: %w (%s)", target, err, hint())
+		return fmt.Errorf("open %s: %w (%s)", target, err, failHint(err))
 	}
 	return nil
 }
+
+// failHint says what to do when the opener ran and failed. xdg-open's
+// exit status 3 means it found no program for the file (no browser or
+// viewer, as on a machine without a desktop), 4 that the one it started
+// failed: xdg-utils is there, so saying to install it would mislead.
+func failHint(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && runtimeIsXDG() {
+		switch ee.ExitCode() {
+		case 3:
+			return "no browser or viewer found for it: open the file yourself, or set $BROWSER"
+		case 4:
+			return "the program that opens it failed: open the file yourself, or set $BROWSER"
+		}
+	}
+	return hint()
+}
+
+// runtimeIsXDG reports whether the opener is xdg-open (Linux and the
+// BSDs, outside WSL's wslview).
+func runtimeIsXDG() bool { return goos != "darwin" && goos != "windows" }
 
 // list joins names as "a, b and c".
 func list(names []string) string {

@@ -124,3 +124,18 @@ func TestOpenerOutputDiscarded(t *testing.T) {
 		t.Error("the opener's output would reach the screen")
 	}
 }
+
+// xdg-open that ran and found no browser (its exit status 3) is not told
+// to be installed: the error says to open the file yourself or set
+// $BROWSER.
+func TestOpenErrorWhenNoBrowserIsFound(t *testing.T) {
+	fake(t, nil, nil)
+	old := goos
+	t.Cleanup(func() { goos = old })
+	goos = "linux"
+	openWith = func(string) error { return exec.Command("sh", "-c", "exit 3").Run() }
+	err := Open("https://example.com")
+	if err == nil || strings.Contains(err.Error(), "xdg-utils") || !strings.Contains(err.Error(), "$BROWSER") {
+		t.Errorf("error %v", err)
+	}
+}

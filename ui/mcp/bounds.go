@@ -106,7 +106,7 @@ func toolSize(t *sdk.Tool) int {
 // maxMessage bytes of a response that is not an event stream (whose
 // events the SDK bounds); and api.CheckRedirect, muse's one redirect
 // policy for credentials: the same host only.
-func httpClient(base *http.Client, cfg Server) *http.Client {
+func httpClient(base *http.Client, cfg Server, tasks *taskOnly) *http.Client {
 	c := http.Client{}
 	if base != nil {
 		c = *base
@@ -115,7 +115,7 @@ func httpClient(base *http.Client, cfg Server) *http.Client {
 	if u, err := url.Parse(cfg.URL); err == nil {
 		host = u.Host
 	}
-	c.Transport = wireTransport{base: c.Transport, headers: cfg.Headers, host: host}
+	c.Transport = wireTransport{base: c.Transport, headers: cfg.Headers, host: host, tasks: tasks}
 	c.CheckRedirect = api.CheckRedirect
 	return &c
 }
@@ -126,6 +126,7 @@ type wireTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
 	host    string
+	tasks   *taskOnly // sees each body's lines (taskScan)
 }
 
 func (w wireTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -142,6 +143,9 @@ func (w wireTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := base.RoundTrip(r)
 	if err == nil && resp.Body != nil && !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		resp.Body = &boundedBody{rc: resp.Body, left: maxMessage}
+	}
+	if err == nil && resp.Body != nil && w.tasks != nil {
+		resp.Body = scanned{&taskScan{r: resp.Body, t: w.tasks}, resp.Body}
 	}
 	return resp, err
 }

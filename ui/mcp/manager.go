@@ -57,6 +57,15 @@ type Options struct {
 	HTTPClient *http.Client
 	// Version is muse's version, sent to servers.
 	Version string
+	// Roots are the folders offered to servers as roots (roots/list); none
+	// means muse declares no roots and answers roots/list with an error.
+	Roots []string
+	// Elicit declares elicitation (forms only): servers' requests for input
+	// come on Elicitations, for the front end to answer.
+	Elicit bool
+	// Declined, when set with Elicit, declines every request for input at
+	// once (-p, which has no one to ask) and is told a note saying so.
+	Declined func(note string)
 }
 
 // State is where a server stands.
@@ -91,6 +100,16 @@ type Manager struct {
 	// startedAll is closed when all the servers first start (StartAll, or
 	// a turn's Tools).
 	startedAll chan struct{}
+	// changed is closed, and replaced, when a server's start ends or its
+	// tools change (see changedLocked).
+	changed chan struct{}
+	// progress maps the progress tokens of the calls under way to their
+	// reporters (track); lastToken numbers the tokens.
+	progMu    sync.Mutex
+	progress  map[string]func(engine.Progress)
+	lastToken int
+	// elicit carries servers' requests for input (Options.Elicit).
+	elicit chan *Elicitation
 }
 
 // server is one server and its connection.
@@ -111,6 +130,17 @@ type server struct {
 	tools   []*sdk.Tool
 	skipped []string // notes on tools not offered
 	gen     int      // counts starts, so a stale one is told apart
+	// instructions are the server's, sanitized and bounded.
+	instructions string
+	// tasks names its tools that run only as tasks (taskOnly).
+	tasks *taskOnly
+	// prompts and resources are the server's (listPrompts, listResources).
+	prompts   []*sdk.Prompt
+	resources []*sdk.Resource
+	// stale says the server changed its tools since they were listed;
+	// refresh, while they are listed again, is closed when that ends.
+	stale   bool
+	refresh chan struct{}
 }
 
 // New returns a Manager of servers, started only when asked for their
@@ -125,7 +155,10 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{})}
+	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{}), changed: make(chan struct{})}
+	if opts.Elicit {
+		m.elicit = make(chan *Elicitation)
+	}
 	for _, s := range servers {
 		st := Idle
 		if slices.Contains(off, s.Name) {
@@ -147,21 +180,39 @@ func (m *Manager) StartAll() {
 }
 
 // StartedNotes waits for the first start of all the servers (StartAll, or
-// a turn's Tools) and for the starts it began to end, or for ctx, and
-// returns the notes Tools would, once: the chat screen shows them as they
-// happen, not at the next turn.
-func (m *Manager) StartedNotes(ctx context.Context) []string {
+// a turn's Tools), then for a note: a server that failed, or tools a
+// server left out, each reported once. It returns as soon as there is one,
+// not when the slowest server has started, so the chat screen shows a
+// failure as it happens: more says that servers are still starting, and
+// that StartedNotes is worth calling again. It returns nil, false when ctx
+// ends.
+func (m *Manager) StartedNotes(ctx context.Context) (notes []string, more bool) {
 	select {
 	case <-m.startedAll:
 	case <-ctx.Done():
-		return nil
+		return nil, false
 	}
-	if !m.waitStarting(ctx) {
-		return nil
+	for {
+		m.mu.Lock()
+		notes = m.notesLocked()
+		starting := slices.ContainsFunc(m.srv, func(s *server) bool { return s.state == Starting })
+		changed := m.changed
+		m.mu.Unlock()
+		if len(notes) > 0 || !starting {
+			return notes, starting
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, false
+		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.notesLocked()
+}
+
+// changedLocked wakes those waiting for a change (StartedNotes).
+func (m *Manager) changedLocked() {
+	close(m.changed)
+	m.changed = make(chan struct{})
 }
 
 func (m *Manager) startAllLocked() {
@@ -226,6 +277,7 @@ func (m *Manager) Tools(ctx context.Context) ([]engine.Tool, []string) {
 	m.startAllLocked()
 	m.mu.Unlock()
 	m.waitStarting(ctx)
+	m.waitRefresh(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.offeredLocked(), m.notesLocked()
@@ -330,22 +382,15 @@ func (m *Manager) Close() {
 // the lock; a start under way is left to find itself stale.
 func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process) {
 	sess, proc := s.session, s.proc
-	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
+	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, "", nil, nil
+	s.stale, s.refresh = false, nil
 	s.gen++
 	if s.state == Starting {
 		s.cancel() // the start sees itself stale and stops what it started
 		close(s.done)
+		m.changedLocked()
 	}
 	return sess, proc
-}
-
-func closeConn(sess *sdk.ClientSession, proc *toolrun.Process) {
-	if sess != nil {
-		go sess.Close() // closing stdin ends a stdio server; Stop waits for it
-	}
-	if proc != nil {
-		proc.Stop()
-	}
 }
 
 // Status is a server's state, for /mcp and muse doctor.
@@ -358,6 +403,11 @@ type Status struct {
 	// Tools are the names its tools are offered under, and Skipped notes on
 	// the tools not offered.
 	Tools, Skipped []string
+	// Instructions are the server's, as they go into the system prompt.
+	Instructions string
+	// Prompts are the usages of its prompts (Prompt.Usage), and Resources
+	// the mentions of its resources.
+	Prompts, Resources []string
 }
 
 // Status returns the servers' states, in the configuration's order.
@@ -365,13 +415,22 @@ func (m *Manager) Status() []Status {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	offered := m.offeredLocked()
+	prompts := m.promptsLocked()
 	out := make([]Status, 0, len(m.srv))
 	for _, s := range m.srv {
-		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Stderr: s.stderr, Skipped: slices.Clone(s.skipped)}
+		st := Status{Name: s.cfg.Name, Type: s.cfg.Type, Where: s.cfg.Where, State: s.state, Err: s.err, Stderr: s.stderr, Skipped: slices.Clone(s.skipped), Instructions: s.instructions}
 		for _, t := range offered {
 			if t.Server == s.cfg.Name {
 				st.Tools = append(st.Tools, t.Def.Name)
 			}
+		}
+		for _, p := range prompts {
+			if p.Server == s.cfg.Name {
+				st.Prompts = append(st.Prompts, p.Usage())
+			}
+		}
+		for _, r := range s.resources {
+			st.Resources = append(st.Resources, "@"+s.cfg.Name+":"+r.URI)
 		}
 		out = append(out, st)
 	}
@@ -385,6 +444,18 @@ func (m *Manager) Names() []string {
 	names := make([]string, len(m.srv))
 	for i, s := range m.srv {
 		names[i] = s.cfg.Name
+	}
+	return names
+}
+
+// ToolNames returns the names the tools of the ready servers are offered
+// under, as --tool-choice and /tool-choice take them.
+func (m *Manager) ToolNames() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var names []string
+	for _, t := range m.offeredLocked() {
+		names = append(names, t.Def.Name)
 	}
 	return names
 }
@@ -431,7 +502,13 @@ func (m *Manager) startLocked(s *server) {
 	gen, cfg, done := s.gen, s.cfg, s.done
 	go func() {
 		defer cancel()
-		sess, proc, tools, listed, err := m.connect(ctx, cfg)
+		tasks := &taskOnly{}
+		sess, proc, tools, listed, err := m.connect(ctx, cfg, m.client(s, gen), tasks)
+		var prompts []*sdk.Prompt
+		var resources []*sdk.Resource
+		if err == nil {
+			prompts, resources = listPrompts(ctx, sess), listResources(ctx, sess)
+		}
 		if err != nil && ctx.Err() != nil {
 			err = fmt.Errorf("did not answer within %s", m.opts.StartTimeout)
 			if proc != nil {
@@ -459,10 +536,16 @@ func (m *Manager) startLocked(s *server) {
 				s.state, s.err, s.stderr = Failed, err.Error(), stderr
 			} else {
 				s.state, s.session, s.proc = Ready, sess, proc
-				s.tools, s.skipped = m.check(tools)
+				s.tasks = tasks
+				s.tools, s.skipped = m.check(tools, tasks)
 				s.skipped = append(listed, s.skipped...)
+				s.instructions, s.prompts, s.resources = instructions(sess), prompts, resources
+				if s.stale {
+					m.refreshLocked(s)
+				}
 			}
 			close(done)
+			m.changedLocked()
 		}
 		m.mu.Unlock()
 		if stale || err != nil {
@@ -492,15 +575,17 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 	}
 	proc := s.proc
 	s.state, s.err, s.stderr, s.noted = Failed, "stopped: "+why, stderr, false
-	s.session, s.proc, s.tools, s.skipped = nil, nil, nil, nil
+	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, "", nil, nil
+	s.stale, s.refresh = false, nil
 	s.gen++
+	m.changedLocked()
 	if proc != nil {
 		go proc.Stop()
 	}
 }
 
 // connect starts or reaches cfg's server, and lists its tools.
-func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
+func (m *Manager) connect(ctx context.Context, cfg Server, client *sdk.Client, tasks *taskOnly) (*sdk.ClientSession, *toolrun.Process, []*sdk.Tool, []string, error) {
 	var t sdk.Transport
 	var proc *toolrun.Process
 	switch {
@@ -510,11 +595,11 @@ func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, 
 			return nil, nil, nil, nil, err
 		}
 	case cfg.Type == TypeHTTP || cfg.Type == TypeSSE:
-		hc := httpClient(m.opts.HTTPClient, cfg)
+		hc := httpClient(m.opts.HTTPClient, cfg, tasks)
 		if cfg.Type == TypeSSE {
-			t = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: maxMessage}
+			t = sseTransport{&sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxEventSize: maxMessage}}
 		} else {
-			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true, MaxEventSize: maxMessage}
+			t = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc, MaxRetries: -1, MaxEventSize: maxMessage}
 		}
 	default:
 		extra := make([]string, 0, len(cfg.Env))
@@ -530,10 +615,8 @@ func (m *Manager) connect(ctx context.Context, cfg Server) (*sdk.ClientSession, 
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		t = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: maxMessage}
+		t = &sdk.IOTransport{Reader: scanned{&taskScan{r: proc.Stdout, t: tasks}, proc.Stdout}, Writer: proc.Stdin, MaxLineLength: maxMessage}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")},
-		&sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, proc, nil, nil, fmt.Errorf("could not start: %w", err)
@@ -555,10 +638,14 @@ func cmpOr(a, b string) string {
 // check keeps the tools that can be offered: a name, and an input schema
 // that is a JSON object of type "object" (or none). It returns notes on the
 // others.
-func (m *Manager) check(tools []*sdk.Tool) (kept []*sdk.Tool, notes []string) {
+func (m *Manager) check(tools []*sdk.Tool, tasks *taskOnly) (kept []*sdk.Tool, notes []string) {
 	for _, t := range tools {
 		if t == nil || strings.TrimSpace(t.Name) == "" {
 			notes = append(notes, "a tool without a name is not offered")
+			continue
+		}
+		if tasks.has(t.Name) {
+			notes = append(notes, fmt.Sprintf("tool %q is not offered: it runs only as a task (execution.taskSupport required), which muse does not run", t.Name))
 			continue
 		}
 		if msg := schemaProblem(t.InputSchema); msg != "" {
@@ -624,7 +711,9 @@ func (m *Manager) caller(s *server, tool string) engine.ToolCaller {
 		}
 		ctx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
 		defer cancel()
-		res, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: input})
+		params := &sdk.CallToolParams{Name: tool, Arguments: input}
+		defer m.track(ctx, params)()
+		res, err := sess.CallTool(ctx, params)
 		switch {
 		case err != nil && ctx.Err() == context.DeadlineExceeded:
 			return engine.ToolOutput{IsError: true, Text: fmt.Sprintf("the MCP server %s did not answer within %s", name, m.opts.CallTimeout)}

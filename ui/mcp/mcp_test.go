@@ -272,7 +272,7 @@ func TestStartedNotes(t *testing.T) {
 		Options{StartTimeout: 5 * time.Second})
 	defer m.Close()
 	got := make(chan []string, 1)
-	go func() { got <- m.StartedNotes(context.Background()) }()
+	go func() { n, _ := m.StartedNotes(context.Background()); got <- n }()
 	m.StartAll()
 	notes := <-got
 	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server nosuch: ") {
@@ -286,7 +286,32 @@ func TestStartedNotes(t *testing.T) {
 	defer idle.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if notes := idle.StartedNotes(ctx); notes != nil {
-		t.Errorf("notes %q before any start", notes)
+	if notes, more := idle.StartedNotes(ctx); notes != nil || more {
+		t.Errorf("notes %q (more %t) before any start", notes, more)
+	}
+}
+
+// A server that fails at once is reported at once, while another is still
+// starting (it never answers, and its time limit is an hour): StartedNotes
+// says more are coming, and reports the slow one when it is stopped.
+func TestStartedNotesReportsAFailureAsItHappens(t *testing.T) {
+	m := New([]Server{helper(t, "slow", "hang"), {Name: "nosuch", Type: TypeStdio, Command: "/nonexistent/muse-mcp-server"}},
+		Options{StartTimeout: time.Hour})
+	defer m.Close()
+	m.StartAll()
+	notes, more := m.StartedNotes(context.Background())
+	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server nosuch: ") || !more {
+		t.Fatalf("notes %q, more %v; want nosuch's failure, with slow still starting", notes, more)
+	}
+	if st := m.Status()[0]; st.State != Starting {
+		t.Fatalf("slow is %s", st.State)
+	}
+	got := make(chan bool)
+	go func() { _, more := m.StartedNotes(context.Background()); got <- more }()
+	if err := m.Stop("slow"); err != nil {
+		t.Fatal(err)
+	}
+	if more := <-got; more {
+		t.Errorf("more after the last start ended")
 	}
 }

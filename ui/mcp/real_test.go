@@ -51,3 +51,36 @@ func TestRealFilesystemServer(t *testing.T) {
 		t.Errorf("read outside = %+v", out)
 	}
 }
+
+// TestRealMemoryServer runs the public reference server
+// @modelcontextprotocol/server-memory (MUSE_MCP_MEMORY, from
+// .ci/mcp-servers), its file in a temporary folder given through its
+// entry's env: an entity it is told of is in the graph it reads back, and
+// its structured content is kept once with its text. It skips without the
+// server, except under CI, where it fails.
+func TestRealMemoryServer(t *testing.T) {
+	cmd := os.Getenv("MUSE_MCP_MEMORY")
+	if cmd == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("MUSE_MCP_MEMORY is not set: CI must source .ci/mcp-servers before the tests")
+		}
+		t.Skip("MUSE_MCP_MEMORY is not set (source .ci/mcp-servers to run this)")
+	}
+	file := filepath.Join(t.TempDir(), "memory.jsonl")
+	m := New([]Server{{Name: "mem", Type: TypeStdio, Command: cmd, Env: map[string]string{"MEMORY_FILE_PATH": file}, Vars: []string{"MEMORY_FILE_PATH"}}}, Options{})
+	defer m.Close()
+	got := tools(t, m)
+	if got["mem__create_entities"] == nil || got["mem__read_graph"] == nil {
+		t.Fatalf("tools %v", keys(got))
+	}
+	if out := got["mem__create_entities"](`{"entities":[{"name":"Ann","entityType":"person","observations":["likes Go"]}]}`); strings.HasPrefix(out, "error:") {
+		t.Fatalf("create = %q", out)
+	}
+	out := got["mem__read_graph"](`{}`)
+	if !strings.Contains(out, "likes Go") || strings.Count(out, "likes Go") != 1 {
+		t.Errorf("graph = %q", out)
+	}
+	if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data), "likes Go") {
+		t.Errorf("the server's file: %q, %v", data, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	_ "image/gif" // the sizes of the images of results
 	_ "image/jpeg"
 	_ "image/png"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -22,16 +23,18 @@ import (
 // Convert turns a tool call's result into the engine's: text as text (cut
 // at maxOutput bytes, with a note), images of the types the API takes
 // whose bytes are of that type as images (at most maxImageBytes in all;
-// each also named in the text), resources as links, other
-// content as a note, structured content as JSON text when there is no
-// other, and the server's error flag as IsError.
+// each also named in the text), audio (at most maxMessage bytes in all)
+// to be saved beside the session, resources as links, other content as a
+// note, structured content as JSON text after the other text (unless a
+// text part is that JSON already), and the server's error flag as IsError.
 func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 	if res == nil {
 		return engine.ToolOutput{IsError: true, Text: "the server sent no result"}
 	}
 	var parts []string
 	var images []engine.ToolImage
-	imageBytes := 0
+	var audio []engine.ToolFile
+	imageBytes, audioBytes := 0, 0
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
@@ -58,7 +61,13 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 				parts = append(parts, fmt.Sprintf("[image: %s, %s]", c.MIMEType, size(len(c.Data))))
 			}
 		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio of type %q, %s, which cannot be sent on]", c.MIMEType, size(len(c.Data))))
+			if audioBytes+len(c.Data) > maxMessage {
+				parts = append(parts, fmt.Sprintf("[audio of type %q, %s, left out: the audio of one result is limited to %s]", c.MIMEType, size(len(c.Data)), size(maxMessage)))
+				break
+			}
+			audioBytes += len(c.Data)
+			audio = append(audio, engine.ToolFile{MediaType: c.MIMEType, Data: c.Data})
+			parts = append(parts, fmt.Sprintf("[audio %d: %s, %s, saved beside the session (not sent: the model takes no audio)]", len(audio), c.MIMEType, size(len(c.Data))))
 		case *sdk.ResourceLink:
 			parts = append(parts, link(c.Name, c.URI, c.Description))
 		case *sdk.EmbeddedResource:
@@ -74,12 +83,32 @@ func Convert(res *sdk.CallToolResult, maxOutput int) engine.ToolOutput {
 			parts = append(parts, "[content of a kind muse does not know]")
 		}
 	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && !saysJSON(parts, b) {
+			if len(parts) > 0 {
+				parts = append(parts, "structured content:")
+			}
 			parts = append(parts, string(b))
 		}
 	}
-	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Images: images, IsError: res.IsError}
+	return engine.ToolOutput{Text: cut(strings.Join(parts, "\n"), maxOutput), Images: images, Audio: audio, IsError: res.IsError}
+}
+
+// saysJSON reports whether one of the text parts is the JSON value b
+// already, as servers write structured content for clients that read only
+// text (the MCP specification asks them to).
+func saysJSON(parts []string, b []byte) bool {
+	var want any
+	if json.Unmarshal(b, &want) != nil {
+		return false
+	}
+	for _, p := range parts {
+		var got any
+		if json.Unmarshal([]byte(p), &got) == nil && reflect.DeepEqual(got, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // link writes a resource link as a markdown link, with its description.

@@ -86,7 +86,8 @@ func outline(n *html.Node) string {
 func TestPageStructure(t *testing.T) {
 	f := newFixture(t)
 	page := render(t, f.sess, Options{Files: f.store})
-	out := strings.ReplaceAll(outline(parse(t, page)), f.sess.ID, "SESSION-ID")
+	// The id is replaced before the outline, which cuts long text.
+	out := outline(parse(t, strings.ReplaceAll(page, f.sess.ID, "SESSION-ID")))
 	golden.RequireEqual(t, []byte(out))
 }
 

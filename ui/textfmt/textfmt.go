@@ -9,9 +9,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 )
 
 // Plural counts n things: "1 message", "2 messages", "3 matches".
@@ -48,14 +50,17 @@ func PrettyJSON(raw json.RawMessage) string {
 }
 
 // TruncateRunes keeps the first n runes of s, marking a cut with "…". It
-// reads no further than the cut.
+// cuts between grapheme clusters, keeping fewer runes rather than part of
+// one (👨‍👩‍👧 is five), and reads no further than the cut.
 func TruncateRunes(s string, n int) string {
-	runes := 0
-	for i := range s {
-		if runes == n {
-			return s[:i] + "…"
+	runes, end := 0, 0
+	for rest := s; rest != ""; {
+		c, r, _, _ := uniseg.FirstGraphemeClusterInString(rest, -1)
+		k := utf8.RuneCountInString(c)
+		if runes+k > n {
+			return s[:end] + "…"
 		}
-		runes++
+		runes, end, rest = runes+k, end+len(c), r
 	}
 	return s
 }

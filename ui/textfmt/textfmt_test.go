@@ -97,6 +97,8 @@ func TestTruncateRunes(t *testing.T) {
 		{"héllo wörld", 5, "héllo…"},
 		{"", 0, ""},
 		{"x", 0, "…"},
+		{"ab👨‍👩‍👧", 4, "ab…"}, // the family is five runes: it goes whole
+		{"n\u0303o", 1, "…"},
 	} {
 		if got := TruncateRunes(tc.in, tc.n); got != tc.want {
 			t.Errorf("TruncateRunes(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
@@ -151,5 +153,19 @@ func TestFitPath(t *testing.T) {
 	}
 	if got := FitPath("x.png", 3); got != "x.png" {
 		t.Errorf("a bare name: %q", got)
+	}
+}
+
+// TruncateWidth cuts between clusters.
+func TestTruncateByCluster(t *testing.T) {
+	for _, c := range []string{"👍🏽", "🇫🇷", "👨‍👩‍👧", "n\u0303"} {
+		s := strings.Repeat(c, 10)
+		got := TruncateWidth(s, 5)
+		if !strings.HasSuffix(got, "…") || strings.TrimSuffix(got, "…") != strings.Repeat(c, len(strings.TrimSuffix(got, "…"))/len(c)) {
+			t.Errorf("%q cut to %q", s, got)
+		}
+		if Width(got) > 5 {
+			t.Errorf("%q is wider than 5", got)
+		}
 	}
 }

@@ -1,21 +1,36 @@
 package textfmt
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
+)
+
+// Width is how many columns s takes on the screen, escape sequences aside:
+// the one measure muse draws with. It counts by grapheme cluster, as the
+// terminals muse is tested in (and x/vt, the tests' emulator) draw: 👍🏽,
+// 🇫🇷 and 👨‍👩‍👧 take 2 columns, a letter with its combining accent 1.
+// It is lipgloss.Width's measure, so what lipgloss pads and aligns agrees.
+func Width(s string) int { return ansi.StringWidth(s) }
 
 // TruncateWidth cuts s, plain text, to width columns, ending it with "…"
-// when cut.
+// when cut. It cuts between grapheme clusters, never inside one.
 func TruncateWidth(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= width {
+	if Width(s) <= width {
 		return s
 	}
-	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > width {
-		r = r[:len(r)-1]
+	end, w := 0, 0
+	for rest := s; rest != ""; {
+		c, r, _, _ := uniseg.FirstGraphemeClusterInString(rest, -1)
+		cw := Width(c)
+		if w+cw+1 > width {
+			break
+		}
+		end, w, rest = end+len(c), w+cw, r
 	}
-	return string(r) + "…"
+	return s[:end] + "…"
 }
 
 // WrapWords joins words two spaces apart on lines of width, at most
@@ -28,7 +43,7 @@ func WrapWords(words []string, width, maxLines int) []string {
 		if cur != "" {
 			next = cur + "  " + w
 		}
-		if lipgloss.Width(next) <= width {
+		if Width(next) <= width {
 			cur = next
 			continue
 		}

@@ -105,9 +105,21 @@ type Profile struct {
 	// AllowInsecureHTTP lets a credential go over plain http:// to a host
 	// that is not this machine.
 	AllowInsecureHTTP *bool
+	// Sync is "auto" when muse syncs in the background (muse sync), else
+	// "manual" or "".
+	Sync string
+	// SyncImages is false when images and attachments stay on this
+	// machine.
+	SyncImages *bool
+	// SyncKeyCmd prints the sync key (an age identity) when MUSE_SYNC_KEY
+	// is not set.
+	SyncKeyCmd string
 	// MCPExpandEnv is true when an mcpServers file from outside the user's
 	// configuration folder may expand ${VAR} from muse's environment.
 	MCPExpandEnv *bool
+	// MCPRoots is true when the MCP servers are offered the working
+	// directory as a root (roots/list); off by default.
+	MCPRoots *bool
 
 	// ToolTimeout bounds how long a tool's command may run; 0 when unset.
 	ToolTimeout time.Duration

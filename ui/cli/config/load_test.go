@@ -54,6 +54,9 @@ watermark = false
 user_id = "u-1"
 theme = "dark"
 notify = "osc9"
+sync = "auto"
+sync_images = false
+sync_key_cmd = "pass show muse/sync"
 max_tool_rounds = 5
 context_window = 200000
 price_input = 3
@@ -73,6 +76,7 @@ image_quality = "high"
 image_background = "opaque"
 image_output_format = "webp"
 mcp_expand_env = true
+mcp_roots = true
 tool_timeout = "1m30s"
 credential_timeout = "45s"
 request_timeout = "20m"
@@ -165,7 +169,11 @@ func TestLoadFull(t *testing.T) {
 		AutoCompact:         b(true),
 		Mouse:               b(true),
 		MCPExpandEnv:        b(true),
+		MCPRoots:            b(true),
 		AllowInsecureHTTP:   b(false),
+		Sync:                "auto",
+		SyncImages:          b(false),
+		SyncKeyCmd:          "pass show muse/sync",
 		Effort:              "high",
 		ImageBaseURL:        "https://img.example.com",
 		ImageAPI:            "openai",
@@ -193,9 +201,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 68, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 72, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 74, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 78, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

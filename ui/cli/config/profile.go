@@ -55,11 +55,15 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"auto_compact":           flag(func(p *Profile) **bool { return &p.AutoCompact }),
 	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
 	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
+	"mcp_roots":              flag(func(p *Profile) **bool { return &p.MCPRoots }),
 	"allow_insecure_http":    flag(func(p *Profile) **bool { return &p.AllowInsecureHTTP }),
 	"tool_timeout":           timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
 	"credential_timeout":     timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
 	"request_timeout":        timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
 	"stall_timeout":          timeout(func(p *Profile) *time.Duration { return &p.StallTimeout }, MaxRequestTimeout),
+	"sync":                   text(func(p *Profile) *string { return &p.Sync }, syncMode),
+	"sync_images":            flag(func(p *Profile) **bool { return &p.SyncImages }),
+	"sync_key_cmd":           text(func(p *Profile) *string { return &p.SyncKeyCmd }, shellCommand),
 	"stop_sequences":         stopSequences,
 	"keys":                   func(p *Profile, v value) { p.Keys = v.keys() },
 	"tools":                  func(p *Profile, v value) { p.Tools = v.tools() },
@@ -287,6 +291,18 @@ var NotifyModes = []string{"off", "bell", "osc9", "osc777"}
 func notify(s string) string {
 	if !slices.Contains(NotifyModes, s) {
 		return "must be one of " + strings.Join(NotifyModes, ", ") + ", got " + quote(s)
+	}
+	return ""
+}
+
+// SyncModes are the values of sync: "auto" syncs in the background,
+// "manual" only when muse sync is run.
+var SyncModes = []string{"auto", "manual"}
+
+// syncMode checks a sync setting.
+func syncMode(s string) string {
+	if !slices.Contains(SyncModes, s) {
+		return "must be one of " + strings.Join(SyncModes, ", ") + ", got " + quote(s)
 	}
 	return ""
 }

@@ -46,6 +46,8 @@ func Show(p *Profile, w io.Writer) {
 		{"negative_prompt", p.NegativePrompt},
 		{"thinking", p.Thinking},
 		{"effort", p.Effort},
+		{"sync", p.Sync},
+		{"sync_key_cmd", p.SyncKeyCmd},
 	} {
 		if s.v != "" {
 			showLine(w, s.k, strconv.Quote(s.v))
@@ -84,7 +86,7 @@ func Show(p *Profile, w io.Writer) {
 	for _, s := range []struct {
 		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"auto_compact", p.AutoCompact}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"allow_insecure_http", p.AllowInsecureHTTP}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"auto_compact", p.AutoCompact}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}, {"allow_insecure_http", p.AllowInsecureHTTP}, {"sync_images", p.SyncImages}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}

@@ -148,11 +148,22 @@ max_tool_rounds = 20
 # environment only with --mcp-expand-env, or with this.
 #mcp_expand_env = true
 
+# MCP servers may ask which folders they are to work in (roots). muse offers
+# none unless this is set: then the working directory is the one root.
+#mcp_roots = true
+
 # When a reply or image that took 5 seconds or more is ready while the
 # terminal is out of focus: "bell" rings the bell, "osc9" (iTerm2, kitty,
 # WezTerm, foot, Windows Terminal) or "osc777" (VTE terminals such as
 # GNOME Terminal, and urxvt) sends a desktop notification. Default "off".
 #notify = "bell"
+
+# muse sync (muse sync init REMOTE first): "auto" syncs in the background at
+# start, after each reply and on quit. The key comes from MUSE_SYNC_KEY, else
+# from this command. sync_images = false keeps images and attachments here.
+#sync = "auto"
+#sync_key_cmd = "pass show muse/sync-key"
+#sync_images = false
 
 # Key bindings: action = list of keys. Actions: send newline cancel quit
 # exit suspend pageup pagedown halfup halfdown top bottom help editor

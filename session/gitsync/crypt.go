@@ -1,0 +1,89 @@
+package gitsync
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"filippo.io/age"
+)
+
+// keyCheck is the text key.age holds, encrypted to the identity: a machine
+// whose identity does not open it is refused before it writes anything.
+const keyCheck = "muse sync v1 key check\n"
+
+// ErrWrongKey means the identity does not open the remote's data.
+var ErrWrongKey = errors.New("this key does not open the remote's data: it was set up with another key (muse sync key, on a machine that syncs, prints the right one)")
+
+// NewIdentity makes a new identity, for the first machine.
+func NewIdentity() (string, error) {
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		return "", fmt.Errorf("make a sync key: %w", err)
+	}
+	return id.String(), nil
+}
+
+// parseIdentity reads an age identity (AGE-SECRET-KEY-1...). The error
+// never holds the text.
+func parseIdentity(s string) (*age.X25519Identity, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("no sync key on this machine: set MUSE_SYNC_KEY, or sync_key_cmd in the profile (muse sync key prints it on a machine that syncs)")
+	}
+	id, err := age.ParseX25519Identity(strings.TrimSpace(s))
+	if err != nil {
+		return nil, errors.New("the sync key is not an age identity: it starts with AGE-SECRET-KEY-1 (muse sync key prints it)")
+	}
+	return id, nil
+}
+
+// encrypt encrypts data to the identity's recipient.
+func encrypt(id *age.X25519Identity, data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := age.Encrypt(&buf, id.Recipient())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decrypt authenticates and decrypts data whole, refusing more than max
+// bytes of plain text.
+func decrypt(id *age.X25519Identity, data []byte, max int64) ([]byte, error) {
+	r, err := age.Decrypt(bytes.NewReader(data), id)
+	if err != nil {
+		var nm *age.NoIdentityMatchError
+		if errors.As(err, &nm) {
+			return nil, ErrWrongKey
+		}
+		return nil, err
+	}
+	out, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(out)) > max {
+		return nil, fmt.Errorf("more than %d MiB", max>>20)
+	}
+	return out, nil
+}
+
+// checkKey reports whether the identity opens key.age's ciphertext.
+func checkKey(id *age.X25519Identity, data []byte) error {
+	plain, err := decrypt(id, data, 1<<10)
+	if errors.Is(err, ErrWrongKey) {
+		return ErrWrongKey
+	}
+	if err != nil || string(plain) != keyCheck {
+		return errors.New("the remote's key check (muse-sync/v1/key.age) is damaged: it cannot be opened")
+	}
+	return nil
+}

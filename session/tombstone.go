@@ -1,0 +1,142 @@
+package session
+
+// A deleted session stays deleted on every machine: Delete leaves a
+// tombstone, <id>.deleted, in the store's directory, which syncs with the
+// journals. A journal or conflict copy of the session that arrives later
+// (from a machine that had not seen the delete) is removed by the next
+// catch-up, unless it holds a record written after the delete: an edit
+// made on a machine that had not seen it. That session is kept, its
+// tombstone removed, and a note says so: delete it again if you mean to.
+//
+// A tombstone is kept for tombLife (180 days) after the delete; a copy
+// older than the delete that arrives later than that comes back.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"muse/session/internal/fileio"
+)
+
+// tombExt is the file name extension of a tombstone.
+const tombExt = ".deleted"
+
+// tombLife is how long a tombstone is kept.
+const tombLife = 180 * 24 * time.Hour
+
+// tomb is the content of a tombstone.
+type tomb struct {
+	Type string    `json:"type"`
+	ID   string    `json:"id"`
+	Time time.Time `json:"time"`
+	M    string    `json:"m,omitempty"`
+}
+
+// tombPath returns the tombstone of the session id.
+func (s *Store) tombPath(id string) string { return filepath.Join(s.dir, id+tombExt) }
+
+// writeTomb writes the tombstone of the session id, deleted at t.
+func (s *Store) writeTomb(id string, t time.Time) error {
+	data, err := json.Marshal(tomb{Type: "deleted", ID: id, Time: t, M: s.machine})
+	if err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(s.tombPath(id), append(data, '\n'))
+}
+
+// tombOf returns the time the session id was deleted, if it has a
+// tombstone.
+func (s *Store) tombOf(id string) (time.Time, bool) {
+	f, err := os.OpenFile(s.tombPath(id), fileio.NoFollow(os.O_RDONLY), 0)
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 4<<10))
+	var t tomb
+	if err != nil || json.Unmarshal(data, &t) != nil || t.Time.IsZero() {
+		return time.Time{}, false
+	}
+	return t.Time, true
+}
+
+// lastRecord returns the time of the newest record of the journal at
+// path.
+func lastRecord(path string) (time.Time, error) {
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer f.Close()
+	_, size, err := replayStats(f, "x", true)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return size.last, nil
+}
+
+// applyTomb keeps the session id deleted: its journal, if one arrived, is
+// removed, unless it was changed after the delete. A tombstone older than
+// tombLife is removed.
+func (s *Store) applyTomb(id string) []Note {
+	fi, err := os.Lstat(s.path(id))
+	if err != nil || !fi.Mode().IsRegular() {
+		// The usual case, settled with a stat or two: what is old
+		// enough by its file's time is read, and removed when expired.
+		if tfi, err := os.Lstat(s.tombPath(id)); err == nil && s.clock().Sub(tfi.ModTime()) > tombLife {
+			if t, ok := s.tombOf(id); ok && s.clock().Sub(t) > tombLife {
+				_ = os.Remove(s.tombPath(id))
+			}
+		}
+		return nil
+	}
+	t, ok := s.tombOf(id)
+	if !ok {
+		return nil
+	}
+	unlock, err := s.Lock(id)
+	if err != nil {
+		return nil // open in a muse: settled by a later catch-up
+	}
+	defer unlock()
+	last, err := lastRecord(s.path(id))
+	if err == nil && last.After(t) {
+		_ = os.Remove(s.tombPath(id))
+		return []Note{{File: id + journalExt, Session: id, Text: fmt.Sprintf("kept: it was deleted at %s, but changed afterwards on a machine that had not seen the delete; delete it again if you mean to", t.Format(time.RFC3339))}}
+	}
+	if err := s.removeSession(id); err != nil {
+		return []Note{{Session: id, Text: "deleted elsewhere, but could not be removed here: " + err.Error()}}
+	}
+	return nil
+}
+
+// copyOfDeleted settles the conflict copy name of the deleted session id,
+// deleted at t: removed, unless changed after the delete, when it becomes
+// the session's journal again.
+func (s *Store) copyOfDeleted(id, name string, t time.Time) []Note {
+	path := filepath.Join(s.dir, name)
+	last, err := lastRecord(path)
+	if err != nil || !last.After(t) {
+		if err == nil || errors.Is(err, ErrDamaged) {
+			_ = os.Remove(path)
+		}
+		return nil
+	}
+	data, err := readRegular(path)
+	if err == nil {
+		err = fileio.WriteNew(s.path(id), data)
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return []Note{s.leave(id, name, "it was changed after its session was deleted, and could not be restored: "+err.Error())}
+	}
+	_ = os.Remove(path)
+	_ = os.Remove(s.tombPath(id))
+	s.changed(id)
+	return []Note{{File: id + journalExt, Session: id, Text: fmt.Sprintf("kept: it was deleted at %s, but changed afterwards on a machine that had not seen the delete; delete it again if you mean to", t.Format(time.RFC3339))}}
+}

@@ -1,0 +1,120 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// everythingConfig writes an mcpServers file with the reference server
+// @modelcontextprotocol/server-everything (MUSE_MCP_EVERYTHING, from
+// .ci/mcp-servers) as "ev", over stdio, and returns its path. The test
+// skips without the server, except under CI, where it fails.
+func everythingConfig(t *testing.T) string {
+	t.Helper()
+	cmd := os.Getenv("MUSE_MCP_EVERYTHING")
+	if cmd == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("MUSE_MCP_EVERYTHING is not set: CI must source .ci/mcp-servers before the tests")
+		}
+		t.Skip("MUSE_MCP_EVERYTHING is not set (source .ci/mcp-servers to run this)")
+	}
+	config := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(config, []byte(`{"mcpServers": {"ev": {"command": "`+cmd+`", "args": ["stdio"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return config
+}
+
+// A prompt of the everything server used as /ev:…: Tab completes its name,
+// then its argument; enter gets the prompt with the argument typed and
+// sends its text, which the demo model answers; /mcp lists the prompts.
+func TestMCPPromptAsSlashCommand(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 110, 30, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	tm.typ("/mcp\r")
+	tm.waitFor("/ev:args-prompt city=… [state=…]")
+	tm.typ("/ev:args\t")
+	tm.waitUntil("the prompt's name completed", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "/ev:args-prompt")
+	})
+	tm.typ("\t")
+	tm.waitUntil("its argument completed", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), "/ev:args-prompt city=")
+	})
+	tm.typ("Boston\r")
+	tm.waitUntil("the prompt's text sent and answered", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "muse · What's weather in Boston?") && strings.Contains(statusLine(s), "· stop ")
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}
+
+// The everything server's form (elicitation/create) in the chat screen: its
+// tool asks for input; the form shows its fields with their defaults; an
+// empty required name is refused in the form, with why, and nothing is
+// sent; typed, enter sends it, and the server's result echoes it.
+func TestMCPElicitationFormAnswered(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 120, 44, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	tm.typ("/tool-choice ev__trigger-elicitation-request\r")
+	tm.waitFor("tool_choice ev__trigger-elicitation-request")
+	tm.typ("fill the form\r")
+	tm.waitFor("run tool ev__trigger-elicitation-request of MCP server ev?")
+	tm.typ("y")
+	tm.waitFor("MCP server ev asks: Please provide inputs for the following fields:")
+	tm.waitFor("It was a dark and stormy night.")
+	tm.typ("\r") // the name is required
+	tm.waitFor("String is required")
+	tm.typ("Ann Lee\r")
+	tm.waitUntil("the form's answer in the tool's result, and the reply", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "Name: Ann Lee") && strings.Contains(s, "The tool returned: ") && !busy(statusLine(s))
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}
+
+// A resource of the everything server attached with @: Tab completes its
+// mention from its start, enter reads it from the server and sends it as
+// an attachment, and the demo model sees the document by its name.
+func TestMCPResourceAttachedWithAt(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 120, 36, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	// Typed key by key and completed with tab: the user's own choice, sent
+	// with one enter (a paste would wait as a chip).
+	typed := ""
+	for _, k := range strings.Split("see @ev:demo://resource/static/document/archi", "") {
+		tm.typ(k)
+		typed += k
+		want := "› " + strings.TrimRight(typed, " ")
+		tm.waitUntil("the key "+k, waitDeadline, func(s string) bool { return strings.HasPrefix(inputLine(s), want) })
+	}
+	tm.typ("\t")
+	tm.waitUntil("the mention completed", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), "@ev:demo://resource/static/document/architecture.md")
+	})
+	tm.typ("\r")
+	tm.waitUntil("the document sent and seen", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "I see @ev:demo://resource/static/document/architecture.md") && !busy(statusLine(s))
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

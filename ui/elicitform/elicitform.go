@@ -1,0 +1,210 @@
+// Package elicitform is the chat screen's form for an MCP server's request
+// for input (elicitation/create): one line per field, the focused one with
+// its description and choices, and the keys that answer. Enter checks the
+// answer against the server's schema (mcp.Elicitation.Accept) and sends
+// it, or shows what is wrong and keeps the form; esc declines. It does no
+// I/O: answering only hands the result to the waiting server's goroutine.
+package elicitform
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"muse/theme"
+	"muse/ui/mcp"
+	"muse/ui/textfmt"
+)
+
+// KeyMap holds the form's keys.
+type KeyMap struct {
+	Next, Prev, Send, Decline key.Binding
+}
+
+// DefaultKeyMap returns the form's keys: tab and ↓ move on, shift+tab and
+// ↑ back, enter sends, esc declines.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Next:    key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous")),
+		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Decline: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "decline")),
+	}
+}
+
+// Model is the form of one request; the zero Model is no form.
+type Model struct {
+	e      *mcp.Elicitation
+	inputs []textinput.Model
+	focus  int
+	err    string
+	width  int
+	keys   KeyMap
+	th     *theme.Theme
+}
+
+// New returns the form of e, each field holding its default.
+func New(e *mcp.Elicitation, th *theme.Theme, keys KeyMap) Model {
+	m := Model{e: e, keys: keys, th: th}
+	for i, f := range e.Fields {
+		in := textinput.New()
+		in.Prompt = ""
+		in.CharLimit = 4096
+		in.SetValue(f.Default)
+		if i == 0 {
+			in.Focus()
+		}
+		m.inputs = append(m.inputs, in)
+	}
+	return m
+}
+
+// Active reports whether the form is open.
+func (m Model) Active() bool { return m.e != nil }
+
+// Elicitation is the request the form answers.
+func (m Model) Elicitation() *mcp.Elicitation { return m.e }
+
+// KeyMap returns the form's keys, for the help line.
+func (m Model) KeyMap() KeyMap { return m.keys }
+
+// SetSize sets the width the form takes.
+func (m Model) SetSize(width int) Model {
+	m.width = width
+	for i := range m.inputs {
+		m.inputs[i].Width = max(width-m.labelWidth()-8, 8)
+	}
+	return m
+}
+
+// Update handles a key; the form closes (Active false) once answered.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if m.e == nil {
+		return m, nil
+	}
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		if len(m.inputs) > 0 {
+			m.inputs[m.focus], cmd = m.inputs[m.focus].Update(msg)
+		}
+		return m, cmd
+	}
+	switch {
+	case key.Matches(k, m.keys.Decline):
+		m.e.Decline()
+		return Model{}, nil
+	case key.Matches(k, m.keys.Send):
+		typed := map[string]string{}
+		for i, f := range m.e.Fields {
+			typed[f.Name] = m.inputs[i].Value()
+		}
+		if err := m.e.Accept(typed); err != nil {
+			m.err = err.Error()
+			return m, nil
+		}
+		return Model{}, nil
+	case key.Matches(k, m.keys.Next):
+		return m.move(1), nil
+	case key.Matches(k, m.keys.Prev):
+		return m.move(-1), nil
+	}
+	if len(m.inputs) == 0 {
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.inputs[m.focus], cmd = m.inputs[m.focus].Update(msg)
+	m.err = ""
+	return m, cmd
+}
+
+func (m Model) move(d int) Model {
+	if len(m.inputs) == 0 {
+		return m
+	}
+	m.inputs = append([]textinput.Model(nil), m.inputs...) // copies share none
+	m.inputs[m.focus].Blur()
+	m.focus = (m.focus + d + len(m.inputs)) % len(m.inputs)
+	m.inputs[m.focus].Focus()
+	return m
+}
+
+func (m Model) labelWidth() int {
+	w := 0
+	if m.e == nil {
+		return 0
+	}
+	for _, f := range m.e.Fields {
+		w = max(w, lipgloss.Width(label(f)))
+	}
+	return min(w, 32)
+}
+
+func label(f mcp.Field) string {
+	l := f.Title
+	if l == "" {
+		l = f.Name
+	}
+	if f.Required {
+		l += "*"
+	}
+	return l
+}
+
+// View draws the form in a box as wide as SetSize said.
+func (m Model) View() string {
+	if m.e == nil || m.width <= 0 {
+		return ""
+	}
+	st := m.th.Styles
+	inner := max(m.width-4, 8)
+	lw := m.labelWidth()
+	lines := []string{st.ToolTitle.Render(textfmt.TruncateWidth("MCP server "+m.e.Server+" asks: "+firstLine(m.e.Message), inner))}
+	for i, f := range m.e.Fields {
+		mark := "  "
+		if i == m.focus {
+			mark = "› "
+		}
+		l := textfmt.TruncateWidth(label(f), lw)
+		lines = append(lines, mark+l+strings.Repeat(" ", max(lw-lipgloss.Width(l), 0))+"  "+m.inputs[i].View())
+		if i != m.focus {
+			continue
+		}
+		if about := about(f); about != "" {
+			lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth("    "+about, inner)))
+		}
+	}
+	if m.err != "" {
+		lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(m.err, inner)))
+	}
+	lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth("enter sends · tab next field · esc declines", inner)))
+	return st.ToolBox.Width(max(m.width-2, 12)).Render(strings.Join(lines, "\n"))
+}
+
+// about is the focused field's help: its description, its choices, its
+// format.
+func about(f mcp.Field) string {
+	var parts []string
+	if f.Description != "" {
+		parts = append(parts, f.Description)
+	}
+	switch {
+	case len(f.Labels) > 0 && f.Type == "array":
+		parts = append(parts, "some of: "+strings.Join(f.Labels, ", "))
+	case len(f.Labels) > 0:
+		parts = append(parts, "one of: "+strings.Join(f.Labels, ", "))
+	case f.Type == "boolean":
+		parts = append(parts, "yes or no")
+	case f.Format != "":
+		parts = append(parts, f.Format)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
