@@ -17,6 +17,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/input"
+	"muse/ui/keyline"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -100,7 +101,8 @@ func (m Model) helpView() string {
 	if hint := m.input.Hint(); len(hint) > 0 {
 		return st.Accent.Render(strings.Join(m.input.Hint(), "\n"))
 	}
-	return m.w.help.View(m.keys)
+	// Narrow, keys drop from the middle: "? help" stays.
+	return m.w.help.ShortHelpView(keyline.Fit(m.w.help, m.keys.ShortHelp(), m.width))
 }
 
 // helpLines are the lines of the ? overlay: every key and every command,
