@@ -195,14 +195,12 @@ type Model struct {
 
 	// The turn in flight (turnSeq numbers turns and image turns); the
 	// engine's reports while a tool call waits; the input put aside while a
-	// tool result is typed; the image turn in flight; the tools the user
-	// allowed for the session.
-	turn       *turnRun
-	turnSeq    int
-	waitCh     <-chan turnItem
-	draft      string
-	imaging    *imageJob
-	toolAlways map[string]bool
+	// tool result is typed; the image turn in flight.
+	turn    *turnRun
+	turnSeq int
+	waitCh  <-chan turnItem
+	draft   string
+	imaging *imageJob
 
 	// pending are the attachments sent with the next prompt; attaching
 	// counts the attachments being prepared.
@@ -361,7 +359,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.tree = s.Tree()
 	m = m.stopEdit().refreshBranches()
 	m.sel = selection{}
-	m.toolAlways = nil // "a always" holds for the session it was given in
+	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	m.input = m.input.EndRecall()
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()

@@ -441,9 +441,9 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 func TestAlwaysHoldsForItsSession(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.toolAlways = map[string]bool{"get_time": true}
+	m.approve = m.approve.Allow("get_time")
 	m, _ = m.clear()
-	if m.toolAlways["get_time"] {
+	if m.approve.Always("get_time") {
 		t.Error("a new session still runs get_time without asking")
 	}
 }

@@ -375,7 +375,7 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 		a.answer <- engine.Approval{Stop: true} // buffered: never blocks
 		return m, waitTurn(t.id, ch)
 	}
-	if a.hasCommand && m.toolAlways[a.call.Name] {
+	if a.hasCommand && m.approve.Always(a.call.Name) {
 		a.answer <- engine.Approval{Run: true, Always: true}
 		return m, waitTurn(t.id, ch)
 	}
@@ -411,10 +411,7 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 		m.draft = ""
 	}
 	if ap.Always {
-		if m.toolAlways == nil {
-			m.toolAlways = map[string]bool{}
-		}
-		m.toolAlways[a.call.Name] = true
+		m.approve = m.approve.Allow(a.call.Name)
 	}
 	if ap.Run {
 		t.running = a.call.Name

@@ -64,6 +64,9 @@ type Model struct {
 	// declining is set once n was pressed: the input takes the reason.
 	declining bool
 	all       bool
+	// always are the tools allowed with "a" for the session; a copy
+	// made anew at each change, as the model is copied by value.
+	always map[string]bool
 }
 
 // New returns the box, closed, in the ask mode.
@@ -104,6 +107,26 @@ func (m Model) Decline() Model {
 
 // Declining says whether the reason of a no is being typed.
 func (m Model) Declining() bool { return m.call != nil && m.declining }
+
+// Always says whether the tool name was allowed with "a" this session.
+func (m Model) Always(name string) bool { return m.always[name] }
+
+// Allow allows the tool name for the rest of the session ("a always").
+func (m Model) Allow(name string) Model {
+	always := make(map[string]bool, len(m.always)+1)
+	for k, v := range m.always {
+		always[k] = v
+	}
+	always[name] = true
+	m.always = always
+	return m
+}
+
+// Forget forgets the tools allowed: another session asks again.
+func (m Model) Forget() Model {
+	m.always = nil
+	return m
+}
 
 // All says whether every call of a tool with a command runs unasked.
 func (m Model) All() bool { return m.all }

@@ -106,6 +106,16 @@ func TestMode(t *testing.T) {
 	}
 }
 
+// "a always" holds until forgotten, and a copy of the box made before
+// is not changed by it.
+func TestAlways(t *testing.T) {
+	before := box(t)
+	m := before.Allow("x")
+	if !m.Always("x") || m.Always("y") || before.Always("x") || m.Forget().Always("x") {
+		t.Error("always is wrong")
+	}
+}
+
 func TestShellQuote(t *testing.T) {
 	if q := ShellQuote([]string{"echo", "a b", "it's", "", "it's $X"}); q != `echo "a b" "it's" "" 'it'\''s $X'` {
 		t.Errorf("%s", q)
