@@ -25,6 +25,7 @@ func TestCompactCommand(t *testing.T) {
 	waitFor(t, tm, "stop end_turn") // the turn has ended on screen too: /compact is not refused as busy
 	send(tm, "/compact keep the names")
 	waitSavedOn(t, h.store, 2, session.KindAssistant)
+	waitFor(t, tm, "stop end_turn") // and ended on screen
 	final := quit(t, tm)
 	es := final.conv.Entries()
 	if len(es) != 2 || es[0].Kind != session.KindUser || es[0].Text != engine.CompactPrompt("keep the names") || es[1].Kind != session.KindAssistant {
@@ -36,6 +37,9 @@ func TestCompactCommand(t *testing.T) {
 	}
 	if len(s.All) != 6 || len(s.Entries) != 2 {
 		t.Errorf("saved: %d entries, %d on the branch", len(s.All), len(s.Entries))
+	}
+	if pct, _ := final.meter.Percent(); final.meter.Used() != es[1].Message.Usage.OutputTokens {
+		t.Errorf("after /compact the context is %d tokens (%d%%), want the summary's %d", final.meter.Used(), pct, es[1].Message.Usage.OutputTokens)
 	}
 	if strings.Contains(final.conv.View(), "second question") {
 		t.Error("the old branch is still shown")

@@ -588,6 +588,9 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m.quit()
 	}
+	if t.compact && d.err == nil && !t.cancelled {
+		m.meter = m.meter.Compacted()
+	}
 	if d.err == nil && !t.cancelled && !t.compact && !d.res.Unanswered && m.meter.SetModel(m.params.Model).AutoCompact() {
 		// auto_compact: past its mark the conversation goes on from a
 		// summary, before the queue's next prompt.

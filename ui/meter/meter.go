@@ -113,6 +113,14 @@ func (m Model) Measure(b session.Branch, total session.Usage) Model {
 	return m
 }
 
+// Compacted says the last turn compacted the conversation: its request
+// held the whole old branch, but the next one holds only the summary and
+// its prompt, which the summary's own length stands for until then.
+func (m Model) Compacted() Model {
+	m.used = m.turn.OutputTokens
+	return m
+}
+
 // Window is the context window of the model: the models list's, else the
 // profile's; 0 when neither says. from names where it came from.
 func (m Model) Window() (n int, from string) {

@@ -107,6 +107,15 @@ func TestMeasureReadsOnlyTheEnd(t *testing.T) {
 	}
 }
 
+// After a compaction the context is the summary, not the history it read.
+func TestCompacted(t *testing.T) {
+	b := session.Branch{prompt(), reply(900, 50, 0, 0)}
+	m := New(Options{Window: 1000}).Measure(b, total(b)).Compacted()
+	if m.Used() != 50 || m.View() != "ctx 5%" {
+		t.Errorf("used %d, view %q", m.Used(), m.View())
+	}
+}
+
 // auto_compact compacts at 90% of the window, not before, and only when on.
 func TestAutoCompact(t *testing.T) {
 	b := session.Branch{prompt(), reply(880, 10, 0, 0)}
