@@ -1,7 +1,7 @@
 package api
 
 import (
-	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,19 +31,55 @@ const MediaPlainText = "text/plain"
 // (one of ImageMediaTypes), as base64.
 func ImageBlock(mediaType string, data []byte) ContentBlock {
 	return ContentBlock{Type: BlockImage, Source: &Source{
-		Type: SourceBase64, MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data),
+		Type: SourceBase64, MediaType: mediaType, Data: encodeBase64(data),
 	}}
 }
 
 // DocumentBlock returns a document block sending data, a document of
 // mediaType (MediaPDF), as base64, titled title when it is not empty.
 func DocumentBlock(mediaType string, data []byte, title string) ContentBlock {
+	encoded := encodeBase64(data)
+	if mediaType == MediaPDF {
+		notePages(encoded, data)
+	}
 	return ContentBlock{Type: BlockDocument, Title: title, Source: &Source{
-		Type: SourceBase64, MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data),
+		Type: SourceBase64, MediaType: mediaType, Data: encoded,
 	}}
 }
 
-// FileTextBlock returns the text block that sends a text file named name:
+// TextDocumentBlock returns the plain-text document block that sends a
+// text file named name: source {type: "text", media_type: "text/plain"}
+// with the text as data, and the name as its title. The document is a
+// block of its own, so nothing in the text can end it or open another,
+// as it could a text block wrapping the file in tags.
+func TextDocumentBlock(name, text string) ContentBlock {
+	return ContentBlock{Type: BlockDocument, Title: name, Source: &Source{
+		Type: SourceText, MediaType: MediaPlainText, Data: text,
+	}}
+}
+
+// WithCitations returns b asking for citations (citations: {enabled:
+// true}) when b is a document block; other blocks are returned as they are.
+// b's Extra is copied, not changed.
+func WithCitations(b ContentBlock) ContentBlock {
+	if b.Type != BlockDocument {
+		return b
+	}
+	extra := make(map[string]json.RawMessage, len(b.Extra)+1)
+	for k, v := range b.Extra {
+		extra[k] = v
+	}
+	extra["citations"] = citationsOn
+	b.Extra = extra
+	return b
+}
+
+// citationsOn is a document's citations setting that asks for them.
+var citationsOn = json.RawMessage(`{"enabled":true}`)
+
+// FileTextBlock returns the text block that sent a text file named name
+// before text files went as documents (TextDocumentBlock); an attachment
+// saved then is sent again as it was:
 //
 //	<file name="NAME">
 //	TEXT

@@ -148,7 +148,9 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 		m, _ = CutMessage(m, newCallConfig(opts).maxReply)
 		return replayStream(&m, resp.Header.Get("request-id")), nil
 	}
-	return newStream(resp, cancel, streamLimits{idle: c.idleTimeout, stall: c.stallTimeout}, newCallConfig(opts).maxReply), nil
+	s := newStream(resp, cancel, streamLimits{idle: c.idleTimeout, stall: c.stallTimeout}, newCallConfig(opts).maxReply)
+	s.scrub = c.scrub
+	return s, nil
 }
 
 // GenerateImage sends an image request and returns the generated images. It

@@ -125,12 +125,13 @@ func (c *Client) checkConfig() error {
 }
 
 // IsLoopback reports whether host (a name or an address, without port or
-// brackets) is this machine: localhost, a name under .localhost, 127.0.0.0/8
-// or ::1. A service there needs no credential, and plain http to it stays
-// on the machine.
+// brackets) is this machine: localhost, 127.0.0.0/8 or ::1. A service there
+// needs no credential, and plain http to it stays on the machine. These
+// are exactly the hosts Go's HTTP_PROXY handling never proxies: a name
+// under .localhost, or localhost with a trailing dot, would go through a
+// proxy, so neither counts.
 func IsLoopback(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

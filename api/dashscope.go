@@ -82,8 +82,12 @@ func (w *imageWire) result() (r *ImageResult, task string, status string) {
 		}
 	}
 	for _, res := range o.Results {
-		if res.URL != "" {
+		switch {
+		case res.URL != "":
 			r.Data = append(r.Data, ImageData{URL: res.URL, RevisedPrompt: res.ActualPrompt})
+		case res.Code != "" || res.Message != "":
+			// One image of several failed: it keeps its place, with why.
+			r.Data = append(r.Data, ImageData{Error: strings.TrimPrefix(res.Code+": "+res.Message, ": ")})
 		}
 	}
 	if len(r.Data) == 0 && o.TaskID != "" {

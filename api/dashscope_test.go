@@ -108,3 +108,22 @@ func TestImageCountCapped(t *testing.T) {
 		t.Fatalf("%d images, %d dropped, %v", len(r.Data), r.Dropped, err)
 	}
 }
+
+// A task that succeeds for some images and fails for others keeps each
+// failed image in its place, with its code and message, so that both
+// front ends and --json report it.
+func TestDashScopePartialFailure(t *testing.T) {
+	c := dashScope(t, pendingTask, `{"request_id":"r3","output":{"task_id":"t1","task_status":"SUCCEEDED","results":[
+		{"url":"https://x/a.png"},{"code":"DataInspectionFailed","message":"Output data may contain inappropriate content."},{"url":"https://x/c.png"}],
+		"task_metrics":{"TOTAL":3,"SUCCEEDED":2,"FAILED":1}}}`)
+	r, err := generate(c, "three cats")
+	if err != nil || len(r.Data) != 3 {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if d := r.Data[1]; d.URL != "" || d.Error != "DataInspectionFailed: Output data may contain inappropriate content." {
+		t.Errorf("the failed image: %+v", d)
+	}
+	if r.Data[0].URL != "https://x/a.png" || r.Data[2].URL != "https://x/c.png" || r.Data[0].Error != "" {
+		t.Errorf("the others: %+v", r.Data)
+	}
+}

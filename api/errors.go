@@ -180,3 +180,15 @@ var (
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
 )
+
+// scrub masks the client's own credentials in text a server sent back (an
+// error that quotes the token it was given), so that no credential reaches
+// the screen, a log or a session file through an error.
+func (c *Client) scrub(text string) string {
+	for _, secret := range []string{c.token, c.apiKey, c.imageToken} {
+		if len(secret) >= 8 {
+			text = strings.ReplaceAll(text, secret, "[credential hidden]")
+		}
+	}
+	return text
+}

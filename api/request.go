@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,10 +51,10 @@ func (c *Client) send(ctx context.Context, cl call, opts []RequestOption) (*http
 
 // sendWithin is send within ctx, which bounds the whole call.
 func (c *Client) sendWithin(ctx context.Context, cl call, cfg callConfig) (*http.Response, context.CancelCauseFunc, error) {
-	var payload []byte
+	payload := &body{}
 	if cl.body != nil {
 		var err error
-		if payload, err = json.Marshal(cl.body); err != nil {
+		if payload, err = encodeBody(cl.body); err != nil {
 			return nil, nil, fmt.Errorf("encode request: %w", err)
 		}
 	}
@@ -98,16 +96,23 @@ func (e *attemptError) Unwrap() error { return e.err }
 
 // attempt makes one request. Its error is an *attemptError when the retry
 // policy should look at it, and a plain error when retrying cannot help.
-func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Response, context.CancelCauseFunc, error) {
+func (c *Client) attempt(ctx context.Context, cl call, payload *body) (*http.Response, context.CancelCauseFunc, error) {
 	rctx, cancel := context.WithCancelCause(ctx)
-	method, reqBody := http.MethodPost, io.Reader(bytes.NewReader(payload))
-	if cl.method != "" {
+	method, reqBody := http.MethodPost, io.Reader(http.NoBody)
+	switch {
+	case cl.method != "":
 		method, reqBody = cl.method, nil
+	case payload.size > 0:
+		reqBody = payload.reader() // streamed: see body
 	}
 	req, err := http.NewRequestWithContext(rctx, method, c.endpointURL(cl.path, cl.image).String(), reqBody)
 	if err != nil {
 		cancel(nil)
 		return nil, nil, fmt.Errorf("build the request to %s: %w", c.shown, unwrapURLError(err))
+	}
+	if reqBody != nil && payload.size > 0 {
+		req.ContentLength = payload.size
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(payload.reader()), nil }
 	}
 	c.setHeaders(req, cl)
 	var timer *time.Timer
@@ -132,6 +137,7 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) (*http.Re
 	defer resp.Body.Close()
 	body, rerr := c.readBody(rctx, resp, cancel, maxErrorBodySize)
 	apiErr := newAPIError(resp.StatusCode, body, resp.Header.Get("request-id"))
+	apiErr.Message = c.scrub(apiErr.Message)
 	if resp.StatusCode == http.StatusNotFound {
 		apiErr.URL = displayURL(c.endpointURL(cl.path, cl.image))
 	}

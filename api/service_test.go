@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -86,9 +89,13 @@ func TestCredentialOverPlainHTTP(t *testing.T) {
 	}
 }
 
+// Loopback is what Go's proxy handling never proxies: a credential that
+// goes over plain http to "a.localhost" or "localhost." may pass through
+// HTTP_PROXY, so they do not count (found in the attack review).
 func TestIsLoopback(t *testing.T) {
 	for host, want := range map[string]bool{
-		"localhost": true, "LOCALHOST.": true, "ollama.localhost": true, "127.0.0.1": true, "127.9.9.9": true, "::1": true,
+		"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.9.9.9": true, "::1": true,
+		"LOCALHOST.": false, "ollama.localhost": false,
 		"example.com": false, "10.0.0.1": false, "localhost.example.com": false, "": false, "128.0.0.1": false,
 	} {
 		if IsLoopback(host) != want {
@@ -199,5 +206,38 @@ func TestListModelsBounded(t *testing.T) {
 	var ae *APIError
 	if _, err := New(rec.URL, WithMaxRetries(0)).ListModels(context.Background()); !errors.As(err, &ae) || ae.Status != 404 {
 		t.Errorf("no endpoint: %v", err)
+	}
+}
+
+// A server that quotes the credential it was given back in an error, in
+// the response or in a stream's error event, never gets it onto the screen
+// or into a session: the client masks its own credentials (attack review).
+func TestEchoedCredentialIsMasked(t *testing.T) {
+	const token = "sekrit-token-0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		quoted := r.Header.Get("Authorization")
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"stream":true`) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"bad: "+quoted+"\"}}\n\n")
+			return
+		}
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad token: `+quoted+`"}}`)
+	}))
+	defer srv.Close()
+	c := New(srv.URL, WithAccessToken(token), WithMaxRetries(0))
+	_, err := c.CreateMessage(context.Background(), MessageRequest{Model: "m", MaxTokens: 10, Messages: []MessageParam{TextMessage(RoleUser, "hi")}})
+	if err == nil || strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "credential hidden") {
+		t.Errorf("the error: %v", err)
+	}
+	s, err := c.StreamMessage(context.Background(), MessageRequest{Model: "m", MaxTokens: 10, Messages: []MessageParam{TextMessage(RoleUser, "hi")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Next() {
+	}
+	if err := s.Err(); err == nil || strings.Contains(err.Error(), token) {
+		t.Errorf("the stream's error: %v", err)
 	}
 }

@@ -33,8 +33,9 @@ type Stream struct {
 	ctx       context.Context
 	dec       *sseDecoder
 	limits    streamLimits
-	idleR     *idleReader // nil without an idle timeout
-	stall     *time.Timer // fails the stream when no content comes; nil without a stall timeout
+	scrub     func(string) string // masks the client's credentials in a server's error text; nil for none
+	idleR     *idleReader         // nil without an idle timeout
+	stall     *time.Timer         // fails the stream when no content comes; nil without a stall timeout
 	replay    []Event
 	requestID string
 
@@ -136,6 +137,9 @@ func (s *Stream) Next() bool {
 		if err := s.add(ev); err != nil {
 			if ev.Error != nil && ev.Error.RequestID == "" {
 				ev.Error.RequestID = s.requestID
+			}
+			if ev.Error != nil && s.scrub != nil {
+				ev.Error.Message = s.scrub(ev.Error.Message)
 			}
 			return s.end(err)
 		}

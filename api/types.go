@@ -663,6 +663,10 @@ type ImageData struct {
 	URL           string `json:"url,omitempty"`
 	B64JSON       string `json:"b64_json,omitempty"`
 	RevisedPrompt string `json:"revised_prompt,omitempty"`
+	// Error says why the server failed this image, when it did: a
+	// DashScope task that succeeds for some images and fails for others
+	// gives the others a code and message in place of a URL.
+	Error string `json:"error,omitempty"`
 }
 
 // Float returns a pointer to v, for optional request fields.

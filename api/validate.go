@@ -42,6 +42,9 @@ func (r *MessageRequest) Validate() error {
 			}
 		}
 	}
+	if err := CheckMedia(r.Messages); err != nil {
+		return invalid("%v", err)
+	}
 	body, sources, err := r.bodySize()
 	switch {
 	case err != nil:
@@ -185,6 +188,13 @@ func validateImage(src *Source) error {
 		}
 		return fmt.Errorf("image is said to be %s but its bytes are %s: attach the file again", src.MediaType, got)
 	}
+	w, h, err := ImageSize(src)
+	if err != nil {
+		return err
+	}
+	if max(w, h) > MaxImageSide {
+		return fmt.Errorf("image is %d×%d px, over the service's %d px a side: scale it down", w, h, MaxImageSide)
+	}
 	return nil
 }
 
@@ -206,6 +216,9 @@ func validateDocument(src *Source) error {
 		}
 		if head, n := base64Head(src.Data); !bytes.HasPrefix(head[:n], pdfMagic) {
 			return errors.New("PDF data does not start with %PDF-: attach a PDF file")
+		}
+		if n := PagesOf(src); n > MaxPDFPages {
+			return fmt.Errorf("PDF has %d pages, over the service's %d: split it, or attach the pages you need", n, MaxPDFPages)
 		}
 	case SourceText:
 		if src.MediaType != MediaPlainText {

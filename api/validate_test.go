@@ -1,9 +1,15 @@
 package api
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -31,15 +37,27 @@ func TestValidateThinkingWithForcedTool(t *testing.T) {
 	}
 }
 
-// Bytes that begin as each image format and as a PDF: what the validator
-// looks at. (api/demo's tests send whole images.)
+// Images of 1×1 px in each format, and bytes that begin as a PDF: what
+// the validator looks at (an image's header must decode). (api/demo's
+// tests send whole images.)
 var (
-	pngHead  = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
-	jpegHead = []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00")
-	gifHead  = []byte("GIF89a\x01\x00\x01\x00")
-	webpHead = []byte("RIFF\x1a\x00\x00\x00WEBPVP8L")
+	pngHead  = tinyImage(png.Encode)
+	jpegHead = tinyImage(func(w io.Writer, m image.Image) error { return jpeg.Encode(w, m, nil) })
+	gifHead  = tinyImage(func(w io.Writer, m image.Image) error { return gif.Encode(w, m, nil) })
+	// A lossless WebP's header: 1×1 px.
+	webpHead = []byte("RIFF\x12\x00\x00\x00WEBPVP8L\x05\x00\x00\x00\x2f\x00\x00\x00\x00\x00")
 	pdfHead  = []byte("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 )
+
+// tinyImage is a 1×1 px image as enc writes it, padded with zeros to a
+// multiple of 3 bytes (see bigBase64).
+func tinyImage(enc func(io.Writer, image.Image) error) []byte {
+	var b bytes.Buffer
+	if err := enc(&b, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		panic(err)
+	}
+	return append(b.Bytes(), make([]byte, (3-b.Len()%3)%3)...)
+}
 
 // b64Block is a block of type typ whose source is base64 of mediaType
 // holding data as it is (valid or not).
@@ -60,7 +78,7 @@ func bigBase64(head []byte, size int) string {
 func TestValidateAttachmentBlocks(t *testing.T) {
 	text := ContentBlock{Type: BlockDocument, Title: "notes", Source: &Source{Type: SourceText, MediaType: MediaPlainText, Data: "hello"}}
 	pdf := DocumentBlock(MediaPDF, pdfHead, "report.pdf")
-	head9 := append(append([]byte(nil), pngHead[:8]...), 0)
+	head9 := pngHead
 	for _, tc := range []struct {
 		name  string
 		role  string
@@ -151,7 +169,7 @@ func TestBase64SizeMatchesDecoder(t *testing.T) {
 // imageRequest is a request whose user message carries n images of size
 // bytes each.
 func imageRequest(n, size int) MessageRequest {
-	head := append(append([]byte(nil), pngHead[:8]...), 0)
+	head := pngHead
 	blocks := []ContentBlock{{Type: BlockText, Text: "what is this?"}}
 	for range n {
 		blocks = append(blocks, b64Block(BlockImage, "image/png", bigBase64(head, size)))
@@ -203,7 +221,7 @@ func BenchmarkValidateImage(b *testing.B) {
 // is sent, saying what to do, instead of failing with 413 at the server.
 func TestRequestOfTooManyAttachmentsIsRefused(t *testing.T) {
 	img := make([]byte, 3<<20) // 4 MiB of base64
-	copy(img, "\x89PNG\r\n\x1a\n")
+	copy(img, pngHead)
 	var msgs []MessageParam
 	for i := 0; i < 9; i++ {
 		msgs = append(msgs, MessageParam{Role: RoleUser, Blocks: []ContentBlock{ImageBlock("image/png", img), {Type: BlockText, Text: "and this?"}}},
@@ -227,7 +245,7 @@ func TestRequestOfTooManyAttachmentsIsRefused(t *testing.T) {
 // before sending, saying what to do (a request of 33 MB was sent).
 func TestWholeRequestBodyIsMeasured(t *testing.T) {
 	img := make([]byte, 3<<20) // 4 MiB of base64
-	copy(img, "\x89PNG\r\n\x1a\n")
+	copy(img, pngHead)
 	var blocks []ContentBlock
 	for range 6 {
 		blocks = append(blocks, ImageBlock("image/png", img))

@@ -25,7 +25,8 @@ const (
 	AttachImage = "image"
 	// AttachDocument is a PDF, sent as a document block.
 	AttachDocument = "document"
-	// AttachText is a text or source file, sent as a text block naming it.
+	// AttachText is a text or source file, sent as a plain-text document
+	// block titled with its name (see Attachment.Document).
 	AttachText = "text"
 )
 
@@ -55,6 +56,21 @@ type Attachment struct {
 	// Note says what was done to the file before it was sent, such as
 	// "scaled from 6000×4000".
 	Note string `json:"note,omitempty"`
+	// Document is set on a text file sent as a plain-text document block
+	// (api.TextDocumentBlock), as every text file is now. A text file
+	// saved before that has it unset, and is sent again as it was then: a
+	// text block wrapped in <file name=…> (api.FileTextBlock), so that an
+	// old conversation's history does not change.
+	Document bool `json:"document,omitempty"`
+}
+
+// AsSentNow returns a as a new prompt sends it: a text file as a
+// plain-text document (Document set).
+func (a Attachment) AsSentNow() Attachment {
+	if a.Kind == AttachText {
+		a.Document = true
+	}
+	return a
 }
 
 // attachmentsDir is the directory, beside the sessions directory, that
@@ -118,6 +134,15 @@ func (s *Store) ReadImage(img Image) ([]byte, error) {
 	p := filepath.Clean(img.Path)
 	if img.Path == "" || !filepath.IsAbs(p) || !strings.HasPrefix(p, root) {
 		return nil, fmt.Errorf("read image %q: not in muse's images folder", img.Path)
+	}
+	// The file's folder must be in the images folder once links are
+	// followed too: a linked folder planted there (images/x -> ~/.ssh, as
+	// a synced folder or a git repository can carry) must not lead out.
+	// O_NOFOLLOW below covers only the last part of the path.
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	realDir, err2 := filepath.EvalSymlinks(filepath.Dir(p))
+	if err1 != nil || err2 != nil || !strings.HasPrefix(realDir+string(filepath.Separator), realRoot+string(filepath.Separator)) {
+		return nil, fmt.Errorf("read image %q: not in muse's images folder once its links are followed", img.Path)
 	}
 	f, err := os.OpenFile(p, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -270,6 +295,11 @@ func (a Attachment) Block(data []byte) api.ContentBlock {
 		return api.ImageBlock(a.MediaType, data)
 	case AttachDocument:
 		return api.DocumentBlock(a.MediaType, data, a.Name)
+	case AttachText:
+		if a.Document {
+			return api.TextDocumentBlock(a.Name, string(data))
+		}
+		return api.FileTextBlock(a.Name, string(data))
 	default:
 		return api.FileTextBlock(a.Name, string(data))
 	}

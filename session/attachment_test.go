@@ -254,3 +254,36 @@ func TestLeftOutAttachmentNameIsAttributeText(t *testing.T) {
 		t.Errorf("left out as\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A folder link planted in the images folder (images/evil -> a folder of
+// secrets) does not lead ReadImage out of it (attack review).
+func TestReadImageRefusesALinkedFolder(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(filepath.Dir(s.Dir()), imagesDir)
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secrets := t.TempDir()
+	if err := os.WriteFile(filepath.Join(secrets, "id_rsa"), []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secrets, filepath.Join(root, "evil")); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := s.ReadImage(Image{Path: filepath.Join(root, "evil", "id_rsa")}); err == nil || strings.Contains(string(data), "PRIVATE") {
+		t.Errorf("read through a linked folder: %q, %v", data, err)
+	}
+	// A real image in a real folder still reads.
+	if err := os.MkdirAll(filepath.Join(root, "s1"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "s1", "a.png"), []byte("png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := s.ReadImage(Image{Path: filepath.Join(root, "s1", "a.png")}); err != nil || string(data) != "png" {
+		t.Errorf("a real image: %q, %v", data, err)
+	}
+}

@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"muse/api"
 )
@@ -272,6 +273,9 @@ func (p Params) Request(msgs []api.MessageParam, tools []api.Tool) api.MessageRe
 		Model: p.Model, Messages: msgs, MaxTokens: p.MaxTokens, System: p.System,
 		Temperature: p.Temperature, TopP: p.TopP, TopK: p.TopK, StopSequences: p.StopSequences,
 	}
+	if p.Cite {
+		req.Messages = citing(msgs)
+	}
 	switch {
 	case p.Thinking == api.ThinkingAdaptive:
 		req.Thinking = &api.Thinking{Type: api.ThinkingAdaptive}
@@ -295,6 +299,23 @@ func (p Params) Request(msgs []api.MessageParam, tools []api.Tool) api.MessageRe
 		}
 	}
 	return req
+}
+
+// citing returns msgs with every document block asking for citations; the
+// messages and blocks of msgs are not changed.
+func citing(msgs []api.MessageParam) []api.MessageParam {
+	out := slices.Clone(msgs)
+	for i, m := range out {
+		if !slices.ContainsFunc(m.Blocks, func(b api.ContentBlock) bool { return b.Type == api.BlockDocument }) {
+			continue
+		}
+		blocks := make([]api.ContentBlock, len(m.Blocks))
+		for j, b := range m.Blocks {
+			blocks[j] = api.WithCitations(b)
+		}
+		out[i].Blocks = blocks
+	}
+	return out
 }
 
 // Request builds an image request for prompt; only the parameters that are

@@ -147,6 +147,10 @@ type Params struct {
 	UserID string `json:"user_id,omitempty"`
 	// ToolChoice is "auto", "any", "none" or a tool's name; "" sends none.
 	ToolChoice string `json:"tool_choice,omitempty"`
+	// Cite asks for citations from every document sent (text files and
+	// PDFs): citations: {enabled: true} on each document block. The
+	// service takes them on all of a request's documents or none.
+	Cite bool `json:"cite,omitempty"`
 	// Image holds the settings of image generations, when any were chosen.
 	Image *ImageParams `json:"image,omitempty"`
 }

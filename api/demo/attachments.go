@@ -73,6 +73,10 @@ func describe(b *api.ContentBlock) string {
 	if b.Title != "" {
 		titled = fmt.Sprintf(", titled “%s”", b.Title)
 	}
+	if src.Type == api.SourceText && b.Title != "" {
+		// A text file, as muse sends one: named as its text block was.
+		return fmt.Sprintf("I see %s: %s.", b.Title, describeLines(src.Data))
+	}
 	if src.Type == api.SourceText {
 		return fmt.Sprintf("I see a text document%s: %s.", titled, describeLines(src.Data))
 	}
@@ -80,7 +84,7 @@ func describe(b *api.ContentBlock) string {
 	if err != nil {
 		return fmt.Sprintf("I see a PDF%s whose data does not decode: %v.", titled, err)
 	}
-	switch n := pdfPages(data); n {
+	switch n := api.PDFPages(data); n {
 	case 0:
 		return fmt.Sprintf("I see a PDF (page count unknown)%s.", titled)
 	case 1:

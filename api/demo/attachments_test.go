@@ -263,7 +263,7 @@ func TestPDFPages(t *testing.T) {
 		"cut short":      {pagedPDF(2)[:40], 0},
 		"garbage":        {[]byte("%PDF-\x00<<<<((((/Type /Pages /Count 9"), 0},
 	} {
-		if got := pdfPages(tc.data); got != tc.want {
+		if got := api.PDFPages(tc.data); got != tc.want {
 			t.Errorf("%s: %d pages, want %d", name, got, tc.want)
 		}
 	}
@@ -288,7 +288,10 @@ func TestDescribesDocumentsAndFiles(t *testing.T) {
 		{"empty file", api.FileTextBlock("empty.txt", ""), "I see empty.txt: it is empty."},
 		{"long first line", api.FileTextBlock(`say "hi".txt`, long), "I see say \"hi\".txt: 2 lines; the first is “" + strings.Repeat("é", 80) + "…”."},
 		{"text document", api.ContentBlock{Type: api.BlockDocument, Title: "notes", Source: &api.Source{Type: api.SourceText, MediaType: api.MediaPlainText, Data: "a\nb\nc\n"}},
-			"I see a text document, titled “notes”: 3 lines; the first is “a”."},
+			"I see notes: 3 lines; the first is “a”."},
+		{"text file as muse sends it", api.TextDocumentBlock("notes.md", lines), "I see notes.md: 42 lines; the first is “# Title”."},
+		{"untitled text document", api.ContentBlock{Type: api.BlockDocument, Source: &api.Source{Type: api.SourceText, MediaType: api.MediaPlainText, Data: "a\n"}},
+			"I see a text document: 1 line, “a”."},
 		{"image link", api.ContentBlock{Type: api.BlockImage, Source: &api.Source{Type: api.SourceURL, URL: "https://example.com/a.png"}},
 			"I see a link to an image, https://example.com/a.png, which the demo does not fetch: it works offline."},
 	} {

@@ -117,6 +117,9 @@ func validateMessageRequest(req *api.MessageRequest) string {
 			}
 		}
 	}
+	if err := api.CheckMedia(req.Messages); err != nil {
+		return "messages: " + err.Error()
+	}
 	if msg := CheckTurns(req.Messages); msg != "" {
 		return msg
 	}
@@ -147,6 +150,9 @@ func validateMessageRequest(req *api.MessageRequest) string {
 		case "":
 			return "thinking.type: required"
 		}
+	}
+	if msg := checkLimits(req); msg != "" {
+		return msg
 	}
 	if oc := req.OutputConfig; oc != nil && oc.Effort != "" && !slices.Contains(api.Efforts, oc.Effort) {
 		return fmt.Sprintf("output_config.effort: must be one of low, medium, high, max, got %q", oc.Effort)

@@ -145,10 +145,11 @@ func messageID(req *api.MessageRequest) string {
 
 // planBlock is one content block of a reply, cut into its deltas.
 type planBlock struct {
-	start     api.ContentBlock // the content_block_start shape
-	deltas    []string         // text, thinking or partial_json fragments; one token each
-	signature string           // thinking only: sent once the thinking is complete
-	complete  bool             // every delta fits in max_tokens
+	start     api.ContentBlock  // the content_block_start shape
+	deltas    []string          // text, thinking or partial_json fragments; one token each
+	signature string            // thinking only: sent once the thinking is complete
+	complete  bool              // every delta fits in max_tokens
+	citations []json.RawMessage // text only: sent before its text, as citations_delta
 }
 
 // plan is a whole reply, shared by the streaming and non-streaming paths so
@@ -214,6 +215,9 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 	if at, seq := firstStop(text, req.StopSequences); at >= 0 {
 		text, tool = text[:at], nil
 		p.stopReason, p.stopSequence = api.StopSequence, seq
+	}
+	if assistantPrefill(req.Messages) == "" {
+		p.blocks = append(p.blocks, citedBlocks(req.Messages)...)
 	}
 	if text != "" || tool == nil {
 		p.blocks = append(p.blocks, planBlock{
@@ -298,6 +302,10 @@ func (p *plan) message(id string, req *api.MessageRequest) api.Message {
 		switch c.Type {
 		case api.BlockText:
 			c.Text = joined
+			if len(b.citations) > 0 {
+				all, _ := json.Marshal(b.citations)
+				c.Extra = map[string]json.RawMessage{"citations": all}
+			}
 		case api.BlockThinking:
 			c.Thinking = joined
 			if b.complete {

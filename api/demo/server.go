@@ -41,6 +41,11 @@ type Options struct {
 	// ImageDelay is the pause before answering an image request, to simulate
 	// generation time (real services take 10–60 s). Default 0.
 	ImageDelay time.Duration
+	// PingEvery is how much of a stream's pauses between words pass
+	// between two ping events, as the service pings a stream that is slow
+	// to go on; 0 means every 5 s of pauses. One ping always follows the
+	// first block's start.
+	PingEvery time.Duration
 	// Token is the accepted Bearer token; "" means DefaultToken.
 	Token string
 	// APIKey is the accepted x-api-key; "" means DefaultAPIKey.
@@ -97,6 +102,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case path == messagesPath:
 		if allowMethod(w, r, http.MethodPost) {
 			h.messages(w, r)
+		}
+	case path == countTokensPath:
+		if allowMethod(w, r, http.MethodPost) {
+			h.countTokens(w, r)
 		}
 	case path == modelsPath:
 		if allowMethod(w, r, http.MethodGet) {

@@ -123,6 +123,11 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, id string, req 
 		return
 	}
 	sent, textSent := 0, 0
+	var paused time.Duration // since the last ping
+	pingEvery := h.opts.PingEvery
+	if pingEvery <= 0 {
+		pingEvery = 5 * time.Second
+	}
 	fail := func() {
 		_ = ew.send("error", newErrorBody(errOverloaded, "Overloaded"))
 	}
@@ -133,9 +138,23 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, id string, req 
 		if i == 0 && ew.send("ping", typeOnly{"ping"}) != nil {
 			return
 		}
+		for _, c := range b.citations {
+			if ew.send("content_block_delta", blockDeltaEvent{"content_block_delta", i, citationsDelta{api.DeltaCitations, c}}) != nil {
+				return
+			}
+		}
 		for _, d := range b.deltas {
 			if sent > 0 && !sleep(ctx, delay) {
 				return
+			}
+			if sent > 0 {
+				// Counted in the pauses made, not read from a clock.
+				if paused += delay; paused >= pingEvery {
+					paused = 0
+					if ew.send("ping", typeOnly{"ping"}) != nil {
+						return
+					}
+				}
 			}
 			if ctx.Err() != nil {
 				return

@@ -135,7 +135,7 @@ func TestThinkScenario(t *testing.T) {
 	}
 
 	// A thinking request without the keyword thinks too.
-	m = getMessage(t, srv, chat("Plan a trip", map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 1000}}))
+	m = getMessage(t, srv, chat("Plan a trip", map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 1024}, "max_tokens": 4096}))
 	if m.Content[0].Type != api.BlockThinking {
 		t.Fatalf("content %+v", m.Content)
 	}

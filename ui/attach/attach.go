@@ -134,6 +134,9 @@ func FromBytes(name string, data []byte) (File, error) {
 	case session.AttachImage:
 		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide)
 	case session.AttachDocument:
+		if n := api.PDFPages(data); n > api.MaxPDFPages {
+			return File{}, refuse(name, "a PDF of %d pages is over the service's %d: attach the pages you need (split it first)", n, api.MaxPDFPages)
+		}
 		return File{Attachment: session.Attachment{
 			Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data)),
 		}, Data: data}, nil
@@ -338,7 +341,7 @@ func prepareText(name string, data []byte) (File, error) {
 		return File{}, refuse(name, "binary file (%s): muse attaches images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text", describeBinary(text))
 	}
 	f := File{Attachment: session.Attachment{
-		Name: name, Kind: session.AttachText, MediaType: MediaText, Bytes: int64(len(text)),
+		Name: name, Kind: session.AttachText, MediaType: MediaText, Bytes: int64(len(text)), Document: true,
 	}, Data: text}
 	if len(text) != len(data) {
 		f.Size = int64(len(data))

@@ -174,6 +174,9 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if f.set("tool-choice") {
 		p.ToolChoice = f.toolChoice
 	}
+	if f.set("cite") {
+		p.Cite = f.cite
+	}
 	if p.ThinkingBudget > 0 && p.ThinkingBudget >= p.MaxTokens {
 		return nil, usagef("the thinking budget (%d) must be below max_tokens (%d)", p.ThinkingBudget, p.MaxTokens)
 	}

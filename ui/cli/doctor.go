@@ -339,7 +339,7 @@ func (a *app) doctorFolders(d *report, configPath string) {
 // why it failed, with the end of what it wrote on standard error; then it
 // stops them.
 func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, credEnv []string) {
-	c := &config{secretEnv: secretEnv(credEnv), toolTimeout: cmp.Or(prof.ToolTimeout, cfgfile.DefaultToolTimeout)}
+	c := &config{secretEnv: secretEnv(credEnv), toolTimeout: cmp.Or(prof.ToolTimeout, cfgfile.DefaultToolTimeout), insecureHTTP: allowInsecure(a.env.Getenv, prof)}
 	mgr, err := mcpManager(&a.f, prof, c, a.env)
 	switch {
 	case err != nil:

@@ -47,6 +47,7 @@ type flags struct {
 	profile                     string
 	configPath                  string
 	toolChoice                  string
+	cite                        bool
 	allowTools                  bool
 	baseURL                     string
 	model                       string
@@ -145,6 +146,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "use no MCP server")
 	fs.BoolVar(&f.mcpExpandEnv, "mcp-expand-env", false, "let the --mcp-config file expand ${VAR} from the environment though it is not in your configuration folder (profile: mcp_expand_env)")
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
+	fs.BoolVar(&f.cite, "cite", false, "ask for citations from the documents sent (text files and PDFs); they are shown after the reply")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
 	fs.StringVar(&f.thinking, "thinking", "", "`MODE` of thinking: adaptive (current models; --effort guides it) or off")

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/engine"
 	"muse/ui/mcp"
+	"muse/ui/sanitize"
 )
 
 // mcpManager resolves the MCP servers of a run: the profile's, then those
@@ -71,6 +73,11 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 				return nil, usagef("%s: MCP server %s is also in the profile (%s): rename one", s.Where, s.Name, servers[i].Where)
 			}
 			servers = append(servers, s)
+		}
+	}
+	for _, s := range servers {
+		if err := plainHTTPCredential(s, c.insecureHTTP); err != nil {
+			return nil, err
 		}
 	}
 	c.serverVars, c.secrets = mcp.ServerVars(servers), secrets
@@ -160,6 +167,22 @@ func inConfigFolder(path string, env Env) (ok bool, where string) {
 	}
 	rel, err := filepath.Rel(real(base), real(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)), base
+}
+
+// plainHTTPCredential refuses an HTTP MCP server whose headers (a token,
+// its own Authorization…) would go over plain http:// to another host,
+// where anyone on the way can read them, as the service's credential is
+// refused; allow says the user allowed it on purpose.
+func plainHTTPCredential(s mcp.Server, allow bool) error {
+	if len(s.Headers) == 0 || allow || s.URL == "" {
+		return nil
+	}
+	u, err := url.Parse(s.URL)
+	if err != nil || u.Scheme != "http" || api.IsLoopback(u.Hostname()) {
+		return nil
+	}
+	return usagef("%s: MCP server %s: muse will not send its headers (its token) over plain http:// to %s, where anyone on the way can read them: use https://, or allow it on purpose with MUSE_ALLOW_INSECURE_HTTP=1 or allow_insecure_http = true in the profile",
+		s.Where, sanitize.Line(s.Name), sanitize.Line(u.Host))
 }
 
 // engineConfig is the engine's configuration of the chat screen and -p:

@@ -50,17 +50,23 @@ func (a *app) pageOptions(store *session.Store, v pageFlagValues) (page.Options,
 // (MUSE_ACCESS_TOKEN, MUSE_API_KEY and the variables the profiles name),
 // for --redact to mask. A credential command is not run for it.
 func (a *app) credentials() []string {
-	var names []string
-	if file, err := loadConfigFile(a.f.configPath, a.env); err == nil {
-		names = file.CredentialEnv()
-	}
 	var out []string
-	for _, n := range secretEnv(names) {
+	for _, n := range a.credentialNames() {
 		if v := a.env.Getenv(n); v != "" {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// credentialNames lists the variables that hold muse's credentials: its
+// own and those every profile of the configuration file names.
+func (a *app) credentialNames() []string {
+	var names []string
+	if file, err := loadConfigFile(a.f.configPath, a.env); err == nil {
+		names = file.CredentialEnv()
+	}
+	return secretEnv(names)
 }
 
 // exportPage runs "muse sessions export --format html": the page of sess
@@ -111,6 +117,9 @@ the system's browser. Nothing is uploaded.`,
 			return fail(a.env, err)
 		}
 		fmt.Fprintln(a.env.Stdout, path)
+		if a.env.own { // the browser muse starts gets no credential of muse's
+			guardSecrets(a.credentialNames())
+		}
 		if err := openPage(path); err != nil {
 			return fail(a.env, err)
 		}

@@ -79,3 +79,27 @@ func TestSessionsOpen(t *testing.T) {
 		t.Errorf("open of no session: %+v", r)
 	}
 }
+
+// The browser muse sessions open starts gets none of muse's credentials:
+// a real muse process, with an xdg-open that writes its environment.
+func TestSessionsOpenGivesTheBrowserNoCredential(t *testing.T) {
+	env, _, _ := seed(t)
+	bin := t.TempDir()
+	dump := filepath.Join(bin, "env.out")
+	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte("#!/bin/sh\nenv > "+dump+"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cmd := museProcess(t, env["XDG_DATA_HOME"], "sessions", "open", "Go channels")
+	cmd.Env = append(cmd.Env, "PATH="+bin+":/usr/bin:/bin", "TMPDIR="+t.TempDir(), "BROWSER=",
+		"MUSE_ACCESS_TOKEN=tok-sekrit-1", "ANTHROPIC_API_KEY=key-sekrit-2", "DISPLAY=:0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("muse sessions open: %v\n%s", err, out)
+	}
+	got, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(got), "sekrit") {
+		t.Errorf("the browser got a credential:\n%s", got)
+	}
+}

@@ -174,6 +174,11 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			}
 		case engine.ReplyEnded:
 			out.end()
+			if m := ev.Entry.Message; m != nil && !f.json {
+				for _, l := range conversation.CitationLines(m.Content) {
+					note("%s", l) // sanitized
+				}
+			}
 		case engine.Retrying:
 			note("%s; retrying in %s", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
 		case engine.ToolRunning:

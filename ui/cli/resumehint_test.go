@@ -95,3 +95,34 @@ func TestPrintPromptFromStdin(t *testing.T) {
 		t.Errorf("a prompt that starts with a dash: %+v", r)
 	}
 }
+
+// An HTTP MCP server's headers (its token) never go over plain http to
+// another host, as the service's credential does not; loopback is fine,
+// and MUSE_ALLOW_INSECURE_HTTP allows it on purpose (attack review).
+func TestMCPHeadersNotOverPlainHTTP(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcp.json")
+	write := func(url string) {
+		if err := os.WriteFile(file, []byte(`{"mcpServers": {"t": {"type": "http", "url": "`+url+`", "headers": {"Authorization": "Bearer X"}}}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"XDG_CONFIG_HOME": dir, "MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m"}
+	write("http://mcp.example.invalid/mcp")
+	if _, err := resolveArgs(t, env, "--mcp-config", file); err == nil || !strings.Contains(err.Error(), "plain http://") {
+		t.Errorf("headers over plain http to another host: %v", err)
+	}
+	env["MUSE_ALLOW_INSECURE_HTTP"] = "1"
+	if c, err := resolveArgs(t, env, "--mcp-config", file); err != nil {
+		t.Errorf("allowed on purpose: %v", err)
+	} else {
+		c.mcp.Close()
+	}
+	delete(env, "MUSE_ALLOW_INSECURE_HTTP")
+	write("http://127.0.0.1:9/mcp")
+	if c, err := resolveArgs(t, env, "--mcp-config", file); err != nil {
+		t.Errorf("loopback: %v", err)
+	} else {
+		c.mcp.Close()
+	}
+}

@@ -118,6 +118,11 @@ func (r *Renderer) assistant(e *session.Entry, inner int, text textLines) []stri
 				add(strings.Split(indent(s), "\n"))
 			}
 		}
+		if cites := CitationLines(e.Message.Content); cites != nil {
+			out := st.ToolTitle.Render(textfmt.Wrap(cites[0], inner)) + "\n" +
+				st.Muted.Render(textfmt.Wrap(strings.Join(cites[1:], "\n"), inner))
+			add(strings.Split(indent(out), "\n"))
+		}
 	}
 	if note := r.stopNote(e); note != "" {
 		add([]string{indent(note)})

@@ -16,6 +16,7 @@ import (
 	"muse/api/demo"
 	"muse/session"
 	"muse/ui/attach"
+	"muse/ui/conversation"
 )
 
 // recording is the demo server, keeping each request's body.
@@ -70,7 +71,8 @@ func TestAttachmentsGoWithEveryTurnOfTheirPrompt(t *testing.T) {
 			t.Fatal(err)
 		}
 		first := req.Messages[0]
-		if len(first.Blocks) != 2 || first.Blocks[0].Type != api.BlockText || !strings.HasPrefix(first.Blocks[0].Text, `<file name="notes.md">`) {
+		if b := first.Blocks; len(b) != 2 || b[0].Type != api.BlockDocument || b[0].Title != "notes.md" || b[0].Source.Type != api.SourceText ||
+			b[0].Source.Data != "# Plan\nship it\n" {
 			t.Errorf("request %d sends its first prompt as %+v", i+1, first)
 		}
 	}
@@ -100,5 +102,58 @@ func TestRequestOverTheServiceLimitIsNotSent(t *testing.T) {
 	}
 	if len(bodies) != 0 || len(w.Branch()) != 0 {
 		t.Errorf("%d requests sent, %d entries saved", len(bodies), len(w.Branch()))
+	}
+}
+
+// A text file attached from an old prompt (re-attached with a, or kept by
+// an edit), whose record predates documents, goes as a plain-text
+// document like any new one, and its record says so.
+func TestReattachedOldTextFileGoesAsDocument(t *testing.T) {
+	var bodies []string
+	c := client(t, recording(&bodies))
+	w := session.NewWriter(store(t), params)
+	defer w.Close()
+	old := attach.File{Attachment: session.Attachment{Name: "old.txt", Kind: session.AttachText, MediaType: "text/plain", Bytes: 4}, Data: []byte("old\n")}
+	if _, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "again", Attachments: []attach.File{old}, Params: params}, func(Event) {}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var req api.MessageRequest
+	if err := json.Unmarshal([]byte(bodies[0]), &req); err != nil {
+		t.Fatal(err)
+	}
+	if b := req.Messages[0].Blocks[0]; b.Type != api.BlockDocument || b.Title != "old.txt" {
+		t.Errorf("sent as %+v", b)
+	}
+	if a := w.Branch()[0].Attachments[0]; !a.Document || a.Name != "old.txt" {
+		t.Errorf("recorded as %+v", a)
+	}
+}
+
+// With Cite on, a text file goes asking for citations, and the demo, as
+// the service, cites it: the reply's text block holds a char_location
+// citation of the file's first line, streamed or not, which the chat
+// screen and -p list after the reply.
+func TestCitedTextFile(t *testing.T) {
+	for _, noStream := range []bool{false, true} {
+		var bodies []string
+		c := client(t, recording(&bodies))
+		w := session.NewWriter(nil, params)
+		f, err := attach.FromBytes("notes.md", []byte("# Plan\nship it\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := params
+		p.Cite = true
+		res, err := Run(context.Background(), Config{Client: c, NoStream: noStream}, w, Turn{Prompt: "what does it say?", Attachments: []attach.File{f}, Params: p}, func(Event) {}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(bodies[0], `"title":"notes.md","citations":{"enabled":true}`) {
+			t.Errorf("sent %.300s", bodies[0])
+		}
+		lines := conversation.CitationLines(res.Message.Content)
+		if len(lines) != 2 || lines[0] != "1 citation" || lines[1] != "· “# Plan” — notes.md" {
+			t.Errorf("stream %v: citations drawn as %q from %+v", !noStream, lines, res.Message.Content)
+		}
 	}
 }

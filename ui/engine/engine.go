@@ -314,6 +314,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 				break
 			}
 		}
+		t.Attachments = sentNow(t.Attachments)
 		if err := r.check(t, before); err != nil {
 			return Result{}, notStarted(err)
 		}
@@ -321,6 +322,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		r.saved(err)
 		r.emit(Event{Kind: EntryAdded, Entry: user})
 	default:
+		t.Attachments = sentNow(t.Attachments)
 		if err := r.check(t, r.w.Branch()); err != nil {
 			return Result{}, notStarted(err)
 		}
@@ -393,7 +395,7 @@ func (r *runner) compact(t *Turn) error {
 // check validates the request a new prompt would send after the entries
 // before, with its attachments' bytes as they are in memory.
 func (r *runner) check(t Turn, before []session.Entry) error {
-	msgs := append(session.History(before, r.w.ReadAttachment), PromptParam(t))
+	msgs, _ := fitMedia(append(session.History(before, r.w.ReadAttachment), PromptParam(t)))
 	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
 	return req.Validate()
 }
@@ -407,6 +409,18 @@ func (r *runner) store(files []attach.File) []session.Attachment {
 		a, err := r.w.SaveAttachment(f.Attachment, f.Data)
 		r.saved(err)
 		out = append(out, a)
+	}
+	return out
+}
+
+// sentNow returns files as a new prompt sends them (see
+// session.Attachment.AsSentNow): a text file re-attached from an old
+// prompt goes as a document like any other.
+func sentNow(files []attach.File) []attach.File {
+	out := make([]attach.File, len(files))
+	for i, f := range files {
+		f.Attachment = f.Attachment.AsSentNow()
+		out[i] = f
 	}
 	return out
 }
@@ -501,6 +515,10 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			// The server continues an assistant turn that ends without trailing space.
 			msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
 		}
+	}
+	msgs, notes := fitMedia(msgs)
+	for _, n := range notes {
+		r.emit(Event{Kind: Notice, Text: n})
 	}
 	req := p.Request(msgs, Defs(r.cfg.Tools))
 	req.System = r.system(req.System)

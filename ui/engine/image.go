@@ -264,6 +264,8 @@ func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int
 	var err error
 	used := int64(0)
 	switch {
+	case d.Error != "":
+		return nil, 0, fmt.Errorf("the server failed this image: %s", d.Error)
 	case d.B64JSON != "":
 		data, err = session.DecodeB64(d.B64JSON, int(limit)) // refused before it is decoded
 	case d.URL == "":

@@ -93,6 +93,7 @@ var slashCommands = []slashCommand{
 	{name: "top-k", args: "N", help: "sample from the N likeliest tokens, 1 or more (off: server default)", run: slashTopK},
 	{name: "thinking", args: "adaptive [EFFORT]|BUDGET|off", choices: []string{"adaptive", "off"}, help: "thinking: adaptive with an effort low, medium, high or max (current models), or a budget ≥ 1024 below max_tokens", run: slashThinking},
 	{name: "tool-choice", args: "auto|any|none|NAME", help: "how the model may use tools (off: server default)", run: slashToolChoice},
+	{name: "cite", args: "on|off", choices: []string{"on", "off"}, help: "ask for citations from the documents sent (text files and PDFs)", run: slashCite},
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
 	{name: "size", args: "W*H", help: fmt.Sprintf("image size, like 1024*1024 (WxH works too), sides 1 to %d, at most %d megapixels", session.MaxImageSide, session.MaxImagePixels/1_000_000), run: slashSize},
@@ -479,6 +480,20 @@ func slashCopy(arg string, p session.Params) (Result, error) {
 		return Result{Params: slashCloneParams(p)}, bad
 	}
 	return res, nil
+}
+
+// slashCite reads /cite on and /cite off.
+func slashCite(arg string, p session.Params) (Result, error) {
+	q := slashCloneParams(p)
+	switch strings.ToLower(strings.TrimSpace(arg)) {
+	case "on", "true", "yes":
+		q.Cite = true
+		return slashSet(q, "citations on: documents are sent asking for them"), nil
+	case "off", "false", "no":
+		q.Cite = false
+		return slashSet(q, "citations off"), nil
+	}
+	return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /cite on|off, got %q", arg)
 }
 
 func slashToolChoice(arg string, p session.Params) (Result, error) {

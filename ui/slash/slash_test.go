@@ -560,3 +560,20 @@ func TestConflictingSettingsRefused(t *testing.T) {
 		t.Errorf("/thinking off refused while a tool is forced: %v", err)
 	}
 }
+
+// /cite on and off set whether documents ask for citations; anything else
+// is refused with the usage and leaves the settings as they were.
+func TestSlashCite(t *testing.T) {
+	res, err := Run("/cite on", session.Params{}, nil)
+	if err != nil || !res.Params.Cite {
+		t.Fatalf("/cite on: %+v, %v", res.Params, err)
+	}
+	res, err = Run("/cite off", res.Params, nil)
+	if err != nil || res.Params.Cite {
+		t.Fatalf("/cite off: %+v, %v", res.Params, err)
+	}
+	res, err = Run("/cite maybe", session.Params{Cite: true}, nil)
+	if err == nil || !strings.Contains(err.Error(), "usage: /cite on|off") || !res.Params.Cite {
+		t.Errorf("/cite maybe: %+v, %v", res.Params, err)
+	}
+}

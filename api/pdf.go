@@ -1,4 +1,4 @@
-package demo
+package api
 
 import (
 	"bytes"
@@ -8,16 +8,16 @@ import (
 	"strings"
 )
 
-// maxInflated bounds the bytes of compressed object streams pdfPages
+// maxInflated bounds the bytes of compressed object streams PDFPages
 // inflates in one PDF.
 const maxInflated = 64 << 20
 
-// pdfPages returns how many pages the PDF data has, or 0 when it cannot
+// PDFPages returns how many pages the PDF data has, or 0 when it cannot
 // tell. It reads the dictionaries of the file, and of its compressed
 // object streams (where PDF 1.5 and later keep them): the largest /Count
 // of a /Type /Pages dictionary (the root of the page tree) or, when there
 // is none, the number of /Type /Page dictionaries.
-func pdfPages(data []byte) int {
+func PDFPages(data []byte) int {
 	s := pdfScanner{inflateLeft: maxInflated}
 	s.scan(data, true)
 	if s.count > 0 {
@@ -26,7 +26,7 @@ func pdfPages(data []byte) int {
 	return s.pages
 }
 
-// pdfScanner gathers what pdfPages needs from the dictionaries it reads.
+// pdfScanner gathers what PDFPages needs from the dictionaries it reads.
 type pdfScanner struct {
 	count       int // largest /Count of a /Type /Pages dictionary
 	pages       int // /Type /Page dictionaries
@@ -51,14 +51,14 @@ func (s *pdfScanner) scan(data []byte, top bool) {
 		c := data[i]
 		switch {
 		case c == '%':
-			i = skipLine(data, i)
+			i = skipPDFLine(data, i)
 		case c == '(':
-			i = skipString(data, i)
+			i = skipPDFString(data, i)
 		case c == '<' && i+1 < len(data) && data[i+1] == '<':
 			stack = append(stack, pdfDict{})
 			i += 2
 		case c == '<':
-			i = skipPast(data, i, '>')
+			i = skipPDFPast(data, i, '>')
 		case c == '>' && i+1 < len(data) && data[i+1] == '>':
 			i += 2
 			if len(stack) == 0 {
@@ -144,17 +144,17 @@ func (s *pdfScanner) stream(data []byte, i int, dict pdfDict, top bool) int {
 	return i + end + len("endstream")
 }
 
-// skipLine returns where the line holding i ends.
-func skipLine(data []byte, i int) int {
+// skipPDFLine returns where the line holding i ends.
+func skipPDFLine(data []byte, i int) int {
 	for i < len(data) && data[i] != '\n' && data[i] != '\r' {
 		i++
 	}
 	return i
 }
 
-// skipString returns where the literal string opening at i ends: after
+// skipPDFString returns where the literal string opening at i ends: after
 // its balanced closing parenthesis, escapes left aside.
-func skipString(data []byte, i int) int {
+func skipPDFString(data []byte, i int) int {
 	depth := 0
 	for ; i < len(data); i++ {
 		switch data[i] {
@@ -172,8 +172,8 @@ func skipString(data []byte, i int) int {
 	return i
 }
 
-// skipPast returns where the first c after i ends.
-func skipPast(data []byte, i int, c byte) int {
+// skipPDFPast returns where the first c after i ends.
+func skipPDFPast(data []byte, i int, c byte) int {
 	if j := bytes.IndexByte(data[i+1:], c); j >= 0 {
 		return i + 1 + j + 1
 	}
