@@ -28,6 +28,11 @@ type ModelInfo struct {
 	// Created is when the model was released, as the service wrote it
 	// (RFC 3339 or Unix seconds); "" when it did not say.
 	Created string `json:"created,omitempty"`
+	// ContextWindow is how many tokens the model takes in, prompt and reply,
+	// when the service says: OpenRouter's context_length (or its
+	// top_provider's), vLLM's max_model_len, or max_input_tokens; 0 when
+	// it does not (Anthropic's list does not).
+	ContextWindow int `json:"context_window,omitempty"`
 }
 
 // modelsWire reads both shapes of GET /v1/models: Anthropic's, data[] with
@@ -41,6 +46,13 @@ type modelsWire struct {
 		Name        string          `json:"name"` // OpenRouter's
 		CreatedAt   string          `json:"created_at"`
 		Created     json.RawMessage `json:"created"`
+		// The context window, under the names services give it.
+		ContextLength  int `json:"context_length"`
+		MaxModelLen    int `json:"max_model_len"`
+		MaxInputTokens int `json:"max_input_tokens"`
+		TopProvider    struct {
+			ContextLength int `json:"context_length"`
+		} `json:"top_provider"`
 	} `json:"data"`
 	HasMore bool   `json:"has_more"`
 	LastID  string `json:"last_id"`
@@ -99,6 +111,11 @@ func (c *Client) ListModels(ctx context.Context) ([]ModelInfo, error) {
 			}
 			if !cleanModelText(m.Created) {
 				m.Created = ""
+			}
+			for _, n := range []int{d.ContextLength, d.TopProvider.ContextLength, d.MaxModelLen, d.MaxInputTokens} {
+				if n > 0 && m.ContextWindow == 0 {
+					m.ContextWindow = n
+				}
 			}
 			out = append(out, m)
 		}

@@ -153,6 +153,21 @@ func TestListModelsBothShapes(t *testing.T) {
 	}
 }
 
+// The context window is read where a service gives it: OpenRouter's
+// context_length (or its top_provider's), vLLM's max_model_len; none stays 0.
+func TestListModelsContextWindow(t *testing.T) {
+	rec := newRecorder(t, jsonReply(200, `{"data":[{"id":"a","context_length":200000},{"id":"b","top_provider":{"context_length":64000}},{"id":"c","max_model_len":32768},{"id":"d"}]}`))
+	ms, err := New(rec.URL).ListModels(context.Background())
+	if err != nil || len(ms) != 4 {
+		t.Fatalf("%v %+v", err, ms)
+	}
+	for i, want := range []int{200000, 64000, 32768, 0} {
+		if ms[i].ContextWindow != want {
+			t.Errorf("%s: window %d, want %d", ms[i].ID, ms[i].ContextWindow, want)
+		}
+	}
+}
+
 // A huge, hostile or malformed list is bounded and cleaned: at most
 // MaxModels entries, ids with control characters dropped, a list that
 // pages forever stopped, one larger than MaxModelsSize refused.

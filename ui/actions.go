@@ -64,6 +64,22 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
 		return m.info(), nil
+	case slash.ActionApprove:
+		return m.setApproveAll(res.Arg == "all"), nil
+	case slash.ActionCompact:
+		if len(m.conv.Entries()) == 0 || m.busy() {
+			m.notice = "nothing to compact yet"
+			if m.busy() {
+				m.notice = busyNotice + ": esc cancels it first"
+			}
+			return m, nil
+		}
+		// The new branch replaces the view; the old one stays in the session ([ ] on the first prompt goes back).
+		cut := m
+		cut.conv = cut.conv.Truncate(0)
+		return cut.startTurn(engine.Turn{Compact: true, Prompt: res.Arg})
+	case slash.ActionContext:
+		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}), nil
 	case slash.ActionClear:
 		return m.clear()
 	case slash.ActionRename:
@@ -248,6 +264,14 @@ func (m Model) info() Model {
 	}
 	u := m.usage
 	fmt.Fprintf(&b, "session: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	mt := m.meter.SetModel(m.params.Model)
+	if c := mt.Cost(); c != "" {
+		b.WriteString("\n" + c)
+	}
+	b.WriteString("\n" + mt.Context())
+	if v := m.notices.SetSize(m.width).View(); v != "" {
+		b.WriteString("\n" + v)
+	}
 	p := m.params
 	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
 	m.notice = ""

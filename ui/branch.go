@@ -295,6 +295,7 @@ func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
 	m.tree = s.Tree()
 	m = m.refreshBranches()
 	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
+	m.meter = m.meter.Measure(s.Entries, m.usage)
 	i := m.indexOf(msg.sel)
 	if i < 0 || !m.sel.active {
 		m.sel = selection{}

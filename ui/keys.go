@@ -38,6 +38,9 @@ type KeyMap struct {
 	Previews      key.Binding
 	// PasteImage attaches the image on the system clipboard.
 	PasteImage key.Binding
+	// ApproveMode switches tool calls between asking and running unasked
+	// for the rest of the session (shift+tab).
+	ApproveMode key.Binding
 
 	// Moving and editing in the input (the textarea's own keys, shown in
 	// the help). home/end scroll the conversation; ctrl+a/ctrl+e move in
@@ -64,30 +67,31 @@ type SelectKeys struct {
 // defaultKeyMap returns muse's key bindings.
 func defaultKeyMap() KeyMap {
 	return KeyMap{
-		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:    key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
-		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
-		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/clear/quit")),
-		Exit:       key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "quit at once (on an empty input)")),
-		Suspend:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend to the shell (fg comes back)")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
-		HalfUp:     key.NewBinding(key.WithKeys("shift+up"), key.WithHelp("shift+↑", "half page up")),
-		HalfDown:   key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↓", "half page down")),
-		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
-		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
-		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Editor:     key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "edit in $EDITOR")),
-		Thinking:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
-		Copy:       key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last reply")),
-		Prev:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
-		Next:       key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
-		Complete:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
-		Sessions:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		New:        key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
-		Open:       key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last image")),
-		Previews:   key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
-		PasteImage: key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "attach the clipboard's image")),
+		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:     key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "newline")),
+		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel reply")),
+		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel/clear/quit")),
+		Exit:        key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "quit at once (on an empty input)")),
+		Suspend:     key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend to the shell (fg comes back)")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/wheel", "scroll up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/wheel", "scroll down")),
+		HalfUp:      key.NewBinding(key.WithKeys("shift+up"), key.WithHelp("shift+↑", "half page up")),
+		HalfDown:    key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↓", "half page down")),
+		Top:         key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of conversation")),
+		Bottom:      key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow new text")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Editor:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "edit in $EDITOR")),
+		Thinking:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "expand thinking")),
+		Copy:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last reply")),
+		Prev:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
+		Next:        key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
+		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
+		Sessions:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		New:         key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
+		Open:        key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last image")),
+		Previews:    key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
+		PasteImage:  key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "attach the clipboard's image")),
+		ApproveMode: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "approve all tool calls / ask")),
 
 		LineStart:     key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "start of the line")),
 		LineEnd:       key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "end of the line")),
@@ -133,7 +137,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; twice on an empty input: quit"))
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, input.SearchKey, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToStart, k.DeleteToEnd, clear, k.Editor},
-		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.Cancel, quit, k.Exit, k.Suspend, k.Help},
+		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.ApproveMode, k.Cancel, quit, k.Exit, k.Suspend, k.Help},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
 }
@@ -186,6 +190,7 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 		keyaction.Sessions: &k.Sessions, keyaction.New: &k.New, keyaction.Open: &k.Open, keyaction.Previews: &k.Previews, keyaction.PasteImage: &k.PasteImage,
 		keyaction.LineStart: &k.LineStart, keyaction.LineEnd: &k.LineEnd, keyaction.WordLeft: &k.WordLeft, keyaction.WordRight: &k.WordRight,
 		keyaction.DeleteWord: &k.DeleteWord, keyaction.DeleteToEnd: &k.DeleteToEnd, keyaction.Select: &k.Select,
+		keyaction.ApproveMode: &k.ApproveMode,
 	}
 }
 

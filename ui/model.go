@@ -22,12 +22,15 @@ import (
 	"muse/session/index"
 	"muse/session/prompts"
 	"muse/theme"
+	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/elicitform"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/mcp"
+	"muse/ui/meter"
+	"muse/ui/notices"
 	"muse/ui/picker"
 	"muse/ui/piped"
 	"muse/ui/sanitize"
@@ -88,10 +91,12 @@ type Options struct {
 	// MCP runs the MCP servers whose tools Config.MoreTools offers, for
 	// the /mcp command; nil when there are none.
 	MCP *mcp.Manager
-	// Models, when set, returns the names /model completes from (the
-	// service's models list); it is called once, in the background, after
-	// the first frame.
-	Models func() []string
+	// Models, when set, returns the service's models list, which /model
+	// completes from and which may give the models' context windows; it is
+	// called once, in the background, after the first frame.
+	Models func() []api.ModelInfo
+	// Meter is the profile's context window and prices (see ui/meter).
+	Meter meter.Options
 	// StartInPicker opens the session picker first.
 	StartInPicker bool
 	// ImageModel is the default image model.
@@ -182,17 +187,20 @@ type Model struct {
 	branchCount int
 	usage       session.Usage
 	lastStop    string
+	// meter measures the context window's use and the cost.
+	meter meter.Model
+	// approve is the box of a tool call that waits, and the session's
+	// approval mode.
+	approve approval.Model
 
 	// The turn in flight (turnSeq numbers turns and image turns); the
 	// engine's reports while a tool call waits; the input put aside while a
-	// tool result is typed; the image turn in flight; the tools the user
-	// allowed for the session.
-	turn       *turnRun
-	turnSeq    int
-	waitCh     <-chan turnItem
-	draft      string
-	imaging    *imageJob
-	toolAlways map[string]bool
+	// tool result is typed; the image turn in flight.
+	turn    *turnRun
+	turnSeq int
+	waitCh  <-chan turnItem
+	draft   string
+	imaging *imageJob
 
 	// pending are the attachments sent with the next prompt; attaching
 	// counts the attachments being prepared.
@@ -208,6 +216,11 @@ type Model struct {
 	queue        []queuedPrompt
 	queueStopped bool
 	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
+	// notices are the status line's last notices, for ? and /info.
+	notices notices.Model
+	// unqueued is the queued prompt ↑ brought back into the input, which
+	// ctrl+c drops while the input holds it as it came (see dropUnqueued).
+	unqueued *queuedPrompt
 
 	sel selection // selection mode, while it is on
 	// helpTop is the first line of the ? overlay shown, while it is open;
@@ -280,11 +293,13 @@ func New(opts Options) Model {
 	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
-		common: &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
-		conv:   conversation.New(r, keys.scrollKeys()),
-		input:  input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
-		w:      &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
-		params: opts.Params,
+		common:  &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
+		conv:    conversation.New(r, keys.scrollKeys()),
+		input:   input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
+		w:       &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
+		params:  opts.Params,
+		meter:   meter.New(opts.Meter),
+		approve: approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
@@ -326,6 +341,9 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	// Another session, or this one replayed whole: its queue is the one
 	// it kept.
 	restore := w != m.writer || m.loading
+	if w != m.writer {
+		m.approve = m.approve.SetAll(false) // approve all holds for the session it was given in
+	}
 	m.writer, m.sessID = w, s.ID
 	m.title, m.params = s.Title, s.Params
 	if len(s.All) == 0 && s.ID == "" {
@@ -341,10 +359,11 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.tree = s.Tree()
 	m = m.stopEdit().refreshBranches()
 	m.sel = selection{}
-	m.toolAlways = nil // "a always" holds for the session it was given in
+	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	m.input = m.input.EndRecall()
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
+	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
@@ -368,8 +387,16 @@ func (m Model) Init() tea.Cmd {
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
 			time.Sleep(replayDelay) // after the first frame: it never waits for the list
-			slash.SetModels(load())
-			return nil
+			ms := load()
+			names, windows := make([]string, len(ms)), meter.WindowsMsg{}
+			for i, mi := range ms {
+				names[i] = mi.ID
+				if mi.ContextWindow > 0 {
+					windows[mi.ID] = mi.ContextWindow
+				}
+			}
+			slash.SetModels(names)
+			return windows
 		})
 	}
 	// What runs in the background whatever the screen opens with: the MCP
@@ -433,10 +460,15 @@ type openPickerMsg struct{}
 // sizes the screen again.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
-	if nm, ok := next.(Model); ok && nm.noticeHeight() != nm.noticeRows {
+	nm, ok := next.(Model)
+	if !ok {
+		return next, cmd
+	}
+	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
+	if nm.noticeHeight() != nm.noticeRows {
 		return nm.layout(), cmd
 	}
-	return next, cmd
+	return nm, cmd
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -498,6 +530,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case input.NoticeMsg:
 		m.notice = msg.Text
+		return m, nil
+	case meter.WindowsMsg:
+		m.meter = m.meter.Update(msg)
 		return m, nil
 	case noticeMsg:
 		m.notice = msg.text
@@ -653,6 +688,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
 		return m.stopAndQuit()
+	case key.Matches(msg, m.keys.ApproveMode) && len(m.input.Hint()) == 0: // shift+tab completes back while completing
+		return m.setApproveAll(!m.approve.All()), nil
 	case key.Matches(msg, m.keys.Suspend):
 		suspend := m.opts.Suspend
 		if suspend == nil {
@@ -665,8 +702,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return nil
 		}
 	case key.Matches(msg, m.keys.Quit):
-		// From the inside out: a reply or image in flight, then the draft,
-		// then muse itself.
+		// From the inside out: a queued prompt brought back, a reply or
+		// image in flight, then the draft, then muse itself.
+		if next, ok := m.dropUnqueued(); ok {
+			return next, nil
+		}
 		if m.turn != nil && !m.turn.cancelled {
 			return m.cancelTurn()
 		}

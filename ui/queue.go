@@ -101,12 +101,30 @@ func (m Model) unqueue() (tea.Model, tea.Cmd) {
 	}
 	m.pending = append(m.pending, last.files...)
 	m.input = m.input.SetValue(last.text)
-	m.notice = "the queued prompt is back in the input: enter queues it again, ctrl+c removes it"
+	m.unqueued = &last
+	m.notice = "queued prompt back in the input: enter queues it again · ctrl+c drops it"
 	if !m.busy() {
-		m.notice = "the queued prompt is back in the input: enter sends it, ctrl+c removes it"
+		m.notice = "queued prompt back in the input: enter sends it · ctrl+c drops it"
 	}
 	m, save := m.keepQueue()
 	return m.layout(), save
+}
+
+// dropUnqueued drops the queued prompt that ↑ brought back, if the input
+// still holds it as it came: its text and the attachments it brought back
+// go; it reports whether it did.
+func (m Model) dropUnqueued() (Model, bool) {
+	q := m.unqueued
+	m.unqueued = nil
+	if q == nil || m.input.Value() != q.text {
+		return m, false
+	}
+	if n := len(m.pending) - len(q.files); n >= 0 {
+		m.pending = m.pending[:n]
+	}
+	m.input = m.input.Reset()
+	m.notice = "the queued prompt is dropped"
+	return m.layout(), true
 }
 
 // sendQueued sends the first queued prompt, leaving the input and the

@@ -149,3 +149,42 @@ func TestQueueGolden(t *testing.T) {
 		}
 	}
 }
+
+// A queued prompt brought back with ↑ while the reply streams: its notice
+// shows above the status line, beside the spinner, and ctrl+c drops the
+// prompt, as the notice says, and leaves the reply streaming.
+func TestCtrlCDropsTheUnqueuedPrompt(t *testing.T) {
+	h := newHarness(t, 20*time.Millisecond)
+	tm := start(t, h.model(t, nil), 80, 24)
+	send(tm, "demo:long tell me everything")
+	waitFor(t, tm, "Part 1")
+	send(tm, "later one")
+	waitFor(t, tm, "queued › later one")
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	waitFor(t, tm, "ctrl+c drops it")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "the queued prompt is dropped")
+	tm.Send(testStopMsg{})
+	m := finalModel(t, tm)
+	if m.turn == nil || m.turn.cancelled {
+		t.Error("ctrl+c cancelled the reply")
+	}
+	if m.input.Value() != "" || len(m.queue) != 0 {
+		t.Errorf("input %q, queue %d", m.input.Value(), len(m.queue))
+	}
+	lines := strings.Split(m.View(), "\n")
+	if above := lines[len(lines)-3]; !strings.Contains(above, "the queued prompt is dropped") {
+		t.Errorf("the notice is not above the status line:\n%s", m.View())
+	}
+	if !busyStatus(lines[len(lines)-2]) {
+		t.Errorf("the status line lost the spinner: %q", lines[len(lines)-2])
+	}
+}
+
+// busyStatus says whether a status line shows the spinner of a turn.
+func busyStatus(s string) bool {
+	for _, r := range s {
+		return r >= 0x2800 && r <= 0x28ff
+	}
+	return false
+}

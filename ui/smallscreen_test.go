@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/api"
+	"muse/ui/engine"
 )
 
 // At 40x10, a tool call waiting for its answer and a stopped queue fit the
@@ -20,7 +21,9 @@ func TestApprovalAndQueueFitASmallScreen(t *testing.T) {
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 10})
 	_, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m.turn = &turnRun{id: 1, cancel: cancel, ask: &askMsg{call: api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true}}
+	m.turn = &turnRun{id: 1, cancel: cancel}
+	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: make(chan engine.Approval, 1)}, nil)
+	m = next.(Model)
 	m.queue = []queuedPrompt{{text: "and then a summary"}}
 	for _, stopped := range []bool{false, true} {
 		m.queueStopped = stopped

@@ -64,10 +64,29 @@ func TestToolDeclinedAndTyped(t *testing.T) {
 	send(tm, "demo:tool do it")
 	waitFor(t, tm, "run tool rm_rf")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	waitFor(t, tm, "why not?")
+	send(tm, "use trash instead")
 	waitFor(t, tm, "The tool returned")
 	final := quit(t, tm)
-	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "no" || !r.IsError {
+	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "no" || !r.IsError || r.Output != "the user declined to run this tool: use trash instead" {
 		t.Errorf("declined result %+v", r)
+	}
+	if final.input.Value() != "" {
+		t.Errorf("the reason stayed in the input: %q", final.input.Value())
+	}
+
+	// n, then esc: declined with no reason.
+	m, _ = toolModel(t, run)
+	tm = start(t, m, 100, 30)
+	send(tm, "demo:tool do it")
+	waitFor(t, tm, "run tool rm_rf")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	waitFor(t, tm, "why not?")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "The tool returned")
+	final = quit(t, tm)
+	if r := final.conv.Entries()[2].ToolResults[0]; r.Output != "the user declined to run this tool" {
+		t.Errorf("declined without a reason %+v", r)
 	}
 
 	typed := engine.Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
@@ -80,6 +99,51 @@ func TestToolDeclinedAndTyped(t *testing.T) {
 	final = quit(t, tm)
 	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "typed" || r.Output != "sunny and warm" {
 		t.Errorf("typed result %+v", r)
+	}
+}
+
+// shift+tab turns approve all on: it is said on the status line, and a
+// tool call then runs unasked; /approve ask asks again.
+func TestApproveAllMode(t *testing.T) {
+	ran := t.TempDir() + "/ran"
+	tool := engine.Tool{Def: api.Tool{Name: "touch_it", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"touch", ran}}
+	m, _ := toolModel(t, tool)
+	tm := start(t, m, 100, 30)
+	tm.Send(tea.KeyMsg{Type: tea.KeyShiftTab})
+	waitFor(t, tm, "approve all: every tool call runs unasked")
+	send(tm, "demo:tool go")
+	waitFor(t, tm, "The tool returned")
+	send(tm, "/approve ask")
+	waitFor(t, tm, "approve ask: each tool call waits")
+	send(tm, "demo:tool again")
+	waitFor(t, tm, "run tool touch_it?")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	final := quit(t, tm)
+	if _, err := os.Stat(ran); err != nil {
+		t.Errorf("the call did not run under approve all: %v", err)
+	}
+	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "yes" {
+		t.Errorf("result %+v", r)
+	}
+}
+
+// While approve all is on, the status line says so whatever else it says.
+func TestApproveAllOnTheStatusLine(t *testing.T) {
+	m, _ := toolModel(t, demoTool())
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	m.notice = ""
+	if s := statusOf(m); !strings.Contains(s, "approve all") {
+		t.Errorf("status %q", s)
+	}
+	m.notice = "something else entirely, long enough to take the whole line and more of it"
+	if s := statusOf(m); !strings.Contains(s, "all!") && !strings.Contains(s, "approve all") {
+		t.Errorf("status with a notice %q", s)
+	}
+	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
+	m.notice = ""
+	if s := statusOf(m); strings.Contains(s, "all") {
+		t.Errorf("status after ask %q", s)
 	}
 }
 
@@ -161,7 +225,7 @@ func TestToolApprovalBoxGolden(t *testing.T) {
 			view := final.View()
 			wants := []string{"run tool slow_cmd?", "waiting for your answer"}
 			if size.h >= 24 {
-				wants = append(wants, `$ sh -c "sleep 100; echo done"`, "in /srv/project", `"timezone": "UTC"`, "y yes · n no · a always")
+				wants = append(wants, `$ sh -c "sleep 100; echo done"`, "in /srv/project", `"timezone": "UTC"`, "y yes · n no, say why · a always")
 			}
 			for _, want := range wants {
 				if !strings.Contains(view, want) {
@@ -219,7 +283,7 @@ func TestToolApprovalOnATinyScreen(t *testing.T) {
 	send(tm, "demo:tool what time is it?")
 	waitFor(t, tm, "run tool slow_cmd?")
 	m = stopWaiting(t, tm)
-	body := m.approvalBody(m.approvalInner())
+	body := m.approvalBox().Body()
 	seen := map[string]bool{}
 	for i := 0; i < len(body)+2; i++ {
 		view := m.View()
@@ -242,8 +306,8 @@ func TestToolApprovalOnATinyScreen(t *testing.T) {
 		t.Errorf("the command line is not shown: %q", body)
 	}
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyPgUp})
-	if m.turn.askTop != len(body)-2 {
-		t.Errorf("pgup scrolled to %d", m.turn.askTop)
+	if box := m.approvalBox().View(); !strings.Contains(box, body[len(body)-2]) || strings.Contains(box, body[len(body)-1]) {
+		t.Errorf("pgup did not scroll one line up:\n%s", box)
 	}
 }
 
@@ -377,9 +441,9 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 func TestAlwaysHoldsForItsSession(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.toolAlways = map[string]bool{"get_time": true}
+	m.approve = m.approve.Allow("get_time")
 	m, _ = m.clear()
-	if m.toolAlways["get_time"] {
+	if m.approve.Always("get_time") {
 		t.Error("a new session still runs get_time without asking")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
@@ -34,16 +35,16 @@ type turnRun struct {
 	cancel  context.CancelFunc
 	started time.Time
 	prompt  string // the prompt sent, put back into the input if the turn fails
+	compact bool   // the turn is a /compact
 	// attachments are the prompt's, put back above the input if the turn
 	// is refused before it starts.
 	attachments []attach.File
 
 	// reply is the reply streaming, if any.
 	reply *reply
-	// ask is the tool call waiting for an answer, if any; askTop is the
-	// first line of its box's body shown.
-	ask    *askMsg
-	askTop int
+	// ask is the tool call waiting for an answer, if any, which the
+	// approval box (Model.approve) shows.
+	ask *askMsg
 	// pasteRefused says an answer to ask came with other text and was not
 	// taken.
 	pasteRefused bool
@@ -121,7 +122,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 		return m, nil
 	}
 	t.Params = m.params
-	if t.Prompt != "" {
+	if t.Prompt != "" && !t.Compact {
 		msgs := append(session.History(m.conv.Entries(), nil), engine.PromptParam(t))
 		req := m.params.Request(msgs, engine.Defs(m.opts.Tools))
 		if err := req.Validate(); err != nil {
@@ -134,7 +135,10 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
-	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt, attachments: t.Attachments}
+	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt, attachments: t.Attachments, compact: t.Compact}
+	if t.Compact { // failed, it is the command that comes back
+		m.turn.prompt = strings.TrimSpace("/compact " + t.Prompt)
+	}
 	// What the status bar said of the last turn is old news now.
 	m.notice, m.lastErr, m.lastStop = "", "", ""
 	m.conv = m.conv.CaughtUp()
@@ -319,6 +323,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 			m.lastStop = ""
 		}
 		m.conv = m.conv.Finish(e)
+		m.meter = m.meter.Measure(m.conv.Entries(), m.usage)
 		m = m.noteWritten(e).refreshBranches()
 	case engine.ToolRunning:
 		t.running, t.progress = ev.Call.Name, ""
@@ -370,12 +375,22 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 		a.answer <- engine.Approval{Stop: true} // buffered: never blocks
 		return m, waitTurn(t.id, ch)
 	}
-	if a.hasCommand && m.toolAlways[a.call.Name] {
+	if a.hasCommand && m.approve.Always(a.call.Name) {
 		a.answer <- engine.Approval{Run: true, Always: true}
 		return m, waitTurn(t.id, ch)
 	}
-	t.ask, t.askTop = a, 0
+	if a.hasCommand && m.approve.All() { // the session's approve all
+		t.running = a.call.Name
+		a.answer <- engine.Approval{Run: true}
+		return m, tea.Batch(waitTurn(t.id, ch), m.w.spin.Tick)
+	}
+	t.ask = a
 	t.running = ""
+	c := approval.Call{Name: a.call.Name, Server: m.mcpServerOf(a.call.Name), Input: a.call.Input, HasCommand: a.hasCommand}
+	if a.hasCommand {
+		c.Command, c.Dir = toolCommand(m.opts.Tools, a.call.Name), m.opts.WorkDir
+	}
+	m.approve = m.approve.Open(c)
 	if !a.hasCommand {
 		m.draft = m.input.Value()
 		m.input = m.input.Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.call.Name)))
@@ -389,15 +404,14 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	t := m.turn
 	a := t.ask
 	t.ask, t.pasteRefused, t.pending = nil, false, nil
-	if !a.hasCommand {
+	typing := !a.hasCommand || m.approve.Declining()
+	m.approve = m.approve.Close()
+	if typing {
 		m.input = m.input.Reset().SetValue(m.draft).SetPlaceholder(input.Placeholder)
 		m.draft = ""
 	}
 	if ap.Always {
-		if m.toolAlways == nil {
-			m.toolAlways = map[string]bool{}
-		}
-		m.toolAlways[a.call.Name] = true
+		m.approve = m.approve.Allow(a.call.Name)
 	}
 	if ap.Run {
 		t.running = a.call.Name
@@ -432,12 +446,14 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	if t == nil || t.ask == nil {
 		return m, nil, false
 	}
+	typing := m.awaitsResult() // a result, or the reason of a no
 	answers := k.String() == "y" || k.String() == "a"
-	if !t.ask.hasCommand {
+	if typing {
 		answers = key.Matches(k, m.keys.Send)
 	}
-	if next, ok := m.scrollApproval(k); ok && t.pending == nil {
-		return next, nil, true
+	if box, ok := m.approvalBox().Update(k); ok && t.pending == nil {
+		m.approve = box
+		return m.layout(), nil, true
 	}
 	if t.pending != nil {
 		// Keys right behind a yes: it came with other text, as a paste
@@ -445,13 +461,13 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pending, t.pasteRefused = nil, true
 		return m, nil, true
 	}
-	if answers && !t.ask.hasCommand && m.input.AfterPaste() {
+	if answers && typing && m.input.AfterPaste() {
 		// A typed result's enter right behind text that came in one read
 		// ("forty two" and enter, typed fast) is handled as a prompt's:
 		// it sends once no key follows it (see sendDueMsg).
 		return m, nil, false
 	}
-	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && t.ask.hasCommand) {
+	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && !typing) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
 		// and Bubble Tea splits a paste without bracketed paste at spaces
 		// ("take a look" is "take", " ", "a", …): a key right behind a
@@ -459,7 +475,7 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pasteRefused = true
 		return m, nil, true
 	}
-	if !t.ask.hasCommand {
+	if typing {
 		switch {
 		case key.Matches(k, m.keys.Send):
 			next, cmd := m.sendResult()
@@ -479,22 +495,35 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		t.pendingSeq++
 		id, seq := t.id, t.pendingSeq
 		return m, tea.Tick(answerSettle, func(time.Time) tea.Msg { return answerDueMsg{turn: id, seq: seq} }), true
-	case k.String() == "n" || key.Matches(k, m.keys.Cancel):
+	case k.String() == "n":
+		// The reason is typed in the input, the draft put aside meanwhile.
+		m.approve = m.approve.Decline()
+		m.draft = m.input.Value()
+		m.input = m.input.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one")
+		return m.layout(), nil, true
+	case key.Matches(k, m.keys.Cancel):
 		next, cmd := m.answerCall(engine.Approval{})
+		return next, cmd, true
+	case key.Matches(k, m.keys.ApproveMode): // approve all, this call first
+		next, cmd := m.setApproveAll(true).answerCall(engine.Approval{Run: true})
 		return next, cmd, true
 	}
 	return m, nil, true // other keys wait for an answer
 }
 
-// awaitsResult says whether a tool call waits for a typed result.
+// awaitsResult says whether a tool call waits for typed text: its
+// result, or the reason it is declined.
 func (m Model) awaitsResult() bool {
-	return m.turn != nil && m.turn.ask != nil && !m.turn.ask.hasCommand
+	return m.turn != nil && m.turn.ask != nil && (!m.turn.ask.hasCommand || m.approve.Declining())
 }
 
-// sendResult answers the tool call that waits for a typed result with the
-// input's text.
+// sendResult answers the tool call that waits for typed text with the
+// input's: its result, or the reason of a no.
 func (m Model) sendResult() (tea.Model, tea.Cmd) {
 	text := m.input.Value()
+	if m.turn.ask.hasCommand {
+		return m.answerCall(engine.Approval{Reason: strings.TrimSpace(text)})
+	}
 	return m.answerCall(engine.Approval{Result: &text})
 }
 
@@ -558,6 +587,19 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	}
 	if m.quitting {
 		return m.quit()
+	}
+	if t.compact && d.err == nil && !t.cancelled {
+		m.meter = m.meter.Compacted()
+	}
+	if d.err == nil && !t.cancelled && !t.compact && !d.res.Unanswered && m.meter.SetModel(m.params.Model).AutoCompact() {
+		// auto_compact: past its mark the conversation goes on from a
+		// summary, before the queue's next prompt.
+		pct, _ := m.meter.SetModel(m.params.Model).Percent()
+		cut := m
+		cut.conv = cut.conv.Truncate(0)
+		next, cmd := cut.startTurn(engine.Turn{Compact: true})
+		next.notice = fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct)
+		return next, cmd
 	}
 	next, cmd := m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)
 	if t.cancelled {

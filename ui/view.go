@@ -17,6 +17,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/input"
+	"muse/ui/keyline"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -43,7 +44,7 @@ func (m Model) inputState() input.State {
 // waitingForApproval reports whether a tool call waits for y, n or a: the
 // input then only says so.
 func (m Model) waitingForApproval() bool {
-	return m.turn != nil && m.turn.ask != nil && m.turn.ask.hasCommand
+	return m.turn != nil && m.turn.ask != nil && m.turn.ask.hasCommand && !m.approve.Declining()
 }
 
 // updateInput passes msg to the input, then sizes the screen to its rows.
@@ -95,12 +96,13 @@ func (m Model) helpView() string {
 		return m.w.help.ShortHelpView(m.keys.selectHelp())
 	}
 	if m.waitingForApproval() {
-		return m.w.help.ShortHelpView(approvalKeys)
+		return m.w.help.ShortHelpView(m.approve.ShortHelp())
 	}
 	if hint := m.input.Hint(); len(hint) > 0 {
 		return st.Accent.Render(strings.Join(m.input.Hint(), "\n"))
 	}
-	return m.w.help.View(m.keys)
+	// Narrow, keys drop from the middle: "? help" stays.
+	return m.w.help.ShortHelpView(keyline.Fit(m.w.help, m.keys.ShortHelp(), m.width))
 }
 
 // helpLines are the lines of the ? overlay: every key and every command,
@@ -128,6 +130,13 @@ func (m Model) helpLines() []string {
 	}
 	for i, l := range lines {
 		lines[i] = st.Subtle.Render(l)
+	}
+	if v := m.notices.SetSize(width).View(); v != "" { // first, whole: the status line cuts them
+		var head []string
+		for _, l := range strings.Split(v, "\n") {
+			head = append(head, st.Warning.Render(l))
+		}
+		lines = append(append(head, ""), lines...)
 	}
 	lines = append(lines, "")
 	for _, l := range strings.Split(textfmt.Wrap(mouseHelp, width), "\n") {
@@ -214,6 +223,11 @@ func (m Model) showsNotice() bool {
 // when there is more; nil when the status line does not show it. A second
 // line goes on the row above the status line, never onto the key help.
 func (m Model) noticeLines() []string {
+	if m.notice != "" && m.toolPrompt() == "" && (m.turn != nil || m.imaging != nil) {
+		// The spinner keeps the status line: the notice goes on the row
+		// above it, never hidden.
+		return []string{textfmt.TruncateWidth(sanitize.Line(m.notice), max(m.width-1, 10)), ""}
+	}
 	if !m.showsNotice() {
 		return nil
 	}
@@ -261,7 +275,7 @@ func (m Model) View() string {
 		c.header.Get(textfmt.Key(m.width, m.title, m.params.Model), m.headerView),
 		conv,
 	}
-	if box := m.approvalView(); box != "" {
+	if box := m.approvalBox().View(); box != "" {
 		parts = append(parts, box)
 	}
 	if form := m.elicit.View(); form != "" {
@@ -329,6 +343,11 @@ func (m Model) statusKey() string {
 	for _, n := range []int{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens} {
 		b = append(b, '|')
 		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	b = append(b, '|')
+	b = append(b, m.meter.SetModel(m.params.Model).View()...)
+	if m.approve.All() {
+		b = append(b, "|all"...)
 	}
 	b = append(b, '|')
 	b = append(b, m.lastStop...)
@@ -468,6 +487,11 @@ func (m Model) statusView() string {
 		if lipgloss.Width(m.statusTail())+16 < m.width-lipgloss.Width(strings.Join(m.settingsLong(), " · ")) {
 			left = st.StatusKey.Render("tokens ") + left // room for the label
 		}
+		if mt := m.meter.SetModel(m.params.Model); mt.Warns() {
+			left += st.StatusKey.Render(" · ") + st.Warning.Render(mt.View())
+		} else if v := mt.View(); v != "" {
+			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(v)
+		}
 		if c := m.usage.CacheReadInputTokens + m.usage.CacheCreationInputTokens; c > 0 {
 			left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
 		}
@@ -508,6 +532,9 @@ func (m Model) settingsList() []setting {
 	p := m.params
 	model := sanitize.Line(p.Model)
 	list := []setting{{model, model}}
+	if long, short := m.approve.Setting(); long != "" { // said all the while it is on, first
+		list = []setting{{long, short}, {model, model}}
+	}
 	switch {
 	case p.Thinking != "":
 		long := strings.TrimSpace("think " + p.Thinking + " " + p.Effort)
@@ -628,6 +655,9 @@ func (m Model) statusTail() string {
 	if br := m.branchesView(); br != "" {
 		b.WriteString(" · " + br)
 	}
+	if v := m.meter.SetModel(m.params.Model).View(); v != "" {
+		b.WriteString(" · " + v)
+	}
 	b.WriteString(syncView(m.sync))
 	return b.String()
 }
@@ -684,6 +714,9 @@ func formatElapsed(d time.Duration) string {
 func (m Model) toolPrompt() string {
 	if m.awaitsResult() {
 		// muse waits for the person, not the service: no rate, no clock.
+		if m.turn.ask.hasCommand {
+			return "waiting for you: type why " + sanitize.Line(m.turn.ask.call.Name) + " should not run, or esc"
+		}
 		return "waiting for you: type the result of " + sanitize.Line(m.turn.ask.call.Name) + " below"
 	}
 	if !m.waitingForApproval() {
@@ -695,17 +728,9 @@ func (m Model) toolPrompt() string {
 	return "tool " + sanitize.Line(m.turn.ask.call.Name) + " waits for your answer"
 }
 
-// approvalKeys are the only keys that do something while a call waits.
-var approvalKeys = []key.Binding{
-	key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-	key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
-	key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
-	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "no")),
-}
-
 // approvalHeight is how many lines the approval box takes.
 func (m Model) approvalHeight() int {
-	if v := m.approvalView(); v != "" {
+	if v := m.approvalBox().View(); v != "" {
 		return lipgloss.Height(v)
 	}
 	return 0

@@ -15,6 +15,7 @@ import (
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/engine"
 	"muse/ui/mcp"
+	"muse/ui/meter"
 	"muse/ui/sanitize"
 )
 
@@ -30,6 +31,9 @@ type config struct {
 	params     session.Params
 	tools      []engine.Tool
 	maxRounds  int
+	// meter is the profile's context window and prices, for the chat
+	// screen's /context and cost.
+	meter meter.Options
 
 	// versionHeader is the one version header to send; "" sends both
 	// provider-version and anthropic-version.
@@ -180,6 +184,11 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.MaxToolRounds != nil {
 		c.maxRounds = *prof.MaxToolRounds
 	}
+	if prof.ContextWindow != nil {
+		c.meter.Window = *prof.ContextWindow
+	}
+	c.meter.AutoCompact = prof.AutoCompact != nil && *prof.AutoCompact
+	c.meter.Prices = meter.Prices{Input: prof.PriceInput, Output: prof.PriceOutput, CacheRead: prof.PriceCacheRead, CacheWrite: prof.PriceCacheWrite}
 	for _, t := range prof.Tools {
 		c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 	}

@@ -308,6 +308,10 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   system, temperature, top_p, top_k, stop_sequences, thinking_budget, theme,
   notify (off, bell, osc9, osc777), provider_version, version_header, user_id,
   image_size, negative_prompt, prompt_extend, watermark, max_tool_rounds,
+  context_window (tokens, when the service's models list does not say),
+  auto_compact (true: /compact at 90% of the context window),
+  price_input, price_output, price_cache_read, price_cache_write (dollars
+  per million tokens: /info and the status line show the cost),
   tool_timeout ("45s"), request_timeout, stall_timeout, credential_timeout,
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,

@@ -101,21 +101,22 @@ func (a *app) modelsConfig() (*config, error) {
 }
 
 // modelsLoader returns what the chat screen calls, once its first frame
-// is drawn, for the names /model completes: the cached list, fetched again
-// when it is stale. Nothing is said when the service has none or cannot
-// be reached: typed names still work.
-func modelsLoader(cfg *config, client *api.Client, env Env) func() []string {
-	return func() []string {
+// is drawn, for the names /model completes and the context windows the
+// service gives: the cached list, fetched again when it is stale. Nothing
+// is said when the service has none or cannot be reached: typed names
+// still work.
+func modelsLoader(cfg *config, client *api.Client, env Env) func() []api.ModelInfo {
+	return func() []api.ModelInfo {
 		if cfg.demo {
 			ms, _ := client.ListModels(context.Background())
-			return models.List{Models: ms}.Names()
+			return ms
 		}
 		cache, err := models.CacheFor(cfg.profile, cfg.baseURL, env.dirGetenv(), env.goos)
 		if err != nil {
 			return nil
 		}
 		l, _, _ := cache.Get(context.Background(), client, false)
-		return l.Names()
+		return l.Models
 	}
 }
 

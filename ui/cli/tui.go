@@ -78,6 +78,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		Config: cfg.engineConfig(client), MCP: cfg.mcp, Secrets: []string{cfg.token, cfg.apiKey}}
 	opts.Attach = files
 	opts.Models = modelsLoader(cfg, client, env)
+	opts.Meter = cfg.meter
 	if cfg.params.Model == "" {
 		opts.Notice = "no model yet: /model NAME (tab completes from the service's list)"
 	}

@@ -412,7 +412,7 @@ func TestAutoSync(t *testing.T) {
 	tb := start(t, b, 100, 30, "--demo")
 	tb.waitFor("Ask anything")
 	tb.typ("\x13") // ctrl+s: the picker
-	tb.waitFor("f search text")
+	tb.waitFor("f search •")
 	tb.typ("fokapis")
 	tb.waitUntil("a hit for okapis", waitDeadline, func(s string) bool {
 		return strings.Contains(s, `for "okapis"`) && strings.Contains(s, "and about okapis")

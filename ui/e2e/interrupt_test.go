@@ -109,7 +109,7 @@ type interrupt struct {
 }
 
 // approvalKeys is the line of the box that asks to run a tool.
-const approvalKeys = "y yes · n no · a always"
+const approvalKeys = "y yes · n no, say why · a always"
 
 var interrupts = []interrupt{
 	{name: "esc", keys: "\x1b"},
@@ -265,8 +265,8 @@ func (c *run) send(prompt, keys string) {
 }
 
 // settle waits until no turn is under way, the turn that shows started
-// (if not "") having started; with answer, it answers n to a tool that asks
-// to run.
+// (if not "") having started; with answer, it answers no (esc) to a tool
+// that asks to run.
 func (c *run) settle(started string, answer bool) {
 	c.t.Helper()
 	answered := !answer
@@ -277,7 +277,7 @@ func (c *run) settle(started string, answer bool) {
 		status := statusLine(s)
 		if strings.Contains(status, "waits for your answer") {
 			if !answered {
-				c.tm.typ("n")
+				c.tm.typ("\x1b") // esc says no at once (n asks why)
 				answered = true
 			}
 			return false

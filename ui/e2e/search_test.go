@@ -25,7 +25,7 @@ func TestPickerSearch(t *testing.T) {
 	tm.waitFor("## and lemurs too")
 
 	tm.typ("\x13") // ctrl+s: the picker
-	tm.waitFor("f search text")
+	tm.waitFor("f search •")
 	tm.typ("fcapy") // as one read: f opens the search, capy is its query
 	tm.waitFor(`for "capy"`)
 	tm.resize(60, 20)

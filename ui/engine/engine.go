@@ -126,8 +126,25 @@ type Turn struct {
 	// the request carries the history before it. Retry regenerates the
 	// reply to the last prompt.
 	Regenerate string
+	// Compact asks the model for a summary of the active branch, Prompt
+	// adding instructions to it, and writes the request and the summary as
+	// a new branch from the session's root, so that the next prompts go on
+	// from the summary alone; the full history stays on its own branch.
+	Compact bool
 	// Params are the settings the requests are sent with.
 	Params session.Params
+}
+
+// CompactPrompt is the prompt of a Compact turn with the instructions
+// given (may be ""): it heads the new branch, where the model reads it
+// before its summary.
+func CompactPrompt(instructions string) string {
+	p := "Summarise our conversation so far, so that we can go on from the summary alone: " +
+		"the goals, the decisions and why, the facts, names, files and code that matter, and what is left to do."
+	if s := strings.TrimSpace(instructions); s != "" {
+		p += "\n\n" + s
+	}
+	return p
 }
 
 // Kind is what an Event reports.
@@ -175,6 +192,9 @@ type Approval struct {
 	Run, Always bool
 	// Result, for a tool without a command, is the result the user typed.
 	Result *string
+	// Reason, for a call not run, is why, as the user typed it: the model
+	// gets it with the refusal.
+	Reason string
 	// Stop ends the turn, leaving this call and the rest unanswered.
 	Stop bool
 }
@@ -234,6 +254,9 @@ type runner struct {
 	emit    func(Event)
 	approve Approver
 	always  map[string]bool
+	// history, when set, is what the next request sends in place of the
+	// active branch: a Compact turn's whole old branch.
+	history []api.MessageParam
 	// instructions are added to the system prompt (Config.Instructions).
 	instructions string
 }
@@ -248,6 +271,10 @@ func (r *runner) saved(err error) {
 func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 	var base *session.Entry
 	switch {
+	case t.Compact:
+		if err := r.compact(&t); err != nil {
+			return Result{}, notStarted(err)
+		}
 	case t.Continue:
 		b, err := r.continueBase()
 		if err != nil {
@@ -341,6 +368,29 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 }
 
 func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
+
+// compact starts a Compact turn: the request is the active branch and
+// the compaction prompt, checked, and the prompt is written as the start
+// of a new branch from the root, which the summary will follow. The model
+// may not call tools while it summarises.
+func (r *runner) compact(t *Turn) error {
+	before := r.w.Branch()
+	if len(before) == 0 {
+		return errors.New("nothing to compact yet: the conversation is empty")
+	}
+	prompt := CompactPrompt(t.Prompt)
+	msgs := append(session.History(before, r.w.ReadAttachment), session.PromptParam(prompt, nil, nil))
+	t.Params.ToolChoice = "none"
+	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	r.history = msgs
+	user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: prompt, Time: r.now()}, "")
+	r.saved(err)
+	r.emit(Event{Kind: EntryAdded, Entry: user})
+	return nil
+}
 
 // check validates the request a new prompt would send after the entries
 // before, with its attachments' bytes as they are in memory.
@@ -457,6 +507,9 @@ func (r *runner) continueBase() (*session.Entry, error) {
 // cut at max_tokens or paused that this one continues.
 func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entry) (session.Entry, error) {
 	msgs := session.Pending(r.w.Branch(), r.w.ReadAttachment)
+	if r.history != nil {
+		msgs, r.history = r.history, nil
+	}
 	if base != nil {
 		if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
 			// The server continues an assistant turn that ends without trailing space.
@@ -648,6 +701,9 @@ func (r *runner) answer(ctx context.Context, msg api.Message) (results []session
 			what := "the user declined to run this tool"
 			if !hasCommand {
 				what = "the user declined to give a result"
+			}
+			if a.Reason != "" {
+				what += ": " + a.Reason
 			}
 			results = append(results, session.ToolResult{ToolUseID: call.ID, Name: call.Name, IsError: true, Output: what, Approval: "no"})
 		default:

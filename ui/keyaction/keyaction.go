@@ -39,6 +39,7 @@ const (
 	DeleteToEnd   = "deletetoend"
 	DeleteToStart = "deletetostart"
 	Select        = "select"
+	ApproveMode   = "approvemode"
 )
 
 // names are the actions, in the order the help shows them.
@@ -46,7 +47,7 @@ var names = []string{
 	Send, Newline, Cancel, Quit, Exit, Suspend, PageUp, PageDown, HalfUp, HalfDown,
 	Top, Bottom, Help, Editor, Thinking, Copy, Prev, Next,
 	Complete, Sessions, New, Open, Previews, PasteImage,
-	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, DeleteToStart, Select,
+	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, DeleteToStart, Select, ApproveMode,
 }
 
 // Names returns the actions, in the order the help shows them.

@@ -21,6 +21,7 @@ import (
 	"muse/session"
 	"muse/session/index"
 	"muse/theme"
+	"muse/ui/keyline"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
@@ -35,7 +36,7 @@ func newPickerKeys() pickerKeys {
 		Resume: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "resume")),
 		Rename: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete")),
-		Search: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "search text")),
+		Search: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "search")),
 		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
@@ -643,6 +644,23 @@ func inputLine(in textinput.Model) string {
 	return in.Prompt + string(value[:pos]) + "\x1b[7m" + at + "\x1b[27m" + after
 }
 
+// shortHelp is the list's key line fitted to the width: ↑ and ↓ as one
+// key, then keys dropped from the middle, so that the last (? more) stays.
+func (p Model) shortHelp() []key.Binding {
+	keys := p.list.ShortHelp()
+	var out []key.Binding
+	for _, b := range keys {
+		switch {
+		case b.Help() == p.list.KeyMap.CursorDown.Help():
+			continue
+		case b.Help() == p.list.KeyMap.CursorUp.Help():
+			b = key.NewBinding(key.WithKeys(append(b.Keys(), p.list.KeyMap.CursorDown.Keys()...)...), key.WithHelp("↑↓", "move"))
+		}
+		out = append(out, b)
+	}
+	return keyline.Fit(p.list.Help, out, max(p.width-2, 1))
+}
+
 // View draws the list and, below it, the prompt or status line.
 func (p Model) View() string {
 	st := p.th.Styles
@@ -663,10 +681,12 @@ func (p Model) View() string {
 		bottom = st.Muted.Render(sanitize.Line(p.status))
 	}
 	view := p.list.View()
-	if p.mode == pickSearch {
-		// The list's help names its own keys, which the query takes now.
-		if i := strings.LastIndexByte(view, '\n'); i >= 0 {
+	if i := strings.LastIndexByte(view, '\n'); i >= 0 {
+		if p.mode == pickSearch {
+			// The list's help names its own keys, which the query takes now.
 			view = view[:i+1] + "  " + st.Muted.Render(ansi.Truncate(searchHelp, max(p.width-2, 1), "…"))
+		} else {
+			view = view[:i+1] + "  " + p.list.Help.ShortHelpView(p.shortHelp())
 		}
 	}
 	return view + "\n\n" + lipgloss.NewStyle().MaxWidth(max(p.width, 1)).Render(bottom)

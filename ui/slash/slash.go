@@ -67,6 +67,9 @@ const (
 	ActionDetach                   // remove attachment N waiting to be sent; 0: all of them
 	ActionMCP                      // list the MCP servers (arg ""), or turn one on or off (arg "on NAME", "off NAME")
 	ActionTheme                    // switch to the theme arg, a name or a theme file; "": say which is on
+	ActionContext                  // say how much of the context window the conversation uses
+	ActionCompact                  // summarise the conversation and go on from the summary on a new branch; arg: instructions
+	ActionApprove                  // set the approval mode of tool calls: arg "all" runs them unasked, "ask" asks
 )
 
 // Limits of the numeric settings, named in their errors and help.
@@ -104,7 +107,12 @@ var slashCommands = []slashCommand{
 	{name: "retry", help: "regenerate the last reply", run: slashJust(ActionRetry)},
 	{name: "continue", help: "continue a reply cut at max_tokens", run: slashJust(ActionContinue)},
 	{name: "copy", args: "[N|code [N]]", help: "copy the last reply; N: message N from the end; code [N]: code block N of the last reply (default its last)", run: slashCopy},
-	{name: "info", help: "usage of the last reply", run: slashJust(ActionInfo)},
+	{name: "info", help: "usage and cost of the last reply and the session, and the last notices in full", run: slashJust(ActionInfo)},
+	{name: "compact", args: "[INSTRUCTIONS]", help: "the model summarises the conversation; it goes on from the summary on a new branch (the full history stays on its own)", run: func(arg string, p session.Params) (Result, error) {
+		return Result{Action: ActionCompact, Params: slashCloneParams(p), Arg: arg}, nil
+	}},
+	{name: "context", help: "how much of the model's context window the conversation uses", run: slashJust(ActionContext)},
+	{name: "approve", args: "all|ask", help: "tool calls for the rest of the session: all runs them unasked, ask asks each time (shift+tab switches)", run: slashApprove},
 	{name: "clear", help: "start a new session", run: slashJust(ActionClear)},
 	{name: "rename", args: "TITLE", help: "rename this session", run: slashRename},
 	{name: "export", args: "[page] [PATH] [--force]", help: "save this session as Markdown (default ./muse-<id>.md), or with page as one HTML page (./muse-<id>.html; --redact masks secrets); --force replaces an existing file", run: slashExport},
@@ -113,6 +121,15 @@ var slashCommands = []slashCommand{
 	{name: "sessions", help: "open the session picker (ctrl+s)", run: slashJust(ActionSessions)},
 	{name: "help", help: "list all keys and commands in the conversation", run: slashJust(ActionHelp)},
 	{name: "quit", aliases: []string{"exit"}, help: "quit muse", run: slashJust(ActionQuit)},
+}
+
+// slashApprove reads /approve all|ask.
+func slashApprove(arg string, p session.Params) (Result, error) {
+	switch a := strings.ToLower(arg); a {
+	case "all", "ask":
+		return Result{Action: ActionApprove, Params: slashCloneParams(p), Arg: a}, nil
+	}
+	return Result{}, errors.New("usage: /approve all (run every tool call unasked for this session) or /approve ask")
 }
 
 // isSlash reports whether input is meant as a slash command rather than a

@@ -274,7 +274,7 @@ func TestCompletions(t *testing.T) {
 		{"/top", []string{"/top-p ", "/top-k "}},
 		{"/t", []string{"/temperature ", "/top-p ", "/top-k ", "/thinking ", "/tool-choice ", "/theme "}},
 		{"/ex", []string{"/extend ", "/export "}},
-		{"/co", []string{"/continue ", "/copy "}},
+		{"/co", []string{"/continue ", "/copy ", "/compact ", "/context "}},
 		{"/", nil}, // every command: not offered by tab
 		{"/zz", nil},
 		{"/exi", nil}, // aliases are not offered

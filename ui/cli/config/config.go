@@ -81,14 +81,25 @@ type Profile struct {
 	TopK           *int
 	ThinkingBudget *int
 	MaxToolRounds  *int
+	// ContextWindow is the model's context window in tokens, for a model
+	// the service's models list gives none for; nil when unset.
+	ContextWindow *int
 
 	Temperature *float64
 	TopP        *float64
+
+	// PriceInput, PriceOutput, PriceCacheRead and PriceCacheWrite are
+	// dollars per million tokens, for the cost the chat screen shows; 0
+	// when unset.
+	PriceInput, PriceOutput, PriceCacheRead, PriceCacheWrite float64
 
 	PromptExtend *bool
 	Watermark    *bool
 	// Save is false when sessions are not to be saved.
 	Save *bool
+	// AutoCompact is true when the chat screen compacts the conversation
+	// at 90% of the context window.
+	AutoCompact *bool
 	// Mouse is false when the chat screen is not to capture the mouse.
 	Mouse *bool
 	// AllowInsecureHTTP lets a credential go over plain http:// to a host

@@ -58,6 +58,12 @@ sync = "auto"
 sync_images = false
 sync_key_cmd = "pass show muse/sync"
 max_tool_rounds = 5
+context_window = 200000
+price_input = 3
+price_output = 15
+price_cache_read = 0.3
+price_cache_write = 3.75
+auto_compact = true
 save = false
 mouse = true
 allow_insecure_http = false
@@ -150,11 +156,17 @@ func TestLoadFull(t *testing.T) {
 		TopK:                i(40),
 		ThinkingBudget:      i(2048),
 		MaxToolRounds:       i(5),
+		ContextWindow:       i(200000),
+		PriceInput:          3,
+		PriceOutput:         15,
+		PriceCacheRead:      0.3,
+		PriceCacheWrite:     3.75,
 		Temperature:         fl(0.7),
 		TopP:                fl(1),
 		PromptExtend:        b(true),
 		Watermark:           b(false),
 		Save:                b(false),
+		AutoCompact:         b(true),
 		Mouse:               b(true),
 		MCPExpandEnv:        b(true),
 		MCPRoots:            b(true),
@@ -189,9 +201,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 66, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Path: f.Path, Line: 72, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 72, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Path: f.Path, Line: 78, Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}
@@ -304,6 +316,9 @@ func TestLoadErrors(t *testing.T) {
 		{"max_tokens", "[profiles.w]\nmax_tokens = 0\n", 2, `max_tokens must be at least 1, got 0`},
 		{"top_k", "[profiles.w]\ntop_k = 0\n", 2, `top_k must be at least 1, got 0`},
 		{"max_tool_rounds", "[profiles.w]\nmax_tool_rounds = -1\n", 2, `max_tool_rounds must be at least 1, got -1`},
+		{"context_window", "[profiles.w]\ncontext_window = 0\n", 2, `context_window must be at least 1, got 0`},
+		{"price", "[profiles.w]\nprice_output = -1\n", 2, `price_output must be dollars per million tokens, 0 or more, got -1`},
+		{"price typo", "[profiles.w]\nprice_inptu = 3\n", 2, `did you mean "price_input"`},
 		{"thinking_budget low", "[profiles.w]\nthinking_budget = 512\n", 2, `thinking_budget must be at least 1024, got 512`},
 		{"thinking_budget vs max_tokens", "[profiles.w]\nthinking_budget = 4096\nmax_tokens = 4096\n", 2,
 			`thinking_budget must be less than max_tokens (4096), got 4096`},

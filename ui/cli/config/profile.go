@@ -42,11 +42,17 @@ var profileKeys = map[string]func(p *Profile, v value){
 	"top_k":                  whole(func(p *Profile) **int { return &p.TopK }, 1),
 	"thinking_budget":        whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
 	"max_tool_rounds":        whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
+	"context_window":         whole(func(p *Profile) **int { return &p.ContextWindow }, 1),
+	"price_input":            price(func(p *Profile) *float64 { return &p.PriceInput }),
+	"price_output":           price(func(p *Profile) *float64 { return &p.PriceOutput }),
+	"price_cache_read":       price(func(p *Profile) *float64 { return &p.PriceCacheRead }),
+	"price_cache_write":      price(func(p *Profile) *float64 { return &p.PriceCacheWrite }),
 	"temperature":            fraction(func(p *Profile) **float64 { return &p.Temperature }),
 	"top_p":                  fraction(func(p *Profile) **float64 { return &p.TopP }),
 	"prompt_extend":          flag(func(p *Profile) **bool { return &p.PromptExtend }),
 	"watermark":              flag(func(p *Profile) **bool { return &p.Watermark }),
 	"save":                   flag(func(p *Profile) **bool { return &p.Save }),
+	"auto_compact":           flag(func(p *Profile) **bool { return &p.AutoCompact }),
 	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
 	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
 	"mcp_roots":              flag(func(p *Profile) **bool { return &p.MCPRoots }),
@@ -129,6 +135,21 @@ func whole(get func(*Profile) **int, lo int) func(*Profile, value) {
 			return
 		}
 		*get(p) = &n
+	}
+}
+
+// price reads a price in dollars per million tokens: a number, 0 or more.
+func price(get func(*Profile) *float64) func(*Profile, value) {
+	return func(p *Profile, v value) {
+		f, ok := v.float()
+		if !ok {
+			return
+		}
+		if !(f >= 0 && f < 1e6) {
+			v.fail("must be dollars per million tokens, 0 or more, got %v", f)
+			return
+		}
+		*get(p) = f
 	}
 }
 

@@ -61,6 +61,7 @@ func Show(p *Profile, w io.Writer) {
 		{"top_k", p.TopK},
 		{"thinking_budget", p.ThinkingBudget},
 		{"max_tool_rounds", p.MaxToolRounds},
+		{"context_window", p.ContextWindow},
 	} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.Itoa(*s.v))
@@ -76,8 +77,16 @@ func Show(p *Profile, w io.Writer) {
 	}
 	for _, s := range []struct {
 		k string
+		v float64
+	}{{"price_input", p.PriceInput}, {"price_output", p.PriceOutput}, {"price_cache_read", p.PriceCacheRead}, {"price_cache_write", p.PriceCacheWrite}} {
+		if s.v != 0 {
+			showLine(w, s.k, strconv.FormatFloat(s.v, 'g', -1, 64))
+		}
+	}
+	for _, s := range []struct {
+		k string
 		v *bool
-	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}, {"allow_insecure_http", p.AllowInsecureHTTP}, {"sync_images", p.SyncImages}} {
+	}{{"prompt_extend", p.PromptExtend}, {"watermark", p.Watermark}, {"save", p.Save}, {"auto_compact", p.AutoCompact}, {"mouse", p.Mouse}, {"mcp_expand_env", p.MCPExpandEnv}, {"mcp_roots", p.MCPRoots}, {"allow_insecure_http", p.AllowInsecureHTTP}, {"sync_images", p.SyncImages}} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.FormatBool(*s.v))
 		}

@@ -108,6 +108,22 @@ theme = "auto"
 # How many times in a row the model may call tools before muse stops it.
 max_tool_rounds = 20
 
+# The model's context window in tokens, for /context and the status line's
+# percentage, when the service's models list does not give it (Anthropic's
+# does not; OpenRouter's does).
+#context_window = 200000
+# auto_compact = true: once the conversation fills 90% of the window, muse
+# asks the model for a summary and goes on from it on a new branch, as
+# /compact does.
+#auto_compact = true
+
+# Prices in dollars per million tokens: /info and the status line then show
+# what the last turn and the session cost.
+#price_input = 3
+#price_output = 15
+#price_cache_read = 0.3
+#price_cache_write = 3.75
+
 # How long a tool's command may run before it is stopped, such as "45s" or
 # "2m" (more than 0, at most 1h; default 30s). --tool-timeout overrides it.
 #tool_timeout = "30s"
@@ -153,7 +169,7 @@ max_tool_rounds = 20
 # exit suspend pageup pagedown halfup halfdown top bottom help editor
 # thinking copy prev next complete sessions new open previews pasteimage
 # linestart lineend wordleft wordright deleteword deletetoend deletetostart
-# select.
+# select approvemode.
 #[profiles.work.keys]
 #send = ["enter"]
 #newline = ["alt+enter", "ctrl+j"]

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"muse/session"
+	"muse/ui/engine"
+	"muse/ui/meter"
+)
+
+// /compact shows the new branch, the compaction prompt and its summary,
+// in place of the conversation, which stays in the session on its own
+// branch; on an empty conversation it is refused.
+func TestCompactCommand(t *testing.T) {
+	h := newHarness(t, 0)
+	tm := start(t, h.model(t, nil), 100, 30)
+	send(tm, "/compact")
+	waitFor(t, tm, "nothing to compact yet")
+	send(tm, "first question")
+	waitFor(t, tm, "stop end_turn")
+	send(tm, "second question")
+	waitSavedOn(t, h.store, 4, session.KindAssistant)
+	waitFor(t, tm, "stop end_turn") // the turn has ended on screen too: /compact is not refused as busy
+	send(tm, "/compact keep the names")
+	waitSavedOn(t, h.store, 2, session.KindAssistant)
+	waitFor(t, tm, "stop end_turn") // and ended on screen
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 2 || es[0].Kind != session.KindUser || es[0].Text != engine.CompactPrompt("keep the names") || es[1].Kind != session.KindAssistant {
+		t.Fatalf("shown after /compact: %+v", es)
+	}
+	s, err := h.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.All) != 6 || len(s.Entries) != 2 {
+		t.Errorf("saved: %d entries, %d on the branch", len(s.All), len(s.Entries))
+	}
+	if pct, _ := final.meter.Percent(); final.meter.Used() != es[1].Message.Usage.OutputTokens {
+		t.Errorf("after /compact the context is %d tokens (%d%%), want the summary's %d", final.meter.Used(), pct, es[1].Message.Usage.OutputTokens)
+	}
+	if strings.Contains(final.conv.View(), "second question") {
+		t.Error("the old branch is still shown")
+	}
+}
+
+// With auto_compact, a turn that leaves the context at 90% of the window
+// or more is followed by a compaction, which is not itself compacted.
+func TestAutoCompact(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.modelWith(t, nil, func(o *Options) { o.Meter = meter.Options{Window: 100, AutoCompact: true} })
+	tm := start(t, m, 100, 30)
+	send(tm, "first question")
+	waitFor(t, tm, "compacting (auto_compact)")
+	waitSavedOn(t, h.store, 2, session.KindAssistant)
+	final := quit(t, tm)
+	es := final.conv.Entries()
+	if len(es) != 2 || es[0].Text != engine.CompactPrompt("") {
+		t.Fatalf("shown after auto_compact: %+v", es)
+	}
+	if s, _ := h.store.Latest(); len(s.All) != 4 {
+		t.Errorf("saved %d entries, want the first turn and the compaction", len(s.All))
+	}
+}
+
+// waitSavedOn waits until the session's active branch, as saved, holds n
+// entries, the last a finished one of kind.
+func waitSavedOn(t *testing.T, store *session.Store, n int, kind string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if s, err := store.Latest(); err == nil && len(s.Entries) == n {
+			if e := s.Entries[n-1]; e.Kind == kind && e.Status != session.StatusStreaming && e.Status != session.StatusInterrupted {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no branch of %d entries ending in a finished %s saved after 10 s", n, kind)
+}
