@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -19,12 +20,21 @@ func TestBackslashAndShiftEnterAddLines(t *testing.T) {
 		tm.typ(text)
 		tm.waitUntil(want, waitDeadline, func(s string) bool { return strings.Contains(s, want) })
 	}
+	// A key that adds a line has been read once an empty row stands
+	// between the text and the status line ("  two\n" alone would match
+	// before muse read the key, and the next word would join the line).
+	newRow := func(key, after string) {
+		t.Helper()
+		tm.typ(key)
+		empty := regexp.MustCompile(regexp.QuoteMeta(after) + `\n *\ntokens in`)
+		tm.waitUntil("a new row after "+after, waitDeadline, empty.MatchString)
+	}
 	step(`one\`, `› one\`)
-	step("\r", "› one\n")
+	newRow("\r", "› one")
 	step("two", "  two")
-	step("\x1b[13;2u", "  two\n")
+	newRow("\x1b[13;2u", "  two")
 	step("three", "  three")
-	step("\x1b[27;2;13~", "  three\n")
+	newRow("\x1b[27;2;13~", "  three")
 	step("four", "  four")
 	tm.typ("\r")
 	tm.waitUntil("the reply", waitDeadline, func(s string) bool {
