@@ -321,7 +321,7 @@ func missing(r io.Reader, id string, have map[[16]byte]bool) (add []byte, bad in
 		line := bytes.TrimRight(l.Data, "\r")
 		switch {
 		case blank(line), gitMarker(line):
-		case l.TooLong || !json.Valid(line):
+		case l.TooLong || keyLine(line).bad: // not JSON, or not a record (a bare 5, an object of no known type)
 			bad++
 		default:
 			if keyLine(line).typ == recHeader {

@@ -511,3 +511,14 @@ func TestSameIDDifferentContent(t *testing.T) {
 		t.Errorf("the journal has %d lines after opening, want all 4 kept", n)
 	}
 }
+
+// A damaged copy's lines that are JSON but no record (a bare number, an
+// object of no known type) are counted bad, never appended to the
+// journal (attack review: "5" and "7" ended up in it).
+func TestMergeTakesOnlyRecords(t *testing.T) {
+	copy := "5\n{}\n{\"type\":\"nonsense\"}\n\"text\"\n"
+	add, bad, _, err := missing(strings.NewReader(copy), "s1", map[[16]byte]bool{})
+	if err != nil || len(add) != 0 || bad != 4 {
+		t.Errorf("missing = %q, %d bad, %v; want nothing added, 4 bad", add, bad, err)
+	}
+}
