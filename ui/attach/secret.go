@@ -39,6 +39,12 @@ func Secret(path string) string {
 			return why
 		}
 	}
+	// A hard link has no path to tell where its file also lives (a key
+	// linked into the project as notes.txt): a file with other names is
+	// not taken from a mention either.
+	if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() && hardLinks(fi) > 1 {
+		return "a file with other names (hard links), which may be a key kept elsewhere"
+	}
 	return ""
 }
 
