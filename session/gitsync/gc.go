@@ -72,34 +72,8 @@ func GC(ctx context.Context, o Options) (GCResult, error) {
 			sc.changes = append(sc.changes, change{Path: rel, Op: opGone})
 		}
 	}
-	var bundles [][]byte
-	var batch []change
-	size := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		plain, err := encodeBundle(batch)
-		if err != nil {
-			return err
-		}
-		ct, err := encrypt(s.id, plain)
-		if err != nil {
-			return err
-		}
-		bundles = append(bundles, ct)
-		batch, size = nil, 0
-		return nil
-	}
-	for _, c := range sc.changes {
-		batch = append(batch, c)
-		if size += len(c.Data); size >= bundleMax {
-			if err := flush(); err != nil {
-				return res, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
+	bundles, err := s.seal(sc.changes, nil)
+	if err != nil {
 		return res, err
 	}
 	var b [16]byte

@@ -156,37 +156,9 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 		}
 		return nil
 	}
-	var bundles [][]byte
-	var batch []change
-	size := 0
 	total := len(sc.changes)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		plain, err := encodeBundle(batch)
-		if err != nil {
-			return err
-		}
-		ct, err := encrypt(s.id, plain)
-		if err != nil {
-			return fmt.Errorf("encrypt: %w", err)
-		}
-		bundles = append(bundles, ct)
-		batch, size = nil, 0
-		return nil
-	}
-	for i, c := range sc.changes {
-		batch = append(batch, c)
-		size += len(c.Data)
-		if size >= bundleMax {
-			if err := flush(); err != nil {
-				return err
-			}
-			s.progress("encrypted", i+1, total)
-		}
-	}
-	if err := flush(); err != nil {
+	bundles, err := s.seal(sc.changes, func(done int) { s.progress("encrypted", done, total) })
+	if err != nil {
 		return err
 	}
 	commit, err := s.commit(ctx, bundles)
@@ -205,6 +177,46 @@ func (s *syncer) commitLocal(ctx context.Context) error {
 	s.st.Pending = append(s.st.Pending, commit)
 	s.res.Sent += len(sc.changes)
 	return s.st.save(s.o.StateDir)
+}
+
+// seal packs changes into bundles of about bundleMax bytes each, each
+// encrypted to the identity; progress, when set, is told after each full
+// bundle how many changes are in bundles so far.
+func (s *syncer) seal(changes []change, progress func(done int)) ([][]byte, error) {
+	var bundles [][]byte
+	var batch []change
+	size := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		plain, err := encodeBundle(batch)
+		if err != nil {
+			return err
+		}
+		ct, err := encrypt(s.id, plain)
+		if err != nil {
+			return fmt.Errorf("encrypt: %w", err)
+		}
+		bundles = append(bundles, ct)
+		batch, size = nil, 0
+		return nil
+	}
+	for i, c := range changes {
+		batch = append(batch, c)
+		if size += len(c.Data); size >= bundleMax {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(i + 1)
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return bundles, nil
 }
 
 // commit writes, with one git fast-import, a commit without parents
