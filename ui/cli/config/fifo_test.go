@@ -4,12 +4,10 @@ package config
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
+
+	"muse/ui/regfile/regfiletest"
 )
 
 // A config path that is a named pipe is refused at once, as a theme
@@ -19,28 +17,8 @@ import (
 // reader waiting on it then reads an empty file, not the refusal wanted,
 // so old code fails instead of hanging.
 func TestConfigNamedPipeRefused(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "config.toml")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := LoadExisting(fifo)
-		done <- err
-	}()
-	var err error
-wait:
-	for {
-		select {
-		case err = <-done:
-			break wait
-		default:
-		}
-		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		runtime.Gosched()
-	}
+	fifo := regfiletest.FIFO(t, "config.toml")
+	err := regfiletest.ReadOf(fifo, func() error { _, err := LoadExisting(fifo); return err })
 	var e *Error
 	if !errors.As(err, &e) || !strings.Contains(err.Error(), "it is a named pipe, not a regular file") {
 		t.Errorf("error %v", err)
