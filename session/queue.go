@@ -12,13 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // queueExt is the file name extension of a session's queue.
@@ -116,13 +116,14 @@ func (s *Store) loadQueue(id string) ([]QueuedPrompt, []string) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil, []string{"the queued prompts could not be read: not a regular file"}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxQueueFile+1))
+	data, err := regfile.ReadAll(f, maxQueueFile)
 	var qf queueFile
+	var tooLarge *regfile.TooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		return nil, []string{fmt.Sprintf("the queued prompts were not read: the file is over %d MiB", maxQueueFile>>20)}
 	case err != nil:
 		return nil, []string{"the queued prompts could not be read: " + err.Error()}
-	case len(data) > maxQueueFile:
-		return nil, []string{fmt.Sprintf("the queued prompts were not read: the file is over %d MiB", maxQueueFile>>20)}
 	case json.Unmarshal(data, &qf) != nil:
 		return nil, []string{"the queued prompts could not be read: the file is damaged"}
 	}

@@ -15,13 +15,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // tombExt is the file name extension of a tombstone.
@@ -58,7 +58,7 @@ func (s *Store) tombOf(id string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 4<<10))
+	data, err := regfile.ReadAll(f, 4<<10)
 	var t tomb
 	if err != nil || json.Unmarshal(data, &t) != nil || t.Time.IsZero() {
 		return time.Time{}, false
