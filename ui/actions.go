@@ -396,9 +396,6 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 	}
 }
 
-// noticeMsg shows a line in the status bar.
-type noticeMsg struct{ text string }
-
 // openImage opens image n of the last image turn in the system viewer; n
 // = 0 opens the last image saved, whichever turn saved it.
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {

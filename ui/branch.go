@@ -11,6 +11,7 @@ import (
 	"muse/ui/attach"
 	"muse/ui/engine"
 	"muse/ui/input"
+	"muse/ui/notices"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
@@ -355,7 +356,7 @@ func (m Model) forked(msg forkedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.w.Close(); return noticeMsg{text: "forked into " + msg.s.ID} }
+		return m, func() tea.Msg { _ = msg.w.Close(); return notices.Msg{Text: "forked into " + msg.s.ID} }
 	}
 	cmd := m.leave()
 	m = m.resumeFrom(msg.w, msg.s)

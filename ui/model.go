@@ -528,14 +528,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.input, _ = m.input.Update(msg)
 		return m, nil
-	case input.NoticeMsg:
-		m.notice = msg.Text
-		return m, nil
 	case meter.WindowsMsg:
 		m.meter = m.meter.Update(msg)
 		return m, nil
-	case noticeMsg:
-		m.notice = msg.text
+	case notices.Msg:
+		m.notice = msg.Text
 		return m, nil
 	case piped.ReadMsg:
 		var cmd tea.Cmd
@@ -697,7 +694,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, func() tea.Msg {
 			if err := suspend(); err != nil {
-				return noticeMsg{text: err.Error()}
+				return notices.Msg{Text: err.Error()}
 			}
 			return nil
 		}

@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/notices"
 	"muse/ui/picker"
 )
 
@@ -114,7 +115,7 @@ func (m Model) leave() tea.Cmd {
 	w := m.writer
 	return func() tea.Msg {
 		if err := w.Close(); err != nil {
-			return noticeMsg{text: "the last session was not saved: " + err.Error()}
+			return notices.Msg{Text: "the last session was not saved: " + err.Error()}
 		}
 		return nil
 	}

@@ -68,3 +68,8 @@ func (m Model) View() string {
 	}
 	return "last notices, newest first:\n" + strings.Join(m.Lines(), "\n")
 }
+
+// Msg is a notice sent by a command for the status line, such as why the
+// prompt history could not be written or which session a fork made: the
+// one message of a notice, whichever component sends it.
+type Msg struct{ Text string }
