@@ -16,6 +16,7 @@ import (
 	"muse/ui/clipboard"
 	"muse/ui/engine"
 	"muse/ui/launch"
+	"muse/ui/meter"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -44,7 +45,7 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 
 // runCommand carries out a slash command typed in the input.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	res, err := slash.Run(line, m.params, m.toolNames())
+	res, err := slash.Run(line, m.params, slash.Env{Tools: m.toolNames(), ImageAPI: m.opts.ImageAPI})
 	if err != nil {
 		m.notice = err.Error()
 		return m, nil // the command stays in the input to be fixed
@@ -498,3 +499,11 @@ func (c execCmd) SetStdout(w io.Writer) { c.Stdout = w }
 
 // SetStderr sets the command's standard error.
 func (c execCmd) SetStderr(w io.Writer) { c.Stderr = w }
+
+// modelsListedMsg carries the service's models list, read in the
+// background: the context windows it gives, for the meter, and the names,
+// for /model's completions.
+type modelsListedMsg struct {
+	windows meter.WindowsMsg
+	models  *slash.Models
+}

@@ -101,6 +101,9 @@ type Options struct {
 	StartInPicker bool
 	// ImageModel is the default image model.
 	ImageModel string
+	// ImageAPI is the image API the client speaks (api.ImageAPIs), for
+	// the image commands it has no parameter for; "" is the interface's.
+	ImageAPI string
 	// Kitty draws image previews with the kitty graphics protocol, written
 	// to Terminal; it is detected before the program starts.
 	Kitty bool
@@ -395,8 +398,7 @@ func (m Model) Init() tea.Cmd {
 					windows[mi.ID] = mi.ContextWindow
 				}
 			}
-			slash.SetModels(names)
-			return windows
+			return modelsListedMsg{windows: windows, models: slash.NewModels(names)}
 		})
 	}
 	// What runs in the background whatever the screen opens with: the MCP
@@ -528,8 +530,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.input, _ = m.input.Update(msg)
 		return m, nil
-	case meter.WindowsMsg:
-		m.meter = m.meter.Update(msg)
+	case modelsListedMsg:
+		m.meter = m.meter.Update(msg.windows)
+		m.input = m.input.WithModels(msg.models)
 		return m, nil
 	case notices.Msg:
 		m.notice = msg.Text

@@ -35,6 +35,7 @@ import (
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui/menu"
+	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
@@ -134,6 +135,9 @@ type Model struct {
 	session *string
 	// more completes what slash.Completions does not (WithCompletions).
 	more func(value string) []string
+	// models is the service's models list, which /model completes from;
+	// nil until WithModels.
+	models *slash.Models
 }
 
 // New returns an empty input, focused, with the styles of th; history is
