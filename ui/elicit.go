@@ -47,7 +47,7 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		return m, nil, true
 	case tea.KeyMsg:
 		if !m.elicit.Active() {
-			return m, nil, false
+			return nil, nil, false
 		}
 		e := m.elicit.Elicitation()
 		var cmd tea.Cmd
@@ -60,7 +60,7 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 		return m.layout(), cmd, true
 	}
-	return m, nil, false
+	return nil, nil, false
 }
 
 // elicitHeight is how many lines the form takes.

@@ -463,7 +463,9 @@ type openPickerMsg struct{}
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm, ok := next.(Model)
-	if !ok {
+	if !ok || nm.notices.Holds(nm.notice) && nm.noticeHeight() == nm.noticeRows {
+		// Returned as it is: a Model put in an interface again is a copy
+		// of the whole root on the heap, for every delta of a stream.
 		return next, cmd
 	}
 	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
