@@ -85,7 +85,7 @@ type Model struct {
 	ed          *editor
 	placeholder string
 	th          *theme.Theme
-	keys        KeyMap
+	keys        *KeyMap          // shared by the copies: never changed after New
 	history     *prompts.History // nil keeps none
 	state       State
 
@@ -144,7 +144,7 @@ type Model struct {
 // the prompt history ↑ and ↓ recall and sent prompts go to (nil keeps none).
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 	ed := newEditor()
-	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
+	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: &keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
 		menu: menu.New(menu.DefaultKeyMap()), files: &fileCache{}, session: new(string)}
 }
 
