@@ -6,10 +6,8 @@ import (
 	"image/jpeg"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
-	"time"
 
 	"muse/ui/internal/streamtest"
 )
@@ -53,36 +51,6 @@ func xorshift(seed uint32) func() uint32 {
 	}
 }
 
-// peakHeap runs f and returns the most heap, in bytes, in use while it
-// ran, above what was in use before: sampled every millisecond.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			var s runtime.MemStats
-			runtime.ReadMemStats(&s)
-			peak = max(peak, s.HeapInuse)
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	f()
-	close(done)
-	wg.Wait()
-	runtime.ReadMemStats(&ms)
-	return max(peak, ms.HeapInuse) - base
-}
-
 // loop runs f b.N times and reports, besides the time, the CPU time of
 // the process per run: on a shared machine, the figure that other work
 // does not inflate (with every core busy, it is the sum over the cores).
@@ -108,7 +76,7 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 	}
 	whole := func(b *testing.B, attach func() (File, error)) {
 		b.SetBytes(int64(len(data)))
-		peak := peakHeap(func() {
+		peak := streamtest.PeakHeap(func() {
 			if _, err := attach(); err != nil {
 				b.Fatal(err)
 			}
