@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"muse/ui/imgscale"
 	"muse/ui/internal/streamtest"
 )
 
@@ -105,13 +106,13 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 	w, h := fit(6000, 4000, MaxSentSide)
 	b.Run("scale", func(b *testing.B) {
 		loop(b, func() error {
-			scale(img, w, h)
+			imgscale.Scale(img, w, h)
 			return nil
 		})
 	})
 	b.Run("scale+encode", func(b *testing.B) {
 		loop(b, func() error {
-			_, _, _, err := encode(scale(img, w, h), true, MaxSentImageBytes)
+			_, _, _, err := encode(imgscale.Scale(img, w, h), true, MaxSentImageBytes)
 			return err
 		})
 	})
