@@ -124,12 +124,7 @@ func FromBytes(name string, data []byte) (File, error) {
 	case session.AttachImage:
 		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide)
 	case session.AttachDocument:
-		if n := api.PDFPages(data); n > api.MaxPDFPages {
-			return File{}, refuse(name, "a PDF of %d pages is over the service's %d: attach the pages you need (split it first)", n, api.MaxPDFPages)
-		}
-		return File{Attachment: session.Attachment{
-			Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data)),
-		}, Data: data}, nil
+		return preparePDF(name, data)
 	}
 	return prepareText(name, data)
 }
