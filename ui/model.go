@@ -304,7 +304,7 @@ func New(opts Options) Model {
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
 			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
-		})
+		}).WithAskedCompletions(mgr.CompleteArg)
 	}
 	w := opts.Writer
 	if w == nil {
