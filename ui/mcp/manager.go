@@ -134,7 +134,7 @@ type server struct {
 	// fresh are the notes of skipped that a refresh of the tool list
 	// brought, not reported yet (notesLocked).
 	fresh []string
-	gen     int      // counts starts, so a stale one is told apart
+	gen   int // counts starts, so a stale one is told apart
 	// instructions are the server's, sanitized and bounded.
 	instructions string
 	// tasks names its tools that run only as tasks (taskOnly).
