@@ -21,7 +21,7 @@ import (
 // --cite the document asks for none, and none prints.
 func TestPrintCite(t *testing.T) {
 	var mu sync.Mutex
-	var docs []map[string]any
+	var seen []map[string]any
 	inner := demo.NewHandler(demo.Options{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		data, _ := io.ReadAll(r.Body)
@@ -37,7 +37,7 @@ func TestPrintCite(t *testing.T) {
 			for _, b := range blocks {
 				if b["type"] == "document" {
 					mu.Lock()
-					docs = append(docs, b)
+					seen = append(seen, b)
 					mu.Unlock()
 				}
 			}
@@ -53,8 +53,8 @@ func TestPrintCite(t *testing.T) {
 	sent := func() []map[string]any {
 		mu.Lock()
 		defer mu.Unlock()
-		out := docs
-		docs = nil
+		out := seen
+		seen = nil
 		return out
 	}
 	env := map[string]string{"MUSE_BASE_URL": srv.URL, "MUSE_MODEL": "demo-chat", "MUSE_ACCESS_TOKEN": demo.DefaultToken}
