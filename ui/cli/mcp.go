@@ -38,8 +38,7 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 	var servers []mcp.Server
 	secrets := []string{c.token, c.apiKey, c.imageToken}
 	for _, s := range prof.MCP {
-		srv := mcp.Server{Name: s.Name, Where: fmt.Sprintf("%s:%d", s.Path, s.Line), Type: s.Type,
-			Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Allow: s.Allow}
+		srv := s
 		for k := range s.Env {
 			srv.Vars = append(srv.Vars, k)
 		}
