@@ -8,9 +8,15 @@ import (
 // The everything server completes its completable-prompt's arguments
 // (completion/complete): the department from what is typed, and the name
 // from the department typed before it (sent as the context); words that
-// are not an argument's value being typed ask nothing.
+// are not an argument's value being typed ask nothing. On each transport.
 func TestEverythingCompletesPromptArguments(t *testing.T) {
-	srv, _ := everything(t, "ev", "stdio")
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { completesPromptArguments(t, tr) })
+	}
+}
+
+func completesPromptArguments(t *testing.T, transport string) {
+	srv, _ := everything(t, "ev", transport)
 	m := New([]Server{srv}, Options{})
 	defer m.Close()
 	evTools(t, m)
