@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -39,6 +40,26 @@ func completesPromptArguments(t *testing.T, transport string) {
 	for _, value := range []string{cmd, cmd + "department=Sales ", cmd + "dep", cmd + "town=X", "/ev:nope department=", "/ev:completable-prompt"} {
 		if m.CompleteArg(value) != nil {
 			t.Errorf("%q asks the server", value)
+		}
+	}
+}
+
+// BenchmarkCompleteArgEverything measures what a Tab on a prompt's
+// argument waits for: completion/complete to the everything server (node)
+// over stdio, and back.
+func BenchmarkCompleteArgEverything(b *testing.B) {
+	srv, _ := everything(b, "ev", "stdio")
+	m := New([]Server{srv}, Options{})
+	defer m.Close()
+	m.Tools(context.Background())
+	ask := m.CompleteArg("/ev:completable-prompt department=Sales name=")
+	if ask == nil {
+		b.Fatal("no completion")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if got, err := ask(); err != nil || len(got) != 3 {
+			b.Fatal(got, err)
 		}
 	}
 }
