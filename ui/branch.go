@@ -123,7 +123,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "this prompt is not saved on the branch"
 		return m, nil
 	}
-	draft, pending := m.input.Value(), m.pending
+	draft, pending := m.input.Value(), m.pending.Files()
 	if m.edit.active() {
 		draft, pending = m.edit.draft, m.edit.pending
 	}
@@ -133,7 +133,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 	m.input = m.input.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(editPlaceholder).EndRecall()
 	// The prompt's files wait above the input as chips, by their own
 	// names, to be sent with the edit or removed.
-	m.pending = nil
+	m.pending = m.pending.Set(nil)
 	if len(e.Attachments) == 0 {
 		return m.layout(), nil
 	}
@@ -158,7 +158,7 @@ func (m Model) stopEdit() Model {
 		return m
 	}
 	m.input = m.input.Reset().SetValue(m.edit.draft).SetPlaceholder(input.Placeholder)
-	m.pending = m.edit.pending
+	m.pending = m.pending.Set(m.edit.pending)
 	m.edit = editing{}
 	return m.layout()
 }
@@ -191,7 +191,7 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 	}
 	cut := m
 	cut.conv = cut.conv.Truncate(i)
-	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.id, Attachments: slices.Clone(m.pending), EditAttachments: true})
+	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.id, Attachments: slices.Clone(m.pending.Files()), EditAttachments: true})
 	if next.turn == nil {
 		m.notice = next.notice // refused: the edit stays in the input
 		return m, cmd
@@ -297,8 +297,8 @@ func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
 	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	i := m.indexOf(msg.sel)
-	if i < 0 || !m.sel.active {
-		m.sel = selection{}
+	if i < 0 || !m.sel.Active() {
+		m.sel = m.sel.Leave()
 		if i >= 0 { // a search's hit, opened on its branch
 			m = m.showEntry(msg.sel)
 			m.notice = "switched to the branch of the hit"

@@ -139,8 +139,8 @@ func TestEditKeepsTheDraft(t *testing.T) {
 	m := sized(t, h, twoQuestions(t, h), 80, 24)
 	m.input = m.input.SetValue("my half-written draft")
 	m = press(m, selectKey, upKey, upKey, upKey, runes("e"))
-	if !m.edit.active() || m.sel.active {
-		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.active)
+	if !m.edit.active() || m.sel.Active() {
+		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.Active())
 	}
 	if got := m.input.Value(); got != "first question" {
 		t.Errorf("input %q, want the prompt", got)
@@ -278,7 +278,7 @@ func TestSwitchFollowsTheLatestPath(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	if m.sel.idx != 0 || !m.sel.active {
+	if m.sel.Index() != 0 || !m.sel.Active() {
 		t.Errorf("selection %+v, want the first prompt", m.sel)
 	}
 }
@@ -328,7 +328,7 @@ func TestForkAtSelected(t *testing.T) {
 		t.Fatalf("session %s, notice %q", id, m.notice)
 	}
 	es := m.conv.Entries()
-	if len(es) != 2 || es[1].Message.Text() != "first answer" || m.sel.active {
+	if len(es) != 2 || es[1].Message.Text() != "first answer" || m.sel.Active() {
 		t.Errorf("fork shows %+v", es)
 	}
 	fork, err := h.store.Load(id)
@@ -361,7 +361,7 @@ func TestBranchKeysInHelp(t *testing.T) {
 			t.Errorf("help line lacks %q: %q", want, help)
 		}
 	}
-	text := m.helpText()
+	text := m.keys.helpText()
 	for _, want := range []string{"  e                  edit the prompt", "  r                  regenerate", "  [ ]                switch to the previous or next branch", "  f                  fork"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/help lacks %q:\n%s", want, text)

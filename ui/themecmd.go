@@ -61,12 +61,11 @@ func (m Model) setTheme(th *theme.Theme) Model {
 	m.conv = m.conv.Rerender()
 	m.input = m.input.SetTheme(th)
 	*m.memo = viewMemo{}
+	m.queue, m.pending = m.queue.SetStyles(&th.Styles), m.pending.SetStyles(&th.Styles)
 	st := th.Styles
 	w := *m.w
 	w.spin.Style = st.Spinner
-	w.help.Styles.ShortKey, w.help.Styles.FullKey = st.Muted, st.Muted
-	w.help.Styles.ShortDesc, w.help.Styles.FullDesc = st.Subtle, st.Subtle
-	w.help.Styles.ShortSeparator, w.help.Styles.FullSeparator = st.Subtle, st.Subtle
+	w.help = w.help.SetStyles(&th.Styles)
 	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 	// The picker is closed while a command is typed: made anew, it opens
 	// in the new colours.
