@@ -232,7 +232,7 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 	if !strings.Contains(view, "joke three") || strings.Contains(view, "joke two") || !strings.Contains(view, "‹ 3/3 ›") {
 		t.Errorf("after ]:\n%s", view)
 	}
-	if e, ok := m.selectedEntry(); !ok || e.Message.Text() != "joke three" || !strings.Contains(view, "switched to branch 3/3") {
+	if e, ok := m.sel.Entry(m.conv.Entries()); !ok || e.Message.Text() != "joke three" || !strings.Contains(view, "switched to branch 3/3") {
 		t.Errorf("selected %+v, ok %v:\n%s", e, ok, view)
 	}
 	m = press(m, runes("]"))
@@ -240,7 +240,7 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 		t.Errorf("] on the last: %q", m.notice)
 	}
 	m = run(t, run(t, m, runes("[")), runes("["))
-	if e, _ := m.selectedEntry(); e.Message.Text() != "joke one" || !strings.Contains(m.View(), "‹ 1/3 ›") {
+	if e, _ := m.sel.Entry(m.conv.Entries()); e.Message.Text() != "joke one" || !strings.Contains(m.View(), "‹ 1/3 ›") {
 		t.Errorf("after [ [: %+v", e)
 	}
 	// Quit (closing the session), reopen: the branch active last.

@@ -12,6 +12,7 @@ import (
 	"muse/ui/keyaction"
 	"muse/ui/selection"
 	"muse/ui/slash"
+	"muse/ui/welcome"
 )
 
 // KeyMap holds every key binding of the chat screen, so help shows them all.
@@ -152,6 +153,12 @@ func (k KeyMap) selectKeys() selection.KeyMap {
 		Leave: k.SelLeave, Quit: k.Quit, Edit: k.SelEdit, Regenerate: k.SelRegenerate, PrevSibling: k.SelPrevSibling,
 		NextSibling: k.SelNextSibling, Fork: k.SelFork, Attach: k.SelAttach,
 		PageUp: k.PageUp, PageDown: k.PageDown, HalfUp: k.HalfUp, HalfDown: k.HalfDown}
+}
+
+// welcomeKeys are the keys the empty conversation names.
+func (k KeyMap) welcomeKeys() welcome.KeyMap {
+	return welcome.KeyMap{Send: k.Send, Newline: k.Newline, Help: k.Help, Quit: k.Quit, PasteImage: k.PasteImage,
+		Sessions: k.Sessions, New: k.New, Select: k.Select}
 }
 
 // helpKeys are the keys that scroll the ? overlay.

@@ -5,13 +5,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"muse/session"
 	"muse/ui/selection"
 )
 
 // Selection mode is a child (ui/selection): it keeps the message selected
 // and maps its keys to actions, which selectKey carries out on the
-// selected entry (m.selectedEntry()).
+// selected entry.
 
 // startSelection enters selection mode on the last message.
 func (m Model) startSelection() (tea.Model, tea.Cmd) {
@@ -43,19 +42,10 @@ func (m Model) leaveSelection() Model {
 	return m.layout()
 }
 
-// selectedEntry is the entry selected, if any.
-func (m Model) selectedEntry() (session.Entry, bool) {
-	es := m.conv.Entries()
-	if !m.sel.Active() || m.sel.Index() >= len(es) {
-		return session.Entry{}, false
-	}
-	return es[m.sel.Index()], true
-}
-
 // selectKey carries out the action of a key in selection mode. Keys it
 // does not know do nothing: typing does not reach the input.
 func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	e, ok := m.selectedEntry()
+	e, ok := m.sel.Entry(m.conv.Entries())
 	if !ok {
 		return m.leaveSelection(), nil
 	}

@@ -42,20 +42,12 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 		m.notice = sanitize.Line(msg.err.Error())
 		return m.layout(), nil
 	}
-	m = m.setTheme(msg.th)
-	m.notice = "theme " + sanitize.Line(msg.th.Name)
-	if mismatch := msg.th.Mismatch(); mismatch != "" {
-		m.notice = sanitize.Line(mismatch)
-	}
-	return m.layout(), nil
-}
-
-// setTheme draws the whole screen in th from the next frame: every part
-// that copied a style from the theme takes th's, and every render cached
-// by what it shows (and not by its colours) is dropped: the conversation's
-// renders by entry and width, its markdown renderers by width, the input's
-// and the frame's memos.
-func (m Model) setTheme(th *theme.Theme) Model {
+	// From the next frame the whole screen is drawn in the new theme:
+	// every part that copied a style from the theme takes its, and every
+	// render cached by what it shows (and not by its colours) is dropped:
+	// the conversation's renders by entry and width, its markdown
+	// renderers by width, the input's and the frame's memos.
+	th := msg.th
 	m.th = th
 	m.renderer.SetTheme(th)
 	m.conv = m.conv.Rerender()
@@ -71,5 +63,9 @@ func (m Model) setTheme(th *theme.Theme) Model {
 	// in the new colours.
 	w.picker = picker.New(m.opts.Store, pickerIndex(m.opts), th).SetSize(m.width, m.height)
 	m.w = &w
-	return m
+	m.notice = "theme " + sanitize.Line(msg.th.Name)
+	if mismatch := msg.th.Mismatch(); mismatch != "" {
+		m.notice = sanitize.Line(mismatch)
+	}
+	return m.layout(), nil
 }

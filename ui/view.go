@@ -11,6 +11,7 @@ import (
 	"muse/ui/queue"
 	"muse/ui/status"
 	"muse/ui/textfmt"
+	"muse/ui/welcome"
 )
 
 // layout sizes the children to the window.
@@ -88,7 +89,7 @@ func (m Model) statusState() status.State {
 	mt := m.meter.SetModel(m.params.Model)
 	s.Meter, s.MeterWarns = mt.View(), mt.Warns()
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
-	if e, ok := m.selectedEntry(); m.sel.Active() {
+	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}
 		if ok {
 			s.Selected.Of = m.branches[e.ID].Of()
@@ -123,7 +124,9 @@ func (m Model) View() string {
 	c, st, s := m.memo, &m.th.Styles, m.statusState()
 	conv := m.conv.View()
 	if len(m.conv.Entries()) == 0 {
-		conv = c.welcome.Get(textfmt.Key(m.width, m.conv.Height()), func() string { return m.welcomeView(m.width, m.conv.Height()) })
+		conv = c.welcome.Get(textfmt.Key(m.width, m.conv.Height()), func() string {
+			return welcome.View(st, m.keys.welcomeKeys(), (*welcome.Words)(m.opts.DemoWords), m.width, m.conv.Height())
+		})
 	}
 	parts := []string{
 		c.header.Get(textfmt.Key(m.width, m.title, m.params.Model), func() string { return status.Header(st, m.width, m.title, m.params.Model) }),

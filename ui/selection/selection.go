@@ -12,6 +12,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/session"
 )
 
 // KeyMap are the keys of selection mode. Quit leaves it too, and the
@@ -63,6 +65,15 @@ func (m Model) Active() bool { return m.active }
 
 // Index is the place of the message selected among those shown.
 func (m Model) Index() int { return m.idx }
+
+// Entry is the message selected of those shown, es; false when selection
+// mode is off, or es no longer holds it.
+func (m Model) Entry(es []session.Entry) (session.Entry, bool) {
+	if !m.active || m.idx >= len(es) {
+		return session.Entry{}, false
+	}
+	return es[m.idx], true
+}
 
 // Select selects message i of n, within them; the code blocks start from
 // the first.
