@@ -84,10 +84,9 @@ func (m Model) helpView() string {
 func (m Model) statusState() status.State {
 	s := status.State{
 		Width: m.width, Notice: m.notice, SaveErr: m.saveErr, LastErr: m.lastErr, LastStop: m.lastStop,
-		Usage: m.usage, Branches: m.branchesView(), Sync: m.sync, Params: m.params, ImageParams: m.imageParams(),
+		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branchesView(), Sync: m.sync,
+		Params: m.params, ImageParams: m.imageParams(),
 	}
-	mt := m.meter.SetModel(m.params.Model)
-	s.Meter, s.MeterWarns = mt.View(), mt.Warns()
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
 	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}

@@ -24,7 +24,7 @@ func Key(s State) string {
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	b = append(b, '|')
-	b = append(b, s.Meter...)
+	b = append(b, s.Meter.View()...)
 	b = append(b, '|')
 	b = append(b, s.Approve.Long...)
 	b = append(b, '|')

@@ -143,10 +143,10 @@ func idleView(st *theme.Styles, s State) string {
 	if lipgloss.Width(tail(s))+16 < s.Width-lipgloss.Width(strings.Join(long(settings(s)), " · ")) {
 		left = st.StatusKey.Render("tokens ") + left // room for the label
 	}
-	if s.MeterWarns {
-		left += st.StatusKey.Render(" · ") + st.Warning.Render(s.Meter)
-	} else if s.Meter != "" {
-		left += st.StatusKey.Render(" · ") + st.StatusValue.Render(s.Meter)
+	if s.Meter.Warns() {
+		left += st.StatusKey.Render(" · ") + st.Warning.Render(s.Meter.View())
+	} else if v := s.Meter.View(); v != "" {
+		left += st.StatusKey.Render(" · ") + st.StatusValue.Render(v)
 	}
 	if c := u.CacheReadInputTokens + u.CacheCreationInputTokens; c > 0 {
 		left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
@@ -184,8 +184,8 @@ func tail(s State) string {
 	if br := s.Branches; br != "" {
 		b.WriteString(" · " + br)
 	}
-	if s.Meter != "" {
-		b.WriteString(" · " + s.Meter)
+	if v := s.Meter.View(); v != "" {
+		b.WriteString(" · " + v)
 	}
 	b.WriteString(syncView(s.Sync))
 	return b.String()

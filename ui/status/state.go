@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"muse/session"
+	"muse/ui/meter"
 	"muse/ui/syncrun"
 )
 
@@ -37,9 +38,9 @@ type State struct {
 	SaveErr, LastErr, LastStop string
 	// Usage is what the session's replies spent.
 	Usage session.Usage
-	// Meter is the context window's use, and whether it warns.
-	Meter      string
-	MeterWarns bool
+	// Meter measures the context window's use and the cost, set to the
+	// session's model.
+	Meter meter.Model
 	// Branches says how many branches the session holds ("3 branches"),
 	// "" for one.
 	Branches string
