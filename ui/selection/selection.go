@@ -45,14 +45,14 @@ const (
 
 // Model is selection mode: off, or on a message.
 type Model struct {
-	keys   KeyMap
+	keys   *KeyMap // shared by copies: the root model is copied on every Update
 	active bool
 	idx    int // the entry selected
 	code   int // the code block Code copies next
 }
 
 // New returns selection mode, off.
-func New(keys KeyMap) Model { return Model{keys: keys} }
+func New(keys KeyMap) Model { return Model{keys: &keys} }
 
 // Start turns selection mode on.
 func (m Model) Start() Model { return Model{keys: m.keys, active: true} }
@@ -93,7 +93,7 @@ func (m Model) NextCode(n int) (Model, int) {
 // Update maps the key k to an action, on a conversation of n messages;
 // the moves select the message they go to.
 func (m Model) Update(k tea.KeyMsg, n int) (Model, Action) {
-	keys := m.keys
+	keys := *m.keys
 	switch {
 	case key.Matches(k, keys.Leave, keys.Quit):
 		return m, Leave
@@ -124,7 +124,7 @@ func (m Model) Update(k tea.KeyMsg, n int) (Model, Action) {
 // ShortHelp is the help line of selection mode, short enough for 80
 // columns: the keys that move, the actions, and last the key that leaves.
 func (m Model) ShortHelp() []key.Binding {
-	k := m.keys
+	k := *m.keys
 	first := func(b key.Binding) string {
 		f, _, _ := strings.Cut(b.Help().Key, "/")
 		return f
