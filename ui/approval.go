@@ -33,7 +33,7 @@ func (m Model) approvalBox() approval.Model {
 	}
 	frame := m.approve.Frame()
 	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - height(m.helpView()) - frame -
-		m.editHeight() - m.pending.Height() - m.queue.Height() - status.NoticeHeight(m.statusState())
+		m.edit.Height() - m.pending.Height() - m.queue.Height() - status.NoticeHeight(m.statusState())
 	return m.approve.SetSize(m.width, max(min(room, max(m.height/2-frame, 3)), 0))
 }
 

@@ -160,7 +160,7 @@ func (m Model) startAttach(sources []attachSource, send, retype string) (Model, 
 // refused; the input is kept either way.
 func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	m.pending = m.pending.Done()
-	if msg.edit != "" && msg.edit != m.edit.id {
+	if msg.edit != "" && msg.edit != m.edit.ID() {
 		return m.layout(), nil // the edit they were for has ended
 	}
 	if msg.err != nil {

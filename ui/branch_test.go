@@ -139,7 +139,7 @@ func TestEditKeepsTheDraft(t *testing.T) {
 	m := sized(t, h, twoQuestions(t, h), 80, 24)
 	m.input = m.input.SetValue("my half-written draft")
 	m = press(m, selectKey, upKey, upKey, upKey, runes("e"))
-	if !m.edit.active() || m.sel.Active() {
+	if !m.edit.Active() || m.sel.Active() {
 		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.Active())
 	}
 	if got := m.input.Value(); got != "first question" {
@@ -153,22 +153,22 @@ func TestEditKeepsTheDraft(t *testing.T) {
 		t.Errorf("view has %d lines, want 24", n)
 	}
 	m = press(m, escKey)
-	if m.edit.active() || m.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
-		t.Errorf("esc: editing %v, input %q", m.edit.active(), m.input.Value())
+	if m.edit.Active() || m.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
+		t.Errorf("esc: editing %v, input %q", m.edit.Active(), m.input.Value())
 	}
 	// ctrl+c leaves editing too, before it clears anything.
 	m = press(m, selectKey, upKey, runes("e"))
-	if m.edit.num != 3 || m.input.Value() != "second question" {
+	if m.edit.Num() != 3 || m.input.Value() != "second question" {
 		t.Fatalf("editing %+v, input %q", m.edit, m.input.Value())
 	}
 	m = press(m, tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m.edit.active() || m.input.Value() != "my half-written draft" || m.quitting {
-		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.active(), m.input.Value(), m.quitting)
+	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting {
+		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting)
 	}
 	// e on a reply edits nothing.
 	m = press(m, selectKey, runes("e"))
-	if m.edit.active() || !strings.Contains(m.notice, "only a prompt") {
-		t.Errorf("e on a reply: editing %v, notice %q", m.edit.active(), m.notice)
+	if m.edit.Active() || !strings.Contains(m.notice, "only a prompt") {
+		t.Errorf("e on a reply: editing %v, notice %q", m.edit.Active(), m.notice)
 	}
 }
 
@@ -199,8 +199,8 @@ func TestEditPromptStartsABranch(t *testing.T) {
 			t.Errorf("view still shows %q:\n%s", gone, view)
 		}
 	}
-	if m.edit.active() || m.input.Value() != "" {
-		t.Errorf("after sending: editing %v, input %q", m.edit.active(), m.input.Value())
+	if m.edit.Active() || m.input.Value() != "" {
+		t.Errorf("after sending: editing %v, input %q", m.edit.Active(), m.input.Value())
 	}
 	saved, err := h.store.Load(sess.ID)
 	if err != nil {

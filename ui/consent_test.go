@@ -244,8 +244,8 @@ func TestEditingAPromptShowsItsFiles(t *testing.T) {
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("e"))
-	if !m.edit.active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {
-		t.Fatalf("editing: %v, pending %+v", m.edit.active(), m.pending)
+	if !m.edit.Active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {
+		t.Fatalf("editing: %v, pending %+v", m.edit.Active(), m.pending)
 	}
 	if !strings.Contains(m.View(), "[1] notes.md") {
 		t.Errorf("the prompt's file should show as a chip:\n%s", m.View())
@@ -278,8 +278,8 @@ func TestLeavingAnEditGivesBackTheDraftsFiles(t *testing.T) {
 		t.Fatalf("pending while editing %+v", m.pending)
 	}
 	m = press(m, escKey)
-	if m.edit.active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "draft.txt" {
-		t.Errorf("after esc: editing %v, pending %+v", m.edit.active(), m.pending)
+	if m.edit.Active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "draft.txt" {
+		t.Errorf("after esc: editing %v, pending %+v", m.edit.Active(), m.pending)
 	}
 }
 

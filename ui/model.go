@@ -24,6 +24,7 @@ import (
 	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
+	"muse/ui/editing"
 	"muse/ui/elicitform"
 	"muse/ui/engine"
 	"muse/ui/helpview"
@@ -218,7 +219,7 @@ type Model struct {
 	// noticeRows are the rows the notice took above the status line at the
 	// last layout.
 	noticeRows int
-	edit       editing // the prompt being edited, while one is
+	edit       editing.Model // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
 	// saved, while it is not; lastErr names the last failed request, until
@@ -288,6 +289,7 @@ func New(opts Options) Model {
 		queue:   queue.New(&opts.Theme.Styles),
 		pending: pending.New(&opts.Theme.Styles, opts.Attach),
 		sel:     selection.New(keys.selectKeys()),
+		edit:    editing.New(&opts.Theme.Styles),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
@@ -672,7 +674,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
-	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
+	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.Active():
 		return m.stopAndQuit()
 	case key.Matches(msg, m.keys.ApproveMode) && len(m.input.Hint()) == 0: // shift+tab completes back while completing
 		return m.setApproveAll(!m.approve.All()), nil
@@ -699,7 +701,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.imaging != nil {
 			return m.cancelImage()
 		}
-		if m.edit.active() {
+		if m.edit.Active() {
 			return m.stopEdit(), nil
 		}
 		if strings.TrimSpace(m.input.Value()) != "" {
@@ -730,7 +732,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.input = m.input.HideHint()
 			return m.layout(), nil
 		}
-		if m.edit.active() {
+		if m.edit.Active() {
 			return m.stopEdit(), nil
 		}
 		if m.piped.Reading() {
@@ -902,7 +904,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 // sendNow sends text as a prompt, with the attachments waiting; while a
 // turn is in flight it is queued behind it.
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
-	if m.edit.active() {
+	if m.edit.Active() {
 		if m.busy() {
 			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
 			return m, nil

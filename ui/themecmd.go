@@ -53,7 +53,7 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 	m.conv = m.conv.Rerender()
 	m.input = m.input.SetTheme(th)
 	*m.memo = viewMemo{}
-	m.queue, m.pending = m.queue.SetStyles(&th.Styles), m.pending.SetStyles(&th.Styles)
+	m.queue, m.pending, m.edit = m.queue.SetStyles(&th.Styles), m.pending.SetStyles(&th.Styles), m.edit.SetStyles(&th.Styles)
 	st := th.Styles
 	w := *m.w
 	w.spin.Style = st.Spinner

@@ -21,10 +21,10 @@ func (m Model) layout() Model {
 	}
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.queue = m.queue.SetSize(m.width, m.height)
-	m.pending = m.pending.SetSize(m.width)
+	m.pending, m.edit = m.pending.SetSize(m.width), m.edit.SetSize(m.width)
 	m.w.help = m.w.help.SetSize(m.width, m.height)
 	m.noticeRows = status.NoticeHeight(m.statusState())
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.noticeRows - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
+	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.noticeRows - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -136,8 +136,8 @@ func (m Model) View() string {
 			parts = append(parts, v)
 		}
 	}
-	if m.edit.active() {
-		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
+	if m.edit.Active() {
+		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.Num()), m.edit.View))
 	}
 	for _, v := range []string{m.pending.View(), m.queue.View()} {
 		if v != "" {
