@@ -257,7 +257,7 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 			sources = append(sources, attachSource{path: img.Path, own: true})
 		}
 	}
-	sources = append(sources, m.storedSources(e.Attachments)...)
+	sources = append(sources, storedSources(m.writer, e.Attachments)...)
 	if len(sources) == 0 {
 		m.notice = "this message has no image or attachment to attach"
 		return m, nil
@@ -269,10 +269,9 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 // clipboardImage is the image on the system clipboard, as a source.
 var clipboardImage = []attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}
 
-// storedSources are the attachments of a prompt of this session, read
-// back from where the session keeps them, by their own names.
-func (m Model) storedSources(as []session.Attachment) []attachSource {
-	w := m.writer
+// storedSources are the attachments of a prompt of the session of w,
+// read back from where the session keeps them, by their own names.
+func storedSources(w *session.Writer, as []session.Attachment) []attachSource {
 	sources := make([]attachSource, len(as))
 	for i, a := range as {
 		sources[i] = attachSource{name: a.Name, read: func(context.Context) ([]byte, error) { return w.ReadAttachment(a) }}

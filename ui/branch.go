@@ -121,7 +121,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 	if len(e.Attachments) == 0 {
 		return m.layout(), nil
 	}
-	next, cmd := m.startAttach(m.storedSources(e.Attachments), "", "")
+	next, cmd := m.startAttach(storedSources(m.writer, e.Attachments), "", "")
 	return next, forEdit(cmd, e.ID)
 }
 
