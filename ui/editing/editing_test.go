@@ -5,18 +5,14 @@ import (
 	"testing"
 
 	"muse/session"
-	"muse/theme"
+	"muse/theme/themetest"
 	"muse/ui/attach"
 )
 
 // An edit keeps the draft put aside, says which prompt it edits on one
 // line cut to the width, and gives everything back when it stops.
 func TestEditing(t *testing.T) {
-	th, err := theme.New("dark", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := New(&th.Styles).SetSize(30)
+	m := New(themetest.Styles(t)).SetSize(30)
 	if m.Active() || m.View() != "" || m.Height() != 0 {
 		t.Fatal("an edit before any started")
 	}

@@ -7,21 +7,17 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"muse/theme"
+	"muse/theme/themetest"
 	"muse/ui/notices"
 )
 
 func newModel(t *testing.T, width, height int) Model {
 	t.Helper()
-	th, err := theme.New("dark", true)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
 	keys := KeyMap{PageUp: b("pgup", ""), PageDown: b("pgdown", ""), HalfUp: b("shift+up", ""), HalfDown: b("shift+down", ""),
 		Top: b("home", ""), Bottom: b("end", "")}
 	full := [][]key.Binding{{b("enter", "send"), b("?", "help"), b("ctrl+c", "quit")}}
-	return New(&th.Styles, keys, full).SetSize(width, height)
+	return New(themetest.Styles(t), keys, full).SetSize(width, height)
 }
 
 // Closed, the overlay shows nothing and takes no key; open, it scrolls

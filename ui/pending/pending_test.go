@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"muse/session"
-	"muse/theme"
+	"muse/theme/themetest"
 	"muse/ui/attach"
 )
 
@@ -15,11 +15,7 @@ func file(name, data string) attach.File {
 
 func newModel(t *testing.T, files ...attach.File) Model {
 	t.Helper()
-	th, err := theme.New("dark", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return New(&th.Styles, files).SetSize(80)
+	return New(themetest.Styles(t), files).SetSize(80)
 }
 
 // Add takes each file once, counting only the new ones; Append, for a

@@ -6,23 +6,14 @@ import (
 	"testing"
 
 	"muse/session"
-	"muse/theme"
+	"muse/theme/themetest"
 	"muse/ui/attach"
 )
-
-func styles(t *testing.T) *theme.Styles {
-	t.Helper()
-	th, err := theme.New("dark", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &th.Styles
-}
 
 // ↑ takes the last prompt back, and Back gives it once; the queue empties
 // unstopped; Shift and Unshift keep the order, a refusal stopping it.
 func TestQueueOrder(t *testing.T) {
-	q := New(styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"}).Push(Prompt{Text: "c"})
+	q := New(themetest.Styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"}).Push(Prompt{Text: "c"})
 	q, last := q.PopBack()
 	if last.Text != "c" || q.Len() != 2 {
 		t.Fatalf("PopBack: %q, %d left", last.Text, q.Len())
@@ -51,7 +42,7 @@ func TestQueueOrder(t *testing.T) {
 
 // A copy's pushes do not show in another copy made before them.
 func TestQueuePushDoesNotShare(t *testing.T) {
-	q := New(styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"})
+	q := New(themetest.Styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"})
 	q, _ = q.PopBack()
 	x := q.Push(Prompt{Text: "x"})
 	y := q.Push(Prompt{Text: "y"})
@@ -75,7 +66,7 @@ func (s *saver) SaveQueue(gen uint64, q []session.QueuedPrompt) error {
 // is numbered after the last; a failure comes back as a SavedMsg.
 func TestQueueSaveRestore(t *testing.T) {
 	f := attach.File{Attachment: session.Attachment{Name: "n.md", MediaType: "text/plain"}, Data: []byte("x")}
-	q := New(styles(t)).Push(Prompt{Text: "a", Files: []attach.File{f}}).Push(Prompt{Text: "b"})
+	q := New(themetest.Styles(t)).Push(Prompt{Text: "a", Files: []attach.File{f}}).Push(Prompt{Text: "b"})
 	s := &saver{}
 	q, cmd := q.Save(s)
 	if msg := cmd(); msg != nil {
@@ -89,12 +80,12 @@ func TestQueueSaveRestore(t *testing.T) {
 	if len(s.gens) != 2 || s.gens[1] <= s.gens[0] {
 		t.Errorf("generations %v", s.gens)
 	}
-	r := New(styles(t)).Restore(s.q)
+	r := New(themetest.Styles(t)).Restore(s.q)
 	got := r.Prompts()
 	if len(got) != 2 || got[0].Text != "a" || len(got[0].Files) != 1 || string(got[0].Files[0].Data) != "x" || !r.Stopped() {
 		t.Errorf("restored %+v, stopped %v", got, r.Stopped())
 	}
-	if e := New(styles(t)).Restore(nil); e.Stopped() || e.Len() != 0 {
+	if e := New(themetest.Styles(t)).Restore(nil); e.Stopped() || e.Len() != 0 {
 		t.Errorf("an empty queue restored: %d, stopped %v", e.Len(), e.Stopped())
 	}
 }
@@ -102,7 +93,7 @@ func TestQueueSaveRestore(t *testing.T) {
 // Tall, the queue shows a row a prompt, at most maxShown, then its keys;
 // short, one line naming how many more; empty, nothing.
 func TestQueueView(t *testing.T) {
-	q := New(styles(t))
+	q := New(themetest.Styles(t))
 	if q.View() != "" || q.Height() != 0 {
 		t.Fatalf("empty: %q", q.View())
 	}

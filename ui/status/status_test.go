@@ -8,17 +8,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/session"
-	"muse/theme"
+	"muse/theme/themetest"
 )
-
-func styles(t *testing.T) *theme.Styles {
-	t.Helper()
-	th, err := theme.New("dark", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &th.Styles
-}
 
 // Each way a tool call waits for the user has its own line; none waits,
 // none.
@@ -50,11 +41,11 @@ func TestNoticeLines(t *testing.T) {
 	if len(lines) != 2 || NoticeHeight(s) != 1 || !strings.HasSuffix(lines[1], "…") || !ShowsNotice(s) {
 		t.Fatalf("lines %q", lines)
 	}
-	if NoticeAbove(styles(t), s) == "" {
+	if NoticeAbove(themetest.Styles(t), s) == "" {
 		t.Error("no line above the status line")
 	}
 	s.Notice = "short"
-	if NoticeHeight(s) != 0 || NoticeAbove(styles(t), s) != "" {
+	if NoticeHeight(s) != 0 || NoticeAbove(themetest.Styles(t), s) != "" {
 		t.Error("a short notice takes a row above")
 	}
 	s.Turn = &Turn{}
@@ -66,7 +57,7 @@ func TestNoticeLines(t *testing.T) {
 // The line fits its width whatever it holds, and, unless what it says
 // must be whole, keeps the settings that change what is sent.
 func TestViewFits(t *testing.T) {
-	st := styles(t)
+	st := themetest.Styles(t)
 	temp := 0.5
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	base := State{Width: 50, Now: now, Spinner: "*", Params: session.Params{Model: "claude-x", MaxTokens: 8000, Temperature: &temp},
