@@ -20,6 +20,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // Limits on images: those SaveImage accepts and the previews DecodeImage
@@ -228,6 +229,9 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	switch format {
 	case FormatPNG:
 		img, err = png.Decode(f)
+		if err != nil {
+			img, err = decodeRepairedPNG(f, err)
+		}
 	case FormatJPEG:
 		img, err = jpeg.Decode(f)
 	default:
@@ -235,6 +239,28 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	return img, nil
+}
+
+// decodeRepairedPNG decodes the PNG of f again without its ancillary chunks
+// whose CRC is bad (withoutBadAncillary); failing that, or when there is
+// none, it returns the first decode's error, first.
+func decodeRepairedPNG(f *os.File, first error) (image.Image, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, first
+	}
+	data, err := regfile.ReadAll(f, MaxImageBytes)
+	if err != nil {
+		return nil, first
+	}
+	fixed, ok := withoutBadAncillary(data)
+	if !ok {
+		return nil, first
+	}
+	img, err := png.Decode(bytes.NewReader(fixed))
+	if err != nil {
+		return nil, first
 	}
 	return img, nil
 }
