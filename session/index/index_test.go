@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 	"time"
+	"unicode"
 
 	"muse/api"
 	"muse/session"
