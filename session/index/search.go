@@ -281,14 +281,14 @@ const (
 
 // snippetTokens is how many words snippet() keeps of an entry (FTS5 keeps
 // at most 64): about 80 runes of prose.
-var snippetTokens = strconv.Itoa(14)
+const snippetTokens = 14
 
 // someHits is hits for a few rowids. Only their snippets are made: the
 // statement reads only these rows of the full-text table.
 func (ix *Index) someHits(ctx context.Context, expr string, rowids []int64) ([]Hit, error) {
 	args := append([]any{expr}, int64s(rowids)...)
 	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time,
-snippet(texts, 0, char(2), char(3), '…', `+snippetTokens+`)
+snippet(texts, 0, char(2), char(3), '…', `+strconv.Itoa(snippetTokens)+`)
 FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.id = e.session
 WHERE texts MATCH ? AND t.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", args...)
 	if err != nil {
