@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"muse/ui/textfmt"
 )
 
 // Renderer writes frames to a terminal in the alternate screen: only the
@@ -209,14 +211,14 @@ func (r *Renderer) composeLocked() []byte {
 		if !r.repaint && i < len(r.shown) && r.shown[i] == line {
 			continue
 		}
-		line = ansi.Truncate(line, r.width, "")
+		line = textfmt.Cut(line, r.width) // as the terminal draws it (see textfmt.WidthMode)
 		b.WriteString(ansi.CursorPosition(1, i+1))
 		// The style is reset before erasing, so the erased cells take none
 		// of the line's colours. A short line erases the rest of its row
 		// after it. A full line is erased before: after it the cursor waits
 		// on its last cell, which erasing would take; and a line the
 		// terminal draws narrower than muse counts leaves no old cells.
-		if ansi.StringWidth(line) < r.width {
+		if textfmt.Width(line) < r.width {
 			b.WriteString(line)
 			b.WriteString(ansi.ResetStyle + ansi.EraseLineRight)
 		} else {

@@ -1,0 +1,171 @@
+package mdwrap
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mattn/go-runewidth"
+	"github.com/rivo/uniseg"
+
+	"muse/ui/textfmt"
+)
+
+// Glamour measures text two ways, and neither is the terminal's: its
+// wrapper (muesli/reflow) adds the width of each code point (👨‍👩‍👧 is 6),
+// and lipgloss, which lays out its tables, measures grapheme clusters (2).
+// Shield hides each cluster the two would measure otherwise than the
+// terminal draws it behind a placeholder that all three measure alike, and
+// Restore puts the clusters back in glamour's output, so that what glamour
+// wraps, pads and aligns comes out at the widths the terminal draws.
+//
+// A placeholder is as many columns as its cluster, each a private-use code
+// point of width 1 in every measure: the first, in plane 15, names the
+// cluster; the rest, U+100000, only fill.
+const (
+	placeFirst  = 0xf0000
+	placeLast   = 0xffffd
+	placeFiller = 0x100000
+)
+
+// Shielded is what Shield hid: the clusters, by the number their
+// placeholder names.
+type Shielded struct {
+	clusters []string
+	widths   []int
+}
+
+// placeholdersWork reports whether the placeholders are one column in
+// every measure here (go-runewidth counts private use as wide in an East
+// Asian locale).
+var placeholdersWork = runewidth.RuneWidth(placeFirst) == 1 && runewidth.RuneWidth(placeFiller) == 1 &&
+	ansi.StringWidth(string(rune(placeFirst))+string(rune(placeFiller))) == 2
+
+// Shield returns src with each grapheme cluster that glamour would measure
+// otherwise than textfmt.Width (in the width mode in force) replaced by a
+// placeholder as wide as the terminal draws it, and what Restore needs to
+// put them back. Text that is all ASCII, or holds no such cluster, comes
+// back as it is.
+func Shield(src string) (string, *Shielded) {
+	sh := &Shielded{}
+	if !placeholdersWork || isASCII(src) {
+		return src, sh
+	}
+	mode := textfmt.Mode()
+	index := map[string]int{}
+	var b strings.Builder
+	done := 0
+	state := -1
+	for i := 0; i < len(src); {
+		if src[i] < utf8.RuneSelf && (i+1 == len(src) || src[i+1] < utf8.RuneSelf) {
+			i++ // ASCII followed by ASCII: a cluster of its own, as wide everywhere
+			state = -1
+			continue
+		}
+		c, _, _, st := uniseg.FirstGraphemeClusterInString(src[i:], state)
+		state = st
+		w := textfmt.ClusterWidth(c, mode)
+		if w > 0 && (perRune(c) != w || ansi.StringWidth(c) != w) {
+			n, ok := index[c]
+			if !ok && len(sh.clusters) <= placeLast-placeFirst {
+				n, ok = len(sh.clusters), true
+				index[c] = n
+				sh.clusters = append(sh.clusters, c)
+				sh.widths = append(sh.widths, w)
+			}
+			if ok {
+				b.WriteString(src[done:i])
+				b.WriteRune(rune(placeFirst + n))
+				for range w - 1 {
+					b.WriteRune(placeFiller)
+				}
+				done = i + len(c)
+			}
+		}
+		i += len(c)
+	}
+	if done == 0 {
+		return src, sh
+	}
+	b.WriteString(src[done:])
+	return b.String(), sh
+}
+
+// Restore returns out, glamour's render of what Shield returned, with the
+// clusters put back in place of their placeholders. A placeholder's
+// fillers go with it; one glamour cut off its first (it never breaks a
+// word of them, but a table may cut a cell) is dropped, as is its cut
+// cluster, whose columns stay blank.
+func (sh *Shielded) Restore(out string) string {
+	if len(sh.clusters) == 0 {
+		return out
+	}
+	var b strings.Builder
+	b.Grow(len(out))
+	done := 0
+	for i := 0; i < len(out); {
+		r, size := utf8.DecodeRuneInString(out[i:])
+		switch {
+		case r >= placeFirst && r <= placeLast && int(r-placeFirst) < len(sh.clusters):
+			n := int(r - placeFirst)
+			b.WriteString(out[done:i])
+			i += size
+			fill := 0
+			for fill < sh.widths[n]-1 && strings.HasPrefix(out[i:], string(rune(placeFiller))) {
+				i += utf8.RuneLen(placeFiller)
+				fill++
+			}
+			if fill == sh.widths[n]-1 {
+				b.WriteString(sh.clusters[n])
+			} else {
+				b.WriteString(strings.Repeat(" ", fill+1)) // cut: its columns stay blank
+			}
+			done = i
+		case r == placeFiller:
+			b.WriteString(out[done:i] + " ")
+			i += size
+			done = i
+		default:
+			i += size
+		}
+	}
+	b.WriteString(out[done:])
+	return b.String()
+}
+
+// perRune is a cluster's width as glamour's wrapper measures it: the sum
+// of its code points' widths.
+func perRune(c string) int {
+	w := 0
+	for _, r := range c {
+		w += runewidth.RuneWidth(r)
+	}
+	return w
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// Fit cuts each line of out that is wider than width, measured as the
+// terminal draws it (textfmt.Width), between clusters: the one measure
+// every line muse draws passes.
+func Fit(out string, width int) string {
+	if isASCII(out) && !strings.Contains(out, "\t") {
+		// glamour pads to its width and wraps ASCII as the terminal draws it
+		return out
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if textfmt.Width(l) > width {
+			lines[i] = textfmt.Cut(l, width)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
