@@ -153,17 +153,18 @@ func isASCII(s string) bool {
 	return true
 }
 
-// Fit cuts each line of out that is wider than width, measured as the
-// terminal draws it (textfmt.Width), between clusters: the one measure
-// every line muse draws passes.
+// Fit cuts each line of out that holds other than ASCII and is wider than
+// width, measured as the terminal draws it (textfmt.Width), between
+// clusters: the one measure every line muse draws passes. A line of ASCII
+// is as wide in every measure, and one glamour made wider than width on
+// purpose (a long line of code) is left to the screen to cut.
 func Fit(out string, width int) string {
-	if isASCII(out) && !strings.Contains(out, "\t") {
-		// glamour pads to its width and wraps ASCII as the terminal draws it
+	if isASCII(out) {
 		return out
 	}
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		if textfmt.Width(l) > width {
+		if !isASCII(l) && textfmt.Width(l) > width {
 			lines[i] = textfmt.Cut(l, width)
 		}
 	}

@@ -165,6 +165,7 @@ func TruncateWidth(s string, width int) string {
 	}
 	return s[:end] + "…"
 }
+
 // WrapWords joins words two spaces apart on lines of width, at most
 // maxLines of them; when words are left over, the last line ends in "…".
 func WrapWords(words []string, width, maxLines int) []string {
