@@ -154,6 +154,8 @@ type term struct {
 	raw   bytes.Buffer       // every byte muse wrote
 	modes map[ansi.Mode]bool // each mode muse set (true) or reset (false), as it left it
 
+	split *splitter // draws each code point of a cluster in its own cells, as xterm does; nil draws clusters whole
+
 	readDone chan struct{} // the output is read to its end
 	answered chan struct{} // the emulator's answers are all passed on
 	exited   chan struct{} // muse has exited
@@ -171,6 +173,13 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 // With ctty the terminal is its controlling terminal, as a shell gives a
 // job: SIGWINCH and job control reach it, and it can open /dev/tty.
 func startCmd(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool) *term {
+	t.Helper()
+	return startTerm(t, h, cols, rows, cmd, ctty, clusterTerm)
+}
+
+// startTerm is startCmd in a terminal that draws grapheme clusters as kind
+// does (see widths).
+func startTerm(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool, kind widths) *term {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -194,6 +203,7 @@ func startCmd(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool) *
 	// The emulator knows mode 2026 once it was reset, and then reports it
 	// to muse's question, so muse wraps its frames in it (see read).
 	_, _ = tm.emu.Write(syncEnd)
+	kind.prime(tm)
 	tm.emu.SetCallbacks(vt.Callbacks{
 		EnableMode:  func(m ansi.Mode) { tm.modes[m] = true },
 		DisableMode: func(m ansi.Mode) { tm.modes[m] = false },
@@ -249,14 +259,14 @@ func (tm *term) read() {
 			held = append(held, buf[:n]...)
 			for {
 				if i := bytes.Index(held, syncBegin); i > 0 {
-					_, _ = tm.emu.Write(held[:i]) // what comes before the frame
+					_, _ = tm.draw(held[:i]) // what comes before the frame
 					held = held[i:]
 				}
 				if !bytes.HasPrefix(held, syncBegin) {
 					// No frame begins here; keep only a tail that is the
 					// start of its marker.
 					keep := markerStart(held)
-					_, _ = tm.emu.Write(held[:len(held)-keep])
+					_, _ = tm.draw(held[:len(held)-keep])
 					held = append(held[:0], held[len(held)-keep:]...)
 					break
 				}
@@ -264,7 +274,7 @@ func (tm *term) read() {
 				if j < 0 {
 					break // the frame goes on
 				}
-				_, _ = tm.emu.Write(held[:j+len(syncEnd)])
+				_, _ = tm.draw(held[:j+len(syncEnd)])
 				held = append(held[:0], held[j+len(syncEnd):]...)
 			}
 			tm.mu.Unlock()

@@ -31,6 +31,7 @@ type Renderer struct {
 	after    func(time.Duration, func())
 	sync     bool // frames are wrapped in synchronized output
 	focus    bool // the screen has the terminal report focus (mode 1004)
+	clusters bool // the screen sets grapheme clustering (mode 2027)
 
 	width, height int
 	shown         []string // the lines on the terminal, before they were cut to the width
@@ -60,6 +61,23 @@ func WithSyncOutput(on bool) Option {
 // whenever it gives the terminal back.
 func WithFocusReports(on bool) Option {
 	return func(r *Renderer) { r.focus = on }
+}
+
+// WithGraphemeClusters has the screen turn on grapheme clustering (mode
+// 2027) while it is up, when on: for a terminal that said it has the mode
+// (see preview.DetectScreen), which then draws each cluster in the columns
+// muse measures (textfmt.Clusters).
+func WithGraphemeClusters(on bool) Option {
+	return func(r *Renderer) { r.clusters = on }
+}
+
+// clusterModes is what sets grapheme clustering and what resets it, if the
+// screen sets it.
+func (r *Renderer) clusterModes() (on, off string) {
+	if !r.clusters {
+		return "", ""
+	}
+	return ansi.SetModeUnicodeCore, ansi.ResetModeUnicodeCore
 }
 
 // newRenderer returns a renderer writing to out at most fps frames a second.
