@@ -84,7 +84,7 @@ func (m Model) syncSearch() Model {
 	if m.search.thisOnly {
 		scope = "this session"
 	}
-	note := "past prompts of " + scope + " · ctrl+r " + map[bool]string{true: "all sessions", false: "this session only"}[m.search.thisOnly]
+	note := "past prompts of " + scope + " · " + m.keys.Search.Help().Key + " " + map[bool]string{true: "all sessions", false: "this session only"}[m.search.thisOnly]
 	var items []menu.Item
 	if m.history != nil {
 		es := m.history.Entries()
