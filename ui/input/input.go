@@ -158,6 +158,10 @@ type Model struct {
 	// shared by the copies.
 	search  *searchState
 	session *string
+	// sessionPrompts are the prompts of the session the screen shows, as
+	// its journal held them when it was opened (see SetSession), shared by
+	// the copies.
+	sessionPrompts *[]string
 	// more completes what slash.Completions does not (WithCompletions).
 	more func(value string) []string
 }
@@ -168,7 +172,7 @@ func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 	ed := newEditor()
 	keys = keys.withDefaults()
 	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
-		menu: menu.New(keys.menuKeys()), files: &fileCache{}, session: new(string)}
+		menu: menu.New(keys.menuKeys()), files: &fileCache{}, session: new(string), sessionPrompts: new([]string)}
 }
 
 // SetSize fits the input to a screen width columns wide and height rows
