@@ -360,7 +360,8 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m = m.stopEdit().refreshBranches()
 	m.sel = selection{}
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
-	m.input = m.input.EndRecall().SetSession(s.ID, s.All) // ctrl+r's "this session": its prompts before a resume too
+	// ctrl+r's "this session": its prompts before a resume too.
+	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
