@@ -306,6 +306,7 @@ func New(opts Options) Model {
 			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
 		})
 	}
+	m.input = m.input.WithSources(newMentionSources(opts)) // the @ menu's MCP resources and generated images
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)

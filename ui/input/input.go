@@ -164,6 +164,8 @@ type Model struct {
 	sessionPrompts *[]string
 	// more completes what slash.Completions does not (WithCompletions).
 	more func(value string) []string
+	// sources are what the @ menu lists besides files (WithSources).
+	sources Sources
 }
 
 // New returns an empty input, focused, with the styles of th; history is
