@@ -40,8 +40,8 @@ type fileCache struct {
 	res     filewalk.Result
 	err     error
 	sources []Source // listed with the files (see Sources)
-	listing bool // a walk is under way
-	seq     int  // the walk under way, or that res came from
+	listing bool     // a walk is under way
+	seq     int      // the walk under way, or that res came from
 }
 
 // filesListedMsg ends the walk numbered seq.
