@@ -304,7 +304,7 @@ func New(opts Options) Model {
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
 			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
-		})
+		}).WithAskedCompletions(mgr.CompleteArg)
 	}
 	m.input = m.input.WithSources(newMentionSources(opts)) // the @ menu's MCP resources and generated images
 	w := opts.Writer
@@ -384,7 +384,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = tea.Batch(waitMCPStarted(m.opts.MCP), waitElicit(m.opts.MCP))
+		mcpStart = tea.Batch(waitMCPNotes(m.opts.MCP), waitElicit(m.opts.MCP))
 	}
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
@@ -653,8 +653,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.themeLoaded(msg)
 	case mcpPromptMsg:
 		return m.mcpPromptGot(msg)
-	case mcpStartedMsg:
-		return m.mcpStarted(msg)
+	case mcpNotesMsg:
+		return m.mcpNoted(msg)
 	case attachedMsg:
 		return m.attached(msg)
 	case input.PathPastedMsg:

@@ -58,6 +58,7 @@ func (tm *term) waitCursorOn(content string) (x, y int) {
 // and the keys typed before and after it land there, so the session saves
 // the cluster whole ("a#👍🏽@b", never "a👍#🏽@b").
 func TestEditAroundClusters(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 60, 16, "--demo")
 	tm.waitFor("Ask anything")
@@ -121,6 +122,7 @@ func TestEditAroundClusters(t *testing.T) {
 // draws clusters whole (kitty) and in one that draws each code point
 // (xterm), which muse measures as such once it has asked.
 func TestCursorInWrappedClusters(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []widths{clusterTerm, codePointTerm} {
 		t.Run(kind.String(), func(t *testing.T) {
 			t.Parallel()

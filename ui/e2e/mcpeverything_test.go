@@ -33,6 +33,7 @@ func everythingConfig(t *testing.T) string {
 // then its argument; enter gets the prompt with the argument typed and
 // sends its text, which the demo model answers; /mcp lists the prompts.
 func TestMCPPromptAsSlashCommand(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 110, 30, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
 	tm.waitFor("Ask anything")
@@ -63,6 +64,7 @@ func TestMCPPromptAsSlashCommand(t *testing.T) {
 // empty required name is refused in the form, with why, and nothing is
 // sent; typed, enter sends it, and the server's result echoes it.
 func TestMCPElicitationFormAnswered(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 120, 44, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
 	tm.waitFor("Ask anything")
@@ -91,6 +93,7 @@ func TestMCPElicitationFormAnswered(t *testing.T) {
 // mention from its start, enter reads it from the server and sends it as
 // an attachment, and the demo model sees the document by its name.
 func TestMCPResourceAttachedWithAt(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 120, 36, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
 	tm.waitFor("Ask anything")
@@ -112,6 +115,43 @@ func TestMCPResourceAttachedWithAt(t *testing.T) {
 	tm.typ("\r")
 	tm.waitUntil("the document sent and seen", waitDeadline, func(s string) bool {
 		return strings.Contains(s, "I see @ev:demo://resource/static/document/architecture.md") && !busy(statusLine(s))
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}
+
+// A prompt's argument values are completed by the everything server
+// (completion/complete): Tab on "department=En" asks it and puts in
+// "Engineering"; Tab then adds the next argument's name, and Tab again asks
+// the server for the names of that department, which Tab cycles; enter
+// sends the prompt with what was completed.
+func TestMCPPromptArgumentCompleted(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 110, 30, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	tm.typ("/ev:completable-prompt department=En\t")
+	tm.waitUntil("the department completed by the server", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "/ev:completable-prompt department=Engineering")
+	})
+	tm.typ("\t")
+	tm.waitUntil("the next argument's name", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "department=Engineering name=")
+	})
+	tm.typ("\t")
+	tm.waitUntil("the department's names, from the server", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "name=Alice") && strings.Contains(s, "[Alice]  Bob  Charlie")
+	})
+	tm.typ("\t")
+	tm.waitUntil("Tab cycling to the next name", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "name=Bob")
+	})
+	tm.typ("\r")
+	tm.waitUntil("the prompt's text sent and answered", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "Please promote Bob to the head of the Engineering team.") && strings.Contains(statusLine(s), "· stop ")
 	})
 	tm.typ("\x03\x03")
 	if code := tm.waitExit(); code != 0 {
