@@ -12,6 +12,7 @@ import (
 // much of it the conversation fills, and /context says where the window
 // came from.
 func TestDemoShowsContextShare(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 100, 30, "--demo")
 	tm.waitFor("Ask anything")

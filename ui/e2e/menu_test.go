@@ -71,6 +71,7 @@ func TestLiveMenus(t *testing.T) {
 // the @ menu of the next, found by its name; taken, it is a mention the
 // next prompt attaches, and the demo describes it.
 func TestMenuListsGeneratedImages(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 100, 40, "--demo")
 	tm.waitFor("Ask anything")

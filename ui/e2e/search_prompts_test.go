@@ -68,6 +68,7 @@ func TestCtrlRSearchesPastPrompts(t *testing.T) {
 // its journal, sent before muse started, not only those sent since; a
 // prompt of another session is not among them.
 func TestCtrlRThisSessionAfterResume(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	var ids []string
 	for _, p := range []string{"alpha about capybaras", "beta about capybaras"} {

@@ -139,6 +139,7 @@ func (tm *term) borders(y int) []int {
 // every row ends whole. Glamour measured per code point and its tables per
 // cluster, so one terminal or the other had rows 2 to 4 columns off.
 func TestWidthsReplyAligned(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []widths{clusterTerm, graphemeTerm, codePointTerm} {
 		t.Run(kind.String(), func(t *testing.T) {
 			t.Parallel()
