@@ -14,6 +14,7 @@ import (
 
 	"muse/ui/mdwrap"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // markdown renders markdown with glamour. It builds one renderer per width
@@ -82,15 +83,15 @@ func (md *markdown) glamour(text string, width int) (string, bool) {
 	// are broken first (see mdwrap): glamour's wrapper takes a time that
 	// grows with the square of a word's length.
 	// Clusters glamour would measure otherwise than the terminal draws
-	// them go behind placeholders as wide (see mdwrap.Shield), and every
+	// them go behind placeholders as wide (see textfmt.Shield), and every
 	// line is measured once more, as the terminal draws it, and cut to fit.
-	shielded, sh := mdwrap.Shield(sanitize.Plain(text))
+	shielded, sh := textfmt.Shield(sanitize.Plain(text))
 	out, err := r.Render(mdwrap.Words(shielded, md.style, width))
 	if err != nil {
 		return "", false
 	}
 	out = sanitize.Text(sh.Restore(out))
-	return mdwrap.Fit(hangItems(strings.ReplaceAll(out, "\t", "    "), text, md.style, width), width), true
+	return textfmt.Fit(hangItems(strings.ReplaceAll(out, "\t", "    "), text, md.style, width), width), true
 }
 
 // highlights reports whether glamour colours code blocks with chroma, whose

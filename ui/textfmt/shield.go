@@ -1,23 +1,23 @@
-package mdwrap
+package textfmt
 
 import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
 	"github.com/rivo/uniseg"
-
-	"muse/ui/textfmt"
 )
 
-// Glamour measures text two ways, and neither is the terminal's: its
-// wrapper (muesli/reflow) adds the width of each code point (👨‍👩‍👧 is 6),
-// and lipgloss, which lays out its tables, measures grapheme clusters (2).
-// Shield hides each cluster the two would measure otherwise than the
-// terminal draws it behind a placeholder that all three measure alike, and
-// Restore puts the clusters back in glamour's output, so that what glamour
-// wraps, pads and aligns comes out at the widths the terminal draws.
+// The libraries muse draws with measure text their own ways, and neither
+// need be the terminal's: glamour's wrapper (muesli/reflow) adds the width
+// of each code point (👨‍👩‍👧 is 6), and lipgloss, which wraps, pads and
+// draws boxes (and glamour's tables), measures grapheme clusters (2).
+// Shield hides each cluster they would measure otherwise than the terminal
+// draws it (Width) behind a placeholder that all of them measure alike,
+// and Restore puts the clusters back in what they made of it, so that what
+// they wrap, pad and align comes out at the widths the terminal draws.
 //
 // A placeholder is as many columns as its cluster, each a private-use code
 // point of width 1 in every measure: the first, in plane 15, names the
@@ -41,17 +41,17 @@ type Shielded struct {
 var placeholdersWork = runewidth.RuneWidth(placeFirst) == 1 && runewidth.RuneWidth(placeFiller) == 1 &&
 	ansi.StringWidth(string(rune(placeFirst))+string(rune(placeFiller))) == 2
 
-// Shield returns src with each grapheme cluster that glamour would measure
-// otherwise than textfmt.Width (in the width mode in force) replaced by a
-// placeholder as wide as the terminal draws it, and what Restore needs to
-// put them back. Text that is all ASCII, or holds no such cluster, comes
-// back as it is.
+// Shield returns src with each grapheme cluster that glamour or lipgloss
+// would measure otherwise than Width (in the width mode in force) replaced
+// by a placeholder as wide as the terminal draws it, and what Restore
+// needs to put them back. Text that is all ASCII, or holds no such
+// cluster, comes back as it is.
 func Shield(src string) (string, *Shielded) {
 	sh := &Shielded{}
 	if !placeholdersWork || isASCII(src) {
 		return src, sh
 	}
-	mode := textfmt.Mode()
+	mode := Mode()
 	index := map[string]int{}
 	var b strings.Builder
 	done := 0
@@ -64,7 +64,7 @@ func Shield(src string) (string, *Shielded) {
 		}
 		c, _, _, st := uniseg.FirstGraphemeClusterInString(src[i:], state)
 		state = st
-		w := textfmt.ClusterWidth(c, mode)
+		w := ClusterWidth(c, mode)
 		if w > 0 && (perRune(c) != w || ansi.StringWidth(c) != w) {
 			n, ok := index[c]
 			if !ok && len(sh.clusters) <= placeLast-placeFirst {
@@ -91,7 +91,7 @@ func Shield(src string) (string, *Shielded) {
 	return b.String(), sh
 }
 
-// Restore returns out, glamour's render of what Shield returned, with the
+// Restore returns out, what glamour or lipgloss made of what Shield returned, with the
 // clusters put back in place of their placeholders. A placeholder's
 // fillers go with it; one glamour cut off its first (it never breaks a
 // word of them, but a table may cut a cell) is dropped, as is its cut
@@ -143,18 +143,16 @@ func perRune(c string) int {
 	return w
 }
 
-// isASCII reports whether s is all ASCII.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+// Render renders s in style, as style.Render does, but with the clusters
+// lipgloss would measure otherwise than the terminal draws them shielded
+// (see Shield): a box's border stays in its column with any text.
+func Render(style lipgloss.Style, s string) string {
+	shielded, sh := Shield(s)
+	return sh.Restore(style.Render(shielded))
 }
 
 // Fit cuts each line of out that holds other than ASCII and is wider than
-// width, measured as the terminal draws it (textfmt.Width), between
+// width, measured as the terminal draws it (Width), between
 // clusters: the one measure every line muse draws passes. A line of ASCII
 // is as wide in every measure, and one glamour made wider than width on
 // purpose (a long line of code) is left to the screen to cut.
@@ -164,8 +162,8 @@ func Fit(out string, width int) string {
 	}
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		if !isASCII(l) && textfmt.Width(l) > width {
-			lines[i] = textfmt.Cut(l, width)
+		if !isASCII(l) && Width(l) > width {
+			lines[i] = Cut(l, width)
 		}
 	}
 	return strings.Join(lines, "\n")

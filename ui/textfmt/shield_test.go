@@ -1,10 +1,10 @@
-package mdwrap
+package textfmt
 
 import (
 	"strings"
 	"testing"
 
-	"muse/ui/textfmt"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // TestShieldRoundTrip hides the clusters glamour would mis-measure behind
@@ -13,20 +13,20 @@ import (
 // combining tilde (1 column in every measure) are left alone.
 func TestShieldRoundTrip(t *testing.T) {
 	src := "a 👍🏽 b 🇫🇷 c 👨‍👩‍👧 d n\u0303o 👨‍👩‍👧"
-	for _, mode := range []textfmt.WidthMode{textfmt.Clusters, textfmt.CodePoints} {
-		textfmt.SetWidthMode(mode)
+	for _, mode := range []WidthMode{Clusters, CodePoints} {
+		SetWidthMode(mode)
 		got, sh := Shield(src)
 		if strings.Contains(got, "👨") || !strings.Contains(got, "n\u0303o") {
 			t.Errorf("mode %d: Shield = %q", mode, got)
 		}
-		if w, want := textfmt.Width(got), textfmt.Width(src); w != want {
+		if w, want := Width(got), Width(src); w != want {
 			t.Errorf("mode %d: the shielded text is %d columns, the text %d", mode, w, want)
 		}
 		if back := sh.Restore(got); back != src {
 			t.Errorf("mode %d: Restore = %q, want %q", mode, back, src)
 		}
 	}
-	textfmt.SetWidthMode(textfmt.Clusters)
+	SetWidthMode(Clusters)
 	if got, _ := Shield("plain ascii"); got != "plain ascii" {
 		t.Errorf("ASCII changed: %q", got)
 	}
@@ -35,8 +35,8 @@ func TestShieldRoundTrip(t *testing.T) {
 // TestRestoreCutPlaceholder: a placeholder cut short (a table cell cut)
 // leaves blanks as wide as what is left of it, never part of a cluster.
 func TestRestoreCutPlaceholder(t *testing.T) {
-	textfmt.SetWidthMode(textfmt.CodePoints)
-	defer textfmt.SetWidthMode(textfmt.Clusters)
+	SetWidthMode(CodePoints)
+	defer SetWidthMode(Clusters)
 	got, sh := Shield("x👨‍👩‍👧")
 	cut := string([]rune(got)[:3]) // x and 2 of the family's 6 columns
 	if back := sh.Restore(cut); back != "x  " {
@@ -46,10 +46,31 @@ func TestRestoreCutPlaceholder(t *testing.T) {
 
 // TestFitCutsWideLines cuts only lines wider than the width.
 func TestFitCutsWideLines(t *testing.T) {
-	textfmt.SetWidthMode(textfmt.CodePoints)
-	defer textfmt.SetWidthMode(textfmt.Clusters)
+	SetWidthMode(CodePoints)
+	defer SetWidthMode(Clusters)
 	got := Fit("ab👨‍👩‍👧cd\nshort", 8)
 	if got != "ab👨‍👩‍👧\nshort" {
 		t.Errorf("Fit = %q", got)
 	}
+}
+
+// A lipgloss box around text holding 👨‍👩‍👧 and 👍🏽 keeps its right border in
+// one column, and Wrap breaks rows at the width, in both width modes.
+func TestRenderAndWrapAtTerminalWidths(t *testing.T) {
+	box := lipgloss.NewStyle().Border(lipgloss.NormalBorder()).Width(16)
+	for _, mode := range []WidthMode{Clusters, CodePoints} {
+		SetWidthMode(mode)
+		lines := strings.Split(Render(box, "a 👨‍👩‍👧 b\n👍🏽👍🏽 c\nplain"), "\n")
+		for _, l := range lines {
+			if Width(l) != Width(lines[0]) {
+				t.Errorf("mode %d: row %q is %d columns, the top %d", mode, l, Width(l), Width(lines[0]))
+			}
+		}
+		for _, row := range strings.Split(Wrap(strings.Repeat("👨‍👩‍👧 go ", 6), 20), "\n") {
+			if Width(row) > 20 {
+				t.Errorf("mode %d: Wrap made a row of %d columns: %q", mode, Width(row), row)
+			}
+		}
+	}
+	SetWidthMode(Clusters)
 }
