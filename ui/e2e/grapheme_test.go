@@ -13,6 +13,8 @@ import (
 // The emulator (x/vt) draws each grapheme cluster in one cell as wide as
 // ansi.GraphemeWidth says: 👍🏽, 🇫🇷 and 👨‍👩‍👧 take 2 columns and n with a
 // combining tilde 1, as kitty and other terminals that segment clusters do.
+// A test may start it drawing each code point instead, as xterm does, or
+// reporting mode 2027 (see widths in width_test.go).
 
 // cursorCell is where the input's cursor is drawn (muse draws it in reverse
 // video, the terminal's own cursor hidden): its column, row and content;

@@ -1,5 +1,8 @@
 // Package textfmt holds the small text helpers the chat screen's parts
 // share: counting, wrapping, shortening, and memoizing a rendered string.
+// It also holds the one width measure muse draws with (Width), in the
+// terminal's width mode (WidthMode), and the placeholders (Shield) that
+// make glamour and lipgloss lay text out at that measure.
 package textfmt
 
 import (
