@@ -176,6 +176,7 @@ type term struct {
 	modes map[ansi.Mode]bool // each mode muse set (true) or reset (false), as it left it
 
 	split *splitter // draws each code point of a cluster in its own cells, as xterm does; nil draws clusters whole
+	mute  bool      // the terminal answers no query
 
 	readDone chan struct{} // the output is read to its end
 	answered chan struct{} // the emulator's answers are all passed on
@@ -236,7 +237,11 @@ func startTerm(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool, 
 	// The emulator's answers to queries, typed back to muse.
 	go func() {
 		defer close(tm.answered)
-		_, _ = io.Copy(ptmx, tm.emu)
+		var to io.Writer = ptmx
+		if tm.mute {
+			to = io.Discard // a terminal that answers nothing
+		}
+		_, _ = io.Copy(to, tm.emu)
 	}()
 	go func() {
 		tm.waitErr = cmd.Wait()

@@ -28,10 +28,14 @@ const (
 	// two letters together (👍🏽 in 4, 👨‍👩‍👧 in 6, 🇫🇷 in 2), and knows
 	// nothing of mode 2027: xterm and alacritty.
 	codePointTerm
+	// quietTerm draws as codePointTerm does but answers no query at all
+	// (no cursor position, no device attributes): muse then measures by
+	// code point, the safe way.
+	quietTerm
 )
 
 func (w widths) String() string {
-	return [...]string{"clusters (kitty)", "mode 2027", "code points (xterm)"}[w]
+	return [...]string{"clusters (kitty)", "mode 2027", "code points (xterm)", "code points, no answers"}[w]
 }
 
 // prime makes tm's emulator draw and answer as w says, before muse starts.
@@ -43,6 +47,8 @@ func (w widths) prime(tm *term) {
 		_, _ = tm.emu.Write([]byte(ansi.ResetModeUnicodeCore))
 	case codePointTerm:
 		tm.split = &splitter{p: ansi.NewParser()}
+	case quietTerm:
+		tm.split, tm.mute = &splitter{p: ansi.NewParser()}, true
 	}
 }
 
@@ -136,11 +142,12 @@ func (tm *term) borders(y int) []int {
 // mode 2027, and one that draws each code point (xterm). muse asks the
 // terminal at start how it draws 👨‍👩‍👧, and measures as it does: in each,
 // the table's column borders stand in the same columns on every row and
-// every row ends whole. Glamour measured per code point and its tables per
+// every row ends whole. A terminal that answers nothing is measured by
+// code point. Glamour measured per code point and its tables per
 // cluster, so one terminal or the other had rows 2 to 4 columns off.
 func TestWidthsReplyAligned(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []widths{clusterTerm, graphemeTerm, codePointTerm} {
+	for _, kind := range []widths{clusterTerm, graphemeTerm, codePointTerm, quietTerm} {
 		t.Run(kind.String(), func(t *testing.T) {
 			t.Parallel()
 			h := newHome(t, "")
