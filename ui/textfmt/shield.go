@@ -110,15 +110,25 @@ func (sh *Shielded) Restore(out string) string {
 			n := int(r - placeFirst)
 			b.WriteString(out[done:i])
 			i += size
-			fill := 0
-			for fill < sh.widths[n]-1 && strings.HasPrefix(out[i:], string(rune(placeFiller))) {
-				i += utf8.RuneLen(placeFiller)
-				fill++
+			// Its fillers follow, maybe with styles put between them (a
+			// highlighter may colour each character): those go after it.
+			fill, styles, end := 0, "", i
+			for j := i; fill < sh.widths[n]-1 && j < len(out); {
+				if strings.HasPrefix(out[j:], filler) {
+					j += len(filler)
+					fill, end = fill+1, j
+				} else if k := sgrLen(out[j:]); k > 0 {
+					styles += out[j : j+k]
+					j += k
+				} else {
+					break
+				}
 			}
 			if fill == sh.widths[n]-1 {
-				b.WriteString(sh.clusters[n])
+				b.WriteString(sh.clusters[n] + styles)
+				i = end
 			} else {
-				b.WriteString(strings.Repeat(" ", fill+1)) // cut: its columns stay blank
+				b.WriteString(" ") // cut: its columns stay blank, the fillers left become spaces
 			}
 			done = i
 		case r == placeFiller:
@@ -131,6 +141,27 @@ func (sh *Shielded) Restore(out string) string {
 	}
 	b.WriteString(out[done:])
 	return b.String()
+}
+
+// filler is the placeholders' filler, as text.
+const filler = string(rune(placeFiller))
+
+// sgrLen is the length of the SGR sequence (ESC [ … m) s starts with, 0
+// when it starts with none.
+func sgrLen(s string) int {
+	if !strings.HasPrefix(s, "\x1b[") {
+		return 0
+	}
+	for j := 2; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == 'm':
+			return j + 1
+		case c >= '0' && c <= '9', c == ';', c == ':':
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 // perRune is a cluster's width as glamour's wrapper measures it: the sum

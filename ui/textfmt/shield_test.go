@@ -74,3 +74,19 @@ func TestRenderAndWrapAtTerminalWidths(t *testing.T) {
 	}
 	SetWidthMode(Clusters)
 }
+
+// A highlighter that colours each character puts styles between a
+// placeholder's runes: the cluster comes back whole, the styles after it.
+func TestRestoreStyledPlaceholder(t *testing.T) {
+	SetWidthMode(CodePoints)
+	defer SetWidthMode(Clusters)
+	got, sh := Shield("a👍🏽b")
+	var styled strings.Builder
+	for _, r := range got {
+		styled.WriteString("\x1b[38;5;1m" + string(r) + "\x1b[0m")
+	}
+	back := sh.Restore(styled.String())
+	if want := "\x1b[38;5;1ma\x1b[0m\x1b[38;5;1m👍🏽\x1b[0m\x1b[38;5;1m\x1b[0m\x1b[38;5;1m\x1b[0m\x1b[38;5;1m\x1b[0m\x1b[38;5;1mb\x1b[0m"; back != want {
+		t.Errorf("Restore = %q, want %q", back, want)
+	}
+}
