@@ -309,7 +309,7 @@ func (m Model) chipsView() string {
 		st := m.th.Styles
 		chips := make([]string, len(m.pending))
 		for i, f := range m.pending {
-			chips[i] = fmt.Sprintf("[%d] %s", i+1, f.Label())
+			chips[i] = fmt.Sprintf("[%d] %s", i+1, attach.Label(f))
 		}
 		lines := textfmt.WrapWords(chips, max(m.width-1, 10), 2)
 		for i, l := range lines {

@@ -578,7 +578,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 	// The turn in flight and the image turn: what the engine reports.
 	case turnStartedMsg:
-		if m.turn == nil || msg.id != m.turn.id {
+		if !m.inFlight(msg.id) {
 			return m, nil
 		}
 		return m, waitTurn(msg.id, msg.ch)
@@ -597,13 +597,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case answerDueMsg:
 		return m.answerDue(msg)
-	case imageStartedMsg:
-		if m.imaging == nil || msg.id != m.imaging.id {
-			return m, nil
-		}
-		return m, waitImage(msg.id, msg.ch)
-	case imageItemMsg:
-		return m.applyImage(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.renderer.Previews[k] = v
