@@ -8,6 +8,33 @@
 // The engine draws nothing and prints nothing: it reports events to a
 // callback. Text in the events is as the server sent it; the front ends
 // sanitize it before it reaches a terminal.
+//
+// It is the one request path. A front end hands it a Turn (the prompt, its
+// files as session.File values, the settings) and checks nothing itself.
+// The engine alone turns the journal into messages (history.go), builds
+// each request and checks it (request.go):
+//
+//   - A turn that writes a prompt builds its first request before the
+//     prompt is written (runner.prepare): the branch's history, read back
+//     from the session, then the prompt and its files from memory. check
+//     validates it once; a refusal returns ErrNotStarted and writes
+//     nothing, so the front end puts the prompt and its files back. The
+//     request is then sent as it was checked, and the client does not
+//     check it again (api.Checked).
+//   - Each later request of the turn (a tool round, a retry, a continue)
+//     is built from the branch and checked once the same way (runner.build).
+//   - An image turn's request is built and checked once by RunImage, and
+//     sent as checked.
+//
+// So each attachment is checked once per request that carries it, in
+// check, by api.MessageRequest.Validate: the new prompt's files and the
+// stored ones of the history alike. The exceptions are where that check
+// cannot look: an image of a tool's result is checked once as it is built
+// (resultImage), and a stored attachment the check refuses (an imported
+// record that lies about its bytes) is left out, named by a line saying
+// why, at the cost of one more check of the request. ui/attach reads and
+// prepares a file before it is attached (its kind, its limits, scaling),
+// which is making the file, not checking a request.
 package engine
 
 import (
