@@ -97,12 +97,21 @@ func Defs(tools []Tool) []api.Tool {
 // could not start, timed out or was cancelled).
 type ToolRunner func(ctx context.Context, argv []string, input []byte) (output string, exitCode int, err error)
 
+// ImageFitter scales the image data, named name, down to side pixels a
+// side, as an attachment is (ui/attach.Fit). The engine takes it from its
+// front end, so that it needs no image codecs or scaler of its own.
+type ImageFitter func(name string, data []byte, side int) (session.File, error)
+
 // Config is what every turn of a front end shares.
 type Config struct {
 	Client *api.Client
 	Tools  []Tool
 	// RunTool runs tool commands; nil refuses to run them.
 	RunTool ToolRunner
+	// FitImage scales an image of a request down when the request holds
+	// too many large ones (see fitMedia); nil scales none, and the check
+	// refuses such a request.
+	FitImage ImageFitter
 	// MoreTools, when set, is asked at the start of each turn for tools
 	// offered besides Tools (those of MCP servers; see ToolSource).
 	MoreTools ToolSource
@@ -445,7 +454,7 @@ func (r *runner) prepare(p session.Params, before []session.Entry, text string, 
 // the limits on media and checked (see check): the one place a message
 // request is built and checked.
 func (r *runner) build(p session.Params, msgs []api.MessageParam, stored storedFiles) (prepared, error) {
-	msgs, notes := fitMedia(msgs)
+	msgs, notes := fitMedia(msgs, r.cfg.FitImage)
 	req := Request(p, msgs, Defs(r.cfg.Tools))
 	req.System = r.system(req.System)
 	return prepared{req: req, notes: notes}, check(&req, stored)
