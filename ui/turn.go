@@ -13,7 +13,6 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/approval"
-	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
@@ -38,7 +37,7 @@ type turnRun struct {
 	compact bool   // the turn is a /compact
 	// attachments are the prompt's, put back above the input if the turn
 	// is refused before it starts.
-	attachments []attach.File
+	attachments []session.File
 
 	// reply is the reply streaming, if any.
 	reply *reply

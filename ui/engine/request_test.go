@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"muse/api"
+	"muse/api/demo"
 	"muse/session"
 )
 
@@ -23,7 +25,7 @@ func countChecks(t *testing.T) *int {
 // Each request is built and checked once, by the engine, before its
 // prompt is written, and sent as it was checked: a new prompt's image
 // (from memory), the same image read back from the session on the next
-// turn, and a tool round's request each cost one check, and the client
+// turn, and each request of a turn with a tool round cost one check, and the client
 // checks none again (api.Checked). A refused attachment refuses the turn
 // with that one check, and writes nothing.
 func TestEachRequestIsCheckedOnce(t *testing.T) {
@@ -48,15 +50,27 @@ func TestEachRequestIsCheckedOnce(t *testing.T) {
 		t.Fatalf("the next prompt, the image read back: %d checks for %d requests, want 2 for 2", *checks, len(bodies))
 	}
 
+	// A tool round: each request of the turn is checked once.
+	tools := Config{Client: c, Tools: []Tool{{Def: api.Tool{Name: "get_time", InputSchema: json.RawMessage(`{"type":"object"}`)}, Command: []string{"x"}}},
+		RunTool: func(context.Context, []string, []byte) (string, int, error) { return "12:00", 0, nil }}
+	yes := func(context.Context, api.ContentBlock, bool) Approval { return Approval{Run: true} }
+	res, err := Run(context.Background(), tools, w, Turn{Prompt: "demo:tool time?", Params: params}, func(Event) {}, yes)
+	if err != nil || res.Rounds != 1 {
+		t.Fatalf("tool turn: %d rounds, %v", res.Rounds, err)
+	}
+	if *checks != 4 || len(bodies) != 4 {
+		t.Fatalf("a turn of one tool round: %d checks for %d requests, want 4 for 4", *checks, len(bodies))
+	}
+
 	before := len(w.Branch())
 	liar := f
 	liar.MediaType = "image/jpeg" // the bytes are a PNG
-	_, err := Run(context.Background(), cfg, w, Turn{Prompt: "and this?", Attachments: []session.File{liar}, Params: params}, func(Event) {}, nil)
+	_, err = Run(context.Background(), cfg, w, Turn{Prompt: "and this?", Attachments: []session.File{liar}, Params: params}, func(Event) {}, nil)
 	if !errors.Is(err, ErrNotStarted) || !errors.Is(err, api.ErrInvalidRequest) || !strings.Contains(err.Error(), "image is said to be image/jpeg") {
 		t.Fatalf("a prompt with an image that lies about its type: %v", err)
 	}
-	if *checks != 3 || len(bodies) != 2 || len(w.Branch()) != before {
-		t.Errorf("refused: %d checks, %d requests, %d entries; want 3, 2, %d", *checks, len(bodies), len(w.Branch()), before)
+	if *checks != 5 || len(bodies) != 4 || len(w.Branch()) != before {
+		t.Errorf("refused: %d checks, %d requests, %d entries; want 5, 4, %d", *checks, len(bodies), len(w.Branch()), before)
 	}
 }
 
@@ -103,5 +117,26 @@ func TestTheClientTrustsACheckedRequest(t *testing.T) {
 	}
 	if _, err := c.CreateMessage(context.Background(), bad, api.Checked()); len(bodies) != 1 {
 		t.Errorf("checked: %v, %d requests sent, want it sent as it is", err, len(bodies))
+	}
+}
+
+// An image turn's request is built and checked once, by the engine, and
+// sent as checked; one it refuses writes nothing.
+func TestAnImageRequestIsCheckedOnce(t *testing.T) {
+	n := 0
+	orig := validateImage
+	validateImage = func(r *api.ImageRequest) error { n++; return orig(r) }
+	t.Cleanup(func() { validateImage = orig })
+	c := client(t, demo.NewHandler(demo.Options{}))
+	w := session.NewWriter(nil, params)
+	ip := session.ImageParams{Model: "demo-image"}
+	if _, err := RunImage(context.Background(), ImageConfig{Client: c}, w, ImageTurn{Prompt: "a red dot", Params: ip}, func(ImageEvent) {}); err != nil || n != 1 {
+		t.Fatalf("%d checks, %v; want 1", n, err)
+	}
+	ip.Size = "huge"
+	before := len(w.Snapshot().All)
+	_, err := RunImage(context.Background(), ImageConfig{Client: c}, w, ImageTurn{Prompt: "a red dot", Params: ip}, func(ImageEvent) {})
+	if !errors.Is(err, ErrNotStarted) || n != 2 || len(w.Snapshot().All) != before {
+		t.Errorf("a size that is no size: %v after %d checks, %d entries; want ErrNotStarted after 2, %d", err, n, len(w.Snapshot().All), before)
 	}
 }
