@@ -22,7 +22,9 @@ type AttachmentReader func(session.Attachment) ([]byte, error)
 // not send it twice. A cancelled reply keeps what arrived. A prompt's
 // attachments are read with read and sent before its text; one that
 // cannot be read is sent as a line saying so, and with a nil read each is
-// (for checks that need no bytes).
+// (for checks that need no bytes). Nothing is checked here: the request
+// that carries the messages is, once (see check), and leaves out a stored
+// attachment the service would refuse.
 func History(entries []session.Entry, read AttachmentReader) []api.MessageParam {
 	msgs, _ := history(entries, read, false)
 	return msgs
