@@ -102,6 +102,9 @@ func (r *MessageRequest) Validate() error {
 		if t.Name == "" {
 			return invalid("tools[%d] has no name", i)
 		}
+		if !ValidToolName(t.Name) {
+			return invalid("tools[%d] is named %q: a tool's name must be %s", i, t.Name, ToolNameRule)
+		}
 	}
 	return nil
 }
