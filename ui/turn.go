@@ -301,7 +301,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	t := m.turn
 	switch ev.Kind {
 	case engine.EntryAdded:
-		if e := ev.Entry; m.title == "" && e.Kind == session.KindUser {
+		if e := ev.Entry; m.title == "" && e.Kind == session.KindUser && !t.compact { // as the engine titles the session
 			m.title = session.TitleFrom(engine.TitleOf(e.Text, e.Attachments))
 		}
 		m.conv = m.conv.CaughtUp().Add(ev.Entry)
