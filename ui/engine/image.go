@@ -143,7 +143,7 @@ func (r *imageRun) saved(err error) {
 }
 
 func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
-	req := ImageRequest(t.Params, t.Prompt)
+	req := imageRequest(t.Params, t.Prompt)
 	if err := validateImage(&req); err != nil {
 		return ImageOutcome{}, notStarted(err)
 	}

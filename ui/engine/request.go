@@ -98,9 +98,9 @@ func citing(msgs []api.MessageParam) []api.MessageParam {
 	return out
 }
 
-// ImageRequest builds an image request for prompt with the settings ip;
+// imageRequest builds an image request for prompt with the settings ip;
 // only the parameters that are set are sent.
-func ImageRequest(ip session.ImageParams, prompt string) api.ImageRequest {
+func imageRequest(ip session.ImageParams, prompt string) api.ImageRequest {
 	var params *api.ImageParameters
 	if ip.Size != "" || ip.NegativePrompt != "" || ip.PromptExtend != nil || ip.Watermark != nil {
 		params = &api.ImageParameters{Size: ip.Size, PromptExtend: ip.PromptExtend, Watermark: ip.Watermark}
