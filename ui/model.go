@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -25,16 +24,22 @@ import (
 	"muse/ui/approval"
 	"muse/ui/attach"
 	"muse/ui/conversation"
+	"muse/ui/editing"
 	"muse/ui/elicitform"
 	"muse/ui/engine"
+	"muse/ui/helpview"
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/meter"
 	"muse/ui/notices"
+	"muse/ui/pending"
 	"muse/ui/picker"
 	"muse/ui/piped"
+	"muse/ui/queue"
 	"muse/ui/sanitize"
+	"muse/ui/selection"
 	"muse/ui/slash"
+	"muse/ui/status"
 	"muse/ui/textfmt"
 )
 
@@ -202,32 +207,19 @@ type Model struct {
 	draft   string
 	imaging *imageJob
 
-	// pending are the attachments sent with the next prompt; attaching
-	// counts the attachments being prepared.
-	pending   []attach.File
-	attaching int
-	// mentioned is the prompt whose @mentions were attached last: sent
-	// again, they are not attached again (they may have been detached).
-	mentioned string
-
+	// pending are the attachments sent with the next prompt.
+	pending pending.Model
 	// queue are the prompts sent while a turn was in flight, sent one by
-	// one as turns end well (see queue.go); queueStopped is set once a
-	// turn failed or was cancelled, until enter sends the next.
-	queue        []queuedPrompt
-	queueStopped bool
-	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
+	// one as turns end well (see queue.go).
+	queue queue.Model
 	// notices are the status line's last notices, for ? and /info.
 	notices notices.Model
-	// unqueued is the queued prompt ↑ brought back into the input, which
-	// ctrl+c drops while the input holds it as it came (see dropUnqueued).
-	unqueued *queuedPrompt
 
-	sel selection // selection mode, while it is on
-	// helpTop is the first line of the ? overlay shown, while it is open;
-	// noticeRows the rows the notice took above the status line at the
+	sel selection.Model // selection mode
+	// noticeRows are the rows the notice took above the status line at the
 	// last layout.
-	helpTop, noticeRows int
-	edit                editing // the prompt being edited, while one is
+	noticeRows int
+	edit       editing.Model // the prompt being edited, while one is
 
 	// notice is the status bar's line; saveErr says why the session is not
 	// saved, while it is not; lastErr names the last failed request, until
@@ -255,7 +247,7 @@ type Model struct {
 
 // widgets are the chat screen's child components that are large to copy.
 type widgets struct {
-	help     help.Model
+	help     helpview.Model
 	spin     spinner.Model
 	progress progress.Model
 	picker   picker.Model
@@ -283,13 +275,7 @@ func New(opts Options) Model {
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
-	h := help.New()
-	h.Styles.ShortKey = opts.Theme.Styles.Muted
-	h.Styles.ShortDesc = opts.Theme.Styles.Subtle
-	h.Styles.FullKey = opts.Theme.Styles.Muted
-	h.Styles.FullDesc = opts.Theme.Styles.Subtle
-	h.Styles.ShortSeparator = opts.Theme.Styles.Subtle
-	h.Styles.FullSeparator = opts.Theme.Styles.Subtle
+	h := helpview.New(&opts.Theme.Styles, keys.helpKeys(), keys.FullHelp())
 	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
@@ -300,6 +286,10 @@ func New(opts Options) Model {
 		params:  opts.Params,
 		meter:   meter.New(opts.Meter),
 		approve: approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
+		queue:   queue.New(&opts.Theme.Styles),
+		pending: pending.New(&opts.Theme.Styles, opts.Attach),
+		sel:     selection.New(keys.selectKeys()),
+		edit:    editing.New(&opts.Theme.Styles),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
@@ -317,12 +307,11 @@ func New(opts Options) Model {
 	} else {
 		m = m.resume(w)
 	}
-	if opts.Notice != "" || len(m.queue) == 0 {
+	if opts.Notice != "" || m.queue.Len() == 0 {
 		m.notice = opts.Notice
 	}
-	m.pending = slices.Clone(opts.Attach)
-	if len(m.pending) > 0 && m.notice == "" {
-		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
+	if m.pending.Len() > 0 && m.notice == "" {
+		m.notice = "attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes"
 	}
 	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
 	if m.piped.Reading() && m.notice == "" {
@@ -359,7 +348,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.conv = m.conv.SetEntries(s.Entries)
 	m.tree = s.Tree()
 	m = m.stopEdit().refreshBranches()
-	m.sel = selection{}
+	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	// ctrl+r's "this session": its prompts before a resume too.
 	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
@@ -370,9 +359,9 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
 	if restore {
-		m = m.restoreQueue(s.Queue)
-		if len(m.queue) > 0 {
-			m.notice = textfmt.Plural(len(m.queue), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
+		m.queue = m.queue.Restore(s.Queue)
+		if m.queue.Len() > 0 {
+			m.notice = textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
 		}
 	}
 	m.state = stateChat
@@ -467,7 +456,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return next, cmd
 	}
 	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
-	if nm.noticeHeight() != nm.noticeRows {
+	if status.NoticeHeight(nm.statusState()) != nm.noticeRows {
 		return nm.layout(), cmd
 	}
 	return nm, cmd
@@ -574,13 +563,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closedMsg:
 		m.sessID, m.closeErr = msg.id, msg.err
 		return m, tea.Quit
-	case queueSavedMsg:
-		m.notice = "the queued prompts could not be kept for after a crash: " + msg.err.Error()
+	case queue.SavedMsg:
+		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
 		return m.layout(), nil
 
 	// The turn in flight and the image turn: what the engine reports.
 	case turnStartedMsg:
-		if m.turn == nil || msg.id != m.turn.id {
+		if !m.inFlight(msg.id) {
 			return m, nil
 		}
 		return m, waitTurn(msg.id, msg.ch)
@@ -599,13 +588,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case answerDueMsg:
 		return m.answerDue(msg)
-	case imageStartedMsg:
-		if m.imaging == nil || msg.id != m.imaging.id {
-			return m, nil
-		}
-		return m, waitImage(msg.id, msg.ch)
-	case imageItemMsg:
-		return m.applyImage(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.renderer.Previews[k] = v
@@ -677,18 +659,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return next, cmd
 		}
 	}
-	if m.sel.active {
+	if m.sel.Active() {
 		return m.selectKey(msg)
 	}
 	asked := m.quitAsked
 	m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
-	if m.w.help.ShowAll {
-		if next, ok := m.scrollHelp(msg); ok {
-			return next, nil
-		}
+	if h, ok := m.w.help.Update(msg, m.notices); ok {
+		m.w.help = h
+		return m, nil
 	}
 	switch {
-	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.active():
+	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.Active():
 		return m.stopAndQuit()
 	case key.Matches(msg, m.keys.ApproveMode) && len(m.input.Hint()) == 0: // shift+tab completes back while completing
 		return m.setApproveAll(!m.approve.All()), nil
@@ -715,7 +696,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.imaging != nil {
 			return m.cancelImage()
 		}
-		if m.edit.active() {
+		if m.edit.Active() {
 			return m.stopEdit(), nil
 		}
 		if strings.TrimSpace(m.input.Value()) != "" {
@@ -729,24 +710,24 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.quitAsked = m.now()
 		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
 		m.notice = "press " + first + " again to quit"
-		if len(m.queue) > 0 {
+		if m.queue.Len() > 0 {
 			// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
-			m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
+			m.notice += ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
 		} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
 			m.notice += " (" + exit + " quits at once)"
 		}
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Cancel):
 		// From the inside out: the help, the completion, then what is in flight.
-		if m.w.help.ShowAll {
-			m.w.help.ShowAll = false
+		if m.w.help.Open() {
+			m.w.help = m.w.help.Close()
 			return m.layout(), nil
 		}
 		if len(m.input.Hint()) > 0 {
 			m.input = m.input.HideHint()
 			return m.layout(), nil
 		}
-		if m.edit.active() {
+		if m.edit.Active() {
 			return m.stopEdit(), nil
 		}
 		if m.piped.Reading() {
@@ -771,15 +752,14 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Send):
 		return m.submit()
 	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
-		m.w.help.ShowAll = !m.w.help.ShowAll
-		m.helpTop = 0
+		m.w.help = m.w.help.Toggle()
 		return m.layout(), nil
 	case key.Matches(msg, m.keys.Editor):
 		return m, editText(m.input.Value(), editPrompt)
 	case key.Matches(msg, m.keys.Thinking):
 		return m.toggleThinking()
 	case key.Matches(msg, m.keys.Copy):
-		return m.copyLast()
+		return m.copyCommand(false, 0)
 	case key.Matches(msg, m.keys.Select):
 		return m.startSelection()
 	case key.Matches(msg, m.keys.Sessions):
@@ -797,10 +777,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.New):
 		return m.newSession()
 	case key.Matches(msg, m.keys.PasteImage):
-		return m.pasteImage()
-	case msg.Type == tea.KeyBackspace && m.input.Value() == "" && len(m.pending) > 0:
-		return m.detach(len(m.pending))
-	case key.Matches(msg, m.keys.Prev) && m.input.Value() == "" && len(m.queue) > 0:
+		return m.startAttach(clipboardImage, "", "")
+	case msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0:
+		return m.detach(m.pending.Len())
+	case key.Matches(msg, m.keys.Prev) && m.input.Value() == "" && m.queue.Len() > 0:
 		return m.unqueue()
 	case m.input.Owns(msg): // Tab completion, ↑ and ↓ through the prompts
 		return m.updateInput(msg)
@@ -865,8 +845,8 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	}
 	text := strings.TrimSpace(m.input.Value())
-	if text == "" && len(m.pending) == 0 {
-		if len(m.queue) > 0 && !m.busy() {
+	if text == "" && m.pending.Len() == 0 {
+		if m.queue.Len() > 0 && !m.busy() {
 			return m.sendQueued() // the queue stopped: enter starts it again
 		}
 		return m, nil
@@ -886,7 +866,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 // send sends text as a prompt, with the attachments waiting; the files its
 // @mentions name are attached first.
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
-	if m.attaching > 0 {
+	if m.pending.Preparing() {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
 		return m, nil
 	}
@@ -897,13 +877,13 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	}
 	paths, _ := input.Mentions(text)
 	resources := m.mcpResources(text)
-	if len(paths)+len(resources) > 0 && text != m.mentioned {
+	if len(paths)+len(resources) > 0 && !m.pending.Mentioned(text) {
 		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
 		sources = append(sources, resources...)
-		m.mentioned = text
+		m.pending = m.pending.Mention(text)
 		if !m.input.Typed() {
 			// Text the user did not type (a paste, a burst of keys, the
 			// editor's) could name ~/.ssh/id_ed25519: its files wait as
@@ -919,7 +899,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 // sendNow sends text as a prompt, with the attachments waiting; while a
 // turn is in flight it is queued behind it.
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
-	if m.edit.active() {
+	if m.edit.Active() {
 		if m.busy() {
 			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
 			return m, nil
@@ -929,16 +909,16 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	if m.busy() {
 		return m.enqueue(text)
 	}
-	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && len(m.pending) == 0 {
+	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && m.pending.Len() == 0 {
 		// The prompt that failed, sent again: the same turn, retried, not a
 		// second copy of the prompt (its attachments are in it).
 		return m.retry()
 	}
-	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending)})
+	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending.Files())})
 	if next.turn == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
-	next.pending = nil
+	next.pending = next.pending.Set(nil)
 	if strings.TrimSpace(next.input.Value()) != text {
 		return next.layout(), cmd // a queued prompt: the input holds a draft
 	}
