@@ -71,6 +71,10 @@ func (s *Store) ImageDir(sessionID string) string {
 	return filepath.Join(filepath.Dir(s.dir), imagesDir, sessionID)
 }
 
+// ImagesDir returns the directory that holds the image directories of all
+// the sessions (see ImageDir).
+func (s *Store) ImagesDir() string { return filepath.Join(filepath.Dir(s.dir), imagesDir) }
+
 // SaveImage writes the image data, generated at the turn for the session
 // sessionID as its index-th result, to the session's image directory and
 // returns where it went.

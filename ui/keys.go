@@ -46,6 +46,9 @@ type KeyMap struct {
 	// ApproveMode switches tool calls between asking and running unasked
 	// for the rest of the session (shift+tab).
 	ApproveMode key.Binding
+	// Search searches the past prompts (ctrl+r); MenuUp and MenuDown move
+	// the mark of the menu under the input.
+	Search, MenuUp, MenuDown key.Binding
 
 	// Moving and editing in the input (the textarea's own keys, shown in
 	// the help). home/end scroll the conversation; ctrl+a/ctrl+e move in
@@ -97,6 +100,9 @@ func defaultKeyMap() KeyMap {
 		Previews:    key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "image previews")),
 		PasteImage:  key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "attach the clipboard's image")),
 		ApproveMode: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "approve all tool calls / ask")),
+		Search:      input.SearchKey,
+		MenuUp:      key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑/ctrl+p", "menu: mark up")),
+		MenuDown:    key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/ctrl+n", "menu: mark down")),
 
 		LineStart:     key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "start of the line")),
 		LineEnd:       key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "end of the line")),
@@ -141,7 +147,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	clear := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "clear the input (↑ brings it back)"))
 	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; twice on an empty input: quit"))
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, input.SearchKey, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToStart, k.DeleteToEnd, clear, k.Editor},
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Search, k.MenuUp, k.MenuDown, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToStart, k.DeleteToEnd, clear, k.Editor},
 		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.ApproveMode, k.Cancel, quit, k.Exit, k.Suspend, k.Help},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}
@@ -170,7 +176,8 @@ func (k KeyMap) helpKeys() helpview.KeyMap {
 func (k KeyMap) inputKeys() input.KeyMap {
 	return input.KeyMap{Complete: k.Complete, Prev: k.Prev, Next: k.Next, Newline: k.Newline,
 		LineStart: k.LineStart, LineEnd: k.LineEnd, WordLeft: k.WordLeft, WordRight: k.WordRight,
-		DeleteWord: k.DeleteWord, DeleteToEnd: k.DeleteToEnd, DeleteToStart: k.DeleteToStart, DeleteForward: k.Exit}
+		DeleteWord: k.DeleteWord, DeleteToEnd: k.DeleteToEnd, DeleteToStart: k.DeleteToStart, DeleteForward: k.Exit,
+		Search: k.Search, MenuUp: k.MenuUp, MenuDown: k.MenuDown}
 }
 
 // override rebinds actions by name ("send", "cancel", …), as a profile's
@@ -199,7 +206,7 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 		keyaction.Sessions: &k.Sessions, keyaction.New: &k.New, keyaction.Open: &k.Open, keyaction.Previews: &k.Previews, keyaction.PasteImage: &k.PasteImage,
 		keyaction.LineStart: &k.LineStart, keyaction.LineEnd: &k.LineEnd, keyaction.WordLeft: &k.WordLeft, keyaction.WordRight: &k.WordRight,
 		keyaction.DeleteWord: &k.DeleteWord, keyaction.DeleteToEnd: &k.DeleteToEnd, keyaction.Select: &k.Select,
-		keyaction.ApproveMode: &k.ApproveMode,
+		keyaction.ApproveMode: &k.ApproveMode, keyaction.Search: &k.Search, keyaction.MenuUp: &k.MenuUp, keyaction.MenuDown: &k.MenuDown,
 	}
 }
 

@@ -299,6 +299,7 @@ func New(opts Options) Model {
 			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
 		}).WithAskedCompletions(mgr.CompleteArg)
 	}
+	m.input = m.input.WithSources(newMentionSources(opts)) // the @ menu's MCP resources and generated images
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
@@ -352,7 +353,8 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m = m.stopEdit().refreshBranches()
 	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
-	m.input = m.input.EndRecall()
+	// ctrl+r's "this session": its prompts before a resume too.
+	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
 	m.notice, m.saveErr, m.lastErr = "", "", ""
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
@@ -569,7 +571,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 	// The turn in flight and the image turn: what the engine reports.
 	case turnStartedMsg:
-		if m.turn == nil || msg.id != m.turn.id {
+		if !m.inFlight(msg.id) {
 			return m, nil
 		}
 		return m, waitTurn(msg.id, msg.ch)
@@ -588,13 +590,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case answerDueMsg:
 		return m.answerDue(msg)
-	case imageStartedMsg:
-		if m.imaging == nil || msg.id != m.imaging.id {
-			return m, nil
-		}
-		return m, waitImage(msg.id, msg.ch)
-	case imageItemMsg:
-		return m.applyImage(msg)
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.renderer.Previews[k] = v

@@ -25,6 +25,11 @@ const (
 	// result until N rounds are done: demo:rounds:N, for tests of long tool
 	// turns. It is left out of Keywords.
 	kwRounds = "demo:rounds:"
+	// kwWidths answers with a table and a code block holding the clusters
+	// terminals draw at different widths (👍🏽, 🇫🇷, 👨‍👩‍👧, n with a
+	// combining tilde), to check a terminal's alignment. It is left out of
+	// Keywords.
+	kwWidths = "demo:widths"
 )
 
 // Keywords lists the scenario words a prompt can hold, for a screen to
@@ -189,6 +194,8 @@ func (h *handler) buildPlan(req *api.MessageRequest, turn userTurn) *plan {
 		text, tool = h.toolCall(req, turn.prompt)
 	case turn.has(kwLong):
 		text = longReply(turn.prompt)
+	case turn.has(kwWidths):
+		text = widthsReply
 	case blobWanted(turn.prompt) > 0:
 		text = blobReply(blobWanted(turn.prompt))
 	case wordsWanted(turn.prompt) > 0:

@@ -97,6 +97,18 @@ const hostileText = "\n\n### Hostile bytes\n\n" +
 	"screen clear \x1b[2J then a title change \x1b]0;pwned by demo\x07 then the literal entity text " +
 	"&#27;[31mred and a C1 control \u009b31mred\u009b0m must all reach the screen harmless.\n"
 
+// widthsReply is the answer to demo:widths: the clusters terminals draw at
+// different widths, in a table, a quote and a code block.
+const widthsReply = "## Widths\n\n" +
+	"| Cluster | Name | Code points |\n|---|---|---|\n" +
+	"| 👍🏽 | thumb, skin tone | 2 |\n" +
+	"| 🇫🇷 | flag | 2 |\n" +
+	"| 👨\u200d👩\u200d👧 | family | 5 |\n" +
+	"| n\u0303 | n, combining tilde | 2 |\n" +
+	"| ab | letters | 2 |\n\n" +
+	"> a quote with 👨\u200d👩\u200d👧 in it\n\n" +
+	"```\nrow 👍🏽 🇫🇷 👨\u200d👩\u200d👧 n\u0303 end\nrow plain end\n```\n"
+
 // echo collapses whitespace in s and cuts it to at most n runes.
 func echo(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")

@@ -69,6 +69,9 @@ func secretPath(p string) string {
 			continue
 		}
 		for _, d := range withReal(base) {
+			if b == dirs.DataBase && generatedImage(p, filepath.Join(d, "muse", "images")) {
+				continue // no secret: an image the service generated, which the @ menu offers
+			}
 			if within(p, filepath.Join(d, "muse")) {
 				return "in muse's own folders, which hold its configuration and sessions"
 			}
@@ -78,6 +81,29 @@ func secretPath(p string) string {
 		}
 	}
 	return ""
+}
+
+// generatedImage reports whether p is an image muse saved from the image
+// service under images, the folder of every session's images:
+// images/SESSION/turn-T-image-I-TAG.EXT (see session.Store.SaveImage),
+// a PNG, JPEG or WebP, and nothing else there.
+func generatedImage(p, images string) bool {
+	rel, err := filepath.Rel(images, p)
+	if err != nil || !within(p, images) {
+		return false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) != 2 || parts[0] == "" || strings.HasPrefix(parts[0], ".") {
+		return false
+	}
+	name := parts[1]
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png", ".jpg", ".jpeg", ".webp":
+	default:
+		return false
+	}
+	rest, ok := strings.CutPrefix(name, "turn-")
+	return ok && strings.Contains(rest, "-image-")
 }
 
 // withReal returns dir, and the folder it is once its links are followed

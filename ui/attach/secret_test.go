@@ -46,6 +46,9 @@ func TestSecret(t *testing.T) {
 		filepath.Join(root, "config", "muse", "config.toml"),
 		filepath.Join(root, "data", "muse", "sessions", "x.jsonl"),
 		filepath.Join(root, "state", "muse", "muse.log"),
+		filepath.Join(root, "data", "muse", "images", "s1", "notes.txt"),
+		filepath.Join(root, "data", "muse", "images", "s1", "deep", "turn-1-image-0-ab.png"),
+		filepath.Join(root, "data", "muse", "attachments", "s1", "turn-1-image-0-ab.png"),
 		link,
 	} {
 		if Secret(p) == "" {
@@ -62,6 +65,8 @@ func TestSecret(t *testing.T) {
 		filepath.Join(root, "work", "env"),
 		filepath.Join(root, "config", "muse-other", "x"),
 		filepath.Join(home, ".config", "other", "x"),
+		// A generated image, which the @ menu offers.
+		write(filepath.Join(root, "data", "muse", "images", "20261101-1000-a", "turn-2-image-0-bb12.png")),
 	} {
 		if why := Secret(p); why != "" {
 			t.Errorf("%s is taken for a secret: %s", p, why)

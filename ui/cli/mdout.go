@@ -12,6 +12,7 @@ import (
 	"muse/api"
 	"muse/ui/mdwrap"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // mdOut prints the text of the replies of a turn as markdown rendered by
@@ -47,11 +48,12 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 	return &mdOut{w: w, render: func(md string) string {
 		// As on the chat screen (ui/conversation/markdown.go): escapes out
 		// before glamour too, and words wider than a line broken.
-		out, err := r.Render(mdwrap.Words(sanitize.Plain(md), style, width))
+		shielded, sh := textfmt.Shield(sanitize.Plain(md))
+		out, err := r.Render(mdwrap.Words(shielded, style, width))
 		if err != nil {
 			return sanitize.Text(md)
 		}
-		return tidyRendered(sanitize.Text(out))
+		return tidyRendered(textfmt.Fit(sanitize.Text(sh.Restore(out)), width))
 	}}, nil
 }
 

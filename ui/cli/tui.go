@@ -25,6 +25,7 @@ import (
 	"muse/ui/sanitize"
 	"muse/ui/screen"
 	"muse/ui/syncrun"
+	"muse/ui/textfmt"
 	"muse/ui/toolrun"
 )
 
@@ -70,7 +71,10 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// What the terminal can do is asked now, in one round trip, never after
 	// Run. Kitty graphics also need colour.
-	terminal := preview.Detect(env.Getenv, in, os.Stdout, 100*time.Millisecond)
+	terminal := preview.DetectScreen(env.Getenv, in, os.Stdout, 100*time.Millisecond)
+	// Every width muse measures is the terminal's from here on: how it
+	// draws 👨‍👩‍👧 was asked with the rest.
+	textfmt.SetWidthMode(terminal.WidthMode())
 	kitty := (profile == termenv.TrueColor || profile == termenv.ANSI256) && terminal.Kitty
 	opts := ui.Options{Store: store, Params: cfg.params, Theme: th, Profile: profile, Kitty: kitty,
 		Terminal: os.Stdout, Getenv: env.Getenv, ImageModel: cfg.imageModel, Keys: cfg.keys, Notify: cfg.notify,
@@ -143,7 +147,8 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// muse draws its own frames (ui/screen), only when they change; Bubble
 	// Tea's renderer, which wakes at its frame rate even when idle, draws
 	// only where the screen cannot (off unix) or stdout is not a terminal.
-	scr, err := screen.Open(in, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput), screen.WithFocusReports(cfg.notify != "" && cfg.notify != "off"))
+	scr, err := screen.Open(in, os.Stdout, ui.FrameRate, !cfg.noMouse, screen.WithSyncOutput(terminal.SyncOutput), screen.WithFocusReports(cfg.notify != "" && cfg.notify != "off"),
+		screen.WithGraphemeClusters(terminal.Graphemes))
 	var p *tea.Program
 	var drawn <-chan struct{} // closed once the first frame is drawn
 	switch {

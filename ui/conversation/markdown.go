@@ -14,6 +14,7 @@ import (
 
 	"muse/ui/mdwrap"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // markdown renders markdown with glamour. It builds one renderer per width
@@ -81,11 +82,16 @@ func (md *markdown) glamour(text string, width int) (string, bool) {
 	// escapes it makes of entities such as &#27;. Words wider than a line
 	// are broken first (see mdwrap): glamour's wrapper takes a time that
 	// grows with the square of a word's length.
-	out, err := r.Render(mdwrap.Words(sanitize.Plain(text), md.style, width))
+	// Clusters glamour would measure otherwise than the terminal draws
+	// them go behind placeholders as wide (see textfmt.Shield), and every
+	// line is measured once more, as the terminal draws it, and cut to fit.
+	shielded, sh := textfmt.Shield(sanitize.Plain(text))
+	out, err := r.Render(mdwrap.Words(shielded, md.style, width))
 	if err != nil {
 		return "", false
 	}
-	return hangItems(strings.ReplaceAll(sanitize.Text(out), "\t", "    "), text, md.style, width), true
+	out = sanitize.Text(sh.Restore(out))
+	return textfmt.Fit(hangItems(strings.ReplaceAll(out, "\t", "    "), text, md.style, width), width), true
 }
 
 // highlights reports whether glamour colours code blocks with chroma, whose

@@ -189,7 +189,7 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 			input = b.PartialInput
 		}
 		body := st.ToolTitle.Render(title) + "\n" + textfmt.Wrap(sanitize.Plain(input), max(width-4, 10))
-		return st.ToolBox.Render(body)
+		return textfmt.Render(st.ToolBox, body)
 	default:
 		if lines, ok := ServerBlockLines(b); ok {
 			style := st.ToolTitle
@@ -207,7 +207,7 @@ func (r *Renderer) block(e *session.Entry, i, width int) string {
 			raw = "{}"
 		}
 		label := st.Muted.Render("[" + sanitize.Line(b.Type) + " block]")
-		return label + "\n" + st.RawBlock.Render(textfmt.Wrap(sanitize.Plain(textfmt.TruncateRunes(raw, 400)), width))
+		return label + "\n" + textfmt.Render(st.RawBlock, textfmt.Wrap(sanitize.Plain(textfmt.TruncateRunes(raw, 400)), width))
 	}
 }
 
@@ -375,7 +375,7 @@ func (r *Renderer) toolEntry(e *session.Entry, width int) string {
 		if out != "" {
 			body += "\n" + textfmt.Wrap(out, max(width-4, 10))
 		}
-		lines = append(lines, indent(st.ToolBox.Render(body)))
+		lines = append(lines, indent(textfmt.Render(st.ToolBox, body)))
 		// An MCP tool's images, each with its preview once it is built.
 		for _, a := range res.Images {
 			lines = append(lines, indent(st.Muted.Render(textfmt.Wrap("+ "+attach.Describe(a), width))))

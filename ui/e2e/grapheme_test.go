@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -12,6 +13,8 @@ import (
 // The emulator (x/vt) draws each grapheme cluster in one cell as wide as
 // ansi.GraphemeWidth says: 👍🏽, 🇫🇷 and 👨‍👩‍👧 take 2 columns and n with a
 // combining tilde 1, as kitty and other terminals that segment clusters do.
+// A test may start it drawing each code point instead, as xterm does, or
+// reporting mode 2027 (see widths in width_test.go).
 
 // cursorCell is where the input's cursor is drawn (muse draws it in reverse
 // video, the terminal's own cursor hidden): its column, row and content;
@@ -117,16 +120,32 @@ func TestEditAroundClusters(t *testing.T) {
 // words, so it wraps, and walks the cursor back over it: at every place
 // the key typed lands on the cell the cursor was drawn on. The rows were
 // broken by code point while the screen measures clusters, and the cursor
-// was drawn columns away from where text went.
+// was drawn columns away from where text went. It runs in a terminal that
+// draws clusters whole (kitty) and in one that draws each code point
+// (xterm), which muse measures as such once it has asked.
 func TestCursorInWrappedClusters(t *testing.T) {
 	t.Parallel()
+	for _, kind := range []widths{clusterTerm, codePointTerm} {
+		t.Run(kind.String(), func(t *testing.T) {
+			t.Parallel()
+			cursorInWrappedClusters(t, kind)
+		})
+	}
+}
+
+// cursorInWrappedClusters is TestCursorInWrappedClusters in a terminal
+// that draws clusters as kind does.
+func cursorInWrappedClusters(t *testing.T, kind widths) {
 	h := newHome(t, "")
-	tm := start(t, h, 30, 20, "--demo")
+	tm := startTerm(t, h, 30, 20, exec.Command(museBin, "--demo"), true, kind)
 	tm.waitFor("Ask anything")
-	text := strings.Repeat("👨‍👩‍👧🇫🇷 go 👍🏽n\u0303 ", 5)
+	text := strings.Repeat("👨‍👩‍👧🇫🇷 go 👍🏽n\u0303 ", 5) + "Q"
 	tm.typ(text)
-	tm.waitUntil("the input wrapped", waitDeadline, func(s string) bool {
-		return strings.Count(s, "👨‍👩‍👧") == 5
+	// Until the cursor is drawn after the last key, the frame may be one
+	// from before it.
+	tm.waitUntil("the input wrapped, the cursor after its end", waitDeadline, func(s string) bool {
+		x, y, _, ok := tm.cursorCell()
+		return strings.Count(s, "👨‍👩‍👧") == 5 && ok && x > 0 && tm.cellAt(x-1, y) == "Q"
 	})
 	x, y, _, _ := tm.cursorCell()
 	// moved waits until the cursor is drawn somewhere other than x, y, and

@@ -158,3 +158,46 @@ func TestMCPPromptArgumentCompleted(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 }
+
+// The @ menu lists the everything server's resources after the files,
+// filtered as the mention is typed; taken with tab, the resource is sent
+// as an attachment, as one completed by tab is.
+func TestMCPResourceInAtMenu(t *testing.T) {
+	t.Parallel()
+	h := newHome(t, "")
+	tm := start(t, h, 120, 36, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	typed := ""
+	for _, k := range strings.Split("see @ev:", "") {
+		tm.typ(k)
+		typed += k
+		want := "› " + strings.TrimRight(typed, " ")
+		tm.waitUntil("the key "+k, waitDeadline, func(s string) bool { return strings.HasPrefix(inputLine(s), want) })
+	}
+	tm.waitUntil("the resources in the menu", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "▸ ev:demo://resource/") && strings.Contains(s, "MCP resource")
+	})
+	// Typed key by key: the user's own choice (a burst of keys would wait
+	// as a chip).
+	for _, k := range strings.Split("demo://resource/static/document/archi", "") {
+		tm.typ(k)
+		typed += k
+		want := "› " + typed
+		tm.waitUntil("the key "+k, waitDeadline, func(s string) bool { return strings.HasPrefix(inputLine(s), want) })
+	}
+	tm.waitFor("▸ ev:demo://resource/static/document/architecture.md")
+	tm.typ("\t")
+	tm.waitUntil("the resource taken", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), "@ev:demo://resource/static/document/architecture.md") && !strings.Contains(s, "MCP resource")
+	})
+	tm.typ("\r")
+	tm.waitUntil("the document sent and seen", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "I see @ev:demo://resource/static/document/architecture.md") && !busy(statusLine(s))
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

@@ -66,3 +66,41 @@ func TestLiveMenus(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 }
+
+// TestMenuListsGeneratedImages: an image generated in one session is in
+// the @ menu of the next, found by its name; taken, it is a mention the
+// next prompt attaches, and the demo describes it.
+func TestMenuListsGeneratedImages(t *testing.T) {
+	t.Parallel()
+	h := newHome(t, "")
+	tm := start(t, h, 100, 40, "--demo")
+	tm.waitFor("Ask anything")
+	tm.typ("/image a red fox in snow\r")
+	tm.waitFor("1024×1024")
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Fatalf("muse exited with status %d", code)
+	}
+
+	tm = start(t, h, 100, 40, "--demo")
+	tm.waitFor("Ask anything")
+	for i, k := range []string{"s", "e", "e", " ", "@", "t", "u", "r", "n"} {
+		tm.typ(k)
+		want := "› " + strings.TrimSpace("see @turn"[:i+1])
+		tm.waitUntil(k+" typed", waitDeadline, func(s string) bool { return inputLine(s) == want })
+	}
+	tm.waitUntil("the image in the menu", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "/turn-1-image-1-") && strings.Contains(s, "generated image")
+	})
+	tm.typ("\t")
+	tm.waitUntil("the image taken", waitDeadline, func(s string) bool {
+		return strings.Contains(inputLine(s), "images/") && !strings.Contains(s, "generated image")
+	})
+	tm.typ("\r")
+	tm.waitFor("I see a PNG image, 1024×1024 pixels")
+	tm.waitFor("stop end_turn")
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

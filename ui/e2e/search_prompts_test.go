@@ -62,3 +62,55 @@ func TestCtrlRSearchesPastPrompts(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 }
+
+// TestCtrlRThisSessionAfterResume: ctrl+r twice keeps to this session's
+// prompts, and for a session resumed with -r those are its prompts from
+// its journal, sent before muse started, not only those sent since; a
+// prompt of another session is not among them.
+func TestCtrlRThisSessionAfterResume(t *testing.T) {
+	t.Parallel()
+	h := newHome(t, "")
+	var ids []string
+	for _, p := range []string{"alpha about capybaras", "beta about capybaras"} {
+		tm := start(t, h, 80, 24, "--demo")
+		tm.waitFor("Ask anything")
+		tm.typ(p)
+		tm.waitUntil(p, waitDeadline, func(s string) bool { return inputLine(s) == "› "+p })
+		tm.typ("\r")
+		tm.waitUntil("the reply", waitDeadline, func(s string) bool {
+			return !busy(statusLine(s)) && strings.Contains(inputLine(s), "Ask anything")
+		})
+		tm.typ("/quit\r")
+		if code := tm.waitExit(); code != 0 {
+			t.Fatalf("muse exited with status %d", code)
+		}
+		m := savedRE.FindStringSubmatch(tm.screen())
+		if m == nil {
+			t.Fatal("muse did not say which session it saved")
+		}
+		ids = append(ids, m[1])
+	}
+
+	tm := start(t, h, 80, 24, "--demo", "-r", ids[0])
+	tm.waitFor("alpha about capybaras")
+	tm.typ("\x12") // ctrl+r: every session's
+	tm.waitUntil("the search of all sessions", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "beta about capybaras") && strings.Contains(s, "past prompts of all sessions")
+	})
+	tm.typ("\x12") // again: this session's
+	tm.waitUntil("this session's prompts", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "past prompts of this session") && strings.Contains(s, "▸ alpha about capybaras")
+	})
+	if s := tm.screen(); strings.Contains(s, "beta about") {
+		t.Errorf("another session's prompt is listed as this session's:\n%s", tm.dump())
+	}
+	tm.typ("\r")
+	tm.waitUntil("the prompt taken", waitDeadline, func(s string) bool {
+		return inputLine(s) == "› alpha about capybaras"
+	})
+	tm.typ("\x03\x03")
+	tm.typ("\x04")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

@@ -175,6 +175,9 @@ type term struct {
 	raw   bytes.Buffer       // every byte muse wrote
 	modes map[ansi.Mode]bool // each mode muse set (true) or reset (false), as it left it
 
+	split *splitter // draws each code point of a cluster in its own cells, as xterm does; nil draws clusters whole
+	mute  bool      // the terminal answers no query
+
 	readDone chan struct{} // the output is read to its end
 	answered chan struct{} // the emulator's answers are all passed on
 	exited   chan struct{} // muse has exited
@@ -192,6 +195,13 @@ func start(t *testing.T, h *home, cols, rows int, args ...string) *term {
 // With ctty the terminal is its controlling terminal, as a shell gives a
 // job: SIGWINCH and job control reach it, and it can open /dev/tty.
 func startCmd(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool) *term {
+	t.Helper()
+	return startTerm(t, h, cols, rows, cmd, ctty, clusterTerm)
+}
+
+// startTerm is startCmd in a terminal that draws grapheme clusters as kind
+// does (see widths).
+func startTerm(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool, kind widths) *term {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -215,6 +225,7 @@ func startCmd(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool) *
 	// The emulator knows mode 2026 once it was reset, and then reports it
 	// to muse's question, so muse wraps its frames in it (see read).
 	_, _ = tm.emu.Write(syncEnd)
+	kind.prime(tm)
 	tm.emu.SetCallbacks(vt.Callbacks{
 		EnableMode:  func(m ansi.Mode) { tm.modes[m] = true },
 		DisableMode: func(m ansi.Mode) { tm.modes[m] = false },
@@ -226,7 +237,11 @@ func startCmd(t *testing.T, h *home, cols, rows int, cmd *exec.Cmd, ctty bool) *
 	// The emulator's answers to queries, typed back to muse.
 	go func() {
 		defer close(tm.answered)
-		_, _ = io.Copy(ptmx, tm.emu)
+		var to io.Writer = ptmx
+		if tm.mute {
+			to = io.Discard // a terminal that answers nothing
+		}
+		_, _ = io.Copy(to, tm.emu)
 	}()
 	go func() {
 		tm.waitErr = cmd.Wait()
@@ -270,14 +285,14 @@ func (tm *term) read() {
 			held = append(held, buf[:n]...)
 			for {
 				if i := bytes.Index(held, syncBegin); i > 0 {
-					_, _ = tm.emu.Write(held[:i]) // what comes before the frame
+					_, _ = tm.draw(held[:i]) // what comes before the frame
 					held = held[i:]
 				}
 				if !bytes.HasPrefix(held, syncBegin) {
 					// No frame begins here; keep only a tail that is the
 					// start of its marker.
 					keep := markerStart(held)
-					_, _ = tm.emu.Write(held[:len(held)-keep])
+					_, _ = tm.draw(held[:len(held)-keep])
 					held = append(held[:0], held[len(held)-keep:]...)
 					break
 				}
@@ -285,7 +300,7 @@ func (tm *term) read() {
 				if j < 0 {
 					break // the frame goes on
 				}
-				_, _ = tm.emu.Write(held[:j+len(syncEnd)])
+				_, _ = tm.draw(held[:j+len(syncEnd)])
 				held = append(held[:0], held[j+len(syncEnd):]...)
 			}
 			tm.mu.Unlock()

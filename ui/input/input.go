@@ -77,6 +77,32 @@ type KeyMap struct {
 	// DeleteForward deletes the character under the cursor, as delete
 	// does (ctrl+d, which quits on an empty input).
 	DeleteForward key.Binding
+	// Search starts a search of the past prompts (ctrl+r; SearchKey when
+	// unbound); MenuUp and MenuDown move the menu's mark (↑ ↓ when
+	// unbound).
+	Search, MenuUp, MenuDown key.Binding
+}
+
+// withDefaults fills the bindings km leaves unset with the input's own.
+func (km KeyMap) withDefaults() KeyMap {
+	if len(km.Search.Keys()) == 0 {
+		km.Search = SearchKey
+	}
+	menuKeys := menu.DefaultKeyMap()
+	if len(km.MenuUp.Keys()) == 0 {
+		km.MenuUp = menuKeys.Up
+	}
+	if len(km.MenuDown.Keys()) == 0 {
+		km.MenuDown = menuKeys.Down
+	}
+	return km
+}
+
+// menuKeys is the menu's KeyMap with the input's keys to move.
+func (km KeyMap) menuKeys() menu.KeyMap {
+	mk := menu.DefaultKeyMap()
+	mk.Up, mk.Down = km.MenuUp, km.MenuDown
+	return mk
 }
 
 // Model is the input. Copies share the editor, as they shared the
@@ -133,6 +159,10 @@ type Model struct {
 	// shared by the copies.
 	search  *searchState
 	session *string
+	// sessionPrompts are the prompts of the session the screen shows, as
+	// its journal held them when it was opened (see SetSession), shared by
+	// the copies.
+	sessionPrompts *[]string
 	// more completes what slash.Completions does not (WithCompletions);
 	// ask what a server completes (WithAskedCompletions).
 	more func(value string) []string
@@ -140,14 +170,17 @@ type Model struct {
 	// models is the service's models list, which /model completes from;
 	// nil until WithModels.
 	models *slash.Models
+	// sources are what the @ menu lists besides files (WithSources).
+	sources Sources
 }
 
 // New returns an empty input, focused, with the styles of th; history is
 // the prompt history ↑ and ↓ recall and sent prompts go to (nil keeps none).
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 	ed := newEditor()
+	keys = keys.withDefaults()
 	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: &keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
-		menu: menu.New(menu.DefaultKeyMap()), files: &fileCache{}, session: new(string)}
+		menu: menu.New(keys.menuKeys()), files: &fileCache{}, session: new(string), sessionPrompts: new([]string)}
 }
 
 // SetSize fits the input to a screen width columns wide and height rows
@@ -240,7 +273,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if next, ok := m.menuKey(msg); ok {
 			return next, nil
 		}
-		if key.Matches(msg, SearchKey) {
+		if key.Matches(msg, m.keys.Search) {
 			return m.startSearch()
 		}
 		switch {

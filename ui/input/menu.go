@@ -39,15 +39,17 @@ const menuRows = 6
 type fileCache struct {
 	res     filewalk.Result
 	err     error
-	listing bool // a walk is under way
-	seq     int  // the walk under way, or that res came from
+	sources []Source // listed with the files (see Sources)
+	listing bool     // a walk is under way
+	seq     int      // the walk under way, or that res came from
 }
 
 // filesListedMsg ends the walk numbered seq.
 type filesListedMsg struct {
-	seq int
-	res filewalk.Result
-	err error
+	seq     int
+	res     filewalk.Result
+	err     error
+	sources []Source
 }
 
 // menuTarget is what the open menu completes: a /command (the whole
@@ -61,15 +63,20 @@ type menuTarget struct {
 	prefix string
 }
 
-// walkFiles lists the working folder's files, in a command.
-func walkFiles(seq int) tea.Cmd {
+// walkFiles lists the working folder's files, and src's sources (if
+// any), in a command.
+func walkFiles(seq int, src Sources) tea.Cmd {
 	return func() tea.Msg {
+		var sources []Source
+		if src != nil {
+			sources = src.MentionSources()
+		}
 		dir, err := os.Getwd()
 		if err != nil {
-			return filesListedMsg{seq: seq, err: err}
+			return filesListedMsg{seq: seq, err: err, sources: sources}
 		}
 		res, err := filewalk.Walk(dir, maxWalked)
-		return filesListedMsg{seq: seq, res: res, err: err}
+		return filesListedMsg{seq: seq, res: res, err: err, sources: sources}
 	}
 }
 
@@ -205,11 +212,12 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 	if !m.menuWasFiles && !fc.listing { // the menu opens on files: list them afresh
 		fc.seq++
 		fc.listing = true
-		cmd = walkFiles(fc.seq)
+		cmd = walkFiles(fc.seq, m.sources)
 	}
 	m.menuWasFiles = true
 	items := fileItems(fc.res.Files, typed)
-	m.menu = m.menu.SetItems(items, fileNote(fc, typed, len(items)))
+	more := sourceItems(fc.sources, typed)
+	m.menu = m.menu.SetItems(append(items, more...), fileNote(fc, typed, len(items)+len(more)))
 	return m, cmd
 }
 
@@ -281,7 +289,7 @@ func (m Model) filesListed(msg filesListedMsg) (Model, tea.Cmd) {
 	if msg.seq != fc.seq {
 		return m, nil
 	}
-	fc.res, fc.err, fc.listing = msg.res, msg.err, false
+	fc.res, fc.err, fc.listing, fc.sources = msg.res, msg.err, false, msg.sources
 	if m.menuOpen() && !m.target.command {
 		return m.syncMenu()
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"muse/session"
+	"muse/session/prompts"
 	"muse/ui/menu"
 )
 
@@ -84,23 +86,37 @@ func (m Model) syncSearch() Model {
 	if m.search.thisOnly {
 		scope = "this session"
 	}
-	note := "past prompts of " + scope + " · ctrl+r " + map[bool]string{true: "all sessions", false: "this session only"}[m.search.thisOnly]
+	note := "past prompts of " + scope + " · " + m.keys.Search.Help().Key + " " + map[bool]string{true: "all sessions", false: "this session only"}[m.search.thisOnly]
 	var items []menu.Item
+	seen := map[string]bool{}
+	add := func(text, detail string) {
+		if seen[text] || !strings.Contains(strings.ToLower(text), q) {
+			return
+		}
+		seen[text] = true
+		label := strings.ReplaceAll(strings.TrimSpace(text), "\n", " ⏎ ")
+		items = append(items, menu.Item{Label: label, Detail: detail, Value: text})
+	}
+	var es []prompts.Entry
 	if m.history != nil {
-		es := m.history.Entries()
-		seen := map[string]bool{}
-		for i := len(es) - 1; i >= 0 && len(items) < maxSearchHits; i-- {
-			e := es[i]
-			if seen[e.Text] || (m.search.thisOnly && e.Session != *m.session) || !strings.Contains(strings.ToLower(e.Text), q) {
-				continue
-			}
-			seen[e.Text] = true
-			label := strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", " ⏎ ")
-			detail := e.Time.Local().Format("Jan 2 15:04")
-			if e.Session == *m.session && e.Session != "" {
-				detail = "this session"
-			}
-			items = append(items, menu.Item{Label: label, Detail: detail, Value: e.Text})
+		es = m.history.Entries()
+	}
+	// The prompts sent since the session was opened are in the history,
+	// newest; those of its journal came before them.
+	for i := len(es) - 1; i >= 0 && len(items) < maxSearchHits; i-- {
+		e := es[i]
+		this := e.Session == *m.session && e.Session != ""
+		switch {
+		case this:
+			add(e.Text, "this session")
+		case !m.search.thisOnly:
+			add(e.Text, e.Time.Local().Format("Jan 2 15:04"))
+		}
+	}
+	if m.search.thisOnly {
+		sp := *m.sessionPrompts
+		for i := len(sp) - 1; i >= 0 && len(items) < maxSearchHits; i-- {
+			add(sp[i], "this session")
 		}
 	}
 	if len(items) == 0 {
@@ -123,6 +139,22 @@ func (m Model) searchRefreshed(msg searchRefreshedMsg) (Model, tea.Cmd) {
 		m = m.syncSearch()
 	}
 	return m, cmd
+}
+
+// SetSession tells the input the session the screen now shows: its id
+// (what prompts sent are remembered under) and its entries, whose prompts,
+// on every branch, are this session's for ctrl+r, those sent before it was
+// resumed too. A new session has neither.
+func (m Model) SetSession(id string, all []session.Entry) Model {
+	*m.session = id
+	var ps []string
+	for _, e := range all {
+		if e.Kind == session.KindUser && strings.TrimSpace(e.Text) != "" {
+			ps = append(ps, e.Text)
+		}
+	}
+	*m.sessionPrompts = ps
+	return m
 }
 
 // takeSearch puts the prompt it in the input, ending the search.

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"muse/session"
 	"muse/session/prompts"
 	"muse/theme"
 )
@@ -70,5 +71,29 @@ func TestSearchPastPrompts(t *testing.T) {
 	m = m.HideHint()
 	if m.Value() != "my draft" || !m.Typed() || len(m.Hint()) != 0 {
 		t.Errorf("after esc: %q typed %v hint %q", m.Value(), m.Typed(), m.Hint())
+	}
+}
+
+// ctrl+r's "this session" lists the prompts of the session's journal
+// (SetSession), on every branch, with those sent since it opened, newest
+// first; another session's are left out.
+func TestSearchThisSessionFromItsJournal(t *testing.T) {
+	m := withHistory(t, "s2:explain mutexes", "s1:explain sent later")
+	m = m.SetSession("s1", []session.Entry{
+		{ID: "a", Kind: session.KindUser, Text: "explain channels"},
+		{ID: "b", Kind: session.KindAssistant},
+		{ID: "c", Kind: session.KindUser, Text: "explain goroutines", Parent: "b"},
+		{ID: "d", Kind: session.KindUser, Text: "explain select", Parent: "b"}, // another branch
+	})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+	hint := strings.Join(m.Hint(), "\n")
+	for _, want := range []string{"▸ explain sent later", "explain select", "explain goroutines", "explain channels"} {
+		if !strings.Contains(hint, want) {
+			t.Errorf("this session's prompts lack %q:\n%s", want, hint)
+		}
+	}
+	if strings.Contains(hint, "mutexes") {
+		t.Errorf("another session's prompt is listed:\n%s", hint)
 	}
 }

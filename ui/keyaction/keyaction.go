@@ -40,6 +40,13 @@ const (
 	DeleteToStart = "deletetostart"
 	Select        = "select"
 	ApproveMode   = "approvemode"
+	// Search searches the past prompts (ctrl+r); MenuUp and MenuDown move
+	// the mark of the menu under the input (the / and @ menus, and the
+	// search's). The menu takes an item with complete's keys or send's and
+	// closes with cancel's.
+	Search   = "search"
+	MenuUp   = "menuup"
+	MenuDown = "menudown"
 )
 
 // names are the actions, in the order the help shows them.
@@ -48,6 +55,7 @@ var names = []string{
 	Top, Bottom, Help, Editor, Thinking, Copy, Prev, Next,
 	Complete, Sessions, New, Open, Previews, PasteImage,
 	LineStart, LineEnd, WordLeft, WordRight, DeleteWord, DeleteToEnd, DeleteToStart, Select, ApproveMode,
+	Search, MenuUp, MenuDown,
 }
 
 // Names returns the actions, in the order the help shows them.

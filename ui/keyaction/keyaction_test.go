@@ -4,7 +4,7 @@ import "testing"
 
 func TestNames(t *testing.T) {
 	a := Names()
-	if len(a) != 33 || a[0] != "send" || a[len(a)-1] != "approvemode" {
+	if len(a) != 36 || a[0] != "send" || a[len(a)-1] != "menudown" {
 		t.Errorf("Names() = %q", a)
 	}
 	a[0] = "changed"

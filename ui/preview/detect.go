@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"muse/ui/textfmt"
 )
 
 // maxQueryTimeout bounds how long Detect waits for the terminal.
@@ -20,6 +22,13 @@ type Terminal struct {
 	// SyncOutput says the terminal has synchronized output (mode 2026): a
 	// frame written between its set and reset is shown whole, never torn.
 	SyncOutput bool
+	// Graphemes says the terminal has grapheme clustering (mode 2027): set,
+	// it draws every cluster in the cells its width says (see
+	// DetectScreen).
+	Graphemes bool
+	// ClusterWidth is how many columns the terminal drew 👨‍👩‍👧 in when
+	// asked (2 or 6), 0 when it did not say (see DetectScreen).
+	ClusterWidth int
 }
 
 // Detect asks the terminal on in and out what it can do: kitty graphics
@@ -46,6 +55,19 @@ type Terminal struct {
 // the terminal reports mode 2026 set or reset (1 or 2). On systems where a
 // terminal cannot be read with a deadline, nothing is asked.
 func Detect(getenv func(string) string, in, out *os.File, timeout time.Duration) Terminal {
+	return detect(getenv, in, out, timeout, false)
+}
+
+// DetectScreen is Detect for the chat screen, which also asks how the
+// terminal draws grapheme clusters, in the same round trip: whether it has
+// mode 2027 (Graphemes), and how wide 👨‍👩‍👧 came out when written on the
+// alternate screen, which is left at once (ClusterWidth).
+func DetectScreen(getenv func(string) string, in, out *os.File, timeout time.Duration) Terminal {
+	return detect(getenv, in, out, timeout, true)
+}
+
+// detect is Detect, with the width probe when probe is true.
+func detect(getenv func(string) string, in, out *os.File, timeout time.Duration, probe bool) Terminal {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -62,13 +84,32 @@ func Detect(getenv func(string) string, in, out *os.File, timeout time.Duration)
 		return Terminal{}
 	}
 	graphics := placeholdersPossible(getenv)
-	return queryTTY(in, question(graphics), min(timeout, maxQueryTimeout)).terminal(graphics)
+	q := question(graphics)
+	if probe {
+		q = withWidthProbe(q)
+	}
+	return queryTTY(in, q, min(timeout, maxQueryTimeout)).terminal(graphics)
+}
+
+// WidthMode is how muse measures what it draws on t: by grapheme cluster
+// where the terminal has mode 2027 (muse turns it on) or drew the probe's
+// 👨‍👩‍👧 in 2 columns; else by code point, as xterm and alacritty draw, which
+// is also the safe measure when the terminal did not say.
+func (t Terminal) WidthMode() textfmt.WidthMode {
+	if t.Graphemes || t.ClusterWidth == 2 {
+		return textfmt.Clusters
+	}
+	return textfmt.CodePoints
 }
 
 // terminal is what the answers allow, when graphics says whether the
 // graphics query was asked.
 func (a answers) terminal(graphics bool) Terminal {
-	return Terminal{Kitty: graphics && a.graphics && placeholdersIn(a.version), SyncOutput: a.sync}
+	t := Terminal{Kitty: graphics && a.graphics && placeholdersIn(a.version), SyncOutput: a.sync, Graphemes: a.graphemes}
+	if a.probed > 1 {
+		t.ClusterWidth = a.probed - 1 // written from column 1
+	}
+	return t
 }
 
 // placeholdersPossible says whether the environment leaves kitty's Unicode

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"muse/ui/textfmt"
 )
 
 // fakeTerm is a terminal for ask: what the program writes is kept, and
@@ -111,7 +113,13 @@ func TestTheTerminalsAnswerDecides(t *testing.T) {
 		{"mode 2026 set", "\x1b[?2026;1$y" + da1, Terminal{SyncOutput: true}},
 		{"mode 2026 unknown", "\x1b[?2026;0$y" + da1, Terminal{}},
 		{"mode 2026 permanently reset", "\x1b[?2026;4$y" + da1, Terminal{}},
-		{"another mode", "\x1b[?2027;2$y" + da1, Terminal{}},
+		{"another mode", "\x1b[?2004;2$y" + da1, Terminal{}},
+		{"mode 2027 reset: grapheme clustering to turn on", "\x1b[?2027;2$y" + da1, Terminal{Graphemes: true}},
+		{"mode 2027 set", "\x1b[?2027;1$y" + da1, Terminal{Graphemes: true}},
+		{"mode 2027 unknown", "\x1b[?2027;0$y" + da1, Terminal{}},
+		{"mode 2027 permanently reset", "\x1b[?2027;4$y" + da1, Terminal{}},
+		{"the probe drawn in 2 columns (kitty)", "\x1b[1;3R" + da1, Terminal{ClusterWidth: 2}},
+		{"the probe drawn in 6 columns (xterm)", "\x1b[?2027;0$y\x1b[1;7R" + da1, Terminal{ClusterWidth: 6}},
 		{"BEL-terminated, after a late colour answer",
 			"\x1b]11;rgb:1e1e/1e1e/2e2e\x07\x1b_Gi=31;OK\x07\x1bP>|kitty(0.42.0)\x07\x1b[?2026;2$y" + da1,
 			Terminal{Kitty: true, SyncOutput: true}},
@@ -281,6 +289,28 @@ func TestScanAnswers(t *testing.T) {
 	} {
 		if got := scanAnswers([]byte(tc.in)); got != tc.want {
 			t.Errorf("%q: got %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The width mode comes from the terminal's answer: mode 2027 or the probe
+// drawn in 2 columns measure clusters; the probe in 6 columns, or no
+// answer at all, measure code points, the safe way (rows come out short,
+// never past the edge).
+func TestWidthModeFromTheAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		t    Terminal
+		want textfmt.WidthMode
+	}{
+		{Terminal{Graphemes: true}, textfmt.Clusters},
+		{Terminal{Graphemes: true, ClusterWidth: 6}, textfmt.Clusters},
+		{Terminal{ClusterWidth: 2}, textfmt.Clusters},
+		{Terminal{ClusterWidth: 6}, textfmt.CodePoints},
+		{Terminal{ClusterWidth: 4}, textfmt.CodePoints},
+		{Terminal{}, textfmt.CodePoints},
+	} {
+		if got := tc.t.WidthMode(); got != tc.want {
+			t.Errorf("%+v: width mode %d, want %d", tc.t, got, tc.want)
 		}
 	}
 }

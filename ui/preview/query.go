@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -30,12 +31,36 @@ func question(graphics bool) string {
 	return q
 }
 
+// widthProbe asks how the terminal draws grapheme clusters: whether it has
+// mode 2027 (grapheme clustering, DECRQM), and how many columns 👨‍👩‍👧 took
+// when written at the first column (the cursor position reported after
+// it). It is written on the alternate screen, erased and left at once, so
+// nothing of it stays in the shell's lines. It goes before the device
+// attributes request, whose answer still ends the wait.
+const widthProbe = ansi.RequestModeUnicodeCore + ansi.SetModeAltScreenSaveCursor + ansi.CursorHomePosition +
+	probeCluster + ansi.RequestCursorPositionReport + ansi.EraseEntireLine + ansi.ResetModeAltScreenSaveCursor
+
+// probeCluster is the cluster the width probe writes: a family, 2 columns
+// where the terminal draws clusters whole, 6 where it draws each code point.
+const probeCluster = "👨‍👩‍👧"
+
+// withWidthProbe is question q with the width probe before its last
+// request, the device attributes.
+func withWidthProbe(q string) string {
+	return strings.TrimSuffix(q, ansi.RequestPrimaryDeviceAttributes) + widthProbe + ansi.RequestPrimaryDeviceAttributes
+}
+
 // answers is what the terminal answered to question.
 type answers struct {
 	graphics bool   // the graphics query was answered OK
 	version  string // the XTVERSION answer, e.g. "kitty(0.35.2)", or ""
 	sync     bool   // mode 2026 was reported set or reset
 	complete bool   // the device attributes came: nothing else will
+	// graphemes is mode 2027 reported set or reset (1, 2 or 3); probed the
+	// column the cursor was reported at after the probe's cluster (0 when
+	// not reported).
+	graphemes bool
+	probed    int
 }
 
 // ask writes q to rw and reads the answers for at most timeout, or until
@@ -135,6 +160,13 @@ func scanAnswers(b []byte) answers {
 			case final == 'y' && inter == "$" && bytes.HasPrefix(params, []byte("?2026;")):
 				ps, err := strconv.Atoi(string(params[len("?2026;"):]))
 				a.sync = err == nil && (ps == 1 || ps == 2)
+			case final == 'y' && inter == "$" && bytes.HasPrefix(params, []byte("?2027;")):
+				ps, err := strconv.Atoi(string(params[len("?2027;"):]))
+				a.graphemes = err == nil && ps >= 1 && ps <= 3
+			case final == 'R' && inter == "" && bytes.HasPrefix(params, []byte("1;")):
+				if col, err := strconv.Atoi(string(params[len("1;"):])); err == nil {
+					a.probed = col
+				}
 			}
 			i += 1 + n
 		}

@@ -15,5 +15,8 @@
 // frame is wrapped in it and shown whole. Autowrap is off while the screen
 // is up, and every line is written at its own row and erased around, so a
 // line the terminal draws wider or narrower than muse measures it (emoji
-// widths differ between terminals) changes nothing outside its row.
+// widths differ between terminals) changes nothing outside its row. Lines
+// are measured and cut in the terminal's width mode (textfmt.WidthMode);
+// where the terminal has grapheme clustering (mode 2027), the screen turns
+// it on while it is up.
 package screen

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"muse/ui/textfmt"
 )
 
 // Renderer writes frames to a terminal in the alternate screen: only the
@@ -29,6 +31,7 @@ type Renderer struct {
 	after    func(time.Duration, func())
 	sync     bool // frames are wrapped in synchronized output
 	focus    bool // the screen has the terminal report focus (mode 1004)
+	clusters bool // the screen sets grapheme clustering (mode 2027)
 
 	width, height int
 	shown         []string // the lines on the terminal, before they were cut to the width
@@ -58,6 +61,23 @@ func WithSyncOutput(on bool) Option {
 // whenever it gives the terminal back.
 func WithFocusReports(on bool) Option {
 	return func(r *Renderer) { r.focus = on }
+}
+
+// WithGraphemeClusters has the screen turn on grapheme clustering (mode
+// 2027) while it is up, when on: for a terminal that said it has the mode
+// (see preview.DetectScreen), which then draws each cluster in the columns
+// muse measures (textfmt.Clusters).
+func WithGraphemeClusters(on bool) Option {
+	return func(r *Renderer) { r.clusters = on }
+}
+
+// clusterModes is what sets grapheme clustering and what resets it, if the
+// screen sets it.
+func (r *Renderer) clusterModes() (on, off string) {
+	if !r.clusters {
+		return "", ""
+	}
+	return ansi.SetModeUnicodeCore, ansi.ResetModeUnicodeCore
 }
 
 // newRenderer returns a renderer writing to out at most fps frames a second.
@@ -209,14 +229,14 @@ func (r *Renderer) composeLocked() []byte {
 		if !r.repaint && i < len(r.shown) && r.shown[i] == line {
 			continue
 		}
-		line = ansi.Truncate(line, r.width, "")
+		line = textfmt.Cut(line, r.width) // as the terminal draws it (see textfmt.WidthMode)
 		b.WriteString(ansi.CursorPosition(1, i+1))
 		// The style is reset before erasing, so the erased cells take none
 		// of the line's colours. A short line erases the rest of its row
 		// after it. A full line is erased before: after it the cursor waits
 		// on its last cell, which erasing would take; and a line the
 		// terminal draws narrower than muse counts leaves no old cells.
-		if ansi.StringWidth(line) < r.width {
+		if textfmt.Width(line) < r.width {
 			b.WriteString(line)
 			b.WriteString(ansi.ResetStyle + ansi.EraseLineRight)
 		} else {

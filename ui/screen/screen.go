@@ -104,7 +104,8 @@ func (s *Screen) resume() error {
 	if left {
 		err = s.enter()
 	} else if _, err = term.MakeRaw(int(s.in.Fd())); err == nil { // stopped by SIGSTOP: keep the mode saved at start
-		_, err = io.WriteString(s.r, enterModes(s.mouse, s.r.focus))
+		on, _ := s.r.clusterModes()
+		_, err = io.WriteString(s.r, enterModes(s.mouse, s.r.focus)+on)
 	}
 	s.r.resumeDrawing()
 	// Not s.sendSize() itself: after a child process, resume runs on Bubble
@@ -183,7 +184,8 @@ func (s *Screen) enter() error {
 	s.mu.Lock()
 	s.state = state
 	s.mu.Unlock()
-	_, err = io.WriteString(s.r, enterModes(s.mouse, s.r.focus))
+	on, _ := s.r.clusterModes()
+	_, err = io.WriteString(s.r, enterModes(s.mouse, s.r.focus)+on)
 	return err
 }
 
@@ -196,7 +198,8 @@ func (s *Screen) leave() error {
 	if state == nil {
 		return nil
 	}
-	_, werr := io.WriteString(s.r, leaveModes(s.mouse, s.r.focus))
+	_, off := s.r.clusterModes()
+	_, werr := io.WriteString(s.r, off+leaveModes(s.mouse, s.r.focus))
 	if err := term.Restore(int(s.in.Fd()), state); err != nil {
 		return fmt.Errorf("restore the terminal: %w", err)
 	}

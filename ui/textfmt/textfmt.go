@@ -1,5 +1,8 @@
 // Package textfmt holds the small text helpers the chat screen's parts
 // share: counting, wrapping, shortening, and memoizing a rendered string.
+// It also holds the one width measure muse draws with (Width), in the
+// terminal's width mode (WidthMode), and the placeholders (Shield) that
+// make glamour and lipgloss lay text out at that measure.
 package textfmt
 
 import (
@@ -27,9 +30,10 @@ func Plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// Wrap soft-wraps plain text to width, keeping its own line breaks.
+// Wrap soft-wraps plain text to width, keeping its own line breaks, at
+// the widths the terminal draws (see Shield).
 func Wrap(s string, width int) string {
-	lines := strings.Split(lipgloss.NewStyle().Width(width).Render(s), "\n")
+	lines := strings.Split(Render(lipgloss.NewStyle().Width(width), s), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
@@ -87,7 +91,7 @@ func ShortPath(p string) string {
 // file's name is never cut; it alone is returned when even "…/name" does
 // not fit, and the caller decides.
 func FitPath(p string, width int) string {
-	if lipgloss.Width(p) <= width {
+	if Width(p) <= width {
 		return p
 	}
 	sep := string(os.PathSeparator)
@@ -97,15 +101,15 @@ func FitPath(p string, width int) string {
 	}
 	head := parts[0] + sep // "~/", "/" (parts[0] is "") or a first folder
 	tail := parts[len(parts)-1]
-	if lipgloss.Width(head+"…"+sep+tail) > width {
-		if lipgloss.Width("…"+sep+tail) <= width {
+	if Width(head+"…"+sep+tail) > width {
+		if Width("…"+sep+tail) <= width {
 			return "…" + sep + tail
 		}
 		return tail
 	}
 	for i := len(parts) - 2; i > 0; i-- {
 		next := parts[i] + sep + tail
-		if lipgloss.Width(head+"…"+sep+next) > width {
+		if Width(head+"…"+sep+next) > width {
 			break
 		}
 		tail = next
@@ -153,7 +157,7 @@ func Key(parts ...any) string {
 func WrapHanging(s string, width int) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
-		if ansi.StringWidth(line) <= width {
+		if Width(line) <= width {
 			out = append(out, line)
 			continue
 		}
@@ -189,7 +193,7 @@ func hangColumn(line string) int {
 	if second == "" {
 		return lead
 	}
-	return lead + ansi.StringWidth(text[:len(text)-len(second)])
+	return lead + Width(text[:len(text)-len(second)])
 }
 
 // WrapAfter soft-wraps text to width after label, with the rows it
@@ -197,7 +201,7 @@ func hangColumn(line string) int {
 // continues under "a"); as Wrap does when that would leave the text fewer
 // than 10 columns.
 func WrapAfter(label, text string, width int) string {
-	col := ansi.StringWidth(label)
+	col := Width(label)
 	if width-col < 10 {
 		return Wrap(label+text, width)
 	}

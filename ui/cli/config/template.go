@@ -169,7 +169,9 @@ max_tool_rounds = 20
 # exit suspend pageup pagedown halfup halfdown top bottom help editor
 # thinking copy prev next complete sessions new open previews pasteimage
 # linestart lineend wordleft wordright deleteword deletetoend deletetostart
-# select approvemode.
+# select approvemode search menuup menudown.
+# The / @ and ctrl+r menu takes with complete's or send's keys, and closes
+# with cancel's.
 #[profiles.work.keys]
 #send = ["enter"]
 #newline = ["alt+enter", "ctrl+j"]
