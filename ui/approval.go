@@ -28,7 +28,7 @@ func toolCommand(tools []engine.Tool, name string) []string {
 func (m Model) approvalRoom() int {
 	frame := m.approve.Frame()
 	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - m.helpHeight() - frame -
-		m.editHeight() - m.chipsHeight() - m.queueHeight() - m.noticeHeight()
+		m.edit.Height() - m.chipsHeight() - m.queueHeight() - m.noticeHeight()
 	return max(min(room, max(m.height/2-frame, 3)), 0)
 }
 

@@ -46,6 +46,16 @@ type imageJob struct {
 	cancelled   bool
 }
 
+// clone returns a copy of j to change, or nil for nil: the model is a
+// value (see Model), and a copy of it keeps the image turn as it was.
+func (j *imageJob) clone() *imageJob {
+	if j == nil {
+		return nil
+	}
+	c := *j
+	return &c
+}
+
 // imageItem is one report of the engine: an event, with the preview of an
 // image saved, or the end.
 type imageItem struct {
@@ -187,6 +197,7 @@ func waitImage(id int, ch <-chan imageItem) tea.Cmd {
 
 // applyImage mirrors one report of the engine.
 func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
+	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
 	j := m.imaging
 	if j == nil || msg.id != j.id {
 		return m, nil
@@ -243,7 +254,8 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 	return m, waitImage(msg.id, msg.ch)
 }
 
-// showImage shows the image turn's entry e as the engine reports it.
+// showImage shows the image turn's entry e as the engine reports it. The
+// caller has cloned m.imaging.
 func (m Model) showImage(e session.Entry) Model {
 	m.imaging.entry = &e
 	m.conv = m.conv.Replace(e)
@@ -275,6 +287,7 @@ func (m Model) finishImage(d imageDone) (tea.Model, tea.Cmd) {
 // cancelImage stops the image turn: what was saved stays, and the engine
 // saves the turn, marked cancelled; the turn ends when the engine says so.
 func (m Model) cancelImage() (tea.Model, tea.Cmd) {
+	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
 	j := m.imaging
 	if j.cancelled {
 		return m, nil

@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/theme"
-	"muse/ui/picker"
 	"muse/ui/sanitize"
 )
 
@@ -56,21 +55,21 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 // renders by entry and width, its markdown renderers by width, the input's
 // and the frame's memos.
 func (m Model) setTheme(th *theme.Theme) Model {
-	m.th = th
+	c := *m.common // shared by the model's copies: changed in a copy of its own
+	c.th = th
+	m.common = &c
 	m.renderer.SetTheme(th)
 	m.conv = m.conv.Rerender()
 	m.input = m.input.SetTheme(th)
 	*m.memo = viewMemo{}
 	st := th.Styles
-	w := *m.w
+	w := m.w
 	w.spin.Style = st.Spinner
 	w.help.Styles.ShortKey, w.help.Styles.FullKey = st.Muted, st.Muted
 	w.help.Styles.ShortDesc, w.help.Styles.FullDesc = st.Subtle, st.Subtle
 	w.help.Styles.ShortSeparator, w.help.Styles.FullSeparator = st.Subtle, st.Subtle
 	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
-	// The picker is closed while a command is typed: made anew, it opens
-	// in the new colours.
-	w.picker = picker.New(m.opts.Store, pickerIndex(m.opts), th).SetSize(m.width, m.height)
-	m.w = &w
+	m.w = w
+	m.sessions = m.sessions.SetTheme(th)
 	return m
 }

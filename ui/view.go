@@ -31,7 +31,7 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.w.help.Width = m.width
 	m.noticeRows = m.noticeHeight()
-	convHeight := m.height - 1 /* header */ - m.editHeight() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight() - m.elicitHeight()
+	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight() - m.elicitHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -263,8 +263,8 @@ func (m Model) View() string {
 	if m.width <= 0 {
 		return ""
 	}
-	if m.state == statePicker {
-		return m.w.picker.View()
+	if m.sessions.IsOpen() {
+		return m.sessions.View()
 	}
 	c := m.memo
 	conv := m.conv.View()
@@ -282,7 +282,7 @@ func (m Model) View() string {
 		parts = append(parts, form)
 	}
 	if m.edit.active() {
-		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), m.editView))
+		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.num), func() string { return m.edit.View(m.width, m.th) }))
 	}
 	if len(m.pending) > 0 {
 		parts = append(parts, m.chipsView())
@@ -358,14 +358,14 @@ func (m Model) statusKey() string {
 	b = append(b, '|')
 	b = append(b, settingsKey(m.params)...)
 	b = append(b, '|')
-	b = strconv.AppendInt(b, int64(m.branchCount), 10)
+	b = strconv.AppendInt(b, int64(m.branches.Count()), 10)
 	if m.sel.active {
 		b = append(b, '|')
 		b = strconv.AppendInt(b, int64(m.sel.idx), 10)
 		b = strconv.AppendInt(b, int64(len(m.conv.Entries())), 10)
 		if e, ok := m.selectedEntry(); ok {
 			b = append(b, e.ID...)
-			b = append(b, m.branches[e.ID].Of()...)
+			b = append(b, m.branches.Of(e.ID)...)
 		}
 	}
 	if j := m.imaging; j != nil {
@@ -464,7 +464,7 @@ func (m Model) statusView() string {
 	case m.sel.active:
 		e, _ := m.selectedEntry()
 		left = st.StatusValue.Render(fmt.Sprintf("selected: %s, %d of %d", kindName(e), m.sel.idx+1, len(m.conv.Entries())))
-		if of := m.branches[e.ID].Of(); of != "" {
+		if of := m.branches.Of(e.ID); of != "" {
 			left += st.StatusValue.Render(" · branch " + of)
 		}
 		switch e.Kind {
@@ -501,7 +501,7 @@ func (m Model) statusView() string {
 		case m.lastStop != "":
 			left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(m.lastStop))
 		}
-		if b := m.branchesView(); b != "" {
+		if b := m.branches.View(); b != "" {
 			left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
 		}
 		if v := syncView(m.sync); m.sync.Err != "" {
@@ -652,7 +652,7 @@ func (m Model) statusTail() string {
 	case m.lastStop != "":
 		b.WriteString(" · stop " + m.lastStop)
 	}
-	if br := m.branchesView(); br != "" {
+	if br := m.branches.View(); br != "" {
 		b.WriteString(" · " + br)
 	}
 	if v := m.meter.SetModel(m.params.Model).View(); v != "" {

@@ -408,6 +408,17 @@ func (c Model) Entries() []session.Entry { return c.entries }
 // Has reports whether the conversation shows the entry id.
 func (c Model) Has(id string) bool { return c.index(id) >= 0 }
 
+// Index is where the entry id stands, or -1.
+func (c Model) Index(id string) int { return c.index(id) }
+
+// RevealID scrolls to show the entry id, as Reveal does, when it is shown.
+func (c Model) RevealID(id string) Model {
+	if id == "" {
+		return c
+	}
+	return c.Reveal(c.index(id))
+}
+
 // index is where the entry id stands, or -1; the search starts at the end,
 // where the entries that change are.
 func (c Model) index(id string) int {
