@@ -233,15 +233,11 @@ type Model struct {
 	helpTop, noticeRows int
 	edit                editing // the prompt being edited, while one is
 
-	// notice is the status bar's line; saveErr says why the session is not
-	// saved, while it is not; lastErr names the last failed request, until
-	// the next turn starts; closeErr why the session could not be saved on
-	// quitting.
-	notice, saveErr, lastErr string
+	// notice is the status bar's line; lastErr names the last failed
+	// request, until the next turn starts.
+	notice, lastErr string
 	// sync is the last background sync's status (Options.Sync).
 	sync     syncrun.Status
-	closeErr error
-	nextID   int // numbers the screen's own entries (see newEntry)
 	quitting bool
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
@@ -250,9 +246,14 @@ type Model struct {
 	// piped reads Options.Stdin while the screen runs.
 	piped piped.Model
 
-	// loading is set while the screen shows Options.Preview, until the
-	// writer's session replaces it; held are the key and mouse messages
-	// that arrived meanwhile, handled then.
+	// preview is set while the screen shows Options.Preview.
+	opening
+}
+
+// opening is the screen while it shows Options.Preview: loading is set
+// until the writer's session replaces it, and held are the key and mouse
+// messages that arrived meanwhile, handled then.
+type opening struct {
 	loading bool
 	held    []tea.Msg
 }
@@ -595,7 +596,13 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		next, cmd := m.applyImage(msg)
 		return next, cmd, true
 	case previewsMsg:
-		m = m.previewsLoaded(msg)
+		for k, v := range msg.previews {
+			m.renderer.Previews[k] = v
+		}
+		m.conv = m.conv.Rerender()
+		if len(msg.missing) > 0 {
+			m.notice = missingNotice(msg.missing)
+		}
 	case spinner.TickMsg:
 		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
 			return m, nil, true // nothing animates: stop ticking
@@ -607,22 +614,15 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	return m, cmd, true
 }
 
-// previewsLoaded shows the image previews msg brings, and names the files
-// of the session that are missing.
-func (m Model) previewsLoaded(msg previewsMsg) Model {
-	for k, v := range msg.previews {
-		m.renderer.Previews[k] = v
+// missingNotice names the files of the session that are missing.
+func missingNotice(missing []string) string {
+	n := len(missing)
+	names := make([]string, n)
+	for i, name := range missing {
+		names[i] = textfmt.TruncateRunes(sanitize.Line(name), 40)
 	}
-	m.conv = m.conv.Rerender()
-	if n := len(msg.missing); n > 0 {
-		names := make([]string, n)
-		for i, name := range msg.missing {
-			names[i] = textfmt.TruncateRunes(sanitize.Line(name), 40)
-		}
-		m.notice = fmt.Sprintf("%s of this session %s missing: %s (an attachment is sent as a line naming it)",
-			textfmt.Plural(n, "file"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
-	}
-	return m
+	return fmt.Sprintf("%s of this session %s missing: %s (an attachment is sent as a line naming it)",
+		textfmt.Plural(n, "file"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
 }
 
 // updateReport handles what commands report: the editor, copies, exports,
@@ -800,18 +800,9 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
-// newEntry gives a screen-only entry, such as a notice, an id of its own
-// ("n1", "n2"…): such entries are never saved.
-func (m *Model) newEntry(e session.Entry) session.Entry {
-	m.nextID++
-	e.ID = fmt.Sprintf("n%d", m.nextID)
-	e.Time = m.now().UTC()
-	return e
-}
-
 // addEntry shows an entry that is not part of a reply, such as a notice.
 func (m Model) addEntry(e session.Entry) Model {
-	m.conv = m.conv.Add(m.newEntry(e))
+	m.conv = m.conv.Note(e, m.now())
 	return m
 }
 

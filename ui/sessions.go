@@ -11,7 +11,9 @@ import (
 
 // current is the session shown: its writer; its id, once written, and its
 // title, as messages bring them; its settings; what its replies spent and
-// how the last stopped. The root model holds it (see Model).
+// how the last stopped; why it is not saved, while it is not (saveErr),
+// and why it could not be saved on quitting (closeErr). The root model
+// holds it (see Model).
 type current struct {
 	writer   *session.Writer
 	sessID   string
@@ -19,6 +21,8 @@ type current struct {
 	params   session.Params
 	usage    session.Usage
 	lastStop string
+	saveErr  string
+	closeErr error
 }
 
 // openPickerMsg opens the session picker.
@@ -72,7 +76,11 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		next, cmd := m.forked(msg)
 		return next, cmd, true
 	case sessions.SavedMsg:
-		return m.saved(msg), nil, true
+		if msg.W != m.writer {
+			return m, nil, true
+		}
+		m.current = m.current.saved(msg)
+		return m.layout(), nil, true
 	case sessions.LeftMsg:
 		m.notice = "the last session was not saved: " + msg.Err.Error()
 		return m, nil, true
@@ -118,19 +126,16 @@ func (m Model) resumed(w *session.Writer, s session.Session, notice string) (Mod
 }
 
 // saved notes what a write of the session's settings or title reported.
-func (m Model) saved(msg sessions.SavedMsg) Model {
-	if msg.W != m.writer {
-		return m
-	}
+func (c current) saved(msg sessions.SavedMsg) current {
 	if msg.ID != "" {
-		m.sessID = msg.ID
+		c.sessID = msg.ID
 	}
 	if msg.Err != nil {
-		m.saveErr = msg.Err.Error()
+		c.saveErr = msg.Err.Error()
 	} else if msg.Unsaved == 0 {
-		m.saveErr = ""
+		c.saveErr = ""
 	}
-	return m.layout()
+	return c
 }
 
 // saveParams records changed settings.
