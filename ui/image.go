@@ -234,7 +234,7 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 		j.done, j.total = ev.Done, ev.Total
 	case engine.ImageSaved:
 		if it.preview != "" {
-			m.renderer.Previews[ev.Image.Path] = it.preview
+			m.conv = m.conv.SetPreview(ev.Image.Path, it.preview)
 		}
 		if j.entry != nil && ev.Index < len(j.entry.Images) {
 			e := *j.entry

@@ -57,7 +57,7 @@ func bindKeys(k KeyMap) []boundKey {
 		}},
 		{b(keyaction.Send), nil, only(Model.submit)},
 		{b(keyaction.Help), emptyInput, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-			m.w.help.ShowAll = !m.w.help.ShowAll
+			m.w = m.w.with(func(w *widgets) { w.help.ShowAll = !w.help.ShowAll })
 			m.helpTop = 0
 			return m.layout(), nil
 		}},
@@ -154,7 +154,7 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.w.help.ShowAll:
-		m.w.help.ShowAll = false
+		m.w = m.w.with(func(w *widgets) { w.help.ShowAll = false })
 		return m.layout(), nil
 	case len(m.input.Hint()) > 0:
 		m.input = m.input.HideHint()
@@ -175,10 +175,9 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // previewsKey shows or hides the image previews.
 func previewsKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-	m.renderer.ShowPreviews = !m.renderer.ShowPreviews
-	m.conv = m.conv.Rerender()
+	m.conv = m.conv.SetShowPreviews(!m.conv.ShowPreviews())
 	m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
-	if m.renderer.ShowPreviews {
+	if m.conv.ShowPreviews() {
 		m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
 	}
 	return m, nil
@@ -192,10 +191,9 @@ func thinkingKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
 		return m, nil
 	}
-	m.renderer.ExpandThinking = !m.renderer.ExpandThinking
-	m.conv = m.conv.Rerender()
+	m.conv = m.conv.SetExpandThinking(!m.conv.ExpandThinking())
 	m.notice = "thinking collapsed · " + k + " expands it"
-	if m.renderer.ExpandThinking {
+	if m.conv.ExpandThinking() {
 		m.notice = "thinking expanded · " + k + " collapses it"
 	}
 	return m, nil

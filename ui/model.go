@@ -138,15 +138,14 @@ type DemoWords struct {
 }
 
 // common is what the chat screen shares with its parts, set once by New:
-// the options, the theme, the keys, the clock, the conversation's renderer
-// and the memo of the frame.
+// the options, the theme, the keys and their table, the clock, and the
+// memo of the frame. Only a new theme changes it, in a copy (see setTheme).
 type common struct {
-	opts     Options
-	th       *theme.Theme
-	keys     KeyMap
-	now      func() time.Time
-	renderer *conversation.Renderer
-	memo     *viewMemo
+	opts Options
+	th   *theme.Theme
+	keys KeyMap
+	now  func() time.Time
+	memo *viewMemo
 	// keyTable is the screen's own keys (see bindKeys), made from keys.
 	keyTable []boundKey
 }
@@ -157,32 +156,33 @@ type common struct {
 // chat's keys, then the input), the engine's reports to the turn.
 //
 // Model is a value, as Bubble Tea's Update, which returns the next model,
-// and every child here (input, conversation, approval, picker…) are. A
+// and every child here (input, conversation, approval, picker…) are: a
 // method that changes the screen changes its own copy and returns it, and
-// a copy kept aside (cut := m, returned if the turn is refused) is left as
-// it was: state that Update changes is held by value, not shared through a
-// pointer. The turn and the image turn in flight are held by pointer so
-// that nil says there is none, and are copied before they change (see
-// turnRun.clone and imageJob.clone). The pointers left are to what is not
-// the model's to copy: what New sets once and only a new theme replaces
-// (common, copied then), handles to what lives outside the model (the
-// session's writer, the MCP manager, the engine's channels, the stream's
-// accumulator), and derived data that any copy may fill or drop (the
-// frame's memo, the renderer's caches, the session's shape, which only
-// grows with entries the journal holds). Pointer semantics would save the
-// copies, but a model is a few hundred bytes, and values keep Update a
-// function of its input, which the tests rely on.
+// a copy kept aside (cut := m, returned if a turn is refused) stays as it
+// was. No state that Update changes is changed in place through a pointer.
+// What is large (the widgets, 5 KB; the picker, 26 KB) or may be absent
+// (the turn and the image turn in flight) is held by pointer and copied
+// before it changes (widgets.with, turnRun.clone, imageJob.clone), so the
+// model stays at 3.6 KB to copy. The other pointers are to what is not the
+// model's to copy: what New sets once (common, copied by a new theme),
+// handles to what lives outside it (the session's writer, the MCP manager,
+// the engine's channels, the streaming reply's accumulator, which only
+// grows), and derived data any copy may fill or drop (the frame's memo,
+// the conversation's renders and image previews, the session's shape,
+// which only grows with entries the journal holds). Pointer semantics
+// would save the copies, but would make every "cut := m" share its
+// changes, and values keep Update a function of its input, which the tests
+// rely on.
 type Model struct {
 	*common
 	width, height int
 	blurred       bool // the terminal reported that it lost focus
 
 	// The children: the conversation, the input, the help, spinner and
-	// progress bar, and the session picker with the commands that switch
-	// sessions.
+	// progress bar, and the session switcher (the picker).
 	conv     conversation.Model
 	input    input.Model
-	w        widgets
+	w        *widgets
 	sessions sessions.Model
 	// elicit is an MCP server's form, while one is open.
 	elicit elicitform.Model
@@ -259,11 +259,20 @@ type opening struct {
 }
 
 // widgets are the chat screen's bubbles: the help, the spinner and the
-// progress bar of an image's download.
+// progress bar of an image's download. They take 5 KB, so the model holds
+// them by pointer, to stay small to copy, and changes a copy (see with).
 type widgets struct {
 	help     help.Model
 	spin     spinner.Model
 	progress progress.Model
+}
+
+// with returns a copy of w changed by f: w itself is never changed, so a
+// copy of the model keeps the widgets it had.
+func (w *widgets) with(f func(*widgets)) *widgets {
+	c := *w
+	f(&c)
+	return &c
 }
 
 // New returns the chat screen.
@@ -298,10 +307,10 @@ func New(opts Options) Model {
 	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
-		common:   &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}, keyTable: bindKeys(keys)},
+		common:   &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, memo: &viewMemo{}, keyTable: bindKeys(keys)},
 		conv:     conversation.New(r, keys.scrollKeys()),
 		input:    input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
-		w:        widgets{help: h, spin: sp, progress: bar},
+		w:        &widgets{help: h, spin: sp, progress: bar},
 		sessions: sessions.New(opts.Store, opts.Index, opts.Theme),
 		current:  current{params: opts.Params},
 		meter:    meter.New(opts.Meter),
@@ -597,7 +606,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		return next, cmd, true
 	case previewsMsg:
 		for k, v := range msg.previews {
-			m.renderer.Previews[k] = v
+			m.conv = m.conv.SetPreview(k, v)
 		}
 		m.conv = m.conv.Rerender()
 		if len(msg.missing) > 0 {
@@ -607,7 +616,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
 			return m, nil, true // nothing animates: stop ticking
 		}
-		m.w.spin, cmd = m.w.spin.Update(msg)
+		m.w = m.w.with(func(w *widgets) { w.spin, cmd = w.spin.Update(msg) })
 	default:
 		return m, nil, false
 	}

@@ -28,7 +28,7 @@ func (m Model) startSelection() (tea.Model, tea.Cmd) {
 		m.notice = "nothing to select yet"
 		return m, nil
 	}
-	m.w.help.ShowAll = false
+	m.w = m.w.with(func(w *widgets) { w.help.ShowAll = false })
 	m.sel = selection{active: true}
 	return m.selectAt(n - 1), nil
 }

@@ -58,18 +58,17 @@ func (m Model) setTheme(th *theme.Theme) Model {
 	c := *m.common // shared by the model's copies: changed in a copy of its own
 	c.th = th
 	m.common = &c
-	m.renderer.SetTheme(th)
-	m.conv = m.conv.Rerender()
+	m.conv = m.conv.SetTheme(th)
 	m.input = m.input.SetTheme(th)
 	*m.memo = viewMemo{}
 	st := th.Styles
-	w := m.w
+	w := *m.w
 	w.spin.Style = st.Spinner
 	w.help.Styles.ShortKey, w.help.Styles.FullKey = st.Muted, st.Muted
 	w.help.Styles.ShortDesc, w.help.Styles.FullDesc = st.Subtle, st.Subtle
 	w.help.Styles.ShortSeparator, w.help.Styles.FullSeparator = st.Subtle, st.Subtle
 	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
-	m.w = w
+	m.w = &w
 	m.sessions = m.sessions.SetTheme(th)
 	return m
 }

@@ -29,7 +29,9 @@ func (m Model) layout() Model {
 		return m
 	}
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
-	m.w.help.Width = m.width
+	if m.w.help.Width != m.width {
+		m.w = m.w.with(func(w *widgets) { w.help.Width = m.width })
+	}
 	m.noticeRows = m.noticeHeight()
 	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.chipsHeight() - m.queueHeight() - m.input.Height() - m.noticeHeight() - 1 /* border */ - 1 /* status */ - m.helpHeight() - m.approvalHeight() - m.elicitHeight()
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))

@@ -18,9 +18,11 @@ import (
 )
 
 // Model is the session picker, open or not, with what it needs to be made
-// again in another theme.
+// again in another theme. It is a value: the picker, 26 KB, is held by a
+// pointer so that the chat screen's model stays small to copy, and is
+// copied before it changes, never changed in place.
 type Model struct {
-	picker        picker.Model
+	picker        *picker.Model
 	open          bool
 	store         *session.Store
 	index         *index.Shared
@@ -34,15 +36,15 @@ func New(store *session.Store, ix *index.Shared, th *theme.Theme) Model {
 	if ix == nil && store != nil {
 		ix = index.NewShared(store)
 	}
-	return Model{picker: picker.New(store, ix, th), store: store, index: ix}
+	p := picker.New(store, ix, th)
+	return Model{picker: &p, store: store, index: ix}
 }
 
 // Open shows the picker, which loads the list; current is the id of the
 // session shown, if it was saved.
 func (m Model) Open(current string) (Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.SetSize(m.width, m.height).Open(current)
-	m.open = true
+	p, cmd := m.picker.SetSize(m.width, m.height).Open(current)
+	m.picker, m.open = &p, true
 	return m, cmd
 }
 
@@ -58,21 +60,24 @@ func (m Model) Close() Model {
 // SetSize sets the picker's size.
 func (m Model) SetSize(width, height int) Model {
 	m.width, m.height = width, height
-	m.picker = m.picker.SetSize(width, height)
+	p := m.picker.SetSize(width, height)
+	m.picker = &p
 	return m
 }
 
 // SetTheme makes the picker anew in th; it is closed while a command is
 // typed, and opens in the new colours.
 func (m Model) SetTheme(th *theme.Theme) Model {
-	m.picker = picker.New(m.store, m.index, th).SetSize(m.width, m.height)
+	p := picker.New(m.store, m.index, th).SetSize(m.width, m.height)
+	m.picker = &p
 	return m
 }
 
 // SetStatus shows a line of news in the picker, such as why a session
 // could not be resumed.
 func (m Model) SetStatus(s string) Model {
-	m.picker = m.picker.SetStatus(s)
+	p := m.picker.SetStatus(s)
+	m.picker = &p
 	return m
 }
 
@@ -81,8 +86,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if _, ok := msg.(picker.DoneMsg); ok {
 		return m.Close(), nil
 	}
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.Update(msg)
+	p, cmd := m.picker.Update(msg)
+	m.picker = &p
 	return m, cmd
 }
 
