@@ -569,7 +569,7 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		next, cmd := m.pipedDone(msg)
 		return next, cmd, true
 	default:
-		return m, nil, false
+		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
 	}
 	return m, cmd, true
 }
@@ -618,7 +618,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		}
 		m.w = m.w.with(func(w *widgets) { w.spin, cmd = w.spin.Update(msg) })
 	default:
-		return m, nil, false
+		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
 	}
 	return m, cmd, true
 }
@@ -674,7 +674,7 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case input.PathPastedMsg:
 		next, cmd = m.pastedPath(msg)
 	default:
-		return m, nil, false
+		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
 	}
 	return next, cmd, true
 }

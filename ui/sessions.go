@@ -88,7 +88,7 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		m.sessID, m.closeErr = msg.ID, msg.Err
 		return m, tea.Quit, true
 	}
-	return m, nil, false
+	return nil, nil, false
 }
 
 // pick resumes the session chosen in the picker, scrolled to entryID when
