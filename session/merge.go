@@ -21,6 +21,8 @@ package session
 //	ID (… conflicted copy …).jsonl                  Dropbox
 //	ID 2.jsonl                                      iCloud (2, 3, …)
 //
+// and the same names of a tombstone (ID.deleted) or a queue (ID.queue),
+// merged as sidecopy.go says,
 // and a git conflict left in a journal is read as both sides (replay.go
 // skips git's marker lines), then written without it by compaction.
 //
@@ -63,27 +65,44 @@ const maxCopy = 256 << 20
 // conflict files are merged a thousand at a time, over several commands.
 const maxCopiesAtOnce = 1000
 
+// The conflict copies' names, without the extension of the file copied
+// (see copyOf).
 var (
-	syncthingCopy = regexp.MustCompile(`^(.+)\.sync-conflict-[0-9]{8}-[0-9]{6}-[A-Za-z0-9]+\.jsonl$`)
-	dropboxCopy   = regexp.MustCompile(`^(.+?) \([^()]*conflicted copy[^()]*\)\.jsonl$`)
-	icloudCopy    = regexp.MustCompile(`^(.+) ([2-9]|[1-9][0-9]+)\.jsonl$`)
+	syncthingCopy = regexp.MustCompile(`^(.+)\.sync-conflict-[0-9]{8}-[0-9]{6}-[A-Za-z0-9]+$`)
+	dropboxCopy   = regexp.MustCompile(`^(.+?) \([^()]*conflicted copy[^()]*\)$`)
+	icloudCopy    = regexp.MustCompile(`^(.+) ([2-9]|[1-9][0-9]+)$`)
 )
+
+// copiedExts are the extensions of the files of a session that sync with
+// it, and so can have conflict copies: the journal, its tombstone and its
+// queue (sidecopy.go merges the last two).
+var copiedExts = []string{journalExt, tombExt, queueExt}
+
+// copyOf reports whether the file name is a sync engine's conflict copy of
+// a session's journal, tombstone or queue: of which session, and the
+// extension of the file it copies.
+func copyOf(name string) (id, ext string, ok bool) {
+	for _, ext := range copiedExts {
+		// A file's own name has no space and one dot: the usual case is
+		// settled without a regular expression.
+		base, found := strings.CutSuffix(name, ext)
+		if !found || !strings.ContainsAny(base, ". ") {
+			continue
+		}
+		for _, re := range []*regexp.Regexp{syncthingCopy, dropboxCopy, icloudCopy} {
+			if m := re.FindStringSubmatch(base); m != nil && validID(m[1]) {
+				return m[1], ext, true
+			}
+		}
+	}
+	return "", "", false
+}
 
 // conflictOf reports whether the file name is a sync engine's conflict copy
 // of a journal, and of which session.
 func conflictOf(name string) (id string, ok bool) {
-	// A journal's own name has no space and one dot: the usual case is
-	// settled without a regular expression.
-	base, isJournal := strings.CutSuffix(name, journalExt)
-	if !isJournal || !strings.ContainsAny(base, ". ") {
-		return "", false
-	}
-	for _, re := range []*regexp.Regexp{syncthingCopy, dropboxCopy, icloudCopy} {
-		if m := re.FindStringSubmatch(name); m != nil && validID(m[1]) {
-			return m[1], true
-		}
-	}
-	return "", false
+	id, ext, ok := copyOf(name)
+	return id, ok && ext == journalExt
 }
 
 // Note is something a catch-up could not settle alone: a file it left
@@ -130,7 +149,7 @@ func waiting(des []fs.DirEntry) bool {
 		name := de.Name()
 		if id, ok := strings.CutSuffix(name, tombExt); ok {
 			tombs = append(tombs, id+journalExt)
-		} else if _, ok := conflictOf(name); ok {
+		} else if _, _, ok := copyOf(name); ok {
 			return true
 		}
 	}
@@ -160,6 +179,7 @@ func dirNames(des []fs.DirEntry) []string {
 func (s *Store) catchUp(names []string) []Note {
 	copies := map[string][]string{}
 	var ids, tombs []string
+	var sides []sideCopy
 	n := 0
 	var notes []Note
 	for _, name := range names {
@@ -167,11 +187,15 @@ func (s *Store) catchUp(names []string) []Note {
 			tombs = append(tombs, id)
 			continue
 		}
-		id, ok := conflictOf(name)
+		id, ext, ok := copyOf(name)
 		if !ok {
 			continue
 		}
 		if n++; n > maxCopiesAtOnce {
+			continue
+		}
+		if ext != journalExt {
+			sides = append(sides, sideCopy{id: id, ext: ext, name: name})
 			continue
 		}
 		if copies[id] == nil {
@@ -186,6 +210,13 @@ func (s *Store) catchUp(names []string) []Note {
 	for _, id := range ids {
 		slices.Sort(copies[id])
 		notes = append(notes, s.mergeCopies(id, copies[id])...)
+	}
+	// Tombstones' copies are settled before the tombstones apply.
+	slices.SortFunc(sides, func(a, b sideCopy) int { return strings.Compare(a.name, b.name) })
+	for _, c := range sides {
+		if note, ok := s.mergeSide(c); !ok {
+			notes = append(notes, note)
+		}
 	}
 	for _, id := range tombs {
 		notes = append(notes, s.applyTomb(id)...)

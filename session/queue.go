@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,26 +104,12 @@ func (w *Writer) SaveQueue(gen uint64, q []QueuedPrompt) error {
 // loadQueue reads back the queue of the session id, with the bytes of its
 // attachments; one that cannot be read is left out, and a warning says so.
 func (s *Store) loadQueue(id string) ([]QueuedPrompt, []string) {
-	f, err := os.OpenFile(s.queuePath(id), fileio.NoFollow(os.O_RDONLY), 0)
+	qf, err := readQueueFile(s.queuePath(id))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, []string{"the queued prompts could not be read: " + err.Error()}
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, []string{"the queued prompts could not be read: not a regular file"}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxQueueFile+1))
-	var qf queueFile
-	switch {
-	case err != nil:
-		return nil, []string{"the queued prompts could not be read: " + err.Error()}
-	case len(data) > maxQueueFile:
-		return nil, []string{fmt.Sprintf("the queued prompts were not read: the file is over %d MiB", maxQueueFile>>20)}
-	case json.Unmarshal(data, &qf) != nil:
-		return nil, []string{"the queued prompts could not be read: the file is damaged"}
 	}
 	var warnings []string
 	out := qf.Prompts[:0]

@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"muse/session/internal/fileio"
@@ -53,17 +54,29 @@ func (s *Store) writeTomb(id string, t time.Time) error {
 // tombOf returns the time the session id was deleted, if it has a
 // tombstone.
 func (s *Store) tombOf(id string) (time.Time, bool) {
-	f, err := os.OpenFile(s.tombPath(id), fileio.NoFollow(os.O_RDONLY), 0)
+	t, ok := readTomb(s.tombPath(id))
+	return t.Time, ok
+}
+
+// maxTomb bounds the tombstone read: one short line of JSON.
+const maxTomb = 4 << 10
+
+// readTomb reads the tombstone at path, never through a link.
+func readTomb(path string) (tomb, bool) {
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return time.Time{}, false
+		return tomb{}, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 4<<10))
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return tomb{}, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTomb))
 	var t tomb
 	if err != nil || json.Unmarshal(data, &t) != nil || t.Time.IsZero() {
-		return time.Time{}, false
+		return tomb{}, false
 	}
-	return t.Time, true
+	return t, true
 }
 
 // lastRecord returns the time of the newest record of the journal at

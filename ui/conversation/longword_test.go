@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"muse/api"
@@ -75,36 +74,6 @@ func TestLongWordCostIsLinear(t *testing.T) {
 	t.Logf("bytes allocated: %d for a word of 4,000 bytes, %d for 16,000", small, large)
 	if large > 5*small {
 		t.Errorf("a word four times as long took %.1f times the bytes; want at most 5", float64(large)/float64(small))
-	}
-}
-
-// TestMegabyteWordShowsWhole renders a reply holding one word of 1 MB on
-// the chat screen: it is cut into lines no wider than the screen, and
-// nothing of it is lost.
-func TestMegabyteWordShowsWhole(t *testing.T) {
-	th, err := theme.New("dark", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	word := streamtest.Blob(1 << 20)
-	const width = 100
-	lines := resumeLines(NewRenderer(th, termenv.TrueColor), "Here: "+word+" end", width)
-	var got strings.Builder
-	full := 0
-	for _, l := range lines {
-		v := ansi.Strip(l)
-		if w := ansi.StringWidth(v); w > width {
-			t.Fatalf("a line of %d columns on a screen of %d", w, width)
-		} else if w == width {
-			full++
-		}
-		got.WriteString(strings.Join(strings.Fields(v), ""))
-	}
-	if want := "assistantHere:" + word + "end"; got.String() != want {
-		t.Fatalf("the word shows changed: %d bytes of text, want %d", got.Len(), len(want))
-	}
-	if want := len(word)/(width-BodyIndent) - 1; full < want {
-		t.Errorf("%d lines fill the screen's width, want %d: the word is not cut at the width", full, want)
 	}
 }
 

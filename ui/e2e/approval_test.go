@@ -23,6 +23,7 @@ command = ["sh", "-c", "touch ran; echo touched"]
 // session keeps it); shift+tab then turns approve all on, which the status
 // line says while it is on, and the next call runs unasked.
 func TestApprovalReasonAndApproveAll(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, touchConfig)
 	tm := start(t, h, cols, rows, "--demo")
 	tm.waitFor("Ask anything")

@@ -15,6 +15,7 @@ import (
 // colour back; then the same image, sent with -p --attach, gets the same
 // answer.
 func TestAttachGeneratedImage(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 100, 40, "--demo")
 	tm.waitFor("Ask anything")
@@ -52,6 +53,7 @@ func TestAttachGeneratedImage(t *testing.T) {
 // TestResumeShowsAttachments reopens the session with -c: the prompt lists
 // its attachment, and the next prompt still gets a reply.
 func TestResumeShowsAttachments(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	notes := filepath.Join(h.dir, "notes.md")
 	os.WriteFile(notes, []byte("# Plan\nship it\n"), 0o600)

@@ -13,6 +13,7 @@ import (
 // line break (keys followed it at once), and the input box must still be
 // drawn, holding both lines. It was left off the screen until the next key.
 func TestEnterAndEscInOneRead(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 80, 12, "--demo")
 	tm.waitFor("Ask anything")

@@ -14,6 +14,7 @@ import (
 // runner ($EDITOR here) does not inherit it; the variables muse itself
 // reads (the proxy) are left.
 func TestEditorGetsNoServersSecret(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	dump := filepath.Join(h.dir, "editor.env")
 	editor := filepath.Join(h.dir, "env-editor.sh")

@@ -14,6 +14,7 @@ import (
 // its first line under its text, as web search results are listed; -p
 // --cite gets the same cited text.
 func TestCiteOnChatScreen(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	notes := filepath.Join(h.dir, "notes.md")
 	if err := os.WriteFile(notes, []byte("# Plan\nship it\n"), 0o600); err != nil {

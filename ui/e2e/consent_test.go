@@ -124,6 +124,7 @@ func quitNow(t *testing.T, tm *term) {
 // attached, and sends nothing; the second sends the two files, never the
 // key.
 func TestConsentBracketedPasteAndDrop(t *testing.T) {
+	t.Parallel()
 	h, rec := consentHome(t)
 	tm := start(t, h, 160, 30)
 	tm.waitFor("Ask anything")
@@ -146,6 +147,7 @@ func TestConsentBracketedPasteAndDrop(t *testing.T) {
 // or dictation types: the paths in it stay text, and the first enter
 // sends it as it is, with no file.
 func TestConsentBurstWithoutPaste(t *testing.T) {
+	t.Parallel()
 	h, rec := consentHome(t)
 	tm := start(t, h, 160, 30)
 	tm.waitFor("Ask anything")
@@ -165,6 +167,7 @@ func TestConsentBurstWithoutPaste(t *testing.T) {
 // Text back from $EDITOR naming ~/.ssh/id_rsa and notes.md: the first
 // enter shows notes.md as a chip and leaves the key out, the second sends.
 func TestConsentEditorHandOver(t *testing.T) {
+	t.Parallel()
 	h, rec := consentHome(t)
 	editor := filepath.Join(h.dir, "mention-editor.sh")
 	script := "#!/bin/sh\nprintf '%s' 'summarize @~/.ssh/id_rsa and @" + filepath.Join(h.dir, "notes.md") + "' > \"$1\"\n"
@@ -192,6 +195,7 @@ func TestConsentEditorHandOver(t *testing.T) {
 // --attach is the user's own: it sends the key, and says what it is on
 // standard error.
 func TestConsentAttachFlagWarns(t *testing.T) {
+	t.Parallel()
 	h, rec := consentHome(t)
 	cmd := exec.Command(museBin, "-p", "is this safe?", "-a", "~/.ssh/id_rsa")
 	cmd.Args[len(cmd.Args)-1] = filepath.Join(h.dir, "home", ".ssh", "id_rsa")
@@ -212,6 +216,7 @@ func TestConsentAttachFlagWarns(t *testing.T) {
 // A mention typed key by key and completed with tab is the user's own
 // choice: one enter attaches the file and sends it.
 func TestConsentTypedMentionSendsAtOnce(t *testing.T) {
+	t.Parallel()
 	h, rec := consentHome(t)
 	tm := start(t, h, 160, 30)
 	tm.waitFor("Ask anything")

@@ -44,6 +44,7 @@ func (h *home) sessionsDir() string { return filepath.Join(h.dir, "data", "muse"
 // again, stopped (a crash is no reason to send it unasked), enter sends
 // it, and then the file that kept it is gone.
 func TestQueuedPromptSurvivesKill(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, cols, rows, "--demo")
 	tm.waitFor("Ask anything")
@@ -173,6 +174,7 @@ func end(pids string) {
 // muse stopped. muse used to drop the round before the one cut and send
 // its tool_use unanswered: a 400 on every later turn.
 func TestKillInEveryToolRound(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"command", "mcp"} {
 		for k := 1; k <= 10; k++ {
 			t.Run(fmt.Sprintf("%s round %d", kind, k), func(t *testing.T) {
@@ -294,6 +296,7 @@ func checkRounds(t *testing.T, branch []session.Entry, n int, when string) {
 // accepted by the demo, which refuses a tool_use without its tool_result
 // as the service does, and it answers the cut call as muse stopped.
 func TestKillInToolRoundOnScreen(t *testing.T) {
+	t.Parallel()
 	for _, k := range []int{3, 6} {
 		t.Run(fmt.Sprintf("round %d", k), func(t *testing.T) {
 			dir := t.TempDir()

@@ -28,6 +28,7 @@ import (
 // B, a damaged bundle skipped and named, a wrong key refused before
 // anything is written, and nothing of a prompt in the remote's objects.
 func TestGitSync(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	for _, via := range []string{"path", "http"} {
 		t.Run(via, func(t *testing.T) {
@@ -122,6 +123,7 @@ func TestGitSync(t *testing.T) {
 // bundles: the next sync completes the work, and the other machine gets
 // every record once.
 func TestGitSyncKilled(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	_, url := newRemote(t, "path")
 	a, b := newHome(t, ""), newHome(t, "")
@@ -374,6 +376,7 @@ func firstID(t *testing.T, list string) string {
 // the chat goes on, and on quit the last sync sends everything: a second
 // machine finds both prompts.
 func TestAutoSync(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	bare, url := newRemote(t, "path")
 	a := newHome(t, "default_profile = \"s\"\n[profiles.s]\nsync = \"auto\"\n")

@@ -57,6 +57,7 @@ func (tm *term) waitCursorOn(content string) (x, y int) {
 // and the keys typed before and after it land there, so the session saves
 // the cluster whole ("a#👍🏽@b", never "a👍#🏽@b").
 func TestEditAroundClusters(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 60, 16, "--demo")
 	tm.waitFor("Ask anything")
@@ -118,6 +119,7 @@ func TestEditAroundClusters(t *testing.T) {
 // broken by code point while the screen measures clusters, and the cursor
 // was drawn columns away from where text went.
 func TestCursorInWrappedClusters(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 30, 20, "--demo")
 	tm.waitFor("Ask anything")

@@ -44,6 +44,7 @@ func runFor(t *testing.T, h *home, args ...string) (stdout, stderr string) {
 // is busy and answers from what it held. Once the lock is gone, the index
 // catches up with every turn.
 func TestIndexLockedByAnother(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	h.run(t, "--demo", "-p", "capybara facts")
 	h.run(t, "sessions", "search", "capybara") // the index is built

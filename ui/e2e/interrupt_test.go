@@ -147,6 +147,7 @@ var interrupts = []interrupt{
 // another prompt and replies, has lost no completed message, and gives
 // the terminal back as it found it on exit.
 func TestInterrupts(t *testing.T) {
+	t.Parallel()
 	for _, ph := range phases {
 		for _, in := range interrupts {
 			t.Run(ph.name+"/"+in.name, func(t *testing.T) {

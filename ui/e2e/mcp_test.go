@@ -29,6 +29,7 @@ done
 // turn asking for it yet; then a prompt calls its tool, the approval box
 // names the server, y runs it, and the reply shows its answer.
 func TestMCPServerStartsAfterTheFirstFrame(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	dir := t.TempDir()
 	script := filepath.Join(dir, "server.sh")
@@ -79,6 +80,7 @@ done
 // reports it; esc cancels the call (the server is told), the turn ends,
 // and the next prompt gets its reply.
 func TestMCPToolProgressCancelledWithEsc(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	dir := t.TempDir()
 	script := filepath.Join(dir, "server.sh")

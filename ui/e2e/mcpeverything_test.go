@@ -33,6 +33,7 @@ func everythingConfig(t *testing.T) string {
 // then its argument; enter gets the prompt with the argument typed and
 // sends its text, which the demo model answers; /mcp lists the prompts.
 func TestMCPPromptAsSlashCommand(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 110, 30, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
 	tm.waitFor("Ask anything")
@@ -63,6 +64,7 @@ func TestMCPPromptAsSlashCommand(t *testing.T) {
 // empty required name is refused in the form, with why, and nothing is
 // sent; typed, enter sends it, and the server's result echoes it.
 func TestMCPElicitationFormAnswered(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 120, 44, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
 	tm.waitFor("Ask anything")
@@ -91,6 +93,7 @@ func TestMCPElicitationFormAnswered(t *testing.T) {
 // mention from its start, enter reads it from the server and sends it as
 // an attachment, and the demo model sees the document by its name.
 func TestMCPResourceAttachedWithAt(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 120, 36, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
 	tm.waitFor("Ask anything")

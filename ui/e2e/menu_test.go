@@ -14,6 +14,7 @@ import (
 // it; "@" opens the menu of the files under the working folder (not those
 // .gitignore names), ↓ moves, tab takes the file as a mention.
 func TestLiveMenus(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	for _, f := range []string{"notes.md", "docs/notes-old.md", "build/notes.bin"} {
 		p := filepath.Join(h.dir, f)

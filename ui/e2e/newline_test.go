@@ -12,6 +12,7 @@ import (
 // backslash goes), as in Claude Code; shift+enter sent apart from enter,
 // as CSI 13;2u or CSI 27;2;13~, adds one too; enter then sends all lines.
 func TestBackslashAndShiftEnterAddLines(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 80, 20, "--demo")
 	tm.waitFor("Ask anything")

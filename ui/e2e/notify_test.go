@@ -12,6 +12,7 @@ import (
 // it has the terminal report focus (mode 1004) while it runs, and turns
 // that off again when it exits. Without notify it never asks.
 func TestNotifyAsksForFocusReports(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		config string
 		asks   bool

@@ -17,6 +17,7 @@ import (
 // the saved session, and `muse sessions open` with no browser to open it
 // with, which prints the page's path and says what to install.
 func TestExportPage(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 100, 30, "--demo")
 	tm.waitFor("Ask anything")

@@ -18,6 +18,7 @@ import (
 // adaptive high, a reply; then an image turn, which goes to the image
 // stand-in with its own key, never the chat's.
 func TestProviderVariablesOnly(t *testing.T) {
+	t.Parallel()
 	chat := standin.Start(standin.Providers["anthropic"], "sk-chat")
 	defer chat.Close()
 	img := standin.StartOpenAIImages("sk-image")
@@ -42,7 +43,9 @@ func TestProviderVariablesOnly(t *testing.T) {
 	tm.waitFor("Hello from anthropic.")
 	tm.typ("/image a red fox\r")
 	tm.waitFor("A revised a red fox")
-	tm.typ("\x03\x03")
+	// /quit, not ctrl+c twice: the image turn may still be ending, and ctrl+c
+	// would cancel it first.
+	tm.typ("/quit\r")
 	if code := tm.waitExit(); code != 0 {
 		t.Fatalf("muse exited with status %d", code)
 	}

@@ -13,6 +13,7 @@ import (
 // the model). A command refused stays in the input to be fixed; one that
 // runs leaves the prompt in the input; /retry sends it again.
 func TestCommandAfterPutBackPrompt(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 80, 20, "--demo")
 	tm.waitFor("Ask anything")

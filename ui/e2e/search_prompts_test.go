@@ -11,6 +11,7 @@ import (
 // ctrl+r in the next, filtered by a word typed; enter puts it in the
 // input, esc gives the draft back.
 func TestCtrlRSearchesPastPrompts(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 80, 24, "--demo")
 	tm.waitFor("Ask anything")

@@ -16,6 +16,7 @@ import (
 // of that muse finding that prompt. (A hit on another branch of the open
 // session is TestPickerHitOnAnotherBranchOfTheOpenSession's, in ui.)
 func TestPickerSearch(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 100, 30, "--demo")
 	tm.waitFor("Ask anything")

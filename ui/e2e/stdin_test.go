@@ -28,6 +28,7 @@ func writeNotes(t *testing.T, h *home) {
 // cat notes.md | muse: standard input is a pipe, and the chat screen
 // comes up all the same, taking its keys from the terminal.
 func TestPipedStdinOpensTheChat(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	writeNotes(t, h)
 	tm := startCmd(t, h, 80, 12, pipeInto("--demo"), true)
@@ -46,6 +47,7 @@ func TestPipedStdinOpensTheChat(t *testing.T) {
 // With no terminal to read keys from (no controlling terminal), muse says
 // so and exits 2, without drawing.
 func TestPipedStdinWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	writeNotes(t, h)
 	tm := startCmd(t, h, 100, 12, pipeInto("--demo"), false)
@@ -65,6 +67,7 @@ func TestPipedStdinWithoutATerminal(t *testing.T) {
 // stayed blank while muse read the pipe to its end), says when the input
 // passes the limit, and takes keys as ever.
 func TestEndlessStdinShowsTheChat(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := startCmd(t, h, 100, 12, exec.Command("sh", "-c", "yes | '"+museBin+"' --demo"), true)
 	tm.waitFor("Ask anything")
@@ -85,6 +88,7 @@ func TestEndlessStdinShowsTheChat(t *testing.T) {
 // esc stops the read and attaches what was read, keeping the typed input;
 // the session then goes on.
 func TestHeldOpenStdinStoppedWithEsc(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	w := heldOpenPipe(t, h)
 	tm := startCmd(t, h, 100, 14, exec.Command("sh", "-c", "exec '"+museBin+"' --demo < pipe"), true)
@@ -111,6 +115,7 @@ func TestHeldOpenStdinStoppedWithEsc(t *testing.T) {
 // redraws, then exits 0 with the terminal given back, not waiting on the
 // pipe.
 func TestQuitWhileStdinIsRead(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	heldOpenPipe(t, h)
 	tm := startCmd(t, h, 100, 14, exec.Command("sh", "-c", "exec '"+museBin+"' --demo < pipe"), true)

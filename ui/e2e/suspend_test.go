@@ -13,6 +13,7 @@ import (
 // brings it back with the draft in the input, and ctrl+u then ctrl+d
 // clear it and quit.
 func TestCtrlZSuspendsAndFgResumes(t *testing.T) {
+	t.Parallel()
 	h := newHome(t, "")
 	tm := start(t, h, 80, 24, "--demo")
 	tm.waitFor("Ask anything")

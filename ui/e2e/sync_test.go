@@ -21,6 +21,7 @@ import (
 // one holds both continuations as branches, search finds what either
 // wrote, and no conflict copy is left.
 func TestTwoFoldersWithPlainCopies(t *testing.T) {
+	t.Parallel()
 	a, b := newHome(t, ""), newHome(t, "")
 	sessions := func(h *home) string { return filepath.Join(h.dir, "data", "muse", "sessions") }
 	a.run(t, "--demo", "-p", "the shared question")

@@ -27,6 +27,7 @@ import (
 // copy left. The test waits for Syncthing to be idle through its REST API,
 // never by sleeping.
 func TestSyncthing(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("syncthing"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("syncthing is not installed: .ci/run installs it")

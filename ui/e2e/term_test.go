@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +40,7 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	museBin = filepath.Join(dir, "muse")
+	parallelCases()
 	build := exec.Command("go", "build", "-o", museBin, "muse")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -46,6 +48,25 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// e2eParallel is how many cases run at once unless -parallel is given.
+// A case mostly waits on muse (on its replies, its timers and the demo
+// server's pacing): a whole run is about 35 s of CPU in 220 s of cases, so
+// go test's default of one case per core would leave the cores idle.
+const e2eParallel = 8
+
+// parallelCases raises -test.parallel to e2eParallel, unless the command
+// line set it.
+func parallelCases() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", strconv.Itoa(e2eParallel)); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: -parallel: %v\n", err)
+		}
+	}
 }
 
 // Deadlines for conditions a test waits on. They are generous, since the

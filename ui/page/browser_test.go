@@ -1,3 +1,10 @@
+//go:build !race
+
+// The browser's tests drive headless Chromium through chromedp, whose
+// protocol packages are large: under -race they would be compiled a
+// second time for a detector that finds nothing in these one-goroutine
+// tests. They run in .ci/test's plain pass (see the README's Tests).
+
 package page
 
 import (
@@ -268,4 +275,36 @@ func shot(t *testing.T, tb *tab, width int64, scheme, path string) {
 	if err := os.WriteFile(path, buf, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// BenchmarkFirstPaint opens the page of 10,000 messages in headless
+// Chromium and reports its first contentful paint, in ms from the start of
+// the navigation. Target: at most 1 s.
+func BenchmarkFirstPaint(b *testing.B) {
+	sess, _ := bigSession(10_000, "go")
+	path := filepath.Join(b.TempDir(), "page.html")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := Write(f, sess, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	u := (&url.URL{Scheme: "file", Path: path}).String()
+	tb := newTab(b, false)
+	var total float64
+	n := 0
+	for b.Loop() {
+		if err := chromedp.Do(tb.ctx, chromedp.Navigate(u)); err != nil {
+			b.Fatal(err)
+		}
+		ms, err := chromedp.Run(tb.ctx, chromedp.Poll[float64](`(performance.getEntriesByName("first-contentful-paint")[0] || {}).startTime`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += ms
+		n++
+	}
+	b.ReportMetric(total/float64(n), "ms-first-paint")
 }
