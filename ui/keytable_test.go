@@ -52,10 +52,12 @@ func TestKeyTableConditions(t *testing.T) {
 	m.pending = []attach.File{{Attachment: session.Attachment{Name: "notes.md"}}}
 	typed := m
 	typed.input = typed.input.SetValue("ab")
-	if next, _ := updateModel(typed, ctrl(tea.KeyBackspace)); next.input.Value() != "a" || len(next.pending) != 1 {
-		t.Errorf("backspace on a typed input: input %q, %d attachments", next.input.Value(), len(next.pending))
+	deleted, _ := updateModel(typed, ctrl(tea.KeyBackspace))
+	if deleted.input.Value() != "a" || len(deleted.pending) != 1 {
+		t.Errorf("backspace on a typed input: input %q, %d attachments", deleted.input.Value(), len(deleted.pending))
 	}
-	if next, _ := updateModel(m, ctrl(tea.KeyBackspace)); len(next.pending) != 0 {
-		t.Errorf("backspace on an empty input left %d attachments", len(next.pending))
+	detached, _ := updateModel(m, ctrl(tea.KeyBackspace))
+	if len(detached.pending) != 0 || detached.notice != "removed notes.md" {
+		t.Errorf("backspace on an empty input: %d attachments left, notice %q", len(detached.pending), detached.notice)
 	}
 }
