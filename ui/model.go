@@ -483,6 +483,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return nm, cmd
 }
 
+// update routes msg by its kind: held while a preview shows, to an open
+// MCP form, then to the handlers of the screen's own messages, of the
+// session's, of the turn's and of the commands' reports, then to the
+// picker while it is open, and else to the input.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	msg, _ = input.ShiftEnter(msg)
 	switch msg := msg.(type) {
