@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -10,11 +13,67 @@ import (
 // media type (Type SourceBase64), plain text (SourceText, for a document),
 // or a URL (SourceURL). Fields the server sends that Source has no field
 // for are not kept: muse only sends sources, it never receives them.
+//
+// A PDF's source made by DocumentBlock keeps the PDF's bytes rather than
+// their base64, and leaves Data empty: the base64, a third larger than
+// the file, is written only as the request's body is sent, a few
+// kilobytes at a time (see body), and as JSON (MarshalJSON) when anything
+// else encodes the block.
 type Source struct {
 	Type      string `json:"type"`
 	MediaType string `json:"media_type,omitempty"`
 	Data      string `json:"data,omitempty"`
 	URL       string `json:"url,omitempty"`
+
+	raw   []byte // the bytes whose base64 is the data, when Data is empty
+	pages int    // of a PDF in raw: its pages, counted once (PDFPages)
+}
+
+// MarshalJSON writes s with its data as base64, from raw when it holds
+// the bytes.
+func (s Source) MarshalJSON() ([]byte, error) {
+	type plain Source // without this method
+	p := plain(s)
+	if s.raw != nil {
+		p.Data = base64.StdEncoding.EncodeToString(s.raw)
+	}
+	return json.Marshal(p)
+}
+
+// dataLen is the length of s's data as sent: of the base64 of raw, or of
+// Data.
+func (s *Source) dataLen() int {
+	if s.raw != nil {
+		return base64.StdEncoding.EncodedLen(len(s.raw))
+	}
+	return len(s.Data)
+}
+
+// decoded returns a reader of the bytes s's base64 data holds.
+func (s *Source) decoded() io.Reader {
+	if s.raw != nil {
+		return bytes.NewReader(s.raw)
+	}
+	return base64.NewDecoder(base64.StdEncoding, strings.NewReader(s.Data))
+}
+
+// head returns the first 12 bytes (or fewer, n) that s's base64 data
+// holds.
+func (s *Source) head() (head [12]byte, n int) {
+	if s.raw != nil {
+		return head, copy(head[:], s.raw)
+	}
+	return base64Head(s.Data)
+}
+
+// validBase64 reports whether s's data is standard base64 (bytes kept in
+// raw always are, once written).
+func (s *Source) validBase64() bool {
+	if s.raw != nil {
+		return true
+	}
+	_, ok := base64Size(s.Data)
+	return ok
 }
 
 // Media types an image block may carry, as the Messages API takes them.
@@ -37,14 +96,17 @@ func ImageBlock(mediaType string, data []byte) ContentBlock {
 
 // DocumentBlock returns a document block sending data, a document of
 // mediaType (MediaPDF), as base64, titled title when it is not empty.
+// The block keeps data, not its base64 (see Source): data must not be
+// changed while the block is in use.
 func DocumentBlock(mediaType string, data []byte, title string) ContentBlock {
-	encoded := encodeBase64(data)
-	if mediaType == MediaPDF {
-		notePages(encoded, data)
+	src := &Source{Type: SourceBase64, MediaType: mediaType, raw: data}
+	if data == nil {
+		src.raw = []byte{}
 	}
-	return ContentBlock{Type: BlockDocument, Title: title, Source: &Source{
-		Type: SourceBase64, MediaType: mediaType, Data: encoded,
-	}}
+	if mediaType == MediaPDF {
+		src.pages = pdfPagesOnce(data)
+	}
+	return ContentBlock{Type: BlockDocument, Title: title, Source: src}
 }
 
 // TextDocumentBlock returns the plain-text document block that sends a

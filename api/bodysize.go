@@ -23,7 +23,7 @@ func (r *MessageRequest) bodySize() (body, sources int, err error) {
 		return 0, 0, err
 	}
 	for i := 1; i < len(b.parts); i += 2 { // the data, between the parts around it
-		sources += len(b.parts[i]) + dataKey
+		sources += b.parts[i].len() + dataKey
 	}
 	return int(b.size), sources, nil
 }

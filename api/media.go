@@ -1,14 +1,12 @@
 package api
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
 	_ "image/gif"  // image headers are read to check their sides before sending
 	_ "image/jpeg" // (see ImageSize)
 	_ "image/png"
-	"strings"
 
 	_ "golang.org/x/image/webp"
 )
@@ -34,7 +32,7 @@ const (
 // read from its header: only the bytes up to the header are decoded. An
 // error says the image does not decode.
 func ImageSize(src *Source) (width, height int, err error) {
-	cfg, _, err := image.DecodeConfig(base64.NewDecoder(base64.StdEncoding, strings.NewReader(src.Data)))
+	cfg, _, err := image.DecodeConfig(src.decoded())
 	if err != nil {
 		return 0, 0, fmt.Errorf("the image does not decode (%v): attach it again, or convert it to PNG or JPEG", err)
 	}

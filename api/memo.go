@@ -9,10 +9,11 @@ import (
 
 // A prompt's attachments are sent again with every turn, and each turn
 // builds and checks its request more than once (the engine's check, the
-// client's). Their base64, and a PDF's pages, are kept for the next time
-// rather than made again: at most memoBytes of base64 (the oldest dropped
-// first), for attachments of at least memoMin bytes, keyed by a hash of
-// the bytes and their length.
+// client's). An image's base64, and a PDF's pages, are kept for the next
+// time rather than made again: at most memoBytes of base64 (the oldest
+// dropped first), for attachments of at least memoMin bytes, keyed by a
+// hash of the bytes and their length. (A PDF's base64 is never made
+// whole: see Source.)
 const (
 	memoBytes = 96 << 20
 	memoMin   = 256 << 10
@@ -66,6 +67,9 @@ func encodeBase64(data []byte) string {
 // PDFPages), or 0 when they cannot be told; a large PDF's are counted
 // once.
 func PagesOf(src *Source) int {
+	if src.raw != nil {
+		return src.pages
+	}
 	if len(src.Data) < memoMin {
 		return pagesOf(src.Data)
 	}
@@ -99,27 +103,27 @@ func encodeOnce(data []byte) string {
 	return unsafe.String(&buf[0], len(buf))
 }
 
-// notePages remembers the pages of the PDF data, whose base64 is s, so
-// that PagesOf need not decode s to count them: counting from the bytes
-// at hand needs no copy of them.
-func notePages(s string, data []byte) {
-	if len(s) < memoMin {
-		return
+// pdfPagesOnce returns the pages of the PDF data (see PDFPages), counted
+// once for a large PDF however often its block is made again.
+func pdfPagesOnce(data []byte) int {
+	if len(data) < memoMin {
+		return PDFPages(data)
 	}
-	k := memoKey{maphash.String(memo.seed, s), len(s)}
+	k := memoKey{maphash.Bytes(memo.seed, data), len(data)}
 	memo.Lock()
-	_, ok := memo.pages[k]
+	n, ok := memo.pages[k]
 	memo.Unlock()
 	if ok {
-		return
+		return n
 	}
-	n := PDFPages(data)
+	n = PDFPages(data)
 	memo.Lock()
 	if len(memo.pages) >= 1024 {
 		clear(memo.pages)
 	}
 	memo.pages[k] = n
 	memo.Unlock()
+	return n
 }
 
 // pagesOf counts the pages of the PDF whose base64 is s.

@@ -86,6 +86,9 @@ func (r *MessageRequest) Validate() error {
 		if t.Name == "" {
 			return invalid("tools[%d] has no name", i)
 		}
+		if !ValidToolName(t.Name) {
+			return invalid("tools[%d] is named %q: a tool's name must be %s", i, t.Name, ToolNameRule)
+		}
 	}
 	return nil
 }
@@ -171,17 +174,17 @@ func validateImage(src *Source) error {
 		return fmt.Errorf("image media type %q is not one of %s: convert the image to PNG or JPEG",
 			src.MediaType, strings.Join(ImageMediaTypes, ", "))
 	}
-	if src.Data == "" {
+	if src.dataLen() == 0 {
 		return errors.New("image data is empty: attach the file again")
 	}
-	if _, ok := base64Size(src.Data); !ok {
+	if !src.validBase64() {
 		return errors.New("image data is not valid base64: attach the file again")
 	}
-	if n := len(src.Data); n > MaxImageBlockBytes {
+	if n := src.dataLen(); n > MaxImageBlockBytes {
 		return fmt.Errorf("image is %d bytes as base64, as sent, over the limit of %d (5 MiB): scale it down or attach a smaller one",
 			n, MaxImageBlockBytes)
 	}
-	head, n := base64Head(src.Data)
+	head, n := src.head()
 	if got := sniffImage(head[:n]); got != src.MediaType {
 		if got == "" {
 			got = "not an image muse can send"
@@ -205,16 +208,16 @@ func validateDocument(src *Source) error {
 		if src.MediaType != MediaPDF {
 			return fmt.Errorf("document media type %q is not %s: send PDFs as documents and text as text", src.MediaType, MediaPDF)
 		}
-		if src.Data == "" {
+		if src.dataLen() == 0 {
 			return errors.New("PDF data is empty: attach the file again")
 		}
-		if _, ok := base64Size(src.Data); !ok {
+		if !src.validBase64() {
 			return errors.New("PDF data is not valid base64: attach the file again")
 		}
-		if n := len(src.Data); n > MaxDocumentBlockBytes {
+		if n := src.dataLen(); n > MaxDocumentBlockBytes {
 			return fmt.Errorf("PDF is %d bytes as base64, as sent, over the limit of %d (32 MiB): attach a smaller one", n, MaxDocumentBlockBytes)
 		}
-		if head, n := base64Head(src.Data); !bytes.HasPrefix(head[:n], pdfMagic) {
+		if head, n := src.head(); !bytes.HasPrefix(head[:n], pdfMagic) {
 			return errors.New("PDF data does not start with %PDF-: attach a PDF file")
 		}
 		if n := PagesOf(src); n > MaxPDFPages {

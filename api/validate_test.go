@@ -299,7 +299,7 @@ func TestBodySizeIsWhatIsSent(t *testing.T) {
 	if size != len(body) {
 		t.Errorf("bodySize %d, the body sent is %d bytes", size, len(body))
 	}
-	if want := len(req.Messages[0].Blocks[0].Source.Data) + len(req.Messages[0].Blocks[1].Source.Data) + len(req.Messages[2].Blocks[1].Source.Data) + 3*dataKey; sources != want {
+	if want := len(req.Messages[0].Blocks[0].Source.Data) + req.Messages[0].Blocks[1].Source.dataLen() + len(req.Messages[2].Blocks[1].Source.Data) + 3*dataKey; sources != want {
 		t.Errorf("sources %d, want %d", sources, want)
 	}
 	if req.Messages[0].Blocks[0].Source.Data == "" {

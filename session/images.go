@@ -228,6 +228,9 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	switch format {
 	case FormatPNG:
 		img, err = png.Decode(f)
+		if err != nil {
+			img, err = decodeRepairedPNG(f, err)
+		}
 	case FormatJPEG:
 		img, err = jpeg.Decode(f)
 	default:
@@ -235,6 +238,28 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
+	}
+	return img, nil
+}
+
+// decodeRepairedPNG decodes the PNG of f again without its ancillary chunks
+// whose CRC is bad (withoutBadAncillary); failing that, or when there is
+// none, it returns the first decode's error, first.
+func decodeRepairedPNG(f *os.File, first error) (image.Image, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, first
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+	if err != nil || len(data) > MaxImageBytes {
+		return nil, first
+	}
+	fixed, ok := withoutBadAncillary(data)
+	if !ok {
+		return nil, first
+	}
+	img, err := png.Decode(bytes.NewReader(fixed))
+	if err != nil {
+		return nil, first
 	}
 	return img, nil
 }

@@ -9,14 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
-	"muse/ui/clipboard"
 	"muse/ui/engine"
 	"muse/ui/launch"
-	"muse/ui/sanitize"
 	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -45,7 +42,7 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 
 // runCommand carries out a slash command typed in the input.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	res, err := slash.Run(line, m.params, m.toolNames())
+	res, err := slash.Run(line, m.params, toolNames(m.opts))
 	if err != nil {
 		m.notice = err.Error()
 		return m, nil // the command stays in the input to be fixed
@@ -64,7 +61,9 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionCopy:
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
-		return m.info(), nil
+		m.notice = ""
+		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.notices.SetSize(m.width).View(), m.params)
+		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: info}), nil
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
@@ -103,25 +102,13 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m.themeCommand(res.Arg)
 	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.helpText()}).layout(), nil
+		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.keys.helpText()}).layout(), nil
 	case slash.ActionQuit:
 		return m.stopAndQuit()
 	case slash.ActionEditSystem:
 		return m, editText(m.params.System, editSystem)
 	}
 	return m.layout(), nil
-}
-
-// toolNames are the names of the tools offered, for /tool-choice.
-func (m Model) toolNames() []string {
-	names := make([]string, 0, len(m.opts.Tools))
-	for _, t := range m.opts.Tools {
-		names = append(names, t.Def.Name)
-	}
-	if m.opts.MCP != nil {
-		names = append(names, m.opts.MCP.ToolNames()...)
-	}
-	return names
 }
 
 // lastIndex returns the index of the last entry of kind, or -1.
@@ -172,132 +159,16 @@ func (m Model) continueReply() (tea.Model, tea.Cmd) {
 	return m.startTurn(engine.Turn{Continue: true})
 }
 
-// copyLast copies the last reply's text.
-func (m Model) copyLast() (tea.Model, tea.Cmd) {
-	es := m.conv.Entries()
-	a := lastIndex(es, session.KindAssistant)
-	if a < 0 || es[a].Message == nil || es[a].Message.Text() == "" {
-		m.notice = "no reply to copy yet"
+// copyCommand carries out /copy and the copy key: the last reply, message
+// n from the end, or code block n of the last reply (its last when n is
+// 0).
+func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
+	text, what, refused := copyChoice(m.conv.Entries(), code, n)
+	if refused != "" {
+		m.notice = refused
 		return m, nil
 	}
-	return m, m.copyText(es[a].Message.Text(), "the last reply")
-}
-
-// copyCommand carries out /copy: the last reply, message n from the end,
-// or code block n of the last reply (its last when n is 0).
-func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
-	es := m.conv.Entries()
-	switch {
-	case code:
-		a := lastIndex(es, session.KindAssistant)
-		if a < 0 || es[a].Message == nil {
-			m.notice = "no reply to copy from yet"
-			return m, nil
-		}
-		blocks := codeBlocks(es[a].Message.Text())
-		if len(blocks) == 0 {
-			m.notice = "the last reply has no code block"
-			return m, nil
-		}
-		if n == 0 {
-			n = len(blocks)
-		}
-		if n > len(blocks) {
-			m.notice = fmt.Sprintf("the last reply has %s", textfmt.Plural(len(blocks), "code block"))
-			return m, nil
-		}
-		return m, m.copyText(blocks[n-1].text, fmt.Sprintf("code block %d of %d", n, len(blocks)))
-	case n > 0:
-		if n > len(es) {
-			m.notice = fmt.Sprintf("the conversation has %s", textfmt.Plural(len(es), "message"))
-			return m, nil
-		}
-		e := es[len(es)-n]
-		return m, m.copyText(entrySource(e), fmt.Sprintf("%s, message %d from the end", describe(e), n))
-	}
-	return m.copyLast()
-}
-
-// copiedMsg reports a finished copy.
-type copiedMsg struct {
-	what  string
-	chars int
-	err   error
-}
-
-// copyText copies text to the clipboard, in a command; what names it in
-// the notice.
-func (m Model) copyText(text, what string) tea.Cmd {
-	// What is copied is what the screen shows: escape sequences hidden in a
-	// reply (a command after ESC X … ESC \ that a shell would run on
-	// paste, text concealed with SGR 8) never reach the clipboard.
-	text = sanitize.Plain(text)
-	w, getenv := m.opts.Terminal, m.opts.Getenv
-	return func() tea.Msg {
-		return copiedMsg{what: what, chars: len([]rune(text)), err: clipboard.Copy(w, text, getenv)}
-	}
-}
-
-// info shows the usage of the last reply and of the session.
-func (m Model) info() Model {
-	es := m.conv.Entries()
-	a := lastIndex(es, session.KindAssistant)
-	var b strings.Builder
-	if a >= 0 && es[a].Message != nil {
-		e := es[a]
-		u := e.Message.Usage
-		fmt.Fprintf(&b, "last reply: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
-		if e.LatencyMS > 0 {
-			fmt.Fprintf(&b, " · %.1fs", float64(e.LatencyMS)/1000)
-		}
-		if s := e.Message.StopReason; s != "" {
-			fmt.Fprintf(&b, " · stop %s", s)
-		}
-		if e.Message.Model != "" {
-			fmt.Fprintf(&b, " · %s", e.Message.Model)
-		}
-		if e.RequestID != "" {
-			fmt.Fprintf(&b, " · request %s", e.RequestID)
-		}
-		b.WriteString("\n")
-	} else {
-		b.WriteString("no reply yet\n")
-	}
-	u := m.usage
-	fmt.Fprintf(&b, "session: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
-	mt := m.meter.SetModel(m.params.Model)
-	if c := mt.Cost(); c != "" {
-		b.WriteString("\n" + c)
-	}
-	b.WriteString("\n" + mt.Context())
-	if v := m.notices.SetSize(m.width).View(); v != "" {
-		b.WriteString("\n" + v)
-	}
-	p := m.params
-	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
-	m.notice = ""
-	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: b.String()})
-}
-
-// optionalParams lists the optional settings that are set.
-func optionalParams(p session.Params) string {
-	var b strings.Builder
-	if p.Temperature != nil {
-		fmt.Fprintf(&b, " · temperature %g", *p.Temperature)
-	}
-	if p.TopP != nil {
-		fmt.Fprintf(&b, " · top_p %g", *p.TopP)
-	}
-	if p.TopK != nil {
-		fmt.Fprintf(&b, " · top_k %d", *p.TopK)
-	}
-	if len(p.StopSequences) > 0 {
-		fmt.Fprintf(&b, " · stop %q", p.StopSequences)
-	}
-	if p.System != "" {
-		b.WriteString(" · system prompt set")
-	}
-	return b.String()
+	return m, copyText(m.opts, text, what)
 }
 
 // clear starts a new session; the old one stays saved.
@@ -461,36 +332,6 @@ func (m Model) stopAndQuit() (tea.Model, tea.Cmd) {
 	return next, tea.Batch(append(cmds, cmd)...)
 }
 
-// helpText lists every key and slash command, one a line.
-func (m Model) helpText() string {
-	var b strings.Builder
-	b.WriteString("keys\n")
-	for _, group := range m.keys.FullHelp() {
-		for _, k := range group {
-			if k.Enabled() {
-				fmt.Fprintf(&b, "  %-18s %s\n", k.Help().Key, k.Help().Desc)
-			}
-		}
-	}
-	b.WriteString("selection mode (" + m.keys.Select.Help().Key + ")\n")
-	for _, k := range []key.Binding{m.keys.SelUp, m.keys.SelDown, m.keys.SelTop, m.keys.SelBottom} {
-		fmt.Fprintf(&b, "  %-18s %s message\n", k.Help().Key, k.Help().Desc)
-	}
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelCopy.Help().Key, "copy the message as markdown")
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelCode.Help().Key, "copy its code blocks, one a press")
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelEdit.Help().Key, "edit the prompt: enter sends it as a new branch, esc keeps the draft")
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelRegenerate.Help().Key, "regenerate the reply as a new branch")
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelPrevSibling.Help().Key+" "+m.keys.SelNextSibling.Help().Key, "switch to the previous or next branch (‹ 2/3 ›)")
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelFork.Help().Key, "fork the session at the message into a new one")
-	fmt.Fprintf(&b, "  %-18s %s\n", m.keys.SelLeave.Help().Key, "back to the input")
-	b.WriteString(mouseHelp + "\n")
-	b.WriteString("commands\n")
-	for _, l := range slash.HelpLines() {
-		b.WriteString("  " + l + "\n")
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
 // execCmd is an *exec.Cmd as a tea.ExecCommand.
 type execCmd struct{ *exec.Cmd }
 
@@ -502,3 +343,15 @@ func (c execCmd) SetStdout(w io.Writer) { c.Stdout = w }
 
 // SetStderr sets the command's standard error.
 func (c execCmd) SetStderr(w io.Writer) { c.Stderr = w }
+
+// toolNames are the names of the tools opts offers, for /tool-choice.
+func toolNames(opts Options) []string {
+	names := make([]string, 0, len(opts.Tools))
+	for _, t := range opts.Tools {
+		names = append(names, t.Def.Name)
+	}
+	if opts.MCP != nil {
+		names = append(names, opts.MCP.ToolNames()...)
+	}
+	return names
+}

@@ -5,6 +5,7 @@ import (
 
 	"muse/ui/approval"
 	"muse/ui/engine"
+	"muse/ui/status"
 )
 
 // The approval box is a child (ui/approval); the root opens it on a tool
@@ -21,24 +22,19 @@ func toolCommand(tools []engine.Tool, name string) []string {
 	return tools[i].Command
 }
 
-// approvalRoom is how many lines of the body the box shows: what the
-// screen leaves once a line of conversation, the input, the bars and the
-// box's border, title and keys are drawn, and half the screen at most; 0
-// on a screen so small that the title and the keys share a line.
-func (m Model) approvalRoom() int {
-	frame := m.approve.Frame()
-	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - m.helpHeight() - frame -
-		m.edit.Height() - m.chipsHeight() - m.queueHeight() - m.noticeHeight()
-	return max(min(room, max(m.height/2-frame, 3)), 0)
-}
-
 // approvalBox is the box as the screen now sizes it; closed unless a tool
-// call waits.
+// call waits. Its body shows what the screen leaves once a line of
+// conversation, the input, the bars and the box's border, title and keys
+// are drawn, and half the screen at most; none on a screen so small that
+// the title and the keys share a line.
 func (m Model) approvalBox() approval.Model {
 	if m.turn == nil || m.turn.ask == nil {
 		return m.approve.Close()
 	}
-	return m.approve.SetSize(m.width, m.approvalRoom())
+	frame := m.approve.Frame()
+	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - height(m.helpView()) - frame -
+		m.edit.Height() - m.pending.Height() - m.queue.Height() - status.NoticeHeight(m.statusState())
+	return m.approve.SetSize(m.width, max(min(room, max(m.height/2-frame, 3)), 0))
 }
 
 // setApproveAll sets the session's approval mode and says so.

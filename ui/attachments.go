@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,19 +16,17 @@ import (
 	"muse/ui/attach"
 	"muse/ui/clipboard"
 	"muse/ui/input"
+	"muse/ui/pending"
 	"muse/ui/sanitize"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
-// Attachments waiting to be sent are the screen's: m.pending, shown as
-// chips above the input, sent with the next prompt, removed with /detach
-// or backspace in an empty input. Reading and preparing a file (decoding
-// and scaling an image) is I/O and work: it runs in a command, and
-// attachedMsg brings the result.
-
-// maxPending is how many attachments may wait for one prompt.
-const maxPending = 20
+// Attachments waiting to be sent are a child (ui/pending), shown as chips
+// above the input, sent with the next prompt, removed with /detach or
+// backspace in an empty input. Reading and preparing a file (decoding and
+// scaling an image) is I/O and work: it runs in a command, and attachedMsg
+// brings the result.
 
 // attachedMsg carries prepared attachments, or why one was refused. send,
 // when set, is the prompt to send once they are attached (its @mentions).
@@ -143,11 +140,11 @@ func prepareAttachments(sources []attachSource, send, retype string) tea.Cmd {
 // startAttach begins attaching the sources: the status line says so until
 // attachedMsg arrives.
 func (m Model) startAttach(sources []attachSource, send, retype string) (Model, tea.Cmd) {
-	if len(m.pending)+len(sources) > maxPending {
-		m.notice = fmt.Sprintf("at most %d attachments wait for one prompt: /detach some first", maxPending)
+	if m.pending.Len()+len(sources) > pending.Max {
+		m.notice = fmt.Sprintf("at most %d attachments wait for one prompt: /detach some first", pending.Max)
 		return m, nil
 	}
-	m.attaching++
+	m.pending = m.pending.Begin()
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.name
@@ -162,31 +159,22 @@ func (m Model) startAttach(sources []attachSource, send, retype string) (Model, 
 // attached adds prepared attachments to those waiting, or says why one was
 // refused; the input is kept either way.
 func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
-	m.attaching = max(m.attaching-1, 0)
-	if msg.edit != "" && msg.edit != m.edit.id {
+	m.pending = m.pending.Done()
+	if msg.edit != "" && msg.edit != m.edit.ID() {
 		return m.layout(), nil // the edit they were for has ended
 	}
 	if msg.err != nil {
-		m.mentioned = "" // the prompt's mentions are tried again when it is sent
+		m.pending = m.pending.Retyped() // the prompt's mentions are tried again when it is sent
 		m.notice = sanitize.Line(msg.err.Error())
 		if msg.retype != "" && m.input.Value() == "" {
 			m.input = m.input.SetValue(msg.retype)
 		}
 		return m.layout(), nil
 	}
+	var added int
 	var notes []string
-	added := 0
-	for _, f := range msg.files {
-		if i := slices.IndexFunc(m.pending, func(p attach.File) bool { return sameFile(p, f) }); i >= 0 {
-			continue // attached already
-		}
-		added++
-		m.pending = append(m.pending, f)
-		if f.Note != "" {
-			notes = append(notes, sanitize.Line(f.Name)+": "+sanitize.Line(f.Note))
-		}
-	}
-	m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · /detach removes"
+	m.pending, added, notes = m.pending.Add(msg.files)
+	m.notice = "attached " + textfmt.Plural(m.pending.Len(), "file") + " · /detach removes"
 	if len(notes) > 0 {
 		m.notice = strings.Join(notes, " · ")
 	}
@@ -237,25 +225,9 @@ func (m Model) pastedPath(msg input.PathPastedMsg) (tea.Model, tea.Cmd) {
 	return m.layout(), nil
 }
 
-// sameFile reports whether two attachments are the same bytes.
-func sameFile(a, b attach.File) bool {
-	return a.Name == b.Name && a.Bytes == b.Bytes && a.MediaType == b.MediaType && string(a.Data) == string(b.Data)
-}
-
 // detach removes attachment n (from 1) waiting to be sent; 0 removes all.
 func (m Model) detach(n int) (tea.Model, tea.Cmd) {
-	switch {
-	case len(m.pending) == 0:
-		m.notice = "no attachment waits to be sent"
-	case n == 0:
-		m.notice = "removed " + textfmt.Plural(len(m.pending), "attachment")
-		m.pending = nil
-	case n > len(m.pending):
-		m.notice = fmt.Sprintf("no attachment %d: %s waiting", n, textfmt.Plural(len(m.pending), "attachment"))
-	default:
-		m.notice = "removed " + sanitize.Line(m.pending[n-1].Name)
-		m.pending = slices.Delete(slices.Clone(m.pending), n-1, n)
-	}
+	m.pending, m.notice = m.pending.Detach(n)
 	return m.layout(), nil
 }
 
@@ -271,7 +243,7 @@ func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
 		}
 		return m.startAttach([]attachSource{{path: path, own: true}}, "", "")
 	case "clipboard":
-		return m.pasteImage()
+		return m.startAttach(clipboardImage, "", "")
 	}
 	return m.startAttach([]attachSource{{path: arg}}, "", "/attach "+arg)
 }
@@ -285,7 +257,7 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 			sources = append(sources, attachSource{path: img.Path, own: true})
 		}
 	}
-	sources = append(sources, m.storedSources(e.Attachments)...)
+	sources = append(sources, storedSources(m.writer, e.Attachments)...)
 	if len(sources) == 0 {
 		m.notice = "this message has no image or attachment to attach"
 		return m, nil
@@ -294,49 +266,12 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 	return m.startAttach(sources, "", "")
 }
 
-// chipsHeight is how many rows the chips take.
-func (m Model) chipsHeight() int {
-	if len(m.pending) == 0 {
-		return 0
-	}
-	return strings.Count(m.chipsView(), "\n") + 1
-}
+// clipboardImage is the image on the system clipboard, as a source.
+var clipboardImage = []attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}
 
-// chipsView shows the attachments waiting to be sent, numbered for
-// /detach, as many a row as fit.
-func (m Model) chipsView() string {
-	return m.memo.chips.Get(textfmt.Key(m.width, len(m.pending), m.pendingKey()), func() string {
-		st := m.th.Styles
-		chips := make([]string, len(m.pending))
-		for i, f := range m.pending {
-			chips[i] = fmt.Sprintf("[%d] %s", i+1, f.Label())
-		}
-		lines := textfmt.WrapWords(chips, max(m.width-1, 10), 2)
-		for i, l := range lines {
-			lines[i] = st.Accent.Render(l)
-		}
-		return strings.Join(lines, "\n")
-	})
-}
-
-// pendingKey names the attachments waiting, for the chips' memo.
-func (m Model) pendingKey() string {
-	var b strings.Builder
-	for _, f := range m.pending {
-		fmt.Fprintf(&b, "%s|%d|", f.Name, f.Bytes)
-	}
-	return b.String()
-}
-
-// pasteImage attaches the image on the system clipboard.
-func (m Model) pasteImage() (tea.Model, tea.Cmd) {
-	return m.startAttach([]attachSource{{name: "clipboard.png", read: clipboard.ReadImage}}, "", "")
-}
-
-// storedSources are the attachments of a prompt of this session, read
-// back from where the session keeps them, by their own names.
-func (m Model) storedSources(as []session.Attachment) []attachSource {
-	w := m.writer
+// storedSources are the attachments of a prompt of the session of w,
+// read back from where the session keeps them, by their own names.
+func storedSources(w *session.Writer, as []session.Attachment) []attachSource {
 	sources := make([]attachSource, len(as))
 	for i, a := range as {
 		sources[i] = attachSource{name: a.Name, read: func(context.Context) ([]byte, error) { return w.ReadAttachment(a) }}

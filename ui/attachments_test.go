@@ -52,8 +52,8 @@ func TestAttachCommandShowsAChipAndSendsTheFile(t *testing.T) {
 	if !strings.Contains(m.View(), "I see notes.md: 3 lines; the first is “# Shopping”.") {
 		t.Errorf("the demo should tell what arrived:\n%s", m.View())
 	}
-	if len(m.pending) != 0 {
-		t.Errorf("the chips should go with the prompt, %d left", len(m.pending))
+	if m.pending.Len() != 0 {
+		t.Errorf("the chips should go with the prompt, %d left", m.pending.Len())
 	}
 	u := lastPrompt(t, h)
 	if len(u.Attachments) != 1 || u.Attachments[0].Name != "notes.md" || u.Text != "what is on it?" {
@@ -97,8 +97,8 @@ func TestRefusedAttachmentKeepsTheInput(t *testing.T) {
 	send(tm, "/attach "+dir)
 	waitFor(t, tm, "› /attach "+dir)
 	m := quit(t, tm)
-	if len(m.pending) != 0 || len(m.conv.Entries()) != 0 {
-		t.Errorf("nothing should be attached or sent: %d pending, %d entries", len(m.pending), len(m.conv.Entries()))
+	if m.pending.Len() != 0 || len(m.conv.Entries()) != 0 {
+		t.Errorf("nothing should be attached or sent: %d pending, %d entries", m.pending.Len(), len(m.conv.Entries()))
 	}
 }
 
@@ -115,8 +115,8 @@ func TestDetachAndBackspaceRemoveChips(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
 	waitFor(t, tm, "removed b.txt")
 	m := quit(t, tm)
-	if len(m.pending) != 0 {
-		t.Errorf("%d attachments left", len(m.pending))
+	if m.pending.Len() != 0 {
+		t.Errorf("%d attachments left", m.pending.Len())
 	}
 }
 
@@ -182,8 +182,8 @@ func TestCtrlVWithoutAClipboardSaysWhy(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlV})
 	waitFor(t, tm, "clipboard")
 	m := quit(t, tm)
-	if m.input.Value() != "draft" || len(m.pending) != 0 {
-		t.Errorf("input %q, %d pending", m.input.Value(), len(m.pending))
+	if m.input.Value() != "draft" || m.pending.Len() != 0 {
+		t.Errorf("input %q, %d pending", m.input.Value(), m.pending.Len())
 	}
 	if !strings.Contains(m.notice, "clipboard") {
 		t.Errorf("notice %q should say why the clipboard cannot be read", m.notice)
@@ -196,11 +196,11 @@ func TestSelectionAttachesAnImageTurn(t *testing.T) {
 	m = next.(Model)
 	next, cmd := m.selectKey(runes("a"))
 	m = next.(Model)
-	if cmd == nil || m.sel.active {
+	if cmd == nil || m.sel.Active() {
 		t.Fatalf("a on an image turn should attach it and leave selection mode")
 	}
 	m = run(t, m, cmd())
-	if len(m.pending) != 1 || m.pending[0].Kind != session.AttachImage {
+	if m.pending.Len() != 1 || m.pending.Files()[0].Kind != session.AttachImage {
 		t.Errorf("pending %+v", m.pending)
 	}
 }
@@ -218,8 +218,8 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	if len(m.conv.Entries()) != 0 {
 		t.Fatalf("pasted text sent its mention's file unseen: %+v", m.conv.Entries())
 	}
-	if len(m.pending) != 1 || !strings.Contains(m.input.Value(), "@"+key) {
-		t.Errorf("the file should wait as a chip and the text stay: %d pending, input %q", len(m.pending), m.input.Value())
+	if m.pending.Len() != 1 || !strings.Contains(m.input.Value(), "@"+key) {
+		t.Errorf("the file should wait as a chip and the text stay: %d pending, input %q", m.pending.Len(), m.input.Value())
 	}
 	// Detached, it is not attached again by the same prompt's enter.
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -227,8 +227,8 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	m = next.(Model)
 	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
 	m = next.(Model)
-	if m.attaching != 0 || m.turn == nil {
-		t.Errorf("the second enter should send the text alone (attaching %d, turn %v)", m.attaching, m.turn != nil)
+	if m.pending.Preparing() || m.turn == nil {
+		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.pending.Preparing(), m.turn != nil)
 	}
 	_ = cmd
 }
@@ -240,11 +240,11 @@ func TestRetypedMentionAttachesAgain(t *testing.T) {
 	notes := writeFile(t, "notes.md", "x\n")
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.mentioned = "check @" + notes // as after a paste whose file was detached
+	m.pending = m.pending.Mention("check @" + notes) // as after a paste whose file was detached
 	m.input = m.input.SetValue("check @" + notes + "!")
 	m, _ = m.updateInput(tea.KeyMsg{Type: tea.KeyBackspace}) // typed again
 	next, _ := m.send(m.input.Value())
-	if m = next.(Model); m.attaching != 1 {
-		t.Errorf("the retyped prompt's mention should be attached (attaching %d)", m.attaching)
+	if m = next.(Model); !m.pending.Preparing() {
+		t.Errorf("the retyped prompt's mention should be attached (attaching %v)", m.pending.Preparing())
 	}
 }

@@ -1,20 +1,16 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
-	"muse/theme"
-	"muse/ui/attach"
 	"muse/ui/branches"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/sanitize"
-	"muse/ui/textfmt"
 )
 
 // Branches on the chat screen: where the entries shown stand in the
@@ -43,20 +39,6 @@ func (m Model) refreshBranches(live ...session.Entry) Model {
 	return m
 }
 
-// editing is the prompt being edited: its id, its number on the active
-// branch, and the draft the input held before.
-type editing struct {
-	id    string
-	num   int
-	draft string
-	// pending are the draft's attachments, put aside while the edited
-	// prompt's own wait above the input.
-	pending []attach.File
-}
-
-// active reports whether a prompt is being edited.
-func (e editing) active() bool { return e.id != "" }
-
 // editPlaceholder is what the input says while an edited prompt is empty.
 const editPlaceholder = "the new text of the prompt · enter sends it as a new branch · esc cancels"
 
@@ -67,7 +49,7 @@ func (m Model) branchRefused() string {
 	switch {
 	case m.busy():
 		return busyNotice + ": esc cancels it first"
-	case m.edit.active():
+	case m.edit.Active():
 		return "a prompt is being edited: enter sends it, esc leaves it first"
 	}
 	return ""
@@ -89,21 +71,21 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = "this prompt is not saved on the branch"
 		return m, nil
 	}
-	draft, pending := m.input.Value(), m.pending
-	if m.edit.active() {
-		draft, pending = m.edit.draft, m.edit.pending
+	draft, pending := m.input.Value(), m.pending.Files()
+	if m.edit.Active() {
+		draft, pending = m.edit.Draft()
 	}
 	m = m.leaveSelection()
-	m.edit = editing{id: e.ID, num: p.Num, draft: draft, pending: pending}
+	m.edit = m.edit.Start(e.ID, p.Num, draft, pending)
 	// The session's text, which the input draws raw.
 	m.input = m.input.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(editPlaceholder).EndRecall()
 	// The prompt's files wait above the input as chips, by their own
 	// names, to be sent with the edit or removed.
-	m.pending = nil
+	m.pending = m.pending.Set(nil)
 	if len(e.Attachments) == 0 {
 		return m.layout(), nil
 	}
-	next, cmd := m.startAttach(m.storedSources(e.Attachments), "", "")
+	next, cmd := m.startAttach(storedSources(m.writer, e.Attachments), "", "")
 	return next, forEdit(cmd, e.ID)
 }
 
@@ -120,45 +102,28 @@ func forEdit(cmd tea.Cmd, id string) tea.Cmd {
 
 // stopEdit leaves editing: the draft goes back into the input.
 func (m Model) stopEdit() Model {
-	if !m.edit.active() {
+	if !m.edit.Active() {
 		return m
 	}
-	m.input = m.input.Reset().SetValue(m.edit.draft).SetPlaceholder(input.Placeholder)
-	m.pending = m.edit.pending
-	m.edit = editing{}
+	draft, pending := m.edit.Draft()
+	m.input = m.input.Reset().SetValue(draft).SetPlaceholder(input.Placeholder)
+	m.pending = m.pending.Set(pending)
+	m.edit = m.edit.Stop()
 	return m.layout()
-}
-
-// View is the line above the input while a prompt is edited, width
-// columns wide.
-func (e editing) View(width int, th *theme.Theme) string {
-	if !e.active() || width <= 0 {
-		return ""
-	}
-	text := fmt.Sprintf("editing message %d · enter sends it as a new branch · esc cancels", e.num)
-	return th.Styles.Accent.Render(textfmt.TruncateWidth(text, width))
-}
-
-// Height is how many lines the editing line takes.
-func (e editing) Height() int {
-	if e.active() {
-		return 1
-	}
-	return 0
 }
 
 // sendEdit sends text in place of the prompt being edited: a new branch
 // beside it. The view drops the prompt and what followed it; they stay in
 // the session.
 func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
-	i := m.indexOf(m.edit.id)
+	i := m.indexOf(m.edit.ID())
 	if i < 0 {
 		m.notice = "the prompt edited is not shown any more: esc cancels"
 		return m, nil
 	}
 	cut := m
 	cut.conv = cut.conv.Truncate(i)
-	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.id, Attachments: slices.Clone(m.pending), EditAttachments: true})
+	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.ID(), Attachments: slices.Clone(m.pending.Files()), EditAttachments: true})
 	if next.turn == nil {
 		m.notice = next.notice // refused: the edit stays in the input
 		return m, cmd
@@ -240,8 +205,8 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	i := m.indexOf(msg.Sel)
-	if i < 0 || !m.sel.active {
-		m.sel = selection{}
+	if i < 0 || !m.sel.Active() {
+		m.sel = m.sel.Leave()
 		if i >= 0 { // a search's hit, opened on its branch
 			m.conv = m.conv.RevealID(msg.Sel)
 			m.notice = "switched to the branch of the hit"

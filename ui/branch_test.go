@@ -129,8 +129,8 @@ func TestEditKeepsTheDraft(t *testing.T) {
 	m := sized(t, h, twoQuestions(t, h), 80, 24)
 	m.input = m.input.SetValue("my half-written draft")
 	m = press(m, selectKey, upKey, upKey, upKey, runes("e"))
-	if !m.edit.active() || m.sel.active {
-		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.active)
+	if !m.edit.Active() || m.sel.Active() {
+		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.Active())
 	}
 	if got := m.input.Value(); got != "first question" {
 		t.Errorf("input %q, want the prompt", got)
@@ -143,22 +143,22 @@ func TestEditKeepsTheDraft(t *testing.T) {
 		t.Errorf("view has %d lines, want 24", n)
 	}
 	m = press(m, escKey)
-	if m.edit.active() || m.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
-		t.Errorf("esc: editing %v, input %q", m.edit.active(), m.input.Value())
+	if m.edit.Active() || m.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
+		t.Errorf("esc: editing %v, input %q", m.edit.Active(), m.input.Value())
 	}
 	// ctrl+c leaves editing too, before it clears anything.
 	m = press(m, selectKey, upKey, runes("e"))
-	if m.edit.num != 3 || m.input.Value() != "second question" {
+	if m.edit.Num() != 3 || m.input.Value() != "second question" {
 		t.Fatalf("editing %+v, input %q", m.edit, m.input.Value())
 	}
 	m = press(m, tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m.edit.active() || m.input.Value() != "my half-written draft" || m.quitting {
-		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.active(), m.input.Value(), m.quitting)
+	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting {
+		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting)
 	}
 	// e on a reply edits nothing.
 	m = press(m, selectKey, runes("e"))
-	if m.edit.active() || !strings.Contains(m.notice, "only a prompt") {
-		t.Errorf("e on a reply: editing %v, notice %q", m.edit.active(), m.notice)
+	if m.edit.Active() || !strings.Contains(m.notice, "only a prompt") {
+		t.Errorf("e on a reply: editing %v, notice %q", m.edit.Active(), m.notice)
 	}
 }
 
@@ -189,8 +189,8 @@ func TestEditPromptStartsABranch(t *testing.T) {
 			t.Errorf("view still shows %q:\n%s", gone, view)
 		}
 	}
-	if m.edit.active() || m.input.Value() != "" {
-		t.Errorf("after sending: editing %v, input %q", m.edit.active(), m.input.Value())
+	if m.edit.Active() || m.input.Value() != "" {
+		t.Errorf("after sending: editing %v, input %q", m.edit.Active(), m.input.Value())
 	}
 	saved, err := h.store.Load(sess.ID)
 	if err != nil {
@@ -222,7 +222,7 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 	if !strings.Contains(view, "joke three") || strings.Contains(view, "joke two") || !strings.Contains(view, "‹ 3/3 ›") {
 		t.Errorf("after ]:\n%s", view)
 	}
-	if e, ok := m.selectedEntry(); !ok || e.Message.Text() != "joke three" || !strings.Contains(view, "switched to branch 3/3") {
+	if e, ok := m.sel.Entry(m.conv.Entries()); !ok || e.Message.Text() != "joke three" || !strings.Contains(view, "switched to branch 3/3") {
 		t.Errorf("selected %+v, ok %v:\n%s", e, ok, view)
 	}
 	m = press(m, runes("]"))
@@ -230,7 +230,7 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 		t.Errorf("] on the last: %q", m.notice)
 	}
 	m = run(t, run(t, m, runes("[")), runes("["))
-	if e, _ := m.selectedEntry(); e.Message.Text() != "joke one" || !strings.Contains(m.View(), "‹ 1/3 ›") {
+	if e, _ := m.sel.Entry(m.conv.Entries()); e.Message.Text() != "joke one" || !strings.Contains(m.View(), "‹ 1/3 ›") {
 		t.Errorf("after [ [: %+v", e)
 	}
 	// Quit (closing the session), reopen: the branch active last.
@@ -268,7 +268,7 @@ func TestSwitchFollowsTheLatestPath(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	if m.sel.idx != 0 || !m.sel.active {
+	if m.sel.Index() != 0 || !m.sel.Active() {
 		t.Errorf("selection %+v, want the first prompt", m.sel)
 	}
 }
@@ -318,7 +318,7 @@ func TestForkAtSelected(t *testing.T) {
 		t.Fatalf("session %s, notice %q", id, m.notice)
 	}
 	es := m.conv.Entries()
-	if len(es) != 2 || es[1].Message.Text() != "first answer" || m.sel.active {
+	if len(es) != 2 || es[1].Message.Text() != "first answer" || m.sel.Active() {
 		t.Errorf("fork shows %+v", es)
 	}
 	fork, err := h.store.Load(id)
@@ -351,7 +351,7 @@ func TestBranchKeysInHelp(t *testing.T) {
 			t.Errorf("help line lacks %q: %q", want, help)
 		}
 	}
-	text := m.helpText()
+	text := m.keys.helpText()
 	for _, want := range []string{"  e                  edit the prompt", "  r                  regenerate", "  [ ]                switch to the previous or next branch", "  f                  fork"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/help lacks %q:\n%s", want, text)

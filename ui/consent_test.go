@@ -17,6 +17,7 @@ import (
 
 	"muse/api/demo"
 	"muse/session"
+	"muse/ui/attach"
 	"muse/ui/input"
 )
 
@@ -212,8 +213,8 @@ func TestBurstOfKeysKeepsPathsAsText(t *testing.T) {
 	if want := "compare " + notes + " with ~/.ssh/id_rsa"; u.Text != want || len(u.Attachments) != 0 {
 		t.Errorf("sent %q with %d attachments, want %q as text", u.Text, len(u.Attachments), want)
 	}
-	if len(m.pending) != 0 {
-		t.Errorf("%d attachments wait", len(m.pending))
+	if m.pending.Len() != 0 {
+		t.Errorf("%d attachments wait", m.pending.Len())
 	}
 	rec.checkNoKey(t)
 	for _, b := range rec.requests() {
@@ -243,8 +244,8 @@ func TestEditingAPromptShowsItsFiles(t *testing.T) {
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("e"))
-	if !m.edit.active() || len(m.pending) != 1 || m.pending[0].Name != "notes.md" {
-		t.Fatalf("editing: %v, pending %+v", m.edit.active(), m.pending)
+	if !m.edit.Active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {
+		t.Fatalf("editing: %v, pending %+v", m.edit.Active(), m.pending)
 	}
 	if !strings.Contains(m.View(), "[1] notes.md") {
 		t.Errorf("the prompt's file should show as a chip:\n%s", m.View())
@@ -270,15 +271,15 @@ func TestLeavingAnEditGivesBackTheDraftsFiles(t *testing.T) {
 	h, _, _ := consentHarness(t)
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	draft := attachText(t, "draft.txt", "draft\n")
-	m.pending = append(m.pending, draft)
+	m.pending = m.pending.Append([]attach.File{draft})
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("e"))
-	if len(m.pending) != 1 || m.pending[0].Name != "notes.md" {
+	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {
 		t.Fatalf("pending while editing %+v", m.pending)
 	}
 	m = press(m, escKey)
-	if m.edit.active() || len(m.pending) != 1 || m.pending[0].Name != "draft.txt" {
-		t.Errorf("after esc: editing %v, pending %+v", m.edit.active(), m.pending)
+	if m.edit.Active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "draft.txt" {
+		t.Errorf("after esc: editing %v, pending %+v", m.edit.Active(), m.pending)
 	}
 }
 
@@ -289,7 +290,7 @@ func TestAttachingAPromptsFilesKeepsTheirNames(t *testing.T) {
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("a"))
-	if len(m.pending) != 1 || m.pending[0].Name != "notes.md" || string(m.pending[0].Data) != "NOTES-BYTES\n" {
+	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" || string(m.pending.Files()[0].Data) != "NOTES-BYTES\n" {
 		t.Fatalf("pending %+v", m.pending)
 	}
 	if strings.Contains(m.notice, "warning") {

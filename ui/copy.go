@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"muse/session"
+	"muse/ui/clipboard"
+	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
 
@@ -131,4 +135,58 @@ func kindName(e session.Entry) string {
 		return "tool results"
 	}
 	return "notice"
+}
+
+// copiedMsg reports a finished copy.
+type copiedMsg struct {
+	what  string
+	chars int
+	err   error
+}
+
+// copyText copies text to the clipboard, in a command, through the
+// terminal and the environment of opts; what names it in the notice.
+func copyText(opts Options, text, what string) tea.Cmd {
+	// What is copied is what the screen shows: escape sequences hidden in a
+	// reply (a command after ESC X … ESC \ that a shell would run on
+	// paste, text concealed with SGR 8) never reach the clipboard.
+	text = sanitize.Plain(text)
+	w, getenv := opts.Terminal, opts.Getenv
+	return func() tea.Msg {
+		return copiedMsg{what: what, chars: len([]rune(text)), err: clipboard.Copy(w, text, getenv)}
+	}
+}
+
+// copyChoice is what /copy copies of es: the last reply, message n from
+// the end, or code block n of the last reply (its last when n is 0), and
+// how it is named; refused says why nothing is, instead.
+func copyChoice(es []session.Entry, code bool, n int) (text, what, refused string) {
+	a := lastIndex(es, session.KindAssistant)
+	switch {
+	case code:
+		if a < 0 || es[a].Message == nil {
+			return "", "", "no reply to copy from yet"
+		}
+		blocks := codeBlocks(es[a].Message.Text())
+		if len(blocks) == 0 {
+			return "", "", "the last reply has no code block"
+		}
+		if n == 0 {
+			n = len(blocks)
+		}
+		if n > len(blocks) {
+			return "", "", fmt.Sprintf("the last reply has %s", textfmt.Plural(len(blocks), "code block"))
+		}
+		return blocks[n-1].text, fmt.Sprintf("code block %d of %d", n, len(blocks)), ""
+	case n > 0:
+		if n > len(es) {
+			return "", "", fmt.Sprintf("the conversation has %s", textfmt.Plural(len(es), "message"))
+		}
+		e := es[len(es)-n]
+		return entrySource(e), fmt.Sprintf("%s, message %d from the end", describe(e), n), ""
+	}
+	if a < 0 || es[a].Message == nil || es[a].Message.Text() == "" {
+		return "", "", "no reply to copy yet"
+	}
+	return es[a].Message.Text(), "the last reply", ""
 }

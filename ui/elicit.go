@@ -2,7 +2,6 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"muse/ui/elicitform"
 	"muse/ui/mcp"
@@ -61,12 +60,4 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		return m.layout(), cmd, true
 	}
 	return m, nil, false
-}
-
-// elicitHeight is how many lines the form takes.
-func (m Model) elicitHeight() int {
-	if v := m.elicit.View(); v != "" {
-		return lipgloss.Height(v)
-	}
-	return 0
 }

@@ -25,7 +25,7 @@ func TestHelpOverlayScrollsToEverything(t *testing.T) {
 			first := m.View()
 			golden.RequireEqual(t, []byte(first))
 
-			all := m.helpLines()
+			all := m.w.help.Lines(m.notices)
 			seen := ""
 			for i := 0; i < len(all)+2; i++ {
 				view := m.View()

@@ -171,7 +171,7 @@ func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
 		}
 		return ""
 	}}}}
-	msg := m.copyText("copied text", "text")()
+	msg := copyText(m.opts, "copied text", "text")()
 	if cm := msg.(copiedMsg); cm.err != nil || cm.chars != 11 {
 		t.Fatalf("copy: %+v", cm)
 	}
@@ -393,7 +393,7 @@ func TestSelectionCopiesMessagesAndCode(t *testing.T) {
 	tm.Type("typed")
 	waitFor(t, tm, "› typed")
 	final := quit(t, tm)
-	if final.sel.active || final.conv.Selected() != "" || final.input.Value() != "typed" {
+	if final.sel.Active() || final.conv.Selected() != "" || final.input.Value() != "typed" {
 		t.Errorf("after esc: selection %+v, input %q", final.sel, final.input.Value())
 	}
 	reply := final.conv.Entries()[1].Message.Text()

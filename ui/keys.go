@@ -1,13 +1,18 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 
 	"muse/ui/conversation"
+	"muse/ui/helpview"
 	"muse/ui/input"
 	"muse/ui/keyaction"
+	"muse/ui/selection"
+	"muse/ui/slash"
+	"muse/ui/welcome"
 )
 
 // KeyMap holds every key binding of the chat screen, so help shows them all.
@@ -142,19 +147,23 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-// selectHelp is the help line of selection mode, short enough for 80
-// columns: the keys that move, the actions, and last the key that leaves.
-func (k KeyMap) selectHelp() []key.Binding {
-	first := func(b key.Binding) string {
-		f, _, _ := strings.Cut(b.Help().Key, "/")
-		return f
-	}
-	both := func(a, b key.Binding, sep, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(first(a)+sep+first(b), desc))
-	}
-	code := key.NewBinding(key.WithKeys(k.SelCode.Keys()...), key.WithHelp(k.SelCode.Help().Key, "code"))
-	return []key.Binding{both(k.SelUp, k.SelDown, "", "move"), k.SelEdit, k.SelRegenerate,
-		both(k.SelPrevSibling, k.SelNextSibling, " ", "branch"), k.SelFork, k.SelCopy, code, k.SelLeave}
+// selectKeys are the keys of selection mode.
+func (k KeyMap) selectKeys() selection.KeyMap {
+	return selection.KeyMap{Up: k.SelUp, Down: k.SelDown, Top: k.SelTop, Bottom: k.SelBottom, Copy: k.SelCopy, Code: k.SelCode,
+		Leave: k.SelLeave, Quit: k.Quit, Edit: k.SelEdit, Regenerate: k.SelRegenerate, PrevSibling: k.SelPrevSibling,
+		NextSibling: k.SelNextSibling, Fork: k.SelFork, Attach: k.SelAttach,
+		PageUp: k.PageUp, PageDown: k.PageDown, HalfUp: k.HalfUp, HalfDown: k.HalfDown}
+}
+
+// welcomeKeys are the keys the empty conversation names.
+func (k KeyMap) welcomeKeys() welcome.KeyMap {
+	return welcome.KeyMap{Send: k.Send, Newline: k.Newline, Help: k.Help, Quit: k.Quit, PasteImage: k.PasteImage,
+		Sessions: k.Sessions, New: k.New, Select: k.Select}
+}
+
+// helpKeys are the keys that scroll the ? overlay.
+func (k KeyMap) helpKeys() helpview.KeyMap {
+	return helpview.KeyMap{PageUp: k.PageUp, PageDown: k.PageDown, HalfUp: k.HalfUp, HalfDown: k.HalfDown, Top: k.Top, Bottom: k.Bottom}
 }
 
 // inputKeys are the keys the input handles itself.
@@ -197,4 +206,34 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 // scrollKeys are the keys that scroll the conversation.
 func (k KeyMap) scrollKeys() conversation.KeyMap {
 	return conversation.KeyMap{PageUp: k.PageUp, PageDown: k.PageDown, HalfUp: k.HalfUp, HalfDown: k.HalfDown, Top: k.Top, Bottom: k.Bottom}
+}
+
+// helpText lists every key and slash command, one a line, for /help.
+func (k KeyMap) helpText() string {
+	var b strings.Builder
+	b.WriteString("keys\n")
+	for _, group := range k.FullHelp() {
+		for _, kb := range group {
+			if kb.Enabled() {
+				fmt.Fprintf(&b, "  %-18s %s\n", kb.Help().Key, kb.Help().Desc)
+			}
+		}
+	}
+	b.WriteString("selection mode (" + k.Select.Help().Key + ")\n")
+	for _, kb := range []key.Binding{k.SelUp, k.SelDown, k.SelTop, k.SelBottom} {
+		fmt.Fprintf(&b, "  %-18s %s message\n", kb.Help().Key, kb.Help().Desc)
+	}
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelCopy.Help().Key, "copy the message as markdown")
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelCode.Help().Key, "copy its code blocks, one a press")
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelEdit.Help().Key, "edit the prompt: enter sends it as a new branch, esc keeps the draft")
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelRegenerate.Help().Key, "regenerate the reply as a new branch")
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelPrevSibling.Help().Key+" "+k.SelNextSibling.Help().Key, "switch to the previous or next branch (‹ 2/3 ›)")
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelFork.Help().Key, "fork the session at the message into a new one")
+	fmt.Fprintf(&b, "  %-18s %s\n", k.SelLeave.Help().Key, "back to the input")
+	b.WriteString(helpview.MouseHelp + "\n")
+	b.WriteString("commands\n")
+	for _, l := range slash.HelpLines() {
+		b.WriteString("  " + l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -40,7 +40,7 @@ func bindKeys(k KeyMap) []boundKey {
 	emptyInput := func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" }
 	scroll := key.NewBinding(key.WithKeys(slices.Concat(k.PageUp.Keys(), k.PageDown.Keys(), k.HalfUp.Keys(), k.HalfDown.Keys(), k.Top.Keys(), k.Bottom.Keys())...))
 	return []boundKey{
-		{b(keyaction.Exit), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && !m.edit.active() }, only(Model.stopAndQuit)},
+		{b(keyaction.Exit), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && !m.edit.Active() }, only(Model.stopAndQuit)},
 		// shift+tab completes back while completing.
 		{b(keyaction.ApproveMode), func(m Model, _ tea.KeyMsg) bool { return len(m.input.Hint()) == 0 },
 			func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.setApproveAll(!m.approve.All()), nil }},
@@ -57,24 +57,23 @@ func bindKeys(k KeyMap) []boundKey {
 		}},
 		{b(keyaction.Send), nil, only(Model.submit)},
 		{b(keyaction.Help), emptyInput, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-			m.w = m.w.with(func(w *widgets) { w.help.ShowAll = !w.help.ShowAll })
-			m.helpTop = 0
+			m.w = m.w.with(func(w *widgets) { w.help = w.help.Toggle() })
 			return m.layout(), nil
 		}},
 		{b(keyaction.Editor), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m, editText(m.input.Value(), editPrompt) }},
 		{b(keyaction.Thinking), nil, thinkingKey},
-		{b(keyaction.Copy), nil, only(Model.copyLast)},
+		{b(keyaction.Copy), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.copyCommand(false, 0) }},
 		{b(keyaction.Select), nil, only(Model.startSelection)},
 		{b(keyaction.Sessions), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openPicker() }},
 		{b(keyaction.Open), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openImage(0) }},
 		{b(keyaction.Previews), nil, previewsKey},
 		{b(keyaction.New), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.clear() }},
-		{b(keyaction.PasteImage), nil, only(Model.pasteImage)},
+		{b(keyaction.PasteImage), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.startAttach(clipboardImage, "", "") }},
 		// backspace on an empty input takes back the last attachment.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool {
-			return msg.Type == tea.KeyBackspace && m.input.Value() == "" && len(m.pending) > 0
-		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.detach(len(m.pending)) }},
-		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && len(m.queue) > 0 }, only(Model.unqueue)},
+			return msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0
+		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.detach(m.pending.Len()) }},
+		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && m.queue.Len() > 0 }, only(Model.unqueue)},
 		// Tab completion, ↑ and ↓ through the prompts.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.input.Owns(msg) },
 			func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) { return m.updateInput(msg) }},
@@ -123,7 +122,7 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.cancelTurn()
 	case m.imaging != nil:
 		return m.cancelImage()
-	case m.edit.active():
+	case m.edit.Active():
 		return m.stopEdit(), nil
 	case strings.TrimSpace(m.input.Value()) != "":
 		// The text goes into the prompt history, so ↑ brings it back.
@@ -140,9 +139,9 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.quitAsked = m.now()
 	first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
 	m.notice = "press " + first + " again to quit"
-	if len(m.queue) > 0 {
+	if m.queue.Len() > 0 {
 		// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
-		m.notice += ": " + textfmt.Plural(len(m.queue), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
+		m.notice += ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
 	} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
 		m.notice += " (" + exit + " quits at once)"
 	}
@@ -153,13 +152,13 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 // the edit, the read of standard input, then what is in flight.
 func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
-	case m.w.help.ShowAll:
-		m.w = m.w.with(func(w *widgets) { w.help.ShowAll = false })
+	case m.w.help.Open():
+		m.w = m.w.with(func(w *widgets) { w.help = w.help.Close() })
 		return m.layout(), nil
 	case len(m.input.Hint()) > 0:
 		m.input = m.input.HideHint()
 		return m.layout(), nil
-	case m.edit.active():
+	case m.edit.Active():
 		return m.stopEdit(), nil
 	case m.piped.Reading():
 		var cmd tea.Cmd

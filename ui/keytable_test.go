@@ -29,15 +29,15 @@ func TestKeyTableFollowsRebinding(t *testing.T) {
 	}
 
 	typed, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	if typed.w.help.ShowAll || typed.input.Value() != "?" {
-		t.Errorf("?, rebound away: help %v, input %q", typed.w.help.ShowAll, typed.input.Value())
+	if typed.w.help.Open() || typed.input.Value() != "?" {
+		t.Errorf("?, rebound away: help %v, input %q", typed.w.help.Open(), typed.input.Value())
 	}
 	help, _ := updateModel(m, ctrl(tea.KeyF1))
-	if !help.w.help.ShowAll {
+	if !help.w.help.Open() {
 		t.Error("f1, bound to help, did not open the help")
 	}
 	// The help opened in a copy: the model it came from still has it closed.
-	if m.w.help.ShowAll {
+	if m.w.help.Open() {
 		t.Error("opening the help changed the model it was opened from")
 	}
 }
@@ -49,15 +49,15 @@ func TestKeyTableConditions(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.pending = []attach.File{{Attachment: session.Attachment{Name: "notes.md"}}}
+	m.pending = m.pending.Set([]attach.File{{Attachment: session.Attachment{Name: "notes.md"}}})
 	typed := m
 	typed.input = typed.input.SetValue("ab")
 	deleted, _ := updateModel(typed, ctrl(tea.KeyBackspace))
-	if deleted.input.Value() != "a" || len(deleted.pending) != 1 {
-		t.Errorf("backspace on a typed input: input %q, %d attachments", deleted.input.Value(), len(deleted.pending))
+	if deleted.input.Value() != "a" || deleted.pending.Len() != 1 {
+		t.Errorf("backspace on a typed input: input %q, %d attachments", deleted.input.Value(), deleted.pending.Len())
 	}
 	detached, _ := updateModel(m, ctrl(tea.KeyBackspace))
-	if len(detached.pending) != 0 || detached.notice != "removed notes.md" {
-		t.Errorf("backspace on an empty input: %d attachments left, notice %q", len(detached.pending), detached.notice)
+	if detached.pending.Len() != 0 || detached.notice != "removed notes.md" {
+		t.Errorf("backspace on an empty input: %d attachments left, notice %q", detached.pending.Len(), detached.notice)
 	}
 }

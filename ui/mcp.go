@@ -90,29 +90,29 @@ func (m Model) mcpServerOf(name string) string {
 	return m.opts.MCP.ServerOf(name)
 }
 
-// mcpStartedMsg carries the notes of the MCP servers that failed to start
-// in the background, as they fail; more says others are still starting.
-type mcpStartedMsg struct {
+// mcpNotesMsg carries the notes of the MCP servers: a failure of their
+// background start, as it happens; tools left out, at a start or when a
+// server's list changed. more says to wait for the next.
+type mcpNotesMsg struct {
 	notes []string
 	more  bool
 }
 
-// waitMCPStarted waits, in a command, for the next note of the background
-// start of the MCP servers of mgr, so that a failure shows when it happens
-// rather than when the slowest server has started, or at the next turn.
-func waitMCPStarted(mgr *mcp.Manager) tea.Cmd {
+// waitMCPNotes waits, in a command, for the next notes of the MCP servers
+// of mgr, so that they show when they happen rather than at the next turn.
+func waitMCPNotes(mgr *mcp.Manager) tea.Cmd {
 	return func() tea.Msg {
-		notes, more := mgr.StartedNotes(context.Background())
-		return mcpStartedMsg{notes: notes, more: more}
+		notes, more := mgr.Notes(context.Background())
+		return mcpNotesMsg{notes: notes, more: more}
 	}
 }
 
-// mcpStarted shows the failures of the servers' background start, and
-// waits for the next while servers are still starting.
-func (m Model) mcpStarted(msg mcpStartedMsg) (tea.Model, tea.Cmd) {
+// mcpNoted shows the servers' notes on the status line, and waits for the
+// next.
+func (m Model) mcpNoted(msg mcpNotesMsg) (tea.Model, tea.Cmd) {
 	var next tea.Cmd
 	if msg.more {
-		next = waitMCPStarted(m.opts.MCP)
+		next = waitMCPNotes(m.opts.MCP)
 	}
 	if len(msg.notes) == 0 {
 		return m, next

@@ -169,3 +169,34 @@ func TestToolChoiceTakesMCPTools(t *testing.T) {
 		t.Errorf("tool_choice %q", m.params.ToolChoice)
 	}
 }
+
+// A tool a server adds once the chat runs (notifications/tools/list_changed)
+// that muse leaves out (here, over the size a tool may take) is noted on
+// the status line when the list is refreshed, as at the start.
+func TestMCPRefreshNotesToolsLeftOut(t *testing.T) {
+	h := newHarness(t, 0)
+	s := sdk.NewServer(&sdk.Implementation{Name: "grow", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "small", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
+	grow := mcp.Server{Name: "grow", Type: "in-process", Where: "test", Connect: func(ctx context.Context) (sdk.Transport, error) {
+		ct, st := sdk.NewInMemoryTransports()
+		if _, err := s.Connect(ctx, st, nil); err != nil {
+			return nil, err
+		}
+		return ct, nil
+	}}
+	mgr := mcp.New([]mcp.Server{grow}, mcp.Options{})
+	tm := start(t, mcpModel(t, h, mgr, termenv.Ascii), 200, 40)
+	waitFor(t, tm, "Ask anything")
+	mgr.StartAll()           // as muse does once the first frame is drawn
+	send(tm, "/mcp on grow") // waits for its start
+	waitFor(t, tm, "MCP server grow is on")
+	s.AddTool(&sdk.Tool{Name: "huge", Description: strings.Repeat("d", 40<<10), InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
+	waitFor(t, tm, `MCP server grow: tool "huge" is not offered`)
+	quit(t, tm)
+}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -26,16 +25,22 @@ import (
 	"muse/ui/attach"
 	"muse/ui/branches"
 	"muse/ui/conversation"
+	"muse/ui/editing"
 	"muse/ui/elicitform"
 	"muse/ui/engine"
+	"muse/ui/helpview"
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/meter"
 	"muse/ui/notices"
+	"muse/ui/pending"
 	"muse/ui/piped"
+	"muse/ui/queue"
 	"muse/ui/sanitize"
+	"muse/ui/selection"
 	"muse/ui/sessions"
 	"muse/ui/slash"
+	"muse/ui/status"
 	"muse/ui/textfmt"
 )
 
@@ -206,32 +211,19 @@ type Model struct {
 	draft   string
 	imaging *imageJob
 
-	// pending are the attachments sent with the next prompt; attaching
-	// counts the attachments being prepared.
-	pending   []attach.File
-	attaching int
-	// mentioned is the prompt whose @mentions were attached last: sent
-	// again, they are not attached again (they may have been detached).
-	mentioned string
-
+	// pending are the attachments sent with the next prompt.
+	pending pending.Model
 	// queue are the prompts sent while a turn was in flight, sent one by
-	// one as turns end well (see queue.go); queueStopped is set once a
-	// turn failed or was cancelled, until enter sends the next.
-	queue        []queuedPrompt
-	queueStopped bool
-	queueGen     uint64 // numbers the saves of the queue (see keepQueue)
+	// one as turns end well (see queue.go).
+	queue queue.Model
 	// notices are the status line's last notices, for ? and /info.
 	notices notices.Model
-	// unqueued is the queued prompt ↑ brought back into the input, which
-	// ctrl+c drops while the input holds it as it came (see dropUnqueued).
-	unqueued *queuedPrompt
 
-	sel selection // selection mode, while it is on
-	// helpTop is the first line of the ? overlay shown, while it is open;
-	// noticeRows the rows the notice took above the status line at the
+	sel selection.Model // selection mode
+	// noticeRows are the rows the notice took above the status line at the
 	// last layout.
-	helpTop, noticeRows int
-	edit                editing // the prompt being edited, while one is
+	noticeRows int
+	edit       editing.Model // the prompt being edited, while one is
 
 	// notice is the status bar's line; lastErr names the last failed
 	// request, until the next turn starts.
@@ -262,7 +254,7 @@ type opening struct {
 // progress bar of an image's download. They take 5 KB, so the model holds
 // them by pointer, to stay small to copy, and changes a copy (see with).
 type widgets struct {
-	help     help.Model
+	help     helpview.Model
 	spin     spinner.Model
 	progress progress.Model
 }
@@ -297,13 +289,7 @@ func New(opts Options) Model {
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
-	h := help.New()
-	h.Styles.ShortKey = opts.Theme.Styles.Muted
-	h.Styles.ShortDesc = opts.Theme.Styles.Subtle
-	h.Styles.FullKey = opts.Theme.Styles.Muted
-	h.Styles.FullDesc = opts.Theme.Styles.Subtle
-	h.Styles.ShortSeparator = opts.Theme.Styles.Subtle
-	h.Styles.FullSeparator = opts.Theme.Styles.Subtle
+	h := helpview.New(&opts.Theme.Styles, keys.helpKeys(), keys.FullHelp())
 	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
@@ -315,11 +301,15 @@ func New(opts Options) Model {
 		current:  current{params: opts.Params},
 		meter:    meter.New(opts.Meter),
 		approve:  approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
+		queue:    queue.New(&opts.Theme.Styles),
+		pending:  pending.New(&opts.Theme.Styles, opts.Attach),
+		sel:      selection.New(keys.selectKeys()),
+		edit:     editing.New(&opts.Theme.Styles),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
 			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
-		})
+		}).WithAskedCompletions(mgr.CompleteArg)
 	}
 	w := opts.Writer
 	if w == nil {
@@ -331,12 +321,11 @@ func New(opts Options) Model {
 	} else {
 		m = m.resume(w)
 	}
-	if opts.Notice != "" || len(m.queue) == 0 {
+	if opts.Notice != "" || m.queue.Len() == 0 {
 		m.notice = opts.Notice
 	}
-	m.pending = slices.Clone(opts.Attach)
-	if len(m.pending) > 0 && m.notice == "" {
-		m.notice = "attached " + textfmt.Plural(len(m.pending), "file") + " · sent with the first prompt · /detach removes"
+	if m.pending.Len() > 0 && m.notice == "" {
+		m.notice = "attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes"
 	}
 	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
 	if m.piped.Reading() && m.notice == "" {
@@ -373,7 +362,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.conv = m.conv.SetEntries(s.Entries)
 	m.branches = branches.New(s)
 	m = m.stopEdit().refreshBranches()
-	m.sel = selection{}
+	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	m.input = m.input.EndRecall()
 	m.notice, m.saveErr, m.lastErr = "", "", ""
@@ -383,9 +372,9 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
 	}
 	if restore {
-		m = m.restoreQueue(s.Queue)
-		if len(m.queue) > 0 {
-			m.notice = textfmt.Plural(len(m.queue), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
+		m.queue = m.queue.Restore(s.Queue)
+		if m.queue.Len() > 0 {
+			m.notice = textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
 		}
 	}
 	m.sessions = m.sessions.Close()
@@ -397,7 +386,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = tea.Batch(waitMCPStarted(m.opts.MCP), waitElicit(m.opts.MCP))
+		mcpStart = tea.Batch(waitMCPNotes(m.opts.MCP), waitElicit(m.opts.MCP))
 	}
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
@@ -477,7 +466,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return next, cmd
 	}
 	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
-	if nm.noticeHeight() != nm.noticeRows {
+	if status.NoticeHeight(nm.statusState()) != nm.noticeRows {
 		return nm.layout(), cmd
 	}
 	return nm, cmd
@@ -659,8 +648,8 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 			m.notice = msg.err.Error()
 		}
 		return m, nil, true
-	case queueSavedMsg:
-		m.notice = "the queued prompts could not be kept for after a crash: " + msg.err.Error()
+	case queue.SavedMsg:
+		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
 		return m.layout(), nil, true
 	case mcpDoneMsg:
 		m.notice = sanitize.Line(msg.notice)
@@ -671,8 +660,8 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
 		next, cmd = m.mcpPromptGot(msg)
-	case mcpStartedMsg:
-		next, cmd = m.mcpStarted(msg)
+	case mcpNotesMsg:
+		next, cmd = m.mcpNoted(msg)
 	case attachedMsg:
 		next, cmd = m.attached(msg)
 	case input.PathPastedMsg:
@@ -702,16 +691,15 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return next, cmd
 		}
 	}
-	if m.sel.active {
+	if m.sel.Active() {
 		return m.selectKey(msg)
 	}
 	if !key.Matches(msg, m.keys.Quit) {
 		m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
 	}
-	if m.w.help.ShowAll {
-		if next, ok := m.scrollHelp(msg); ok {
-			return next, nil
-		}
+	if h, ok := m.w.help.Update(msg, m.notices); ok {
+		m.w = m.w.with(func(w *widgets) { w.help = h })
+		return m, nil
 	}
 	for _, k := range m.keyTable {
 		if k.matches(m, msg) {
@@ -732,8 +720,8 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	}
 	text := strings.TrimSpace(m.input.Value())
-	if text == "" && len(m.pending) == 0 {
-		if len(m.queue) > 0 && !m.busy() {
+	if text == "" && m.pending.Len() == 0 {
+		if m.queue.Len() > 0 && !m.busy() {
 			return m.sendQueued() // the queue stopped: enter starts it again
 		}
 		return m, nil
@@ -753,7 +741,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 // send sends text as a prompt, with the attachments waiting; the files its
 // @mentions name are attached first.
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
-	if m.attaching > 0 {
+	if m.pending.Preparing() {
 		m.notice = "an attachment is still being read: enter again once it shows above the input"
 		return m, nil
 	}
@@ -764,13 +752,13 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	}
 	paths, _ := input.Mentions(text)
 	resources := m.mcpResources(text)
-	if len(paths)+len(resources) > 0 && text != m.mentioned {
+	if len(paths)+len(resources) > 0 && !m.pending.Mentioned(text) {
 		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
 			sources[i] = attachSource{path: p, mention: true}
 		}
 		sources = append(sources, resources...)
-		m.mentioned = text
+		m.pending = m.pending.Mention(text)
 		if !m.input.Typed() {
 			// Text the user did not type (a paste, a burst of keys, the
 			// editor's) could name ~/.ssh/id_ed25519: its files wait as
@@ -786,7 +774,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 // sendNow sends text as a prompt, with the attachments waiting; while a
 // turn is in flight it is queued behind it.
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
-	if m.edit.active() {
+	if m.edit.Active() {
 		if m.busy() {
 			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
 			return m, nil
@@ -796,16 +784,16 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	if m.busy() {
 		return m.enqueue(text)
 	}
-	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && len(m.pending) == 0 {
+	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && m.pending.Len() == 0 {
 		// The prompt that failed, sent again: the same turn, retried, not a
 		// second copy of the prompt (its attachments are in it).
 		return m.retry()
 	}
-	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending)})
+	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending.Files())})
 	if next.turn == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
-	next.pending = nil
+	next.pending = next.pending.Set(nil)
 	if strings.TrimSpace(next.input.Value()) != text {
 		return next.layout(), cmd // a queued prompt: the input holds a draft
 	}

@@ -25,14 +25,14 @@ func TestModelIsAValue(t *testing.T) {
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlG)) // hides the previews
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlS)) // opens the picker
 	c = c.noteWritten(session.Entry{ID: "e-new", Parent: sess.Entries[0].ID}).refreshBranches()
-	if !c.turn.cancelled || c.input.Value() != "x" || !c.w.help.ShowAll || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
+	if !c.turn.cancelled || c.input.Value() != "x" || !c.w.help.Open() || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
 		t.Fatalf("the copy: cancelled %v, input %q, help %v, previews %v, picker %v",
-			c.turn.cancelled, c.input.Value(), c.w.help.ShowAll, c.conv.ShowPreviews(), c.sessions.IsOpen())
+			c.turn.cancelled, c.input.Value(), c.w.help.Open(), c.conv.ShowPreviews(), c.sessions.IsOpen())
 	}
 
-	if m.turn.cancelled || m.input.Value() != "" || !m.conv.ShowPreviews() || m.sessions.IsOpen() || m.w.help.ShowAll {
+	if m.turn.cancelled || m.input.Value() != "" || !m.conv.ShowPreviews() || m.sessions.IsOpen() || m.w.help.Open() {
 		t.Errorf("the original changed: cancelled %v, input %q, previews %v, picker %v, help %v",
-			m.turn.cancelled, m.input.Value(), m.conv.ShowPreviews(), m.sessions.IsOpen(), m.w.help.ShowAll)
+			m.turn.cancelled, m.input.Value(), m.conv.ShowPreviews(), m.sessions.IsOpen(), m.w.help.Open())
 	}
 	// The shape only grows with entries the journal holds: a copy's notes
 	// are the original's too, but the original places its entries as it

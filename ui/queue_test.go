@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"muse/session"
+	"muse/ui/queue"
 )
 
 // userTexts are the prompts the conversation shows, in order.
@@ -39,7 +40,7 @@ func TestQueuedPromptSentWhenTheTurnEnds(t *testing.T) {
 	if got := userTexts(m); len(got) != 2 || got[1] != "second ask" {
 		t.Errorf("prompts sent: %q", got)
 	}
-	if len(m.queue) != 0 || strings.Contains(m.View(), "queued ›") || strings.Contains(m.View(), busyNotice) {
+	if m.queue.Len() != 0 || strings.Contains(m.View(), "queued ›") || strings.Contains(m.View(), busyNotice) {
 		t.Errorf("the queue or a stale notice stays:\n%s", m.View())
 	}
 }
@@ -57,8 +58,8 @@ func TestEscStopsTheQueue(t *testing.T) {
 	waitFor(t, tm, "queue stopped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if len(m.queue) != 1 || !m.queueStopped || m.turn != nil {
-		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queueStopped, m.turn)
+	if m.queue.Len() != 1 || !m.queue.Stopped() || m.turn != nil {
+		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queue.Stopped(), m.turn)
 	}
 	if !strings.Contains(m.notice, "cancelled") || !strings.Contains(m.notice, "queue stopped") {
 		t.Errorf("notice %q", m.notice)
@@ -70,7 +71,7 @@ func TestEscStopsTheQueue(t *testing.T) {
 	}
 
 	next, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if next.turn == nil || len(next.queue) != 0 {
+	if next.turn == nil || next.queue.Len() != 0 {
 		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.notice)
 	}
 	t.Cleanup(next.turn.cancel)
@@ -80,7 +81,7 @@ func TestEscStopsTheQueue(t *testing.T) {
 
 	// (The copies share the input's text: ↑ is tried last.)
 	up, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyUp})
-	if up.input.Value() != "later one" || len(up.queue) != 0 {
+	if up.input.Value() != "later one" || up.queue.Len() != 0 {
 		t.Errorf("↑ gave the input %q and the queue %+v", up.input.Value(), up.queue)
 	}
 }
@@ -103,7 +104,7 @@ func TestFailedTurnStopsTheQueue(t *testing.T) {
 	if !strings.Contains(m.notice, "the prompt is back") || !strings.Contains(m.notice, "queue stopped: 1 prompt waiting") {
 		t.Errorf("notice %q", m.notice)
 	}
-	if len(m.queue) != 1 || m.queue[0].text != "after it" {
+	if m.queue.Len() != 1 || m.queue.Prompts()[0].Text != "after it" {
 		t.Errorf("queue %+v", m.queue)
 	}
 }
@@ -134,8 +135,10 @@ func TestQueueGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%dx%d_stopped_%v", size.w, size.h, stopped), func(t *testing.T) {
 				h := newHarness(t, 0)
 				m := h.model(t, nil)
-				m.queue = []queuedPrompt{{text: "and then summarise it in three lines"}, {text: "now   a\nsecond one"}}
-				m.queueStopped = stopped
+				m.queue = m.queue.Push(queue.Prompt{Text: "and then summarise it in three lines"}).Push(queue.Prompt{Text: "now   a\nsecond one"})
+				if stopped {
+					m.queue = m.queue.Stop()
+				}
 				m, _ = updateModel(m, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 				view := m.View()
 				if !strings.Contains(view, "queued ›") && !strings.Contains(view, "queue stopped ›") {
@@ -169,8 +172,8 @@ func TestCtrlCDropsTheUnqueuedPrompt(t *testing.T) {
 	if m.turn == nil || m.turn.cancelled {
 		t.Error("ctrl+c cancelled the reply")
 	}
-	if m.input.Value() != "" || len(m.queue) != 0 {
-		t.Errorf("input %q, queue %d", m.input.Value(), len(m.queue))
+	if m.input.Value() != "" || m.queue.Len() != 0 {
+		t.Errorf("input %q, queue %d", m.input.Value(), m.queue.Len())
 	}
 	lines := strings.Split(m.View(), "\n")
 	if above := lines[len(lines)-3]; !strings.Contains(above, "the queued prompt is dropped") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
 	"muse/session"
@@ -33,10 +34,11 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 	th, _ := theme.New("dark", true)
 	m := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: wr, Store: store})
 	pdf := []byte("%PDF-1.4 queued")
-	m.pending = []attach.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}}
+	m.pending = m.pending.Set([]attach.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}})
 	m, _ = m.enqueue("first later")
 	m, _ = m.enqueue("second later")
-	m, save := m.keepQueue() // the command enqueue batched, run here
+	var save tea.Cmd
+	m.queue, save = m.queue.Save(m.writer) // the command enqueue batched, run here
 	if msg := save(); msg != nil {
 		t.Fatalf("save: %+v", msg)
 	}
@@ -47,10 +49,10 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 
 	check := func(name string, got Model) {
 		t.Helper()
-		if len(got.queue) != 2 || got.queue[0].text != "first later" || got.queue[1].text != "second later" || !got.queueStopped {
-			t.Fatalf("%s: queue %+v, stopped %v", name, got.queue, got.queueStopped)
+		if got.queue.Len() != 2 || got.queue.Prompts()[0].Text != "first later" || got.queue.Prompts()[1].Text != "second later" || !got.queue.Stopped() {
+			t.Fatalf("%s: queue %+v, stopped %v", name, got.queue, got.queue.Stopped())
 		}
-		if f := got.queue[0].files; len(f) != 1 || f[0].Name != "q.pdf" || !bytes.Equal(f[0].Data, pdf) {
+		if f := got.queue.Prompts()[0].Files; len(f) != 1 || f[0].Name != "q.pdf" || !bytes.Equal(f[0].Data, pdf) {
 			t.Errorf("%s: the first prompt's files: %+v", name, f)
 		}
 		if !strings.Contains(got.notice, "2 queued prompts from before, not sent") {
@@ -73,7 +75,7 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 		t.Fatalf("the preview holds all %d entries", len(preview.Entries))
 	}
 	pm := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: w, Preview: preview, Store: store})
-	if !pm.loading || len(pm.queue) != 0 {
+	if !pm.loading || pm.queue.Len() != 0 {
 		t.Fatalf("from a preview: loading %v, queue %+v before the replay", pm.loading, pm.queue)
 	}
 	msg := pm.Init()()
@@ -82,7 +84,7 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 
 	// A new session on the same screen does not carry the queue.
 	fresh := next.(Model).resume(session.NewWriter(store, session.Params{Model: "m"}))
-	if len(fresh.queue) != 0 || fresh.queueStopped {
+	if fresh.queue.Len() != 0 || fresh.queue.Stopped() {
 		t.Errorf("a new session shows the old one's queue: %+v", fresh.queue)
 	}
 }

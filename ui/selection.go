@@ -3,23 +3,14 @@ package ui
 import (
 	"fmt"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"muse/session"
+	"muse/ui/selection"
 )
 
-// selection is selection mode: a message of the conversation is chosen
-// with the keys of SelectKeys, and actions work on it (m.selectedEntry()):
-// copy it (y) or its code blocks (c), edit a prompt (e), regenerate a reply
-// (r), switch to its previous or next sibling ([ and ]), fork the session
-// at it (f). An action is one binding in SelectKeys and one case in
-// selectKey.
-type selection struct {
-	active bool
-	idx    int // the entry selected
-	code   int // the code block c copies next
-}
+// Selection mode is a child (ui/selection): it keeps the message selected
+// and maps its keys to actions, which selectKey carries out on the
+// selected entry.
 
 // startSelection enters selection mode on the last message.
 func (m Model) startSelection() (tea.Model, tea.Cmd) {
@@ -28,16 +19,16 @@ func (m Model) startSelection() (tea.Model, tea.Cmd) {
 		m.notice = "nothing to select yet"
 		return m, nil
 	}
-	m.w = m.w.with(func(w *widgets) { w.help.ShowAll = false })
-	m.sel = selection{active: true}
+	m.w = m.w.with(func(w *widgets) { w.help = w.help.Close() })
+	m.sel = m.sel.Start()
 	return m.selectAt(n - 1), nil
 }
 
 // selectAt selects entry i and scrolls it into view.
 func (m Model) selectAt(i int) Model {
 	es := m.conv.Entries()
-	i = min(max(i, 0), len(es)-1)
-	m.sel.idx, m.sel.code = i, 0
+	m.sel = m.sel.Select(i, len(es))
+	i = m.sel.Index()
 	m.conv = m.conv.Select(es[i].ID).Reveal(i)
 	m.notice = ""
 	return m.layout()
@@ -45,73 +36,58 @@ func (m Model) selectAt(i int) Model {
 
 // leaveSelection goes back to the input.
 func (m Model) leaveSelection() Model {
-	m.sel = selection{}
+	m.sel = m.sel.Leave()
 	m.conv = m.conv.Select("")
 	m.notice = ""
 	return m.layout()
 }
 
-// selectedEntry is the entry selected, if any.
-func (m Model) selectedEntry() (session.Entry, bool) {
-	es := m.conv.Entries()
-	if !m.sel.active || m.sel.idx >= len(es) {
-		return session.Entry{}, false
-	}
-	return es[m.sel.idx], true
-}
-
-// selectKey handles a key in selection mode. Keys it does not know do
-// nothing: typing does not reach the input.
+// selectKey carries out the action of a key in selection mode. Keys it
+// does not know do nothing: typing does not reach the input.
 func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	k := m.keys.SelectKeys
-	e, ok := m.selectedEntry()
+	e, ok := m.sel.Entry(m.conv.Entries())
 	if !ok {
 		return m.leaveSelection(), nil
 	}
-	switch {
-	case key.Matches(msg, k.SelLeave, m.keys.Quit):
+	sel, action := m.sel.Update(msg, len(m.conv.Entries()))
+	switch action {
+	case selection.Leave:
 		return m.leaveSelection(), nil
-	case key.Matches(msg, k.SelUp):
-		return m.selectAt(m.sel.idx - 1), nil
-	case key.Matches(msg, k.SelDown):
-		return m.selectAt(m.sel.idx + 1), nil
-	case key.Matches(msg, k.SelTop):
-		return m.selectAt(0), nil
-	case key.Matches(msg, k.SelBottom):
-		return m.selectAt(len(m.conv.Entries()) - 1), nil
-	case key.Matches(msg, k.SelCopy):
+	case selection.Moved:
+		return m.selectAt(sel.Index()), nil
+	case selection.Copy:
 		text := entrySource(e)
 		if text == "" {
 			m.notice = "this message has no text to copy"
 			return m, nil
 		}
-		return m, m.copyText(text, describe(e)+" as markdown")
-	case key.Matches(msg, k.SelCode):
+		return m, copyText(m.opts, text, describe(e)+" as markdown")
+	case selection.Code:
 		blocks := codeBlocks(entrySource(e))
 		if len(blocks) == 0 {
 			m.notice = "this message has no code block"
 			return m, nil
 		}
-		i := m.sel.code % len(blocks)
-		m.sel.code = i + 1
+		var i int
+		m.sel, i = m.sel.NextCode(len(blocks))
 		what := fmt.Sprintf("code block %d of %d", i+1, len(blocks))
 		if len(blocks) > 1 {
 			what += " · c copies the next"
 		}
-		return m, m.copyText(blocks[i].text, what)
-	case key.Matches(msg, k.SelEdit):
+		return m, copyText(m.opts, blocks[i].text, what)
+	case selection.Edit:
 		return m.startEdit(e)
-	case key.Matches(msg, k.SelRegenerate):
+	case selection.Regenerate:
 		return m.regenerate(e)
-	case key.Matches(msg, k.SelPrevSibling):
+	case selection.PrevSibling:
 		return m.switchSibling(e, -1)
-	case key.Matches(msg, k.SelNextSibling):
+	case selection.NextSibling:
 		return m.switchSibling(e, 1)
-	case key.Matches(msg, k.SelFork):
+	case selection.Fork:
 		return m.fork(e)
-	case key.Matches(msg, k.SelAttach):
+	case selection.Attach:
 		return m.attachSelected(e)
-	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown):
+	case selection.Scroll:
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)
 		return m, cmd

@@ -10,6 +10,7 @@ import (
 
 	"muse/api"
 	"muse/ui/engine"
+	"muse/ui/queue"
 )
 
 // At 40x10, a tool call waiting for its answer and a stopped queue fit the
@@ -24,9 +25,11 @@ func TestApprovalAndQueueFitASmallScreen(t *testing.T) {
 	m.turn = &turnRun{id: 1, cancel: cancel}
 	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: make(chan engine.Approval, 1)}, nil)
 	m = next.(Model)
-	m.queue = []queuedPrompt{{text: "and then a summary"}}
+	m.queue = m.queue.Push(queue.Prompt{Text: "and then a summary"})
 	for _, stopped := range []bool{false, true} {
-		m.queueStopped = stopped
+		if stopped {
+			m.queue = m.queue.Stop()
+		}
 		m = m.layout()
 		view := m.View()
 		if n := strings.Count(view, "\n") + 1; n > 10 {

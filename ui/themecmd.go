@@ -41,34 +41,29 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 		m.notice = sanitize.Line(msg.err.Error())
 		return m.layout(), nil
 	}
-	m = m.setTheme(msg.th)
-	m.notice = "theme " + sanitize.Line(msg.th.Name)
-	if mismatch := msg.th.Mismatch(); mismatch != "" {
-		m.notice = sanitize.Line(mismatch)
-	}
-	return m.layout(), nil
-}
-
-// setTheme draws the whole screen in th from the next frame: every part
-// that copied a style from the theme takes th's, and every render cached
-// by what it shows (and not by its colours) is dropped: the conversation's
-// renders by entry and width, its markdown renderers by width, the input's
-// and the frame's memos.
-func (m Model) setTheme(th *theme.Theme) Model {
+	// From the next frame the whole screen is drawn in the new theme:
+	// every part that copied a style from the theme takes its, and every
+	// render cached by what it shows (and not by its colours) is dropped:
+	// the conversation's renders by entry and width, its markdown
+	// renderers by width, the input's and the frame's memos.
+	th := msg.th
 	c := *m.common // shared by the model's copies: changed in a copy of its own
 	c.th = th
 	m.common = &c
 	m.conv = m.conv.SetTheme(th)
 	m.input = m.input.SetTheme(th)
 	*m.memo = viewMemo{}
+	m.queue, m.pending, m.edit = m.queue.SetStyles(&th.Styles), m.pending.SetStyles(&th.Styles), m.edit.SetStyles(&th.Styles)
 	st := th.Styles
 	w := *m.w
 	w.spin.Style = st.Spinner
-	w.help.Styles.ShortKey, w.help.Styles.FullKey = st.Muted, st.Muted
-	w.help.Styles.ShortDesc, w.help.Styles.FullDesc = st.Subtle, st.Subtle
-	w.help.Styles.ShortSeparator, w.help.Styles.FullSeparator = st.Subtle, st.Subtle
+	w.help = w.help.SetStyles(&th.Styles)
 	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 	m.w = &w
 	m.sessions = m.sessions.SetTheme(th)
-	return m
+	m.notice = "theme " + sanitize.Line(msg.th.Name)
+	if mismatch := msg.th.Mismatch(); mismatch != "" {
+		m.notice = sanitize.Line(mismatch)
+	}
+	return m.layout(), nil
 }

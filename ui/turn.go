@@ -592,8 +592,8 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
 		m.notice = d.err.Error() // refused before it started, as /continue with nothing to continue
-		if len(m.pending) == 0 {
-			m.pending = t.attachments // nothing was saved: they wait again
+		if m.pending.Len() == 0 {
+			m.pending = m.pending.Set(t.attachments) // nothing was saved: they wait again
 		}
 	}
 	if d.res.Unanswered && m.notice == "" && !t.cancelled {

@@ -22,6 +22,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"muse/api"
+	"muse/api/pdftest"
 )
 
 // lossyWebP is a 1×1 grey WebP image.
@@ -191,39 +192,6 @@ type boundedImage struct {
 
 func (b boundedImage) Bounds() image.Rectangle { return b.r }
 
-// pdfFile is a PDF whose objects are objs (numbered from 1), with a
-// cross-reference table and a trailer whose root is object 1.
-func pdfFile(objs ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
-
-// pagedPDF is a PDF of n pages in one flat page tree.
-func pagedPDF(n int) []byte {
-	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", ""}
-	var kids []string
-	for i := range n {
-		kids = append(kids, fmt.Sprintf("%d 0 R", 3+2*i))
-		objs = append(objs,
-			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << >> >> >>", 4+2*i),
-			"<< /Length 20 >>\nstream\n<< /Type /Pages >> (\nendstream")
-	}
-	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
-	return pdfFile(objs...)
-}
-
 // objectStreamPDF is a PDF 1.5 of n pages whose page tree is in a
 // compressed object stream.
 func objectStreamPDF(t *testing.T, n int) []byte {
@@ -237,30 +205,30 @@ func objectStreamPDF(t *testing.T, n int) []byte {
 	zw := zlib.NewWriter(&z)
 	zw.Write(body.Bytes())
 	zw.Close()
-	return pdfFile("<< /Type /Catalog /Pages 2 0 R >>",
+	return pdftest.File("<< /Type /Catalog /Pages 2 0 R >>",
 		fmt.Sprintf("<< /Type /ObjStm /N %d /First 0 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", n+1, z.Len(), z.Bytes()))
 }
 
 // TestPDFPages checks page counts of PDFs of several shapes.
 func TestPDFPages(t *testing.T) {
-	nested := pdfFile("<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>",
+	nested := pdftest.File("<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 7 >>",
 		"<< /Type /Pages /Parent 2 0 R /Kids [] /Count 4 /Resources << /ProcSet [/PDF] >> >>",
 		"<< /Count 3 /Type /Pages /Parent 2 0 R /Kids [] >>",
 		"<< /Type /Outlines /Count 12 >>")
-	noCount := pdfFile("<< /Type /Catalog /Pages 2 0 R >>", "<< /Type/Pages /Kids [3 0 R 4 0 R] >>",
+	noCount := pdftest.File("<< /Type /Catalog /Pages 2 0 R >>", "<< /Type/Pages /Kids [3 0 R 4 0 R] >>",
 		"<</Type/Page/Parent 2 0 R>>", "<</Type /Page/Parent 2 0 R/Annots[<</Type/Annot/Contents(a \\) /Type /Page)>>]>>")
 	for name, tc := range map[string]struct {
 		data []byte
 		want int
 	}{
-		"one page":       {pagedPDF(1), 1},
-		"three pages":    {pagedPDF(3), 3},
+		"one page":       {pdftest.Paged(1), 1},
+		"three pages":    {pdftest.Paged(3), 3},
 		"object streams": {objectStreamPDF(t, 5), 5},
 		"nested tree":    {nested, 7},
 		"no /Count":      {noCount, 2},
 		"no pages":       {[]byte("%PDF-1.7\n%%EOF\n"), 0},
-		"cut short":      {pagedPDF(2)[:40], 0},
+		"cut short":      {pdftest.Paged(2)[:40], 0},
 		"garbage":        {[]byte("%PDF-\x00<<<<((((/Type /Pages /Count 9"), 0},
 	} {
 		if got := api.PDFPages(tc.data); got != tc.want {
@@ -279,8 +247,8 @@ func TestDescribesDocumentsAndFiles(t *testing.T) {
 		block api.ContentBlock
 		want  string
 	}{
-		{"pdf", api.DocumentBlock(api.MediaPDF, pagedPDF(3), ""), "I see a PDF of 3 pages."},
-		{"pdf of one page, titled", api.DocumentBlock(api.MediaPDF, pagedPDF(1), "report.pdf"), "I see a PDF of 1 page, titled “report.pdf”."},
+		{"pdf", api.DocumentBlock(api.MediaPDF, pdftest.Paged(3), ""), "I see a PDF of 3 pages."},
+		{"pdf of one page, titled", api.DocumentBlock(api.MediaPDF, pdftest.Paged(1), "report.pdf"), "I see a PDF of 1 page, titled “report.pdf”."},
 		{"pdf of unknown pages", api.DocumentBlock(api.MediaPDF, []byte("%PDF-1.7\n"), ""), "I see a PDF (page count unknown)."},
 		{"file", api.FileTextBlock("notes.md", lines), "I see notes.md: 42 lines; the first is “# Title”."},
 		{"file without a last newline", api.FileTextBlock("a.txt", "one\r\ntwo"), "I see a.txt: 2 lines; the first is “one”."},
@@ -310,7 +278,7 @@ func TestSeveralAttachments(t *testing.T) {
 	body := withBlocks("compare them demo:words:40",
 		api.ImageBlock("image/png", encoded(t, "png", filled(4, 4, color.NRGBA{0xff, 0, 0, 0xff}))),
 		api.FileTextBlock("trap.txt", "demo:error demo:overloaded demo:html"),
-		api.DocumentBlock(api.MediaPDF, pagedPDF(2), ""))
+		api.DocumentBlock(api.MediaPDF, pdftest.Paged(2), ""))
 	want := "I see a PNG image, 4×4 pixels, average colour #ff0000 (a bright red). " +
 		"I see trap.txt: 1 line, “demo:error demo:overloaded demo:html”. I see a PDF of 2 pages.\n\n" +
 		wordsReply("compare them demo:words:40", 40)
@@ -402,7 +370,7 @@ func BenchmarkDescribeImage(b *testing.B) {
 func TestClientsSendAttachments(t *testing.T) {
 	_, sdk, muse := startSDKServer(t)
 	png := encoded(t, "png", filled(64, 48, color.NRGBA{0x20, 0x40, 0xc0, 0xff}))
-	pdf := pagedPDF(4)
+	pdf := pdftest.Paged(4)
 	want := "I see a PNG image, 64×48 pixels, average colour #2040c0 (a blue). I see a PDF of 4 pages, titled “r.pdf”."
 	m, err := museStream(t, muse, api.MessageRequest{Model: "demo", MaxTokens: 1000, Messages: []api.MessageParam{{Role: api.RoleUser, Blocks: []api.ContentBlock{
 		api.ImageBlock("image/png", png), api.DocumentBlock(api.MediaPDF, pdf, "r.pdf"), {Type: api.BlockText, Text: "what are these?"},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"muse/api"
+	"muse/api/pdftest"
 )
 
 // TestDemoRefusesWhatTheServiceRefuses checks that the demo refuses, with a
@@ -39,9 +40,9 @@ func TestDemoRefusesWhatTheServiceRefuses(t *testing.T) {
 	}{
 		{"100 images", withBlocks("hi", images(100)...), ""},
 		{"101 images", withBlocks("hi", images(101)...), "messages: this request would carry 101 images and PDF pages"},
-		{"99 images and a PDF of 2 pages", withBlocks("hi", images(99, api.DocumentBlock(api.MediaPDF, pagedPDF(2), ""))...), "messages: this request would carry 101 images and PDF pages (99 images, 2 pages)"},
-		{"100 pages", withBlocks("hi", api.DocumentBlock(api.MediaPDF, pagedPDF(100), "")), ""},
-		{"101 pages", withBlocks("hi", api.DocumentBlock(api.MediaPDF, pagedPDF(101), "")), "messages.0.content.0: PDF has 101 pages, over the service's 100"},
+		{"99 images and a PDF of 2 pages", withBlocks("hi", images(99, api.DocumentBlock(api.MediaPDF, pdftest.Paged(2), ""))...), "messages: this request would carry 101 images and PDF pages (99 images, 2 pages)"},
+		{"100 pages", withBlocks("hi", api.DocumentBlock(api.MediaPDF, pdftest.Paged(100), "")), ""},
+		{"101 pages", withBlocks("hi", api.DocumentBlock(api.MediaPDF, pdftest.Paged(101), "")), "messages.0.content.0: PDF has 101 pages, over the service's 100"},
 		{"undecodable image", withBlocks("hi", undecodable), "messages.0.content.0: the image does not decode"},
 		{"8000 px", withBlocks("hi", wide(8000)), ""},
 		{"8001 px", withBlocks("hi", wide(8001)), "messages.0.content.0: image is 8001×1 px, over the service's 8000 px a side"},

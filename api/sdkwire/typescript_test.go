@@ -18,6 +18,9 @@ import (
 	"testing"
 
 	"muse/api"
+	"muse/api/pdftest"
+	"muse/session"
+	"muse/ui/attach"
 )
 
 // tsc returns the TypeScript compiler and the node_modules folder that
@@ -171,6 +174,17 @@ func mediaLimit() api.MessageRequest {
 	return api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{{Role: api.RoleUser, Blocks: blocks}}}
 }
 
+// longPDF is a prompt with a PDF of 150 pages, as muse sends it: its
+// first 100 pages as a PDF of their own, titled for the part they are.
+func longPDF(t *testing.T) api.MessageRequest {
+	f, err := attach.FromBytes("book.pdf", pdftest.Paged(150))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{
+		session.PromptParam("summarize it", []session.Attachment{f.Attachment}, [][]byte{f.Data})}}
+}
+
 func mustMarshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -186,7 +200,7 @@ func mustJSON(v any) json.RawMessage { return mustMarshal(v) }
 // type, every required field there. A body with a misspelt field fails
 // the same check, so the check is not vacuous.
 func TestTypeScriptSDKAcceptsTheBodies(t *testing.T) {
-	reqs := []api.MessageRequest{testRequest(), toolTurns(), budgetThinking(), mediaLimit()}
+	reqs := []api.MessageRequest{testRequest(), toolTurns(), budgetThinking(), mediaLimit(), longPDF(t)}
 	for i, r := range reqs {
 		if err := r.Validate(); err != nil {
 			t.Fatalf("request %d: %v", i, err)

@@ -10,22 +10,12 @@
 //
 // An image within the limits of the Messages API (MaxSentSide pixels a side,
 // MaxSentImageBytes) is sent as it is, byte for byte, once it has decoded
-// cleanly. A larger one is decoded, scaled down with an area-averaging (box)
-// filter and encoded again: a JPEG as a JPEG, any other as a PNG, which
-// keeps transparency, or as a JPEG flattened on white when that PNG is
-// still too large. A photo's EXIF orientation, which encoding again would
-// lose, is applied to its pixels.
-//
-// The scaler is written here rather than taken from golang.org/x/image/draw.
-// That package's scalers that average (BiLinear, CatmullRom) go through its
-// generic per-pixel path for an *image.YCbCr, which a photo decodes to, and
-// took 2.7 s and 3.9 s on this project's 2-core machine to bring a
-// 6000×4000 photo down to 1568×1045; its ApproxBiLinear (0.2 s) reads four
-// source pixels for each pixel it makes, so at a quarter of the size it
-// skips most of them and aliases. This one averages the Y, Cb and Cr planes
-// of a JPEG directly (and the bytes of an RGBA or gray image), row by row
-// in fixed point, on every core, in about 40 ms there, and hands
-// image/jpeg an *image.YCbCr, which it encodes without a colour conversion.
+// cleanly. A larger one is decoded, scaled down with muse's area-averaging
+// (box) scaler, ui/imgscale (which says why it is not x/image/draw's), and
+// encoded again: a JPEG as a JPEG, any other as a PNG, which keeps
+// transparency, or as a JPEG flattened on white when that PNG is still too
+// large. A photo's EXIF orientation, which encoding again would lose, is
+// applied to its pixels.
 package attach
 
 import (
@@ -134,12 +124,7 @@ func FromBytes(name string, data []byte) (File, error) {
 	case session.AttachImage:
 		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide)
 	case session.AttachDocument:
-		if n := api.PDFPages(data); n > api.MaxPDFPages {
-			return File{}, refuse(name, "a PDF of %d pages is over the service's %d: attach the pages you need (split it first)", n, api.MaxPDFPages)
-		}
-		return File{Attachment: session.Attachment{
-			Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data)),
-		}, Data: data}, nil
+		return preparePDF(name, data)
 	}
 	return prepareText(name, data)
 }

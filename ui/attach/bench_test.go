@@ -6,11 +6,11 @@ import (
 	"image/jpeg"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
-	"time"
 
+	"muse/api/pdftest"
+	"muse/ui/imgscale"
 	"muse/ui/internal/streamtest"
 )
 
@@ -53,36 +53,6 @@ func xorshift(seed uint32) func() uint32 {
 	}
 }
 
-// peakHeap runs f and returns the most heap, in bytes, in use while it
-// ran, above what was in use before: sampled every millisecond.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			var s runtime.MemStats
-			runtime.ReadMemStats(&s)
-			peak = max(peak, s.HeapInuse)
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	f()
-	close(done)
-	wg.Wait()
-	runtime.ReadMemStats(&ms)
-	return max(peak, ms.HeapInuse) - base
-}
-
 // loop runs f b.N times and reports, besides the time, the CPU time of
 // the process per run: on a shared machine, the figure that other work
 // does not inflate (with every core busy, it is the sum over the cores).
@@ -108,7 +78,7 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 	}
 	whole := func(b *testing.B, attach func() (File, error)) {
 		b.SetBytes(int64(len(data)))
-		peak := peakHeap(func() {
+		peak := streamtest.PeakHeap(func() {
 			if _, err := attach(); err != nil {
 				b.Fatal(err)
 			}
@@ -137,14 +107,34 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 	w, h := fit(6000, 4000, MaxSentSide)
 	b.Run("scale", func(b *testing.B) {
 		loop(b, func() error {
-			scale(img, w, h)
+			imgscale.Scale(img, w, h)
 			return nil
 		})
 	})
 	b.Run("scale+encode", func(b *testing.B) {
 		loop(b, func() error {
-			_, _, _, err := encode(scale(img, w, h), true, MaxSentImageBytes)
+			_, _, _, err := encode(imgscale.Scale(img, w, h), true, MaxSentImageBytes)
 			return err
 		})
 	})
+}
+
+// BenchmarkAttachLongPDF attaches a PDF of 1,000 small pages, of which
+// the first 100 are taken out as a PDF of their own (pdfcpu reads and
+// checks the whole file first). It reports the CPU time and the peak heap
+// above what was in use before.
+func BenchmarkAttachLongPDF(b *testing.B) {
+	data := pdftest.Paged(1000)
+	b.SetBytes(int64(len(data)))
+	peak := streamtest.PeakHeap(func() {
+		if _, err := FromBytes("long.pdf", data); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportAllocs()
+	loop(b, func() error {
+		_, err := FromBytes("long.pdf", data)
+		return err
+	})
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 }

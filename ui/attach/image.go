@@ -13,6 +13,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"muse/session"
+	"muse/ui/imgscale"
 )
 
 // jpegQuality is the quality of the JPEGs muse encodes.
@@ -75,7 +76,7 @@ func prepareImage(name string, data []byte, mediaType string, limit, side int) (
 		note = "first frame of an animated GIF, "
 	}
 	if w < b.Dx() || h < b.Dy() {
-		img = scale(img, w, h)
+		img = imgscale.Scale(img, w, h)
 		note += fmt.Sprintf("scaled from %d×%d to %d×%d", b.Dx(), b.Dy(), w, h)
 	} else {
 		note += "encoded again to fit " + sizeText(int64(limit))
@@ -156,7 +157,7 @@ func encode(img image.Image, fromJPEG bool, limit int) ([]byte, string, bool, er
 	if buf.Len() <= limit {
 		return buf.Bytes(), "image/png", false, nil
 	}
-	flat := toRGBA(img)
+	flat := imgscale.RGBA(img)
 	flatten(flat)
 	buf.Reset()
 	err := jpeg.Encode(&buf, flat, &jpeg.Options{Quality: jpegQuality})
@@ -167,7 +168,7 @@ func encode(img image.Image, fromJPEG bool, limit int) ([]byte, string, bool, er
 // colour conversions pixel by pixel: a YCbCr image (a WebP photo) as RGBA.
 func pngImage(img image.Image) image.Image {
 	if _, ok := img.(*image.YCbCr); ok {
-		return toRGBA(img)
+		return imgscale.RGBA(img)
 	}
 	return img
 }

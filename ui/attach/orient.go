@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"image"
+	"muse/ui/imgscale"
 )
 
 // jpegOrientation returns the EXIF orientation of the JPEG data, 1 to 8,
@@ -72,7 +73,7 @@ func orient(img image.Image, o int) image.Image {
 	case *image.YCbCr:
 		dst := image.NewYCbCr(image.Rect(0, 0, w, h), image.YCbCrSubsampleRatio420)
 		orientPlane(dst.Y, dst.YStride, src.Y, src.YStride, b.Dx(), b.Dy(), 1, o)
-		cw, ch := chromaSize(src.Rect, src.SubsampleRatio)
+		cw, ch := imgscale.ChromaSize(src.Rect, src.SubsampleRatio)
 		orientPlane(dst.Cb, dst.CStride, src.Cb, src.CStride, cw, ch, 1, o)
 		orientPlane(dst.Cr, dst.CStride, src.Cr, src.CStride, cw, ch, 1, o)
 		return dst
@@ -81,7 +82,7 @@ func orient(img image.Image, o int) image.Image {
 		orientPlane(dst.Pix, dst.Stride, src.Pix, src.Stride, b.Dx(), b.Dy(), 1, o)
 		return dst
 	}
-	src := toRGBA(img)
+	src := imgscale.RGBA(img)
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	orientPlane(dst.Pix, dst.Stride, src.Pix, src.Stride, b.Dx(), b.Dy(), 4, o)
 	return dst

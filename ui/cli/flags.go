@@ -42,6 +42,7 @@ type flags struct {
 	toolsFile                   string
 	mcpConfig                   string
 	mcpExpandEnv                bool
+	mcpRoots                    bool
 	mcpOnly                     []string
 	noMCP                       bool
 	profile                     string
@@ -145,6 +146,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringArrayVar(&f.mcpOnly, "mcp", nil, "use only the MCP server `NAME` of the profile or --mcp-config (repeatable)")
 	fs.BoolVar(&f.noMCP, "no-mcp", false, "use no MCP server")
 	fs.BoolVar(&f.mcpExpandEnv, "mcp-expand-env", false, "let the --mcp-config file expand ${VAR} from the environment though it is not in your configuration folder (profile: mcp_expand_env)")
+	fs.BoolVar(&f.mcpRoots, "mcp-roots", false, "offer the working directory to the MCP servers as a root, which they may then read (off by default; profile: mcp_roots)")
 	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, any, none or a tool's `NAME`")
 	fs.BoolVar(&f.cite, "cite", false, "ask for citations from the documents sent (text files and PDFs); they are shown after the reply")
 	fs.BoolVar(&f.allowTools, "allow-tools", false, "with -p: run the tools' commands without asking (off by default)")
@@ -316,8 +318,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);
-  mcp_expand_env (true: like --mcp-expand-env); mcp_roots (true: the working
-  directory is offered to MCP servers as a root); thinking ("adaptive") and
+  mcp_expand_env (true: like --mcp-expand-env); mcp_roots (true: like
+  --mcp-roots); thinking ("adaptive") and
   effort (low, medium, high, max); allow_insecure_http (true: a credential
   may go over plain http:// to another host); image_base_url, image_api
   (service, dashscope, openai), image_access_token_env, image_access_token_cmd,

@@ -38,8 +38,7 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 	var servers []mcp.Server
 	secrets := []string{c.token, c.apiKey, c.imageToken}
 	for _, s := range prof.MCP {
-		srv := mcp.Server{Name: s.Name, Where: fmt.Sprintf("%s:%d", s.Path, s.Line), Type: s.Type,
-			Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Allow: s.Allow}
+		srv := s
 		for k := range s.Env {
 			srv.Vars = append(srv.Vars, k)
 		}
@@ -116,14 +115,24 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 			fmt.Fprintf(env.Stderr, "muse: %s\n", note)
 		}
 	}
-	if prof.MCPRoots != nil && *prof.MCPRoots {
+	if mcpRoots(f, prof) {
 		dir, err := os.Getwd()
 		if err != nil {
-			return nil, fmt.Errorf("mcp_roots: the working directory: %w", err)
+			return nil, fmt.Errorf("--mcp-roots: the working directory: %w", err)
 		}
 		opts.Roots = []string{dir}
 	}
 	return mcp.New(servers, opts, off...), nil
+}
+
+// mcpRoots reports whether the working directory is offered to the MCP
+// servers as a root: --mcp-roots says, else the profile's mcp_roots; off
+// by default (--mcp-roots=false turns off a profile's).
+func mcpRoots(f *flags, prof *cfgfile.Profile) bool {
+	if f.set != nil && f.set("mcp-roots") {
+		return f.mcpRoots
+	}
+	return prof.MCPRoots != nil && *prof.MCPRoots
 }
 
 // mcpLookup is how the --mcp-config file reads ${VAR}. muse's own

@@ -56,6 +56,11 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	for _, warning := range warnings {
 		fmt.Fprintf(env.Stderr, "muse: warning: %s: it is sent with the prompt, as --attach asked\n", warning)
 	}
+	for _, f := range files { // what was done to a file to send it: scaled, its first pages taken
+		if f.Note != "" {
+			fmt.Fprintf(env.Stderr, "muse: %s: %s\n", sanitize.Line(f.Name), sanitize.Line(f.Note))
+		}
+	}
 	w, err := openWriter(env, f, cfg)
 	if err != nil {
 		return fail(env, err)

@@ -121,3 +121,40 @@ func TestMCPResourceAttachedWithAt(t *testing.T) {
 		t.Errorf("muse exited with status %d", code)
 	}
 }
+
+// A prompt's argument values are completed by the everything server
+// (completion/complete): Tab on "department=En" asks it and puts in
+// "Engineering"; Tab then adds the next argument's name, and Tab again asks
+// the server for the names of that department, which Tab cycles; enter
+// sends the prompt with what was completed.
+func TestMCPPromptArgumentCompleted(t *testing.T) {
+	h := newHome(t, "")
+	tm := start(t, h, 110, 30, "--demo", "--mcp-config", everythingConfig(t), "--mcp", "ev")
+	tm.waitFor("Ask anything")
+	tm.typ("/mcp on ev\r") // waits for its start
+	tm.waitFor("MCP server ev is on")
+	tm.typ("/ev:completable-prompt department=En\t")
+	tm.waitUntil("the department completed by the server", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "/ev:completable-prompt department=Engineering")
+	})
+	tm.typ("\t")
+	tm.waitUntil("the next argument's name", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "department=Engineering name=")
+	})
+	tm.typ("\t")
+	tm.waitUntil("the department's names, from the server", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "name=Alice") && strings.Contains(s, "[Alice]  Bob  Charlie")
+	})
+	tm.typ("\t")
+	tm.waitUntil("Tab cycling to the next name", waitDeadline, func(s string) bool {
+		return strings.HasSuffix(strings.TrimSpace(inputLine(s)), "name=Bob")
+	})
+	tm.typ("\r")
+	tm.waitUntil("the prompt's text sent and answered", waitDeadline, func(s string) bool {
+		return strings.Contains(s, "Please promote Bob to the head of the Engineering team.") && strings.Contains(statusLine(s), "· stop ")
+	})
+	tm.typ("\x03\x03")
+	if code := tm.waitExit(); code != 0 {
+		t.Errorf("muse exited with status %d", code)
+	}
+}

@@ -59,7 +59,9 @@ type ToolImage struct {
 type ToolSource func(ctx context.Context) (tools []Tool, notes []string)
 
 // moreTools returns Config.Tools and those of Config.MoreTools, reporting
-// its notes. A tool of MoreTools named like one of Tools is left out.
+// its notes. A tool of MoreTools named like one of Tools is left out, and
+// so is one whose name the service refuses, with a note, before anything
+// is sent.
 func (r *runner) moreTools(ctx context.Context) []Tool {
 	more, notes := r.cfg.MoreTools(ctx)
 	for _, n := range notes {
@@ -67,7 +69,11 @@ func (r *runner) moreTools(ctx context.Context) []Tool {
 	}
 	tools := slices.Clip(r.cfg.Tools)
 	for _, t := range more {
-		if !slices.ContainsFunc(tools, func(o Tool) bool { return o.Def.Name == t.Def.Name }) {
+		switch {
+		case !api.ValidToolName(t.Def.Name):
+			// The request check would refuse the whole turn for it.
+			r.emit(Event{Kind: Notice, Text: fmt.Sprintf("tool %q is not offered: a tool's name must be %s", sanitize.Line(t.Def.Name), api.ToolNameRule)})
+		case !slices.ContainsFunc(tools, func(o Tool) bool { return o.Def.Name == t.Def.Name }):
 			tools = append(tools, t)
 		}
 	}

@@ -57,6 +57,11 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 		}
 		return m.setValueAt(c.options[c.idx], c.cursors[c.idx]), nil
 	}
+	if m.ask != nil {
+		if f := m.ask(m.ed.value()); f != nil {
+			return m.askCompletion(f) // an MCP prompt's argument value
+		}
+	}
 	if m.more != nil && len(m.more(m.ed.value())) > 0 {
 		return m.completeCommand(dir), nil // an MCP prompt or @resource
 	}
@@ -74,6 +79,13 @@ func (m Model) completeCommand(dir int) Model {
 	if m.more != nil {
 		options = append(options, m.more(m.ed.value())...)
 	}
+	return m.applyOptions(options, nil, dir)
+}
+
+// applyOptions puts the options of a completion in the input: a single one
+// whole; the first of several (the last, for dir -1), which Tab after Tab
+// then cycles, the hint showing their names (nil: the options).
+func (m Model) applyOptions(options, names []string, dir int) Model {
 	switch len(options) {
 	case 0:
 		return m
@@ -85,9 +97,11 @@ func (m Model) completeCommand(dir int) Model {
 		if dir < 0 {
 			idx = len(options) - 1
 		}
-		names := make([]string, len(options))
-		for i, o := range options {
-			names[i] = strings.TrimSpace(o)
+		if names == nil {
+			names = make([]string, len(options))
+			for i, o := range options {
+				names[i] = strings.TrimSpace(o)
+			}
 		}
 		m.comp = completion{options: options, names: names, idx: idx}
 		m = m.setText(options[idx])

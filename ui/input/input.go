@@ -99,8 +99,8 @@ type Model struct {
 	// hint was closed on with esc (it shows again once the value changes).
 	comp       completion
 	hintHidden string
-	// pathSeq numbers the path completions asked for: only the last one's
-	// listing applies.
+	// pathSeq numbers the completions asked for (a path's, a server's):
+	// only the last one's answer applies.
 	pathSeq int
 	// lastKey is the kind of the last key, and keyBefore that of the one
 	// before the key being handled (see AfterPaste); sendPending is an
@@ -132,8 +132,10 @@ type Model struct {
 	// shared by the copies.
 	search  *searchState
 	session *string
-	// more completes what slash.Completions does not (WithCompletions).
+	// more completes what slash.Completions does not (WithCompletions);
+	// ask what a server completes (WithAskedCompletions).
 	more func(value string) []string
+	ask  func(value string) func() ([]string, error)
 }
 
 // New returns an empty input, focused, with the styles of th; history is
@@ -252,6 +254,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case pathsListedMsg:
 		return m.pathsListed(msg)
+	case askedMsg:
+		return m.asked(msg)
 	case filesListedMsg:
 		return m.filesListed(msg)
 	case searchRefreshedMsg:

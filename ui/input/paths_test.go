@@ -114,7 +114,7 @@ func tab(t *testing.T, m Model, dir int) (Model, []string, bool) {
 		msg := msgs[0]
 		msgs = msgs[1:]
 		switch msg := msg.(type) {
-		case pathsListedMsg:
+		case pathsListedMsg, askedMsg:
 			var next tea.Cmd
 			m, next = m.Update(msg)
 			msgs = append(msgs, run(next)...)

@@ -2,116 +2,29 @@ package mcp
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"muse/ui/regfile"
-	"net/url"
 	"os"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"muse/ui/mcp/mcpcfg"
+	"muse/ui/regfile"
 )
 
 // Transports a server may use.
 const (
-	TypeStdio = "stdio"
-	TypeHTTP  = "http"
-	TypeSSE   = "sse"
+	TypeStdio = mcpcfg.TypeStdio
+	TypeHTTP  = mcpcfg.TypeHTTP
+	TypeSSE   = mcpcfg.TypeSSE
 )
 
-// Server is one MCP server as configured.
-type Server struct {
-	// Name is the server's name in the configuration, which prefixes its
-	// tools' names.
-	Name string
-	// Where says where it was configured, such as "mcp.json:4", for
-	// messages.
-	Where string
-	// Type is TypeStdio, TypeHTTP or TypeSSE.
-	Type string
-	// Command, Args, Env and Cwd start a stdio server.
-	Command string
-	Args    []string
-	Env     map[string]string
-	Cwd     string
-	// URL and Headers reach an HTTP or SSE server. Headers may hold
-	// credentials: they are never shown.
-	URL     string
-	Headers map[string]string
-	// Allow lists the server's tools (by their own names) that run without
-	// asking.
-	Allow []string
-	// Vars names the variables of muse's environment that the server's
-	// entry names: the keys of its env, the ${VAR} it expands, its
-	// token_env. Of the servers, it alone gets them (see ServerVars).
-	Vars []string
-	// Connect, when set, connects to a server in muse's own process (the
-	// demo's) instead.
-	Connect func(ctx context.Context) (sdk.Transport, error)
-}
-
-// serverKeys are the keys of a server in an mcpServers file.
-var serverKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers", "allow"}
-
-// Check returns what is wrong with s, or nil: a stdio server needs a
-// command and no URL, an HTTP or SSE one an http(s) URL and no command.
-func (s *Server) Check() error {
-	if s.Connect != nil {
-		return nil
-	}
-	if s.Type == "" {
-		s.Type = TypeStdio
-		if s.URL != "" && s.Command == "" {
-			s.Type = TypeHTTP
-		}
-	}
-	switch s.Type {
-	case TypeStdio:
-		if strings.TrimSpace(s.Command) == "" {
-			return errors.New(`a stdio server needs a "command", such as "npx"`)
-		}
-		if s.URL != "" {
-			return errors.New(`a stdio server takes "command", not "url": set "type": "http" for an HTTP server`)
-		}
-	case TypeHTTP, TypeSSE, "streamable-http":
-		if s.Type == "streamable-http" {
-			s.Type = TypeHTTP
-		}
-		u, err := url.Parse(s.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf(`an %s server needs a "url" such as "https://mcp.example.com/mcp", got %q`, s.Type, redactURL(s.URL))
-		}
-		if u.User != nil {
-			return errors.New(`"url" must not hold a user name or password: put credentials in "headers"`)
-		}
-		if s.Command != "" {
-			return fmt.Errorf(`an %s server takes "url", not "command"`, s.Type)
-		}
-	default:
-		return fmt.Errorf(`"type" must be "stdio", "http" or "sse", got %q`, s.Type)
-	}
-	for k := range s.Headers {
-		if !headerNameRE.MatchString(k) {
-			return fmt.Errorf("header name %q is not a valid HTTP header name", k)
-		}
-	}
-	return nil
-}
-
-var headerNameRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
-
-// redactURL returns u without its query, which may hold a key.
-func redactURL(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		return u[:i] + "?…"
-	}
-	return u
-}
+// Server is one MCP server as configured: mcpcfg's type, which a
+// profile's tables are read into too.
+type Server = mcpcfg.Server
 
 // maxConfigSize is the largest mcpServers file read.
 const maxConfigSize = 1 << 20
@@ -189,7 +102,7 @@ func ParseFile(path string, data []byte, lookup Lookup) ([]Server, error) {
 
 // parseServer reads one server of an mcpServers file.
 func parseServer(name string, raw json.RawMessage, lookup Lookup) (Server, error) {
-	if err := CheckName(name); err != nil {
+	if err := mcpcfg.CheckName(name); err != nil {
 		return Server{}, err
 	}
 	var keys map[string]json.RawMessage
@@ -197,8 +110,8 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (Server, error
 		return Server{}, errors.New("must be an object such as {\"command\": \"npx\", \"args\": [...]}")
 	}
 	for k := range keys {
-		if !slices.Contains(serverKeys, k) {
-			return Server{}, fmt.Errorf("unknown key %q: a server takes %s", k, strings.Join(serverKeys, ", "))
+		if !slices.Contains(mcpcfg.Keys, k) {
+			return Server{}, fmt.Errorf("unknown key %q: a server takes %s", k, strings.Join(mcpcfg.Keys, ", "))
 		}
 	}
 	var w struct {
@@ -308,17 +221,6 @@ func Expand(s string, lookup Lookup) (string, error) {
 		return "", fmt.Errorf("environment variable %s is not set", strings.Join(missing, ", "))
 	}
 	return out, nil
-}
-
-var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
-
-// CheckName checks a server's name: 1 to 32 letters, digits, _ or -, which
-// prefix its tools' names.
-func CheckName(name string) error {
-	if !serverNameRE.MatchString(name) {
-		return fmt.Errorf("the server name %q must be 1 to 32 letters, digits, _ or -: its tools are named NAME__TOOL", name)
-	}
-	return nil
 }
 
 // keyOffsets returns the offsets of the keys of data's top-level object and

@@ -101,8 +101,10 @@ type Manager struct {
 	// a turn's Tools).
 	startedAll chan struct{}
 	// changed is closed, and replaced, when a server's start ends or its
-	// tools change (see changedLocked).
+	// tools change (see changedLocked); closed is closed by Close, which
+	// ends the wait for notes.
 	changed chan struct{}
+	closed  chan struct{}
 	// progress maps the progress tokens of the calls under way to their
 	// reporters (track); lastToken numbers the tokens.
 	progMu    sync.Mutex
@@ -129,7 +131,10 @@ type server struct {
 	proc    *toolrun.Process
 	tools   []*sdk.Tool
 	skipped []string // notes on tools not offered
-	gen     int      // counts starts, so a stale one is told apart
+	// fresh are the notes of skipped that a refresh of the tool list
+	// brought, not reported yet (notesLocked).
+	fresh []string
+	gen   int // counts starts, so a stale one is told apart
 	// instructions are the server's, sanitized and bounded.
 	instructions string
 	// tasks names its tools that run only as tasks (taskOnly).
@@ -155,7 +160,7 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{}), changed: make(chan struct{})}
+	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{}), changed: make(chan struct{}), closed: make(chan struct{})}
 	if opts.Elicit {
 		m.elicit = make(chan *Elicitation)
 	}
@@ -179,37 +184,40 @@ func (m *Manager) StartAll() {
 	m.startAllLocked()
 }
 
-// StartedNotes waits for the first start of all the servers (StartAll, or
-// a turn's Tools), then for a note: a server that failed, or tools a
-// server left out, each reported once. It returns as soon as there is one,
-// not when the slowest server has started, so the chat screen shows a
-// failure as it happens: more says that servers are still starting, and
-// that StartedNotes is worth calling again. It returns nil, false when ctx
-// ends.
-func (m *Manager) StartedNotes(ctx context.Context) (notes []string, more bool) {
+// Notes waits for the first start of all the servers (StartAll, or a
+// turn's Tools), then for notes: a server that failed, tools a server left
+// out, at its start or when a refresh of its list (list_changed) left out
+// others, each reported once. It returns as soon as there are some, so the
+// chat screen shows a failure as it happens, not when the slowest server
+// has started: more says it is worth calling again. It returns nil, false
+// when ctx ends or the Manager is closed.
+func (m *Manager) Notes(ctx context.Context) (notes []string, more bool) {
 	select {
 	case <-m.startedAll:
 	case <-ctx.Done():
+		return nil, false
+	case <-m.closed:
 		return nil, false
 	}
 	for {
 		m.mu.Lock()
 		notes = m.notesLocked()
-		starting := slices.ContainsFunc(m.srv, func(s *server) bool { return s.state == Starting })
 		changed := m.changed
 		m.mu.Unlock()
-		if len(notes) > 0 || !starting {
-			return notes, starting
+		if len(notes) > 0 {
+			return notes, true
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
 			return nil, false
+		case <-m.closed:
+			return nil, false
 		}
 	}
 }
 
-// changedLocked wakes those waiting for a change (StartedNotes).
+// changedLocked wakes those waiting for a change (Notes).
 func (m *Manager) changedLocked() {
 	close(m.changed)
 	m.changed = make(chan struct{})
@@ -250,7 +258,7 @@ func (m *Manager) waitStarting(ctx context.Context) bool {
 }
 
 // notesLocked returns, once each, a note for each server that failed and
-// for the tools a ready server's tools left out.
+// for the tools a ready server left out, at its start or at a refresh.
 func (m *Manager) notesLocked() []string {
 	var notes []string
 	for _, s := range m.srv {
@@ -258,11 +266,15 @@ func (m *Manager) notesLocked() []string {
 			s.noted = true
 			notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s; the chat goes on without its tools", s.cfg.Name, s.why())))
 		}
-		if s.state == Ready && !s.noted {
-			s.noted = true
-			for _, n := range s.skipped {
+		if s.state == Ready {
+			fresh := s.fresh
+			if !s.noted {
+				s.noted, fresh = true, s.skipped
+			}
+			for _, n := range fresh {
 				notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s", s.cfg.Name, n)))
 			}
+			s.fresh = nil
 		}
 	}
 	return notes
@@ -357,6 +369,11 @@ func (m *Manager) Stop(name string) error {
 // Close stops every server. Calling Tools afterwards starts them again.
 func (m *Manager) Close() {
 	m.mu.Lock()
+	select {
+	case <-m.closed:
+	default:
+		close(m.closed)
+	}
 	type conn struct {
 		s *sdk.ClientSession
 		p *toolrun.Process
@@ -382,7 +399,7 @@ func (m *Manager) Close() {
 // the lock; a start under way is left to find itself stale.
 func (m *Manager) detachLocked(s *server) (*sdk.ClientSession, *toolrun.Process) {
 	sess, proc := s.session, s.proc
-	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, "", nil, nil
+	s.session, s.proc, s.tools, s.skipped, s.fresh, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, nil, "", nil, nil
 	s.stale, s.refresh = false, nil
 	s.gen++
 	if s.state == Starting {
@@ -575,7 +592,7 @@ func (m *Manager) watch(s *server, gen int, sess *sdk.ClientSession) {
 	}
 	proc := s.proc
 	s.state, s.err, s.stderr, s.noted = Failed, "stopped: "+why, stderr, false
-	s.session, s.proc, s.tools, s.skipped, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, "", nil, nil
+	s.session, s.proc, s.tools, s.skipped, s.fresh, s.instructions, s.prompts, s.resources = nil, nil, nil, nil, nil, "", nil, nil
 	s.stale, s.refresh = false, nil
 	s.gen++
 	m.changedLocked()

@@ -265,14 +265,14 @@ func TestFailureKeepsStderrApart(t *testing.T) {
 	}
 }
 
-// StartedNotes waits for StartAll and the starts it began, and reports a
-// failure then, once: the next turn's Tools does not report it again.
-func TestStartedNotes(t *testing.T) {
+// Notes waits for StartAll and the starts it began, and reports a failure
+// then, once: the next turn's Tools does not report it again.
+func TestNotes(t *testing.T) {
 	m := New([]Server{{Name: "nosuch", Type: TypeStdio, Command: "/nonexistent/muse-mcp-server"}, helper(t, "good", "sdk")},
 		Options{StartTimeout: 5 * time.Second})
 	defer m.Close()
 	got := make(chan []string, 1)
-	go func() { n, _ := m.StartedNotes(context.Background()); got <- n }()
+	go func() { n, _ := m.Notes(context.Background()); got <- n }()
 	m.StartAll()
 	notes := <-got
 	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server nosuch: ") {
@@ -286,20 +286,20 @@ func TestStartedNotes(t *testing.T) {
 	defer idle.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if notes, more := idle.StartedNotes(ctx); notes != nil || more {
+	if notes, more := idle.Notes(ctx); notes != nil || more {
 		t.Errorf("notes %q (more %t) before any start", notes, more)
 	}
 }
 
 // A server that fails at once is reported at once, while another is still
-// starting (it never answers, and its time limit is an hour): StartedNotes
-// says more are coming, and reports the slow one when it is stopped.
-func TestStartedNotesReportsAFailureAsItHappens(t *testing.T) {
+// starting (it never answers, and its time limit is an hour): Notes says
+// more may come, and waits until the Manager is closed.
+func TestNotesReportAFailureAsItHappens(t *testing.T) {
 	m := New([]Server{helper(t, "slow", "hang"), {Name: "nosuch", Type: TypeStdio, Command: "/nonexistent/muse-mcp-server"}},
 		Options{StartTimeout: time.Hour})
 	defer m.Close()
 	m.StartAll()
-	notes, more := m.StartedNotes(context.Background())
+	notes, more := m.Notes(context.Background())
 	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server nosuch: ") || !more {
 		t.Fatalf("notes %q, more %v; want nosuch's failure, with slow still starting", notes, more)
 	}
@@ -307,11 +307,12 @@ func TestStartedNotesReportsAFailureAsItHappens(t *testing.T) {
 		t.Fatalf("slow is %s", st.State)
 	}
 	got := make(chan bool)
-	go func() { _, more := m.StartedNotes(context.Background()); got <- more }()
+	go func() { _, more := m.Notes(context.Background()); got <- more }()
 	if err := m.Stop("slow"); err != nil {
 		t.Fatal(err)
 	}
+	m.Close()
 	if more := <-got; more {
-		t.Errorf("more after the last start ended")
+		t.Errorf("more after the Manager closed")
 	}
 }

@@ -3,14 +3,18 @@ package mcp
 import (
 	"strconv"
 	"strings"
+
+	"muse/api"
 )
 
 // maxName is the longest tool name the API takes.
-const maxName = 64
+const maxName = api.MaxToolName
 
 // toolName is the name a server's tool is offered under: server__tool,
 // with each character the API refuses (it takes letters, digits, _ and -)
-// written as _, cut to maxName bytes.
+// written as _, cut to maxName bytes: a name api.ValidToolName takes,
+// which the engine checks again before sending (a tool whose name breaks
+// the rule is left out there, with a note).
 func toolName(server, tool string) string {
 	name := clean(server) + "__" + clean(tool)
 	if len(name) > maxName {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -133,8 +134,14 @@ func (m *Manager) refreshLocked(s *server) {
 			cancel()
 			m.mu.Lock()
 			if s.gen == gen && err == nil {
+				before := s.skipped
 				s.tools, s.skipped = m.check(tools, tasks)
 				s.skipped = append(listed, s.skipped...)
+				for _, n := range s.skipped {
+					if !slices.Contains(before, n) && !slices.Contains(s.fresh, n) {
+						s.fresh = append(s.fresh, n) // on the status line (Notes)
+					}
+				}
 			}
 			m.mu.Unlock()
 		}

@@ -48,6 +48,24 @@ func TestToolListChangedRefreshes(t *testing.T) {
 	if got := tools(t, m); got["a__later"] != nil {
 		t.Errorf("a removed tool is still offered")
 	}
+
+	// A tool the refreshed list leaves out is noted once, for the status
+	// line (Notes), as at the start; not again at the next refresh.
+	changed = m.changedChan()
+	srv.AddTool(&sdk.Tool{Name: "huge", Description: strings.Repeat("d", maxToolSize), InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return nil, nil })
+	<-changed
+	notes, more := m.Notes(context.Background())
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], `MCP server a: tool "huge" is not offered: its description and input schema come to 32.0 KiB`) || !more {
+		t.Errorf("notes %q (more %t)", notes, more)
+	}
+	changed = m.changedChan()
+	srv.AddTool(&sdk.Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return nil, nil })
+	<-changed
+	if got := tools(t, m); got["a__later"] == nil || got["a__huge"] != nil {
+		t.Errorf("tools after the refresh: %d", len(got))
+	}
 }
 
 // changedChan returns the channel closed at the next change.

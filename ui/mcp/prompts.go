@@ -197,8 +197,9 @@ func (m *Manager) GetPrompt(ctx context.Context, p Prompt, args map[string]strin
 // CompletePrompt returns the completions of value, a prompt's command
 // being typed: the commands of prompts that start with it ("/ev:" gives
 // every prompt of ev), each followed by a space; once the command is
-// whole and a space typed, its arguments not given yet, as "NAME=". It is
-// data for a completion menu: no I/O.
+// whole and a space typed, its arguments not given yet that start as the
+// word typed, as "NAME=". It is data for a completion menu: no I/O (an
+// argument's value is completed by its server: CompleteArg).
 func CompletePrompt(prompts []Prompt, value string) []string {
 	cmd, rest, spaced := strings.Cut(value, " ")
 	var out []string
@@ -207,9 +208,15 @@ func CompletePrompt(prompts []Prompt, value string) []string {
 		case !spaced && strings.HasPrefix(p.Command, cmd):
 			out = append(out, p.Command+" ")
 		case spaced && p.Command == cmd:
+			// The word being typed: an argument's name, or a value
+			// (after '=', which its server completes: CompleteArg).
+			last := rest[strings.LastIndexAny(rest, " ")+1:]
+			if strings.Contains(last, "=") {
+				continue
+			}
 			for _, a := range p.Args {
-				if !strings.Contains(" "+rest, " "+a.Name+"=") {
-					out = append(out, value+a.Name+"=")
+				if strings.HasPrefix(a.Name, last) && !strings.Contains(" "+rest, " "+a.Name+"=") {
+					out = append(out, value[:len(value)-len(last)]+a.Name+"=")
 				}
 			}
 		}

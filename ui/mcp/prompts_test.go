@@ -71,6 +71,8 @@ func TestCompletePrompt(t *testing.T) {
 		"/ev:a":                      {"/ev:args-prompt "},
 		"/ev:args-prompt ":           {"/ev:args-prompt city=", "/ev:args-prompt state="},
 		"/ev:args-prompt city=Bonn ": {"/ev:args-prompt city=Bonn state="},
+		"/ev:args-prompt st":         {"/ev:args-prompt state="},
+		"/ev:args-prompt city=Bo":    nil, // a value: its server completes it
 		"/nope":                      nil,
 		"/ev:simple-prompt ":         nil,
 	} {

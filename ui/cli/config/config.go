@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"muse/session/dirs"
+	"muse/ui/mcp/mcpcfg"
 )
 
 // Durations of the settings that bound how long commands run.
@@ -139,7 +140,7 @@ type Profile struct {
 	Tools []Tool
 	// MCP lists the profile's Model Context Protocol servers, in the
 	// file's order.
-	MCP []MCPServer
+	MCP []mcpcfg.Server
 }
 
 // File is a loaded configuration file.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"muse/ui/keyaction"
+	"muse/ui/mcp/mcpcfg"
 )
 
 // write puts text in dir/config.toml and returns the path.
@@ -200,10 +201,10 @@ func TestLoadFull(t *testing.T) {
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
 			},
 		},
-		MCP: []MCPServer{
-			{Name: "files", Path: f.Path, Line: 72, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+		MCP: []mcpcfg.Server{
+			{Name: "files", Where: f.Path + ":72", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Path: f.Path, Line: 78, Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Where: f.Path + ":78", Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

@@ -1,58 +1,34 @@
 package config
 
 import (
-	"regexp"
+	"fmt"
 	"slices"
 	"strings"
+
+	"muse/ui/mcp/mcpcfg"
 )
 
-// MCPServer is one [profiles.NAME.mcp.SERVER] table: a Model Context
-// Protocol server, with the keys of an mcpServers JSON file, and the
-// credential of an HTTP server from a variable or a command.
-type MCPServer struct {
-	Name string
-	// Line is where its table starts, in Path.
-	Path string
-	Line int
-
-	Type    string
-	Command string
-	Args    []string
-	Env     map[string]string
-	Cwd     string
-	URL     string
-	Headers map[string]string
-	// TokenEnv names a variable, TokenCmd a shell command, that gives the
-	// token sent as "Authorization: Bearer …" to an HTTP server.
-	TokenEnv, TokenCmd string
-	// Allow lists the server's tools that run without asking.
-	Allow []string
-}
-
-// mcpKeys are the keys of a [profiles.NAME.mcp.SERVER] table.
-var mcpKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers", "token_env", "token_cmd", "allow"}
-
-var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
-
-// mcp reads the [profiles.NAME.mcp] table: a table of servers by name.
-func (v value) mcp() []MCPServer {
+// mcp reads the [profiles.NAME.mcp] table: a table of servers by name,
+// each into the one server type (mcpcfg.Server) that an mcpServers file
+// is read into too, by its keys (mcpcfg.ProfileKeys) and name rule.
+func (v value) mcp() []mcpcfg.Server {
 	t, ok := v.table(`[profiles.NAME.mcp.files] with command = "npx"`)
 	if !ok {
 		return nil
 	}
-	var out []MCPServer
+	var out []mcpcfg.Server
 	for _, k := range t.keys {
 		sv := v.child(t, k.name)
 		sv.name = "[profiles." + tableKey(v.l.profile) + ".mcp." + tableKey(k.name) + "]"
-		if !mcpNameRE.MatchString(k.name) {
-			sv.fail("must be named with 1 to 32 letters, digits, _ or -: its tools are offered as NAME__TOOL")
+		if mcpcfg.CheckName(k.name) != nil {
+			sv.fail("must be named with %s", mcpcfg.NameRule)
 			continue
 		}
 		st, ok := sv.table(`[profiles.NAME.mcp.files] with command = "npx"`)
 		if !ok {
 			continue
 		}
-		s := MCPServer{Name: k.name, Path: v.l.path, Line: sv.line}
+		s := mcpcfg.Server{Name: k.name, Where: fmt.Sprintf("%s:%d", v.l.path, sv.line)}
 		good := true
 		for _, f := range st.keys {
 			fv := sv.child(st, f.name)
@@ -112,7 +88,7 @@ func (v value) mcp() []MCPServer {
 				if credential(f.name) != "" {
 					fv.fail("is not read: credentials are not read from the file: use token_env or token_cmd")
 				} else {
-					fv.l.errorf(fv.line, "unknown key %s in %s%s: a server takes %s", quote(f.name), sv.name, suggest(f.name, mcpKeys), strings.Join(mcpKeys, ", "))
+					fv.l.errorf(fv.line, "unknown key %s in %s%s: a server takes %s", quote(f.name), sv.name, suggest(f.name, mcpcfg.ProfileKeys), strings.Join(mcpcfg.ProfileKeys, ", "))
 				}
 				set = false
 			}

@@ -1,4 +1,8 @@
-package ui
+// Package welcome draws what fills the chat screen's empty conversation:
+// the keys that matter and, under --demo, the words that show what muse
+// does, cut to the room. It is a pure function of the keys and the size,
+// memoized by the root; it does no I/O.
+package welcome
 
 import (
 	"fmt"
@@ -7,16 +11,23 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"muse/theme"
 	"muse/ui/conversation"
 	"muse/ui/textfmt"
 )
 
-// welcomeView fills the empty conversation: the keys that matter and,
-// under --demo, the words that show what muse does. It is cut to the
-// conversation's height.
-func (m Model) welcomeView(width, height int) string {
-	st := m.th.Styles
-	k := m.keys
+// KeyMap are the keys the welcome names.
+type KeyMap struct {
+	Send, Newline, Help, Quit, PasteImage, Sessions, New, Select key.Binding
+}
+
+// Words are the words the offline demo server knows: Prompt those to put
+// in a prompt, Image those for /image.
+type Words struct{ Prompt, Image []string }
+
+// View fills the empty conversation of width and height, in st: the keys
+// of k and, with demo set, its words.
+func View(st *theme.Styles, k KeyMap, demo *Words, width, height int) string {
 	first := func(b key.Binding) string {
 		f, _, _ := strings.Cut(b.Help().Key, "/")
 		return f
@@ -35,7 +46,7 @@ func (m Model) welcomeView(width, height int) string {
 		{first(k.Select), "select a message to copy"},
 	}
 	var tail []string
-	if d := m.opts.DemoWords; d != nil {
+	if d := demo; d != nil {
 		tail = append(tail, "", st.Muted.Render("The offline demo: put one of these words in a prompt:"))
 		tail = append(tail, textfmt.WrapWords(d.Prompt, width-conversation.BodyIndent, 3)...)
 		tail = append(tail, st.Muted.Render("and with /image PROMPT:"))

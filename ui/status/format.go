@@ -1,0 +1,67 @@
+package status
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"muse/ui/sanitize"
+	"muse/ui/syncrun"
+)
+
+// fit places left and right on one line of width, cutting left to leave
+// right its room, or dropping right if even then it does not fit.
+func fit(left, right string, width int) string {
+	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
+	if lw+rw+1 > width && width-rw-1 >= 8 {
+		left = ansi.Truncate(left, width-rw-1, "…")
+		lw = lipgloss.Width(left)
+	}
+	if lw+rw+1 > width {
+		return ansi.Truncate(left, width, "…")
+	}
+	return left + strings.Repeat(" ", width-lw-rw) + right
+}
+
+// RetryText says when the request waits to be retried, at at, in whole
+// seconds counted down from now.
+func RetryText(at, now time.Time, attempt int) string {
+	secs := int(math.Ceil(at.Sub(now).Seconds()))
+	if secs < 1 {
+		return fmt.Sprintf("retrying now (attempt %d)…", attempt)
+	}
+	return fmt.Sprintf("waiting to retry in %ds (attempt %d)…", secs, attempt)
+}
+
+// rateText is the streaming speed, once there is enough to measure.
+func rateText(tokens int, elapsed time.Duration) string {
+	if secs := elapsed.Seconds(); secs > 0.5 && tokens > 0 {
+		return fmt.Sprintf("%.0f tok/s", float64(tokens)/secs)
+	}
+	return ""
+}
+
+func formatElapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// syncView is the status line's part about the background sync: "" until
+// the first sync starts.
+func syncView(s syncrun.Status) string {
+	switch {
+	case s.Running:
+		return " · syncing"
+	case s.Err != "":
+		return " · sync ✗ " + sanitize.Line(s.Err)
+	case !s.Last.IsZero():
+		return " · synced " + s.Last.Local().Format("15:04")
+	}
+	return ""
+}
