@@ -165,10 +165,10 @@ type common struct {
 // method that changes the screen changes its own copy and returns it, and
 // a copy kept aside (cut := m, returned if a turn is refused) stays as it
 // was. No state that Update changes is changed in place through a pointer.
-// What is large (the widgets, 5 KB; the picker, 26 KB) or may be absent
+// What is large (the widgets, 6 KB; the picker, 26 KB) or may be absent
 // (the turn and the image turn in flight) is held by pointer and copied
 // before it changes (widgets.with, turnRun.clone, imageJob.clone), so the
-// model stays at 3.6 KB to copy. The other pointers are to what is not the
+// model stays under 4 KB to copy. The other pointers are to what is not the
 // model's to copy: what New sets once (common, copied by a new theme),
 // handles to what lives outside it (the session's writer, the MCP manager,
 // the engine's channels, the streaming reply's accumulator, which only
@@ -251,7 +251,7 @@ type opening struct {
 }
 
 // widgets are the chat screen's bubbles: the help, the spinner and the
-// progress bar of an image's download. They take 5 KB, so the model holds
+// progress bar of an image's download. They take 6 KB, so the model holds
 // them by pointer, to stay small to copy, and changes a copy (see with).
 type widgets struct {
 	help     helpview.Model
@@ -523,6 +523,7 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		m.sync = syncrun.Status(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(msg.Width, msg.Height) })
 		m.sessions = m.sessions.SetSize(msg.Width, msg.Height)
 		m.elicit = m.elicit.SetSize(msg.Width)
 		return m.layout(), nil, true

@@ -22,7 +22,6 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.queue = m.queue.SetSize(m.width, m.height)
 	m.pending, m.edit = m.pending.SetSize(m.width), m.edit.SetSize(m.width)
-	m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(m.width, m.height) })
 	m.noticeRows = status.NoticeHeight(m.statusState())
 	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.noticeRows - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
