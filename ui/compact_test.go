@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"muse/session"
 	"muse/ui/engine"
@@ -25,7 +28,13 @@ func TestCompactCommand(t *testing.T) {
 	waitFor(t, tm, "stop end_turn") // the turn has ended on screen too: /compact is not refused as busy
 	send(tm, "/compact keep the names")
 	waitSavedOn(t, h.store, 2, session.KindAssistant)
-	waitFor(t, tm, "stop end_turn") // and ended on screen
+	// Ended on screen: a stop drawn after the summary's prompt was. (The
+	// status line's earlier "stop end_turn" is drawn again as the "/"
+	// menu moves it, so a plain wait could end before the compaction.)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		i := bytes.Index(b, []byte("Summarise our conversation"))
+		return i >= 0 && bytes.Contains(b[i:], []byte("stop end_turn"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	final := quit(t, tm)
 	es := final.conv.Entries()
 	if len(es) != 2 || es[0].Kind != session.KindUser || es[0].Text != engine.CompactPrompt("keep the names") || es[1].Kind != session.KindAssistant {

@@ -52,14 +52,16 @@ const FileName = "index.sqlite"
 // version is the schema of the index, and of what its rows hold, kept in
 // PRAGMA user_version; a file of another version is rebuilt. 4: titles
 // that are not the first prompt have rows, image prompts count as turns.
-// 5: the look notes the stamp of the lock folder too.
-const version = 5
+// 5: the look notes the stamp of the lock folder too. 6: the full-text
+// table keeps the text, for FTS5's own snippets.
+const version = 6
 
 // schema creates the tables of an empty index. entries holds one row per
-// entry of every branch; texts, an FTS5 table without content of its own,
-// indexes their text under the same rowid; chunks keeps the texts, for
-// snippets, deflated by the chunk (see packTexts): chunk, off and len say
-// where in them an entry's text is. The full-text table gathers up to
+// entry of every branch; texts, an FTS5 table, keeps and indexes their
+// text under the same rowid, with SQLite's unicode61 tokenizer (case and
+// accents folded), so that its snippet() cuts what a hit shows and bm25
+// ranks the hits, with no copy of the text or second tokenizer in muse.
+// The full-text table gathers up to
 // 32 MiB in memory before it writes a segment: fewer segments are fewer
 // merges, the most of a rebuild's work after the tokenizing. look holds,
 // in one row, what the last full look at the directory saw (see Sync).
@@ -88,17 +90,10 @@ CREATE TABLE entries(
 	kind TEXT NOT NULL,
 	role TEXT NOT NULL,
 	model TEXT NOT NULL,
-	time INTEGER NOT NULL,
-	chunk INTEGER NOT NULL,
-	off INTEGER NOT NULL,
-	len INTEGER NOT NULL
+	time INTEGER NOT NULL
 );
 CREATE INDEX entries_session ON entries(session);
-CREATE TABLE chunks(
-	rowid INTEGER PRIMARY KEY,
-	data BLOB NOT NULL
-);
-CREATE VIRTUAL TABLE texts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE texts USING fts5(text, tokenize='unicode61 remove_diacritics 2');
 INSERT INTO texts(texts, rank) VALUES('hashsize', 33554432);
 CREATE TABLE look(
 	dir_mtime INTEGER NOT NULL,
@@ -126,6 +121,9 @@ type Index struct {
 	syncMu sync.Mutex
 	// stale is set when the last Sync gave up on another's lock.
 	stale atomic.Bool
+	// snippets counts the snippets made, for the tests of the work a
+	// search does.
+	snippets atomic.Int64
 	// private, when not "", is the temporary folder of an index of this
 	// process's own (see Open), removed by Close.
 	private string
@@ -338,7 +336,7 @@ func (ix *Index) prepare() error {
 	if v == version {
 		// Quick signs that it is ours: the tables answer.
 		var n int
-		return ix.db.QueryRow("SELECT (SELECT count(*) FROM sessions WHERE 0) + (SELECT count(*) FROM texts WHERE 0) + (SELECT count(*) FROM entries WHERE 0) + (SELECT count(*) FROM chunks WHERE 0) + (SELECT count(*) FROM look WHERE 0)").Scan(&n)
+		return ix.db.QueryRow("SELECT (SELECT count(*) FROM sessions WHERE 0) + (SELECT count(*) FROM texts WHERE 0) + (SELECT count(*) FROM entries WHERE 0) + (SELECT count(*) FROM look WHERE 0)").Scan(&n)
 	}
 	var objects int
 	if err := ix.db.QueryRow("SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {

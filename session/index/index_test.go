@@ -1,7 +1,6 @@
 package index
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"muse/api"
 	"muse/session"
@@ -107,7 +107,7 @@ func actual(t *testing.T, ix *Index) map[string]dumped {
 		out[id] = d
 	}
 	rows.Close()
-	rows, err = ix.db.Query("SELECT rowid, session, entry, leaf, active, turn, kind, role, model, time, chunk, off, len FROM entries ORDER BY rowid")
+	rows, err = ix.db.Query("SELECT e.rowid, session, entry, leaf, active, turn, kind, role, model, time, coalesce(t.text, '') FROM entries e LEFT JOIN texts t ON t.rowid = e.rowid ORDER BY e.rowid")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,17 +115,9 @@ func actual(t *testing.T, ix *Index) map[string]dumped {
 	for rows.Next() {
 		var r row
 		var id string
-		var rowid, chunk int64
-		var off, n int
-		if err := rows.Scan(&rowid, &id, &r.entry, &r.leaf, &r.active, &r.turn, &r.kind, &r.role, &r.model, &r.time, &chunk, &off, &n); err != nil {
+		var rowid int64
+		if err := rows.Scan(&rowid, &id, &r.entry, &r.leaf, &r.active, &r.turn, &r.kind, &r.role, &r.model, &r.time, &r.text); err != nil {
 			t.Fatal(err)
-		}
-		if n > 0 {
-			chunks, err := ix.chunks(context.Background(), map[int64]int{chunk: off + n})
-			if err != nil || off+n > len(chunks[chunk]) {
-				t.Fatalf("the text of entry %s of %s is not in chunk %d (%v)", r.entry, id, chunk, err)
-			}
-			r.text = string(chunks[chunk][off : off+n])
 		}
 		d, ok := out[id]
 		if !ok {
@@ -133,7 +125,7 @@ func actual(t *testing.T, ix *Index) map[string]dumped {
 		}
 		d.Rows = append(d.Rows, r)
 		out[id] = d
-		if ws := words(r.text); len(ws) > 0 {
+		if ws := strings.FieldsFunc(r.text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }); len(ws) > 0 {
 			var found int
 			if err := ix.db.QueryRow("SELECT count(*) FROM texts WHERE texts MATCH ? AND rowid = ?", quote(ws[0]), rowid).Scan(&found); err != nil {
 				t.Fatal(err)
@@ -145,15 +137,9 @@ func actual(t *testing.T, ix *Index) map[string]dumped {
 	}
 	var texts, withText int
 	ix.db.QueryRow("SELECT count(*) FROM texts").Scan(&texts)
-	ix.db.QueryRow("SELECT count(*) FROM entries WHERE len > 0").Scan(&withText)
+	ix.db.QueryRow("SELECT count(*) FROM entries e JOIN texts t ON t.rowid = e.rowid").Scan(&withText)
 	if texts != withText {
-		t.Fatalf("the full-text table holds %d texts, the entries %d", texts, withText)
-	}
-	var chunks, used int
-	ix.db.QueryRow("SELECT count(*) FROM chunks").Scan(&chunks)
-	ix.db.QueryRow("SELECT count(DISTINCT chunk) FROM entries WHERE len > 0").Scan(&used)
-	if chunks != used {
-		t.Fatalf("the index holds %d chunks of text, the entries use %d", chunks, used)
+		t.Fatalf("the full-text table holds %d texts, %d of them of entries", texts, withText)
 	}
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // SyntaxError is a query that cannot be read, with what is wrong.
@@ -106,25 +107,10 @@ func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
-// parsed is a query read: its FTS5 expression, and the phrases it looks
-// for (not those after NOT), for highlighting.
-type parsed struct {
-	match   string
-	phrases []phrase
-}
-
-// phrase is a word or words to highlight where they come in this order.
-type phrase struct {
-	words  []string // folded, as words gives them
-	prefix bool     // the last word is a prefix
-}
-
 // parser reads tokens into an FTS5 expression.
 type parser struct {
 	toks  []token
 	i     int
-	p     *parsed
-	neg   int // > 0 inside the right side of a NOT
 	depth int // how many ( are open
 }
 
@@ -143,20 +129,20 @@ const (
 // keystroke's time.
 const MaxQueryBytes = 4096
 
-// parseQuery reads the query q.
-func parseQuery(q string) (*parsed, error) {
+// parseQuery reads the query q, and returns it as an FTS5 expression.
+func parseQuery(q string) (string, error) {
 	if len(q) > MaxQueryBytes {
-		return nil, &SyntaxError{Msg: fmt.Sprintf("it is %d bytes, more than the %d a query may hold: search for a few words of it", len(q), MaxQueryBytes)}
+		return "", &SyntaxError{Msg: fmt.Sprintf("it is %d bytes, more than the %d a query may hold: search for a few words of it", len(q), MaxQueryBytes)}
 	}
 	if i := strings.IndexByte(q, 0); i >= 0 {
-		return nil, &SyntaxError{Msg: fmt.Sprintf("it holds a NUL byte (at byte %d), which no session's text holds: leave it out", i+1)}
+		return "", &SyntaxError{Msg: fmt.Sprintf("it holds a NUL byte (at byte %d), which no session's text holds: leave it out", i+1)}
 	}
 	toks, err := lex(q)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if len(toks) == 0 {
-		return nil, &SyntaxError{Msg: "nothing to search for"}
+		return "", &SyntaxError{Msg: "nothing to search for"}
 	}
 	terms := 0
 	for _, t := range toks {
@@ -165,19 +151,18 @@ func parseQuery(q string) (*parsed, error) {
 		}
 	}
 	if terms > maxTerms {
-		return nil, &SyntaxError{Msg: fmt.Sprintf("%d words and phrases are more than the %d a query may hold", terms, maxTerms)}
+		return "", &SyntaxError{Msg: fmt.Sprintf("%d words and phrases are more than the %d a query may hold", terms, maxTerms)}
 	}
-	ps := &parser{toks: toks, p: &parsed{}}
+	ps := &parser{toks: toks}
 	expr, err := ps.or()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if ps.i < len(toks) {
 		// Only a ) that nothing opened stops the parse early.
-		return nil, &SyntaxError{Msg: "a ) has no ( before it"}
+		return "", &SyntaxError{Msg: "a ) has no ( before it"}
 	}
-	ps.p.match = expr
-	return ps.p, nil
+	return expr, nil
 }
 
 func (ps *parser) peek() (token, bool) {
@@ -241,9 +226,7 @@ func (ps *parser) not() (string, error) {
 			return left, nil
 		}
 		ps.i++
-		ps.neg++
 		right, err := ps.term()
-		ps.neg--
 		if err != nil {
 			return "", err
 		}
@@ -261,10 +244,8 @@ func (ps *parser) term() (string, error) {
 	ps.i++
 	switch t.kind {
 	case tokWord, tokPhrase:
-		ps.note(t.text, false)
 		return quote(t.text), nil
 	case tokPrefix:
-		ps.note(t.text, true)
 		return quote(t.text) + " *", nil
 	case tokOpen:
 		if ps.depth++; ps.depth > maxDepth {
@@ -288,16 +269,6 @@ func (ps *parser) term() (string, error) {
 	return "", &SyntaxError{Msg: fmt.Sprintf("%s needs a word before it, as in: cats %s dogs", opName(t), opName(t))}
 }
 
-// note keeps the words of text for highlighting, unless they are excluded.
-func (ps *parser) note(text string, prefix bool) {
-	if ps.neg > 0 {
-		return
-	}
-	if ws := words(text); len(ws) > 0 {
-		ps.p.phrases = append(ps.p.phrases, phrase{words: ws, prefix: prefix})
-	}
-}
-
 // opName names an operator token.
 func opName(t token) string {
 	switch t.kind {
@@ -318,17 +289,29 @@ func quote(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// words splits s into words as the index does: runs of letters and
-// digits, lowercase, without accents.
-func words(s string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
-		out = append(out, fold(f))
+// asTyped is text with its last word, when it is one of at least
+// prefixFrom runes outside quotes, as a prefix (capy finds capybara): a
+// word being typed in the picker is likely unfinished, and one given to
+// sessions search may be the start of the word meant.
+func asTyped(text string) string {
+	if strings.Count(text, `"`)%2 != 0 {
+		return text
 	}
-	return out
+	i := strings.LastIndexFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	last := text
+	if i >= 0 {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == '"' {
+			return text // a phrase just closed
+		}
+		last = text[i+n:]
+	}
+	if utf8.RuneCountInString(last) < prefixFrom || last == "AND" || last == "OR" || last == "NOT" {
+		return text
+	}
+	return text + "*"
 }
 
-// isWordRune reports whether r belongs in a word.
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r)
-}
+// prefixFrom is the shortest last word searched as a prefix as it is
+// typed: shorter ones stand for too many words to merge at each keystroke.
+const prefixFrom = 3

@@ -27,7 +27,7 @@ func TestParseQuery(t *testing.T) {
 		`and or not`:             `"and" AND "or" AND "not"`,
 		`col:val ^start NEAR(a)`: `"col:val" AND "^start" AND "NEAR" AND ("a")`,
 	} {
-		p, err := parseQuery(q)
+		got, err := parseQuery(q)
 		if err != nil {
 			if q == `x"); DROP TABLE s; --` {
 				continue // an unclosed quote: an error is right too
@@ -35,8 +35,8 @@ func TestParseQuery(t *testing.T) {
 			t.Errorf("%q: %v", q, err)
 			continue
 		}
-		if p.match != want {
-			t.Errorf("%q became %s, want %s", q, p.match, want)
+		if got != want {
+			t.Errorf("%q became %s, want %s", q, got, want)
 		}
 	}
 }
@@ -145,49 +145,121 @@ func TestOddQueriesNeverReachSQLite(t *testing.T) {
 	}
 }
 
-func TestSnippetWindow(t *testing.T) {
-	p, _ := parseQuery("needle")
-	text := strings.Repeat("hay ", 100) + "needle" + strings.Repeat(" straw", 100)
-	parts := snippet(text, p)
-	if parts[0].Text != "…" || parts[len(parts)-1].Text != "…" {
-		t.Fatalf("no ellipses: %+v", parts)
+// snippetOf returns the snippet of the one hit of query in an index of
+// one prompt, text.
+func snippetOf(t *testing.T, text, query string) []Part {
+	t.Helper()
+	store := newStore(t)
+	prompt(t, store, text)
+	res, err := openCurrent(t, store).Search(Query{Text: query})
+	if err != nil || len(res.Hits) != 1 {
+		t.Fatalf("%s in %q: %+v, %v", query, text, res.Hits, err)
 	}
-	var n int
-	for _, x := range parts {
-		n += len([]rune(x.Text))
-		if x.Match && x.Text != "needle" {
-			t.Fatalf("marked %q", x.Text)
+	return res.Hits[0].Snippet
+}
+
+// marked returns the marked parts of a snippet, joined by |.
+func marked(parts []Part) string {
+	var out []string
+	for _, p := range parts {
+		if p.Match {
+			out = append(out, p.Text)
 		}
 	}
-	if n > snippetRunes+2 {
-		t.Fatalf("the snippet is %d runes long", n)
+	return strings.Join(out, "|")
+}
+
+// A snippet is a few words around the match, with ellipses where the
+// text goes on, however long the entry or its words.
+func TestSnippetWindow(t *testing.T) {
+	for _, long := range []string{
+		strings.Repeat("hay ", 100) + "needle" + strings.Repeat(" straw", 100),
+		strings.Repeat("東京", 500) + " needle " + strings.Repeat("長い", 500), // words of 1000 runes
+	} {
+		parts := snippetOf(t, long, "needle")
+		if all := text(parts); !strings.HasPrefix(all, "…") || !strings.HasSuffix(all, "…") {
+			t.Fatalf("no ellipses: %+v", parts)
+		}
+		var n int
+		for _, x := range parts {
+			n += len([]rune(x.Text))
+		}
+		if got := marked(parts); got != "needle" || n > maxSnippetRunes+2 {
+			t.Fatalf("%d runes, marked %q: %+v", n, got, parts)
+		}
 	}
 }
 
 // A phrase is marked whole where its words come in order, whatever lies
 // between them (as the index reads words); its words alone are not; the
-// longest phrase wins; excluded words are never marked.
+// longest phrase wins; excluded words are never marked; case and accents
+// are folded as the query's.
 func TestSnippetMarksPhrases(t *testing.T) {
 	for _, c := range []struct{ query, text, want string }{
 		{`"new york"`, "York is not New. New-York, new  York!", "New-York|new York"},
 		{`new yo*`, "new yorker, yam", "new|yorker"},
 		{`new OR "new york"`, "a new york bagel, new", "new york|new"},
-		{`bagel NOT york`, "york bagel", "bagel"},
+		{`bagel NOT york`, "bagel and more", "bagel"},
 		{`café`, "CAFE Café cafés", "CAFE|Café"},
+		{`creme`, "Crème brûlée", "Crème"},
 	} {
-		p, err := parseQuery(c.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var marked []string
-		for _, x := range snippet(c.text, p) {
-			if x.Match {
-				marked = append(marked, x.Text)
-			}
-		}
-		if got := strings.Join(marked, "|"); got != c.want {
+		if got := marked(snippetOf(t, c.text, c.query)); got != c.want {
 			t.Errorf("%s in %q: marked %q, want %q", c.query, c.text, got, c.want)
 		}
+	}
+}
+
+// The parts of an entry are told apart in its snippet; a text cannot
+// mark its own words with the bytes snippet() marks with.
+func TestSnippetParts(t *testing.T) {
+	if got := snippetOf(t, "a zebra\n\n  a zebra on a   beach", "zebra"); marked(got) != "zebra|zebra" || text(got) != "a zebra · a zebra on a beach" {
+		t.Errorf("snippet %+v", got)
+	}
+	if got := snippetOf(t, "a \x02forged\x03 mark, zebra", "zebra"); marked(got) != "zebra" || strings.ContainsAny(text(got), "\x02\x03") {
+		t.Errorf("snippet %+v", got)
+	}
+}
+
+// A search makes the snippets of the hits it returns, not of every
+// match it ranks.
+func TestSnippetsOnlyOfHits(t *testing.T) {
+	store := newStore(t)
+	w := session.NewWriter(store, session.Params{})
+	for i := range 300 {
+		if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: fmt.Sprintf("zebra number %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix := openCurrent(t, store)
+	for _, q := range []Query{{Text: "zebra", Limit: 7}, {Text: "zebra", Limit: 7, ByTime: true}, {Text: "zeb", Limit: 7, PrefixLast: true}} {
+		before := ix.snippets.Load()
+		res, err := ix.Search(q)
+		if err != nil || len(res.Hits) != 7 {
+			t.Fatalf("%+v: %d hits, %v", q, len(res.Hits), err)
+		}
+		if made := ix.snippets.Load() - before; made != 7 {
+			t.Errorf("%+v: %d snippets made for 7 hits of 300 matches", q, made)
+		}
+	}
+}
+
+// sessions search and the picker find a word by its start, with accents
+// folded, and find the same.
+func TestPrefixLast(t *testing.T) {
+	store := newStore(t)
+	prompt(t, store, "the Capybära is large")
+	ix := openCurrent(t, store)
+	for _, q := range []string{"capy", "CAPYBA", "capybara", "capy*"} {
+		res, err := ix.Search(Query{Text: q, PrefixLast: true})
+		if err != nil || len(res.Hits) != 1 || marked(res.Hits[0].Snippet) != "Capybära" {
+			t.Errorf("%s: %+v, %v", q, res.Hits, err)
+		}
+	}
+	if res, err := ix.Search(Query{Text: "capy"}); err != nil || len(res.Hits) != 0 {
+		t.Errorf("capy without PrefixLast: %+v, %v", res.Hits, err)
 	}
 }
 
@@ -435,8 +507,8 @@ func TestMatchError(t *testing.T) {
 	}
 }
 
-// A hit in a huge entry costs the snippet of its first 64 KiB only: the
-// bytes inflated do not grow with the entry.
+// A hit in a huge entry costs no copy of it in Go: SQLite cuts the
+// snippet.
 func TestSnippetOfAHugeEntry(t *testing.T) {
 	store := newStore(t)
 	w := session.NewWriter(store, session.Params{})
@@ -511,5 +583,27 @@ func TestSearchContextEnds(t *testing.T) {
 	}
 	if res, err := ix.Search(Query{Text: "zebra"}); err != nil || len(res.Hits) == 0 {
 		t.Errorf("the next search: %+v, %v", res, err)
+	}
+}
+
+// While a query is typed, its last word of three runes or more is also a
+// prefix; not inside a phrase, not an operator, not a shorter word.
+func TestAsTyped(t *testing.T) {
+	for in, want := range map[string]string{
+		"capy":        "capy*",
+		"ca":          "ca",
+		"capybara ho": "capybara ho",
+		"hot spr":     "hot spr*",
+		`"hot spr`:    `"hot spr`,
+		`"hot spr"`:   `"hot spr"`,
+		"zebra OR":    "zebra OR",
+		"zeb*":        "zeb*",
+		"(a OR zeb)":  "(a OR zeb)",
+		"café·crè":    "café·crè*",
+		"été":         "été*",
+	} {
+		if got := asTyped(in); got != want {
+			t.Errorf("asTyped(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,12 +1,8 @@
 package index
 
 import (
-	"bytes"
-	"compress/flate"
-	"io"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"muse/api"
@@ -56,14 +52,14 @@ func rowsOf(sess *session.Session) []row {
 			role:   roleOf(e.Kind),
 			model:  sess.ModelOf(e),
 			time:   nanos(e.Time),
-			text:   textOf(e),
+			text:   markless(textOf(e)),
 		})
 	}
 	if sess.Title != "" && !titledByPrompt(sess) {
 		// The title, found as the words of the session: a row of its own,
 		// on no entry, opened at the session's head.
 		rows = append(rows, row{kind: KindTitle, role: RoleOther, active: true, model: sess.Params.Model,
-			time: nanos(sess.Updated), text: sess.Title})
+			time: nanos(sess.Updated), text: markless(sess.Title)})
 	}
 	return rows
 }
@@ -197,80 +193,12 @@ func textOf(e *session.Entry) string {
 	return b.String()
 }
 
-// chunkSize is about how much text a chunk holds: enough for flate to find
-// repeats, and little to inflate for one snippet.
-const chunkSize = 8 << 10
-
-// place is where the text of a row is: bytes [off, off+len) of the
-// session's chunk number chunk, inflated.
-type place struct {
-	chunk, off, len int
-}
-
-// packTexts returns the texts of rows as the index keeps them: deflated
-// chunks of about chunkSize, the texts of a session one after another,
-// and where each row's text is in them. The index keeps a copy of the
-// text for snippets; deflated by the chunk, it costs a quarter of what it
-// did entry by entry, and is half the size of the text.
-func packTexts(rows []row) ([][]byte, []place) {
-	places := make([]place, len(rows))
-	var chunks [][]byte
-	var buf []byte
-	end := func() {
-		if len(buf) > 0 {
-			chunks = append(chunks, deflate(buf))
-			buf = buf[:0]
-		}
+// markless returns text without the bytes that mark a snippet's matches
+// (markOpen, markClose), control characters no one types, so that a text
+// cannot mark its own words.
+func markless(text string) string {
+	if strings.ContainsAny(text, markOpen+markClose) {
+		return strings.NewReplacer(markOpen, " ", markClose, " ").Replace(text)
 	}
-	for i, r := range rows {
-		if r.text == "" {
-			continue
-		}
-		places[i] = place{chunk: len(chunks), off: len(buf), len: len(r.text)}
-		buf = append(buf, r.text...)
-		if len(buf) >= chunkSize {
-			end()
-		}
-	}
-	end()
-	return chunks, places
-}
-
-// deflaters keep the compressors of deflate, which are large to make.
-var deflaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, flate.BestSpeed) // the level is valid
-	return w
-}}
-
-// deflate returns data compressed.
-func deflate(data []byte) []byte {
-	var out bytes.Buffer
-	w := deflaters.Get().(*flate.Writer)
-	w.Reset(&out)
-	w.Write(data) // a bytes.Buffer does not fail
-	w.Close()
-	deflaters.Put(w)
-	return out.Bytes()
-}
-
-// inflaters keep the decompressors of inflate, which are large to make.
-var inflaters sync.Pool
-
-// inflate returns the first n bytes of the data deflate compressed, or
-// all of it when it is shorter.
-func inflate(data []byte, n int) ([]byte, error) {
-	src := bytes.NewReader(data)
-	r, ok := inflaters.Get().(io.ReadCloser)
-	if ok {
-		r.(flate.Resetter).Reset(src, nil) // never fails with no dictionary
-	} else {
-		r = flate.NewReader(src)
-	}
-	defer inflaters.Put(r)
-	out := make([]byte, n)
-	got, err := io.ReadFull(r, out)
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = nil // shorter: the caller checks the lengths
-	}
-	return out[:got], err
+	return text
 }

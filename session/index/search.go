@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -32,6 +33,10 @@ type Query struct {
 	// RankWindow is how many of the newest matches a search by relevance
 	// ranks, at some microseconds each; 0 means DefaultRankWindow.
 	RankWindow int
+	// PrefixLast, when the words as written find fewer than Limit hits,
+	// searches the last word as a prefix too (capy finds capybara), as
+	// the picker and sessions search do: see asTyped.
+	PrefixLast bool
 }
 
 // Hit is an entry that matched.
@@ -46,9 +51,10 @@ type Hit struct {
 	Turn              int
 	Kind, Role, Model string
 	Time              time.Time
-	// Snippet is about 80 runes of the entry's text around the first
-	// match, on one line, in parts: those with Match set are the words
-	// found. It is the session's text, not yet sanitized.
+	// Snippet is about 80 runes of the entry's text around the best
+	// matches, as FTS5's snippet() chooses them, on one line, in parts:
+	// those with Match set are the words found. It is the session's
+	// text, not yet sanitized.
 	Snippet []Part
 }
 
@@ -80,8 +86,10 @@ const leadRunes = 12
 // TrimLead returns parts with at most leadRunes runes before the first
 // match, cut with "…" at a word's start, so that the match shows early on
 // a narrow line: the picker's rows, and search's on a terminal.
-func TrimLead(parts []Part) []Part {
-	n := leadRunes
+func TrimLead(parts []Part) []Part { return trimLead(parts, leadRunes) }
+
+// trimLead is TrimLead, keeping n runes.
+func trimLead(parts []Part, n int) []Part {
 	var lead int
 	for i, p := range parts {
 		if p.Match {
@@ -136,15 +144,32 @@ func (ix *Index) Search(q Query) (Result, error) {
 // SearchContext is Search, stopped when ctx ends (SQLite is interrupted),
 // with ctx's error: the picker ends the search a new keystroke replaces.
 func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
-	p, err := parseQuery(q.Text)
-	if err != nil {
-		return Result{}, err
-	}
 	if q.Role != "" && q.Role != RoleUser && q.Role != RoleAssistant {
 		return Result{}, fmt.Errorf("search: role must be %s or %s, got %q", RoleUser, RoleAssistant, q.Role)
 	}
+	if q.Limit <= 0 {
+		q.Limit = defaultLimit
+	}
+	res, err := ix.search(ctx, q)
+	// The last word as a prefix too, but not when the word alone fills
+	// the page: a prefix of a common word costs FTS5 the merge of every
+	// word it starts (dywq* took 50 ms where dywq takes 15), and finds no
+	// better page of hits.
+	if prefix := asTyped(q.Text); q.PrefixLast && err == nil && len(res.Hits) < q.Limit && prefix != q.Text {
+		q.Text = prefix
+		res, err = ix.search(ctx, q)
+	}
+	return res, err
+}
+
+// search is SearchContext for q as it is.
+func (ix *Index) search(ctx context.Context, q Query) (Result, error) {
+	expr, err := parseQuery(q.Text)
+	if err != nil {
+		return Result{}, err
+	}
 	var where []string
-	args := []any{p.match}
+	args := []any{expr}
 	if !q.Since.IsZero() {
 		where, args = append(where, "e.time >= ?"), append(args, nanos(q.Since))
 	}
@@ -160,14 +185,11 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
 	if q.Session != "" {
 		where, args = append(where, "e.session = ?"), append(args, q.Session)
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = defaultLimit
-	}
 	// First the rowids of the hits, in order, reading of the entries only
-	// what the filters need; then what is shown of those few. The
-	// full-text table is walked first (CROSS JOIN): its matches, not all
-	// the entries, newest (highest rowid) first, which it does at no cost.
+	// what the filters need; then what is shown of those few, snippets
+	// included. The full-text table is walked first (CROSS JOIN): its
+	// matches, not all the entries, newest (highest rowid) first, which it
+	// does at no cost.
 	from := "texts t"
 	if len(where) > 0 || q.ByTime {
 		from += " CROSS JOIN entries e ON e.rowid = t.rowid"
@@ -179,7 +201,7 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
 	var res Result
 	order := "e.time DESC, t.rowid"
 	if !q.ByTime {
-		order = "t.rank, t.rowid"
+		order = "t.rank, t.rowid" // bm25
 		// Ranking costs some microseconds a match, which a common word
 		// has by the hundred thousand: only the newest window are ranked,
 		// found by walking them without ranking.
@@ -198,11 +220,11 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
 			return Result{}, matchError(queryError(err))
 		}
 	}
-	rowids, err := ix.rowids(ctx, match+" ORDER BY "+order+" LIMIT ?", append(args, limit)...)
+	rowids, err := ix.rowids(ctx, match+" ORDER BY "+order+" LIMIT ?", append(args, q.Limit)...)
 	if err != nil || len(rowids) == 0 {
 		return res, matchError(err)
 	}
-	res.Hits, err = ix.hits(ctx, rowids, p)
+	res.Hits, err = ix.hits(ctx, expr, rowids)
 	return res, err
 }
 
@@ -231,16 +253,16 @@ func (ix *Index) rowids(ctx context.Context, query string, args ...any) ([]int64
 	return out, nil
 }
 
-// hits returns the hits of the entries rowids, in that order, with their
-// snippets for p. An entry gone since its rowid was found is left out.
-func (ix *Index) hits(ctx context.Context, rowids []int64, p *parsed) ([]Hit, error) {
-	// A few hundred at a time: a statement takes only so many values, and
-	// the texts of all the hits of a common word would not fit in memory.
+// hits returns the hits of the entries rowids, in that order, with the
+// snippets of the FTS5 expression expr. An entry gone since its rowid was
+// found is left out.
+func (ix *Index) hits(ctx context.Context, expr string, rowids []int64) ([]Hit, error) {
+	// A few hundred at a time: a statement takes only so many values.
 	const perQuery = 500
 	var hits []Hit
 	for len(rowids) > 0 {
 		n := min(perQuery, len(rowids))
-		some, err := ix.someHits(ctx, rowids[:n], p)
+		some, err := ix.someHits(ctx, expr, rowids[:n])
 		if err != nil {
 			return nil, err
 		}
@@ -250,98 +272,114 @@ func (ix *Index) hits(ctx context.Context, rowids []int64, p *parsed) ([]Hit, er
 	return hits, nil
 }
 
-// someHits is hits for a few rowids.
-func (ix *Index) someHits(ctx context.Context, rowids []int64, p *parsed) ([]Hit, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, e.chunk, e.off, e.len
-FROM entries e JOIN sessions s ON s.id = e.session WHERE e.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", int64s(rowids)...)
+// Marks of a snippet's matches, as snippet() writes them: control
+// characters that markless keeps out of the text indexed.
+const (
+	markOpen  = "\x02"
+	markClose = "\x03"
+)
+
+// snippetTokens is how many words snippet() keeps of an entry (FTS5 keeps
+// at most 64): about 80 runes of prose.
+const snippetTokens = 14
+
+// someHits is hits for a few rowids. Only their snippets are made: the
+// statement reads only these rows of the full-text table.
+func (ix *Index) someHits(ctx context.Context, expr string, rowids []int64) ([]Hit, error) {
+	args := append([]any{expr}, int64s(rowids)...)
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time,
+snippet(texts, 0, char(2), char(3), '…', `+strconv.Itoa(snippetTokens)+`)
+FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.id = e.session
+WHERE texts MATCH ? AND t.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", args...)
 	if err != nil {
 		return nil, queryError(err)
 	}
 	defer rows.Close()
-	type found struct {
-		hit   Hit
-		where place
-	}
-	byRowid := make(map[int64]found, len(rowids))
-	need := map[int64]int{} // chunk → how much of it the hits need
+	byRowid := make(map[int64]Hit, len(rowids))
 	for rows.Next() {
-		var f found
-		var rowid, t, chunk int64
-		if err := rows.Scan(&rowid, &f.hit.Session, &f.hit.Title, &f.hit.Entry, &f.hit.Leaf, &f.hit.Active, &f.hit.Turn, &f.hit.Kind, &f.hit.Role,
-			&f.hit.Model, &t, &chunk, &f.where.off, &f.where.len); err != nil {
+		var h Hit
+		var rowid, t int64
+		var snip string
+		if err := rows.Scan(&rowid, &h.Session, &h.Title, &h.Entry, &h.Leaf, &h.Active, &h.Turn, &h.Kind, &h.Role, &h.Model, &t, &snip); err != nil {
 			return nil, queryError(err)
 		}
-		if !session.ValidID(f.hit.Session) {
+		ix.snippets.Add(1)
+		if !session.ValidID(h.Session) {
 			continue // not written by muse: the journals have no such id
 		}
-		if f.hit.Role != RoleUser && f.hit.Role != RoleAssistant {
-			f.hit.Role = RoleOther
+		if h.Role != RoleUser && h.Role != RoleAssistant {
+			h.Role = RoleOther
 		}
-		f.hit.Time = time.Unix(0, t).UTC()
-		f.where.chunk = int(chunk)
-		f.where.len = min(f.where.len, snippetFrom)
-		byRowid[rowid] = f
-		// A text starts within its chunk's first chunkSize bytes (see
-		// packTexts); a place that says otherwise is damage, or another
-		// program's, and is not read: its hit has no snippet.
-		if f.where.off < 0 || f.where.off >= chunkSize || f.where.len < 0 {
-			continue
-		}
-		need[chunk] = max(need[chunk], f.where.off+f.where.len)
+		h.Time = time.Unix(0, t).UTC()
+		h.Snippet = parts(snip)
+		byRowid[rowid] = h
 	}
 	if err := rows.Err(); err != nil {
 		return nil, queryError(err)
 	}
-	texts, err := ix.chunks(ctx, need)
-	if err != nil {
-		return nil, err
-	}
 	hits := make([]Hit, 0, len(byRowid))
 	for _, id := range rowids {
-		f, ok := byRowid[id]
-		if !ok {
-			continue
+		if h, ok := byRowid[id]; ok {
+			hits = append(hits, h)
 		}
-		var text string
-		if c, w := texts[int64(f.where.chunk)], f.where; w.off >= 0 && w.len >= 0 && w.off+w.len <= len(c) {
-			text = string(c[w.off : w.off+w.len])
-		}
-		f.hit.Snippet = snippet(text, p)
-		hits = append(hits, f.hit)
 	}
 	return hits, nil
 }
 
-// chunks returns, by id, the first need[id] bytes of the chunks need
-// names, inflated: a text early in a chunk costs no inflating of the rest.
-func (ix *Index) chunks(ctx context.Context, need map[int64]int) (map[int64][]byte, error) {
-	out := map[int64][]byte{}
-	if len(need) == 0 {
-		return out, nil
-	}
-	ids := make([]int64, 0, len(need))
-	for id := range need {
-		ids = append(ids, id)
-	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT rowid, data FROM chunks WHERE rowid IN (?"+strings.Repeat(",?", len(ids)-1)+")", int64s(ids)...)
-	if err != nil {
-		return nil, queryError(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var data []byte
-		if err := rows.Scan(&id, &data); err != nil {
-			return nil, queryError(err)
-		}
-		if out[id], err = inflate(data, need[id]); err != nil {
-			return nil, queryError(fmt.Errorf("chunk %d: %w", id, err))
+// maxSnippetRunes is the most runes of a snippet, of which leadMax
+// before its first match: snippet() counts words, and a word may be a
+// long run of letters (a line of CJK, base64).
+const (
+	maxSnippetRunes = 160
+	leadMax         = 40
+)
+
+// parts returns a snippet as snippet() marks it, on one line, in parts:
+// the parts of an entry (a prompt and its revised form, a reply and its
+// tool calls), on lines of their own, are told apart by " · ".
+func parts(snip string) []Part {
+	var lines []string
+	for l := range strings.Lines(snip) {
+		if f := strings.Fields(l); len(f) > 0 {
+			lines = append(lines, strings.Join(f, " "))
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, queryError(err)
+	line := strings.Join(lines, " · ")
+	var out []Part
+	for match := false; line != ""; match = !match {
+		mark := markOpen
+		if match {
+			mark = markClose
+		}
+		i := strings.Index(line, mark)
+		if i < 0 {
+			i = len(line)
+		}
+		if i > 0 {
+			out = append(out, Part{Text: line[:i], Match: match})
+		}
+		line = line[min(i+len(mark), len(line)):]
 	}
-	return out, nil
+	return clip(trimLead(out, leadMax), maxSnippetRunes)
+}
+
+// clip returns parts cut after n runes, with "…".
+func clip(parts []Part, n int) []Part {
+	for i, p := range parts {
+		k := utf8.RuneCountInString(p.Text)
+		if k <= n {
+			n -= k
+			continue
+		}
+		cut := p.Text
+		for range n {
+			_, size := utf8.DecodeRuneInString(cut)
+			cut = cut[size:]
+		}
+		p.Text = p.Text[:len(p.Text)-len(cut)]
+		return append(parts[:i:i], p, Part{Text: "…"})
+	}
+	return parts
 }
 
 // int64s returns ids as arguments of a query.
@@ -394,129 +432,6 @@ func newestFirst(a, b session.Info) int {
 		return c
 	}
 	return strings.Compare(b.ID, a.ID)
-}
-
-// snippetFrom is how much of an entry's text its snippet is cut from: a
-// reply of 50 MB costs no more than one of 64 KiB to show. A match past it
-// shows the entry's start.
-const snippetFrom = 64 << 10
-
-// snippetRunes is about how long a snippet is.
-const snippetRunes = 80
-
-// snippet returns about snippetRunes runes of text, on one line, around
-// the first phrase p looks for, with the phrases it looks for marked,
-// each as a whole where its words come in order.
-func snippet(text string, p *parsed) []Part {
-	// The parts of an entry (a prompt and its revised form, a reply and
-	// its tool calls) are on lines of their own: " · " tells them apart.
-	var lines []string
-	for l := range strings.Lines(text) {
-		if f := strings.Fields(l); len(f) > 0 {
-			lines = append(lines, strings.Join(f, " "))
-		}
-	}
-	line := strings.Join(lines, " · ")
-	type span struct{ from, to int } // byte offsets in line
-	var ws []span
-	var folded []string
-	for i := 0; i < len(line); {
-		r, n := utf8.DecodeRuneInString(line[i:])
-		if !isWordRune(r) {
-			i += n
-			continue
-		}
-		j := i
-		for j < len(line) {
-			r, n := utf8.DecodeRuneInString(line[j:])
-			if !isWordRune(r) {
-				break
-			}
-			j += n
-		}
-		ws = append(ws, span{i, j})
-		folded = append(folded, fold(line[i:j]))
-		i = j
-	}
-	var marks []span
-	for i := 0; i < len(ws); {
-		if n := p.longestAt(folded[i:]); n > 0 {
-			marks = append(marks, span{ws[i].from, ws[i+n-1].to})
-			i += n
-			continue
-		}
-		i++
-	}
-	// The window: snippetRunes runes around the first mark.
-	from, to := 0, len(line)
-	if utf8.RuneCountInString(line) > snippetRunes {
-		at := 0
-		if len(marks) > 0 {
-			at = marks[0].from
-		}
-		from = at
-		for k := 0; k < snippetRunes/3 && from > 0; k++ {
-			_, n := utf8.DecodeLastRuneInString(line[:from])
-			from -= n
-		}
-		to = from
-		for k := 0; k < snippetRunes && to < len(line); k++ {
-			_, n := utf8.DecodeRuneInString(line[to:])
-			to += n
-		}
-	}
-	var parts []Part
-	if from > 0 {
-		parts = append(parts, Part{Text: "…"})
-	}
-	pos := from
-	for _, m := range marks {
-		if m.to <= from || m.from >= to {
-			continue
-		}
-		a, b := max(m.from, from), min(m.to, to)
-		if a > pos {
-			parts = append(parts, Part{Text: line[pos:a]})
-		}
-		parts = append(parts, Part{Text: line[a:b], Match: true})
-		pos = b
-	}
-	if pos < to {
-		parts = append(parts, Part{Text: line[pos:to]})
-	}
-	if to < len(line) {
-		parts = append(parts, Part{Text: "…"})
-	}
-	return parts
-}
-
-// longestAt returns how many words of the longest phrase p looks for that
-// words begin with, or 0.
-func (p *parsed) longestAt(words []string) int {
-	best := 0
-	for _, ph := range p.phrases {
-		if len(ph.words) > best && ph.at(words) {
-			best = len(ph.words)
-		}
-	}
-	return best
-}
-
-// at reports whether words begin with the phrase ph.
-func (ph phrase) at(words []string) bool {
-	if len(words) < len(ph.words) {
-		return false
-	}
-	last := len(ph.words) - 1
-	for i, w := range ph.words {
-		if i == last && ph.prefix {
-			return strings.HasPrefix(words[i], w)
-		}
-		if words[i] != w {
-			return false
-		}
-	}
-	return true
 }
 
 // IsSyntax reports whether err is a query that cannot be read.

@@ -229,13 +229,10 @@ type loaded struct {
 	stamp session.Stamp
 	gone  bool
 	err   error
-	// rows are the session's entries, and chunks and places their texts
-	// as the index keeps them (see packTexts), as the readers make them,
-	// off the writing goroutine.
-	rows   []row
-	chunks [][]byte
-	places []place
-	bytes  int
+	// rows are the session's entries, as the readers make them, off the
+	// writing goroutine.
+	rows  []row
+	bytes int
 }
 
 // refreshed is what a refresh did.
@@ -340,7 +337,6 @@ func (ix *Index) load(id string) loaded {
 		l.err = err
 	case sess != nil:
 		l.rows = rowsOf(sess)
-		l.chunks, l.places = packTexts(l.rows)
 		for _, r := range l.rows {
 			l.bytes += len(r.text)
 		}
@@ -364,9 +360,6 @@ func (ix *Index) write(do func(tx *sql.Tx) error) error {
 // forget removes the session id from the index.
 func forget(tx *sql.Tx, id string) error {
 	if _, err := tx.Exec("DELETE FROM texts WHERE rowid IN (SELECT rowid FROM entries WHERE session = ?)", id); err != nil {
-		return err
-	}
-	if _, err := tx.Exec("DELETE FROM chunks WHERE rowid IN (SELECT chunk FROM entries WHERE session = ? AND len > 0)", id); err != nil {
 		return err
 	}
 	if _, err := tx.Exec("DELETE FROM entries WHERE session = ?", id); err != nil {
@@ -440,8 +433,8 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error
 			}
 		}
 	}
-	var rowid, chunkid int64
-	if err := tx.QueryRow("SELECT coalesce((SELECT max(rowid) FROM entries), 0), coalesce((SELECT max(rowid) FROM chunks), 0)").Scan(&rowid, &chunkid); err != nil {
+	var rowid int64
+	if err := tx.QueryRow("SELECT coalesce((SELECT max(rowid) FROM entries), 0)").Scan(&rowid); err != nil {
 		return changed, err
 	}
 	ins := inserter{tx: tx}
@@ -449,16 +442,10 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error
 		if l.gone {
 			continue
 		}
-		first := chunkid + 1
-		for _, c := range l.chunks {
-			chunkid++
-			ins.add(&ins.chunks, chunkid, c)
-		}
 		textBytes := 0
-		for i, r := range l.rows {
+		for _, r := range l.rows {
 			rowid++
-			p := l.places[i]
-			ins.add(&ins.entries, rowid, l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time, first+int64(p.chunk), p.off, p.len)
+			ins.add(&ins.entries, rowid, l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time)
 			if r.text != "" {
 				ins.add(&ins.texts, rowid, r.text)
 			}
@@ -475,14 +462,14 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error
 const insertMax = 999
 
 // inserter gathers the rows of a transaction and inserts them many at a
-// time, in the order entries, texts, chunks, sessions: one statement per row
+// time, in the order entries, texts, sessions: one statement per row
 // would spend more in database/sql than in SQLite. The full-text table is
 // the exception: it writes out what it gathered in memory at the start of
 // every statement that may change several rows, so it gets one row a
 // statement.
 type inserter struct {
-	tx                               *sql.Tx
-	entries, texts, chunks, sessions pending
+	tx                       *sql.Tx
+	entries, texts, sessions pending
 }
 
 // pending are the values of rows waiting to be inserted into a table.
@@ -504,9 +491,8 @@ func (ins *inserter) flush() error {
 		head    string
 		perStmt int
 	}{
-		{&ins.entries, "INSERT INTO entries(rowid, session, entry, leaf, active, turn, kind, role, model, time, chunk, off, len) VALUES ", insertMax},
+		{&ins.entries, "INSERT INTO entries(rowid, session, entry, leaf, active, turn, kind, role, model, time) VALUES ", insertMax},
 		{&ins.texts, "INSERT INTO texts(rowid, text) VALUES ", 1},
-		{&ins.chunks, "INSERT INTO chunks(rowid, data) VALUES ", insertMax},
 		{&ins.sessions, "INSERT INTO sessions(id, title, created, updated, messages, model, damaged, entries, text_bytes, size, mtime, card) VALUES ", insertMax},
 	} {
 		if err := ins.insert(t.head, t.p, t.perStmt); err != nil {

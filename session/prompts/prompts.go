@@ -72,6 +72,8 @@ type History struct {
 	own  []promptRecord
 	// read counts the bytes Refresh read, for tests.
 	read int64
+	// fsync syncs the file after an Add's write (see SetSync).
+	fsync func(*os.File) error
 	// shown is a copy of entries, published after every change, so that
 	// Prompts and Entries never wait for mu, which Add and Refresh hold
 	// through their I/O (a write and fsync, a compaction, a read). It is
@@ -132,7 +134,7 @@ func Open(path string, max int) (*History, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open prompt history %s: %w", abs, err)
 	}
-	h := &History{path: abs, max: max, entries: entries, lines: lines, seen: seen, now: time.Now}
+	h := &History{path: abs, max: max, entries: entries, lines: lines, seen: seen, now: time.Now, fsync: (*os.File).Sync}
 	h.publish()
 	return h, nil
 }
@@ -276,6 +278,15 @@ func (h *History) Add(sessionID, text string) error {
 	return nil
 }
 
+// SetSync replaces how Add syncs the file after its write, which it does
+// with the history's lock held: a test stands for a slow disk with a sync
+// that waits, and shows that what a screen calls never waits for it.
+func (h *History) SetSync(sync func(*os.File) error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.fsync = sync
+}
+
 // append appends line to the file with a single write and syncs it. If the
 // file does not end in a newline (an earlier write was cut short), the line is
 // preceded by one so that it stays a line of its own.
@@ -298,7 +309,7 @@ func (h *History) append(line []byte) (err error) {
 			return err
 		}
 	}
-	if err := f.Sync(); err != nil {
+	if err := h.fsync(f); err != nil {
 		return err
 	}
 	if created {

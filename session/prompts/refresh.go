@@ -23,8 +23,13 @@ type fileState struct {
 // and time, and reads nothing when they have not changed; it reads only
 // what was appended, unless the file was replaced (compacted) or shortened,
 // when it reads it whole. It is I/O: a screen calls it off its event loop.
+// While an Add holds the history (a write and fsync to a slow disk), or
+// another Refresh, it reads nothing and returns at once: the prompts as
+// published serve, and ↑ steps now rather than after the disk.
 func (h *History) Refresh() error {
-	h.mu.Lock()
+	if !h.mu.TryLock() {
+		return nil
+	}
 	defer h.mu.Unlock()
 	f, err := os.OpenFile(h.path, fileio.NoFollow(os.O_RDONLY), 0)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -34,8 +34,9 @@ brought up to date first, and built from the sessions when it is missing.
 While another program holds its lock, the search reads it as it was, and
 says so.
 
-QUERY is words, all of which an entry must hold (case and accents ignored),
-with:
+QUERY is words, all of which an entry must hold (case and accents ignored);
+when they find fewer than --limit, the last word of three letters or more
+finds the words it starts too (capy finds capybara), as in the picker. With:
   "exact phrase"   the words in that order
   pre*             any word starting with pre
   a OR b           either
@@ -74,7 +75,7 @@ flag it cannot read.`,
 // durations counted back from now.
 func searchQuery(store *session.Store, text string, f searchFlags, now time.Time) (index.Query, error) {
 	// One hit more than shown tells whether there are more.
-	q := index.Query{Text: text, Model: f.model, Limit: f.limit + 1}
+	q := index.Query{Text: text, Model: f.model, Limit: f.limit + 1, PrefixLast: true}
 	var err error
 	if q.Since, err = parseWhen(f.since, now); err != nil {
 		return q, usagef("--since: %v", err)

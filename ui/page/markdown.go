@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -15,14 +16,17 @@ import (
 // markdown renders the Markdown of the page: CommonMark with GitHub's
 // tables, task lists, strikethrough and autolinks. Raw HTML is shown as
 // text, links go only to http, https and mailto, images are links, and
-// code is highlighted (see mdRenderer).
-var markdown = goldmark.New(
-	goldmark.WithExtensions(
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
-		extension.Strikethrough, extension.Linkify, extension.TaskList,
-	),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(mdRenderer{}, 100))),
-)
+// code is highlighted (see mdRenderer). It is made on first use: a
+// command that writes no page never pays for it.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+			extension.Strikethrough, extension.Linkify, extension.TaskList,
+		),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(mdRenderer{}, 100))),
+	)
+})
 
 // mdRenderer renders the nodes whose HTML the page decides itself, in
 // place of goldmark's (priority 1000, registered before it).

@@ -37,7 +37,7 @@ func (p *writer) open(e *session.Entry, class, who, model string) {
 
 // markdown writes src, a text of the session, rendered from Markdown.
 func (p *writer) markdown(src string) {
-	if err := markdown.Convert([]byte(p.text(src)), p.md); err != nil {
+	if err := markdown().Convert([]byte(p.text(src)), p.md); err != nil {
 		// goldmark fails only when writing fails, which Write reports.
 		p.str(p.esc(src))
 	}

@@ -135,7 +135,7 @@ func (p *writer) document() {
 	p.str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	p.str("<meta name=\"generator\" content=\"muse\">\n")
 	p.str("<title>" + html.EscapeString(title) + "</title>\n")
-	p.str("<style>" + stylesheet + "</style>\n</head>\n<body>\n<div class=\"wrap\">\n")
+	p.str("<style>" + stylesheet() + "</style>\n</head>\n<body>\n<div class=\"wrap\">\n")
 	p.header(title)
 	p.str("<main>\n")
 	p.messages()

@@ -124,7 +124,7 @@ func inert(t testing.TB, page string) {
 				}
 			case "style":
 				styles++
-				if n.FirstChild == nil || n.FirstChild.Data != stylesheet {
+				if n.FirstChild == nil || n.FirstChild.Data != stylesheet() {
 					t.Error("a stylesheet that is not the page's")
 				}
 			case "input":

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/muesli/termenv"
 
@@ -60,11 +61,13 @@ func (s scheme) vars() string {
 }
 
 // stylesheet is the page's one stylesheet, which the Content-Security-
-// Policy allows by its hash.
-var stylesheet = ":root{color-scheme:light dark;" + lightScheme.vars() + "}\n" +
-	"@media (prefers-color-scheme:dark){:root{" + darkScheme.vars() + "}}\n" +
-	// The print stylesheet is the light scheme whatever the screen's.
-	strings.Replace(baseCSS, "{print-vars}", lightScheme.vars(), 1)
+// Policy allows by its hash, made on first use.
+var stylesheet = sync.OnceValue(func() string {
+	return ":root{color-scheme:light dark;" + lightScheme.vars() + "}\n" +
+		"@media (prefers-color-scheme:dark){:root{" + darkScheme.vars() + "}}\n" +
+		// The print stylesheet is the light scheme whatever the screen's.
+		strings.Replace(baseCSS, "{print-vars}", lightScheme.vars(), 1)
+})
 
 // baseCSS lays the page out: one column, at most 50rem wide, from 390 px
 // phones up; a print stylesheet at its end.
@@ -175,6 +178,6 @@ func hashOf(text string) string {
 // csp returns the page's Content-Security-Policy: nothing from anywhere,
 // images only from data:, the stylesheet and the script by their hashes.
 func csp() string {
-	return "default-src 'none'; img-src data:; style-src " + hashOf(stylesheet) +
+	return "default-src 'none'; img-src data:; style-src " + hashOf(stylesheet()) +
 		"; script-src " + hashOf(script) + "; base-uri 'none'; form-action 'none'"
 }

@@ -33,7 +33,7 @@ func BenchmarkSearchKeystroke(b *testing.B) {
 
 	th, _ := theme.New("", true)
 	// Three whole words, rare to common, and two prefixes of them: no word
-	// of any session, so searched as prefixes (see asTyped).
+	// of any session, so searched as prefixes (index.Query.PrefixLast).
 	for _, word := range []string{"zebracorn", "adyrruke", "dywq", "zebrac", "dyw"} {
 		b.Run(word, func(b *testing.B) {
 			p := New(store, shared, th).SetSize(120, 40)

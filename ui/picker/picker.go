@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -238,14 +237,9 @@ func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int
 		idx, err := ix.Get()
 		var res index.Result
 		if err == nil {
-			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow})
-		}
-		// The last word as a prefix too (capybara finds capybaras), but
-		// not when the word alone fills the list: a prefix of a common
-		// word costs FTS5 the merge of every word it starts (dywq* took
-		// 50 ms where dywq takes 15), and finds no better page of hits.
-		if prefix := asTyped(typed); err == nil && len(res.Hits) < searchLimit && prefix != typed {
-			res, err = idx.SearchContext(ctx, index.Query{Text: prefix, Limit: searchLimit, RankWindow: searchWindow})
+			// The last word as a prefix too (capy finds capybara), as
+			// sessions search does.
+			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow, PrefixLast: true})
 		}
 		note := ""
 		if err == nil && idx.Stale() {
@@ -577,32 +571,6 @@ func (p *Model) search() tea.Cmd {
 	p.stopSearch = stop
 	return searchSessions(ctx, p.index, text, p.searchSeq)
 }
-
-// asTyped is the query to search for while text is being typed: its last
-// word, when it is one of at least prefixFrom runes outside quotes, as a
-// prefix too (capy finds capybara), as the word is likely unfinished.
-func asTyped(text string) string {
-	if strings.Count(text, `"`)%2 != 0 {
-		return text
-	}
-	i := strings.LastIndexFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
-	last := text
-	if i >= 0 {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if r == '"' {
-			return text // a phrase just closed
-		}
-		last = text[i+n:]
-	}
-	if utf8.RuneCountInString(last) < prefixFrom || last == "AND" || last == "OR" || last == "NOT" {
-		return text
-	}
-	return text + "*"
-}
-
-// prefixFrom is the shortest last word searched as a prefix as it is
-// typed: shorter ones stand for too many words to merge at each keystroke.
-const prefixFrom = 3
 
 // selectID selects the session id among the rows shown, if it is there.
 func (p *Model) selectID(id string) bool {

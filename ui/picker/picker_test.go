@@ -114,28 +114,6 @@ func TestSearchCountsMatchesAndSessions(t *testing.T) {
 	}
 }
 
-// While a query is typed, its last word of three runes or more is also a
-// prefix; not inside a phrase, not an operator, not a shorter word.
-func TestAsTyped(t *testing.T) {
-	for in, want := range map[string]string{
-		"capy":        "capy*",
-		"ca":          "ca",
-		"capybara ho": "capybara ho",
-		"hot spr":     "hot spr*",
-		`"hot spr`:    `"hot spr`,
-		`"hot spr"`:   `"hot spr"`,
-		"zebra OR":    "zebra OR",
-		"zeb*":        "zeb*",
-		"(a OR zeb)":  "(a OR zeb)",
-		"café·crè":    "café·crè*",
-		"été":         "été*",
-	} {
-		if got := asTyped(in); got != want {
-			t.Errorf("asTyped(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // pickerOf returns a picker at 80x24 of sessions of the prompts given, one
 // slice a session, listed.
 func pickerOf(t *testing.T, sessions ...[]string) Model {
