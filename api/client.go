@@ -105,7 +105,7 @@ func (c *Client) Close() {
 // does not retry a request that timed out.
 func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Message, error) {
 	req.Stream = false
-	if err := req.Validate(); err != nil {
+	if err := validate(&req, opts); err != nil {
 		return nil, err
 	}
 	resp, cancel, err := c.send(ctx, call{path: "/v1/messages", body: req, messages: true, wait: c.responseTimeout}, opts)
@@ -122,6 +122,14 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 	return &m, nil
 }
 
+// validate checks req, unless opts say its caller did (Checked).
+func validate(req *MessageRequest, opts []RequestOption) error {
+	if newCallConfig(opts).checked {
+		return nil
+	}
+	return req.Validate()
+}
+
 // StreamMessage sends a message request with stream true and returns the
 // stream of events. The caller must Close it. If the server answers with a
 // plain JSON message instead of events, the stream replays it as events.
@@ -130,7 +138,7 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 // retries a request that timed out.
 func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...RequestOption) (*Stream, error) {
 	req.Stream = true
-	if err := req.Validate(); err != nil {
+	if err := validate(&req, opts); err != nil {
 		return nil, err
 	}
 	resp, cancel, err := c.send(ctx, call{path: "/v1/messages", body: req, messages: true, wait: c.headerTimeout, stream: true}, opts)
@@ -161,10 +169,12 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 // telling OnImageTask's function of its progress. At most MaxImages images
 // are kept; Dropped says how many more the server sent.
 func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...RequestOption) (*ImageResult, error) {
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
 	cfg := newCallConfig(opts)
+	if !cfg.checked {
+		if err := req.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	resp, cancel, err := c.send(ctx, c.imageCall(req), opts)
 	if err != nil {
 		return nil, err

@@ -133,6 +133,7 @@ type callConfig struct {
 	onRetry     func(RetryInfo)
 	onImageTask func(ImageTask)
 	maxReply    int
+	checked     bool
 }
 
 // newCallConfig applies opts.
@@ -166,3 +167,10 @@ func MaxReplySize(n int) RequestOption {
 		}
 	}
 }
+
+// Checked tells a call that its caller validated the request
+// (MessageRequest.Validate, ImageRequest.Validate) and has not changed it
+// since, so that the call
+// does not check it again: the engine checks each request once, before it
+// writes the prompt.
+func Checked() RequestOption { return func(c *callConfig) { c.checked = true } }

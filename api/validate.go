@@ -21,7 +21,23 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidRequest, fmt.Sprintf(format, args...))
 }
 
-// Validate checks the request against the interface's limits before it is sent.
+// BlockError is the error Validate returns for a content block the service
+// would refuse: Message and Block say where it is, Err what is wrong. It
+// matches ErrInvalidRequest.
+type BlockError struct {
+	Message, Block int
+	Err            error
+}
+
+func (e *BlockError) Error() string {
+	return fmt.Sprintf("%v: messages[%d].content[%d]: %v", ErrInvalidRequest, e.Message, e.Block, e.Err)
+}
+
+// Unwrap returns ErrInvalidRequest.
+func (e *BlockError) Unwrap() error { return ErrInvalidRequest }
+
+// Validate checks the request against the interface's limits before it is
+// sent. The message calls check it, unless told it was checked (Checked).
 func (r *MessageRequest) Validate() error {
 	if strings.TrimSpace(r.Model) == "" {
 		return invalid("model is empty: set a model name")
@@ -38,7 +54,7 @@ func (r *MessageRequest) Validate() error {
 		}
 		for j := range m.Blocks {
 			if err := m.Blocks[j].Validate(m.Role); err != nil {
-				return invalid("messages[%d].content[%d]: %v", i, j, err)
+				return &BlockError{Message: i, Block: j, Err: err}
 			}
 		}
 	}

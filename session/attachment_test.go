@@ -72,13 +72,10 @@ func TestAttachmentIsStoredOnceByHashAndSentFromItsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs := History(sess.Entries, func(a Attachment) ([]byte, error) { return s.ReadAttachment(sess.ID, a) })
-	first := msgs[0].Blocks
-	if len(first) != 2 || first[0].Type != api.BlockImage || first[1].Text != "what is this?" {
-		t.Fatalf("the prompt should be sent as its image, then its text: %+v", msgs[0])
-	}
-	if src := first[0].Source; src.MediaType != "image/png" || src.Data != base64.StdEncoding.EncodeToString(pngBytes) {
-		t.Errorf("image source %+v", src)
+	if as := sess.Entries[0].Attachments; len(as) != 1 || as[0].MediaType != "image/png" || as[0].SHA256 == "" {
+		t.Fatalf("the prompt should record its image: %+v", as)
+	} else if data, err := s.ReadAttachment(sess.ID, as[0]); err != nil || !bytes.Equal(data, pngBytes) {
+		t.Errorf("the image reads back as %d bytes, %v", len(data), err)
 	}
 	if missing := s.MissingAttachments(sess.ID, sess.Entries); len(missing) != 0 {
 		t.Errorf("nothing is missing, got %+v", missing)
@@ -106,14 +103,6 @@ func TestMissingOrChangedAttachmentIsNamedAndTheSessionGoesOn(t *testing.T) {
 		}
 		if _, err := s.ReadAttachment(id, a); !errors.Is(err, ErrAttachmentMissing) {
 			t.Errorf("read: %v", err)
-		}
-		msgs := History(append(sess.Entries, Entry{Kind: KindUser, Text: "next"}), func(a Attachment) ([]byte, error) { return s.ReadAttachment(id, a) })
-		if b := msgs[0].Blocks; len(b) != 2 || b[0].Type != api.BlockText || !strings.Contains(b[0].Text, `"gone.png"`) || !strings.Contains(b[0].Text, "missing") {
-			t.Errorf("a missing attachment should be sent as a line naming it: %+v", msgs[0])
-		}
-		req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: append(msgs, api.TextMessage(api.RoleUser, "next"))}
-		if err := req.Validate(); err != nil {
-			t.Errorf("the request after a missing attachment is refused: %v", err)
 		}
 	}
 }
@@ -144,10 +133,8 @@ func TestForkKeepsAttachmentsAndDeleteRemovesThem(t *testing.T) {
 func TestWriterWithoutStoreKeepsAttachmentsInMemory(t *testing.T) {
 	w := NewWriter(nil, Params{Model: "m"})
 	a := sendWithAttachment(t, w, Attachment{Name: "n.txt", Kind: AttachText, MediaType: "text/plain"}, []byte("line one\nline two"))
-	msgs := Pending(w.Branch()[:1], w.ReadAttachment)
-	name, body, ok := api.ParseFileText(msgs[0].Blocks[0].Text)
-	if !ok || name != "n.txt" || body != "line one\nline two" {
-		t.Errorf("text attachment sent as %+v", msgs[0].Blocks)
+	if data, err := w.ReadAttachment(a); err != nil || string(data) != "line one\nline two" {
+		t.Errorf("text attachment reads back as %q, %v", data, err)
 	}
 	if w.Files().AttachmentPath("x", a) != "" {
 		t.Error("a writer without a store has no attachment paths")
@@ -219,39 +206,6 @@ func BenchmarkOpenWithAttachments(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-func TestAttachmentTheServiceWouldRefuseIsLeftOut(t *testing.T) {
-	// An imported record can name bytes of another type than it says: the
-	// turn must still be one the service takes.
-	s, _ := newTestStore(t)
-	w := NewWriter(s, Params{Model: "m"})
-	defer w.Close()
-	a := imageAttachment("liar.png")
-	a.MediaType = "image/jpeg" // the bytes are a PNG
-	sendWithAttachment(t, w, a, pngBytes)
-	msgs := Pending(append(w.Branch(), Entry{ID: "x", Kind: KindUser, Text: "next"}), w.ReadAttachment)
-	if b := msgs[0].Blocks[0]; b.Type != api.BlockText || !strings.Contains(b.Text, "left out") {
-		t.Errorf("a refused attachment should be a line naming it, got %+v", b)
-	}
-	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: msgs}
-	if err := req.Validate(); err != nil {
-		t.Errorf("the request is refused: %v", err)
-	}
-}
-
-// TestLeftOutAttachmentNameIsAttributeText sends an attachment whose
-// bytes are gone, named to break out of the line that names it: the name
-// and kind go in as attribute text, as a text file's name does, not in Go
-// quoting.
-func TestLeftOutAttachmentNameIsAttributeText(t *testing.T) {
-	a := Attachment{Name: `x" kind="text" note='y'` + "\n<b>.png", Kind: AttachImage, MediaType: "image/png", SHA256: strings.Repeat("0", 64)}
-	msgs := Pending([]Entry{{Kind: KindUser, Text: "look", Attachments: []Attachment{a}}}, nil)
-	got := msgs[0].Blocks[0].Text
-	want := `[attachment name="x&quot; kind=&quot;text&quot; note=&#39;y&#39;&#10;&lt;b&gt;.png" kind="image" left out: it was not loaded]`
-	if got != want {
-		t.Errorf("left out as\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -145,8 +145,8 @@ func TestCrashMidReplyComesBackInterrupted(t *testing.T) {
 	if r, st := replyText(t, got, "e2"); r != "Once upon a time" || st != StatusInterrupted {
 		t.Errorf("reply %q, status %q; want the last checkpoint, interrupted", r, st)
 	}
-	if h := History(got.Entries, nil); len(h) != 2 {
-		t.Errorf("history of %d messages, want the prompt and the interrupted reply", len(h))
+	if len(got.Entries) != 2 {
+		t.Errorf("%d entries, want the prompt and the interrupted reply", len(got.Entries))
 	}
 }
 
@@ -382,6 +382,9 @@ func TestCompaction(t *testing.T) {
 	}
 }
 
+// A reply checkpointed while a tool call streamed loads with the call
+// marked cut short, so that it is never sent back (see ui/engine's
+// TestInterruptedReplySendsItsTextOnly).
 func TestInterruptedReplyIsSafeToResend(t *testing.T) {
 	s, _ := newTestStore(t)
 	sess, err := s.Create(Params{Model: "m"})
@@ -406,10 +409,6 @@ func TestInterruptedReplyIsSafeToResend(t *testing.T) {
 	e := got.Entries[1]
 	if _, ok := e.Truncated[2]; e.Status != StatusInterrupted || !ok {
 		t.Errorf("status %q, truncated %v; want the tool call marked cut short", e.Status, e.Truncated)
-	}
-	h := History(got.Entries, nil)
-	if len(h) != 2 || len(h[1].Blocks) != 0 || h[1].Text != "Reading it." {
-		t.Errorf("history %s; want the reply's text only", mustJSON(t, h))
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"muse/api"
-	"muse/api/demo"
 )
 
 // repeatReader yields b forever.
@@ -139,88 +138,5 @@ func TestToolEntryRoundTripAndHistory(t *testing.T) {
 	}
 	if back.Params.ThinkingBudget != 2048 || back.Params.ToolChoice != "auto" || back.Params.UserID != "u" {
 		t.Errorf("params after reload: %+v", back.Params)
-	}
-	h := History(back.Entries, nil)
-	if len(h) != 4 || h[1].Role != api.RoleAssistant || len(h[1].Blocks) != 2 || h[2].Role != api.RoleUser || h[2].Blocks[0].Type != api.BlockToolResult || h[3].Text != "It is noon." {
-		t.Fatalf("history: %+v", h)
-	}
-	out, _ := json.Marshal(h[2])
-	if !strings.Contains(string(out), `{"type":"tool_result","tool_use_id":"toolu_1","content":"12:00"}`) {
-		t.Errorf("tool_result wire form: %s", out)
-	}
-	// Calls without results are answered as not run.
-	if h := History(back.Entries[:2], nil); len(h) != 3 || h[2].Blocks[0].ToolUseID != "toolu_1" || !h[2].Blocks[0].IsError {
-		t.Errorf("unanswered tool calls: %+v", h)
-	}
-}
-
-func TestHistoryAfterAbandonedTools(t *testing.T) {
-	call := api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "f", Input: json.RawMessage(`{}`)}
-	text := func(s string) *api.Message {
-		return &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: s}}}
-	}
-	withCall := &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "calling"}, call}}
-	// Calls never answered, then two more prompts.
-	h := History([]Entry{
-		{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: withCall},
-		{Kind: KindUser, Text: "u2"}, {Kind: KindAssistant, Message: text("a2")},
-		{Kind: KindUser, Text: "u3"}, {Kind: KindAssistant, Message: text("a3")},
-	}, nil)
-	assertAlternates(t, h)
-	if msg := demo.CheckTurns(h); msg != "" {
-		t.Errorf("the service would refuse it: %s\n%+v", msg, h)
-	}
-	if len(h) != 6 || h[2].Blocks[0].ToolUseID != "t1" || !h[2].Blocks[0].IsError || h[2].Blocks[1].Text != "u2" {
-		t.Errorf("an unanswered call is answered as stopped, with the next prompt after: %+v", h)
-	}
-	// Results sent, the follow-up failed, then a new prompt.
-	h = History([]Entry{
-		{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: withCall},
-		{Kind: KindTool, ToolResults: []ToolResult{{ToolUseID: "t1", Output: "r"}}},
-		{Kind: KindAssistant, Status: StatusFailed, Message: text("half")},
-		{Kind: KindUser, Text: "u2"}, {Kind: KindAssistant, Message: text("a2")},
-	}, nil)
-	assertAlternates(t, h)
-	if len(h) != 4 || len(h[2].Blocks) != 2 || h[2].Blocks[1].Text != "u2" {
-		t.Errorf("results and the next prompt should share a turn: %+v", h)
-	}
-}
-
-func assertAlternates(t *testing.T, h []api.MessageParam) {
-	t.Helper()
-	for i := 1; i < len(h); i++ {
-		if h[i].Role == h[i-1].Role {
-			t.Fatalf("two %s turns in a row at %d: %+v", h[i].Role, i, h)
-		}
-	}
-	if len(h) > 0 && h[0].Role != api.RoleUser {
-		t.Fatalf("history starts with %s", h[0].Role)
-	}
-}
-
-// A reply cancelled while its thinking streamed holds a thinking block with
-// no signature. It is shown, but nothing of it can be sent: the next request
-// must still be valid (it was sent as an empty assistant message, and every
-// later prompt was refused).
-func TestHistoryAfterCancelledThinking(t *testing.T) {
-	unsigned := &api.Message{Content: []api.ContentBlock{{Type: api.BlockThinking, Thinking: "hmm, let me"}}}
-	redactedOnly := &api.Message{Content: []api.ContentBlock{{Type: "redacted_thinking"}}}
-	signedOnly := &api.Message{Content: []api.ContentBlock{{Type: api.BlockThinking, Thinking: "done", Signature: "sig"}}}
-	for name, msg := range map[string]*api.Message{"unsigned": unsigned, "redacted only": redactedOnly, "signed only": signedOnly} {
-		for _, status := range []string{StatusCancelled, StatusInterrupted, StatusComplete} {
-			entries := []Entry{
-				{Kind: KindUser, Text: "u1"}, {Kind: KindAssistant, Message: &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "a1"}}}},
-				{Kind: KindUser, Text: "ponder"}, {Kind: KindAssistant, Status: status, Message: msg},
-			}
-			h := History(entries, nil)
-			assertAlternates(t, h)
-			req := Params{Model: "m", MaxTokens: 100}.Request(append(h, api.TextMessage(api.RoleUser, "next")), nil)
-			if err := req.Validate(); err != nil {
-				t.Errorf("%s, %q: the next request is invalid: %v (%+v)", name, status, err, req.Messages)
-			}
-			if len(h) != 2 {
-				t.Errorf("%s, %q: a turn with nothing to send was sent: %+v", name, status, h)
-			}
-		}
 	}
 }

@@ -56,34 +56,6 @@ func (j *imageJob) clone() *imageJob {
 	return &c
 }
 
-// imageItem is one report of the engine: an event, with the preview of an
-// image saved, or the end.
-type imageItem struct {
-	event   *engine.ImageEvent
-	preview string
-	done    *imageDone
-}
-
-// imageDone is how the engine ended the image turn, and the id of the
-// session, which the turn's entry may have created.
-type imageDone struct {
-	err    error
-	sessID string
-}
-
-// imageStartedMsg says the engine runs and where it reports.
-type imageStartedMsg struct {
-	id int
-	ch <-chan imageItem
-}
-
-// imageItemMsg carries one report of the engine.
-type imageItemMsg struct {
-	id   int
-	item imageItem
-	ch   <-chan imageItem
-}
-
 // imageParams returns the session's image settings with the model filled in.
 func (m Model) imageParams() session.ImageParams {
 	var ip session.ImageParams
@@ -131,11 +103,8 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 		m.notice = "no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME"
 		return m, nil
 	}
-	req := ip.Request(prompt)
-	if err := req.Validate(); err != nil {
-		m.notice = err.Error()
-		return m, nil
-	}
+	// The engine builds and checks the request: one it refuses ends the
+	// turn with ErrNotStarted, before anything is written.
 	t := engine.ImageTurn{Prompt: prompt, Params: ip}
 	if again != nil {
 		t.Again = again.ID
@@ -144,9 +113,6 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 		}
 	}
 	m.conv = m.conv.CaughtUp()
-	if m.title == "" {
-		m.title = session.TitleFrom(prompt)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
 	m.imaging = &imageJob{id: m.turnSeq, cancel: cancel, started: m.now(), phase: "generating"}
@@ -154,68 +120,58 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 	return m.layout(), tea.Batch(runImage(ctx, m.imageConfig(), m.writer, t, m.previewer(), m.turnSeq), m.w.spin.Tick)
 }
 
-// runImage starts the engine's image turn in the background. It reports
-// through a channel, with the preview of each image saved built there, and
-// never touches the model; the model keeps ctx's cancel.
+// runImage starts the engine's image turn in the background, building
+// there the preview of each image saved.
 func runImage(ctx context.Context, cfg engine.ImageConfig, w *session.Writer, t engine.ImageTurn, pv previewer, id int) tea.Cmd {
-	return func() tea.Msg {
-		ch := make(chan imageItem, 64)
-		go func() {
-			defer close(ch)
-			emit := func(ev engine.ImageEvent) {
-				it := imageItem{event: &ev}
-				switch ev.Kind {
-				case engine.ImageFetching, engine.ImageTask, engine.ImageRetrying:
-					select { // the progress of a cancelled turn is not worth waiting for
-					case ch <- it:
-					case <-ctx.Done():
-					}
-					return
-				case engine.ImageSaved:
-					if ev.Image.Path != "" {
-						it.preview = pv.build(ev.Image.Path)
-					}
+	return runEngine(ctx, w, id, func(r reporter) (engine.Result, error) {
+		emit := func(ev engine.ImageEvent) {
+			it := turnItem{image: &ev}
+			switch ev.Kind {
+			case engine.ImageFetching, engine.ImageTask, engine.ImageRetrying:
+				r.progress(it)
+				return
+			case engine.ImageSaved:
+				if ev.Image.Path != "" {
+					it.preview = pv.build(ev.Image.Path)
 				}
-				ch <- it // the screen reads until the turn is done
 			}
-			_, err := engine.RunImage(ctx, cfg, w, t, emit)
-			ch <- imageItem{done: &imageDone{err: err, sessID: w.ID()}}
-		}()
-		return imageStartedMsg{id: id, ch: ch}
-	}
-}
-
-func waitImage(id int, ch <-chan imageItem) tea.Cmd {
-	return func() tea.Msg {
-		it, ok := <-ch
-		if !ok {
-			return imageItemMsg{id: id}
+			r.send(it)
 		}
-		return imageItemMsg{id: id, item: it, ch: ch}
-	}
+		_, err := engine.RunImage(ctx, cfg, w, t, emit)
+		return engine.Result{}, err
+	})
 }
 
-// applyImage mirrors one report of the engine.
-func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
+// applyImage mirrors the reports of the image turn.
+func (m Model) applyImage(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
+	for _, it := range msg.items {
+		switch {
+		case it.done != nil:
+			return m.finishImage(*it.done)
+		case it.image != nil:
+			m = m.applyImageEvent(*it.image, it.preview)
+		}
+	}
+	if msg.ch == nil { // the engine stopped without saying how
+		return m.finishImage(turnDone{err: api.ErrStreamCut})
+	}
+	return m, waitTurn(msg.id, msg.ch)
+}
+
+// applyImageEvent applies one report of the image turn; preview is that
+// of an image saved. The caller has cloned m.imaging.
+func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
 	j := m.imaging
-	if j == nil || msg.id != j.id {
-		return m, nil
-	}
-	it := msg.item
-	switch {
-	case it.done != nil:
-		return m.finishImage(*it.done)
-	case msg.ch == nil || it.event == nil: // the engine stopped without saying how
-		return m.finishImage(imageDone{err: api.ErrStreamCut})
-	}
-	ev := *it.event
 	switch ev.Kind {
 	case engine.ImageStarted:
 		e := ev.Entry
 		j.entry = &e
 		m.conv = m.conv.Add(e)
 		m = m.refreshBranches()
+		if m.title == "" {
+			m.title = session.TitleFrom(e.ImagePrompt)
+		}
 	case engine.ImageRetrying:
 		j.phase = fmt.Sprintf("retrying in %s (attempt %d): %s",
 			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
@@ -233,8 +189,8 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 		}
 		j.done, j.total = ev.Done, ev.Total
 	case engine.ImageSaved:
-		if it.preview != "" {
-			m.conv = m.conv.SetPreview(ev.Image.Path, it.preview)
+		if preview != "" {
+			m.conv = m.conv.SetPreview(ev.Image.Path, preview)
 		}
 		if j.entry != nil && ev.Index < len(j.entry.Images) {
 			e := *j.entry
@@ -251,7 +207,7 @@ func (m Model) applyImage(msg imageItemMsg) (tea.Model, tea.Cmd) {
 	case engine.ImageSaveFailed:
 		m.saveErr = ev.Err.Error()
 	}
-	return m, waitImage(msg.id, msg.ch)
+	return m
 }
 
 // showImage shows the image turn's entry e as the engine reports it. The
@@ -263,7 +219,7 @@ func (m Model) showImage(e session.Entry) Model {
 }
 
 // finishImage ends the image turn once the engine has saved it.
-func (m Model) finishImage(d imageDone) (tea.Model, tea.Cmd) {
+func (m Model) finishImage(d turnDone) (tea.Model, tea.Cmd) {
 	j := m.imaging
 	m.imaging = nil
 	j.cancel()

@@ -574,7 +574,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case turnStartedMsg:
-		if m.turn != nil && msg.id == m.turn.id {
+		if m.inFlight(msg.id) {
 			cmd = waitTurn(msg.id, msg.ch)
 		}
 	case turnBatchMsg:
@@ -590,13 +590,6 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		}
 	case answerDueMsg:
 		next, cmd := m.answerDue(msg)
-		return next, cmd, true
-	case imageStartedMsg:
-		if m.imaging != nil && msg.id == m.imaging.id {
-			cmd = waitImage(msg.id, msg.ch)
-		}
-	case imageItemMsg:
-		next, cmd := m.applyImage(msg)
 		return next, cmd, true
 	case previewsMsg:
 		for k, v := range msg.previews {

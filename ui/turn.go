@@ -13,7 +13,6 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/approval"
-	"muse/ui/attach"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/input"
@@ -38,7 +37,7 @@ type turnRun struct {
 	compact bool   // the turn is a /compact
 	// attachments are the prompt's, put back above the input if the turn
 	// is refused before it starts.
-	attachments []attach.File
+	attachments []session.File
 
 	// reply is the reply streaming, if any.
 	reply *reply
@@ -85,18 +84,22 @@ type reply struct {
 	base *session.Entry // the reply /continue extends
 }
 
-// turnItem is one report of the engine: an event, a question, or the end.
-// An entry written comes with the id of the session, which writing it may
-// have created: the screen never asks the writer.
+// turnItem is one report of the engine, of a message turn or of an image
+// turn: an event, a question, or the end. An entry written comes with the
+// id of the session, which writing it may have created: the screen never
+// asks the writer. An image saved comes with its preview, built there.
 type turnItem struct {
-	event  *engine.Event
-	sessID string
-	ask    *askMsg
-	done   *turnDone
+	event   *engine.Event
+	image   *engine.ImageEvent
+	preview string
+	sessID  string
+	ask     *askMsg
+	done    *turnDone
 }
 
-// turnDone is how the engine ended the turn, and the id of the session,
-// which the turn's first entry may have created.
+// turnDone is how the engine ended the turn (res is a message turn's),
+// and the id of the session, which the turn's first entry may have
+// created.
 type turnDone struct {
 	res    engine.Result
 	err    error
@@ -110,7 +113,8 @@ type askMsg struct {
 	answer     chan<- engine.Approval
 }
 
-// turnStartedMsg says the engine runs and where it reports.
+// turnStartedMsg says the engine runs a turn, a message turn or an image
+// turn, and where it reports.
 type turnStartedMsg struct {
 	id int
 	ch <-chan turnItem
@@ -132,18 +136,9 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 		m.notice = busyNotice + ": esc cancels it"
 		return m, nil
 	}
+	// The engine builds and checks the request: one it refuses ends the
+	// turn with ErrNotStarted, and endTurn puts the prompt back.
 	t.Params = m.params
-	if t.Prompt != "" && !t.Compact {
-		msgs := append(session.History(m.conv.Entries(), nil), engine.PromptParam(t))
-		req := m.params.Request(msgs, engine.Defs(m.opts.Tools))
-		if err := req.Validate(); err != nil {
-			m.notice = err.Error()
-			return m, nil
-		}
-		if m.title == "" {
-			m.title = session.TitleFrom(t.Prompt)
-		}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
 	m.turn = &turnRun{id: m.turnSeq, cancel: cancel, started: m.now(), prompt: t.Prompt, attachments: t.Attachments, compact: t.Compact}
@@ -156,42 +151,73 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	return m.layout(), tea.Batch(runTurn(ctx, m.opts.Config, m.writer, t, m.turnSeq), m.w.spin.Tick)
 }
 
-// runTurn starts the engine in the background. It reports through a
-// channel and never touches the model; the model keeps ctx's cancel.
+// runTurn starts the engine's message turn in the background.
 func runTurn(ctx context.Context, cfg engine.Config, w *session.Writer, t engine.Turn, id int) tea.Cmd {
+	return runEngine(ctx, w, id, func(r reporter) (engine.Result, error) {
+		emit := func(ev engine.Event) {
+			if ev.Kind == engine.StreamEvent {
+				r.progress(turnItem{event: &ev}) // a cancelled turn's stream is not worth waiting for
+				return
+			}
+			it := turnItem{event: &ev}
+			if ev.Kind == engine.EntryAdded {
+				it.sessID = w.ID()
+			}
+			r.send(it)
+		}
+		approve := func(ctx context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
+			answer := make(chan engine.Approval, 1)
+			r.send(turnItem{ask: &askMsg{call: call, hasCommand: hasCommand, answer: answer}})
+			select {
+			case a := <-answer:
+				return a
+			case <-ctx.Done():
+				return engine.Approval{Stop: true}
+			}
+		}
+		return engine.Run(ctx, cfg, w, t, emit, approve)
+	})
+}
+
+// reporter is how a turn running in the background reports to the screen.
+type reporter struct {
+	ctx context.Context
+	ch  chan<- turnItem
+}
+
+// send reports it; the screen reads until the turn is done.
+func (r reporter) send(it turnItem) { r.ch <- it }
+
+// progress reports it unless the turn is cancelled: progress of a
+// cancelled turn is not worth waiting for.
+func (r reporter) progress(it turnItem) {
+	select {
+	case r.ch <- it:
+	case <-r.ctx.Done():
+	}
+}
+
+// runEngine starts a turn of the engine in the background, a message turn
+// or an image turn: run runs it, reporting through a channel, whose last
+// report is the end. It never touches the model; the model keeps ctx's
+// cancel. Both kinds of turns come back through this one loop (turnStartedMsg,
+// waitTurn, applyTurn).
+func runEngine(ctx context.Context, w *session.Writer, id int, run func(reporter) (engine.Result, error)) tea.Cmd {
 	return func() tea.Msg {
 		ch := make(chan turnItem, 256)
 		go func() {
 			defer close(ch)
-			emit := func(ev engine.Event) {
-				if ev.Kind == engine.StreamEvent {
-					select { // a cancelled turn's stream is not worth waiting for
-					case ch <- turnItem{event: &ev}:
-					case <-ctx.Done():
-					}
-					return
-				}
-				it := turnItem{event: &ev}
-				if ev.Kind == engine.EntryAdded {
-					it.sessID = w.ID()
-				}
-				ch <- it // the screen reads until the turn is done
-			}
-			approve := func(ctx context.Context, call api.ContentBlock, hasCommand bool) engine.Approval {
-				answer := make(chan engine.Approval, 1)
-				ch <- turnItem{ask: &askMsg{call: call, hasCommand: hasCommand, answer: answer}}
-				select {
-				case a := <-answer:
-					return a
-				case <-ctx.Done():
-					return engine.Approval{Stop: true}
-				}
-			}
-			res, err := engine.Run(ctx, cfg, w, t, emit, approve)
+			res, err := run(reporter{ctx: ctx, ch: ch})
 			ch <- turnItem{done: &turnDone{res: res, err: err, sessID: w.ID()}}
 		}()
 		return turnStartedMsg{id: id, ch: ch}
 	}
+}
+
+// inFlight says whether id is the turn in flight, a message turn or an
+// image turn.
+func (m Model) inFlight(id int) bool {
+	return m.turn != nil && m.turn.id == id || m.imaging != nil && m.imaging.id == id
 }
 
 // waitTurn collects the reports of one frame: it blocks for the first, then
@@ -226,8 +252,12 @@ func waitTurn(id int, ch <-chan turnItem) tea.Cmd {
 	}
 }
 
-// applyTurn mirrors the engine's reports.
+// applyTurn mirrors the engine's reports: of the image turn, or of the
+// message turn.
 func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
+	if j := m.imaging; j != nil && msg.id == j.id {
+		return m.applyImage(msg)
+	}
 	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	if t == nil || msg.id != t.id {
@@ -284,6 +314,9 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	t := m.turn
 	switch ev.Kind {
 	case engine.EntryAdded:
+		if e := ev.Entry; m.title == "" && e.Kind == session.KindUser && !t.compact { // as the engine titles the session
+			m.title = session.TitleFrom(engine.TitleOf(e.Text, e.Attachments))
+		}
 		m.conv = m.conv.CaughtUp().Add(ev.Entry)
 		m = m.noteWritten(ev.Entry).refreshBranches() // an edited prompt has siblings
 		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {

@@ -18,7 +18,6 @@ import (
 	"io"
 	"muse/api"
 	"muse/api/pdftest"
-	"muse/session"
 	"muse/ui/attach"
 	"net/http"
 	"net/http/httptest"
@@ -411,7 +410,7 @@ func TestSDKRequestWithALongPDF(t *testing.T) {
 	defer srv.Close()
 	c := api.New(srv.URL, api.WithAPIKey("k"), api.WithMaxRetries(0), api.WithHTTPClient(srv.Client()))
 	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{
-		session.PromptParam("summarize it", []session.Attachment{f.Attachment}, [][]byte{f.Data})}}
+		{Role: api.RoleUser, Blocks: []api.ContentBlock{api.DocumentBlock(f.MediaType, f.Data, f.Name), {Type: api.BlockText, Text: "summarize it"}}}}}
 	if err := req.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 
 	"muse/api"
 	"muse/api/pdftest"
-	"muse/session"
 	"muse/ui/attach"
 )
 
@@ -182,7 +181,7 @@ func longPDF(t *testing.T) api.MessageRequest {
 		t.Fatal(err)
 	}
 	return api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{
-		session.PromptParam("summarize it", []session.Attachment{f.Attachment}, [][]byte{f.Data})}}
+		{Role: api.RoleUser, Blocks: []api.ContentBlock{api.DocumentBlock(f.MediaType, f.Data, f.Name), {Type: api.BlockText, Text: "summarize it"}}}}}
 }
 
 func mustMarshal(v any) []byte {

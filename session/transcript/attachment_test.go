@@ -74,9 +74,14 @@ func TestJSONExportEmbedsAttachmentsAndImportStoresThem(t *testing.T) {
 		if m := dst.MissingAttachments(got.ID, got.Entries); len(m) != 0 {
 			t.Fatalf("after import %d attachments are missing", len(m))
 		}
-		msgs := session.History(got.Entries, func(a session.Attachment) ([]byte, error) { return dst.ReadAttachment(got.ID, a) })
-		if bl := msgs[0].Blocks; len(bl) != 3 || bl[0].Type != api.BlockImage || !strings.HasPrefix(bl[1].Text, `<file name="notes.md">`) || bl[2].Text != "compare" {
-			t.Errorf("the imported prompt sends %+v", bl)
+		as := got.Entries[0].Attachments
+		if len(as) != 2 || as[0].Kind != session.AttachImage || as[1].Name != "notes.md" || as[1].Document || got.Entries[0].Text != "compare" {
+			t.Fatalf("the imported prompt records %+v", got.Entries[0])
+		}
+		for i, want := range [][]byte{tinyPNG(), []byte("# Notes\nline two")} {
+			if data, err := dst.ReadAttachment(got.ID, as[i]); err != nil || !bytes.Equal(data, want) {
+				t.Errorf("%s reads back as %d bytes, %v", as[i].Name, len(data), err)
+			}
 		}
 	}
 }

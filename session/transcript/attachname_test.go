@@ -11,8 +11,9 @@ import (
 
 // Attachment names are kept through a fork (a branch of its own), a JSON
 // export and its import, and a branch's export: two text files with the
-// same bytes under two names stay two files, each sent under its own name
-// as a plain-text document, never under its hash.
+// same bytes under two names stay two files, each recorded under its own
+// name as a plain-text document (which the engine sends titled with it),
+// never under its hash.
 func TestAttachmentNamesKeptThroughForkExportAndImport(t *testing.T) {
 	src := newTestStore(t)
 	w := session.NewWriter(src, fullParams())
@@ -35,11 +36,14 @@ func TestAttachmentNamesKeptThroughForkExportAndImport(t *testing.T) {
 	}
 	check := func(how string, st *session.Store, s *session.Session) {
 		t.Helper()
-		msgs := session.History(s.Entries, func(a session.Attachment) ([]byte, error) { return st.ReadAttachment(s.ID, a) })
-		bl := msgs[0].Blocks
-		if len(bl) != 3 || bl[0].Type != api.BlockDocument || bl[0].Title != "plan.md" || bl[1].Title != "copy of plan.md" ||
-			bl[1].Source.Data != "# Plan\n" {
-			t.Errorf("%s: the prompt sends %+v", how, bl)
+		as := s.Entries[0].Attachments
+		if len(as) != 2 || as[0].Name != "plan.md" || as[1].Name != "copy of plan.md" || !as[0].Document || !as[1].Document {
+			t.Fatalf("%s: the prompt records %+v", how, as)
+		}
+		for _, a := range as {
+			if data, err := st.ReadAttachment(s.ID, a); err != nil || string(data) != "# Plan\n" {
+				t.Errorf("%s: %s reads back as %q, %v", how, a.Name, data, err)
+			}
 		}
 	}
 	check("the session", src, sess)

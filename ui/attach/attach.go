@@ -72,15 +72,10 @@ const MediaText = "text/plain"
 // rest is read.
 const sniffBytes = 512
 
-// File is an attachment ready to be sent: what it is, and its bytes as sent.
-type File struct {
-	// Attachment says what the file is. Its SHA256 is left empty: the
-	// session fills it in when it stores Data.
-	session.Attachment
-	// Data is the bytes as sent: the image as it was or scaled and encoded
-	// again, the PDF, or the text in UTF-8 without a byte order mark.
-	Data []byte
-}
+// File is what Open and FromBytes make: an attachment with its bytes as
+// sent. The type lives in session, so that the engine, which sends and
+// stores it, does not import this package (and the image codecs it pulls in).
+type File = session.File
 
 // RefusedError says why a file cannot be attached. Every refusal of Open
 // and FromBytes is one.
@@ -334,10 +329,10 @@ func prepareText(name string, data []byte) (File, error) {
 	return f, nil
 }
 
-// Label is the text of the attachment's chip: "photo.jpg · 1.2 MB ·
+// Label is the text of an attachment's chip: "photo.jpg · 1.2 MB ·
 // 1568×1045" for an image, "paper.pdf · 340 KB" for a PDF, "notes.md ·
 // 12 KB · 240 lines" for a text file. The name is sanitized.
-func (f File) Label() string {
+func Label(f File) string {
 	s := Describe(f.Attachment)
 	if f.Kind == session.AttachText {
 		s += " · " + lines(f.Data)

@@ -47,8 +47,8 @@ func TestKinds(t *testing.T) {
 				t.Errorf("sent %d bytes (Bytes %d, Size %d, note %q, sha %q), want the %d of the file unchanged",
 					len(f.Data), f.Bytes, f.Size, f.Note, f.SHA256, len(tc.data))
 			}
-			if want := strings.Replace(tc.label, "%s", sizeText(int64(len(tc.data))), 1); f.Label() != want {
-				t.Errorf("label %q, want %q", f.Label(), want)
+			if want := strings.Replace(tc.label, "%s", sizeText(int64(len(tc.data))), 1); Label(f) != want {
+				t.Errorf("label %q, want %q", Label(f), want)
 			}
 		})
 	}
@@ -64,12 +64,12 @@ func TestText(t *testing.T) {
 	if string(f.Data) != "one\r\ntwo\r\n" || f.Bytes != 10 || f.Size != 13 {
 		t.Errorf("got %q, Bytes %d, Size %d", f.Data, f.Bytes, f.Size)
 	}
-	if f.Label() != "stdin · 10 B · 2 lines" {
-		t.Errorf("label %q", f.Label())
+	if Label(f) != "stdin · 10 B · 2 lines" {
+		t.Errorf("label %q", Label(f))
 	}
 	one, err := FromBytes("a", []byte("héllo"))
-	if err != nil || one.Label() != "a · 6 B · 1 line" {
-		t.Errorf("label %q, %v", one.Label(), err)
+	if err != nil || Label(one) != "a · 6 B · 1 line" {
+		t.Errorf("label %q, %v", Label(one), err)
 	}
 }
 
@@ -118,7 +118,7 @@ func TestOpenRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Open(tc.path)
 			if err == nil {
-				t.Fatalf("attached %s (%s)", tc.name, f.Label())
+				t.Fatalf("attached %s (%s)", tc.name, Label(f))
 			}
 			refusal(t, err, tc.name, tc.want...)
 			if msg := err.Error(); !strings.HasPrefix(msg, "cannot attach "+tc.name+": ") {
@@ -147,7 +147,7 @@ func TestLabelSanitizesName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := f.Label(); got != "ab c.md · 2 B · 1 line" {
+	if got := Label(f); got != "ab c.md · 2 B · 1 line" {
 		t.Errorf("label %q", got)
 	}
 	if f.Name != "a\x1b[2Jb\nc.md" {

@@ -46,7 +46,7 @@ func FuzzAttach(f *testing.F) {
 			}
 			return
 		}
-		if len(file.Data) == 0 || file.Bytes != int64(len(file.Data)) || file.Label() == "" {
+		if len(file.Data) == 0 || file.Bytes != int64(len(file.Data)) || Label(file) == "" {
 			t.Fatalf("attachment %+v with %d bytes", file.Attachment, len(file.Data))
 		}
 		switch file.Kind {

@@ -38,7 +38,7 @@ func TestPDFOverTheServicesPagesSendsTheFirst100(t *testing.T) {
 	if !strings.Contains(f.Note, "sent pages 1–100 of 180") || !strings.Contains(f.Note, "new session") {
 		t.Errorf("note %q", f.Note)
 	}
-	block := f.Block(f.Data)
+	block := api.DocumentBlock(f.MediaType, f.Data, f.Name) // as the engine sends it
 	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{{Role: api.RoleUser, Blocks: []api.ContentBlock{block}}}}
 	if err := req.Validate(); err != nil {
 		t.Errorf("the request the part makes is refused: %v", err)

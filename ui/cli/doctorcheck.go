@@ -10,6 +10,7 @@ import (
 
 	"muse/api"
 	cfgfile "muse/ui/cli/config"
+	"muse/ui/engine"
 )
 
 // doctorCheckTimeout bounds doctor's one request.
@@ -41,7 +42,7 @@ func (a *app) doctorCheck(d *report, listModels bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), doctorCheckTimeout)
 	defer cancel()
-	_, err = client.CreateMessage(ctx, p.Request([]api.MessageParam{api.TextMessage(api.RoleUser, "Say OK.")}, nil))
+	_, err = client.CreateMessage(ctx, engine.Request(p, []api.MessageParam{api.TextMessage(api.RoleUser, "Say OK.")}, nil))
 	thinking := "none asked"
 	switch {
 	case p.Thinking != "":

@@ -14,6 +14,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session/dirs"
+	"muse/ui/attach"
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/engine"
 	"muse/ui/mcp"
@@ -198,7 +199,7 @@ func plainHTTPCredential(s mcp.Server, allow bool) error {
 // the tools and their runner, and the MCP servers' tools.
 func (c *config) engineConfig(client *api.Client) engine.Config {
 	drop := append(slices.Clip(c.secretEnv), c.serverVars...)
-	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, drop, c.secrets...)}
+	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, drop, c.secrets...), FitImage: attach.Fit}
 	if c.mcp != nil {
 		ec.MoreTools, ec.Instructions = c.mcp.Tools, c.mcp.Instructions
 	}

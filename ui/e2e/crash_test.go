@@ -18,6 +18,7 @@ import (
 	"muse/api"
 	"muse/api/demo"
 	"muse/session"
+	"muse/ui/engine"
 )
 
 // waitFile waits until the file at path exists (want) or is gone (!want):
@@ -252,7 +253,7 @@ func killInToolRound(t *testing.T, kind string, k int) {
 		}
 	}
 	// What the next request sends, as the engine builds it.
-	req := session.Pending(append(back.Entries, session.Entry{Kind: session.KindUser, Text: "next"}), nil)
+	req := engine.Pending(append(back.Entries, session.Entry{Kind: session.KindUser, Text: "next"}), nil)
 	if msg := demo.CheckTurns(req); msg != "" {
 		t.Fatalf("the next request would be refused: %s", msg)
 	}

@@ -45,7 +45,7 @@ func TestAttachmentsGoWithEveryTurnOfTheirPrompt(t *testing.T) {
 	}
 	cfg := Config{Client: c}
 	emit := func(Event) {}
-	res, err := Run(context.Background(), cfg, w, Turn{Prompt: "read this", Attachments: []attach.File{f}, Params: params}, emit, nil)
+	res, err := Run(context.Background(), cfg, w, Turn{Prompt: "read this", Attachments: []session.File{f}, Params: params}, emit, nil)
 	if err != nil || !strings.Contains(res.Message.Text(), "I see notes.md: 2 lines") {
 		t.Fatalf("reply %q, %v", res.Message.Text(), err)
 	}
@@ -88,12 +88,12 @@ func TestRequestOverTheServiceLimitIsNotSent(t *testing.T) {
 	c := client(t, recording(&bodies))
 	w := session.NewWriter(store(t), params)
 	defer w.Close()
-	var files []attach.File
+	var files []session.File
 	for i := range 6 {
 		var b bytes.Buffer // a PNG padded to 3 MiB, 4 MiB as base64: within the image limit
 		png.Encode(&b, image.NewGray(image.Rect(0, 0, 1+i, 1)))
 		img := append(b.Bytes(), make([]byte, 3<<20-b.Len())...)
-		files = append(files, attach.File{Attachment: session.Attachment{Name: fmt.Sprintf("%d.png", i), Kind: session.AttachImage, MediaType: "image/png", Bytes: int64(len(img))}, Data: img})
+		files = append(files, session.File{Attachment: session.Attachment{Name: fmt.Sprintf("%d.png", i), Kind: session.AttachImage, MediaType: "image/png", Bytes: int64(len(img))}, Data: img})
 	}
 	prompt := strings.Repeat("a long paste ", 700_000) // 9.1 MB of text
 	_, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: prompt, Attachments: files, Params: params}, func(Event) {}, nil)
@@ -113,8 +113,8 @@ func TestReattachedOldTextFileGoesAsDocument(t *testing.T) {
 	c := client(t, recording(&bodies))
 	w := session.NewWriter(store(t), params)
 	defer w.Close()
-	old := attach.File{Attachment: session.Attachment{Name: "old.txt", Kind: session.AttachText, MediaType: "text/plain", Bytes: 4}, Data: []byte("old\n")}
-	if _, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "again", Attachments: []attach.File{old}, Params: params}, func(Event) {}, nil); err != nil {
+	old := session.File{Attachment: session.Attachment{Name: "old.txt", Kind: session.AttachText, MediaType: "text/plain", Bytes: 4}, Data: []byte("old\n")}
+	if _, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "again", Attachments: []session.File{old}, Params: params}, func(Event) {}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var req api.MessageRequest
@@ -144,7 +144,7 @@ func TestCitedTextFile(t *testing.T) {
 		}
 		p := params
 		p.Cite = true
-		res, err := Run(context.Background(), Config{Client: c, NoStream: noStream}, w, Turn{Prompt: "what does it say?", Attachments: []attach.File{f}, Params: p}, func(Event) {}, nil)
+		res, err := Run(context.Background(), Config{Client: c, NoStream: noStream}, w, Turn{Prompt: "what does it say?", Attachments: []session.File{f}, Params: p}, func(Event) {}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

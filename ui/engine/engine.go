@@ -8,6 +8,33 @@
 // The engine draws nothing and prints nothing: it reports events to a
 // callback. Text in the events is as the server sent it; the front ends
 // sanitize it before it reaches a terminal.
+//
+// It is the one request path. A front end hands it a Turn (the prompt, its
+// files as session.File values, the settings) and checks nothing itself.
+// The engine alone turns the journal into messages (history.go), builds
+// each request and checks it (request.go):
+//
+//   - A turn that writes a prompt builds its first request before the
+//     prompt is written (runner.prepare): the branch's history, read back
+//     from the session, then the prompt and its files from memory. check
+//     validates it once; a refusal returns ErrNotStarted and writes
+//     nothing, so the front end puts the prompt and its files back. The
+//     request is then sent as it was checked, and the client does not
+//     check it again (api.Checked).
+//   - Each later request of the turn (a tool round, a retry, a continue)
+//     is built from the branch and checked once the same way (runner.build).
+//   - An image turn's request is built and checked once by RunImage, and
+//     sent as checked.
+//
+// So each attachment is checked once per request that carries it, in
+// check, by api.MessageRequest.Validate: the new prompt's files and the
+// stored ones of the history alike. The exceptions are where that check
+// cannot look: an image of a tool's result is checked once as it is built
+// (resultImage), and a stored attachment the check refuses (an imported
+// record that lies about its bytes) is left out, named by a line saying
+// why, at the cost of one more check of the request. ui/attach reads and
+// prepares a file before it is attached (its kind, its limits, scaling),
+// which is making the file, not checking a request.
 package engine
 
 import (
@@ -20,7 +47,6 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/ui/attach"
 	"muse/ui/toolrun"
 )
 
@@ -71,12 +97,21 @@ func Defs(tools []Tool) []api.Tool {
 // could not start, timed out or was cancelled).
 type ToolRunner func(ctx context.Context, argv []string, input []byte) (output string, exitCode int, err error)
 
+// ImageFitter scales the image data, named name, down to side pixels a
+// side, as an attachment is (ui/attach.Fit). The engine takes it from its
+// front end, so that it needs no image codecs or scaler of its own.
+type ImageFitter func(name string, data []byte, side int) (session.File, error)
+
 // Config is what every turn of a front end shares.
 type Config struct {
 	Client *api.Client
 	Tools  []Tool
 	// RunTool runs tool commands; nil refuses to run them.
 	RunTool ToolRunner
+	// FitImage scales an image of a request down when the request holds
+	// too many large ones (see fitMedia); nil scales none, and the check
+	// refuses such a request.
+	FitImage ImageFitter
 	// MoreTools, when set, is asked at the start of each turn for tools
 	// offered besides Tools (those of MCP servers; see ToolSource).
 	MoreTools ToolSource
@@ -111,7 +146,7 @@ type Turn struct {
 	Prompt string
 	// Attachments are sent with Prompt, before its text; each is stored in
 	// the session (see session.Writer.SaveAttachment).
-	Attachments []attach.File
+	Attachments []session.File
 	Retry       bool
 	Continue    bool
 	// Edit, with Prompt, is the id of an earlier prompt that Prompt
@@ -254,9 +289,9 @@ type runner struct {
 	emit    func(Event)
 	approve Approver
 	always  map[string]bool
-	// history, when set, is what the next request sends in place of the
-	// active branch: a Compact turn's whole old branch.
-	history []api.MessageParam
+	// next, when set, is the first request of the turn, built and checked
+	// before its prompt was written (see prepare): reply sends it as it is.
+	next *prepared
 	// instructions are added to the system prompt (Config.Instructions).
 	instructions string
 }
@@ -315,7 +350,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 			}
 		}
 		t.Attachments = sentNow(t.Attachments)
-		if err := r.check(t, before); err != nil {
+		if err := r.prepare(t.Params, before, t.Prompt, t.Attachments); err != nil {
 			return Result{}, notStarted(err)
 		}
 		user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: t.Prompt, Attachments: r.store(t.Attachments), Time: r.now()}, parent)
@@ -323,11 +358,15 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		r.emit(Event{Kind: EntryAdded, Entry: user})
 	default:
 		t.Attachments = sentNow(t.Attachments)
-		if err := r.check(t, r.w.Branch()); err != nil {
+		if err := r.prepare(t.Params, r.w.Branch(), t.Prompt, t.Attachments); err != nil {
 			return Result{}, notStarted(err)
 		}
 		if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
-			r.saved(r.w.SetTitle(session.TitleFrom(titleOf(t))))
+			var first []session.Attachment
+			if len(t.Attachments) > 0 {
+				first = []session.Attachment{t.Attachments[0].Attachment}
+			}
+			r.saved(r.w.SetTitle(session.TitleFrom(TitleOf(t.Prompt, first))))
 		}
 		user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: t.Prompt, Attachments: r.store(t.Attachments), Time: r.now()})
 		r.saved(err)
@@ -379,31 +418,52 @@ func (r *runner) compact(t *Turn) error {
 		return errors.New("nothing to compact yet: the conversation is empty")
 	}
 	prompt := CompactPrompt(t.Prompt)
-	msgs := append(session.History(before, r.w.ReadAttachment), session.PromptParam(prompt, nil, nil))
 	t.Params.ToolChoice = "none"
-	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
-	if err := req.Validate(); err != nil {
+	if err := r.prepare(t.Params, before, prompt, nil); err != nil {
 		return err
 	}
-	r.history = msgs
 	user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: prompt, Time: r.now()}, "")
 	r.saved(err)
 	r.emit(Event{Kind: EntryAdded, Entry: user})
 	return nil
 }
 
-// check validates the request a new prompt would send after the entries
-// before, with its attachments' bytes as they are in memory.
-func (r *runner) check(t Turn, before []session.Entry) error {
-	msgs, _ := fitMedia(append(session.History(before, r.w.ReadAttachment), PromptParam(t)))
-	req := t.Params.Request(msgs, Defs(r.cfg.Tools))
-	return req.Validate()
+// prepared is a request built and checked, and the notes of what was
+// done to fit it in the service's limits on media.
+type prepared struct {
+	req   api.MessageRequest
+	notes []string
+}
+
+// prepare builds and checks the first request of a turn that writes a
+// prompt, before it is written: the entries before, then the prompt's
+// text after its files, whose bytes are in memory. A refused request
+// leaves the session as it was. The request is kept for reply, which
+// sends it as it is.
+func (r *runner) prepare(p session.Params, before []session.Entry, text string, files []session.File) error {
+	msgs, stored := history(before, r.w.ReadAttachment, false)
+	pr, err := r.build(p, withPrompt(msgs, text, files), stored)
+	if err != nil {
+		return err
+	}
+	r.next = &pr
+	return nil
+}
+
+// build makes the request that sends msgs with the settings p, fitted to
+// the limits on media and checked (see check): the one place a message
+// request is built and checked.
+func (r *runner) build(p session.Params, msgs []api.MessageParam, stored storedFiles) (prepared, error) {
+	msgs, notes := fitMedia(msgs, r.cfg.FitImage)
+	req := Request(p, msgs, Defs(r.cfg.Tools))
+	req.System = r.system(req.System)
+	return prepared{req: req, notes: notes}, check(&req, stored)
 }
 
 // store saves the attachments in the session and returns what the prompt's
 // entry records of them. One that cannot be stored is kept in memory for
 // this run, and reported.
-func (r *runner) store(files []attach.File) []session.Attachment {
+func (r *runner) store(files []session.File) []session.Attachment {
 	var out []session.Attachment
 	for _, f := range files {
 		a, err := r.w.SaveAttachment(f.Attachment, f.Data)
@@ -416,8 +476,8 @@ func (r *runner) store(files []attach.File) []session.Attachment {
 // sentNow returns files as a new prompt sends them (see
 // session.Attachment.AsSentNow): a text file re-attached from an old
 // prompt goes as a document like any other.
-func sentNow(files []attach.File) []attach.File {
-	out := make([]attach.File, len(files))
+func sentNow(files []session.File) []session.File {
+	out := make([]session.File, len(files))
 	for i, f := range files {
 		f.Attachment = f.Attachment.AsSentNow()
 		out[i] = f
@@ -427,37 +487,26 @@ func sentNow(files []attach.File) []attach.File {
 
 // reread returns the stored attachments with their bytes; one that cannot
 // be read is left out.
-func (r *runner) reread(as []session.Attachment) []attach.File {
-	var out []attach.File
+func (r *runner) reread(as []session.Attachment) []session.File {
+	var out []session.File
 	for _, a := range as {
 		data, err := r.w.ReadAttachment(a)
 		if err != nil {
 			r.emit(Event{Kind: Notice, Text: fmt.Sprintf("left out %s: %v", a.Name, err)})
 			continue
 		}
-		out = append(out, attach.File{Attachment: a, Data: data})
+		out = append(out, session.File{Attachment: a, Data: data})
 	}
 	return out
 }
 
-// PromptParam is the message that sends the prompt of t: its text after
-// its attachments, from their bytes in memory.
-func PromptParam(t Turn) api.MessageParam {
-	metas := make([]session.Attachment, len(t.Attachments))
-	data := make([][]byte, len(t.Attachments))
-	for i, f := range t.Attachments {
-		metas[i], data[i] = f.Attachment, f.Data
+// TitleOf is what a new session is titled after, its first prompt: the
+// text, or the name of its first attachment when it has no text.
+func TitleOf(text string, attachments []session.Attachment) string {
+	if strings.TrimSpace(text) == "" && len(attachments) > 0 {
+		return attachments[0].Name
 	}
-	return session.PromptParam(t.Prompt, metas, data)
-}
-
-// titleOf is what a new session is titled after: the prompt, or the name
-// of its first attachment when it has no text.
-func titleOf(t Turn) string {
-	if strings.TrimSpace(t.Prompt) == "" && len(t.Attachments) > 0 {
-		return t.Attachments[0].Name
-	}
-	return t.Prompt
+	return text
 }
 
 // parentOf returns the parent of the entry id of the active branch, which
@@ -506,22 +555,11 @@ func (r *runner) continueBase() (*session.Entry, error) {
 // reply streams one reply to the active branch and saves it. base is a reply
 // cut at max_tokens or paused that this one continues.
 func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entry) (session.Entry, error) {
-	msgs := session.Pending(r.w.Branch(), r.w.ReadAttachment)
-	if r.history != nil {
-		msgs, r.history = r.history, nil
-	}
-	if base != nil {
-		if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
-			// The server continues an assistant turn that ends without trailing space.
-			msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
-		}
-	}
-	msgs, notes := fitMedia(msgs)
-	for _, n := range notes {
+	pr, checkErr := r.request(p, base)
+	for _, n := range pr.notes {
 		r.emit(Event{Kind: Notice, Text: n})
 	}
-	req := p.Request(msgs, Defs(r.cfg.Tools))
-	req.System = r.system(req.System)
+	req := pr.req
 	start := r.cfg.Now()
 	var live session.Entry
 	// The size limit is the whole reply's: a reply that goes on has the
@@ -582,7 +620,11 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			}
 		}
 	}()
-	s, err := r.open(ctx, req, limit)
+	var s *api.Stream
+	err := checkErr // a request refused is a reply failed, as one the server refuses
+	if err == nil {
+		s, err = r.open(ctx, req, limit)
+	}
 	var requestID string
 	if err == nil {
 		mu.Lock()
@@ -638,11 +680,31 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	return live, err
 }
 
+// request returns the request of the next reply: the one prepared
+// before the turn's prompt was written, or, for the next round of tools,
+// a retry or a continue, the active branch built and checked now. base is
+// a reply that this one continues.
+func (r *runner) request(p session.Params, base *session.Entry) (prepared, error) {
+	if pr := r.next; pr != nil {
+		r.next = nil
+		return *pr, nil
+	}
+	msgs, stored := history(r.w.Branch(), r.w.ReadAttachment, true)
+	if base != nil {
+		if n := len(msgs); n > 0 && msgs[n-1].Role == api.RoleAssistant {
+			// The server continues an assistant turn that ends without trailing space.
+			msgs[n-1].Text = strings.TrimRight(msgs[n-1].Text, " \t\n")
+		}
+	}
+	return r.build(p, msgs, stored)
+}
+
 // open sends req and returns the stream of its reply; a whole reply, when
 // the config asks for one, is cut at limit bytes of content as a stream is,
 // and replayed as a stream.
 func (r *runner) open(ctx context.Context, req api.MessageRequest, limit int) (*api.Stream, error) {
 	opts := []api.RequestOption{
+		api.Checked(), // by build
 		api.OnRetry(func(info api.RetryInfo) { r.emit(Event{Kind: Retrying, Retry: info}) }),
 		api.MaxReplySize(limit),
 	}

@@ -187,7 +187,7 @@ func TestCancelDuringATool(t *testing.T) {
 	if last.Kind != session.KindTool || len(last.ToolResults) != 1 || !strings.Contains(last.ToolResults[0].Output, "cancelled") {
 		t.Fatalf("last entry %+v", last)
 	}
-	h := session.History(append(es, session.Entry{Kind: session.KindUser, Text: "next"}), nil)
+	h := History(append(es, session.Entry{Kind: session.KindUser, Text: "next"}), nil)
 	if err := (&api.MessageRequest{Model: "m", MaxTokens: 10, Messages: h}).Validate(); err != nil {
 		t.Errorf("the history after a cancelled tool is not valid: %v", err)
 	}

@@ -143,8 +143,8 @@ func (r *imageRun) saved(err error) {
 }
 
 func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
-	req := t.Params.Request(t.Prompt)
-	if err := req.Validate(); err != nil {
+	req := imageRequest(t.Params, t.Prompt)
+	if err := validateImage(&req); err != nil {
 		return ImageOutcome{}, notStarted(err)
 	}
 	snap := r.w.Snapshot()
@@ -199,7 +199,7 @@ func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
 		r.emit(ImageEvent{Kind: ImageEnded, Entry: written, Err: err})
 		return out, err
 	}
-	res, err := r.cfg.Client.GenerateImage(ctx, req,
+	res, err := r.cfg.Client.GenerateImage(ctx, req, api.Checked(),
 		api.OnRetry(func(info api.RetryInfo) { r.emit(ImageEvent{Kind: ImageRetrying, Retry: info}) }),
 		api.OnImageTask(func(task api.ImageTask) { r.emit(ImageEvent{Kind: ImageTask, Task: task}) }))
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"muse/api"
-	"muse/ui/attach"
 	"muse/ui/textfmt"
 )
 
@@ -20,10 +19,10 @@ const droppedImageText = "[an earlier image, left out: a request carries at most
 // history (never those of the last message, the prompt being sent) are
 // left out, each replaced by a line saying so; with more than
 // api.ManyImages images, each over api.MaxManyImageSide px a side is
-// scaled down to it. msgs is not changed. What cannot be fixed so (a
+// scaled down to it with fit (none is, with fit nil). msgs is not changed. What cannot be fixed so (a
 // prompt over the limits by itself) is left for api.MessageRequest.Validate
 // to refuse.
-func fitMedia(msgs []api.MessageParam) ([]api.MessageParam, []string) {
+func fitMedia(msgs []api.MessageParam, fit ImageFitter) ([]api.MessageParam, []string) {
 	m := api.CountMedia(msgs)
 	if m.Total() <= api.MaxMedia && (m.Images <= api.ManyImages || m.Large == 0) {
 		return msgs, nil
@@ -64,7 +63,7 @@ func fitMedia(msgs []api.MessageParam) ([]api.MessageParam, []string) {
 		scaled := 0
 		for i := range out {
 			for j, b := range out[i].Blocks {
-				if fitted, ok := scaleDown(b); ok {
+				if fitted, ok := scaleDown(b, fit); ok {
 					set(i, j, fitted)
 					scaled++
 				}
@@ -79,11 +78,10 @@ func fitMedia(msgs []api.MessageParam) ([]api.MessageParam, []string) {
 }
 
 // scaleDown returns b, an image block over api.MaxManyImageSide px a side,
-// scaled down to it with the attachments' scaler; ok is false for any
-// other block, or an image that cannot be scaled (the request's check
-// then refuses it).
-func scaleDown(b api.ContentBlock) (api.ContentBlock, bool) {
-	if b.Type != api.BlockImage || b.Source == nil || b.Source.Type != api.SourceBase64 {
+// scaled down to it with fit; ok is false for any other block, or an
+// image that cannot be scaled (the request's check then refuses it).
+func scaleDown(b api.ContentBlock, fit ImageFitter) (api.ContentBlock, bool) {
+	if fit == nil || b.Type != api.BlockImage || b.Source == nil || b.Source.Type != api.SourceBase64 {
 		return b, false
 	}
 	w, h, err := api.ImageSize(b.Source)
@@ -94,7 +92,7 @@ func scaleDown(b api.ContentBlock) (api.ContentBlock, bool) {
 	if err != nil {
 		return b, false
 	}
-	f, err := attach.Fit("image", data, api.MaxManyImageSide)
+	f, err := fit("image", data, api.MaxManyImageSide)
 	if err != nil {
 		return b, false
 	}

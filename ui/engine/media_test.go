@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"muse/api"
+	"muse/ui/attach"
 )
 
 // pngOf is a w×h px PNG.
@@ -33,7 +34,7 @@ func TestOldestImagesLeftOutOverTheMediaLimit(t *testing.T) {
 			api.TextMessage(api.RoleAssistant, "ok"))
 	}
 	msgs = msgs[:len(msgs)-1] // the last prompt, unanswered
-	out, notes := fitMedia(msgs)
+	out, notes := fitMedia(msgs, attach.Fit)
 	if got := api.CountMedia(out).Total(); got != api.MaxMedia {
 		t.Errorf("%d media sent, want %d", got, api.MaxMedia)
 	}
@@ -59,7 +60,7 @@ func TestOldestImagesLeftOutOverTheMediaLimit(t *testing.T) {
 		blocks[i] = img
 	}
 	alone := []api.MessageParam{{Role: api.RoleUser, Blocks: blocks}}
-	out, _ = fitMedia(alone)
+	out, _ = fitMedia(alone, attach.Fit)
 	req = api.MessageRequest{Model: "m", MaxTokens: 10, Messages: out}
 	if err := req.Validate(); err == nil || !strings.Contains(err.Error(), "101 images and PDF pages") || !strings.Contains(err.Error(), "/detach") {
 		t.Errorf("a prompt of 101 images: %v", err)
@@ -77,11 +78,11 @@ func TestLargeImagesScaledAmongMany(t *testing.T) {
 		blocks = append(blocks, small)
 	}
 	msgs := []api.MessageParam{{Role: api.RoleUser, Blocks: blocks}}
-	if out, notes := fitMedia(msgs); out[0].Blocks[0].Source != large.Source || notes != nil {
+	if out, notes := fitMedia(msgs, attach.Fit); out[0].Blocks[0].Source != large.Source || notes != nil {
 		t.Errorf("20 images: %q", notes)
 	}
 	msgs[0].Blocks = append(blocks, small)
-	out, notes := fitMedia(msgs)
+	out, notes := fitMedia(msgs, attach.Fit)
 	w, h, err := api.ImageSize(out[0].Blocks[0].Source)
 	if err != nil || w != 2000 || h != 83 {
 		t.Errorf("the large image went as %d×%d (%v), want 2000×83", w, h, err)

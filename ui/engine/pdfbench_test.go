@@ -51,7 +51,7 @@ func BenchmarkSendLargePDF(b *testing.B) {
 			b.Fatal(err)
 		}
 		w := session.NewWriter(nil, params)
-		if _, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "read it", Attachments: []attach.File{f}, Params: params}, func(Event) {}, nil); err != nil {
+		if _, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "read it", Attachments: []session.File{f}, Params: params}, func(Event) {}, nil); err != nil {
 			b.Fatal(err)
 		}
 		w.Close()

@@ -84,7 +84,7 @@ func TestTurnWithMCPTool(t *testing.T) {
 		t.Errorf("the journal holds the image's bytes")
 	}
 	read := func(a session.Attachment) ([]byte, error) { return store.ReadAttachment(w.ID(), a) }
-	hist, _ := json.Marshal(session.History(sess.Entries, read))
+	hist, _ := json.Marshal(engine.History(sess.Entries, read))
 	want := `"content":[{"type":"text","text":"a dot\n[image: image/png, 77 bytes]\n[an image of 16 bytes left out: its bytes are not the image/png image they are said to be]\n[dot.png](file:///tmp/dot.png)"},` +
 		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + base64.StdEncoding.EncodeToString(dotPNG()) + `"}}]`
 	if !strings.Contains(string(hist), want) {

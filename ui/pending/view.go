@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"muse/ui/attach"
 	"muse/ui/textfmt"
 )
 
@@ -24,7 +25,7 @@ func (m Model) View() string {
 	return m.memo.Get(textfmt.Key(m.width, len(m.files), m.key()), func() string {
 		chips := make([]string, len(m.files))
 		for i, f := range m.files {
-			chips[i] = fmt.Sprintf("[%d] %s", i+1, f.Label())
+			chips[i] = fmt.Sprintf("[%d] %s", i+1, attach.Label(f))
 		}
 		lines := textfmt.WrapWords(chips, max(m.width-1, 10), 2)
 		for i, l := range lines {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muse/session"
+	"muse/ui/engine"
 )
 
 // /model completes from the service's list: names that start with what
@@ -84,7 +85,7 @@ func TestThinkingAdaptive(t *testing.T) {
 	if _, err := Run("/tool-choice any", q, []string{"t"}); err == nil || !strings.Contains(err.Error(), "/thinking adaptive high") {
 		t.Errorf("forced tool: %v", err)
 	}
-	req := q.Request(nil, nil)
+	req := engine.Request(q, nil, nil)
 	if req.Thinking == nil || req.Thinking.Type != "adaptive" || req.Thinking.BudgetTokens != 0 || req.OutputConfig == nil || req.OutputConfig.Effort != "high" {
 		t.Errorf("request %+v", req)
 	}
