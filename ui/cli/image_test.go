@@ -229,6 +229,9 @@ func TestImageTurnSameRecordsFromPrintAndChat(t *testing.T) {
 	}
 	enter("hello")
 	waitEntry(t, chatStore, session.KindAssistant)
+	// The turn has ended on screen too, or /image is refused as busy.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("stop end_turn")) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	enter("/size 16x16")
 	enter("/image " + prompt)
 	waitEntry(t, chatStore, session.KindImage)
