@@ -14,6 +14,7 @@ import (
 	"muse/session"
 	"muse/ui/engine"
 	"muse/ui/launch"
+	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
@@ -176,7 +177,7 @@ func (m Model) clear() (Model, tea.Cmd) {
 		m.notice = busyNotice + ": esc cancels it first"
 		return m, nil
 	}
-	cmd := m.leave()
+	cmd := sessions.Leave(m.writer)
 	m = m.resume(session.NewWriter(m.opts.Store, m.opts.Params))
 	m.notice = "new session · the last one is saved"
 	return m.layout(), cmd
