@@ -15,6 +15,7 @@ import (
 	"muse/ui/engine"
 	"muse/ui/launch"
 	"muse/ui/meter"
+	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
@@ -177,7 +178,7 @@ func (m Model) clear() (Model, tea.Cmd) {
 		m.notice = busyNotice + ": esc cancels it first"
 		return m, nil
 	}
-	cmd := m.leave()
+	cmd := sessions.Leave(m.writer)
 	m = m.resume(session.NewWriter(m.opts.Store, m.opts.Params))
 	m.notice = "new session · the last one is saved"
 	return m.layout(), cmd

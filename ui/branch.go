@@ -1,79 +1,43 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/branches"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/notices"
 	"muse/ui/sanitize"
 )
 
-// Branches on the chat screen. A session is a tree (see session.Tree):
-// the screen shows its active branch, and each message with siblings says
-// which of them it is, "‹ 2/3 ›". In selection mode, e edits a prompt (the
-// edited text is sent as a new branch beside it), r regenerates a reply as
-// a sibling, [ and ] switch to the previous or next sibling, and f forks the
-// session at the message selected. Every write runs in a command.
+// Branches on the chat screen: where the entries shown stand in the
+// session's shape is the child m.branches (ui/branches). In selection
+// mode, e edits a prompt (the edited text is sent as a new branch beside
+// it), r regenerates a reply as a sibling, [ and ] switch to the previous
+// or next sibling, and f forks the session at the message selected. Every
+// write runs in a command.
 
-// badge is what an entry's header shows of its siblings: " ‹ 2/3 ›", or
-// "" when it has none.
-func badge(p session.Position) string {
-	if of := p.Of(); of != "" {
-		return " ‹ " + of + " ›"
-	}
-	return ""
-}
-
-// noteWritten notes the entry e, written, in the session's shape. An entry
-// written after the head names no parent: it follows the last entry of the
-// session shown before it.
+// noteWritten notes the entry e, written, in the session's shape.
 func (m Model) noteWritten(e session.Entry) Model {
-	if e.Parent == "" {
-		es := m.conv.Entries()
-		for i := slices.IndexFunc(es, func(x session.Entry) bool { return x.ID == e.ID }) - 1; i >= 0; i-- {
-			if m.tree.Has(es[i].ID) {
-				e.Parent = es[i].ID
-				break
-			}
-		}
-	}
-	m.tree.Add(e)
+	m.branches = m.branches.Note(e, m.conv.Entries())
 	return m
 }
 
 // refreshBranches shows where the entries shown stand in the session's
-// shape, as the model keeps it from what messages brought (never asking
-// the writer, which a turn may hold); live is the reply that just started,
-// not written yet. The entry of the image turn in flight, which the engine
-// wrote before reporting it, is noted.
+// shape; live is the reply that just started, not written yet. The entry
+// of the image turn in flight, which the engine wrote before reporting it,
+// is noted.
 func (m Model) refreshBranches(live ...session.Entry) Model {
-	if j := m.imaging; j != nil && j.entry != nil && !m.tree.Has(j.entry.ID) {
+	if j := m.imaging; j != nil && j.entry != nil && !m.branches.Has(j.entry.ID) {
 		m = m.noteWritten(*j.entry)
 	}
-	m.branches, m.branchCount = m.tree.Positions(m.conv.Entries(), live...)
-	badges := make(map[string]string, len(m.branches))
-	for id, p := range m.branches {
-		if b := badge(p); b != "" {
-			badges[id] = b
-		}
-	}
-	m.conv = m.conv.SetBadges(badges)
+	m.branches = m.branches.Refresh(m.conv.Entries(), live...)
+	m.conv = m.conv.SetBadges(m.branches.Badges())
 	return m
-}
-
-// branchesView is what the status bar says of the branches: "3 branches",
-// or "" while there is one.
-func (m Model) branchesView() string {
-	if m.branchCount < 2 {
-		return ""
-	}
-	return fmt.Sprintf("%d branches", m.branchCount)
 }
 
 // editPlaceholder is what the input says while an edited prompt is empty.
@@ -103,7 +67,7 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = busyNotice + ": esc cancels it first"
 		return m, nil
 	}
-	p, ok := m.branches[e.ID]
+	p, ok := m.branches.At(e.ID)
 	if !ok {
 		m.notice = "this prompt is not saved on the branch"
 		return m, nil
@@ -171,9 +135,7 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 }
 
 // indexOf returns the index of the entry id in the view, or -1.
-func (m Model) indexOf(id string) int {
-	return slices.IndexFunc(m.conv.Entries(), func(e session.Entry) bool { return e.ID == id })
-}
+func (m Model) indexOf(id string) int { return m.conv.Index(id) }
 
 // regenerate writes the reply e again, as a sibling: the view drops it and
 // what followed, and streams the new reply. An image turn is drawn again,
@@ -213,84 +175,54 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	return next, cmd
 }
 
-// switchedMsg reports the head moved to the branch through the entry sel,
-// and the session as it then stands.
-type switchedMsg struct {
-	w   *session.Writer
-	s   session.Session
-	sel string
-	err error
-}
-
 // switchSibling makes the previous (by -1) or next (by 1) sibling of the
 // entry e the active branch, through its latest path, in a command.
 func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
-	p := m.branches[e.ID]
-	if len(p.Siblings) < 2 {
-		m.notice = "this message has no other branch"
-		return m, nil
-	}
-	if why := m.branchRefused(); why != "" {
-		m.notice = why
-		return m, nil
-	}
-	k := p.Pos + by
-	if k < 0 || k >= len(p.Siblings) {
-		which := "later"
-		if by < 0 {
-			which = "earlier"
+	if p, _ := m.branches.At(e.ID); len(p.Siblings) >= 2 {
+		if why := m.branchRefused(); why != "" {
+			m.notice = why
+			return m, nil
 		}
-		m.notice = fmt.Sprintf("no %s branch: this is %d of %d", which, p.Pos+1, len(p.Siblings))
-		return m, nil
 	}
-	w, sib := m.writer, p.Siblings[k]
-	return m, func() tea.Msg {
-		snap := w.Snapshot()
-		err := w.SetHead(snap.Leaf(sib))
-		return switchedMsg{w: w, s: w.Snapshot(), sel: sib, err: err}
+	cmd, why := m.branches.Switch(m.writer, e.ID, by)
+	if cmd == nil {
+		m.notice = why
 	}
+	return m, cmd
 }
 
 // switched shows the new active branch, the switched message selected.
-func (m Model) switched(msg switchedMsg) (tea.Model, tea.Cmd) {
-	if msg.w != m.writer {
+func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
+	if msg.W != m.writer {
 		return m, nil
 	}
-	if msg.err != nil {
-		m.saveErr = msg.err.Error()
+	if msg.Err != nil {
+		m.saveErr = msg.Err.Error()
 	}
-	s := msg.s
+	s := msg.S
 	m.conv = m.conv.SetEntries(s.Entries)
-	m.tree = s.Tree()
+	m.branches = branches.New(s)
 	m = m.refreshBranches()
 	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
 	m.meter = m.meter.Measure(s.Entries, m.usage)
-	i := m.indexOf(msg.sel)
+	i := m.indexOf(msg.Sel)
 	if i < 0 || !m.sel.Active() {
 		m.sel = m.sel.Leave()
 		if i >= 0 { // a search's hit, opened on its branch
-			m = m.showEntry(msg.sel)
+			m.conv = m.conv.RevealID(msg.Sel)
 			m.notice = "switched to the branch of the hit"
 		}
 		return m.layout(), loadPreviews(m.conv.Entries(), m.previewer())
 	}
 	m = m.selectAt(i)
-	m.notice = "switched to branch " + m.branches[msg.sel].Of()
+	m.notice = "switched to branch " + m.branches.Of(msg.Sel)
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
-}
-
-// forkedMsg carries the session forked, opened for writing, as it stands.
-type forkedMsg struct {
-	w   *session.Writer
-	s   session.Session
-	err error
 }
 
 // fork copies the active branch up to the entry e into a new session, in a
 // command, then opens it.
 func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
-	store, id := m.opts.Store, m.sessID
-	if store == nil || id == "" {
+	if m.opts.Store == nil || m.sessID == "" {
 		m.notice = "nothing to fork: the session is not saved yet"
 		return m, nil
 	}
@@ -298,36 +230,22 @@ func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
 		m.notice = why
 		return m, nil
 	}
-	p, ok := m.branches[e.ID]
+	p, ok := m.branches.At(e.ID)
 	if !ok {
 		m.notice = "this message is not saved in the session: select another"
 		return m, nil
 	}
-	n := p.Num
-	return m, func() tea.Msg {
-		sess, err := store.Fork(id, n, "")
-		if err != nil {
-			return forkedMsg{err: err}
-		}
-		w, err := store.OpenWriter(sess.ID)
-		if err != nil {
-			return forkedMsg{err: err}
-		}
-		return forkedMsg{w: w, s: w.Snapshot()}
-	}
+	return m, branches.Fork(m.opts.Store, m.sessID, p.Num)
 }
 
 // forked opens the session forked, as resuming it would.
-func (m Model) forked(msg forkedMsg) (tea.Model, tea.Cmd) {
-	if msg.err != nil {
-		m.notice = strings.TrimSpace(msg.err.Error())
+func (m Model) forked(msg branches.ForkedMsg) (Model, tea.Cmd) {
+	if msg.Err != nil {
+		m.notice = strings.TrimSpace(msg.Err.Error())
 		return m, nil
 	}
 	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.w.Close(); return notices.Msg{Text: "forked into " + msg.s.ID} }
+		return m, func() tea.Msg { _ = msg.W.Close(); return notices.Msg{Text: "forked into " + msg.S.ID} }
 	}
-	cmd := m.leave()
-	m = m.resumeFrom(msg.w, msg.s)
-	m.notice = "forked into " + msg.s.ID
-	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
+	return m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 }

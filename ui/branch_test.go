@@ -10,6 +10,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/sessions"
 )
 
 // textReply is a finished reply holding text, with no stop reason, so the
@@ -121,17 +122,6 @@ var (
 	escKey    = tea.KeyMsg{Type: tea.KeyEsc}
 	enterKey  = tea.KeyMsg{Type: tea.KeyEnter}
 )
-
-// An entry's header shows its place among its siblings (see
-// session.Tree.Positions), or nothing when it has none.
-func TestBadge(t *testing.T) {
-	if got := badge(session.Position{Pos: 1, Siblings: []string{"e2", "e3"}}); got != " ‹ 2/2 ›" {
-		t.Errorf("badge %q", got)
-	}
-	if got := badge(session.Position{Siblings: []string{"e4"}}); got != "" {
-		t.Errorf("an entry without siblings has the badge %q", got)
-	}
-}
 
 // e on a prompt puts it in the input, marked; esc gives the draft back.
 func TestEditKeepsTheDraft(t *testing.T) {
@@ -245,7 +235,7 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 	}
 	// Quit (closing the session), reopen: the branch active last.
 	_, quitCmd := press(m, escKey).quit()
-	if msg, ok := quitCmd().(closedMsg); !ok || msg.err != nil {
+	if msg, ok := quitCmd().(sessions.ClosedMsg); !ok || msg.Err != nil {
 		t.Fatalf("quitting: %#v", msg)
 	}
 	saved, err := h.store.Load(sess.ID)

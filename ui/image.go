@@ -46,6 +46,16 @@ type imageJob struct {
 	cancelled   bool
 }
 
+// clone returns a copy of j to change, or nil for nil: the model is a
+// value (see Model), and a copy of it keeps the image turn as it was.
+func (j *imageJob) clone() *imageJob {
+	if j == nil {
+		return nil
+	}
+	c := *j
+	return &c
+}
+
 // imageParams returns the session's image settings with the model filled in.
 func (m Model) imageParams() session.ImageParams {
 	var ip session.ImageParams
@@ -134,6 +144,7 @@ func runImage(ctx context.Context, cfg engine.ImageConfig, w *session.Writer, t 
 
 // applyImage mirrors the reports of the image turn.
 func (m Model) applyImage(msg turnBatchMsg) (tea.Model, tea.Cmd) {
+	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
 	for _, it := range msg.items {
 		switch {
 		case it.done != nil:
@@ -149,7 +160,7 @@ func (m Model) applyImage(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 }
 
 // applyImageEvent applies one report of the image turn; preview is that
-// of an image saved.
+// of an image saved. The caller has cloned m.imaging.
 func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
 	j := m.imaging
 	switch ev.Kind {
@@ -179,7 +190,7 @@ func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
 		j.done, j.total = ev.Done, ev.Total
 	case engine.ImageSaved:
 		if preview != "" {
-			m.renderer.Previews[ev.Image.Path] = preview
+			m.conv = m.conv.SetPreview(ev.Image.Path, preview)
 		}
 		if j.entry != nil && ev.Index < len(j.entry.Images) {
 			e := *j.entry
@@ -199,7 +210,8 @@ func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
 	return m
 }
 
-// showImage shows the image turn's entry e as the engine reports it.
+// showImage shows the image turn's entry e as the engine reports it. The
+// caller has cloned m.imaging.
 func (m Model) showImage(e session.Entry) Model {
 	m.imaging.entry = &e
 	m.conv = m.conv.Replace(e)
@@ -231,6 +243,7 @@ func (m Model) finishImage(d turnDone) (tea.Model, tea.Cmd) {
 // cancelImage stops the image turn: what was saved stays, and the engine
 // saves the turn, marked cancelled; the turn ends when the engine says so.
 func (m Model) cancelImage() (tea.Model, tea.Cmd) {
+	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
 	j := m.imaging
 	if j.cancelled {
 		return m, nil

@@ -23,6 +23,7 @@ import (
 	"muse/theme"
 	"muse/ui/approval"
 	"muse/ui/attach"
+	"muse/ui/branches"
 	"muse/ui/conversation"
 	"muse/ui/editing"
 	"muse/ui/elicitform"
@@ -33,11 +34,11 @@ import (
 	"muse/ui/meter"
 	"muse/ui/notices"
 	"muse/ui/pending"
-	"muse/ui/picker"
 	"muse/ui/piped"
 	"muse/ui/queue"
 	"muse/ui/sanitize"
 	"muse/ui/selection"
+	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/status"
 	"muse/ui/textfmt"
@@ -144,57 +145,60 @@ type DemoWords struct {
 	Prompt, Image []string
 }
 
-// state is which screen the root model shows.
-type state int
-
-const (
-	stateChat state = iota
-	statePicker
-)
-
 // common is what the chat screen shares with its parts, set once by New:
-// the options, the theme, the keys, the clock, the conversation's renderer
-// and the memo of the frame.
+// the options, the theme, the keys and their table, the clock, and the
+// memo of the frame. Only a new theme changes it, in a copy (see setTheme).
 type common struct {
-	opts     Options
-	th       *theme.Theme
-	keys     KeyMap
-	now      func() time.Time
-	renderer *conversation.Renderer
-	memo     *viewMemo
+	opts Options
+	th   *theme.Theme
+	keys KeyMap
+	now  func() time.Time
+	memo *viewMemo
+	// keyTable is the screen's own keys (see bindKeys), made from keys.
+	keyTable []boundKey
 }
 
 // Model is muse's root Bubble Tea model: the chat screen, or the session
 // picker over it. It routes messages to its children as they concern them:
 // the window's size to all, keys to the one in focus (the picker, or the
 // chat's keys, then the input), the engine's reports to the turn.
+//
+// Model is a value, as Bubble Tea's Update, which returns the next model,
+// and every child here (input, conversation, approval, picker…) are: a
+// method that changes the screen changes its own copy and returns it, and
+// a copy kept aside (cut := m, returned if a turn is refused) stays as it
+// was. No state that Update changes is changed in place through a pointer.
+// What is large (the widgets, 6 KB; the picker, 26 KB) or may be absent
+// (the turn and the image turn in flight) is held by pointer and copied
+// before it changes (widgets.with, turnRun.clone, imageJob.clone), so the
+// model stays under 4 KB to copy. The other pointers are to what is not the
+// model's to copy: what New sets once (common, copied by a new theme),
+// handles to what lives outside it (the session's writer, the MCP manager,
+// the engine's channels, the streaming reply's accumulator, which only
+// grows), and derived data any copy may fill or drop (the frame's memo,
+// the conversation's renders and image previews, the session's shape,
+// which only grows with entries the journal holds). Pointer semantics
+// would save the copies, but would make every "cut := m" share its
+// changes, and values keep Update a function of its input, which the tests
+// rely on.
 type Model struct {
 	*common
-	state         state
 	width, height int
 	blurred       bool // the terminal reported that it lost focus
 
-	// The children: the conversation, the input, and, behind w, those that
-	// are large to copy (the model is copied on every Update).
-	conv  conversation.Model
-	input input.Model
-	w     *widgets
+	// The children: the conversation, the input, the help, spinner and
+	// progress bar, and the session switcher (the picker).
+	conv     conversation.Model
+	input    input.Model
+	w        *widgets
+	sessions sessions.Model
 	// elicit is an MCP server's form, while one is open.
 	elicit elicitform.Model
 
-	// The session shown: its writer; its id, once written, and its title,
-	// as messages bring them; its settings; its shape, where each entry
-	// shown stands in it and how many branches it holds; what its replies
-	// spent and how the last stopped.
-	writer      *session.Writer
-	sessID      string
-	title       string
-	params      session.Params
-	tree        *session.Tree
-	branches    map[string]session.Position
-	branchCount int
-	usage       session.Usage
-	lastStop    string
+	// The session shown (see current), and where each entry shown stands
+	// in its shape.
+	current
+	branches branches.Model
 	// meter measures the context window's use and the cost.
 	meter meter.Model
 	// approve is the box of a tool call that waits, and the session's
@@ -224,15 +228,11 @@ type Model struct {
 	noticeRows int
 	edit       editing.Model // the prompt being edited, while one is
 
-	// notice is the status bar's line; saveErr says why the session is not
-	// saved, while it is not; lastErr names the last failed request, until
-	// the next turn starts; closeErr why the session could not be saved on
-	// quitting.
-	notice, saveErr, lastErr string
+	// notice is the status bar's line; lastErr names the last failed
+	// request, until the next turn starts.
+	notice, lastErr string
 	// sync is the last background sync's status (Options.Sync).
 	sync     syncrun.Status
-	closeErr error
-	nextID   int // numbers the screen's own entries (see newEntry)
 	quitting bool
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
@@ -241,19 +241,33 @@ type Model struct {
 	// piped reads Options.Stdin while the screen runs.
 	piped piped.Model
 
-	// loading is set while the screen shows Options.Preview, until the
-	// writer's session replaces it; held are the key and mouse messages
-	// that arrived meanwhile, handled then.
+	// preview is set while the screen shows Options.Preview.
+	opening
+}
+
+// opening is the screen while it shows Options.Preview: loading is set
+// until the writer's session replaces it, and held are the key and mouse
+// messages that arrived meanwhile, handled then.
+type opening struct {
 	loading bool
 	held    []tea.Msg
 }
 
-// widgets are the chat screen's child components that are large to copy.
+// widgets are the chat screen's bubbles: the help, the spinner and the
+// progress bar of an image's download. They take 6 KB, so the model holds
+// them by pointer, to stay small to copy, and changes a copy (see with).
 type widgets struct {
 	help     helpview.Model
 	spin     spinner.Model
 	progress progress.Model
-	picker   picker.Model
+}
+
+// with returns a copy of w changed by f: w itself is never changed, so a
+// copy of the model keeps the widgets it had.
+func (w *widgets) with(f func(*widgets)) *widgets {
+	c := *w
+	f(&c)
+	return &c
 }
 
 // New returns the chat screen.
@@ -282,17 +296,18 @@ func New(opts Options) Model {
 	bar := progress.New(progress.WithWidth(20), progress.WithSolidFill(string(opts.Theme.Styles.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 
 	m := Model{
-		common:  &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, renderer: r, memo: &viewMemo{}},
-		conv:    conversation.New(r, keys.scrollKeys()),
-		input:   input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
-		w:       &widgets{help: h, spin: sp, progress: bar, picker: picker.New(opts.Store, pickerIndex(opts), opts.Theme)},
-		params:  opts.Params,
-		meter:   meter.New(opts.Meter),
-		approve: approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
-		queue:   queue.New(&opts.Theme.Styles),
-		pending: pending.New(&opts.Theme.Styles, opts.Attach),
-		sel:     selection.New(keys.selectKeys()),
-		edit:    editing.New(&opts.Theme.Styles),
+		common:   &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, memo: &viewMemo{}, keyTable: bindKeys(keys)},
+		conv:     conversation.New(r, keys.scrollKeys()),
+		input:    input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
+		w:        &widgets{help: h, spin: sp, progress: bar},
+		sessions: sessions.New(opts.Store, opts.Index, opts.Theme),
+		current:  current{params: opts.Params},
+		meter:    meter.New(opts.Meter),
+		approve:  approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
+		queue:    queue.New(&opts.Theme.Styles),
+		pending:  pending.New(&opts.Theme.Styles, opts.Attach),
+		sel:      selection.New(keys.selectKeys()),
+		edit:     editing.New(&opts.Theme.Styles),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
@@ -349,7 +364,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 		m.params.Model = m.opts.Params.Model
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
-	m.tree = s.Tree()
+	m.branches = branches.New(s)
 	m = m.stopEdit().refreshBranches()
 	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
@@ -367,7 +382,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 			m.notice = textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
 		}
 	}
-	m.state = stateChat
+	m.sessions = m.sessions.Close()
 	return m.layout()
 }
 
@@ -444,9 +459,6 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 	return next, tea.Batch(cmds...)
 }
 
-// openPickerMsg opens the session picker.
-type openPickerMsg struct{}
-
 // Update handles a message: the window's size goes to every child, keys to
 // the one in focus, and the rest to what it concerns. A notice that comes
 // to need a row of its own above the status line, or no longer needs it,
@@ -466,6 +478,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return nm, cmd
 }
 
+// update routes msg by its kind: held while a preview shows, to an open
+// MCP form, then to the handlers of the screen's own messages, of the
+// session's, of the turn's and of the commands' reports, then to the
+// picker while it is open, and else to the input.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	msg, _ = input.ShiftEnter(msg)
 	switch msg := msg.(type) {
@@ -480,182 +496,195 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if next, cmd, ok := m.elicitRouted(msg); ok {
 		return next, cmd
 	}
-	switch msg := msg.(type) {
-	case tea.FocusMsg, tea.BlurMsg:
-		_, m.blurred = msg.(tea.BlurMsg)
-		return m, nil
-	case syncrun.StatusMsg:
-		m.sync = syncrun.Status(msg)
-		return m, nil
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.w.picker = m.w.picker.SetSize(msg.Width, msg.Height)
-		m.elicit = m.elicit.SetSize(msg.Width)
-		return m.layout(), nil
-	case tea.KeyMsg:
-		h := m.input.Height()
-		m.input, msg = m.input.Receive(msg)
-		if m.input.Height() != h {
-			m = m.layout() // the input grew a line, whatever the key does next
-		}
-		if m.state == statePicker && !key.Matches(msg, m.keys.Quit) {
-			var cmd tea.Cmd
-			m.w.picker, cmd = m.w.picker.Update(msg)
-			return m, cmd
-		}
-		return m.handleKey(msg)
-	case tea.MouseMsg:
-		var cmd tea.Cmd
-		m.conv, cmd = m.conv.Update(msg)
-		return m, cmd
-	case input.SendDueMsg:
-		var due bool
-		if m.input, due = m.input.SendDue(msg); !due {
-			return m, nil
-		}
-		if m.awaitsResult() {
-			return m.sendResult()
-		}
-		return m.submit()
-	case input.DraftKeptMsg:
-		if m.notice == "input cleared" {
-			m.notice = "input cleared · ↑ brings it back"
-		}
-		m.input, _ = m.input.Update(msg)
-		return m, nil
-	case modelsListedMsg:
-		m.meter = m.meter.Update(msg.windows)
-		m.input = m.input.WithModels(msg.models)
-		return m, nil
-	case notices.Msg:
-		m.notice = msg.Text
-		return m, nil
-	case piped.ReadMsg:
-		var cmd tea.Cmd
-		was := m.piped.View()
-		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
-			m.notice = m.piped.View()
-		}
-		return m, cmd
-	case piped.DoneMsg:
-		return m.pipedDone(msg)
-
-	// The session picker, and the sessions it opens.
-	case picker.ListedMsg, picker.ChangedMsg:
-		var cmd tea.Cmd
-		m.w.picker, cmd = m.w.picker.Update(msg)
-		return m, cmd
-	case picker.PickedMsg:
-		return m.pick(msg.ID, msg.EntryID)
-	case picker.RenameOpenMsg:
-		return m.renameOpen(msg.Title)
-	case openPickerMsg:
-		return m.openPicker()
-	case picker.DoneMsg:
-		m.state = stateChat
-		return m, nil
-	case sessionLoadedMsg:
-		return m.loaded(msg)
-	case switchedMsg:
-		return m.switched(msg)
-	case forkedMsg:
-		return m.forked(msg)
-	case savedMsg:
-		return m.saved(msg)
-	case closedMsg:
-		m.sessID, m.closeErr = msg.id, msg.err
-		return m, tea.Quit
-	case queue.SavedMsg:
-		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
-		return m.layout(), nil
-
-	// The turn in flight and the image turn: what the engine reports.
-	case turnStartedMsg:
-		if !m.inFlight(msg.id) {
-			return m, nil
-		}
-		return m, waitTurn(msg.id, msg.ch)
-	case turnBatchMsg:
-		return m.applyTurn(msg)
-	case mcpDoneMsg:
-		m.notice = sanitize.Line(msg.notice)
-		return m.layout(), nil
-	case flushLiveMsg:
-		if t := m.turn; t != nil && msg.id == t.id {
-			t.flushing = false
-			if t.stale && t.reply != nil {
-				m.conv = m.showLive(m.now())
-			}
-		}
-		return m, nil
-	case answerDueMsg:
-		return m.answerDue(msg)
-	case previewsMsg:
-		for k, v := range msg.previews {
-			m.renderer.Previews[k] = v
-		}
-		m.conv = m.conv.Rerender()
-		if n := len(msg.missing); n > 0 {
-			names := make([]string, n)
-			for i, name := range msg.missing {
-				names[i] = textfmt.TruncateRunes(sanitize.Line(name), 40)
-			}
-			m.notice = fmt.Sprintf("%s of this session %s missing: %s (an attachment is sent as a line naming it)",
-				textfmt.Plural(n, "file"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
-		}
-		return m, nil
-	case spinner.TickMsg:
-		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
-			return m, nil // nothing animates: stop ticking
-		}
-		var cmd tea.Cmd
-		m.w.spin, cmd = m.w.spin.Update(msg)
-		return m, cmd
-
-	// What commands report: the editor, copies, exports, the viewer.
-	case editFileMsg:
-		return m, runEditor(msg, m.opts.Exec)
-	case editedMsg:
-		return m.edited(msg)
-	case copiedMsg:
-		if msg.err != nil {
-			m.notice = "copy failed: " + msg.err.Error()
-		} else {
-			m.notice = fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character"))
-		}
-		return m, nil
-	case exportedMsg:
-		if msg.err != nil {
-			m.notice = msg.err.Error()
-		} else {
-			m.notice = "exported to " + msg.path
-		}
-		return m, nil
-	case openedMsg:
-		return m.opened(msg)
-	case themeLoadedMsg:
-		return m.themeLoaded(msg)
-	case mcpPromptMsg:
-		return m.mcpPromptGot(msg)
-	case mcpNotesMsg:
-		return m.mcpNoted(msg)
-	case attachedMsg:
-		return m.attached(msg)
-	case input.PathPastedMsg:
-		return m.pastedPath(msg)
+	if next, cmd, ok := m.updateScreen(msg); ok {
+		return next, cmd
 	}
-	if m.state == statePicker {
+	if next, cmd, ok := m.updateSession(msg); ok {
+		return next, cmd
+	}
+	if next, cmd, ok := m.updateTurn(msg); ok {
+		return next, cmd
+	}
+	if next, cmd, ok := m.updateReport(msg); ok {
+		return next, cmd
+	}
+	if m.sessions.IsOpen() {
 		// The picker's own messages, such as its list's filter results.
 		var cmd tea.Cmd
-		m.w.picker, cmd = m.w.picker.Update(msg)
+		m.sessions, cmd = m.sessions.Update(msg)
 		return m, cmd
 	}
 	return m.updateInput(msg)
 }
 
-// handleKey handles a key on the chat screen: a tool call's answer, the
-// selection's keys, the screen's own, then the input's.
+// updateScreen handles the terminal's messages (size, focus, keys, the
+// mouse) and the input's, the status line's and piped input's; ok is
+// false for any other message.
+func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.FocusMsg, tea.BlurMsg:
+		_, m.blurred = msg.(tea.BlurMsg)
+	case syncrun.StatusMsg:
+		m.sync = syncrun.Status(msg)
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(msg.Width, msg.Height) })
+		m.sessions = m.sessions.SetSize(msg.Width, msg.Height)
+		m.elicit = m.elicit.SetSize(msg.Width)
+		return m.layout(), nil, true
+	case tea.KeyMsg:
+		next, cmd := m.handleKey(msg)
+		return next, cmd, true
+	case tea.MouseMsg:
+		m.conv, cmd = m.conv.Update(msg)
+	case input.SendDueMsg:
+		var due bool
+		if m.input, due = m.input.SendDue(msg); !due {
+			return m, nil, true
+		}
+		if m.awaitsResult() {
+			next, cmd := m.sendResult()
+			return next, cmd, true
+		}
+		next, cmd := m.submit()
+		return next, cmd, true
+	case input.DraftKeptMsg:
+		if m.notice == "input cleared" {
+			m.notice = "input cleared · ↑ brings it back"
+		}
+		m.input, _ = m.input.Update(msg)
+	case notices.Msg:
+		m.notice = msg.Text
+	case modelsListedMsg:
+		m.meter = m.meter.Update(msg.windows)
+		m.input = m.input.WithModels(msg.models)
+	case piped.ReadMsg:
+		was := m.piped.View()
+		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
+			m.notice = m.piped.View()
+		}
+	case piped.DoneMsg:
+		next, cmd := m.pipedDone(msg)
+		return next, cmd, true
+	default:
+		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
+	}
+	return m, cmd, true
+}
+
+// updateTurn handles what the engine reports of the turn and the image
+// turn in flight; ok is false for any other message.
+func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case turnStartedMsg:
+		if m.inFlight(msg.id) {
+			cmd = waitTurn(msg.id, msg.ch)
+		}
+	case turnBatchMsg:
+		next, cmd := m.applyTurn(msg)
+		return next, cmd, true
+	case flushLiveMsg:
+		if t := m.turn; t != nil && msg.id == t.id {
+			m.turn = t.clone()
+			m.turn.flushing = false
+			if t.stale && t.reply != nil {
+				m.conv = m.showLive(m.now())
+			}
+		}
+	case answerDueMsg:
+		next, cmd := m.answerDue(msg)
+		return next, cmd, true
+	case previewsMsg:
+		for k, v := range msg.previews {
+			m.conv = m.conv.SetPreview(k, v)
+		}
+		m.conv = m.conv.Rerender()
+		if len(msg.missing) > 0 {
+			m.notice = missingNotice(msg.missing)
+		}
+	case spinner.TickMsg:
+		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
+			return m, nil, true // nothing animates: stop ticking
+		}
+		m.w = m.w.with(func(w *widgets) { w.spin, cmd = w.spin.Update(msg) })
+	default:
+		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
+	}
+	return m, cmd, true
+}
+
+// missingNotice names the files of the session that are missing.
+func missingNotice(missing []string) string {
+	n := len(missing)
+	names := make([]string, n)
+	for i, name := range missing {
+		names[i] = textfmt.TruncateRunes(sanitize.Line(name), 40)
+	}
+	return fmt.Sprintf("%s of this session %s missing: %s (an attachment is sent as a line naming it)",
+		textfmt.Plural(n, "file"), map[bool]string{true: "is", false: "are"}[n == 1], textfmt.TruncateRunes(strings.Join(names, ", "), 80))
+}
+
+// updateReport handles what commands report: the editor, copies, exports,
+// the viewer, a theme file, MCP, attachments; ok is false for any other
+// message.
+func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case editFileMsg:
+		return m, runEditor(msg, m.opts.Exec), true
+	case editedMsg:
+		next, cmd = m.edited(msg)
+	case copiedMsg:
+		m.notice = fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character"))
+		if msg.err != nil {
+			m.notice = "copy failed: " + msg.err.Error()
+		}
+		return m, nil, true
+	case exportedMsg:
+		m.notice = "exported to " + msg.path
+		if msg.err != nil {
+			m.notice = msg.err.Error()
+		}
+		return m, nil, true
+	case queue.SavedMsg:
+		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
+		return m.layout(), nil, true
+	case mcpDoneMsg:
+		m.notice = sanitize.Line(msg.notice)
+		return m.layout(), nil, true
+	case openedMsg:
+		next, cmd = m.opened(msg)
+	case themeLoadedMsg:
+		next, cmd = m.themeLoaded(msg)
+	case mcpPromptMsg:
+		next, cmd = m.mcpPromptGot(msg)
+	case mcpNotesMsg:
+		next, cmd = m.mcpNoted(msg)
+	case attachedMsg:
+		next, cmd = m.attached(msg)
+	case input.PathPastedMsg:
+		next, cmd = m.pastedPath(msg)
+	default:
+		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
+	}
+	return next, cmd, true
+}
+
+// handleKey handles a key: the input takes what it must see first, then
+// the picker while it is open, a tool call's answer, the selection's keys,
+// the help's, the screen's own (see bindKeys), then the input.
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	h := m.input.Height()
+	m.input, msg = m.input.Receive(msg)
+	if m.input.Height() != h {
+		m = m.layout() // the input grew a line, whatever the key does next
+	}
+	if m.sessions.IsOpen() && !key.Matches(msg, m.keys.Quit) {
+		var cmd tea.Cmd
+		m.sessions, cmd = m.sessions.Update(msg)
+		return m, cmd
+	}
 	if m.turn != nil && m.turn.ask != nil && !key.Matches(msg, m.keys.Quit) {
 		if next, cmd, handled := m.decideCall(msg); handled {
 			return next, cmd
@@ -664,178 +693,21 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.sel.Active() {
 		return m.selectKey(msg)
 	}
-	asked := m.quitAsked
-	m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
+	if !key.Matches(msg, m.keys.Quit) {
+		m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
+	}
 	if h, ok := m.w.help.Update(msg, m.notices); ok {
-		m.w.help = h
+		m.w = m.w.with(func(w *widgets) { w.help = h })
 		return m, nil
 	}
-	switch {
-	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "" && !m.edit.Active():
-		return m.stopAndQuit()
-	case key.Matches(msg, m.keys.ApproveMode) && len(m.input.Hint()) == 0: // shift+tab completes back while completing
-		return m.setApproveAll(!m.approve.All()), nil
-	case key.Matches(msg, m.keys.Suspend):
-		suspend := m.opts.Suspend
-		if suspend == nil {
-			return m, tea.Suspend
+	for _, k := range m.keyTable {
+		if k.matches(m, msg) {
+			return k.do(m, msg)
 		}
-		return m, func() tea.Msg {
-			if err := suspend(); err != nil {
-				return notices.Msg{Text: err.Error()}
-			}
-			return nil
-		}
-	case key.Matches(msg, m.keys.Quit):
-		// From the inside out: a queued prompt brought back, a reply or
-		// image in flight, then the draft, then muse itself.
-		if next, ok := m.dropUnqueued(); ok {
-			return next, nil
-		}
-		if m.turn != nil && !m.turn.cancelled {
-			return m.cancelTurn()
-		}
-		if m.imaging != nil {
-			return m.cancelImage()
-		}
-		if m.edit.Active() {
-			return m.stopEdit(), nil
-		}
-		if strings.TrimSpace(m.input.Value()) != "" {
-			return m.clearDraft()
-		}
-		// Quit on a second press only: a first one, meant to clear the
-		// input, must not end the session.
-		if now := m.now(); !asked.IsZero() && now.Sub(asked) <= quitWindow {
-			return m.quit()
-		}
-		m.quitAsked = m.now()
-		first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
-		m.notice = "press " + first + " again to quit"
-		if m.queue.Len() > 0 {
-			// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
-			m.notice += ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
-		} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
-			m.notice += " (" + exit + " quits at once)"
-		}
-		return m.layout(), nil
-	case key.Matches(msg, m.keys.Cancel):
-		// From the inside out: the help, the completion, then what is in flight.
-		if m.w.help.Open() {
-			m.w.help = m.w.help.Close()
-			return m.layout(), nil
-		}
-		if len(m.input.Hint()) > 0 {
-			m.input = m.input.HideHint()
-			return m.layout(), nil
-		}
-		if m.edit.Active() {
-			return m.stopEdit(), nil
-		}
-		if m.piped.Reading() {
-			var cmd tea.Cmd
-			m.piped, cmd = m.piped.Update(msg)
-			return m, cmd
-		}
-		if m.turn != nil {
-			return m.cancelTurn()
-		}
-		if m.imaging != nil {
-			return m.cancelImage()
-		}
-		return m, nil
-	case key.Matches(msg, m.keys.Send) && m.input.AfterPaste():
-		// An enter right behind pasted text may be a line break inside a
-		// paste without bracketed paste (Bubble Tea makes its CR an enter):
-		// it sends only if no key follows it soon.
-		var cmd tea.Cmd
-		m.input, cmd = m.input.HoldSend()
-		return m, cmd
-	case key.Matches(msg, m.keys.Send):
-		return m.submit()
-	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
-		m.w.help = m.w.help.Toggle()
-		return m.layout(), nil
-	case key.Matches(msg, m.keys.Editor):
-		return m, editText(m.input.Value(), editPrompt)
-	case key.Matches(msg, m.keys.Thinking):
-		return m.toggleThinking()
-	case key.Matches(msg, m.keys.Copy):
-		return m.copyCommand(false, 0)
-	case key.Matches(msg, m.keys.Select):
-		return m.startSelection()
-	case key.Matches(msg, m.keys.Sessions):
-		return m.openPicker()
-	case key.Matches(msg, m.keys.Open):
-		return m.openImage(0)
-	case key.Matches(msg, m.keys.Previews):
-		m.renderer.ShowPreviews = !m.renderer.ShowPreviews
-		m.conv = m.conv.Rerender()
-		m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
-		if m.renderer.ShowPreviews {
-			m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
-		}
-		return m, nil
-	case key.Matches(msg, m.keys.New):
-		return m.newSession()
-	case key.Matches(msg, m.keys.PasteImage):
-		return m.startAttach(clipboardImage, "", "")
-	case msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0:
-		return m.detach(m.pending.Len())
-	case key.Matches(msg, m.keys.Prev) && m.input.Value() == "" && m.queue.Len() > 0:
-		return m.unqueue()
-	case m.input.Owns(msg): // Tab completion, ↑ and ↓ through the prompts
-		return m.updateInput(msg)
-	case key.Matches(msg, m.keys.PageUp, m.keys.PageDown, m.keys.HalfUp, m.keys.HalfDown, m.keys.Top, m.keys.Bottom):
-		var cmd tea.Cmd
-		m.conv, cmd = m.conv.Update(msg)
-		return m, cmd
 	}
 	m.notice = ""
 	return m.updateInput(msg)
 }
-
-// toggleThinking expands or collapses the replies' thinking, and says
-// which; with no thinking on screen it says so instead.
-func (m Model) toggleThinking() (tea.Model, tea.Cmd) {
-	k := m.keys.Thinking.Help().Key
-	if !m.showsThinking() {
-		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
-		return m, nil
-	}
-	m.renderer.ExpandThinking = !m.renderer.ExpandThinking
-	m.conv = m.conv.Rerender()
-	m.notice = "thinking collapsed · " + k + " expands it"
-	if m.renderer.ExpandThinking {
-		m.notice = "thinking expanded · " + k + " collapses it"
-	}
-	return m, nil
-}
-
-// showsThinking says whether a reply shown, or the one streaming, holds
-// thinking.
-func (m Model) showsThinking() bool {
-	es := m.conv.Entries()
-	if t := m.turn; t != nil && t.reply != nil {
-		live := t.reply.acc.Message()
-		es = append(es[:len(es):len(es)], session.Entry{Message: &live})
-	}
-	for _, e := range es {
-		if e.Message == nil {
-			continue
-		}
-		for _, b := range e.Message.Content {
-			if b.Type == api.BlockThinking {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// quitWindow is how soon a second ctrl+c on an empty input must follow the
-// first to quit.
-const quitWindow = time.Second
 
 // submit sends the typed prompt, or runs the typed slash command; with the
 // menu under the input open it takes its item, and after a "\" it adds a
@@ -928,27 +800,9 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
-// clearDraft empties the input; the text goes into the prompt history, so
-// ↑ brings it back.
-func (m Model) clearDraft() (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Clear(m.sessID)
-	m.notice = "input cleared"
-	return m.layout(), cmd
-}
-
-// newEntry gives a screen-only entry, such as a notice, an id of its own
-// ("n1", "n2"…): such entries are never saved.
-func (m *Model) newEntry(e session.Entry) session.Entry {
-	m.nextID++
-	e.ID = fmt.Sprintf("n%d", m.nextID)
-	e.Time = m.now().UTC()
-	return e
-}
-
 // addEntry shows an entry that is not part of a reply, such as a notice.
 func (m Model) addEntry(e session.Entry) Model {
-	m.conv = m.conv.Add(m.newEntry(e))
+	m.conv = m.conv.Note(e, m.now())
 	return m
 }
 
@@ -960,21 +814,7 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	if m.turn != nil || m.imaging != nil {
 		return m, nil // quit once the engine has saved the turn: no lost work
 	}
-	return m, closeWriter(m.writer)
-}
-
-// closedMsg reports the session closed, on quitting, and its id.
-type closedMsg struct {
-	id  string
-	err error
-}
-
-// closeWriter writes what waits and lets go of the session.
-func closeWriter(w *session.Writer) tea.Cmd {
-	return func() tea.Msg {
-		err := w.Close()
-		return closedMsg{id: w.ID(), err: err}
-	}
+	return m, sessions.Close(m.writer)
 }
 
 func errorLine(err error) string {
@@ -1011,12 +851,3 @@ func (m Model) SaveError() error { return m.closeErr }
 
 // busy reports whether a turn or an image turn is in flight.
 func (m Model) busy() bool { return m.turn != nil || m.imaging != nil }
-
-// pickerIndex is the index the picker reads: the one of the options, else
-// one of its own, opened on first use.
-func pickerIndex(opts Options) *index.Shared {
-	if opts.Index != nil || opts.Store == nil {
-		return opts.Index
-	}
-	return index.NewShared(opts.Store)
-}

@@ -19,7 +19,7 @@ func (m Model) startSelection() (tea.Model, tea.Cmd) {
 		m.notice = "nothing to select yet"
 		return m, nil
 	}
-	m.w.help = m.w.help.Close()
+	m.w = m.w.with(func(w *widgets) { w.help = w.help.Close() })
 	m.sel = m.sel.Start()
 	return m.selectAt(n - 1), nil
 }

@@ -1,14 +1,32 @@
 package ui
 
 import (
-	"slices"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
-	"muse/ui/notices"
+	"muse/ui/branches"
 	"muse/ui/picker"
+	"muse/ui/sessions"
 )
+
+// current is the session shown: its writer; its id, once written, and its
+// title, as messages bring them; its settings; what its replies spent and
+// how the last stopped; why it is not saved, while it is not (saveErr),
+// and why it could not be saved on quitting (closeErr). The root model
+// holds it (see Model).
+type current struct {
+	writer   *session.Writer
+	sessID   string
+	title    string
+	params   session.Params
+	usage    session.Usage
+	lastStop string
+	saveErr  string
+	closeErr error
+}
+
+// openPickerMsg opens the session picker.
+type openPickerMsg struct{}
 
 // openPicker shows the session picker.
 func (m Model) openPicker() (Model, tea.Cmd) {
@@ -17,170 +35,118 @@ func (m Model) openPicker() (Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.w.picker, cmd = m.w.picker.SetSize(m.width, m.height).Open(m.sessID)
-	m.state = statePicker
+	m.sessions, cmd = m.sessions.Open(m.sessID)
 	return m, cmd
 }
 
-// sessionLoadedMsg carries a session to resume, opened for writing, as it
-// stands, and the entry to show (a text search's match), if any.
-type sessionLoadedMsg struct {
-	w       *session.Writer
-	s       session.Session
-	entryID string
-	err     error
-}
-
-// loadSession opens a session for writing. When entryID, a search's hit,
-// is on another branch than the active one, the latest branch through it
-// is made the active one, so that the hit shows.
-func loadSession(store *session.Store, id, entryID string) tea.Cmd {
-	return func() tea.Msg {
-		w, err := store.OpenWriter(id)
-		if err != nil {
-			return sessionLoadedMsg{err: err}
+// updateSession handles the messages that open, switch, fork or write the
+// session shown, and the picker's; ok is false for any other message.
+func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case picker.ListedMsg, picker.ChangedMsg, picker.DoneMsg:
+		var cmd tea.Cmd
+		m.sessions, cmd = m.sessions.Update(msg)
+		return m, cmd, true
+	case picker.PickedMsg:
+		next, cmd := m.pick(msg.ID, msg.EntryID)
+		return next, cmd, true
+	case picker.RenameOpenMsg:
+		title := session.CleanTitle(msg.Title)
+		if title == "" {
+			m.sessions = m.sessions.SetStatus("a title needs some text")
+			return m, nil, true
 		}
-		snap := w.Snapshot()
-		if entryID != "" && !slices.ContainsFunc(snap.Entries, func(e session.Entry) bool { return e.ID == entryID }) &&
-			slices.ContainsFunc(snap.All, func(e session.Entry) bool { return e.ID == entryID }) {
-			if err := w.SetHead(snap.Leaf(entryID)); err == nil {
-				snap = w.Snapshot()
-			}
+		m.title = title
+		return m, sessions.Rename(m.writer, title), true
+	case openPickerMsg:
+		next, cmd := m.openPicker()
+		return next, cmd, true
+	case sessions.LoadedMsg:
+		if msg.Err != nil {
+			m.sessions = m.sessions.SetStatus(msg.Err.Error())
+			return m, nil, true
 		}
-		return sessionLoadedMsg{w: w, s: snap, entryID: entryID}
+		next, cmd := m.resumed(msg.W, msg.S, "resumed "+msg.S.ID)
+		next.conv = next.conv.RevealID(msg.EntryID)
+		return next, cmd, true
+	case branches.SwitchedMsg:
+		next, cmd := m.switched(msg)
+		return next, cmd, true
+	case branches.ForkedMsg:
+		next, cmd := m.forked(msg)
+		return next, cmd, true
+	case sessions.SavedMsg:
+		if msg.W != m.writer {
+			return m, nil, true
+		}
+		m.current = m.current.saved(msg)
+		return m.layout(), nil, true
+	case sessions.LeftMsg:
+		m.notice = "the last session was not saved: " + msg.Err.Error()
+		return m, nil, true
+	case sessions.ClosedMsg:
+		m.sessID, m.closeErr = msg.ID, msg.Err
+		return m, tea.Quit, true
 	}
+	return nil, nil, false
 }
 
 // pick resumes the session chosen in the picker, scrolled to entryID when
 // a text search found it there.
 func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
-	if id == m.sessID {
-		m.state = stateChat
-		if entryID == "" || m.indexOf(entryID) >= 0 {
-			return m.showEntry(entryID), nil
-		}
-		// A hit on another branch of this session: that branch becomes
-		// the active one, as ‹ › would make it.
-		if why := m.branchRefused(); why != "" {
-			m.notice = why
+	if id != m.sessID {
+		if m.busy() {
+			m.sessions = m.sessions.Close()
+			m.notice = busyNotice + ": esc cancels it, then ctrl+s"
 			return m, nil
 		}
-		w := m.writer
-		return m, func() tea.Msg {
-			snap := w.Snapshot()
-			if !slices.ContainsFunc(snap.All, func(e session.Entry) bool { return e.ID == entryID }) {
-				return switchedMsg{w: w, s: snap, sel: entryID} // gone since it was found
-			}
-			err := w.SetHead(snap.Leaf(entryID))
-			return switchedMsg{w: w, s: w.Snapshot(), sel: entryID, err: err}
-		}
+		return m, sessions.Load(m.opts.Store, id, entryID)
 	}
-	if m.busy() {
-		m.state = stateChat
-		m.notice = busyNotice + ": esc cancels it, then ctrl+s"
+	m.sessions = m.sessions.Close()
+	if entryID == "" || m.conv.Has(entryID) {
+		m.conv = m.conv.RevealID(entryID)
 		return m, nil
 	}
-	return m, loadSession(m.opts.Store, id, entryID)
-}
-
-// showEntry scrolls the conversation to the entry id, if it shows.
-func (m Model) showEntry(id string) Model {
-	if id == "" {
-		return m
-	}
-	es := m.conv.Entries()
-	for i := range es {
-		if es[i].ID == id {
-			m.conv = m.conv.Reveal(i)
-			break
-		}
-	}
-	return m
-}
-
-func (m Model) loaded(msg sessionLoadedMsg) (Model, tea.Cmd) {
-	if msg.err != nil {
-		m.w.picker = m.w.picker.SetStatus(msg.err.Error())
+	// A hit on another branch of this session: that branch becomes the
+	// active one, as ‹ › would make it.
+	if why := m.branchRefused(); why != "" {
+		m.notice = why
 		return m, nil
 	}
-	cmd := m.leave()
-	m = m.resumeFrom(msg.w, msg.s).showEntry(msg.entryID)
-	m.notice = "resumed " + msg.s.ID
+	return m, branches.SwitchTo(m.writer, entryID)
+}
+
+// resumed shows the session s of w, opened for another (picked, forked),
+// saying notice; the session shown before is let go of.
+func (m Model) resumed(w *session.Writer, s session.Session, notice string) (Model, tea.Cmd) {
+	cmd := sessions.Leave(m.writer)
+	m = m.resumeFrom(w, s)
+	m.notice = notice
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
 }
 
-// leave lets go of the current session: what waits is written, and its
-// lock released.
-func (m Model) leave() tea.Cmd {
-	w := m.writer
-	return func() tea.Msg {
-		if err := w.Close(); err != nil {
-			return notices.Msg{Text: "the last session was not saved: " + err.Error()}
-		}
-		return nil
+// saved notes what a write of the session's settings or title reported.
+func (c current) saved(msg sessions.SavedMsg) current {
+	if msg.ID != "" {
+		c.sessID = msg.ID
 	}
-}
-
-// savedMsg reports a record written by a command: the session's id, once
-// it has one, and how many records still wait to be written.
-type savedMsg struct {
-	w       *session.Writer
-	id      string
-	unsaved int
-	err     error
-}
-
-// save runs write, a change of the session's settings or title, in a
-// command: writing is a side effect, never done in Update.
-func (m Model) save(write func(w *session.Writer) error) tea.Cmd {
-	w := m.writer
-	return func() tea.Msg {
-		err := write(w)
-		n, _ := w.Unsaved()
-		return savedMsg{w: w, id: w.ID(), unsaved: n, err: err}
+	if msg.Err != nil {
+		c.saveErr = msg.Err.Error()
+	} else if msg.Unsaved == 0 {
+		c.saveErr = ""
 	}
-}
-
-func (m Model) saved(msg savedMsg) (tea.Model, tea.Cmd) {
-	if msg.w != m.writer {
-		return m, nil
-	}
-	if msg.id != "" {
-		m.sessID = msg.id
-	}
-	if msg.err != nil {
-		m.saveErr = msg.err.Error()
-	} else if msg.unsaved == 0 {
-		m.saveErr = ""
-	}
-	return m.layout(), nil
+	return c
 }
 
 // saveParams records changed settings.
 func (m Model) saveParams() (tea.Model, tea.Cmd) {
 	p := m.params
-	return m.layout(), m.save(func(w *session.Writer) error { return w.SetParams(p) })
-}
-
-// renameOpen gives the session a new title from the picker, where it was
-// typed for the session shown.
-func (m Model) renameOpen(typed string) (tea.Model, tea.Cmd) {
-	title := session.CleanTitle(typed)
-	if title == "" {
-		m.w.picker = m.w.picker.SetStatus("a title needs some text")
-		return m, nil
-	}
-	m.title = title
-	w := m.writer
-	return m, func() tea.Msg { return picker.ChangedMsg{What: "renamed", Err: w.SetTitle(title)} }
+	return m.layout(), sessions.Save(m.writer, func(w *session.Writer) error { return w.SetParams(p) })
 }
 
 // rename gives the session a new title.
 func (m Model) rename(title string) (tea.Model, tea.Cmd) {
 	m.title = title
 	m.notice = "renamed"
-	return m, m.save(func(w *session.Writer) error { return w.SetTitle(title) })
+	return m, sessions.Save(m.writer, func(w *session.Writer) error { return w.SetTitle(title) })
 }
-
-// newSession starts an empty session (ctrl+n).
-func (m Model) newSession() (tea.Model, tea.Cmd) { return m.clear() }

@@ -52,7 +52,7 @@ func TestCtrlTSaysWhatItDid(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlT})
 	waitFor(t, tm, "thinking expanded · ctrl+t collapses it")
 	m := quit(t, tm)
-	if !m.renderer.ExpandThinking {
+	if !m.conv.ExpandThinking() {
 		t.Error("the thinking is not expanded")
 	}
 }

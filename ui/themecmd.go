@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/theme"
-	"muse/ui/picker"
 	"muse/ui/sanitize"
 )
 
@@ -48,9 +47,10 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 	// the conversation's renders by entry and width, its markdown
 	// renderers by width, the input's and the frame's memos.
 	th := msg.th
-	m.th = th
-	m.renderer.SetTheme(th)
-	m.conv = m.conv.Rerender()
+	c := *m.common // shared by the model's copies: changed in a copy of its own
+	c.th = th
+	m.common = &c
+	m.conv = m.conv.SetTheme(th)
 	m.input = m.input.SetTheme(th)
 	*m.memo = viewMemo{}
 	m.queue, m.pending, m.edit = m.queue.SetStyles(&th.Styles), m.pending.SetStyles(&th.Styles), m.edit.SetStyles(&th.Styles)
@@ -59,10 +59,8 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 	w.spin.Style = st.Spinner
 	w.help = w.help.SetStyles(&th.Styles)
 	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
-	// The picker is closed while a command is typed: made anew, it opens
-	// in the new colours.
-	w.picker = picker.New(m.opts.Store, pickerIndex(m.opts), th).SetSize(m.width, m.height)
 	m.w = &w
+	m.sessions = m.sessions.SetTheme(th)
 	m.notice = "theme " + sanitize.Line(msg.th.Name)
 	if mismatch := msg.th.Mismatch(); mismatch != "" {
 		m.notice = sanitize.Line(mismatch)

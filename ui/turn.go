@@ -66,6 +66,17 @@ type turnRun struct {
 	flushing, stale bool
 }
 
+// clone returns a copy of t to change, or nil for nil: the model is a
+// value (see Model), and a copy of it keeps the turn as it was. The reply
+// streaming is shared: its accumulator only grows as the engine reports.
+func (t *turnRun) clone() *turnRun {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
+}
+
 // reply is the reply being streamed, as the screen shows it.
 type reply struct {
 	acc  api.Accumulator
@@ -247,6 +258,7 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 	if j := m.imaging; j != nil && msg.id == j.id {
 		return m.applyImage(msg)
 	}
+	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	if t == nil || msg.id != t.id {
 		return m, nil
@@ -297,6 +309,7 @@ func (m Model) applyTurn(msg turnBatchMsg) (tea.Model, tea.Cmd) {
 
 // applyEvent applies one report; changed tells whether the streaming reply
 // shows something new.
+// The caller has cloned m.turn.
 func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 	t := m.turn
 	switch ev.Kind {
@@ -403,6 +416,7 @@ func (m Model) showLive(now time.Time) conversation.Model {
 // askCall shows a tool call that waits for an answer: y, n or a for a
 // command; a typed result for a tool without one.
 func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
+	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	if t.cancelled {
 		a.answer <- engine.Approval{Stop: true} // buffered: never blocks
@@ -434,6 +448,7 @@ func (m Model) askCall(a *askMsg, ch <-chan turnItem) (tea.Model, tea.Cmd) {
 
 // answerCall answers the tool call that waits and goes on with the turn.
 func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
+	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	a := t.ask
 	t.ask, t.pasteRefused, t.pending = nil, false, nil
@@ -465,6 +480,7 @@ type answerDueMsg struct{ turn, seq int }
 
 // answerDue gives the settled yes to the engine, if it still stands.
 func (m Model) answerDue(msg answerDueMsg) (tea.Model, tea.Cmd) {
+	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	if t == nil || t.id != msg.turn || t.pending == nil || t.pendingSeq != msg.seq || t.ask == nil {
 		return m, nil
@@ -475,6 +491,7 @@ func (m Model) answerDue(msg answerDueMsg) (tea.Model, tea.Cmd) {
 // decideCall handles y, n and a while a call waits for approval, and enter
 // or esc while it waits for a typed result.
 func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
+	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	if t == nil || t.ask == nil {
 		return m, nil, false
@@ -563,6 +580,7 @@ func (m Model) sendResult() (tea.Model, tea.Cmd) {
 // cancelTurn stops the turn in flight: the reply keeps what arrived, marked
 // cancelled, and the engine saves it; the turn ends when the engine says so.
 func (m Model) cancelTurn() (tea.Model, tea.Cmd) {
+	m.turn = m.turn.clone() // changed below: a copy of the model keeps its own
 	t := m.turn
 	if t.cancelled {
 		return m, nil

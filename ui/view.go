@@ -22,7 +22,6 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.queue = m.queue.SetSize(m.width, m.height)
 	m.pending, m.edit = m.pending.SetSize(m.width), m.edit.SetSize(m.width)
-	m.w.help = m.w.help.SetSize(m.width, m.height)
 	m.noticeRows = status.NoticeHeight(m.statusState())
 	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.noticeRows - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
@@ -84,14 +83,14 @@ func (m Model) helpView() string {
 func (m Model) statusState() status.State {
 	s := status.State{
 		Width: m.width, Notice: m.notice, SaveErr: m.saveErr, LastErr: m.lastErr, LastStop: m.lastStop,
-		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branchesView(), Sync: m.sync,
+		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branches.View(), Sync: m.sync,
 		Params: m.params, ImageParams: m.imageParams(),
 	}
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
 	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}
 		if ok {
-			s.Selected.Of = m.branches[e.ID].Of()
+			s.Selected.Of = m.branches.Of(e.ID)
 		}
 	}
 	if t := m.turn; t != nil {
@@ -117,8 +116,8 @@ func (m Model) View() string {
 	if m.width <= 0 {
 		return ""
 	}
-	if m.state == statePicker {
-		return m.w.picker.View()
+	if m.sessions.IsOpen() {
+		return m.sessions.View()
 	}
 	c, st, s := m.memo, &m.th.Styles, m.statusState()
 	conv := m.conv.View()

@@ -44,6 +44,8 @@ type Model struct {
 	// badges tells where each entry of the active branch stands among its
 	// siblings: an entry with siblings shows " ‹ 2/3 ›" in its header.
 	badges map[string]string
+	// notes numbers the screen's own entries (see Note).
+	notes int
 }
 
 // KeyMap holds the keys that scroll the conversation.
@@ -408,6 +410,17 @@ func (c Model) Entries() []session.Entry { return c.entries }
 // Has reports whether the conversation shows the entry id.
 func (c Model) Has(id string) bool { return c.index(id) >= 0 }
 
+// Index is where the entry id stands, or -1.
+func (c Model) Index(id string) int { return c.index(id) }
+
+// RevealID scrolls to show the entry id, as Reveal does, when it is shown.
+func (c Model) RevealID(id string) Model {
+	if id == "" {
+		return c
+	}
+	return c.Reveal(c.index(id))
+}
+
 // index is where the entry id stands, or -1; the search starts at the end,
 // where the entries that change are.
 func (c Model) index(id string) int {
@@ -451,6 +464,15 @@ func (c Model) SetEntries(es []session.Entry) Model {
 	c.cache = map[string][]string{}
 	c.follow, c.newLines, c.anchor, c.offset = true, 0, 0, 0
 	return c
+}
+
+// Note appends an entry of the screen's own, such as a notice, written at
+// at: it gets an id no session entry has ("n1", "n2"…), and is never saved.
+func (c Model) Note(e session.Entry, at time.Time) Model {
+	c.notes++
+	e.ID = fmt.Sprintf("n%d", c.notes)
+	e.Time = at.UTC()
+	return c.Add(e)
 }
 
 // Add appends an entry. A streaming entry becomes the live one.

@@ -22,9 +22,8 @@ func AttachmentPreviewKey(a session.Attachment) string { return "attachment:" + 
 // BodyIndent is the left margin of message bodies under their label.
 const BodyIndent = 2
 
-// Renderer turns conversation entries into screen text. Its settings are
-// shared with every Model made with it; after changing one, Rerender draws
-// the entries again.
+// Renderer turns conversation entries into screen text. A Model made with
+// it changes its settings on a copy of its own (see SetExpandThinking).
 type Renderer struct {
 	th *theme.Theme
 	md *markdown

@@ -26,8 +26,8 @@ var (
 
 // edit applies the key k to the text: it types, moves, selects or
 // deletes.
-func (m Model) edit(k tea.KeyMsg) {
-	e, km := m.ed, m.keys
+func (m *Model) edit(k tea.KeyMsg) {
+	e, km := &m.ed, m.keys
 	if k.Type == tea.KeyRunes && (k.Paste || !k.Alt) || k.Type == tea.KeySpace {
 		e.insert(clean(string(k.Runes)))
 		return

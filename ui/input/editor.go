@@ -1,6 +1,7 @@
 package input
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -108,6 +109,7 @@ func prevCluster(s string, i int) int {
 // cursor ends on a cluster boundary.
 func (e *editor) insert(s string) {
 	e.deleteSelection()
+	e.lines = slices.Clone(e.lines) // a copy of the input keeps its own
 	line := e.lines[e.row]
 	before, after := line[:e.col], line[e.col:]
 	parts := strings.Split(s, "\n")
@@ -160,6 +162,7 @@ func (e *editor) selected() string {
 
 // deleteRange deletes the text from a to b (a before b), the cursor at a.
 func (e *editor) deleteRange(a, b pos) {
+	e.lines = slices.Clone(e.lines) // a copy of the input keeps its own
 	merged := e.lines[a.row][:a.col] + e.lines[b.row][b.col:]
 	e.lines = append(e.lines[:a.row+1], e.lines[b.row+1:]...)
 	e.lines[a.row] = merged

@@ -105,10 +105,10 @@ func (km KeyMap) menuKeys() menu.KeyMap {
 	return mk
 }
 
-// Model is the input. Copies share the editor, as they shared the
-// textarea it replaced: the screen keeps one input.
+// Model is the input. It is a value: a copy keeps its own text, as the
+// chat screen's model, which copies it on every message, relies on.
 type Model struct {
-	ed          *editor
+	ed          editor
 	placeholder string
 	th          *theme.Theme
 	keys        *KeyMap          // shared by the copies: never changed after New
@@ -167,19 +167,18 @@ type Model struct {
 	// ask what a server completes (WithAskedCompletions).
 	more func(value string) []string
 	ask  func(value string) func() ([]string, error)
+	// sources are what the @ menu lists besides files (WithSources).
+	sources Sources
 	// models is the service's models list, which /model completes from;
 	// nil until WithModels.
 	models *slash.Models
-	// sources are what the @ menu lists besides files (WithSources).
-	sources Sources
 }
 
 // New returns an empty input, focused, with the styles of th; history is
 // the prompt history ↑ and ↓ recall and sent prompts go to (nil keeps none).
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
-	ed := newEditor()
 	keys = keys.withDefaults()
-	return Model{ed: &ed, placeholder: Placeholder, th: th, keys: &keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
+	return Model{ed: newEditor(), placeholder: Placeholder, th: th, keys: &keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
 		menu: menu.New(keys.menuKeys()), files: &fileCache{}, session: new(string), sessionPrompts: new([]string)}
 }
 
@@ -337,7 +336,7 @@ func (m Model) Owns(k tea.KeyMsg) bool {
 // the cursor; the placeholder when it is empty; while a tool call waits for
 // an answer, a line that says so.
 func (m Model) View() string {
-	e := m.ed
+	e := &m.ed
 	a, b := e.order()
 	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.placeholder, m.search != nil,
 		e.row, e.col, e.selecting, a.row, a.col, b.row, b.col, e.value())
@@ -392,7 +391,7 @@ type row struct {
 // wrapped returns the input's text as the rows it wraps to, and the row of
 // the cursor.
 func (m Model) wrapped() (rows []row, cursorRow int) {
-	e := m.ed
+	e := &m.ed
 	for i, l := range e.lines {
 		spans := wrapLine(l, m.textWidth())
 		if i == e.row {
@@ -410,7 +409,7 @@ func (m Model) wrapped() (rows []row, cursorRow int) {
 // spaces at its end are left out, but for the cursor's. A cursor past a
 // full row (on the spaces a row keeps past its width) shows at its end.
 func (m Model) drawRow(r row, withCursor bool, width int) string {
-	e := m.ed
+	e := &m.ed
 	line := e.lines[r.line]
 	selFrom, selTo := -1, -1
 	if e.selecting {

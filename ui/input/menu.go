@@ -199,7 +199,7 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 		m.menu = m.menu.SetItems(items, "")
 		return m, nil
 	}
-	e := m.ed
+	e := &m.ed
 	before := []rune(e.lines[e.row][:e.col])
 	start, quoted, ok := mentionStart(before)
 	typed := string(before[min(start+1, len(before)):])

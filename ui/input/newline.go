@@ -15,7 +15,7 @@ import (
 // false, and the enter is the screen's, when the cursor does not follow a
 // backslash.
 func (m Model) ContinueLine() (next Model, ok bool) {
-	e := m.ed
+	e := &m.ed
 	if e.selecting || e.col == 0 {
 		return m, false
 	}

@@ -62,7 +62,7 @@ type cursorAt struct{ line, col int }
 
 // cursor is where the input's cursor is.
 func (m Model) cursor() cursorAt {
-	e := m.ed
+	e := &m.ed
 	return cursorAt{line: e.row, col: utf8.RuneCountInString(e.lines[e.row][:e.col])}
 }
 

@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/api"
+	"muse/session"
+	"muse/ui/keyaction"
+	"muse/ui/notices"
+	"muse/ui/textfmt"
+)
+
+// boundKey is one key of the chat screen's own: the binding of an action
+// (see keyaction) and what it does, when cond holds. A binding with no
+// keys leaves the choice to cond alone.
+type boundKey struct {
+	binding key.Binding
+	cond    func(Model, tea.KeyMsg) bool
+	do      func(Model, tea.KeyMsg) (tea.Model, tea.Cmd)
+}
+
+// matches reports whether b handles msg on the screen m.
+func (b boundKey) matches(m Model, msg tea.KeyMsg) bool {
+	if len(b.binding.Keys()) > 0 && !key.Matches(msg, b.binding) {
+		return false
+	}
+	return b.cond == nil || b.cond(m, msg)
+}
+
+// bindKeys is the chat screen's key table, made once from k: handleKey
+// tries its rows in order, and the first that matches handles the key.
+// Rebinding an action in a profile's [keys] table rebinds its row.
+func bindKeys(k KeyMap) []boundKey {
+	by := k.byName()
+	b := func(action string) key.Binding { return *by[action] }
+	emptyInput := func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" }
+	scroll := key.NewBinding(key.WithKeys(slices.Concat(k.PageUp.Keys(), k.PageDown.Keys(), k.HalfUp.Keys(), k.HalfDown.Keys(), k.Top.Keys(), k.Bottom.Keys())...))
+	return []boundKey{
+		{b(keyaction.Exit), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && !m.edit.Active() }, only(Model.stopAndQuit)},
+		// shift+tab completes back while completing.
+		{b(keyaction.ApproveMode), func(m Model, _ tea.KeyMsg) bool { return len(m.input.Hint()) == 0 },
+			func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.setApproveAll(!m.approve.All()), nil }},
+		{b(keyaction.Suspend), nil, suspendKey},
+		{b(keyaction.Quit), nil, quitKey},
+		{b(keyaction.Cancel), nil, cancelKey},
+		// An enter right behind pasted text may be a line break inside a
+		// paste without bracketed paste (Bubble Tea makes its CR an enter):
+		// it sends only if no key follows it soon.
+		{b(keyaction.Send), func(m Model, _ tea.KeyMsg) bool { return m.input.AfterPaste() }, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.HoldSend()
+			return m, cmd
+		}},
+		{b(keyaction.Send), nil, only(Model.submit)},
+		{b(keyaction.Help), emptyInput, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			m.w = m.w.with(func(w *widgets) { w.help = w.help.Toggle() })
+			return m.layout(), nil
+		}},
+		{b(keyaction.Editor), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m, editText(m.input.Value(), editPrompt) }},
+		{b(keyaction.Thinking), nil, thinkingKey},
+		{b(keyaction.Copy), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.copyCommand(false, 0) }},
+		{b(keyaction.Select), nil, only(Model.startSelection)},
+		{b(keyaction.Sessions), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openPicker() }},
+		{b(keyaction.Open), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openImage(0) }},
+		{b(keyaction.Previews), nil, previewsKey},
+		{b(keyaction.New), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.clear() }},
+		{b(keyaction.PasteImage), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.startAttach(clipboardImage, "", "") }},
+		// backspace on an empty input takes back the last attachment.
+		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool {
+			return msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0
+		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.detach(m.pending.Len()) }},
+		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && m.queue.Len() > 0 }, only(Model.unqueue)},
+		// Tab completion, ↑ and ↓ through the prompts.
+		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.input.Owns(msg) },
+			func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) { return m.updateInput(msg) }},
+		{scroll, nil, func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+			var cmd tea.Cmd
+			m.conv, cmd = m.conv.Update(msg)
+			return m, cmd
+		}},
+	}
+}
+
+// only makes an action that takes no key a row's action.
+func only(f func(Model) (tea.Model, tea.Cmd)) func(Model, tea.KeyMsg) (tea.Model, tea.Cmd) {
+	return func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return f(m) }
+}
+
+// suspendKey stops muse and gives the terminal to the shell (ctrl+z).
+func suspendKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+	suspend := m.opts.Suspend
+	if suspend == nil {
+		return m, tea.Suspend
+	}
+	return m, func() tea.Msg {
+		if err := suspend(); err != nil {
+			return notices.Msg{Text: err.Error()}
+		}
+		return nil
+	}
+}
+
+// quitWindow is how soon a second ctrl+c on an empty input must follow the
+// first to quit.
+const quitWindow = time.Second
+
+// quitKey handles ctrl+c from the inside out: a queued prompt brought
+// back, a reply or image in flight, then the draft, then muse itself, on a
+// second press only.
+func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+	asked := m.quitAsked
+	m.quitAsked = time.Time{}
+	if next, ok := m.dropUnqueued(); ok {
+		return next, nil
+	}
+	switch {
+	case m.turn != nil && !m.turn.cancelled:
+		return m.cancelTurn()
+	case m.imaging != nil:
+		return m.cancelImage()
+	case m.edit.Active():
+		return m.stopEdit(), nil
+	case strings.TrimSpace(m.input.Value()) != "":
+		// The text goes into the prompt history, so ↑ brings it back.
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Clear(m.sessID)
+		m.notice = "input cleared"
+		return m.layout(), cmd
+	}
+	// Quit on a second press only: a first one, meant to clear the input,
+	// must not end the session.
+	if now := m.now(); !asked.IsZero() && now.Sub(asked) <= quitWindow {
+		return m.quit()
+	}
+	m.quitAsked = m.now()
+	first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
+	m.notice = "press " + first + " again to quit"
+	if m.queue.Len() > 0 {
+		// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
+		m.notice += ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
+	} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
+		m.notice += " (" + exit + " quits at once)"
+	}
+	return m.layout(), nil
+}
+
+// cancelKey handles esc from the inside out: the help, the completion,
+// the edit, the read of standard input, then what is in flight.
+func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case m.w.help.Open():
+		m.w = m.w.with(func(w *widgets) { w.help = w.help.Close() })
+		return m.layout(), nil
+	case len(m.input.Hint()) > 0:
+		m.input = m.input.HideHint()
+		return m.layout(), nil
+	case m.edit.Active():
+		return m.stopEdit(), nil
+	case m.piped.Reading():
+		var cmd tea.Cmd
+		m.piped, cmd = m.piped.Update(msg)
+		return m, cmd
+	case m.turn != nil:
+		return m.cancelTurn()
+	case m.imaging != nil:
+		return m.cancelImage()
+	}
+	return m, nil
+}
+
+// previewsKey shows or hides the image previews.
+func previewsKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+	m.conv = m.conv.SetShowPreviews(!m.conv.ShowPreviews())
+	m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
+	if m.conv.ShowPreviews() {
+		m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
+	}
+	return m, nil
+}
+
+// thinkingKey expands or collapses the replies' thinking, and says which;
+// with no thinking on screen it says so instead.
+func thinkingKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys.Thinking.Help().Key
+	if !showsThinking(m) {
+		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
+		return m, nil
+	}
+	m.conv = m.conv.SetExpandThinking(!m.conv.ExpandThinking())
+	m.notice = "thinking collapsed · " + k + " expands it"
+	if m.conv.ExpandThinking() {
+		m.notice = "thinking expanded · " + k + " collapses it"
+	}
+	return m, nil
+}
+
+// showsThinking says whether a reply shown, or the one streaming, holds
+// thinking.
+func showsThinking(m Model) bool {
+	es := m.conv.Entries()
+	if t := m.turn; t != nil && t.reply != nil {
+		live := t.reply.acc.Message()
+		es = append(es[:len(es):len(es)], session.Entry{Message: &live})
+	}
+	for _, e := range es {
+		if e.Message == nil {
+			continue
+		}
+		for _, b := range e.Message.Content {
+			if b.Type == api.BlockThinking {
+				return true
+			}
+		}
+	}
+	return false
+}
