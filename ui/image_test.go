@@ -223,10 +223,14 @@ func TestImageFilesAndOpen(t *testing.T) {
 	waitFor(t, tm, "stop end_turn")
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
-	waitSaved(t, hs.store, session.KindImage)
+	// Each image turn ends on screen before the next command, or that
+	// command is refused as busy ("esc cancels" is on the status line
+	// while a turn runs; the idle line that replaces it shows the tokens,
+	// "in N out M").
+	waitAfter(t, tm, "esc cancels", " out ")
 	send(tm, "/image demo:404 a lost one")
-	waitFor(t, tm, "404")
-	waitSaved(t, hs.store, session.KindImage)
+	waitAfter(t, tm, "esc cancels", "404 Not Found")
+	waitSavedOn(t, hs.store, 4, session.KindImage)
 	opened := fakeViewer(t, true)
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
 	waitFor(t, tm, "opened")
