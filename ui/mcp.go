@@ -83,11 +83,11 @@ func mcpList(servers []mcp.Status) string {
 }
 
 // mcpServerOf names the MCP server of the tool offered as name, or "".
-func (m Model) mcpServerOf(name string) string {
-	if m.opts.MCP == nil {
+func (o Options) mcpServerOf(name string) string {
+	if o.MCP == nil {
 		return ""
 	}
-	return m.opts.MCP.ServerOf(name)
+	return o.MCP.ServerOf(name)
 }
 
 // mcpNotesMsg carries the notes of the MCP servers: a failure of their
@@ -183,8 +183,8 @@ func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
 // @SERVER:URI, each read from its server when attached. Like a file's
 // @mention, typed with Tab's completion it is the user's word to send it;
 // pasted, it waits as a chip for the next enter.
-func (m Model) mcpResources(text string) []attachSource {
-	mgr := m.opts.MCP
+func (o Options) mcpResources(text string) []attachSource {
+	mgr := o.MCP
 	if mgr == nil || !strings.Contains(text, "@") {
 		return nil
 	}

@@ -42,6 +42,7 @@ import (
 	"muse/ui/slash"
 	"muse/ui/status"
 	"muse/ui/textfmt"
+	"muse/ui/turns"
 )
 
 // Options configure the chat screen.
@@ -166,8 +167,8 @@ type common struct {
 // a copy kept aside (cut := m, returned if a turn is refused) stays as it
 // was. No state that Update changes is changed in place through a pointer.
 // What is large (the widgets, 6 KB; the picker, 26 KB) or may be absent
-// (the turn and the image turn in flight) is held by pointer and copied
-// before it changes (widgets.with, turnRun.clone, imageJob.clone), so the
+// (the turn and the image turn in flight, in ui/turns) is held by pointer
+// and copied before it changes (widgets.with, and in ui/turns), so the
 // model stays under 4 KB to copy. The other pointers are to what is not the
 // model's to copy: what New sets once (common, copied by a new theme),
 // handles to what lives outside it (the session's writer, the MCP manager,
@@ -202,14 +203,8 @@ type Model struct {
 	// approval mode.
 	approve approval.Model
 
-	// The turn in flight (turnSeq numbers turns and image turns); the
-	// engine's reports while a tool call waits; the input put aside while a
-	// tool result is typed; the image turn in flight.
-	turn    *turnRun
-	turnSeq int
-	waitCh  <-chan turnItem
-	draft   string
-	imaging *imageJob
+	// turns is the turn in flight, a message turn or an image turn.
+	turns turns.Model
 
 	// pending are the attachments sent with the next prompt.
 	pending pending.Model
@@ -539,8 +534,8 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		if m.input, due = m.input.SendDue(msg); !due {
 			return m, nil, true
 		}
-		if m.awaitsResult() {
-			next, cmd := m.sendResult()
+		if m.turns.AwaitsResult(m.approve.Declining()) {
+			next, cmd := m.answerCall(m.turns.ResultOf(m.input.Value()))
 			return next, cmd, true
 		}
 		next, cmd := m.submit()
@@ -575,24 +570,23 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case turnStartedMsg:
-		if m.inFlight(msg.id) {
-			cmd = waitTurn(msg.id, msg.ch)
-		}
-	case turnBatchMsg:
+	case turns.StartedMsg:
+		cmd = m.turns.Wait(msg.ID, msg.Ch)
+	case turns.BatchMsg:
 		next, cmd := m.applyTurn(msg)
 		return next, cmd, true
-	case flushLiveMsg:
-		if t := m.turn; t != nil && msg.id == t.id {
-			m.turn = t.clone()
-			m.turn.flushing = false
-			if t.stale && t.reply != nil {
-				m.conv = m.showLive(m.now())
-			}
+	case turns.FlushMsg:
+		var due bool
+		if m.turns, due = m.turns.Flush(msg); due {
+			var live session.Entry
+			m.turns, live = m.turns.Live(m.params.Model)
+			m.conv = m.conv.UpdateLive(live, m.now())
 		}
-	case answerDueMsg:
-		next, cmd := m.answerDue(msg)
-		return next, cmd, true
+	case turns.AnswerDueMsg:
+		if ap, ok := m.turns.Due(msg); ok {
+			next, cmd := m.answerCall(ap)
+			return next, cmd, true
+		}
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.conv = m.conv.SetPreview(k, v)
@@ -602,7 +596,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.notice = missingNotice(msg.missing)
 		}
 	case spinner.TickMsg:
-		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
+		if (m.turns.Turn() == nil || m.turns.Ask() != nil) && m.turns.Image() == nil {
 			return m, nil, true // nothing animates: stop ticking
 		}
 		m.w = m.w.with(func(w *widgets) { w.spin, cmd = w.spin.Update(msg) })
@@ -682,7 +676,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.sessions, cmd = m.sessions.Update(msg)
 		return m, cmd
 	}
-	if m.turn != nil && m.turn.ask != nil && !key.Matches(msg, m.keys.Quit) {
+	if m.turns.Ask() != nil && !key.Matches(msg, m.keys.Quit) {
 		if next, cmd, handled := m.decideCall(msg); handled {
 			return next, cmd
 		}
@@ -747,7 +741,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	paths, _ := input.Mentions(text)
-	resources := m.mcpResources(text)
+	resources := m.opts.mcpResources(text)
 	if len(paths)+len(resources) > 0 && !m.pending.Mentioned(text) {
 		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
@@ -786,7 +780,7 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 		return m.retry()
 	}
 	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending.Files())})
-	if next.turn == nil {
+	if next.turns.Turn() == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
 	next.pending = next.pending.Set(nil)
@@ -808,21 +802,10 @@ func (m Model) addEntry(e session.Entry) Model {
 // (see SaveError).
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = true
-	if m.turn != nil || m.imaging != nil {
+	if m.turns.Busy() {
 		return m, nil // quit once the engine has saved the turn: no lost work
 	}
 	return m, sessions.Close(m.writer)
-}
-
-func errorLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return textfmt.TruncateRunes(s, 80)
 }
 
 // SessionID returns the ID of the session shown, once it was saved, as the
@@ -833,12 +816,7 @@ func (m Model) SessionID() string { return m.sessID }
 // waits, after the program ended without quitting through the screen (a
 // signal). It does nothing more once the screen has closed the session.
 func (m Model) Close() error {
-	if m.turn != nil {
-		m.turn.cancel()
-	}
-	if m.imaging != nil {
-		m.imaging.cancel()
-	}
+	m.turns.Close()
 	return m.writer.Close()
 }
 
@@ -847,4 +825,4 @@ func (m Model) Close() error {
 func (m Model) SaveError() error { return m.closeErr }
 
 // busy reports whether a turn or an image turn is in flight.
-func (m Model) busy() bool { return m.turn != nil || m.imaging != nil }
+func (m Model) busy() bool { return m.turns.Busy() }
