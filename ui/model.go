@@ -383,7 +383,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = tea.Batch(waitMCPNotes(m.opts.MCP), waitElicit(m.opts.MCP))
+		mcpStart = tea.Batch(waitMCPNotes(m.opts.MCP), elicitform.Wait(m.opts.MCP))
 	}
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
@@ -484,8 +484,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if next, cmd, ok := m.elicitRouted(msg); ok {
-		return next, cmd
+	if form, cmd, notice, ok := m.elicit.Route(msg, m.opts.MCP, m.th, m.width); ok {
+		m.elicit = form
+		if notice != "" {
+			m.notice = notice
+		}
+		return m.layout(), cmd
 	}
 	if next, cmd, ok := m.updateScreen(msg); ok {
 		return next, cmd
@@ -641,17 +645,12 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case queue.SavedMsg:
 		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
 		return m.layout(), nil, true
-	case mcpDoneMsg:
-		m.notice = sanitize.Line(msg.notice)
-		return m.layout(), nil, true
 	case openedMsg:
 		next, cmd = m.opened(msg)
 	case themeLoadedMsg:
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
 		next, cmd = m.mcpPromptGot(msg)
-	case mcpNotesMsg:
-		next, cmd = m.mcpNoted(msg)
 	case attachedMsg:
 		next, cmd = m.attached(msg)
 	case input.PathPastedMsg:
@@ -716,8 +715,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if next, cmd, ok := m.mcpPrompt(text); ok {
-		return next, cmd
+	if notice, get, ok := m.opts.mcpPrompt(text); ok {
+		m.notice = notice
+		return m.layout(), get
 	}
 	if slash.Is(text) {
 		return m.runCommand(text)
