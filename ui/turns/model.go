@@ -274,6 +274,9 @@ func (m Model) Live(model string) (Model, session.Entry) {
 // Owe notes a frame the reply streaming skipped: it returns the command
 // that asks for it later (a FlushMsg), or nil when one is on its way.
 func (m Model) Owe() (Model, tea.Cmd) {
+	if m.turn.stale && m.turn.flushing {
+		return m, nil // owed already, and asked for
+	}
 	m.turn = m.turn.clone()
 	t := m.turn
 	t.stale = true
