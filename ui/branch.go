@@ -10,6 +10,7 @@ import (
 	"muse/ui/branches"
 	"muse/ui/engine"
 	"muse/ui/input"
+	"muse/ui/notices"
 	"muse/ui/sanitize"
 )
 
@@ -244,7 +245,7 @@ func (m Model) forked(msg branches.ForkedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.W.Close(); return noticeMsg{text: "forked into " + msg.S.ID} }
+		return m, func() tea.Msg { _ = msg.W.Close(); return notices.Msg{Text: "forked into " + msg.S.ID} }
 	}
 	return m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 }

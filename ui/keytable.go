@@ -11,6 +11,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/keyaction"
+	"muse/ui/notices"
 	"muse/ui/textfmt"
 )
 
@@ -98,7 +99,7 @@ func suspendKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	return m, func() tea.Msg {
 		if err := suspend(); err != nil {
-			return noticeMsg{text: err.Error()}
+			return notices.Msg{Text: err.Error()}
 		}
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"muse/session"
 	"muse/ui/mcp"
+	"muse/ui/notices"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
@@ -28,16 +29,16 @@ func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
 		m.notice = "starting MCP server " + sanitize.Line(name) + "…"
 		return m, func() tea.Msg {
 			if err := mgr.Start(context.Background(), name); err != nil {
-				return noticeMsg{sanitize.Line(fmt.Sprintf("MCP server %s: %v", name, err))}
+				return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s: %v", name, err))}
 			}
-			return noticeMsg{sanitize.Line(fmt.Sprintf("MCP server %s is on: its tools are offered from the next request", name))}
+			return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s is on: its tools are offered from the next request", name))}
 		}
 	case "off":
 		return m, func() tea.Msg {
 			if err := mgr.Stop(name); err != nil {
-				return noticeMsg{sanitize.Line(err.Error())}
+				return notices.Msg{Text: sanitize.Line(err.Error())}
 			}
-			return noticeMsg{sanitize.Line(fmt.Sprintf("MCP server %s is off for this session", name))}
+			return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s is off for this session", name))}
 		}
 	}
 	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}).layout(), nil
@@ -97,7 +98,7 @@ func waitMCPNotes(mgr *mcp.Manager) tea.Cmd {
 		for {
 			notes, more := mgr.Notes(context.Background())
 			if len(notes) > 0 {
-				show := noticeMsg{text: strings.Join(notes, " · ")}
+				show := notices.Msg{Text: strings.Join(notes, " · ")}
 				if !more {
 					return show
 				}
