@@ -88,8 +88,9 @@ func (m Model) applyTurn(msg turns.BatchMsg) (tea.Model, tea.Cmd) {
 		m.conv = m.conv.UpdateLive(live, now)
 	} else {
 		var flush tea.Cmd
-		m.turns, flush = m.turns.Owe()
-		cmds = append(cmds, flush)
+		if m.turns, flush = m.turns.Owe(); flush != nil {
+			cmds = append(cmds, flush)
+		}
 	}
 	return m, tea.Batch(cmds...)
 }

@@ -22,6 +22,10 @@ type Model struct {
 	image *Job
 	wait  <-chan Item
 	draft string
+	// flushing is set while a FlushMsg is on its way; stale while events
+	// arrived that the screen does not show yet. They are values, not the
+	// turn's: a frame costs no copy of the turn.
+	flushing, stale bool
 }
 
 // Run is the message turn in flight, as the engine reported it. The
@@ -58,9 +62,6 @@ type Run struct {
 	// pendingSeq numbers it, for its AnswerDueMsg.
 	pending    *engine.Approval
 	pendingSeq int
-	// flushing is set while a FlushMsg is on its way; stale while events
-	// arrived that the screen does not show yet.
-	flushing, stale bool
 }
 
 // clone returns a copy of t to change, or nil for nil: a copy of the model
@@ -154,6 +155,7 @@ func (m Model) With(r Run) Model {
 func (m Model) StartTurn(now time.Time, cfg engine.Config, w *session.Writer, t engine.Turn) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.seq++
+	m.flushing, m.stale = false, false
 	m.turn = &Run{ID: m.seq, Cancel: cancel, Started: now, Prompt: t.Prompt, Attachments: t.Attachments, Compact: t.Compact}
 	if t.Compact { // failed, it is the command that comes back
 		m.turn.Prompt = strings.TrimSpace("/compact " + t.Prompt)
@@ -262,29 +264,22 @@ func (m Model) End() (Model, Ended) {
 // Live returns the reply streaming as it stands, to show; model names
 // the model of a reply that has not said its own.
 func (m Model) Live(model string) (Model, session.Entry) {
-	m.turn = m.turn.clone()
-	t := m.turn
-	r := t.reply
+	m.stale = false // shown now: no longer owed
+	r := m.turn.reply
 	msg := engine.Join(r.base, r.acc.Message(), model)
 	r.live.Message = &msg
-	t.stale = false
 	return m, r.live
 }
 
 // Owe notes a frame the reply streaming skipped: it returns the command
 // that asks for it later (a FlushMsg), or nil when one is on its way.
 func (m Model) Owe() (Model, tea.Cmd) {
-	if m.turn.stale && m.turn.flushing {
-		return m, nil // owed already, and asked for
-	}
-	m.turn = m.turn.clone()
-	t := m.turn
-	t.stale = true
-	if t.flushing {
+	m.stale = true
+	if m.flushing {
 		return m, nil
 	}
-	t.flushing = true
-	id := t.ID
+	m.flushing = true
+	id := m.turn.ID
 	return m, tea.Tick(FrameInterval, func(time.Time) tea.Msg { return FlushMsg{id} })
 }
 
@@ -294,9 +289,8 @@ func (m Model) Flush(msg FlushMsg) (_ Model, due bool) {
 	if t == nil || msg.ID != t.ID {
 		return m, false
 	}
-	m.turn = t.clone()
-	m.turn.flushing = false
-	return m, t.stale && t.reply != nil
+	m.flushing = false
+	return m, m.stale && t.reply != nil
 }
 
 // Continues notes that the reply that started extends e, which the screen
