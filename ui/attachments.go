@@ -236,7 +236,7 @@ func (m Model) detach(n int) (tea.Model, tea.Cmd) {
 func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
 	switch arg {
 	case "image":
-		path, err := m.imagePath(n)
+		path, err := imagePath(m.conv.Entries(), n)
 		if err != nil {
 			m.notice = err.Error()
 			return m, nil

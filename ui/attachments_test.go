@@ -227,8 +227,8 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	m = next.(Model)
 	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
 	m = next.(Model)
-	if m.pending.Preparing() || m.turn == nil {
-		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.pending.Preparing(), m.turn != nil)
+	if m.pending.Preparing() || m.turns.Turn() == nil {
+		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.pending.Preparing(), m.turns.Turn() != nil)
 	}
 	_ = cmd
 }
