@@ -41,8 +41,21 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 	return n.layout(), cmd
 }
 
-// runCommand carries out a slash command typed in the input.
+// runCommand carries out a slash command typed in the input. One refused
+// because a turn is in flight stays in the input, to be sent again with
+// enter once the turn ends: nothing typed is lost.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
+	typed := m.input
+	next, cmd := m.runSlash(line)
+	if n, ok := next.(Model); ok && m.busy() && strings.HasPrefix(n.notice, busyNotice) {
+		n.input = typed
+		return n.layout(), cmd
+	}
+	return next, cmd
+}
+
+// runSlash carries out the slash command line.
+func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	res, err := slash.Run(line, m.params, slash.Env{Tools: toolNames(m.opts), ImageAPI: m.opts.ImageAPI})
 	if err != nil {
 		m.notice = err.Error()

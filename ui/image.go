@@ -52,7 +52,7 @@ func (o Options) imageConfig() engine.ImageConfig {
 // An empty prompt draws the last reply.
 func (m Model) startImage(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = "wait for the current reply, image or tool calls, or esc to cancel"
+		m.notice = busyNotice + ": esc cancels it, or wait for it to end"
 		return m, nil
 	}
 	if prompt == "" {

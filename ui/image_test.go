@@ -223,13 +223,10 @@ func TestImageFilesAndOpen(t *testing.T) {
 	waitFor(t, tm, "stop end_turn")
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
-	// Each image turn ends on screen before the next command, or that
-	// command is refused as busy ("esc cancels" is on the status line
-	// while a turn runs; the idle line that replaces it shows the tokens,
-	// "in N out M").
-	waitAfter(t, tm, "esc cancels", " out ")
-	send(tm, "/image demo:404 a lost one")
-	waitAfter(t, tm, "esc cancels", "404 Not Found")
+	waitSavedOn(t, hs.store, 3, session.KindImage)
+	// The first image turn may still be ending on screen: the command is
+	// then refused, kept in the input, and sent again.
+	sendWhenIdle(t, tm, "/image demo:404 a lost one", "404 Not Found")
 	waitSavedOn(t, hs.store, 4, session.KindImage)
 	opened := fakeViewer(t, true)
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})

@@ -257,7 +257,7 @@ func (m Model) View() string {
 	var lines []string
 	if tiny { // the title and the keys share a line
 		line := title + " " + keys
-		if ansi.StringWidth(line) > inner {
+		if textfmt.Width(line) > inner {
 			line = title + " " + short
 		}
 		lines = append(lines, st.ToolTitle.Render(textfmt.TruncateWidth(line, inner)))
@@ -266,12 +266,12 @@ func (m Model) View() string {
 	}
 	lines = append(lines, shown...)
 	if !tiny {
-		if ansi.StringWidth(keys) > inner {
+		if textfmt.Width(keys) > inner {
 			keys = short
 		}
 		lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(keys, inner)))
 	}
-	return box.Render(strings.Join(lines, "\n"))
+	return textfmt.Render(box, strings.Join(lines, "\n"))
 }
 
 // ShortHelp is the key line while the box waits for y, n or a: short

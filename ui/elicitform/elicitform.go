@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"muse/theme"
 	"muse/ui/mcp"
@@ -143,7 +142,7 @@ func (m Model) labelWidth() int {
 		return 0
 	}
 	for _, f := range m.e.Fields {
-		w = max(w, lipgloss.Width(label(f)))
+		w = max(w, textfmt.Width(label(f)))
 	}
 	return min(w, 32)
 }
@@ -174,7 +173,7 @@ func (m Model) View() string {
 			mark = "› "
 		}
 		l := textfmt.TruncateWidth(label(f), lw)
-		lines = append(lines, mark+l+strings.Repeat(" ", max(lw-lipgloss.Width(l), 0))+"  "+m.inputs[i].View())
+		lines = append(lines, mark+l+strings.Repeat(" ", max(lw-textfmt.Width(l), 0))+"  "+m.inputs[i].View())
 		if i != m.focus {
 			continue
 		}
@@ -186,7 +185,7 @@ func (m Model) View() string {
 		lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(m.err, inner)))
 	}
 	lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth("enter sends · tab next field · esc declines", inner)))
-	return st.ToolBox.Width(max(m.width-2, 12)).Render(strings.Join(lines, "\n"))
+	return textfmt.Render(st.ToolBox.Width(max(m.width-2, 12)), strings.Join(lines, "\n"))
 }
 
 // about is the focused field's help: its description, its choices, its

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"muse/ui/notices"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
@@ -29,7 +27,7 @@ func (m Model) View(n notices.Model) string {
 	top := m.clamp(len(lines))
 	shown := append([]string{}, lines[top:top+room-1]...)
 	footer := fmt.Sprintf("↑↓ pgup/pgdn scroll · %d–%d of %d · esc closes", top+1, top+room-1, len(lines))
-	if ansi.StringWidth(footer) > m.width-1 {
+	if textfmt.Width(footer) > m.width-1 {
 		footer = fmt.Sprintf("↑↓ %d–%d/%d · esc", top+1, top+room-1, len(lines))
 	}
 	shown = append(shown, m.st.Muted.Render(textfmt.TruncateWidth(footer, max(m.width-1, 1))))
@@ -93,15 +91,15 @@ func twoColumns(lines []string, width int) []string {
 	half := (len(lines) + 1) / 2
 	left := 0
 	for _, l := range lines[:half] {
-		left = max(left, ansi.StringWidth(l))
+		left = max(left, textfmt.Width(l))
 	}
 	out := make([]string, half)
 	for i := range half {
 		out[i] = lines[i]
 		if j := half + i; j < len(lines) {
-			out[i] += strings.Repeat(" ", left-ansi.StringWidth(lines[i])+3) + lines[j]
+			out[i] += strings.Repeat(" ", left-textfmt.Width(lines[i])+3) + lines[j]
 		}
-		if ansi.StringWidth(out[i]) > width {
+		if textfmt.Width(out[i]) > width {
 			return nil
 		}
 	}

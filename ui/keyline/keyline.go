@@ -9,7 +9,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/lipgloss"
+
+	"muse/ui/textfmt"
 )
 
 // Fit returns the enabled bindings of keys that fit in width when h
@@ -19,7 +20,7 @@ import (
 func Fit(h help.Model, keys []key.Binding, width int) []key.Binding {
 	h.Width = 0 // measure the whole line: h would cut it itself
 	out := slices.DeleteFunc(slices.Clone(keys), func(b key.Binding) bool { return !b.Enabled() })
-	for len(out) > 2 && lipgloss.Width(h.ShortHelpView(out)) > width {
+	for len(out) > 2 && textfmt.Width(h.ShortHelpView(out)) > width {
 		out = slices.Delete(out, len(out)-2, len(out)-1)
 	}
 	return out

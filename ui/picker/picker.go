@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"muse/session"
 	"muse/session/index"
@@ -652,7 +651,7 @@ func (p Model) View() string {
 	if i := strings.LastIndexByte(view, '\n'); i >= 0 {
 		if p.mode == pickSearch {
 			// The list's help names its own keys, which the query takes now.
-			view = view[:i+1] + "  " + st.Muted.Render(ansi.Truncate(searchHelp, max(p.width-2, 1), "…"))
+			view = view[:i+1] + "  " + st.Muted.Render(textfmt.Truncate(searchHelp, max(p.width-2, 1), "…"))
 		} else {
 			view = view[:i+1] + "  " + p.list.Help.ShortHelpView(p.shortHelp())
 		}

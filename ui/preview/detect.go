@@ -26,9 +26,10 @@ type Terminal struct {
 	// it draws every cluster in the cells its width says (see
 	// DetectScreen).
 	Graphemes bool
-	// ClusterWidth is how many columns the terminal drew 👨‍👩‍👧 in when
-	// asked (2 or 6), 0 when it did not say (see DetectScreen).
-	ClusterWidth int
+	// ProbeWidth is how many columns the terminal drew the width probe's
+	// three clusters in, 👨‍👩‍👧👍🏽🇫🇷 (6 when it draws each whole, 12 by code
+	// point, 8 in tmux 3.3), 0 when it did not say (see DetectScreen).
+	ProbeWidth int
 }
 
 // Detect asks the terminal on in and out what it can do: kitty graphics
@@ -61,7 +62,7 @@ func Detect(getenv func(string) string, in, out *os.File, timeout time.Duration)
 // DetectScreen is Detect for the chat screen, which also asks how the
 // terminal draws grapheme clusters, in the same round trip: whether it has
 // mode 2027 (Graphemes), and how wide 👨‍👩‍👧 came out when written on the
-// alternate screen, which is left at once (ClusterWidth).
+// alternate screen, which is left at once (ProbeWidth).
 func DetectScreen(getenv func(string) string, in, out *os.File, timeout time.Duration) Terminal {
 	return detect(getenv, in, out, timeout, true)
 }
@@ -92,11 +93,13 @@ func detect(getenv func(string) string, in, out *os.File, timeout time.Duration,
 }
 
 // WidthMode is how muse measures what it draws on t: by grapheme cluster
-// where the terminal has mode 2027 (muse turns it on) or drew the probe's
-// 👨‍👩‍👧 in 2 columns; else by code point, as xterm and alacritty draw, which
-// is also the safe measure when the terminal did not say.
+// where the terminal has mode 2027 (muse turns it on) or drew each of the
+// probe's clusters whole; else by code point, as xterm and alacritty draw,
+// which is also the safe measure when the terminal did not say or joins
+// only some clusters (tmux 3.3 draws 👍🏽 in 4 columns, 👨‍👩‍👧 in 2): a row
+// then comes out short, never past the edge.
 func (t Terminal) WidthMode() textfmt.WidthMode {
-	if t.Graphemes || t.ClusterWidth == 2 {
+	if t.Graphemes || t.ProbeWidth == probeWhole {
 		return textfmt.Clusters
 	}
 	return textfmt.CodePoints
@@ -107,7 +110,7 @@ func (t Terminal) WidthMode() textfmt.WidthMode {
 func (a answers) terminal(graphics bool) Terminal {
 	t := Terminal{Kitty: graphics && a.graphics && placeholdersIn(a.version), SyncOutput: a.sync, Graphemes: a.graphemes}
 	if a.probed > 1 {
-		t.ClusterWidth = a.probed - 1 // written from column 1
+		t.ProbeWidth = a.probed - 1 // written from column 1
 	}
 	return t
 }

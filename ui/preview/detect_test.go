@@ -118,8 +118,9 @@ func TestTheTerminalsAnswerDecides(t *testing.T) {
 		{"mode 2027 set", "\x1b[?2027;1$y" + da1, Terminal{Graphemes: true}},
 		{"mode 2027 unknown", "\x1b[?2027;0$y" + da1, Terminal{}},
 		{"mode 2027 permanently reset", "\x1b[?2027;4$y" + da1, Terminal{}},
-		{"the probe drawn in 2 columns (kitty)", "\x1b[1;3R" + da1, Terminal{ClusterWidth: 2}},
-		{"the probe drawn in 6 columns (xterm)", "\x1b[?2027;0$y\x1b[1;7R" + da1, Terminal{ClusterWidth: 6}},
+		{"the probe drawn in 6 columns (kitty)", "\x1b[1;7R" + da1, Terminal{ProbeWidth: 6}},
+		{"the probe drawn in 12 columns (xterm)", "\x1b[?2027;0$y\x1b[1;13R" + da1, Terminal{ProbeWidth: 12}},
+		{"the probe drawn in 8 columns (tmux 3.3)", "\x1b[1;9R" + da1, Terminal{ProbeWidth: 8}},
 		{"BEL-terminated, after a late colour answer",
 			"\x1b]11;rgb:1e1e/1e1e/2e2e\x07\x1b_Gi=31;OK\x07\x1bP>|kitty(0.42.0)\x07\x1b[?2026;2$y" + da1,
 			Terminal{Kitty: true, SyncOutput: true}},
@@ -303,10 +304,10 @@ func TestWidthModeFromTheAnswer(t *testing.T) {
 		want textfmt.WidthMode
 	}{
 		{Terminal{Graphemes: true}, textfmt.Clusters},
-		{Terminal{Graphemes: true, ClusterWidth: 6}, textfmt.Clusters},
-		{Terminal{ClusterWidth: 2}, textfmt.Clusters},
-		{Terminal{ClusterWidth: 6}, textfmt.CodePoints},
-		{Terminal{ClusterWidth: 4}, textfmt.CodePoints},
+		{Terminal{Graphemes: true, ProbeWidth: 12}, textfmt.Clusters},
+		{Terminal{ProbeWidth: 6}, textfmt.Clusters},
+		{Terminal{ProbeWidth: 12}, textfmt.CodePoints},
+		{Terminal{ProbeWidth: 8}, textfmt.CodePoints},
 		{Terminal{}, textfmt.CodePoints},
 	} {
 		if got := tc.t.WidthMode(); got != tc.want {

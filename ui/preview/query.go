@@ -32,17 +32,25 @@ func question(graphics bool) string {
 }
 
 // widthProbe asks how the terminal draws grapheme clusters: whether it has
-// mode 2027 (grapheme clustering, DECRQM), and how many columns 👨‍👩‍👧 took
-// when written at the first column (the cursor position reported after
-// it). It is written on the alternate screen, erased and left at once, so
+// mode 2027 (grapheme clustering, DECRQM), and how many columns the
+// probe's clusters took when written from the first column (the cursor
+// position reported after them). It is written on the alternate screen, erased and left at once, so
 // nothing of it stays in the shell's lines. It goes before the device
 // attributes request, whose answer still ends the wait.
 const widthProbe = ansi.RequestModeUnicodeCore + ansi.SetModeAltScreenSaveCursor + ansi.CursorHomePosition +
 	probeCluster + ansi.RequestCursorPositionReport + ansi.EraseEntireLine + ansi.ResetModeAltScreenSaveCursor
 
-// probeCluster is the cluster the width probe writes: a family, 2 columns
-// where the terminal draws clusters whole, 6 where it draws each code point.
-const probeCluster = "👨‍👩‍👧"
+// probeCluster is what the width probe writes: three clusters that
+// terminals join differently, a family (a ZWJ sequence), a thumb with a
+// skin tone (a modifier) and a flag (regional indicators). They take 6
+// columns where the terminal draws every cluster whole (kitty), 12 where it
+// draws each code point (xterm, alacritty), and 8 in tmux 3.3, which joins
+// the family but not the thumb: muse measures by cluster only at 6.
+const probeCluster = "👨‍👩‍👧👍🏽🇫🇷"
+
+// probeWhole is how many columns probeCluster takes drawn cluster by
+// cluster.
+const probeWhole = 6
 
 // withWidthProbe is question q with the width probe before its last
 // request, the device attributes.
@@ -57,7 +65,7 @@ type answers struct {
 	sync     bool   // mode 2026 was reported set or reset
 	complete bool   // the device attributes came: nothing else will
 	// graphemes is mode 2027 reported set or reset (1, 2 or 3); probed the
-	// column the cursor was reported at after the probe's cluster (0 when
+	// column the cursor was reported at after the probe's clusters (0 when
 	// not reported).
 	graphemes bool
 	probed    int

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
@@ -62,7 +60,7 @@ func (m Model) View() string {
 		help, short, style = "queue stopped · enter on an empty input sends the next · ↑ edits the last",
 			"stopped · enter sends next · ↑ edits", st.Warning
 	}
-	if lipgloss.Width(help) > width {
+	if textfmt.Width(help) > width {
 		help = short
 	}
 	lines = append(lines, style.Render(textfmt.TruncateWidth(help, width)))

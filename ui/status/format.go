@@ -6,23 +6,21 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-
 	"muse/ui/sanitize"
 	"muse/ui/syncrun"
+	"muse/ui/textfmt"
 )
 
 // fit places left and right on one line of width, cutting left to leave
 // right its room, or dropping right if even then it does not fit.
 func fit(left, right string, width int) string {
-	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
+	lw, rw := textfmt.Width(left), textfmt.Width(right)
 	if lw+rw+1 > width && width-rw-1 >= 8 {
-		left = ansi.Truncate(left, width-rw-1, "…")
-		lw = lipgloss.Width(left)
+		left = textfmt.Truncate(left, width-rw-1, "…")
+		lw = textfmt.Width(left)
 	}
 	if lw+rw+1 > width {
-		return ansi.Truncate(left, width, "…")
+		return textfmt.Truncate(left, width, "…")
 	}
 	return left + strings.Repeat(" ", width-lw-rw) + right
 }

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"muse/session"
 	"muse/theme"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // ToolPrompt is the status line while a tool call waits for approval or
@@ -71,7 +70,7 @@ func View(st *theme.Styles, s State) string {
 	default:
 		left = idleView(st, s)
 	}
-	lw := lipgloss.Width(left)
+	lw := textfmt.Width(left)
 	list := settings(s)
 	right, all := settingsFit(list, max(s.Width-lw-1, 0))
 	if !all && !keepLeft {
@@ -140,7 +139,7 @@ func selectedView(st *theme.Styles, sel Selected) string {
 func idleView(st *theme.Styles, s State) string {
 	u := s.Usage
 	left := st.StatusValue.Render(fmt.Sprintf("in %d out %d", u.InputTokens, u.OutputTokens))
-	if lipgloss.Width(tail(s))+16 < s.Width-lipgloss.Width(strings.Join(long(settings(s)), " · ")) {
+	if textfmt.Width(tail(s))+16 < s.Width-textfmt.Width(strings.Join(long(settings(s)), " · ")) {
 		left = st.StatusKey.Render("tokens ") + left // room for the label
 	}
 	if s.Meter.Warns() {

@@ -3,9 +3,6 @@ package status
 import (
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-
 	"muse/theme"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
@@ -32,10 +29,10 @@ func NoticeLines(s State) []string {
 		return nil
 	}
 	out, _ := settingsFit(settings(s), s.Width/3) // the room the settings keep: a third at most
-	width := max(s.Width-1-lipgloss.Width(out), 10)
+	width := max(s.Width-1-textfmt.Width(out), 10)
 	lines := strings.Split(textfmt.Wrap(sanitize.Line(s.Notice), width), "\n")
 	if len(lines) > 2 {
-		lines = []string{lines[0], ansi.Truncate(strings.Join(lines[1:], " "), width, "…")}
+		lines = []string{lines[0], textfmt.Truncate(strings.Join(lines[1:], " "), width, "…")}
 	}
 	return lines
 }

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"muse/api"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
@@ -86,20 +84,20 @@ func kilo(n int) string {
 // all fit, else in short ones, as many as fit, those that change what is
 // sent first; all says whether every one fits.
 func settingsFit(list []Setting, room int) (out string, all bool) {
-	if out := strings.Join(long(list), " · "); lipgloss.Width(out) <= room {
+	if out := strings.Join(long(list), " · "); textfmt.Width(out) <= room {
 		return out, true
 	}
 	all = true
 	for i, s := range list {
 		next := s.Short
-		if i == 0 && lipgloss.Width(next) > room {
+		if i == 0 && textfmt.Width(next) > room {
 			next = textfmt.TruncateWidth(next, room) // the model, cut
 			all = false
 		}
 		if out != "" {
 			next = out + " " + s.Short
 		}
-		if lipgloss.Width(next) <= room {
+		if textfmt.Width(next) <= room {
 			out = next
 		} else {
 			all = false
@@ -114,7 +112,7 @@ func shortWidth(list []Setting) int {
 	for i, s := range list {
 		short[i] = s.Short
 	}
-	return lipgloss.Width(strings.Join(short, " "))
+	return textfmt.Width(strings.Join(short, " "))
 }
 
 // long is the settings of list in their long forms.

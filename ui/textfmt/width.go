@@ -134,6 +134,15 @@ func Cut(s string, width int) string {
 	return b.String()
 }
 
+// Truncate is ansi.Truncate in the width mode in force: the styled line
+// s, cut with tail at its end to width columns when wider.
+func Truncate(s string, width int, tail string) string {
+	if Width(s) <= width {
+		return s
+	}
+	return Cut(s, max(width-Width(tail), 0)) + tail
+}
+
 // isASCII reports whether s is all ASCII, whose width no mode changes.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

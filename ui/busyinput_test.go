@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// A slash command refused because a turn is in flight stays in the input,
+// with the notice saying why: enter sends it again once the turn ends.
+// (It was cleared, so the typed command was lost.)
+func TestBusyRefusedCommandStaysInInput(t *testing.T) {
+	for _, line := range []string{"/image a second fox", "/compact keep names", "/retry", "/clear"} {
+		t.Run(line, func(t *testing.T) {
+			hs := newHarness(t, 0)
+			tm := start(t, hs.model(t, nil), 100, 40)
+			send(tm, "/image demo:slow a fox")
+			waitFor(t, tm, "esc cancels")
+			send(tm, line)
+			waitFor(t, tm, busyNotice)
+			m := quit(t, tm)
+			if got := strings.TrimSpace(m.input.Value()); got != line {
+				t.Errorf("input after the refusal: %q, want %q", got, line)
+			}
+		})
+	}
+}
+
+// sendWhenIdle sends the slash command text, and enter again while it is
+// refused because the turn before is still ending on screen (the command
+// stays in the input), until the screen draws taken.
+func sendWhenIdle(t *testing.T, tm *teatest.TestModel, text, taken string) {
+	t.Helper()
+	send(tm, text)
+	for range 100 {
+		refused := false
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			refused = bytes.Contains(b, []byte(busyNotice))
+			return refused || bytes.Contains(b, []byte(taken))
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		if !refused {
+			return
+		}
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	}
+	t.Fatalf("%q was refused as busy 100 times", text)
+}
