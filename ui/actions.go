@@ -44,11 +44,11 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	res, err := slash.Run(line, m.params, toolNames(m.opts))
 	if err != nil {
-		m.notice = err.Error()
+		m.status = m.status.Note(err.Error())
 		return m, nil // the command stays in the input to be fixed
 	}
 	m.input = m.input.Reset().EndRecall()
-	m.notice = res.Notice
+	m.status = m.status.Note(res.Notice)
 	m = m.layout()
 	switch res.Action {
 	case slash.ActionSet:
@@ -61,16 +61,16 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionCopy:
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
-		m.notice = ""
-		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.notices.SetSize(m.width).View(), m.params)
+		m.status = m.status.Note("")
+		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.status.Notices().SetSize(m.width).View(), m.params)
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: info}), nil
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
 		if len(m.conv.Entries()) == 0 || m.busy() {
-			m.notice = "nothing to compact yet"
+			m.status = m.status.Note("nothing to compact yet")
 			if m.busy() {
-				m.notice = busyNotice + ": esc cancels it first"
+				m.status = m.status.Note(busyNotice + ": esc cancels it first")
 			}
 			return m, nil
 		}
@@ -125,13 +125,13 @@ func lastIndex(es []session.Entry, kind string) int {
 // followed the prompt leaves the view, and stays in the session.
 func (m Model) retry() (tea.Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it first"
+		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	es := m.conv.Entries()
 	u := lastIndex(es, session.KindUser)
 	if u < 0 {
-		m.notice = "nothing to retry yet: send a prompt first"
+		m.status = m.status.Note("nothing to retry yet: send a prompt first")
 		return m, nil
 	}
 	if strings.TrimSpace(m.input.Value()) == es[u].Text {
@@ -153,7 +153,7 @@ func (m Model) continueReply() (tea.Model, tea.Cmd) {
 	es := m.conv.Entries()
 	a := lastIndex(es, session.KindAssistant)
 	if a < 0 || a != len(es)-1 || !engine.CanContinue(es[a].Message) {
-		m.notice = "/continue needs a last reply that was cut at max_tokens or paused by the server"
+		m.status = m.status.Note("/continue needs a last reply that was cut at max_tokens or paused by the server")
 		return m, nil
 	}
 	return m.startTurn(engine.Turn{Continue: true})
@@ -165,7 +165,7 @@ func (m Model) continueReply() (tea.Model, tea.Cmd) {
 func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 	text, what, refused := copyChoice(m.conv.Entries(), code, n)
 	if refused != "" {
-		m.notice = refused
+		m.status = m.status.Note(refused)
 		return m, nil
 	}
 	return m, copyText(m.opts, text, what)
@@ -174,12 +174,12 @@ func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it first"
+		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	cmd := sessions.Leave(m.writer)
 	m = m.resume(session.NewWriter(m.opts.Store, m.opts.Params))
-	m.notice = "new session · the last one is saved"
+	m.status = m.status.Note("new session · the last one is saved")
 	return m.layout(), cmd
 }
 
@@ -251,15 +251,15 @@ func runEditor(msg editFileMsg, run func(tea.ExecCommand, tea.ExecCallback) tea.
 
 func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.notice = msg.err.Error()
+		m.status = m.status.Note(msg.err.Error())
 		return m, nil
 	}
 	switch msg.target {
 	case editSystem:
 		m.params.System = strings.TrimSpace(msg.text)
-		m.notice = "system prompt updated" + slash.FromNext
+		m.status = m.status.Note("system prompt updated" + slash.FromNext)
 		if m.params.System == "" {
-			m.notice = "system prompt cleared" + slash.FromNext
+			m.status = m.status.Note("system prompt cleared" + slash.FromNext)
 		}
 		return m.saveParams()
 	default:
@@ -276,7 +276,7 @@ type noticeMsg struct{ text string }
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 	path, err := m.imagePath(n)
 	if err != nil {
-		m.notice = err.Error()
+		m.status = m.status.Note(err.Error())
 		return m, nil
 	}
 	return m, openFile(path)
@@ -309,10 +309,10 @@ func openFile(path string) tea.Cmd {
 // it names the path and the program that is missing.
 func (m Model) opened(msg openedMsg) (tea.Model, tea.Cmd) {
 	if msg.err == nil {
-		m.notice = "opened " + textfmt.ShortPath(msg.path)
+		m.status = m.status.Note("opened " + textfmt.ShortPath(msg.path))
 		return m, nil
 	}
-	m.notice = "the image could not be opened: see above"
+	m.status = m.status.Note("the image could not be opened: see above")
 	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: msg.err.Error()}).layout(), nil
 }
 

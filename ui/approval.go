@@ -40,6 +40,6 @@ func (m Model) approvalBox() approval.Model {
 // setApproveAll sets the session's approval mode and says so.
 func (m Model) setApproveAll(all bool) Model {
 	m.approve = m.approve.SetAll(all)
-	m.notice = m.approve.ModeNotice()
+	m.status = m.status.Note(m.approve.ModeNotice())
 	return m.layout()
 }

@@ -59,16 +59,16 @@ func (m Model) branchRefused() string {
 // the input held.
 func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 	if e.Kind != session.KindUser {
-		m.notice = "only a prompt can be edited: e on one of yours (r regenerates a reply)"
+		m.status = m.status.Note("only a prompt can be edited: e on one of yours (r regenerates a reply)")
 		return m, nil
 	}
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it first"
+		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	p, ok := m.branches.At(e.ID)
 	if !ok {
-		m.notice = "this prompt is not saved on the branch"
+		m.status = m.status.Note("this prompt is not saved on the branch")
 		return m, nil
 	}
 	draft, pending := m.input.Value(), m.pending.Files()
@@ -118,14 +118,14 @@ func (m Model) stopEdit() Model {
 func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 	i := m.indexOf(m.edit.ID())
 	if i < 0 {
-		m.notice = "the prompt edited is not shown any more: esc cancels"
+		m.status = m.status.Note("the prompt edited is not shown any more: esc cancels")
 		return m, nil
 	}
 	cut := m
 	cut.conv = cut.conv.Truncate(i)
 	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.ID(), Attachments: slices.Clone(m.pending.Files()), EditAttachments: true})
 	if next.turn == nil {
-		m.notice = next.notice // refused: the edit stays in the input
+		m.status = m.status.Note(next.status.Notice()) // refused: the edit stays in the input
 		return m, cmd
 	}
 	next = next.stopEdit()
@@ -141,11 +141,11 @@ func (m Model) indexOf(id string) int { return m.conv.Index(id) }
 // with its own prompt and settings.
 func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	if e.Kind != session.KindAssistant && e.Kind != session.KindImage {
-		m.notice = "only a reply or an image can be regenerated (e edits a prompt)"
+		m.status = m.status.Note("only a reply or an image can be regenerated (e edits a prompt)")
 		return m, nil
 	}
 	if why := m.branchRefused(); why != "" {
-		m.notice = why
+		m.status = m.status.Note(why)
 		return m, nil
 	}
 	i := m.indexOf(e.ID)
@@ -159,7 +159,7 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 		}
 		next, cmd := m.leaveSelection().generate(e.ImagePrompt, ip, &e)
 		if n := next.(Model); n.imaging == nil {
-			m.notice = n.notice // refused: the view stays as it was
+			m.status = m.status.Note(n.status.Notice()) // refused: the view stays as it was
 			return m, cmd
 		}
 		return next, cmd
@@ -168,7 +168,7 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	cut.conv = cut.conv.Truncate(i)
 	next, cmd := cut.startTurn(engine.Turn{Regenerate: e.ID})
 	if next.turn == nil {
-		m.notice = next.notice
+		m.status = m.status.Note(next.status.Notice())
 		return m, cmd
 	}
 	return next, cmd
@@ -179,13 +179,13 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
 	if p, _ := m.branches.At(e.ID); len(p.Siblings) >= 2 {
 		if why := m.branchRefused(); why != "" {
-			m.notice = why
+			m.status = m.status.Note(why)
 			return m, nil
 		}
 	}
 	cmd, why := m.branches.Switch(m.writer, e.ID, by)
 	if cmd == nil {
-		m.notice = why
+		m.status = m.status.Note(why)
 	}
 	return m, cmd
 }
@@ -196,7 +196,7 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.Err != nil {
-		m.saveErr = msg.Err.Error()
+		m.status = m.status.Unsaved(msg.Err.Error())
 	}
 	s := msg.S
 	m.conv = m.conv.SetEntries(s.Entries)
@@ -209,12 +209,12 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 		m.sel = m.sel.Leave()
 		if i >= 0 { // a search's hit, opened on its branch
 			m.conv = m.conv.RevealID(msg.Sel)
-			m.notice = "switched to the branch of the hit"
+			m.status = m.status.Note("switched to the branch of the hit")
 		}
 		return m.layout(), loadPreviews(m.conv.Entries(), m.previewer())
 	}
 	m = m.selectAt(i)
-	m.notice = "switched to branch " + m.branches.Of(msg.Sel)
+	m.status = m.status.Note("switched to branch " + m.branches.Of(msg.Sel))
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
 }
 
@@ -222,16 +222,16 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 // command, then opens it.
 func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
 	if m.opts.Store == nil || m.sessID == "" {
-		m.notice = "nothing to fork: the session is not saved yet"
+		m.status = m.status.Note("nothing to fork: the session is not saved yet")
 		return m, nil
 	}
 	if why := m.branchRefused(); why != "" {
-		m.notice = why
+		m.status = m.status.Note(why)
 		return m, nil
 	}
 	p, ok := m.branches.At(e.ID)
 	if !ok {
-		m.notice = "this message is not saved in the session: select another"
+		m.status = m.status.Note("this message is not saved in the session: select another")
 		return m, nil
 	}
 	return m, branches.Fork(m.opts.Store, m.sessID, p.Num)
@@ -240,7 +240,7 @@ func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
 // forked opens the session forked, as resuming it would.
 func (m Model) forked(msg branches.ForkedMsg) (Model, tea.Cmd) {
 	if msg.Err != nil {
-		m.notice = strings.TrimSpace(msg.Err.Error())
+		m.status = m.status.Note(strings.TrimSpace(msg.Err.Error()))
 		return m, nil
 	}
 	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved

@@ -293,8 +293,8 @@ func TestAttachingAPromptsFilesKeepsTheirNames(t *testing.T) {
 	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" || string(m.pending.Files()[0].Data) != "NOTES-BYTES\n" {
 		t.Fatalf("pending %+v", m.pending)
 	}
-	if strings.Contains(m.notice, "warning") {
-		t.Errorf("a file muse stored is no secret: %q", m.notice)
+	if strings.Contains(m.status.Notice(), "warning") {
+		t.Errorf("a file muse stored is no secret: %q", m.status.Notice())
 	}
 }
 
@@ -324,7 +324,7 @@ func TestDroppedSecretStaysText(t *testing.T) {
 	if got := m.input.Value(); got != "look at "+key {
 		t.Errorf("input %q: a secret's path must not become a mention", got)
 	}
-	if !strings.Contains(m.notice, "it stays text · /attach it to send the file") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "it stays text · /attach it to send the file") {
+		t.Errorf("notice %q", m.status.Notice())
 	}
 }

@@ -31,7 +31,7 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		next := waitElicit(m.opts.MCP)
 		if m.elicit.Active() {
 			msg.e.Cancel() // one form at a time
-			m.notice = "MCP server " + msg.e.Server + " asked for input while a form was open: cancelled"
+			m.status = m.status.Note("MCP server " + msg.e.Server + " asked for input while a form was open: cancelled")
 			return m, next, true
 		}
 		m.elicit = elicitform.New(msg.e, m.th, elicitform.DefaultKeyMap()).SetSize(m.width)
@@ -40,7 +40,7 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 	case elicitGoneMsg:
 		if m.elicit.Active() && m.elicit.Elicitation() == msg.e {
 			m.elicit = elicitform.Model{}
-			m.notice = "MCP server " + msg.e.Server + " no longer waits for its form"
+			m.status = m.status.Note("MCP server " + msg.e.Server + " no longer waits for its form")
 			return m.layout(), nil, true
 		}
 		return m, nil, true
@@ -52,9 +52,9 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		var cmd tea.Cmd
 		m.elicit, cmd = m.elicit.Update(msg)
 		if !m.elicit.Active() {
-			m.notice = "answered MCP server " + e.Server + "'s form"
+			m.status = m.status.Note("answered MCP server " + e.Server + "'s form")
 			if msg.String() == "esc" {
-				m.notice = "declined MCP server " + e.Server + "'s form"
+				m.status = m.status.Note("declined MCP server " + e.Server + "'s form")
 			}
 		}
 		return m.layout(), cmd, true

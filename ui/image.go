@@ -71,7 +71,7 @@ func (m Model) imageParams() session.ImageParams {
 // startImage generates images from prompt, or from the last reply when empty.
 func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = "wait for the current reply, image or tool calls, or esc to cancel"
+		m.status = m.status.Note("wait for the current reply, image or tool calls, or esc to cancel")
 		return m, nil
 	}
 	if prompt == "" {
@@ -80,7 +80,7 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 			prompt = strings.TrimSpace(es[a].Message.Text())
 		}
 		if prompt == "" {
-			m.notice = "usage: /image PROMPT (or /image alone after a reply, to draw it)"
+			m.status = m.status.Note("usage: /image PROMPT (or /image alone after a reply, to draw it)")
 			return m, nil
 		}
 	}
@@ -100,7 +100,7 @@ func (m Model) imageConfig() engine.ImageConfig {
 // when again is set, beside the image turn again, as a sibling branch.
 func (m Model) generate(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if ip.Model == "" {
-		m.notice = "no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME"
+		m.status = m.status.Note("no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME")
 		return m, nil
 	}
 	// The engine builds and checks the request: one it refuses ends the
@@ -116,7 +116,7 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 	ctx, cancel := context.WithCancel(context.Background())
 	m.turnSeq++
 	m.imaging = &imageJob{id: m.turnSeq, cancel: cancel, started: m.now(), phase: "generating"}
-	m.notice, m.lastErr, m.lastStop = "", "", ""
+	m.status, m.lastStop = m.status.Note("").Failed(""), ""
 	return m.layout(), tea.Batch(runImage(ctx, m.imageConfig(), m.writer, t, m.previewer(), m.turnSeq), m.w.spin.Tick)
 }
 
@@ -179,7 +179,7 @@ func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
 		// The status bar counts the turn's time already.
 		j.phase = "task " + strings.ToLower(sanitize.Line(ev.Task.Status))
 	case engine.ImagesDropped:
-		m.notice = ev.Text
+		m.status = m.status.Note(ev.Text)
 	case engine.ImageListed:
 		j.phase = "saving"
 		m = m.showImage(ev.Entry)
@@ -202,10 +202,10 @@ func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
 	case engine.ImageEnded:
 		m = m.showImage(ev.Entry)
 		if ev.Entry.Error != nil {
-			m.lastErr = failedName(ev.Entry.Error)
+			m.status = m.status.Failed(failedName(ev.Entry.Error))
 		}
 	case engine.ImageSaveFailed:
-		m.saveErr = ev.Err.Error()
+		m.status = m.status.Unsaved(ev.Err.Error())
 	}
 	return m
 }
@@ -227,7 +227,7 @@ func (m Model) finishImage(d turnDone) (tea.Model, tea.Cmd) {
 		m.sessID = d.sessID
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
-		m.notice = d.err.Error()
+		m.status = m.status.Note(d.err.Error())
 	}
 	m.conv = m.conv.CaughtUp()
 	if m.quitting {
@@ -251,7 +251,7 @@ func (m Model) cancelImage() (tea.Model, tea.Cmd) {
 	j.cancelled = true
 	j.phase = "cancelling"
 	j.cancel()
-	m.notice = "cancelled"
+	m.status = m.status.Note("cancelled")
 	return m.layout(), nil
 }
 

@@ -32,8 +32,8 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 
 	m, _ = updateModel(m, ctrl(tea.KeyCtrlC))
-	if m.quitting || !strings.Contains(m.notice, "press ctrl+c again to quit") {
-		t.Fatalf("a first ctrl+c: quitting %v, notice %q", m.quitting, m.notice)
+	if m.quitting || !strings.Contains(m.status.Notice(), "press ctrl+c again to quit") {
+		t.Fatalf("a first ctrl+c: quitting %v, notice %q", m.quitting, m.status.Notice())
 	}
 	if !strings.Contains(m.View(), "press ctrl+c again to quit") {
 		t.Errorf("the status line does not say so:\n%s", m.View())

@@ -128,7 +128,7 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// The text goes into the prompt history, so ↑ brings it back.
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Clear(m.sessID)
-		m.notice = "input cleared"
+		m.status = m.status.Note("input cleared")
 		return m.layout(), cmd
 	}
 	// Quit on a second press only: a first one, meant to clear the input,
@@ -138,12 +138,12 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	m.quitAsked = m.now()
 	first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
-	m.notice = "press " + first + " again to quit"
+	m.status = m.status.Note("press " + first + " again to quit")
 	if m.queue.Len() > 0 {
 		// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
-		m.notice += ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
+		m.status = m.status.Note(m.status.Notice() + ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)")
 	} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
-		m.notice += " (" + exit + " quits at once)"
+		m.status = m.status.Note(m.status.Notice() + " (" + exit + " quits at once)")
 	}
 	return m.layout(), nil
 }
@@ -175,9 +175,9 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 // previewsKey shows or hides the image previews.
 func previewsKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.conv = m.conv.SetShowPreviews(!m.conv.ShowPreviews())
-	m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
+	m.status = m.status.Note("image previews hidden · " + m.keys.Previews.Help().Key + " shows them")
 	if m.conv.ShowPreviews() {
-		m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
+		m.status = m.status.Note("image previews shown · " + m.keys.Previews.Help().Key + " hides them")
 	}
 	return m, nil
 }
@@ -187,13 +187,13 @@ func previewsKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 func thinkingKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys.Thinking.Help().Key
 	if !showsThinking(m) {
-		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
+		m.status = m.status.Note("no thinking on screen to expand: /thinking BUDGET turns it on for the next replies")
 		return m, nil
 	}
 	m.conv = m.conv.SetExpandThinking(!m.conv.ExpandThinking())
-	m.notice = "thinking collapsed · " + k + " expands it"
+	m.status = m.status.Note("thinking collapsed · " + k + " expands it")
 	if m.conv.ExpandThinking() {
-		m.notice = "thinking expanded · " + k + " collapses it"
+		m.status = m.status.Note("thinking expanded · " + k + " collapses it")
 	}
 	return m, nil
 }

@@ -22,13 +22,13 @@ type mcpDoneMsg struct{ notice string }
 func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
 	mgr := m.opts.MCP
 	if mgr == nil {
-		m.notice = "no MCP server is configured: --mcp-config FILE, or [profiles.NAME.mcp.SERVER] in the profile"
+		m.status = m.status.Note("no MCP server is configured: --mcp-config FILE, or [profiles.NAME.mcp.SERVER] in the profile")
 		return m, nil
 	}
 	op, name, _ := strings.Cut(arg, " ")
 	switch op {
 	case "on":
-		m.notice = "starting MCP server " + sanitize.Line(name) + "…"
+		m.status = m.status.Note("starting MCP server " + sanitize.Line(name) + "…")
 		return m, func() tea.Msg {
 			if err := mgr.Start(context.Background(), name); err != nil {
 				return mcpDoneMsg{fmt.Sprintf("MCP server %s: %v", name, err)}
@@ -117,7 +117,7 @@ func (m Model) mcpNoted(msg mcpNotesMsg) (tea.Model, tea.Cmd) {
 	if len(msg.notes) == 0 {
 		return m, next
 	}
-	m.notice = strings.Join(msg.notes, " · ")
+	m.status = m.status.Note(strings.Join(msg.notes, " · "))
 	return m.layout(), next
 }
 
@@ -152,11 +152,11 @@ func (m Model) mcpPrompt(line string) (tea.Model, tea.Cmd, bool) {
 	_, typed, _ := strings.Cut(strings.TrimSpace(line), " ")
 	args, err := p.ParseArgs(typed)
 	if err != nil {
-		m.notice = err.Error()
+		m.status = m.status.Note(err.Error())
 		return m.layout(), nil, true // the line stays in the input to be fixed
 	}
 	mgr := m.opts.MCP
-	m.notice = "getting prompt " + p.Command + "…"
+	m.status = m.status.Note("getting prompt " + p.Command + "…")
 	return m.layout(), func() tea.Msg {
 		text, err := mgr.GetPrompt(context.Background(), p, args)
 		return mcpPromptMsg{line: line, text: text, err: err}
@@ -167,14 +167,14 @@ func (m Model) mcpPrompt(line string) (tea.Model, tea.Cmd, bool) {
 // command that asked for it; an error stays on the status line.
 func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.notice = sanitize.Line(msg.err.Error())
+		m.status = m.status.Note(sanitize.Line(msg.err.Error()))
 		return m.layout(), nil
 	}
 	if strings.TrimSpace(m.input.Value()) != strings.TrimSpace(msg.line) {
-		m.notice = "the MCP prompt came after the input changed: it was not sent"
+		m.status = m.status.Note("the MCP prompt came after the input changed: it was not sent")
 		return m.layout(), nil
 	}
-	m.notice = ""
+	m.status = m.status.Note("")
 	m.input = m.input.Reset().EndRecall()
 	return m.sendNow(msg.text)
 }

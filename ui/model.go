@@ -32,7 +32,6 @@ import (
 	"muse/ui/input"
 	"muse/ui/mcp"
 	"muse/ui/meter"
-	"muse/ui/notices"
 	"muse/ui/pending"
 	"muse/ui/piped"
 	"muse/ui/queue"
@@ -216,20 +215,14 @@ type Model struct {
 	// queue are the prompts sent while a turn was in flight, sent one by
 	// one as turns end well (see queue.go).
 	queue queue.Model
-	// notices are the status line's last notices, for ? and /info.
-	notices notices.Model
+	// status is what the status line keeps: the notice, the last failed
+	// request, why the session is not saved, the sync's status and the
+	// last notices, for ? and /info.
+	status status.Model
 
-	sel selection.Model // selection mode
-	// noticeRows are the rows the notice took above the status line at the
-	// last layout.
-	noticeRows int
-	edit       editing.Model // the prompt being edited, while one is
+	sel  selection.Model // selection mode
+	edit editing.Model   // the prompt being edited, while one is
 
-	// notice is the status bar's line; lastErr names the last failed
-	// request, until the next turn starts.
-	notice, lastErr string
-	// sync is the last background sync's status (Options.Sync).
-	sync     syncrun.Status
 	quitting bool
 	// quitAsked is when ctrl+c was pressed on an empty input: a second
 	// press within quitWindow quits.
@@ -323,14 +316,14 @@ func New(opts Options) Model {
 		m = m.resume(w)
 	}
 	if opts.Notice != "" || m.queue.Len() == 0 {
-		m.notice = opts.Notice
+		m.status = m.status.Note(opts.Notice)
 	}
-	if m.pending.Len() > 0 && m.notice == "" {
-		m.notice = "attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes"
+	if m.pending.Len() > 0 && m.status.Notice() == "" {
+		m.status = m.status.Note("attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes")
 	}
 	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
-	if m.piped.Reading() && m.notice == "" {
-		m.notice = m.piped.View()
+	if m.piped.Reading() && m.status.Notice() == "" {
+		m.status = m.status.Note(m.piped.View())
 	}
 	return m
 }
@@ -367,7 +360,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	// ctrl+r's "this session": its prompts before a resume too.
 	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
-	m.notice, m.saveErr, m.lastErr = "", "", ""
+	m.status = m.status.Reset()
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
@@ -376,7 +369,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	if restore {
 		m.queue = m.queue.Restore(s.Queue)
 		if m.queue.Len() > 0 {
-			m.notice = textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
+			m.status = m.status.Note(textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last")
 		}
 	}
 	m.sessions = m.sessions.Close()
@@ -439,10 +432,10 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 	if !m.loading || msg.w != m.writer {
 		return m, nil
 	}
-	notice := m.notice
+	notice := m.status.Notice()
 	m = m.resumeFrom(msg.w, msg.s)
-	if m.notice == "" {
-		m.notice = notice
+	if m.status.Notice() == "" {
+		m.status = m.status.Note(notice)
 	}
 	m.loading = false
 	cmds := []tea.Cmd{loadPreviews(m.conv.Entries(), m.previewer())}
@@ -467,8 +460,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return next, cmd
 	}
-	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
-	if status.NoticeHeight(nm.statusState()) != nm.noticeRows {
+	nm.status = nm.status.Keep() // kept whole for ? and /info
+	if nm.status.Resized(nm.statusState()) {
 		return nm.layout(), cmd
 	}
 	return nm, cmd
@@ -522,7 +515,7 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
 	case syncrun.StatusMsg:
-		m.sync = syncrun.Status(msg)
+		m.status = m.status.Update(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(msg.Width, msg.Height) })
@@ -546,20 +539,20 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		next, cmd := m.submit()
 		return next, cmd, true
 	case input.DraftKeptMsg:
-		if m.notice == "input cleared" {
-			m.notice = "input cleared · ↑ brings it back"
+		if m.status.Notice() == "input cleared" {
+			m.status = m.status.Note("input cleared · ↑ brings it back")
 		}
 		m.input, _ = m.input.Update(msg)
 	case input.NoticeMsg:
-		m.notice = msg.Text
+		m.status = m.status.Note(msg.Text)
 	case noticeMsg:
-		m.notice = msg.text
+		m.status = m.status.Note(msg.text)
 	case meter.WindowsMsg:
 		m.meter = m.meter.Update(msg)
 	case piped.ReadMsg:
 		was := m.piped.View()
-		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
-			m.notice = m.piped.View()
+		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.status.Notice() == "" || m.status.Notice() == was) {
+			m.status = m.status.Note(m.piped.View())
 		}
 	case piped.DoneMsg:
 		next, cmd := m.pipedDone(msg)
@@ -599,7 +592,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		}
 		m.conv = m.conv.Rerender()
 		if len(msg.missing) > 0 {
-			m.notice = missingNotice(msg.missing)
+			m.status = m.status.Note(missingNotice(msg.missing))
 		}
 	case spinner.TickMsg:
 		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
@@ -633,22 +626,22 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case editedMsg:
 		next, cmd = m.edited(msg)
 	case copiedMsg:
-		m.notice = fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character"))
+		m.status = m.status.Note(fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character")))
 		if msg.err != nil {
-			m.notice = "copy failed: " + msg.err.Error()
+			m.status = m.status.Note("copy failed: " + msg.err.Error())
 		}
 		return m, nil, true
 	case exportedMsg:
-		m.notice = "exported to " + msg.path
+		m.status = m.status.Note("exported to " + msg.path)
 		if msg.err != nil {
-			m.notice = msg.err.Error()
+			m.status = m.status.Note(msg.err.Error())
 		}
 		return m, nil, true
 	case queue.SavedMsg:
-		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
+		m.status = m.status.Note("the queued prompts could not be kept for after a crash: " + msg.Err.Error())
 		return m.layout(), nil, true
 	case mcpDoneMsg:
-		m.notice = sanitize.Line(msg.notice)
+		m.status = m.status.Note(sanitize.Line(msg.notice))
 		return m.layout(), nil, true
 	case openedMsg:
 		next, cmd = m.opened(msg)
@@ -693,7 +686,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if !key.Matches(msg, m.keys.Quit) {
 		m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
 	}
-	if h, ok := m.w.help.Update(msg, m.notices); ok {
+	if h, ok := m.w.help.Update(msg, m.status.Notices()); ok {
 		m.w = m.w.with(func(w *widgets) { w.help = h })
 		return m, nil
 	}
@@ -702,7 +695,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return k.do(m, msg)
 		}
 	}
-	m.notice = ""
+	m.status = m.status.Note("")
 	return m.updateInput(msg)
 }
 
@@ -738,12 +731,12 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 // @mentions name are attached first.
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	if m.pending.Preparing() {
-		m.notice = "an attachment is still being read: enter again once it shows above the input"
+		m.status = m.status.Note("an attachment is still being read: enter again once it shows above the input")
 		return m, nil
 	}
 	if m.piped.Reading() {
 		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
-		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
+		m.status = m.status.Note("standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends")
 		return m, nil
 	}
 	paths, _ := input.Mentions(text)
@@ -772,7 +765,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	if m.edit.Active() {
 		if m.busy() {
-			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
+			m.status = m.status.Note(busyNotice + ": esc cancels it, or wait to send the edit")
 			return m, nil
 		}
 		return m.sendEdit(text)

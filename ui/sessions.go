@@ -11,8 +11,8 @@ import (
 
 // current is the session shown: its writer; its id, once written, and its
 // title, as messages bring them; its settings; what its replies spent and
-// how the last stopped; why it is not saved, while it is not (saveErr),
-// and why it could not be saved on quitting (closeErr). The root model
+// how the last stopped; and why it could not be saved on quitting
+// (closeErr); why it is not saved meanwhile is the status line's. The root model
 // holds it (see Model).
 type current struct {
 	writer   *session.Writer
@@ -21,7 +21,6 @@ type current struct {
 	params   session.Params
 	usage    session.Usage
 	lastStop string
-	saveErr  string
 	closeErr error
 }
 
@@ -31,7 +30,7 @@ type openPickerMsg struct{}
 // openPicker shows the session picker.
 func (m Model) openPicker() (Model, tea.Cmd) {
 	if m.opts.Store == nil {
-		m.notice = "sessions are not saved in this run"
+		m.status = m.status.Note("sessions are not saved in this run")
 		return m, nil
 	}
 	var cmd tea.Cmd
@@ -79,10 +78,13 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		if msg.W != m.writer {
 			return m, nil, true
 		}
-		m.current = m.current.saved(msg)
+		if msg.ID != "" {
+			m.sessID = msg.ID
+		}
+		m.status = m.status.Saved(msg.Err, msg.Unsaved)
 		return m.layout(), nil, true
 	case sessions.LeftMsg:
-		m.notice = "the last session was not saved: " + msg.Err.Error()
+		m.status = m.status.Note("the last session was not saved: " + msg.Err.Error())
 		return m, nil, true
 	case sessions.ClosedMsg:
 		m.sessID, m.closeErr = msg.ID, msg.Err
@@ -97,7 +99,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	if id != m.sessID {
 		if m.busy() {
 			m.sessions = m.sessions.Close()
-			m.notice = busyNotice + ": esc cancels it, then ctrl+s"
+			m.status = m.status.Note(busyNotice + ": esc cancels it, then ctrl+s")
 			return m, nil
 		}
 		return m, sessions.Load(m.opts.Store, id, entryID)
@@ -110,7 +112,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	// A hit on another branch of this session: that branch becomes the
 	// active one, as ‹ › would make it.
 	if why := m.branchRefused(); why != "" {
-		m.notice = why
+		m.status = m.status.Note(why)
 		return m, nil
 	}
 	return m, branches.SwitchTo(m.writer, entryID)
@@ -121,21 +123,8 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 func (m Model) resumed(w *session.Writer, s session.Session, notice string) (Model, tea.Cmd) {
 	cmd := sessions.Leave(m.writer)
 	m = m.resumeFrom(w, s)
-	m.notice = notice
+	m.status = m.status.Note(notice)
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
-}
-
-// saved notes what a write of the session's settings or title reported.
-func (c current) saved(msg sessions.SavedMsg) current {
-	if msg.ID != "" {
-		c.sessID = msg.ID
-	}
-	if msg.Err != nil {
-		c.saveErr = msg.Err.Error()
-	} else if msg.Unsaved == 0 {
-		c.saveErr = ""
-	}
-	return c
 }
 
 // saveParams records changed settings.
@@ -147,6 +136,6 @@ func (m Model) saveParams() (tea.Model, tea.Cmd) {
 // rename gives the session a new title.
 func (m Model) rename(title string) (tea.Model, tea.Cmd) {
 	m.title = title
-	m.notice = "renamed"
+	m.status = m.status.Note("renamed")
 	return m, sessions.Save(m.writer, func(w *session.Writer) error { return w.SetTitle(title) })
 }

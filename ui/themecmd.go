@@ -22,7 +22,7 @@ func (m Model) themeCommand(name string) (tea.Model, tea.Cmd) {
 	dark, profile := m.th.DarkBackground, theme.WithProfile(m.opts.Profile)
 	switch {
 	case name == "":
-		m.notice = "theme " + sanitize.Line(m.th.Name) + " · /theme NAME or FILE switches (tab completes)"
+		m.status = m.status.Note("theme " + sanitize.Line(m.th.Name) + " · /theme NAME or FILE switches (tab completes)")
 		return m, nil
 	case theme.IsFile(name):
 		return m, func() tea.Msg {
@@ -38,7 +38,7 @@ func (m Model) themeCommand(name string) (tea.Model, tea.Cmd) {
 // theme file names its line and what was expected, and the theme on stays.
 func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.notice = sanitize.Line(msg.err.Error())
+		m.status = m.status.Note(sanitize.Line(msg.err.Error()))
 		return m.layout(), nil
 	}
 	// From the next frame the whole screen is drawn in the new theme:
@@ -61,9 +61,9 @@ func (m Model) themeLoaded(msg themeLoadedMsg) (tea.Model, tea.Cmd) {
 	w.progress = progress.New(progress.WithWidth(w.progress.Width), progress.WithSolidFill(string(st.Accent.GetForeground().(lipgloss.Color))), progress.WithoutPercentage())
 	m.w = &w
 	m.sessions = m.sessions.SetTheme(th)
-	m.notice = "theme " + sanitize.Line(msg.th.Name)
+	m.status = m.status.Note("theme " + sanitize.Line(msg.th.Name))
 	if mismatch := msg.th.Mismatch(); mismatch != "" {
-		m.notice = sanitize.Line(mismatch)
+		m.status = m.status.Note(sanitize.Line(mismatch))
 	}
 	return m.layout(), nil
 }

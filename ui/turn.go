@@ -133,7 +133,7 @@ type flushLiveMsg struct{ id int }
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it"
+		m.status = m.status.Note(busyNotice + ": esc cancels it")
 		return m, nil
 	}
 	// The engine builds and checks the request: one it refuses ends the
@@ -146,7 +146,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 		m.turn.prompt = strings.TrimSpace("/compact " + t.Prompt)
 	}
 	// What the status bar said of the last turn is old news now.
-	m.notice, m.lastErr, m.lastStop = "", "", ""
+	m.status, m.lastStop = m.status.Note("").Failed(""), ""
 	m.conv = m.conv.CaughtUp()
 	return m.layout(), tea.Batch(runTurn(ctx, m.opts.Config, m.writer, t, m.turnSeq), m.w.spin.Tick)
 }
@@ -320,7 +320,7 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 		m.conv = m.conv.CaughtUp().Add(ev.Entry)
 		m = m.noteWritten(ev.Entry).refreshBranches() // an edited prompt has siblings
 		if ev.Entry.Kind == session.KindError && ev.Entry.Error != nil {
-			m.lastErr = failedName(ev.Entry.Error)
+			m.status = m.status.Failed(failedName(ev.Entry.Error))
 		}
 	case engine.ReplyStarted:
 		r := &reply{live: ev.Entry}
@@ -378,9 +378,9 @@ func (m Model) applyEvent(ev engine.Event) (Model, bool) {
 			t.progress = ev.Text
 		}
 	case engine.Notice:
-		m.notice = ev.Text
+		m.status = m.status.Note(ev.Text)
 	case engine.SaveFailed:
-		m.saveErr = ev.Err.Error()
+		m.status = m.status.Unsaved(ev.Err.Error())
 	}
 	return m, false
 }
@@ -598,7 +598,7 @@ func (m Model) cancelTurn() (tea.Model, tea.Cmd) {
 		live.Status = session.StatusCancelled
 		m.conv = m.conv.Finish(live)
 	}
-	m.notice = "cancelled"
+	m.status = m.status.Note("cancelled")
 	return m.layout(), cmd
 }
 
@@ -618,19 +618,19 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 		// is one key away.
 		if v := strings.TrimSpace(m.input.Value()); v == "" || v == t.prompt {
 			m.input = m.input.SetValue(t.prompt)
-			m.notice = "the prompt is back in the input: enter sends it again"
+			m.status = m.status.Note("the prompt is back in the input: enter sends it again")
 		} else {
-			m.notice = "the prompt failed · the input keeps your draft: /retry sends the failed prompt again"
+			m.status = m.status.Note("the prompt failed · the input keeps your draft: /retry sends the failed prompt again")
 		}
 	}
 	if errors.Is(d.err, engine.ErrNotStarted) {
-		m.notice = d.err.Error() // refused before it started, as /continue with nothing to continue
+		m.status = m.status.Note(d.err.Error()) // refused before it started, as /continue with nothing to continue
 		if m.pending.Len() == 0 {
 			m.pending = m.pending.Set(t.attachments) // nothing was saved: they wait again
 		}
 	}
-	if d.res.Unanswered && m.notice == "" && !t.cancelled {
-		m.notice = "tool calls left unanswered"
+	if d.res.Unanswered && m.status.Notice() == "" && !t.cancelled {
+		m.status = m.status.Note("tool calls left unanswered")
 	}
 	m.conv = m.conv.CaughtUp()
 	if m.opts.Sync != nil && d.sessID != "" {
@@ -649,7 +649,7 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 		cut := m
 		cut.conv = cut.conv.Truncate(0)
 		next, cmd := cut.startTurn(engine.Turn{Compact: true})
-		next.notice = fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct)
+		next.status = next.status.Note(fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct))
 		return next, cmd
 	}
 	next, cmd := m.layout().queueAfterTurn(d.err == nil && !t.cancelled && !d.res.Unanswered)

@@ -22,8 +22,8 @@ func (m Model) layout() Model {
 	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
 	m.queue = m.queue.SetSize(m.width, m.height)
 	m.pending, m.edit = m.pending.SetSize(m.width), m.edit.SetSize(m.width)
-	m.noticeRows = status.NoticeHeight(m.statusState())
-	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.noticeRows - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
+	m.status = m.status.SetRows(m.statusState())
+	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
 	return m
 }
@@ -64,7 +64,7 @@ func (m Model) helpView() string {
 	h := m.w.help
 	switch {
 	case h.Open():
-		return h.View(m.notices)
+		return h.View(m.status.Notices())
 	case m.height < queue.MinHeight && m.waitingForApproval() && m.queue.Len() > 0:
 		// A small screen with a tool call and a queue: the box names its
 		// keys, and the key line's row keeps the frame within the screen.
@@ -82,10 +82,11 @@ func (m Model) helpView() string {
 // statusState is what the header and the status line show (ui/status).
 func (m Model) statusState() status.State {
 	s := status.State{
-		Width: m.width, Notice: m.notice, SaveErr: m.saveErr, LastErr: m.lastErr, LastStop: m.lastStop,
-		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branches.View(), Sync: m.sync,
+		Width: m.width, LastStop: m.lastStop,
+		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branches.View(),
 		Params: m.params, ImageParams: m.imageParams(),
 	}
+	s = m.status.Fill(s)
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
 	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}
@@ -148,7 +149,7 @@ func (m Model) View() string {
 		parts = append(parts, above)
 	}
 	parts = append(parts, c.status.Get(status.Key(s), func() string { return status.View(st, s) }))
-	if help := c.help.Get(textfmt.Key(m.width, m.height, m.w.help.Open(), m.w.help.Top(), m.input.HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.notice, m.queue.Len() > 0), m.helpView); help != "" {
+	if help := c.help.Get(textfmt.Key(m.width, m.height, m.w.help.Open(), m.w.help.Top(), m.input.HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.status.Notice(), m.queue.Len() > 0), m.helpView); help != "" {
 		parts = append(parts, help)
 	}
 	return c.frame.join(parts)
