@@ -62,7 +62,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
 		m.status = m.status.Note("")
-		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.status.Notices().SetSize(m.width).View(), m.params)
+		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.status.Notices().SetSize(m.size.Width).View(), m.params)
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: info}), nil
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil

@@ -152,8 +152,8 @@ func TestEditKeepsTheDraft(t *testing.T) {
 		t.Fatalf("editing %+v, input %q", m.edit, m.input.Value())
 	}
 	m = press(m, tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting {
-		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting)
+	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting.Active() {
+		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting.Active())
 	}
 	// e on a reply edits nothing.
 	m = press(m, selectKey, runes("e"))

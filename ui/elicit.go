@@ -34,7 +34,7 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 			m.status = m.status.Note("MCP server " + msg.e.Server + " asked for input while a form was open: cancelled")
 			return m, next, true
 		}
-		m.elicit = elicitform.New(msg.e, m.th, elicitform.DefaultKeyMap()).SetSize(m.width)
+		m.elicit = elicitform.New(msg.e, m.th, elicitform.DefaultKeyMap()).SetSize(m.size.Width)
 		e := msg.e
 		return m.layout(), tea.Batch(next, func() tea.Msg { <-e.Done(); return elicitGoneMsg{e} }), true
 	case elicitGoneMsg:

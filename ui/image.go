@@ -230,7 +230,7 @@ func (m Model) finishImage(d turnDone) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(d.err.Error())
 	}
 	m.conv = m.conv.CaughtUp()
-	if m.quitting {
+	if m.quitting.Active() {
 		return m.quit()
 	}
 	next, cmd := m.layout().queueAfterTurn(d.err == nil && !j.cancelled)

@@ -3,7 +3,6 @@ package ui
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,7 +10,6 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/keyaction"
-	"muse/ui/textfmt"
 )
 
 // boundKey is one key of the chat screen's own: the binding of an action
@@ -104,16 +102,12 @@ func suspendKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 }
 
-// quitWindow is how soon a second ctrl+c on an empty input must follow the
-// first to quit.
-const quitWindow = time.Second
-
 // quitKey handles ctrl+c from the inside out: a queued prompt brought
 // back, a reply or image in flight, then the draft, then muse itself, on a
-// second press only.
+// second press only (see ui/quitting).
 func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-	asked := m.quitAsked
-	m.quitAsked = time.Time{}
+	pressed, again := m.quitting.Press()
+	m.quitting = m.quitting.Forget()
 	if next, ok := m.dropUnqueued(); ok {
 		return next, nil
 	}
@@ -133,18 +127,11 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	// Quit on a second press only: a first one, meant to clear the input,
 	// must not end the session.
-	if now := m.now(); !asked.IsZero() && now.Sub(asked) <= quitWindow {
+	if again {
 		return m.quit()
 	}
-	m.quitAsked = m.now()
-	first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
-	m.status = m.status.Note("press " + first + " again to quit")
-	if m.queue.Len() > 0 {
-		// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
-		m.status = m.status.Note(m.status.Notice() + ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)")
-	} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
-		m.status = m.status.Note(m.status.Notice() + " (" + exit + " quits at once)")
-	}
+	m.quitting = pressed
+	m.status = m.status.Note(pressed.Hint(m.queue.Len()))
 	return m.layout(), nil
 }
 

@@ -35,6 +35,7 @@ import (
 	"muse/ui/pending"
 	"muse/ui/piped"
 	"muse/ui/queue"
+	"muse/ui/quitting"
 	"muse/ui/sanitize"
 	"muse/ui/selection"
 	"muse/ui/sessions"
@@ -179,8 +180,8 @@ type common struct {
 // rely on.
 type Model struct {
 	*common
-	width, height int
-	blurred       bool // the terminal reported that it lost focus
+	size    tea.WindowSizeMsg // the window's, as the terminal last reported it
+	blurred bool              // the terminal reported that it lost focus
 
 	// The children: the conversation, the input, the help, spinner and
 	// progress bar, and the session switcher (the picker).
@@ -223,10 +224,9 @@ type Model struct {
 	sel  selection.Model // selection mode
 	edit editing.Model   // the prompt being edited, while one is
 
-	quitting bool
-	// quitAsked is when ctrl+c was pressed on an empty input: a second
-	// press within quitWindow quits.
-	quitAsked time.Time
+	// quitting is the way out: ctrl+c pressed twice, and whether the
+	// screen quits once the turn in flight is saved.
+	quitting quitting.Model
 
 	// piped reads Options.Stdin while the screen runs.
 	piped piped.Model
@@ -298,6 +298,7 @@ func New(opts Options) Model {
 		pending:  pending.New(&opts.Theme.Styles, opts.Attach),
 		sel:      selection.New(keys.selectKeys()),
 		edit:     editing.New(&opts.Theme.Styles),
+		quitting: quitting.New(quitting.KeyMap{Quit: keys.Quit, Exit: keys.Exit}, opts.Now),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
@@ -517,7 +518,7 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case syncrun.StatusMsg:
 		m.status = m.status.Update(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.size = msg
 		m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(msg.Width, msg.Height) })
 		m.sessions = m.sessions.SetSize(msg.Width, msg.Height)
 		m.elicit = m.elicit.SetSize(msg.Width)
@@ -684,7 +685,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.selectKey(msg)
 	}
 	if !key.Matches(msg, m.keys.Quit) {
-		m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
+		m.quitting = m.quitting.Forget() // any other key forgets a first ctrl+c
 	}
 	if h, ok := m.w.help.Update(msg, m.status.Notices()); ok {
 		m.w = m.w.with(func(w *widgets) { w.help = h })
@@ -800,7 +801,7 @@ func (m Model) addEntry(e session.Entry) Model {
 // is saved; a session that could not be saved is reported by the caller
 // (see SaveError).
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m.quitting = true
+	m.quitting = m.quitting.Start()
 	if m.turn != nil || m.imaging != nil {
 		return m, nil // quit once the engine has saved the turn: no lost work
 	}
@@ -837,7 +838,7 @@ func (m Model) Close() error {
 
 // SaveError returns why the session could not be saved when the screen
 // closed, or nil when everything was saved.
-func (m Model) SaveError() error { return m.closeErr }
+func (m Model) SaveError() error { return m.quitting.Err() }
 
 // busy reports whether a turn or an image turn is in flight.
 func (m Model) busy() bool { return m.turn != nil || m.imaging != nil }

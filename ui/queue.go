@@ -90,7 +90,7 @@ func (m Model) queueAfterTurn(ok bool) (tea.Model, tea.Cmd) {
 	if strings.HasPrefix(m.status.Notice(), busyNotice) {
 		m.status = m.status.Note("") // the turn it waited for has ended
 	}
-	if m.queue.Len() == 0 || m.quitting {
+	if m.queue.Len() == 0 || m.quitting.Active() {
 		return m, nil
 	}
 	if ok && !m.queue.Stopped() {

@@ -11,8 +11,8 @@ import (
 
 // current is the session shown: its writer; its id, once written, and its
 // title, as messages bring them; its settings; what its replies spent and
-// how the last stopped; and why it could not be saved on quitting
-// (closeErr); why it is not saved meanwhile is the status line's. The root model
+// how the last stopped (why it is not saved is the status line's, why it
+// could not be saved on quitting the way out's). The root model
 // holds it (see Model).
 type current struct {
 	writer   *session.Writer
@@ -21,7 +21,6 @@ type current struct {
 	params   session.Params
 	usage    session.Usage
 	lastStop string
-	closeErr error
 }
 
 // openPickerMsg opens the session picker.
@@ -87,7 +86,7 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		m.status = m.status.Note("the last session was not saved: " + msg.Err.Error())
 		return m, nil, true
 	case sessions.ClosedMsg:
-		m.sessID, m.closeErr = msg.ID, msg.Err
+		m.sessID, m.quitting = msg.ID, m.quitting.Closed(msg.Err)
 		return m, tea.Quit, true
 	}
 	return nil, nil, false

@@ -636,7 +636,7 @@ func (m Model) endTurn(d turnDone) (tea.Model, tea.Cmd) {
 	if m.opts.Sync != nil && d.sessID != "" {
 		m.opts.Sync.Kick() // never waits: the sync runs in the background
 	}
-	if m.quitting {
+	if m.quitting.Active() {
 		return m.quit()
 	}
 	if t.compact && d.err == nil && !t.cancelled {
