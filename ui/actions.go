@@ -17,6 +17,7 @@ import (
 	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/textfmt"
+	"muse/ui/themes"
 )
 
 // runCommandAfter runs command, typed after the text muse put in the input
@@ -53,7 +54,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	switch res.Action {
 	case slash.ActionSet:
 		m.params = res.Params
-		return m.saveParams()
+		return m.layout(), sessions.SaveParams(m.writer, m.params)
 	case slash.ActionRetry:
 		return m.retry()
 	case slash.ActionContinue:
@@ -83,11 +84,14 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionClear:
 		return m.clear()
 	case slash.ActionRename:
-		return m.rename(res.Arg)
+		m.title = res.Arg
+		m.status = m.status.Note("renamed")
+		return m, sessions.SetTitle(m.writer, res.Arg)
 	case slash.ActionExport:
 		return m, exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
 	case slash.ActionSessions:
-		return m.openPicker()
+		next, cmd, _ := m.updateSession(openPickerMsg{})
+		return next, cmd
 	case slash.ActionImage:
 		return m.startImage(res.Arg)
 	case slash.ActionOpen:
@@ -99,7 +103,14 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionMCP:
 		return m.mcpCommand(res.Arg)
 	case slash.ActionTheme:
-		return m.themeCommand(res.Arg)
+		notice, loaded, cmd := themes.Command(res.Arg, m.th, m.opts.Profile)
+		if loaded != nil {
+			return m.themeLoaded(*loaded)
+		}
+		if notice != "" {
+			m.status = m.status.Note(notice)
+		}
+		return m, cmd
 	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
 		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.keys.helpText()}).layout(), nil
@@ -178,7 +189,8 @@ func (m Model) clear() (Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := sessions.Leave(m.writer)
-	m = m.resume(session.NewWriter(m.opts.Store, m.opts.Params))
+	w := session.NewWriter(m.opts.Store, m.opts.Params)
+	m = m.resumeFrom(w, w.Snapshot())
 	m.status = m.status.Note("new session · the last one is saved")
 	return m.layout(), cmd
 }
@@ -261,7 +273,7 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 		if m.params.System == "" {
 			m.status = m.status.Note("system prompt cleared" + slash.FromNext)
 		}
-		return m.saveParams()
+		return m.layout(), sessions.SaveParams(m.writer, m.params)
 	default:
 		m.input = m.input.SetValue(msg.text)
 		return m.layout(), nil

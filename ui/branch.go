@@ -116,7 +116,7 @@ func (m Model) stopEdit() Model {
 // beside it. The view drops the prompt and what followed it; they stay in
 // the session.
 func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
-	i := m.indexOf(m.edit.ID())
+	i := m.conv.Index(m.edit.ID())
 	if i < 0 {
 		m.status = m.status.Note("the prompt edited is not shown any more: esc cancels")
 		return m, nil
@@ -133,9 +133,6 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
-// indexOf returns the index of the entry id in the view, or -1.
-func (m Model) indexOf(id string) int { return m.conv.Index(id) }
-
 // regenerate writes the reply e again, as a sibling: the view drops it and
 // what followed, and streams the new reply. An image turn is drawn again,
 // with its own prompt and settings.
@@ -148,7 +145,7 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(why)
 		return m, nil
 	}
-	i := m.indexOf(e.ID)
+	i := m.conv.Index(e.ID)
 	if i < 0 {
 		return m, nil
 	}
@@ -174,22 +171,6 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	return next, cmd
 }
 
-// switchSibling makes the previous (by -1) or next (by 1) sibling of the
-// entry e the active branch, through its latest path, in a command.
-func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
-	if p, _ := m.branches.At(e.ID); len(p.Siblings) >= 2 {
-		if why := m.branchRefused(); why != "" {
-			m.status = m.status.Note(why)
-			return m, nil
-		}
-	}
-	cmd, why := m.branches.Switch(m.writer, e.ID, by)
-	if cmd == nil {
-		m.status = m.status.Note(why)
-	}
-	return m, cmd
-}
-
 // switched shows the new active branch, the switched message selected.
 func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 	if msg.W != m.writer {
@@ -204,7 +185,7 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 	m = m.refreshBranches()
 	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
 	m.meter = m.meter.Measure(s.Entries, m.usage)
-	i := m.indexOf(msg.Sel)
+	i := m.conv.Index(msg.Sel)
 	if i < 0 || !m.sel.Active() {
 		m.sel = m.sel.Leave()
 		if i >= 0 { // a search's hit, opened on its branch
@@ -216,25 +197,6 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 	m = m.selectAt(i)
 	m.status = m.status.Note("switched to branch " + m.branches.Of(msg.Sel))
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
-}
-
-// fork copies the active branch up to the entry e into a new session, in a
-// command, then opens it.
-func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
-	if m.opts.Store == nil || m.sessID == "" {
-		m.status = m.status.Note("nothing to fork: the session is not saved yet")
-		return m, nil
-	}
-	if why := m.branchRefused(); why != "" {
-		m.status = m.status.Note(why)
-		return m, nil
-	}
-	p, ok := m.branches.At(e.ID)
-	if !ok {
-		m.status = m.status.Note("this message is not saved in the session: select another")
-		return m, nil
-	}
-	return m, branches.Fork(m.opts.Store, m.sessID, p.Num)
 }
 
 // forked opens the session forked, as resuming it would.

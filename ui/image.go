@@ -108,7 +108,7 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 	t := engine.ImageTurn{Prompt: prompt, Params: ip}
 	if again != nil {
 		t.Again = again.ID
-		if i := m.indexOf(again.ID); i >= 0 {
+		if i := m.conv.Index(again.ID); i >= 0 {
 			m.conv = m.conv.Truncate(i)
 		}
 	}

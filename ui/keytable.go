@@ -62,7 +62,10 @@ func bindKeys(k KeyMap) []boundKey {
 		{b(keyaction.Thinking), nil, thinkingKey},
 		{b(keyaction.Copy), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.copyCommand(false, 0) }},
 		{b(keyaction.Select), nil, only(Model.startSelection)},
-		{b(keyaction.Sessions), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openPicker() }},
+		{b(keyaction.Sessions), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			next, cmd, _ := m.updateSession(openPickerMsg{})
+			return next, cmd
+		}},
 		{b(keyaction.Open), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openImage(0) }},
 		{b(keyaction.Previews), nil, previewsKey},
 		{b(keyaction.New), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.clear() }},

@@ -42,6 +42,7 @@ import (
 	"muse/ui/slash"
 	"muse/ui/status"
 	"muse/ui/textfmt"
+	"muse/ui/themes"
 )
 
 // Options configure the chat screen.
@@ -314,7 +315,7 @@ func New(opts Options) Model {
 		m = m.resumeFrom(w, *opts.Preview)
 		m.loading = true
 	} else {
-		m = m.resume(w)
+		m = m.resumeFrom(w, w.Snapshot())
 	}
 	if opts.Notice != "" || m.queue.Len() == 0 {
 		m.status = m.status.Note(opts.Notice)
@@ -329,13 +330,9 @@ func New(opts Options) Model {
 	return m
 }
 
-// resume shows the session of w, a writer nothing else uses yet: one just
-// made, or the one the screen starts with.
-func (m Model) resume(w *session.Writer) Model {
-	return m.resumeFrom(w, w.Snapshot())
-}
-
-// resumeFrom shows s, the session of w.
+// resumeFrom shows s, the session of w: one just made, or the one the
+// screen starts with, as its snapshot (nothing else uses it yet), or one
+// opened for another, as it stands.
 func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	// Another session, or this one replayed whole: its queue is the one
 	// it kept.
@@ -646,7 +643,7 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 		return m.layout(), nil, true
 	case openedMsg:
 		next, cmd = m.opened(msg)
-	case themeLoadedMsg:
+	case themes.LoadedMsg:
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
 		next, cmd = m.mcpPromptGot(msg)

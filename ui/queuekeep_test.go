@@ -83,7 +83,8 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 	check("from a preview", next.(Model))
 
 	// A new session on the same screen does not carry the queue.
-	fresh := next.(Model).resume(session.NewWriter(store, session.Params{Model: "m"}))
+	fw := session.NewWriter(store, session.Params{Model: "m"})
+	fresh := next.(Model).resumeFrom(fw, fw.Snapshot())
 	if fresh.queue.Len() != 0 || fresh.queue.Stopped() {
 		t.Errorf("a new session shows the old one's queue: %+v", fresh.queue)
 	}

@@ -79,12 +79,22 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.startEdit(e)
 	case selection.Regenerate:
 		return m.regenerate(e)
-	case selection.PrevSibling:
-		return m.switchSibling(e, -1)
-	case selection.NextSibling:
-		return m.switchSibling(e, 1)
+	case selection.PrevSibling, selection.NextSibling:
+		by := 1
+		if action == selection.PrevSibling {
+			by = -1
+		}
+		cmd, why := m.branches.Switch(m.writer, e.ID, by, m.branchRefused())
+		if cmd == nil {
+			m.status = m.status.Note(why)
+		}
+		return m, cmd
 	case selection.Fork:
-		return m.fork(e)
+		cmd, why := m.branches.Fork(m.opts.Store, m.sessID, e.ID, m.branchRefused())
+		if cmd == nil {
+			m.status = m.status.Note(why)
+		}
+		return m, cmd
 	case selection.Attach:
 		return m.attachSelected(e)
 	case selection.Scroll:

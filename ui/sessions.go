@@ -26,17 +26,6 @@ type current struct {
 // openPickerMsg opens the session picker.
 type openPickerMsg struct{}
 
-// openPicker shows the session picker.
-func (m Model) openPicker() (Model, tea.Cmd) {
-	if m.opts.Store == nil {
-		m.status = m.status.Note("sessions are not saved in this run")
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.sessions, cmd = m.sessions.Open(m.sessID)
-	return m, cmd
-}
-
 // updateSession handles the messages that open, switch, fork or write the
 // session shown, and the picker's; ok is false for any other message.
 func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
@@ -57,8 +46,12 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		m.title = title
 		return m, sessions.Rename(m.writer, title), true
 	case openPickerMsg:
-		next, cmd := m.openPicker()
-		return next, cmd, true
+		var cmd tea.Cmd
+		var refused string
+		if m.sessions, cmd, refused = m.sessions.Open(m.sessID); refused != "" {
+			m.status = m.status.Note(refused)
+		}
+		return m, cmd, true
 	case sessions.LoadedMsg:
 		if msg.Err != nil {
 			m.sessions = m.sessions.SetStatus(msg.Err.Error())
@@ -124,17 +117,4 @@ func (m Model) resumed(w *session.Writer, s session.Session, notice string) (Mod
 	m = m.resumeFrom(w, s)
 	m.status = m.status.Note(notice)
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
-}
-
-// saveParams records changed settings.
-func (m Model) saveParams() (tea.Model, tea.Cmd) {
-	p := m.params
-	return m.layout(), sessions.Save(m.writer, func(w *session.Writer) error { return w.SetParams(p) })
-}
-
-// rename gives the session a new title.
-func (m Model) rename(title string) (tea.Model, tea.Cmd) {
-	m.title = title
-	m.status = m.status.Note("renamed")
-	return m, sessions.Save(m.writer, func(w *session.Writer) error { return w.SetTitle(title) })
 }
