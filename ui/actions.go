@@ -58,7 +58,11 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionRetry:
 		return m.retry()
 	case slash.ActionContinue:
-		return m.continueReply()
+		if !engine.Continuable(m.conv.Entries()) {
+			m.status = m.status.Note(engine.ErrNoContinue.Error())
+			return m, nil
+		}
+		return m.startTurn(engine.Turn{Continue: true})
 	case slash.ActionCopy:
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
@@ -99,7 +103,10 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionAttach:
 		return m.attachCommand(res.Arg, res.N)
 	case slash.ActionDetach:
-		return m.detach(res.N)
+		var notice string
+		m.pending, notice = m.pending.Detach(res.N)
+		m.status = m.status.Note(notice)
+		return m.layout(), nil
 	case slash.ActionMCP:
 		return m.mcpCommand(res.Arg)
 	case slash.ActionTheme:
@@ -156,18 +163,6 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 		next.turn.prompt = es[u].Text // back into the input if the retry fails too
 	}
 	return next, cmd
-}
-
-// continueReply asks for more of a reply that was cut at max_tokens or
-// paused by the server.
-func (m Model) continueReply() (tea.Model, tea.Cmd) {
-	es := m.conv.Entries()
-	a := lastIndex(es, session.KindAssistant)
-	if a < 0 || a != len(es)-1 || !engine.CanContinue(es[a].Message) {
-		m.status = m.status.Note("/continue needs a last reply that was cut at max_tokens or paused by the server")
-		return m, nil
-	}
-	return m.startTurn(engine.Turn{Continue: true})
 }
 
 // copyCommand carries out /copy and the copy key: the last reply, message

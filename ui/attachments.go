@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,10 +14,8 @@ import (
 	"muse/session"
 	"muse/ui/attach"
 	"muse/ui/clipboard"
-	"muse/ui/input"
 	"muse/ui/pending"
 	"muse/ui/sanitize"
-	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
@@ -201,36 +198,6 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 		return m.sendNow(msg.unseen) // nothing new to see: @someone, or chips shown already
 	}
 	return m, nil
-}
-
-// pastedPath offers a pasted file path as an attachment: the path becomes
-// an @mention, attached when the prompt is sent, and the status line says
-// so; deleting the @ sends the path as text.
-func (m Model) pastedPath(msg input.PathPastedMsg) (tea.Model, tea.Cmd) {
-	value := m.input.Value()
-	i := strings.LastIndex(value, msg.Text)
-	mention := input.Mention(msg.Path)
-	if i < 0 || mention == "" || slash.Is(value) {
-		// Typed over meanwhile, a path a mention cannot hold, or the
-		// argument of a command (/attach PATH): left as it is.
-		return m, nil
-	}
-	if msg.Secret != "" {
-		m.status = m.status.Note("pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)) + ", " + sanitize.Line(msg.Secret) +
-			": it stays text · /attach it to send the file")
-		return m.layout(), nil
-	}
-	m.input = m.input.SetValue(value[:i] + mention + value[i+len(msg.Text):])
-	m.status = m.status.Note("pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text")
-	return m.layout(), nil
-}
-
-// detach removes attachment n (from 1) waiting to be sent; 0 removes all.
-func (m Model) detach(n int) (tea.Model, tea.Cmd) {
-	var notice string
-	m.pending, notice = m.pending.Detach(n)
-	m.status = m.status.Note(notice)
-	return m.layout(), nil
 }
 
 // attachCommand runs /attach: a path, image N of the last image turn, or

@@ -223,8 +223,7 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	}
 	// Detached, it is not attached again by the same prompt's enter.
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	next, _ := m.detach(0)
-	m = next.(Model)
+	m.pending, _ = m.pending.Detach(0)
 	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
 	m = next.(Model)
 	if m.pending.Preparing() || m.turn == nil {

@@ -9,8 +9,6 @@ import (
 	"muse/session"
 	"muse/ui/branches"
 	"muse/ui/engine"
-	"muse/ui/input"
-	"muse/ui/sanitize"
 )
 
 // Branches on the chat screen: where the entries shown stand in the
@@ -38,9 +36,6 @@ func (m Model) refreshBranches(live ...session.Entry) Model {
 	m.conv = m.conv.SetBadges(m.branches.Badges())
 	return m
 }
-
-// editPlaceholder is what the input says while an edited prompt is empty.
-const editPlaceholder = "the new text of the prompt · enter sends it as a new branch · esc cancels"
 
 // branchRefused says why an action that changes the branch shown (r, [, ],
 // f) must wait, or "" when it need not: while a reply streams, or while a
@@ -71,17 +66,10 @@ func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note("this prompt is not saved on the branch")
 		return m, nil
 	}
-	draft, pending := m.input.Value(), m.pending.Files()
-	if m.edit.Active() {
-		draft, pending = m.edit.Draft()
-	}
 	m = m.leaveSelection()
-	m.edit = m.edit.Start(e.ID, p.Num, draft, pending)
-	// The session's text, which the input draws raw.
-	m.input = m.input.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(editPlaceholder).EndRecall()
 	// The prompt's files wait above the input as chips, by their own
 	// names, to be sent with the edit or removed.
-	m.pending = m.pending.Set(nil)
+	m.edit, m.input, m.pending = m.edit.Begin(e, p.Num, m.input, m.pending)
 	if len(e.Attachments) == 0 {
 		return m.layout(), nil
 	}
@@ -100,18 +88,6 @@ func forEdit(cmd tea.Cmd, id string) tea.Cmd {
 	}
 }
 
-// stopEdit leaves editing: the draft goes back into the input.
-func (m Model) stopEdit() Model {
-	if !m.edit.Active() {
-		return m
-	}
-	draft, pending := m.edit.Draft()
-	m.input = m.input.Reset().SetValue(draft).SetPlaceholder(input.Placeholder)
-	m.pending = m.pending.Set(pending)
-	m.edit = m.edit.Stop()
-	return m.layout()
-}
-
 // sendEdit sends text in place of the prompt being edited: a new branch
 // beside it. The view drops the prompt and what followed it; they stay in
 // the session.
@@ -128,7 +104,7 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(next.status.Notice()) // refused: the edit stays in the input
 		return m, cmd
 	}
-	next = next.stopEdit()
+	next.edit, next.input, next.pending = next.edit.Leave(next.input, next.pending)
 	next.input = next.input.EndRecall()
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }

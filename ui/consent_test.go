@@ -250,8 +250,7 @@ func TestEditingAPromptShowsItsFiles(t *testing.T) {
 	if !strings.Contains(m.View(), "[1] notes.md") {
 		t.Errorf("the prompt's file should show as a chip:\n%s", m.View())
 	}
-	next, _ := m.detach(1)
-	m = next.(Model)
+	m.pending, _ = m.pending.Detach(1)
 	tm := start(t, m, 100, 30)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "stop end_turn")

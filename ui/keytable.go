@@ -73,7 +73,12 @@ func bindKeys(k KeyMap) []boundKey {
 		// backspace on an empty input takes back the last attachment.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool {
 			return msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0
-		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.detach(m.pending.Len()) }},
+		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			var notice string
+			m.pending, notice = m.pending.Detach(m.pending.Len())
+			m.status = m.status.Note(notice)
+			return m.layout(), nil
+		}},
 		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && m.queue.Len() > 0 }, only(Model.unqueue)},
 		// Tab completion, ↑ and ↓ through the prompts.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.input.Owns(msg) },
@@ -120,7 +125,8 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.imaging != nil:
 		return m.cancelImage()
 	case m.edit.Active():
-		return m.stopEdit(), nil
+		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+		return m.layout(), nil
 	case strings.TrimSpace(m.input.Value()) != "":
 		// The text goes into the prompt history, so ↑ brings it back.
 		var cmd tea.Cmd
@@ -149,7 +155,8 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.input = m.input.HideHint()
 		return m.layout(), nil
 	case m.edit.Active():
-		return m.stopEdit(), nil
+		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+		return m.layout(), nil
 	case m.piped.Reading():
 		var cmd tea.Cmd
 		m.piped, cmd = m.piped.Update(msg)

@@ -353,7 +353,8 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
 	m.branches = branches.New(s)
-	m = m.stopEdit().refreshBranches()
+	m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+	m = m.refreshBranches()
 	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	// ctrl+r's "this session": its prompts before a resume too.
@@ -652,7 +653,12 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case attachedMsg:
 		next, cmd = m.attached(msg)
 	case input.PathPastedMsg:
-		next, cmd = m.pastedPath(msg)
+		var notice string
+		if m.input, notice = m.input.PathPasted(msg); notice == "" {
+			return m, nil, true // left as it is
+		}
+		m.status = m.status.Note(notice)
+		return m.layout(), nil, true
 	default:
 		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
 	}
