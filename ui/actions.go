@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,7 +15,6 @@ import (
 	"muse/ui/launch"
 	"muse/ui/sessions"
 	"muse/ui/slash"
-	"muse/ui/textfmt"
 	"muse/ui/themes"
 )
 
@@ -68,7 +66,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionInfo:
 		m.status = m.status.Note("")
 		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.status.Notices().SetSize(m.size.Width).View(), m.params)
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: info}), nil
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: info}, m.now())
+		return m, nil
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
@@ -84,7 +83,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		cut.conv = cut.conv.Truncate(0)
 		return cut.startTurn(engine.Turn{Compact: true, Prompt: res.Arg})
 	case slash.ActionContext:
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}), nil
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}, m.now())
+		return m, nil
 	case slash.ActionClear:
 		return m.clear()
 	case slash.ActionRename:
@@ -120,7 +120,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.keys.helpText()}).layout(), nil
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: m.keys.helpText()}, m.now())
+		return m.layout(), nil
 	case slash.ActionQuit:
 		return m.stopAndQuit()
 	case slash.ActionEditSystem:
@@ -286,41 +287,7 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(err.Error())
 		return m, nil
 	}
-	return m, openFile(path)
-}
-
-// openedMsg reports the viewer started on path, or why it did not.
-type openedMsg struct {
-	path string
-	err  error
-}
-
-// openFile starts the system viewer on path, in a command, if it holds an
-// image: the path comes from the session, which may have been imported, and
-// a viewer would also run what is not an image (a .desktop file).
-func openFile(path string) tea.Cmd {
-	return func() tea.Msg {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".png", ".jpg", ".jpeg", ".webp":
-		default: // a viewer picks what runs a file by its name, too
-			return openedMsg{path: path, err: fmt.Errorf("open %s: not the name of an image file (.png, .jpg, .webp)", path)}
-		}
-		if _, err := session.ImageFormat(path); err != nil {
-			return openedMsg{path: path, err: fmt.Errorf("open %s: %w", path, err)}
-		}
-		return openedMsg{path: path, err: launch.Open(path)}
-	}
-}
-
-// opened reports the viewer: a failure in the conversation, whole, since
-// it names the path and the program that is missing.
-func (m Model) opened(msg openedMsg) (tea.Model, tea.Cmd) {
-	if msg.err == nil {
-		m.status = m.status.Note("opened " + textfmt.ShortPath(msg.path))
-		return m, nil
-	}
-	m.status = m.status.Note("the image could not be opened: see above")
-	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: msg.err.Error()}).layout(), nil
+	return m, launch.OpenImage(path)
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits

@@ -43,7 +43,8 @@ func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
 			return mcpDoneMsg{fmt.Sprintf("MCP server %s is off for this session", name)}
 		}
 	}
-	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}).layout(), nil
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}, m.now())
+	return m.layout(), nil
 }
 
 // mcpList describes the servers for /mcp, made safe to show.

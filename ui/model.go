@@ -30,6 +30,7 @@ import (
 	"muse/ui/engine"
 	"muse/ui/helpview"
 	"muse/ui/input"
+	"muse/ui/launch"
 	"muse/ui/mcp"
 	"muse/ui/meter"
 	"muse/ui/pending"
@@ -363,7 +364,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
-		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: "session: " + w}, m.now())
 	}
 	if restore {
 		m.queue = m.queue.Restore(s.Queue)
@@ -642,8 +643,16 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case mcpDoneMsg:
 		m.status = m.status.Note(sanitize.Line(msg.notice))
 		return m.layout(), nil, true
-	case openedMsg:
-		next, cmd = m.opened(msg)
+	case launch.OpenedMsg:
+		if msg.Err == nil {
+			m.status = m.status.Note("opened " + textfmt.ShortPath(msg.Path))
+			return m, nil, true
+		}
+		// In the conversation, whole: it names the path and the program
+		// that is missing.
+		m.status = m.status.Note("the image could not be opened: see above")
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: msg.Err.Error()}, m.now())
+		return m.layout(), nil, true
 	case themes.LoadedMsg:
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
@@ -792,12 +801,6 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	}
 	next.input = next.input.Reset().EndRecall()
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
-}
-
-// addEntry shows an entry that is not part of a reply, such as a notice.
-func (m Model) addEntry(e session.Entry) Model {
-	m.conv = m.conv.Note(e, m.now())
-	return m
 }
 
 // quit ends the program once the turn in flight has ended and the session

@@ -24,9 +24,9 @@ func themedScreen(t *testing.T) Model {
 	m := h.modelWith(t, nil, func(o *Options) { o.Profile = termenv.ANSI256 })
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
-	m = m.addEntry(session.Entry{Kind: session.KindUser, Text: "hello"})
-	m = m.addEntry(session.Entry{Kind: session.KindAssistant, Status: session.StatusComplete,
-		Message: &api.Message{Model: "demo-chat", Content: []api.ContentBlock{{Type: api.BlockText, Text: "# Heading\n\nSome *text*."}}}})
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindUser, Text: "hello"}, m.now())
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindAssistant, Status: session.StatusComplete,
+		Message: &api.Message{Model: "demo-chat", Content: []api.ContentBlock{{Type: api.BlockText, Text: "# Heading\n\nSome *text*."}}}}, m.now())
 	return m.layout()
 }
 
