@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	_ "image/gif" // GIF attachments: their headers are checked before they are sent
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	"muse/api"
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // Kinds of attachments, as Attachment.Kind names them.
@@ -117,7 +117,7 @@ func (s *Store) ReadAttachment(sessionID string, a Attachment) ([]byte, error) {
 		return nil, fmt.Errorf("read attachment %q: %w", a.Name, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxAttachmentBytes+1))
+	data, err := regfile.ReadAll(f, MaxAttachmentBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read attachment %q: %w", a.Name, err)
 	}
@@ -152,12 +152,9 @@ func (s *Store) ReadImage(img Image) ([]byte, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("read image %s: not a regular file", p)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+	data, err := regfile.ReadAll(f, MaxImageBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read image %s: %w", p, err)
-	}
-	if len(data) > MaxImageBytes {
-		return nil, fmt.Errorf("read image %s: larger than %d bytes", p, MaxImageBytes)
 	}
 	return data, nil
 }

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // Limits on images: those SaveImage accepts and the previews DecodeImage
@@ -253,8 +254,8 @@ func decodeRepairedPNG(f *os.File, first error) (image.Image, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, first
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
-	if err != nil || len(data) > MaxImageBytes {
+	data, err := regfile.ReadAll(f, MaxImageBytes)
+	if err != nil {
 		return nil, first
 	}
 	fixed, ok := withoutBadAncillary(data)

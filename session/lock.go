@@ -170,7 +170,7 @@ func notLockFile(path string, m fs.FileMode) error {
 func readPID(f *os.File) int {
 	buf := make([]byte, 32)
 	for range 20 {
-		n, err := f.ReadAt(buf, pidOffset)
+		n, err := f.ReadAt(buf, pidOffset())
 		if n == 0 && err != nil && !errors.Is(err, io.EOF) {
 			return 0
 		}

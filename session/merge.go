@@ -51,6 +51,7 @@ import (
 	"time"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // unmergedExt is added to the name of a copy that could not be merged
@@ -387,7 +388,7 @@ func readRegular(path string) ([]byte, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	return io.ReadAll(io.LimitReader(f, maxCopy))
+	return regfile.ReadAll(f, maxCopy)
 }
 
 // leave renames the copy name of the session id so that it is not tried

@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,6 +25,7 @@ import (
 	"syscall"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // sideCopy is a conflict copy of a session's tombstone or queue.
@@ -128,12 +128,13 @@ func readQueueFile(path string) (queueFile, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return qf, errors.New("not a regular file")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxQueueFile+1))
+	data, err := regfile.ReadAll(f, maxQueueFile)
+	var tooLarge *regfile.TooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		return qf, fmt.Errorf("the file is over %d MiB", maxQueueFile>>20)
 	case err != nil:
 		return qf, err
-	case len(data) > maxQueueFile:
-		return qf, fmt.Errorf("the file is over %d MiB", maxQueueFile>>20)
 	case json.Unmarshal(data, &qf) != nil:
 		return qf, errors.New("the file is damaged")
 	}

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"time"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // tombExt is the file name extension of a tombstone.
@@ -71,7 +71,7 @@ func readTomb(path string) (tomb, bool) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return tomb{}, false
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTomb))
+	data, err := regfile.ReadAll(f, maxTomb)
 	var t tomb
 	if err != nil || json.Unmarshal(data, &t) != nil || t.Time.IsZero() {
 		return tomb{}, false

@@ -1,7 +1,6 @@
 package theme
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -14,10 +13,9 @@ import (
 	chroma "github.com/alecthomas/chroma/v2/styles"
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
-	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
 
 	"muse/ui/regfile"
+	"muse/ui/tomlfile"
 )
 
 // A theme file is TOML. Its colours are "#rrggbb" or an ANSI 256 colour
@@ -61,11 +59,11 @@ import (
 
 // themeFile is a theme file as read.
 type themeFile struct {
-	Name  string   `toml:"name"`
-	Base  string   `toml:"base"`
+	Name string `toml:"name"`
+	Base string `toml:"base"`
+	variant
 	Dark  *variant `toml:"dark"`
 	Light *variant `toml:"light"`
-	variant
 }
 
 // variant is the colours of a theme file, or of its [dark] or [light] part.
@@ -106,21 +104,14 @@ type markdownColours struct {
 	Rule           colour    `toml:"rule"`
 }
 
-// keysOf are the keys of each table of a theme file, for the error about a
-// key it does not know.
-var keysOf = map[string][]string{
-	"":         {"name", "base", "chrome", "roles", "markdown", "dark", "light"},
-	"dark":     {"chrome", "roles", "markdown"},
-	"light":    {"chrome", "roles", "markdown"},
-	"chrome":   {"text", "muted", "subtle", "accent", "border"},
-	"roles":    {"user", "assistant", "error", "warning", "success"},
-	"markdown": {"text", "heading", "link", "link_text", "image", "image_text", "code", "code_background", "code_block", "code_theme", "quote", "rule"},
-}
-
 // colour is a colour of a theme file: s is "" when left out. It is a
 // struct, not a string, so that the TOML library hands it to UnmarshalText,
 // whose error it reports at the value's place.
 type colour struct{ s string }
+
+// Example is what a colour looks like, for the error about a value that
+// is not a string.
+func (colour) Example() string { return `"75" or "#5fafff" for a colour` }
 
 // UnmarshalText checks a colour: "#rrggbb" or an ANSI 256 number.
 func (c *colour) UnmarshalText(b []byte) error {
@@ -144,6 +135,9 @@ func validColour(s string) bool {
 // codeTheme is the name of a Chroma style (a struct: see colour).
 type codeTheme struct{ s string }
 
+// Example is what a style's name looks like.
+func (codeTheme) Example() string { return `"monokai"` }
+
 // UnmarshalText checks that Chroma knows the style.
 func (c *codeTheme) UnmarshalText(b []byte) error {
 	s := string(b)
@@ -154,23 +148,9 @@ func (c *codeTheme) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Error is a problem in a theme file, at its line when known.
-type Error struct {
-	Path      string
-	Line, Col int
-	Msg       string
-}
-
-// Error formats the problem as "FILE:LINE:COL: MSG".
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("theme %s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
-	case e.Line > 0:
-		return fmt.Sprintf("theme %s:%d: %s", e.Path, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("theme %s: %s", e.Path, e.Msg)
-}
+// Error is a problem in a theme file, at its place when known: its Path
+// starts with "theme ", as in "theme ~/mine.toml:3:1: unknown key …".
+type Error = tomlfile.Error
 
 //go:embed themes/*.toml
 var builtinFiles embed.FS
@@ -230,9 +210,9 @@ func fromFile(path string, darkBackground bool) (*Theme, error) {
 	var tooLarge *regfile.TooLargeError
 	switch {
 	case errors.As(err, &notRegular):
-		return nil, &Error{Path: name, Msg: fmt.Sprintf("it is %s, not a file: give the path of a theme file", notRegular.What())}
+		return nil, &Error{Path: "theme " + name, Msg: fmt.Sprintf("it is %s, not a file: give the path of a theme file", notRegular.What())}
 	case errors.As(err, &tooLarge):
-		return nil, &Error{Path: name, Msg: fmt.Sprintf("%v: a theme file is never that big, check that it is the right one", err)}
+		return nil, &Error{Path: "theme " + name, Msg: fmt.Sprintf("%v: a theme file is never that big, check that it is the right one", err)}
 	case err != nil:
 		return nil, fmt.Errorf("theme: %w", err)
 	}
@@ -255,13 +235,10 @@ func builtin(name string, darkBackground bool) (*Theme, bool, error) {
 // parse makes a theme from the theme file src, read from where (for
 // errors), named name unless the file names itself.
 func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) {
-	if err := check(where, src); err != nil {
-		return nil, err
-	}
 	var tf themeFile
-	dec := toml.NewDecoder(bytes.NewReader(src)).DisallowUnknownFields()
-	if err := dec.Decode(&tf); err != nil {
-		return nil, decodeError(where, err)
+	places, err := tomlfile.Decode("theme "+where, src, &tf, tomlfile.Limits{Keys: maxKeys, Depth: maxDepth, What: "a theme file"})
+	if err != nil {
+		return nil, err
 	}
 	isDark := darkBackground
 	switch tf.Base {
@@ -271,7 +248,7 @@ func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) 
 	case "light":
 		isDark = false
 	default:
-		return nil, &Error{Path: where, Line: lineOf(src, "base"), Msg: fmt.Sprintf("base: expected dark, light or auto, got %q", tf.Base)}
+		return nil, &Error{Path: "theme " + where, Line: places["base"].Line, Col: places["base"].Col, Msg: fmt.Sprintf("base: expected dark, light or auto, got %q", tf.Base)}
 	}
 	if tf.Name != "" {
 		name = tf.Name
@@ -291,117 +268,6 @@ func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) 
 	th := build(name, p, md)
 	th.DarkBackground = darkBackground
 	return th, nil
-}
-
-// check walks the theme file src once, in time linear in its size, and
-// refuses, at its place, the first key the theme does not know, a value
-// that is not a string (every setting of a theme file is one; the library
-// hands a number or a boolean to UnmarshalText as text, and reports its
-// error without a place), and more than maxKeys keys or maxDepth levels.
-// Only a file that passes goes to the library's decoder: it builds an
-// error for each unknown key by scanning the file from its start to the
-// key, which takes time quadratic in their number (32,000 unknown tables,
-// 270 KB, took 27 s).
-func check(where string, src []byte) error {
-	var p unstable.Parser
-	p.Reset(src)
-	var table []string // the keys of the current table's header
-	keys := 0
-	for p.NextExpression() {
-		e := p.Expression()
-		var path []string
-		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			table = table[:0]
-		case unstable.KeyValue:
-		default:
-			continue
-		}
-		path = append(path, table...)
-		for it := e.Key(); it.Next(); {
-			k := it.Node()
-			path = append(path, string(k.Data))
-			keys++
-			at := p.Shape(k.Raw).Start
-			switch {
-			case keys > maxKeys:
-				return &Error{Path: where, Line: at.Line, Col: at.Column, Msg: fmt.Sprintf("more than %d keys: a theme file is never that big, check that it is the right one", maxKeys)}
-			case len(path) > maxDepth:
-				return &Error{Path: where, Line: at.Line, Col: at.Column, Msg: fmt.Sprintf("nested more than %d levels deep: a theme file has tables two deep, such as [dark.chrome]", maxDepth)}
-			}
-			if msg := unknownKey(path); msg != "" {
-				return &Error{Path: where, Line: at.Line, Col: at.Column, Msg: msg}
-			}
-		}
-		if e.Kind != unstable.KeyValue {
-			table = path
-			continue
-		}
-		if v := e.Value(); v.Kind != unstable.String {
-			at := p.Shape(v.Raw).Start
-			return &Error{Path: where, Line: at.Line, Col: at.Column,
-				Msg: fmt.Sprintf("%s: expected a string, such as \"75\" or \"#5fafff\" for a colour, got %s", strings.Join(path, "."), p.Raw(v.Raw))}
-		}
-	}
-	return nil // the decoder reports the file's syntax errors
-}
-
-// unknownKey says what is wrong with the last key of path, a key of a
-// theme file with the tables it is in, when the theme does not know it,
-// or returns "".
-func unknownKey(path []string) string {
-	table := ""
-	if len(path) > 1 {
-		table = path[len(path)-2]
-	}
-	known, ok := keysOf[table]
-	switch {
-	case !ok:
-		return fmt.Sprintf("unknown key %s: %s takes no table", strings.Join(path, "."), table)
-	case !slices.Contains(known, path[len(path)-1]):
-		return fmt.Sprintf("unknown key %s: expected one of %s", strings.Join(path, "."), strings.Join(known, ", "))
-	}
-	return ""
-}
-
-// lineOf is the line of the first "key =" in src, or 0.
-func lineOf(src []byte, key string) int {
-	for i, l := range strings.Split(string(src), "\n") {
-		if k, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(k) == key {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-// decodeError turns an error of the TOML library into an [*Error] at its
-// line, saying what was expected.
-func decodeError(where string, err error) error {
-	var missing *toml.StrictMissingError
-	if errors.As(err, &missing) && len(missing.Errors) > 0 {
-		de := missing.Errors[0]
-		line, col := de.Position()
-		keys := de.Key()
-		table := ""
-		if len(keys) > 1 {
-			table = keys[len(keys)-2]
-		}
-		msg := fmt.Sprintf("unknown key %s: expected one of %s", strings.Join(keys, "."), strings.Join(keysOf[table], ", "))
-		if _, ok := keysOf[table]; !ok {
-			msg = fmt.Sprintf("unknown key %s: %s takes no table", strings.Join(keys, "."), table)
-		}
-		return &Error{Path: where, Line: line, Col: col, Msg: msg}
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		line, col := de.Position()
-		msg := strings.TrimPrefix(de.Error(), "toml: ")
-		if k := de.Key(); len(k) > 0 {
-			msg = strings.Join(k, ".") + ": " + msg
-		}
-		return &Error{Path: where, Line: line, Col: col, Msg: msg}
-	}
-	return &Error{Path: where, Msg: err.Error()}
 }
 
 // palette is p with the colours v sets.

@@ -195,12 +195,13 @@ accent = "#0000aa"
 // A bad theme file is refused with its line and what was expected.
 func TestThemeFileErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"[chrome]\ntext = \"252\"\ntxt = \"1\"\n", `:3:1: unknown key chrome.txt: expected one of text, muted, subtle, accent, border`},
+		{"[chrome]\ntext = \"252\"\ntxt = \"1\"\n", `:3:1: unknown key chrome.txt: expected one of text, muted, subtle, accent, border (did you mean "text"?)`},
 		{"[roles]\n\nuser = \"#12345\"\n", `:3:8: roles.user: expected a colour, "#rrggbb" or an ANSI 256 colour number from 0 to 255 such as "75", got "#12345"`},
 		{"[roles]\nerror = \"256\"\n", `:2:9: roles.error: expected a colour`},
 		{"[chrome]\naccent = 75\n", `:2:10: chrome.accent: expected a string, such as "75" or "#5fafff" for a colour, got 75`},
 		{"[dark.roles]\nuser = true\n", `:2:8: dark.roles.user: expected a string`},
-		{"name = \"x\"\nbase = \"grey\"\n", `:2: base: expected dark, light or auto, got "grey"`},
+		{"name = \"x\"\nbase = \"grey\"\n", `:2:1: base: expected dark, light or auto, got "grey"`},
+		{"\uFEFF[chrome]\ntext = \"1\"\n[chrome.text.x]\n", `:3:14: unknown key chrome.text.x: chrome.text takes no table`},
 		{"[markdown]\ncode_theme = \"nope\"\n", `:2:14: markdown.code_theme: expected the name of a Chroma style`},
 		{"[dark.chrome]\nfoo = \"1\"\n", `:2:1: unknown key dark.chrome.foo: expected one of text`},
 		{"[colours]\ntext = \"1\"\n", `:1:2: unknown key colours: expected one of name, base, chrome`},

@@ -13,6 +13,7 @@ import (
 	"muse/session"
 	"muse/ui/engine"
 	"muse/ui/launch"
+	"muse/ui/meter"
 	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/themes"
@@ -41,7 +42,7 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 
 // runCommand carries out a slash command typed in the input.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	res, err := slash.Run(line, m.params, toolNames(m.opts))
+	res, err := slash.Run(line, m.params, slash.Env{Tools: toolNames(m.opts), ImageAPI: m.opts.ImageAPI})
 	if err != nil {
 		m.status = m.status.Note(err.Error())
 		return m, nil // the command stays in the input to be fixed
@@ -276,9 +277,6 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 	}
 }
 
-// noticeMsg shows a line in the status bar.
-type noticeMsg struct{ text string }
-
 // openImage opens image n of the last image turn in the system viewer; n
 // = 0 opens the last image saved, whichever turn saved it.
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
@@ -328,4 +326,12 @@ func toolNames(opts Options) []string {
 		names = append(names, opts.MCP.ToolNames()...)
 	}
 	return names
+}
+
+// modelsListedMsg carries the service's models list, read in the
+// background: the context windows it gives, for the meter, and the names,
+// for /model's completions.
+type modelsListedMsg struct {
+	windows meter.WindowsMsg
+	models  *slash.Models
 }

@@ -9,6 +9,7 @@ import (
 	"muse/session"
 	"muse/ui/branches"
 	"muse/ui/engine"
+	"muse/ui/notices"
 )
 
 // Branches on the chat screen: where the entries shown stand in the
@@ -182,7 +183,7 @@ func (m Model) forked(msg branches.ForkedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.W.Close(); return noticeMsg{text: "forked into " + msg.S.ID} }
+		return m, func() tea.Msg { _ = msg.W.Close(); return notices.Msg{Text: "forked into " + msg.S.ID} }
 	}
 	return m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 }

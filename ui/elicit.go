@@ -46,7 +46,7 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		return m, nil, true
 	case tea.KeyMsg:
 		if !m.elicit.Active() {
-			return m, nil, false
+			return nil, nil, false
 		}
 		e := m.elicit.Elicitation()
 		var cmd tea.Cmd
@@ -59,5 +59,5 @@ func (m Model) elicitRouted(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 		return m.layout(), cmd, true
 	}
-	return m, nil, false
+	return nil, nil, false
 }

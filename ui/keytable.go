@@ -10,6 +10,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/keyaction"
+	"muse/ui/notices"
 )
 
 // boundKey is one key of the chat screen's own: the binding of an action
@@ -104,7 +105,7 @@ func suspendKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	return m, func() tea.Msg {
 		if err := suspend(); err != nil {
-			return noticeMsg{text: err.Error()}
+			return notices.Msg{Text: err.Error()}
 		}
 		return nil
 	}

@@ -20,7 +20,7 @@ func TestContextAndCost(t *testing.T) {
 	waitFor(t, tm, "full: /compact") // the demo's turn is far more than 80 tokens
 	send(tm, "/context")
 	waitFor(t, tm, "window from the profile's context_window")
-	tm.Send(meter.WindowsMsg{"demo-chat": 1_000_000, "other": 5})
+	tm.Send(modelsListedMsg{windows: meter.WindowsMsg{"demo-chat": 1_000_000, "other": 5}})
 	send(tm, "/info")
 	waitFor(t, tm, "cost: last turn $0.")
 	final := quit(t, tm)

@@ -33,6 +33,7 @@ import (
 	"muse/ui/launch"
 	"muse/ui/mcp"
 	"muse/ui/meter"
+	"muse/ui/notices"
 	"muse/ui/pending"
 	"muse/ui/piped"
 	"muse/ui/queue"
@@ -109,6 +110,9 @@ type Options struct {
 	StartInPicker bool
 	// ImageModel is the default image model.
 	ImageModel string
+	// ImageAPI is the image API the client speaks (api.ImageAPIs), for
+	// the image commands it has no parameter for; "" is the interface's.
+	ImageAPI string
 	// Kitty draws image previews with the kitty graphics protocol, written
 	// to Terminal; it is detected before the program starts.
 	Kitty bool
@@ -394,8 +398,7 @@ func (m Model) Init() tea.Cmd {
 					windows[mi.ID] = mi.ContextWindow
 				}
 			}
-			slash.SetModels(names)
-			return windows
+			return modelsListedMsg{windows: windows, models: slash.NewModels(names)}
 		})
 	}
 	// What runs in the background whatever the screen opens with: the MCP
@@ -457,7 +460,9 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm, ok := next.(Model)
-	if !ok {
+	if !ok || nm.status.Kept() && !nm.status.Resized(nm.statusState()) {
+		// Returned as it is: a Model put in an interface again is a copy
+		// of the whole root on the heap, for every delta of a stream.
 		return next, cmd
 	}
 	nm.status = nm.status.Keep() // kept whole for ? and /info
@@ -543,12 +548,11 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.status = m.status.Note("input cleared · ↑ brings it back")
 		}
 		m.input, _ = m.input.Update(msg)
-	case input.NoticeMsg:
+	case notices.Msg:
 		m.status = m.status.Note(msg.Text)
-	case noticeMsg:
-		m.status = m.status.Note(msg.text)
-	case meter.WindowsMsg:
-		m.meter = m.meter.Update(msg)
+	case modelsListedMsg:
+		m.meter = m.meter.Update(msg.windows)
+		m.input = m.input.WithModels(msg.models)
 	case piped.ReadMsg:
 		was := m.piped.View()
 		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.status.Notice() == "" || m.status.Notice() == was) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"muse/ui/notices"
 )
 
 // A notice too long for the status line at 80 columns is cut there with
@@ -14,7 +15,7 @@ func TestNoticesReadWhole(t *testing.T) {
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 40})
 	long := "a notice far too long for the status line at eighty columns, which wraps it onto a second line above it and then cuts the rest with an ellipsis, so that what follows is never read there, ending in THE-END"
-	m, _ = updateModel(m, noticeMsg{text: long})
+	m, _ = updateModel(m, notices.Msg{Text: long})
 	if v := m.View(); strings.Contains(v, "THE-END") || !strings.Contains(v, "…") {
 		t.Fatalf("the status line shows it whole, or does not cut it:\n%s", v)
 	}

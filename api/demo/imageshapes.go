@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"muse/api"
+	"muse/ui/regfile"
 )
 
 // The demo serves the image shapes muse speaks (api.ImageAPIs): the
@@ -34,7 +35,7 @@ var openAISize = regexp.MustCompile(`^(auto|[1-9][0-9]*x[1-9][0-9]*)$`)
 // same generation answers it. It returns false when it has answered an
 // error; a body that is not OpenAI's is left as it was.
 func openAIImages(w http.ResponseWriter, r *http.Request) bool {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	data, err := regfile.ReadAll(r.Body, maxBody)
 	r.Body = io.NopCloser(bytes.NewReader(data))
 	var body map[string]json.RawMessage
 	if err != nil || json.Unmarshal(data, &body) != nil {

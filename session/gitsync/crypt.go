@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"filippo.io/age"
+	"muse/ui/regfile"
 )
 
 // keyCheck is the text key.age holds, encrypted to the identity: a machine
@@ -66,12 +66,9 @@ func decrypt(id *age.X25519Identity, data []byte, max int64) ([]byte, error) {
 		}
 		return nil, err
 	}
-	out, err := io.ReadAll(io.LimitReader(r, max+1))
+	out, err := regfile.ReadAll(r, max)
 	if err != nil {
 		return nil, err
-	}
-	if int64(len(out)) > max {
-		return nil, fmt.Errorf("more than %d MiB", max>>20)
 	}
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"muse/session/internal/fileio"
+	"muse/ui/regfile"
 )
 
 // fileMax is the largest file sent: a larger one is left out and named.
@@ -115,7 +116,7 @@ func readChange(p, rel string, kind int, old *fileState, size, mtime int64) (*fi
 	defer f.Close()
 	ns := &fileState{Size: size, MTime: mtime}
 	if kind != kindJournal {
-		data, err := io.ReadAll(io.LimitReader(f, fileMax))
+		data, err := regfile.ReadAll(f, fileMax)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"muse/session"
+	"muse/ui/regfile"
 )
 
 // maxImport is the largest export Import reads, in bytes.
@@ -41,12 +42,13 @@ func Import(s *session.Store, r io.Reader) (*session.Session, error) {
 
 // readExport reads and checks an export, for Import and ImportMerge.
 func readExport(r io.Reader) (*session.Imported, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxImport+1))
-	if err != nil {
-		return nil, fmt.Errorf("import session: read the export: %w", err)
-	}
-	if len(data) > maxImport {
+	data, err := regfile.ReadAll(r, maxImport)
+	var tooLarge *regfile.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
 		return nil, fmt.Errorf("import session: the input is larger than the %d MiB an export may be", maxImport>>20)
+	case err != nil:
+		return nil, fmt.Errorf("import session: read the export: %w", err)
 	}
 	ex, err := parseExport(data)
 	if err != nil {

@@ -56,7 +56,7 @@ type Call struct {
 // Model is the box and the session's approval mode.
 type Model struct {
 	th    *theme.Theme
-	keys  KeyMap
+	keys  *KeyMap // shared by the copies: never changed after New
 	width int
 	room  int // lines of the body shown; 0: the title and the keys share a line
 	call  *Call
@@ -70,7 +70,7 @@ type Model struct {
 }
 
 // New returns the box, closed, in the ask mode.
-func New(th *theme.Theme, keys KeyMap) Model { return Model{th: th, keys: keys} }
+func New(th *theme.Theme, keys KeyMap) Model { return Model{th: th, keys: &keys} }
 
 // SetTheme draws the box in th.
 func (m Model) SetTheme(th *theme.Theme) Model {

@@ -18,6 +18,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/session/dirs"
+	"muse/ui/regfile"
 	"muse/ui/sanitize"
 )
 
@@ -217,12 +218,13 @@ func readStdin(r io.Reader, limit int64) (string, error) {
 // readPiped reads piped input whole, up to limit bytes: more is a usage
 // error.
 func readPiped(r io.Reader, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read standard input: %w", err)
-	}
-	if int64(len(data)) > limit {
+	data, err := regfile.ReadAll(r, limit)
+	var tooLarge *regfile.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
 		return nil, usagef("standard input is larger than %d MiB, muse's limit: pipe less of it (head -c), or save it to a file and attach part of it", limit>>20)
+	case err != nil:
+		return nil, fmt.Errorf("read standard input: %w", err)
 	}
 	return data, nil
 }

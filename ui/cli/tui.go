@@ -24,7 +24,6 @@ import (
 	"muse/ui/preview"
 	"muse/ui/sanitize"
 	"muse/ui/screen"
-	"muse/ui/slash"
 	"muse/ui/syncrun"
 	"muse/ui/textfmt"
 	"muse/ui/toolrun"
@@ -86,7 +85,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	if cfg.params.Model == "" {
 		opts.Notice = "no model yet: /model NAME (tab completes from the service's list)"
 	}
-	slash.SetImageAPI(client.ImageAPI())
+	opts.ImageAPI = client.ImageAPI()
 	if len(warnings) > 0 {
 		opts.Notice = "warning: " + strings.Join(warnings, "; ") + " · it is sent with the first prompt · /detach removes"
 	}

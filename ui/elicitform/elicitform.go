@@ -42,13 +42,13 @@ type Model struct {
 	focus  int
 	err    string
 	width  int
-	keys   KeyMap
+	keys   *KeyMap // shared by the copies: never changed after New
 	th     *theme.Theme
 }
 
 // New returns the form of e, each field holding its default.
 func New(e *mcp.Elicitation, th *theme.Theme, keys KeyMap) Model {
-	m := Model{e: e, keys: keys, th: th}
+	m := Model{e: e, keys: &keys, th: th}
 	for i, f := range e.Fields {
 		in := textinput.New()
 		in.Prompt = ""
@@ -69,7 +69,12 @@ func (m Model) Active() bool { return m.e != nil }
 func (m Model) Elicitation() *mcp.Elicitation { return m.e }
 
 // KeyMap returns the form's keys, for the help line.
-func (m Model) KeyMap() KeyMap { return m.keys }
+func (m Model) KeyMap() KeyMap {
+	if m.keys == nil {
+		return KeyMap{}
+	}
+	return *m.keys
+}
 
 // SetSize sets the width the form takes.
 func (m Model) SetSize(width int) Model {

@@ -75,7 +75,7 @@ func (m Model) tab(dir int) (Model, tea.Cmd) {
 // its trailing space; an ambiguous one with its first match (its last, for
 // dir -1), then, Tab after Tab, the next ones.
 func (m Model) completeCommand(dir int) Model {
-	options := slash.Completions(m.ed.value())
+	options := slash.Completions(m.ed.value(), m.models)
 	if m.more != nil {
 		options = append(options, m.more(m.ed.value())...)
 	}
@@ -119,6 +119,12 @@ func (m Model) WithCompletions(more func(value string) []string) Model {
 	return m
 }
 
+// WithModels returns m completing /model from models, the service's list.
+func (m Model) WithModels(models *slash.Models) Model {
+	m.models = models
+	return m
+}
+
 // Hint is what shows under the input while a /command is typed: every
 // match of an ambiguous name (the one Tab put in the input marked), then
 // the usage of the command chosen; nothing once esc closed it (HideHint).
@@ -144,7 +150,7 @@ func (m Model) Hint() []string {
 		}
 		return lines
 	}
-	if options := slash.Completions(value); len(options) > 1 && strings.TrimSpace(value) != "/" {
+	if options := slash.Completions(value, m.models); len(options) > 1 && strings.TrimSpace(value) != "/" {
 		names := make([]string, len(options))
 		for i, o := range options {
 			names[i] = strings.TrimSpace(o)

@@ -35,6 +35,7 @@ import (
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui/menu"
+	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
@@ -110,7 +111,7 @@ type Model struct {
 	ed          editor
 	placeholder string
 	th          *theme.Theme
-	keys        KeyMap
+	keys        *KeyMap          // shared by the copies: never changed after New
 	history     *prompts.History // nil keeps none
 	state       State
 
@@ -168,13 +169,16 @@ type Model struct {
 	ask  func(value string) func() ([]string, error)
 	// sources are what the @ menu lists besides files (WithSources).
 	sources Sources
+	// models is the service's models list, which /model completes from;
+	// nil until WithModels.
+	models *slash.Models
 }
 
 // New returns an empty input, focused, with the styles of th; history is
 // the prompt history ↑ and ↓ recall and sent prompts go to (nil keeps none).
 func New(th *theme.Theme, keys KeyMap, history *prompts.History) Model {
 	keys = keys.withDefaults()
-	return Model{ed: newEditor(), placeholder: Placeholder, th: th, keys: keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
+	return Model{ed: newEditor(), placeholder: Placeholder, th: th, keys: &keys, history: history, maxRows: 1, memo: &textfmt.Memo{},
 		menu: menu.New(keys.menuKeys()), files: &fileCache{}, session: new(string), sessionPrompts: new([]string)}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"muse/ui/notices"
 	"muse/ui/sanitize"
 )
 
@@ -310,5 +311,5 @@ func runeByte(s string, n int) int {
 // notice is a command that puts text in the status bar.
 func notice(text string) tea.Cmd {
 	text = sanitize.Line(text)
-	return func() tea.Msg { return NoticeMsg{Text: text} }
+	return func() tea.Msg { return notices.Msg{Text: text} }
 }

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/ui/internal/streamtest"
+	"muse/ui/notices"
 )
 
 func TestMentions(t *testing.T) {
@@ -108,7 +109,7 @@ func tab(t *testing.T, m Model, dir int) (Model, []string, bool) {
 		k = tea.KeyMsg{Type: tea.KeyShiftTab}
 	}
 	m, cmd := m.Update(k)
-	var notices []string
+	var said []string
 	msgs := run(cmd)
 	for len(msgs) > 0 {
 		msg := msgs[0]
@@ -118,13 +119,13 @@ func tab(t *testing.T, m Model, dir int) (Model, []string, bool) {
 			var next tea.Cmd
 			m, next = m.Update(msg)
 			msgs = append(msgs, run(next)...)
-		case NoticeMsg:
-			notices = append(notices, msg.Text)
+		case notices.Msg:
+			said = append(said, msg.Text)
 		default:
 			t.Fatalf("tab reported %T", msg)
 		}
 	}
-	return m, notices, cmd != nil
+	return m, said, cmd != nil
 }
 
 // typed returns an input with text typed into it.

@@ -20,7 +20,8 @@ func TestRebindSearchAndMenuKeys(t *testing.T) {
 	km.Search = key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "search"))
 	km.MenuUp = key.NewBinding(key.WithKeys("ctrl+k"))
 	km.MenuDown = key.NewBinding(key.WithKeys("ctrl+j"))
-	m.keys = km.withDefaults()
+	km = km.withDefaults()
+	m.keys = &km
 	m.menu = menu.New(m.keys.menuKeys())
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
 	if m.search != nil {

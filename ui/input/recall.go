@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session/prompts"
+	"muse/ui/notices"
 )
 
 // The prompt history: ↑ and ↓ recall the prompts sent before, in this
@@ -52,10 +53,6 @@ func (m Model) EndRecall() Model {
 	return m
 }
 
-// NoticeMsg is a line for the status bar, such as why the history could not
-// be written.
-type NoticeMsg struct{ Text string }
-
 // DraftKeptMsg says a draft cleared with Clear is in the prompt history,
 // where ↑ finds it.
 type DraftKeptMsg struct{}
@@ -70,7 +67,7 @@ func (m Model) Remember(sessionID, text string) tea.Cmd {
 	*m.session = sessionID
 	return func() tea.Msg {
 		if err := h.Add(sessionID, text); err != nil {
-			return NoticeMsg{Text: "could not save the prompt history: " + err.Error()}
+			return notices.Msg{Text: "could not save the prompt history: " + err.Error()}
 		}
 		return nil
 	}
@@ -87,7 +84,7 @@ func (m Model) Clear(sessionID string) (Model, tea.Cmd) {
 	}
 	return m, func() tea.Msg {
 		if err := h.Add(sessionID, text); err != nil {
-			return NoticeMsg{Text: "input cleared; it could not be kept for ↑: " + err.Error()}
+			return notices.Msg{Text: "input cleared; it could not be kept for ↑: " + err.Error()}
 		}
 		return DraftKeptMsg{}
 	}

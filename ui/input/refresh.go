@@ -1,6 +1,10 @@
 package input
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/ui/notices"
+)
 
 // historyRefreshedMsg ends the refresh of the prompt history that the first
 // ↑ or ↓ of a walk asked for; the step is taken then.
@@ -28,7 +32,7 @@ func (m Model) historyRefreshed(msg historyRefreshedMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if msg.err != nil {
 		text := "could not read the prompt history again: " + msg.err.Error()
-		cmd = func() tea.Msg { return NoticeMsg{Text: text} }
+		cmd = func() tea.Msg { return notices.Msg{Text: text} }
 	}
 	if v := m.ed.value(); v != "" && (m.recall == nil || v != m.recalled) {
 		return m, cmd

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 
 	"muse/api"
 	"muse/session/dirs"
+	"muse/ui/regfile"
 )
 
 // MaxAge is how long a cached list is used before it is fetched again.
@@ -91,7 +91,7 @@ func (c *Cache) Read() (List, bool) {
 	var l List
 	// The file holds at most what ListModels keeps, which is bounded; a
 	// larger one is not muse's.
-	data, err := io.ReadAll(io.LimitReader(f, 2*api.MaxModelsSize))
+	data, err := regfile.ReadAll(f, 2*api.MaxModelsSize)
 	if err != nil || json.Unmarshal(data, &l) != nil || len(l.Models) > api.MaxModels {
 		return List{}, false
 	}

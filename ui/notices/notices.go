@@ -33,12 +33,18 @@ func (m Model) SetSize(width int) Model {
 // Update takes the status line's notice as it is now: a new one, not
 // the one kept last, is kept; "" keeps nothing.
 func (m Model) Update(notice string) Model {
-	if notice == "" || len(m.list) > 0 && m.list[len(m.list)-1] == notice {
+	if m.Holds(notice) {
 		return m
 	}
 	list := append(append(make([]string, 0, Keep), m.list[max(len(m.list)-Keep+1, 0):]...), notice)
 	m.list = list
 	return m
+}
+
+// Holds reports whether Update(notice) would keep nothing new: notice is
+// "" or the one kept last.
+func (m Model) Holds(notice string) bool {
+	return notice == "" || len(m.list) > 0 && m.list[len(m.list)-1] == notice
 }
 
 // Len is how many notices are kept.
@@ -68,3 +74,8 @@ func (m Model) View() string {
 	}
 	return "last notices, newest first:\n" + strings.Join(m.Lines(), "\n")
 }
+
+// Msg is a notice sent by a command for the status line, such as why the
+// prompt history could not be written or which session a fork made: the
+// one message of a notice, whichever component sends it.
+type Msg struct{ Text string }

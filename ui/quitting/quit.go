@@ -28,7 +28,7 @@ type KeyMap struct {
 // Model is the way out: when ctrl+c was first pressed, whether the screen
 // is quitting, and why the session could not be saved when it closed.
 type Model struct {
-	keys     KeyMap
+	keys     *KeyMap // shared by the copies: it never changes
 	now      func() time.Time
 	asked    time.Time
 	active   bool
@@ -37,7 +37,7 @@ type Model struct {
 
 // New returns a screen not quitting, timing presses by now.
 func New(keys KeyMap, now func() time.Time) Model {
-	return Model{keys: keys, now: now}
+	return Model{keys: &keys, now: now}
 }
 
 // Press takes a ctrl+c that nothing else took: again reports that it

@@ -5,6 +5,9 @@
 // a device such as /dev/zero never ends). It is muse's one bounded reader
 // of such files; attachments, which sniff their kind first, have their own
 // in ui/attach.
+//
+// [ReadAll] is the same bound for a stream (standard input, a command's
+// output, a body, a file already open): muse's one "read at most N bytes".
 package regfile
 
 import (
@@ -48,10 +51,13 @@ type TooLargeError struct {
 
 // Error says what the limit is, such as "larger than 64 KiB".
 func (e *TooLargeError) Error() string {
-	if e.Limit%(1<<20) == 0 {
+	switch {
+	case e.Limit%(1<<20) == 0:
 		return fmt.Sprintf("larger than %d MiB", e.Limit>>20)
+	case e.Limit%(1<<10) == 0:
+		return fmt.Sprintf("larger than %d KiB", e.Limit>>10)
 	}
-	return fmt.Sprintf("larger than %d KiB", e.Limit>>10)
+	return fmt.Sprintf("larger than %d bytes", e.Limit)
 }
 
 // Read reads the regular file at path, at most limit bytes. The path is
@@ -73,12 +79,24 @@ func Read(path string, limit int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &NotRegularError{Mode: st.Mode()}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := ReadAll(f, limit)
 	if err != nil {
 		return nil, err
 	}
+	return data, nil
+}
+
+// ReadAll reads r to its end, at most limit bytes. A longer stream is a
+// [*TooLargeError], returned with its first limit bytes; no more than
+// limit+1 bytes of it are read. Another error of r is returned with what
+// was read before it.
+func ReadAll(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return data, err
+	}
 	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Limit: limit}
+		return data[:limit], &TooLargeError{Limit: limit}
 	}
 	return data, nil
 }

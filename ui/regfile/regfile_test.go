@@ -2,9 +2,11 @@ package regfile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,4 +35,36 @@ func TestRead(t *testing.T) {
 	if _, err := Read(filepath.Join(dir, "gone"), 10); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: %v", err)
 	}
+}
+
+// TestReadAllStopsPastTheLimit checks that a stream past the limit is
+// refused with its first limit bytes, after reading at most one byte more.
+func TestReadAllStopsPastTheLimit(t *testing.T) {
+	src := &countingReader{r: strings.NewReader(strings.Repeat("x", 1<<20))}
+	data, err := ReadAll(src, 100)
+	var tooLarge *TooLargeError
+	if !errors.As(err, &tooLarge) || len(data) != 100 {
+		t.Fatalf("ReadAll = %d bytes, %v; want 100 and a TooLargeError", len(data), err)
+	}
+	if src.n > 101 {
+		t.Errorf("read %d bytes of the stream for a limit of 100", src.n)
+	}
+	if err.Error() != "larger than 100 bytes" {
+		t.Errorf("error %q", err)
+	}
+	data, err = ReadAll(strings.NewReader("abc"), 3)
+	if err != nil || string(data) != "abc" {
+		t.Fatalf("ReadAll at the limit = %q, %v", data, err)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

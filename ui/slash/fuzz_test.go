@@ -19,14 +19,14 @@ func FuzzSlash(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		temp := 0.7
 		p := session.Params{Model: "m", MaxTokens: 100, Temperature: &temp, StopSequences: []string{"x"}}
-		_, err := Run(line, p, []string{"get_time"})
+		_, err := Run(line, p, Env{Tools: []string{"get_time"}})
 		if err != nil && (strings.Contains(err.Error(), "\n") || !utf8.ValidString(err.Error())) && utf8.ValidString(line) {
 			t.Fatalf("refusal of %q is not one clean line: %q", line, err)
 		}
 		if temp != 0.7 || p.StopSequences[0] != "x" {
 			t.Fatalf("%q changed the caller's settings", line)
 		}
-		_ = Completions(line)
+		_ = Completions(line, NewModels([]string{"claude-sonnet-4-6"}))
 		if stops, err := slashSplitStop(line); err == nil {
 			for _, s := range stops {
 				if s == "" {

@@ -14,13 +14,13 @@ func TestSlashMCP(t *testing.T) {
 		"/mcp on fs":      "on fs",
 		"/mcp   off  fs ": "off fs",
 	} {
-		res, err := Run(in, slashBase(), nil)
+		res, err := Run(in, slashBase(), Env{})
 		if err != nil || res.Action != ActionMCP || res.Arg != arg {
 			t.Errorf("%q: action %d, arg %q, err %v; want ActionMCP, %q", in, res.Action, res.Arg, err, arg)
 		}
 	}
 	for _, in := range []string{"/mcp fs", "/mcp on", "/mcp off a b", "/mcp start fs", "/mcp ON fs"} {
-		if _, err := Run(in, slashBase(), nil); err == nil || !strings.Contains(err.Error(), "usage: /mcp (list the servers), /mcp on NAME or /mcp off NAME") {
+		if _, err := Run(in, slashBase(), Env{}); err == nil || !strings.Contains(err.Error(), "usage: /mcp (list the servers), /mcp on NAME or /mcp off NAME") {
 			t.Errorf("%q: err %v", in, err)
 		}
 	}

@@ -4,38 +4,35 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 )
 
 // maxModelCompletions is the most names /model offers at once: a service
 // may list thousands, and a few more letters narrow them.
 const maxModelCompletions = 20
 
-// modelList is the service's models as /model completes them: sorted by
-// their lower-case form, which lower holds.
-type modelList struct{ names, lower []string }
+// Models is the service's models as /model completes them, made once by
+// [NewModels] and never changed: safe to share between goroutines.
+type Models struct {
+	names []string
+	lower []string // the names in lower case, sorted; names in the same order
+}
 
-// models is the list /model completes from; nil until SetModels.
-var models atomic.Pointer[modelList]
-
-// SetModels gives /model the names it completes from: the service's
-// models list, which the chat screen reads once it has drawn its first
-// frame. Safe from any goroutine.
-func SetModels(names []string) {
-	l := &modelList{names: slices.Clone(names)}
+// NewModels makes the list /model completes from: the service's models
+// list, which the chat screen reads once it has drawn its first frame.
+func NewModels(names []string) *Models {
+	l := &Models{names: slices.Clone(names)}
 	sort.Slice(l.names, func(i, j int) bool { return strings.ToLower(l.names[i]) < strings.ToLower(l.names[j]) })
 	l.lower = make([]string, len(l.names))
 	for i, n := range l.names {
 		l.lower[i] = strings.ToLower(n)
 	}
-	models.Store(l)
+	return l
 }
 
-// modelCompletions completes "/model X": the names that start with X
-// (case aside), found by binary search, then those that hold it
-// elsewhere, at most maxModelCompletions, each as the whole input.
-func modelCompletions(word, typed string) []string {
-	l := models.Load()
+// completions completes "/model X": the names that start with X (case
+// aside), found by binary search, then those that hold it elsewhere, at
+// most maxModelCompletions, each as the whole input. A nil list has none.
+func (l *Models) completions(word, typed string) []string {
 	if l == nil {
 		return nil
 	}

@@ -14,19 +14,17 @@ import (
 // is typed first (case aside), then names that hold it, at most
 // maxModelCompletions; nothing before the list is known.
 func TestModelCompletions(t *testing.T) {
-	models.Store(nil)
-	if got := Completions("/model cl"); len(got) != 0 {
+	if got := Completions("/model cl", nil); len(got) != 0 {
 		t.Errorf("before the list: %q", got)
 	}
-	SetModels([]string{"claude-sonnet-4-6", "Claude-Opus-4-7", "gpt-oss:20b", "anthropic/claude-haiku"})
-	defer models.Store(nil)
+	models := NewModels([]string{"claude-sonnet-4-6", "Claude-Opus-4-7", "gpt-oss:20b", "anthropic/claude-haiku"})
 	for typed, want := range map[string][]string{
 		"/model cl":   {"/model Claude-Opus-4-7", "/model claude-sonnet-4-6", "/model anthropic/claude-haiku"},
 		"/model opus": {"/model Claude-Opus-4-7"},
 		"/model gpt":  {"/model gpt-oss:20b"},
 		"/model zz":   nil,
 	} {
-		if got := Completions(typed); !slices.Equal(got, want) {
+		if got := Completions(typed, models); !slices.Equal(got, want) {
 			t.Errorf("%q: %q, want %q", typed, got, want)
 		}
 	}
@@ -34,8 +32,8 @@ func TestModelCompletions(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf("model-%04d", i)
 	}
-	SetModels(many)
-	if got := Completions("/model "); len(got) != maxModelCompletions || got[0] != "/model model-0000" {
+	models = NewModels(many)
+	if got := Completions("/model ", models); len(got) != maxModelCompletions || got[0] != "/model model-0000" {
 		t.Errorf("5000 models: %d offered, first %q", len(got), got[0])
 	}
 }
@@ -48,13 +46,12 @@ func BenchmarkModelCompletionKeystroke(b *testing.B) {
 	for i := range many {
 		many[i] = fmt.Sprintf("vendor-%d/model-%04d-instruct", i%17, i)
 	}
-	SetModels(many)
-	defer models.Store(nil)
+	models := NewModels(many)
 	inputs := []string{"/model v", "/model vendor-1", "/model 42", "/model instruct", "/model zzz"}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		in := inputs[i%len(inputs)]
-		Completions(in)
+		Completions(in, models)
 		Hint(in, 80)
 	}
 }
@@ -64,25 +61,25 @@ func BenchmarkModelCompletionKeystroke(b *testing.B) {
 // with the usage; a forced tool conflicts with either form.
 func TestThinkingAdaptive(t *testing.T) {
 	p := session.Params{Model: "m", MaxTokens: 4096, ThinkingBudget: 2048}
-	res, err := Run("/thinking adaptive high", p, nil)
+	res, err := Run("/thinking adaptive high", p, Env{})
 	if err != nil || res.Params.Thinking != "adaptive" || res.Params.Effort != "high" || res.Params.ThinkingBudget != 0 || !strings.HasPrefix(res.Notice, "thinking adaptive high") {
 		t.Fatalf("%v %+v", err, res)
 	}
 	q := res.Params
-	if res, err := Run("/thinking 3000", q, nil); err != nil || res.Params.Thinking != "" || res.Params.Effort != "" || res.Params.ThinkingBudget != 3000 {
+	if res, err := Run("/thinking 3000", q, Env{}); err != nil || res.Params.Thinking != "" || res.Params.Effort != "" || res.Params.ThinkingBudget != 3000 {
 		t.Errorf("budget: %v %+v", err, res.Params)
 	}
-	if res, err := Run("/thinking off", q, nil); err != nil || res.Params.Thinking != "" || res.Params.Effort != "" {
+	if res, err := Run("/thinking off", q, Env{}); err != nil || res.Params.Thinking != "" || res.Params.Effort != "" {
 		t.Errorf("off: %v %+v", err, res.Params)
 	}
-	if res, err := Run("/thinking adaptive", p, nil); err != nil || res.Params.Effort != "" {
+	if res, err := Run("/thinking adaptive", p, Env{}); err != nil || res.Params.Effort != "" {
 		t.Errorf("no effort: %v %+v", err, res.Params)
 	}
-	if _, err := Run("/thinking adaptive extreme", p, nil); err == nil || !strings.Contains(err.Error(), "low|medium|high|max") {
+	if _, err := Run("/thinking adaptive extreme", p, Env{}); err == nil || !strings.Contains(err.Error(), "low|medium|high|max") {
 		t.Errorf("bad effort: %v", err)
 	}
 	q.ToolChoice = "any"
-	if _, err := Run("/tool-choice any", q, []string{"t"}); err == nil || !strings.Contains(err.Error(), "/thinking adaptive high") {
+	if _, err := Run("/tool-choice any", q, Env{Tools: []string{"t"}}); err == nil || !strings.Contains(err.Error(), "/thinking adaptive high") {
 		t.Errorf("forced tool: %v", err)
 	}
 	req := engine.Request(q, nil, nil)
@@ -94,20 +91,18 @@ func TestThinkingAdaptive(t *testing.T) {
 // With OpenAI's image API, /negative, /extend and /watermark say it has
 // no such parameter, and set nothing; /size still works.
 func TestImageSettingsTheAPILacks(t *testing.T) {
-	SetImageAPI("openai")
-	defer SetImageAPI("")
+	openai := Env{ImageAPI: "openai"}
 	p := session.Params{Model: "m"}
 	for _, line := range []string{"/negative blurry", "/extend on", "/watermark off"} {
-		res, err := Run(line, p, nil)
+		res, err := Run(line, p, openai)
 		if err == nil || !strings.Contains(err.Error(), "openai image API") || res.Params.Image != nil {
 			t.Errorf("%s: %v %+v", line, err, res.Params.Image)
 		}
 	}
-	if _, err := Run("/size 1024x1024", p, nil); err != nil {
+	if _, err := Run("/size 1024x1024", p, openai); err != nil {
 		t.Errorf("/size: %v", err)
 	}
-	SetImageAPI("dashscope")
-	if _, err := Run("/negative blurry", p, nil); err != nil {
+	if _, err := Run("/negative blurry", p, Env{ImageAPI: "dashscope"}); err != nil {
 		t.Errorf("dashscope /negative: %v", err)
 	}
 }

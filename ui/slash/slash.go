@@ -33,6 +33,9 @@ type slashCommand struct {
 	// A command whose args is "" is refused by runSlash when given any text,
 	// so its run never sees an argument.
 	run func(arg string, p session.Params) (Result, error)
+	// imageParam is the image setting the command sets, when the openai
+	// image API has no such parameter (see Env.lacksImageParam).
+	imageParam string
 }
 
 // Result is what a command asks the chat screen to do.
@@ -97,9 +100,9 @@ var slashCommands = []slashCommand{
 	{name: "stop", args: "[SEQ…]", help: `stop sequences, "quoted" if they hold spaces (alone or off: none)`, run: slashStop},
 	{name: "image", args: "[PROMPT]", help: "generate images (alone: from the last reply)", run: slashImage},
 	{name: "size", args: "W*H", help: fmt.Sprintf("image size, like 1024*1024 (WxH works too), sides 1 to %d, at most %d megapixels", session.MaxImageSide, session.MaxImagePixels/1_000_000), run: slashSize},
-	{name: "negative", args: "[TEXT]", help: "what images should not show (alone: clear)", run: slashNegative},
-	{name: "extend", args: "on|off", help: "let the server extend image prompts", run: slashOnOff("prompt_extend", func(ip *session.ImageParams) **bool { return &ip.PromptExtend })},
-	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark })},
+	{name: "negative", args: "[TEXT]", help: "what images should not show (alone: clear)", run: slashNegative, imageParam: "negative prompt"},
+	{name: "extend", args: "on|off", help: "let the server extend image prompts", run: slashOnOff("prompt_extend", func(ip *session.ImageParams) **bool { return &ip.PromptExtend }), imageParam: "prompt_extend"},
+	{name: "watermark", args: "on|off", help: "ask for a watermark on images", run: slashOnOff("watermark", func(ip *session.ImageParams) **bool { return &ip.Watermark }), imageParam: "watermark"},
 	{name: "image-model", args: "NAME", help: "model for image generation", run: slashImageModel},
 	{name: "open", args: "[N]", help: "open image N of the last image turn in the viewer (alone: the last image saved)", run: slashOpen},
 	{name: "attach", args: "PATH|image N|clipboard", help: "attach a file (tab completes; @path in a prompt too), image N of the last image turn, or the clipboard's image (ctrl+v)", run: slashAttach},
@@ -158,11 +161,11 @@ func Is(input string) bool {
 	return true
 }
 
-// Run parses input as a slash command and runs it on the settings p; tools
-// are the names of the tools configured, which /tool-choice may name. An
+// Run parses input as a slash command and runs it on the settings p, in
+// the chat screen that env describes. An
 // error (an unknown command, a misused or malformed argument) says what is
 // allowed; the result then carries p unchanged, and p itself is never changed.
-func Run(input string, p session.Params, tools []string) (Result, error) {
+func Run(input string, p session.Params, env Env) (Result, error) {
 	unchanged := Result{Params: slashCloneParams(p)}
 	word, arg := splitSlash(input)
 	if !strings.HasPrefix(word, "/") {
@@ -179,12 +182,15 @@ func Run(input string, p session.Params, tools []string) (Result, error) {
 	if cmd.args == "" && arg != "" {
 		return unchanged, fmt.Errorf("/%s takes no arguments", typed)
 	}
+	if err := env.lacksImageParam(cmd); err != nil {
+		return unchanged, err
+	}
 	res, err := cmd.run(arg, p)
 	if err != nil {
 		return unchanged, err
 	}
 	if cmd.name == "tool-choice" {
-		if err := checkToolChoice(res.Params.ToolChoice, tools); err != nil {
+		if err := checkToolChoice(res.Params.ToolChoice, env.Tools); err != nil {
 			return unchanged, err
 		}
 	}
@@ -246,9 +252,11 @@ func checkToolChoice(choice string, tools []string) error {
 // name, with no space yet. Each is "/name " (a space follows, ready for an
 // argument or for enter), in the order help lists them; several mean the
 // name is ambiguous, and Tab cycles through them. Aliases are not offered.
-func Completions(input string) []string {
+// /model completes from models, the service's list (nil before it is
+// known).
+func Completions(input string, models *Models) []string {
 	typed := strings.TrimLeftFunc(input, unicode.IsSpace)
-	if out, ok := argCompletions(typed); ok {
+	if out, ok := argCompletions(typed, models); ok {
 		return out
 	}
 	if !strings.HasPrefix(typed, "/") || strings.IndexFunc(typed, unicode.IsSpace) >= 0 {
@@ -351,9 +359,6 @@ func slashSize(arg string, p session.Params) (Result, error) {
 }
 
 func slashNegative(arg string, p session.Params) (Result, error) {
-	if err := lacksImageParam("negative", "negative prompt"); err != nil {
-		return Result{Params: slashCloneParams(p)}, err
-	}
 	q := slashImageParams(p)
 	q.Image.NegativePrompt = strings.TrimSpace(arg)
 	if q.Image.NegativePrompt == "" {
@@ -375,9 +380,6 @@ func slashImageModel(arg string, p session.Params) (Result, error) {
 // slashOnOff sets a boolean image setting from "on" or "off".
 func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string, session.Params) (Result, error) {
 	return func(arg string, p session.Params) (Result, error) {
-		if err := lacksImageParam(strings.TrimPrefix(field, "prompt_"), field); err != nil {
-			return Result{Params: slashCloneParams(p)}, err
-		}
 		var v bool
 		switch strings.ToLower(strings.TrimSpace(arg)) {
 		case "on", "true", "yes":

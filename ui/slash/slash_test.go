@@ -84,7 +84,7 @@ func TestRunSlashCommands(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			in := slashBase()
-			res, err := Run(tt.input, in, nil)
+			res, err := Run(tt.input, in, Env{})
 			if err != nil {
 				t.Fatalf("Run(%q): %v", tt.input, err)
 			}
@@ -167,7 +167,7 @@ func TestRunSlashErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.input, func(t *testing.T) {
 			in := slashBase()
-			res, err := Run(tt.input, in, nil)
+			res, err := Run(tt.input, in, Env{})
 			if err == nil {
 				t.Fatalf("Run(%q) = %+v, want an error", tt.input, res)
 			}
@@ -195,7 +195,7 @@ func TestRunSlashErrors(t *testing.T) {
 // the plain error, with no suggestion.
 func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
 	for _, input := range []string{"/foo", "/xyzzy 3", "/zz", "/tx"} {
-		_, err := Run(input, slashBase(), nil)
+		_, err := Run(input, slashBase(), Env{})
 		if err == nil || strings.Contains(err.Error(), "did you mean") || !strings.HasSuffix(err.Error(), ": try /help") {
 			t.Errorf("Run(%q) error = %v, want a plain unknown-command error", input, err)
 		}
@@ -207,7 +207,7 @@ func TestRunSlashUnknownWithoutSuggestion(t *testing.T) {
 func TestRunSlashResultDoesNotAlias(t *testing.T) {
 	for _, input := range []string{"/model m", "/retry", "/system", "/temperature 0.2", "/stop a b"} {
 		in := slashBase()
-		res, err := Run(input, in, nil)
+		res, err := Run(input, in, Env{})
 		if err != nil {
 			t.Fatalf("Run(%q): %v", input, err)
 		}
@@ -284,7 +284,7 @@ func TestCompletions(t *testing.T) {
 		{"", nil},
 	}
 	for _, tt := range tests {
-		got := Completions(tt.input)
+		got := Completions(tt.input, nil)
 		if tt.input == "/" {
 			if len(got) != len(slashCommands) {
 				t.Errorf("Completions(%q) offers %d commands, want all %d", tt.input, len(got), len(slashCommands))
@@ -476,7 +476,7 @@ func TestCopyOpenAndToolChoiceArguments(t *testing.T) {
 		{"/size 1x1", nil, ActionSet, "", 0},
 	}
 	for _, tt := range tests {
-		res, err := Run(tt.input, slashBase(), tt.tools)
+		res, err := Run(tt.input, slashBase(), Env{Tools: tt.tools})
 		if err != nil {
 			t.Errorf("Run(%q): %v", tt.input, err)
 			continue
@@ -485,7 +485,7 @@ func TestCopyOpenAndToolChoiceArguments(t *testing.T) {
 			t.Errorf("Run(%q) = action %d, arg %q, n %d; want %d, %q, %d", tt.input, res.Action, res.Arg, res.N, tt.action, tt.arg, tt.n)
 		}
 	}
-	_, err := Run("/tool-choice rm_rf", slashBase(), []string{"get_time"})
+	_, err := Run("/tool-choice rm_rf", slashBase(), Env{Tools: []string{"get_time"}})
 	if err == nil || !strings.Contains(err.Error(), `no tool named "rm_rf": the tools are get_time`) {
 		t.Errorf("an unknown tool was accepted or badly refused: %v", err)
 	}
@@ -508,12 +508,12 @@ func TestAttachTakesAMentionAsItsPath(t *testing.T) {
 		"/attach clipboard":      "clipboard",
 		"/attach imagery/a.png":  "imagery/a.png",
 	} {
-		res, err := Run(in, slashBase(), nil)
+		res, err := Run(in, slashBase(), Env{})
 		if err != nil || res.Action != ActionAttach || res.Arg != want {
 			t.Errorf("%s: %+v %v, want the path %q", in, res.Arg, err, want)
 		}
 	}
-	if res, err := Run("/attach image 2", slashBase(), nil); err != nil || res.Arg != "image" || res.N != 2 {
+	if res, err := Run("/attach image 2", slashBase(), Env{}); err != nil || res.Arg != "image" || res.N != 2 {
 		t.Errorf("/attach image 2: %+v %v", res, err)
 	}
 }
@@ -536,7 +536,7 @@ func TestConflictingSettingsRefused(t *testing.T) {
 		{"/thinking 2000", forced, []string{"/thinking 2000", "/tool-choice any"}},
 	}
 	for _, c := range cases {
-		res, err := Run(c.line, c.p, []string{"get_time"})
+		res, err := Run(c.line, c.p, Env{Tools: []string{"get_time"}})
 		if err == nil {
 			t.Errorf("%s accepted: %+v", c.line, res.Params)
 			continue
@@ -552,11 +552,11 @@ func TestConflictingSettingsRefused(t *testing.T) {
 	}
 	// What does not conflict goes through.
 	for _, line := range []string{"/max-tokens 3000", "/tool-choice auto", "/tool-choice none", "/thinking off"} {
-		if _, err := Run(line, thinking, []string{"get_time"}); err != nil {
+		if _, err := Run(line, thinking, Env{Tools: []string{"get_time"}}); err != nil {
 			t.Errorf("%s refused: %v", line, err)
 		}
 	}
-	if _, err := Run("/thinking off", forced, nil); err != nil {
+	if _, err := Run("/thinking off", forced, Env{}); err != nil {
 		t.Errorf("/thinking off refused while a tool is forced: %v", err)
 	}
 }
@@ -564,15 +564,15 @@ func TestConflictingSettingsRefused(t *testing.T) {
 // /cite on and off set whether documents ask for citations; anything else
 // is refused with the usage and leaves the settings as they were.
 func TestSlashCite(t *testing.T) {
-	res, err := Run("/cite on", session.Params{}, nil)
+	res, err := Run("/cite on", session.Params{}, Env{})
 	if err != nil || !res.Params.Cite {
 		t.Fatalf("/cite on: %+v, %v", res.Params, err)
 	}
-	res, err = Run("/cite off", res.Params, nil)
+	res, err = Run("/cite off", res.Params, Env{})
 	if err != nil || res.Params.Cite {
 		t.Fatalf("/cite off: %+v, %v", res.Params, err)
 	}
-	res, err = Run("/cite maybe", session.Params{Cite: true}, nil)
+	res, err = Run("/cite maybe", session.Params{Cite: true}, Env{})
 	if err == nil || !strings.Contains(err.Error(), "usage: /cite on|off") || !res.Params.Cite {
 		t.Errorf("/cite maybe: %+v, %v", res.Params, err)
 	}

@@ -36,7 +36,7 @@ func slashTheme(arg string, p session.Params) (Result, error) {
 // word in capitals, as FILE, stands for what the user types), each as the
 // whole input. ok is false when the input is not a command and the start
 // of one argument.
-func argCompletions(typed string) (out []string, ok bool) {
+func argCompletions(typed string, models *Models) (out []string, ok bool) {
 	word, rest, found := strings.Cut(typed, " ")
 	if !found || !strings.HasPrefix(word, "/") || strings.IndexFunc(rest, unicode.IsSpace) >= 0 {
 		return nil, false
@@ -46,7 +46,7 @@ func argCompletions(typed string) (out []string, ok bool) {
 		return nil, true
 	}
 	if c.name == "model" {
-		return modelCompletions(word, rest), true
+		return models.completions(word, rest), true
 	}
 	choices := c.choices
 	if choices == nil {

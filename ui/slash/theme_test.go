@@ -19,12 +19,12 @@ func TestSlashTheme(t *testing.T) {
 		{`/theme "my theme.toml"`, "my theme.toml"},
 		{"/theme @/tmp/mine.toml", "/tmp/mine.toml"},
 	} {
-		res, err := Run(tc.in, session.Params{}, nil)
+		res, err := Run(tc.in, session.Params{}, Env{})
 		if err != nil || res.Action != ActionTheme || res.Arg != tc.arg {
 			t.Errorf("%s: %+v, %v; want theme %q", tc.in, res, err, tc.arg)
 		}
 	}
-	_, err := Run("/theme pink", session.Params{}, nil)
+	_, err := Run("/theme pink", session.Params{}, Env{})
 	if err == nil || !strings.Contains(err.Error(), "high-contrast") || !strings.Contains(err.Error(), "FILE") {
 		t.Errorf("/theme pink: %v", err)
 	}
@@ -48,7 +48,7 @@ func TestArgumentCompletions(t *testing.T) {
 		{"/theme dark x", nil},
 		{"/nope ", nil},
 	} {
-		if got := Completions(tc.in); !reflect.DeepEqual(got, tc.want) {
+		if got := Completions(tc.in, nil); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Completions(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

@@ -68,6 +68,10 @@ func (m Model) Keep() Model {
 	return m
 }
 
+// Kept reports whether Keep would keep nothing new: the notice is "" or
+// the one kept last.
+func (m Model) Kept() bool { return m.kept.Holds(m.notice) }
+
 // Notices are the last notices, whole, for ? and /info.
 func (m Model) Notices() notices.Model { return m.kept }
 

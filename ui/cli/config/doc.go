@@ -14,6 +14,10 @@
 // own; and the checks of what the keys mean: unknown keys refused with the
 // closest known one suggested, values of the wrong type or out of range
 // named with what was expected, credentials written into the file refused.
+// The error type, the library's errors and the suggestions are ui/tomlfile's,
+// which reads theme files into tagged structs; the profiles still go
+// through the tree, whose per-key lines and several problems at once the
+// struct reader does not give yet.
 //
 // The file never holds credentials: a profile names the environment variable
 // or the command that yields them, and [ResolveSecret] fetches the value when

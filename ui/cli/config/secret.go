@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 
 	"golang.org/x/term"
+	"muse/ui/regfile"
 )
 
 // secretTimeout bounds how long a credential command may run when the
@@ -119,9 +119,11 @@ func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
 	}
 	read := make(chan result, 1)
 	go func() {
-		out, err := io.ReadAll(io.LimitReader(pr, maxSecretOutput+1))
-		if len(out) > maxSecretOutput {
+		out, err := regfile.ReadAll(pr, maxSecretOutput)
+		var tooLarge *regfile.TooLargeError
+		if errors.As(err, &tooLarge) {
 			killGroup(c.Process)
+			out, err = nil, errTooMuchOutput
 		}
 		read <- result{out, err}
 	}()
@@ -133,8 +135,8 @@ func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
 		defer timer.Stop()
 	}
 	r := <-read
-	if len(r.out) > maxSecretOutput {
-		return nil, errTooMuchOutput
+	if r.err == errTooMuchOutput {
+		return nil, r.err
 	}
 	return r.out, err
 }

@@ -2,15 +2,12 @@ package config
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+	"muse/ui/tomlfile"
 )
 
 // parseTOML reads a TOML document into a tree whose keys and elements know
@@ -50,7 +47,7 @@ func parseTOML(path string, src []byte) (*tomlTable, error) {
 	}
 	var values map[string]any
 	if err := toml.Unmarshal(src, &values); err != nil {
-		return nil, libraryError(path, err)
+		return nil, tomlfile.LibraryError(path, err)
 	}
 	if b.lost || p.Error() != nil {
 		// The library accepted what the tree could not hold: a bug of
@@ -64,40 +61,6 @@ func parseTOML(path string, src []byte) (*tomlTable, error) {
 // utf8BOM is the byte order mark some editors put at the start of a UTF-8
 // file; the library would take it for the start of a key.
 const utf8BOM = "\uFEFF"
-
-// libraryError turns an error of the library into an [*Error] at its place,
-// its message on one line whatever keys it quotes.
-func libraryError(path string, err error) error {
-	var de *toml.DecodeError
-	if !errors.As(err, &de) {
-		return &Error{Path: path, Msg: oneLine(err.Error())}
-	}
-	line, col := de.Position()
-	return &Error{Path: path, Line: line, Col: col, Msg: oneLine(strings.TrimPrefix(de.Error(), "toml: "))}
-}
-
-// oneLine escapes the control characters and invalid UTF-8 in s, which the
-// library's messages repeat from the keys they name, as Go would in a
-// quoted string.
-func oneLine(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				fmt.Fprintf(&b, `\x%02x`, s[i])
-				continue
-			}
-			b.WriteRune(r)
-		case r < ' ' || 0x7f <= r && r < 0xa0:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
 
 // tomlBuilder builds the tree of a document from the library's parser,
 // before the library has checked the document: it must not fail on one the

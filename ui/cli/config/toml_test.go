@@ -253,19 +253,6 @@ func TestTOMLErrors(t *testing.T) {
 	}
 }
 
-func TestOneLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain é 😀":      "plain é 😀",
-		"a\nb\tc\x1b[0m": `a\nb\tc\x1b[0m`,
-		"\u0085\x7f":     `\u0085\x7f`,
-		"bad \xff\xc3":   `bad \xff\xc3`,
-	} {
-		if got := oneLine(in); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestTOMLDepth checks that nesting deeper than maxDepth is refused with the
 // place where it goes too deep: the '{' of an inline table, the key of an
 // array (the library keeps no place for arrays), or the part of a key path.
