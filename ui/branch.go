@@ -2,14 +2,12 @@ package ui
 
 import (
 	"slices"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
 	"muse/ui/branches"
 	"muse/ui/engine"
-	"muse/ui/notices"
 )
 
 // Branches on the chat screen: where the entries shown stand in the
@@ -174,16 +172,4 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 	m = m.selectAt(i)
 	m.status = m.status.Note("switched to branch " + m.branches.Of(msg.Sel))
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
-}
-
-// forked opens the session forked, as resuming it would.
-func (m Model) forked(msg branches.ForkedMsg) (Model, tea.Cmd) {
-	if msg.Err != nil {
-		m.status = m.status.Note(strings.TrimSpace(msg.Err.Error()))
-		return m, nil
-	}
-	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.W.Close(); return notices.Msg{Text: "forked into " + msg.S.ID} }
-	}
-	return m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 }

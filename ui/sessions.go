@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
@@ -63,8 +65,15 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case branches.SwitchedMsg:
 		next, cmd := m.switched(msg)
 		return next, cmd, true
-	case branches.ForkedMsg:
-		next, cmd := m.forked(msg)
+	case branches.ForkedMsg: // opened as resuming it would
+		switch {
+		case msg.Err != nil:
+			m.status = m.status.Note(strings.TrimSpace(msg.Err.Error()))
+			return m, nil, true
+		case m.busy(): // cannot happen: fork waits for the turn
+			return m, msg.Keep(), true
+		}
+		next, cmd := m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 		return next, cmd, true
 	case sessions.SavedMsg:
 		if msg.W != m.writer {

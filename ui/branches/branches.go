@@ -18,6 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/notices"
 )
 
 // Model is where the entries shown stand in the session's shape, as the
@@ -160,6 +161,15 @@ type ForkedMsg struct {
 	W   *session.Writer
 	S   session.Session
 	Err error
+}
+
+// Keep lets go of the session forked, kept saved, when the screen cannot
+// show it: a command closes it, then says where it was forked into.
+func (msg ForkedMsg) Keep() tea.Cmd {
+	return func() tea.Msg {
+		_ = msg.W.Close()
+		return notices.Msg{Text: "forked into " + msg.S.ID}
+	}
 }
 
 // Fork returns the command that copies the active branch of the session

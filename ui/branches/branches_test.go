@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"muse/session"
+	"muse/ui/notices"
 )
 
 // An entry's header shows its place among its siblings (see
@@ -57,5 +58,14 @@ func TestNoteAndRefresh(t *testing.T) {
 	}
 	if cmd, why := m.Fork(nil, "s1", "e3", ""); cmd != nil || why == "" {
 		t.Error("forked a session kept in memory only")
+	}
+}
+
+// A fork the screen cannot show is let go of, kept saved, and named.
+func TestForkedKeep(t *testing.T) {
+	w := session.NewWriter(nil, session.Params{})
+	msg := ForkedMsg{W: w, S: session.Session{ID: "s2"}}
+	if got, ok := msg.Keep()().(notices.Msg); !ok || got.Text != "forked into s2" {
+		t.Errorf("kept: %#v", got)
 	}
 }
