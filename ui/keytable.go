@@ -117,8 +117,10 @@ func suspendKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	pressed, again := m.quitting.Press()
 	m.quitting = m.quitting.Forget()
-	if next, ok := m.dropUnqueued(); ok {
-		return next, nil
+	var dropped bool
+	if m.queue, m.input, m.pending, dropped = m.queue.Drop(m.input, m.pending); dropped {
+		m.status = m.status.Note("the queued prompt is dropped")
+		return m.layout(), nil
 	}
 	switch {
 	case m.turn != nil && !m.turn.cancelled:

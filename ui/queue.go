@@ -36,10 +36,7 @@ func (m Model) enqueue(text string) (Model, tea.Cmd) {
 // unqueue brings the last queued prompt back into the (empty) input, and
 // its attachments above it, to be edited, sent again or cleared.
 func (m Model) unqueue() (tea.Model, tea.Cmd) {
-	var last queue.Prompt
-	m.queue, last = m.queue.PopBack()
-	m.pending = m.pending.Append(last.Files)
-	m.input = m.input.SetValue(last.Text)
+	m.queue, m.input, m.pending = m.queue.Unqueue(m.input, m.pending)
 	m.status = m.status.Note("queued prompt back in the input: enter queues it again · ctrl+c drops it")
 	if !m.busy() {
 		m.status = m.status.Note("queued prompt back in the input: enter sends it · ctrl+c drops it")
@@ -47,21 +44,6 @@ func (m Model) unqueue() (tea.Model, tea.Cmd) {
 	var save tea.Cmd
 	m.queue, save = m.queue.Save(m.writer)
 	return m.layout(), save
-}
-
-// dropUnqueued drops the queued prompt that ↑ brought back, if the input
-// still holds it as it came: its text and the attachments it brought back
-// go; it reports whether it did.
-func (m Model) dropUnqueued() (Model, bool) {
-	var q *queue.Prompt
-	m.queue, q = m.queue.Back()
-	if q == nil || m.input.Value() != q.Text {
-		return m, false
-	}
-	m.pending = m.pending.DropLast(len(q.Files))
-	m.input = m.input.Reset()
-	m.status = m.status.Note("the queued prompt is dropped")
-	return m.layout(), true
 }
 
 // sendQueued sends the first queued prompt, leaving the input and the
