@@ -98,7 +98,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		next, cmd, _ := m.updateSession(openPickerMsg{})
 		return next, cmd
 	case slash.ActionImage:
-		return m.startImage(res.Arg)
+		return m.startImage(res.Arg, imageParams(m.params.Image, m.opts.ImageModel), nil)
 	case slash.ActionOpen:
 		return m.openImage(res.N)
 	case slash.ActionAttach:
@@ -161,9 +161,7 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 		m.conv = m.conv.Remove(e.ID)
 	}
 	next, cmd := m.startTurn(engine.Turn{Retry: true})
-	if next.turn != nil {
-		next.turn.prompt = es[u].Text // back into the input if the retry fails too
-	}
+	next.turns = next.turns.WithPrompt(es[u].Text) // back into the input if the retry fails too
 	return next, cmd
 }
 
@@ -280,7 +278,7 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 // openImage opens image n of the last image turn in the system viewer; n
 // = 0 opens the last image saved, whichever turn saved it.
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
-	path, err := m.imagePath(n)
+	path, err := imagePath(m.conv.Entries(), n)
 	if err != nil {
 		m.status = m.status.Note(err.Error())
 		return m, nil
@@ -292,12 +290,8 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 // once the engine has saved it.
 func (m Model) stopAndQuit() (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
-	if m.turn != nil {
-		next, cmd := m.cancelTurn()
-		m, cmds = next.(Model), append(cmds, cmd)
-	}
-	if m.imaging != nil {
-		next, cmd := m.cancelImage()
+	if m.turns.Busy() {
+		next, cmd := m.cancel()
 		m, cmds = next.(Model), append(cmds, cmd)
 	}
 	next, cmd := m.quit()

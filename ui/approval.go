@@ -10,7 +10,7 @@ import (
 
 // The approval box is a child (ui/approval); the root opens it on a tool
 // call that waits, gives it the room the screen leaves, and routes its
-// keys (see decideCall).
+// keys (see decideCall); the tool call it shows is the turn's (ui/turns).
 
 // toolCommand is the command of the tool name among tools, nil for a tool
 // without one.
@@ -28,7 +28,7 @@ func toolCommand(tools []engine.Tool, name string) []string {
 // are drawn, and half the screen at most; none on a screen so small that
 // the title and the keys share a line.
 func (m Model) approvalBox() approval.Model {
-	if m.turn == nil || m.turn.ask == nil {
+	if m.turns.Ask() == nil {
 		return m.approve.Close()
 	}
 	frame := m.approve.Frame()

@@ -205,7 +205,7 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
 	switch arg {
 	case "image":
-		path, err := m.imagePath(n)
+		path, err := imagePath(m.conv.Entries(), n)
 		if err != nil {
 			m.status = m.status.Note(err.Error())
 			return m, nil

@@ -226,8 +226,8 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	m.pending, _ = m.pending.Detach(0)
 	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
 	m = next.(Model)
-	if m.pending.Preparing() || m.turn == nil {
-		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.pending.Preparing(), m.turn != nil)
+	if m.pending.Preparing() || m.turns.Turn() == nil {
+		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.pending.Preparing(), m.turns.Turn() != nil)
 	}
 	_ = cmd
 }

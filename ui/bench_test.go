@@ -16,6 +16,7 @@ import (
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/internal/streamtest"
+	"muse/ui/turns"
 )
 
 // benchModel is a sized chat screen without a server; it never runs commands.
@@ -54,12 +55,12 @@ func benchModel(b testing.TB, entries int, width, height int) Model {
 	return m
 }
 
-func event(t string, f func(*api.Event)) turnItem {
+func event(t string, f func(*api.Event)) turns.Item {
 	ev := api.Event{Type: t}
 	if f != nil {
 		f(&ev)
 	}
-	return turnItem{event: &engine.Event{Kind: engine.StreamEvent, Stream: ev}}
+	return turns.Item{Event: &engine.Event{Kind: engine.StreamEvent, Stream: ev}}
 }
 
 // BenchmarkStreaming streams a 20,000-word mixed markdown reply as 20,000
@@ -107,18 +108,18 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		m.input = m.input.SetValue("write a long document")
 		next, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 		m = next.(Model)
-		id := m.turn.id
-		ch := make(chan turnItem)
-		feed := func(it turnItem) {
+		id := m.turns.Turn().ID
+		ch := make(chan turns.Item)
+		feed := func(it turns.Item) {
 			now = now.Add(pace)
-			next, _ := m.Update(turnBatchMsg{id: id, items: []turnItem{it}, ch: ch})
+			next, _ := m.Update(turns.BatchMsg{ID: id, Items: []turns.Item{it}, Ch: ch})
 			m = next.(Model)
 			_ = m.View()
 		}
 		live := session.Entry{ID: "e2", Kind: session.KindAssistant, Status: session.StatusStreaming, Message: &api.Message{Model: "m"}}
 		runtime.GC()
 		start := streamtest.CPUTime()
-		feed(turnItem{event: &engine.Event{Kind: engine.ReplyStarted, Entry: live}})
+		feed(turns.Item{Event: &engine.Event{Kind: engine.ReplyStarted, Entry: live}})
 		feed(event(api.EventMessageStart, func(e *api.Event) { e.Message = &api.Message{ID: "msg", Model: "m"} }))
 		feed(event(api.EventContentBlockStart, func(e *api.Event) { e.Block = &api.ContentBlock{Type: api.BlockText} }))
 		for _, p := range parts {
@@ -131,12 +132,12 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		final := live
 		final.Status = session.StatusComplete
 		final.Message = &api.Message{Model: "m", Content: []api.ContentBlock{{Type: api.BlockText, Text: text}}, StopReason: api.StopEndTurn}
-		feed(turnItem{event: &engine.Event{Kind: engine.ReplyEnded, Entry: final}})
-		next, _ = m.Update(turnBatchMsg{id: id, items: []turnItem{{done: &turnDone{}}}, ch: ch})
+		feed(turns.Item{Event: &engine.Event{Kind: engine.ReplyEnded, Entry: final}})
+		next, _ = m.Update(turns.BatchMsg{ID: id, Items: []turns.Item{{Done: &turns.Done{}}}, Ch: ch})
 		m = next.(Model)
 		view := m.View()
 		total += streamtest.CPUTime() - start
-		if m.turn != nil || !strings.Contains(view, "stop end_turn") {
+		if m.turns.Turn() != nil || !strings.Contains(view, "stop end_turn") {
 			b.Fatalf("reply did not finish:\n%s", view)
 		}
 		if es := m.conv.Entries(); es[len(es)-1].Message.Text() != text {

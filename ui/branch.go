@@ -28,8 +28,8 @@ func (m Model) noteWritten(e session.Entry) Model {
 // of the image turn in flight, which the engine wrote before reporting it,
 // is noted.
 func (m Model) refreshBranches(live ...session.Entry) Model {
-	if j := m.imaging; j != nil && j.entry != nil && !m.branches.Has(j.entry.ID) {
-		m = m.noteWritten(*j.entry)
+	if j := m.turns.Image(); j != nil && j.Entry != nil && !m.branches.Has(j.Entry.ID) {
+		m = m.noteWritten(*j.Entry)
 	}
 	m.branches = m.branches.Refresh(m.conv.Entries(), live...)
 	m.conv = m.conv.SetBadges(m.branches.Badges())
@@ -99,7 +99,7 @@ func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
 	cut := m
 	cut.conv = cut.conv.Truncate(i)
 	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.ID(), Attachments: slices.Clone(m.pending.Files()), EditAttachments: true})
-	if next.turn == nil {
+	if next.turns.Turn() == nil {
 		m.status = m.status.Note(next.status.Notice()) // refused: the edit stays in the input
 		return m, cmd
 	}
@@ -125,12 +125,12 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if e.Kind == session.KindImage {
-		ip := m.imageParams()
+		ip := imageParams(m.params.Image, m.opts.ImageModel)
 		if e.ImageParams != nil && e.ImageParams.Model != "" {
 			ip = *e.ImageParams
 		}
-		next, cmd := m.leaveSelection().generate(e.ImagePrompt, ip, &e)
-		if n := next.(Model); n.imaging == nil {
+		next, cmd := m.leaveSelection().startImage(e.ImagePrompt, ip, &e)
+		if n := next.(Model); n.turns.Image() == nil {
 			m.status = m.status.Note(n.status.Notice()) // refused: the view stays as it was
 			return m, cmd
 		}
@@ -139,7 +139,7 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	cut := m.leaveSelection()
 	cut.conv = cut.conv.Truncate(i)
 	next, cmd := cut.startTurn(engine.Turn{Regenerate: e.ID})
-	if next.turn == nil {
+	if next.turns.Turn() == nil {
 		m.status = m.status.Note(next.status.Notice())
 		return m, cmd
 	}

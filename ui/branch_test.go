@@ -301,7 +301,7 @@ func TestRegenerateReply(t *testing.T) {
 	}
 	// r on a prompt regenerates nothing.
 	m = press(m, selectKey, upKey, runes("r"))
-	if m.turn != nil || !strings.Contains(m.status.Notice(), "only a reply") {
+	if m.turns.Turn() != nil || !strings.Contains(m.status.Notice(), "only a reply") {
 		t.Errorf("r on a prompt: notice %q", m.status.Notice())
 	}
 }

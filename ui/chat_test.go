@@ -172,7 +172,7 @@ func TestCancelKeepsPartial(t *testing.T) {
 	if last.Status != session.StatusCancelled || !strings.Contains(last.Message.Text(), "Part 1") {
 		t.Errorf("last entry %+v", last)
 	}
-	if m.turn != nil {
+	if m.turns.Turn() != nil {
 		t.Error("reply still in flight after cancel")
 	}
 	sess, err := h.store.Latest()
@@ -278,10 +278,10 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	}
 	// The next turn starts: the failure is old news.
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if m.turn == nil {
+	if m.turns.Turn() == nil {
 		t.Fatal("enter started nothing")
 	}
-	t.Cleanup(m.turn.cancel)
+	t.Cleanup(m.turns.Turn().Cancel)
 	if m.status.LastErr() != "" || strings.Contains(status(m), "failed") {
 		t.Errorf("the old failure shows while the next turn runs: %q", status(m))
 	}

@@ -1,12 +1,9 @@
 package ui
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"muse/session"
 	"muse/ui/engine"
@@ -31,10 +28,7 @@ func TestCompactCommand(t *testing.T) {
 	// Ended on screen: a stop drawn after the summary's prompt was. (The
 	// status line's earlier "stop end_turn" is drawn again as the "/"
 	// menu moves it, so a plain wait could end before the compaction.)
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		i := bytes.Index(b, []byte("Summarise our conversation"))
-		return i >= 0 && bytes.Contains(b[i:], []byte("stop end_turn"))
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	waitAfter(t, tm, "Summarise our conversation", "stop end_turn")
 	final := quit(t, tm)
 	es := final.conv.Entries()
 	if len(es) != 2 || es[0].Kind != session.KindUser || es[0].Text != engine.CompactPrompt("keep the names") || es[1].Kind != session.KindAssistant {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -11,65 +10,47 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
-	"muse/api"
 	"muse/session"
 	"muse/ui/conversation"
 	"muse/ui/engine"
 	"muse/ui/preview"
-	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
 
 // previewCols is the widest preview, in columns.
 const previewCols = 40
 
-// imageJob is the image turn in flight: the engine runs it in the
-// background and reports through a channel; the model only mirrors what it
-// reports.
-type imageJob struct {
-	id      int
-	cancel  context.CancelFunc
-	started time.Time
-	// entry is the turn's entry as shown, once the engine wrote it.
-	entry *session.Entry
-	// phase is what the status bar says of it; done and total the progress
-	// of a download.
-	phase       string
-	done, total int64
-	cancelled   bool
-}
-
-// clone returns a copy of j to change, or nil for nil: the model is a
-// value (see Model), and a copy of it keeps the image turn as it was.
-func (j *imageJob) clone() *imageJob {
-	if j == nil {
-		return nil
-	}
-	c := *j
-	return &c
-}
-
-// imageParams returns the session's image settings with the model filled in.
-func (m Model) imageParams() session.ImageParams {
+// imageParams returns the image settings p with the model filled in from
+// def, the default image model.
+func imageParams(p *session.ImageParams, def string) session.ImageParams {
 	var ip session.ImageParams
-	if m.params.Image != nil {
-		ip = *m.params.Image
+	if p != nil {
+		ip = *p
 	}
 	if ip.Model == "" {
-		ip.Model = m.opts.ImageModel
+		ip.Model = def
 	}
 	return ip
 }
 
-// startImage generates images from prompt, or from the last reply when empty.
-func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
+// imageConfig is what every image turn of the screen shares.
+func (o Options) imageConfig() engine.ImageConfig {
+	store := o.Store
+	if store == nil {
+		store = o.ImageStore
+	}
+	return engine.ImageConfig{Client: o.Client, Store: store, Now: o.Now}
+}
+
+// startImage starts an image turn with the settings ip: after the head,
+// or, when again is set, beside the image turn again, as a sibling branch.
+// An empty prompt draws the last reply.
+func (m Model) startImage(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if m.busy() {
 		m.status = m.status.Note("wait for the current reply, image or tool calls, or esc to cancel")
 		return m, nil
@@ -84,21 +65,6 @@ func (m Model) startImage(prompt string) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	return m.generate(prompt, m.imageParams(), nil)
-}
-
-// imageConfig is what every image turn of this screen shares.
-func (m Model) imageConfig() engine.ImageConfig {
-	store := m.opts.Store
-	if store == nil {
-		store = m.opts.ImageStore
-	}
-	return engine.ImageConfig{Client: m.opts.Client, Store: store, Now: m.opts.Now}
-}
-
-// generate starts an image turn with the settings ip: after the head, or,
-// when again is set, beside the image turn again, as a sibling branch.
-func (m Model) generate(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if ip.Model == "" {
 		m.status = m.status.Note("no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME")
 		return m, nil
@@ -113,146 +79,10 @@ func (m Model) generate(prompt string, ip session.ImageParams, again *session.En
 		}
 	}
 	m.conv = m.conv.CaughtUp()
-	ctx, cancel := context.WithCancel(context.Background())
-	m.turnSeq++
-	m.imaging = &imageJob{id: m.turnSeq, cancel: cancel, started: m.now(), phase: "generating"}
+	var run tea.Cmd
+	m.turns, run = m.turns.StartImage(m.now(), m.opts.imageConfig(), m.writer, t, m.previewer().build)
 	m.status, m.lastStop = m.status.Note("").Failed(""), ""
-	return m.layout(), tea.Batch(runImage(ctx, m.imageConfig(), m.writer, t, m.previewer(), m.turnSeq), m.w.spin.Tick)
-}
-
-// runImage starts the engine's image turn in the background, building
-// there the preview of each image saved.
-func runImage(ctx context.Context, cfg engine.ImageConfig, w *session.Writer, t engine.ImageTurn, pv previewer, id int) tea.Cmd {
-	return runEngine(ctx, w, id, func(r reporter) (engine.Result, error) {
-		emit := func(ev engine.ImageEvent) {
-			it := turnItem{image: &ev}
-			switch ev.Kind {
-			case engine.ImageFetching, engine.ImageTask, engine.ImageRetrying:
-				r.progress(it)
-				return
-			case engine.ImageSaved:
-				if ev.Image.Path != "" {
-					it.preview = pv.build(ev.Image.Path)
-				}
-			}
-			r.send(it)
-		}
-		_, err := engine.RunImage(ctx, cfg, w, t, emit)
-		return engine.Result{}, err
-	})
-}
-
-// applyImage mirrors the reports of the image turn.
-func (m Model) applyImage(msg turnBatchMsg) (tea.Model, tea.Cmd) {
-	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
-	for _, it := range msg.items {
-		switch {
-		case it.done != nil:
-			return m.finishImage(*it.done)
-		case it.image != nil:
-			m = m.applyImageEvent(*it.image, it.preview)
-		}
-	}
-	if msg.ch == nil { // the engine stopped without saying how
-		return m.finishImage(turnDone{err: api.ErrStreamCut})
-	}
-	return m, waitTurn(msg.id, msg.ch)
-}
-
-// applyImageEvent applies one report of the image turn; preview is that
-// of an image saved. The caller has cloned m.imaging.
-func (m Model) applyImageEvent(ev engine.ImageEvent, preview string) Model {
-	j := m.imaging
-	switch ev.Kind {
-	case engine.ImageStarted:
-		e := ev.Entry
-		j.entry = &e
-		m.conv = m.conv.Add(e)
-		m = m.refreshBranches()
-		if m.title == "" {
-			m.title = session.TitleFrom(e.ImagePrompt)
-		}
-	case engine.ImageRetrying:
-		j.phase = fmt.Sprintf("retrying in %s (attempt %d): %s",
-			ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, errorLine(ev.Retry.Err))
-	case engine.ImageTask:
-		// The status bar counts the turn's time already.
-		j.phase = "task " + strings.ToLower(sanitize.Line(ev.Task.Status))
-	case engine.ImagesDropped:
-		m.status = m.status.Note(ev.Text)
-	case engine.ImageListed:
-		j.phase = "saving"
-		m = m.showImage(ev.Entry)
-	case engine.ImageFetching:
-		if j.entry != nil {
-			j.phase = fmt.Sprintf("downloading image %d of %d", ev.Index+1, len(j.entry.Images))
-		}
-		j.done, j.total = ev.Done, ev.Total
-	case engine.ImageSaved:
-		if preview != "" {
-			m.conv = m.conv.SetPreview(ev.Image.Path, preview)
-		}
-		if j.entry != nil && ev.Index < len(j.entry.Images) {
-			e := *j.entry
-			e.Images = slices.Clone(e.Images) // the view keeps the one before
-			e.Images[ev.Index] = ev.Image
-			m = m.showImage(e)
-		}
-		j.phase, j.done, j.total = "saving", 0, 0
-	case engine.ImageEnded:
-		m = m.showImage(ev.Entry)
-		if ev.Entry.Error != nil {
-			m.status = m.status.Failed(failedName(ev.Entry.Error))
-		}
-	case engine.ImageSaveFailed:
-		m.status = m.status.Unsaved(ev.Err.Error())
-	}
-	return m
-}
-
-// showImage shows the image turn's entry e as the engine reports it. The
-// caller has cloned m.imaging.
-func (m Model) showImage(e session.Entry) Model {
-	m.imaging.entry = &e
-	m.conv = m.conv.Replace(e)
-	return m
-}
-
-// finishImage ends the image turn once the engine has saved it.
-func (m Model) finishImage(d turnDone) (tea.Model, tea.Cmd) {
-	j := m.imaging
-	m.imaging = nil
-	j.cancel()
-	if d.sessID != "" {
-		m.sessID = d.sessID
-	}
-	if errors.Is(d.err, engine.ErrNotStarted) {
-		m.status = m.status.Note(d.err.Error())
-	}
-	m.conv = m.conv.CaughtUp()
-	if m.quitting.Active() {
-		return m.quit()
-	}
-	next, cmd := m.layout().queueAfterTurn(d.err == nil && !j.cancelled)
-	if j.cancelled {
-		return next, cmd
-	}
-	return next, tea.Batch(cmd, m.notifyEnd(j.started, "image"))
-}
-
-// cancelImage stops the image turn: what was saved stays, and the engine
-// saves the turn, marked cancelled; the turn ends when the engine says so.
-func (m Model) cancelImage() (tea.Model, tea.Cmd) {
-	m.imaging = m.imaging.clone() // changed below: a copy of the model keeps its own
-	j := m.imaging
-	if j.cancelled {
-		return m, nil
-	}
-	j.cancelled = true
-	j.phase = "cancelling"
-	j.cancel()
-	m.status = m.status.Note("cancelled")
-	return m.layout(), nil
+	return m.layout(), tea.Batch(run, m.w.spin.Tick)
 }
 
 // previewer builds the preview of a saved image: half blocks, or, in a
@@ -370,11 +200,10 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 }
 
 // imagePath is the saved file of image n (from 1) of the last image turn
-// that has images (not one cancelled before any came back);
+// of es that has images (not one cancelled before any came back);
 // n = 0 means the last image saved by any turn, so a failed turn does not
 // hide the images before it.
-func (m Model) imagePath(n int) (string, error) {
-	es := m.conv.Entries()
+func imagePath(es []session.Entry, n int) (string, error) {
 	i := lastIndex(es, session.KindImage)
 	if i < 0 {
 		return "", fmt.Errorf("no image yet: /image PROMPT makes one")

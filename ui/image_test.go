@@ -167,8 +167,8 @@ func TestImageCancel(t *testing.T) {
 	waitFor(t, tm, "cancelled")
 	m := quit(t, tm)
 	e := lastImageEntry(t, m)
-	if e.Status != session.StatusCancelled || m.imaging != nil {
-		t.Errorf("status %q, imaging %v", e.Status, m.imaging)
+	if e.Status != session.StatusCancelled || m.turns.Image() != nil {
+		t.Errorf("status %q, imaging %v", e.Status, m.turns.Image())
 	}
 }
 
@@ -223,10 +223,14 @@ func TestImageFilesAndOpen(t *testing.T) {
 	waitFor(t, tm, "stop end_turn")
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
-	waitSaved(t, hs.store, session.KindImage)
+	// Each image turn ends on screen before the next command, or that
+	// command is refused as busy ("esc cancels" is on the status line
+	// while a turn runs; the idle line that replaces it shows the tokens,
+	// "in N out M").
+	waitAfter(t, tm, "esc cancels", " out ")
 	send(tm, "/image demo:404 a lost one")
-	waitFor(t, tm, "404")
-	waitSaved(t, hs.store, session.KindImage)
+	waitAfter(t, tm, "esc cancels", "404 Not Found")
+	waitSavedOn(t, hs.store, 4, session.KindImage)
 	opened := fakeViewer(t, true)
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
 	waitFor(t, tm, "opened")
@@ -311,8 +315,8 @@ func TestImageWithNoSave(t *testing.T) {
 	waitFor(t, tm, "turn-1-image-1-")
 	m := quit(t, tm)
 	e := lastImageEntry(t, m)
-	if m.imaging != nil || e.Status != session.StatusComplete {
-		t.Fatalf("imaging %v, status %q", m.imaging, e.Status)
+	if m.turns.Image() != nil || e.Status != session.StatusComplete {
+		t.Fatalf("imaging %v, status %q", m.turns.Image(), e.Status)
 	}
 	path := e.Images[0].Path
 	if !strings.HasPrefix(filepath.Base(filepath.Dir(path)), "oneshot-") || !strings.Contains(m.View(), "▀") {
@@ -331,8 +335,8 @@ func TestImageWithNowhereToSave(t *testing.T) {
 	send(tm, "/image a red fox")
 	waitFor(t, tm, "not saved")
 	m := quit(t, tm)
-	if e := lastImageEntry(t, m); m.imaging != nil || e.Status != session.StatusComplete || strings.Contains(m.View(), "saving…") {
-		t.Errorf("imaging %v, status %q; view:\n%s", m.imaging, e.Status, m.View())
+	if e := lastImageEntry(t, m); m.turns.Image() != nil || e.Status != session.StatusComplete || strings.Contains(m.View(), "saving…") {
+		t.Errorf("imaging %v, status %q; view:\n%s", m.turns.Image(), e.Status, m.View())
 	}
 }
 
@@ -365,7 +369,7 @@ func TestImageTaskProgressAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := sess.Entries[len(sess.Entries)-1]; e.Status != session.StatusCancelled || m.imaging != nil {
-		t.Errorf("saved %q, imaging %v", e.Status, m.imaging)
+	if e := sess.Entries[len(sess.Entries)-1]; e.Status != session.StatusCancelled || m.turns.Image() != nil {
+		t.Errorf("saved %q, imaging %v", e.Status, m.turns.Image())
 	}
 }

@@ -538,11 +538,11 @@ func TestEnterInsideAnUnbracketedPasteIsALineBreak(t *testing.T) {
 	}
 	m, due = updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
 	m, _ = updateModel(m, due())
-	if m.turn == nil {
+	if m.turns.Turn() == nil {
 		t.Fatal("an enter with nothing behind it did not send")
 	}
-	t.Cleanup(m.turn.cancel)
-	if m.turn.prompt != "first\nsecond" {
-		t.Errorf("sent %q", m.turn.prompt)
+	t.Cleanup(m.turns.Turn().Cancel)
+	if m.turns.Turn().Prompt != "first\nsecond" {
+		t.Errorf("sent %q", m.turns.Turn().Prompt)
 	}
 }

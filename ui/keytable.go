@@ -123,10 +123,8 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.layout(), nil
 	}
 	switch {
-	case m.turn != nil && !m.turn.cancelled:
-		return m.cancelTurn()
-	case m.imaging != nil:
-		return m.cancelImage()
+	case m.turns.Turn() != nil && !m.turns.Turn().Cancelled || m.turns.Image() != nil:
+		return m.cancel()
 	case m.edit.Active():
 		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
 		return m.layout(), nil
@@ -164,10 +162,8 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.piped, cmd = m.piped.Update(msg)
 		return m, cmd
-	case m.turn != nil:
-		return m.cancelTurn()
-	case m.imaging != nil:
-		return m.cancelImage()
+	case m.turns.Busy():
+		return m.cancel()
 	}
 	return m, nil
 }
@@ -202,8 +198,7 @@ func thinkingKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 // thinking.
 func showsThinking(m Model) bool {
 	es := m.conv.Entries()
-	if t := m.turn; t != nil && t.reply != nil {
-		live := t.reply.acc.Message()
+	if live, ok := m.turns.Reply(); ok {
 		es = append(es[:len(es):len(es)], session.Entry{Message: &live})
 	}
 	for _, e := range es {

@@ -9,12 +9,10 @@ import (
 
 	"muse/session"
 	"muse/ui/mcp"
+	"muse/ui/notices"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
-
-// mcpDoneMsg says how /mcp on or /mcp off went.
-type mcpDoneMsg struct{ notice string }
 
 // mcpCommand carries out /mcp: arg "" lists the servers into the
 // conversation; "on NAME" and "off NAME" start or stop one in the
@@ -31,16 +29,16 @@ func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note("starting MCP server " + sanitize.Line(name) + "…")
 		return m, func() tea.Msg {
 			if err := mgr.Start(context.Background(), name); err != nil {
-				return mcpDoneMsg{fmt.Sprintf("MCP server %s: %v", name, err)}
+				return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s: %v", name, err))}
 			}
-			return mcpDoneMsg{fmt.Sprintf("MCP server %s is on: its tools are offered from the next request", name)}
+			return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s is on: its tools are offered from the next request", name))}
 		}
 	case "off":
 		return m, func() tea.Msg {
 			if err := mgr.Stop(name); err != nil {
-				return mcpDoneMsg{err.Error()}
+				return notices.Msg{Text: sanitize.Line(err.Error())}
 			}
-			return mcpDoneMsg{fmt.Sprintf("MCP server %s is off for this session", name)}
+			return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s is off for this session", name))}
 		}
 	}
 	m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}, m.now())
@@ -84,42 +82,34 @@ func mcpList(servers []mcp.Status) string {
 }
 
 // mcpServerOf names the MCP server of the tool offered as name, or "".
-func (m Model) mcpServerOf(name string) string {
-	if m.opts.MCP == nil {
+func (o Options) mcpServerOf(name string) string {
+	if o.MCP == nil {
 		return ""
 	}
-	return m.opts.MCP.ServerOf(name)
-}
-
-// mcpNotesMsg carries the notes of the MCP servers: a failure of their
-// background start, as it happens; tools left out, at a start or when a
-// server's list changed. more says to wait for the next.
-type mcpNotesMsg struct {
-	notes []string
-	more  bool
+	return o.MCP.ServerOf(name)
 }
 
 // waitMCPNotes waits, in a command, for the next notes of the MCP servers
-// of mgr, so that they show when they happen rather than at the next turn.
+// of mgr (a failure of their background start, as it happens; tools left
+// out, at a start or when a server's list changed), so that they show on
+// the status line when they happen rather than at the next turn, and then
+// waits for the next.
 func waitMCPNotes(mgr *mcp.Manager) tea.Cmd {
 	return func() tea.Msg {
-		notes, more := mgr.Notes(context.Background())
-		return mcpNotesMsg{notes: notes, more: more}
+		for {
+			notes, more := mgr.Notes(context.Background())
+			if len(notes) > 0 {
+				show := notices.Msg{Text: strings.Join(notes, " · ")}
+				if !more {
+					return show
+				}
+				return tea.BatchMsg{func() tea.Msg { return show }, waitMCPNotes(mgr)}
+			}
+			if !more {
+				return nil
+			}
+		}
 	}
-}
-
-// mcpNoted shows the servers' notes on the status line, and waits for the
-// next.
-func (m Model) mcpNoted(msg mcpNotesMsg) (tea.Model, tea.Cmd) {
-	var next tea.Cmd
-	if msg.more {
-		next = waitMCPNotes(m.opts.MCP)
-	}
-	if len(msg.notes) == 0 {
-		return m, next
-	}
-	m.status = m.status.Note(strings.Join(msg.notes, " · "))
-	return m.layout(), next
 }
 
 // firstLine returns the first line of s that is not blank, cut to n
@@ -140,25 +130,25 @@ type mcpPromptMsg struct {
 }
 
 // mcpPrompt reports whether line runs a prompt of an MCP server
-// (/SERVER:NAME args…), and if so gets it in a command: its text is then
-// sent as a prompt (mcpPromptGot).
-func (m Model) mcpPrompt(line string) (tea.Model, tea.Cmd, bool) {
-	if m.opts.MCP == nil {
-		return m, nil, false
+// (/SERVER:NAME args…), and if so what the status line says and the
+// command that gets it: its text is then sent as a prompt (mcpPromptGot).
+// Arguments that do not parse give no command: the line stays in the
+// input to be fixed.
+func (o Options) mcpPrompt(line string) (notice string, get tea.Cmd, ok bool) {
+	mgr := o.MCP
+	if mgr == nil {
+		return "", nil, false
 	}
-	p, ok := m.opts.MCP.FindPrompt(line)
+	p, ok := mgr.FindPrompt(line)
 	if !ok {
-		return m, nil, false
+		return "", nil, false
 	}
 	_, typed, _ := strings.Cut(strings.TrimSpace(line), " ")
 	args, err := p.ParseArgs(typed)
 	if err != nil {
-		m.status = m.status.Note(err.Error())
-		return m.layout(), nil, true // the line stays in the input to be fixed
+		return err.Error(), nil, true
 	}
-	mgr := m.opts.MCP
-	m.status = m.status.Note("getting prompt " + p.Command + "…")
-	return m.layout(), func() tea.Msg {
+	return "getting prompt " + p.Command + "…", func() tea.Msg {
 		text, err := mgr.GetPrompt(context.Background(), p, args)
 		return mcpPromptMsg{line: line, text: text, err: err}
 	}, true
@@ -184,8 +174,8 @@ func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
 // @SERVER:URI, each read from its server when attached. Like a file's
 // @mention, typed with Tab's completion it is the user's word to send it;
 // pasted, it waits as a chip for the next enter.
-func (m Model) mcpResources(text string) []attachSource {
-	mgr := m.opts.MCP
+func (o Options) mcpResources(text string) []attachSource {
+	mgr := o.MCP
 	if mgr == nil || !strings.Contains(text, "@") {
 		return nil
 	}

@@ -45,6 +45,7 @@ import (
 	"muse/ui/status"
 	"muse/ui/textfmt"
 	"muse/ui/themes"
+	"muse/ui/turns"
 )
 
 // Options configure the chat screen.
@@ -172,8 +173,8 @@ type common struct {
 // a copy kept aside (cut := m, returned if a turn is refused) stays as it
 // was. No state that Update changes is changed in place through a pointer.
 // What is large (the widgets, 6 KB; the picker, 26 KB) or may be absent
-// (the turn and the image turn in flight) is held by pointer and copied
-// before it changes (widgets.with, turnRun.clone, imageJob.clone), so the
+// (the turn and the image turn in flight, in ui/turns) is held by pointer
+// and copied before it changes (widgets.with, and in ui/turns), so the
 // model stays under 4 KB to copy. The other pointers are to what is not the
 // model's to copy: what New sets once (common, copied by a new theme),
 // handles to what lives outside it (the session's writer, the MCP manager,
@@ -208,14 +209,8 @@ type Model struct {
 	// approval mode.
 	approve approval.Model
 
-	// The turn in flight (turnSeq numbers turns and image turns); the
-	// engine's reports while a tool call waits; the input put aside while a
-	// tool result is typed; the image turn in flight.
-	turn    *turnRun
-	turnSeq int
-	waitCh  <-chan turnItem
-	draft   string
-	imaging *imageJob
+	// turns is the turn in flight, a message turn or an image turn.
+	turns turns.Model
 
 	// pending are the attachments sent with the next prompt.
 	pending pending.Model
@@ -385,7 +380,7 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 func (m Model) Init() tea.Cmd {
 	var mcpStart tea.Cmd
 	if m.opts.MCP != nil {
-		mcpStart = tea.Batch(waitMCPNotes(m.opts.MCP), waitElicit(m.opts.MCP))
+		mcpStart = tea.Batch(waitMCPNotes(m.opts.MCP), elicitform.Wait(m.opts.MCP))
 	}
 	if load := m.opts.Models; load != nil {
 		mcpStart = tea.Batch(mcpStart, func() tea.Msg {
@@ -487,8 +482,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if next, cmd, ok := m.elicitRouted(msg); ok {
-		return next, cmd
+	if form, cmd, notice, ok := m.elicit.Route(msg, m.opts.MCP, m.th, m.size.Width); ok {
+		m.elicit = form
+		if notice != "" {
+			m.status = m.status.Note(notice)
+		}
+		return m.layout(), cmd
 	}
 	if next, cmd, ok := m.updateScreen(msg); ok {
 		return next, cmd
@@ -537,8 +536,8 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		if m.input, due = m.input.SendDue(msg); !due {
 			return m, nil, true
 		}
-		if m.awaitsResult() {
-			next, cmd := m.sendResult()
+		if m.turns.AwaitsResult(m.approve.Declining()) {
+			next, cmd := m.answerCall(m.turns.ResultOf(m.input.Value()))
 			return next, cmd, true
 		}
 		next, cmd := m.submit()
@@ -572,24 +571,23 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case turnStartedMsg:
-		if m.inFlight(msg.id) {
-			cmd = waitTurn(msg.id, msg.ch)
-		}
-	case turnBatchMsg:
+	case turns.StartedMsg:
+		cmd = m.turns.Wait(msg.ID, msg.Ch)
+	case turns.BatchMsg:
 		next, cmd := m.applyTurn(msg)
 		return next, cmd, true
-	case flushLiveMsg:
-		if t := m.turn; t != nil && msg.id == t.id {
-			m.turn = t.clone()
-			m.turn.flushing = false
-			if t.stale && t.reply != nil {
-				m.conv = m.showLive(m.now())
-			}
+	case turns.FlushMsg:
+		var due bool
+		if m.turns, due = m.turns.Flush(msg); due {
+			var live session.Entry
+			m.turns, live = m.turns.Live(m.params.Model)
+			m.conv = m.conv.UpdateLive(live, m.now())
 		}
-	case answerDueMsg:
-		next, cmd := m.answerDue(msg)
-		return next, cmd, true
+	case turns.AnswerDueMsg:
+		if ap, ok := m.turns.Due(msg); ok {
+			next, cmd := m.answerCall(ap)
+			return next, cmd, true
+		}
 	case previewsMsg:
 		for k, v := range msg.previews {
 			m.conv = m.conv.SetPreview(k, v)
@@ -599,7 +597,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.status = m.status.Note(missingNotice(msg.missing))
 		}
 	case spinner.TickMsg:
-		if (m.turn == nil || m.turn.ask != nil) && m.imaging == nil {
+		if (m.turns.Turn() == nil || m.turns.Ask() != nil) && m.turns.Image() == nil {
 			return m, nil, true // nothing animates: stop ticking
 		}
 		m.w = m.w.with(func(w *widgets) { w.spin, cmd = w.spin.Update(msg) })
@@ -644,9 +642,6 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case queue.SavedMsg:
 		m.status = m.status.Note("the queued prompts could not be kept for after a crash: " + msg.Err.Error())
 		return m.layout(), nil, true
-	case mcpDoneMsg:
-		m.status = m.status.Note(sanitize.Line(msg.notice))
-		return m.layout(), nil, true
 	case launch.OpenedMsg:
 		if msg.Err == nil {
 			m.status = m.status.Note("opened " + textfmt.ShortPath(msg.Path))
@@ -661,8 +656,6 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
 		next, cmd = m.mcpPromptGot(msg)
-	case mcpNotesMsg:
-		next, cmd = m.mcpNoted(msg)
 	case attachedMsg:
 		next, cmd = m.attached(msg)
 	case input.PathPastedMsg:
@@ -692,7 +685,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.sessions, cmd = m.sessions.Update(msg)
 		return m, cmd
 	}
-	if m.turn != nil && m.turn.ask != nil && !key.Matches(msg, m.keys.Quit) {
+	if m.turns.Ask() != nil && !key.Matches(msg, m.keys.Quit) {
 		if next, cmd, handled := m.decideCall(msg); handled {
 			return next, cmd
 		}
@@ -732,8 +725,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if next, cmd, ok := m.mcpPrompt(text); ok {
-		return next, cmd
+	if notice, get, ok := m.opts.mcpPrompt(text); ok {
+		m.status = m.status.Note(notice)
+		return m.layout(), get
 	}
 	if slash.Is(text) {
 		return m.runCommand(text)
@@ -757,7 +751,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	paths, _ := input.Mentions(text)
-	resources := m.mcpResources(text)
+	resources := m.opts.mcpResources(text)
 	if len(paths)+len(resources) > 0 && !m.pending.Mentioned(text) {
 		sources := make([]attachSource, len(paths), len(paths)+len(resources))
 		for i, p := range paths {
@@ -796,7 +790,7 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 		return m.retry()
 	}
 	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending.Files())})
-	if next.turn == nil {
+	if next.turns.Turn() == nil {
 		return next, cmd // refused: the prompt stays in the input
 	}
 	next.pending = next.pending.Set(nil)
@@ -812,21 +806,10 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 // (see SaveError).
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = m.quitting.Start()
-	if m.turn != nil || m.imaging != nil {
+	if m.turns.Busy() {
 		return m, nil // quit once the engine has saved the turn: no lost work
 	}
 	return m, sessions.Close(m.writer)
-}
-
-func errorLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return textfmt.TruncateRunes(s, 80)
 }
 
 // SessionID returns the ID of the session shown, once it was saved, as the
@@ -837,12 +820,7 @@ func (m Model) SessionID() string { return m.sessID }
 // waits, after the program ended without quitting through the screen (a
 // signal). It does nothing more once the screen has closed the session.
 func (m Model) Close() error {
-	if m.turn != nil {
-		m.turn.cancel()
-	}
-	if m.imaging != nil {
-		m.imaging.cancel()
-	}
+	m.turns.Close()
 	return m.writer.Close()
 }
 
@@ -851,4 +829,4 @@ func (m Model) Close() error {
 func (m Model) SaveError() error { return m.quitting.Err() }
 
 // busy reports whether a turn or an image turn is in flight.
-func (m Model) busy() bool { return m.turn != nil || m.imaging != nil }
+func (m Model) busy() bool { return m.turns.Busy() }

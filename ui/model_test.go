@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/turns"
 )
 
 // The model is a value (see Model): what a copy goes on to do leaves the
@@ -16,7 +17,7 @@ func TestModelIsAValue(t *testing.T) {
 	h := newHarness(t, 0)
 	sess := threeReplies(t, h)
 	m := sized(t, h, sess, 80, 24)
-	m.turn = &turnRun{id: 1, cancel: func() {}}
+	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
 
 	c := m
 	c, _ = updateModel(c, ctrl(tea.KeyEsc))                                   // cancels the turn
@@ -25,14 +26,14 @@ func TestModelIsAValue(t *testing.T) {
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlG)) // hides the previews
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlS)) // opens the picker
 	c = c.noteWritten(session.Entry{ID: "e-new", Parent: sess.Entries[0].ID}).refreshBranches()
-	if !c.turn.cancelled || c.input.Value() != "x" || !c.w.help.Open() || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
+	if !c.turns.Turn().Cancelled || c.input.Value() != "x" || !c.w.help.Open() || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
 		t.Fatalf("the copy: cancelled %v, input %q, help %v, previews %v, picker %v",
-			c.turn.cancelled, c.input.Value(), c.w.help.Open(), c.conv.ShowPreviews(), c.sessions.IsOpen())
+			c.turns.Turn().Cancelled, c.input.Value(), c.w.help.Open(), c.conv.ShowPreviews(), c.sessions.IsOpen())
 	}
 
-	if m.turn.cancelled || m.input.Value() != "" || !m.conv.ShowPreviews() || m.sessions.IsOpen() || m.w.help.Open() {
+	if m.turns.Turn().Cancelled || m.input.Value() != "" || !m.conv.ShowPreviews() || m.sessions.IsOpen() || m.w.help.Open() {
 		t.Errorf("the original changed: cancelled %v, input %q, previews %v, picker %v, help %v",
-			m.turn.cancelled, m.input.Value(), m.conv.ShowPreviews(), m.sessions.IsOpen(), m.w.help.Open())
+			m.turns.Turn().Cancelled, m.input.Value(), m.conv.ShowPreviews(), m.sessions.IsOpen(), m.w.help.Open())
 	}
 	// The shape only grows with entries the journal holds: a copy's notes
 	// are the original's too, but the original places its entries as it

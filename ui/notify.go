@@ -36,18 +36,18 @@ func notifySeq(mode, what string, inTmux bool) string {
 }
 
 // notifyEnd returns the command that tells the terminal that what (a
-// "reply", an "image") started at started is ready, when the terminal
-// reported that it lost focus and the turn took notifyAfter or more; nil
+// "reply", an "image") is ready, when the terminal reported that it lost
+// focus (blurred) and the turn took notifyAfter or more; nil
 // otherwise. It writes through Options.Terminal, as copies do.
-func (m Model) notifyEnd(started time.Time, what string) tea.Cmd {
-	if !m.blurred || m.now().Sub(started) < notifyAfter {
+func (o Options) notifyEnd(blurred bool, took time.Duration, what string) tea.Cmd {
+	if !blurred || took < notifyAfter {
 		return nil
 	}
-	seq := notifySeq(m.opts.Notify, what, m.opts.Getenv("TMUX") != "")
+	seq := notifySeq(o.Notify, what, o.Getenv("TMUX") != "")
 	if seq == "" {
 		return nil
 	}
-	w := m.opts.Terminal
+	w := o.Terminal
 	return func() tea.Msg {
 		_, _ = io.WriteString(w, seq) // a notice the terminal may ignore: nothing to report
 		return nil

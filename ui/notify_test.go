@@ -79,7 +79,7 @@ func TestNotifyEndDecides(t *testing.T) {
 			}
 			started := clock.now()
 			clock.advance(tc.took)
-			cmd := m.notifyEnd(started, "reply")
+			cmd := m.opts.notifyEnd(m.blurred, m.now().Sub(started), "reply")
 			if tc.wantNil {
 				if cmd != nil {
 					t.Fatal("the end is announced")

@@ -9,6 +9,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/turns"
 )
 
 // A flood of ping events changes nothing on screen, and so renders nothing.
@@ -20,15 +21,15 @@ func TestPingFloodRendersNothing(t *testing.T) {
 	m.input = m.input.SetValue("hello")
 	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	m = next.(Model)
-	id := m.turn.id
-	ch := make(chan turnItem)
-	feed := func(it turnItem) {
+	id := m.turns.Turn().ID
+	ch := make(chan turns.Item)
+	feed := func(it turns.Item) {
 		now = now.Add(time.Second) // every frame is due
-		next, _ := m.Update(turnBatchMsg{id: id, items: []turnItem{it}, ch: ch})
+		next, _ := m.Update(turns.BatchMsg{ID: id, Items: []turns.Item{it}, Ch: ch})
 		m = next.(Model)
 	}
 	live := session.Entry{ID: "e2", Kind: session.KindAssistant, Status: session.StatusStreaming, Message: &api.Message{Model: "m"}}
-	feed(turnItem{event: &engine.Event{Kind: engine.ReplyStarted, Entry: live}})
+	feed(turns.Item{Event: &engine.Event{Kind: engine.ReplyStarted, Entry: live}})
 	feed(event(api.EventMessageStart, func(e *api.Event) { e.Message = &api.Message{ID: "msg", Model: "m"} }))
 	feed(event(api.EventContentBlockStart, func(e *api.Event) { e.Block = &api.ContentBlock{Type: api.BlockText} }))
 	feed(event(api.EventContentBlockDelta, func(e *api.Event) { e.Delta = api.Delta{Type: api.DeltaText, Text: "hi"} }))

@@ -56,7 +56,7 @@ func (m Model) sendQueued() (tea.Model, tea.Cmd) {
 	next, cmd := m.sendNow(q.Text)
 	nm := next.(Model)
 	nm.pending = nm.pending.Set(kept)
-	if nm.turn == nil { // refused: it waits again, first, and the queue stops
+	if nm.turns.Turn() == nil { // refused: it waits again, first, and the queue stops
 		nm.queue = nm.queue.Unshift(q)
 		return nm.layout(), cmd
 	}

@@ -58,8 +58,8 @@ func TestEscStopsTheQueue(t *testing.T) {
 	waitFor(t, tm, "queue stopped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.queue.Len() != 1 || !m.queue.Stopped() || m.turn != nil {
-		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queue.Stopped(), m.turn)
+	if m.queue.Len() != 1 || !m.queue.Stopped() || m.turns.Turn() != nil {
+		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queue.Stopped(), m.turns.Turn())
 	}
 	if !strings.Contains(m.status.Notice(), "cancelled") || !strings.Contains(m.status.Notice(), "queue stopped") {
 		t.Errorf("notice %q", m.status.Notice())
@@ -71,12 +71,12 @@ func TestEscStopsTheQueue(t *testing.T) {
 	}
 
 	next, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if next.turn == nil || next.queue.Len() != 0 {
+	if next.turns.Turn() == nil || next.queue.Len() != 0 {
 		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.status.Notice())
 	}
-	t.Cleanup(next.turn.cancel)
-	if next.turn.prompt != "later one" {
-		t.Errorf("sent %q", next.turn.prompt)
+	t.Cleanup(next.turns.Turn().Cancel)
+	if next.turns.Turn().Prompt != "later one" {
+		t.Errorf("sent %q", next.turns.Turn().Prompt)
 	}
 
 	// (The copies share the input's text: ↑ is tried last.)
@@ -169,7 +169,7 @@ func TestCtrlCDropsTheUnqueuedPrompt(t *testing.T) {
 	waitFor(t, tm, "the queued prompt is dropped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.turn == nil || m.turn.cancelled {
+	if m.turns.Turn() == nil || m.turns.Turn().Cancelled {
 		t.Error("ctrl+c cancelled the reply")
 	}
 	if m.input.Value() != "" || m.queue.Len() != 0 {

@@ -11,6 +11,7 @@ import (
 	"muse/api"
 	"muse/ui/engine"
 	"muse/ui/queue"
+	"muse/ui/turns"
 )
 
 // At 40x10, a tool call waiting for its answer and a stopped queue fit the
@@ -22,8 +23,8 @@ func TestApprovalAndQueueFitASmallScreen(t *testing.T) {
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 10})
 	_, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m.turn = &turnRun{id: 1, cancel: cancel}
-	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: make(chan engine.Approval, 1)}, nil)
+	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: cancel})
+	next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, HasCommand: true, Answer: make(chan engine.Approval, 1)}, nil)
 	m = next.(Model)
 	m.queue = m.queue.Push(queue.Prompt{Text: "and then a summary"})
 	for _, stopped := range []bool{false, true} {

@@ -12,6 +12,7 @@ import (
 
 	"muse/api"
 	"muse/ui/engine"
+	"muse/ui/turns"
 )
 
 // statusOf is the status line of m's view.
@@ -27,9 +28,9 @@ func TestRetryCountdownStatus(t *testing.T) {
 	clock := newMovingClock()
 	m := h.modelWith(t, nil, func(o *Options) { o.Now = clock.now })
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 24})
-	m.turn = &turnRun{id: 1, cancel: func() {}, started: clock.now(), tokens: 30}
+	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}, Started: clock.now(), Tokens: 30})
 	clock.advance(200 * time.Millisecond)
-	m, _ = m.applyEvent(engine.Event{Kind: engine.Retrying, Retry: api.RetryInfo{Attempt: 1, Wait: 1500 * time.Millisecond, Err: errors.New("529 overloaded_error")}})
+	m, _ = updateModel(m, turns.BatchMsg{ID: 1, Ch: make(chan turns.Item), Items: []turns.Item{{Event: &engine.Event{Kind: engine.Retrying, Retry: api.RetryInfo{Attempt: 1, Wait: 1500 * time.Millisecond, Err: errors.New("529 overloaded_error")}}}}})
 	s := statusOf(m)
 	if !strings.Contains(s, "waiting to retry in 2s (attempt 2)… · 529 overloaded_error") || strings.Contains(s, "streaming") || strings.Contains(s, "tok/s") {
 		t.Errorf("status %q", s)

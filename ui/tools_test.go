@@ -17,6 +17,7 @@ import (
 	"muse/session"
 	"muse/ui/engine"
 	"muse/ui/input"
+	"muse/ui/turns"
 )
 
 func toolModel(t *testing.T, tools ...engine.Tool) (Model, *harness) {
@@ -161,7 +162,7 @@ func TestTruncatedToolCallNeverRuns(t *testing.T) {
 	if !strings.Contains(view, "truncated, not run") {
 		t.Errorf("no truncated notice:\n%s", view)
 	}
-	if final.turn != nil || strings.Contains(view, "run tool") {
+	if final.turns.Turn() != nil || strings.Contains(view, "run tool") {
 		t.Errorf("a truncated call was offered to run")
 	}
 	if _, err := os.Stat(ran); err == nil {
@@ -197,10 +198,10 @@ func stopWaiting(t *testing.T, tm *teatest.TestModel) Model {
 	t.Helper()
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.turn == nil || m.turn.ask == nil {
+	if m.turns.Turn() == nil || m.turns.Ask() == nil {
 		t.Fatalf("no tool call waits")
 	}
-	t.Cleanup(m.turn.cancel)
+	t.Cleanup(m.turns.Turn().Cancel)
 	return m
 }
 
@@ -251,10 +252,10 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.input = m.input.SetValue("my draft")
-	ch := make(chan turnItem)
+	ch := make(chan turns.Item)
 	answer := make(chan engine.Approval, 1)
-	m.turn = &turnRun{id: 1, cancel: func() {}}
-	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: answer}, ch)
+	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
+	next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, HasCommand: true, Answer: answer}, ch)
 	m = next.(Model)
 	before := m.View()
 	for _, k := range []tea.KeyMsg{
@@ -270,8 +271,8 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	if a := <-answer; !a.Run || !a.Always {
 		t.Errorf("a answered %+v", a)
 	}
-	if m.input.Value() != "my draft" || m.turn.ask != nil || strings.Contains(m.View(), "run tool") {
-		t.Errorf("after the answer: input %q, ask %v", m.input.Value(), m.turn.ask)
+	if m.input.Value() != "my draft" || m.turns.Ask() != nil || strings.Contains(m.View(), "run tool") {
+		t.Errorf("after the answer: input %q, ask %v", m.input.Value(), m.turns.Ask())
 	}
 }
 
@@ -317,10 +318,10 @@ func TestToolApprovalOnATinyScreen(t *testing.T) {
 func TestApprovalRightAfterAPasteIsNoAnswer(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	ch := make(chan turnItem)
+	ch := make(chan turns.Item)
 	answer := make(chan engine.Approval, 1)
-	m.turn = &turnRun{id: 1, cancel: func() {}}
-	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, hasCommand: true, answer: answer}, ch)
+	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
+	next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, HasCommand: true, Answer: answer}, ch)
 	m = next.(Model)
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x"), Paste: true})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
@@ -338,7 +339,7 @@ func TestApprovalRightAfterAPasteIsNoAnswer(t *testing.T) {
 	}
 }
 
-// settle sends a yes to a waiting tool call and delivers the answerDueMsg
+// settle sends a yes to a waiting tool call and delivers the turns.AnswerDueMsg
 // its command gives once it has settled.
 func settle(t *testing.T, m Model, k tea.KeyMsg) Model {
 	t.Helper()
@@ -346,9 +347,9 @@ func settle(t *testing.T, m Model, k tea.KeyMsg) Model {
 	if cmd == nil {
 		t.Fatalf("%s gave no command: it was not taken as a yes", k)
 	}
-	due, ok := cmd().(answerDueMsg)
+	due, ok := cmd().(turns.AnswerDueMsg)
 	if !ok {
-		t.Fatalf("%s gave %T, want answerDueMsg", k, due)
+		t.Fatalf("%s gave %T, want turns.AnswerDueMsg", k, due)
 	}
 	m, _ = updateModel(m, due)
 	return m
@@ -369,8 +370,8 @@ func TestApprovalInsideUnbracketedTextIsNoAnswer(t *testing.T) {
 		m, _ := toolModel(t, demoTool())
 		m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 		answer := make(chan engine.Approval, 1)
-		m.turn = &turnRun{id: 1, cancel: func() {}}
-		next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{}`)}, hasCommand: true, answer: answer}, make(chan turnItem))
+		m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
+		next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, Name: "get_time", Input: json.RawMessage(`{}`)}, HasCommand: true, Answer: answer}, make(chan turns.Item))
 		m = next.(Model)
 		var dues []tea.Msg
 		for _, w := range words {
@@ -404,8 +405,8 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.input = m.input.SetValue("my draft")
 	answer := make(chan engine.Approval, 1)
-	m.turn = &turnRun{id: 1, cancel: func() {}}
-	next, _ := m.askCall(&askMsg{call: api.ContentBlock{Type: api.BlockToolUse, Name: "ask_user", Input: json.RawMessage(`{}`)}, answer: answer}, make(chan turnItem))
+	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
+	next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, Name: "ask_user", Input: json.RawMessage(`{}`)}, Answer: answer}, make(chan turns.Item))
 	m = next.(Model)
 	var cmd tea.Cmd
 	for _, k := range []tea.KeyMsg{
@@ -460,8 +461,10 @@ func TestTypedResultStatusSaysItWaitsForYou(t *testing.T) {
 	waitFor(t, tm, "type the result of ask_user")
 	tm.Send(testStopMsg{})
 	final := finalModel(t, tm)
-	t.Cleanup(final.turn.cancel)
-	final.turn.tokens = 40 // as a reply before the call streamed
+	t.Cleanup(final.turns.Turn().Cancel)
+	r := *final.turns.Turn()
+	r.Tokens = 40 // as a reply before the call streamed
+	final.turns = final.turns.With(r)
 	clock.advance(10 * time.Second)
 	lines := strings.Split(final.View(), "\n")
 	status := lines[len(lines)-2]

@@ -38,13 +38,14 @@ func height(v string) int {
 
 // inputState is what the input shows of the rest of the screen.
 func (m Model) inputState() input.State {
-	return input.State{Busy: m.turn != nil, Answering: m.waitingForApproval(), Selecting: m.sel.Active()}
+	return input.State{Busy: m.turns.Turn() != nil, Answering: m.waitingForApproval(), Selecting: m.sel.Active()}
 }
 
 // waitingForApproval reports whether a tool call waits for y, n or a: the
 // input then only says so.
 func (m Model) waitingForApproval() bool {
-	return m.turn != nil && m.turn.ask != nil && m.turn.ask.hasCommand && !m.approve.Declining()
+	a := m.turns.Ask()
+	return a != nil && a.HasCommand && !m.approve.Declining()
 }
 
 // updateInput passes msg to the input, then sizes the screen to its rows.
@@ -84,7 +85,7 @@ func (m Model) statusState() status.State {
 	s := status.State{
 		Width: m.size.Width, LastStop: m.lastStop,
 		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branches.View(),
-		Params: m.params, ImageParams: m.imageParams(),
+		Params: m.params, ImageParams: imageParams(m.params.Image, m.opts.ImageModel),
 	}
 	s = m.status.Fill(s)
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
@@ -94,18 +95,18 @@ func (m Model) statusState() status.State {
 			s.Selected.Of = m.branches.Of(e.ID)
 		}
 	}
-	if t := m.turn; t != nil {
+	if t := m.turns.Turn(); t != nil {
 		s.Now, s.Spinner = m.now(), m.w.spin.View()
-		s.Turn = &status.Turn{Started: t.started, Running: t.running, Progress: t.progress, Retry: t.retry, RetryAt: t.retryAt,
-			RetryAttempt: t.retryAttempt, Tokens: t.tokens, Streaming: t.reply != nil, Cancelled: t.cancelled}
-		if a := t.ask; a != nil {
-			s.Ask = status.Ask{Name: a.call.Name, Result: m.awaitsResult(), HasCommand: a.hasCommand,
-				Approval: m.waitingForApproval(), PasteRefused: t.pasteRefused}
+		s.Turn = &status.Turn{Started: t.Started, Running: t.Running, Progress: t.Progress, Retry: t.Retry, RetryAt: t.RetryAt,
+			RetryAttempt: t.RetryAttempt, Tokens: t.Tokens, Streaming: t.Streaming(), Cancelled: t.Cancelled}
+		if a := t.Ask; a != nil {
+			s.Ask = status.Ask{Name: a.Call.Name, Result: m.turns.AwaitsResult(m.approve.Declining()), HasCommand: a.HasCommand,
+				Approval: m.waitingForApproval(), PasteRefused: t.PasteRefused}
 		}
 	}
-	if j := m.imaging; j != nil {
+	if j := m.turns.Image(); j != nil {
 		s.Now, s.Spinner, s.Progress = m.now(), m.w.spin.View(), m.w.progress.ViewAs
-		s.Image = &status.Image{Phase: j.phase, Started: j.started, Done: j.done, Total: j.total}
+		s.Image = &status.Image{Phase: j.Phase, Started: j.Started, Done: j.Done, Total: j.Total}
 	}
 	return s
 }

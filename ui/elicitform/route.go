@@ -1,0 +1,65 @@
+package elicitform
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/theme"
+	"muse/ui/mcp"
+)
+
+// RequestMsg carries an MCP server's request for input, to show as a form.
+type RequestMsg struct{ e *mcp.Elicitation }
+
+// GoneMsg says the server no longer waits for the answer to its request.
+type GoneMsg struct{ e *mcp.Elicitation }
+
+// Wait waits, in a command, for the next request for input of the servers
+// of mgr; nil when they can make none.
+func Wait(mgr *mcp.Manager) tea.Cmd {
+	if mgr == nil {
+		return nil
+	}
+	ch := mgr.Elicitations()
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg { return RequestMsg{<-ch} }
+}
+
+// Route handles what concerns the form: a server's request, which opens
+// it (styled by th, width wide; a request while a form is open is
+// cancelled: one form at a time), the request's end, and, while the form
+// is open, every key (esc declines). notice is what the status line says
+// of it, if anything; ok is false for any other message, and for a key
+// while no form is open.
+func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) (_ Model, cmd tea.Cmd, notice string, ok bool) {
+	switch msg := msg.(type) {
+	case RequestMsg:
+		next := Wait(mgr)
+		if m.Active() {
+			msg.e.Cancel()
+			return m, next, "MCP server " + msg.e.Server + " asked for input while a form was open: cancelled", true
+		}
+		e := msg.e
+		return New(e, th, DefaultKeyMap()).SetSize(width), tea.Batch(next, func() tea.Msg { <-e.Done(); return GoneMsg{e} }), "", true
+	case GoneMsg:
+		if m.Active() && m.e == msg.e {
+			return Model{}, nil, "MCP server " + msg.e.Server + " no longer waits for its form", true
+		}
+		return m, nil, "", true
+	case tea.KeyMsg:
+		if !m.Active() {
+			return m, nil, "", false
+		}
+		e := m.e
+		m, cmd = m.Update(msg)
+		if !m.Active() {
+			notice = "answered MCP server " + e.Server + "'s form"
+			if msg.String() == "esc" {
+				notice = "declined MCP server " + e.Server + "'s form"
+			}
+		}
+		return m, cmd, notice, true
+	}
+	return m, nil, "", false
+}

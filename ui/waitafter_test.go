@@ -1,0 +1,21 @@
+package ui
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// waitAfter waits until the screen has drawn then after it drew first, in
+// one wait: a turn that starts and ends between two reads of the output is
+// still seen in order, and a then drawn before first (an earlier turn's
+// status line, redrawn) does not count.
+func waitAfter(t *testing.T, tm *teatest.TestModel, first, then string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		i := bytes.Index(b, []byte(first))
+		return i >= 0 && bytes.Contains(b[i+len(first):], []byte(then))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
