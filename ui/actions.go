@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,7 +16,7 @@ import (
 	"muse/ui/meter"
 	"muse/ui/sessions"
 	"muse/ui/slash"
-	"muse/ui/textfmt"
+	"muse/ui/themes"
 )
 
 // runCommandAfter runs command, typed after the text muse put in the input
@@ -47,7 +46,7 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	typed := m.input
 	next, cmd := m.runSlash(line)
-	if n, ok := next.(Model); ok && m.busy() && strings.HasPrefix(n.notice, busyNotice) {
+	if n, ok := next.(Model); ok && m.busy() && strings.HasPrefix(n.status.Notice(), busyNotice) {
 		n.input = typed
 		return n.layout(), cmd
 	}
@@ -58,33 +57,38 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	res, err := slash.Run(line, m.params, slash.Env{Tools: toolNames(m.opts), ImageAPI: m.opts.ImageAPI})
 	if err != nil {
-		m.notice = err.Error()
+		m.status = m.status.Note(err.Error())
 		return m, nil // the command stays in the input to be fixed
 	}
 	m.input = m.input.Reset().EndRecall()
-	m.notice = res.Notice
+	m.status = m.status.Note(res.Notice)
 	m = m.layout()
 	switch res.Action {
 	case slash.ActionSet:
 		m.params = res.Params
-		return m.saveParams()
+		return m.layout(), sessions.SaveParams(m.writer, m.params)
 	case slash.ActionRetry:
 		return m.retry()
 	case slash.ActionContinue:
-		return m.continueReply()
+		if !engine.Continuable(m.conv.Entries()) {
+			m.status = m.status.Note(engine.ErrNoContinue.Error())
+			return m, nil
+		}
+		return m.startTurn(engine.Turn{Continue: true})
 	case slash.ActionCopy:
 		return m.copyCommand(res.Arg == "code", res.N)
 	case slash.ActionInfo:
-		m.notice = ""
-		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.notices.SetSize(m.width).View(), m.params)
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: info}), nil
+		m.status = m.status.Note("")
+		info := infoText(m.conv.Entries(), m.usage, m.meter.SetModel(m.params.Model), m.status.Notices().SetSize(m.size.Width).View(), m.params)
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: info}, m.now())
+		return m, nil
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
 		if len(m.conv.Entries()) == 0 || m.busy() {
-			m.notice = "nothing to compact yet"
+			m.status = m.status.Note("nothing to compact yet")
 			if m.busy() {
-				m.notice = busyNotice + ": esc cancels it first"
+				m.status = m.status.Note(busyNotice + ": esc cancels it first")
 			}
 			return m, nil
 		}
@@ -93,15 +97,19 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 		cut.conv = cut.conv.Truncate(0)
 		return cut.startTurn(engine.Turn{Compact: true, Prompt: res.Arg})
 	case slash.ActionContext:
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}), nil
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: m.meter.SetModel(m.params.Model).Context()}, m.now())
+		return m, nil
 	case slash.ActionClear:
 		return m.clear()
 	case slash.ActionRename:
-		return m.rename(res.Arg)
+		m.title = res.Arg
+		m.status = m.status.Note("renamed")
+		return m, sessions.SetTitle(m.writer, res.Arg)
 	case slash.ActionExport:
 		return m, exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
 	case slash.ActionSessions:
-		return m.openPicker()
+		next, cmd, _ := m.updateSession(openPickerMsg{})
+		return next, cmd
 	case slash.ActionImage:
 		return m.startImage(res.Arg, imageParams(m.params.Image, m.opts.ImageModel), nil)
 	case slash.ActionOpen:
@@ -109,14 +117,25 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionAttach:
 		return m.attachCommand(res.Arg, res.N)
 	case slash.ActionDetach:
-		return m.detach(res.N)
+		var notice string
+		m.pending, notice = m.pending.Detach(res.N)
+		m.status = m.status.Note(notice)
+		return m.layout(), nil
 	case slash.ActionMCP:
 		return m.mcpCommand(res.Arg)
 	case slash.ActionTheme:
-		return m.themeCommand(res.Arg)
+		notice, loaded, cmd := themes.Command(res.Arg, m.th, m.opts.Profile)
+		if loaded != nil {
+			return m.themeLoaded(*loaded)
+		}
+		if notice != "" {
+			m.status = m.status.Note(notice)
+		}
+		return m, cmd
 	case slash.ActionHelp:
 		// Into the conversation, where it scrolls, whatever the window's size.
-		return m.addEntry(session.Entry{Kind: session.KindNotice, Text: m.keys.helpText()}).layout(), nil
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: m.keys.helpText()}, m.now())
+		return m.layout(), nil
 	case slash.ActionQuit:
 		return m.stopAndQuit()
 	case slash.ActionEditSystem:
@@ -139,13 +158,13 @@ func lastIndex(es []session.Entry, kind string) int {
 // followed the prompt leaves the view, and stays in the session.
 func (m Model) retry() (tea.Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it first"
+		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	es := m.conv.Entries()
 	u := lastIndex(es, session.KindUser)
 	if u < 0 {
-		m.notice = "nothing to retry yet: send a prompt first"
+		m.status = m.status.Note("nothing to retry yet: send a prompt first")
 		return m, nil
 	}
 	if strings.TrimSpace(m.input.Value()) == es[u].Text {
@@ -159,25 +178,13 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 	return next, cmd
 }
 
-// continueReply asks for more of a reply that was cut at max_tokens or
-// paused by the server.
-func (m Model) continueReply() (tea.Model, tea.Cmd) {
-	es := m.conv.Entries()
-	a := lastIndex(es, session.KindAssistant)
-	if a < 0 || a != len(es)-1 || !engine.CanContinue(es[a].Message) {
-		m.notice = "/continue needs a last reply that was cut at max_tokens or paused by the server"
-		return m, nil
-	}
-	return m.startTurn(engine.Turn{Continue: true})
-}
-
 // copyCommand carries out /copy and the copy key: the last reply, message
 // n from the end, or code block n of the last reply (its last when n is
 // 0).
 func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 	text, what, refused := copyChoice(m.conv.Entries(), code, n)
 	if refused != "" {
-		m.notice = refused
+		m.status = m.status.Note(refused)
 		return m, nil
 	}
 	return m, copyText(m.opts, text, what)
@@ -186,12 +193,13 @@ func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it first"
+		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	cmd := sessions.Leave(m.writer)
-	m = m.resume(session.NewWriter(m.opts.Store, m.opts.Params))
-	m.notice = "new session · the last one is saved"
+	w := session.NewWriter(m.opts.Store, m.opts.Params)
+	m = m.resumeFrom(w, w.Snapshot())
+	m.status = m.status.Note("new session · the last one is saved")
 	return m.layout(), cmd
 }
 
@@ -263,17 +271,17 @@ func runEditor(msg editFileMsg, run func(tea.ExecCommand, tea.ExecCallback) tea.
 
 func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.notice = msg.err.Error()
+		m.status = m.status.Note(msg.err.Error())
 		return m, nil
 	}
 	switch msg.target {
 	case editSystem:
 		m.params.System = strings.TrimSpace(msg.text)
-		m.notice = "system prompt updated" + slash.FromNext
+		m.status = m.status.Note("system prompt updated" + slash.FromNext)
 		if m.params.System == "" {
-			m.notice = "system prompt cleared" + slash.FromNext
+			m.status = m.status.Note("system prompt cleared" + slash.FromNext)
 		}
-		return m.saveParams()
+		return m.layout(), sessions.SaveParams(m.writer, m.params)
 	default:
 		m.input = m.input.SetValue(msg.text)
 		return m.layout(), nil
@@ -285,44 +293,10 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 	path, err := imagePath(m.conv.Entries(), n)
 	if err != nil {
-		m.notice = err.Error()
+		m.status = m.status.Note(err.Error())
 		return m, nil
 	}
-	return m, openFile(path)
-}
-
-// openedMsg reports the viewer started on path, or why it did not.
-type openedMsg struct {
-	path string
-	err  error
-}
-
-// openFile starts the system viewer on path, in a command, if it holds an
-// image: the path comes from the session, which may have been imported, and
-// a viewer would also run what is not an image (a .desktop file).
-func openFile(path string) tea.Cmd {
-	return func() tea.Msg {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".png", ".jpg", ".jpeg", ".webp":
-		default: // a viewer picks what runs a file by its name, too
-			return openedMsg{path: path, err: fmt.Errorf("open %s: not the name of an image file (.png, .jpg, .webp)", path)}
-		}
-		if _, err := session.ImageFormat(path); err != nil {
-			return openedMsg{path: path, err: fmt.Errorf("open %s: %w", path, err)}
-		}
-		return openedMsg{path: path, err: launch.Open(path)}
-	}
-}
-
-// opened reports the viewer: a failure in the conversation, whole, since
-// it names the path and the program that is missing.
-func (m Model) opened(msg openedMsg) (tea.Model, tea.Cmd) {
-	if msg.err == nil {
-		m.notice = "opened " + textfmt.ShortPath(msg.path)
-		return m, nil
-	}
-	m.notice = "the image could not be opened: see above"
-	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: msg.err.Error()}).layout(), nil
+	return m, launch.OpenImage(path)
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits

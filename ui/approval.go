@@ -32,14 +32,14 @@ func (m Model) approvalBox() approval.Model {
 		return m.approve.Close()
 	}
 	frame := m.approve.Frame()
-	room := m.height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - height(m.helpView()) - frame -
+	room := m.size.Height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - height(m.helpView()) - frame -
 		m.edit.Height() - m.pending.Height() - m.queue.Height() - status.NoticeHeight(m.statusState())
-	return m.approve.SetSize(m.width, max(min(room, max(m.height/2-frame, 3)), 0))
+	return m.approve.SetSize(m.size.Width, max(min(room, max(m.size.Height/2-frame, 3)), 0))
 }
 
 // setApproveAll sets the session's approval mode and says so.
 func (m Model) setApproveAll(all bool) Model {
 	m.approve = m.approve.SetAll(all)
-	m.notice = m.approve.ModeNotice()
+	m.status = m.status.Note(m.approve.ModeNotice())
 	return m.layout()
 }

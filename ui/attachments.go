@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,10 +14,8 @@ import (
 	"muse/session"
 	"muse/ui/attach"
 	"muse/ui/clipboard"
-	"muse/ui/input"
 	"muse/ui/pending"
 	"muse/ui/sanitize"
-	"muse/ui/slash"
 	"muse/ui/textfmt"
 )
 
@@ -141,7 +138,7 @@ func prepareAttachments(sources []attachSource, send, retype string) tea.Cmd {
 // attachedMsg arrives.
 func (m Model) startAttach(sources []attachSource, send, retype string) (Model, tea.Cmd) {
 	if m.pending.Len()+len(sources) > pending.Max {
-		m.notice = fmt.Sprintf("at most %d attachments wait for one prompt: /detach some first", pending.Max)
+		m.status = m.status.Note(fmt.Sprintf("at most %d attachments wait for one prompt: /detach some first", pending.Max))
 		return m, nil
 	}
 	m.pending = m.pending.Begin()
@@ -152,7 +149,7 @@ func (m Model) startAttach(sources []attachSource, send, retype string) (Model, 
 			names[i] = textfmt.ShortPath(s.path)
 		}
 	}
-	m.notice = "attaching " + textfmt.TruncateRunes(sanitize.Line(strings.Join(names, ", ")), 60) + "…"
+	m.status = m.status.Note("attaching " + textfmt.TruncateRunes(sanitize.Line(strings.Join(names, ", ")), 60) + "…")
 	return m.layout(), prepareAttachments(sources, send, retype)
 }
 
@@ -165,7 +162,7 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	}
 	if msg.err != nil {
 		m.pending = m.pending.Retyped() // the prompt's mentions are tried again when it is sent
-		m.notice = sanitize.Line(msg.err.Error())
+		m.status = m.status.Note(sanitize.Line(msg.err.Error()))
 		if msg.retype != "" && m.input.Value() == "" {
 			m.input = m.input.SetValue(msg.retype)
 		}
@@ -174,23 +171,23 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	var added int
 	var notes []string
 	m.pending, added, notes = m.pending.Add(msg.files)
-	m.notice = "attached " + textfmt.Plural(m.pending.Len(), "file") + " · /detach removes"
+	m.status = m.status.Note("attached " + textfmt.Plural(m.pending.Len(), "file") + " · /detach removes")
 	if len(notes) > 0 {
-		m.notice = strings.Join(notes, " · ")
+		m.status = m.status.Note(strings.Join(notes, " · "))
 	}
 	if len(msg.files) == 0 {
-		m.notice = ""
+		m.status = m.status.Note("")
 	} else if msg.note != "" {
-		m.notice = msg.note
+		m.status = m.status.Note(msg.note)
 	}
 	if len(msg.warnings) > 0 {
-		m.notice = "warning: " + sanitize.Line(strings.Join(msg.warnings, "; ")) + " · it is sent with the next prompt · /detach removes"
+		m.status = m.status.Note("warning: " + sanitize.Line(strings.Join(msg.warnings, "; ")) + " · it is sent with the next prompt · /detach removes")
 	}
 	if len(msg.secrets) > 0 {
 		// Never from a mention: the prompt waits, to be sent as text with
 		// another enter, or the file attached with /attach.
-		m.notice = "not attached: " + sanitize.Line(strings.Join(msg.secrets, "; ")) +
-			" · a mention never attaches such a file: /attach it to send it · enter sends the text"
+		m.status = m.status.Note("not attached: " + sanitize.Line(strings.Join(msg.secrets, "; ")) +
+			" · a mention never attaches such a file: /attach it to send it · enter sends the text")
 		return m.layout(), nil
 	}
 	m = m.layout()
@@ -203,34 +200,6 @@ func (m Model) attached(msg attachedMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// pastedPath offers a pasted file path as an attachment: the path becomes
-// an @mention, attached when the prompt is sent, and the status line says
-// so; deleting the @ sends the path as text.
-func (m Model) pastedPath(msg input.PathPastedMsg) (tea.Model, tea.Cmd) {
-	value := m.input.Value()
-	i := strings.LastIndex(value, msg.Text)
-	mention := input.Mention(msg.Path)
-	if i < 0 || mention == "" || slash.Is(value) {
-		// Typed over meanwhile, a path a mention cannot hold, or the
-		// argument of a command (/attach PATH): left as it is.
-		return m, nil
-	}
-	if msg.Secret != "" {
-		m.notice = "pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)) + ", " + sanitize.Line(msg.Secret) +
-			": it stays text · /attach it to send the file"
-		return m.layout(), nil
-	}
-	m.input = m.input.SetValue(value[:i] + mention + value[i+len(msg.Text):])
-	m.notice = "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
-	return m.layout(), nil
-}
-
-// detach removes attachment n (from 1) waiting to be sent; 0 removes all.
-func (m Model) detach(n int) (tea.Model, tea.Cmd) {
-	m.pending, m.notice = m.pending.Detach(n)
-	return m.layout(), nil
-}
-
 // attachCommand runs /attach: a path, image N of the last image turn, or
 // the clipboard's image.
 func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
@@ -238,7 +207,7 @@ func (m Model) attachCommand(arg string, n int) (tea.Model, tea.Cmd) {
 	case "image":
 		path, err := imagePath(m.conv.Entries(), n)
 		if err != nil {
-			m.notice = err.Error()
+			m.status = m.status.Note(err.Error())
 			return m, nil
 		}
 		return m.startAttach([]attachSource{{path: path, own: true}}, "", "")
@@ -259,7 +228,7 @@ func (m Model) attachSelected(e session.Entry) (tea.Model, tea.Cmd) {
 	}
 	sources = append(sources, storedSources(m.writer, e.Attachments)...)
 	if len(sources) == 0 {
-		m.notice = "this message has no image or attachment to attach"
+		m.status = m.status.Note("this message has no image or attachment to attach")
 		return m, nil
 	}
 	m = m.leaveSelection()

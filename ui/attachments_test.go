@@ -134,8 +134,8 @@ func TestPastedPathBecomesAMention(t *testing.T) {
 	if paths, _ := input.Mentions(m.input.Value()); len(paths) != 1 || paths[0] != path {
 		t.Errorf("the mention reads back as %q", paths)
 	}
-	if !strings.Contains(m.notice, "my notes.txt is attached at the next enter, sent at the one after") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "my notes.txt is attached at the next enter, sent at the one after") {
+		t.Errorf("notice %q", m.status.Notice())
 	}
 }
 
@@ -146,7 +146,7 @@ func TestAttachmentsOfTheCommandLineWaitAboveTheInput(t *testing.T) {
 		o.Attach = append(o.Attach, f)
 	})
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	if !strings.Contains(m.View(), "[1] stdin") || !strings.Contains(m.notice, "sent with the first prompt") {
+	if !strings.Contains(m.View(), "[1] stdin") || !strings.Contains(m.status.Notice(), "sent with the first prompt") {
 		t.Errorf("the piped text should wait as a chip:\n%s", m.View())
 	}
 }
@@ -185,8 +185,8 @@ func TestCtrlVWithoutAClipboardSaysWhy(t *testing.T) {
 	if m.input.Value() != "draft" || m.pending.Len() != 0 {
 		t.Errorf("input %q, %d pending", m.input.Value(), m.pending.Len())
 	}
-	if !strings.Contains(m.notice, "clipboard") {
-		t.Errorf("notice %q should say why the clipboard cannot be read", m.notice)
+	if !strings.Contains(m.status.Notice(), "clipboard") {
+		t.Errorf("notice %q should say why the clipboard cannot be read", m.status.Notice())
 	}
 }
 
@@ -223,8 +223,7 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	}
 	// Detached, it is not attached again by the same prompt's enter.
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	next, _ := m.detach(0)
-	m = next.(Model)
+	m.pending, _ = m.pending.Detach(0)
 	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
 	m = next.(Model)
 	if m.pending.Preparing() || m.turns.Turn() == nil {

@@ -2,16 +2,12 @@ package ui
 
 import (
 	"slices"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
 	"muse/ui/branches"
 	"muse/ui/engine"
-	"muse/ui/input"
-	"muse/ui/notices"
-	"muse/ui/sanitize"
 )
 
 // Branches on the chat screen: where the entries shown stand in the
@@ -40,9 +36,6 @@ func (m Model) refreshBranches(live ...session.Entry) Model {
 	return m
 }
 
-// editPlaceholder is what the input says while an edited prompt is empty.
-const editPlaceholder = "the new text of the prompt · enter sends it as a new branch · esc cancels"
-
 // branchRefused says why an action that changes the branch shown (r, [, ],
 // f) must wait, or "" when it need not: while a reply streams, or while a
 // prompt is edited, which would leave the view.
@@ -60,29 +53,22 @@ func (m Model) branchRefused() string {
 // the input held.
 func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
 	if e.Kind != session.KindUser {
-		m.notice = "only a prompt can be edited: e on one of yours (r regenerates a reply)"
+		m.status = m.status.Note("only a prompt can be edited: e on one of yours (r regenerates a reply)")
 		return m, nil
 	}
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it first"
+		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	p, ok := m.branches.At(e.ID)
 	if !ok {
-		m.notice = "this prompt is not saved on the branch"
+		m.status = m.status.Note("this prompt is not saved on the branch")
 		return m, nil
 	}
-	draft, pending := m.input.Value(), m.pending.Files()
-	if m.edit.Active() {
-		draft, pending = m.edit.Draft()
-	}
 	m = m.leaveSelection()
-	m.edit = m.edit.Start(e.ID, p.Num, draft, pending)
-	// The session's text, which the input draws raw.
-	m.input = m.input.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(editPlaceholder).EndRecall()
 	// The prompt's files wait above the input as chips, by their own
 	// names, to be sent with the edit or removed.
-	m.pending = m.pending.Set(nil)
+	m.edit, m.input, m.pending = m.edit.Begin(e, p.Num, m.input, m.pending)
 	if len(e.Attachments) == 0 {
 		return m.layout(), nil
 	}
@@ -101,55 +87,40 @@ func forEdit(cmd tea.Cmd, id string) tea.Cmd {
 	}
 }
 
-// stopEdit leaves editing: the draft goes back into the input.
-func (m Model) stopEdit() Model {
-	if !m.edit.Active() {
-		return m
-	}
-	draft, pending := m.edit.Draft()
-	m.input = m.input.Reset().SetValue(draft).SetPlaceholder(input.Placeholder)
-	m.pending = m.pending.Set(pending)
-	m.edit = m.edit.Stop()
-	return m.layout()
-}
-
 // sendEdit sends text in place of the prompt being edited: a new branch
 // beside it. The view drops the prompt and what followed it; they stay in
 // the session.
 func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
-	i := m.indexOf(m.edit.ID())
+	i := m.conv.Index(m.edit.ID())
 	if i < 0 {
-		m.notice = "the prompt edited is not shown any more: esc cancels"
+		m.status = m.status.Note("the prompt edited is not shown any more: esc cancels")
 		return m, nil
 	}
 	cut := m
 	cut.conv = cut.conv.Truncate(i)
 	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.ID(), Attachments: slices.Clone(m.pending.Files()), EditAttachments: true})
 	if next.turns.Turn() == nil {
-		m.notice = next.notice // refused: the edit stays in the input
+		m.status = m.status.Note(next.status.Notice()) // refused: the edit stays in the input
 		return m, cmd
 	}
-	next = next.stopEdit()
+	next.edit, next.input, next.pending = next.edit.Leave(next.input, next.pending)
 	next.input = next.input.EndRecall()
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
-
-// indexOf returns the index of the entry id in the view, or -1.
-func (m Model) indexOf(id string) int { return m.conv.Index(id) }
 
 // regenerate writes the reply e again, as a sibling: the view drops it and
 // what followed, and streams the new reply. An image turn is drawn again,
 // with its own prompt and settings.
 func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	if e.Kind != session.KindAssistant && e.Kind != session.KindImage {
-		m.notice = "only a reply or an image can be regenerated (e edits a prompt)"
+		m.status = m.status.Note("only a reply or an image can be regenerated (e edits a prompt)")
 		return m, nil
 	}
 	if why := m.branchRefused(); why != "" {
-		m.notice = why
+		m.status = m.status.Note(why)
 		return m, nil
 	}
-	i := m.indexOf(e.ID)
+	i := m.conv.Index(e.ID)
 	if i < 0 {
 		return m, nil
 	}
@@ -160,7 +131,7 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 		}
 		next, cmd := m.leaveSelection().startImage(e.ImagePrompt, ip, &e)
 		if n := next.(Model); n.turns.Image() == nil {
-			m.notice = n.notice // refused: the view stays as it was
+			m.status = m.status.Note(n.status.Notice()) // refused: the view stays as it was
 			return m, cmd
 		}
 		return next, cmd
@@ -169,26 +140,10 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 	cut.conv = cut.conv.Truncate(i)
 	next, cmd := cut.startTurn(engine.Turn{Regenerate: e.ID})
 	if next.turns.Turn() == nil {
-		m.notice = next.notice
+		m.status = m.status.Note(next.status.Notice())
 		return m, cmd
 	}
 	return next, cmd
-}
-
-// switchSibling makes the previous (by -1) or next (by 1) sibling of the
-// entry e the active branch, through its latest path, in a command.
-func (m Model) switchSibling(e session.Entry, by int) (tea.Model, tea.Cmd) {
-	if p, _ := m.branches.At(e.ID); len(p.Siblings) >= 2 {
-		if why := m.branchRefused(); why != "" {
-			m.notice = why
-			return m, nil
-		}
-	}
-	cmd, why := m.branches.Switch(m.writer, e.ID, by)
-	if cmd == nil {
-		m.notice = why
-	}
-	return m, cmd
 }
 
 // switched shows the new active branch, the switched message selected.
@@ -197,7 +152,7 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.Err != nil {
-		m.saveErr = msg.Err.Error()
+		m.status = m.status.Unsaved(msg.Err.Error())
 	}
 	s := msg.S
 	m.conv = m.conv.SetEntries(s.Entries)
@@ -205,47 +160,16 @@ func (m Model) switched(msg branches.SwitchedMsg) (Model, tea.Cmd) {
 	m = m.refreshBranches()
 	_, m.lastStop = session.Branch(s.Entries).Usage() // the tokens spent stay as they are
 	m.meter = m.meter.Measure(s.Entries, m.usage)
-	i := m.indexOf(msg.Sel)
+	i := m.conv.Index(msg.Sel)
 	if i < 0 || !m.sel.Active() {
 		m.sel = m.sel.Leave()
 		if i >= 0 { // a search's hit, opened on its branch
 			m.conv = m.conv.RevealID(msg.Sel)
-			m.notice = "switched to the branch of the hit"
+			m.status = m.status.Note("switched to the branch of the hit")
 		}
 		return m.layout(), loadPreviews(m.conv.Entries(), m.previewer())
 	}
 	m = m.selectAt(i)
-	m.notice = "switched to branch " + m.branches.Of(msg.Sel)
+	m.status = m.status.Note("switched to branch " + m.branches.Of(msg.Sel))
 	return m, loadPreviews(m.conv.Entries(), m.previewer())
-}
-
-// fork copies the active branch up to the entry e into a new session, in a
-// command, then opens it.
-func (m Model) fork(e session.Entry) (tea.Model, tea.Cmd) {
-	if m.opts.Store == nil || m.sessID == "" {
-		m.notice = "nothing to fork: the session is not saved yet"
-		return m, nil
-	}
-	if why := m.branchRefused(); why != "" {
-		m.notice = why
-		return m, nil
-	}
-	p, ok := m.branches.At(e.ID)
-	if !ok {
-		m.notice = "this message is not saved in the session: select another"
-		return m, nil
-	}
-	return m, branches.Fork(m.opts.Store, m.sessID, p.Num)
-}
-
-// forked opens the session forked, as resuming it would.
-func (m Model) forked(msg branches.ForkedMsg) (Model, tea.Cmd) {
-	if msg.Err != nil {
-		m.notice = strings.TrimSpace(msg.Err.Error())
-		return m, nil
-	}
-	if m.busy() { // cannot happen: fork waits for the turn; keep the new one saved
-		return m, func() tea.Msg { _ = msg.W.Close(); return notices.Msg{Text: "forked into " + msg.S.ID} }
-	}
-	return m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 }

@@ -152,13 +152,13 @@ func TestEditKeepsTheDraft(t *testing.T) {
 		t.Fatalf("editing %+v, input %q", m.edit, m.input.Value())
 	}
 	m = press(m, tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting {
-		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting)
+	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting.Active() {
+		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting.Active())
 	}
 	// e on a reply edits nothing.
 	m = press(m, selectKey, runes("e"))
-	if m.edit.Active() || !strings.Contains(m.notice, "only a prompt") {
-		t.Errorf("e on a reply: editing %v, notice %q", m.edit.Active(), m.notice)
+	if m.edit.Active() || !strings.Contains(m.status.Notice(), "only a prompt") {
+		t.Errorf("e on a reply: editing %v, notice %q", m.edit.Active(), m.status.Notice())
 	}
 }
 
@@ -226,8 +226,8 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 		t.Errorf("selected %+v, ok %v:\n%s", e, ok, view)
 	}
 	m = press(m, runes("]"))
-	if !strings.Contains(m.notice, "no later branch") {
-		t.Errorf("] on the last: %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "no later branch") {
+		t.Errorf("] on the last: %q", m.status.Notice())
 	}
 	m = run(t, run(t, m, runes("[")), runes("["))
 	if e, _ := m.sel.Entry(m.conv.Entries()); e.Message.Text() != "joke one" || !strings.Contains(m.View(), "‹ 1/3 ›") {
@@ -301,8 +301,8 @@ func TestRegenerateReply(t *testing.T) {
 	}
 	// r on a prompt regenerates nothing.
 	m = press(m, selectKey, upKey, runes("r"))
-	if m.turns.Turn() != nil || !strings.Contains(m.notice, "only a reply") {
-		t.Errorf("r on a prompt: notice %q", m.notice)
+	if m.turns.Turn() != nil || !strings.Contains(m.status.Notice(), "only a reply") {
+		t.Errorf("r on a prompt: notice %q", m.status.Notice())
 	}
 }
 
@@ -314,8 +314,8 @@ func TestForkAtSelected(t *testing.T) {
 	m = run(t, press(m, selectKey, upKey, upKey), runes("f"))
 	t.Cleanup(func() { m.writer.Close() })
 	id := m.SessionID()
-	if id == sess.ID || m.notice != "forked into "+id {
-		t.Fatalf("session %s, notice %q", id, m.notice)
+	if id == sess.ID || m.status.Notice() != "forked into "+id {
+		t.Fatalf("session %s, notice %q", id, m.status.Notice())
 	}
 	es := m.conv.Entries()
 	if len(es) != 2 || es[1].Message.Text() != "first answer" || m.sel.Active() {
@@ -335,8 +335,8 @@ func TestForkAtSelected(t *testing.T) {
 	m = run(t, m, runes("/info"))
 	m = run(t, m, enterKey)
 	m = press(m, selectKey, runes("f"))
-	if m.SessionID() != id || !strings.Contains(m.notice, "not saved in the session") {
-		t.Errorf("f on a notice: %s, %q", m.SessionID(), m.notice)
+	if m.SessionID() != id || !strings.Contains(m.status.Notice(), "not saved in the session") {
+		t.Errorf("f on a notice: %s, %q", m.SessionID(), m.status.Notice())
 	}
 }
 
@@ -449,10 +449,10 @@ func TestEditingHoldsTheBranch(t *testing.T) {
 		t.Errorf("input %q", got)
 	}
 	for _, k := range []string{"[", "r", "f"} {
-		m.notice = ""
+		m.status = m.status.Note("")
 		next, cmd := updateModel(press(m, selectKey), runes(k))
-		if cmd != nil || !strings.Contains(next.notice, "a prompt is being edited") {
-			t.Errorf("%s while editing: notice %q, command %v", k, next.notice, cmd != nil)
+		if cmd != nil || !strings.Contains(next.status.Notice(), "a prompt is being edited") {
+			t.Errorf("%s while editing: notice %q, command %v", k, next.status.Notice(), cmd != nil)
 		}
 	}
 }

@@ -269,7 +269,7 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	waitFor(t, tm, "the prompt is back")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	m.notice = "" // as after the next key
+	m.status = m.status.Note("") // as after the next key
 	if s := status(m); !strings.Contains(s, "✗ failed: 529 overloaded_error") {
 		t.Errorf("status after a failure: %q", s)
 	}
@@ -282,7 +282,7 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 		t.Fatal("enter started nothing")
 	}
 	t.Cleanup(m.turns.Turn().Cancel)
-	if m.lastErr != "" || strings.Contains(status(m), "failed") {
+	if m.status.LastErr() != "" || strings.Contains(status(m), "failed") {
 		t.Errorf("the old failure shows while the next turn runs: %q", status(m))
 	}
 }

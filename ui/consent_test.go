@@ -250,8 +250,7 @@ func TestEditingAPromptShowsItsFiles(t *testing.T) {
 	if !strings.Contains(m.View(), "[1] notes.md") {
 		t.Errorf("the prompt's file should show as a chip:\n%s", m.View())
 	}
-	next, _ := m.detach(1)
-	m = next.(Model)
+	m.pending, _ = m.pending.Detach(1)
 	tm := start(t, m, 100, 30)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "stop end_turn")
@@ -293,8 +292,8 @@ func TestAttachingAPromptsFilesKeepsTheirNames(t *testing.T) {
 	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" || string(m.pending.Files()[0].Data) != "NOTES-BYTES\n" {
 		t.Fatalf("pending %+v", m.pending)
 	}
-	if strings.Contains(m.notice, "warning") {
-		t.Errorf("a file muse stored is no secret: %q", m.notice)
+	if strings.Contains(m.status.Notice(), "warning") {
+		t.Errorf("a file muse stored is no secret: %q", m.status.Notice())
 	}
 }
 
@@ -324,7 +323,7 @@ func TestDroppedSecretStaysText(t *testing.T) {
 	if got := m.input.Value(); got != "look at "+key {
 		t.Errorf("input %q: a secret's path must not become a mention", got)
 	}
-	if !strings.Contains(m.notice, "it stays text · /attach it to send the file") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "it stays text · /attach it to send the file") {
+		t.Errorf("notice %q", m.status.Notice())
 	}
 }

@@ -25,7 +25,7 @@ func TestHelpOverlayScrollsToEverything(t *testing.T) {
 			first := m.View()
 			golden.RequireEqual(t, []byte(first))
 
-			all := m.w.help.Lines(m.notices)
+			all := m.w.help.Lines(m.status.Notices())
 			seen := ""
 			for i := 0; i < len(all)+2; i++ {
 				view := m.View()

@@ -52,7 +52,7 @@ func (o Options) imageConfig() engine.ImageConfig {
 // An empty prompt draws the last reply.
 func (m Model) startImage(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it, or wait for it to end"
+		m.status = m.status.Note(busyNotice + ": esc cancels it, or wait for it to end")
 		return m, nil
 	}
 	if prompt == "" {
@@ -61,12 +61,12 @@ func (m Model) startImage(prompt string, ip session.ImageParams, again *session.
 			prompt = strings.TrimSpace(es[a].Message.Text())
 		}
 		if prompt == "" {
-			m.notice = "usage: /image PROMPT (or /image alone after a reply, to draw it)"
+			m.status = m.status.Note("usage: /image PROMPT (or /image alone after a reply, to draw it)")
 			return m, nil
 		}
 	}
 	if ip.Model == "" {
-		m.notice = "no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME"
+		m.status = m.status.Note("no image model: set MUSE_IMAGE_MODEL, --image-model or /image-model NAME")
 		return m, nil
 	}
 	// The engine builds and checks the request: one it refuses ends the
@@ -74,14 +74,14 @@ func (m Model) startImage(prompt string, ip session.ImageParams, again *session.
 	t := engine.ImageTurn{Prompt: prompt, Params: ip}
 	if again != nil {
 		t.Again = again.ID
-		if i := m.indexOf(again.ID); i >= 0 {
+		if i := m.conv.Index(again.ID); i >= 0 {
 			m.conv = m.conv.Truncate(i)
 		}
 	}
 	m.conv = m.conv.CaughtUp()
 	var run tea.Cmd
 	m.turns, run = m.turns.StartImage(m.now(), m.opts.imageConfig(), m.writer, t, m.previewer().build)
-	m.notice, m.lastErr, m.lastStop = "", "", ""
+	m.status, m.lastStop = m.status.Note("").Failed(""), ""
 	return m.layout(), tea.Batch(run, m.w.spin.Tick)
 }
 

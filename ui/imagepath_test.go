@@ -13,10 +13,10 @@ import (
 func TestImagePathSkipsACancelledTurn(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
-	m = m.addEntry(session.Entry{Kind: session.KindImage, Text: "a fox", Images: []session.Image{
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindImage, Text: "a fox", Images: []session.Image{
 		{Index: 0, Path: "/tmp/fox-1.png"}, {Index: 1, Path: "/tmp/fox-2.png"},
-	}})
-	m = m.addEntry(session.Entry{Kind: session.KindImage, Text: "a cat", Status: session.StatusCancelled})
+	}}, m.now())
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindImage, Text: "a cat", Status: session.StatusCancelled}, m.now())
 	if got, err := imagePath(m.conv.Entries(), 2); err != nil || got != "/tmp/fox-2.png" {
 		t.Errorf("imagePath(2) = %q, %v; want the fox's second image", got, err)
 	}
@@ -26,7 +26,8 @@ func TestImagePathSkipsACancelledTurn(t *testing.T) {
 	if _, err := imagePath(m.conv.Entries(), 3); err == nil || !strings.Contains(err.Error(), "has 2 images") {
 		t.Errorf("imagePath(3): %v", err)
 	}
-	only := h.model(t, nil).addEntry(session.Entry{Kind: session.KindImage, Text: "a cat", Status: session.StatusCancelled})
+	only := h.model(t, nil)
+	only.conv = only.conv.Note(session.Entry{Kind: session.KindImage, Text: "a cat", Status: session.StatusCancelled}, only.now())
 	if _, err := imagePath(only.conv.Entries(), 1); err == nil || !strings.Contains(err.Error(), "no image turn has images yet") {
 		t.Errorf("imagePath with only a cancelled turn: %v", err)
 	}

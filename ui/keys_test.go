@@ -32,27 +32,27 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 
 	m, _ = updateModel(m, ctrl(tea.KeyCtrlC))
-	if m.quitting || !strings.Contains(m.notice, "press ctrl+c again to quit") {
-		t.Fatalf("a first ctrl+c: quitting %v, notice %q", m.quitting, m.notice)
+	if m.quitting.Active() || !strings.Contains(m.status.Notice(), "press ctrl+c again to quit") {
+		t.Fatalf("a first ctrl+c: quitting %v, notice %q", m.quitting.Active(), m.status.Notice())
 	}
 	if !strings.Contains(m.View(), "press ctrl+c again to quit") {
 		t.Errorf("the status line does not say so:\n%s", m.View())
 	}
 	clock.advance(1500 * time.Millisecond)
 	m, _ = updateModel(m, ctrl(tea.KeyCtrlC))
-	if m.quitting {
+	if m.quitting.Active() {
 		t.Fatal("a second ctrl+c 1.5 s later quit")
 	}
 	clock.advance(200 * time.Millisecond)
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
 	m, _ = updateModel(m, ctrl(tea.KeyBackspace))
 	m, _ = updateModel(m, ctrl(tea.KeyCtrlC))
-	if m.quitting {
+	if m.quitting.Active() {
 		t.Fatal("ctrl+c after other keys quit")
 	}
 	clock.advance(900 * time.Millisecond)
 	m, cmd := updateModel(m, ctrl(tea.KeyCtrlC))
-	if !m.quitting || cmd == nil {
+	if !m.quitting.Active() || cmd == nil {
 		t.Fatal("a second ctrl+c within a second did not quit")
 	}
 }
@@ -65,7 +65,7 @@ func TestQuitKeys(t *testing.T) {
 	tm.Send(ctrl(tea.KeyCtrlC))
 	waitFor(t, tm, "press ctrl+c again to quit (ctrl+d quits at once)")
 	tm.Send(ctrl(tea.KeyCtrlC))
-	if m := finalModel(t, tm); !m.quitting {
+	if m := finalModel(t, tm); !m.quitting.Active() {
 		t.Error("two ctrl+c did not quit")
 	}
 
@@ -77,8 +77,8 @@ func TestQuitKeys(t *testing.T) {
 	tm.Send(ctrl(tea.KeyCtrlA))
 	tm.Send(ctrl(tea.KeyCtrlK))
 	tm.Send(ctrl(tea.KeyCtrlD)) // empty: quits
-	if m := finalModel(t, tm); !m.quitting || len(m.conv.Entries()) != 0 {
-		t.Errorf("ctrl+d on an empty input: quitting %v", m.quitting)
+	if m := finalModel(t, tm); !m.quitting.Active() || len(m.conv.Entries()) != 0 {
+		t.Errorf("ctrl+d on an empty input: quitting %v", m.quitting.Active())
 	}
 }
 

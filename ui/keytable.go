@@ -3,7 +3,6 @@ package ui
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,7 +11,6 @@ import (
 	"muse/session"
 	"muse/ui/keyaction"
 	"muse/ui/notices"
-	"muse/ui/textfmt"
 )
 
 // boundKey is one key of the chat screen's own: the binding of an action
@@ -65,7 +63,10 @@ func bindKeys(k KeyMap) []boundKey {
 		{b(keyaction.Thinking), nil, thinkingKey},
 		{b(keyaction.Copy), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.copyCommand(false, 0) }},
 		{b(keyaction.Select), nil, only(Model.startSelection)},
-		{b(keyaction.Sessions), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openPicker() }},
+		{b(keyaction.Sessions), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			next, cmd, _ := m.updateSession(openPickerMsg{})
+			return next, cmd
+		}},
 		{b(keyaction.Open), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openImage(0) }},
 		{b(keyaction.Previews), nil, previewsKey},
 		{b(keyaction.New), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.clear() }},
@@ -73,7 +74,12 @@ func bindKeys(k KeyMap) []boundKey {
 		// backspace on an empty input takes back the last attachment.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool {
 			return msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0
-		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.detach(m.pending.Len()) }},
+		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			var notice string
+			m.pending, notice = m.pending.Detach(m.pending.Len())
+			m.status = m.status.Note(notice)
+			return m.layout(), nil
+		}},
 		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && m.queue.Len() > 0 }, only(Model.unqueue)},
 		// Tab completion, ↑ and ↓ through the prompts.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.input.Owns(msg) },
@@ -105,45 +111,37 @@ func suspendKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 }
 
-// quitWindow is how soon a second ctrl+c on an empty input must follow the
-// first to quit.
-const quitWindow = time.Second
-
 // quitKey handles ctrl+c from the inside out: a queued prompt brought
 // back, a reply or image in flight, then the draft, then muse itself, on a
-// second press only.
+// second press only (see ui/quitting).
 func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-	asked := m.quitAsked
-	m.quitAsked = time.Time{}
-	if next, ok := m.dropUnqueued(); ok {
-		return next, nil
+	pressed, again := m.quitting.Press()
+	m.quitting = m.quitting.Forget()
+	var dropped bool
+	if m.queue, m.input, m.pending, dropped = m.queue.Drop(m.input, m.pending); dropped {
+		m.status = m.status.Note("the queued prompt is dropped")
+		return m.layout(), nil
 	}
 	switch {
 	case m.turns.Turn() != nil && !m.turns.Turn().Cancelled || m.turns.Image() != nil:
 		return m.cancel()
 	case m.edit.Active():
-		return m.stopEdit(), nil
+		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+		return m.layout(), nil
 	case strings.TrimSpace(m.input.Value()) != "":
 		// The text goes into the prompt history, so ↑ brings it back.
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Clear(m.sessID)
-		m.notice = "input cleared"
+		m.status = m.status.Note("input cleared")
 		return m.layout(), cmd
 	}
 	// Quit on a second press only: a first one, meant to clear the input,
 	// must not end the session.
-	if now := m.now(); !asked.IsZero() && now.Sub(asked) <= quitWindow {
+	if again {
 		return m.quit()
 	}
-	m.quitAsked = m.now()
-	first, _, _ := strings.Cut(m.keys.Quit.Help().Key, "/")
-	m.notice = "press " + first + " again to quit"
-	if m.queue.Len() > 0 {
-		// Kept in the prompt history (↑), and beside the session: resuming it shows them again.
-		m.notice += ": " + textfmt.Plural(m.queue.Len(), "queued prompt") + " will not be sent now (kept: resuming the session shows the queue again)"
-	} else if exit, _, _ := strings.Cut(m.keys.Exit.Help().Key, "/"); exit != "" {
-		m.notice += " (" + exit + " quits at once)"
-	}
+	m.quitting = pressed
+	m.status = m.status.Note(pressed.Hint(m.queue.Len()))
 	return m.layout(), nil
 }
 
@@ -158,7 +156,8 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.input = m.input.HideHint()
 		return m.layout(), nil
 	case m.edit.Active():
-		return m.stopEdit(), nil
+		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+		return m.layout(), nil
 	case m.piped.Reading():
 		var cmd tea.Cmd
 		m.piped, cmd = m.piped.Update(msg)
@@ -172,9 +171,9 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 // previewsKey shows or hides the image previews.
 func previewsKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.conv = m.conv.SetShowPreviews(!m.conv.ShowPreviews())
-	m.notice = "image previews hidden · " + m.keys.Previews.Help().Key + " shows them"
+	m.status = m.status.Note("image previews hidden · " + m.keys.Previews.Help().Key + " shows them")
 	if m.conv.ShowPreviews() {
-		m.notice = "image previews shown · " + m.keys.Previews.Help().Key + " hides them"
+		m.status = m.status.Note("image previews shown · " + m.keys.Previews.Help().Key + " hides them")
 	}
 	return m, nil
 }
@@ -184,13 +183,13 @@ func previewsKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 func thinkingKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys.Thinking.Help().Key
 	if !showsThinking(m) {
-		m.notice = "no thinking on screen to expand: /thinking BUDGET turns it on for the next replies"
+		m.status = m.status.Note("no thinking on screen to expand: /thinking BUDGET turns it on for the next replies")
 		return m, nil
 	}
 	m.conv = m.conv.SetExpandThinking(!m.conv.ExpandThinking())
-	m.notice = "thinking collapsed · " + k + " expands it"
+	m.status = m.status.Note("thinking collapsed · " + k + " expands it")
 	if m.conv.ExpandThinking() {
-		m.notice = "thinking expanded · " + k + " collapses it"
+		m.status = m.status.Note("thinking expanded · " + k + " collapses it")
 	}
 	return m, nil
 }

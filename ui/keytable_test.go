@@ -57,7 +57,7 @@ func TestKeyTableConditions(t *testing.T) {
 		t.Errorf("backspace on a typed input: input %q, %d attachments", deleted.input.Value(), deleted.pending.Len())
 	}
 	detached, _ := updateModel(m, ctrl(tea.KeyBackspace))
-	if detached.pending.Len() != 0 || detached.notice != "removed notes.md" {
-		t.Errorf("backspace on an empty input: %d attachments left, notice %q", detached.pending.Len(), detached.notice)
+	if detached.pending.Len() != 0 || detached.status.Notice() != "removed notes.md" {
+		t.Errorf("backspace on an empty input: %d attachments left, notice %q", detached.pending.Len(), detached.status.Notice())
 	}
 }

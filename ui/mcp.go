@@ -20,13 +20,13 @@ import (
 func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
 	mgr := m.opts.MCP
 	if mgr == nil {
-		m.notice = "no MCP server is configured: --mcp-config FILE, or [profiles.NAME.mcp.SERVER] in the profile"
+		m.status = m.status.Note("no MCP server is configured: --mcp-config FILE, or [profiles.NAME.mcp.SERVER] in the profile")
 		return m, nil
 	}
 	op, name, _ := strings.Cut(arg, " ")
 	switch op {
 	case "on":
-		m.notice = "starting MCP server " + sanitize.Line(name) + "…"
+		m.status = m.status.Note("starting MCP server " + sanitize.Line(name) + "…")
 		return m, func() tea.Msg {
 			if err := mgr.Start(context.Background(), name); err != nil {
 				return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s: %v", name, err))}
@@ -41,7 +41,8 @@ func (m Model) mcpCommand(arg string) (tea.Model, tea.Cmd) {
 			return notices.Msg{Text: sanitize.Line(fmt.Sprintf("MCP server %s is off for this session", name))}
 		}
 	}
-	return m.addEntry(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}).layout(), nil
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: mcpList(mgr.Status())}, m.now())
+	return m.layout(), nil
 }
 
 // mcpList describes the servers for /mcp, made safe to show.
@@ -157,14 +158,14 @@ func (o Options) mcpPrompt(line string) (notice string, get tea.Cmd, ok bool) {
 // command that asked for it; an error stays on the status line.
 func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
-		m.notice = sanitize.Line(msg.err.Error())
+		m.status = m.status.Note(sanitize.Line(msg.err.Error()))
 		return m.layout(), nil
 	}
 	if strings.TrimSpace(m.input.Value()) != strings.TrimSpace(msg.line) {
-		m.notice = "the MCP prompt came after the input changed: it was not sent"
+		m.status = m.status.Note("the MCP prompt came after the input changed: it was not sent")
 		return m.layout(), nil
 	}
-	m.notice = ""
+	m.status = m.status.Note("")
 	m.input = m.input.Reset().EndRecall()
 	return m.sendNow(msg.text)
 }

@@ -30,18 +30,21 @@ import (
 	"muse/ui/engine"
 	"muse/ui/helpview"
 	"muse/ui/input"
+	"muse/ui/launch"
 	"muse/ui/mcp"
 	"muse/ui/meter"
 	"muse/ui/notices"
 	"muse/ui/pending"
 	"muse/ui/piped"
 	"muse/ui/queue"
+	"muse/ui/quitting"
 	"muse/ui/sanitize"
 	"muse/ui/selection"
 	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/status"
 	"muse/ui/textfmt"
+	"muse/ui/themes"
 	"muse/ui/turns"
 )
 
@@ -184,8 +187,8 @@ type common struct {
 // rely on.
 type Model struct {
 	*common
-	width, height int
-	blurred       bool // the terminal reported that it lost focus
+	size    tea.WindowSizeMsg // the window's, as the terminal last reported it
+	blurred bool              // the terminal reported that it lost focus
 
 	// The children: the conversation, the input, the help, spinner and
 	// progress bar, and the session switcher (the picker).
@@ -214,24 +217,17 @@ type Model struct {
 	// queue are the prompts sent while a turn was in flight, sent one by
 	// one as turns end well (see queue.go).
 	queue queue.Model
-	// notices are the status line's last notices, for ? and /info.
-	notices notices.Model
+	// status is what the status line keeps: the notice, the last failed
+	// request, why the session is not saved, the sync's status and the
+	// last notices, for ? and /info.
+	status status.Model
 
-	sel selection.Model // selection mode
-	// noticeRows are the rows the notice took above the status line at the
-	// last layout.
-	noticeRows int
-	edit       editing.Model // the prompt being edited, while one is
+	sel  selection.Model // selection mode
+	edit editing.Model   // the prompt being edited, while one is
 
-	// notice is the status bar's line; lastErr names the last failed
-	// request, until the next turn starts.
-	notice, lastErr string
-	// sync is the last background sync's status (Options.Sync).
-	sync     syncrun.Status
-	quitting bool
-	// quitAsked is when ctrl+c was pressed on an empty input: a second
-	// press within quitWindow quits.
-	quitAsked time.Time
+	// quitting is the way out: ctrl+c pressed twice, and whether the
+	// screen quits once the turn in flight is saved.
+	quitting quitting.Model
 
 	// piped reads Options.Stdin while the screen runs.
 	piped piped.Model
@@ -303,6 +299,7 @@ func New(opts Options) Model {
 		pending:  pending.New(&opts.Theme.Styles, opts.Attach),
 		sel:      selection.New(keys.selectKeys()),
 		edit:     editing.New(&opts.Theme.Styles),
+		quitting: quitting.New(quitting.KeyMap{Quit: keys.Quit, Exit: keys.Exit}, opts.Now),
 	}
 	if mgr := opts.MCP; mgr != nil {
 		m.input = m.input.WithCompletions(func(v string) []string {
@@ -318,28 +315,24 @@ func New(opts Options) Model {
 		m = m.resumeFrom(w, *opts.Preview)
 		m.loading = true
 	} else {
-		m = m.resume(w)
+		m = m.resumeFrom(w, w.Snapshot())
 	}
 	if opts.Notice != "" || m.queue.Len() == 0 {
-		m.notice = opts.Notice
+		m.status = m.status.Note(opts.Notice)
 	}
-	if m.pending.Len() > 0 && m.notice == "" {
-		m.notice = "attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes"
+	if m.pending.Len() > 0 && m.status.Notice() == "" {
+		m.status = m.status.Note("attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes")
 	}
 	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
-	if m.piped.Reading() && m.notice == "" {
-		m.notice = m.piped.View()
+	if m.piped.Reading() && m.status.Notice() == "" {
+		m.status = m.status.Note(m.piped.View())
 	}
 	return m
 }
 
-// resume shows the session of w, a writer nothing else uses yet: one just
-// made, or the one the screen starts with.
-func (m Model) resume(w *session.Writer) Model {
-	return m.resumeFrom(w, w.Snapshot())
-}
-
-// resumeFrom shows s, the session of w.
+// resumeFrom shows s, the session of w: one just made, or the one the
+// screen starts with, as its snapshot (nothing else uses it yet), or one
+// opened for another, as it stands.
 func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	// Another session, or this one replayed whole: its queue is the one
 	// it kept.
@@ -360,21 +353,22 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
 	m.branches = branches.New(s)
-	m = m.stopEdit().refreshBranches()
+	m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+	m = m.refreshBranches()
 	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	// ctrl+r's "this session": its prompts before a resume too.
 	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
-	m.notice, m.saveErr, m.lastErr = "", "", ""
+	m.status = m.status.Reset()
 	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
-		m = m.addEntry(session.Entry{Kind: session.KindNotice, Text: "session: " + w})
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: "session: " + w}, m.now())
 	}
 	if restore {
 		m.queue = m.queue.Restore(s.Queue)
 		if m.queue.Len() > 0 {
-			m.notice = textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last"
+			m.status = m.status.Note(textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last")
 		}
 	}
 	m.sessions = m.sessions.Close()
@@ -436,10 +430,10 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 	if !m.loading || msg.w != m.writer {
 		return m, nil
 	}
-	notice := m.notice
+	notice := m.status.Notice()
 	m = m.resumeFrom(msg.w, msg.s)
-	if m.notice == "" {
-		m.notice = notice
+	if m.status.Notice() == "" {
+		m.status = m.status.Note(notice)
 	}
 	m.loading = false
 	cmds := []tea.Cmd{loadPreviews(m.conv.Entries(), m.previewer())}
@@ -461,13 +455,13 @@ func (m Model) replayed(msg replayedMsg) (tea.Model, tea.Cmd) {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm, ok := next.(Model)
-	if !ok || nm.notices.Holds(nm.notice) && status.NoticeHeight(nm.statusState()) == nm.noticeRows {
+	if !ok || nm.status.Kept() && !nm.status.Resized(nm.statusState()) {
 		// Returned as it is: a Model put in an interface again is a copy
 		// of the whole root on the heap, for every delta of a stream.
 		return next, cmd
 	}
-	nm.notices = nm.notices.Update(nm.notice) // kept whole for ? and /info
-	if status.NoticeHeight(nm.statusState()) != nm.noticeRows {
+	nm.status = nm.status.Keep() // kept whole for ? and /info
+	if nm.status.Resized(nm.statusState()) {
 		return nm.layout(), cmd
 	}
 	return nm, cmd
@@ -488,10 +482,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if form, cmd, notice, ok := m.elicit.Route(msg, m.opts.MCP, m.th, m.width); ok {
+	if form, cmd, notice, ok := m.elicit.Route(msg, m.opts.MCP, m.th, m.size.Width); ok {
 		m.elicit = form
 		if notice != "" {
-			m.notice = notice
+			m.status = m.status.Note(notice)
 		}
 		return m.layout(), cmd
 	}
@@ -525,9 +519,9 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case tea.FocusMsg, tea.BlurMsg:
 		_, m.blurred = msg.(tea.BlurMsg)
 	case syncrun.StatusMsg:
-		m.sync = syncrun.Status(msg)
+		m.status = m.status.Update(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.size = msg
 		m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(msg.Width, msg.Height) })
 		m.sessions = m.sessions.SetSize(msg.Width, msg.Height)
 		m.elicit = m.elicit.SetSize(msg.Width)
@@ -549,19 +543,19 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		next, cmd := m.submit()
 		return next, cmd, true
 	case input.DraftKeptMsg:
-		if m.notice == "input cleared" {
-			m.notice = "input cleared · ↑ brings it back"
+		if m.status.Notice() == "input cleared" {
+			m.status = m.status.Note("input cleared · ↑ brings it back")
 		}
 		m.input, _ = m.input.Update(msg)
 	case notices.Msg:
-		m.notice = msg.Text
+		m.status = m.status.Note(msg.Text)
 	case modelsListedMsg:
 		m.meter = m.meter.Update(msg.windows)
 		m.input = m.input.WithModels(msg.models)
 	case piped.ReadMsg:
 		was := m.piped.View()
-		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.notice == "" || m.notice == was) {
-			m.notice = m.piped.View()
+		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.status.Notice() == "" || m.status.Notice() == was) {
+			m.status = m.status.Note(m.piped.View())
 		}
 	case piped.DoneMsg:
 		next, cmd := m.pipedDone(msg)
@@ -600,7 +594,7 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		}
 		m.conv = m.conv.Rerender()
 		if len(msg.missing) > 0 {
-			m.notice = missingNotice(msg.missing)
+			m.status = m.status.Note(missingNotice(msg.missing))
 		}
 	case spinner.TickMsg:
 		if (m.turns.Turn() == nil || m.turns.Ask() != nil) && m.turns.Image() == nil {
@@ -634,30 +628,43 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 	case editedMsg:
 		next, cmd = m.edited(msg)
 	case copiedMsg:
-		m.notice = fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character"))
+		m.status = m.status.Note(fmt.Sprintf("copied %s (%s)", msg.what, textfmt.Plural(msg.chars, "character")))
 		if msg.err != nil {
-			m.notice = "copy failed: " + msg.err.Error()
+			m.status = m.status.Note("copy failed: " + msg.err.Error())
 		}
 		return m, nil, true
 	case exportedMsg:
-		m.notice = "exported to " + msg.path
+		m.status = m.status.Note("exported to " + msg.path)
 		if msg.err != nil {
-			m.notice = msg.err.Error()
+			m.status = m.status.Note(msg.err.Error())
 		}
 		return m, nil, true
 	case queue.SavedMsg:
-		m.notice = "the queued prompts could not be kept for after a crash: " + msg.Err.Error()
+		m.status = m.status.Note("the queued prompts could not be kept for after a crash: " + msg.Err.Error())
 		return m.layout(), nil, true
-	case openedMsg:
-		next, cmd = m.opened(msg)
-	case themeLoadedMsg:
+	case launch.OpenedMsg:
+		if msg.Err == nil {
+			m.status = m.status.Note("opened " + textfmt.ShortPath(msg.Path))
+			return m, nil, true
+		}
+		// In the conversation, whole: it names the path and the program
+		// that is missing.
+		m.status = m.status.Note("the image could not be opened: see above")
+		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: msg.Err.Error()}, m.now())
+		return m.layout(), nil, true
+	case themes.LoadedMsg:
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
 		next, cmd = m.mcpPromptGot(msg)
 	case attachedMsg:
 		next, cmd = m.attached(msg)
 	case input.PathPastedMsg:
-		next, cmd = m.pastedPath(msg)
+		var notice string
+		if m.input, notice = m.input.PathPasted(msg); notice == "" {
+			return m, nil, true // left as it is
+		}
+		m.status = m.status.Note(notice)
+		return m.layout(), nil, true
 	default:
 		return nil, nil, false // nil: m as a tea.Model would be a copy on the heap
 	}
@@ -687,9 +694,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.selectKey(msg)
 	}
 	if !key.Matches(msg, m.keys.Quit) {
-		m.quitAsked = time.Time{} // any other key forgets a first ctrl+c
+		m.quitting = m.quitting.Forget() // any other key forgets a first ctrl+c
 	}
-	if h, ok := m.w.help.Update(msg, m.notices); ok {
+	if h, ok := m.w.help.Update(msg, m.status.Notices()); ok {
 		m.w = m.w.with(func(w *widgets) { w.help = h })
 		return m, nil
 	}
@@ -698,7 +705,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return k.do(m, msg)
 		}
 	}
-	m.notice = ""
+	m.status = m.status.Note("")
 	return m.updateInput(msg)
 }
 
@@ -719,7 +726,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if notice, get, ok := m.opts.mcpPrompt(text); ok {
-		m.notice = notice
+		m.status = m.status.Note(notice)
 		return m.layout(), get
 	}
 	if slash.Is(text) {
@@ -735,12 +742,12 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 // @mentions name are attached first.
 func (m Model) send(text string) (tea.Model, tea.Cmd) {
 	if m.pending.Preparing() {
-		m.notice = "an attachment is still being read: enter again once it shows above the input"
+		m.status = m.status.Note("an attachment is still being read: enter again once it shows above the input")
 		return m, nil
 	}
 	if m.piped.Reading() {
 		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
-		m.notice = "standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends"
+		m.status = m.status.Note("standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends")
 		return m, nil
 	}
 	paths, _ := input.Mentions(text)
@@ -769,7 +776,7 @@ func (m Model) send(text string) (tea.Model, tea.Cmd) {
 func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	if m.edit.Active() {
 		if m.busy() {
-			m.notice = busyNotice + ": esc cancels it, or wait to send the edit"
+			m.status = m.status.Note(busyNotice + ": esc cancels it, or wait to send the edit")
 			return m, nil
 		}
 		return m.sendEdit(text)
@@ -794,17 +801,11 @@ func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
 	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
-// addEntry shows an entry that is not part of a reply, such as a notice.
-func (m Model) addEntry(e session.Entry) Model {
-	m.conv = m.conv.Note(e, m.now())
-	return m
-}
-
 // quit ends the program once the turn in flight has ended and the session
 // is saved; a session that could not be saved is reported by the caller
 // (see SaveError).
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m.quitting = true
+	m.quitting = m.quitting.Start()
 	if m.turns.Busy() {
 		return m, nil // quit once the engine has saved the turn: no lost work
 	}
@@ -825,7 +826,7 @@ func (m Model) Close() error {
 
 // SaveError returns why the session could not be saved when the screen
 // closed, or nil when everything was saved.
-func (m Model) SaveError() error { return m.closeErr }
+func (m Model) SaveError() error { return m.quitting.Err() }
 
 // busy reports whether a turn or an image turn is in flight.
 func (m Model) busy() bool { return m.turns.Busy() }

@@ -36,32 +36,14 @@ func (m Model) enqueue(text string) (Model, tea.Cmd) {
 // unqueue brings the last queued prompt back into the (empty) input, and
 // its attachments above it, to be edited, sent again or cleared.
 func (m Model) unqueue() (tea.Model, tea.Cmd) {
-	var last queue.Prompt
-	m.queue, last = m.queue.PopBack()
-	m.pending = m.pending.Append(last.Files)
-	m.input = m.input.SetValue(last.Text)
-	m.notice = "queued prompt back in the input: enter queues it again · ctrl+c drops it"
+	m.queue, m.input, m.pending = m.queue.Unqueue(m.input, m.pending)
+	m.status = m.status.Note("queued prompt back in the input: enter queues it again · ctrl+c drops it")
 	if !m.busy() {
-		m.notice = "queued prompt back in the input: enter sends it · ctrl+c drops it"
+		m.status = m.status.Note("queued prompt back in the input: enter sends it · ctrl+c drops it")
 	}
 	var save tea.Cmd
 	m.queue, save = m.queue.Save(m.writer)
 	return m.layout(), save
-}
-
-// dropUnqueued drops the queued prompt that ↑ brought back, if the input
-// still holds it as it came: its text and the attachments it brought back
-// go; it reports whether it did.
-func (m Model) dropUnqueued() (Model, bool) {
-	var q *queue.Prompt
-	m.queue, q = m.queue.Back()
-	if q == nil || m.input.Value() != q.Text {
-		return m, false
-	}
-	m.pending = m.pending.DropLast(len(q.Files))
-	m.input = m.input.Reset()
-	m.notice = "the queued prompt is dropped"
-	return m.layout(), true
 }
 
 // sendQueued sends the first queued prompt, leaving the input and the
@@ -87,10 +69,10 @@ func (m Model) sendQueued() (tea.Model, tea.Cmd) {
 // prompt is sent if the turn ended well; otherwise the queue stops, and
 // the status line says so after why.
 func (m Model) queueAfterTurn(ok bool) (tea.Model, tea.Cmd) {
-	if strings.HasPrefix(m.notice, busyNotice) {
-		m.notice = "" // the turn it waited for has ended
+	if strings.HasPrefix(m.status.Notice(), busyNotice) {
+		m.status = m.status.Note("") // the turn it waited for has ended
 	}
-	if m.queue.Len() == 0 || m.quitting {
+	if m.queue.Len() == 0 || m.quitting.Active() {
 		return m, nil
 	}
 	if ok && !m.queue.Stopped() {
@@ -100,13 +82,13 @@ func (m Model) queueAfterTurn(ok bool) (tea.Model, tea.Cmd) {
 	// Short: the queue's own line says how to go on.
 	stopped := fmt.Sprintf("queue stopped: %s waiting", textfmt.Plural(m.queue.Len(), "prompt"))
 	switch {
-	case m.notice != "":
-		stopped = m.notice + " · " + stopped
-	case m.lastErr != "":
+	case m.status.Notice() != "":
+		stopped = m.status.Notice() + " · " + stopped
+	case m.status.LastErr() != "":
 		stopped = "the turn failed · " + stopped
 	default:
 		stopped = "cancelled · " + stopped
 	}
-	m.notice = stopped
+	m.status = m.status.Note(stopped)
 	return m.layout(), nil
 }

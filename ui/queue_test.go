@@ -61,18 +61,18 @@ func TestEscStopsTheQueue(t *testing.T) {
 	if m.queue.Len() != 1 || !m.queue.Stopped() || m.turns.Turn() != nil {
 		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queue.Stopped(), m.turns.Turn())
 	}
-	if !strings.Contains(m.notice, "cancelled") || !strings.Contains(m.notice, "queue stopped") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "cancelled") || !strings.Contains(m.status.Notice(), "queue stopped") {
+		t.Errorf("notice %q", m.status.Notice())
 	}
 
 	// A first ctrl+c warns that quitting leaves the queue unsent.
-	if warned, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlC}); !strings.Contains(warned.notice, "1 queued prompt will not be sent") {
-		t.Errorf("ctrl+c with a queue: notice %q", warned.notice)
+	if warned, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlC}); !strings.Contains(warned.status.Notice(), "1 queued prompt will not be sent") {
+		t.Errorf("ctrl+c with a queue: notice %q", warned.status.Notice())
 	}
 
 	next, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
 	if next.turns.Turn() == nil || next.queue.Len() != 0 {
-		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.notice)
+		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.status.Notice())
 	}
 	t.Cleanup(next.turns.Turn().Cancel)
 	if next.turns.Turn().Prompt != "later one" {
@@ -101,8 +101,8 @@ func TestFailedTurnStopsTheQueue(t *testing.T) {
 	if m.input.Value() != "demo:slow demo:error now" {
 		t.Errorf("input %q, want the failed prompt", m.input.Value())
 	}
-	if !strings.Contains(m.notice, "the prompt is back") || !strings.Contains(m.notice, "queue stopped: 1 prompt waiting") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "the prompt is back") || !strings.Contains(m.status.Notice(), "queue stopped: 1 prompt waiting") {
+		t.Errorf("notice %q", m.status.Notice())
 	}
 	if m.queue.Len() != 1 || m.queue.Prompts()[0].Text != "after it" {
 		t.Errorf("queue %+v", m.queue)
@@ -119,8 +119,8 @@ func TestFailedRetryPutsThePromptBack(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the retry fails too
 	waitFor(t, tm, "2/2")
 	m := quit(t, tm) // once the turn has ended
-	if !strings.Contains(m.notice, "the prompt is back in the input") {
-		t.Errorf("notice %q after a failed retry", m.notice)
+	if !strings.Contains(m.status.Notice(), "the prompt is back in the input") {
+		t.Errorf("notice %q after a failed retry", m.status.Notice())
 	}
 	if m.input.Value() != "demo:overloaded again" {
 		t.Errorf("input %q after a failed retry", m.input.Value())

@@ -55,8 +55,8 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 		if f := got.queue.Prompts()[0].Files; len(f) != 1 || f[0].Name != "q.pdf" || !bytes.Equal(f[0].Data, pdf) {
 			t.Errorf("%s: the first prompt's files: %+v", name, f)
 		}
-		if !strings.Contains(got.notice, "2 queued prompts from before, not sent") {
-			t.Errorf("%s: notice %q", name, got.notice)
+		if !strings.Contains(got.status.Notice(), "2 queued prompts from before, not sent") {
+			t.Errorf("%s: notice %q", name, got.status.Notice())
 		}
 	}
 	w, err := store.OpenWriter(id)
@@ -83,7 +83,8 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 	check("from a preview", next.(Model))
 
 	// A new session on the same screen does not carry the queue.
-	fresh := next.(Model).resume(session.NewWriter(store, session.Params{Model: "m"}))
+	fw := session.NewWriter(store, session.Params{Model: "m"})
+	fresh := next.(Model).resumeFrom(fw, fw.Snapshot())
 	if fresh.queue.Len() != 0 || fresh.queue.Stopped() {
 		t.Errorf("a new session shows the old one's queue: %+v", fresh.queue)
 	}

@@ -16,7 +16,7 @@ import (
 func (m Model) startSelection() (tea.Model, tea.Cmd) {
 	n := len(m.conv.Entries())
 	if n == 0 {
-		m.notice = "nothing to select yet"
+		m.status = m.status.Note("nothing to select yet")
 		return m, nil
 	}
 	m.w = m.w.with(func(w *widgets) { w.help = w.help.Close() })
@@ -30,7 +30,7 @@ func (m Model) selectAt(i int) Model {
 	m.sel = m.sel.Select(i, len(es))
 	i = m.sel.Index()
 	m.conv = m.conv.Select(es[i].ID).Reveal(i)
-	m.notice = ""
+	m.status = m.status.Note("")
 	return m.layout()
 }
 
@@ -38,7 +38,7 @@ func (m Model) selectAt(i int) Model {
 func (m Model) leaveSelection() Model {
 	m.sel = m.sel.Leave()
 	m.conv = m.conv.Select("")
-	m.notice = ""
+	m.status = m.status.Note("")
 	return m.layout()
 }
 
@@ -58,14 +58,14 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case selection.Copy:
 		text := entrySource(e)
 		if text == "" {
-			m.notice = "this message has no text to copy"
+			m.status = m.status.Note("this message has no text to copy")
 			return m, nil
 		}
 		return m, copyText(m.opts, text, describe(e)+" as markdown")
 	case selection.Code:
 		blocks := codeBlocks(entrySource(e))
 		if len(blocks) == 0 {
-			m.notice = "this message has no code block"
+			m.status = m.status.Note("this message has no code block")
 			return m, nil
 		}
 		var i int
@@ -79,12 +79,22 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.startEdit(e)
 	case selection.Regenerate:
 		return m.regenerate(e)
-	case selection.PrevSibling:
-		return m.switchSibling(e, -1)
-	case selection.NextSibling:
-		return m.switchSibling(e, 1)
+	case selection.PrevSibling, selection.NextSibling:
+		by := 1
+		if action == selection.PrevSibling {
+			by = -1
+		}
+		cmd, why := m.branches.Switch(m.writer, e.ID, by, m.branchRefused())
+		if cmd == nil {
+			m.status = m.status.Note(why)
+		}
+		return m, cmd
 	case selection.Fork:
-		return m.fork(e)
+		cmd, why := m.branches.Fork(m.opts.Store, m.sessID, e.ID, m.branchRefused())
+		if cmd == nil {
+			m.status = m.status.Note(why)
+		}
+		return m, cmd
 	case selection.Attach:
 		return m.attachSelected(e)
 	case selection.Scroll:

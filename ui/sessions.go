@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
@@ -11,8 +13,8 @@ import (
 
 // current is the session shown: its writer; its id, once written, and its
 // title, as messages bring them; its settings; what its replies spent and
-// how the last stopped; why it is not saved, while it is not (saveErr),
-// and why it could not be saved on quitting (closeErr). The root model
+// how the last stopped (why it is not saved is the status line's, why it
+// could not be saved on quitting the way out's). The root model
 // holds it (see Model).
 type current struct {
 	writer   *session.Writer
@@ -21,23 +23,10 @@ type current struct {
 	params   session.Params
 	usage    session.Usage
 	lastStop string
-	saveErr  string
-	closeErr error
 }
 
 // openPickerMsg opens the session picker.
 type openPickerMsg struct{}
-
-// openPicker shows the session picker.
-func (m Model) openPicker() (Model, tea.Cmd) {
-	if m.opts.Store == nil {
-		m.notice = "sessions are not saved in this run"
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.sessions, cmd = m.sessions.Open(m.sessID)
-	return m, cmd
-}
 
 // updateSession handles the messages that open, switch, fork or write the
 // session shown, and the picker's; ok is false for any other message.
@@ -59,8 +48,12 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		m.title = title
 		return m, sessions.Rename(m.writer, title), true
 	case openPickerMsg:
-		next, cmd := m.openPicker()
-		return next, cmd, true
+		var cmd tea.Cmd
+		var refused string
+		if m.sessions, cmd, refused = m.sessions.Open(m.sessID); refused != "" {
+			m.status = m.status.Note(refused)
+		}
+		return m, cmd, true
 	case sessions.LoadedMsg:
 		if msg.Err != nil {
 			m.sessions = m.sessions.SetStatus(msg.Err.Error())
@@ -72,20 +65,30 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case branches.SwitchedMsg:
 		next, cmd := m.switched(msg)
 		return next, cmd, true
-	case branches.ForkedMsg:
-		next, cmd := m.forked(msg)
+	case branches.ForkedMsg: // opened as resuming it would
+		switch {
+		case msg.Err != nil:
+			m.status = m.status.Note(strings.TrimSpace(msg.Err.Error()))
+			return m, nil, true
+		case m.busy(): // cannot happen: fork waits for the turn
+			return m, msg.Keep(), true
+		}
+		next, cmd := m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
 		return next, cmd, true
 	case sessions.SavedMsg:
 		if msg.W != m.writer {
 			return m, nil, true
 		}
-		m.current = m.current.saved(msg)
+		if msg.ID != "" {
+			m.sessID = msg.ID
+		}
+		m.status = m.status.Saved(msg.Err, msg.Unsaved)
 		return m.layout(), nil, true
 	case sessions.LeftMsg:
-		m.notice = "the last session was not saved: " + msg.Err.Error()
+		m.status = m.status.Note("the last session was not saved: " + msg.Err.Error())
 		return m, nil, true
 	case sessions.ClosedMsg:
-		m.sessID, m.closeErr = msg.ID, msg.Err
+		m.sessID, m.quitting = msg.ID, m.quitting.Closed(msg.Err)
 		return m, tea.Quit, true
 	}
 	return nil, nil, false
@@ -97,7 +100,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	if id != m.sessID {
 		if m.busy() {
 			m.sessions = m.sessions.Close()
-			m.notice = busyNotice + ": esc cancels it, then ctrl+s"
+			m.status = m.status.Note(busyNotice + ": esc cancels it, then ctrl+s")
 			return m, nil
 		}
 		return m, sessions.Load(m.opts.Store, id, entryID)
@@ -110,7 +113,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	// A hit on another branch of this session: that branch becomes the
 	// active one, as ‹ › would make it.
 	if why := m.branchRefused(); why != "" {
-		m.notice = why
+		m.status = m.status.Note(why)
 		return m, nil
 	}
 	return m, branches.SwitchTo(m.writer, entryID)
@@ -121,32 +124,6 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 func (m Model) resumed(w *session.Writer, s session.Session, notice string) (Model, tea.Cmd) {
 	cmd := sessions.Leave(m.writer)
 	m = m.resumeFrom(w, s)
-	m.notice = notice
+	m.status = m.status.Note(notice)
 	return m, tea.Batch(cmd, loadPreviews(m.conv.Entries(), m.previewer()))
-}
-
-// saved notes what a write of the session's settings or title reported.
-func (c current) saved(msg sessions.SavedMsg) current {
-	if msg.ID != "" {
-		c.sessID = msg.ID
-	}
-	if msg.Err != nil {
-		c.saveErr = msg.Err.Error()
-	} else if msg.Unsaved == 0 {
-		c.saveErr = ""
-	}
-	return c
-}
-
-// saveParams records changed settings.
-func (m Model) saveParams() (tea.Model, tea.Cmd) {
-	p := m.params
-	return m.layout(), sessions.Save(m.writer, func(w *session.Writer) error { return w.SetParams(p) })
-}
-
-// rename gives the session a new title.
-func (m Model) rename(title string) (tea.Model, tea.Cmd) {
-	m.title = title
-	m.notice = "renamed"
-	return m, sessions.Save(m.writer, func(w *session.Writer) error { return w.SetTitle(title) })
 }

@@ -71,7 +71,7 @@ func TestStatusBarKeepsTheSettings(t *testing.T) {
 			send(tm, "demo:think hello")
 			waitFor(t, tm, "demo:think hello")
 			m := quit(t, tm)
-			m.notice = ""
+			m.status = m.status.Note("")
 			status := statusOf(m)
 			for _, want := range []string{"demo-chat", "2", "8", "0.7"} {
 				if !strings.Contains(status, want) {

@@ -16,7 +16,7 @@ import (
 // meanwhile (-a's warning about a secret file, a theme's) stays, with this
 // one after it.
 func (m Model) pipedDone(msg piped.DoneMsg) (tea.Model, tea.Cmd) {
-	before := m.notice
+	before := m.status.Notice()
 	if strings.HasPrefix(before, piped.Progress) || strings.HasPrefix(before, "attached ") {
 		before = "" // the read's progress, or what the chips show
 	}
@@ -28,18 +28,18 @@ func (m Model) pipedDone(msg piped.DoneMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case msg.Err != nil:
-		m.notice = after(sanitize.Line(msg.Err.Error()))
+		m.status = m.status.Note(after(sanitize.Line(msg.Err.Error())))
 		return m.layout(), nil
 	case len(msg.Data) == 0 && msg.Stopped:
-		m.notice = after("standard input stopped: nothing had been read")
+		m.status = m.status.Note(after("standard input stopped: nothing had been read"))
 		return m.layout(), nil
 	case len(msg.Data) == 0:
-		m.notice = before
+		m.status = m.status.Note(before)
 		return m.layout(), nil
 	}
 	m, cmd := m.startAttach([]attachSource{{name: "stdin", data: msg.Data}}, "", "")
 	if cmd == nil {
-		m.notice = after(m.notice)
+		m.status = m.status.Note(after(m.status.Notice()))
 		return m, nil
 	}
 	note := "attached standard input · sent with the first prompt · /detach removes"

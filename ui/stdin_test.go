@@ -32,8 +32,8 @@ func TestPipedStdinReadInTheBackground(t *testing.T) {
 	if m.input.Value() != "sum it up" || m.pending.Len() != 1 || string(m.pending.Files()[0].Data) != "first part of the log\n" {
 		t.Errorf("input %q, %d pending", m.input.Value(), m.pending.Len())
 	}
-	if !strings.Contains(m.notice, "standard input stopped at 22 B: what was read is attached") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "standard input stopped at 22 B: what was read is attached") {
+		t.Errorf("notice %q", m.status.Notice())
 	}
 }
 
@@ -44,8 +44,8 @@ func TestPipedStdinAttachedAtItsEnd(t *testing.T) {
 	tm := start(t, m, 100, 24)
 	waitFor(t, tm, "[1] stdin")
 	m = quit(t, tm)
-	if m.pending.Len() != 1 || string(m.pending.Files()[0].Data) != "# notes\n" || !strings.Contains(m.notice, "attached standard input") {
-		t.Errorf("%d pending, notice %q", m.pending.Len(), m.notice)
+	if m.pending.Len() != 1 || string(m.pending.Files()[0].Data) != "# notes\n" || !strings.Contains(m.status.Notice(), "attached standard input") {
+		t.Errorf("%d pending, notice %q", m.pending.Len(), m.status.Notice())
 	}
 }
 
@@ -64,8 +64,8 @@ func TestPipedStdinKeepsTheOpeningNotice(t *testing.T) {
 		tm := start(t, m, 200, 24)
 		waitFor(t, tm, "stdin")
 		m = quit(t, tm)
-		if !strings.HasPrefix(m.notice, tc.want) {
-			t.Errorf("notice %q, want it to start %q", m.notice, tc.want)
+		if !strings.HasPrefix(m.status.Notice(), tc.want) {
+			t.Errorf("notice %q, want it to start %q", m.status.Notice(), tc.want)
 		}
 	}
 }

@@ -24,9 +24,9 @@ func themedScreen(t *testing.T) Model {
 	m := h.modelWith(t, nil, func(o *Options) { o.Profile = termenv.ANSI256 })
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
-	m = m.addEntry(session.Entry{Kind: session.KindUser, Text: "hello"})
-	m = m.addEntry(session.Entry{Kind: session.KindAssistant, Status: session.StatusComplete,
-		Message: &api.Message{Model: "demo-chat", Content: []api.ContentBlock{{Type: api.BlockText, Text: "# Heading\n\nSome *text*."}}}})
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindUser, Text: "hello"}, m.now())
+	m.conv = m.conv.Note(session.Entry{Kind: session.KindAssistant, Status: session.StatusComplete,
+		Message: &api.Message{Model: "demo-chat", Content: []api.ContentBlock{{Type: api.BlockText, Text: "# Heading\n\nSome *text*."}}}}, m.now())
 	return m.layout()
 }
 
@@ -66,17 +66,17 @@ func TestThemeSwitchesLive(t *testing.T) {
 	if strings.Contains(light, "38;5;252") || !strings.Contains(light, "38;5;234") {
 		t.Errorf("the reply is not drawn in glamour's light style:\n%q", light)
 	}
-	if m.th.Name != "light" || !strings.Contains(m.notice, "theme light") {
-		t.Errorf("theme %s, notice %q", m.th.Name, m.notice)
+	if m.th.Name != "light" || !strings.Contains(m.status.Notice(), "theme light") {
+		t.Errorf("theme %s, notice %q", m.th.Name, m.status.Notice())
 	}
 	// The screen's background is dark: the light theme says it is made
 	// for the other kind, and how to fit it.
-	if !strings.Contains(m.notice, "made for light backgrounds") || !strings.Contains(m.notice, "/theme auto") {
-		t.Errorf("a light theme on a dark background says nothing of it: %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "made for light backgrounds") || !strings.Contains(m.status.Notice(), "/theme auto") {
+		t.Errorf("a light theme on a dark background says nothing of it: %q", m.status.Notice())
 	}
 	m = typeLine(t, m, "/theme")
-	if !strings.Contains(m.notice, "theme light") || !strings.Contains(m.notice, "/theme NAME") {
-		t.Errorf("/theme alone: %q", m.notice)
+	if !strings.Contains(m.status.Notice(), "theme light") || !strings.Contains(m.status.Notice(), "/theme NAME") {
+		t.Errorf("/theme alone: %q", m.status.Notice())
 	}
 	if m.conv.Entries()[0].Text != "hello" || len(m.conv.Entries()) != 2 {
 		t.Errorf("the conversation changed: %+v", m.conv.Entries())
@@ -107,12 +107,12 @@ func TestThemeFromFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = typeLine(t, m, "/theme "+bad)
-	if m.th.Name != "mine" || !strings.Contains(m.notice, "bad.toml:2:8: roles.user: expected a colour") {
-		t.Errorf("theme %s, notice %q", m.th.Name, m.notice)
+	if m.th.Name != "mine" || !strings.Contains(m.status.Notice(), "bad.toml:2:8: roles.user: expected a colour") {
+		t.Errorf("theme %s, notice %q", m.th.Name, m.status.Notice())
 	}
 	m = typeLine(t, m, "/theme pink")
-	if m.th.Name != "mine" || !strings.Contains(m.notice, `no theme "pink"`) || m.input.Value() != "/theme pink" {
-		t.Errorf("theme %s, notice %q, input %q", m.th.Name, m.notice, m.input.Value())
+	if m.th.Name != "mine" || !strings.Contains(m.status.Notice(), `no theme "pink"`) || m.input.Value() != "/theme pink" {
+		t.Errorf("theme %s, notice %q, input %q", m.th.Name, m.status.Notice(), m.input.Value())
 	}
 }
 

@@ -133,16 +133,16 @@ func TestApproveAllOnTheStatusLine(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
-	m.notice = ""
+	m.status = m.status.Note("")
 	if s := statusOf(m); !strings.Contains(s, "approve all") {
 		t.Errorf("status %q", s)
 	}
-	m.notice = "something else entirely, long enough to take the whole line and more of it"
+	m.status = m.status.Note("something else entirely, long enough to take the whole line and more of it")
 	if s := statusOf(m); !strings.Contains(s, "all!") && !strings.Contains(s, "approve all") {
 		t.Errorf("status with a notice %q", s)
 	}
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyShiftTab})
-	m.notice = ""
+	m.status = m.status.Note("")
 	if s := statusOf(m); strings.Contains(s, "all") {
 		t.Errorf("status after ask %q", s)
 	}

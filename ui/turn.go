@@ -27,7 +27,7 @@ const FrameRate = turns.FrameRate
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	if m.busy() {
-		m.notice = busyNotice + ": esc cancels it"
+		m.status = m.status.Note(busyNotice + ": esc cancels it")
 		return m, nil
 	}
 	// The engine builds and checks the request: one it refuses ends the
@@ -36,7 +36,7 @@ func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	var run tea.Cmd
 	m.turns, run = m.turns.StartTurn(m.now(), m.opts.Config, m.writer, t)
 	// What the status bar said of the last turn is old news now.
-	m.notice, m.lastErr, m.lastStop = "", "", ""
+	m.status, m.lastStop = m.status.Note("").Failed(""), ""
 	m.conv = m.conv.CaughtUp()
 	return m.layout(), tea.Batch(run, m.w.spin.Tick)
 }
@@ -109,7 +109,7 @@ func (m Model) show(s turns.Shown) Model {
 		m.conv = m.conv.CaughtUp().Add(e)
 		m = m.noteWritten(e).refreshBranches() // an edited prompt has siblings
 		if e.Kind == session.KindError && e.Error != nil {
-			m.lastErr = failedName(e.Error)
+			m.status = m.status.Failed(failedName(e.Error))
 		}
 	case turns.ReplyStarted:
 		if m.conv.Has(e.ID) {
@@ -140,12 +140,12 @@ func (m Model) show(s turns.Shown) Model {
 	case turns.ImageShown, turns.ImageEnded:
 		m.conv = m.conv.Replace(e)
 		if s.Kind == turns.ImageEnded && e.Error != nil {
-			m.lastErr = failedName(e.Error)
+			m.status = m.status.Failed(failedName(e.Error))
 		}
 	case turns.Notice:
-		m.notice = s.Notice
+		m.status = m.status.Note(s.Notice)
 	case turns.SaveFailed:
-		m.saveErr = s.SaveErr
+		m.status = m.status.Unsaved(s.SaveErr)
 	}
 	return m
 }
@@ -280,7 +280,7 @@ func (m Model) cancel() (tea.Model, tea.Cmd) {
 		live.Status = session.StatusCancelled
 		m.conv = m.conv.Finish(live)
 	}
-	m.notice = "cancelled"
+	m.status = m.status.Note("cancelled")
 	return m.layout(), cmd
 }
 
@@ -300,25 +300,25 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 		// is one key away.
 		if v := strings.TrimSpace(m.input.Value()); v == "" || v == t.Prompt {
 			m.input = m.input.SetValue(t.Prompt)
-			m.notice = "the prompt is back in the input: enter sends it again"
+			m.status = m.status.Note("the prompt is back in the input: enter sends it again")
 		} else {
-			m.notice = "the prompt failed · the input keeps your draft: /retry sends the failed prompt again"
+			m.status = m.status.Note("the prompt failed · the input keeps your draft: /retry sends the failed prompt again")
 		}
 	}
 	if errors.Is(d.Err, engine.ErrNotStarted) {
-		m.notice = d.Err.Error() // refused before it started, as /continue with nothing to continue
+		m.status = m.status.Note(d.Err.Error()) // refused before it started, as /continue with nothing to continue
 		if !t.Image && m.pending.Len() == 0 {
 			m.pending = m.pending.Set(t.Attachments) // nothing was saved: they wait again
 		}
 	}
-	if d.Res.Unanswered && m.notice == "" && !t.Cancelled {
-		m.notice = "tool calls left unanswered"
+	if d.Res.Unanswered && m.status.Notice() == "" && !t.Cancelled {
+		m.status = m.status.Note("tool calls left unanswered")
 	}
 	m.conv = m.conv.CaughtUp()
 	if m.opts.Sync != nil && d.SessID != "" && !t.Image {
 		m.opts.Sync.Kick() // never waits: the sync runs in the background
 	}
-	if m.quitting {
+	if m.quitting.Active() {
 		return m.quit()
 	}
 	if t.Compact && d.Err == nil && !t.Cancelled {
@@ -332,7 +332,7 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 		cut := m
 		cut.conv = cut.conv.Truncate(0)
 		next, cmd := cut.startTurn(engine.Turn{Compact: true})
-		next.notice = fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct)
+		next.status = next.status.Note(fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct))
 		return next, cmd
 	}
 	next, cmd := m.layout().queueAfterTurn(ok)

@@ -16,15 +16,15 @@ import (
 
 // layout sizes the children to the window.
 func (m Model) layout() Model {
-	if m.width <= 0 || m.height <= 0 {
+	if m.size.Width <= 0 || m.size.Height <= 0 {
 		return m
 	}
-	m.input = m.input.SetState(m.inputState()).SetSize(m.width, m.height)
-	m.queue = m.queue.SetSize(m.width, m.height)
-	m.pending, m.edit = m.pending.SetSize(m.width), m.edit.SetSize(m.width)
-	m.noticeRows = status.NoticeHeight(m.statusState())
-	convHeight := m.height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.noticeRows - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
-	m.conv = m.conv.SetSize(m.width, max(convHeight, 1))
+	m.input = m.input.SetState(m.inputState()).SetSize(m.size.Width, m.size.Height)
+	m.queue = m.queue.SetSize(m.size.Width, m.size.Height)
+	m.pending, m.edit = m.pending.SetSize(m.size.Width), m.edit.SetSize(m.size.Width)
+	m.status = m.status.SetRows(m.statusState())
+	convHeight := m.size.Height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
+	m.conv = m.conv.SetSize(m.size.Width, max(convHeight, 1))
 	return m
 }
 
@@ -65,8 +65,8 @@ func (m Model) helpView() string {
 	h := m.w.help
 	switch {
 	case h.Open():
-		return h.View(m.notices)
-	case m.height < queue.MinHeight && m.waitingForApproval() && m.queue.Len() > 0:
+		return h.View(m.status.Notices())
+	case m.size.Height < queue.MinHeight && m.waitingForApproval() && m.queue.Len() > 0:
 		// A small screen with a tool call and a queue: the box names its
 		// keys, and the key line's row keeps the frame within the screen.
 		return ""
@@ -83,10 +83,11 @@ func (m Model) helpView() string {
 // statusState is what the header and the status line show (ui/status).
 func (m Model) statusState() status.State {
 	s := status.State{
-		Width: m.width, Notice: m.notice, SaveErr: m.saveErr, LastErr: m.lastErr, LastStop: m.lastStop,
-		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branches.View(), Sync: m.sync,
+		Width: m.size.Width, LastStop: m.lastStop,
+		Usage: m.usage, Meter: m.meter.SetModel(m.params.Model), Branches: m.branches.View(),
 		Params: m.params, ImageParams: imageParams(m.params.Image, m.opts.ImageModel),
 	}
+	s = m.status.Fill(s)
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
 	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}
@@ -114,7 +115,7 @@ func (m Model) statusState() status.State {
 // what they show, so a frame during streaming costs little more than the
 // conversation's visible lines.
 func (m Model) View() string {
-	if m.width <= 0 {
+	if m.size.Width <= 0 {
 		return ""
 	}
 	if m.sessions.IsOpen() {
@@ -123,12 +124,12 @@ func (m Model) View() string {
 	c, st, s := m.memo, &m.th.Styles, m.statusState()
 	conv := m.conv.View()
 	if len(m.conv.Entries()) == 0 {
-		conv = c.welcome.Get(textfmt.Key(m.width, m.conv.Height()), func() string {
-			return welcome.View(st, m.keys.welcomeKeys(), (*welcome.Words)(m.opts.DemoWords), m.width, m.conv.Height())
+		conv = c.welcome.Get(textfmt.Key(m.size.Width, m.conv.Height()), func() string {
+			return welcome.View(st, m.keys.welcomeKeys(), (*welcome.Words)(m.opts.DemoWords), m.size.Width, m.conv.Height())
 		})
 	}
 	parts := []string{
-		c.header.Get(textfmt.Key(m.width, m.title, m.params.Model), func() string { return status.Header(st, m.width, m.title, m.params.Model) }),
+		c.header.Get(textfmt.Key(m.size.Width, m.title, m.params.Model), func() string { return status.Header(st, m.size.Width, m.title, m.params.Model) }),
 		conv,
 	}
 	for _, v := range []string{m.approvalBox().View(), m.elicit.View()} {
@@ -137,7 +138,7 @@ func (m Model) View() string {
 		}
 	}
 	if m.edit.Active() {
-		parts = append(parts, c.edit.Get(textfmt.Key(m.width, m.edit.Num()), m.edit.View))
+		parts = append(parts, c.edit.Get(textfmt.Key(m.size.Width, m.edit.Num()), m.edit.View))
 	}
 	for _, v := range []string{m.pending.View(), m.queue.View()} {
 		if v != "" {
@@ -149,7 +150,7 @@ func (m Model) View() string {
 		parts = append(parts, above)
 	}
 	parts = append(parts, c.status.Get(status.Key(s), func() string { return status.View(st, s) }))
-	if help := c.help.Get(textfmt.Key(m.width, m.height, m.w.help.Open(), m.w.help.Top(), m.input.HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.notice, m.queue.Len() > 0), m.helpView); help != "" {
+	if help := c.help.Get(textfmt.Key(m.size.Width, m.size.Height, m.w.help.Open(), m.w.help.Top(), m.input.HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.status.Notice(), m.queue.Len() > 0), m.helpView); help != "" {
 		parts = append(parts, help)
 	}
 	return c.frame.join(parts)

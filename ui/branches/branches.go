@@ -18,6 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/notices"
 )
 
 // Model is where the entries shown stand in the session's shape, as the
@@ -115,11 +116,15 @@ type SwitchedMsg struct {
 
 // Switch returns the command that makes the previous (by -1) or next (by
 // 1) sibling of the entry id the active branch of w, through its latest
-// path; or, when there is none, why not.
-func (m Model) Switch(w *session.Writer, id string, by int) (tea.Cmd, string) {
+// path; or, when there is none, or the branch shown must not change now
+// (refused, when set, says why), why not.
+func (m Model) Switch(w *session.Writer, id string, by int, refused string) (tea.Cmd, string) {
 	p := m.at[id]
 	if len(p.Siblings) < 2 {
 		return nil, "this message has no other branch"
+	}
+	if refused != "" {
+		return nil, refused
 	}
 	k := p.Pos + by
 	if k < 0 || k >= len(p.Siblings) {
@@ -158,11 +163,34 @@ type ForkedMsg struct {
 	Err error
 }
 
-// Fork returns the command that copies the active branch of the session
-// id, up to its entry number num, into a new session, then opens it.
-func Fork(store *session.Store, id string, num int) tea.Cmd {
+// Keep lets go of the session forked, kept saved, when the screen cannot
+// show it: a command closes it, then says where it was forked into.
+func (msg ForkedMsg) Keep() tea.Cmd {
 	return func() tea.Msg {
-		sess, err := store.Fork(id, num, "")
+		_ = msg.W.Close()
+		return notices.Msg{Text: "forked into " + msg.S.ID}
+	}
+}
+
+// Fork returns the command that copies the active branch of the session
+// sessID of store, up to its entry id, into a new session, then opens it;
+// or, when it cannot, why not: the session is not saved (store nil, or
+// sessID ""), the branch shown must not change now (refused, when set,
+// says why), or the entry is not saved in it.
+func (m Model) Fork(store *session.Store, sessID, id, refused string) (tea.Cmd, string) {
+	if store == nil || sessID == "" {
+		return nil, "nothing to fork: the session is not saved yet"
+	}
+	if refused != "" {
+		return nil, refused
+	}
+	p, ok := m.At(id)
+	if !ok {
+		return nil, "this message is not saved in the session: select another"
+	}
+	num := p.Num
+	return func() tea.Msg {
+		sess, err := store.Fork(sessID, num, "")
 		if err != nil {
 			return ForkedMsg{Err: err}
 		}
@@ -171,5 +199,5 @@ func Fork(store *session.Store, id string, num int) tea.Cmd {
 			return ForkedMsg{Err: err}
 		}
 		return ForkedMsg{W: w, S: w.Snapshot()}
-	}
+	}, ""
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"muse/session"
+	"muse/ui/notices"
 )
 
 // An entry's header shows its place among its siblings (see
@@ -34,10 +35,37 @@ func TestNoteAndRefresh(t *testing.T) {
 	if b := m.Badges(); b["e3"] != " ‹ 2/2 ›" || b["e1"] != "" {
 		t.Errorf("badges %q", b)
 	}
-	if _, why := m.Switch(nil, "e1", 1); why != "this message has no other branch" {
+	if _, why := m.Switch(nil, "e1", 1, ""); why != "this message has no other branch" {
 		t.Errorf("switch from an only child: %q", why)
 	}
-	if _, why := m.Switch(nil, "e3", 1); why != "no later branch: this is 2 of 2" {
+	if _, why := m.Switch(nil, "e3", 1, ""); why != "no later branch: this is 2 of 2" {
 		t.Errorf("switch past the last: %q", why)
+	}
+	if cmd, why := m.Switch(nil, "e3", -1, "busy"); cmd != nil || why != "busy" {
+		t.Errorf("switch while refused: %q", why)
+	}
+	if cmd, why := m.Switch(nil, "e1", 1, "busy"); cmd != nil || why != "this message has no other branch" {
+		t.Errorf("refused before it was known there is no other branch: %q", why)
+	}
+	for _, c := range []struct{ sessID, id, refused, want string }{
+		{"", "e3", "", "nothing to fork: the session is not saved yet"},
+		{"s1", "e3", "busy", "busy"},
+		{"s1", "gone", "", "this message is not saved in the session: select another"},
+	} {
+		if cmd, why := m.Fork(&session.Store{}, c.sessID, c.id, c.refused); cmd != nil || why != c.want {
+			t.Errorf("fork %+v: %q", c, why)
+		}
+	}
+	if cmd, why := m.Fork(nil, "s1", "e3", ""); cmd != nil || why == "" {
+		t.Error("forked a session kept in memory only")
+	}
+}
+
+// A fork the screen cannot show is let go of, kept saved, and named.
+func TestForkedKeep(t *testing.T) {
+	w := session.NewWriter(nil, session.Params{})
+	msg := ForkedMsg{W: w, S: session.Session{ID: "s2"}}
+	if got, ok := msg.Keep()().(notices.Msg); !ok || got.Text != "forked into s2" {
+		t.Errorf("kept: %#v", got)
 	}
 }

@@ -8,8 +8,12 @@ package editing
 import (
 	"fmt"
 
+	"muse/session"
 	"muse/theme"
 	"muse/ui/attach"
+	"muse/ui/input"
+	"muse/ui/pending"
+	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
 
@@ -40,15 +44,33 @@ func (m Model) SetSize(width int) Model {
 	return m
 }
 
-// Start edits the prompt id, number num on the branch, putting aside the
-// draft the input held and its attachments.
-func (m Model) Start(id string, num int, draft string, pending []attach.File) Model {
-	m.id, m.num, m.draft, m.pending = id, num, draft, pending
-	return m
+// Placeholder is what the input says while an edited prompt is empty.
+const Placeholder = "the new text of the prompt · enter sends it as a new branch · esc cancels"
+
+// Begin edits the prompt e, number num on the branch: the draft in the
+// input and the files waiting above it are put aside (an edit under way
+// keeps the draft it put aside already), the input takes the prompt's
+// text, and no file waits.
+func (m Model) Begin(e session.Entry, num int, in input.Model, files pending.Model) (Model, input.Model, pending.Model) {
+	draft, kept := in.Value(), files.Files()
+	if m.Active() {
+		draft, kept = m.draft, m.pending
+	}
+	m.id, m.num, m.draft, m.pending = e.ID, num, draft, kept
+	// The session's text, which the input draws raw.
+	in = in.Reset().SetValue(sanitize.Plain(e.Text)).SetPlaceholder(Placeholder).EndRecall()
+	return m, in, files.Set(nil)
 }
 
-// Stop ends the edit.
-func (m Model) Stop() Model { return Model{st: m.st, width: m.width} }
+// Leave ends the edit, if one is under way: the draft and its files come
+// back into the input and above it.
+func (m Model) Leave(in input.Model, files pending.Model) (Model, input.Model, pending.Model) {
+	if !m.Active() {
+		return m, in, files
+	}
+	in = in.Reset().SetValue(m.draft).SetPlaceholder(input.Placeholder)
+	return Model{st: m.st, width: m.width}, in, files.Set(m.pending)
+}
 
 // Active reports whether a prompt is being edited.
 func (m Model) Active() bool { return m.id != "" }
@@ -58,9 +80,6 @@ func (m Model) ID() string { return m.id }
 
 // Num is the prompt's number on the branch.
 func (m Model) Num() int { return m.num }
-
-// Draft is what the input held before the edit, and its attachments.
-func (m Model) Draft() (string, []attach.File) { return m.draft, m.pending }
 
 // View is the line above the input while a prompt is edited; "" when none
 // is.

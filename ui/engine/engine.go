@@ -538,18 +538,29 @@ func CanContinue(m *api.Message) bool {
 	return m != nil && (m.StopReason == api.StopMaxTokens || m.StopReason == api.StopPauseTurn)
 }
 
-// continueBase returns the last reply when it can go on (see CanContinue),
+// ErrNoContinue is why a Continue turn is refused when the branch does not
+// end with a reply that can go on (see Continuable).
+var ErrNoContinue = errors.New("/continue needs a last reply that was cut at max_tokens or paused by the server")
+
+// Continuable reports whether the branch es ends with a reply that a
+// Continue turn goes on with (see CanContinue).
+func Continuable(es []session.Entry) bool {
+	n := len(es)
+	return n > 0 && es[n-1].Kind == session.KindAssistant && CanContinue(es[n-1].Message)
+}
+
+// continueBase returns the last reply when it can go on (see Continuable),
 // and is below the size limit.
 func (r *runner) continueBase() (*session.Entry, error) {
 	es := r.w.Branch()
-	if n := len(es); n > 0 && es[n-1].Kind == session.KindAssistant && CanContinue(es[n-1].Message) {
+	if n := len(es); Continuable(es) {
 		e := es[n-1]
 		if api.ContentSize(*e.Message) >= r.cfg.MaxReplySize {
 			return nil, errors.New("/continue: the reply is at the size limit of one reply already")
 		}
 		return &e, nil
 	}
-	return nil, errors.New("/continue needs a last reply that was cut at max_tokens or paused by the server")
+	return nil, ErrNoContinue
 }
 
 // reply streams one reply to the active branch and saves it. base is a reply

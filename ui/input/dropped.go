@@ -3,11 +3,15 @@ package input
 import (
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/ui/attach"
+	"muse/ui/sanitize"
+	"muse/ui/slash"
+	"muse/ui/textfmt"
 )
 
 // A file dropped on a terminal is pasted as its path: absolute, with its
@@ -25,6 +29,27 @@ const maxDroppedPath = 4096
 // text (see attach.Secret): what it is.
 type PathPastedMsg struct {
 	Text, Path, Secret string
+}
+
+// PathPasted offers the file msg reports, pasted as its path, as an
+// attachment: the path becomes an @mention, attached when the prompt is
+// sent, and notice says so; deleting the @ sends the path as text. A
+// secret file's path stays text, and notice says why. The path is left as
+// it is, and notice is "", when it was typed over meanwhile, a mention
+// cannot hold it, or it is the argument of a command (/attach PATH).
+func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
+	value := m.Value()
+	i := strings.LastIndex(value, msg.Text)
+	mention := Mention(msg.Path)
+	if i < 0 || mention == "" || slash.Is(value) {
+		return m, ""
+	}
+	if msg.Secret != "" {
+		return m, "pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)) + ", " + sanitize.Line(msg.Secret) +
+			": it stays text · /attach it to send the file"
+	}
+	m = m.SetValue(value[:i] + mention + value[i+len(msg.Text):])
+	return m, "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
 }
 
 // pastedPath returns a command that reports PathPastedMsg when text, a

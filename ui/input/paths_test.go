@@ -377,3 +377,21 @@ func TestPastedPathIsReported(t *testing.T) {
 		t.Error("typed text was reported as a paste")
 	}
 }
+
+// A pasted path becomes a mention in place, and says so; a secret file's
+// path, one typed over, or a command's argument stays as it is.
+func TestPathPasted(t *testing.T) {
+	m := sized(t, 60, 20).SetValue("see /tmp/a b.txt now")
+	got, notice := m.PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt"})
+	if want := "see " + Mention("/tmp/a b.txt") + " now"; got.Value() != want || !strings.HasPrefix(notice, "pasted a file: a b.txt") {
+		t.Errorf("value %q (want %q), notice %q", got.Value(), want, notice)
+	}
+	if got, notice := m.PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt", Secret: "a key"}); got.Value() != m.Value() || !strings.Contains(notice, "a key: it stays text") {
+		t.Errorf("secret: value %q, notice %q", got.Value(), notice)
+	}
+	for _, v := range []string{"typed over", "/attach /tmp/a b.txt"} {
+		if got, notice := m.SetValue(v).PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt"}); got.Value() != v || notice != "" {
+			t.Errorf("%q: value %q, notice %q", v, got.Value(), notice)
+		}
+	}
+}

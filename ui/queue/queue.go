@@ -15,6 +15,8 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/attach"
+	"muse/ui/input"
+	"muse/ui/pending"
 )
 
 // Prompt is a prompt waiting for the turn in flight to end, with the
@@ -70,7 +72,7 @@ func (m Model) Push(p Prompt) Model {
 }
 
 // PopBack takes the last prompt off, to bring it back into the input; it
-// is kept as the one Dropped may drop.
+// is kept as the one Drop may drop.
 func (m Model) PopBack() (Model, Prompt) {
 	last := m.list[len(m.list)-1]
 	m.list = m.list[:len(m.list)-1]
@@ -81,11 +83,24 @@ func (m Model) PopBack() (Model, Prompt) {
 	return m, last
 }
 
-// Back forgets the prompt PopBack brought back and returns it, if any.
-func (m Model) Back() (Model, *Prompt) {
-	b := m.back
+// Unqueue brings the last prompt back into in, an empty input, and its
+// files above it into files, to be edited, sent again or dropped (see
+// Drop).
+func (m Model) Unqueue(in input.Model, files pending.Model) (Model, input.Model, pending.Model) {
+	m, last := m.PopBack()
+	return m, in.SetValue(last.Text), files.Append(last.Files)
+}
+
+// Drop drops the prompt Unqueue brought back, if in still holds it as it
+// came: its text and the files it brought back go, the prompt is
+// forgotten, and ok is true; otherwise nothing changes.
+func (m Model) Drop(in input.Model, files pending.Model) (_ Model, _ input.Model, _ pending.Model, ok bool) {
+	q := m.back
+	if q == nil || in.Value() != q.Text {
+		return m, in, files, false
+	}
 	m.back = nil
-	return m, b
+	return m, in.Reset(), files.DropLast(len(q.Files)), true
 }
 
 // Shift takes the first prompt off, to send it; the queue goes on.

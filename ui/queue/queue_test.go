@@ -6,24 +6,38 @@ import (
 	"testing"
 
 	"muse/session"
+	"muse/theme"
 	"muse/theme/themetest"
 	"muse/ui/attach"
+	"muse/ui/input"
+	"muse/ui/pending"
 )
 
-// ↑ takes the last prompt back, and Back gives it once; the queue empties
-// unstopped; Shift and Unshift keep the order, a refusal stopping it.
+// ↑ takes the last prompt back into the input, its files above it, and
+// Drop drops it once, only while the input holds it as it came; the queue
+// empties unstopped; Shift and Unshift keep the order, a refusal stopping
+// it.
 func TestQueueOrder(t *testing.T) {
-	q := New(themetest.Styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"}).Push(Prompt{Text: "c"})
-	q, last := q.PopBack()
-	if last.Text != "c" || q.Len() != 2 {
-		t.Fatalf("PopBack: %q, %d left", last.Text, q.Len())
+	th, err := theme.New("dark", true)
+	if err != nil {
+		t.Fatal(err)
 	}
-	q, back := q.Back()
-	if back == nil || back.Text != "c" {
-		t.Fatalf("Back: %+v", back)
+	in, files := input.New(th, input.KeyMap{}, nil), pending.New(&th.Styles, []attach.File{{Attachment: session.Attachment{Name: "kept.md"}}})
+	c := Prompt{Text: "c", Files: []attach.File{{Attachment: session.Attachment{Name: "c.md"}}}}
+	q := New(themetest.Styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"}).Push(c)
+	q, in, files = q.Unqueue(in, files)
+	if in.Value() != "c" || files.Len() != 2 || q.Len() != 2 {
+		t.Fatalf("Unqueue: input %q, %d files, %d left", in.Value(), files.Len(), q.Len())
 	}
-	if _, again := q.Back(); again != nil {
-		t.Errorf("Back gave %+v a second time", again)
+	if _, _, _, ok := q.Drop(in.SetValue("c, edited"), files); ok {
+		t.Error("dropped a prompt edited since")
+	}
+	q, in, files, ok := q.Drop(in, files)
+	if !ok || in.Value() != "" || files.Len() != 1 || files.Files()[0].Name != "kept.md" {
+		t.Fatalf("Drop: %v, input %q, files %+v", ok, in.Value(), files.Files())
+	}
+	if _, _, _, again := q.Drop(in, files); again {
+		t.Error("dropped a second time")
 	}
 	q, first := q.Shift()
 	if first.Text != "a" || q.Stopped() {

@@ -41,11 +41,15 @@ func New(store *session.Store, ix *index.Shared, th *theme.Theme) Model {
 }
 
 // Open shows the picker, which loads the list; current is the id of the
-// session shown, if it was saved.
-func (m Model) Open(current string) (Model, tea.Cmd) {
+// session shown, if it was saved. With no store, sessions are not saved:
+// the picker stays closed, and refused says so.
+func (m Model) Open(current string) (_ Model, _ tea.Cmd, refused string) {
+	if m.store == nil {
+		return m, nil, "sessions are not saved in this run"
+	}
 	p, cmd := m.picker.SetSize(m.width, m.height).Open(current)
 	m.picker, m.open = &p, true
-	return m, cmd
+	return m, cmd, ""
 }
 
 // IsOpen reports whether the picker shows.
@@ -169,6 +173,17 @@ func Save(w *session.Writer, write func(w *session.Writer) error) tea.Cmd {
 		n, _ := w.Unsaved()
 		return SavedMsg{W: w, ID: w.ID(), Unsaved: n, Err: err}
 	}
+}
+
+// SaveParams records the session's changed settings p, in a command.
+func SaveParams(w *session.Writer, p session.Params) tea.Cmd {
+	return Save(w, func(w *session.Writer) error { return w.SetParams(p) })
+}
+
+// SetTitle gives the session of w the title typed in /rename, in a
+// command.
+func SetTitle(w *session.Writer, title string) tea.Cmd {
+	return Save(w, func(w *session.Writer) error { return w.SetTitle(title) })
 }
 
 // Rename gives the session of w, open in the picker, the title typed

@@ -22,7 +22,7 @@ func TestOpenAndDone(t *testing.T) {
 	if m.IsOpen() {
 		t.Fatal("open before Open")
 	}
-	m, cmd := m.Open("")
+	m, cmd, _ := m.Open("")
 	if !m.IsOpen() || cmd == nil {
 		t.Fatalf("Open: open %v, command %v", m.IsOpen(), cmd != nil)
 	}

@@ -121,3 +121,26 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+// The status line's state changes only in the copy returned: a notice,
+// a failed request, why the session is not saved, kept notices and the
+// rows the notice takes.
+func TestModel(t *testing.T) {
+	m := New().Note("first").Keep().Note("second").Keep().Failed("req").Unsaved("disk full")
+	before := m
+	m = m.Note("").Keep()
+	if before.Notice() != "second" || m.Notice() != "" || m.Notices().Len() != 2 {
+		t.Errorf("notice %q, before %q, kept %d", m.Notice(), before.Notice(), m.Notices().Len())
+	}
+	s := m.Note("n").Fill(State{Width: 40})
+	if s.Notice != "n" || s.LastErr != "req" || s.SaveErr != "disk full" {
+		t.Errorf("filled %+v", s)
+	}
+	if m.Saved(nil, 1).SaveErr() != "disk full" || m.Saved(nil, 0).SaveErr() != "" || m.Reset().LastErr() != "" {
+		t.Error("saved or reset")
+	}
+	long := State{Width: 30, Notice: strings.Repeat("a long notice that wraps ", 4)}
+	if !m.Resized(long) || m.SetRows(long).Resized(long) || m.SetRows(long).Rows() != 1 {
+		t.Error("rows")
+	}
+}
