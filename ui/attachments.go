@@ -30,7 +30,7 @@ import (
 // retype, when set, is the /attach command put back into an empty input
 // when it is refused, to be fixed.
 type attachedMsg struct {
-	files  []attach.File
+	files  []session.File
 	err    error
 	send   string
 	retype string
@@ -80,7 +80,7 @@ type attachSource struct {
 }
 
 // prepare reads and prepares one attachment.
-func (s attachSource) prepare() (attach.File, error) {
+func (s attachSource) prepare() (session.File, error) {
 	switch {
 	case s.path != "":
 		f, err := attach.Open(expandHome(s.path))
@@ -93,7 +93,7 @@ func (s attachSource) prepare() (attach.File, error) {
 		defer cancel()
 		data, err := s.read(ctx)
 		if err != nil {
-			return attach.File{}, err
+			return session.File{}, err
 		}
 		return attach.FromBytes(s.name, data)
 	default:
@@ -105,7 +105,7 @@ func (s attachSource) prepare() (attach.File, error) {
 // stops it, and nothing of it is attached.
 func prepareAttachments(sources []attachSource, send, retype string) tea.Cmd {
 	return func() tea.Msg {
-		files := make([]attach.File, 0, len(sources))
+		files := make([]session.File, 0, len(sources))
 		var secrets, warnings []string
 		for _, s := range sources {
 			if s.mention {

@@ -152,7 +152,7 @@ func TestAttachmentsOfTheCommandLineWaitAboveTheInput(t *testing.T) {
 }
 
 // attachText prepares text as an attachment named name.
-func attachText(t *testing.T, name, text string) attach.File {
+func attachText(t *testing.T, name, text string) session.File {
 	t.Helper()
 	f, err := attach.FromBytes(name, []byte(text))
 	if err != nil {

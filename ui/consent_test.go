@@ -17,7 +17,6 @@ import (
 
 	"muse/api/demo"
 	"muse/session"
-	"muse/ui/attach"
 	"muse/ui/input"
 )
 
@@ -270,7 +269,7 @@ func TestLeavingAnEditGivesBackTheDraftsFiles(t *testing.T) {
 	h, _, _ := consentHarness(t)
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	draft := attachText(t, "draft.txt", "draft\n")
-	m.pending = m.pending.Append([]attach.File{draft})
+	m.pending = m.pending.Append([]session.File{draft})
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("e"))
 	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {

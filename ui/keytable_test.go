@@ -6,7 +6,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
-	"muse/ui/attach"
 )
 
 // A profile's [keys] table rebinds the row of the screen's key table: the
@@ -49,7 +48,7 @@ func TestKeyTableConditions(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.pending = m.pending.Set([]attach.File{{Attachment: session.Attachment{Name: "notes.md"}}})
+	m.pending = m.pending.Set([]session.File{{Attachment: session.Attachment{Name: "notes.md"}}})
 	typed := m
 	typed.input = typed.input.SetValue("ab")
 	deleted, _ := updateModel(typed, ctrl(tea.KeyBackspace))

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"io"
-	"muse/ui/syncrun"
 	"os"
 	"slices"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"muse/session/prompts"
 	"muse/theme"
 	"muse/ui/approval"
-	"muse/ui/attach"
 	"muse/ui/branches"
 	"muse/ui/conversation"
 	"muse/ui/editing"
@@ -43,6 +41,7 @@ import (
 	"muse/ui/sessions"
 	"muse/ui/slash"
 	"muse/ui/status"
+	"muse/ui/syncrun"
 	"muse/ui/textfmt"
 	"muse/ui/themes"
 	"muse/ui/turns"
@@ -134,7 +133,7 @@ type Options struct {
 	Sync interface{ Kick() }
 	// Attach are attachments waiting above the input when the screen
 	// opens: the files of --attach.
-	Attach []attach.File
+	Attach []session.File
 	// Stdin, when set, is what was piped into muse (cat notes.md | muse):
 	// read in the background while the screen runs, at most StdinLimit
 	// bytes, and attached as a file named "stdin" once it ends (see

@@ -11,7 +11,6 @@ import (
 
 	"muse/session"
 	"muse/theme"
-	"muse/ui/attach"
 )
 
 // The queue is kept beside the session as it changes, and a screen that
@@ -34,7 +33,7 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 	th, _ := theme.New("dark", true)
 	m := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: wr, Store: store})
 	pdf := []byte("%PDF-1.4 queued")
-	m.pending = m.pending.Set([]attach.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}})
+	m.pending = m.pending.Set([]session.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}})
 	m, _ = m.enqueue("first later")
 	m, _ = m.enqueue("second later")
 	var save tea.Cmd

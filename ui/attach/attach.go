@@ -72,11 +72,6 @@ const MediaText = "text/plain"
 // rest is read.
 const sniffBytes = 512
 
-// File is what Open and FromBytes make: an attachment with its bytes as
-// sent. The type lives in session, so that the engine, which sends and
-// stores it, does not import this package (and the image codecs it pulls in).
-type File = session.File
-
 // RefusedError says why a file cannot be attached. Every refusal of Open
 // and FromBytes is one.
 type RefusedError struct {
@@ -99,21 +94,21 @@ func refuse(name, format string, args ...any) error {
 // Open reads the file at path and prepares it. The path is used as given
 // (the caller expands ~). Only a regular file is opened, and only as many
 // bytes as its kind may hold are read.
-func Open(path string) (File, error) {
+func Open(path string) (session.File, error) {
 	name := filepath.Base(path)
 	data, err := readFile(path, name)
 	if err != nil {
-		return File{}, err
+		return session.File{}, err
 	}
 	return FromBytes(name, data)
 }
 
 // FromBytes prepares data, named name: standard input, the clipboard, or an
 // image muse generated.
-func FromBytes(name string, data []byte) (File, error) {
+func FromBytes(name string, data []byte) (session.File, error) {
 	k, err := classify(name, data[:min(len(data), sniffBytes)], int64(len(data)))
 	if err != nil {
-		return File{}, err
+		return session.File{}, err
 	}
 	switch k.kind {
 	case session.AttachImage:
@@ -312,15 +307,15 @@ func describeBinary(head []byte) string {
 
 // prepareText prepares a text file: data without its byte order mark,
 // which must be UTF-8 through to its end.
-func prepareText(name string, data []byte) (File, error) {
+func prepareText(name string, data []byte) (session.File, error) {
 	text := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(text) == 0 {
-		return File{}, refuse(name, "the file is empty")
+		return session.File{}, refuse(name, "the file is empty")
 	}
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
-		return File{}, refuse(name, "binary file (%s): muse attaches images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text", describeBinary(text))
+		return session.File{}, refuse(name, "binary file (%s): muse attaches images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text", describeBinary(text))
 	}
-	f := File{Attachment: session.Attachment{
+	f := session.File{Attachment: session.Attachment{
 		Name: name, Kind: session.AttachText, MediaType: MediaText, Bytes: int64(len(text)), Document: true,
 	}, Data: text}
 	if len(text) != len(data) {
@@ -332,7 +327,7 @@ func prepareText(name string, data []byte) (File, error) {
 // Label is the text of an attachment's chip: "photo.jpg · 1.2 MB ·
 // 1568×1045" for an image, "paper.pdf · 340 KB" for a PDF, "notes.md ·
 // 12 KB · 240 lines" for a text file. The name is sanitized.
-func Label(f File) string {
+func Label(f session.File) string {
 	s := Describe(f.Attachment)
 	if f.Kind == session.AttachText {
 		s += " · " + lines(f.Data)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"muse/api/pdftest"
+	"muse/session"
 	"muse/ui/imgscale"
 	"muse/ui/internal/streamtest"
 )
@@ -76,7 +77,7 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	whole := func(b *testing.B, attach func() (File, error)) {
+	whole := func(b *testing.B, attach func() (session.File, error)) {
 		b.SetBytes(int64(len(data)))
 		peak := streamtest.PeakHeap(func() {
 			if _, err := attach(); err != nil {
@@ -92,8 +93,8 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 		})
 		b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 	}
-	b.Run("Open", func(b *testing.B) { whole(b, func() (File, error) { return Open(path) }) })
-	b.Run("FromBytes", func(b *testing.B) { whole(b, func() (File, error) { return FromBytes("photo.jpg", data) }) })
+	b.Run("Open", func(b *testing.B) { whole(b, func() (session.File, error) { return Open(path) }) })
+	b.Run("FromBytes", func(b *testing.B) { whole(b, func() (session.File, error) { return FromBytes("photo.jpg", data) }) })
 	b.Run("decode", func(b *testing.B) {
 		loop(b, func() error {
 			_, err := decode("image/jpeg", data)

@@ -10,16 +10,16 @@ import "muse/session"
 // header first), scaled down with this package's scaler, and encoded again
 // as FromBytes does. What is not a PNG, JPEG, GIF or WebP image is refused
 // with a [RefusedError].
-func Fit(name string, data []byte, side int) (File, error) {
+func Fit(name string, data []byte, side int) (session.File, error) {
 	k, err := classify(name, data[:min(len(data), sniffBytes)], int64(len(data)))
 	if err != nil {
-		return File{}, err
+		return session.File{}, err
 	}
 	if k.kind != session.AttachImage {
-		return File{}, refuse(name, "not a PNG, JPEG, GIF or WebP image")
+		return session.File{}, refuse(name, "not a PNG, JPEG, GIF or WebP image")
 	}
 	if side <= 0 {
-		f := File{Attachment: session.Attachment{Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data))}, Data: data}
+		f := session.File{Attachment: session.Attachment{Name: name, Kind: k.kind, MediaType: k.mediaType, Bytes: int64(len(data))}, Data: data}
 		if cfg, err := decodeConfig(k.mediaType, data); err == nil {
 			f.Width, f.Height = cfg.Width, cfg.Height
 		}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muse/session"
 )
 
 // gradient returns a w×h opaque RGBA image of smooth colours: it
@@ -195,7 +197,7 @@ func refusal(t *testing.T, err error, name string, want ...string) {
 }
 
 // decoded decodes f's data, checking it is of f's media type and size.
-func decoded(t *testing.T, f File) image.Image {
+func decoded(t *testing.T, f session.File) image.Image {
 	t.Helper()
 	img, err := decode(f.MediaType, f.Data)
 	if err != nil {

@@ -34,37 +34,37 @@ var formatNames = map[string]string{
 // is within the limits of what is sent (side pixels a side, MaxSentSide
 // for a request, and limit bytes), else decoded, scaled down and encoded
 // again.
-func prepareImage(name string, data []byte, mediaType string, limit, side int) (File, error) {
+func prepareImage(name string, data []byte, mediaType string, limit, side int) (session.File, error) {
 	format := formatNames[mediaType]
 	cfg, err := decodeConfig(mediaType, data)
 	if err != nil {
-		return File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
+		return session.File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return File{}, refuse(name, "the %s image is empty (%d×%d px)", format, cfg.Width, cfg.Height)
+		return session.File{}, refuse(name, "the %s image is empty (%d×%d px)", format, cfg.Width, cfg.Height)
 	}
 	if max(cfg.Width, cfg.Height) > MaxSourceSide {
-		return File{}, refuse(name, "an image of %d×%d px is over %d px a side: crop it or scale it down first",
+		return session.File{}, refuse(name, "an image of %d×%d px is over %d px a side: crop it or scale it down first",
 			cfg.Width, cfg.Height, MaxSourceSide)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > session.MaxImagePixels {
-		return File{}, refuse(name, "an image of %d×%d px is over the %s megapixel limit: scale it down first",
+		return session.File{}, refuse(name, "an image of %d×%d px is over the %s megapixel limit: scale it down first",
 			cfg.Width, cfg.Height, strconv.Itoa(session.MaxImagePixels/1_000_000))
 	}
 	if cost := session.DecodeCost(mediaType, data, cfg); cost > session.MaxDecodedBytes {
-		return File{}, refuse(name, "a %d×%d px image needs %d MB to decode, over muse's %d MB: save it smaller, as a baseline JPEG or with 8 bits a channel",
+		return session.File{}, refuse(name, "a %d×%d px image needs %d MB to decode, over muse's %d MB: save it smaller, as a baseline JPEG or with 8 bits a channel",
 			cfg.Width, cfg.Height, cost>>20, session.MaxDecodedBytes>>20)
 	}
 	if long, short := max(cfg.Width, cfg.Height), min(cfg.Width, cfg.Height); long > side && long > MaxAspect*short {
 		w, h := fit(cfg.Width, cfg.Height, side)
-		return File{}, refuse(name, "an image of %d×%d px is more than %d times as long as it is wide: scaled to %d px it would be %d×%d, too thin to see; crop it or cut it into parts",
+		return session.File{}, refuse(name, "an image of %d×%d px is more than %d times as long as it is wide: scaled to %d px it would be %d×%d, too thin to see; crop it or cut it into parts",
 			cfg.Width, cfg.Height, MaxAspect, side, w, h)
 	}
 	img, err := decode(mediaType, data)
 	if err != nil {
-		return File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
+		return session.File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
 	}
-	f := File{Attachment: session.Attachment{Name: name, Kind: session.AttachImage}}
+	f := session.File{Attachment: session.Attachment{Name: name, Kind: session.AttachImage}}
 	if len(data) <= limit && max(cfg.Width, cfg.Height) <= side {
 		f.MediaType, f.Bytes, f.Width, f.Height, f.Data = mediaType, int64(len(data)), cfg.Width, cfg.Height, data
 		return f, nil
@@ -92,7 +92,7 @@ func prepareImage(name string, data []byte, mediaType string, limit, side int) (
 	}
 	out, outType, flattened, err := encode(img, mediaType == "image/jpeg", limit)
 	if err != nil {
-		return File{}, refuse(name, "cannot encode the %s image scaled down: %v", format, err)
+		return session.File{}, refuse(name, "cannot encode the %s image scaled down: %v", format, err)
 	}
 	note += ", sent as " + formatNames[outType]
 	if flattened {

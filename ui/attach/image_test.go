@@ -286,7 +286,7 @@ func TestPrepareCostIsLinear(t *testing.T) {
 func TestOpenReadsOnce(t *testing.T) {
 	data := append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("stream data "), 1<<18)...)
 	path := writeFile(t, "doc.pdf", data)
-	var f File
+	var f session.File
 	n := streamtest.Allocated(func() {
 		var err error
 		if f, err = Open(path); err != nil {

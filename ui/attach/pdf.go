@@ -20,8 +20,8 @@ import (
 // model, which reads the name as the document's title, knows it has part
 // of it), with a note saying so and how to send the rest. What pdfcpu
 // cannot read is refused, saying what to do.
-func preparePDF(name string, data []byte) (File, error) {
-	f := File{Attachment: session.Attachment{
+func preparePDF(name string, data []byte) (session.File, error) {
+	f := session.File{Attachment: session.Attachment{
 		Name: name, Kind: session.AttachDocument, MediaType: api.MediaPDF, Bytes: int64(len(data)),
 	}, Data: data}
 	n := api.PDFPages(data)
@@ -33,11 +33,11 @@ func preparePDF(name string, data []byte) (File, error) {
 		err = fmt.Errorf("%d pages were left", api.PDFPages(part))
 	}
 	if err != nil {
-		return File{}, refuse(name, "a PDF of %d pages is over the %d a request carries, and muse could not take the first %d out of it (%v): save the pages you need as a PDF of their own and attach that",
+		return session.File{}, refuse(name, "a PDF of %d pages is over the %d a request carries, and muse could not take the first %d out of it (%v): save the pages you need as a PDF of their own and attach that",
 			n, api.MaxPDFPages, api.MaxPDFPages, err)
 	}
 	if len(part) > MaxPDFBytes {
-		return File{}, tooLarge(name, kind{session.AttachDocument, api.MediaPDF, MaxPDFBytes}, int64(len(part)))
+		return session.File{}, tooLarge(name, kind{session.AttachDocument, api.MediaPDF, MaxPDFBytes}, int64(len(part)))
 	}
 	pages := fmt.Sprintf("pages 1–%d of %d", api.MaxPDFPages, n)
 	f.Name = name + " (" + pages + ")"

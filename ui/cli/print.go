@@ -110,8 +110,8 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) {
 // be attached is a usage error, reported before anything is sent. The
 // user asked for each by name, so a secret file (attach.Secret: a key, a
 // .env file) is attached too, and warnings says what it is.
-func attachFiles(paths []string) (files []attach.File, warnings []string, err error) {
-	files = make([]attach.File, 0, len(paths))
+func attachFiles(paths []string) (files []session.File, warnings []string, err error) {
+	files = make([]session.File, 0, len(paths))
 	for _, p := range paths {
 		f, err := attach.Open(p)
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"muse/session"
 	"muse/theme"
-	"muse/ui/attach"
 	"muse/ui/input"
 	"muse/ui/pending"
 	"muse/ui/sanitize"
@@ -24,7 +23,7 @@ type Model struct {
 	draft string
 	// pending are the draft's attachments, put aside while the edited
 	// prompt's own wait above the input.
-	pending []attach.File
+	pending []session.File
 	st      *theme.Styles
 	width   int
 }

@@ -7,7 +7,6 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/theme/themetest"
-	"muse/ui/attach"
 	"muse/ui/input"
 	"muse/ui/pending"
 )
@@ -21,7 +20,7 @@ func TestEditing(t *testing.T) {
 	if m.Active() || m.View() != "" || m.Height() != 0 {
 		t.Fatal("an edit before any started")
 	}
-	files := []attach.File{{Attachment: session.Attachment{Name: "a.md"}}}
+	files := []session.File{{Attachment: session.Attachment{Name: "a.md"}}}
 	th, err := theme.New("dark", true)
 	if err != nil {
 		t.Fatal(err)

@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"slices"
 
+	"muse/session"
 	"muse/theme"
-	"muse/ui/attach"
 	"muse/ui/sanitize"
 	"muse/ui/textfmt"
 )
@@ -21,7 +21,7 @@ const Max = 20
 
 // Model is the attachments waiting.
 type Model struct {
-	files []attach.File
+	files []session.File
 	// preparing counts the attachments being prepared.
 	preparing int
 	// mentioned is the prompt whose @mentions were attached last: sent
@@ -33,7 +33,7 @@ type Model struct {
 }
 
 // New returns the attachments files, waiting, drawn in st.
-func New(st *theme.Styles, files []attach.File) Model {
+func New(st *theme.Styles, files []session.File) Model {
 	return Model{files: slices.Clone(files), st: st, memo: &textfmt.Memo{}}
 }
 
@@ -51,20 +51,20 @@ func (m Model) SetSize(width int) Model {
 
 // Files are the attachments waiting, in order; the caller must not change
 // them.
-func (m Model) Files() []attach.File { return m.files }
+func (m Model) Files() []session.File { return m.files }
 
 // Len is how many attachments wait.
 func (m Model) Len() int { return len(m.files) }
 
 // Set makes files the attachments waiting (nil for none).
-func (m Model) Set(files []attach.File) Model {
+func (m Model) Set(files []session.File) Model {
 	m.files = files
 	return m
 }
 
 // Append adds files after those waiting, as they are: those a queued
 // prompt brings back.
-func (m Model) Append(files []attach.File) Model {
+func (m Model) Append(files []session.File) Model {
 	m.files = append(m.files[:len(m.files):len(m.files)], files...)
 	return m
 }
@@ -72,9 +72,9 @@ func (m Model) Append(files []attach.File) Model {
 // Add adds files to those waiting, each once: a file waiting already (the
 // same bytes) is not added again. It returns how many were added and the
 // notes of those that were (an image scaled down…), sanitized.
-func (m Model) Add(files []attach.File) (next Model, added int, notes []string) {
+func (m Model) Add(files []session.File) (next Model, added int, notes []string) {
 	for _, f := range files {
-		if slices.IndexFunc(m.files, func(p attach.File) bool { return sameFile(p, f) }) >= 0 {
+		if slices.IndexFunc(m.files, func(p session.File) bool { return sameFile(p, f) }) >= 0 {
 			continue // attached already
 		}
 		added++
@@ -87,7 +87,7 @@ func (m Model) Add(files []attach.File) (next Model, added int, notes []string) 
 }
 
 // sameFile reports whether two attachments are the same bytes.
-func sameFile(a, b attach.File) bool {
+func sameFile(a, b session.File) bool {
 	return a.Name == b.Name && a.Bytes == b.Bytes && a.MediaType == b.MediaType && string(a.Data) == string(b.Data)
 }
 

@@ -6,14 +6,13 @@ import (
 
 	"muse/session"
 	"muse/theme/themetest"
-	"muse/ui/attach"
 )
 
-func file(name, data string) attach.File {
-	return attach.File{Attachment: session.Attachment{Name: name, MediaType: "text/plain", Bytes: int64(len(data))}, Data: []byte(data)}
+func file(name, data string) session.File {
+	return session.File{Attachment: session.Attachment{Name: name, MediaType: "text/plain", Bytes: int64(len(data))}, Data: []byte(data)}
 }
 
-func newModel(t *testing.T, files ...attach.File) Model {
+func newModel(t *testing.T, files ...session.File) Model {
 	t.Helper()
 	return New(themetest.Styles(t), files).SetSize(80)
 }
@@ -22,11 +21,11 @@ func newModel(t *testing.T, files ...attach.File) Model {
 // queued prompt's files, takes them as they are.
 func TestPendingAdd(t *testing.T) {
 	m := newModel(t, file("a.md", "a"))
-	m, added, _ := m.Add([]attach.File{file("a.md", "a"), file("b.md", "b")})
+	m, added, _ := m.Add([]session.File{file("a.md", "a"), file("b.md", "b")})
 	if added != 1 || m.Len() != 2 {
 		t.Fatalf("added %d, %d waiting", added, m.Len())
 	}
-	if m = m.Append([]attach.File{file("a.md", "a")}); m.Len() != 3 {
+	if m = m.Append([]session.File{file("a.md", "a")}); m.Len() != 3 {
 		t.Errorf("Append: %d waiting", m.Len())
 	}
 	if m = m.DropLast(1); m.Len() != 2 || m.DropLast(5).Len() != 2 {

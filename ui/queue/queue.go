@@ -14,7 +14,6 @@ package queue
 import (
 	"muse/session"
 	"muse/theme"
-	"muse/ui/attach"
 	"muse/ui/input"
 	"muse/ui/pending"
 )
@@ -23,7 +22,7 @@ import (
 // attachments that were waiting when it was sent.
 type Prompt struct {
 	Text  string
-	Files []attach.File
+	Files []session.File
 }
 
 // Model is the queue: the prompts waiting, whether it stopped, and the
@@ -132,7 +131,7 @@ func (m Model) Restore(q []session.QueuedPrompt) Model {
 		qp := Prompt{Text: p.Text}
 		for i, a := range p.Attachments {
 			if i < len(p.Data) {
-				qp.Files = append(qp.Files, attach.File{Attachment: a, Data: p.Data[i]})
+				qp.Files = append(qp.Files, session.File{Attachment: a, Data: p.Data[i]})
 			}
 		}
 		m.list = append(m.list, qp)

@@ -8,7 +8,6 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/theme/themetest"
-	"muse/ui/attach"
 	"muse/ui/input"
 	"muse/ui/pending"
 )
@@ -22,8 +21,8 @@ func TestQueueOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, files := input.New(th, input.KeyMap{}, nil), pending.New(&th.Styles, []attach.File{{Attachment: session.Attachment{Name: "kept.md"}}})
-	c := Prompt{Text: "c", Files: []attach.File{{Attachment: session.Attachment{Name: "c.md"}}}}
+	in, files := input.New(th, input.KeyMap{}, nil), pending.New(&th.Styles, []session.File{{Attachment: session.Attachment{Name: "kept.md"}}})
+	c := Prompt{Text: "c", Files: []session.File{{Attachment: session.Attachment{Name: "c.md"}}}}
 	q := New(themetest.Styles(t)).Push(Prompt{Text: "a"}).Push(Prompt{Text: "b"}).Push(c)
 	q, in, files = q.Unqueue(in, files)
 	if in.Value() != "c" || files.Len() != 2 || q.Len() != 2 {
@@ -79,8 +78,8 @@ func (s *saver) SaveQueue(gen uint64, q []session.QueuedPrompt) error {
 // What Save keeps, Restore shows again, stopped, files and all; each save
 // is numbered after the last; a failure comes back as a SavedMsg.
 func TestQueueSaveRestore(t *testing.T) {
-	f := attach.File{Attachment: session.Attachment{Name: "n.md", MediaType: "text/plain"}, Data: []byte("x")}
-	q := New(themetest.Styles(t)).Push(Prompt{Text: "a", Files: []attach.File{f}}).Push(Prompt{Text: "b"})
+	f := session.File{Attachment: session.Attachment{Name: "n.md", MediaType: "text/plain"}, Data: []byte("x")}
+	q := New(themetest.Styles(t)).Push(Prompt{Text: "a", Files: []session.File{f}}).Push(Prompt{Text: "b"})
 	s := &saver{}
 	q, cmd := q.Save(s)
 	if msg := cmd(); msg != nil {
