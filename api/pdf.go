@@ -33,6 +33,11 @@ type pdfScanner struct {
 	inflateLeft int // bytes object streams may still inflate to
 }
 
+// maxPDFDepth bounds the dictionaries the scanner keeps open: a page's
+// dictionary is a few levels deep, and a file of millions of nested "<<"
+// must not take memory in proportion (one of 22 MB took 2.1 GB).
+const maxPDFDepth = 256
+
 // pdfDict is what the scanner keeps of a dictionary being read.
 type pdfDict struct {
 	typ, filter string
@@ -45,6 +50,7 @@ type pdfDict struct {
 // stream of the file itself (top), inflated and read too.
 func (s *pdfScanner) scan(data []byte, top bool) {
 	var stack []pdfDict
+	deeper := 0        // dictionaries open past maxPDFDepth, counted, not kept
 	var closed pdfDict // the last top-level dictionary read: a stream's
 	i := 0
 	for i < len(data) {
@@ -55,12 +61,20 @@ func (s *pdfScanner) scan(data []byte, top bool) {
 		case c == '(':
 			i = skipPDFString(data, i)
 		case c == '<' && i+1 < len(data) && data[i+1] == '<':
-			stack = append(stack, pdfDict{})
+			if len(stack) < maxPDFDepth {
+				stack = append(stack, pdfDict{})
+			} else {
+				deeper++
+			}
 			i += 2
 		case c == '<':
 			i = skipPDFPast(data, i, '>')
 		case c == '>' && i+1 < len(data) && data[i+1] == '>':
 			i += 2
+			if deeper > 0 {
+				deeper--
+				continue
+			}
 			if len(stack) == 0 {
 				continue
 			}

@@ -23,10 +23,15 @@ import (
 	"path/filepath"
 	"reflect"
 	"syscall"
+	"time"
 
 	"muse/session/internal/fileio"
 	"muse/ui/regfile"
 )
+
+// maxClockSkew is how far ahead of this machine's clock another
+// machine's may be for its tombstone to be taken.
+const maxClockSkew = 24 * time.Hour
 
 // sideCopy is a conflict copy of a session's tombstone or queue.
 type sideCopy struct {
@@ -48,6 +53,11 @@ func (s *Store) mergeTombCopy(c sideCopy) (Note, bool) {
 	theirs, ok := readTomb(path)
 	if !ok {
 		return s.leave(c.id, c.name, "it is not a tombstone muse can read"), false
+	}
+	if theirs.Time.After(s.clock().Add(maxClockSkew)) {
+		// A delete dated in the future would delete every edit made
+		// before that date: such a copy is not taken.
+		return s.leave(c.id, c.name, "it says the session was deleted at "+theirs.Time.UTC().Format(time.RFC3339)+", after now"), false
 	}
 	if ours, ok := readTomb(s.tombPath(c.id)); !ok || laterTomb(theirs, ours) {
 		theirs.ID = c.id

@@ -172,3 +172,29 @@ func TestQueueCopiesMerge(t *testing.T) {
 		t.Errorf("queue file %v (%v), want mode 0600", fi, err)
 	}
 }
+
+// A tombstone's copy dated after now (by more than a day of clock skew)
+// is left and noted: taken, it would delete every later edit.
+func TestFutureTombCopyIsLeft(t *testing.T) {
+	s, c := newTestStore(t)
+	w := NewWriter(s, Params{})
+	if _, err := w.Append(Entry{Kind: KindUser, Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	id := w.ID()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	name := id + " (conflicted copy 2025-03-01 101010).deleted"
+	writeTombCopy(t, s, name, id, "b", c.now().Add(365*24*time.Hour))
+	notes := catchUp(t, s)
+	if len(notes) != 1 || !strings.Contains(notes[0].Text, "after now") {
+		t.Errorf("notes %v", notes)
+	}
+	if _, ok := s.tombOf(id); ok {
+		t.Error("the future delete was taken")
+	}
+	if _, err := os.Stat(s.path(id)); err != nil {
+		t.Errorf("the session is gone: %v", err)
+	}
+}

@@ -1,6 +1,5 @@
 // Package pdftest makes PDF files for tests: of given objects, or of any
-// number of pages, with a cross-reference table that a PDF library
-// (pdfcpu) reads.
+// number of pages, with a cross-reference table, as real PDFs have.
 package pdftest
 
 import (

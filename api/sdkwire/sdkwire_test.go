@@ -17,8 +17,6 @@ import (
 	"errors"
 	"io"
 	"muse/api"
-	"muse/api/pdftest"
-	"muse/ui/attach"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -386,59 +384,5 @@ func TestSDKRequestsAtTheMediaLimits(t *testing.T) {
 	}
 	if !jsonEqual(m["messages"], s["messages"]) || !jsonEqual(a["messages"], s["messages"]) {
 		t.Errorf("messages differ from the SDK's")
-	}
-}
-
-// TestSDKRequestWithALongPDF checks the request muse sends for a PDF of
-// more than 100 pages, as the client streams it (the PDF's base64 written
-// as the body is sent), against the SDK's request type: the PDF's first
-// 100 pages as one document titled for the part it is, then the prompt.
-// The SDK reads the body as its MessageNewParams, writes the same messages
-// as the same request built with the SDK, and the document it read is a
-// PDF of 100 pages.
-func TestSDKRequestWithALongPDF(t *testing.T) {
-	f, err := attach.FromBytes("book.pdf", pdftest.Paged(150))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body []byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ = io.ReadAll(r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
-	}))
-	defer srv.Close()
-	c := api.New(srv.URL, api.WithAPIKey("k"), api.WithMaxRetries(0), api.WithHTTPClient(srv.Client()))
-	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{
-		{Role: api.RoleUser, Blocks: []api.ContentBlock{api.DocumentBlock(f.MediaType, f.Data, f.Name), {Type: api.BlockText, Text: "summarize it"}}}}}
-	if err := req.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.CreateMessage(context.Background(), req); err != nil {
-		t.Fatal(err)
-	}
-	var read anthropic.MessageNewParams
-	if err := json.Unmarshal(body, &read); err != nil {
-		t.Fatalf("the SDK cannot read the request: %v", err)
-	}
-	doc := anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(f.Data)})
-	doc.OfDocument.Title = anthropic.String("book.pdf (pages 1–100 of 150)")
-	sdk, _ := json.Marshal(anthropic.MessageNewParams{Model: "m", MaxTokens: 10, Messages: []anthropic.MessageParam{
-		anthropic.NewUserMessage(doc, anthropic.NewTextBlock("summarize it"))}})
-	again, _ := json.Marshal(read)
-	var m, s, a map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil || json.Unmarshal(sdk, &s) != nil || json.Unmarshal(again, &a) != nil {
-		t.Fatal("not JSON")
-	}
-	if !jsonEqual(m["messages"], s["messages"]) || !jsonEqual(a["messages"], s["messages"]) {
-		t.Errorf("messages differ from the SDK's:\n muse %.300s\n sdk  %.300s", m["messages"], s["messages"])
-	}
-	if len(read.Messages) != 1 || len(read.Messages[0].Content) != 2 || read.Messages[0].Content[0].OfDocument == nil ||
-		read.Messages[0].Content[0].OfDocument.Source.OfBase64 == nil {
-		t.Fatalf("the SDK read %+v", read.Messages)
-	}
-	pdf, err := base64.StdEncoding.DecodeString(read.Messages[0].Content[0].OfDocument.Source.OfBase64.Data)
-	if err != nil || api.PDFPages(pdf) != 100 {
-		t.Errorf("the document sent holds %d pages (%v)", api.PDFPages(pdf), err)
 	}
 }

@@ -173,10 +173,10 @@ func mediaLimit() api.MessageRequest {
 	return api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{{Role: api.RoleUser, Blocks: blocks}}}
 }
 
-// longPDF is a prompt with a PDF of 150 pages, as muse sends it: its
-// first 100 pages as a PDF of their own, titled for the part they are.
+// longPDF is a prompt with a PDF of 100 pages, the most a request
+// carries, as muse sends it.
 func longPDF(t *testing.T) api.MessageRequest {
-	f, err := attach.FromBytes("book.pdf", pdftest.Paged(150))
+	f, err := attach.FromBytes("book.pdf", pdftest.Paged(100))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"muse/api/pdftest"
 	"muse/session"
 	"muse/ui/imgscale"
 	"muse/ui/internal/streamtest"
@@ -118,24 +117,4 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 			return err
 		})
 	})
-}
-
-// BenchmarkAttachLongPDF attaches a PDF of 1,000 small pages, of which
-// the first 100 are taken out as a PDF of their own (pdfcpu reads and
-// checks the whole file first). It reports the CPU time and the peak heap
-// above what was in use before.
-func BenchmarkAttachLongPDF(b *testing.B) {
-	data := pdftest.Paged(1000)
-	b.SetBytes(int64(len(data)))
-	peak := streamtest.PeakHeap(func() {
-		if _, err := FromBytes("long.pdf", data); err != nil {
-			b.Fatal(err)
-		}
-	})
-	b.ReportAllocs()
-	loop(b, func() error {
-		_, err := FromBytes("long.pdf", data)
-		return err
-	})
-	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 }

@@ -9,39 +9,26 @@ import (
 
 	"muse/api"
 	"muse/api/pdftest"
-	"muse/ui/internal/streamtest"
 )
 
 // A PDF of up to 100 pages is sent as it is. One of more, which no request
-// can carry whole (100 PDF pages are all the media a request may hold,
-// however they are split), is sent as its first 100 pages, a PDF of their
-// own that the page counter the request check uses reads as 100 pages,
-// named for the part it is, with a note saying what was sent and how to
-// send the rest.
-func TestPDFOverTheServicesPagesSendsTheFirst100(t *testing.T) {
+// can carry whole or in parts (100 PDF pages are all the media a request
+// may hold), is refused, saying how many pages it has and what to do.
+func TestPDFOverTheServicesPagesRefused(t *testing.T) {
 	whole := pdftest.Paged(100)
 	f, err := FromBytes("ok.pdf", whole)
 	if err != nil || !bytes.Equal(f.Data, whole) || f.Name != "ok.pdf" || f.Note != "" {
 		t.Fatalf("100 pages: %+v, %v", f.Attachment, err)
 	}
-	big := pdftest.Paged(180)
-	f, err = FromBytes("big.pdf", big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := api.PDFPages(f.Data); n != 100 || !bytes.HasPrefix(f.Data, []byte("%PDF-")) {
-		t.Errorf("sent a PDF of %d pages", n)
-	}
-	if f.Name != "big.pdf (pages 1–100 of 180)" || f.Size != int64(len(big)) || f.Bytes != int64(len(f.Data)) {
-		t.Errorf("attachment %+v", f.Attachment)
-	}
-	if !strings.Contains(f.Note, "sent pages 1–100 of 180") || !strings.Contains(f.Note, "new session") {
-		t.Errorf("note %q", f.Note)
-	}
 	block := api.DocumentBlock(f.MediaType, f.Data, f.Name) // as the engine sends it
 	req := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{{Role: api.RoleUser, Blocks: []api.ContentBlock{block}}}}
 	if err := req.Validate(); err != nil {
-		t.Errorf("the request the part makes is refused: %v", err)
+		t.Errorf("the request of 100 pages is refused: %v", err)
+	}
+	_, err = FromBytes("big.pdf", pdftest.Paged(180))
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "a PDF of 180 pages is over the 100 a request carries") {
+		t.Errorf("180 pages: %v", err)
 	}
 }
 
@@ -54,20 +41,5 @@ func TestDamagedLongPDFRefused(t *testing.T) {
 	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "a PDF of 101 pages is over the 100 a request carries") ||
 		!strings.Contains(err.Error(), "save the pages you need as a PDF of their own") {
 		t.Errorf("101 pages: %v", err)
-	}
-}
-
-// Taking the first 100 pages out costs in proportion to the PDF: twice
-// the pages past them allocates at most about twice as much.
-func TestFirstPagesCostIsLinear(t *testing.T) {
-	small, large := pdftest.Paged(200), pdftest.Paged(400)
-	var errs [2]error
-	a := streamtest.Allocated(func() { _, errs[0] = FromBytes("a.pdf", small) })
-	b := streamtest.Allocated(func() { _, errs[1] = FromBytes("b.pdf", large) })
-	if errs[0] != nil || errs[1] != nil {
-		t.Fatal(errs)
-	}
-	if b > 2*a+a/4 {
-		t.Errorf("a PDF of 400 pages allocated %d bytes, one of 200 %d", b, a)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
@@ -43,6 +44,9 @@ type Env struct {
 	StderrTTY bool
 	// Width is the terminal's width in columns, 0 when unknown.
 	Width int
+	// Command is how the person ran muse, for the hints muse prints: "muse",
+	// or "go run ." when it runs from go run's build folder (OSEnv).
+	Command string
 
 	// own marks the process's own environment, where the platform's
 	// folders may be asked of the system when no home is set.
@@ -53,7 +57,23 @@ type Env struct {
 }
 
 // OSEnv returns the process's own environment.
-func OSEnv() Env { return fileEnv(os.Stdin, os.Stdout, os.Stderr) }
+func OSEnv() Env {
+	env := fileEnv(os.Stdin, os.Stdout, os.Stderr)
+	env.Command = commandName(os.Args[0])
+	return env
+}
+
+// commandName is how to run muse again, given the path it was started
+// as: "go run ." where go run built it into its temporary folder
+// (…/go-build…/exe/muse), since no "muse" is installed then; "muse"
+// otherwise.
+func commandName(arg0 string) string {
+	dir := filepath.ToSlash(filepath.Dir(arg0))
+	if strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
+		return "go run ."
+	}
+	return "muse"
+}
 
 // fileEnv is the environment of a process whose standard streams are these
 // files, read from the process's own environment variables.
@@ -227,4 +247,12 @@ func readPiped(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read standard input: %w", err)
 	}
 	return data, nil
+}
+
+// cmdName is env's Command, "muse" when not set (tests, other front ends).
+func cmdName(env Env) string {
+	if env.Command == "" {
+		return "muse"
+	}
+	return env.Command
 }

@@ -82,7 +82,7 @@ makes it the default profile, or the end of an existing one. The recipes:
 				if err := cfgfile.InitService(path, service); err != nil {
 					return usagef("%v", err)
 				}
-				fmt.Fprintf(a.env.Stdout, "wrote the profile %s to %s: muse --profile %s, or muse doctor to check it\n", service, path, service)
+				fmt.Fprintf(a.env.Stdout, "wrote the profile %s to %s: muse --profile %s, or muse doctor --profile %s to check it\n", service, path, service, service)
 				return nil
 			}
 			if err := cfgfile.Init(path); err != nil {

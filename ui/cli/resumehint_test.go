@@ -21,7 +21,7 @@ func TestResumeHintWorksWhenPasted(t *testing.T) {
 		{flags{profile: "a\x1b[31mb"}, "muse --profile ab -r 01J"},
 	}
 	for _, c := range cases {
-		if got := resumeHint(&c.f, "01J"); got != c.want {
+		if got := resumeHint("muse", &c.f, "01J"); got != c.want {
 			t.Errorf("resumeHint(%+v) = %q, want %q", c.f, got, c.want)
 		}
 	}
@@ -124,5 +124,23 @@ func TestMCPHeadersNotOverPlainHTTP(t *testing.T) {
 		t.Errorf("loopback: %v", err)
 	} else {
 		c.mcp.Close()
+	}
+}
+
+// Run with go run, muse is not installed: the hint says go run . instead.
+func TestResumeHintUnderGoRun(t *testing.T) {
+	for arg0, want := range map[string]string{
+		"/tmp/go-build1234567/b001/exe/muse": "go run .",
+		"/usr/local/bin/muse":                "muse",
+		"muse":                               "muse",
+		"/home/a/go-build/muse":              "muse",
+	} {
+		if got := commandName(arg0); got != want {
+			t.Errorf("commandName(%q) = %q, want %q", arg0, got, want)
+		}
+	}
+	f := flags{demo: true}
+	if got := resumeHint(cmdName(Env{Command: "go run ."}), &f, "01J"); got != "go run . --demo -r 01J" {
+		t.Errorf("hint %q", got)
 	}
 }

@@ -237,7 +237,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		return ExitFailed
 	}
 	if id := m.SessionID(); id != "" {
-		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: %s\n", sanitize.Line(id), resumeHint(f, id))
+		fmt.Fprintf(env.Stdout, "session %s saved · resume it with: %s\n", sanitize.Line(id), resumeHint(cmdName(env), f, id))
 	}
 	return ExitOK
 }
@@ -245,8 +245,8 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 // resumeHint is the command that resumes session id as it was run: the flags
 // that chose its service and configuration come along, so the hint works
 // when pasted (muse --demo -r ID, not muse -r ID against another service).
-func resumeHint(f *flags, id string) string {
-	args := []string{"muse"}
+func resumeHint(command string, f *flags, id string) string {
+	args := []string{command}
 	if f.configPath != "" {
 		args = append(args, "--config", shellQuote(sanitize.Line(f.configPath)))
 	}
