@@ -65,6 +65,9 @@ func (m Model) Remember(sessionID, text string) tea.Cmd {
 		return nil
 	}
 	*m.session = sessionID
+	// This session's for ctrl+r, the first prompt of a new session too,
+	// sent before the session had an id.
+	*m.sessionPrompts = append(*m.sessionPrompts, text)
 	return func() tea.Msg {
 		if err := h.Add(sessionID, text); err != nil {
 			return notices.Msg{Text: "could not save the prompt history: " + err.Error()}

@@ -103,9 +103,13 @@ func (m Model) syncSearch() Model {
 	}
 	// The prompts sent since the session was opened are in the history,
 	// newest; those of its journal came before them.
+	mine := make(map[string]bool, len(*m.sessionPrompts))
+	for _, p := range *m.sessionPrompts {
+		mine[p] = true
+	}
 	for i := len(es) - 1; i >= 0 && len(items) < maxSearchHits; i-- {
 		e := es[i]
-		this := e.Session == *m.session && e.Session != ""
+		this := e.Session == *m.session && e.Session != "" || mine[e.Text]
 		switch {
 		case this:
 			add(e.Text, "this session")

@@ -97,3 +97,27 @@ func TestSearchThisSessionFromItsJournal(t *testing.T) {
 		t.Errorf("another session's prompt is listed:\n%s", hint)
 	}
 }
+
+// The first prompt of a new session, sent before the session had an id,
+// is this session's too.
+func TestSearchThisSessionHasItsFirstPrompt(t *testing.T) {
+	m := withHistory(t, "s2:explain mutexes")
+	m = m.SetSession("", nil)
+	if cmd := m.Remember("", "epsilon first"); cmd != nil {
+		cmd()
+	}
+	if cmd := m.Remember("s1", "zeta second"); cmd != nil {
+		cmd()
+	}
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+	hint := strings.Join(m.Hint(), "\n")
+	for _, want := range []string{"zeta second", "epsilon first"} {
+		if !strings.Contains(hint, want) {
+			t.Errorf("this session's prompts lack %q:\n%s", want, hint)
+		}
+	}
+	if strings.Contains(hint, "mutexes") {
+		t.Errorf("another session's prompt is listed:\n%s", hint)
+	}
+}
