@@ -15,8 +15,8 @@ import (
 	"syscall"
 
 	"muse/api"
+	"muse/api/regfile"
 	"muse/session/internal/fileio"
-	"muse/ui/regfile"
 )
 
 // Kinds of attachments, as Attachment.Kind names them.

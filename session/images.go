@@ -19,8 +19,8 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"muse/api/regfile"
 	"muse/session/internal/fileio"
-	"muse/ui/regfile"
 )
 
 // Limits on images: those SaveImage accepts and the previews DecodeImage

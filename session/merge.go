@@ -50,8 +50,8 @@ import (
 	"syscall"
 	"time"
 
+	"muse/api/regfile"
 	"muse/session/internal/fileio"
-	"muse/ui/regfile"
 )
 
 // unmergedExt is added to the name of a copy that could not be merged

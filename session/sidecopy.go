@@ -25,8 +25,8 @@ import (
 	"syscall"
 	"time"
 
+	"muse/api/regfile"
 	"muse/session/internal/fileio"
-	"muse/ui/regfile"
 )
 
 // maxClockSkew is how far ahead of this machine's clock another

@@ -21,8 +21,8 @@ import (
 	"syscall"
 	"time"
 
+	"muse/api/regfile"
 	"muse/session/internal/fileio"
-	"muse/ui/regfile"
 )
 
 // tombExt is the file name extension of a tombstone.

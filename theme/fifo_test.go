@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"muse/ui/regfile/regfiletest"
+	"muse/api/regfile/regfiletest"
 )
 
 // A theme path that is a named pipe is refused at once, saying what it

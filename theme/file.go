@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
 
-	"muse/ui/regfile"
+	"muse/api/regfile"
 	"muse/ui/tomlfile"
 )
 
@@ -196,7 +196,7 @@ const (
 )
 
 // fromFile reads the theme file path: a regular file, of at most maxFile
-// bytes (see ui/regfile: a named pipe or device is refused without waiting
+// bytes (see api/regfile: a named pipe or device is refused without waiting
 // on it).
 func fromFile(path string, darkBackground bool) (*Theme, error) {
 	name := path

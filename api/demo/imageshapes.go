@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"muse/api"
-	"muse/ui/regfile"
+	"muse/api/regfile"
 )
 
 // The demo serves the image shapes muse speaks (api.ImageAPIs): the

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"filippo.io/age"
-	"muse/ui/regfile"
+
+	"muse/api/regfile"
 )
 
 // keyCheck is the text key.age holds, encrypted to the identity: a machine

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"muse/api/regfile"
 	"muse/session/internal/fileio"
-	"muse/ui/regfile"
 )
 
 // fileMax is the largest file sent: a larger one is left out and named.

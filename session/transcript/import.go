@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"muse/api/regfile"
 	"muse/session"
-	"muse/ui/regfile"
 )
 
 // maxImport is the largest export Import reads, in bytes.

@@ -17,9 +17,9 @@ import (
 	"golang.org/x/term"
 
 	"muse/api"
+	"muse/api/regfile"
 	"muse/session"
 	"muse/session/dirs"
-	"muse/ui/regfile"
 	"muse/ui/sanitize"
 )
 

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"muse/api/regfile"
 	"muse/ui/mcp/mcpcfg"
-	"muse/ui/regfile"
 )
 
 // Transports a server may use.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"muse/ui/regfile/regfiletest"
+	"muse/api/regfile/regfiletest"
 )
 
 // --mcp-config naming a named pipe is refused at once, never waited on

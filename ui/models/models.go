@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"muse/api"
+	"muse/api/regfile"
 	"muse/session/dirs"
-	"muse/ui/regfile"
 )
 
 // MaxAge is how long a cached list is used before it is fetched again.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"muse/ui/regfile/regfiletest"
+	"muse/api/regfile/regfiletest"
 )
 
 // A config path that is a named pipe is refused at once, as a theme

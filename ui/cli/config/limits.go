@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"muse/ui/regfile"
+	"muse/api/regfile"
 )
 
 // maxFileSize is the largest tools or schema file read: anything larger is
@@ -26,7 +26,7 @@ const maxKeys = 2000
 // counting every table of a key path such as [profiles.work.keys].
 const maxDepth = 64
 
-// readFile reads the regular file at path (see ui/regfile), refusing one
+// readFile reads the regular file at path (see api/regfile), refusing one
 // larger than limit bytes, and a named pipe or device without waiting on
 // it. what names the file in messages, such as "config".
 func readFile(path, what string, limit int) ([]byte, error) {

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
-	"muse/ui/regfile"
+
+	"muse/api/regfile"
 )
 
 // secretTimeout bounds how long a credential command may run when the

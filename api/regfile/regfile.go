@@ -8,6 +8,9 @@
 //
 // [ReadAll] is the same bound for a stream (standard input, a command's
 // output, a body, a file already open): muse's one "read at most N bytes".
+//
+// It sits under api/, the lowest layer, because api/demo, session and ui
+// all read with it; like api, it imports nothing of muse.
 package regfile
 
 import (
