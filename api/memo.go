@@ -73,14 +73,19 @@ func PagesOf(src *Source) int {
 	if len(src.Data) < memoMin {
 		return pagesOf(src.Data)
 	}
-	k := memoKey{maphash.String(memo.seed, src.Data), len(src.Data)}
+	return memoPages(memoKey{maphash.String(memo.seed, src.Data), len(src.Data)}, func() int { return pagesOf(src.Data) })
+}
+
+// memoPages returns the pages kept under k, counting them with count the
+// first time; at most 1024 counts are kept.
+func memoPages(k memoKey, count func() int) int {
 	memo.Lock()
 	n, ok := memo.pages[k]
 	memo.Unlock()
 	if ok {
 		return n
 	}
-	n = pagesOf(src.Data)
+	n = count()
 	memo.Lock()
 	if len(memo.pages) >= 1024 {
 		clear(memo.pages)
@@ -109,21 +114,7 @@ func pdfPagesOnce(data []byte) int {
 	if len(data) < memoMin {
 		return PDFPages(data)
 	}
-	k := memoKey{maphash.Bytes(memo.seed, data), len(data)}
-	memo.Lock()
-	n, ok := memo.pages[k]
-	memo.Unlock()
-	if ok {
-		return n
-	}
-	n = PDFPages(data)
-	memo.Lock()
-	if len(memo.pages) >= 1024 {
-		clear(memo.pages)
-	}
-	memo.pages[k] = n
-	memo.Unlock()
-	return n
+	return memoPages(memoKey{maphash.Bytes(memo.seed, data), len(data)}, func() int { return PDFPages(data) })
 }
 
 // pagesOf counts the pages of the PDF whose base64 is s.
