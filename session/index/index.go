@@ -53,8 +53,9 @@ const FileName = "index.sqlite"
 // PRAGMA user_version; a file of another version is rebuilt. 4: titles
 // that are not the first prompt have rows, image prompts count as turns.
 // 5: the look notes the stamp of the lock folder too. 6: the full-text
-// table keeps the text, for FTS5's own snippets.
-const version = 6
+// table keeps the text, for FTS5's own snippets. 7: its words listed
+// (vocab), for stemming.
+const version = 7
 
 // schema creates the tables of an empty index. entries holds one row per
 // entry of every branch; texts, an FTS5 table, keeps and indexes their
@@ -63,7 +64,9 @@ const version = 6
 // ranks the hits, with no copy of the text or second tokenizer in muse.
 // The full-text table gathers up to
 // 32 MiB in memory before it writes a segment: fewer segments are fewer
-// merges, the most of a rebuild's work after the tokenizing. look holds,
+// merges, the most of a rebuild's work after the tokenizing. vocab lists
+// the words the full-text table holds, which stemming looks up (stem.go),
+// and holds nothing of its own. look holds,
 // in one row, what the last full look at the directory saw (see Sync).
 const schema = `
 CREATE TABLE sessions(
@@ -94,6 +97,7 @@ CREATE TABLE entries(
 );
 CREATE INDEX entries_session ON entries(session);
 CREATE VIRTUAL TABLE texts USING fts5(text, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE vocab USING fts5vocab(texts, 'row');
 INSERT INTO texts(texts, rank) VALUES('hashsize', 33554432);
 CREATE TABLE look(
 	dir_mtime INTEGER NOT NULL,
@@ -127,6 +131,10 @@ type Index struct {
 	// private, when not "", is the temporary folder of an index of this
 	// process's own (see Open), removed by Close.
 	private string
+	// stem is the stemmer of the searches that ask for stemming, made on
+	// the first (see stem.go).
+	stemMu sync.Mutex
+	stem   *stemmer
 }
 
 // lockWait is the most a statement waits for another connection's lock on
@@ -404,6 +412,9 @@ func (ix *Index) Path() string { return ix.path }
 // Close closes the index; a private one is removed.
 func (ix *Index) Close() error {
 	err := ix.db.Close()
+	if ix.stem != nil {
+		err = errors.Join(err, ix.stem.db.Close())
+	}
 	if ix.private != "" {
 		err = errors.Join(err, os.RemoveAll(ix.private))
 	}

@@ -37,6 +37,10 @@ type Query struct {
 	// searches the last word as a prefix too (capy finds capybara), as
 	// the picker and sessions search do: see asTyped.
 	PrefixLast bool
+	// Stem finds the other forms of each word too, as SQLite's porter
+	// stemmer tells them (whale finds whales, running run), but not of a
+	// "quoted phrase" or a prefix*: see stem.go.
+	Stem bool
 }
 
 // Hit is an entry that matched.
@@ -150,21 +154,26 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = defaultLimit
 	}
-	res, err := ix.search(ctx, q)
+	res, err := ix.search(ctx, q, false)
 	// The last word as a prefix too, but not when the word alone fills
 	// the page: a prefix of a common word costs FTS5 the merge of every
 	// word it starts (dywq* took 50 ms where dywq takes 15), and finds no
 	// better page of hits.
 	if prefix := asTyped(q.Text); q.PrefixLast && err == nil && len(res.Hits) < q.Limit && prefix != q.Text {
 		q.Text = prefix
-		res, err = ix.search(ctx, q)
+		res, err = ix.search(ctx, q, true)
 	}
 	return res, err
 }
 
-// search is SearchContext for q as it is.
-func (ix *Index) search(ctx context.Context, q Query) (Result, error) {
-	expr, err := parseQuery(q.Text)
+// search is SearchContext for q as it is; typed says its last word was
+// made a prefix (see parseWords).
+func (ix *Index) search(ctx context.Context, q Query, typed bool) (Result, error) {
+	var word func(string) (string, error)
+	if q.Stem {
+		word = func(w string) (string, error) { return ix.stemmed(ctx, w) }
+	}
+	expr, err := parseWords(q.Text, word, typed)
 	if err != nil {
 		return Result{}, err
 	}
