@@ -192,7 +192,16 @@ func (ix *Index) search(ctx context.Context, q Query, typed bool) (Result, error
 		where, args = append(where, "e.role = ?"), append(args, q.Role)
 	}
 	if q.Session != "" {
-		where, args = append(where, "e.session = ?"), append(args, q.Session)
+		// Its entries are a range of rowids.
+		var first, n int64
+		err := ix.db.QueryRowContext(ctx, "SELECT first, entries FROM sessions WHERE id = ?", q.Session).Scan(&first, &n)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && n == 0 {
+			return Result{}, nil
+		}
+		if err != nil {
+			return Result{}, queryError(err)
+		}
+		where, args = append(where, "t.rowid BETWEEN ? AND ?"), append(args, first, first+n-1)
 	}
 	// First the rowids of the hits, in order, reading of the entries only
 	// what the filters need; then what is shown of those few, snippets
@@ -292,13 +301,17 @@ const (
 // at most 64): about 80 runes of prose.
 const snippetTokens = 14
 
+// sessionOf is the first rowid of the session of the entry e (see
+// schema).
+const sessionOf = "(SELECT max(first) FROM sessions WHERE first <= e.rowid)"
+
 // someHits is hits for a few rowids. Only their snippets are made: the
 // statement reads only these rows of the full-text table.
 func (ix *Index) someHits(ctx context.Context, expr string, rowids []int64) ([]Hit, error) {
 	args := append([]any{expr}, int64s(rowids)...)
-	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time,
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, s.id, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time,
 snippet(texts, 0, char(2), char(3), '…', `+strconv.Itoa(snippetTokens)+`)
-FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.id = e.session
+FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.first = `+sessionOf+`
 WHERE texts MATCH ? AND t.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", args...)
 	if err != nil {
 		return nil, queryError(err)
