@@ -348,10 +348,16 @@ func (ix *Index) load(id string) loaded {
 }
 
 // vacuum gives back to the file system the pages the index no longer
-// uses: those a rebuild frees as the full-text table merges its segments,
-// 1.5% of the file. It is only tidying: on an error, such as another
-// holding the lock, the pages wait for the next writes to use them.
+// uses, when they are vacuumMin or more: those a rebuild frees as the
+// full-text table merges its segments (1.5% of the file), or a delete of
+// many sessions. Fewer are left for the next writes to use, and the lock
+// is not asked for. It is only tidying: on an error, such as another
+// holding the lock, the pages wait for the next writes too.
 func (ix *Index) vacuum() {
+	var free int
+	if err := ix.db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil || free < vacuumMin {
+		return
+	}
 	rows, err := ix.db.Query("PRAGMA incremental_vacuum")
 	if err != nil {
 		return
@@ -360,6 +366,9 @@ func (ix *Index) vacuum() {
 	}
 	rows.Close()
 }
+
+// vacuumMin is the fewest free pages vacuum gives back: 1 MiB.
+const vacuumMin = (1 << 20) / pageSize
 
 // write runs do in a transaction.
 func (ix *Index) write(do func(tx *sql.Tx) error) error {
