@@ -399,7 +399,7 @@ func (m Model) Init() tea.Cmd {
 	// servers' start, the models list, and the read of piped standard input.
 	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)
+		return tea.Batch(func() tea.Msg { return openPickerMsg{first: true} }, background)
 	}
 	if m.loading {
 		w := m.writer
