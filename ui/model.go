@@ -359,7 +359,8 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	// ctrl+r's "this session": its prompts before a resume too.
 	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
 	m.status = m.status.Reset()
-	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
+	m.usage, _ = session.Branch(s.All).Usage() // spent on every branch, as counted live
+	_, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
 		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: "session: " + w}, m.now())
