@@ -64,3 +64,18 @@ func isDone(cmd tea.Cmd, quit bool) bool {
 	d, ok := doneOf(cmd)
 	return ok && d.Quit == quit
 }
+
+// With no session saved, the first screen says how to start one.
+func TestFirstScreenWithNoSessions(t *testing.T) {
+	p := pickerOf(t)
+	p, cmd := p.OpenFirst()
+	p, _ = p.Update(cmd())
+	if v := p.View(); !strings.Contains(v, "no session saved yet: ctrl+n starts one, esc quits") {
+		t.Errorf("the empty first screen:\n%s", v)
+	}
+	p, cmd = p.Open("")
+	p, _ = p.Update(cmd())
+	if v := p.View(); strings.Contains(v, "ctrl+n starts one") {
+		t.Errorf("the chat's empty picker:\n%s", v)
+	}
+}

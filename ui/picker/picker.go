@@ -358,6 +358,9 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.note != "" && msg.err == nil {
 			p.status = strings.TrimPrefix(p.status+" · "+msg.note, " · ")
 		}
+		if p.first && msg.err == nil && msg.query == "" && len(msg.items) == 0 {
+			p.status = "no session saved yet: ctrl+n starts one, esc quits"
+		}
 		// The list counts its rows: hits, when they are a search's.
 		if msg.query != "" {
 			p.list.SetStatusBarItemName("match", "matches")
