@@ -1,0 +1,58 @@
+package filewait
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// until waits on inotify for changes in path's folder, checking ok after
+// each, until ok holds, ended is closed, or limit has passed.
+func until(path string, ended <-chan struct{}, limit time.Duration, ok func([]byte) bool) error {
+	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("inotify: %w", err)
+	}
+	// Non-blocking, so the runtime's poller serves it and deadlines work.
+	notices := os.NewFile(uintptr(fd), "inotify")
+	defer notices.Close()
+	const changes = syscall.IN_CREATE | syscall.IN_MODIFY | syscall.IN_CLOSE_WRITE | syscall.IN_MOVED_TO | syscall.IN_DELETE
+	if _, err := syscall.InotifyAddWatch(fd, filepath.Dir(path), changes); err != nil {
+		return fmt.Errorf("watch %s: %w", filepath.Dir(path), err)
+	}
+	// The watch is in place before the first look: a change after it is
+	// queued, and wakes the read below.
+	if err := notices.SetReadDeadline(time.Now().Add(limit)); err != nil {
+		return err
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-ended:
+			notices.SetReadDeadline(time.Unix(1, 0)) // wakes the read at once
+		case <-stop:
+		}
+	}()
+	buf := make([]byte, 64<<10)
+	for !ok(read(path)) {
+		if _, err := notices.Read(buf); err != nil {
+			select {
+			case <-ended:
+				if ok(read(path)) { // its last change came with its end
+					return nil
+				}
+				return errEnded
+			default:
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return fmt.Errorf("no change brought it within %v (a watchdog, scaled by load)", limit)
+			}
+			return fmt.Errorf("read inotify: %w", err)
+		}
+	}
+	return nil
+}
