@@ -46,7 +46,9 @@ func killed(t *testing.T, cmd *exec.Cmd, ended <-chan struct{}) {
 }
 
 // checkpointed reports whether a journal holds a checkpoint of a reply.
-func checkpointed(journal []byte) bool { return bytes.Contains(journal, []byte(`"status":"streaming"`)) }
+func checkpointed(journal []byte) bool {
+	return bytes.Contains(journal, []byte(`"status":"streaming"`))
+}
 
 // museProcess starts a real muse process with args.
 func museProcess(t *testing.T, dataHome string, args ...string) *exec.Cmd {

@@ -9,6 +9,7 @@ package filewait
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 )
@@ -23,15 +24,23 @@ type TB interface {
 	Fatalf(format string, args ...any)
 }
 
-// Until waits until ok holds for the contents of path (nil while the file
-// does not exist), checking once at the start and again at each change in
+// Until waits until ok holds for the contents of path (nil while it
+// cannot be read), checking once at the start and again at each change in
 // path's folder. It fails t, saying what it waited for, if ended is closed
 // first (the process that writes the file is gone, so nothing will change)
 // or if the watchdog (Limit, scaled by Scaled) runs out.
 func Until(t TB, path string, ended <-chan struct{}, what string, ok func(data []byte) bool) {
 	t.Helper()
-	if err := until(path, ended, Scaled(Limit), ok); err != nil {
-		t.Fatalf("waiting for %s in %s: %v", what, path, err)
+	InDir(t, filepath.Dir(path), ended, what, func() bool { return ok(read(path)) })
+}
+
+// InDir is Until for a state of the folder dir, such as "the newest
+// journal in it ends with a finished reply": ok is checked at the start
+// and at each change of a file in dir.
+func InDir(t TB, dir string, ended <-chan struct{}, what string, ok func() bool) {
+	t.Helper()
+	if err := until(dir, ended, Scaled(Limit), ok); err != nil {
+		t.Fatalf("waiting for %s in %s: %v", what, dir, err)
 	}
 }
 

@@ -40,16 +40,16 @@ func TestUntilEndsWithWriter(t *testing.T) {
 	}
 	ended := make(chan struct{})
 	close(ended)
-	never := func([]byte) bool { return false }
-	if err := until(path, ended, Limit, never); !errors.Is(err, errEnded) {
+	never := func() bool { return false }
+	if err := until(filepath.Dir(path), ended, Limit, never); !errors.Is(err, errEnded) {
 		t.Fatalf("until = %v, want %v", err, errEnded)
 	}
 	// With no writer to end, the watchdog does; a tiny one here.
-	if err := until(path, nil, time.Millisecond, never); err == nil {
+	if err := until(filepath.Dir(path), nil, time.Millisecond, never); err == nil {
 		t.Fatal("until returned no error for a state never reached")
 	}
 	// A state already there needs no change.
-	if err := until(path, nil, Limit, func(b []byte) bool { return string(b) == "one\n" }); err != nil {
+	if err := until(filepath.Dir(path), nil, Limit, func() bool { return string(read(path)) == "one\n" }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 )
 
-// until waits on inotify for changes in path's folder, checking ok after
-// each, until ok holds, ended is closed, or limit has passed.
-func until(path string, ended <-chan struct{}, limit time.Duration, ok func([]byte) bool) error {
+// until waits on inotify for changes in dir, checking ok after each, until ok holds, ended is closed, or limit has passed.
+func until(dir string, ended <-chan struct{}, limit time.Duration, ok func() bool) error {
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
 		return fmt.Errorf("inotify: %w", err)
@@ -20,8 +18,8 @@ func until(path string, ended <-chan struct{}, limit time.Duration, ok func([]by
 	notices := os.NewFile(uintptr(fd), "inotify")
 	defer notices.Close()
 	const changes = syscall.IN_CREATE | syscall.IN_MODIFY | syscall.IN_CLOSE_WRITE | syscall.IN_MOVED_TO | syscall.IN_DELETE
-	if _, err := syscall.InotifyAddWatch(fd, filepath.Dir(path), changes); err != nil {
-		return fmt.Errorf("watch %s: %w", filepath.Dir(path), err)
+	if _, err := syscall.InotifyAddWatch(fd, dir, changes); err != nil {
+		return fmt.Errorf("watch %s: %w", dir, err)
 	}
 	// The watch is in place before the first look: a change after it is
 	// queued, and wakes the read below.
@@ -38,11 +36,11 @@ func until(path string, ended <-chan struct{}, limit time.Duration, ok func([]by
 		}
 	}()
 	buf := make([]byte, 64<<10)
-	for !ok(read(path)) {
+	for !ok() {
 		if _, err := notices.Read(buf); err != nil {
 			select {
 			case <-ended:
-				if ok(read(path)) { // its last change came with its end
+				if ok() { // its last change came with its end
 					return nil
 				}
 				return errEnded

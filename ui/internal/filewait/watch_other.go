@@ -7,15 +7,15 @@ import (
 	"time"
 )
 
-// until looks at path every few milliseconds: there is no inotify here,
+// until checks ok every few milliseconds: there is no inotify here,
 // and os offers no other notice of a change. Linux, where CI runs, waits
 // on the kernel's notices instead.
-func until(path string, ended <-chan struct{}, limit time.Duration, ok func([]byte) bool) error {
+func until(dir string, ended <-chan struct{}, limit time.Duration, ok func() bool) error {
 	end := time.Now().Add(limit)
-	for !ok(read(path)) {
+	for !ok() {
 		select {
 		case <-ended:
-			if ok(read(path)) {
+			if ok() {
 				return nil
 			}
 			return errEnded
