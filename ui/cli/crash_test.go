@@ -11,7 +11,7 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/ui/internal/filewait"
+	"muse/ui/internal/waitfor"
 )
 
 // TestMain lets the test binary run as muse itself, so tests can start a
@@ -82,7 +82,7 @@ func TestKillMidReply(t *testing.T) {
 	// Wait until a checkpoint with some text is on disk, and kill at once:
 	// the reply goes on streaming, so what is printed passes what is saved.
 	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
-	filewait.Until(t, journal, ended, "a checkpoint of the reply", checkpointed)
+	waitfor.File(t, journal, ended, "a checkpoint of the reply", checkpointed)
 	killed(t, cmd, ended)
 	printed := out.String()
 
@@ -156,7 +156,7 @@ func TestKillMidBranchReply(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	ended := started(t, cmd)
 	journal := filepath.Join(store.Dir(), id+".jsonl")
-	filewait.Until(t, journal, ended, "a checkpoint of the reply", checkpointed)
+	waitfor.File(t, journal, ended, "a checkpoint of the reply", checkpointed)
 	killed(t, cmd, ended)
 
 	back, err := store.Load(id)
@@ -213,7 +213,7 @@ func TestSecondMuseRefused(t *testing.T) {
 	ended := started(t, first)
 	// The first muse holds the session once it has written the prompt.
 	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
-	filewait.Until(t, journal, ended, "the first muse's prompt", func(b []byte) bool { return bytes.Contains(b, []byte("demo:slow demo:long go on")) })
+	waitfor.File(t, journal, ended, "the first muse's prompt", func(b []byte) bool { return bytes.Contains(b, []byte("demo:slow demo:long go on")) })
 	before, err := os.ReadFile(journal)
 	if err != nil {
 		t.Fatal(err)

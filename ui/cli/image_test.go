@@ -25,7 +25,7 @@ import (
 	"muse/theme"
 	"muse/ui"
 	"muse/ui/engine"
-	"muse/ui/internal/filewait"
+	"muse/ui/internal/waitfor"
 )
 
 func TestDemoImageWritesPNGs(t *testing.T) {
@@ -232,12 +232,12 @@ func TestImageTurnSameRecordsFromPrintAndChat(t *testing.T) {
 	waitEntry(t, chatStore, session.KindAssistant)
 	// The turn has ended on screen too, or /image is refused as busy.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("stop end_turn")) },
-		teatest.WithDuration(filewait.Scaled(10*time.Second)), teatest.WithCheckInterval(10*time.Millisecond))
+		teatest.WithDuration(waitfor.Scaled(10*time.Second)), teatest.WithCheckInterval(10*time.Millisecond))
 	enter("/size 16x16")
 	enter("/image " + prompt)
 	waitEntry(t, chatStore, session.KindImage)
 	enter("/quit") // once the turn has ended on screen too
-	tm.WaitFinished(t, teatest.WithFinalTimeout(filewait.Scaled(10*time.Second)))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(waitfor.Scaled(10*time.Second)))
 	chatRecords, chatFiles := imageRecords(t, chatStore)
 
 	if len(printRecords) != 2 || strings.Join(printRecords, "\n") != strings.Join(chatRecords, "\n") {
@@ -252,7 +252,7 @@ func TestImageTurnSameRecordsFromPrintAndChat(t *testing.T) {
 // entry of kind, checking at each change of a journal in the store.
 func waitEntry(t *testing.T, store *session.Store, kind string) {
 	t.Helper()
-	filewait.InDir(t, store.Dir(), nil, "a finished "+kind+" entry", func() bool {
+	waitfor.Dir(t, store.Dir(), nil, "a finished "+kind+" entry", func() bool {
 		sess, err := store.Latest()
 		if err != nil || len(sess.Entries) == 0 {
 			return false

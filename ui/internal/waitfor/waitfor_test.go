@@ -1,17 +1,18 @@
-package filewait
+package waitfor
 
 import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 )
 
-// TestUntilWakesOnWrites checks that Until sees each write another
+// TestFileWakesOnWrites checks that File sees each write another
 // goroutine makes, up to the one it waits for, however they interleave.
-func TestUntilWakesOnWrites(t *testing.T) {
+func TestFileWakesOnWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal")
 	ended := make(chan struct{})
 	go func() {
@@ -27,13 +28,13 @@ func TestUntilWakesOnWrites(t *testing.T) {
 			}
 		}
 	}()
-	Until(t, path, ended, "three lines", func(b []byte) bool { return bytes.Count(b, []byte("\n")) == 3 })
+	File(t, path, ended, "three lines", func(b []byte) bool { return bytes.Count(b, []byte("\n")) == 3 })
 }
 
-// TestUntilEndsWithWriter checks that a wait for a state the writer never
+// TestFileEndsWithWriter checks that a wait for a state the writer never
 // reached fails as soon as the writer ends, not at the watchdog (which
 // would fail it too, with another error).
-func TestUntilEndsWithWriter(t *testing.T) {
+func TestFileEndsWithWriter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal")
 	if err := os.WriteFile(path, []byte("one\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -52,4 +53,22 @@ func TestUntilEndsWithWriter(t *testing.T) {
 	if err := until(filepath.Dir(path), nil, Limit, func() bool { return string(read(path)) == "one\n" }); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestExit checks that Exit returns once a process ends, not yet reaped,
+// and that the watchdog ends a wait on one that runs on.
+func TestExit(t *testing.T) {
+	cmd := exec.Command("sleep", "100")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	if err := exit(cmd.Process.Pid, time.Millisecond); err == nil {
+		t.Fatal("exit returned for a process that runs")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	Exit(t, cmd.Process.Pid, "the killed sleep")
 }

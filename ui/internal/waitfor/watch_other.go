@@ -1,9 +1,11 @@
 //go:build !linux
 
-package filewait
+package waitfor
 
 import (
 	"fmt"
+	"os"
+	"syscall"
 	"time"
 )
 
@@ -26,4 +28,20 @@ func until(dir string, ended <-chan struct{}, limit time.Duration, ok func() boo
 		}
 	}
 	return nil
+}
+
+// exit checks every few milliseconds whether pid still runs: there is no
+// pidfd here. Linux, where CI runs, waits on a pidfd instead.
+func exit(pid int, limit time.Duration) error {
+	end := time.Now().Add(limit)
+	for {
+		p, err := os.FindProcess(pid)
+		if err != nil || p.Signal(syscall.Signal(0)) != nil {
+			return nil
+		}
+		if time.Now().After(end) {
+			return fmt.Errorf("still runs after %v (a watchdog, scaled by load)", limit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

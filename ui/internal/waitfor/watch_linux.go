@@ -1,4 +1,4 @@
-package filewait
+package waitfor
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // until waits on inotify for changes in dir, checking ok after each, until ok holds, ended is closed, or limit has passed.
@@ -53,4 +55,29 @@ func until(dir string, ended <-chan struct{}, limit time.Duration, ok func() boo
 		}
 	}
 	return nil
+}
+
+// exit waits on a pidfd of pid, which becomes readable when pid ends.
+func exit(pid int, limit time.Duration) error {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return nil // gone already
+	}
+	if err != nil {
+		return fmt.Errorf("pidfd_open: %w", err)
+	}
+	defer unix.Close(fd)
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, int(limit.Milliseconds()))
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return fmt.Errorf("poll a pidfd: %w", err)
+		case n == 0:
+			return fmt.Errorf("still runs after %v (a watchdog, scaled by load)", limit)
+		}
+		return nil
+	}
 }
