@@ -9,13 +9,14 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"muse/ui/internal/waitfor"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/ui/internal/waitfor"
 )
 
 // helperEnv, set in the environment of the test binary, makes it an MCP

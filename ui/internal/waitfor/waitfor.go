@@ -80,3 +80,22 @@ func Scaled(d time.Duration) time.Duration {
 	}
 	return time.Duration(float64(d) * max(1, load/float64(runtime.NumCPU())))
 }
+
+// Recv returns the next value from ch (the zero value once it is closed),
+// which the code under test sends or closes when it works. It fails t,
+// saying what it waited for, if nothing comes within the watchdog: a test
+// that would otherwise hang until go test's timeout.
+func Recv[T any](t TB, ch <-chan T, what string) T {
+	t.Helper()
+	limit := Scaled(Limit)
+	watchdog := time.NewTimer(limit)
+	defer watchdog.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-watchdog.C:
+		t.Fatalf("waiting for %s: nothing within %v (a watchdog, scaled by load)", what, limit)
+		var zero T
+		return zero
+	}
+}

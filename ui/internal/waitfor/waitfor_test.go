@@ -72,3 +72,17 @@ func TestExit(t *testing.T) {
 	}
 	Exit(t, cmd.Process.Pid, "the killed sleep")
 }
+
+// TestRecv checks that Recv returns what comes, and what a closed channel
+// gives.
+func TestRecv(t *testing.T) {
+	ch := make(chan int, 1)
+	ch <- 7
+	if got := Recv(t, ch, "a seven"); got != 7 {
+		t.Fatalf("Recv = %d, want 7", got)
+	}
+	close(ch)
+	if got := Recv(t, ch, "the close"); got != 0 {
+		t.Fatalf("Recv on a closed channel = %d, want 0", got)
+	}
+}
