@@ -125,14 +125,15 @@ func newBlocker(t *testing.T, dir string) *blocker {
 	return b
 }
 
-// wait waits until the tool blocks, or exited closes, or the deadline
-// passes; it reports whether the tool blocked.
+// wait waits until the tool blocks, or exited closes, or the watchdog
+// (waitDeadline, scaled by load) runs out; it reports whether the tool
+// blocked.
 func (b *blocker) wait(exited <-chan struct{}) (string, bool) {
 	select {
 	case line := <-b.pids:
 		return line, true
 	case <-exited:
-	case <-time.After(waitDeadline):
+	case <-time.After(waitfor.Scaled(waitDeadline)):
 	}
 	// Let the reader go.
 	if f, err := os.OpenFile(b.fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
