@@ -43,10 +43,11 @@ var sleepers = map[string]bool{
 	"ui/compact_test.go":  true,
 }
 
-// TestLintNoSleepInTests fails on a time.Sleep in a test outside sleepers:
-// the standards say a test never sleeps to synchronise. It waits on an
-// event instead (a channel, an injected clock, ui/internal/waitfor for
-// what another process does), with a watchdog that only names a hang.
+// TestLintNoSleepInTests fails on a time.Sleep, or a bare <-time.After, in
+// a test outside sleepers: the standards say a test never sleeps to
+// synchronise. It waits on an event instead (a channel, an injected clock,
+// ui/internal/waitfor for what another process does), with a watchdog that
+// only names a hang.
 func TestLintNoSleepInTests(t *testing.T) {
 	fset := token.NewFileSet()
 	eachTest(t, fset, func(path string, f *ast.File) {
@@ -62,9 +63,23 @@ func TestLintNoSleepInTests(t *testing.T) {
 		if timePkg == "" || sleepers[filepath.ToSlash(path)] {
 			return
 		}
+		cases := map[ast.Stmt]bool{} // a select's cases: a watchdog there is fine
 		ast.Inspect(f, func(n ast.Node) bool {
+			if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil {
+				cases[cc.Comm] = true
+			}
 			if sel, ok := n.(*ast.SelectorExpr); ok && isIdent(sel.X, timePkg) && sel.Sel.Name == "Sleep" {
 				t.Errorf("%s: time.Sleep in a test: wait on an event instead", fset.Position(sel.Pos()))
+			}
+			// <-time.After(d) on its own is a sleep too.
+			if st, ok := n.(*ast.ExprStmt); ok && !cases[st] {
+				if u, ok := st.X.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+					if call, ok := u.X.(*ast.CallExpr); ok {
+						if sel, ok := call.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, timePkg) && (sel.Sel.Name == "After" || sel.Sel.Name == "Tick") {
+							t.Errorf("%s: <-time.%s in a test is a sleep: wait on an event instead", fset.Position(st.Pos()), sel.Sel.Name)
+						}
+					}
+				}
 			}
 			return true
 		})
