@@ -21,7 +21,10 @@
 // move only the neutral characters beside them). Each byte that is not
 // valid UTF-8 becomes U+FFFD. CRLF becomes LF and a lone CR is dropped. The
 // line and paragraph separators U+2028 and U+2029 become LF (a space with
-// [Line]), so no line break hides from a reader of the text.
+// [Line]), so no line break hides from a reader of the text. Invisible
+// format characters (zero-width space, soft hyphen, BOM, tag characters,
+// stray joiners and variation selectors, …) go where they do no visible
+// work; [Line] shows them as <U+XXXX> instead (see invisible.go).
 //
 // A string sequence (OSC, DCS, SOS, PM, APC) ends at ST (ESC '\\' or U+009C),
 // at BEL for OSC only, or — as in a VT500-style parser — where an ESC, CAN or
@@ -72,10 +75,26 @@ func Plain(s string) string { return sanitize(s, modePlain) }
 func Line(s string) string { return sanitize(s, modeLine) }
 
 // IsClean reports whether Text(s) == s, without allocating.
-func IsClean(s string) bool { return cleanPrefix(s, modeText) == len(s) }
+func IsClean(s string) bool {
+	if cleanPrefix(s, modeText) != len(s) {
+		return false
+	}
+	_, changed := invisibles(s, modeText, false, true)
+	return !changed
+}
 
 // sanitize implements Text, Plain and Line.
-func sanitize(s string, m mode) string {
+func sanitize(s string, m mode) string { return sanitizeAfter(s, m, false) }
+
+// sanitizeAfter is sanitize for text that follows right-to-left text, when
+// rtl is set, in a stream.
+func sanitizeAfter(s string, m mode, rtl bool) string {
+	out, _ := invisibles(controls(s, m), m, rtl, false)
+	return out
+}
+
+// controls removes escape sequences and control characters from s.
+func controls(s string, m mode) string {
 	i := cleanPrefix(s, m)
 	if i == len(s) {
 		return s
