@@ -241,6 +241,7 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 			}
 			return notes
 		}
+		notes = append(notes, s.futureTomb(id)...)
 		first := filepath.Join(s.dir, names[0])
 		if cfi, err := os.Lstat(first); err != nil || !cfi.Mode().IsRegular() || cfi.Size() > maxCopy {
 			return append(notes, s.leave(id, names[0], "it is not a regular file, or too large, and the session has no journal to merge it into"))
