@@ -58,9 +58,13 @@ import (
 // whole: it is left beside the session for a person to look at.
 const unmergedExt = ".unmerged"
 
-// maxCopy is the largest conflict copy merged: a larger one is left and
-// noted, so that a catch-up stays bounded in time and memory.
-const maxCopy = 256 << 20
+// maxCopy is the largest conflict copy merged, and the largest journal
+// merged into: a larger copy is left and noted, so that a catch-up (which
+// every list and search runs first) stays bounded in time and memory.
+// Merging holds the records to add and a sum of each line of the journal;
+// a 240 MB copy took 1.2 GB when the bound was 256 MiB. It is maxListed,
+// so a copy merged is a journal a list reads.
+const maxCopy = maxListed
 
 // maxCopiesAtOnce bounds how many copies one catch-up merges: thousands of
 // conflict files are merged a thousand at a time, over several commands.
@@ -267,9 +271,9 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 	if !fi.Mode().IsRegular() || fileio.Shared(fi) {
 		return append(notes, Note{File: filepath.Base(main), Session: id, Text: "the journal is a link or not a regular file: muse does not merge into it; replace it with a plain file"})
 	}
-	if fi.Size() > maxJournal {
+	if fi.Size() > maxCopy {
 		for _, name := range names {
-			notes = append(notes, s.leave(id, name, fmt.Sprintf("its session's journal is %d MiB, more than the %d MiB muse reads", fi.Size()>>20, maxJournal>>20)))
+			notes = append(notes, s.leave(id, name, fmt.Sprintf("its session's journal is %d MiB, more than the %d MiB merged automatically", fi.Size()>>20, maxCopy>>20)))
 		}
 		return notes
 	}

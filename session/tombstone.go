@@ -19,9 +19,12 @@ package session
 // believes only.
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,18 +108,36 @@ func readTomb(path string) (tomb, bool) {
 }
 
 // lastRecord returns the time of the newest record of the journal at
-// path.
+// path, a line at a time: it holds one line, however large the journal
+// (a whole replay held four times its size).
 func lastRecord(path string) (time.Time, error) {
-	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return time.Time{}, err
 	}
 	defer f.Close()
-	_, size, err := replayStats(f, "x", true)
-	if err != nil {
-		return time.Time{}, err
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return time.Time{}, fmt.Errorf("%s is not a regular file", filepath.Base(path))
 	}
-	return size.last, nil
+	br := bufio.NewReaderSize(f, 64<<10)
+	var last time.Time
+	var buf []byte
+	for {
+		l, err := fileio.ReadLine(br, buf, maxLine)
+		buf = l.Data
+		if err != nil && err != io.EOF {
+			return time.Time{}, fmt.Errorf("read journal: %w", err)
+		}
+		if l.Size == 0 {
+			return last, nil
+		}
+		if k := keyLine(bytes.TrimRight(l.Data, "\r")); !l.TooLong && !k.bad && k.t.After(last) {
+			last = k.t
+		}
+		if err == io.EOF {
+			return last, nil
+		}
+	}
 }
 
 // applyTomb keeps the session id deleted: its journal, if one arrived, is
