@@ -103,7 +103,7 @@ func offered(values []string, head, server string) ([]string, error) {
 			return out, leftOut(server, len(values)-i, long, odd)
 		case len(v) > maxCompletionLen:
 			long++
-		case v == "" || strings.ContainsAny(v, " \t\n") || sanitize.Line(v) != v:
+		case !word(v, maxCompletionLen):
 			odd++
 		default:
 			out = append(out, head+v+" ")
@@ -111,6 +111,16 @@ func offered(values []string, head, server string) ([]string, error) {
 	}
 	return out, leftOut(server, 0, long, odd)
 }
+
+// word reports whether a server's v can go into the input as one word of
+// at most limit bytes that shows as it is: a completion's value, a
+// prompt's or an argument's name, a resource's URI.
+func word(v string, limit int) bool {
+	return v != "" && len(v) <= limit && !strings.ContainsAny(v, " \t\n") && sanitize.Line(v) == v
+}
+
+// maxURI bounds a resource's URI, which a mention holds.
+const maxURI = 2048
 
 // leftOut is the note on the values of a completion that are not offered:
 // more than maxCompletions, longer than maxCompletionLen, or not one word

@@ -15,10 +15,10 @@ import (
 )
 
 // completeServer is an MCP server in muse's process that answers JSON-RPC
-// by hand, with one prompt, pick(name), whose completion/complete answers
-// reply, a JSON-RPC "result" or "error" member: what the SDK's own server
-// would not send.
-func completeServer(name, reply string) Server {
+// by hand: each method with the JSON-RPC "result" or "error" member
+// replies holds for it (what the SDK's own server would not send), and by
+// default one prompt, pick(name).
+func completeServer(name string, replies map[string]string) Server {
 	return Server{Name: name, Type: "in-process", Connect: func(ctx context.Context) (sdk.Transport, error) {
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
@@ -34,14 +34,15 @@ func completeServer(name, reply string) Server {
 				if json.Unmarshal(sc.Bytes(), &req) != nil || req.ID == nil {
 					continue
 				}
-				res := `"result":{}`
-				switch req.Method {
-				case "initialize":
-					res = `"result":{"protocolVersion":"2025-06-18","capabilities":{"prompts":{},"completions":{}},"serverInfo":{"name":"c","version":"1"}}`
-				case "prompts/list":
+				res, ok := replies[req.Method]
+				switch {
+				case ok:
+				case req.Method == "initialize":
+					res = `"result":{"protocolVersion":"2025-06-18","capabilities":{"prompts":{},"resources":{},"completions":{}},"serverInfo":{"name":"c","version":"1"}}`
+				case req.Method == "prompts/list":
 					res = `"result":{"prompts":[{"name":"pick","arguments":[{"name":"name"}]}]}`
-				case "completion/complete":
-					res = reply
+				default:
+					res = `"result":{}`
 				}
 				if _, err := fmt.Fprintf(outW, `{"jsonrpc":"2.0","id":%s,%s}`+"\n", req.ID, res); err != nil {
 					return
@@ -66,7 +67,7 @@ func TestCompletionValuesAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New([]Server{completeServer("c", `"result":`+string(body))}, Options{})
+	m := New([]Server{completeServer("c", map[string]string{"completion/complete": `"result":` + string(body)})}, Options{})
 	defer m.Close()
 	startOne(t, m)
 	const head = "/c:pick name="
@@ -94,7 +95,7 @@ func TestCompletionValuesAreBounded(t *testing.T) {
 
 // A server's error message in a completion's note is cut, however long.
 func TestCompletionErrorIsCut(t *testing.T) {
-	m := New([]Server{completeServer("c", `"error":{"code":-32000,"message":"no \u001b[2J`+strings.Repeat("y", 1<<20)+`"}`)}, Options{})
+	m := New([]Server{completeServer("c", map[string]string{"completion/complete": `"error":{"code":-32000,"message":"no \u001b[2J` + strings.Repeat("y", 1<<20) + `"}`})}, Options{})
 	defer m.Close()
 	startOne(t, m)
 	ask := m.CompleteArg("/c:pick name=v")
@@ -107,5 +108,33 @@ func TestCompletionErrorIsCut(t *testing.T) {
 	}
 	if len(err.Error()) > maxCompleteErr+200 || !strings.Contains(err.Error(), "the MCP server c did not complete name") {
 		t.Errorf("error of %d bytes: %.200q", len(err.Error()), err)
+	}
+}
+
+// Prompts, their arguments and resources whose names would go into the
+// input other than they show (escapes, invisible characters, spaces, a
+// name past maxCompletionLen) are not offered for completion.
+func TestCompletionSourcesAreWords(t *testing.T) {
+	long := strings.Repeat("p", maxCompletionLen+1)
+	m := New([]Server{completeServer("c", map[string]string{
+		"prompts/list": `"result":{"prompts":[{"name":"pick","arguments":[{"name":"name"},{"name":"na\u200bme"},{"name":"a=b"}]},` +
+			`{"name":"re\u200bview"},{"name":"\u001b]0;t\u0007x"},{"name":"two words"},{"name":"` + long + `"},{"name":"review"}]}`,
+		"resources/list": `"result":{"resources":[{"uri":"file:///ok","name":"ok"},{"uri":"file:///a\u202eb"},{"uri":"file:///\ufeffx"},{"uri":"file:///` + strings.Repeat("u", maxURI) + `"}]}`,
+	})}, Options{})
+	defer m.Close()
+	startOne(t, m)
+	var got []string
+	for _, p := range m.Prompts() {
+		got = append(got, p.Command)
+		for _, a := range p.Args {
+			got = append(got, "  "+a.Name)
+		}
+	}
+	for _, r := range m.Resources() {
+		got = append(got, r.Mention)
+	}
+	want := []string{"/c:pick", "  name", "/c:review", "@c:file:///ok"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("offered %q, want %q", got, want)
 	}
 }
