@@ -131,3 +131,37 @@ func TestLastRecordIsStreamed(t *testing.T) {
 		t.Errorf("lastRecord held %d MiB at once for a 32 MiB journal", grew>>20)
 	}
 }
+
+// The sync notes file, which catch-ups append to, is read to its last MiB:
+// the newest notes, after one that says how much older ones were left out.
+func TestNotesFileIsReadToItsTail(t *testing.T) {
+	s, _ := newTestStore(t)
+	path := filepath.Join(t.TempDir(), "sync-notes.jsonl")
+	s.SetNotesFile(path)
+	var b bytes.Buffer
+	for i := 0; b.Len() < 16*maxNotes; i++ {
+		fmt.Fprintf(&b, `{"time":"2025-03-01T09:00:00Z","text":"note %d %s"}`+"\n", i, strings.Repeat("n", 100))
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var notes []Note
+	var err error
+	cost := allocated(func() { notes, err = s.Notes() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cost > 8*maxNotes {
+		t.Errorf("Notes allocated %d KiB for a %d KiB file", cost>>10, b.Len()>>10)
+	}
+	if len(notes) < 2 || !strings.Contains(notes[0].Text, "of older notes before these are not shown") {
+		t.Fatalf("%d notes, the first %+v", len(notes), notes[:min(len(notes), 1)])
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if last := notes[len(notes)-1].Text; !strings.HasPrefix(lines[len(lines)-1], `{"time":"2025-03-01T09:00:00Z","text":"`+last) {
+		t.Errorf("the newest note is %q", last)
+	}
+	if len(notes)-1 > maxNotes/100 {
+		t.Errorf("%d notes read", len(notes)-1)
+	}
+}

@@ -482,15 +482,53 @@ func (s *Store) logNotes(notes []Note) {
 	_, _ = f.Write(data)
 }
 
+// maxNotes bounds what Notes reads of the notes file, which catch-ups
+// append to: the newest notes.
+const maxNotes = 1 << 20
+
+// notesTail returns the last maxNotes bytes of the notes file at path,
+// from the start of a line, and how many bytes before them it left out.
+func notesTail(path string) (data []byte, cut int64, err error) {
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, &regfile.NotRegularError{Mode: fi.Mode()}
+	}
+	if cut = max(fi.Size()-maxNotes, 0); cut > 0 {
+		if _, err := f.Seek(cut, io.SeekStart); err != nil {
+			return nil, 0, err
+		}
+	}
+	data, err = regfile.ReadAll(f, maxNotes)
+	if tooLarge := (*regfile.TooLargeError)(nil); errors.As(err, &tooLarge) {
+		err = nil // appended to meanwhile: the newer notes wait for the next look
+	}
+	if cut > 0 {
+		nl := bytes.IndexByte(data, '\n') + 1 // the first line is cut
+		data, cut = data[nl:], cut+int64(nl)
+	}
+	return data, cut, err
+}
+
 // Notes returns what catch-ups noted (see SetNotesFile), oldest first, and
 // a note for each file left beside the sessions now: copies not merged,
 // and conflict copies that wait.
 func (s *Store) Notes() ([]Note, error) {
 	var notes []Note
 	if s.notesFile != "" {
-		data, err := os.ReadFile(s.notesFile)
+		data, cut, err := notesTail(s.notesFile)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("read sync notes: %w", err)
+		}
+		if cut > 0 {
+			notes = append(notes, Note{File: s.notesFile, Text: fmt.Sprintf("the %d KiB of older notes before these are not shown; delete the file to start afresh", cut>>10)})
 		}
 		for _, line := range bytes.Split(data, []byte{'\n'}) {
 			var n Note
