@@ -95,13 +95,14 @@ func clusterStart(s string, floor, j int) int {
 }
 
 // invisibles applies the rules above to s, which has no escape sequences
-// other than SGR, no controls and no bidi controls left; rtl says that
-// right-to-left text came before s (in a stream). It returns s itself,
+// other than SGR, no controls and no bidi controls left, and no invisible
+// character before from; rtl says that right-to-left text came before s
+// (in a stream). It returns s itself,
 // without allocating, when every invisible character in it stays, and
 // whether anything went. With check set it only answers that, never
 // allocating.
-func invisibles(s string, m mode, rtl, check bool) (string, bool) {
-	j := nextInvisible(s, 0)
+func invisibles(s string, from int, m mode, rtl, check bool) (string, bool) {
+	j := nextInvisible(s, from)
 	if j == len(s) {
 		return s, false
 	}
