@@ -408,7 +408,8 @@ func TestLoadErrors(t *testing.T) {
 			if e.Path != path || e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) {
 				t.Errorf("error = %q\nwant line %d and %q", err, tc.line, tc.msg)
 			}
-			if want := path + ":" + strconv.Itoa(tc.line) + ": "; !strings.HasPrefix(err.Error(), want) {
+			// The place is FILE:LINE:COL.
+			if want := path + ":" + strconv.Itoa(tc.line) + ":" + strconv.Itoa(e.Col) + ": "; e.Col == 0 || !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("error %q does not start with %q", err, want)
 			}
 			if strings.Contains(err.Error(), "sk-secret") {
@@ -444,7 +445,7 @@ func TestLoadSeveralErrors(t *testing.T) {
 		t.Fatal("no error")
 	}
 	lines := strings.Split(err.Error(), "\n")
-	if len(lines) != 3 || !strings.Contains(lines[0], ":2: top_k") || !strings.Contains(lines[1], ":3: theme") || !strings.Contains(lines[2], ":5: max_tokens") {
+	if len(lines) != 3 || !strings.Contains(lines[0], ":2:1: top_k") || !strings.Contains(lines[1], ":3:1: theme") || !strings.Contains(lines[2], ":5:1: max_tokens") {
 		t.Errorf("errors = %q", lines)
 	}
 	var e *Error
@@ -483,7 +484,7 @@ func TestSchemaFile(t *testing.T) {
 		t.Errorf("absolute path: %v", err)
 	}
 	_, err = Load(write(t, dir, tool("schemas/array.json")))
-	if err == nil || !strings.Contains(err.Error(), `:3: tool 1: input_schema_file "schemas/array.json": must be a JSON object schema`) {
+	if err == nil || !strings.Contains(err.Error(), `:3:1: tool 1: input_schema_file "schemas/array.json": must be a JSON object schema`) {
 		t.Errorf("array schema: %v", err)
 	}
 	_, err = Load(write(t, dir, tool("schemas/bad.json")))
@@ -571,12 +572,12 @@ command = "x"
 	}
 	got := err.Error()
 	for _, want := range []string{
-		`:3: [profiles.w.mcp.a] needs command = "..." (a stdio server) or url`,
-		`:5: [profiles.w.mcp.b] takes command (a stdio server) or url (an HTTP server), not both`,
-		`:10: headers must not hold Authorization`,
-		`:13: token is not read: credentials are not read from the file: use token_env or token_cmd`,
-		`:15: unknown key "commnd" in [profiles.w.mcp.e] (did you mean "command"?)`,
-		`:16: [profiles.w.mcp."bad name"] must be named with 1 to 32 letters`,
+		`:3:17: [profiles.w.mcp.a] needs command = "..." (a stdio server) or url`,
+		`:5:17: [profiles.w.mcp.b] takes command (a stdio server) or url (an HTTP server), not both`,
+		`:10:1: headers must not hold Authorization`,
+		`:13:1: token is not read: credentials are not read from the file: use token_env or token_cmd`,
+		`:15:1: unknown key "commnd" in [profiles.w.mcp.e] (did you mean "command"?)`,
+		`:16:17: [profiles.w.mcp."bad name"] must be named with 1 to 32 letters`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors lack %q:\n%s", want, got)
