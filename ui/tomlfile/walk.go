@@ -40,7 +40,7 @@ type walker struct {
 	// added are the places first recorded by the current key = value,
 	// which a cut marks refused.
 	added []string
-	p           unstable.Parser
+	p     unstable.Parser
 }
 
 func newWalker(path string, src []byte, opt Options) *walker {
