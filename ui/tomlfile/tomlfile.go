@@ -160,7 +160,10 @@ type Example interface{ Example() string }
 // Places are where the keys and array items of a decoded file are: the
 // first place of each path (a key a file repeats, as in arrays of tables,
 // is numbered: see [Unknown.Path]).
-type Places map[string]Place
+type Places struct {
+	keys  map[string]Place
+	items map[string][]Place // the items of an array of values, by its path
+}
 
 // Place is a key's or a value's line and column, 1-based; zero when
 // unknown.
@@ -175,18 +178,36 @@ type Place struct {
 // At is the place of the key or array item at path, such as
 // At("profiles", "work", "tools", "0", "name"); the zero Place when the
 // file does not have it.
-func (p Places) At(path ...string) Place { return p[placeKey(path)] }
+func (p *Places) At(path ...string) Place {
+	if p == nil {
+		return Place{}
+	}
+	if at, ok := p.keys[placeKey(path)]; ok {
+		return at
+	}
+	if n := len(path); n > 0 {
+		if i, err := strconv.Atoi(path[n-1]); err == nil && i >= 0 {
+			if items := p.items[placeKey(path[:n-1])]; i < len(items) {
+				return items[i]
+			}
+		}
+	}
+	return Place{}
+}
 
 // Has reports whether the file sets the key at path, to a value that was
 // decoded (not refused).
-func (p Places) Has(path ...string) bool {
-	at, ok := p[placeKey(path)]
+func (p *Places) Has(path ...string) bool {
+	if p == nil {
+		return false
+	}
+	at, ok := p.keys[placeKey(path)]
 	return ok && !at.Refused
 }
 
 // Refused reports whether the file has the key at path but its value was
 // refused (see [Place.Refused]).
-func (p Places) Refused(path ...string) bool { return p.At(path...).Refused }
+func (p *Places) Refused(path ...string) bool { return p.At(path...).Refused }
 
 // placeKey joins a path: NUL, which no key of a real file holds, keeps
 // the keys apart.
@@ -204,7 +225,7 @@ const utf8BOM = "\uFEFF"
 // of the wrong kind, v holds the rest of the file and places is not nil:
 // the caller can check what v holds and report all the file's problems
 // at once.
-func Decode(path string, src []byte, v any, opt Options) (Places, *Problems) {
+func Decode(path string, src []byte, v any, opt Options) (*Places, *Problems) {
 	src = bytes.TrimPrefix(src, []byte(utf8BOM))
 	w := newWalker(path, src, opt)
 	w.walk(v)

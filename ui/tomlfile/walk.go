@@ -21,7 +21,7 @@ type walker struct {
 	opt      Options
 	newlines []int // offsets of the '\n's of the document
 	keys     int
-	places   Places
+	places   *Places
 	aot      map[string]int // arrays of tables: items so far, by path
 	probs    Problems
 	// fatal is a limit passed: the walk stops there.
@@ -44,7 +44,7 @@ type walker struct {
 }
 
 func newWalker(path string, src []byte, opt Options) *walker {
-	w := &walker{path: path, src: src, opt: opt, places: Places{}, aot: map[string]int{}}
+	w := &walker{path: path, src: src, opt: opt, places: &Places{keys: map[string]Place{}, items: map[string][]Place{}}, aot: map[string]int{}}
 	w.probs.Path = path
 	for i, c := range src {
 		if c == '\n' {
@@ -109,7 +109,7 @@ func (w *walker) endCut(offset int) {
 		w.cuts = append(w.cuts, [2]int{w.cutFrom, w.lineStart(offset)})
 		w.cut = false
 		for _, k := range w.added {
-			w.places[k] = Place{Refused: true}
+			w.places.keys[k] = Place{Refused: true}
 		}
 	}
 	w.added = w.added[:0]
@@ -174,9 +174,9 @@ func (w *walker) stop(offset int, format string, args ...any) {
 // the place of its header even when a longer header named it first.
 func (w *walker) record(path []string, offset int, header bool) {
 	k := placeKey(path)
-	_, seen := w.places[k]
+	_, seen := w.places.keys[k]
 	if !seen || header {
-		w.places[k] = w.place(offset)
+		w.places.keys[k] = w.place(offset)
 	}
 	if !seen && !w.inHeader {
 		w.added = append(w.added, k)
@@ -211,13 +211,13 @@ func (w *walker) header(e *unstable.Node, root reflect.Type) (reflect.Type, []st
 		if t == nil {
 			continue
 		}
-		path = append(path, name)
-		f, known, ok := child(t, name)
+		f, known, ok := child(t, k.Data)
 		if !ok {
-			w.unknown(offset, Unknown{Path: path, Known: known, Table: true})
+			w.unknown(offset, path, k.Data, known, true)
 			t = nil
 			continue
 		}
+		path = append(path, name)
 		if t = f.t; t == nil {
 			continue
 		}
@@ -267,14 +267,14 @@ func (w *walker) keyValue(e *unstable.Node, t reflect.Type, path []string, depth
 		if t == nil {
 			continue
 		}
-		path = append(path, string(k.Data))
 		var known []string
 		var ok bool
-		if f, known, ok = child(t, string(k.Data)); !ok {
-			w.unknown(offset, Unknown{Path: path, Known: known, Table: !it.IsLast() || val.Kind == unstable.InlineTable})
+		if f, known, ok = child(t, k.Data); !ok {
+			w.unknown(offset, path, k.Data, known, !it.IsLast() || val.Kind == unstable.InlineTable)
 			t = nil
 			continue
 		}
+		path = append(path, string(k.Data))
 		w.record(path, offset, false)
 		t = f.t
 	}
@@ -317,28 +317,43 @@ func (w *walker) value(n *unstable.Node, t reflect.Type, path []string, depth, a
 				et = dt.Elem()
 			}
 		}
+		// The items' places are kept in a list for the array; a path is
+		// made only for an item to check further.
+		var items []Place
 		i := 0
 		for it := n.Children(); w.fatal == nil && it.Next(); i++ {
 			c := it.Node()
-			var ip []string
-			if et != nil {
-				ip = append(path[:len(path):len(path)], strconv.Itoa(i))
-				w.record(ip, start(c, at), false)
+			cat := start(c, at)
+			nested := c.Kind == unstable.Array || c.Kind == unstable.InlineTable
+			switch {
+			case et == nil && nested:
+				w.value(c, nil, nil, depth+1, cat, i+1, expect)
+			case et != nil:
+				items = append(items, w.place(cat))
+				if nested || wants(et, c.Kind) != "" {
+					ip := append(path[:len(path):len(path)], strconv.Itoa(i))
+					w.value(c, et, ip, depth+1, cat, i+1, expect)
+				}
 			}
-			w.value(c, et, ip, depth+1, start(c, at), i+1, expect)
+		}
+		if k := placeKey(path); et != nil && w.places.items[k] == nil {
+			w.places.items[k] = items
 		}
 	}
 }
 
-// unknown records the unknown key at offset.
-func (w *walker) unknown(offset int, u Unknown) {
-	if u.Known == nil {
+// unknown records the unknown key name at offset, in the table at path
+// that knows the keys known (nil for a value that is no table); table is
+// set when the key holds a table.
+func (w *walker) unknown(offset int, path []string, name []byte, known []string, table bool) {
+	if known == nil {
 		w.refuse() // a value that is no table: the library would refuse it
 	}
 	at := w.place(offset)
 	if !w.probs.Wants(at.Line) {
 		return
 	}
+	u := Unknown{Path: append(path[:len(path):len(path)], string(name)), Known: known, Table: table}
 	msg := ""
 	if w.opt.Unknown != nil {
 		msg = w.opt.Unknown(u)
@@ -531,7 +546,7 @@ type field struct {
 // child returns the field of the key name in a table of type t, or false
 // and the keys t knows (nil when t is not a table). Below an interface,
 // anything goes.
-func child(t reflect.Type, name string) (field, []string, bool) {
+func child(t reflect.Type, name []byte) (field, []string, bool) {
 	if t == nil {
 		return field{}, nil, true
 	}
@@ -550,11 +565,13 @@ func child(t reflect.Type, name string) (field, []string, bool) {
 			return field{}, nil, false
 		}
 		fs := fieldsOf(t)
-		if f, ok := fs.byKey[name]; ok {
+		if f, ok := fs.byKey[string(name)]; ok {
 			return f, nil, true
 		}
-		if f, ok := fs.folded[strings.ToLower(name)]; ok {
-			return f, nil, true
+		if len(fs.folded) > 0 {
+			if f, ok := fs.folded[strings.ToLower(string(name))]; ok {
+				return f, nil, true
+			}
 		}
 		return field{}, fs.known, false
 	}

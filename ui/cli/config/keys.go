@@ -33,13 +33,13 @@ func (l *loader) keys(name string, raw map[string][]string) map[string][]string 
 		}
 		ok := true
 		for i, key := range keys {
-			item := append(where[:len(where):len(where)], strconv.Itoa(i))
+			item := func() []string { return append(where[:len(where):len(where)], strconv.Itoa(i)) }
 			switch prev, dup := owner[key]; {
 			case strings.TrimSpace(key) == "" && key != " ":
-				l.fail(item, "%s: key %d is empty", action, i+1)
+				l.fail(item(), "%s: key %d is empty", action, i+1)
 				ok = false
 			case dup && prev != action:
-				l.fail(item, "key %s is bound to both %s and %s", quote(key), prev, action)
+				l.fail(item(), "key %s is bound to both %s and %s", quote(key), prev, action)
 				ok = false
 			default:
 				owner[key] = action

@@ -66,7 +66,7 @@ func parse(path string, data []byte) (*File, error) {
 type loader struct {
 	path   string // the file, for messages
 	dir    string // its folder, for input_schema_file
-	places tomlfile.Places
+	places *tomlfile.Places
 	probs  *tomlfile.Problems
 }
 
