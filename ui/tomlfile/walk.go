@@ -39,13 +39,15 @@ type walker struct {
 	cutFrom  int
 	// added are the places first recorded by the current key = value,
 	// which a cut marks refused.
-	added []string
-	p     unstable.Parser
+	added  []string
+	keyBuf []byte
+	p      unstable.Parser
 }
 
 func newWalker(path string, src []byte, opt Options) *walker {
 	w := &walker{path: path, src: src, opt: opt, places: &Places{keys: map[string]Place{}, items: map[string][]Place{}}, aot: map[string]int{}}
 	w.probs.Path = path
+	w.newlines = make([]int, 0, bytes.Count(src, []byte{'\n'}))
 	for i, c := range src {
 		if c == '\n' {
 			w.newlines = append(w.newlines, i)
@@ -173,12 +175,23 @@ func (w *walker) stop(offset int, format string, args ...any) {
 // record keeps the place of path, at offset; a header's own table takes
 // the place of its header even when a longer header named it first.
 func (w *walker) record(path []string, offset int, header bool) {
-	k := placeKey(path)
-	_, seen := w.places.keys[k]
-	if !seen || header {
-		w.places.keys[k] = w.place(offset)
+	// The key is built in a buffer, and a string made only for a new one.
+	w.keyBuf = w.keyBuf[:0]
+	for i, p := range path {
+		if i > 0 {
+			w.keyBuf = append(w.keyBuf, 0)
+		}
+		w.keyBuf = append(w.keyBuf, p...)
 	}
-	if !seen && !w.inHeader {
+	if _, seen := w.places.keys[string(w.keyBuf)]; seen {
+		if header {
+			w.places.keys[string(w.keyBuf)] = w.place(offset)
+		}
+		return
+	}
+	k := string(w.keyBuf)
+	w.places.keys[k] = w.place(offset)
+	if !w.inHeader {
 		w.added = append(w.added, k)
 	}
 }
