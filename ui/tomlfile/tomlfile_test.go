@@ -168,3 +168,93 @@ func TestSyntaxErrors(t *testing.T) {
 		})
 	}
 }
+
+// Every key and array item has its place: keys of headers, dotted keys and
+// inline tables, the items of arrays of values and of arrays of tables.
+func TestPlaces(t *testing.T) {
+	src := "# comment\nname = \"x\"\n[servers.files]\nargs = [\n  \"-y\",\n  \"x\",\n]\n[[tools]]\nname = \"a\"\n[[tools]]\n\nname = \"b\"\n[chrome]\ntext = \"#101010\"\n"
+	var s settings
+	places, probs := Decode("f.toml", []byte(src), &s, limits)
+	if err := probs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path []string
+		want Place
+	}{
+		{[]string{"name"}, Place{Line: 2, Col: 1}},
+		{[]string{"servers"}, Place{Line: 3, Col: 2}},
+		{[]string{"servers", "files"}, Place{Line: 3, Col: 10}},
+		{[]string{"servers", "files", "args"}, Place{Line: 4, Col: 1}},
+		{[]string{"servers", "files", "args", "0"}, Place{Line: 5, Col: 3}},
+		{[]string{"servers", "files", "args", "1"}, Place{Line: 6, Col: 3}},
+		{[]string{"tools", "0"}, Place{Line: 8, Col: 3}},
+		{[]string{"tools", "1"}, Place{Line: 10, Col: 3}},
+		{[]string{"tools", "1", "name"}, Place{Line: 12, Col: 1}},
+		{[]string{"chrome"}, Place{Line: 13, Col: 2}},
+		{[]string{"chrome", "text"}, Place{Line: 14, Col: 1}},
+		{[]string{"servers", "files", "args", "2"}, Place{}},
+		{[]string{"nothing"}, Place{}},
+	} {
+		if got := places.At(tc.path...); got != tc.want {
+			t.Errorf("place of %q = %+v, want %+v", tc.path, got, tc.want)
+		}
+	}
+	if !places.Has("tools", "1", "name") || places.Has("tools", "2") {
+		t.Error("Has disagrees with the file")
+	}
+}
+
+// All the problems of a file are reported at once, in the order of the
+// file; with unknown keys and values of the wrong kind, the rest of the
+// file is decoded, the refused keys marked.
+func TestDecodeReportsAll(t *testing.T) {
+	src := "name = 1\nnmae = \"x\"\n[servers.a]\ncommand = \"npx\"\nargs = [\"-y\", 2]\n[chrome]\ntext = 75\nmuted = \"#202020\"\n"
+	var s settings
+	places, probs := Decode("f.toml", []byte(src), &s, limits)
+	err := probs.Err()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		"f.toml:1:8: name: expected a string, got 1",
+		"f.toml:2:1: unknown key nmae",
+		"f.toml:5:15: servers.a.args.1: expected a string, got 2",
+		"f.toml:7:8: chrome.text: expected a string",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("errors:\n%s", err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
+		}
+	}
+	if places == nil || s.Servers["a"].Command != "npx" || s.Chrome.Muted.s != "#202020" || s.Name != "" {
+		t.Errorf("the rest is not decoded: %+v", s)
+	}
+	if !places.Refused("name") || !places.Refused("servers", "a", "args") || places.Refused("chrome", "muted") || places.Has("name") {
+		t.Error("refused keys not marked")
+	}
+	// A header the library would refuse leaves nothing decoded.
+	places, probs = Decode("f.toml", []byte("[name]\n"), &s, limits)
+	if places != nil || probs.Err() == nil || !strings.Contains(probs.Err().Error(), "f.toml:1:2: name: expected a string, got table") {
+		t.Errorf("header over a string: %v, %v", places, probs.Err())
+	}
+}
+
+// Past MaxProblems, problems are counted, not worded, and the count ends
+// the message.
+func TestProblemsCap(t *testing.T) {
+	var b strings.Builder
+	for i := range 60 {
+		b.WriteString("k" + strconv.Itoa(i) + " = 1\n")
+	}
+	var s settings
+	_, probs := Decode("f.toml", []byte(b.String()), &s, Options{Keys: 100, Depth: 8})
+	lines := strings.Split(probs.Err().Error(), "\n")
+	if len(lines) != MaxProblems+1 || lines[MaxProblems] != "f.toml: … and 50 more problems" || !strings.HasPrefix(lines[0], "f.toml:1:1: unknown key k0") {
+		t.Errorf("problems:\n%s", strings.Join(lines, "\n"))
+	}
+}

@@ -394,8 +394,11 @@ func (w *walker) mismatch(offset int, m Mismatch) {
 			hint = ", such as " + m.Example
 		}
 		got := m.Got.Text
-		if m.Got.Kind == "string" {
+		switch {
+		case m.Got.Kind == "string":
 			got = Quote(got)
+		case got == "":
+			got = m.Got.Kind
 		}
 		msg = fmt.Sprintf("%s: expected %s%s, got %s", oneLine(strings.Join(m.Path, ".")), m.Want, hint, oneLine(got))
 	}

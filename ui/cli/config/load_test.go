@@ -14,6 +14,7 @@ import (
 
 	"muse/ui/keyaction"
 	"muse/ui/mcp/mcpcfg"
+	"muse/ui/tomlfile"
 )
 
 // write puts text in dir/config.toml and returns the path.
@@ -585,5 +586,49 @@ command = "x"
 	}
 	if strings.Contains(got, "sekrit") {
 		t.Errorf("a secret is repeated:\n%s", got)
+	}
+}
+
+// A value of the wrong kind, an unknown key and a value out of range are
+// reported together, in the order of the file; a refused value brings no
+// second message (a tool whose name is no string is not also nameless).
+func TestLoadReportsAllAtOnce(t *testing.T) {
+	text := "[profiles.w]\nmax_tokens = \"lots\"\ntemprature = 0.5\ntop_p = 2\n[[profiles.w.tools]]\nname = 1\ninput_schema = { type = \"object\" }\n"
+	path := write(t, t.TempDir(), text)
+	_, err := Load(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := []string{
+		path + `:2:14: max_tokens must be an integer, got string "lots"`,
+		path + `:3:1: unknown key "temprature" in [profiles.w] (did you mean "temperature"?)`,
+		path + `:4:1: top_p must be between 0 and 1, got 2`,
+		path + `:6:8: tool 1: name must be a string, got integer 1`,
+	}
+	if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+// MCP servers keep the file's order, which is not their names'.
+func TestLoadMCPOrder(t *testing.T) {
+	f, err := Load(write(t, t.TempDir(), "[profiles.w.mcp.zeta]\ncommand = \"z\"\n[profiles.w.mcp.alpha]\ncommand = \"a\"\n[profiles.w.mcp.mid]\ncommand = \"m\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range f.Profiles["w"].MCP {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"zeta", "alpha", "mid"}) {
+		t.Errorf("servers in order %q", names)
+	}
+}
+
+// A profile's MCP table is decoded into the one server type, whose toml
+// tags are the one list of its keys.
+func TestMCPKeysAreTheServerTags(t *testing.T) {
+	if got := tomlfile.Keys(reflect.TypeFor[mcpcfg.Server]()); !slices.Equal(got, mcpcfg.ProfileKeys) {
+		t.Errorf("mcpcfg.Server's toml tags %q, ProfileKeys %q", got, mcpcfg.ProfileKeys)
 	}
 }
