@@ -148,13 +148,11 @@ func (w *walker) blank() []byte {
 // depth (0 for a key of the table it is in), and reports whether the
 // limits allow it; when they do not, the walk stops there.
 func (w *walker) room(depth, offset int) bool {
-	w.keys++
-	switch {
-	case w.keys > w.opt.Keys:
+	if w.keys++; w.keys > w.opt.Keys {
 		w.stop(offset, "more than %d keys: %s is never that big, check that it is the right one", w.opt.Keys, w.opt.What)
-	case !w.shallow(depth, offset):
+		return false
 	}
-	return w.fatal == nil
+	return w.shallow(depth, offset)
 }
 
 // shallow reports whether a table or array at depth is within the
@@ -235,6 +233,11 @@ func (w *walker) header(e *unstable.Node, root reflect.Type) (reflect.Type, []st
 			continue
 		}
 		w.record(path, offset, last)
+		if last && e.Kind == unstable.Table && arrayOfTables(t) {
+			// [x] for an array of tables, which takes [[x]].
+			w.mismatch(offset, Mismatch{Path: path, Want: "an array of tables", Expect: f.expect, Got: Value{Kind: "table"}})
+			return nil, path, depth
+		}
 		if arrayOfTables(t) {
 			// Through an array of tables: to its last item, or to a new
 			// one for the last key of [[header]].
