@@ -83,6 +83,9 @@ type Unknown struct {
 	Known []string
 	// Table is set when the key holds a table.
 	Table bool
+	// Want is what the value at the path before the key takes, such as
+	// "a string", when it is no table (Known is nil).
+	Want string
 }
 
 // Mismatch is a value of the wrong kind.

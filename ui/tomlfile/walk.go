@@ -224,7 +224,7 @@ func (w *walker) header(e *unstable.Node, root reflect.Type) (reflect.Type, []st
 		}
 		f, known, ok := child(t, k.Data)
 		if !ok {
-			w.unknown(offset, path, k.Data, known, true)
+			w.unknown(offset, path, k.Data, known, true, t)
 			t = nil
 			continue
 		}
@@ -233,9 +233,14 @@ func (w *walker) header(e *unstable.Node, root reflect.Type) (reflect.Type, []st
 			continue
 		}
 		w.record(path, offset, last)
-		if last && e.Kind == unstable.Table && arrayOfTables(t) {
+		switch {
+		case last && e.Kind == unstable.Table && arrayOfTables(t):
 			// [x] for an array of tables, which takes [[x]].
-			w.mismatch(offset, Mismatch{Path: path, Want: "an array of tables", Expect: f.expect, Got: Value{Kind: "table"}})
+			w.mismatch(offset, Mismatch{Path: path, Want: takes(t), Expect: f.expect, Got: Value{Kind: "table"}})
+			return nil, path, depth
+		case last && e.Kind == unstable.ArrayTable && !arrayOfTables(t) && deref(t).Kind() != reflect.Interface:
+			// [[x]] for what is no array of tables.
+			w.mismatch(offset, Mismatch{Path: path, Want: takes(t), Expect: f.expect, Got: Value{Kind: "array"}})
 			return nil, path, depth
 		}
 		if arrayOfTables(t) {
@@ -286,7 +291,7 @@ func (w *walker) keyValue(e *unstable.Node, t reflect.Type, path []string, depth
 		var known []string
 		var ok bool
 		if f, known, ok = child(t, k.Data); !ok {
-			w.unknown(offset, path, k.Data, known, !it.IsLast() || val.Kind == unstable.InlineTable)
+			w.unknown(offset, path, k.Data, known, !it.IsLast() || val.Kind == unstable.InlineTable, t)
 			t = nil
 			continue
 		}
@@ -358,10 +363,10 @@ func (w *walker) value(n *unstable.Node, t reflect.Type, path []string, depth, a
 	}
 }
 
-// unknown records the unknown key name at offset, in the table at path
-// that knows the keys known (nil for a value that is no table); table is
-// set when the key holds a table.
-func (w *walker) unknown(offset int, path []string, name []byte, known []string, table bool) {
+// unknown records the unknown key name at offset, in the table at path,
+// of type parent, that knows the keys known (nil for a value that is no
+// table); table is set when the key holds a table.
+func (w *walker) unknown(offset int, path []string, name []byte, known []string, table bool, parent reflect.Type) {
 	if known == nil {
 		w.refuse() // a value that is no table: the library would refuse it
 	}
@@ -370,6 +375,9 @@ func (w *walker) unknown(offset int, path []string, name []byte, known []string,
 		return
 	}
 	u := Unknown{Path: append(path[:len(path):len(path)], string(name)), Known: known, Table: table}
+	if known == nil {
+		u.Want = takes(parent)
+	}
 	msg := ""
 	if w.opt.Unknown != nil {
 		msg = w.opt.Unknown(u)
@@ -472,70 +480,59 @@ func takesText(t reflect.Type) bool {
 	return dt.Kind() != reflect.String && reflect.PointerTo(dt).Implements(textUnmarshaler)
 }
 
-// wants returns what a field of type t takes, when a value of kind k is
-// not that, or "".
+// wants returns what a field of type t takes (see takes), when a value of
+// kind k is not that, or "".
 func wants(t reflect.Type, k unstable.Kind) string {
 	dt := deref(t)
-	ok := func(kinds ...unstable.Kind) bool {
-		for _, want := range kinds {
-			if k == want {
-				return true
-			}
-		}
-		return false
-	}
-	var want string
+	var ok bool
 	switch {
 	case takesText(dt):
-		if k >= unstable.LocalDate { // dates are the library's to check
-			return ""
-		}
-		want = "a string"
-		if ok(unstable.String) {
-			return ""
-		}
-		return want
+		ok = k == unstable.String || k >= unstable.LocalDate // dates are the library's to check
 	case dt.Kind() == reflect.Interface:
-		return ""
+		ok = true
 	case dt.Kind() == reflect.String:
-		want = "a string"
-		if ok(unstable.String) {
-			return ""
-		}
+		ok = k == unstable.String
 	case dt.Kind() >= reflect.Int && dt.Kind() <= reflect.Uint64:
-		want = "an integer"
-		if ok(unstable.Integer) {
-			return ""
-		}
+		ok = k == unstable.Integer
 	case dt.Kind() == reflect.Float32 || dt.Kind() == reflect.Float64:
-		want = "a number"
-		if ok(unstable.Integer, unstable.Float) {
-			return ""
-		}
+		ok = k == unstable.Integer || k == unstable.Float
 	case dt.Kind() == reflect.Bool:
-		want = "true or false"
-		if ok(unstable.Bool) {
-			return ""
-		}
+		ok = k == unstable.Bool
 	case dt.Kind() == reflect.Struct || dt.Kind() == reflect.Map:
-		want = "a table"
-		if ok(unstable.InlineTable) {
-			return ""
-		}
+		ok = k == unstable.InlineTable
 	case dt.Kind() == reflect.Slice || dt.Kind() == reflect.Array:
-		switch et := deref(dt.Elem()); {
-		case et.Kind() == reflect.String:
-			want = "a list of strings"
-		case arrayOfTables(dt):
-			want = "an array of tables"
-		default:
-			want = "an array"
-		}
-		if ok(unstable.Array) {
-			return ""
-		}
+		ok = k == unstable.Array
+	default:
+		ok = true // the library's to check
 	}
-	return want
+	if ok {
+		return ""
+	}
+	return takes(dt)
+}
+
+// takes says what a field of type t takes: "a string", "an integer", "a
+// number", "true or false", "a table", "a list of strings", "an array of
+// tables" or "an array".
+func takes(t reflect.Type) string {
+	dt := deref(t)
+	switch {
+	case takesText(dt), dt.Kind() == reflect.String:
+		return "a string"
+	case dt.Kind() >= reflect.Int && dt.Kind() <= reflect.Uint64:
+		return "an integer"
+	case dt.Kind() == reflect.Float32 || dt.Kind() == reflect.Float64:
+		return "a number"
+	case dt.Kind() == reflect.Bool:
+		return "true or false"
+	case dt.Kind() == reflect.Struct || dt.Kind() == reflect.Map:
+		return "a table"
+	case arrayOfTables(dt):
+		return "an array of tables"
+	case (dt.Kind() == reflect.Slice || dt.Kind() == reflect.Array) && deref(dt.Elem()).Kind() == reflect.String:
+		return "a list of strings"
+	}
+	return "an array"
 }
 
 // arrayOfTables reports whether t is a slice of tables.

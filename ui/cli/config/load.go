@@ -124,6 +124,8 @@ func unknownKey(u tomlfile.Unknown) string {
 	key := p[len(p)-1]
 	secret := credential(key) != "" && !u.Table
 	switch {
+	case u.Known == nil && len(p) > 1: // below a value that is no table, such as model.x = 1
+		return mismatch(tomlfile.Mismatch{Path: p[:len(p)-1], Want: u.Want, Got: tomlfile.Value{Kind: "table"}})
 	case u.Known == nil:
 		return ""
 	case len(p) == 1 && secret, len(p) == 3 && p[0] == "profiles" && secret:

@@ -397,6 +397,9 @@ func TestLoadErrors(t *testing.T) {
 		{"inline tools", "[profiles.w]\ntools = [\n  { name = \"a\", input_schema = { type = \"object\" } },\n  { name = \"b\", input_schema = { type = \"array\" } },\n]\n", 4,
 			`input_schema must have type "object", got string "array"`},
 		{"tools not an array", "[profiles.w]\ntools = 1\n", 2, `tools must be an array of [[profiles.NAME.tools]] tables, got integer 1`},
+		{"dotted key through a value", "[profiles.w]\nmodel.x = 1\n", 2, `model must be a string, got table`},
+		{"header through a value", "[profiles.w.model.x]\n", 1, `model must be a string, got table`},
+		{"array of profiles", "[[profiles]]\nmodel = \"m\"\n", 1, `profiles must be a table of [profiles.NAME] tables, got array`},
 		{"tools as a table", "[profiles.w]\nmodel = \"m\"\n[profiles.w.tools]\nname = \"t\"\n", 3, `tools must be an array of [[profiles.NAME.tools]] tables, got table`},
 		{"quoted profile", "[profiles.\"my work\"]\nmodle = \"m\"\n", 2, `unknown key "modle" in [profiles."my work"] (did you mean "model"?)`},
 	} {
