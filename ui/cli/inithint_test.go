@@ -1,0 +1,32 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The hint config init prints works when pasted: with --config FILE, the
+// command it names reads FILE, not the default file; without, it is the
+// plain command.
+func TestConfigInitHintNamesTheFile(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	file := filepath.Join(t.TempDir(), "my.toml")
+	r := runMain(t, env, "", "config", "init", "--config", file)
+	want := "then muse --config " + file + " config show"
+	if r.code != 0 || !strings.Contains(r.stdout, want) {
+		t.Fatalf("config init --config says %q; want it to say %q", r.stdout, want)
+	}
+	// The hint, run: it shows FILE.
+	if r := runMain(t, env, "", "--config", file, "config", "show"); r.code != 0 || !strings.Contains(r.stdout, file) {
+		t.Errorf("the hint, run: %+v", r)
+	}
+	svc := filepath.Join(t.TempDir(), "svc.toml")
+	r = runMain(t, env, "", "config", "init", "--service", "ollama", "--config", svc)
+	if want := "muse --config " + svc + " doctor --profile ollama"; r.code != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("config init --service --config says %q; want %q", r.stdout, want)
+	}
+	if r := runMain(t, env, "", "config", "init"); r.code != 0 || !strings.Contains(r.stdout, "then muse config show") {
+		t.Errorf("config init without --config: %+v", r)
+	}
+}
