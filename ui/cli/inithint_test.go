@@ -30,3 +30,21 @@ func TestConfigInitHintNamesTheFile(t *testing.T) {
 		t.Errorf("config init without --config: %+v", r)
 	}
 }
+
+// A mistyped flag is named with the flag it is closest to, among those of
+// its command: muse --modle, muse sessions list --jsn.
+func TestUnknownFlagSuggests(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--modle", "x"}, `unknown flag: --modle (did you mean "--model"?) (see muse --help)`},
+		{[]string{"sessions", "list", "--jsn"}, `unknown flag: --jsn (did you mean "--json"?)`},
+		{[]string{"--zzzzzzzz"}, `unknown flag: --zzzzzzzz (see muse --help)`},
+	} {
+		if r := runMain(t, env, "", tc.args...); r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("muse %q: %+v; want status 2 and %q", tc.args, r, tc.want)
+		}
+	}
+}

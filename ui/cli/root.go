@@ -15,6 +15,7 @@ import (
 
 	"muse/api"
 	"muse/api/demo"
+	"muse/ui/tomlfile"
 	"muse/ui/toolrun"
 )
 
@@ -67,6 +68,16 @@ func (a *app) newRoot() *cobra.Command {
 				want = "a duration like 30s, 5m or 1h"
 			}
 			return usagef("--%s takes %s, not %q (see %s --help)", ive.GetFlag().Name, want, ive.GetValue(), c.CommandPath())
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+			// A typo of a flag this command takes: name the nearest.
+			var known []string
+			c.Flags().VisitAll(func(f *pflag.Flag) {
+				if !f.Hidden {
+					known = append(known, "--"+f.Name)
+				}
+			})
+			return usagef("%v%s (see %s --help)", err, tomlfile.Suggest("--"+name, known), c.CommandPath())
 		}
 		return usagef("%v (see %s --help)", err, c.CommandPath())
 	})
