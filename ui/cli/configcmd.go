@@ -32,7 +32,7 @@ line, with the file and the line, and exit with status 2.`,
 				return c.Help()
 			}
 			if len(args) > 0 {
-				return usagef("unknown command %q: use path, show or init (see muse config --help)", args[0])
+				return usagef("unknown command %q%s: use path, show or init (see muse config --help)", args[0], suggestCommand(c, args[0]))
 			}
 			c.Help()
 			return exitStatus(ExitUsage)

@@ -48,3 +48,21 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped command names the one it is closest to, on one line.
+func TestUnknownCommandSuggests(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sessions", "lst"}, `unknown command "lst" (did you mean "list"?): use list, show`},
+		{[]string{"config", "shwo"}, `unknown command "shwo" (did you mean "show"?): use path, show or init`},
+		{[]string{"sesions"}, `unknown command "sesions" (did you mean muse sessions?); a prompt goes in -p "..."`},
+		{[]string{"sessions", "zzzzzz"}, `unknown command "zzzzzz": use list`},
+	} {
+		r := runMain(t, nil, "", tc.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("muse %q: %+v; want status 2 and one line with %q", tc.args, r, tc.want)
+		}
+	}
+}

@@ -114,13 +114,25 @@ func (a *app) newRoot() *cobra.Command {
 	return root
 }
 
+// suggestCommand is ` (did you mean "NAME"?)` for the command of c
+// closest to name, or "" when none is close.
+func suggestCommand(c *cobra.Command, name string) string {
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2 // as cobra sets it for the root
+	}
+	if s := c.SuggestionsFor(name); len(s) > 0 {
+		return fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return ""
+}
+
 // runRoot runs muse itself: the chat screen, or -p.
 func (a *app) runRoot(cmd *cobra.Command, args []string) error {
 	f := &a.f
 	if err := f.check(cmd.Flags().Changed, args); err != nil {
 		if len(args) > 0 && f.resume != args[0] {
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-				return usagef("%v\nor did you mean muse %s?", err, s[0])
+				return usagef("unknown command %q (did you mean muse %s?); a prompt goes in -p \"...\" (see muse --help)", args[0], s[0])
 			}
 		}
 		return err
