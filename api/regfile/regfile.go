@@ -14,6 +14,7 @@
 package regfile
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -51,9 +52,15 @@ type TooLargeError struct {
 	Limit int64
 }
 
-// Error says what the limit is, such as "larger than 64 KiB" (see Size).
+// Error says what the limit is, such as "larger than 64 KiB".
 func (e *TooLargeError) Error() string {
-	return "larger than " + Size(e.Limit)
+	switch {
+	case e.Limit%(1<<20) == 0:
+		return fmt.Sprintf("larger than %d MiB", e.Limit>>20)
+	case e.Limit%(1<<10) == 0:
+		return fmt.Sprintf("larger than %d KiB", e.Limit>>10)
+	}
+	return fmt.Sprintf("larger than %d bytes", e.Limit)
 }
 
 // Read reads the regular file at path, at most limit bytes. The path is

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"muse/api"
-	"muse/api/regfile"
 	"muse/session"
 )
 
@@ -258,7 +257,7 @@ func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int
 		return nil, 0, errors.New("not saved: there is no folder to save images in")
 	}
 	if budget <= 0 {
-		return nil, 0, fmt.Errorf("not fetched: the images before it used up the %s one generation may hold", regfile.Size(r.cfg.MaxBytes))
+		return nil, 0, fmt.Errorf("not fetched: the images before it used up the %s one generation may hold", api.SizeText(r.cfg.MaxBytes))
 	}
 	limit := min(int64(session.MaxImageBytes), budget)
 	var data []byte
@@ -280,7 +279,7 @@ func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int
 		}
 	}
 	if errors.Is(err, api.ErrTooLarge) && limit < session.MaxImageBytes {
-		return nil, used, fmt.Errorf("not kept: the images of one generation may hold %s in all, and only %s was left for this one", regfile.Size(r.cfg.MaxBytes), regfile.Size(budget))
+		return nil, used, fmt.Errorf("not kept: the images of one generation may hold %s in all, and only %s was left for this one", api.SizeText(r.cfg.MaxBytes), api.SizeText(budget))
 	}
 	return data, used + int64(len(data)), err
 }

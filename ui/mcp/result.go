@@ -17,7 +17,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"muse/api"
-	"muse/api/regfile"
 	"muse/ui/engine"
 )
 
@@ -134,5 +133,5 @@ func cut(s string, limit int) string {
 	return fmt.Sprintf("%s\n… %d more bytes cut (limit %s)", s[:keep], len(s)-keep, size(limit))
 }
 
-// size writes n bytes as people read it (regfile.Size).
-func size(n int) string { return regfile.Size(int64(n)) }
+// size writes n bytes as people read it (api.SizeText).
+func size(n int) string { return api.SizeText(int64(n)) }
