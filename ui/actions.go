@@ -24,18 +24,18 @@ import (
 // send, but after /retry, which sends it; a command refused leaves the
 // input as it was.
 func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
-	typed := m.input.Value()
-	m.input = m.input.SetValue(command)
+	typed := m.comp.Input().Value()
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue(command))
 	next, cmd := m.runCommand(command)
 	n, ok := next.(Model)
 	if !ok {
 		return next, cmd
 	}
-	switch v := n.input.Value(); {
-	case v == command: // refused: the notice says why
-		n.input = n.input.KeepCommandAfter(typed, given)
-	case v == "" && strings.Fields(command)[0] != "/retry":
-		n.input = n.input.SetValue(given)
+	switch in := n.comp.Input(); {
+	case in.Value() == command: // refused: the notice says why
+		n.comp = n.comp.SetInput(in.KeepCommandAfter(typed, given))
+	case in.Value() == "" && strings.Fields(command)[0] != "/retry":
+		n.comp = n.comp.SetInput(in.SetValue(given))
 	}
 	return n.layout(), cmd
 }
@@ -44,10 +44,10 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 // because a turn is in flight stays in the input, to be sent again with
 // enter once the turn ends: nothing typed is lost.
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	typed := m.input
+	typed := m.comp.Input()
 	next, cmd := m.runSlash(line)
 	if n, ok := next.(Model); ok && m.busy() && strings.HasPrefix(n.status.Notice(), busyNotice) {
-		n.input = typed
+		n.comp = n.comp.SetInput(typed)
 		return n.layout(), cmd
 	}
 	return next, cmd
@@ -60,7 +60,7 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(err.Error())
 		return m, nil // the command stays in the input to be fixed
 	}
-	m.input = m.input.Reset().EndRecall()
+	m.comp = m.comp.SetInput(m.comp.Input().Reset().EndRecall())
 	m.status = m.status.Note(res.Notice)
 	m = m.layout()
 	switch res.Action {
@@ -106,7 +106,12 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note("renamed")
 		return m, sessions.SetTitle(m.writer, res.Arg)
 	case slash.ActionExport:
-		return m, exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
+		export := exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
+		return m, func() tea.Msg {
+			msg := export().(exportedMsg)
+			msg.line = line // put back if it is refused
+			return msg
+		}
 	case slash.ActionSessions:
 		next, cmd, _ := m.updateSession(openPickerMsg{})
 		return next, cmd
@@ -115,12 +120,14 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionOpen:
 		return m.openImage(res.N)
 	case slash.ActionAttach:
-		return m.attachCommand(res.Arg, res.N)
+		sources, retype, err := attachArg(res.Arg, res.N, m.conv.Entries())
+		if err != nil {
+			m.status = m.status.Note(err.Error())
+			return m, nil
+		}
+		return m.compose(m.comp.Attach(sources, retype))
 	case slash.ActionDetach:
-		var notice string
-		m.pending, notice = m.pending.Detach(res.N)
-		m.status = m.status.Note(notice)
-		return m.layout(), nil
+		return m.compose(m.comp.Detach(res.N))
 	case slash.ActionMCP:
 		return m.mcpCommand(res.Arg)
 	case slash.ActionTheme:
@@ -156,7 +163,7 @@ func lastIndex(es []session.Entry, kind string) int {
 
 // retry regenerates the reply to the last prompt as a new branch: what
 // followed the prompt leaves the view, and stays in the session.
-func (m Model) retry() (tea.Model, tea.Cmd) {
+func (m Model) retry() (Model, tea.Cmd) {
 	if m.busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
@@ -167,8 +174,8 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 		m.status = m.status.Note("nothing to retry yet: send a prompt first")
 		return m, nil
 	}
-	if strings.TrimSpace(m.input.Value()) == es[u].Text {
-		m.input = m.input.Reset()
+	if strings.TrimSpace(m.comp.Input().Value()) == es[u].Text {
+		m.comp = m.comp.SetInput(m.comp.Input().Reset())
 	}
 	for _, e := range es[u+1:] {
 		m.conv = m.conv.Remove(e.ID)
@@ -283,7 +290,7 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.layout(), sessions.SaveParams(m.writer, m.params)
 	default:
-		m.input = m.input.SetValue(msg.text)
+		m.comp = m.comp.SetInput(m.comp.Input().SetValue(msg.text))
 		return m.layout(), nil
 	}
 }

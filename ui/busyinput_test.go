@@ -23,7 +23,7 @@ func TestBusyRefusedCommandStaysInInput(t *testing.T) {
 			send(tm, line)
 			waitFor(t, tm, busyNotice)
 			m := quit(t, tm)
-			if got := strings.TrimSpace(m.input.Value()); got != line {
+			if got := strings.TrimSpace(m.comp.Input().Value()); got != line {
 				t.Errorf("input after the refusal: %q, want %q", got, line)
 			}
 		})

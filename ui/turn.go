@@ -21,6 +21,10 @@ import (
 // turns.FrameRate).
 const FrameRate = turns.FrameRate
 
+// busyNotice is what the status line says of an action that needs the turn
+// in flight to end first; the end of the turn takes it away.
+const busyNotice = "a reply or image is still on its way"
+
 // The turn in flight is a child (ui/turns): it runs in the engine, and the
 // root routes its reports (applyTurn) and shows what they ask (show).
 
@@ -167,8 +171,8 @@ func (m Model) askCall(a *turns.Ask, ch <-chan turns.Item) (tea.Model, tea.Cmd) 
 	}
 	m.approve = m.approve.Open(c)
 	if !a.HasCommand {
-		m.turns = m.turns.PutAside(m.input.Value())
-		m.input = m.input.Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.Call.Name)))
+		m.turns = m.turns.PutAside(m.comp.Input().Value())
+		m.comp = m.comp.SetInput(m.comp.Input().Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.Call.Name))))
 	}
 	return m.layout(), nil
 }
@@ -182,7 +186,7 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	var wait tea.Cmd
 	m.turns, draft, wait = m.turns.Answer(ap)
 	if typing {
-		m.input = m.input.Reset().SetValue(draft).SetPlaceholder(input.Placeholder)
+		m.comp = m.comp.SetInput(m.comp.Input().Reset().SetValue(draft).SetPlaceholder(input.Placeholder))
 	}
 	if ap.Always {
 		m.approve = m.approve.Allow(a.Call.Name)
@@ -211,13 +215,14 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		m.turns = m.turns.RefusePaste()
 		return m, nil, true
 	}
-	if answers && typing && m.input.AfterPaste() {
+	in := m.comp.Input()
+	if answers && typing && in.AfterPaste() {
 		// A typed result's enter right behind text that came in one read
 		// ("forty two" and enter, typed fast) is handled as a prompt's:
 		// it sends once no key follows it (see sendDueMsg).
 		return m, nil, false
 	}
-	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && !typing) {
+	if answers && (in.AfterPaste() || in.AfterSpace() && !typing) {
 		// A paste can hold a false end of paste (ESC [201~) and then "y",
 		// and Bubble Tea splits a paste without bracketed paste at spaces
 		// ("take a look" is "take", " ", "a", …): a key right behind a
@@ -228,14 +233,15 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	if typing {
 		switch {
 		case key.Matches(k, m.keys.Send):
-			next, cmd := m.answerCall(m.turns.ResultOf(m.input.Value()))
+			next, cmd := m.answerCall(m.turns.ResultOf(in.Value()))
 			return next, cmd, true
 		case key.Matches(k, m.keys.Cancel):
 			next, cmd := m.answerCall(engine.Approval{})
 			return next, cmd, true
 		}
-		next, cmd := m.updateInput(k)
-		return next, cmd, true
+		var cmd tea.Cmd
+		m.comp, cmd = m.comp.Update(k)
+		return m.layout(), cmd, true
 	}
 	switch {
 	case k.String() == "y" || k.String() == "a":
@@ -247,8 +253,8 @@ func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	case k.String() == "n":
 		// The reason is typed in the input, the draft put aside meanwhile.
 		m.approve = m.approve.Decline()
-		m.turns = m.turns.PutAside(m.input.Value())
-		m.input = m.input.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one")
+		m.turns = m.turns.PutAside(in.Value())
+		m.comp = m.comp.SetInput(in.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one"))
 		return m.layout(), nil, true
 	case key.Matches(k, m.keys.Cancel):
 		next, cmd := m.answerCall(engine.Approval{})
@@ -298,8 +304,8 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	if d.Err != nil && !t.Cancelled && t.Prompt != "" {
 		// After any failure, a first one or a retry's, the failed prompt
 		// is one key away.
-		if v := strings.TrimSpace(m.input.Value()); v == "" || v == t.Prompt {
-			m.input = m.input.SetValue(t.Prompt)
+		if v := strings.TrimSpace(m.comp.Input().Value()); v == "" || v == t.Prompt {
+			m.comp = m.comp.SetInput(m.comp.Input().SetValue(t.Prompt))
 			m.status = m.status.Note("the prompt is back in the input: enter sends it again")
 		} else {
 			m.status = m.status.Note("the prompt failed · the input keeps your draft: /retry sends the failed prompt again")
@@ -307,8 +313,8 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	}
 	if errors.Is(d.Err, engine.ErrNotStarted) {
 		m.status = m.status.Note(d.Err.Error()) // refused before it started, as /continue with nothing to continue
-		if !t.Image && m.pending.Len() == 0 {
-			m.pending = m.pending.Set(t.Attachments) // nothing was saved: they wait again
+		if !t.Image {
+			m.comp = m.comp.PutBack(t.Attachments) // nothing was saved: they wait again
 		}
 	}
 	if d.Res.Unanswered && m.status.Notice() == "" && !t.Cancelled {
@@ -335,7 +341,11 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 		next.status = next.status.Note(fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct))
 		return next, cmd
 	}
-	next, cmd := m.layout().queueAfterTurn(ok)
+	// The queue goes on: its next prompt is sent if the turn ended well.
+	if strings.HasPrefix(m.status.Notice(), busyNotice) {
+		m.status = m.status.Note("") // the turn it waited for has ended
+	}
+	next, cmd := m.compose(m.comp.AfterTurn(ok, m.status.Notice(), m.status.LastErr()))
 	if t.Cancelled {
 		return next, cmd
 	}
