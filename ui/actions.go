@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/composer"
 	"muse/ui/engine"
 	"muse/ui/launch"
 	"muse/ui/meter"
@@ -46,7 +47,7 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	typed := m.comp.Input()
 	next, cmd := m.runSlash(line)
-	if n, ok := next.(Model); ok && m.busy() && strings.HasPrefix(n.status.Notice(), busyNotice) {
+	if n, ok := next.(Model); ok && m.turns.Busy() && strings.HasPrefix(n.status.Notice(), busyNotice) {
 		n.comp = n.comp.SetInput(typed)
 		return n.layout(), cmd
 	}
@@ -85,9 +86,9 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
-		if len(m.conv.Entries()) == 0 || m.busy() {
+		if len(m.conv.Entries()) == 0 || m.turns.Busy() {
 			m.status = m.status.Note("nothing to compact yet")
-			if m.busy() {
+			if m.turns.Busy() {
 				m.status = m.status.Note(busyNotice + ": esc cancels it first")
 			}
 			return m, nil
@@ -151,6 +152,23 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	return m.layout(), nil
 }
 
+// attachArg is where /attach ARG takes its files from: a path, image n of
+// the last image turn of es, or the clipboard's image; retype is the
+// command put back into the input if the file is refused.
+func attachArg(arg string, n int, es []session.Entry) (sources []composer.Source, retype string, err error) {
+	switch arg {
+	case "image":
+		path, err := imagePath(es, n)
+		if err != nil {
+			return nil, "", err
+		}
+		return []composer.Source{{Path: path, Own: true}}, "", nil
+	case "clipboard":
+		return composer.Clipboard, "", nil
+	}
+	return []composer.Source{{Path: arg}}, "/attach " + arg, nil
+}
+
 // lastIndex returns the index of the last entry of kind, or -1.
 func lastIndex(es []session.Entry, kind string) int {
 	for i := len(es) - 1; i >= 0; i-- {
@@ -164,7 +182,7 @@ func lastIndex(es []session.Entry, kind string) int {
 // retry regenerates the reply to the last prompt as a new branch: what
 // followed the prompt leaves the view, and stays in the session.
 func (m Model) retry() (Model, tea.Cmd) {
-	if m.busy() {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
@@ -199,7 +217,7 @@ func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
-	if m.busy() {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}

@@ -15,19 +15,13 @@ import (
 // or next sibling, and f forks the session at the message selected. Every
 // write runs in a command.
 
-// noteWritten notes the entry e, written, in the session's shape.
-func (m Model) noteWritten(e session.Entry) Model {
-	m.branches = m.branches.Note(e, m.conv.Entries())
-	return m
-}
-
 // refreshBranches shows where the entries shown stand in the session's
 // shape; live is the reply that just started, not written yet. The entry
 // of the image turn in flight, which the engine wrote before reporting it,
 // is noted.
 func (m Model) refreshBranches(live ...session.Entry) Model {
 	if j := m.turns.Image(); j != nil && j.Entry != nil && !m.branches.Has(j.Entry.ID) {
-		m = m.noteWritten(*j.Entry)
+		m.branches = m.branches.Note(*j.Entry, m.conv.Entries())
 	}
 	m.branches = m.branches.Refresh(m.conv.Entries(), live...)
 	m.conv = m.conv.SetBadges(m.branches.Badges())
@@ -39,7 +33,7 @@ func (m Model) refreshBranches(live ...session.Entry) Model {
 // prompt is edited, which would leave the view.
 func (m Model) branchRefused() string {
 	switch {
-	case m.busy():
+	case m.turns.Busy():
 		return busyNotice + ": esc cancels it first"
 	case m.comp.Editing().Active():
 		return "a prompt is being edited: enter sends it, esc leaves it first"

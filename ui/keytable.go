@@ -84,7 +84,9 @@ func bindKeys(k KeyMap) []boundKey {
 		}},
 		// ↑ on an empty input brings the last queued prompt back.
 		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.comp.Input().Value() == "" && m.comp.Queue().Len() > 0 },
-			func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.compose(m.comp.Unqueue(m.busy(), m.writer)) }},
+			func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+				return m.compose(m.comp.Unqueue(m.turns.Busy(), m.writer))
+			}},
 		// Tab completion, ↑ and ↓ through the prompts.
 		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.comp.Input().Owns(msg) }, typeKey},
 		{scroll, nil, func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {

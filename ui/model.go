@@ -163,10 +163,11 @@ type common struct {
 // Model is muse's root Bubble Tea model: the chat screen, or the session
 // picker over it. It routes messages to its children as they concern them:
 // the window's size to all, keys to the one in focus (the picker, or the
-// chat's keys, then the input), the engine's reports to the turn.
+// chat's keys, then the composer), the engine's reports to the turn, and
+// routes what a child asks of the rest (composer.Out: a prompt to send).
 //
 // Model is a value, as Bubble Tea's Update, which returns the next model,
-// and every child here (input, conversation, approval, picker…) are: a
+// and every child here (composer, conversation, approval, picker…) are: a
 // method that changes the screen changes its own copy and returns it, and
 // a copy kept aside (cut := m, returned if a turn is refused) stays as it
 // was. No state that Update changes is changed in place through a pointer.
@@ -188,8 +189,8 @@ type Model struct {
 	size    tea.WindowSizeMsg // the window's, as the terminal last reported it
 	blurred bool              // the terminal reported that it lost focus
 
-	// The children: the conversation, the input, the help, spinner and
-	// progress bar, and the session switcher (the picker).
+	// The children: the conversation, the help, spinner and progress bar,
+	// and the session switcher (the picker).
 	conv     conversation.Model
 	w        *widgets
 	sessions sessions.Model
@@ -718,7 +719,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	}
 	text := strings.TrimSpace(in.Value())
 	if text == "" && m.comp.Pending().Len() == 0 {
-		if m.comp.Queue().Len() > 0 && !m.busy() {
+		if m.comp.Queue().Len() > 0 && !m.turns.Busy() {
 			c, p := m.comp.Next() // the queue stopped: enter starts it again
 			m.comp = c
 			return m.sendPrompt(p)
@@ -763,7 +764,7 @@ func (m Model) compose(c composer.Model, out composer.Out) (tea.Model, tea.Cmd) 
 // without files (its attachments are in it); or as a new turn. A prompt
 // refused stays where it was, in the input or the queue.
 func (m Model) sendPrompt(p *composer.Prompt) (tea.Model, tea.Cmd) {
-	if p.Edit == "" && m.busy() {
+	if p.Edit == "" && m.turns.Busy() {
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Enqueue(p, m.sessID, m.writer)
 		return m.layout(), cmd
@@ -771,7 +772,7 @@ func (m Model) sendPrompt(p *composer.Prompt) (tea.Model, tea.Cmd) {
 	next, cmd, how := m, tea.Cmd(nil), composer.Started
 	failed, retry := session.Branch(m.conv.Entries()).FailedPrompt()
 	switch i := m.conv.Index(p.Edit); {
-	case p.Edit != "" && m.busy():
+	case p.Edit != "" && m.turns.Busy():
 		next.status, how = next.status.Note(busyNotice+": esc cancels it, or wait to send the edit"), composer.Refused
 	case p.Edit != "" && i < 0:
 		next.status, how = next.status.Note("the prompt edited is not shown any more: esc cancels"), composer.Refused
@@ -824,6 +825,3 @@ func (m Model) Close() error {
 // SaveError returns why the session could not be saved when the screen
 // closed, or nil when everything was saved.
 func (m Model) SaveError() error { return m.quitting.Err() }
-
-// busy reports whether a turn or an image turn is in flight.
-func (m Model) busy() bool { return m.turns.Busy() }

@@ -25,7 +25,8 @@ func TestModelIsAValue(t *testing.T) {
 	c, _ = updateModel(c, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlG)) // hides the previews
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlS)) // opens the picker
-	c = c.noteWritten(session.Entry{ID: "e-new", Parent: sess.Entries[0].ID}).refreshBranches()
+	c.branches = c.branches.Note(session.Entry{ID: "e-new", Parent: sess.Entries[0].ID}, c.conv.Entries())
+	c = c.refreshBranches()
 	if !c.turns.Turn().Cancelled || c.comp.Input().Value() != "x" || !c.w.help.Open() || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
 		t.Fatalf("the copy: cancelled %v, input %q, help %v, previews %v, picker %v",
 			c.turns.Turn().Cancelled, c.comp.Input().Value(), c.w.help.Open(), c.conv.ShowPreviews(), c.sessions.IsOpen())

@@ -64,8 +64,8 @@ func TestRefusedRequestKeepsPromptAttachmentsAndConversation(t *testing.T) {
 	send(tm, "/image a red dot")
 	waitFor(t, tm, `size "huge" must be`)
 	m = quit(t, tm)
-	if n := len(m.conv.Entries()); n != 2 || m.busy() {
-		t.Errorf("%d entries on screen (busy %v), want the 2 of before", n, m.busy())
+	if n := len(m.conv.Entries()); n != 2 || m.turns.Busy() {
+		t.Errorf("%d entries on screen (busy %v), want the 2 of before", n, m.turns.Busy())
 	}
 	back, err := h.store.Load(sess.ID)
 	if err != nil {

@@ -82,7 +82,7 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case e.Kind != session.KindUser:
 			m.status = m.status.Note("only a prompt can be edited: e on one of yours (r regenerates a reply)")
-		case m.busy():
+		case m.turns.Busy():
 			m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		case !ok:
 			m.status = m.status.Note("this prompt is not saved on the branch")

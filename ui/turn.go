@@ -30,7 +30,7 @@ const busyNotice = "a reply or image is still on its way"
 
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
-	if m.busy() {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it")
 		return m, nil
 	}
@@ -111,7 +111,8 @@ func (m Model) show(s turns.Shown) Model {
 	switch s.Kind {
 	case turns.Added:
 		m.conv = m.conv.CaughtUp().Add(e)
-		m = m.noteWritten(e).refreshBranches() // an edited prompt has siblings
+		m.branches = m.branches.Note(e, m.conv.Entries()) // written: an edited prompt has siblings
+		m = m.refreshBranches()
 		if e.Kind == session.KindError && e.Error != nil {
 			m.status = m.status.Failed(failedName(e.Error))
 		}
@@ -137,7 +138,8 @@ func (m Model) show(s turns.Shown) Model {
 		}
 		m.conv = m.conv.Finish(e)
 		m.meter = m.meter.Measure(m.conv.Entries(), m.usage)
-		m = m.noteWritten(e).refreshBranches()
+		m.branches = m.branches.Note(e, m.conv.Entries())
+		m = m.refreshBranches()
 	case turns.ImageStarted:
 		m.conv = m.conv.Add(e)
 		m = m.refreshBranches()
