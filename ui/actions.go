@@ -41,25 +41,29 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 	return n.layout(), cmd
 }
 
-// runCommand carries out a slash command typed in the input. One refused
-// because a turn is in flight stays in the input, to be sent again with
-// enter once the turn ends: nothing typed is lost.
-func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	typed := m.comp.Input()
-	next, cmd := m.runSlash(line)
-	if n, ok := next.(Model); ok && m.turns.Busy() && strings.HasPrefix(n.status.Notice(), busyNotice) {
-		n.comp = n.comp.SetInput(typed)
-		return n.layout(), cmd
-	}
-	return next, cmd
+// waitsForTurn are the commands that wait for the turn in flight to end,
+// each with what the status line says after busyNotice: refused while it
+// is in flight, the command stays in the input, to be sent again with
+// enter once the turn ends, so nothing typed is lost.
+var waitsForTurn = map[slash.Action]string{
+	slash.ActionRetry:    ": esc cancels it first",
+	slash.ActionContinue: ": esc cancels it",
+	slash.ActionCompact:  ": esc cancels it first",
+	slash.ActionClear:    ": esc cancels it first",
+	slash.ActionImage:    ": esc cancels it, or wait for it to end",
 }
 
-// runSlash carries out the slash command line.
-func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
+// runCommand carries out the slash command line, typed in the input. One
+// that does not parse, or waits for the turn in flight, stays in the input.
+func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	res, err := slash.Run(line, m.params, slash.Env{Tools: toolNames(m.opts), ImageAPI: m.opts.ImageAPI})
 	if err != nil {
 		m.status = m.status.Note(err.Error())
 		return m, nil // the command stays in the input to be fixed
+	}
+	if hint, waits := waitsForTurn[res.Action]; waits && m.turns.Busy() {
+		m.status = m.status.Note(busyNotice + hint)
+		return m.layout(), nil
 	}
 	m.comp = m.comp.SetInput(m.comp.Input().Reset().EndRecall())
 	m.status = m.status.Note(res.Notice)
@@ -86,11 +90,8 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
-		if len(m.conv.Entries()) == 0 || m.turns.Busy() {
+		if len(m.conv.Entries()) == 0 {
 			m.status = m.status.Note("nothing to compact yet")
-			if m.turns.Busy() {
-				m.status = m.status.Note(busyNotice + ": esc cancels it first")
-			}
 			return m, nil
 		}
 		// The new branch replaces the view; the old one stays in the session ([ ] on the first prompt goes back).
