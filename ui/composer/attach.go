@@ -71,9 +71,9 @@ type Source struct {
 // Clipboard is the image on the system clipboard, as a source.
 var Clipboard = []Source{{Name: "clipboard.png", Read: clipboard.ReadImage}}
 
-// Stored are the attachments of a prompt of the session of w, read back
+// stored are the attachments of a prompt of the session of w, read back
 // from where the session keeps them, by their own names.
-func Stored(w *session.Writer, as []session.Attachment) []Source {
+func stored(w *session.Writer, as []session.Attachment) []Source {
 	sources := make([]Source, len(as))
 	for i, a := range as {
 		sources[i] = Source{Name: a.Name, Read: func(context.Context) ([]byte, error) { return w.ReadAttachment(a) }}
@@ -90,7 +90,7 @@ func OfEntry(w *session.Writer, e session.Entry) []Source {
 			sources = append(sources, Source{Path: img.Path, Own: true})
 		}
 	}
-	return append(sources, Stored(w, e.Attachments)...)
+	return append(sources, stored(w, e.Attachments)...)
 }
 
 // expandHome expands a path that starts with ~/ to the home folder; a ~

@@ -204,7 +204,7 @@ func (m Model) Edit(e session.Entry, num int, w *session.Writer) (Model, Out) {
 	if len(e.Attachments) == 0 {
 		return m, Out{}
 	}
-	m, out := m.attach(Stored(w, e.Attachments), "", "")
+	m, out := m.attach(stored(w, e.Attachments), "", "")
 	// Dropped if that edit has ended when it arrives.
 	return m, Decorate(out, func(msg AttachedMsg) AttachedMsg {
 		msg.edit = e.ID
