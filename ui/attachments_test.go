@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"muse/session"
 	"muse/ui/attach"
 	"muse/ui/input"
+	"muse/ui/pending"
 )
 
 // writeFile writes a file for a test to attach and returns its path.
@@ -245,5 +247,28 @@ func TestRetypedMentionAttachesAgain(t *testing.T) {
 	next, _ := m.compose(m.comp.Send(m.comp.Input().Value(), nil))
 	if m = next.(Model); !m.comp.Pending().Preparing() {
 		t.Errorf("the retyped prompt's mention should be attached (attaching %v)", m.comp.Pending().Preparing())
+	}
+}
+
+// Text not typed (a paste, the editor's) naming more files than may wait
+// for one prompt is refused at once, saying so, with no command: the
+// command that showed the files first was made around none, and crashed
+// muse when run.
+func TestMentionsBeyondTheLimitRefusedAtOnce(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var b strings.Builder
+	for i := range pending.Max + 1 {
+		fmt.Fprintf(&b, "@f%d.txt ", i)
+	}
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue(b.String()))
+	next, cmd := m.submit()
+	m = next.(Model)
+	if cmd != nil || m.comp.Pending().Preparing() || !strings.Contains(m.status.Notice(), "at most") {
+		t.Errorf("command %v, preparing %v, notice %q", cmd != nil, m.comp.Pending().Preparing(), m.status.Notice())
+	}
+	if strings.TrimSpace(m.comp.Input().Value()) != strings.TrimSpace(b.String()) {
+		t.Errorf("the text left the input: %q", m.comp.Input().Value())
 	}
 }
