@@ -771,14 +771,14 @@ func (m Model) sendPrompt(p *composer.Prompt) (tea.Model, tea.Cmd) {
 	}
 	next, cmd, how := m, tea.Cmd(nil), composer.Started
 	failed, retry := session.Branch(m.conv.Entries()).FailedPrompt()
-	switch i := m.conv.Index(p.Edit); {
+	switch {
 	case p.Edit != "" && m.turns.Busy():
 		next.status, how = next.status.Note(busyNotice+": esc cancels it, or wait to send the edit"), composer.Refused
-	case p.Edit != "" && i < 0:
+	case p.Edit != "" && m.conv.Index(p.Edit) < 0:
 		next.status, how = next.status.Note("the prompt edited is not shown any more: esc cancels"), composer.Refused
 	case p.Edit != "":
 		cut := m
-		cut.conv = cut.conv.Truncate(i)
+		cut.conv = cut.conv.Truncate(m.conv.Index(p.Edit))
 		next, cmd = cut.startTurn(engine.Turn{Prompt: p.Text, Edit: p.Edit, Attachments: slices.Clone(p.Files), EditAttachments: true})
 		if next.turns.Turn() == nil { // refused: the edit stays in the input
 			next, next.status = m, m.status.Note(next.status.Notice())
