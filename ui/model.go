@@ -290,7 +290,7 @@ func New(opts Options) Model {
 		sessions: sessions.New(opts.Store, opts.Index, opts.Theme),
 		current:  current{params: opts.Params},
 		meter:    meter.New(opts.Meter),
-		approve:  approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
+		approve:  approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode, Send: keys.Send, Cancel: keys.Cancel}),
 		sel:      selection.New(keys.selectKeys()),
 		quitting: quitting.New(quitting.KeyMap{Quit: keys.Quit, Exit: keys.Exit}, opts.Now),
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/api"
@@ -196,76 +195,49 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	return m.layout(), tea.Batch(wait, m.w.spin.Tick)
 }
 
-// decideCall handles y, n and a while a call waits for approval, and enter
-// or esc while it waits for a typed result.
-func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
+// decideCall carries out what a key asks while a tool call waits (see
+// approval.Key): y, n and a for an approval, enter or esc for a typed
+// result; handled is false for a key the input handles as a prompt's.
+func (m Model) decideCall(k tea.KeyMsg) (_ tea.Model, _ tea.Cmd, handled bool) {
 	if m.turns.Ask() == nil {
 		return m, nil, false
 	}
-	typing := m.turns.AwaitsResult(m.approve.Declining()) // a result, or the reason of a no
-	answers := k.String() == "y" || k.String() == "a"
-	if typing {
-		answers = key.Matches(k, m.keys.Send)
-	}
-	if box, ok := m.approvalBox().Update(k); ok && !m.turns.Settling() {
+	in := m.comp.Input()
+	box, answer := m.approvalBox().Key(k, approval.Context{Typing: m.turns.AwaitsResult(m.approve.Declining()),
+		Settling: m.turns.Settling(), AfterPaste: in.AfterPaste(), AfterSpace: in.AfterSpace()})
+	var cmd tea.Cmd
+	switch answer {
+	case approval.Scrolled:
 		m.approve = box
 		return m.layout(), nil, true
-	}
-	if m.turns.Settling() {
-		// Keys right behind a yes: it came with other text, as a paste
-		// without bracketed paste comes ("a b" is "a", " ", "b").
+	case approval.Refused:
 		m.turns = m.turns.RefusePaste()
-		return m, nil, true
-	}
-	in := m.comp.Input()
-	if answers && typing && in.AfterPaste() {
-		// A typed result's enter right behind text that came in one read
-		// ("forty two" and enter, typed fast) is handled as a prompt's:
-		// it sends once no key follows it (see sendDueMsg).
-		return m, nil, false
-	}
-	if answers && (in.AfterPaste() || in.AfterSpace() && !typing) {
-		// A paste can hold a false end of paste (ESC [201~) and then "y",
-		// and Bubble Tea splits a paste without bracketed paste at spaces
-		// ("take a look" is "take", " ", "a", …): a key right behind a
-		// paste or a space is never an answer.
-		m.turns = m.turns.RefusePaste()
-		return m, nil, true
-	}
-	if typing {
-		switch {
-		case key.Matches(k, m.keys.Send):
-			next, cmd := m.answerCall(m.turns.ResultOf(in.Value()))
-			return next, cmd, true
-		case key.Matches(k, m.keys.Cancel):
-			next, cmd := m.answerCall(engine.Approval{})
-			return next, cmd, true
-		}
-		var cmd tea.Cmd
+	case approval.NotMine:
+		return m, nil, false // it sends once no key follows it (see input.SendDueMsg)
+	case approval.Typed:
 		m.comp, cmd = m.comp.Update(k)
 		return m.layout(), cmd, true
-	}
-	switch {
-	case k.String() == "y" || k.String() == "a":
+	case approval.Yes, approval.Always:
 		// A yes waits turns.AnswerSettle: a key behind it in that time
 		// means it came with other text, and it is not taken.
-		var cmd tea.Cmd
-		m.turns, cmd = m.turns.Settle(engine.Approval{Run: true, Always: k.String() == "a"})
-		return m, cmd, true
-	case k.String() == "n":
+		m.turns, cmd = m.turns.Settle(engine.Approval{Run: true, Always: answer == approval.Always})
+	case approval.No:
 		// The reason is typed in the input, the draft put aside meanwhile.
 		m.approve = m.approve.Decline()
 		m.turns = m.turns.PutAside(in.Value())
 		m.comp = m.comp.SetInput(in.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one"))
 		return m.layout(), nil, true
-	case key.Matches(k, m.keys.Cancel):
+	case approval.Result:
+		next, cmd := m.answerCall(m.turns.ResultOf(in.Value()))
+		return next, cmd, true
+	case approval.Cancel:
 		next, cmd := m.answerCall(engine.Approval{})
 		return next, cmd, true
-	case key.Matches(k, m.keys.ApproveMode): // approve all, this call first
+	case approval.All: // approve all, this call first
 		next, cmd := m.setApproveAll(true).answerCall(engine.Approval{Run: true})
 		return next, cmd, true
 	}
-	return m, nil, true // other keys wait for an answer
+	return m, cmd, true // other keys wait for an answer
 }
 
 // cancel stops the turn in flight, a message turn or an image turn: a
