@@ -268,6 +268,12 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 	if err := writeHits(env, hits); err != nil {
 		return fail(env, fmt.Errorf("write the hits: %w", err))
 	}
+	for _, h := range hits {
+		if strings.HasSuffix(turnOf(h), "*") {
+			fmt.Fprintln(env.Stderr, otherBranchNote)
+			break
+		}
+	}
 	if res.Window != 0 {
 		fmt.Fprintf(env.Stderr, "over %d matched: the best of the newest %[1]d are shown; --sort time sees all\n", res.Window)
 	}
@@ -299,6 +305,9 @@ func writeHits(env Env, hits []index.Hit) error {
 	}
 	return writeTable(env.Stdout, rows, env.Width)
 }
+
+// otherBranchNote says what a turn marked * is, under hits that have one.
+const otherBranchNote = "* a turn on a branch that is not the session's active one: the picker (ctrl+s, then f) opens it on that branch"
 
 // turnOf is the turn of a hit, marked with * when it is on a branch that
 // is not the active one; "-" for a title.
