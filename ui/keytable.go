@@ -9,7 +9,6 @@ import (
 
 	"muse/api"
 	"muse/session"
-	"muse/ui/composer"
 	"muse/ui/keyaction"
 	"muse/ui/notices"
 )
@@ -73,22 +72,14 @@ func bindKeys(k KeyMap) []boundKey {
 		{b(keyaction.Open), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openImage(0) }},
 		{b(keyaction.Previews), nil, previewsKey},
 		{b(keyaction.New), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.clear() }},
-		{b(keyaction.PasteImage), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-			return m.compose(m.comp.Attach(composer.Clipboard, ""))
-		}},
-		// backspace on an empty input takes back the last attachment.
-		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool {
-			return msg.Type == tea.KeyBackspace && m.comp.Input().Value() == "" && m.comp.Pending().Len() > 0
-		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-			return m.compose(m.comp.Detach(m.comp.Pending().Len()))
-		}},
-		// ↑ on an empty input brings the last queued prompt back.
-		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.comp.Input().Value() == "" && m.comp.Queue().Len() > 0 },
-			func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-				return m.compose(m.comp.Unqueue(m.turns.Busy(), m.writer))
+		// The composer's own keys: ctrl+v, backspace on an empty input
+		// (the last file waiting goes), ↑ on an empty input (the last
+		// queued prompt comes back), Tab completion, ↑ and ↓ through the
+		// prompts.
+		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.comp.Owns(msg) },
+			func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+				return m.compose(m.comp.Key(msg, m.turns.Busy(), m.writer))
 			}},
-		// Tab completion, ↑ and ↓ through the prompts.
-		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.comp.Input().Owns(msg) }, typeKey},
 		{scroll, nil, func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			var cmd tea.Cmd
 			m.conv, cmd = m.conv.Update(msg)

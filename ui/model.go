@@ -285,7 +285,7 @@ func New(opts Options) Model {
 	m := Model{
 		common:   &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, memo: &viewMemo{}, keyTable: bindKeys(keys)},
 		conv:     conversation.New(r, keys.scrollKeys()),
-		comp:     composer.New(opts.Theme, composer.KeyMap{KeyMap: keys.inputKeys()}, opts.Prompts, opts.Attach),
+		comp:     composer.New(opts.Theme, composer.KeyMap{KeyMap: keys.inputKeys(), PasteImage: keys.PasteImage, Unqueue: keys.Prev}, opts.Prompts, opts.Attach),
 		w:        &widgets{help: h, spin: sp, progress: bar},
 		sessions: sessions.New(opts.Store, opts.Index, opts.Theme),
 		current:  current{params: opts.Params},

@@ -27,11 +27,6 @@ import (
 	"muse/ui/textfmt"
 )
 
-// KeyMap is the composer's keys: those the input handles itself.
-type KeyMap struct {
-	input.KeyMap
-}
-
 // Model is the composer. It is a value, as its four parts are: a copy is
 // a copy (the memo of the edit line is derived, and shared).
 type Model struct {
@@ -39,6 +34,7 @@ type Model struct {
 	pending pending.Model
 	queue   queue.Model
 	edit    editing.Model
+	keys    *KeyMap // shared by the copies: never changed after New
 	// memo is the edit line's view, width the window's.
 	memo  *textfmt.Memo
 	width int
@@ -52,6 +48,7 @@ func New(th *theme.Theme, keys KeyMap, history *prompts.History, files []session
 		pending: pending.New(&th.Styles, files),
 		queue:   queue.New(&th.Styles),
 		edit:    editing.New(&th.Styles),
+		keys:    &keys,
 		memo:    &textfmt.Memo{},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
@@ -176,5 +177,39 @@ func TestUpdateRetypes(t *testing.T) {
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("!")})
 	if m.Pending().Mentioned("see @a.txt") {
 		t.Error("the mention is still taken as attached after the prompt changed")
+	}
+}
+
+// The composer's own keys, as it stands: backspace on an empty input takes
+// the last file back, ↑ on an empty input brings the last queued prompt
+// back; on a typed input both are the input's.
+func TestOwnKeys(t *testing.T) {
+	th, err := theme.New("dark", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := key.NewBinding(key.WithKeys("up"))
+	m := New(th, KeyMap{KeyMap: input.KeyMap{Prev: up}, Unqueue: up, PasteImage: key.NewBinding(key.WithKeys("ctrl+v"))}, nil, nil).SetSize(80, 24, input.State{})
+	back, upKey := tea.KeyMsg{Type: tea.KeyBackspace}, tea.KeyMsg{Type: tea.KeyUp}
+	if m.Owns(back) {
+		t.Error("backspace with no file waiting is the composer's")
+	}
+	m = m.SetPending(m.Pending().Set([]session.File{file("a.txt"), file("b.txt")}))
+	m, _ = m.Enqueue(m.Prompt("later"), "s1", nil)
+	m = m.SetPending(m.Pending().Set([]session.File{file("a.txt"), file("b.txt")}))
+	if !m.Owns(back) || !m.Owns(upKey) || !m.Owns(tea.KeyMsg{Type: tea.KeyCtrlV}) || m.Owns(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) {
+		t.Fatal("the composer's own keys are not its")
+	}
+	got, out := m.Key(back, false, nil)
+	if got.Pending().Len() != 1 || out.Notice != "removed b.txt" {
+		t.Errorf("backspace: %d files, notice %q", got.Pending().Len(), out.Notice)
+	}
+	got, out = m.Key(upKey, true, nil)
+	if got.Input().Value() != "later" || got.Queue().Len() != 0 || !strings.Contains(out.Notice, "enter queues it again") || out.Cmd == nil {
+		t.Errorf("↑: input %q, queue %d, notice %q", got.Input().Value(), got.Queue().Len(), out.Notice)
+	}
+	typed := m.SetInput(m.Input().SetValue("draft"))
+	if typed.Owns(back) {
+		t.Error("backspace on a typed input is the composer's own")
 	}
 }
