@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -163,5 +164,33 @@ func TestInputTakesLateAnswersOut(t *testing.T) {
 	now = now.Add(lateAnswers + time.Second)
 	if got := read("[1;9R"); got != "\x1b[1;9R" {
 		t.Errorf("read %q after lateAnswers", got)
+	}
+}
+
+// countingTerm counts the reads of its terminal in flight.
+type countingTerm struct {
+	*fakeTerm
+	inFlight atomic.Int32
+}
+
+func (c *countingTerm) Read(p []byte) (int, error) {
+	c.inFlight.Add(1)
+	defer c.inFlight.Add(-1)
+	return c.fakeTerm.Read(p)
+}
+
+// Once listen returns, whether the last answer came or the wait ended, no
+// read of the terminal is left in flight to take the keys typed next
+// from the program that reads them.
+func TestListenLeavesNoReadInFlight(t *testing.T) {
+	for _, answer := range []string{kitty035, "", "\x1bP>|tmu"} {
+		f := &countingTerm{fakeTerm: newFakeTerm(answer)}
+		r := listen(f, f.setDeadline, question(true), 20*time.Millisecond)
+		if n := f.inFlight.Load(); n != 0 {
+			t.Errorf("answer %q: %d reads in flight", answer, n)
+		}
+		if r.done != (answer == kitty035) {
+			t.Errorf("answer %q: done %v", answer, r.done)
+		}
 	}
 }

@@ -88,10 +88,6 @@ func listen(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout 
 	if deadline != nil && deadline(time.Now().Add(timeout)) != nil {
 		deadline = nil
 	}
-	type chunk struct {
-		b   []byte
-		err error
-	}
 	chunks := make(chan chunk)
 	done := make(chan struct{})
 	go func() {
@@ -112,12 +108,11 @@ func listen(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout 
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var late <-chan time.Time // after the read in flight was woken
-	for {
+	for !r.done {
 		select {
 		case c := <-chunks:
 			r.take(c.b, nil)
-			if r.done || c.err != nil {
+			if c.err != nil {
 				if deadline != nil {
 					deadline(time.Time{})
 				}
@@ -127,13 +122,41 @@ func listen(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout 
 			if deadline == nil {
 				return r
 			}
-			deadline(time.Now()) // wake the read in flight, and take what it read
-			late = time.After(timeout)
-		case <-late: // the deadline did not wake it
-			deadline(time.Time{})
+			r.wake(chunks, deadline, timeout)
 			return r
 		}
 	}
+	if deadline != nil {
+		r.wake(chunks, deadline, timeout)
+	}
+	return r
+}
+
+// wake ends the read in flight of listen, which reads into chunks, with
+// deadline, and takes what it read, waiting at most timeout for it; then
+// it clears the deadline. Left blocked, that read would take keys from
+// the program that reads the terminal next.
+func (r *replies) wake(chunks <-chan chunk, deadline func(time.Time) error, timeout time.Duration) {
+	defer deadline(time.Time{})
+	deadline(time.Now())
+	late := time.After(timeout)
+	for {
+		select {
+		case c := <-chunks:
+			r.take(c.b, nil)
+			if c.err != nil {
+				return
+			}
+		case <-late: // the deadline did not wake it
+			return
+		}
+	}
+}
+
+// chunk is what one read of the terminal gave.
+type chunk struct {
+	b   []byte
+	err error
 }
 
 // stringSeq finds the end of a string sequence's body in b, which starts
