@@ -168,5 +168,10 @@ func (in *Input) Read(p []byte) (int, error) {
 	if !in.r.done && in.now().After(in.until) {
 		in.r.done = true // it will not come: pass everything on
 	}
+	if n == 1 && p[0] == 0x1b && len(in.r.held) == 0 {
+		// A read of ESC alone is the esc key, as Bubble Tea takes it (a
+		// terminal writes each answer whole): never held back.
+		return n, err
+	}
 	return len(in.r.take(p[:n], p[:0])), err
 }

@@ -158,6 +158,9 @@ func TestInputTakesLateAnswersOut(t *testing.T) {
 	// A terminal that never gives its last answer: after lateAnswers, what
 	// it held back and everything after goes on.
 	in = newInput(pr, replies{}, now.Add(lateAnswers), clock)
+	if got := read("\x1b"); got != "\x1b" {
+		t.Errorf("esc, read alone, gave %q: the key is never held back", got)
+	}
 	if got := read("\x1b[?2026;2$y\x1b"); got != "" {
 		t.Errorf("read %q before lateAnswers", got)
 	}
