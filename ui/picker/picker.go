@@ -243,7 +243,7 @@ func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int
 		if err == nil {
 			// The last word as a prefix too (capy finds capybara), as
 			// sessions search does.
-			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow, PrefixLast: true})
+			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow, PrefixLast: true, Stem: true})
 		}
 		note := ""
 		if err == nil && idx.Stale() {
