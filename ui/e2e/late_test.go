@@ -41,44 +41,46 @@ const tmuxVersion = "\x1bP>|tmux 3.3a\x1b\\"
 // da1Answer is the shape of a primary device attributes answer.
 var da1Answer = regexp.MustCompile(`\x1b\[\?[0-9;]*c`)
 
-// carry delivers what from gives, each piece delay after it came, until
-// from ends.
+// carry delivers what from gives, each piece delay after it came, in
+// order, until from ends and all is delivered.
 func (l *slowLink) carry(from io.Reader) {
-	type piece struct {
-		at time.Time
-		b  []byte
-	}
-	pieces := make(chan piece, 64)
-	go func() {
-		defer close(pieces)
-		buf := make([]byte, 4096)
-		for {
-			n, err := from.Read(buf)
-			if n > 0 {
-				b := append([]byte(nil), buf[:n]...)
-				if i := bytes.Index(b, []byte("\x1b[?2026;")); i >= 0 && !l.named {
-					b = append(b[:i:i], append([]byte(tmuxVersion), b[i:]...)...)
-					l.named = true
-				}
-				pieces <- piece{time.Now().Add(l.delay), b}
+	prev := make(chan struct{}) // closed once the piece before is delivered
+	close(prev)
+	buf := make([]byte, 4096)
+	for {
+		n, err := from.Read(buf)
+		if n > 0 {
+			b := append([]byte(nil), buf[:n]...)
+			if i := bytes.Index(b, []byte("\x1b[?2026;")); i >= 0 && !l.named {
+				b = append(b[:i:i], append([]byte(tmuxVersion), b[i:]...)...)
+				l.named = true
 			}
-			if err != nil {
-				return
-			}
+			before, delivered := prev, make(chan struct{})
+			// The link's latency: the piece is in flight until then.
+			time.AfterFunc(l.delay, func() {
+				<-before
+				l.deliver(b)
+				close(delivered)
+			})
+			prev = delivered
 		}
-	}()
-	for p := range pieces {
-		// The link's latency, not a wait for the program: the answer is
-		// in flight until then.
-		<-time.After(time.Until(p.at))
-		_, _ = l.to.Write(p.b)
-		l.mu.Lock()
-		l.delivered = append(l.delivered, p.b...)
-		l.da1 = len(da1Answer.FindAll(l.delivered, -1))
-		close(l.changed)
-		l.changed = make(chan struct{})
-		l.mu.Unlock()
+		if err != nil {
+			<-prev
+			return
+		}
 	}
+}
+
+// deliver writes b to muse and counts the device attributes answers
+// delivered.
+func (l *slowLink) deliver(b []byte) {
+	_, _ = l.to.Write(b)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.delivered = append(l.delivered, b...)
+	l.da1 = len(da1Answer.FindAll(l.delivered, -1))
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
 // waitDA1 waits until n device attributes answers have been delivered:
