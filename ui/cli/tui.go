@@ -71,7 +71,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// What the terminal can do is asked now, in one round trip, never after
 	// Run. Kitty graphics also need colour.
-	// Answers that come after the wait are taken out of the keys (keys).
+	// Answers that come after the wait are taken out of what keys reads.
 	terminal, keys := preview.DetectScreen(env.Getenv, in, os.Stdout, time.Second)
 	// Every width muse measures is the terminal's from here on: how it
 	// draws 👨‍👩‍👧 was asked with the rest.

@@ -10,8 +10,9 @@ import (
 )
 
 // queryTTY asks the terminal on tty q and returns its answers, and what
-// is still to come, in raw mode, restoring the mode after. A tty that cannot be read with a deadline
-// (os.Stdin usually cannot) is reopened as /dev/tty.
+// is still to come, in raw mode, restoring the mode after. A tty that
+// cannot be read with a deadline (os.Stdin usually cannot) is reopened as
+// /dev/tty.
 func queryTTY(tty *os.File, q string, timeout time.Duration) replies {
 	f := tty
 	if f.SetReadDeadline(time.Time{}) != nil {
