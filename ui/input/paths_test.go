@@ -414,6 +414,26 @@ func TestPathPasted(t *testing.T) {
 	if got, notice := m.PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt", Secret: "a key"}); got.Value() != m.Value() || !strings.Contains(notice, "a key: it stays text") {
 		t.Errorf("secret: value %q, notice %q", got.Value(), notice)
 	}
+	// At the end of the input (a drop, or a paste of the path alone), the
+	// mention ends with a space and the cursor after it: what is typed next
+	// is a word of its own, not glued to the file's name.
+	for _, paste := range []string{"/tmp/notes.md", "/tmp/notes.md "} {
+		end := sized(t, 60, 20).SetValue("see " + paste)
+		got, _ := end.PathPasted(PathPastedMsg{Text: paste, Path: "/tmp/notes.md"})
+		got, _ = got.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+		if want := "see @/tmp/notes.md x"; got.Value() != want {
+			t.Errorf("paste %q, then x: value %q, want %q", paste, got.Value(), want)
+		}
+		if paths, rest := Mentions(got.Value()); !slices.Equal(paths, []string{"/tmp/notes.md"}) || rest != "see x" {
+			t.Errorf("paste %q, then x: mentions %q, text %q", paste, paths, rest)
+		}
+	}
+	// In the middle, the cursor stays after the mention.
+	mid, _ := m.PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt"})
+	mid, _ = mid.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if want := "see " + Mention("/tmp/a b.txt") + "y now"; mid.Value() != want {
+		t.Errorf("paste in the middle, then y: value %q, want %q", mid.Value(), want)
+	}
 	for _, v := range []string{"typed over", "/attach /tmp/a b.txt"} {
 		if got, notice := m.SetValue(v).PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt"}); got.Value() != v || notice != "" {
 			t.Errorf("%q: value %q, notice %q", v, got.Value(), notice)
