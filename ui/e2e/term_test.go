@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,28 +71,62 @@ func parallelCases() {
 // Deadlines for conditions a test waits on. They are generous, since the
 // whole test suite may share the machine's two cores with these tests;
 // only keyDeadline is what the issue asks of muse: it answers a key
-// within a second, on a machine that has a core for it (see keyWait).
+// within a second of the time it had a core (see typAnswered).
 const (
 	waitDeadline = 20 * time.Second
 	keyDeadline  = time.Second
 	pollEvery    = 10 * time.Millisecond
 )
 
-// keyWait is keyDeadline scaled by how busy the machine is now: with more
-// runnable processes than cores (48 cases in parallel on two), muse gets a
-// core only part of the time, and a second of its own takes longer. It
-// never grows past waitDeadline.
-func keyWait() time.Duration {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return keyDeadline
+// typAnswered types keys and waits until ok holds for the screen. It
+// fails the test, saying what it waited for, when muse took more than
+// keyDeadline beyond the time it and this test waited for a core: the
+// kernel's run-queue delay of their threads (runDelay), read as the wait
+// goes on. With 48 cases on two cores a second of muse's takes longer, and
+// the deadline grows with it, never past waitDeadline; a muse that blocks
+// (on a lock, on the disk) waits for no core, so it fails after a second
+// at any load. (A deadline scaled by the load average did not: at a load
+// of 20 on two cores it allowed ten seconds, for a muse hung or not.)
+func (tm *term) typAnswered(keys, what string, ok func(screen string) bool) {
+	tm.t.Helper()
+	pids := []int{tm.cmd.Process.Pid, os.Getpid()}
+	before := runDelay(pids...)
+	start := time.Now()
+	tm.typ(keys)
+	for !ok(tm.screen()) {
+		if took := time.Since(start); took > keyDeadline {
+			waited := runDelay(pids...) - before
+			if took > min(waitDeadline, keyDeadline+waited) {
+				tm.t.Fatalf("%s did not show within %v of muse's time: %v, of which %v waiting for a core",
+					what, keyDeadline, took.Round(time.Millisecond), waited.Round(time.Millisecond))
+			}
+		}
+		time.Sleep(pollEvery)
 	}
-	var load float64
-	if _, err := fmt.Sscan(string(b), &load); err != nil {
-		return keyDeadline
+}
+
+// runDelay is how long the threads of the processes pids have waited
+// for a core, runnable but not running, since they started: the second
+// field of each thread's /proc/PID/task/TID/schedstat, in nanoseconds.
+// Threads that wait at once each count, so it can exceed the time lost,
+// which only makes typAnswered more lenient; a thread that ended, or a
+// process gone, counts no more.
+func runDelay(pids ...int) time.Duration {
+	var sum time.Duration
+	for _, pid := range pids {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue // the thread ended
+			}
+			var running, waiting int64
+			if _, err := fmt.Sscan(string(b), &running, &waiting); err == nil {
+				sum += time.Duration(waiting)
+			}
+		}
 	}
-	scale := max(1, load/float64(runtime.NumCPU()))
-	return min(waitDeadline, time.Duration(float64(keyDeadline)*scale))
+	return sum
 }
 
 // home is one person's machine: muse's folders, all in a temporary folder,
