@@ -71,46 +71,68 @@ func parallelCases() {
 // Deadlines for conditions a test waits on. They are generous, since the
 // whole test suite may share the machine's two cores with these tests;
 // only keyDeadline is what the issue asks of muse: it answers a key
-// within a second of the time it had a core (see typAnswered).
+// within a second of the time it had a core. Both grow with the time muse
+// and the test wait for a core (see waitClock).
 const (
 	waitDeadline = 20 * time.Second
 	keyDeadline  = time.Second
 	pollEvery    = 10 * time.Millisecond
 )
 
-// typAnswered types keys and waits until ok holds for the screen. It
-// fails the test, saying what it waited for, when muse took more than
-// keyDeadline beyond the time it and this test waited for a core: the
-// kernel's run-queue delay of their threads (runDelay), read as the wait
-// goes on. With 48 cases on two cores a second of muse's takes longer, and
-// the deadline grows with it, never past waitDeadline; a muse that blocks
-// (on a lock, on the disk) waits for no core, so it fails after a second
-// at any load. (A deadline scaled by the load average did not: at a load
-// of 20 on two cores it allowed ten seconds, for a muse hung or not.)
+// typAnswered types keys and waits until ok holds for the screen, failing
+// the test when muse took more than keyDeadline of the time it had a core
+// (see poll).
 func (tm *term) typAnswered(keys, what string, ok func(screen string) bool) {
 	tm.t.Helper()
-	pids := []int{tm.cmd.Process.Pid, os.Getpid()}
-	before := runDelay(pids...)
-	start := time.Now()
+	c := tm.clock()
 	tm.typ(keys)
-	for !ok(tm.screen()) {
-		if took := time.Since(start); took > keyDeadline {
-			waited := runDelay(pids...) - before
-			if took > min(waitDeadline, keyDeadline+waited) {
-				tm.t.Fatalf("%s did not show within %v of muse's time: %v, of which %v waiting for a core",
-					what, keyDeadline, took.Round(time.Millisecond), waited.Round(time.Millisecond))
-			}
-		}
-		time.Sleep(pollEvery)
+	if !tm.pollFrom(c, keyDeadline, ok) {
+		tm.t.Fatalf("%s did not show within %v of muse's time: %v, of which %v waiting for a core",
+			what, keyDeadline, time.Since(c.start).Round(time.Millisecond), c.waited.Round(time.Millisecond))
 	}
 }
 
+// waitClock measures a wait in the time muse and this test could run:
+// the kernel's run-queue delay of their threads (runDelay) is added to a
+// deadline as the wait goes on. With 48 cases on two cores (or the whole
+// test suite beside them) a second of muse's takes longer, and the
+// deadline grows with it; a muse that blocks (on a lock, on the disk)
+// waits for no core, so it fails on time at any load. (A deadline scaled
+// by the load average did not: at a load of 20 on two cores it allowed ten
+// seconds, for a muse hung or not.)
+type waitClock struct {
+	pids   []int
+	start  time.Time
+	last   time.Duration // runDelay at the last reading
+	waited time.Duration // the run-queue delay since start
+}
+
+// clock starts a waitClock for muse and this test.
+func (tm *term) clock() *waitClock {
+	pids := []int{tm.cmd.Process.Pid, os.Getpid()}
+	return &waitClock{pids: pids, start: time.Now(), last: runDelay(pids...)}
+}
+
+// over reports whether the wait has taken longer than deadline plus the
+// time spent waiting for a core, which never stretches it past 6 times
+// deadline nor waitDeadline, whichever is longer.
+func (c *waitClock) over(deadline time.Duration) bool {
+	took := time.Since(c.start)
+	if took <= deadline {
+		return false
+	}
+	// Only increments count: a thread that ends takes its delay with it.
+	now := runDelay(c.pids...)
+	c.waited += max(0, now-c.last)
+	c.last = now
+	return took > min(deadline+c.waited, max(6*deadline, waitDeadline))
+}
+
 // runDelay is how long the threads of the processes pids have waited
-// for a core, runnable but not running, since they started: the second
-// field of each thread's /proc/PID/task/TID/schedstat, in nanoseconds.
-// Threads that wait at once each count, so it can exceed the time lost,
-// which only makes typAnswered more lenient; a thread that ended, or a
-// process gone, counts no more.
+// for a core, runnable but not running: the second field of each
+// thread's /proc/PID/task/TID/schedstat, in nanoseconds. Threads that
+// wait at once each count, so it can exceed the time lost, which only
+// makes a wait more lenient.
 func runDelay(pids ...int) time.Duration {
 	var sum time.Duration
 	for _, pid := range pids {
@@ -466,22 +488,25 @@ func (tm *term) waitFor(what string) {
 }
 
 // waitUntil waits until ok holds for the screen, or fails the test after
-// deadline, saying what it waited for.
+// deadline of the time muse and the test had a core (see waitClock),
+// saying what it waited for.
 func (tm *term) waitUntil(what string, deadline time.Duration, ok func(screen string) bool) {
 	tm.t.Helper()
-	if !tm.poll(deadline, ok) {
-		tm.t.Fatalf("waited %v for %s", deadline, what)
+	c := tm.clock()
+	if !tm.pollFrom(c, deadline, ok) {
+		tm.t.Fatalf("waited %v for %s (%v of it waiting for a core)",
+			time.Since(c.start).Round(time.Millisecond), what, c.waited.Round(time.Millisecond))
 	}
 }
 
-// poll reports whether ok came to hold for the screen within deadline.
-func (tm *term) poll(deadline time.Duration, ok func(screen string) bool) bool {
-	end := time.Now().Add(deadline)
+// pollFrom reports whether ok came to hold for the screen before c is
+// over deadline.
+func (tm *term) pollFrom(c *waitClock, deadline time.Duration, ok func(screen string) bool) bool {
 	for {
 		if ok(tm.screen()) {
 			return true
 		}
-		if time.Now().After(end) {
+		if c.over(deadline) {
 			return false
 		}
 		time.Sleep(pollEvery)
