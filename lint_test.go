@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestNoVacuousNegativeAssertions reads every test of the module for a
+// TestLintNoVacuousNegativeAssertions reads every test of the module for a
 // negative assertion that drops the error of what it asserts on:
 //
 //	if hits, _ := ix.Search(q); len(hits) != 0 { t.Error(...) }
@@ -20,8 +20,75 @@ import (
 // len(hits) != 0`. Flagged: an if whose init assigns a call's results with
 // the last (the error) to _, and whose condition is len(X) != 0, len(X) > 0
 // or X != nil, X rooted at one of those results.
-func TestNoVacuousNegativeAssertions(t *testing.T) {
+func TestLintNoVacuousNegativeAssertions(t *testing.T) {
 	fset := token.NewFileSet()
+	eachTest(t, fset, func(path string, f *ast.File) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if is, ok := n.(*ast.IfStmt); ok {
+				if pos, bad := vacuous(is); bad {
+					t.Errorf("%s: a negative assertion ignores the error of what it asserts on: check the error too", fset.Position(pos))
+				}
+			}
+			return true
+		})
+	})
+}
+
+// sleepers are the test files still allowed time.Sleep: the e2e harness,
+// which polls a real terminal's screen, and tests not yet moved onto
+// events. Take a file out once it waits on events; add none.
+var sleepers = map[string]bool{
+	"ui/e2e/term_test.go": true,
+	"ui/image_test.go":    true,
+	"ui/compact_test.go":  true,
+}
+
+// TestLintNoSleepInTests fails on a time.Sleep, or a bare <-time.After, in
+// a test outside sleepers: the standards say a test never sleeps to
+// synchronise. It waits on an event instead (a channel, an injected clock,
+// ui/internal/waitfor for what another process does), with a watchdog that
+// only names a hang.
+func TestLintNoSleepInTests(t *testing.T) {
+	fset := token.NewFileSet()
+	eachTest(t, fset, func(path string, f *ast.File) {
+		timePkg := ""
+		for _, im := range f.Imports {
+			if im.Path.Value == `"time"` {
+				timePkg = "time"
+				if im.Name != nil {
+					timePkg = im.Name.Name
+				}
+			}
+		}
+		if timePkg == "" || sleepers[filepath.ToSlash(path)] {
+			return
+		}
+		cases := map[ast.Stmt]bool{} // a select's cases: a watchdog there is fine
+		ast.Inspect(f, func(n ast.Node) bool {
+			if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil {
+				cases[cc.Comm] = true
+			}
+			if sel, ok := n.(*ast.SelectorExpr); ok && isIdent(sel.X, timePkg) && sel.Sel.Name == "Sleep" {
+				t.Errorf("%s: time.Sleep in a test: wait on an event instead", fset.Position(sel.Pos()))
+			}
+			// <-time.After(d) on its own is a sleep too.
+			if st, ok := n.(*ast.ExprStmt); ok && !cases[st] {
+				if u, ok := st.X.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+					if call, ok := u.X.(*ast.CallExpr); ok {
+						if sel, ok := call.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, timePkg) && (sel.Sel.Name == "After" || sel.Sel.Name == "Tick") {
+							t.Errorf("%s: <-time.%s in a test is a sleep: wait on an event instead", fset.Position(st.Pos()), sel.Sel.Name)
+						}
+					}
+				}
+			}
+			return true
+		})
+	})
+}
+
+// eachTest parses every test file of the module and hands it to check.
+func eachTest(t *testing.T, fset *token.FileSet, check func(path string, f *ast.File)) {
+	t.Helper()
 	checked := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -38,14 +105,7 @@ func TestNoVacuousNegativeAssertions(t *testing.T) {
 			return err
 		}
 		checked++
-		ast.Inspect(f, func(n ast.Node) bool {
-			if is, ok := n.(*ast.IfStmt); ok {
-				if pos, bad := vacuous(is); bad {
-					t.Errorf("%s: a negative assertion ignores the error of what it asserts on: check the error too", fset.Position(pos))
-				}
-			}
-			return true
-		})
+		check(path, f)
 		return nil
 	})
 	if err != nil {

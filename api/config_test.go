@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -226,16 +227,36 @@ func TestRedirectSameHost(t *testing.T) {
 	}
 }
 
-// TestClientCloseReleasesGoroutines checks that no connection goroutine
-// outlives a finished stream once the client is closed.
+// TestClientCloseReleasesGoroutines checks that no connection outlives a
+// finished stream once the client is closed: api starts no goroutine of its
+// own, so the transport's connection goroutines are all there is, and each
+// lives exactly as long as its connection. Every connection the client
+// dialled must be closed, by the client; the test waits on those closes.
 func TestClientCloseReleasesGoroutines(t *testing.T) {
 	stream := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, sse("message_start", evStart, "message_stop", evStop))
 	}
 	rec := newRecorder(t, stream, stream, stream, jsonReply(200, okMessage))
-	base := runtime.NumGoroutine()
 	c := New(rec.URL, WithAccessToken("t"))
+	tr, ok := c.http.Transport.(*http.Transport)
+	if !c.ownHTTP || !ok {
+		t.Fatalf("the client has no transport of its own: %T", c.http.Transport)
+	}
+	var mu sync.Mutex
+	var conns []*closeSignal
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		cs := &closeSignal{Conn: conn, closed: make(chan struct{})}
+		mu.Lock()
+		conns = append(conns, cs)
+		mu.Unlock()
+		return cs, nil
+	}
 	for range 3 {
 		s, err := c.StreamMessage(context.Background(), testRequest())
 		if err != nil {
@@ -250,12 +271,24 @@ func TestClientCloseReleasesGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > base {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(conns) == 0 {
+		t.Fatal("the client dialled no connection through the transport")
 	}
+	for i, cs := range conns {
+		await(t, cs.closed, fmt.Sprintf("the close of connection %d of %d", i+1, len(conns)))
+	}
+}
+
+// closeSignal is a connection that closes closed when it is closed.
+type closeSignal struct {
+	net.Conn
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (c *closeSignal) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return c.Conn.Close()
 }

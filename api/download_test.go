@@ -207,15 +207,10 @@ func TestDownloadCancelled(t *testing.T) {
 		result <- err
 	}()
 	// The server never sends the rest: only the cancel can end the
-	// download. The watchdog turns a download that ignores it into a
+	// download. await's watchdog turns a download that ignores it into a
 	// failure that says so, instead of go test's timeout; it times nothing.
-	select {
-	case err := <-result:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v, want context.Canceled", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the download went on after its context was cancelled")
+	if err := await(t, result, "the end of the download after its context was cancelled"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
 

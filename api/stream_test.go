@@ -238,11 +238,7 @@ func TestStreamCancel(t *testing.T) {
 	if s.Message().Text() != "so far" {
 		t.Errorf("partial %q", s.Message().Text())
 	}
-	select {
-	case <-handlerDone:
-	case <-time.After(5 * time.Second):
-		t.Fatal("server request still open after cancel")
-	}
+	await(t, handlerDone, "the end of the server's request after the cancel")
 }
 
 func TestRepairJSON(t *testing.T) {

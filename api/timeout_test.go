@@ -29,18 +29,14 @@ func stallServer(t *testing.T, status int, ctype, start string) *httptest.Server
 	return srv
 }
 
-// within runs f, failing the test if it does not return in a second.
+// within runs f and returns its error: the idle timeout must end it, so a
+// body that stalls the call for good fails the test (after hangLimit, a
+// watchdog that times nothing) instead of hanging it.
 func within(t *testing.T, f func() error) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(time.Second):
-		t.Fatal("hangs on a stalled body")
-		return nil
-	}
+	return await(t, done, "the end of a call on a stalled body")
 }
 
 func TestStalledBodiesTimeOut(t *testing.T) {
@@ -135,7 +131,8 @@ func TestStreamCloseStopsIdleTimer(t *testing.T) {
 
 // keepAliveServer answers a stream with message_start and some text, then
 // keeps the connection open with comments and pings until the client hangs
-// up, never ending the reply.
+// up, never ending the reply. It sends them as fast as the client reads:
+// the connection's backpressure paces it, not a clock.
 func keepAliveServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -144,14 +141,9 @@ func keepAliveServer(t *testing.T) *httptest.Server {
 		io.WriteString(w, sse("message_start", evStart,
 			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"so far"}}`))
-		for {
+		for r.Context().Err() == nil {
 			io.WriteString(w, ": keep-alive\n\n"+sse("ping", `{"type":"ping"}`, "future_event", `{"type":"future_event"}`))
 			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
 		}
 	}))
 	t.Cleanup(srv.Close)
@@ -206,14 +198,9 @@ func TestRequestTimeoutCoversRetries(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, sse("message_start", evStart,
 			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`))
-		for {
+		for r.Context().Err() == nil { // as fast as the client reads
 			io.WriteString(w, sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}`))
 			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
 		}
 	}))
 	defer drip.Close()

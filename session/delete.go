@@ -39,10 +39,14 @@ func (s *Store) Delete(id string) error {
 	}
 	// The tombstone keeps the session deleted on the machines a sync
 	// engine copies the folder to (tombstone.go). It is dated after every
-	// record this machine saw, whatever its clock says.
+	// record this machine saw, whatever its clock says, but never more
+	// than maxClockSkew after it (tombstone.go).
 	at := s.clock()
-	if last, err := lastRecord(s.path(id)); err == nil && !at.After(last) {
+	if last, err := lastRecord(s.path(id)); err == nil && !at.After(last) && s.believed(last) {
 		at = last.Add(time.Nanosecond)
+		if bound := s.clock().Add(maxClockSkew); at.After(bound) {
+			at = bound
+		}
 	}
 	if err := s.writeTomb(id, at); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, writeHint(err))

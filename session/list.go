@@ -72,7 +72,7 @@ func (s *Store) list() ([]Info, error) {
 		if err != nil {
 			continue // removed since ReadDir
 		}
-		jobs = append(jobs, scanJob{id: id, mtime: fi.ModTime()})
+		jobs = append(jobs, scanJob{id: id, mtime: fi.ModTime(), size: fi.Size()})
 	}
 	s.scanAll(jobs)
 	var infos []Info
@@ -99,6 +99,7 @@ func sortInfos(infos []Info) {
 type scanJob struct {
 	id    string
 	mtime time.Time
+	size  int64
 	info  Info
 	ok    bool // the journal was there
 }
@@ -110,7 +111,7 @@ func (s *Store) scanAll(jobs []scanJob) {
 	if workers <= 1 {
 		for i := range jobs {
 			j := &jobs[i]
-			j.info, j.ok = s.scan(j.id, j.mtime)
+			j.info, j.ok = s.scan(j.id, j.mtime, j.size)
 		}
 		return
 	}
@@ -119,16 +120,25 @@ func (s *Store) scanAll(jobs []scanJob) {
 		wg.Go(func() {
 			for i := w; i < len(jobs); i += workers {
 				j := &jobs[i]
-				j.info, j.ok = s.scan(j.id, j.mtime)
+				j.info, j.ok = s.scan(j.id, j.mtime, j.size)
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// scan returns the Info of the journal of id, modified at mtime. ok is
-// false when the journal is gone.
-func (s *Store) scan(id string, mtime time.Time) (info Info, ok bool) {
+// scan returns the Info of the journal of id, modified at mtime, of size
+// bytes. ok is false when the journal is gone. A journal over maxListed is
+// not read (tooLarge); one over bigJournal is read one at a time, as
+// reading takes about four times its size in memory.
+func (s *Store) scan(id string, mtime time.Time, size int64) (info Info, ok bool) {
+	if size > maxListed {
+		return s.tooLarge(id, size, mtime.UnixNano()), true
+	}
+	if size > bigJournal {
+		bigScan.Lock()
+		defer bigScan.Unlock()
+	}
 	sess, _, err := s.loadStats(id, true) // the list needs no reply's content
 	if err == nil {
 		return sess.info(), true
@@ -137,6 +147,25 @@ func (s *Store) scan(id string, mtime time.Time) (info Info, ok bool) {
 		return Info{}, false
 	}
 	return s.damagedInfo(id, err, mtime.UnixNano()), true
+}
+
+// maxListed is the largest journal a list or the search index reads: one
+// larger is listed as too large, and opens by its id (up to maxJournal). A
+// session of 10,000 messages is about 4 MB.
+const maxListed = 64 << 20
+
+// bigJournal is the size over which a list reads journals one at a time.
+const bigJournal = 8 << 20
+
+// bigScan is held while a list reads a journal over bigJournal.
+var bigScan sync.Mutex
+
+// tooLarge is the Info of the journal of id, of size bytes and modified at
+// mtime, that a list does not read.
+func (s *Store) tooLarge(id string, size, mtime int64) Info {
+	info := s.damagedInfo(id, fmt.Errorf("%d MiB, more than the %d MiB a list reads; open it by its id", size>>20, maxListed>>20), mtime)
+	info.Title = "(too large to list: " + info.Damaged + ")"
+	return info
 }
 
 // reason says briefly why a journal could not be loaded.

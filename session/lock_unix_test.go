@@ -6,13 +6,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The child process of TestLockOtherProcess is this test binary with these
@@ -32,8 +32,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// holdLock locks session id of the store in dir, says so, and waits to be
-// killed.
+// holdLock locks session id of the store in dir, says so, and holds the
+// lock until it is killed, or until its stdin closes because the test
+// that started it is gone (then it exits without unlocking).
 func holdLock(dir, id string) {
 	s, err := Open(dir)
 	if err != nil {
@@ -45,7 +46,7 @@ func holdLock(dir, id string) {
 		os.Exit(1)
 	}
 	fmt.Println("locked")
-	time.Sleep(time.Minute)
+	io.Copy(io.Discard, os.Stdin)
 	os.Exit(2)
 }
 
@@ -60,10 +61,15 @@ func lockInChild(t *testing.T, dir, id string) *exec.Cmd {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Kept open, never written: the child holds the lock while it is.
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { cmd.Process.Kill(); stdin.Close(); cmd.Wait() })
 	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
 		t.Fatalf("child said %q, %v", line, err)
 	}

@@ -58,9 +58,13 @@ import (
 // whole: it is left beside the session for a person to look at.
 const unmergedExt = ".unmerged"
 
-// maxCopy is the largest conflict copy merged: a larger one is left and
-// noted, so that a catch-up stays bounded in time and memory.
-const maxCopy = 256 << 20
+// maxCopy is the largest conflict copy merged, and the largest journal
+// merged into: a larger copy is left and noted, so that a catch-up (which
+// every list and search runs first) stays bounded in time and memory.
+// Merging holds the records to add and a sum of each line of the journal;
+// a 240 MB copy took 1.2 GB when the bound was 256 MiB. It is maxListed,
+// so a copy merged is a journal a list reads.
+const maxCopy = maxListed
 
 // maxCopiesAtOnce bounds how many copies one catch-up merges: thousands of
 // conflict files are merged a thousand at a time, over several commands.
@@ -241,6 +245,7 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 			}
 			return notes
 		}
+		notes = append(notes, s.futureTomb(id)...)
 		first := filepath.Join(s.dir, names[0])
 		if cfi, err := os.Lstat(first); err != nil || !cfi.Mode().IsRegular() || cfi.Size() > maxCopy {
 			return append(notes, s.leave(id, names[0], "it is not a regular file, or too large, and the session has no journal to merge it into"))
@@ -266,9 +271,9 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 	if !fi.Mode().IsRegular() || fileio.Shared(fi) {
 		return append(notes, Note{File: filepath.Base(main), Session: id, Text: "the journal is a link or not a regular file: muse does not merge into it; replace it with a plain file"})
 	}
-	if fi.Size() > maxJournal {
+	if fi.Size() > maxCopy {
 		for _, name := range names {
-			notes = append(notes, s.leave(id, name, fmt.Sprintf("its session's journal is %d MiB, more than the %d MiB muse reads", fi.Size()>>20, maxJournal>>20)))
+			notes = append(notes, s.leave(id, name, fmt.Sprintf("its session's journal is %d MiB, more than the %d MiB merged automatically", fi.Size()>>20, maxCopy>>20)))
 		}
 		return notes
 	}
@@ -477,15 +482,53 @@ func (s *Store) logNotes(notes []Note) {
 	_, _ = f.Write(data)
 }
 
+// maxNotes bounds what Notes reads of the notes file, which catch-ups
+// append to: the newest notes.
+const maxNotes = 1 << 20
+
+// notesTail returns the last maxNotes bytes of the notes file at path,
+// from the start of a line, and how many bytes before them it left out.
+func notesTail(path string) (data []byte, cut int64, err error) {
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, &regfile.NotRegularError{Mode: fi.Mode()}
+	}
+	if cut = max(fi.Size()-maxNotes, 0); cut > 0 {
+		if _, err := f.Seek(cut, io.SeekStart); err != nil {
+			return nil, 0, err
+		}
+	}
+	data, err = regfile.ReadAll(f, maxNotes)
+	if tooLarge := (*regfile.TooLargeError)(nil); errors.As(err, &tooLarge) {
+		err = nil // appended to meanwhile: the newer notes wait for the next look
+	}
+	if cut > 0 {
+		nl := bytes.IndexByte(data, '\n') + 1 // the first line is cut
+		data, cut = data[nl:], cut+int64(nl)
+	}
+	return data, cut, err
+}
+
 // Notes returns what catch-ups noted (see SetNotesFile), oldest first, and
 // a note for each file left beside the sessions now: copies not merged,
 // and conflict copies that wait.
 func (s *Store) Notes() ([]Note, error) {
 	var notes []Note
 	if s.notesFile != "" {
-		data, err := os.ReadFile(s.notesFile)
+		data, cut, err := notesTail(s.notesFile)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("read sync notes: %w", err)
+		}
+		if cut > 0 {
+			notes = append(notes, Note{File: s.notesFile, Text: fmt.Sprintf("the %d KiB of older notes before these are not shown; delete the file to start afresh", cut>>10)})
 		}
 		for _, line := range bytes.Split(data, []byte{'\n'}) {
 			var n Note

@@ -54,10 +54,10 @@ func (s *Store) mergeTombCopy(c sideCopy) (Note, bool) {
 	if !ok {
 		return s.leave(c.id, c.name, "it is not a tombstone muse can read"), false
 	}
-	if theirs.Time.After(s.clock().Add(maxClockSkew)) {
+	if !s.believed(theirs.Time) {
 		// A delete dated in the future would delete every edit made
-		// before that date: such a copy is not taken.
-		return s.leave(c.id, c.name, "it says the session was deleted at "+theirs.Time.UTC().Format(time.RFC3339)+", after now"), false
+		// before that date: such a copy is not taken (tombstone.go).
+		return s.leave(c.id, c.name, futureWhy(theirs.Time)), false
 	}
 	if ours, ok := readTomb(s.tombPath(c.id)); !ok || laterTomb(theirs, ours) {
 		theirs.ID = c.id

@@ -192,6 +192,9 @@ func (s *Store) LoadStamped(id string) (*Session, Info, Stamp, error) {
 		return nil, Info{}, Stamp{}, fmt.Errorf("load session %s: %w", id, err)
 	}
 	st := stampOf(fi)
+	if st.Size > maxListed {
+		return nil, s.tooLarge(id, st.Size, st.MTime), st, nil
+	}
 	sess, _, err := replayStats(io.LimitReader(f, st.Size), id, false)
 	if err != nil {
 		return nil, s.damagedInfo(id, err, st.MTime), st, nil

@@ -10,11 +10,21 @@ package session
 //
 // A tombstone is kept for tombLife (180 days) after the delete; a copy
 // older than the delete that arrives later than that comes back.
+//
+// A date more than maxClockSkew (a day) after this machine's clock is not
+// believed, whoever wrote it: a tombstone dated so (a sync peer's clock far
+// ahead, or a file written to win every merge) is set aside, renamed as a
+// conflict copy muse cannot merge is, with a note; a record dated so is no
+// edit made after a delete; and a delete is dated after the records it
+// believes only.
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,10 +62,28 @@ func (s *Store) writeTomb(id string, t time.Time) error {
 }
 
 // tombOf returns the time the session id was deleted, if it has a
-// tombstone.
+// tombstone whose date is believed.
 func (s *Store) tombOf(id string) (time.Time, bool) {
 	t, ok := readTomb(s.tombPath(id))
-	return t.Time, ok
+	return t.Time, ok && s.believed(t.Time)
+}
+
+// believed reports whether t is at most maxClockSkew after the clock.
+func (s *Store) believed(t time.Time) bool { return !t.After(s.clock().Add(maxClockSkew)) }
+
+// futureTomb sets the tombstone of the session id aside, with a note, if
+// its date is not believed.
+func (s *Store) futureTomb(id string) []Note {
+	if t, ok := readTomb(s.tombPath(id)); ok && !s.believed(t.Time) {
+		return []Note{s.leave(id, id+tombExt, futureWhy(t.Time))}
+	}
+	return nil
+}
+
+// futureWhy says why a tombstone dated t is not taken.
+func futureWhy(t time.Time) string {
+	return "it says the session was deleted at " + t.UTC().Format(time.RFC3339) +
+		", more than a day after now by this machine's clock, so it would delete every edit made before then"
 }
 
 // maxTomb bounds the tombstone read: one short line of JSON.
@@ -80,18 +108,36 @@ func readTomb(path string) (tomb, bool) {
 }
 
 // lastRecord returns the time of the newest record of the journal at
-// path.
+// path, a line at a time: it holds one line, however large the journal
+// (a whole replay held four times its size).
 func lastRecord(path string) (time.Time, error) {
-	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY), 0)
+	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return time.Time{}, err
 	}
 	defer f.Close()
-	_, size, err := replayStats(f, "x", true)
-	if err != nil {
-		return time.Time{}, err
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return time.Time{}, fmt.Errorf("%s is not a regular file", filepath.Base(path))
 	}
-	return size.last, nil
+	br := bufio.NewReaderSize(f, 64<<10)
+	var last time.Time
+	var buf []byte
+	for {
+		l, err := fileio.ReadLine(br, buf, maxLine)
+		buf = l.Data
+		if err != nil && err != io.EOF {
+			return time.Time{}, fmt.Errorf("read journal: %w", err)
+		}
+		if l.Size == 0 {
+			return last, nil
+		}
+		if k := keyLine(bytes.TrimRight(l.Data, "\r")); !l.TooLong && !k.bad && k.t.After(last) {
+			last = k.t
+		}
+		if err == io.EOF {
+			return last, nil
+		}
+	}
 }
 
 // applyTomb keeps the session id deleted: its journal, if one arrived, is
@@ -111,7 +157,7 @@ func (s *Store) applyTomb(id string) []Note {
 	}
 	t, ok := s.tombOf(id)
 	if !ok {
-		return nil
+		return s.futureTomb(id)
 	}
 	unlock, err := s.Lock(id)
 	if err != nil {
@@ -119,7 +165,7 @@ func (s *Store) applyTomb(id string) []Note {
 	}
 	defer unlock()
 	last, err := lastRecord(s.path(id))
-	if err == nil && last.After(t) {
+	if err == nil && last.After(t) && s.believed(last) {
 		_ = os.Remove(s.tombPath(id))
 		return []Note{{File: id + journalExt, Session: id, Text: fmt.Sprintf("kept: it was deleted at %s, but changed afterwards on a machine that had not seen the delete; delete it again if you mean to", t.Format(time.RFC3339))}}
 	}
@@ -135,7 +181,7 @@ func (s *Store) applyTomb(id string) []Note {
 func (s *Store) copyOfDeleted(id, name string, t time.Time) []Note {
 	path := filepath.Join(s.dir, name)
 	last, err := lastRecord(path)
-	if err != nil || !last.After(t) {
+	if err != nil || !last.After(t) || !s.believed(last) {
 		if err == nil || errors.Is(err, ErrDamaged) {
 			_ = os.Remove(path)
 		}

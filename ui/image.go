@@ -90,6 +90,9 @@ func (m Model) startImage(prompt string, ip session.ImageParams, again *session.
 // through Unicode placeholders. It runs in commands, never in Update.
 type previewer struct {
 	profile termenv.Profile
+	// rows is the tallest a preview may be (preview.MaxRows of the
+	// window's height), so that a small screen keeps its input in view.
+	rows int
 	// kitty, when set, receives the image transmission (the terminal).
 	kitty io.Writer
 	// attachment finds the stored file of an attachment.
@@ -102,19 +105,20 @@ func (p previewer) build(path string) string {
 	if err != nil {
 		return ""
 	}
+	b := img.Bounds()
+	maxCols := preview.ColsFor(b.Dx(), b.Dy(), previewCols, p.rows)
 	if p.kitty == nil {
-		return preview.HalfBlocksFor(img, previewCols, p.profile)
+		return preview.HalfBlocksFor(img, maxCols, p.profile)
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
-		return preview.HalfBlocksFor(img, previewCols, p.profile)
+		return preview.HalfBlocksFor(img, maxCols, p.profile)
 	}
-	b := img.Bounds()
-	cols, rows := preview.Fit(b.Dx(), b.Dy(), previewCols)
+	cols, rows := preview.Fit(b.Dx(), b.Dy(), maxCols)
 	id := kittyID(path)
 	// One write that draws nothing: a virtual placement the placeholders show.
 	if _, err := io.WriteString(p.kitty, preview.KittyTransmit(id, buf.Bytes(), cols, rows)); err != nil {
-		return preview.HalfBlocksFor(img, previewCols, p.profile)
+		return preview.HalfBlocksFor(img, maxCols, p.profile)
 	}
 	return preview.KittyPlaceholder(id, cols, rows)
 }
@@ -136,7 +140,7 @@ type previewsMsg struct {
 
 // previewer is how this screen draws previews.
 func (m Model) previewer() previewer {
-	p := previewer{profile: m.opts.Profile}
+	p := previewer{profile: m.opts.Profile, rows: preview.MaxRows(m.size.Height)}
 	if m.opts.Kitty {
 		p.kitty = m.opts.Terminal
 	}

@@ -147,7 +147,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	clear := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "clear the input (↑ brings it back)"))
 	quit := key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "cancel a reply; twice on an empty input: quit"))
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Search, k.MenuUp, k.MenuDown, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToStart, k.DeleteToEnd, clear, k.Editor},
+		{k.Send, k.Newline, input.ContinueKey, k.Complete, k.Prev, k.Next, k.Search, k.MenuUp, k.MenuDown, k.LineStart, k.LineEnd, k.WordLeft, k.WordRight, k.DeleteWord, k.DeleteToStart, k.DeleteToEnd, clear, k.Editor},
 		{k.Select, k.Copy, k.Thinking, k.Sessions, k.New, k.Open, k.Previews, k.PasteImage, k.ApproveMode, k.Cancel, quit, k.Exit, k.Suspend, k.Help},
 		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 	}

@@ -359,7 +359,8 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	// ctrl+r's "this session": its prompts before a resume too.
 	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
 	m.status = m.status.Reset()
-	m.usage, m.lastStop = session.Branch(s.Entries).Usage()
+	m.usage, _ = session.Branch(s.All).Usage() // spent on every branch, as counted live
+	_, m.lastStop = session.Branch(s.Entries).Usage()
 	m.meter = m.meter.Measure(s.Entries, m.usage)
 	for _, w := range s.Warnings {
 		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: "session: " + w}, m.now())
@@ -399,7 +400,7 @@ func (m Model) Init() tea.Cmd {
 	// servers' start, the models list, and the read of piped standard input.
 	background := tea.Batch(mcpStart, m.piped.Init())
 	if m.opts.StartInPicker && m.opts.Store != nil {
-		return tea.Batch(func() tea.Msg { return openPickerMsg{} }, background)
+		return tea.Batch(func() tea.Msg { return openPickerMsg{first: true} }, background)
 	}
 	if m.loading {
 		w := m.writer

@@ -25,8 +25,9 @@ type current struct {
 	lastStop string
 }
 
-// openPickerMsg opens the session picker.
-type openPickerMsg struct{}
+// openPickerMsg opens the session picker; first, as muse's first screen
+// (muse -r), where esc quits.
+type openPickerMsg struct{ first bool }
 
 // updateSession handles the messages that open, switch, fork or write the
 // session shown, and the picker's; ok is false for any other message.
@@ -35,6 +36,10 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case picker.ListedMsg, picker.ChangedMsg, picker.DoneMsg:
 		var cmd tea.Cmd
 		m.sessions, cmd = m.sessions.Update(msg)
+		if done, ok := msg.(picker.DoneMsg); ok && done.Quit { // esc on muse -r's picker
+			next, quit := m.quit()
+			return next, quit, true
+		}
 		return m, cmd, true
 	case picker.PickedMsg:
 		next, cmd := m.pick(msg.ID, msg.EntryID)
@@ -50,7 +55,12 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case openPickerMsg:
 		var cmd tea.Cmd
 		var refused string
-		if m.sessions, cmd, refused = m.sessions.Open(m.sessID); refused != "" {
+		if msg.first {
+			m.sessions, cmd, refused = m.sessions.OpenFirst()
+		} else {
+			m.sessions, cmd, refused = m.sessions.Open(m.sessID)
+		}
+		if refused != "" {
 			m.status = m.status.Note(refused)
 		}
 		return m, cmd, true

@@ -2,18 +2,62 @@ package demo
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"muse/api"
 )
 
 const testVersion = "2023-06-01"
+
+// hangLimit is how long a test waits for an event that comes at once when
+// the handler works: a watchdog that turns a hang into a failure that says
+// so. No test measures it.
+const hangLimit = time.Minute
+
+// pauses records the delays a handler asks to wait (Options.pause), and
+// ends each at once, as the timer would once it fired.
+type pauses struct {
+	mu  sync.Mutex
+	got []time.Duration
+}
+
+func (p *pauses) pause(ctx context.Context, d time.Duration) bool {
+	p.mu.Lock()
+	p.got = append(p.got, d)
+	p.mu.Unlock()
+	return ctx.Err() == nil
+}
+
+// total is the sum of the delays asked for.
+func (p *pauses) total() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var sum time.Duration
+	for _, d := range p.got {
+		sum += d
+	}
+	return sum
+}
+
+// held is an Options.pause that says on asked which delay it was asked to
+// wait, and then waits only for ctx to end, as a timer that has not yet
+// fired when the client goes away.
+func held(asked chan<- time.Duration) func(context.Context, time.Duration) bool {
+	return func(ctx context.Context, d time.Duration) bool {
+		asked <- d
+		<-ctx.Done()
+		return false
+	}
+}
 
 func newTestServer(t *testing.T, opts Options) *httptest.Server {
 	t.Helper()

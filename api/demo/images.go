@@ -58,7 +58,7 @@ func (h *handler) generateImages(w http.ResponseWriter, r *http.Request) {
 	if has(kwSlow) {
 		delay = max(delay, slowImageDelay)
 	}
-	if !sleep(r.Context(), delay) {
+	if !h.sleep(r.Context(), delay) {
 		return
 	}
 

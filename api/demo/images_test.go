@@ -253,41 +253,68 @@ func TestImageBadScenarios(t *testing.T) {
 	}
 }
 
+// TestImageDelayAndCancel checks that an image waits out its delay
+// (Options.ImageDelay, and demo:slow's own), and that the handler stops
+// waiting, and answers nothing, once the client goes away. The delays are
+// asked of Options.pause, so nothing here waits on a clock.
 func TestImageDelayAndCancel(t *testing.T) {
-	srv := newTestServer(t, Options{ImageDelay: 50 * time.Millisecond})
-	begin := time.Now()
+	var p pauses
+	srv := newTestServer(t, Options{ImageDelay: 50 * time.Millisecond, pause: p.pause})
 	getImages(t, srv, imageBody("waits", map[string]any{"size": "4*4"}))
-	if d := time.Since(begin); d < 50*time.Millisecond {
-		t.Fatalf("answered after %v", d)
+	if p.total() != 50*time.Millisecond {
+		t.Fatalf("waited %v before answering, want ImageDelay's 50ms", p.got)
 	}
 
-	h := NewHandler(Options{})
+	asked := make(chan time.Duration, 1)
+	h := NewHandler(Options{pause: held(asked)})
 	done := make(chan struct{})
-	var answered atomic.Bool // the handler wrote an answer: it waited out its delay
+	var answered atomic.Bool // the handler wrote an answer after the client went away
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(writeSpy{w, &answered}, r)
 		close(done)
 	}))
 	defer slow.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	data, _ := json.Marshal(imageBody("demo:slow", map[string]any{"size": "4*4"}))
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, slow.URL+imagesPath, bytes.NewReader(data))
-	req.Header.Set("Authorization", "Bearer "+DefaultToken)
-	if resp, err := http.DefaultClient.Do(req); err == nil {
-		resp.Body.Close()
-		t.Fatal("demo:slow answered within 100ms")
+	data, err := json.Marshal(imageBody("demo:slow", map[string]any{"size": "4*4"}))
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The handler must end because the client went away: demo:slow would
-	// otherwise wait far longer than this watchdog, which times nothing
-	// and only turns a hang into a failure that says so.
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, slow.URL+imagesPath, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	sent := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		sent <- err
+	}()
+	// The handler ends only because the client went away: held waits
+	// for nothing else. The watchdog times nothing; it turns a hang into
+	// a failure that says so.
+	select {
+	case d := <-asked:
+		if d != slowImageDelay {
+			t.Errorf("demo:slow waits %v, want %v", d, slowImageDelay)
+		}
+	case <-time.After(hangLimit):
+		t.Fatal("demo:slow did not wait before answering")
+	}
+	cancel()
 	select {
 	case <-done:
 		if answered.Load() {
-			t.Fatal("image handler waited out demo:slow's delay after the client went away")
+			t.Fatal("image handler answered after the client went away")
 		}
-	case <-time.After(time.Minute):
+	case <-time.After(hangLimit):
 		t.Fatal("image handler kept waiting after the client went away")
+	}
+	if err := <-sent; err == nil {
+		t.Fatal("demo:slow answered a request that was cancelled")
 	}
 }
 

@@ -129,17 +129,38 @@ func resultText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// inputTokens counts the words of the system prompt and of every message.
+// pdfPageTokens is what the demo counts for a page of a PDF: the low end
+// of what the service's documentation gives (1,500 to 3,000 a page).
+const pdfPageTokens = 1500
+
+// inputTokens counts the words of the system prompt and of every message,
+// a text document's included, and pdfPageTokens for each page of a PDF.
+// Images count nothing.
 func inputTokens(req *api.MessageRequest) int {
 	n := countWords(req.System)
 	for _, m := range req.Messages {
 		n += countWords(m.Text)
 		for _, b := range m.Blocks {
 			n += countWords(b.Text) + countWords(b.Thinking) + countWords(string(b.Input)) +
-				countWords(resultText(b.ResultContent))
+				countWords(resultText(b.ResultContent)) + documentTokens(&b)
 		}
 	}
 	return n
+}
+
+// documentTokens counts a document block: its title and its text's words,
+// or its pages when it is a PDF (counted once, see api.PagesOf).
+func documentTokens(b *api.ContentBlock) int {
+	if b.Type != api.BlockDocument || b.Source == nil {
+		return 0
+	}
+	switch b.Source.Type {
+	case api.SourceText:
+		return countWords(b.Title) + countWords(b.Source.Data)
+	case api.SourceBase64:
+		return countWords(b.Title) + pdfPageTokens*api.PagesOf(b.Source)
+	}
+	return 0
 }
 
 // messageID is a deterministic id for the reply to req.

@@ -19,6 +19,7 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -50,6 +51,10 @@ type Options struct {
 	Token string
 	// APIKey is the accepted x-api-key; "" means DefaultAPIKey.
 	APIKey string
+
+	// pause stands in for the timer a delay waits on, so tests see the
+	// delays asked for and end them on events; nil means a real timer.
+	pause func(ctx context.Context, d time.Duration) bool
 }
 
 // Paths served by the handler.

@@ -84,6 +84,15 @@ func (e *eventWriter) send(event string, data any) error {
 	return nil
 }
 
+// sleep pauses for d, on the timer Options.pause stands in for; it reports
+// false if ctx ended first.
+func (h *handler) sleep(ctx context.Context, d time.Duration) bool {
+	if h.opts.pause != nil {
+		return h.opts.pause(ctx, d)
+	}
+	return sleep(ctx, d)
+}
+
 // sleep pauses for d; it reports false if ctx ended first.
 func sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
@@ -144,7 +153,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, id string, req 
 			}
 		}
 		for _, d := range b.deltas {
-			if sent > 0 && !sleep(ctx, delay) {
+			if sent > 0 && !h.sleep(ctx, delay) {
 				return
 			}
 			if sent > 0 {

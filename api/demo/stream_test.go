@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -287,31 +288,44 @@ func TestHostileScenario(t *testing.T) {
 	}
 }
 
+// TestSlowScenario checks that demo:slow pauses at least 100ms between
+// words, as counted in the pauses asked of Options.pause.
 func TestSlowScenario(t *testing.T) {
-	srv := newTestServer(t, Options{})
-	begin := time.Now()
+	var p pauses
+	srv := newTestServer(t, Options{pause: p.pause})
 	events := streamEvents(t, srv, chat("demo:slow", map[string]any{"max_tokens": 3}))
-	if d := time.Since(begin); d < 200*time.Millisecond {
-		t.Fatalf("3 words in %v, want ≥ 200ms", d)
+	if d := p.total(); d < 200*time.Millisecond {
+		t.Fatalf("3 words after pauses of %v, want ≥ 200ms", p.got)
 	}
 	if countDeltas(events, "text_delta") != 3 {
 		t.Fatal("wrong delta count")
 	}
 }
 
+// TestStreamCancel checks that a stream stops, sending nothing more, once
+// the client goes away during a pause between words.
 func TestStreamCancel(t *testing.T) {
-	h := NewHandler(Options{Delay: 20 * time.Millisecond})
+	asked := make(chan time.Duration, 1)
+	h := NewHandler(Options{Delay: 20 * time.Millisecond, pause: held(asked)})
 	done := make(chan struct{})
+	var wrote atomic.Bool // the handler wrote after the client went away
+	var gone atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(afterSpy{w, &gone, &wrote}, r)
 		close(done)
 	}))
 	defer srv.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	data, _ := json.Marshal(chat("a long story demo:long", map[string]any{"stream": true}))
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+messagesPath, bytes.NewReader(data))
+	data, err := json.Marshal(chat("a long story demo:long", map[string]any{"stream": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+messagesPath, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for k, v := range messageHeaders() {
 		req.Header.Set(k, v)
 	}
@@ -323,15 +337,60 @@ func TestStreamCancel(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && sc.Text() != "event: content_block_delta" {
 	}
+	// The first pause: the handler waits in it until the client goes away.
 	select {
-	case <-done:
-		t.Fatal("handler finished before the client cancelled")
-	default:
+	case d := <-asked:
+		if d != 20*time.Millisecond {
+			t.Errorf("paused %v between words, want Delay's 20ms", d)
+		}
+	case <-time.After(hangLimit):
+		t.Fatal("the handler did not pause after the first word")
 	}
+	gone.Store(true)
 	cancel()
 	select {
 	case <-done:
-	case <-time.After(2 * time.Second):
+		if wrote.Load() {
+			t.Fatal("the handler went on streaming after the client went away")
+		}
+	case <-time.After(hangLimit):
 		t.Fatal("handler still streaming after the client went away")
+	}
+}
+
+// afterSpy records that a handler wrote once gone was set.
+type afterSpy struct {
+	http.ResponseWriter
+	gone, wrote *atomic.Bool
+}
+
+func (w afterSpy) Write(b []byte) (int, error) {
+	if w.gone.Load() {
+		w.wrote.Store(true)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush lets the handler flush each event, as it does on a real connection.
+func (w afterSpy) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// TestSleepEndsWithContext checks the timer Options.pause stands in for:
+// it ends when its context does, not when its delay has passed (an hour
+// here, which the watchdog turns into a failure that says so).
+func TestSleepEndsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan bool, 1)
+	go func() { ended <- sleep(ctx, time.Hour) }()
+	cancel()
+	select {
+	case ok := <-ended:
+		if ok {
+			t.Fatal("sleep reports its delay passed, though its context ended")
+		}
+	case <-time.After(hangLimit):
+		t.Fatal("sleep waits out its delay after its context ended")
+	}
+	if !sleep(context.Background(), time.Nanosecond) {
+		t.Fatal("sleep reports its context ended, though it did not")
 	}
 }

@@ -53,17 +53,26 @@ const FileName = "index.sqlite"
 // PRAGMA user_version; a file of another version is rebuilt. 4: titles
 // that are not the first prompt have rows, image prompts count as turns.
 // 5: the look notes the stamp of the lock folder too. 6: the full-text
-// table keeps the text, for FTS5's own snippets.
-const version = 6
+// table keeps the text, for FTS5's own snippets. 7: its words listed
+// (vocab), for stemming; the entries of a session found by their rowids
+// (sessions.first), with no column of the session; pages of 32 KiB,
+// incremental vacuum.
+const version = 7
 
 // schema creates the tables of an empty index. entries holds one row per
-// entry of every branch; texts, an FTS5 table, keeps and indexes their
+// entry of every branch, those of a session under the consecutive rowids
+// from its first (sessions.first, 0 for none, for its entries count): a
+// range of rowids finds a session's entries, and the session of an entry
+// is the one with the greatest first up to its rowid, where a column of
+// the session's id, with its index, took 3% of the file. texts, an FTS5 table, keeps and indexes their
 // text under the same rowid, with SQLite's unicode61 tokenizer (case and
 // accents folded), so that its snippet() cuts what a hit shows and bm25
 // ranks the hits, with no copy of the text or second tokenizer in muse.
 // The full-text table gathers up to
 // 32 MiB in memory before it writes a segment: fewer segments are fewer
-// merges, the most of a rebuild's work after the tokenizing. look holds,
+// merges, the most of a rebuild's work after the tokenizing. vocab lists
+// the words the full-text table holds, which stemming looks up (stem.go),
+// and holds nothing of its own. look holds,
 // in one row, what the last full look at the directory saw (see Sync).
 const schema = `
 CREATE TABLE sessions(
@@ -76,13 +85,14 @@ CREATE TABLE sessions(
 	damaged TEXT NOT NULL,
 	entries INTEGER NOT NULL,
 	text_bytes INTEGER NOT NULL,
+	first INTEGER NOT NULL,
 	size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL,
 	card TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX sessions_first ON sessions(first);
 CREATE TABLE entries(
 	rowid INTEGER PRIMARY KEY,
-	session TEXT NOT NULL,
 	entry TEXT NOT NULL,
 	leaf TEXT NOT NULL,
 	active INTEGER NOT NULL,
@@ -92,8 +102,8 @@ CREATE TABLE entries(
 	model TEXT NOT NULL,
 	time INTEGER NOT NULL
 );
-CREATE INDEX entries_session ON entries(session);
 CREATE VIRTUAL TABLE texts USING fts5(text, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE vocab USING fts5vocab(texts, 'row');
 INSERT INTO texts(texts, rank) VALUES('hashsize', 33554432);
 CREATE TABLE look(
 	dir_mtime INTEGER NOT NULL,
@@ -127,6 +137,10 @@ type Index struct {
 	// private, when not "", is the temporary folder of an index of this
 	// process's own (see Open), removed by Close.
 	private string
+	// stem is the stemmer of the searches that ask for stemming, made on
+	// the first (see stem.go).
+	stemMu sync.Mutex
+	stem   *stemmer
 }
 
 // lockWait is the most a statement waits for another connection's lock on
@@ -348,9 +362,11 @@ func (ix *Index) prepare() error {
 	return ix.create()
 }
 
-// pageSize is the size of the pages of a new index: rows of a few KiB,
-// the entries with their text, waste less of larger pages.
-const pageSize = 16384
+// pageSize is the size of the pages of a new index: the entries' texts,
+// rows of about a KiB, fill a page but for part of a row, 2.5% of 32 KiB
+// and 5% of 16 KiB. At 64 KiB, the full-text table's own rows of 4 KiB,
+// written out of order, leave more room unused than the texts save.
+const pageSize = 32768
 
 // create makes the schema of the index in its empty file, unless another
 // process just did.
@@ -361,9 +377,11 @@ func (ix *Index) create() error {
 		return err
 	}
 	defer conn.Close()
-	// The page size is set before the first table, and WAL, which is then
-	// noted in the file, after it.
-	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA journal_mode = WAL"} {
+	// The page size and vacuum are set before the first table, and WAL,
+	// which is then noted in the file, after them.
+	// Incremental vacuum, so that the pages a rebuild frees (the
+	// full-text table merging its segments) can be given back.
+	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA auto_vacuum = INCREMENTAL", "PRAGMA journal_mode = WAL"} {
 		if _, err := conn.ExecContext(ctx, p); err != nil {
 			return fmt.Errorf("create the index: %w", err)
 		}
@@ -404,6 +422,9 @@ func (ix *Index) Path() string { return ix.path }
 // Close closes the index; a private one is removed.
 func (ix *Index) Close() error {
 	err := ix.db.Close()
+	if ix.stem != nil {
+		err = errors.Join(err, ix.stem.db.Close())
+	}
 	if ix.private != "" {
 		err = errors.Join(err, os.RemoveAll(ix.private))
 	}

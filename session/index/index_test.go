@@ -107,7 +107,7 @@ func actual(t *testing.T, ix *Index) map[string]dumped {
 		out[id] = d
 	}
 	rows.Close()
-	rows, err = ix.db.Query("SELECT e.rowid, session, entry, leaf, active, turn, kind, role, model, time, coalesce(t.text, '') FROM entries e LEFT JOIN texts t ON t.rowid = e.rowid ORDER BY e.rowid")
+	rows, err = ix.db.Query("SELECT e.rowid, s.id, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time, coalesce(t.text, '') FROM entries e LEFT JOIN texts t ON t.rowid = e.rowid JOIN sessions s ON s.first = " + sessionOf + " AND e.rowid < s.first + s.entries ORDER BY e.rowid")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,7 @@ func child(dir, seed string) {
 	fmt.Println("ready")
 	for {
 		randomOps(childT{}, store, r, 1)
+		fmt.Println("op") // the test kills after a random count of these
 	}
 }
 
@@ -72,11 +73,19 @@ func TestKilledAtRandomMoments(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
+		said := bufio.NewReader(out)
+		if line, err := said.ReadString('\n'); err != nil || line != "ready\n" {
 			cmd.Process.Kill()
 			t.Fatalf("the child said %q, %v", line, err)
 		}
-		time.Sleep(time.Duration(r.IntN(100_000)) * time.Microsecond)
+		// A random moment, counted in the child's changes, not in time: the
+		// kill lands somewhere in the changes after the one it reported.
+		for n := r.IntN(8); n > 0; n-- {
+			if line, err := said.ReadString('\n'); err != nil || line != "op\n" {
+				cmd.Process.Kill()
+				t.Fatalf("the child said %q, %v", line, err)
+			}
+		}
 		if err := cmd.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}

@@ -112,6 +112,10 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int // how many ( are open
+	// word, when not nil, makes the expression of a word, and of the last
+	// when typed.
+	word  func(string) (string, error)
+	typed bool
 }
 
 // The most words and phrases a query may hold, and the most parentheses
@@ -130,7 +134,13 @@ const (
 const MaxQueryBytes = 4096
 
 // parseQuery reads the query q, and returns it as an FTS5 expression.
-func parseQuery(q string) (string, error) {
+func parseQuery(q string) (string, error) { return parseWords(q, nil, false) }
+
+// parseWords is parseQuery, with word, when not nil, making the
+// expression of each word (not of a phrase or a prefix): stemming. typed
+// says the last word was made a prefix by asTyped: word makes its
+// expression too, and it finds the words it starts or either.
+func parseWords(q string, word func(string) (string, error), typed bool) (string, error) {
 	if len(q) > MaxQueryBytes {
 		return "", &SyntaxError{Msg: fmt.Sprintf("it is %d bytes, more than the %d a query may hold: search for a few words of it", len(q), MaxQueryBytes)}
 	}
@@ -153,7 +163,7 @@ func parseQuery(q string) (string, error) {
 	if terms > maxTerms {
 		return "", &SyntaxError{Msg: fmt.Sprintf("%d words and phrases are more than the %d a query may hold", terms, maxTerms)}
 	}
-	ps := &parser{toks: toks}
+	ps := &parser{toks: toks, word: word, typed: typed}
 	expr, err := ps.or()
 	if err != nil {
 		return "", err
@@ -243,9 +253,18 @@ func (ps *parser) term() (string, error) {
 	}
 	ps.i++
 	switch t.kind {
-	case tokWord, tokPhrase:
+	case tokWord:
+		if ps.word != nil {
+			return ps.word(t.text)
+		}
+		return quote(t.text), nil
+	case tokPhrase:
 		return quote(t.text), nil
 	case tokPrefix:
+		if ps.word != nil && ps.typed && ps.i == len(ps.toks) {
+			w, err := ps.word(t.text)
+			return "(" + w + " OR " + quote(t.text) + " *)", err
+		}
 		return quote(t.text) + " *", nil
 	case tokOpen:
 		if ps.depth++; ps.depth > maxDepth {

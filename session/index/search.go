@@ -37,6 +37,10 @@ type Query struct {
 	// searches the last word as a prefix too (capy finds capybara), as
 	// the picker and sessions search do: see asTyped.
 	PrefixLast bool
+	// Stem finds the other forms of each word too, as SQLite's porter
+	// stemmer tells them (whale finds whales, running run), but not of a
+	// "quoted phrase" or a prefix*: see stem.go.
+	Stem bool
 }
 
 // Hit is an entry that matched.
@@ -150,21 +154,26 @@ func (ix *Index) SearchContext(ctx context.Context, q Query) (Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = defaultLimit
 	}
-	res, err := ix.search(ctx, q)
+	res, err := ix.search(ctx, q, false)
 	// The last word as a prefix too, but not when the word alone fills
 	// the page: a prefix of a common word costs FTS5 the merge of every
 	// word it starts (dywq* took 50 ms where dywq takes 15), and finds no
 	// better page of hits.
 	if prefix := asTyped(q.Text); q.PrefixLast && err == nil && len(res.Hits) < q.Limit && prefix != q.Text {
 		q.Text = prefix
-		res, err = ix.search(ctx, q)
+		res, err = ix.search(ctx, q, true)
 	}
 	return res, err
 }
 
-// search is SearchContext for q as it is.
-func (ix *Index) search(ctx context.Context, q Query) (Result, error) {
-	expr, err := parseQuery(q.Text)
+// search is SearchContext for q as it is; typed says its last word was
+// made a prefix (see parseWords).
+func (ix *Index) search(ctx context.Context, q Query, typed bool) (Result, error) {
+	var word func(string) (string, error)
+	if q.Stem {
+		word = func(w string) (string, error) { return ix.stemmed(ctx, w) }
+	}
+	expr, err := parseWords(q.Text, word, typed)
 	if err != nil {
 		return Result{}, err
 	}
@@ -183,7 +192,16 @@ func (ix *Index) search(ctx context.Context, q Query) (Result, error) {
 		where, args = append(where, "e.role = ?"), append(args, q.Role)
 	}
 	if q.Session != "" {
-		where, args = append(where, "e.session = ?"), append(args, q.Session)
+		// Its entries are a range of rowids.
+		var first, n int64
+		err := ix.db.QueryRowContext(ctx, "SELECT first, entries FROM sessions WHERE id = ?", q.Session).Scan(&first, &n)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && n == 0 {
+			return Result{}, nil
+		}
+		if err != nil {
+			return Result{}, queryError(err)
+		}
+		where, args = append(where, "t.rowid BETWEEN ? AND ?"), append(args, first, first+n-1)
 	}
 	// First the rowids of the hits, in order, reading of the entries only
 	// what the filters need; then what is shown of those few, snippets
@@ -283,13 +301,17 @@ const (
 // at most 64): about 80 runes of prose.
 const snippetTokens = 14
 
+// sessionOf is the first rowid of the session of the entry e (see
+// schema).
+const sessionOf = "(SELECT max(first) FROM sessions WHERE first <= e.rowid)"
+
 // someHits is hits for a few rowids. Only their snippets are made: the
 // statement reads only these rows of the full-text table.
 func (ix *Index) someHits(ctx context.Context, expr string, rowids []int64) ([]Hit, error) {
 	args := append([]any{expr}, int64s(rowids)...)
-	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, e.session, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time,
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.rowid, s.id, s.title, e.entry, e.leaf, e.active, e.turn, e.kind, e.role, e.model, e.time,
 snippet(texts, 0, char(2), char(3), '…', `+strconv.Itoa(snippetTokens)+`)
-FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.id = e.session
+FROM texts t CROSS JOIN entries e ON e.rowid = t.rowid JOIN sessions s ON s.first = `+sessionOf+`
 WHERE texts MATCH ? AND t.rowid IN (?`+strings.Repeat(",?", len(rowids)-1)+")", args...)
 	if err != nil {
 		return nil, queryError(err)

@@ -171,6 +171,9 @@ func (ix *Index) fullSync(progress Progress) (int, error) {
 	if err != nil {
 		return len(stale), err
 	}
+	if len(stale) > 0 || len(gone) > 0 {
+		ix.vacuum()
+	}
 	settled := ix.now().Sub(time.Unix(0, scan.Dir.MTime)) >= settle
 	for _, t := range []int64{scan.Dir.CTime, scan.Dir.LocksMTime, scan.Dir.LocksCTime} {
 		if t != 0 {
@@ -344,6 +347,29 @@ func (ix *Index) load(id string) loaded {
 	return l
 }
 
+// vacuum gives back to the file system the pages the index no longer
+// uses, when they are vacuumMin or more: those a rebuild frees as the
+// full-text table merges its segments (1.5% of the file), or a delete of
+// many sessions. Fewer are left for the next writes to use, and the lock
+// is not asked for. It is only tidying: on an error, such as another
+// holding the lock, the pages wait for the next writes too.
+func (ix *Index) vacuum() {
+	var free int
+	if err := ix.db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil || free < vacuumMin {
+		return
+	}
+	rows, err := ix.db.Query("PRAGMA incremental_vacuum")
+	if err != nil {
+		return
+	}
+	for rows.Next() { // a row a page
+	}
+	rows.Close()
+}
+
+// vacuumMin is the fewest free pages vacuum gives back: 1 MiB.
+const vacuumMin = (1 << 20) / pageSize
+
 // write runs do in a transaction.
 func (ix *Index) write(do func(tx *sql.Tx) error) error {
 	tx, err := ix.db.Begin()
@@ -357,15 +383,25 @@ func (ix *Index) write(do func(tx *sql.Tx) error) error {
 	return tx.Commit()
 }
 
-// forget removes the session id from the index.
+// forget removes the session id from the index: its entries are the
+// rowids from its first, as many as it has.
 func forget(tx *sql.Tx, id string) error {
-	if _, err := tx.Exec("DELETE FROM texts WHERE rowid IN (SELECT rowid FROM entries WHERE session = ?)", id); err != nil {
+	var first, n int64
+	err := tx.QueryRow("SELECT first, entries FROM sessions WHERE id = ?", id).Scan(&first, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec("DELETE FROM entries WHERE session = ?", id); err != nil {
-		return err
+	if n > 0 {
+		for _, table := range []string{"texts", "entries"} {
+			if _, err := tx.Exec("DELETE FROM "+table+" WHERE rowid BETWEEN ? AND ?", first, first+n-1); err != nil {
+				return err
+			}
+		}
 	}
-	_, err := tx.Exec("DELETE FROM sessions WHERE id = ?", id)
+	_, err = tx.Exec("DELETE FROM sessions WHERE id = ?", id)
 	return err
 }
 
@@ -442,10 +478,13 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error
 		if l.gone {
 			continue
 		}
-		textBytes := 0
+		textBytes, first := 0, rowid+1
+		if len(l.rows) == 0 {
+			first = 0
+		}
 		for _, r := range l.rows {
 			rowid++
-			ins.add(&ins.entries, rowid, l.id, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time)
+			ins.add(&ins.entries, rowid, r.entry, r.leaf, r.active, r.turn, r.kind, r.role, r.model, r.time)
 			if r.text != "" {
 				ins.add(&ins.texts, rowid, r.text)
 			}
@@ -453,7 +492,7 @@ func (ix *Index) putAll(tx *sql.Tx, batch []loaded) (changed []string, err error
 		}
 		in := l.info
 		ins.add(&ins.sessions, l.id, in.Title, nanos(in.Created), nanos(in.Updated), in.Messages, in.Model, in.Damaged,
-			len(l.rows), textBytes, l.stamp.Size, l.stamp.MTime, cardOf(in))
+			len(l.rows), textBytes, first, l.stamp.Size, l.stamp.MTime, cardOf(in))
 	}
 	return changed, ins.flush()
 }
@@ -491,9 +530,9 @@ func (ins *inserter) flush() error {
 		head    string
 		perStmt int
 	}{
-		{&ins.entries, "INSERT INTO entries(rowid, session, entry, leaf, active, turn, kind, role, model, time) VALUES ", insertMax},
+		{&ins.entries, "INSERT INTO entries(rowid, entry, leaf, active, turn, kind, role, model, time) VALUES ", insertMax},
 		{&ins.texts, "INSERT INTO texts(rowid, text) VALUES ", 1},
-		{&ins.sessions, "INSERT INTO sessions(id, title, created, updated, messages, model, damaged, entries, text_bytes, size, mtime, card) VALUES ", insertMax},
+		{&ins.sessions, "INSERT INTO sessions(id, title, created, updated, messages, model, damaged, entries, text_bytes, first, size, mtime, card) VALUES ", insertMax},
 	} {
 		if err := ins.insert(t.head, t.p, t.perStmt); err != nil {
 			return err

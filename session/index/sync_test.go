@@ -2,10 +2,12 @@ package index
 
 import (
 	"database/sql"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,5 +259,43 @@ func TestRebuildProgress(t *testing.T) {
 	}
 	if !slices.Equal(got, []int{100, 200, 250}) {
 		t.Errorf("progress %v, want 100, 200, 250", got)
+	}
+}
+
+// The pages a full look frees, when it forgets many sessions, go back to
+// the file system, and the file shrinks; a few are kept for the next
+// writes.
+func TestForgettingGivesPagesBack(t *testing.T) {
+	store := newStore(t)
+	var ids []string
+	for i := range 200 {
+		ids = append(ids, prompt(t, store, fmt.Sprintf("session %d: %s", i, strings.Repeat("words to index and keep ", 400))))
+	}
+	ix := openCurrent(t, store)
+	size := func() int64 {
+		t.Helper()
+		var pages, free int64
+		if err := ix.db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil {
+			t.Fatal(err)
+		}
+		if free >= vacuumMin {
+			t.Errorf("%d free pages kept, of %d", free, pages)
+		}
+		return pages
+	}
+	before := size()
+	for _, id := range ids[:150] {
+		if err := store.Delete(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ix.Sync(nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := size(); after > before/2 {
+		t.Errorf("%d pages after forgetting 150 sessions of 200, %d before", after, before)
 	}
 }

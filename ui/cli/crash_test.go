@@ -8,10 +8,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/internal/waitfor"
 )
 
 // TestMain lets the test binary run as muse itself, so tests can start a
@@ -21,6 +21,33 @@ func TestMain(m *testing.M) {
 		os.Exit(Main(os.Args[1:], OSEnv()))
 	}
 	os.Exit(m.Run())
+}
+
+// started starts cmd and returns a channel closed once it has ended (and
+// been waited for). The process is killed when the test ends.
+func started(t *testing.T, cmd *exec.Cmd) <-chan struct{} {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() { cmd.Wait(); close(ended) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-ended })
+	return ended
+}
+
+// killed kills cmd with SIGKILL and waits for it to end.
+func killed(t *testing.T, cmd *exec.Cmd, ended <-chan struct{}) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-ended
+}
+
+// checkpointed reports whether a journal holds a checkpoint of a reply.
+func checkpointed(journal []byte) bool {
+	return bytes.Contains(journal, []byte(`"status":"streaming"`))
 }
 
 // museProcess starts a real muse process with args.
@@ -50,29 +77,13 @@ func TestKillMidReply(t *testing.T) {
 	var out bytes.Buffer
 	cmd := museProcess(t, data, "--demo", "-c", "-p", "demo:long demo:slow tell me a story")
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	ended := started(t, cmd)
 
 	// Wait until a checkpoint with some text is on disk, and kill at once:
 	// the reply goes on streaming, so what is printed passes what is saved.
 	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		data, _ := os.ReadFile(journal)
-		if bytes.Contains(data, []byte(`"status":"streaming"`)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint after 20 s; output:\n%s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond) // polls the journal, a file another process writes
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	waitfor.File(t, journal, ended, "a checkpoint of the reply", checkpointed)
+	killed(t, cmd, ended)
 	printed := out.String()
 
 	back, err := store.Load(sess.ID)
@@ -143,26 +154,10 @@ func TestKillMidBranchReply(t *testing.T) {
 	var out bytes.Buffer
 	cmd := museProcess(t, data, "--demo", "-c", "-p", "demo:long demo:slow go on from the edit")
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	ended := started(t, cmd)
 	journal := filepath.Join(store.Dir(), id+".jsonl")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		data, _ := os.ReadFile(journal)
-		if bytes.Contains(data, []byte(`"status":"streaming"`)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint after 20 s; output:\n%s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond) // polls the journal, a file another process writes
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	waitfor.File(t, journal, ended, "a checkpoint of the reply", checkpointed)
+	killed(t, cmd, ended)
 
 	back, err := store.Load(id)
 	if err != nil {
@@ -215,24 +210,23 @@ func TestSecondMuseRefused(t *testing.T) {
 	sess := session.Session{ID: seedSession(t, store, session.Params{Model: "demo-chat", MaxTokens: 100}, "",
 		session.Entry{ID: "e1", Kind: session.KindUser, Text: "hi"})}
 	first := museProcess(t, data, "--demo", "-r", sess.ID, "-p", "demo:slow demo:long go on")
-	if err := first.Start(); err != nil {
+	ended := started(t, first)
+	// The first muse holds the session once it has written the prompt.
+	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
+	waitfor.File(t, journal, ended, "the first muse's prompt", func(b []byte) bool { return bytes.Contains(b, []byte("demo:slow demo:long go on")) })
+	before, err := os.ReadFile(journal)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer first.Process.Kill()
-	journal := filepath.Join(store.Dir(), sess.ID+".jsonl")
-	for i := 0; i < 200; i++ {
-		if b, _ := os.ReadFile(journal); bytes.Count(b, []byte("\n")) >= 3 {
-			break
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	before, _ := os.ReadFile(journal)
 	second := museProcess(t, data, "--demo", "-r", sess.ID, "-p", "me too")
 	out, err := second.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "open in another muse") {
 		t.Fatalf("second muse: err %v, output %q", err, out)
 	}
-	after, _ := os.ReadFile(journal)
+	after, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if bytes.Contains(after, []byte("me too")) || len(after) < len(before) {
 		t.Errorf("the refused muse wrote to the journal")
 	}

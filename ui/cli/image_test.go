@@ -25,6 +25,7 @@ import (
 	"muse/theme"
 	"muse/ui"
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
 )
 
 func TestDemoImageWritesPNGs(t *testing.T) {
@@ -231,12 +232,12 @@ func TestImageTurnSameRecordsFromPrintAndChat(t *testing.T) {
 	waitEntry(t, chatStore, session.KindAssistant)
 	// The turn has ended on screen too, or /image is refused as busy.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("stop end_turn")) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		teatest.WithDuration(waitfor.Scaled(10*time.Second)), teatest.WithCheckInterval(10*time.Millisecond))
 	enter("/size 16x16")
 	enter("/image " + prompt)
 	waitEntry(t, chatStore, session.KindImage)
 	enter("/quit") // once the turn has ended on screen too
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(waitfor.Scaled(10*time.Second)))
 	chatRecords, chatFiles := imageRecords(t, chatStore)
 
 	if len(printRecords) != 2 || strings.Join(printRecords, "\n") != strings.Join(chatRecords, "\n") {
@@ -248,20 +249,17 @@ func TestImageTurnSameRecordsFromPrintAndChat(t *testing.T) {
 }
 
 // waitEntry waits until the latest session of store ends with a finished
-// entry of kind.
+// entry of kind, checking at each change of a journal in the store.
 func waitEntry(t *testing.T, store *session.Store, kind string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if sess, err := store.Latest(); err == nil && len(sess.Entries) > 0 {
-			e := sess.Entries[len(sess.Entries)-1]
-			if e.Kind == kind && e.Status != session.StatusStreaming {
-				return
-			}
+	waitfor.Dir(t, store.Dir(), nil, "a finished "+kind+" entry", func() bool {
+		sess, err := store.Latest()
+		if err != nil || len(sess.Entries) == 0 {
+			return false
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no finished %s entry saved after 10 s", kind)
+		e := sess.Entries[len(sess.Entries)-1]
+		return e.Kind == kind && e.Status != session.StatusStreaming
+	})
 }
 
 // -p says when the server sent more images than muse keeps.

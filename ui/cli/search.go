@@ -19,7 +19,7 @@ import (
 type searchFlags struct {
 	since, until, model, role, session, sort string
 	limit                                    int
-	asJSON                                   bool
+	asJSON, stem                             bool
 }
 
 // searchCmd is "muse sessions search".
@@ -34,10 +34,13 @@ brought up to date first, and built from the sessions when it is missing.
 While another program holds its lock, the search reads it as it was, and
 says so.
 
-QUERY is words, all of which an entry must hold (case and accents ignored);
-when they find fewer than --limit, the last word of three letters or more
-finds the words it starts too (capy finds capybara), as in the picker. With:
-  "exact phrase"   the words in that order
+QUERY is words, all of which an entry must hold (case and accents ignored),
+each in any of its forms (whale finds whales and whaling, run running), as
+SQLite's porter stemmer, made for English, tells them; --stem=false finds a
+word only as typed. When they find fewer than --limit, the last word of
+three letters or more finds the words it starts too (capy finds capybara),
+as in the picker. With:
+  "exact phrase"   the words in that order, as typed
   pre*             any word starting with pre
   a OR b           either
   a NOT b          a, without b
@@ -64,6 +67,7 @@ flag it cannot read.`,
 	cmd.Flags().StringVar(&f.session, "session", "", "only the session `ID` (an id, a unique prefix or a title)")
 	cmd.Flags().StringVar(&f.sort, "sort", "rank", "order of the hits, `BY` rank (most relevant first) or time (newest first)")
 	cmd.Flags().IntVar(&f.limit, "limit", 50, "show at most `N` hits")
+	cmd.Flags().BoolVar(&f.stem, "stem", true, "a word finds its other forms too (whale finds whales and whaling); --stem=false finds each word only as typed")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print JSON: an array of session, title, entry, leaf, active, turn, kind, role, model, time, snippet")
 	cmd.RunE = a.withStore(func(store *session.Store, args []string) int {
 		return searchSessions(a.env, store, strings.Join(args, " "), f, time.Now())
@@ -75,7 +79,7 @@ flag it cannot read.`,
 // durations counted back from now.
 func searchQuery(store *session.Store, text string, f searchFlags, now time.Time) (index.Query, error) {
 	// One hit more than shown tells whether there are more.
-	q := index.Query{Text: text, Model: f.model, Limit: f.limit + 1, PrefixLast: true}
+	q := index.Query{Text: text, Model: f.model, Limit: f.limit + 1, PrefixLast: true, Stem: f.stem}
 	var err error
 	if q.Since, err = parseWhen(f.since, now); err != nil {
 		return q, usagef("--since: %v", err)
@@ -268,6 +272,12 @@ func searchSessions(env Env, store *session.Store, text string, f searchFlags, n
 	if err := writeHits(env, hits); err != nil {
 		return fail(env, fmt.Errorf("write the hits: %w", err))
 	}
+	for _, h := range hits {
+		if strings.HasSuffix(turnOf(h), "*") {
+			fmt.Fprintln(env.Stderr, otherBranchNote)
+			break
+		}
+	}
 	if res.Window != 0 {
 		fmt.Fprintf(env.Stderr, "over %d matched: the best of the newest %[1]d are shown; --sort time sees all\n", res.Window)
 	}
@@ -299,6 +309,9 @@ func writeHits(env Env, hits []index.Hit) error {
 	}
 	return writeTable(env.Stdout, rows, env.Width)
 }
+
+// otherBranchNote says what a turn marked * is, under hits that have one.
+const otherBranchNote = "* a turn on a branch that is not the session's active one: the picker (ctrl+s, then f) opens it on that branch"
 
 // turnOf is the turn of a hit, marked with * when it is on a branch that
 // is not the active one; "-" for a title.

@@ -27,8 +27,12 @@ func TestSearchCommand(t *testing.T) {
 	}{
 		{[]string{"pineapple", "--role", "user"}, ExitOK, "list the pineapple files"},
 		{[]string{"pine*", "NOT", "boom", "--sort", "time"}, ExitOK, "pineapple reply"},
-		{[]string{"PINEAP", "--role", "user"}, ExitOK, "list the pineapple files"}, // the last word by its start, as in the picker
-		{[]string{"pineap", "nothinghere"}, ExitFailed, "no matches"},              // only the last
+		{[]string{"PINEAP", "--role", "user"}, ExitOK, "list the pineapple files"},     // the last word by its start, as in the picker
+		{[]string{"pineap", "nothinghere"}, ExitFailed, "no matches"},                  // only the last
+		{[]string{"pineapples", "--role", "user"}, ExitOK, "list the pineapple files"}, // another form of the word
+		{[]string{"pineapples", "--stem=false"}, ExitFailed, "no matches"},
+		{[]string{`"pineapples"`}, ExitFailed, "no matches"}, // a phrase is as typed
+		{[]string{"listing", "pineapples", "--role", "user"}, ExitOK, "list the pineapple files"},
 		{[]string{`"pineapple reply"`, "--session", sess.ID[:10]}, ExitOK, "pineapple reply"},
 		{[]string{"pineapple", "--model", "nothing-like-it"}, ExitFailed, "no matches"},
 		{[]string{"pineapple", "--since", "2000-01-01", "--until", "1d"}, ExitFailed, "no matches"},

@@ -5,7 +5,9 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,24 +21,8 @@ import (
 	"muse/api/demo"
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
 )
-
-// waitFile waits until the file at path exists (want) or is gone (!want):
-// what muse writes beside a session, after the screen showed the change.
-func waitFile(t *testing.T, path string, want bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitDeadline)
-	for {
-		_, err := os.Stat(path)
-		if (err == nil) == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: exists %v after %s, want %v", path, err == nil, waitDeadline, want)
-		}
-		time.Sleep(pollEvery)
-	}
-}
 
 // sessionsDir is where muse keeps the journals of home h.
 func (h *home) sessionsDir() string { return filepath.Join(h.dir, "data", "muse", "sessions") }
@@ -54,17 +40,14 @@ func TestQueuedPromptSurvivesKill(t *testing.T) {
 	tm.typ("and then a poem\r")
 	tm.waitFor("queued › and then a poem")
 	var queue string
-	deadline := time.Now().Add(waitDeadline)
-	for queue == "" {
-		files, _ := filepath.Glob(filepath.Join(h.sessionsDir(), "*.queue"))
-		if len(files) == 1 {
-			queue = files[0]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no queue file beside the session: %q", files)
-		} else {
-			time.Sleep(pollEvery)
+	waitfor.Dir(t, h.sessionsDir(), tm.exited, "one queue file beside the session", func() bool {
+		files, err := filepath.Glob(filepath.Join(h.sessionsDir(), "*.queue"))
+		if err != nil || len(files) != 1 {
+			return false
 		}
-	}
+		queue = files[0]
+		return true
+	})
 	if fi, err := os.Stat(queue); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("queue file: %v %v", fi, err)
 	}
@@ -77,7 +60,10 @@ func TestQueuedPromptSurvivesKill(t *testing.T) {
 	tm.waitFor("queue stopped")
 	tm.typ("\r") // enter on an empty input sends the next
 	tm.waitFor("## and then a poem")
-	waitFile(t, queue, false)
+	waitfor.Dir(t, h.sessionsDir(), tm.exited, "the queue file gone", func() bool {
+		_, err := os.Stat(queue)
+		return errors.Is(err, fs.ErrNotExist)
+	})
 	tm.typ("\x04")
 	if code := tm.waitExit(); code != 0 {
 		t.Errorf("muse exited with status %d", code)
@@ -139,14 +125,15 @@ func newBlocker(t *testing.T, dir string) *blocker {
 	return b
 }
 
-// wait waits until the tool blocks, or exited closes, or the deadline
-// passes; it reports whether the tool blocked.
+// wait waits until the tool blocks, or exited closes, or the watchdog
+// (waitDeadline, scaled by load) runs out; it reports whether the tool
+// blocked.
 func (b *blocker) wait(exited <-chan struct{}) (string, bool) {
 	select {
 	case line := <-b.pids:
 		return line, true
 	case <-exited:
-	case <-time.After(waitDeadline):
+	case <-time.After(waitfor.Scaled(waitDeadline)):
 	}
 	// Let the reader go.
 	if f, err := os.OpenFile(b.fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {

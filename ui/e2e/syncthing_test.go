@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muse/ui/internal/waitfor"
 )
 
 // TestSyncthing is two machines whose muse data folders the real Syncthing
@@ -25,7 +27,7 @@ import (
 // and the machines converge: the same sessions, the shared one with both
 // continuations as branches, the same search hits and images, no conflict
 // copy left. The test waits for Syncthing to be idle through its REST API,
-// never by sleeping.
+// never by sleeping: it asks again after each batch of Syncthing's events.
 func TestSyncthing(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("syncthing"); err != nil {
@@ -117,6 +119,8 @@ type syncthing struct {
 	id, key            string
 	gui, listen        string
 	cmd                *exec.Cmd
+	exited             chan struct{} // closed when the process has ended
+	since              int           // the id of the last event seen
 }
 
 func newSyncthing(t *testing.T, name, folder string) *syncthing {
@@ -180,15 +184,23 @@ func (s *syncthing) start(t *testing.T, peer *syncthing) {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	s.exited = make(chan struct{})
+	go func() { s.cmd.Wait(); close(s.exited) }()
 	t.Cleanup(func() {
 		s.cmd.Process.Kill()
-		s.cmd.Wait()
+		<-s.exited
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(s.home, "log"))
 			t.Logf("syncthing %s log:\n%s", s.name, log)
 		}
 	})
-	s.until(t, "its REST API answers", func() bool { return s.try("/rest/system/ping", nil) == nil })
+	// Its log names the API's address once it listens there.
+	waitfor.File(t, filepath.Join(s.home, "log"), s.exited, "syncthing "+s.name+"'s API listening", func(b []byte) bool {
+		return strings.Contains(string(b), s.gui)
+	})
+	if err := s.try("/rest/system/ping", nil); err != nil {
+		t.Fatalf("syncthing %s: %v", s.name, err)
+	}
 }
 
 // try gets path from s's REST API into v (when not nil).
@@ -225,16 +237,28 @@ func (s *syncthing) post(t *testing.T, path string) {
 	}
 }
 
-// until polls cond, a question to Syncthing's REST API, until it holds.
+// until waits until cond, a question to Syncthing's REST API, holds. It
+// asks again after each batch of Syncthing's events (a long poll of
+// /rest/events, which answers as soon as something happens), never on a
+// timer; the watchdog, scaled by load, only names a hang.
 func (s *syncthing) until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	limit := waitfor.Scaled(60 * time.Second)
+	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("syncthing %s: %s: not after 60 s", s.name, what)
+			t.Fatalf("syncthing %s: %s: not within %v", s.name, what, limit)
 		}
-		// A REST round trip is the pace: each asks Syncthing again.
-		s.try("/rest/system/ping", nil)
+		var events []struct {
+			ID int `json:"id"`
+		}
+		// The poll's own timeout only lets the watchdog be checked.
+		if err := s.try(fmt.Sprintf("/rest/events?since=%d&timeout=10", s.since), &events); err != nil {
+			t.Fatalf("syncthing %s: %s: %v", s.name, what, err)
+		}
+		for _, e := range events {
+			s.since = max(s.since, e.ID)
+		}
 	}
 }
 

@@ -239,8 +239,17 @@ func TestCheckpointWhileTheStreamStalls(t *testing.T) {
 	mu.Lock()
 	now = now.Add(2 * time.Second)
 	mu.Unlock()
-	ticks <- now // the ticker checkpoints…
-	ticks <- now // …and is back for the next tick only once it has
+	// The ticker checkpoints on the first tick, and is back for the next
+	// only once it has. A turn that ended instead fails the test at once.
+	for range 2 {
+		select {
+		case ticks <- now:
+		case <-done:
+			t.Fatal("the turn ended while its stream was silent")
+		case <-time.After(time.Minute): // a watchdog, as above
+			t.Fatal("the ticker was never read")
+		}
+	}
 	// The process "dies" while the stream is silent: read the journal as a
 	// new muse would.
 	sess, err := st.Load(w.ID())

@@ -47,10 +47,14 @@ func (m Model) asked(msg askedMsg) (Model, tea.Cmd) {
 		return m, nil // the input changed meanwhile
 	}
 	switch {
-	case msg.err != nil:
+	case msg.err != nil && len(msg.options) == 0:
 		return m, notice(sanitize.Line(msg.err.Error()))
 	case len(msg.options) == 0:
 		return m, notice("the server has no completion for this")
+	}
+	var note tea.Cmd // on the options the server sent that are left out
+	if msg.err != nil {
+		note = notice(msg.err.Error())
 	}
 	// The hint names each by its value alone.
 	names := make([]string, len(msg.options))
@@ -61,5 +65,5 @@ func (m Model) asked(msg askedMsg) (Model, tea.Cmd) {
 		}
 		names[i] = strings.TrimSpace(last)
 	}
-	return m.applyOptions(msg.options, names, 1), nil
+	return m.applyOptions(msg.options, names, 1), note
 }

@@ -215,9 +215,12 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 		cmd = walkFiles(fc.seq, m.sources)
 	}
 	m.menuWasFiles = true
-	items := fileItems(fc.res.Files, typed)
+	items, cut := fileItems(fc.res.Files, typed)
 	more := sourceItems(fc.sources, typed)
 	m.menu = m.menu.SetItems(append(items, more...), fileNote(fc, typed, len(items)+len(more)))
+	if cut {
+		m.menu = m.menu.Cut()
+	}
 	return m, cmd
 }
 
@@ -233,8 +236,9 @@ func commandName(value string) (string, bool) {
 
 // fileItems are the files that match typed: those whose name starts with
 // it, then those whose path does, then those whose path holds it (case
-// aside), the shortest first in each, at most maxMenuFiles.
-func fileItems(files []string, typed string) []menu.Item {
+// aside), the shortest first in each, at most maxMenuFiles; cut says that
+// more match.
+func fileItems(files []string, typed string) (items []menu.Item, cut bool) {
 	q := strings.ToLower(typed)
 	var ranked [3][]string
 	for _, f := range files {
@@ -249,21 +253,20 @@ func fileItems(files []string, typed string) []menu.Item {
 			ranked[2] = append(ranked[2], f)
 		}
 	}
-	var items []menu.Item
 	for _, r := range ranked {
 		slices.SortStableFunc(r, func(a, b string) int { return len(a) - len(b) })
 		for _, f := range r {
-			if len(items) == maxMenuFiles {
-				return items
-			}
 			mention := Mention(f)
 			if mention == "" {
 				continue // a name a mention cannot hold
 			}
+			if len(items) == maxMenuFiles {
+				return items, true
+			}
 			items = append(items, menu.Item{Label: f, Value: mention + " "})
 		}
 	}
-	return items
+	return items, false
 }
 
 // fileNote is the line under the files: the walk under way or failed, or

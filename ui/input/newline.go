@@ -3,12 +3,18 @@ package input
 import (
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // Two more ways to add a line besides the Newline keys, for the habits
 // people bring from other tools: "\" then enter (as in Claude Code and a
 // shell), and shift+enter where the terminal sends it apart from enter.
+
+// ContinueKey is "\" then enter, as the help lists it: it adds a line in
+// any terminal, where alt+enter and shift+enter may not reach muse. It is
+// shown, never matched: ContinueLine takes the enter.
+var ContinueKey = key.NewBinding(key.WithKeys(`\`), key.WithHelp(`\ enter`, "newline, in any terminal"))
 
 // ContinueLine takes an enter typed right after a "\": the backslash goes
 // and a line break takes its place, as a shell continues a line. ok is

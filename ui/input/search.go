@@ -89,8 +89,13 @@ func (m Model) syncSearch() Model {
 	note := "past prompts of " + scope + " · " + m.keys.Search.Help().Key + " " + map[bool]string{true: "all sessions", false: "this session only"}[m.search.thisOnly]
 	var items []menu.Item
 	seen := map[string]bool{}
+	cut := false // more prompts match than the menu offers
 	add := func(text, detail string) {
 		if seen[text] || !strings.Contains(strings.ToLower(text), q) {
+			return
+		}
+		if len(items) == maxSearchHits {
+			cut = true
 			return
 		}
 		seen[text] = true
@@ -107,7 +112,7 @@ func (m Model) syncSearch() Model {
 	for _, p := range *m.sessionPrompts {
 		mine[p] = true
 	}
-	for i := len(es) - 1; i >= 0 && len(items) < maxSearchHits; i-- {
+	for i := len(es) - 1; i >= 0 && !cut; i-- {
 		e := es[i]
 		this := e.Session == *m.session && e.Session != "" || mine[e.Text]
 		switch {
@@ -119,7 +124,7 @@ func (m Model) syncSearch() Model {
 	}
 	if m.search.thisOnly {
 		sp := *m.sessionPrompts
-		for i := len(sp) - 1; i >= 0 && len(items) < maxSearchHits; i-- {
+		for i := len(sp) - 1; i >= 0 && !cut; i-- {
 			add(sp[i], "this session")
 		}
 	}
@@ -128,6 +133,9 @@ func (m Model) syncSearch() Model {
 	}
 	m.target = menuTarget{}
 	m.menu = m.menu.SetItems(items, note)
+	if cut {
+		m.menu = m.menu.Cut()
+	}
 	return m
 }
 

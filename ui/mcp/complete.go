@@ -15,9 +15,17 @@ import (
 // that waits longer is not worth it.
 const completeTimeout = 5 * time.Second
 
-// maxCompletions is how many values of one completion are offered, as many
-// as the protocol lets a server send.
-const maxCompletions = 100
+// What a server's answer to completion/complete may put into the input
+// and its menu: the rest is left out, with a note saying so.
+const (
+	// maxCompletions is how many values of one completion are offered, as
+	// many as the protocol lets a server send.
+	maxCompletions = 100
+	// maxCompletionLen bounds one value, a word typed on the command line.
+	maxCompletionLen = 256
+	// maxCompleteErr bounds the server's error message in a note.
+	maxCompleteErr = 300
+)
 
 // CompleteArg returns, when value is a prompt's command with an argument's
 // value being typed last ("/ev:completable-prompt department=En"), a
@@ -26,6 +34,11 @@ const maxCompletions = 100
 // returns the input's values with each option in, a space after it. It
 // returns nil when value is not that, or the server declared no
 // completions: the function does the I/O, to be run in a command.
+//
+// At most maxCompletions values are offered, each one word of plain text
+// (sanitize.Line leaves it as it is) of at most maxCompletionLen bytes;
+// when the server sent others, the function returns the values offered
+// and an error that is a note saying what was left out.
 func (m *Manager) CompleteArg(value string) func() ([]string, error) {
 	cmd, rest, spaced := strings.Cut(value, " ")
 	if !spaced || rest == "" || strings.HasSuffix(rest, " ") || strings.Contains(value, "\n") {
@@ -71,19 +84,62 @@ func (m *Manager) CompleteArg(value string) func() ([]string, error) {
 		}
 		res, err := sess.Complete(ctx, params)
 		if err != nil {
-			return nil, fmt.Errorf("the MCP server %s did not complete %s: %w", p.Server, name, err)
+			return nil, fmt.Errorf("the MCP server %s did not complete %s: %s", p.Server, name, cut(err.Error(), maxCompleteErr))
 		}
-		var out []string
-		for _, v := range res.Completion.Values {
-			// A value the command line cannot hold as one word, or that
-			// would show other than it is, is not offered.
-			if v == "" || strings.ContainsAny(v, " \t\n") || sanitize.Line(v) != v || len(out) == maxCompletions {
-				continue
-			}
+		return offered(res.Completion.Values, head, p.Server)
+	}
+}
+
+// offered returns the values a server sent that can be offered, each with
+// head before it and a space after it, and a note on those left out.
+func offered(values []string, head, server string) ([]string, error) {
+	var out []string
+	long, odd := 0, 0
+	for i, v := range values {
+		// A value the command line cannot hold as one word, or that
+		// would show other than it is, is not offered.
+		switch {
+		case len(out) == maxCompletions:
+			return out, leftOut(server, len(values)-i, long, odd)
+		case len(v) > maxCompletionLen:
+			long++
+		case !word(v, maxCompletionLen):
+			odd++
+		default:
 			out = append(out, head+v+" ")
 		}
-		return out, nil
 	}
+	return out, leftOut(server, 0, long, odd)
+}
+
+// word reports whether a server's v can go into the input as one word of
+// at most limit bytes that shows as it is: a completion's value, a
+// prompt's or an argument's name, a resource's URI.
+func word(v string, limit int) bool {
+	return v != "" && len(v) <= limit && !strings.ContainsAny(v, " \t\n") && sanitize.Line(v) == v
+}
+
+// maxURI bounds a resource's URI, which a mention holds.
+const maxURI = 2048
+
+// leftOut is the note on the values of a completion that are not offered:
+// more than maxCompletions, longer than maxCompletionLen, or not one word
+// of plain text; nil when there are none.
+func leftOut(server string, more, long, odd int) error {
+	var parts []string
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%d past the first %d", more, maxCompletions))
+	}
+	if long > 0 {
+		parts = append(parts, fmt.Sprintf("%d over %d bytes", long, maxCompletionLen))
+	}
+	if odd > 0 {
+		parts = append(parts, fmt.Sprintf("%d not one word of plain text", odd))
+	}
+	if parts == nil {
+		return nil
+	}
+	return fmt.Errorf("the MCP server %s sent completions that are not offered: %s", server, strings.Join(parts, ", "))
 }
 
 // hasArg reports whether p has an argument called name.

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/ui/internal/waitfor"
 )
 
 // helperEnv, set in the environment of the test binary, makes it an MCP
@@ -173,15 +175,27 @@ func tools(t testing.TB, m *Manager) map[string]func(string) string {
 }
 
 // waitState waits until the server name of m is in state s; the state
-// changes in the background after a crash.
+// changes in the background after a crash. It looks again at each change
+// the Manager announces (changedLocked), and fails t, with the states seen,
+// if the watchdog runs out first.
 func waitState(t *testing.T, m *Manager, name string, s State) Status {
 	t.Helper()
+	watchdog := time.NewTimer(waitfor.Scaled(waitfor.Limit))
+	defer watchdog.Stop()
 	for {
-		for _, st := range m.Status() {
+		m.mu.Lock()
+		changed := m.changed // taken before the look, so no change is missed
+		m.mu.Unlock()
+		all := m.Status()
+		for _, st := range all {
 			if st.Name == name && st.State == s {
 				return st
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		select {
+		case <-changed:
+		case <-watchdog.C:
+			t.Fatalf("server %s never reached state %v: %+v", name, s, all)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"muse/ui/internal/waitfor"
 )
 
 func TestStdioListAndCall(t *testing.T) {
@@ -274,7 +276,7 @@ func TestNotes(t *testing.T) {
 	got := make(chan []string, 1)
 	go func() { n, _ := m.Notes(context.Background()); got <- n }()
 	m.StartAll()
-	notes := <-got
+	notes := waitfor.Recv(t, got, "the notes after StartAll")
 	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server nosuch: ") {
 		t.Fatalf("notes %q", notes)
 	}
@@ -312,7 +314,7 @@ func TestNotesReportAFailureAsItHappens(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Close()
-	if more := <-got; more {
+	if more := waitfor.Recv(t, got, "Notes to end with the Manager"); more {
 		t.Errorf("more after the Manager closed")
 	}
 }

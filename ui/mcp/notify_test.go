@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
 )
 
 // A tool a server adds once it runs (it sends
@@ -34,7 +35,7 @@ func TestToolListChangedRefreshes(t *testing.T) {
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "added later"}}}, nil
 		})
-	<-changed // the list is in: /mcp shows it without a turn
+	waitfor.Recv(t, changed, "the new tool list") // the list is in: /mcp shows it without a turn
 	if st := m.Status()[0]; !slices.Contains(st.Tools, "a__later") {
 		t.Errorf("Status tools %q", st.Tools)
 	}
@@ -44,7 +45,7 @@ func TestToolListChangedRefreshes(t *testing.T) {
 	}
 	changed = m.changedChan()
 	srv.RemoveTools("later")
-	<-changed
+	waitfor.Recv(t, changed, "the new tool list")
 	if got := tools(t, m); got["a__later"] != nil {
 		t.Errorf("a removed tool is still offered")
 	}
@@ -54,7 +55,7 @@ func TestToolListChangedRefreshes(t *testing.T) {
 	changed = m.changedChan()
 	srv.AddTool(&sdk.Tool{Name: "huge", Description: strings.Repeat("d", maxToolSize), InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return nil, nil })
-	<-changed
+	waitfor.Recv(t, changed, "the new tool list")
 	notes, more := m.Notes(context.Background())
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], `MCP server a: tool "huge" is not offered: its description and input schema come to 32.0 KiB`) || !more {
 		t.Errorf("notes %q (more %t)", notes, more)
@@ -62,7 +63,7 @@ func TestToolListChangedRefreshes(t *testing.T) {
 	changed = m.changedChan()
 	srv.AddTool(&sdk.Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return nil, nil })
-	<-changed
+	waitfor.Recv(t, changed, "the new tool list")
 	if got := tools(t, m); got["a__later"] == nil || got["a__huge"] != nil {
 		t.Errorf("tools after the refresh: %d", len(got))
 	}

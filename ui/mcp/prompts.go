@@ -48,7 +48,7 @@ func (p Prompt) Usage() string {
 
 // listPrompts lists the prompts of sess when its server offers some, at
 // most maxPrompts of them from at most maxPages pages, with names that a
-// command can hold (no space).
+// command can hold and show as they are (word).
 func listPrompts(ctx context.Context, sess *sdk.ClientSession) []*sdk.Prompt {
 	if res := sess.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Prompts == nil {
 		return nil
@@ -61,7 +61,7 @@ func listPrompts(ctx context.Context, sess *sdk.ClientSession) []*sdk.Prompt {
 			return out
 		}
 		for _, p := range res.Prompts {
-			if p != nil && p.Name != "" && !strings.ContainsAny(p.Name, " \t\n") && len(out) < maxPrompts {
+			if p != nil && word(p.Name, maxCompletionLen) && len(out) < maxPrompts {
 				out = append(out, p)
 			}
 		}
@@ -90,7 +90,7 @@ func (m *Manager) promptsLocked() []Prompt {
 		for _, p := range s.prompts {
 			pr := Prompt{Command: "/" + s.cfg.Name + ":" + p.Name, Server: s.cfg.Name, Name: p.Name, Description: sanitize.Line(p.Description)}
 			for _, a := range p.Arguments {
-				if a != nil && a.Name != "" {
+				if a != nil && word(a.Name, maxCompletionLen) && !strings.Contains(a.Name, "=") {
 					pr.Args = append(pr.Args, PromptArg{Name: a.Name, Description: sanitize.Line(a.Description), Required: a.Required})
 				}
 			}

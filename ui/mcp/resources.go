@@ -26,7 +26,7 @@ type Resource struct {
 
 // listResources lists the resources of sess when its server offers some,
 // at most maxResources of them from at most maxPages pages, with URIs a
-// mention can hold (no space).
+// mention can hold and show as they are (word).
 func listResources(ctx context.Context, sess *sdk.ClientSession) []*sdk.Resource {
 	if res := sess.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Resources == nil {
 		return nil
@@ -39,7 +39,7 @@ func listResources(ctx context.Context, sess *sdk.ClientSession) []*sdk.Resource
 			return out
 		}
 		for _, r := range res.Resources {
-			if r != nil && r.URI != "" && !strings.ContainsAny(r.URI, " \t\n") && len(out) < maxResources {
+			if r != nil && word(r.URI, maxURI) && len(out) < maxResources {
 				out = append(out, r)
 			}
 		}

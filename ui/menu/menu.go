@@ -49,6 +49,7 @@ type Model struct {
 	keys   KeyMap
 	items  []Item
 	note   string // a line under the items, such as "listing files…"
+	cut    bool   // the items are the first of more that match
 	sel    int    // the marked item
 	top    int    // the first item shown
 	width  int
@@ -69,12 +70,13 @@ func (m Model) SetSize(width, height int) Model {
 
 // SetItems replaces the items, and the note under them. The mark stays on
 // the item of the same value, if it is still there, else goes to the first.
+// The items are all that match until Cut says otherwise.
 func (m Model) SetItems(items []Item, note string) Model {
 	marked := ""
 	if m.sel < len(m.items) {
 		marked = m.items[m.sel].Value
 	}
-	m.items, m.note, m.sel = items, note, 0
+	m.items, m.note, m.sel, m.cut = items, note, 0, false
 	for i, it := range items {
 		if it.Value == marked {
 			m.sel = i
@@ -82,6 +84,14 @@ func (m Model) SetItems(items []Item, note string) Model {
 		}
 	}
 	return m.scroll()
+}
+
+// Cut says that the items are only the first of more that match: the
+// line under them says "N+" and asks for more to be typed, rather than
+// count the items shown as all there are.
+func (m Model) Cut() Model {
+	m.cut = true
+	return m
 }
 
 // Open reports whether the menu shows anything.
@@ -123,8 +133,9 @@ func (m Model) scroll() Model {
 }
 
 // Lines draws the menu, a line an item (the marked one with "▸"), then
-// the note or, when items are out of view, where the view is; each line
-// fits the width. Labels and details are sanitized: file names are
+// the note or, when items are out of view or more match than are listed,
+// where the view is ("3 of 12", or "3 of 50+, type to narrow" when
+// more match); each line fits the width. Labels and details are sanitized: file names are
 // untrusted text.
 func (m Model) Lines() []string {
 	var lines []string
@@ -148,8 +159,11 @@ func (m Model) Lines() []string {
 		lines = append(lines, textfmt.TruncateWidth(line, m.width))
 	}
 	foot := m.note
-	if len(m.items) > m.height {
+	if len(m.items) > m.height || m.cut {
 		where := strconv.Itoa(m.sel+1) + " of " + strconv.Itoa(len(m.items))
+		if m.cut {
+			where += "+, type to narrow"
+		}
 		if foot != "" {
 			foot = where + " · " + foot
 		} else {

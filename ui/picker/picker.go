@@ -27,6 +27,9 @@ import (
 // pickerKeys are the session picker's own keys.
 type pickerKeys struct {
 	Resume, Rename, Delete, Search, Back key.Binding
+	// Quit (esc) and New (ctrl+n) are Back's two halves when the picker is
+	// muse's first screen (muse -r): esc quits, ctrl+n goes to a new session.
+	Quit, New key.Binding
 }
 
 func newPickerKeys() pickerKeys {
@@ -36,6 +39,8 @@ func newPickerKeys() pickerKeys {
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete")),
 		Search: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "search")),
 		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Quit:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "quit")),
+		New:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new session")),
 	}
 }
 
@@ -108,7 +113,10 @@ type Model struct {
 	target session.Info
 	// open is the id of the session the chat screen has open: it is not
 	// deleted from here, and renaming it goes through the screen's writer.
-	open   string
+	open string
+	// first is set while the picker is muse's first screen (muse -r):
+	// esc quits rather than go to a chat nobody asked for (see OpenFirst).
+	first  bool
 	status string
 	width  int
 	height int
@@ -158,9 +166,6 @@ func New(store *session.Store, ix *index.Shared, th *theme.Theme) Model {
 	l.DisableQuitKeybindings()
 	keys := newPickerKeys()
 	l.AdditionalShortHelpKeys = func() []key.Binding { return []key.Binding{keys.Resume, keys.Rename, keys.Delete, keys.Search} }
-	l.AdditionalFullHelpKeys = func() []key.Binding {
-		return []key.Binding{keys.Resume, keys.Rename, keys.Delete, keys.Search, keys.Back}
-	}
 	in := textinput.New()
 	in.CharLimit = 200
 	return Model{store: store, index: ix, th: th, keys: keys, list: l, input: in}
@@ -238,7 +243,7 @@ func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int
 		if err == nil {
 			// The last word as a prefix too (capy finds capybara), as
 			// sessions search does.
-			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow, PrefixLast: true})
+			res, err = idx.SearchContext(ctx, index.Query{Text: typed, Limit: searchLimit, RankWindow: searchWindow, PrefixLast: true, Stem: true})
 		}
 		note := ""
 		if err == nil && idx.Stale() {
@@ -259,8 +264,9 @@ func searchSessions(ctx context.Context, ix *index.Shared, typed string, seq int
 // conversation opens scrolled to it.
 type PickedMsg struct{ ID, EntryID string }
 
-// DoneMsg asks the root to go back to the chat.
-type DoneMsg struct{}
+// DoneMsg asks the root to go back to the chat, or, with Quit, to quit:
+// esc on the picker that was muse's first screen.
+type DoneMsg struct{ Quit bool }
 
 // ChangedMsg reports a rename or delete.
 type ChangedMsg struct {
@@ -293,9 +299,28 @@ func (p Model) SetStatus(s string) Model {
 // Open starts the picker: it loads the list. open is the id of the session
 // the chat screen shows, if it was saved.
 func (p Model) Open(open string) (Model, tea.Cmd) {
-	p.mode, p.status, p.open = pickBrowse, "loading…", open
+	p.mode, p.status, p.open, p.first = pickBrowse, "loading…", open, false
+	p.list.Title = "sessions"
+	keys := p.keys
+	p.list.AdditionalFullHelpKeys = func() []key.Binding {
+		return []key.Binding{keys.Resume, keys.Rename, keys.Delete, keys.Search, keys.Back}
+	}
 	p.list.ResetFilter()
 	return p, listSessions(p.index, p.searchSeq)
+}
+
+// OpenFirst starts the picker as muse's first screen (muse -r alone): no
+// chat is behind it, so esc quits muse, with no session made, and ctrl+n
+// goes to a new session instead; both say so in its help.
+func (p Model) OpenFirst() (Model, tea.Cmd) {
+	p, cmd := p.Open("")
+	p.first = true
+	p.list.Title = "resume a session"
+	keys := p.keys
+	p.list.AdditionalFullHelpKeys = func() []key.Binding {
+		return []key.Binding{keys.Resume, keys.Rename, keys.Delete, keys.Search, keys.Quit, keys.New}
+	}
+	return p, cmd
 }
 
 // SetSize sets the picker's size.
@@ -332,6 +357,9 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		if msg.note != "" && msg.err == nil {
 			p.status = strings.TrimPrefix(p.status+" · "+msg.note, " · ")
+		}
+		if p.first && msg.err == nil && msg.query == "" && len(msg.items) == 0 {
+			p.status = "no session saved yet: ctrl+n starts one, esc quits"
 		}
 		// The list counts its rows: hits, when they are a search's.
 		if msg.query != "" {
@@ -472,6 +500,9 @@ func (p Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 			p.searchSeq++ // a search still on its way is dropped
 			return p, listSessions(p.index, p.searchSeq)
 		}
+		quit := p.first
+		return p, func() tea.Msg { return DoneMsg{Quit: quit} }
+	case p.first && key.Matches(msg, p.keys.New):
 		return p, func() tea.Msg { return DoneMsg{} }
 	case key.Matches(msg, p.keys.Resume) && ok:
 		return p, pick(item)
@@ -624,6 +655,11 @@ func (p Model) shortHelp() []key.Binding {
 			b = key.NewBinding(key.WithKeys(append(b.Keys(), p.list.KeyMap.CursorDown.Keys()...)...), key.WithHelp("↑↓", "move"))
 		}
 		out = append(out, b)
+	}
+	if p.first && len(out) > 0 {
+		// What leaves the first screen, next to moving: kept when narrow.
+		out = slices.DeleteFunc(out, func(b key.Binding) bool { return b.Help() == p.keys.Resume.Help() })
+		out = slices.Insert(out, 1, p.keys.Resume, p.keys.Quit, p.keys.New)
 	}
 	return keyline.Fit(p.list.Help, out, max(p.width-2, 1))
 }

@@ -16,9 +16,11 @@ import (
 )
 
 // fakeTerm is a terminal for ask: what the program writes is kept, and
-// once the device attributes are asked for the answer becomes readable. Reads honour
-// the deadline set with setDeadline; a terminal with no answer blocks until
-// then.
+// once the device attributes are asked for the answer becomes readable.
+// Its clock is virtual: a read that finds nothing left to give, with a
+// deadline set (setDeadline), has reached that deadline, since nothing
+// will ever come; with no deadline, it blocks as a terminal with nothing
+// to say does. No test waits on a clock.
 type fakeTerm struct {
 	answer string
 	mu     sync.Mutex
@@ -26,7 +28,6 @@ type fakeTerm struct {
 	wrote  bytes.Buffer
 	unread []byte
 	dl     time.Time
-	timer  *time.Timer
 }
 
 func newFakeTerm(answer string) *fakeTerm {
@@ -50,7 +51,7 @@ func (f *fakeTerm) Read(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for len(f.unread) == 0 {
-		if !f.dl.IsZero() && !time.Now().Before(f.dl) {
+		if !f.dl.IsZero() {
 			return 0, os.ErrDeadlineExceeded
 		}
 		f.cond.Wait()
@@ -64,18 +65,13 @@ func (f *fakeTerm) setDeadline(t time.Time) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.dl = t
-	if f.timer != nil {
-		f.timer.Stop()
-	}
-	if !t.IsZero() {
-		f.timer = time.AfterFunc(time.Until(t), func() {
-			f.mu.Lock()
-			f.cond.Broadcast()
-			f.mu.Unlock()
-		})
-	}
+	f.cond.Broadcast() // a read waiting with no deadline now has one
 	return nil
 }
+
+// never is a timeout that no test reaches: the answer, or the virtual
+// deadline of fakeTerm, ends each wait first.
+const never = time.Hour
 
 const da1 = "\x1b[?62;22c"
 
@@ -128,7 +124,7 @@ func TestTheTerminalsAnswerDecides(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeTerm(tc.answer)
-			a := ask(f, f.setDeadline, question(true), 20*time.Millisecond)
+			a := ask(f, f.setDeadline, question(true), never)
 			if got := a.terminal(true); got != tc.want {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
@@ -146,7 +142,7 @@ func TestTheTerminalsAnswerDecides(t *testing.T) {
 // sent, and an OK that comes all the same does not count.
 func TestNoGraphicsQueryWherePlaceholdersAreRuledOut(t *testing.T) {
 	f := newFakeTerm(kitty035)
-	got := ask(f, f.setDeadline, question(false), 20*time.Millisecond).terminal(false)
+	got := ask(f, f.setDeadline, question(false), never).terminal(false)
 	if got != (Terminal{SyncOutput: true}) {
 		t.Errorf("got %+v", got)
 	}
@@ -177,7 +173,7 @@ func TestTheQuestionEndsWithTheDeviceAttributes(t *testing.T) {
 func TestAnAnswerInPieces(t *testing.T) {
 	f := newFakeTerm(kitty035)
 	r := &oneByteReader{f}
-	if got := ask(r, f.setDeadline, question(true), time.Second).terminal(true); got != (Terminal{Kitty: true, SyncOutput: true}) {
+	if got := ask(r, f.setDeadline, question(true), never).terminal(true); got != (Terminal{Kitty: true, SyncOutput: true}) {
 		t.Errorf("an answer read a byte at a time gave %+v", got)
 	}
 }
@@ -211,7 +207,7 @@ func TestAQuestionThatCannotBeWritten(t *testing.T) {
 		io.Reader
 		io.Writer
 	}{strings.NewReader(kitty035), failWriter{}}
-	if a := ask(rw, nil, question(true), 20*time.Millisecond); a != (answers{}) {
+	if a := ask(rw, nil, question(true), never); a != (answers{}) {
 		t.Errorf("answers although the question was never sent: %+v", a)
 	}
 }

@@ -31,6 +31,31 @@ func Fit(w, h, maxCols int) (cols, rows int) {
 	return max(cols, 1), max(rows, 1)
 }
 
+// MaxRows is the tallest preview for a window windowRows tall: two thirds
+// of what is left beside the header, the input, the status line and the
+// key help, and at least 3, so that on a small screen (60x20) an image
+// shows whole with its caption and the lines around it. 0, for a window
+// of no size yet, sets no limit.
+func MaxRows(windowRows int) int {
+	if windowRows <= 0 {
+		return 0
+	}
+	return max((windowRows-6)*2/3, 3)
+}
+
+// ColsFor is the widest a preview of a w×h pixel image may be, at most
+// maxCols, so that Fit makes it at most maxRows tall (no limit when
+// maxRows <= 0).
+func ColsFor(w, h, maxCols, maxRows int) int {
+	if maxCols <= 0 {
+		maxCols = defaultCols
+	}
+	if maxRows <= 0 || w <= 0 || h <= 0 {
+		return maxCols
+	}
+	return max(min(maxCols, 2*w*maxRows/h), 1)
+}
+
 // roundDiv returns a/b rounded to the nearest integer, for a, b > 0.
 func roundDiv(a, b int) int { return (2*a + b) / (2 * b) }
 

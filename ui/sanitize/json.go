@@ -1,15 +1,19 @@
 package sanitize
 
 import (
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // JSON returns the JSON text b with every rune that encoding/json leaves raw
 // but a terminal or a JavaScript parser may act on written as a \u escape:
 // DEL, the C1 controls U+0080–U+009F, the line and paragraph separators
-// U+2028 and U+2029, and the bidi embedding, override and isolate controls
-// U+202A–U+202E and U+2066–U+2069. Each byte that is not valid UTF-8 becomes
-// \ufffd, which is what a decoder reads it as.
+// U+2028 and U+2029, and every invisible format character (the bidi
+// embedding, override and isolate controls U+202A–U+202E and U+2066–U+2069,
+// zero-width characters, tag characters and the rest of invisible.go's
+// list, those beyond the Basic Multilingual Plane as a surrogate pair), so
+// that a JSON file printed shows what it holds. Each byte that is not
+// valid UTF-8 becomes \ufffd, which is what a decoder reads it as.
 //
 // In valid JSON these runes can only occur inside strings, where the escape
 // means the same rune, so the result decodes to the same value as b. Other
@@ -60,13 +64,17 @@ func jsonCleanPrefix(b []byte) int {
 
 // jsonEscaped reports whether JSON writes the valid rune r as an escape.
 func jsonEscaped(r rune) bool {
-	return r <= 0x9f || r == 0x2028 || r == 0x2029 || isBidi(r)
+	return r <= 0x9f || r == 0x2028 || r == 0x2029 || isInvisible(r)
 }
 
-// appendEscape appends r as a \u escape of four lowercase hex digits; r is
-// in the Basic Multilingual Plane.
+// appendEscape appends r as a \u escape of four lowercase hex digits, or
+// two (a surrogate pair) beyond the Basic Multilingual Plane.
 func appendEscape(out []byte, r rune) []byte {
 	const hex = "0123456789abcdef"
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return appendEscape(appendEscape(out, hi), lo)
+	}
 	return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 

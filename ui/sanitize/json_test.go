@@ -19,7 +19,9 @@ func TestJSONEscapes(t *testing.T) {
 		{"DEL", "\"a\x7fb\"", `"a\u007fb"`},
 		{"line separators", "\"a\u2028b\u2029c\"", `"a\u2028b\u2029c"`},
 		{"bidi controls", "\"\u202ax\u202e\u2066y\u2069\"", `"\u202ax\u202e\u2066y\u2069"`},
-		{"LRM kept", "\"a\u200eb\"", "\"a\u200eb\""},
+		{"LRM", "\"a\u200eb\"", `"a\u200eb"`},
+		{"invisible", "\"a\u200bb\u00ad\ufeff👨\u200d👩\"", `"a\u200bb\u00ad\ufeff👨\u200d👩"`},
+		{"tag characters", "\"hi\U000E0069\U000E007F\"", `"hi\udb40\udc69\udb40\udc7f"`},
 		{"invalid UTF-8", "\"a\x9bb\xc2\"", `"a\ufffdb\ufffd"`},
 		{"literal U+FFFD kept", "\"\ufffd\"", "\"\ufffd\""},
 		{"at the ends", "\u009b\"x\"\u2028", `\u009b"x"\u2028`},
@@ -40,6 +42,7 @@ func TestJSONSameValue(t *testing.T) {
 		"osc":   "\x1b]52;c;aGk=\x07\x1b]0;pwned\x07",
 		"seps":  "a\u2028b\u2029c",
 		"bidi":  "\u202eevil\u202c \u2067x\u2069",
+		"tags":  "title\U000E0069\U000E0067\u200b👨\u200d👩",
 		"list":  []any{"\u009d0;t\u009c", 1.5, true, nil},
 		"plain": "héllo 世界 👋 <&>",
 	}
@@ -59,7 +62,7 @@ func TestJSONSameValue(t *testing.T) {
 	}
 	for s := string(out); s != ""; {
 		r, n := utf8.DecodeRuneInString(s)
-		if r == utf8.RuneError && n == 1 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || isBidi(r) {
+		if r == utf8.RuneError && n == 1 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || isInvisible(r) {
 			t.Fatalf("raw %U left in\n%s", r, out)
 		}
 		s = s[n:]

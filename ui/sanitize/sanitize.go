@@ -21,7 +21,10 @@
 // move only the neutral characters beside them). Each byte that is not
 // valid UTF-8 becomes U+FFFD. CRLF becomes LF and a lone CR is dropped. The
 // line and paragraph separators U+2028 and U+2029 become LF (a space with
-// [Line]), so no line break hides from a reader of the text.
+// [Line]), so no line break hides from a reader of the text. Invisible
+// format characters (zero-width space, soft hyphen, BOM, tag characters,
+// stray joiners and variation selectors, …) go where they do no visible
+// work; [Line] shows them as <U+XXXX> instead (see invisible.go).
 //
 // A string sequence (OSC, DCS, SOS, PM, APC) ends at ST (ESC '\\' or U+009C),
 // at BEL for OSC only, or — as in a VT500-style parser — where an ESC, CAN or
@@ -72,13 +75,37 @@ func Plain(s string) string { return sanitize(s, modePlain) }
 func Line(s string) string { return sanitize(s, modeLine) }
 
 // IsClean reports whether Text(s) == s, without allocating.
-func IsClean(s string) bool { return cleanPrefix(s, modeText) == len(s) }
+func IsClean(s string) bool {
+	i, inv := cleanPrefix(s, modeText)
+	if i != len(s) {
+		return false
+	}
+	_, changed := invisibles(s, inv, modeText, false, true)
+	return !changed
+}
 
 // sanitize implements Text, Plain and Line.
-func sanitize(s string, m mode) string {
-	i := cleanPrefix(s, m)
-	if i == len(s) {
-		return s
+func sanitize(s string, m mode) string { return sanitizeAfter(s, m, false) }
+
+// sanitizeAfter is sanitize for text that follows right-to-left text, when
+// rtl is set, in a stream.
+func sanitizeAfter(s string, m mode, rtl bool) string {
+	i, inv := cleanPrefix(s, m)
+	if i < len(s) {
+		s, inv = controls(s, i, inv, m)
+	}
+	out, _ := invisibles(s, inv, m, rtl, false)
+	return out
+}
+
+// controls removes escape sequences and control characters from s, whose
+// first i bytes are clean, with its first invisible character at inv (or
+// none in s[:i]). It returns the result, and where its first invisible
+// character is (or its length).
+func controls(s string, i, inv int, m mode) (string, int) {
+	first := -1
+	if inv < i {
+		first = inv
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -122,17 +149,26 @@ func sanitize(s string, m mode) string {
 			}
 			// Any other C1 control or bidi control is simply dropped.
 		}
-		j := i + cleanPrefix(s[i:], m)
+		n, k := cleanPrefix(s[i:], m)
+		if first < 0 && k < n {
+			first = b.Len() + k
+		}
+		j := i + n
 		b.WriteString(s[i:j])
 		i = j
 	}
-	return b.String()
+	if first < 0 {
+		first = b.Len()
+	}
+	return b.String(), first
 }
 
 // cleanPrefix returns the length of the longest prefix of s that mode m
-// keeps unchanged.
-func cleanPrefix(s string, m mode) int {
-	i := 0
+// keeps unchanged by removing controls, and the index of the first
+// invisible format character in that prefix (see invisible.go), or
+// len(s), so that the invisible characters' pass starts there.
+func cleanPrefix(s string, m mode) (int, int) {
+	i, inv := 0, len(s)
 	for i < len(s) {
 		c := s[i]
 		switch {
@@ -140,7 +176,7 @@ func cleanPrefix(s string, m mode) int {
 			i++
 		case c == '\n' || c == '\t':
 			if m == modeLine {
-				return i
+				return i, inv
 			}
 			i++
 		case c == esc:
@@ -149,20 +185,23 @@ func cleanPrefix(s string, m mode) int {
 				n = sgrLen(s[i:])
 			}
 			if n == 0 {
-				return i
+				return i, inv
 			}
 			i += n
 		case c < utf8.RuneSelf:
-			return i
+			return i, inv
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if n == 1 || r <= 0x9f || isBidi(r) || r == 0x2028 || r == 0x2029 {
-				return i
+				return i, inv
+			}
+			if inv == len(s) && isInvisible(r) {
+				inv = i
 			}
 			i += n
 		}
 	}
-	return i
+	return i, inv
 }
 
 // sgrLen returns the length of the SGR sequence at the start of s, which

@@ -22,7 +22,8 @@ var corpus = []struct {
 	{"tabs and newlines", "a\tb\nc\n\n\td", "a\tb\nc\n\n\td"},
 	{"emoji and CJK", "héllo 👋 世界 🇯🇵 e\u0301 👩‍💻", "héllo 👋 世界 🇯🇵 e\u0301 👩‍💻"},
 	{"literal U+FFFD", "a\uFFFDb", "a\uFFFDb"},
-	{"LRM is not an override", "a\u200eb", "a\u200eb"},
+	{"LRM in right-to-left text", "\u05e9\u05dc\u05d5\u05dd\u200e!", "\u05e9\u05dc\u05d5\u05dd\u200e!"},
+	{"LRM in left-to-right text does nothing", "a\u200eb", "ab"},
 	{"line and paragraph separators are line breaks", "ls: a\u2028b\u2029c", "ls: a\nb\nc"},
 	{"brackets without ESC", "[2J ]52;c; [31m", "[2J ]52;c; [31m"},
 

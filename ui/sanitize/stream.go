@@ -3,6 +3,8 @@ package sanitize
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 // maxHeld bounds what a Stream holds back waiting for the end of an escape
@@ -14,16 +16,22 @@ const maxHeld = 64 << 10
 // it would be from the whole text: the end of a piece that may begin an
 // unfinished sequence (or rune) is held back until the next piece shows how
 // it ends. The zero value sanitizes like Text; set Plain for Plain.
+//
+// The last grapheme cluster is held back too when it is not ASCII, with the
+// clusters before it that end in an invisible character, because whether an
+// invisible character stays depends on what follows it (a ZWJ joins the
+// next emoji, a tag sequence ends with CANCEL TAG).
 type Stream struct {
 	// Plain drops colour and style sequences too, as Plain does.
 	Plain bool
 	held  string
+	rtl   bool // right-to-left letters have been shown
 }
 
 // Write returns the clean text of piece that can be shown now.
 func (s *Stream) Write(piece string) string {
 	buf := s.held + piece
-	cut := unfinished(buf)
+	cut := openCluster(buf[:unfinished(buf)])
 	if len(buf)-cut > maxHeld {
 		cut = len(buf)
 	}
@@ -40,10 +48,38 @@ func (s *Stream) Flush() string {
 }
 
 func (s *Stream) clean(t string) string {
+	m := modeText
 	if s.Plain {
-		return Plain(t)
+		m = modePlain
 	}
-	return Text(t)
+	out := sanitizeAfter(t, m, s.rtl)
+	if !s.rtl {
+		w := invWriter{s: out, rtl: -1}
+		s.rtl = w.hasRTL()
+	}
+	return out
+}
+
+// openCluster returns where the text that a following piece could still
+// change the invisible characters of starts: the last grapheme cluster of s
+// if it is not ASCII, with each cluster before it that ends in an invisible
+// character; len(s) when s ends in ASCII.
+func openCluster(s string) int {
+	if s == "" || s[len(s)-1] < utf8.RuneSelf {
+		return len(s)
+	}
+	pos := clusterStart(s, 0, len(s)-1)
+	chain, state, openEnd := pos, -1, false
+	for pos < len(s) {
+		c, _, _, st := uniseg.FirstGraphemeClusterInString(s[pos:], state)
+		if !openEnd {
+			chain = pos
+		}
+		r, _ := utf8.DecodeLastRuneInString(c)
+		openEnd = isInvisible(r)
+		pos, state = pos+len(c), st
+	}
+	return chain
 }
 
 // unfinished returns where the unfinished sequence or rune at the end of s

@@ -52,6 +52,18 @@ func (m Model) Open(current string) (_ Model, _ tea.Cmd, refused string) {
 	return m, cmd, ""
 }
 
+// OpenFirst shows the picker as muse's first screen (muse -r alone):
+// esc there quits muse (picker.DoneMsg's Quit), ctrl+n goes to a new
+// session. With no store it stays closed, as Open does.
+func (m Model) OpenFirst() (_ Model, _ tea.Cmd, refused string) {
+	if m.store == nil {
+		return m, nil, "sessions are not saved in this run"
+	}
+	p, cmd := m.picker.SetSize(m.width, m.height).OpenFirst()
+	m.picker, m.open = &p, true
+	return m, cmd, ""
+}
+
 // IsOpen reports whether the picker shows.
 func (m Model) IsOpen() bool { return m.open }
 

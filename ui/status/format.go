@@ -11,15 +11,20 @@ import (
 	"muse/ui/textfmt"
 )
 
-// fit places left and right on one line of width, cutting left to leave
-// right its room, or dropping right if even then it does not fit.
+// gap is the fewest blanks between a line's left and right parts, so
+// that they never read as one ("stop end_turn approve all").
+const gap = 2
+
+// fit places left and right on one line of width, at least gap apart,
+// cutting left to leave right its room, or dropping right if even then it
+// does not fit.
 func fit(left, right string, width int) string {
 	lw, rw := textfmt.Width(left), textfmt.Width(right)
-	if lw+rw+1 > width && width-rw-1 >= 8 {
-		left = textfmt.Truncate(left, width-rw-1, "…")
+	if lw+rw+gap > width && width-rw-gap >= 8 {
+		left = textfmt.Truncate(left, width-rw-gap, "…")
 		lw = textfmt.Width(left)
 	}
-	if lw+rw+1 > width {
+	if lw+rw+gap > width {
 		return textfmt.Truncate(left, width, "…")
 	}
 	return left + strings.Repeat(" ", width-lw-rw) + right

@@ -72,10 +72,10 @@ func View(st *theme.Styles, s State) string {
 	}
 	lw := textfmt.Width(left)
 	list := settings(s)
-	right, all := settingsFit(list, max(s.Width-lw-1, 0))
+	right, all := settingsFit(list, max(s.Width-lw-gap, 0))
 	if !all && !keepLeft {
 		// As little as the short forms need, a quarter of the line at most.
-		right, _ = settingsFit(list, min(shortWidth(list), max(s.Width-min(lw, s.Width/4)-1, 0)))
+		right, _ = settingsFit(list, min(shortWidth(list), max(s.Width-min(lw, s.Width/4)-gap, 0)))
 	}
 	return fit(left, st.StatusKey.Render(right), s.Width)
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"muse/ui/internal/waitfor"
 )
 
 // deathChildEnv makes the test binary a muse that runs one long tool and
@@ -33,34 +35,18 @@ func TestToolDiesWithMuse(t *testing.T) {
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
+	ended := make(chan struct{})
+	go func() { child.Wait(); close(ended) }()
+	defer func() { child.Process.Kill(); <-ended }()
 	var pid int
-	for deadline := time.Now().Add(30 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = child.Process.Kill()
-			t.Fatal("the tool never started")
-		}
-		if b, err := os.ReadFile(pidFile); err == nil {
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		}
+	waitfor.File(t, pidFile, ended, "the tool's pid", func(b []byte) bool {
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b))) // written whole: renamed into place
+		return pid > 0
+	})
+	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
 	}
-	_ = child.Process.Signal(syscall.SIGKILL)
-	_ = child.Wait()
-	for deadline := time.Now().Add(30 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("the tool (pid %d) outlived muse", pid)
-		}
-	}
-}
-
-// alive says whether pid runs: it exists and is not a zombie waiting for a
-// parent that does not reap it.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	<-ended
+	defer syscall.Kill(pid, syscall.SIGKILL) // if it outlived muse
+	waitfor.Exit(t, pid, "the tool of a muse killed with SIGKILL")
 }

@@ -4,16 +4,16 @@ package toolrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"muse/ui/internal/waitfor"
 )
 
 // long is a timeout for runs that are not meant to time out.
@@ -60,13 +60,11 @@ func TestRunCancel(t *testing.T) {
 	started := filepath.Join(t.TempDir(), "started")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		for !exists(started) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-	}()
-	r := Run(ctx, Spec{Argv: sh(`: > "$0"; exec sleep 100`, started), Timeout: long})
+	ran := make(chan Result, 1)
+	go func() { ran <- Run(ctx, Spec{Argv: sh(`: > "$0"; exec sleep 100`, started), Timeout: long}) }()
+	waitfor.File(t, started, nil, "the tool's start", func(b []byte) bool { return b != nil })
+	cancel()
+	r := <-ran // without the cancel, this waits out long
 	if r.Err == nil || r.Err.Error() != "cancelled" || r.ExitCode != -1 {
 		t.Errorf("Run = %+v, want cancelled", r)
 	}
@@ -163,35 +161,10 @@ func BenchmarkRunTrue(b *testing.B) {
 	}
 }
 
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // waitGone waits until the process pid no longer runs. A killed process
 // whose parent is gone may stay a zombie when nothing reaps it: that counts
 // as gone.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || zombie(pid) {
-			return
-		}
-	}
-	syscall.Kill(pid, syscall.SIGKILL)
-	t.Errorf("process %d still runs", pid)
-}
-
-func zombie(pid int) bool {
-	if runtime.GOOS != "linux" {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// pid (comm) state ...: comm may hold spaces and parentheses.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && strings.HasPrefix(s[i+1:], " Z")
+	waitfor.Exit(t, pid, "a process the tool left")
 }

@@ -113,7 +113,17 @@ func (t *Run) apply(ev engine.Event, now time.Time) Shown {
 		s := Shown{Kind: ReplyEnded, Entry: e, Live: r.live.ID}
 		s.Saved = e.Message != nil && saved(e, ev.Err, r.base != nil)
 		if s.Saved && (r.base == nil || e.Message != r.base.Message) {
+			// What the saved reply adds to the session's tally, as a resume
+			// adds it up from the journal (every branch's replies): its
+			// usage; for a /continue, what the joined reply saved has more
+			// than the reply it extended (engine.Join).
 			s.Count, s.Usage = true, r.acc.Message().Usage
+			if r.base != nil && r.base.Message != nil {
+				u, b := e.Message.Usage, r.base.Message.Usage
+				s.Usage = api.Usage{InputTokens: u.InputTokens - b.InputTokens, OutputTokens: u.OutputTokens - b.OutputTokens,
+					CacheCreationInputTokens: u.CacheCreationInputTokens - b.CacheCreationInputTokens,
+					CacheReadInputTokens:     u.CacheReadInputTokens - b.CacheReadInputTokens}
+			}
 		}
 		return s
 	case engine.ToolRunning:

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"muse/ui/internal/waitfor"
 )
 
 func needSh(t *testing.T) {
@@ -32,12 +34,12 @@ func need(t *testing.T, program string) {
 
 // TestResolveSecretBackgroundChild runs a command that prints the credential
 // and exits, leaving a child in the background that holds its output open
-// for 100 s. With a 2 s credential timeout, success proves that the child was
-// not waited for.
+// for 100 s. With a 30 s credential timeout, success proves that the child
+// was not waited for.
 func TestResolveSecretBackgroundChild(t *testing.T) {
 	needSh(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	got, err := ResolveSecret("", "sleep 100 & echo $! > "+pidFile+"; echo tok", 2*time.Second, env(nil), nil)
+	got, err := ResolveSecret("", "sleep 100 & echo $! > "+pidFile+"; echo tok", 30*time.Second, env(nil), nil)
 	if err != nil || got != "tok" {
 		t.Fatalf("ResolveSecret = %q, %v", got, err)
 	}
@@ -49,17 +51,11 @@ func TestResolveSecretBackgroundChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	for i := 0; ; i++ {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			break // gone, or dead and not yet reaped
-		}
-		if i == 100 {
-			t.Fatalf("background child %d still runs: %s", pid, stat)
-		}
-		time.Sleep(50 * time.Millisecond)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
 	}
+	waitfor.Exit(t, pid, "the background child of the credential command")
 }
 
 // TestResolveSecretEscapedChild is the same with a child that left the
