@@ -81,7 +81,7 @@ const (
 
 // typAnswered types keys and waits until ok holds for the screen, failing
 // the test when muse took more than keyDeadline of the time it had a core
-// (see poll).
+// (see waitClock).
 func (tm *term) typAnswered(keys, what string, ok func(screen string) bool) {
 	tm.t.Helper()
 	c := tm.clock()
