@@ -236,8 +236,8 @@ func builtin(name string, darkBackground bool) (*Theme, bool, error) {
 // errors), named name unless the file names itself.
 func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) {
 	var tf themeFile
-	places, err := tomlfile.Decode("theme "+where, src, &tf, tomlfile.Limits{Keys: maxKeys, Depth: maxDepth, What: "a theme file"})
-	if err != nil {
+	places, probs := tomlfile.Decode("theme "+where, src, &tf, tomlfile.Options{Keys: maxKeys, Depth: maxDepth, What: "a theme file"})
+	if err := probs.Err(); err != nil {
 		return nil, err
 	}
 	isDark := darkBackground
@@ -248,7 +248,7 @@ func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) 
 	case "light":
 		isDark = false
 	default:
-		return nil, &Error{Path: "theme " + where, Line: places["base"].Line, Col: places["base"].Col, Msg: fmt.Sprintf("base: expected dark, light or auto, got %q", tf.Base)}
+		return nil, &Error{Path: "theme " + where, Line: places.At("base").Line, Col: places.At("base").Col, Msg: fmt.Sprintf("base: expected dark, light or auto, got %q", tf.Base)}
 	}
 	if tf.Name != "" {
 		name = tf.Name

@@ -106,9 +106,9 @@ model = "other-model"
 
 func TestConfigErrorsNameFileAndLine(t *testing.T) {
 	cases := []struct{ text, want string }{
-		{"[profiles.a]\nmodel = \"m\"\ntemprature = 0.5\n", `:3: unknown key "temprature"`},
-		{"[profiles.a]\nmax_tokens = \"lots\"\n", ":2: max_tokens must be an integer"},
-		{"[profiles.a]\n\ntemperature = 1.5\n", ":3: temperature must be between 0 and 1"},
+		{"[profiles.a]\nmodel = \"m\"\ntemprature = 0.5\n", `:3:1: unknown key "temprature"`},
+		{"[profiles.a]\nmax_tokens = \"lots\"\n", ":2:14: max_tokens must be an integer"},
+		{"[profiles.a]\n\ntemperature = 1.5\n", ":3:1: temperature must be between 0 and 1"},
 		{"[profiles.a]\naccess_token = \"abc\"\n", "access_token_env or access_token_cmd"},
 	}
 	for _, tc := range cases {

@@ -104,8 +104,8 @@ func TestToolTimeoutErrors(t *testing.T) {
 	env := map[string]string{}
 	path := writeConfig(t, env, "[profiles.w]\n\ntool_timeout = \"2h\"\ncredential_timeout = 30\n")
 	r := runMain(t, env, "", "--demo", "-p", "hi", "--profile", "w")
-	if r.code != 2 || !strings.Contains(r.stderr, path+`:3: tool_timeout must be more than 0 and at most 1h, got "2h"`) ||
-		!strings.Contains(r.stderr, path+`:4: credential_timeout must be a duration such as "30s" or "2m", got integer 30`) {
+	if r.code != 2 || !strings.Contains(r.stderr, path+`:3:1: tool_timeout must be more than 0 and at most 1h, got "2h"`) ||
+		!strings.Contains(r.stderr, path+`:4:22: credential_timeout must be a duration such as "30s" or "2m", got integer 30`) {
 		t.Errorf("profile timeouts: %+v", r)
 	}
 }
@@ -203,8 +203,8 @@ func TestConfigShowTwoErrorsTwoLines(t *testing.T) {
 	r := runMain(t, env, "", "config", "show")
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	if r.code != 2 || len(lines) != 2 ||
-		!strings.HasPrefix(lines[0], "muse: "+path+":2: top_k must be at least 1") ||
-		!strings.HasPrefix(lines[1], "muse: "+path+":3: theme must be one of") {
+		!strings.HasPrefix(lines[0], "muse: "+path+":2:1: top_k must be at least 1") ||
+		!strings.HasPrefix(lines[1], "muse: "+path+":3:1: theme must be one of") {
 		t.Errorf("config show: %+v", r)
 	}
 }

@@ -11,9 +11,10 @@ func Suggest(name string, known []string) string {
 	if len(name) > 64 {
 		return ""
 	}
+	lower := strings.ToLower(name)
 	best, bestD := "", -1
 	for _, k := range known {
-		d := distance(strings.ToLower(name), k)
+		d := distance(lower, k)
 		if bestD < 0 || d < bestD {
 			best, bestD = k, d
 		}
@@ -24,7 +25,7 @@ func Suggest(name string, known []string) string {
 	// An abbreviation, such as "cmd" for "command".
 	best = ""
 	for _, k := range known {
-		if len(name) >= 3 && subsequence(strings.ToLower(name), k) && (best == "" || len(k) < len(best)) {
+		if len(name) >= 3 && subsequence(lower, k) && (best == "" || len(k) < len(best)) {
 			best = k
 		}
 	}
@@ -46,9 +47,14 @@ func subsequence(a, b string) bool {
 
 // distance is the Levenshtein edit distance between a and b.
 func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var bufA, bufB [64]rune
+	var bufP, bufC [65]int
+	ra, rb := append(bufA[:0], []rune(a)...), append(bufB[:0], []rune(b)...)
+	prev, cur := bufP[:0], bufC[:0]
+	if len(rb) >= len(bufP) {
+		prev, cur = make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1)
+	}
+	prev, cur = prev[:len(rb)+1], cur[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}

@@ -1,35 +1,35 @@
-// Package tomlfile reads a TOML file that muse knows the shape of (a theme
-// file; the settings of a configuration file) into tagged Go structs, with
-// github.com/pelletier/go-toml/v2, and says where a problem is and what to
-// do about it: "FILE:LINE:COL: unknown key chrome.txt: expected one of
-// text, muted, … (did you mean "text"?)".
+// Package tomlfile is muse's one reader of TOML files (a theme file, the
+// configuration file): it decodes a file into tagged Go structs with
+// github.com/pelletier/go-toml/v2, unknown keys refused, and says where
+// each problem is and what to do about it: "FILE:LINE:COL: unknown key
+// chrome.txt: expected one of text, muted, … (did you mean "text"?)".
 //
 // [Decode] walks the document once with the library's parser, in time
-// linear in its size, before the library decodes it: it refuses, at its
-// place, more than [Limits.Keys] keys, nesting deeper than [Limits.Depth],
-// a key the struct has no field for, and a value that is not a string
-// where the field takes text (a type with UnmarshalText, which the
-// library would be handed as text and refuse with no place). Only then
-// does the library decode it, refusing unknown keys too
-// (DisallowUnknownFields): its error for each unknown key scans the file
-// from its start, which costs time quadratic in their number (32,000
-// unknown tables, 270 KB, took 27 s), so none reaches it. Its other errors
-// ([*toml.DecodeError]) carry their place, which [Decode] keeps.
+// linear in its size, before the library decodes it. The walk refuses,
+// at its place, more than [Options.Keys] keys and nesting deeper than
+// [Options.Depth]; it finds every key the struct has no field for and
+// every value of the wrong kind (a string where the field takes a
+// number, an integer where it takes text), and it records the place of
+// every key and array item ([Places]), for the checks of what the values
+// mean that the caller makes once the file is decoded. The library then
+// decodes the file, refusing unknown keys too (DisallowUnknownFields):
+// its errors ([*toml.DecodeError], [*toml.StrictMissingError]) carry
+// their place, which [Decode] keeps. The walk finds the unknown keys
+// first because the library's error for each one scans the file from its
+// start, in time quadratic in their number (32,000 unknown tables, 270
+// KB, took 27 s), and because its message for a value of the wrong kind
+// names Go types rather than what to write.
 package tomlfile
 
 import (
 	"bytes"
-	"encoding"
 	"errors"
 	"fmt"
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // Error is a problem in a TOML file, at its place when known.
@@ -52,17 +52,107 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
 }
 
-// Limits caps what a file may hold, so that a file that is not what it
-// should be costs little to refuse.
-type Limits struct {
-	// Keys is how many keys the file may hold, counting every table and
-	// every part of a dotted key.
+// Options caps what a file may hold, so that a file that is not what it
+// should be costs little to refuse, and words its problems.
+type Options struct {
+	// Keys is how many keys the file may hold, counting every table,
+	// every inline table and every part of a dotted key.
 	Keys int
 	// Depth is how deeply tables and arrays may nest.
 	Depth int
 	// What names the file in the messages, as in "a theme file is never
 	// that big".
 	What string
+	// Unknown, when set, words the problem of a key its table does not
+	// know; "" keeps the default wording, "unknown key PATH: expected
+	// one of …".
+	Unknown func(Unknown) string
+	// Mismatch, when set, words the problem of a value of the wrong
+	// kind; "" keeps the default wording, "PATH: expected a string, got
+	// 75".
+	Mismatch func(Mismatch) string
+}
+
+// Unknown is a key that its table does not know.
+type Unknown struct {
+	// Path is the key's path, its own name last; the items of an array
+	// are numbered from 0.
+	Path []string
+	// Known are the keys the table knows, nil when the value at the path
+	// before it takes no table at all.
+	Known []string
+	// Table is set when the key holds a table.
+	Table bool
+	// Want is what the value at the path before the key takes, such as
+	// "a string", when it is no table (Known is nil).
+	Want string
+}
+
+// Mismatch is a value of the wrong kind.
+type Mismatch struct {
+	// Path is the value's path (see [Unknown.Path]).
+	Path []string
+	// Want is what the field takes: "a string", "an integer", "a
+	// number", "true or false", "a list of strings", "a table", "an
+	// array of tables".
+	Want string
+	// Expect is the field's `expect` tag ("" without one), what the
+	// value should be in the caller's words, such as `a duration such as
+	// "30s"`; for an array's item, its array's.
+	Expect string
+	// Example is what the value's type shows as an example ([Example]),
+	// or "".
+	Example string
+	// Item is the 1-based number of the value in its array, 0 when it is
+	// no array's item.
+	Item int
+	// Got is the value as written.
+	Got Value
+}
+
+// Value is a value as written in the file, for messages.
+type Value struct {
+	// Kind is "string", "integer", "float", "boolean", "date-time",
+	// "array" or "table".
+	Kind string
+	// Text is the value as written, cut short when long; for a string,
+	// its text, escapes resolved.
+	Text string
+}
+
+// String describes the value with its kind, as in `string "lots"`,
+// `integer 3`, `float 1000` (for 1e3), `array`: the scalars as Go would
+// print them, strings quoted and cut short.
+func (v Value) String() string {
+	switch v.Kind {
+	case "string":
+		return "string " + Quote(v.Text)
+	case "integer":
+		if n, err := strconv.ParseInt(strings.ReplaceAll(v.Text, "_", ""), 0, 64); err == nil {
+			return fmt.Sprintf("integer %d", n)
+		}
+	case "float":
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(v.Text, "_", ""), 64); err == nil {
+			return fmt.Sprintf("float %v", f)
+		}
+	case "array", "table":
+		return v.Kind
+	}
+	return v.Kind + " " + oneLine(v.Text)
+}
+
+// Quote quotes s for a message, escaping control characters and invalid
+// UTF-8, and cutting it short when it is long.
+func Quote(s string) string {
+	const max = 60
+	n := 0
+	for i := range s {
+		if n == max {
+			return fmt.Sprintf("%q", s[:i]+"…")
+		}
+		n++
+	}
+	return fmt.Sprintf("%q", s)
 }
 
 // Example is implemented by a field type that takes text, to show what
@@ -70,12 +160,61 @@ type Limits struct {
 // "#5fafff" for a colour`.
 type Example interface{ Example() string }
 
-// Places are where the keys of a decoded file are, by their dotted path
-// (the first place of a key a file repeats, as in arrays of tables).
-type Places map[string]Place
+// Places are where the keys and array items of a decoded file are: the
+// first place of each path (a key a file repeats, as in arrays of tables,
+// is numbered: see [Unknown.Path]).
+type Places struct {
+	keys  map[string]Place
+	items map[string][]Place // the items of an array of values, by its path
+}
 
-// Place is a key's line and column, 1-based.
-type Place struct{ Line, Col int }
+// Place is a key's or a value's line and column, 1-based; zero when
+// unknown.
+type Place struct {
+	Line, Col int
+	// Refused is set, with no line, for a key that the file has but that
+	// was not decoded: its value is of the wrong kind, a problem
+	// reported already.
+	Refused bool
+}
+
+// At is the place of the key or array item at path, such as
+// At("profiles", "work", "tools", "0", "name"); the zero Place when the
+// file does not have it.
+func (p *Places) At(path ...string) Place {
+	if p == nil {
+		return Place{}
+	}
+	if at, ok := p.keys[placeKey(path)]; ok {
+		return at
+	}
+	if n := len(path); n > 0 {
+		if i, err := strconv.Atoi(path[n-1]); err == nil && i >= 0 {
+			if items := p.items[placeKey(path[:n-1])]; i < len(items) {
+				return items[i]
+			}
+		}
+	}
+	return Place{}
+}
+
+// Has reports whether the file sets the key at path, to a value that was
+// decoded (not refused).
+func (p *Places) Has(path ...string) bool {
+	if p == nil {
+		return false
+	}
+	at, ok := p.keys[placeKey(path)]
+	return ok && !at.Refused
+}
+
+// Refused reports whether the file has the key at path but its value was
+// refused (see [Place.Refused]).
+func (p *Places) Refused(path ...string) bool { return p.At(path...).Refused }
+
+// placeKey joins a path: NUL, which no key of a real file holds, keeps
+// the keys apart.
+func placeKey(path []string) string { return strings.Join(path, "\x00") }
 
 // utf8BOM is the byte order mark some editors put at the start of a UTF-8
 // file; the library would take it for the start of a key.
@@ -83,29 +222,47 @@ const utf8BOM = "\uFEFF"
 
 // Decode reads the TOML document src, from the file path, into v, a
 // pointer to a struct whose fields carry `toml:"name"` tags, and returns
-// where its keys are. Every problem is an [*Error] at its place.
-func Decode(path string, src []byte, v any, lim Limits) (Places, error) {
+// where its keys are and the problems found, in the order of the file.
+//
+// Places is nil when v could not be decoded. With unknown keys and values
+// of the wrong kind, v holds the rest of the file and places is not nil:
+// the caller can check what v holds and report all the file's problems
+// at once.
+func Decode(path string, src []byte, v any, opt Options) (*Places, *Problems) {
 	src = bytes.TrimPrefix(src, []byte(utf8BOM))
-	w := &walker{path: path, lim: lim, places: Places{}}
-	for i, c := range src {
-		if c == '\n' {
-			w.newlines = append(w.newlines, i)
-		}
+	w := newWalker(path, src, opt)
+	w.walk(v)
+	switch {
+	case w.fatal != nil:
+		probs := &Problems{Path: path}
+		probs.Add(w.fatal)
+		return nil, probs
+	case w.undecodable:
+		return nil, &w.probs
 	}
-	if err := w.walk(src, reflect.TypeOf(v)); err != nil {
-		return nil, err
+	// The library decodes the file without the key = value lines whose
+	// values it would refuse, so that the caller can check the rest, and
+	// refuses unknown keys when the walk found none (then it found
+	// nothing, and this is a safety net).
+	dec := toml.NewDecoder(bytes.NewReader(w.blank()))
+	if w.probs.Len() == 0 {
+		dec = dec.DisallowUnknownFields()
 	}
-	dec := toml.NewDecoder(bytes.NewReader(src)).DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return nil, LibraryError(path, err)
+		// Another problem, such as a key defined twice.
+		w.probs.Add(LibraryError(path, err))
+		return nil, &w.probs
 	}
-	return w.places, nil
+	if w.probs.Len() == 0 {
+		return w.places, nil
+	}
+	return w.places, &w.probs
 }
 
 // LibraryError turns an error of the library, from a document read from
 // path, into an [*Error] at its place, its message on one line whatever
 // keys it quotes.
-func LibraryError(path string, err error) error {
+func LibraryError(path string, err error) *Error {
 	var missing *toml.StrictMissingError
 	if errors.As(err, &missing) && len(missing.Errors) > 0 {
 		// The walk refuses unknown keys first; this is a safety net.
@@ -146,250 +303,4 @@ func oneLine(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// walker checks a document against the type it is decoded into.
-type walker struct {
-	path     string
-	lim      Limits
-	newlines []int // offsets of the '\n's of the document
-	keys     int
-	places   Places
-	p        unstable.Parser
-}
-
-// place is the line and column of the byte at offset.
-func (w *walker) place(offset int) Place {
-	line := sort.SearchInts(w.newlines, offset)
-	col := offset + 1
-	if line > 0 {
-		col = offset - w.newlines[line-1]
-	}
-	return Place{Line: line + 1, Col: col}
-}
-
-// fail is the problem msg at the byte at offset.
-func (w *walker) fail(offset int, format string, args ...any) error {
-	at := w.place(offset)
-	return &Error{Path: w.path, Line: at.Line, Col: at.Col, Msg: fmt.Sprintf(format, args...)}
-}
-
-// walk checks every expression of src against root, the type of the value
-// decoded into. It leaves the document's syntax to the decoder.
-func (w *walker) walk(src []byte, root reflect.Type) error {
-	w.p.Reset(src)
-	table := root   // the type of the current table
-	var at []string // its path
-	for w.p.NextExpression() {
-		e := w.p.Expression()
-		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			t, path, err := w.follow(e, root, nil, e.Kind == unstable.ArrayTable)
-			if err != nil {
-				return err
-			}
-			table, at = t, path
-		case unstable.KeyValue:
-			if err := w.keyValue(e, table, at); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// keyValue checks key = value in the table of type t at path.
-func (w *walker) keyValue(e *unstable.Node, t reflect.Type, path []string) error {
-	ft, path, err := w.follow(e, t, path, false)
-	if err != nil {
-		return err
-	}
-	return w.value(e.Value(), ft, path)
-}
-
-// follow follows the keys of e (a header, or the key of key = value) from
-// the table of type t at path, and returns the type and path they lead
-// to; for the header of an array of tables, the type of its elements.
-func (w *walker) follow(e *unstable.Node, t reflect.Type, path []string, array bool) (reflect.Type, []string, error) {
-	path = append([]string(nil), path...)
-	for it := e.Key(); it.Next(); {
-		k := it.Node()
-		name, offset := string(k.Data), int(k.Raw.Offset)
-		w.keys++
-		switch {
-		case w.keys > w.lim.Keys:
-			return nil, nil, w.fail(offset, "more than %d keys: %s is never that big, check that it is the right one", w.lim.Keys, w.lim.What)
-		case len(path) >= w.lim.Depth:
-			return nil, nil, w.fail(offset, "nested more than %d levels deep (tables and arrays inside each other): flatten it", w.lim.Depth)
-		}
-		ct, known, ok := child(tableOf(t), name)
-		if !ok {
-			return nil, nil, w.fail(offset, "%s", unknown(append(path, name), known))
-		}
-		path = append(path, name)
-		if _, seen := w.places[strings.Join(path, ".")]; !seen {
-			w.places[strings.Join(path, ".")] = w.place(offset)
-		}
-		t = ct
-	}
-	if array {
-		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-			t = t.Elem()
-		}
-	}
-	return t, path, nil
-}
-
-// value checks the value n of the key at path, of type t.
-func (w *walker) value(n *unstable.Node, t reflect.Type, path []string) error {
-	if t == nil {
-		return nil // anything goes below an interface
-	}
-	if takesText(t) && n.Kind != unstable.String {
-		hint := ""
-		if ex, ok := reflect.New(deref(t)).Interface().(Example); ok {
-			hint = ", such as " + ex.Example()
-		}
-		offset := start(n)
-		return w.fail(offset, "%s: expected a string%s, got %s", strings.Join(path, "."), hint, oneLine(string(w.raw(n))))
-	}
-	switch n.Kind {
-	case unstable.InlineTable:
-		if len(path) >= w.lim.Depth {
-			return w.fail(start(n), "nested more than %d levels deep (tables and arrays inside each other): flatten it", w.lim.Depth)
-		}
-		for it := n.Children(); it.Next(); {
-			if err := w.keyValue(it.Node(), t, path); err != nil {
-				return err
-			}
-		}
-	case unstable.Array:
-		if len(path) >= w.lim.Depth {
-			return w.fail(start(n), "nested more than %d levels deep (tables and arrays inside each other): flatten it", w.lim.Depth)
-		}
-		et := t
-		if dt := deref(t); dt.Kind() == reflect.Slice || dt.Kind() == reflect.Array {
-			et = dt.Elem()
-		}
-		for it := n.Children(); it.Next(); {
-			if err := w.value(it.Node(), et, append(path, "[]")); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// raw is the text of the value n as written, cut short when long.
-func (w *walker) raw(n *unstable.Node) []byte {
-	if n.Raw.Length == 0 {
-		return nil
-	}
-	b := w.p.Raw(n.Raw)
-	if len(b) > 60 {
-		b = append(b[:60:60], "…"...)
-	}
-	return b
-}
-
-// start returns the offset where the value n starts: the parser keeps no
-// range for an array, whose start is then taken from its first element.
-func start(n *unstable.Node) int {
-	for n != nil {
-		if n.Raw.Length > 0 {
-			return int(n.Raw.Offset)
-		}
-		n = n.Child()
-	}
-	return 0
-}
-
-// unknown says what is wrong with the last key of path, which the table
-// it is in does not know; known are the keys it knows, nil for a value
-// that is no table.
-func unknown(path []string, known []string) string {
-	name := strings.Join(path, ".")
-	if known == nil {
-		return fmt.Sprintf("unknown key %s: %s takes no table", oneLine(name), oneLine(strings.Join(path[:len(path)-1], ".")))
-	}
-	return fmt.Sprintf("unknown key %s: expected one of %s%s", oneLine(name), strings.Join(known, ", "), Suggest(path[len(path)-1], known))
-}
-
-var textUnmarshaler = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
-
-// takesText reports whether a value of type t is read from text.
-func takesText(t reflect.Type) bool {
-	dt := deref(t)
-	return dt.Kind() != reflect.String && reflect.PointerTo(dt).Implements(textUnmarshaler)
-}
-
-// deref is t without its pointers.
-func deref(t reflect.Type) reflect.Type {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
-}
-
-// tableOf is the type of the table a value of type t is: the element of
-// an array of tables, t itself otherwise; nil for an interface.
-func tableOf(t reflect.Type) reflect.Type {
-	if t == nil {
-		return nil
-	}
-	t = deref(t)
-	if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
-		t = deref(t.Elem())
-	}
-	return t
-}
-
-// child returns the type of the key name in a table of type t (nil for
-// anything, below an interface), or false and the keys t knows (nil when t
-// is not a table).
-func child(t reflect.Type, name string) (reflect.Type, []string, bool) {
-	if t == nil || t.Kind() == reflect.Interface {
-		return nil, nil, true
-	}
-	switch t.Kind() {
-	case reflect.Map:
-		return t.Elem(), nil, true
-	case reflect.Struct:
-		if takesText(t) {
-			return nil, nil, false
-		}
-		var known []string
-		if f, ok := field(t, name, &known); ok {
-			return f, nil, true
-		}
-		return nil, known, false
-	}
-	return nil, nil, false
-}
-
-// field finds the field of the struct t for the key name, looking into
-// embedded structs as the library does, and lists the keys in known.
-func field(t reflect.Type, name string, known *[]string) (reflect.Type, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if f.Anonymous && tag == "" && deref(f.Type).Kind() == reflect.Struct {
-			if ft, ok := field(deref(f.Type), name, known); ok {
-				return ft, true
-			}
-			continue
-		}
-		if !f.IsExported() || tag == "-" {
-			continue
-		}
-		key := tag
-		if key == "" {
-			key = f.Name
-		}
-		*known = append(*known, key)
-		if key == name || tag == "" && strings.EqualFold(key, name) {
-			return f.Type, true
-		}
-	}
-	return nil, false
 }

@@ -3,32 +3,23 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+
 	"muse/ui/tomlfile"
 )
 
 // Error is a problem in a configuration or tools file, at a known place,
-// as "FILE:LINE:COL: MSG" (see ui/tomlfile, which reads theme files the
-// same way). Callers treat it as a usage error.
+// as "FILE:LINE:COL: MSG" (see ui/tomlfile, which reads the configuration
+// and theme files). Callers treat it as a usage error.
 type Error = tomlfile.Error
 
-// describe names a parsed TOML value's type and, for scalars, shows the
-// value, as in `string "lots"`. Long strings are shortened.
+// describe names a JSON value's type and, for scalars, shows the value, as
+// in `string "lots"`. Long strings are shortened.
 func describe(v any) string {
 	switch v := v.(type) {
 	case string:
 		return "string " + quote(v)
-	case int64:
-		return fmt.Sprintf("integer %d", v)
-	case float64:
-		return fmt.Sprintf("float %v", v)
 	case bool:
 		return fmt.Sprintf("boolean %t", v)
-	case tomlDatetime:
-		return "date-time " + string(v)
-	case *tomlArray:
-		return "array"
-	case *tomlTable:
-		return "table"
 	case json.Number:
 		return "number " + string(v)
 	case []any:
@@ -43,18 +34,8 @@ func describe(v any) string {
 }
 
 // quote quotes s for a message, escaping control characters and invalid
-// UTF-8, and cutting it short when it is long.
-func quote(s string) string {
-	const max = 60
-	n := 0
-	for i := range s {
-		if n == max {
-			return fmt.Sprintf("%q", s[:i]+"…")
-		}
-		n++
-	}
-	return fmt.Sprintf("%q", s)
-}
+// UTF-8, and cutting it short when it is long (tomlfile.Quote).
+func quote(s string) string { return tomlfile.Quote(s) }
 
 // suggest is tomlfile.Suggest: one rule of "did you mean" for every file
 // muse reads.

@@ -74,7 +74,7 @@ func TestExampleOptionalSettings(t *testing.T) {
 		t.Errorf("profile = %+v", p)
 	}
 	// Every profile setting is explained in the example.
-	for k := range profileKeys {
+	for _, k := range profileKeyNames {
 		if !strings.Contains(example, k) {
 			t.Errorf("example does not mention %s", k)
 		}

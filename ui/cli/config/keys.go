@@ -2,48 +2,44 @@ package config
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"muse/ui/keyaction"
 )
 
-// keys reads a [profiles.NAME.keys] table: action name → list of keys. A key
-// bound to two actions is refused.
-func (v value) keys() map[string][]string {
-	t, ok := v.table(`[profiles.NAME.keys] with send = ["enter"]`)
-	if !ok {
-		return nil
-	}
-	header := "[profiles." + tableKey(v.l.profile) + ".keys]"
-	out := make(map[string][]string, len(t.keys))
+// keys checks the [profiles.NAME.keys] table of the profile name, raw:
+// action name → list of keys. A key bound to two actions is refused at its
+// second place in the file.
+func (l *loader) keys(name string, raw map[string][]string) map[string][]string {
+	at := []string{"profiles", name, "keys"}
+	header := "[profiles." + tableKey(name) + ".keys]"
+	out := make(map[string][]string, len(raw))
 	owner := map[string]string{} // key → action
 	actions := keyaction.Names()
-	for _, k := range t.keys {
-		action := k.name
-		a := v.child(t, action)
+	for _, action := range byPlace(l, at, raw) {
+		where := append(at[:len(at):len(at)], action)
 		if !slices.Contains(actions, action) {
-			if a.l.wants(a.line) {
-				a.l.errorf(a.line, "unknown action %s in %s%s: actions are %s",
+			if l.probs.Wants(l.places.At(where...).Line) {
+				l.fail(where, "unknown action %s in %s%s: actions are %s",
 					quote(action), header, suggest(action, actions), strings.Join(actions, " "))
 			}
 			continue
 		}
-		keys, ok := a.strs(`["enter"]`)
-		if !ok {
-			continue
-		}
+		keys := raw[action]
 		if len(keys) == 0 {
-			a.fail(`has no keys: list at least one, such as %s = ["ctrl+s"]`, action)
+			l.fail(where, `%s has no keys: list at least one, such as %s = ["ctrl+s"]`, action, action)
 			continue
 		}
-		elems := a.v.(*tomlArray).elems
+		ok := true
 		for i, key := range keys {
+			item := func() []string { return append(where[:len(where):len(where)], strconv.Itoa(i)) }
 			switch prev, dup := owner[key]; {
 			case strings.TrimSpace(key) == "" && key != " ":
-				a.l.errorf(int(elems[i].line), "%s: key %d is empty", action, i+1)
+				l.fail(item(), "%s: key %d is empty", action, i+1)
 				ok = false
 			case dup && prev != action:
-				a.l.errorf(int(elems[i].line), "key %s is bound to both %s and %s", quote(key), prev, action)
+				l.fail(item(), "key %s is bound to both %s and %s", quote(key), prev, action)
 				ok = false
 			default:
 				owner[key] = action

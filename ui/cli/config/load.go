@@ -7,11 +7,14 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+
+	"muse/ui/tomlfile"
 )
 
 // maxErrors caps how many problems one Load reports.
-const maxErrors = 10
+const maxErrors = tomlfile.MaxProblems
 
 // Load reads and checks the configuration file at path. A missing file is an
 // empty File and no error; [LoadExisting] is for a file that must be there.
@@ -36,114 +39,69 @@ func LoadExisting(path string) (*File, error) {
 	return parse(path, data)
 }
 
+// fileOptions are the limits of a configuration file and the wording of
+// its unknown keys and values of the wrong kind.
+var fileOptions = tomlfile.Options{Keys: maxKeys, Depth: maxDepth, What: "a config file", Unknown: unknownKey, Mismatch: mismatch}
+
 // parse decodes and checks the text of the file at path.
 func parse(path string, data []byte) (*File, error) {
-	root, err := parseTOML(path, data)
-	if err != nil {
-		return nil, err
+	var raw fileTOML
+	places, probs := tomlfile.Decode(path, data, &raw, fileOptions)
+	if places == nil {
+		return nil, probs.Err()
 	}
-	l := &loader{path: path, dir: filepath.Dir(path), cutoff: -1}
-	f := l.file(root)
-	if err := l.err(); err != nil {
+	if probs == nil {
+		probs = &tomlfile.Problems{Path: path}
+	}
+	l := &loader{path: path, dir: filepath.Dir(path), places: places, probs: probs}
+	f := l.file(&raw)
+	if err := probs.Err(); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// loader turns the parsed TOML into a File, collecting the problems.
+// loader checks the decoded file and turns it into a File, collecting the
+// problems.
 type loader struct {
-	path    string // the file, for messages
-	dir     string // its folder, for input_schema_file
-	profile string // the profile being read, for messages
-
-	// errs holds the problems with the lowest lines; more counts those left
-	// out. Once errs has been cut down, problems after line cutoff are only
-	// counted, so that a file full of mistakes costs no more than a good one.
-	errs   []*Error
-	more   int
-	cutoff int
+	path   string // the file, for messages
+	dir    string // its folder, for input_schema_file
+	places *tomlfile.Places
+	probs  *tomlfile.Problems
 }
 
-// wants reports whether a problem at line would be kept.
-func (l *loader) wants(line int) bool {
-	if l.cutoff >= 0 && line > l.cutoff {
-		l.more++
-		return false
-	}
-	return true
+// fail records a problem with the key or array item at path, at its place.
+func (l *loader) fail(path []string, format string, args ...any) {
+	l.probs.At(l.places.At(path...), format, args...)
 }
 
-// errorf records a problem at line.
-func (l *loader) errorf(line int, format string, args ...any) {
-	if !l.wants(line) {
-		return
-	}
-	l.errs = append(l.errs, &Error{Path: l.path, Line: line, Msg: fmt.Sprintf(format, args...)})
-	if len(l.errs) >= 4*maxErrors {
-		l.sortErrs()
-		l.more += len(l.errs) - maxErrors
-		l.errs = l.errs[:maxErrors:maxErrors]
-		l.cutoff = l.errs[maxErrors-1].Line
-	}
-}
-
-func (l *loader) sortErrs() { sortErrors(l.errs) }
-
-// sortErrors sorts problems by line and column, keeping the order of those
-// at the same place.
-func sortErrors(errs []*Error) {
-	slices.SortStableFunc(errs, func(a, b *Error) int {
-		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+// byPlace returns the keys of m in the order the file gives them, the
+// table at path.
+func byPlace[V any](l *loader, path []string, m map[string]V) []string {
+	keys := sortedKeys(m)
+	at := func(k string) tomlfile.Place { return l.places.At(append(path[:len(path):len(path)], k)...) }
+	slices.SortStableFunc(keys, func(a, b string) int {
+		pa, pb := at(a), at(b)
+		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))
 	})
-}
-
-// err returns the problems found, in line order, or nil.
-func (l *loader) err() error {
-	if len(l.errs) == 0 {
-		return nil
-	}
-	l.sortErrs()
-	if len(l.errs) == 1 {
-		return l.errs[0]
-	}
-	more := l.more
-	if len(l.errs) > maxErrors {
-		more += len(l.errs) - maxErrors
-		l.errs = l.errs[:maxErrors]
-	}
-	errs := make([]error, 0, len(l.errs)+1)
-	for _, e := range l.errs {
-		errs = append(errs, e)
-	}
-	if more > 0 {
-		errs = append(errs, fmt.Errorf("%s: … and %d more problems", l.path, more))
-	}
-	return errors.Join(errs...)
+	return keys
 }
 
 // file reads the top level: default_profile and the profiles.
-func (l *loader) file(root *tomlTable) *File {
+func (l *loader) file(raw *fileTOML) *File {
 	f := &File{Path: l.path, Profiles: map[string]*Profile{}}
-	top := value{l: l, line: 1, name: "the file", v: root}
-	for _, k := range root.keys {
-		v := top.child(root, k.name)
-		switch {
-		case k.name == "default_profile":
-			f.DefaultProfile, _ = v.str()
-		case k.name == "profiles":
-			l.profiles(f, v)
-		case credential(k.name) != "" && !isTable(k.val):
-			v.credential()
-		default:
-			if !l.wants(v.line) {
-				continue
-			}
-			hint := suggest(k.name, []string{"default_profile", "profiles"})
-			if _, ok := profileKeys[k.name]; ok {
-				hint = " (profile settings belong in a [profiles.NAME] table)"
-			}
-			v.unknown(k.name, "at the top level", hint)
+	if raw.DefaultProfile != nil {
+		f.DefaultProfile = *raw.DefaultProfile
+	}
+	for name, r := range raw.Profiles {
+		if strings.TrimSpace(name) == "" {
+			l.fail([]string{"profiles", name}, "a profile needs a name: [profiles.NAME]")
+			continue
 		}
+		if r == nil {
+			r = &profileTOML{}
+		}
+		f.Profiles[name] = l.readProfile(name, r)
 	}
 	if d := f.DefaultProfile; d != "" && f.Profiles[d] == nil {
 		names := f.names()
@@ -154,36 +112,83 @@ func (l *loader) file(root *tomlTable) *File {
 		if len(names) > 0 {
 			want = "expected one of " + strings.Join(names, ", ")
 		}
-		top.child(root, "default_profile").fail("%s names no profile: %s", quote(d), want)
+		l.fail([]string{"default_profile"}, "default_profile %s names no profile: %s", quote(d), want)
 	}
 	return f
 }
 
-// profiles reads the [profiles] table.
-func (l *loader) profiles(f *File, v value) {
-	t, ok := v.v.(*tomlTable)
-	if !ok {
-		v.fail("must be a table of [profiles.NAME] tables, got %s", describe(v.v))
-		return
-	}
-	for _, k := range t.keys {
-		pv := v.child(t, k.name)
-		pt, ok := k.val.(*tomlTable)
-		switch {
-		case !ok:
-			l.errorf(pv.line, "profile %s must be a table [profiles.%s], got %s", quote(k.name), tableKey(k.name), describe(k.val))
-		case strings.TrimSpace(k.name) == "":
-			l.errorf(pv.line, "a profile needs a name: [profiles.NAME]")
-		default:
-			f.Profiles[k.name] = l.readProfile(k.name, pv.line, pt)
+// unknownKey words the problem of a key that its table does not know, by
+// the table it is in: "" for ui/tomlfile's wording.
+func unknownKey(u tomlfile.Unknown) string {
+	p := u.Path
+	key := p[len(p)-1]
+	secret := credential(key) != "" && !u.Table
+	switch {
+	case u.Known == nil && len(p) > 1: // below a value that is no table, such as model.x = 1
+		return mismatch(tomlfile.Mismatch{Path: p[:len(p)-1], Want: u.Want, Got: tomlfile.Value{Kind: "table"}})
+	case u.Known == nil:
+		return ""
+	case len(p) == 1 && secret, len(p) == 3 && p[0] == "profiles" && secret:
+		return "credentials are not read from the file: use " + credential(key)
+	case len(p) == 1:
+		hint := suggest(key, u.Known)
+		if slices.Contains(profileKeyNames, key) {
+			hint = " (profile settings belong in a [profiles.NAME] table)"
 		}
+		return fmt.Sprintf("unknown key %s at the top level%s", quote(key), hint)
+	case len(p) == 3 && p[0] == "profiles":
+		return fmt.Sprintf("unknown key %s in [profiles.%s]%s", quote(key), tableKey(p[1]), suggest(key, profileKeyNames))
+	case len(p) == 5 && p[2] == "tools":
+		return fmt.Sprintf("tool %s: unknown key %s in [[profiles.%s.tools]]%s", itemNumber(p[3]), quote(key), tableKey(p[1]), suggest(key, u.Known))
+	case len(p) == 5 && p[2] == "mcp" && credential(key) != "":
+		return key + " is not read: credentials are not read from the file: use token_env or token_cmd"
+	case len(p) == 5 && p[2] == "mcp":
+		return fmt.Sprintf("unknown key %s in %s%s: a server takes %s", quote(key), serverHeader(p[1], p[3]), suggest(key, u.Known), strings.Join(u.Known, ", "))
 	}
+	return ""
 }
 
-// isTable reports whether v is a TOML table.
-func isTable(v any) bool {
-	_, ok := v.(*tomlTable)
-	return ok
+// toolExample is a whole tool, for messages.
+const toolExample = `{ name = "get_time", input_schema = { type = "object" } }`
+
+// mismatch words the problem of a value of the wrong kind: "KEY must be
+// WHAT IT TAKES, got WHAT IT IS".
+func mismatch(m tomlfile.Mismatch) string {
+	p := m.Path
+	want := cmp.Or(m.Expect, m.Want)
+	got := m.Got.String()
+	key := p[len(p)-1]
+	if m.Item > 0 {
+		got += fmt.Sprintf(" as item %d", m.Item)
+		key = p[len(p)-2]
+	}
+	switch {
+	case len(p) == 2 && p[0] == "profiles":
+		return fmt.Sprintf("profile %s must be a table [profiles.%s], got %s", quote(key), tableKey(key), got)
+	case len(p) >= 4 && p[2] == "keys":
+		key, want = p[3], `a list of strings such as ["enter"]`
+	case len(p) == 4 && p[2] == "tools":
+		return fmt.Sprintf("tool %s must be a table such as %s, got %s", itemNumber(p[3]), toolExample, got)
+	case len(p) >= 5 && p[2] == "tools":
+		return fmt.Sprintf("tool %s: %s must be %s, got %s", itemNumber(p[3]), key, want, got)
+	case len(p) == 4 && p[2] == "mcp":
+		return fmt.Sprintf(`%s must be a table such as [profiles.NAME.mcp.files] with command = "npx", got %s`, serverHeader(p[1], p[3]), got)
+	case len(p) == 6 && p[2] == "mcp" && m.Item == 0:
+		key = p[4] + "." + p[5]
+	}
+	return fmt.Sprintf("%s must be %s, got %s", key, want, got)
+}
+
+// itemNumber is the 1-based number of the array item whose path ends in
+// i, a 0-based index.
+func itemNumber(i string) string {
+	n, _ := strconv.Atoi(i)
+	return strconv.Itoa(n + 1)
+}
+
+// serverHeader is the header of the MCP server's table.
+func serverHeader(profile, server string) string {
+	return "[profiles." + tableKey(profile) + ".mcp." + tableKey(server) + "]"
 }
 
 // sortedKeys returns the keys of m in order.

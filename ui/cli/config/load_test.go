@@ -14,6 +14,7 @@ import (
 
 	"muse/ui/keyaction"
 	"muse/ui/mcp/mcpcfg"
+	"muse/ui/tomlfile"
 )
 
 // write puts text in dir/config.toml and returns the path.
@@ -396,6 +397,10 @@ func TestLoadErrors(t *testing.T) {
 		{"inline tools", "[profiles.w]\ntools = [\n  { name = \"a\", input_schema = { type = \"object\" } },\n  { name = \"b\", input_schema = { type = \"array\" } },\n]\n", 4,
 			`input_schema must have type "object", got string "array"`},
 		{"tools not an array", "[profiles.w]\ntools = 1\n", 2, `tools must be an array of [[profiles.NAME.tools]] tables, got integer 1`},
+		{"dotted key through a value", "[profiles.w]\nmodel.x = 1\n", 2, `model must be a string, got table`},
+		{"header through a value", "[profiles.w.model.x]\n", 1, `model must be a string, got table`},
+		{"array of profiles", "[[profiles]]\nmodel = \"m\"\n", 1, `profiles must be a table of [profiles.NAME] tables, got array`},
+		{"tools as a table", "[profiles.w]\nmodel = \"m\"\n[profiles.w.tools]\nname = \"t\"\n", 3, `tools must be an array of [[profiles.NAME.tools]] tables, got table`},
 		{"quoted profile", "[profiles.\"my work\"]\nmodle = \"m\"\n", 2, `unknown key "modle" in [profiles."my work"] (did you mean "model"?)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -408,7 +413,8 @@ func TestLoadErrors(t *testing.T) {
 			if e.Path != path || e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) {
 				t.Errorf("error = %q\nwant line %d and %q", err, tc.line, tc.msg)
 			}
-			if want := path + ":" + strconv.Itoa(tc.line) + ": "; !strings.HasPrefix(err.Error(), want) {
+			// The place is FILE:LINE:COL.
+			if want := path + ":" + strconv.Itoa(tc.line) + ":" + strconv.Itoa(e.Col) + ": "; e.Col == 0 || !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("error %q does not start with %q", err, want)
 			}
 			if strings.Contains(err.Error(), "sk-secret") {
@@ -444,7 +450,7 @@ func TestLoadSeveralErrors(t *testing.T) {
 		t.Fatal("no error")
 	}
 	lines := strings.Split(err.Error(), "\n")
-	if len(lines) != 3 || !strings.Contains(lines[0], ":2: top_k") || !strings.Contains(lines[1], ":3: theme") || !strings.Contains(lines[2], ":5: max_tokens") {
+	if len(lines) != 3 || !strings.Contains(lines[0], ":2:1: top_k") || !strings.Contains(lines[1], ":3:1: theme") || !strings.Contains(lines[2], ":5:1: max_tokens") {
 		t.Errorf("errors = %q", lines)
 	}
 	var e *Error
@@ -483,7 +489,7 @@ func TestSchemaFile(t *testing.T) {
 		t.Errorf("absolute path: %v", err)
 	}
 	_, err = Load(write(t, dir, tool("schemas/array.json")))
-	if err == nil || !strings.Contains(err.Error(), `:3: tool 1: input_schema_file "schemas/array.json": must be a JSON object schema`) {
+	if err == nil || !strings.Contains(err.Error(), `:3:1: tool 1: input_schema_file "schemas/array.json": must be a JSON object schema`) {
 		t.Errorf("array schema: %v", err)
 	}
 	_, err = Load(write(t, dir, tool("schemas/bad.json")))
@@ -571,12 +577,12 @@ command = "x"
 	}
 	got := err.Error()
 	for _, want := range []string{
-		`:3: [profiles.w.mcp.a] needs command = "..." (a stdio server) or url`,
-		`:5: [profiles.w.mcp.b] takes command (a stdio server) or url (an HTTP server), not both`,
-		`:10: headers must not hold Authorization`,
-		`:13: token is not read: credentials are not read from the file: use token_env or token_cmd`,
-		`:15: unknown key "commnd" in [profiles.w.mcp.e] (did you mean "command"?)`,
-		`:16: [profiles.w.mcp."bad name"] must be named with 1 to 32 letters`,
+		`:3:17: [profiles.w.mcp.a] needs command = "..." (a stdio server) or url`,
+		`:5:17: [profiles.w.mcp.b] takes command (a stdio server) or url (an HTTP server), not both`,
+		`:10:1: headers must not hold Authorization`,
+		`:13:1: token is not read: credentials are not read from the file: use token_env or token_cmd`,
+		`:15:1: unknown key "commnd" in [profiles.w.mcp.e] (did you mean "command"?)`,
+		`:16:17: [profiles.w.mcp."bad name"] must be named with 1 to 32 letters`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors lack %q:\n%s", want, got)
@@ -584,5 +590,49 @@ command = "x"
 	}
 	if strings.Contains(got, "sekrit") {
 		t.Errorf("a secret is repeated:\n%s", got)
+	}
+}
+
+// A value of the wrong kind, an unknown key and a value out of range are
+// reported together, in the order of the file; a refused value brings no
+// second message (a tool whose name is no string is not also nameless).
+func TestLoadReportsAllAtOnce(t *testing.T) {
+	text := "[profiles.w]\nmax_tokens = \"lots\"\ntemprature = 0.5\ntop_p = 2\n[[profiles.w.tools]]\nname = 1\ninput_schema = { type = \"object\" }\n"
+	path := write(t, t.TempDir(), text)
+	_, err := Load(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := []string{
+		path + `:2:14: max_tokens must be an integer, got string "lots"`,
+		path + `:3:1: unknown key "temprature" in [profiles.w] (did you mean "temperature"?)`,
+		path + `:4:1: top_p must be between 0 and 1, got 2`,
+		path + `:6:8: tool 1: name must be a string, got integer 1`,
+	}
+	if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+// MCP servers keep the file's order, which is not their names'.
+func TestLoadMCPOrder(t *testing.T) {
+	f, err := Load(write(t, t.TempDir(), "[profiles.w.mcp.zeta]\ncommand = \"z\"\n[profiles.w.mcp.alpha]\ncommand = \"a\"\n[profiles.w.mcp.mid]\ncommand = \"m\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range f.Profiles["w"].MCP {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"zeta", "alpha", "mid"}) {
+		t.Errorf("servers in order %q", names)
+	}
+}
+
+// A profile's MCP table is decoded into the one server type, whose toml
+// tags are the one list of its keys.
+func TestMCPKeysAreTheServerTags(t *testing.T) {
+	if got := tomlfile.Keys(reflect.TypeFor[mcpcfg.Server]()); !slices.Equal(got, mcpcfg.ProfileKeys) {
+		t.Errorf("mcpcfg.Server's toml tags %q, ProfileKeys %q", got, mcpcfg.ProfileKeys)
 	}
 }

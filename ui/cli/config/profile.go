@@ -2,6 +2,7 @@ package config
 
 import (
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -10,195 +11,255 @@ import (
 
 	"muse/api"
 	themes "muse/theme"
+	"muse/ui/mcp/mcpcfg"
+	"muse/ui/tomlfile"
 )
 
-// profileKeys reads each setting of a [profiles.NAME] table into a Profile.
-var profileKeys = map[string]func(p *Profile, v value){
-	"base_url":               text(func(p *Profile) *string { return &p.BaseURL }, httpURL),
-	"access_token_env":       text(func(p *Profile) *string { return &p.AccessTokenEnv }, envName),
-	"access_token_cmd":       text(func(p *Profile) *string { return &p.AccessTokenCmd }, shellCommand),
-	"api_key_env":            text(func(p *Profile) *string { return &p.APIKeyEnv }, envName),
-	"api_key_cmd":            text(func(p *Profile) *string { return &p.APIKeyCmd }, shellCommand),
-	"provider_version":       text(func(p *Profile) *string { return &p.ProviderVersion }, headerValue),
-	"version_header":         text(func(p *Profile) *string { return &p.VersionHeader }, headerName),
-	"image_base_url":         text(func(p *Profile) *string { return &p.ImageBaseURL }, httpURL),
-	"image_api":              text(func(p *Profile) *string { return &p.ImageAPI }, oneOf(api.ImageAPIs...)),
-	"image_access_token_env": text(func(p *Profile) *string { return &p.ImageAccessTokenEnv }, envName),
-	"image_access_token_cmd": text(func(p *Profile) *string { return &p.ImageAccessTokenCmd }, shellCommand),
-	"image_quality":          text(func(p *Profile) *string { return &p.ImageQuality }, oneOf("low", "medium", "high", "auto", "standard", "hd")),
-	"image_background":       text(func(p *Profile) *string { return &p.ImageBackground }, oneOf("transparent", "opaque", "auto")),
-	"image_output_format":    text(func(p *Profile) *string { return &p.ImageOutputFormat }, oneOf("png", "jpeg", "webp")),
-	"model":                  text(func(p *Profile) *string { return &p.Model }, nonEmpty),
-	"image_model":            text(func(p *Profile) *string { return &p.ImageModel }, nonEmpty),
-	"system":                 text(func(p *Profile) *string { return &p.System }, nil),
-	"user_id":                text(func(p *Profile) *string { return &p.UserID }, nil),
-	"theme":                  text(func(p *Profile) *string { return &p.Theme }, theme),
-	"notify":                 text(func(p *Profile) *string { return &p.Notify }, notify),
-	"image_size":             text(func(p *Profile) *string { return &p.ImageSize }, imageSize),
-	"negative_prompt":        text(func(p *Profile) *string { return &p.NegativePrompt }, nil),
-	"thinking":               text(func(p *Profile) *string { return &p.Thinking }, oneOf("adaptive")),
-	"effort":                 text(func(p *Profile) *string { return &p.Effort }, oneOf(api.Efforts...)),
-	"max_tokens":             whole(func(p *Profile) **int { return &p.MaxTokens }, 1),
-	"top_k":                  whole(func(p *Profile) **int { return &p.TopK }, 1),
-	"thinking_budget":        whole(func(p *Profile) **int { return &p.ThinkingBudget }, 1024),
-	"max_tool_rounds":        whole(func(p *Profile) **int { return &p.MaxToolRounds }, 1),
-	"context_window":         whole(func(p *Profile) **int { return &p.ContextWindow }, 1),
-	"price_input":            price(func(p *Profile) *float64 { return &p.PriceInput }),
-	"price_output":           price(func(p *Profile) *float64 { return &p.PriceOutput }),
-	"price_cache_read":       price(func(p *Profile) *float64 { return &p.PriceCacheRead }),
-	"price_cache_write":      price(func(p *Profile) *float64 { return &p.PriceCacheWrite }),
-	"temperature":            fraction(func(p *Profile) **float64 { return &p.Temperature }),
-	"top_p":                  fraction(func(p *Profile) **float64 { return &p.TopP }),
-	"prompt_extend":          flag(func(p *Profile) **bool { return &p.PromptExtend }),
-	"watermark":              flag(func(p *Profile) **bool { return &p.Watermark }),
-	"save":                   flag(func(p *Profile) **bool { return &p.Save }),
-	"auto_compact":           flag(func(p *Profile) **bool { return &p.AutoCompact }),
-	"mouse":                  flag(func(p *Profile) **bool { return &p.Mouse }),
-	"mcp_expand_env":         flag(func(p *Profile) **bool { return &p.MCPExpandEnv }),
-	"mcp_roots":              flag(func(p *Profile) **bool { return &p.MCPRoots }),
-	"allow_insecure_http":    flag(func(p *Profile) **bool { return &p.AllowInsecureHTTP }),
-	"tool_timeout":           timeout(func(p *Profile) *time.Duration { return &p.ToolTimeout }, MaxToolTimeout),
-	"credential_timeout":     timeout(func(p *Profile) *time.Duration { return &p.CredentialTimeout }, maxCredentialTimeout),
-	"request_timeout":        timeout(func(p *Profile) *time.Duration { return &p.RequestTimeout }, MaxRequestTimeout),
-	"stall_timeout":          timeout(func(p *Profile) *time.Duration { return &p.StallTimeout }, MaxRequestTimeout),
-	"sync":                   text(func(p *Profile) *string { return &p.Sync }, syncMode),
-	"sync_images":            flag(func(p *Profile) **bool { return &p.SyncImages }),
-	"sync_key_cmd":           text(func(p *Profile) *string { return &p.SyncKeyCmd }, shellCommand),
-	"stop_sequences":         stopSequences,
-	"keys":                   func(p *Profile, v value) { p.Keys = v.keys() },
-	"tools":                  func(p *Profile, v value) { p.Tools = v.tools() },
-	"mcp":                    func(p *Profile, v value) { p.MCP = v.mcp() },
+// fileTOML is the configuration file as written: what ui/tomlfile decodes
+// it into, refusing keys it has no field for. Pointer fields are nil when
+// the file does not set them.
+type fileTOML struct {
+	DefaultProfile *string                 `toml:"default_profile"`
+	Profiles       map[string]*profileTOML `toml:"profiles" expect:"a table of [profiles.NAME] tables"`
 }
 
-// profileKeyNames lists the keys of a profile, for suggestions.
-var profileKeyNames = sortedKeys(profileKeys)
+// profileTOML is one [profiles.NAME] table as written.
+type profileTOML struct {
+	BaseURL             *string `toml:"base_url"`
+	AccessTokenEnv      *string `toml:"access_token_env"`
+	AccessTokenCmd      *string `toml:"access_token_cmd"`
+	APIKeyEnv           *string `toml:"api_key_env"`
+	APIKeyCmd           *string `toml:"api_key_cmd"`
+	ProviderVersion     *string `toml:"provider_version"`
+	VersionHeader       *string `toml:"version_header"`
+	ImageBaseURL        *string `toml:"image_base_url"`
+	ImageAPI            *string `toml:"image_api"`
+	ImageAccessTokenEnv *string `toml:"image_access_token_env"`
+	ImageAccessTokenCmd *string `toml:"image_access_token_cmd"`
+	ImageQuality        *string `toml:"image_quality"`
+	ImageBackground     *string `toml:"image_background"`
+	ImageOutputFormat   *string `toml:"image_output_format"`
+	Model               *string `toml:"model"`
+	ImageModel          *string `toml:"image_model"`
+	System              *string `toml:"system"`
+	UserID              *string `toml:"user_id"`
+	Theme               *string `toml:"theme"`
+	Notify              *string `toml:"notify"`
+	ImageSize           *string `toml:"image_size"`
+	NegativePrompt      *string `toml:"negative_prompt"`
+	Thinking            *string `toml:"thinking"`
+	Effort              *string `toml:"effort"`
+	Sync                *string `toml:"sync"`
+	SyncKeyCmd          *string `toml:"sync_key_cmd"`
+
+	MaxTokens      *int `toml:"max_tokens"`
+	TopK           *int `toml:"top_k"`
+	ThinkingBudget *int `toml:"thinking_budget"`
+	MaxToolRounds  *int `toml:"max_tool_rounds"`
+	ContextWindow  *int `toml:"context_window"`
+
+	PriceInput      *float64 `toml:"price_input"`
+	PriceOutput     *float64 `toml:"price_output"`
+	PriceCacheRead  *float64 `toml:"price_cache_read"`
+	PriceCacheWrite *float64 `toml:"price_cache_write"`
+	Temperature     *float64 `toml:"temperature"`
+	TopP            *float64 `toml:"top_p"`
+
+	PromptExtend      *bool `toml:"prompt_extend"`
+	Watermark         *bool `toml:"watermark"`
+	Save              *bool `toml:"save"`
+	AutoCompact       *bool `toml:"auto_compact"`
+	Mouse             *bool `toml:"mouse"`
+	MCPExpandEnv      *bool `toml:"mcp_expand_env"`
+	MCPRoots          *bool `toml:"mcp_roots"`
+	AllowInsecureHTTP *bool `toml:"allow_insecure_http"`
+	SyncImages        *bool `toml:"sync_images"`
+
+	ToolTimeout       *string `toml:"tool_timeout" expect:"a duration such as \"30s\" or \"2m\""`
+	CredentialTimeout *string `toml:"credential_timeout" expect:"a duration such as \"30s\" or \"2m\""`
+	RequestTimeout    *string `toml:"request_timeout" expect:"a duration such as \"30s\" or \"2m\""`
+	StallTimeout      *string `toml:"stall_timeout" expect:"a duration such as \"30s\" or \"2m\""`
+
+	StopSequences []string                  `toml:"stop_sequences" expect:"a list of strings such as [\"\\n\\nHuman:\"]"`
+	Keys          map[string][]string       `toml:"keys" expect:"a table such as [profiles.NAME.keys] with send = [\"enter\"]"`
+	Tools         []toolTOML                `toml:"tools" expect:"an array of [[profiles.NAME.tools]] tables"`
+	MCP           map[string]*mcpcfg.Server `toml:"mcp" expect:"a table such as [profiles.NAME.mcp.files] with command = \"npx\""`
+}
+
+// profileKeyNames lists the keys of a profile, sorted, for suggestions.
+var profileKeyNames = func() []string {
+	keys := tomlfile.Keys(reflect.TypeFor[profileTOML]())
+	slices.Sort(keys)
+	return keys
+}()
 
 // ProfileKeys lists every key a [profiles.NAME] table may set, sorted, so
 // that the help can be checked against it.
 func ProfileKeys() []string { return slices.Clone(profileKeyNames) }
 
-// readProfile reads one [profiles.NAME] table, which starts at line.
-func (l *loader) readProfile(name string, line int, t *tomlTable) *Profile {
+// readProfile checks one [profiles.NAME] table as written, r, and returns
+// the profile it sets.
+func (l *loader) readProfile(name string, r *profileTOML) *Profile {
 	p := &Profile{Name: name}
-	l.profile = name
-	header := "[profiles." + tableKey(name) + "]"
-	base := value{l: l, line: line, name: header, v: t}
-	for _, k := range t.keys {
-		v := base.child(t, k.name)
-		switch set, ok := profileKeys[k.name]; {
-		case ok:
-			set(p, v)
-		case credential(k.name) != "" && !isTable(k.val):
-			v.credential()
-		case l.wants(v.line):
-			v.unknown(k.name, "in "+header, suggest(k.name, profileKeyNames))
-		}
+	c := setting{l: l, at: []string{"profiles", name}}
+	p.BaseURL = c.text("base_url", r.BaseURL, httpURL)
+	p.AccessTokenEnv = c.text("access_token_env", r.AccessTokenEnv, envName)
+	p.AccessTokenCmd = c.text("access_token_cmd", r.AccessTokenCmd, shellCommand)
+	p.APIKeyEnv = c.text("api_key_env", r.APIKeyEnv, envName)
+	p.APIKeyCmd = c.text("api_key_cmd", r.APIKeyCmd, shellCommand)
+	p.ProviderVersion = c.text("provider_version", r.ProviderVersion, headerValue)
+	p.VersionHeader = c.text("version_header", r.VersionHeader, headerName)
+	p.ImageBaseURL = c.text("image_base_url", r.ImageBaseURL, httpURL)
+	p.ImageAPI = c.text("image_api", r.ImageAPI, oneOf(api.ImageAPIs...))
+	p.ImageAccessTokenEnv = c.text("image_access_token_env", r.ImageAccessTokenEnv, envName)
+	p.ImageAccessTokenCmd = c.text("image_access_token_cmd", r.ImageAccessTokenCmd, shellCommand)
+	p.ImageQuality = c.text("image_quality", r.ImageQuality, oneOf("low", "medium", "high", "auto", "standard", "hd"))
+	p.ImageBackground = c.text("image_background", r.ImageBackground, oneOf("transparent", "opaque", "auto"))
+	p.ImageOutputFormat = c.text("image_output_format", r.ImageOutputFormat, oneOf("png", "jpeg", "webp"))
+	p.Model = c.text("model", r.Model, nonEmpty)
+	p.ImageModel = c.text("image_model", r.ImageModel, nonEmpty)
+	p.System = c.text("system", r.System, nil)
+	p.UserID = c.text("user_id", r.UserID, nil)
+	p.Theme = c.text("theme", r.Theme, theme)
+	p.Notify = c.text("notify", r.Notify, notify)
+	p.ImageSize = c.text("image_size", r.ImageSize, imageSize)
+	p.NegativePrompt = c.text("negative_prompt", r.NegativePrompt, nil)
+	p.Thinking = c.text("thinking", r.Thinking, oneOf("adaptive"))
+	p.Effort = c.text("effort", r.Effort, oneOf(api.Efforts...))
+	p.Sync = c.text("sync", r.Sync, syncMode)
+	p.SyncKeyCmd = c.text("sync_key_cmd", r.SyncKeyCmd, shellCommand)
+
+	p.MaxTokens = c.whole("max_tokens", r.MaxTokens, 1)
+	p.TopK = c.whole("top_k", r.TopK, 1)
+	p.ThinkingBudget = c.whole("thinking_budget", r.ThinkingBudget, 1024)
+	p.MaxToolRounds = c.whole("max_tool_rounds", r.MaxToolRounds, 1)
+	p.ContextWindow = c.whole("context_window", r.ContextWindow, 1)
+
+	p.PriceInput = c.price("price_input", r.PriceInput)
+	p.PriceOutput = c.price("price_output", r.PriceOutput)
+	p.PriceCacheRead = c.price("price_cache_read", r.PriceCacheRead)
+	p.PriceCacheWrite = c.price("price_cache_write", r.PriceCacheWrite)
+	p.Temperature = c.fraction("temperature", r.Temperature)
+	p.TopP = c.fraction("top_p", r.TopP)
+
+	p.PromptExtend, p.Watermark, p.Save, p.AutoCompact = r.PromptExtend, r.Watermark, r.Save, r.AutoCompact
+	p.Mouse, p.MCPExpandEnv, p.MCPRoots = r.Mouse, r.MCPExpandEnv, r.MCPRoots
+	p.AllowInsecureHTTP, p.SyncImages = r.AllowInsecureHTTP, r.SyncImages
+
+	p.ToolTimeout = c.timeout("tool_timeout", r.ToolTimeout, MaxToolTimeout)
+	p.CredentialTimeout = c.timeout("credential_timeout", r.CredentialTimeout, maxCredentialTimeout)
+	p.RequestTimeout = c.timeout("request_timeout", r.RequestTimeout, MaxRequestTimeout)
+	p.StallTimeout = c.timeout("stall_timeout", r.StallTimeout, MaxRequestTimeout)
+
+	p.StopSequences = c.stopSequences(r.StopSequences)
+	if l.places.Has(c.path("keys")...) {
+		p.Keys = l.keys(name, r.Keys)
 	}
+	if l.places.Has(c.path("tools")...) {
+		p.Tools = l.tools(name, r.Tools)
+	}
+	p.MCP = l.mcp(name, r.MCP)
+
 	if p.ThinkingBudget != nil && p.Thinking != "" {
-		base.child(t, "thinking").fail(`and thinking_budget are two forms of thinking: keep thinking = "adaptive" (current models) or thinking_budget (older ones), not both`)
+		c.fail("thinking", `and thinking_budget are two forms of thinking: keep thinking = "adaptive" (current models) or thinking_budget (older ones), not both`)
 		p.Thinking = ""
 	}
 	if p.ThinkingBudget != nil && p.MaxTokens != nil && *p.ThinkingBudget >= *p.MaxTokens {
-		base.child(t, "thinking_budget").fail("must be less than max_tokens (%d), got %d", *p.MaxTokens, *p.ThinkingBudget)
+		c.fail("thinking_budget", "must be less than max_tokens (%d), got %d", *p.MaxTokens, *p.ThinkingBudget)
 		p.ThinkingBudget = nil
 	}
 	return p
 }
 
-// text reads a string setting; check, when not nil, returns what is wrong
-// with it, or "".
-func text(get func(*Profile) *string, check func(string) string) func(*Profile, value) {
-	return func(p *Profile, v value) {
-		s, ok := v.str()
-		if !ok {
-			return
-		}
-		if check != nil {
-			if msg := check(s); msg != "" {
-				v.fail("%s", msg)
-				return
-			}
-		}
-		*get(p) = s
-	}
+// setting checks the settings of one table, at path at.
+type setting struct {
+	l  *loader
+	at []string
 }
 
-// whole reads an integer setting of at least lo.
-func whole(get func(*Profile) **int, lo int) func(*Profile, value) {
-	return func(p *Profile, v value) {
-		n, ok := v.integer()
-		if !ok {
-			return
-		}
-		if n < lo {
-			v.fail("must be at least %d, got %d", lo, n)
-			return
-		}
-		*get(p) = &n
-	}
+// path is the path of the key in the table.
+func (c setting) path(key ...string) []string {
+	return append(c.at[:len(c.at):len(c.at)], key...)
 }
 
-// price reads a price in dollars per million tokens: a number, 0 or more.
-func price(get func(*Profile) *float64) func(*Profile, value) {
-	return func(p *Profile, v value) {
-		f, ok := v.float()
-		if !ok {
-			return
-		}
-		if !(f >= 0 && f < 1e6) {
-			v.fail("must be dollars per million tokens, 0 or more, got %v", f)
-			return
-		}
-		*get(p) = f
-	}
+// fail records a problem with the key; the message starts with its name.
+func (c setting) fail(key, format string, args ...any) {
+	c.l.fail(c.path(key), "%s "+format, append([]any{key}, args...)...)
 }
 
-// fraction reads a number setting between 0 and 1.
-func fraction(get func(*Profile) **float64) func(*Profile, value) {
-	return func(p *Profile, v value) {
-		f, ok := v.float()
-		if !ok {
-			return
-		}
-		if !(f >= 0 && f <= 1) {
-			v.fail("must be between 0 and 1, got %v", f)
-			return
-		}
-		*get(p) = &f
+// text returns a string setting, or "" when it is not set or wrong; check,
+// when not nil, returns what is wrong with it, or "".
+func (c setting) text(key string, v *string, check func(string) string) string {
+	if v == nil {
+		return ""
 	}
-}
-
-// timeout reads a duration setting, such as "30s", above 0 and at most most.
-func timeout(get func(*Profile) *time.Duration, most time.Duration) func(*Profile, value) {
-	return func(p *Profile, v value) {
-		if d, ok := v.duration(most); ok {
-			*get(p) = d
+	if check != nil {
+		if msg := check(*v); msg != "" {
+			c.fail(key, "%s", msg)
+			return ""
 		}
 	}
+	return *v
 }
 
-// flag reads a boolean setting.
-func flag(get func(*Profile) **bool) func(*Profile, value) {
-	return func(p *Profile, v value) {
-		if b, ok := v.boolean(); ok {
-			*get(p) = &b
-		}
+// whole returns an integer setting of at least lo.
+func (c setting) whole(key string, v *int, lo int) *int {
+	if v != nil && *v < lo {
+		c.fail(key, "must be at least %d, got %d", lo, *v)
+		return nil
 	}
+	return v
 }
 
-// stopSequences reads stop_sequences: a list of non-empty strings.
-func stopSequences(p *Profile, v value) {
-	seqs, ok := v.strs(`["\n\nHuman:"]`)
-	if !ok {
-		return
+// price returns a price in dollars per million tokens: a number, 0 or more.
+func (c setting) price(key string, v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	if !(*v >= 0 && *v < 1e6) {
+		c.fail(key, "must be dollars per million tokens, 0 or more, got %v", *v)
+		return 0
+	}
+	return *v
+}
+
+// fraction returns a number setting between 0 and 1.
+func (c setting) fraction(key string, v *float64) *float64 {
+	if v != nil && !(*v >= 0 && *v <= 1) {
+		c.fail(key, "must be between 0 and 1, got %v", *v)
+		return nil
+	}
+	return v
+}
+
+// timeout returns a duration setting, such as "30s", above 0 and at most
+// most; 0 when it is not set or wrong.
+func (c setting) timeout(key string, v *string, most time.Duration) time.Duration {
+	if v == nil {
+		return 0
+	}
+	d, msg := checkDuration(*v, most)
+	if msg != "" {
+		c.fail(key, "%s", msg)
+	}
+	return d
+}
+
+// stopSequences returns stop_sequences: a list of non-empty strings.
+func (c setting) stopSequences(seqs []string) []string {
+	if !c.l.places.Has(c.path("stop_sequences")...) {
+		return nil
 	}
 	for i, s := range seqs {
 		if strings.TrimSpace(s) == "" {
-			v.l.errorf(int(v.v.(*tomlArray).elems[i].line), "stop_sequences item %d must not be empty or only white space", i+1)
-			return
+			c.l.fail(c.path("stop_sequences", strconv.Itoa(i)), "stop_sequences item %d must not be empty or only white space", i+1)
+			return nil
 		}
 	}
-	p.StopSequences = seqs
+	if seqs == nil {
+		seqs = []string{}
+	}
+	return seqs
 }
 
 func nonEmpty(s string) string {

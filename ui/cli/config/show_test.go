@@ -88,7 +88,7 @@ func TestShowEverySetting(t *testing.T) {
 	p, _ := f.Select("work")
 	var sb strings.Builder
 	Show(p, &sb)
-	for k := range profileKeys {
+	for _, k := range profileKeyNames {
 		want := "\n" + k + " = "
 		switch k {
 		case "thinking": // the other form of thinking_budget, which full sets

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"muse/ui/tomlfile"
 )
 
 // Tools come from two kinds of file: a --tools JSON file and the
@@ -26,10 +28,12 @@ type toolDraft struct {
 type toolField struct {
 	key       string
 	label     string // what messages call it; key when empty
-	val       any    // as decoded: TOML values, or JSON ones with json.Number
+	val       any    // as decoded: TOML tables as map[string]any and arrays as []any, JSON values with json.Number
 	raw       []byte // input_schema: the value as JSON text, nil when it has none
 	rawErr    string // why the value has no JSON text, if it should
 	line, col int    // where it starts; col is 0 when unknown
+	// items are where the items of an array value start, when known.
+	items []tomlfile.Place
 	// failed is set when the source has already reported a problem with
 	// the field, such as an unreadable input_schema_file.
 	failed bool
@@ -112,8 +116,8 @@ func (c *toolChecker) add(f *toolField, i int, msg string) {
 	p := toolProblem{line: c.d.line, col: c.d.col, msg: msg}
 	if f != nil {
 		p.line, p.col = f.line, f.col
-		if a, ok := f.val.(*tomlArray); ok && i >= 0 && i < len(a.elems) {
-			p.line, p.col = int(a.elems[i].line), 0
+		if i >= 0 && i < len(f.items) {
+			p.line, p.col = f.items[i].Line, f.items[i].Col
 		}
 	}
 	c.problems = append(c.problems, p)
@@ -217,6 +221,9 @@ func (c *toolChecker) schema(f *toolField) json.RawMessage {
 // command checks a command: a list of non-empty strings.
 func (c *toolChecker) command(f *toolField) []string {
 	const example = `["date", "-u"]`
+	if f.failed {
+		return nil
+	}
 	items, ok := listOf(f.val)
 	if !ok {
 		c.fail(f, "command must be a list of strings such as %s, got %s", example, describe(f.val))
@@ -248,24 +255,16 @@ func (c *toolChecker) command(f *toolField) []string {
 	return argv
 }
 
-// isObject reports whether v is a TOML table or a JSON object.
+// isObject reports whether v is a table or a JSON object.
 func isObject(v any) bool {
-	switch v.(type) {
-	case *tomlTable, map[string]any:
-		return true
-	}
-	return false
+	_, ok := v.(map[string]any)
+	return ok
 }
 
-// listOf returns the elements of a TOML or JSON array.
+// listOf returns the elements of an array.
 func listOf(v any) ([]any, bool) {
-	switch v := v.(type) {
-	case *tomlArray:
-		return v.values(nil), true
-	case []any:
-		return v, true
-	}
-	return nil, false
+	l, ok := v.([]any)
+	return l, ok
 }
 
 // article puts "a" or "an" before a noun.

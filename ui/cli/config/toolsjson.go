@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"muse/ui/tomlfile"
 )
 
 // jsonToolKeys are the keys of a tool in a --tools file.
@@ -132,22 +134,14 @@ func dupOf(fields []toolField, key string) bool {
 	return false
 }
 
-// joinErrors joins problems in line order, at most maxErrors of them, one a
-// line; a single problem is returned as it is.
+// joinErrors joins problems in the order of the file, at most maxErrors of
+// them, one a line; a single problem is returned as it is.
 func joinErrors(path string, problems []*Error) error {
-	sortErrors(problems)
-	if len(problems) == 1 {
-		return problems[0]
+	probs := &tomlfile.Problems{Path: path}
+	for _, e := range problems {
+		probs.Add(e)
 	}
-	var errs []error
-	for i, e := range problems {
-		if i == maxErrors {
-			errs = append(errs, fmt.Errorf("%s: … and %d more problems", path, len(problems)-maxErrors))
-			break
-		}
-		errs = append(errs, e)
-	}
-	return errors.Join(errs...)
+	return probs.Err()
 }
 
 // jsonError places an error from json.Unmarshal in the file.

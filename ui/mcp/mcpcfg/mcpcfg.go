@@ -23,40 +23,44 @@ const (
 	TypeSSE   = "sse"
 )
 
-// Server is one MCP server as configured.
+// Server is one MCP server as configured. Its toml tags are the keys of
+// a profile's [profiles.NAME.mcp.SERVER] table (ProfileKeys), which
+// ui/cli/config decodes into it; its expect tags say what a value of the
+// wrong kind should have been.
 type Server struct {
 	// Name is the server's name in the configuration, which prefixes its
 	// tools' names (see CheckName).
-	Name string
+	Name string `toml:"-"`
 	// Where says where it was configured, such as "mcp.json:4", for
 	// messages.
-	Where string
+	Where string `toml:"-"`
 	// Type is TypeStdio, TypeHTTP or TypeSSE.
-	Type string
+	Type string `toml:"type"`
 	// Command, Args, Env and Cwd start a stdio server.
-	Command string
-	Args    []string
-	Env     map[string]string
-	Cwd     string
+	Command string            `toml:"command"`
+	Args    []string          `toml:"args" expect:"a list of strings such as [\"-y\", \"@modelcontextprotocol/server-filesystem\", \".\"]"`
+	Env     map[string]string `toml:"env" expect:"a table such as { DEBUG = \"1\" }"`
+	Cwd     string            `toml:"cwd"`
 	// URL and Headers reach an HTTP or SSE server. Headers may hold
 	// credentials: they are never shown.
-	URL     string
-	Headers map[string]string
+	URL     string            `toml:"url"`
+	Headers map[string]string `toml:"headers" expect:"a table such as { \"X-Team\" = \"blue\" }"`
+	// Allow lists the server's tools (by their own names) that run without
+	// asking.
+	Allow []string `toml:"allow" expect:"a list of strings such as [\"read_file\", \"list_directory\"]"`
 	// TokenEnv names a variable, TokenCmd a shell command, that gives the
 	// token sent as "Authorization: Bearer …" to an HTTP server: a
 	// profile's keys (ProfileKeys), resolved into Headers before the
 	// server starts.
-	TokenEnv, TokenCmd string
-	// Allow lists the server's tools (by their own names) that run without
-	// asking.
-	Allow []string
+	TokenEnv string `toml:"token_env"`
+	TokenCmd string `toml:"token_cmd"`
 	// Vars names the variables of muse's environment that the server's
 	// entry names: the keys of its env, the ${VAR} it expands, its
 	// token_env. Of the servers, it alone gets them.
-	Vars []string
+	Vars []string `toml:"-"`
 	// Connect, when set, connects to a server in muse's own process (the
 	// demo's) instead.
-	Connect func(ctx context.Context) (sdk.Transport, error)
+	Connect func(ctx context.Context) (sdk.Transport, error) `toml:"-"`
 }
 
 // Keys are the keys of a server, in an mcpServers file and in a profile
