@@ -97,9 +97,10 @@ func (tm *term) typAnswered(keys, what string, ok func(screen string) bool) {
 // deadline as the wait goes on. With 48 cases on two cores (or the whole
 // test suite beside them) a second of muse's takes longer, and the
 // deadline grows with it; a muse that blocks (on a lock, on the disk)
-// waits for no core, so it fails on time at any load. (A deadline scaled
-// by the load average did not: at a load of 20 on two cores it allowed ten
-// seconds, for a muse hung or not.)
+// waits for no core. The test's own polling does, though, so on a heavily
+// loaded machine a hang is caught only at the cap (see over). (A deadline
+// scaled by the load average allowed ten seconds at a load of 20 on two
+// cores, for a muse hung or not.)
 type waitClock struct {
 	pids   []int
 	start  time.Time
