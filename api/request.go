@@ -212,12 +212,8 @@ func (c *Client) endpointURL(path string, image bool) *url.URL {
 // readBody reads at most limit bytes of a body, failing it with
 // ErrIdleTimeout when it sends nothing for the idle timeout.
 func (c *Client) readBody(rctx context.Context, resp *http.Response, cancel context.CancelCauseFunc, limit int64) ([]byte, error) {
-	var r io.Reader = resp.Body
-	if c.idleTimeout > 0 {
-		ir := newIdleReader(resp.Body, c.idleTimeout, func() { cancel(ErrIdleTimeout) })
-		defer ir.stop()
-		r = ir
-	}
+	r, stop := c.idleBody(resp, cancel)
+	defer stop()
 	body, err := io.ReadAll(io.LimitReader(r, limit))
 	if err != nil {
 		switch cause := context.Cause(rctx); {

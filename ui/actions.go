@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/composer"
 	"muse/ui/engine"
 	"muse/ui/launch"
 	"muse/ui/meter"
@@ -24,43 +25,47 @@ import (
 // send, but after /retry, which sends it; a command refused leaves the
 // input as it was.
 func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
-	typed := m.input.Value()
-	m.input = m.input.SetValue(command)
+	typed := m.comp.Input().Value()
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue(command))
 	next, cmd := m.runCommand(command)
 	n, ok := next.(Model)
 	if !ok {
 		return next, cmd
 	}
-	switch v := n.input.Value(); {
-	case v == command: // refused: the notice says why
-		n.input = n.input.KeepCommandAfter(typed, given)
-	case v == "" && strings.Fields(command)[0] != "/retry":
-		n.input = n.input.SetValue(given)
+	switch in := n.comp.Input(); {
+	case in.Value() == command: // refused: the notice says why
+		n.comp = n.comp.SetInput(in.KeepCommandAfter(typed, given))
+	case in.Value() == "" && strings.Fields(command)[0] != "/retry":
+		n.comp = n.comp.SetInput(in.SetValue(given))
 	}
 	return n.layout(), cmd
 }
 
-// runCommand carries out a slash command typed in the input. One refused
-// because a turn is in flight stays in the input, to be sent again with
-// enter once the turn ends: nothing typed is lost.
-func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	typed := m.input
-	next, cmd := m.runSlash(line)
-	if n, ok := next.(Model); ok && m.busy() && strings.HasPrefix(n.status.Notice(), busyNotice) {
-		n.input = typed
-		return n.layout(), cmd
-	}
-	return next, cmd
+// waitsForTurn are the commands that wait for the turn in flight to end,
+// each with what the status line says after busyNotice: refused while it
+// is in flight, the command stays in the input, to be sent again with
+// enter once the turn ends, so nothing typed is lost.
+var waitsForTurn = map[slash.Action]string{
+	slash.ActionRetry:    ": esc cancels it first",
+	slash.ActionContinue: ": esc cancels it",
+	slash.ActionCompact:  ": esc cancels it first",
+	slash.ActionClear:    ": esc cancels it first",
+	slash.ActionImage:    ": esc cancels it, or wait for it to end",
 }
 
-// runSlash carries out the slash command line.
-func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
+// runCommand carries out the slash command line, typed in the input. One
+// that does not parse, or waits for the turn in flight, stays in the input.
+func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	res, err := slash.Run(line, m.params, slash.Env{Tools: toolNames(m.opts), ImageAPI: m.opts.ImageAPI})
 	if err != nil {
 		m.status = m.status.Note(err.Error())
 		return m, nil // the command stays in the input to be fixed
 	}
-	m.input = m.input.Reset().EndRecall()
+	if hint, waits := waitsForTurn[res.Action]; waits && m.turns.Busy() {
+		m.status = m.status.Note(busyNotice + hint)
+		return m.layout(), nil
+	}
+	m.comp = m.comp.SetInput(m.comp.Input().Reset().EndRecall())
 	m.status = m.status.Note(res.Notice)
 	m = m.layout()
 	switch res.Action {
@@ -85,11 +90,8 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionApprove:
 		return m.setApproveAll(res.Arg == "all"), nil
 	case slash.ActionCompact:
-		if len(m.conv.Entries()) == 0 || m.busy() {
+		if len(m.conv.Entries()) == 0 {
 			m.status = m.status.Note("nothing to compact yet")
-			if m.busy() {
-				m.status = m.status.Note(busyNotice + ": esc cancels it first")
-			}
 			return m, nil
 		}
 		// The new branch replaces the view; the old one stays in the session ([ ] on the first prompt goes back).
@@ -106,7 +108,12 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note("renamed")
 		return m, sessions.SetTitle(m.writer, res.Arg)
 	case slash.ActionExport:
-		return m, exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
+		export := exportSession(m.writer, res.Arg, m.now(), m.opts.Secrets)
+		return m, func() tea.Msg {
+			msg := export().(exportedMsg)
+			msg.line = line // put back if it is refused
+			return msg
+		}
 	case slash.ActionSessions:
 		next, cmd, _ := m.updateSession(openPickerMsg{})
 		return next, cmd
@@ -115,12 +122,14 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionOpen:
 		return m.openImage(res.N)
 	case slash.ActionAttach:
-		return m.attachCommand(res.Arg, res.N)
+		sources, retype, err := attachArg(res.Arg, res.N, m.conv.Entries())
+		if err != nil {
+			m.status = m.status.Note(err.Error())
+			return m, nil
+		}
+		return m.compose(m.comp.Attach(sources, retype))
 	case slash.ActionDetach:
-		var notice string
-		m.pending, notice = m.pending.Detach(res.N)
-		m.status = m.status.Note(notice)
-		return m.layout(), nil
+		return m.compose(m.comp.Detach(res.N))
 	case slash.ActionMCP:
 		return m.mcpCommand(res.Arg)
 	case slash.ActionTheme:
@@ -144,6 +153,23 @@ func (m Model) runSlash(line string) (tea.Model, tea.Cmd) {
 	return m.layout(), nil
 }
 
+// attachArg is where /attach ARG takes its files from: a path, image n of
+// the last image turn of es, or the clipboard's image; retype is the
+// command put back into the input if the file is refused.
+func attachArg(arg string, n int, es []session.Entry) (sources []composer.Source, retype string, err error) {
+	switch arg {
+	case "image":
+		path, err := imagePath(es, n)
+		if err != nil {
+			return nil, "", err
+		}
+		return []composer.Source{{Path: path, Own: true}}, "", nil
+	case "clipboard":
+		return composer.Clipboard, "", nil
+	}
+	return []composer.Source{{Path: arg}}, "/attach " + arg, nil
+}
+
 // lastIndex returns the index of the last entry of kind, or -1.
 func lastIndex(es []session.Entry, kind string) int {
 	for i := len(es) - 1; i >= 0; i-- {
@@ -156,8 +182,8 @@ func lastIndex(es []session.Entry, kind string) int {
 
 // retry regenerates the reply to the last prompt as a new branch: what
 // followed the prompt leaves the view, and stays in the session.
-func (m Model) retry() (tea.Model, tea.Cmd) {
-	if m.busy() {
+func (m Model) retry() (Model, tea.Cmd) {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
@@ -167,8 +193,8 @@ func (m Model) retry() (tea.Model, tea.Cmd) {
 		m.status = m.status.Note("nothing to retry yet: send a prompt first")
 		return m, nil
 	}
-	if strings.TrimSpace(m.input.Value()) == es[u].Text {
-		m.input = m.input.Reset()
+	if strings.TrimSpace(m.comp.Input().Value()) == es[u].Text {
+		m.comp = m.comp.SetInput(m.comp.Input().Reset())
 	}
 	for _, e := range es[u+1:] {
 		m.conv = m.conv.Remove(e.ID)
@@ -192,7 +218,7 @@ func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
-	if m.busy() {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
@@ -283,7 +309,7 @@ func (m Model) edited(msg editedMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.layout(), sessions.SaveParams(m.writer, m.params)
 	default:
-		m.input = m.input.SetValue(msg.text)
+		m.comp = m.comp.SetInput(m.comp.Input().SetValue(msg.text))
 		return m.layout(), nil
 	}
 }

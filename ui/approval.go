@@ -32,8 +32,8 @@ func (m Model) approvalBox() approval.Model {
 		return m.approve.Close()
 	}
 	frame := m.approve.Frame()
-	room := m.size.Height - 1 /* header */ - 1 /* conversation */ - m.input.Height() - 1 /* rule */ - 1 /* status */ - height(m.helpView()) - frame -
-		m.edit.Height() - m.pending.Height() - m.queue.Height() - status.NoticeHeight(m.statusState())
+	room := m.size.Height - 1 /* header */ - 1 /* conversation */ - m.comp.Height() - 1 /* rule */ - 1 /* status */ - height(m.helpView()) - frame -
+		status.NoticeHeight(m.statusState())
 	return m.approve.SetSize(m.size.Width, max(min(room, max(m.size.Height/2-frame, 3)), 0))
 }
 

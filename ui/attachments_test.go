@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"muse/session"
 	"muse/ui/attach"
 	"muse/ui/input"
+	"muse/ui/pending"
 )
 
 // writeFile writes a file for a test to attach and returns its path.
@@ -52,8 +54,8 @@ func TestAttachCommandShowsAChipAndSendsTheFile(t *testing.T) {
 	if !strings.Contains(m.View(), "I see notes.md: 3 lines; the first is “# Shopping”.") {
 		t.Errorf("the demo should tell what arrived:\n%s", m.View())
 	}
-	if m.pending.Len() != 0 {
-		t.Errorf("the chips should go with the prompt, %d left", m.pending.Len())
+	if m.comp.Pending().Len() != 0 {
+		t.Errorf("the chips should go with the prompt, %d left", m.comp.Pending().Len())
 	}
 	u := lastPrompt(t, h)
 	if len(u.Attachments) != 1 || u.Attachments[0].Name != "notes.md" || u.Text != "what is on it?" {
@@ -97,8 +99,8 @@ func TestRefusedAttachmentKeepsTheInput(t *testing.T) {
 	send(tm, "/attach "+dir)
 	waitFor(t, tm, "› /attach "+dir)
 	m := quit(t, tm)
-	if m.pending.Len() != 0 || len(m.conv.Entries()) != 0 {
-		t.Errorf("nothing should be attached or sent: %d pending, %d entries", m.pending.Len(), len(m.conv.Entries()))
+	if m.comp.Pending().Len() != 0 || len(m.conv.Entries()) != 0 {
+		t.Errorf("nothing should be attached or sent: %d pending, %d entries", m.comp.Pending().Len(), len(m.conv.Entries()))
 	}
 }
 
@@ -115,8 +117,8 @@ func TestDetachAndBackspaceRemoveChips(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
 	waitFor(t, tm, "removed b.txt")
 	m := quit(t, tm)
-	if m.pending.Len() != 0 {
-		t.Errorf("%d attachments left", m.pending.Len())
+	if m.comp.Pending().Len() != 0 {
+		t.Errorf("%d attachments left", m.comp.Pending().Len())
 	}
 }
 
@@ -126,12 +128,12 @@ func TestPastedPathBecomesAMention(t *testing.T) {
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	pasted := strings.ReplaceAll(path, " ", `\ `) // as a terminal pastes a dropped file
-	m.input = m.input.SetValue("look at " + pasted)
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("look at " + pasted))
 	m, _ = updateModel(m, input.PathPastedMsg{Text: pasted, Path: path})
-	if got, want := m.input.Value(), `look at @"`+path+`"`; got != want {
+	if got, want := m.comp.Input().Value(), `look at @"`+path+`" `; got != want { // a space ends the mention
 		t.Errorf("input %q, want %q", got, want)
 	}
-	if paths, _ := input.Mentions(m.input.Value()); len(paths) != 1 || paths[0] != path {
+	if paths, _ := input.Mentions(m.comp.Input().Value()); len(paths) != 1 || paths[0] != path {
 		t.Errorf("the mention reads back as %q", paths)
 	}
 	if !strings.Contains(m.status.Notice(), "my notes.txt is attached at the next enter, sent at the one after") {
@@ -166,9 +168,9 @@ func TestPastedPathInACommandStaysAsItIs(t *testing.T) {
 	path := writeFile(t, "notes.md", "x")
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.input = m.input.SetValue("/attach " + path)
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("/attach " + path))
 	m, _ = updateModel(m, input.PathPastedMsg{Text: path, Path: path})
-	if got := m.input.Value(); got != "/attach "+path {
+	if got := m.comp.Input().Value(); got != "/attach "+path {
 		t.Errorf("input %q: a command's argument must not become a mention", got)
 	}
 }
@@ -182,8 +184,8 @@ func TestCtrlVWithoutAClipboardSaysWhy(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlV})
 	waitFor(t, tm, "clipboard")
 	m := quit(t, tm)
-	if m.input.Value() != "draft" || m.pending.Len() != 0 {
-		t.Errorf("input %q, %d pending", m.input.Value(), m.pending.Len())
+	if m.comp.Input().Value() != "draft" || m.comp.Pending().Len() != 0 {
+		t.Errorf("input %q, %d pending", m.comp.Input().Value(), m.comp.Pending().Len())
 	}
 	if !strings.Contains(m.status.Notice(), "clipboard") {
 		t.Errorf("notice %q should say why the clipboard cannot be read", m.status.Notice())
@@ -200,8 +202,8 @@ func TestSelectionAttachesAnImageTurn(t *testing.T) {
 		t.Fatalf("a on an image turn should attach it and leave selection mode")
 	}
 	m = run(t, m, cmd())
-	if m.pending.Len() != 1 || m.pending.Files()[0].Kind != session.AttachImage {
-		t.Errorf("pending %+v", m.pending)
+	if m.comp.Pending().Len() != 1 || m.comp.Pending().Files()[0].Kind != session.AttachImage {
+		t.Errorf("pending %+v", m.comp.Pending())
 	}
 }
 
@@ -218,16 +220,16 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 	if len(m.conv.Entries()) != 0 {
 		t.Fatalf("pasted text sent its mention's file unseen: %+v", m.conv.Entries())
 	}
-	if m.pending.Len() != 1 || !strings.Contains(m.input.Value(), "@"+key) {
-		t.Errorf("the file should wait as a chip and the text stay: %d pending, input %q", m.pending.Len(), m.input.Value())
+	if m.comp.Pending().Len() != 1 || !strings.Contains(m.comp.Input().Value(), "@"+key) {
+		t.Errorf("the file should wait as a chip and the text stay: %d pending, input %q", m.comp.Pending().Len(), m.comp.Input().Value())
 	}
 	// Detached, it is not attached again by the same prompt's enter.
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.pending, _ = m.pending.Detach(0)
-	next, cmd := m.send(strings.TrimSpace(m.input.Value()))
+	m.comp, _ = m.comp.Detach(0)
+	next, cmd := m.compose(m.comp.Send(strings.TrimSpace(m.comp.Input().Value()), nil))
 	m = next.(Model)
-	if m.pending.Preparing() || m.turns.Turn() == nil {
-		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.pending.Preparing(), m.turns.Turn() != nil)
+	if m.comp.Pending().Preparing() || m.turns.Turn() == nil {
+		t.Errorf("the second enter should send the text alone (attaching %v, turn %v)", m.comp.Pending().Preparing(), m.turns.Turn() != nil)
 	}
 	_ = cmd
 }
@@ -239,11 +241,34 @@ func TestRetypedMentionAttachesAgain(t *testing.T) {
 	notes := writeFile(t, "notes.md", "x\n")
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.pending = m.pending.Mention("check @" + notes) // as after a paste whose file was detached
-	m.input = m.input.SetValue("check @" + notes + "!")
-	m, _ = m.updateInput(tea.KeyMsg{Type: tea.KeyBackspace}) // typed again
-	next, _ := m.send(m.input.Value())
-	if m = next.(Model); !m.pending.Preparing() {
-		t.Errorf("the retyped prompt's mention should be attached (attaching %v)", m.pending.Preparing())
+	m.comp = m.comp.SetPending(m.comp.Pending().Mention("check @" + notes)) // as after a paste whose file was detached
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("check @" + notes + "!"))
+	m.comp, _ = m.comp.Update(tea.KeyMsg{Type: tea.KeyBackspace}) // typed again
+	next, _ := m.compose(m.comp.Send(m.comp.Input().Value(), nil))
+	if m = next.(Model); !m.comp.Pending().Preparing() {
+		t.Errorf("the retyped prompt's mention should be attached (attaching %v)", m.comp.Pending().Preparing())
+	}
+}
+
+// Text not typed (a paste, the editor's) naming more files than may wait
+// for one prompt is refused at once, saying so, with no command: the
+// command that showed the files first was made around none, and crashed
+// muse when run.
+func TestMentionsBeyondTheLimitRefusedAtOnce(t *testing.T) {
+	h := newHarness(t, 0)
+	m := h.model(t, nil)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var b strings.Builder
+	for i := range pending.Max + 1 {
+		fmt.Fprintf(&b, "@f%d.txt ", i)
+	}
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue(b.String()))
+	next, cmd := m.submit()
+	m = next.(Model)
+	if cmd != nil || m.comp.Pending().Preparing() || !strings.Contains(m.status.Notice(), "at most") {
+		t.Errorf("command %v, preparing %v, notice %q", cmd != nil, m.comp.Pending().Preparing(), m.status.Notice())
+	}
+	if strings.TrimSpace(m.comp.Input().Value()) != strings.TrimSpace(b.String()) {
+		t.Errorf("the text left the input: %q", m.comp.Input().Value())
 	}
 }

@@ -105,7 +105,7 @@ func benchStreaming(b *testing.B, text string, pace time.Duration) {
 		m := benchModel(b, 0, width, height)
 		m.opts.Now = func() time.Time { return now }
 		m.now = m.opts.Now
-		m.input = m.input.SetValue("write a long document")
+		m.comp = m.comp.SetInput(m.comp.Input().SetValue("write a long document"))
 		next, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 		m = next.(Model)
 		id := m.turns.Turn().ID
@@ -162,7 +162,7 @@ func BenchmarkKeystroke(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if i%200 == 0 {
-					m.input = m.input.Reset()
+					m.comp = m.comp.SetInput(m.comp.Input().Reset())
 				}
 				next, _ := m.Update(key)
 				m = next.(Model)

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"slices"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
@@ -17,19 +15,13 @@ import (
 // or next sibling, and f forks the session at the message selected. Every
 // write runs in a command.
 
-// noteWritten notes the entry e, written, in the session's shape.
-func (m Model) noteWritten(e session.Entry) Model {
-	m.branches = m.branches.Note(e, m.conv.Entries())
-	return m
-}
-
 // refreshBranches shows where the entries shown stand in the session's
 // shape; live is the reply that just started, not written yet. The entry
 // of the image turn in flight, which the engine wrote before reporting it,
 // is noted.
 func (m Model) refreshBranches(live ...session.Entry) Model {
 	if j := m.turns.Image(); j != nil && j.Entry != nil && !m.branches.Has(j.Entry.ID) {
-		m = m.noteWritten(*j.Entry)
+		m.branches = m.branches.Note(*j.Entry, m.conv.Entries())
 	}
 	m.branches = m.branches.Refresh(m.conv.Entries(), live...)
 	m.conv = m.conv.SetBadges(m.branches.Badges())
@@ -41,71 +33,12 @@ func (m Model) refreshBranches(live ...session.Entry) Model {
 // prompt is edited, which would leave the view.
 func (m Model) branchRefused() string {
 	switch {
-	case m.busy():
+	case m.turns.Busy():
 		return busyNotice + ": esc cancels it first"
-	case m.edit.Active():
+	case m.comp.Editing().Active():
 		return "a prompt is being edited: enter sends it, esc leaves it first"
 	}
 	return ""
-}
-
-// startEdit puts the prompt e in the input to be edited, keeping the draft
-// the input held.
-func (m Model) startEdit(e session.Entry) (tea.Model, tea.Cmd) {
-	if e.Kind != session.KindUser {
-		m.status = m.status.Note("only a prompt can be edited: e on one of yours (r regenerates a reply)")
-		return m, nil
-	}
-	if m.busy() {
-		m.status = m.status.Note(busyNotice + ": esc cancels it first")
-		return m, nil
-	}
-	p, ok := m.branches.At(e.ID)
-	if !ok {
-		m.status = m.status.Note("this prompt is not saved on the branch")
-		return m, nil
-	}
-	m = m.leaveSelection()
-	// The prompt's files wait above the input as chips, by their own
-	// names, to be sent with the edit or removed.
-	m.edit, m.input, m.pending = m.edit.Begin(e, p.Num, m.input, m.pending)
-	if len(e.Attachments) == 0 {
-		return m.layout(), nil
-	}
-	next, cmd := m.startAttach(storedSources(m.writer, e.Attachments), "", "")
-	return next, forEdit(cmd, e.ID)
-}
-
-// forEdit makes the attachedMsg of cmd belong to the edit of the prompt
-// id: it is dropped if that edit has ended when it arrives.
-func forEdit(cmd tea.Cmd, id string) tea.Cmd {
-	return func() tea.Msg {
-		msg := cmd().(attachedMsg)
-		msg.edit = id
-		msg.note = "the prompt's files are above the input: sent with the edit · /detach removes"
-		return msg
-	}
-}
-
-// sendEdit sends text in place of the prompt being edited: a new branch
-// beside it. The view drops the prompt and what followed it; they stay in
-// the session.
-func (m Model) sendEdit(text string) (tea.Model, tea.Cmd) {
-	i := m.conv.Index(m.edit.ID())
-	if i < 0 {
-		m.status = m.status.Note("the prompt edited is not shown any more: esc cancels")
-		return m, nil
-	}
-	cut := m
-	cut.conv = cut.conv.Truncate(i)
-	next, cmd := cut.startTurn(engine.Turn{Prompt: text, Edit: m.edit.ID(), Attachments: slices.Clone(m.pending.Files()), EditAttachments: true})
-	if next.turns.Turn() == nil {
-		m.status = m.status.Note(next.status.Notice()) // refused: the edit stays in the input
-		return m, cmd
-	}
-	next.edit, next.input, next.pending = next.edit.Leave(next.input, next.pending)
-	next.input = next.input.EndRecall()
-	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
 }
 
 // regenerate writes the reply e again, as a sibling: the view drops it and

@@ -127,12 +127,12 @@ var (
 func TestEditKeepsTheDraft(t *testing.T) {
 	h := newHarness(t, 0)
 	m := sized(t, h, twoQuestions(t, h), 80, 24)
-	m.input = m.input.SetValue("my half-written draft")
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("my half-written draft"))
 	m = press(m, selectKey, upKey, upKey, upKey, runes("e"))
-	if !m.edit.Active() || m.sel.Active() {
-		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.edit, m.sel.Active())
+	if !m.comp.Editing().Active() || m.sel.Active() {
+		t.Fatalf("e did not start editing: edit %+v, selecting %v", m.comp.Editing(), m.sel.Active())
 	}
-	if got := m.input.Value(); got != "first question" {
+	if got := m.comp.Input().Value(); got != "first question" {
 		t.Errorf("input %q, want the prompt", got)
 	}
 	view := m.View()
@@ -143,22 +143,22 @@ func TestEditKeepsTheDraft(t *testing.T) {
 		t.Errorf("view has %d lines, want 24", n)
 	}
 	m = press(m, escKey)
-	if m.edit.Active() || m.input.Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
-		t.Errorf("esc: editing %v, input %q", m.edit.Active(), m.input.Value())
+	if m.comp.Editing().Active() || m.comp.Input().Value() != "my half-written draft" || strings.Contains(m.View(), "editing message") {
+		t.Errorf("esc: editing %v, input %q", m.comp.Editing().Active(), m.comp.Input().Value())
 	}
 	// ctrl+c leaves editing too, before it clears anything.
 	m = press(m, selectKey, upKey, runes("e"))
-	if m.edit.Num() != 3 || m.input.Value() != "second question" {
-		t.Fatalf("editing %+v, input %q", m.edit, m.input.Value())
+	if m.comp.Editing().Num() != 3 || m.comp.Input().Value() != "second question" {
+		t.Fatalf("editing %+v, input %q", m.comp.Editing(), m.comp.Input().Value())
 	}
 	m = press(m, tea.KeyMsg{Type: tea.KeyCtrlC})
-	if m.edit.Active() || m.input.Value() != "my half-written draft" || m.quitting.Active() {
-		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.edit.Active(), m.input.Value(), m.quitting.Active())
+	if m.comp.Editing().Active() || m.comp.Input().Value() != "my half-written draft" || m.quitting.Active() {
+		t.Errorf("ctrl+c: editing %v, input %q, quitting %v", m.comp.Editing().Active(), m.comp.Input().Value(), m.quitting.Active())
 	}
 	// e on a reply edits nothing.
 	m = press(m, selectKey, runes("e"))
-	if m.edit.Active() || !strings.Contains(m.status.Notice(), "only a prompt") {
-		t.Errorf("e on a reply: editing %v, notice %q", m.edit.Active(), m.status.Notice())
+	if m.comp.Editing().Active() || !strings.Contains(m.status.Notice(), "only a prompt") {
+		t.Errorf("e on a reply: editing %v, notice %q", m.comp.Editing().Active(), m.status.Notice())
 	}
 }
 
@@ -189,8 +189,8 @@ func TestEditPromptStartsABranch(t *testing.T) {
 			t.Errorf("view still shows %q:\n%s", gone, view)
 		}
 	}
-	if m.edit.Active() || m.input.Value() != "" {
-		t.Errorf("after sending: editing %v, input %q", m.edit.Active(), m.input.Value())
+	if m.comp.Editing().Active() || m.comp.Input().Value() != "" {
+		t.Errorf("after sending: editing %v, input %q", m.comp.Editing().Active(), m.comp.Input().Value())
 	}
 	saved, err := h.store.Load(sess.ID)
 	if err != nil {
@@ -445,7 +445,7 @@ func TestEditingHoldsTheBranch(t *testing.T) {
 	})
 	m := sized(t, h, sess, 80, 24)
 	m = press(m, selectKey, upKey, runes("e"))
-	if got := m.input.Value(); got != "hi there" {
+	if got := m.comp.Input().Value(); got != "hi there" {
 		t.Errorf("input %q", got)
 	}
 	for _, k := range []string{"[", "r", "f"} {

@@ -12,9 +12,11 @@ import (
 
 // A slash command refused because a turn is in flight stays in the input,
 // with the notice saying why: enter sends it again once the turn ends.
-// (It was cleared, so the typed command was lost.)
+// (It was cleared, so the typed command was lost.) Every command of
+// waitsForTurn is refused so, before anything else it would check
+// (/continue with nothing to continue too).
 func TestBusyRefusedCommandStaysInInput(t *testing.T) {
-	for _, line := range []string{"/image a second fox", "/compact keep names", "/retry", "/clear"} {
+	for _, line := range []string{"/image a second fox", "/compact keep names", "/retry", "/clear", "/continue"} {
 		t.Run(line, func(t *testing.T) {
 			hs := newHarness(t, 0)
 			tm := start(t, hs.model(t, nil), 100, 40)
@@ -23,7 +25,7 @@ func TestBusyRefusedCommandStaysInInput(t *testing.T) {
 			send(tm, line)
 			waitFor(t, tm, busyNotice)
 			m := quit(t, tm)
-			if got := strings.TrimSpace(m.input.Value()); got != line {
+			if got := strings.TrimSpace(m.comp.Input().Value()); got != line {
 				t.Errorf("input after the refusal: %q, want %q", got, line)
 			}
 		})

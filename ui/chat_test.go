@@ -196,8 +196,8 @@ func TestErrorShownAndPromptRestored(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	if m.input.Value() != "demo:overloaded please" {
-		t.Errorf("input %q, want the prompt back", m.input.Value())
+	if m.comp.Input().Value() != "demo:overloaded please" {
+		t.Errorf("input %q, want the prompt back", m.comp.Input().Value())
 	}
 }
 

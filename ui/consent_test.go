@@ -212,8 +212,8 @@ func TestBurstOfKeysKeepsPathsAsText(t *testing.T) {
 	if want := "compare " + notes + " with ~/.ssh/id_rsa"; u.Text != want || len(u.Attachments) != 0 {
 		t.Errorf("sent %q with %d attachments, want %q as text", u.Text, len(u.Attachments), want)
 	}
-	if m.pending.Len() != 0 {
-		t.Errorf("%d attachments wait", m.pending.Len())
+	if m.comp.Pending().Len() != 0 {
+		t.Errorf("%d attachments wait", m.comp.Pending().Len())
 	}
 	rec.checkNoKey(t)
 	for _, b := range rec.requests() {
@@ -243,13 +243,13 @@ func TestEditingAPromptShowsItsFiles(t *testing.T) {
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("e"))
-	if !m.edit.Active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {
-		t.Fatalf("editing: %v, pending %+v", m.edit.Active(), m.pending)
+	if !m.comp.Editing().Active() || m.comp.Pending().Len() != 1 || m.comp.Pending().Files()[0].Name != "notes.md" {
+		t.Fatalf("editing: %v, pending %+v", m.comp.Editing().Active(), m.comp.Pending())
 	}
 	if !strings.Contains(m.View(), "[1] notes.md") {
 		t.Errorf("the prompt's file should show as a chip:\n%s", m.View())
 	}
-	m.pending, _ = m.pending.Detach(1)
+	m.comp, _ = m.comp.Detach(1)
 	tm := start(t, m, 100, 30)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "stop end_turn")
@@ -269,15 +269,15 @@ func TestLeavingAnEditGivesBackTheDraftsFiles(t *testing.T) {
 	h, _, _ := consentHarness(t)
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	draft := attachText(t, "draft.txt", "draft\n")
-	m.pending = m.pending.Append([]session.File{draft})
+	m.comp = m.comp.SetPending(m.comp.Pending().Append([]session.File{draft}))
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("e"))
-	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" {
-		t.Fatalf("pending while editing %+v", m.pending)
+	if m.comp.Pending().Len() != 1 || m.comp.Pending().Files()[0].Name != "notes.md" {
+		t.Fatalf("pending while editing %+v", m.comp.Pending())
 	}
 	m = press(m, escKey)
-	if m.edit.Active() || m.pending.Len() != 1 || m.pending.Files()[0].Name != "draft.txt" {
-		t.Errorf("after esc: editing %v, pending %+v", m.edit.Active(), m.pending)
+	if m.comp.Editing().Active() || m.comp.Pending().Len() != 1 || m.comp.Pending().Files()[0].Name != "draft.txt" {
+		t.Errorf("after esc: editing %v, pending %+v", m.comp.Editing().Active(), m.comp.Pending())
 	}
 }
 
@@ -288,8 +288,8 @@ func TestAttachingAPromptsFilesKeepsTheirNames(t *testing.T) {
 	m := sized(t, h, withAttachment(t, h), 100, 30)
 	m = press(m, selectKey, upKey)
 	m = run(t, m, runes("a"))
-	if m.pending.Len() != 1 || m.pending.Files()[0].Name != "notes.md" || string(m.pending.Files()[0].Data) != "NOTES-BYTES\n" {
-		t.Fatalf("pending %+v", m.pending)
+	if m.comp.Pending().Len() != 1 || m.comp.Pending().Files()[0].Name != "notes.md" || string(m.comp.Pending().Files()[0].Data) != "NOTES-BYTES\n" {
+		t.Fatalf("pending %+v", m.comp.Pending())
 	}
 	if strings.Contains(m.status.Notice(), "warning") {
 		t.Errorf("a file muse stored is no secret: %q", m.status.Notice())
@@ -317,9 +317,9 @@ func TestDroppedSecretStaysText(t *testing.T) {
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 200, Height: 24})
 	key := filepath.Join(os.Getenv("HOME"), ".ssh", "id_rsa")
-	m.input = m.input.SetValue("look at " + key)
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("look at " + key))
 	m, _ = updateModel(m, input.PathPastedMsg{Text: key, Path: key, Secret: "in ~/.ssh, where keys and credentials are kept"})
-	if got := m.input.Value(); got != "look at "+key {
+	if got := m.comp.Input().Value(); got != "look at "+key {
 		t.Errorf("input %q: a secret's path must not become a mention", got)
 	}
 	if !strings.Contains(m.status.Notice(), "it stays text · /attach it to send the file") {

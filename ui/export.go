@@ -21,6 +21,9 @@ import (
 type exportedMsg struct {
 	path string
 	err  error
+	// line is the /export command, which comes back into an empty input
+	// when the export is refused (a file there already), to be fixed.
+	line string
 }
 
 // exportSession writes the session of w to the path arg names, in a

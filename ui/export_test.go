@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"muse/session"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // /export while a reply streams: the command works on a copy of the
@@ -34,7 +36,8 @@ func TestExportWhileStreaming(t *testing.T) {
 }
 
 // /export refuses to replace a file, as muse sessions export -o does, unless
-// --force follows the path; the file is left as it was.
+// --force follows the path; the file is left as it was, and the command
+// comes back into the input, for --force to be added.
 func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
 	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 160, 24)
@@ -46,10 +49,10 @@ func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
 	}
 	send(tm, "/export "+path)
 	waitFor(t, tm, "exists: use --force to replace it")
-	if data, _ := os.ReadFile(path); string(data) != "mine" {
-		t.Fatalf("the file was replaced: %q", data)
+	if data, err := os.ReadFile(path); err != nil || string(data) != "mine" {
+		t.Fatalf("the file was replaced: %q (%v)", data, err)
 	}
-	send(tm, "/export "+path+" --force")
+	send(tm, " --force") // after the command put back
 	waitFor(t, tm, "exported to")
 	quit(t, tm)
 	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "hello there") {
@@ -87,6 +90,7 @@ func TestExportPage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "talk.html")
 	send(tm, "/export page "+path+" --max-image-px x")
 	waitFor(t, tm, "--max-image-px takes a number of pixels")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // the refused command came back into the input
 	send(tm, "/export page "+path+" --redact --no-thinking")
 	waitFor(t, tm, "exported to")
 	quit(t, tm)

@@ -51,7 +51,7 @@ func (o Options) imageConfig() engine.ImageConfig {
 // or, when again is set, beside the image turn again, as a sibling branch.
 // An empty prompt draws the last reply.
 func (m Model) startImage(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
-	if m.busy() {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it, or wait for it to end")
 		return m, nil
 	}

@@ -85,7 +85,7 @@ func TestPromptRecallAcrossSessions(t *testing.T) {
 	waitFor(t, tm, "› from another session")
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	final := quit(t, tm)
-	if v := final.input.Value(); v != "first prompt" {
+	if v := final.comp.Input().Value(); v != "first prompt" {
 		t.Errorf("after up, up, down the input is %q", v)
 	}
 	if got := hist.Prompts(); len(got) != 2 || got[1] != "first prompt" {
@@ -100,7 +100,7 @@ func TestPasteMultiLineDoesNotSend(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlJ})
 	tm.Type("three")
 	final := quit(t, tm)
-	if v := final.input.Value(); v != "line one\nline two\nthree" {
+	if v := final.comp.Input().Value(); v != "line one\nline two\nthree" {
 		t.Errorf("input %q", v)
 	}
 	if n := len(final.conv.Entries()); n != 0 {
@@ -125,8 +125,8 @@ func TestRetryReplacesTheLastReply(t *testing.T) {
 	if len(es) != 2 || es[0].Kind != session.KindUser || es[1].Kind != session.KindAssistant || es[1].Message.Text() == "" {
 		t.Fatalf("entries after /retry: %+v", es)
 	}
-	if final.input.Value() != "" {
-		t.Errorf("input %q after /retry", final.input.Value())
+	if final.comp.Input().Value() != "" {
+		t.Errorf("input %q after /retry", final.comp.Input().Value())
 	}
 	sess, err := h.store.Latest()
 	if err != nil {
@@ -151,7 +151,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})
 	waitFor(t, tm, "written in the editor") // drawn: the model holds it, and quit comes after
 	final := quit(t, tm)
-	if v := final.input.Value(); v != "written in the editor" {
+	if v := final.comp.Input().Value(); v != "written in the editor" {
 		t.Errorf("input %q", v)
 	}
 }
@@ -208,8 +208,8 @@ func TestInputGrowsWithWrappedRows(t *testing.T) {
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 30})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("word ", 20) + "end")})
-	if m.input.Height() != 3 {
-		t.Errorf("input is %d rows high, want 3 for 103 characters at 40 columns", m.input.Height())
+	if m.comp.Input().Height() != 3 {
+		t.Errorf("input is %d rows high, want 3 for 103 characters at 40 columns", m.comp.Input().Height())
 	}
 	if !strings.Contains(m.View(), "› word") {
 		t.Errorf("the input does not show:\n%s", m.View())
@@ -239,7 +239,7 @@ func TestCtrlCKeepsTheDraft(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // empty: asks for a second
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // the second, at once: quits
 	final := finalModel(t, tm)
-	if v := final.input.Value(); v != "" {
+	if v := final.comp.Input().Value(); v != "" {
 		t.Errorf("input %q after ctrl+c", v)
 	}
 	if got := hist.Prompts(); len(got) != 1 || got[0] != "a half-written thought" {
@@ -262,7 +262,7 @@ func TestLineStartAndEnd(t *testing.T) {
 	} {
 		m, _ = updateModel(m, k)
 	}
-	if v := m.input.Value(); v != "<middle>" {
+	if v := m.comp.Input().Value(); v != "<middle>" {
 		t.Errorf("input %q, want <middle>", v)
 	}
 }
@@ -292,21 +292,21 @@ func TestCommandMenu(t *testing.T) {
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyDown}) // round to the first
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyUp})   // and back to the last
 	m, _ = updateModel(m, tab)
-	if v := m.input.Value(); v != "/export " {
+	if v := m.comp.Input().Value(); v != "/export " {
 		t.Errorf("tab took %q, want /export", v)
 	}
 	// esc closes the menu; the text stays.
-	m.input = m.input.Reset()
+	m.comp = m.comp.SetInput(m.comp.Input().Reset())
 	typeText("/ex")
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyEsc})
-	if v := m.View(); strings.Contains(v, "/extend") || m.input.Value() != "/ex" {
-		t.Errorf("after esc, input %q and view:\n%s", m.input.Value(), v)
+	if v := m.View(); strings.Contains(v, "/extend") || m.comp.Input().Value() != "/ex" {
+		t.Errorf("after esc, input %q and view:\n%s", m.comp.Input().Value(), v)
 	}
 
-	m.input = m.input.Reset()
+	m.comp = m.comp.SetInput(m.comp.Input().Reset())
 	typeText("/ret")
 	m, _ = updateModel(m, tab)
-	if v := m.input.Value(); v != "/retry " {
+	if v := m.comp.Input().Value(); v != "/retry " {
 		t.Errorf("tab on /ret gave %q, want %q", v, "/retry ")
 	}
 }
@@ -393,8 +393,8 @@ func TestSelectionCopiesMessagesAndCode(t *testing.T) {
 	tm.Type("typed")
 	waitFor(t, tm, "› typed")
 	final := quit(t, tm)
-	if final.sel.Active() || final.conv.Selected() != "" || final.input.Value() != "typed" {
-		t.Errorf("after esc: selection %+v, input %q", final.sel, final.input.Value())
+	if final.sel.Active() || final.conv.Selected() != "" || final.comp.Input().Value() != "typed" {
+		t.Errorf("after esc: selection %+v, input %q", final.sel, final.comp.Input().Value())
 	}
 	reply := final.conv.Entries()[1].Message.Text()
 	blocks := codeBlocks(reply)
@@ -448,7 +448,7 @@ func TestKeyNamesTypedAreText(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\tcol2\r\nline2"), Paste: true})
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\r\nx\r\n")})
 	final := quit(t, tm)
-	if v, want := final.input.Value(), "press enter or ctrl+c up tab esc ?    col2\nline2\nx\n"; v != want {
+	if v, want := final.comp.Input().Value(), "press enter or ctrl+c up tab esc ?    col2\nline2\nx\n"; v != want {
 		t.Errorf("input %q, want %q", v, want)
 	}
 	if n := len(final.conv.Entries()); n != 0 {
@@ -533,7 +533,7 @@ func TestEnterInsideAnUnbracketedPasteIsALineBreak(t *testing.T) {
 		t.Fatal("the enter behind pasted text sent at once")
 	}
 	m, _ = updateModel(m, due()) // settles after the keys behind it: nothing
-	if v := m.input.Value(); v != "first\nsecond" || len(m.conv.Entries()) != 0 {
+	if v := m.comp.Input().Value(); v != "first\nsecond" || len(m.conv.Entries()) != 0 {
 		t.Fatalf("input %q, %d entries: want one line break and nothing sent", v, len(m.conv.Entries()))
 	}
 	m, due = updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})

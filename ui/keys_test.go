@@ -98,7 +98,7 @@ func TestShellEditingKeys(t *testing.T) {
 	tm.Type("!")
 	waitFor(t, tm, "› three!")
 	m := quit(t, tm)
-	if got := m.input.Value(); got != "three! " {
+	if got := m.comp.Input().Value(); got != "three! " {
 		t.Errorf("input %q, want %q", got, "three! ")
 	}
 }

@@ -36,12 +36,12 @@ func (b boundKey) matches(m Model, msg tea.KeyMsg) bool {
 func bindKeys(k KeyMap) []boundKey {
 	by := k.byName()
 	b := func(action string) key.Binding { return *by[action] }
-	emptyInput := func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" }
+	emptyInput := func(m Model, _ tea.KeyMsg) bool { return m.comp.Input().Value() == "" }
 	scroll := key.NewBinding(key.WithKeys(slices.Concat(k.PageUp.Keys(), k.PageDown.Keys(), k.HalfUp.Keys(), k.HalfDown.Keys(), k.Top.Keys(), k.Bottom.Keys())...))
 	return []boundKey{
-		{b(keyaction.Exit), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && !m.edit.Active() }, only(Model.stopAndQuit)},
+		{b(keyaction.Exit), func(m Model, _ tea.KeyMsg) bool { return m.comp.Input().Value() == "" && !m.comp.Editing().Active() }, only(Model.stopAndQuit)},
 		// shift+tab completes back while completing.
-		{b(keyaction.ApproveMode), func(m Model, _ tea.KeyMsg) bool { return len(m.input.Hint()) == 0 },
+		{b(keyaction.ApproveMode), func(m Model, _ tea.KeyMsg) bool { return len(m.comp.Input().Hint()) == 0 },
 			func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.setApproveAll(!m.approve.All()), nil }},
 		{b(keyaction.Suspend), nil, suspendKey},
 		{b(keyaction.Quit), nil, quitKey},
@@ -49,9 +49,9 @@ func bindKeys(k KeyMap) []boundKey {
 		// An enter right behind pasted text may be a line break inside a
 		// paste without bracketed paste (Bubble Tea makes its CR an enter):
 		// it sends only if no key follows it soon.
-		{b(keyaction.Send), func(m Model, _ tea.KeyMsg) bool { return m.input.AfterPaste() }, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-			var cmd tea.Cmd
-			m.input, cmd = m.input.HoldSend()
+		{b(keyaction.Send), func(m Model, _ tea.KeyMsg) bool { return m.comp.Input().AfterPaste() }, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			in, cmd := m.comp.Input().HoldSend()
+			m.comp = m.comp.SetInput(in)
 			return m, cmd
 		}},
 		{b(keyaction.Send), nil, only(Model.submit)},
@@ -59,7 +59,9 @@ func bindKeys(k KeyMap) []boundKey {
 			m.w = m.w.with(func(w *widgets) { w.help = w.help.Toggle() })
 			return m.layout(), nil
 		}},
-		{b(keyaction.Editor), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m, editText(m.input.Value(), editPrompt) }},
+		{b(keyaction.Editor), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
+			return m, editText(m.comp.Input().Value(), editPrompt)
+		}},
 		{b(keyaction.Thinking), nil, thinkingKey},
 		{b(keyaction.Copy), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.copyCommand(false, 0) }},
 		{b(keyaction.Select), nil, only(Model.startSelection)},
@@ -70,20 +72,14 @@ func bindKeys(k KeyMap) []boundKey {
 		{b(keyaction.Open), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.openImage(0) }},
 		{b(keyaction.Previews), nil, previewsKey},
 		{b(keyaction.New), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.clear() }},
-		{b(keyaction.PasteImage), nil, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return m.startAttach(clipboardImage, "", "") }},
-		// backspace on an empty input takes back the last attachment.
-		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool {
-			return msg.Type == tea.KeyBackspace && m.input.Value() == "" && m.pending.Len() > 0
-		}, func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
-			var notice string
-			m.pending, notice = m.pending.Detach(m.pending.Len())
-			m.status = m.status.Note(notice)
-			return m.layout(), nil
-		}},
-		{b(keyaction.Prev), func(m Model, _ tea.KeyMsg) bool { return m.input.Value() == "" && m.queue.Len() > 0 }, only(Model.unqueue)},
-		// Tab completion, ↑ and ↓ through the prompts.
-		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.input.Owns(msg) },
-			func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) { return m.updateInput(msg) }},
+		// The composer's own keys: ctrl+v, backspace on an empty input
+		// (the last file waiting goes), ↑ on an empty input (the last
+		// queued prompt comes back), Tab completion, ↑ and ↓ through the
+		// prompts.
+		{key.Binding{}, func(m Model, msg tea.KeyMsg) bool { return m.comp.Owns(msg) },
+			func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+				return m.compose(m.comp.Key(msg, m.turns.Busy(), m.writer))
+			}},
 		{scroll, nil, func(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			var cmd tea.Cmd
 			m.conv, cmd = m.conv.Update(msg)
@@ -95,6 +91,13 @@ func bindKeys(k KeyMap) []boundKey {
 // only makes an action that takes no key a row's action.
 func only(f func(Model) (tea.Model, tea.Cmd)) func(Model, tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return func(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) { return f(m) }
+}
+
+// typeKey passes a key to the composer: typing, and the input's own keys.
+func typeKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.comp, cmd = m.comp.Update(msg)
+	return m.layout(), cmd
 }
 
 // suspendKey stops muse and gives the terminal to the shell (ctrl+z).
@@ -118,20 +121,20 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 	pressed, again := m.quitting.Press()
 	m.quitting = m.quitting.Forget()
 	var dropped bool
-	if m.queue, m.input, m.pending, dropped = m.queue.Drop(m.input, m.pending); dropped {
+	if m.comp, dropped = m.comp.Drop(); dropped {
 		m.status = m.status.Note("the queued prompt is dropped")
 		return m.layout(), nil
 	}
 	switch {
 	case m.turns.Turn() != nil && !m.turns.Turn().Cancelled || m.turns.Image() != nil:
 		return m.cancel()
-	case m.edit.Active():
-		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+	case m.comp.Editing().Active():
+		m.comp = m.comp.LeaveEdit()
 		return m.layout(), nil
-	case strings.TrimSpace(m.input.Value()) != "":
+	case strings.TrimSpace(m.comp.Input().Value()) != "":
 		// The text goes into the prompt history, so ↑ brings it back.
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Clear(m.sessID)
+		in, cmd := m.comp.Input().Clear(m.sessID)
+		m.comp = m.comp.SetInput(in)
 		m.status = m.status.Note("input cleared")
 		return m.layout(), cmd
 	}
@@ -141,7 +144,7 @@ func quitKey(m Model, _ tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	}
 	m.quitting = pressed
-	m.status = m.status.Note(pressed.Hint(m.queue.Len()))
+	m.status = m.status.Note(pressed.Hint(m.comp.Queue().Len()))
 	return m.layout(), nil
 }
 
@@ -152,11 +155,11 @@ func cancelKey(m Model, msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.w.help.Open():
 		m.w = m.w.with(func(w *widgets) { w.help = w.help.Close() })
 		return m.layout(), nil
-	case len(m.input.Hint()) > 0:
-		m.input = m.input.HideHint()
+	case len(m.comp.Input().Hint()) > 0:
+		m.comp = m.comp.SetInput(m.comp.Input().HideHint())
 		return m.layout(), nil
-	case m.edit.Active():
-		m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+	case m.comp.Editing().Active():
+		m.comp = m.comp.LeaveEdit()
 		return m.layout(), nil
 	case m.piped.Reading():
 		var cmd tea.Cmd

@@ -28,8 +28,8 @@ func TestKeyTableFollowsRebinding(t *testing.T) {
 	}
 
 	typed, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	if typed.w.help.Open() || typed.input.Value() != "?" {
-		t.Errorf("?, rebound away: help %v, input %q", typed.w.help.Open(), typed.input.Value())
+	if typed.w.help.Open() || typed.comp.Input().Value() != "?" {
+		t.Errorf("?, rebound away: help %v, input %q", typed.w.help.Open(), typed.comp.Input().Value())
 	}
 	help, _ := updateModel(m, ctrl(tea.KeyF1))
 	if !help.w.help.Open() {
@@ -48,15 +48,15 @@ func TestKeyTableConditions(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.pending = m.pending.Set([]session.File{{Attachment: session.Attachment{Name: "notes.md"}}})
+	m.comp = m.comp.SetPending(m.comp.Pending().Set([]session.File{{Attachment: session.Attachment{Name: "notes.md"}}}))
 	typed := m
-	typed.input = typed.input.SetValue("ab")
+	typed.comp = typed.comp.SetInput(typed.comp.Input().SetValue("ab"))
 	deleted, _ := updateModel(typed, ctrl(tea.KeyBackspace))
-	if deleted.input.Value() != "a" || deleted.pending.Len() != 1 {
-		t.Errorf("backspace on a typed input: input %q, %d attachments", deleted.input.Value(), deleted.pending.Len())
+	if deleted.comp.Input().Value() != "a" || deleted.comp.Pending().Len() != 1 {
+		t.Errorf("backspace on a typed input: input %q, %d attachments", deleted.comp.Input().Value(), deleted.comp.Pending().Len())
 	}
 	detached, _ := updateModel(m, ctrl(tea.KeyBackspace))
-	if detached.pending.Len() != 0 || detached.status.Notice() != "removed notes.md" {
-		t.Errorf("backspace on an empty input: %d attachments left, notice %q", detached.pending.Len(), detached.status.Notice())
+	if detached.comp.Pending().Len() != 0 || detached.status.Notice() != "removed notes.md" {
+		t.Errorf("backspace on an empty input: %d attachments left, notice %q", detached.comp.Pending().Len(), detached.status.Notice())
 	}
 }

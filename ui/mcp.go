@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/ui/composer"
 	"muse/ui/mcp"
 	"muse/ui/notices"
 	"muse/ui/sanitize"
@@ -161,27 +162,27 @@ func (m Model) mcpPromptGot(msg mcpPromptMsg) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(sanitize.Line(msg.err.Error()))
 		return m.layout(), nil
 	}
-	if strings.TrimSpace(m.input.Value()) != strings.TrimSpace(msg.line) {
+	if strings.TrimSpace(m.comp.Input().Value()) != strings.TrimSpace(msg.line) {
 		m.status = m.status.Note("the MCP prompt came after the input changed: it was not sent")
 		return m.layout(), nil
 	}
 	m.status = m.status.Note("")
-	m.input = m.input.Reset().EndRecall()
-	return m.sendNow(msg.text)
+	m.comp = m.comp.SetInput(m.comp.Input().Reset().EndRecall())
+	return m.sendPrompt(m.comp.Prompt(msg.text))
 }
 
 // mcpResources returns the sources of the MCP resources text mentions as
 // @SERVER:URI, each read from its server when attached. Like a file's
 // @mention, typed with Tab's completion it is the user's word to send it;
 // pasted, it waits as a chip for the next enter.
-func (o Options) mcpResources(text string) []attachSource {
+func (o Options) mcpResources(text string) []composer.Source {
 	mgr := o.MCP
 	if mgr == nil || !strings.Contains(text, "@") {
 		return nil
 	}
-	var out []attachSource
+	var out []composer.Source
 	for _, r := range mgr.MentionedResources(text) {
-		out = append(out, attachSource{name: r.FileName(), read: func(ctx context.Context) ([]byte, error) {
+		out = append(out, composer.Source{Name: r.FileName(), Read: func(ctx context.Context) ([]byte, error) {
 			return mgr.ReadResource(ctx, r)
 		}})
 	}

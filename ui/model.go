@@ -22,8 +22,8 @@ import (
 	"muse/theme"
 	"muse/ui/approval"
 	"muse/ui/branches"
+	"muse/ui/composer"
 	"muse/ui/conversation"
-	"muse/ui/editing"
 	"muse/ui/elicitform"
 	"muse/ui/engine"
 	"muse/ui/helpview"
@@ -32,7 +32,6 @@ import (
 	"muse/ui/mcp"
 	"muse/ui/meter"
 	"muse/ui/notices"
-	"muse/ui/pending"
 	"muse/ui/piped"
 	"muse/ui/queue"
 	"muse/ui/quitting"
@@ -164,10 +163,11 @@ type common struct {
 // Model is muse's root Bubble Tea model: the chat screen, or the session
 // picker over it. It routes messages to its children as they concern them:
 // the window's size to all, keys to the one in focus (the picker, or the
-// chat's keys, then the input), the engine's reports to the turn.
+// chat's keys, then the composer), the engine's reports to the turn, and
+// routes what a child asks of the rest (composer.Out: a prompt to send).
 //
 // Model is a value, as Bubble Tea's Update, which returns the next model,
-// and every child here (input, conversation, approval, picker…) are: a
+// and every child here (composer, conversation, approval, picker…) are: a
 // method that changes the screen changes its own copy and returns it, and
 // a copy kept aside (cut := m, returned if a turn is refused) stays as it
 // was. No state that Update changes is changed in place through a pointer.
@@ -189,10 +189,9 @@ type Model struct {
 	size    tea.WindowSizeMsg // the window's, as the terminal last reported it
 	blurred bool              // the terminal reported that it lost focus
 
-	// The children: the conversation, the input, the help, spinner and
-	// progress bar, and the session switcher (the picker).
+	// The children: the conversation, the help, spinner and progress bar,
+	// and the session switcher (the picker).
 	conv     conversation.Model
-	input    input.Model
 	w        *widgets
 	sessions sessions.Model
 	// elicit is an MCP server's form, while one is open.
@@ -211,18 +210,16 @@ type Model struct {
 	// turns is the turn in flight, a message turn or an image turn.
 	turns turns.Model
 
-	// pending are the attachments sent with the next prompt.
-	pending pending.Model
-	// queue are the prompts sent while a turn was in flight, sent one by
-	// one as turns end well (see queue.go).
-	queue queue.Model
+	// comp is where the next prompt is made: the input, the attachments
+	// sent with it, the prompts queued behind the turn in flight (sent one
+	// by one as turns end well) and the prompt being edited.
+	comp composer.Model
 	// status is what the status line keeps: the notice, the last failed
 	// request, why the session is not saved, the sync's status and the
 	// last notices, for ? and /info.
 	status status.Model
 
-	sel  selection.Model // selection mode
-	edit editing.Model   // the prompt being edited, while one is
+	sel selection.Model // selection mode
 
 	// quitting is the way out: ctrl+c pressed twice, and whether the
 	// screen quits once the turn in flight is saved.
@@ -288,24 +285,22 @@ func New(opts Options) Model {
 	m := Model{
 		common:   &common{opts: opts, th: opts.Theme, keys: keys, now: opts.Now, memo: &viewMemo{}, keyTable: bindKeys(keys)},
 		conv:     conversation.New(r, keys.scrollKeys()),
-		input:    input.New(opts.Theme, keys.inputKeys(), opts.Prompts),
+		comp:     composer.New(opts.Theme, composer.KeyMap{KeyMap: keys.inputKeys(), PasteImage: keys.PasteImage, Unqueue: keys.Prev}, opts.Prompts, opts.Attach),
 		w:        &widgets{help: h, spin: sp, progress: bar},
 		sessions: sessions.New(opts.Store, opts.Index, opts.Theme),
 		current:  current{params: opts.Params},
 		meter:    meter.New(opts.Meter),
-		approve:  approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode}),
-		queue:    queue.New(&opts.Theme.Styles),
-		pending:  pending.New(&opts.Theme.Styles, opts.Attach),
+		approve:  approval.New(opts.Theme, approval.KeyMap{PageUp: keys.PageUp, PageDown: keys.PageDown, Mode: keys.ApproveMode, Send: keys.Send, Cancel: keys.Cancel}),
 		sel:      selection.New(keys.selectKeys()),
-		edit:     editing.New(&opts.Theme.Styles),
 		quitting: quitting.New(quitting.KeyMap{Quit: keys.Quit, Exit: keys.Exit}, opts.Now),
 	}
+	in := m.comp.Input()
 	if mgr := opts.MCP; mgr != nil {
-		m.input = m.input.WithCompletions(func(v string) []string {
+		in = in.WithCompletions(func(v string) []string {
 			return append(mcp.CompletePrompt(mgr.Prompts(), v), mcp.CompleteResource(mgr.Resources(), v)...)
 		}).WithAskedCompletions(mgr.CompleteArg)
 	}
-	m.input = m.input.WithSources(newMentionSources(opts)) // the @ menu's MCP resources and generated images
+	m.comp = m.comp.SetInput(in.WithSources(newMentionSources(opts))) // the @ menu's MCP resources and generated images
 	w := opts.Writer
 	if w == nil {
 		w = session.NewWriter(opts.Store, opts.Params)
@@ -316,11 +311,11 @@ func New(opts Options) Model {
 	} else {
 		m = m.resumeFrom(w, w.Snapshot())
 	}
-	if opts.Notice != "" || m.queue.Len() == 0 {
+	if opts.Notice != "" || m.comp.Queue().Len() == 0 {
 		m.status = m.status.Note(opts.Notice)
 	}
-	if m.pending.Len() > 0 && m.status.Notice() == "" {
-		m.status = m.status.Note("attached " + textfmt.Plural(m.pending.Len(), "file") + " · sent with the first prompt · /detach removes")
+	if n := m.comp.Pending().Len(); n > 0 && m.status.Notice() == "" {
+		m.status = m.status.Note("attached " + textfmt.Plural(n, "file") + " · sent with the first prompt · /detach removes")
 	}
 	m.piped = piped.New(opts.Stdin, opts.StdinLimit, piped.KeyMap{Stop: m.keys.Cancel})
 	if m.piped.Reading() && m.status.Notice() == "" {
@@ -352,12 +347,12 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 	}
 	m.conv = m.conv.SetEntries(s.Entries)
 	m.branches = branches.New(s)
-	m.edit, m.input, m.pending = m.edit.Leave(m.input, m.pending)
+	m.comp = m.comp.LeaveEdit()
 	m = m.refreshBranches()
 	m.sel = m.sel.Leave()
 	m.approve = m.approve.Forget() // "a always" holds for the session it was given in
 	// ctrl+r's "this session": its prompts before a resume too.
-	m.input = m.input.EndRecall().SetSession(s.ID, s.All)
+	m.comp = m.comp.SetInput(m.comp.Input().EndRecall().SetSession(s.ID, s.All))
 	m.status = m.status.Reset()
 	m.usage, _ = session.Branch(s.All).Usage() // spent on every branch, as counted live
 	_, m.lastStop = session.Branch(s.Entries).Usage()
@@ -366,9 +361,9 @@ func (m Model) resumeFrom(w *session.Writer, s session.Session) Model {
 		m.conv = m.conv.Note(session.Entry{Kind: session.KindNotice, Text: "session: " + w}, m.now())
 	}
 	if restore {
-		m.queue = m.queue.Restore(s.Queue)
-		if m.queue.Len() > 0 {
-			m.status = m.status.Note(textfmt.Plural(m.queue.Len(), "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last")
+		m.comp = m.comp.Restore(s.Queue)
+		if n := m.comp.Queue().Len(); n > 0 {
+			m.status = m.status.Note(textfmt.Plural(n, "queued prompt") + " from before, not sent: enter on an empty input sends the next, ↑ edits the last")
 		}
 	}
 	m.sessions = m.sessions.Close()
@@ -507,7 +502,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.sessions, cmd = m.sessions.Update(msg)
 		return m, cmd
 	}
-	return m.updateInput(msg)
+	var cmd tea.Cmd
+	m.comp, cmd = m.comp.Update(msg) // the input's own messages
+	return m.layout(), cmd
 }
 
 // updateScreen handles the terminal's messages (size, focus, keys, the
@@ -532,12 +529,12 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 	case tea.MouseMsg:
 		m.conv, cmd = m.conv.Update(msg)
 	case input.SendDueMsg:
-		var due bool
-		if m.input, due = m.input.SendDue(msg); !due {
+		in, due := m.comp.Input().SendDue(msg)
+		if m.comp = m.comp.SetInput(in); !due {
 			return m, nil, true
 		}
 		if m.turns.AwaitsResult(m.approve.Declining()) {
-			next, cmd := m.answerCall(m.turns.ResultOf(m.input.Value()))
+			next, cmd := m.answerCall(m.turns.ResultOf(in.Value()))
 			return next, cmd, true
 		}
 		next, cmd := m.submit()
@@ -546,12 +543,12 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		if m.status.Notice() == "input cleared" {
 			m.status = m.status.Note("input cleared · ↑ brings it back")
 		}
-		m.input, _ = m.input.Update(msg)
+		m.comp, _ = m.comp.Update(msg)
 	case notices.Msg:
 		m.status = m.status.Note(msg.Text)
 	case modelsListedMsg:
 		m.meter = m.meter.Update(msg.windows)
-		m.input = m.input.WithModels(msg.models)
+		m.comp = m.comp.SetInput(m.comp.Input().WithModels(msg.models))
 	case piped.ReadMsg:
 		was := m.piped.View()
 		if m.piped, cmd = m.piped.Update(msg); m.piped.Reading() && (m.status.Notice() == "" || m.status.Notice() == was) {
@@ -637,6 +634,10 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 		m.status = m.status.Note("exported to " + msg.path)
 		if msg.err != nil {
 			m.status = m.status.Note(msg.err.Error())
+			if in := m.comp.Input(); in.Value() == "" && msg.line != "" {
+				m.comp = m.comp.SetInput(in.SetValue(msg.line))
+				return m.layout(), nil, true
+			}
 		}
 		return m, nil, true
 	case queue.SavedMsg:
@@ -656,11 +657,11 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 		next, cmd = m.themeLoaded(msg)
 	case mcpPromptMsg:
 		next, cmd = m.mcpPromptGot(msg)
-	case attachedMsg:
-		next, cmd = m.attached(msg)
+	case composer.AttachedMsg:
+		next, cmd = m.compose(m.comp.Attached(msg))
 	case input.PathPastedMsg:
-		var notice string
-		if m.input, notice = m.input.PathPasted(msg); notice == "" {
+		in, notice := m.comp.Input().PathPasted(msg)
+		if m.comp = m.comp.SetInput(in); notice == "" {
 			return m, nil, true // left as it is
 		}
 		m.status = m.status.Note(notice)
@@ -675,9 +676,9 @@ func (m Model) updateReport(msg tea.Msg) (next tea.Model, cmd tea.Cmd, ok bool) 
 // the picker while it is open, a tool call's answer, the selection's keys,
 // the help's, the screen's own (see bindKeys), then the input.
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	h := m.input.Height()
-	m.input, msg = m.input.Receive(msg)
-	if m.input.Height() != h {
+	h := m.comp.Input().Height()
+	in, msg := m.comp.Input().Receive(msg)
+	if m.comp = m.comp.SetInput(in); in.Height() != h {
 		m = m.layout() // the input grew a line, whatever the key does next
 	}
 	if m.sessions.IsOpen() && !key.Matches(msg, m.keys.Quit) {
@@ -706,22 +707,23 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	m.status = m.status.Note("")
-	return m.updateInput(msg)
+	return typeKey(m, msg)
 }
 
 // submit sends the typed prompt, or runs the typed slash command; with the
 // menu under the input open it takes its item, and after a "\" it adds a
 // line instead.
 func (m Model) submit() (tea.Model, tea.Cmd) {
-	next, ok := m.input.Enter() // the menu's item taken, or a line added after "\"
-	m.input = next
-	if ok {
+	in, ok := m.comp.Input().Enter() // the menu's item taken, or a line added after "\"
+	if m.comp = m.comp.SetInput(in); ok {
 		return m.layout(), nil
 	}
-	text := strings.TrimSpace(m.input.Value())
-	if text == "" && m.pending.Len() == 0 {
-		if m.queue.Len() > 0 && !m.busy() {
-			return m.sendQueued() // the queue stopped: enter starts it again
+	text := strings.TrimSpace(in.Value())
+	if text == "" && m.comp.Pending().Len() == 0 {
+		if m.comp.Queue().Len() > 0 && !m.turns.Busy() {
+			c, p := m.comp.Next() // the queue stopped: enter starts it again
+			m.comp = c
+			return m.sendPrompt(p)
 		}
 		return m, nil
 	}
@@ -732,73 +734,70 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if slash.Is(text) {
 		return m.runCommand(text)
 	}
-	if command, given, ok := m.input.CommandAfter(); ok {
+	if command, given, ok := in.CommandAfter(); ok {
 		return m.runCommandAfter(command, given)
 	}
-	return m.send(text)
-}
-
-// send sends text as a prompt, with the attachments waiting; the files its
-// @mentions name are attached first.
-func (m Model) send(text string) (tea.Model, tea.Cmd) {
-	if m.pending.Preparing() {
-		m.status = m.status.Note("an attachment is still being read: enter again once it shows above the input")
-		return m, nil
-	}
-	if m.piped.Reading() {
+	if m.piped.Reading() && !m.comp.Pending().Preparing() {
 		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
 		m.status = m.status.Note("standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends")
 		return m, nil
 	}
-	paths, _ := input.Mentions(text)
-	resources := m.opts.mcpResources(text)
-	if len(paths)+len(resources) > 0 && !m.pending.Mentioned(text) {
-		sources := make([]attachSource, len(paths), len(paths)+len(resources))
-		for i, p := range paths {
-			sources[i] = attachSource{path: p, mention: true}
-		}
-		sources = append(sources, resources...)
-		m.pending = m.pending.Mention(text)
-		if !m.input.Typed() {
-			// Text the user did not type (a paste, a burst of keys, the
-			// editor's) could name ~/.ssh/id_ed25519: its files wait as
-			// chips, seen, until the next enter.
-			next, cmd := m.startAttach(sources, "", "")
-			return next, showFirst(cmd, text)
-		}
-		return m.startAttach(sources, text, "")
-	}
-	return m.sendNow(text)
+	return m.compose(m.comp.Send(text, m.opts.mcpResources(text)))
 }
 
-// sendNow sends text as a prompt, with the attachments waiting; while a
-// turn is in flight it is queued behind it.
-func (m Model) sendNow(text string) (tea.Model, tea.Cmd) {
-	if m.edit.Active() {
-		if m.busy() {
-			m.status = m.status.Note(busyNotice + ": esc cancels it, or wait to send the edit")
-			return m, nil
+// compose takes c, the composer after one of its actions, and does what
+// the action asks (out): the notice, the command, the prompt to send.
+func (m Model) compose(c composer.Model, out composer.Out) (tea.Model, tea.Cmd) {
+	m.comp = c
+	if out.Noted {
+		m.status = m.status.Note(out.Notice)
+	}
+	if out.Send == nil {
+		return m.layout(), out.Cmd
+	}
+	next, cmd := m.layout().sendPrompt(out.Send)
+	return next, tea.Batch(out.Cmd, cmd)
+}
+
+// sendPrompt sends p, a prompt of the composer's: behind the turn in
+// flight, in the queue; in place of the prompt edited, as a new branch; as
+// the retry of the prompt that failed, when it is that prompt again
+// without files (its attachments are in it); or as a new turn. A prompt
+// refused stays where it was, in the input or the queue.
+func (m Model) sendPrompt(p *composer.Prompt) (tea.Model, tea.Cmd) {
+	if p.Edit == "" && m.turns.Busy() {
+		var cmd tea.Cmd
+		m.comp, cmd = m.comp.Enqueue(p, m.sessID, m.writer)
+		return m.layout(), cmd
+	}
+	next, cmd, how := m, tea.Cmd(nil), composer.Started
+	failed, retry := session.Branch(m.conv.Entries()).FailedPrompt()
+	switch {
+	case p.Edit != "" && m.turns.Busy():
+		next.status, how = next.status.Note(busyNotice+": esc cancels it, or wait to send the edit"), composer.Refused
+	case p.Edit != "" && m.conv.Index(p.Edit) < 0:
+		next.status, how = next.status.Note("the prompt edited is not shown any more: esc cancels"), composer.Refused
+	case p.Edit != "":
+		cut := m
+		cut.conv = cut.conv.Truncate(m.conv.Index(p.Edit))
+		next, cmd = cut.startTurn(engine.Turn{Prompt: p.Text, Edit: p.Edit, Attachments: slices.Clone(p.Files), EditAttachments: true})
+		if next.turns.Turn() == nil { // refused: the edit stays in the input
+			next, next.status = m, m.status.Note(next.status.Notice())
 		}
-		return m.sendEdit(text)
-	}
-	if m.busy() {
-		return m.enqueue(text)
-	}
-	if failed, ok := session.Branch(m.conv.Entries()).FailedPrompt(); ok && failed == text && m.pending.Len() == 0 {
+	case retry && failed == p.Text && len(p.Files) == 0:
 		// The prompt that failed, sent again: the same turn, retried, not a
-		// second copy of the prompt (its attachments are in it).
-		return m.retry()
+		// second copy of the prompt.
+		next, cmd = m.retry()
+		how = composer.Retried
+	default:
+		next, cmd = m.startTurn(engine.Turn{Prompt: p.Text, Attachments: slices.Clone(p.Files)})
 	}
-	next, cmd := m.startTurn(engine.Turn{Prompt: text, Attachments: slices.Clone(m.pending.Files())})
 	if next.turns.Turn() == nil {
-		return next, cmd // refused: the prompt stays in the input
+		how = composer.Refused // the prompt stays where it was
 	}
-	next.pending = next.pending.Set(nil)
-	if strings.TrimSpace(next.input.Value()) != text {
-		return next.layout(), cmd // a queued prompt: the input holds a draft
-	}
-	next.input = next.input.Reset().EndRecall()
-	return next.layout(), tea.Batch(cmd, next.input.Remember(m.sessID, text))
+	var sent tea.Cmd
+	next.comp, sent = next.comp.Sent(p, how, m.sessID, m.writer)
+	return next.layout(), tea.Batch(cmd, sent)
 }
 
 // quit ends the program once the turn in flight has ended and the session
@@ -827,6 +826,3 @@ func (m Model) Close() error {
 // SaveError returns why the session could not be saved when the screen
 // closed, or nil when everything was saved.
 func (m Model) SaveError() error { return m.quitting.Err() }
-
-// busy reports whether a turn or an image turn is in flight.
-func (m Model) busy() bool { return m.turns.Busy() }

@@ -25,15 +25,16 @@ func TestModelIsAValue(t *testing.T) {
 	c, _ = updateModel(c, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlG)) // hides the previews
 	c, _ = updateModel(c, ctrl(tea.KeyCtrlS)) // opens the picker
-	c = c.noteWritten(session.Entry{ID: "e-new", Parent: sess.Entries[0].ID}).refreshBranches()
-	if !c.turns.Turn().Cancelled || c.input.Value() != "x" || !c.w.help.Open() || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
+	c.branches = c.branches.Note(session.Entry{ID: "e-new", Parent: sess.Entries[0].ID}, c.conv.Entries())
+	c = c.refreshBranches()
+	if !c.turns.Turn().Cancelled || c.comp.Input().Value() != "x" || !c.w.help.Open() || c.conv.ShowPreviews() || !c.sessions.IsOpen() {
 		t.Fatalf("the copy: cancelled %v, input %q, help %v, previews %v, picker %v",
-			c.turns.Turn().Cancelled, c.input.Value(), c.w.help.Open(), c.conv.ShowPreviews(), c.sessions.IsOpen())
+			c.turns.Turn().Cancelled, c.comp.Input().Value(), c.w.help.Open(), c.conv.ShowPreviews(), c.sessions.IsOpen())
 	}
 
-	if m.turns.Turn().Cancelled || m.input.Value() != "" || !m.conv.ShowPreviews() || m.sessions.IsOpen() || m.w.help.Open() {
+	if m.turns.Turn().Cancelled || m.comp.Input().Value() != "" || !m.conv.ShowPreviews() || m.sessions.IsOpen() || m.w.help.Open() {
 		t.Errorf("the original changed: cancelled %v, input %q, previews %v, picker %v, help %v",
-			m.turns.Turn().Cancelled, m.input.Value(), m.conv.ShowPreviews(), m.sessions.IsOpen(), m.w.help.Open())
+			m.turns.Turn().Cancelled, m.comp.Input().Value(), m.conv.ShowPreviews(), m.sessions.IsOpen(), m.w.help.Open())
 	}
 	// The shape only grows with entries the journal holds: a copy's notes
 	// are the original's too, but the original places its entries as it

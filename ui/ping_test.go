@@ -18,7 +18,7 @@ func TestPingFloodRendersNothing(t *testing.T) {
 	m := benchModel(t, 0, 100, 40)
 	m.opts.Now = func() time.Time { return now }
 	m.now = m.opts.Now
-	m.input = m.input.SetValue("hello")
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("hello"))
 	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	m = next.(Model)
 	id := m.turns.Turn().ID

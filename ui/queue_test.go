@@ -40,7 +40,7 @@ func TestQueuedPromptSentWhenTheTurnEnds(t *testing.T) {
 	if got := userTexts(m); len(got) != 2 || got[1] != "second ask" {
 		t.Errorf("prompts sent: %q", got)
 	}
-	if m.queue.Len() != 0 || strings.Contains(m.View(), "queued ›") || strings.Contains(m.View(), busyNotice) {
+	if m.comp.Queue().Len() != 0 || strings.Contains(m.View(), "queued ›") || strings.Contains(m.View(), busyNotice) {
 		t.Errorf("the queue or a stale notice stays:\n%s", m.View())
 	}
 }
@@ -58,8 +58,8 @@ func TestEscStopsTheQueue(t *testing.T) {
 	waitFor(t, tm, "queue stopped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.queue.Len() != 1 || !m.queue.Stopped() || m.turns.Turn() != nil {
-		t.Fatalf("queue %+v stopped %v turn %v", m.queue, m.queue.Stopped(), m.turns.Turn())
+	if m.comp.Queue().Len() != 1 || !m.comp.Queue().Stopped() || m.turns.Turn() != nil {
+		t.Fatalf("queue %+v stopped %v turn %v", m.comp.Queue(), m.comp.Queue().Stopped(), m.turns.Turn())
 	}
 	if !strings.Contains(m.status.Notice(), "cancelled") || !strings.Contains(m.status.Notice(), "queue stopped") {
 		t.Errorf("notice %q", m.status.Notice())
@@ -71,8 +71,8 @@ func TestEscStopsTheQueue(t *testing.T) {
 	}
 
 	next, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if next.turns.Turn() == nil || next.queue.Len() != 0 {
-		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.queue, next.status.Notice())
+	if next.turns.Turn() == nil || next.comp.Queue().Len() != 0 {
+		t.Fatalf("enter on an empty input did not send the queued prompt: queue %+v notice %q", next.comp.Queue(), next.status.Notice())
 	}
 	t.Cleanup(next.turns.Turn().Cancel)
 	if next.turns.Turn().Prompt != "later one" {
@@ -81,8 +81,8 @@ func TestEscStopsTheQueue(t *testing.T) {
 
 	// (The copies share the input's text: ↑ is tried last.)
 	up, _ := updateModel(m, tea.KeyMsg{Type: tea.KeyUp})
-	if up.input.Value() != "later one" || up.queue.Len() != 0 {
-		t.Errorf("↑ gave the input %q and the queue %+v", up.input.Value(), up.queue)
+	if up.comp.Input().Value() != "later one" || up.comp.Queue().Len() != 0 {
+		t.Errorf("↑ gave the input %q and the queue %+v", up.comp.Input().Value(), up.comp.Queue())
 	}
 }
 
@@ -98,14 +98,14 @@ func TestFailedTurnStopsTheQueue(t *testing.T) {
 	waitFor(t, tm, "queue stopped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.input.Value() != "demo:slow demo:error now" {
-		t.Errorf("input %q, want the failed prompt", m.input.Value())
+	if m.comp.Input().Value() != "demo:slow demo:error now" {
+		t.Errorf("input %q, want the failed prompt", m.comp.Input().Value())
 	}
 	if !strings.Contains(m.status.Notice(), "the prompt is back") || !strings.Contains(m.status.Notice(), "queue stopped: 1 prompt waiting") {
 		t.Errorf("notice %q", m.status.Notice())
 	}
-	if m.queue.Len() != 1 || m.queue.Prompts()[0].Text != "after it" {
-		t.Errorf("queue %+v", m.queue)
+	if m.comp.Queue().Len() != 1 || m.comp.Queue().Prompts()[0].Text != "after it" {
+		t.Errorf("queue %+v", m.comp.Queue())
 	}
 }
 
@@ -122,8 +122,8 @@ func TestFailedRetryPutsThePromptBack(t *testing.T) {
 	if !strings.Contains(m.status.Notice(), "the prompt is back in the input") {
 		t.Errorf("notice %q after a failed retry", m.status.Notice())
 	}
-	if m.input.Value() != "demo:overloaded again" {
-		t.Errorf("input %q after a failed retry", m.input.Value())
+	if m.comp.Input().Value() != "demo:overloaded again" {
+		t.Errorf("input %q after a failed retry", m.comp.Input().Value())
 	}
 }
 
@@ -135,9 +135,9 @@ func TestQueueGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%dx%d_stopped_%v", size.w, size.h, stopped), func(t *testing.T) {
 				h := newHarness(t, 0)
 				m := h.model(t, nil)
-				m.queue = m.queue.Push(queue.Prompt{Text: "and then summarise it in three lines"}).Push(queue.Prompt{Text: "now   a\nsecond one"})
+				m.comp = m.comp.SetQueue(m.comp.Queue().Push(queue.Prompt{Text: "and then summarise it in three lines"}).Push(queue.Prompt{Text: "now   a\nsecond one"}))
 				if stopped {
-					m.queue = m.queue.Stop()
+					m.comp = m.comp.SetQueue(m.comp.Queue().Stop())
 				}
 				m, _ = updateModel(m, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 				view := m.View()
@@ -172,8 +172,8 @@ func TestCtrlCDropsTheUnqueuedPrompt(t *testing.T) {
 	if m.turns.Turn() == nil || m.turns.Turn().Cancelled {
 		t.Error("ctrl+c cancelled the reply")
 	}
-	if m.input.Value() != "" || m.queue.Len() != 0 {
-		t.Errorf("input %q, queue %d", m.input.Value(), m.queue.Len())
+	if m.comp.Input().Value() != "" || m.comp.Queue().Len() != 0 {
+		t.Errorf("input %q, queue %d", m.comp.Input().Value(), m.comp.Queue().Len())
 	}
 	lines := strings.Split(m.View(), "\n")
 	if above := lines[len(lines)-3]; !strings.Contains(above, "the queued prompt is dropped") {

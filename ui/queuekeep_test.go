@@ -33,11 +33,10 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 	th, _ := theme.New("dark", true)
 	m := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: wr, Store: store})
 	pdf := []byte("%PDF-1.4 queued")
-	m.pending = m.pending.Set([]session.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}})
-	m, _ = m.enqueue("first later")
-	m, _ = m.enqueue("second later")
+	m.comp = m.comp.SetPending(m.comp.Pending().Set([]session.File{{Attachment: session.Attachment{Name: "q.pdf", MediaType: "application/pdf"}, Data: pdf}}))
+	m.comp, _ = m.comp.Enqueue(m.comp.Prompt("first later"), m.sessID, m.writer)
 	var save tea.Cmd
-	m.queue, save = m.queue.Save(m.writer) // the command enqueue batched, run here
+	m.comp, save = m.comp.Enqueue(m.comp.Prompt("second later"), m.sessID, m.writer) // the saves it batched, the last run here
 	if msg := save(); msg != nil {
 		t.Fatalf("save: %+v", msg)
 	}
@@ -48,10 +47,10 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 
 	check := func(name string, got Model) {
 		t.Helper()
-		if got.queue.Len() != 2 || got.queue.Prompts()[0].Text != "first later" || got.queue.Prompts()[1].Text != "second later" || !got.queue.Stopped() {
-			t.Fatalf("%s: queue %+v, stopped %v", name, got.queue, got.queue.Stopped())
+		if got.comp.Queue().Len() != 2 || got.comp.Queue().Prompts()[0].Text != "first later" || got.comp.Queue().Prompts()[1].Text != "second later" || !got.comp.Queue().Stopped() {
+			t.Fatalf("%s: queue %+v, stopped %v", name, got.comp.Queue(), got.comp.Queue().Stopped())
 		}
-		if f := got.queue.Prompts()[0].Files; len(f) != 1 || f[0].Name != "q.pdf" || !bytes.Equal(f[0].Data, pdf) {
+		if f := got.comp.Queue().Prompts()[0].Files; len(f) != 1 || f[0].Name != "q.pdf" || !bytes.Equal(f[0].Data, pdf) {
 			t.Errorf("%s: the first prompt's files: %+v", name, f)
 		}
 		if !strings.Contains(got.status.Notice(), "2 queued prompts from before, not sent") {
@@ -74,8 +73,8 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 		t.Fatalf("the preview holds all %d entries", len(preview.Entries))
 	}
 	pm := New(Options{Theme: th, Profile: termenv.TrueColor, Writer: w, Preview: preview, Store: store})
-	if !pm.loading || pm.queue.Len() != 0 {
-		t.Fatalf("from a preview: loading %v, queue %+v before the replay", pm.loading, pm.queue)
+	if !pm.loading || pm.comp.Queue().Len() != 0 {
+		t.Fatalf("from a preview: loading %v, queue %+v before the replay", pm.loading, pm.comp.Queue())
 	}
 	msg := pm.Init()()
 	next, _ := pm.Update(msg)
@@ -84,7 +83,7 @@ func TestQueueKeptForTheNextScreen(t *testing.T) {
 	// A new session on the same screen does not carry the queue.
 	fw := session.NewWriter(store, session.Params{Model: "m"})
 	fresh := next.(Model).resumeFrom(fw, fw.Snapshot())
-	if fresh.queue.Len() != 0 || fresh.queue.Stopped() {
-		t.Errorf("a new session shows the old one's queue: %+v", fresh.queue)
+	if fresh.comp.Queue().Len() != 0 || fresh.comp.Queue().Stopped() {
+		t.Errorf("a new session shows the old one's queue: %+v", fresh.comp.Queue())
 	}
 }

@@ -53,8 +53,8 @@ func TestRefusedRequestKeepsPromptAttachmentsAndConversation(t *testing.T) {
 	send(tm, "what is this?")
 	waitFor(t, tm, "image is said to be")
 	m = quit(t, tm)
-	if files := m.pending.Files(); m.input.Value() != "what is this?" || len(files) != 1 || files[0].Name != "dot.png" {
-		t.Errorf("input %q, %d attachments waiting; want the prompt back and dot.png", m.input.Value(), len(files))
+	if files := m.comp.Pending().Files(); m.comp.Input().Value() != "what is this?" || len(files) != 1 || files[0].Name != "dot.png" {
+		t.Errorf("input %q, %d attachments waiting; want the prompt back and dot.png", m.comp.Input().Value(), len(files))
 	}
 	if n := len(m.conv.Entries()); n != 2 {
 		t.Errorf("%d entries on screen, want the 2 of before", n)
@@ -64,8 +64,8 @@ func TestRefusedRequestKeepsPromptAttachmentsAndConversation(t *testing.T) {
 	send(tm, "/image a red dot")
 	waitFor(t, tm, `size "huge" must be`)
 	m = quit(t, tm)
-	if n := len(m.conv.Entries()); n != 2 || m.busy() {
-		t.Errorf("%d entries on screen (busy %v), want the 2 of before", n, m.busy())
+	if n := len(m.conv.Entries()); n != 2 || m.turns.Busy() {
+		t.Errorf("%d entries on screen (busy %v), want the 2 of before", n, m.turns.Busy())
 	}
 	back, err := h.store.Load(sess.ID)
 	if err != nil {

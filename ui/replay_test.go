@@ -43,7 +43,7 @@ func TestOpenWithPreview(t *testing.T) {
 		t.Fatalf("the first frame does not show the last reply:\n%s", v)
 	}
 	next, _ = next.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
-	if got := next.(Model).input.Value(); got != "" {
+	if got := next.(Model).comp.Input().Value(); got != "" {
 		t.Fatalf("a key was handled before the session was replayed: input %q", got)
 	}
 	msg := init()
@@ -55,7 +55,7 @@ func TestOpenWithPreview(t *testing.T) {
 	if got.loading || len(got.conv.Entries()) != len(src) {
 		t.Errorf("after the replay: loading %v, %d entries, want %d", got.loading, len(got.conv.Entries()), len(src))
 	}
-	if v := got.input.Value(); v != "hi" {
+	if v := got.comp.Input().Value(); v != "hi" {
 		t.Errorf("the keys typed meanwhile gave input %q", v)
 	}
 	if v := got.View(); !strings.Contains(v, "question 1998") {

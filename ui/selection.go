@@ -5,6 +5,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"muse/session"
+	"muse/ui/composer"
 	"muse/ui/selection"
 )
 
@@ -76,7 +78,18 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, copyText(m.opts, blocks[i].text, what)
 	case selection.Edit:
-		return m.startEdit(e)
+		p, ok := m.branches.At(e.ID)
+		switch {
+		case e.Kind != session.KindUser:
+			m.status = m.status.Note("only a prompt can be edited: e on one of yours (r regenerates a reply)")
+		case m.turns.Busy():
+			m.status = m.status.Note(busyNotice + ": esc cancels it first")
+		case !ok:
+			m.status = m.status.Note("this prompt is not saved on the branch")
+		default:
+			return m.leaveSelection().compose(m.comp.Edit(e, p.Num, m.writer))
+		}
+		return m, nil
 	case selection.Regenerate:
 		return m.regenerate(e)
 	case selection.PrevSibling, selection.NextSibling:
@@ -96,7 +109,12 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, cmd
 	case selection.Attach:
-		return m.attachSelected(e)
+		sources := composer.OfEntry(m.writer, e)
+		if len(sources) == 0 {
+			m.status = m.status.Note("this message has no image or attachment to attach")
+			return m, nil
+		}
+		return m.leaveSelection().compose(m.comp.Attach(sources, ""))
 	case selection.Scroll:
 		var cmd tea.Cmd
 		m.conv, cmd = m.conv.Update(msg)

@@ -80,7 +80,7 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		case msg.Err != nil:
 			m.status = m.status.Note(strings.TrimSpace(msg.Err.Error()))
 			return m, nil, true
-		case m.busy(): // cannot happen: fork waits for the turn
+		case m.turns.Busy(): // cannot happen: fork waits for the turn
 			return m, msg.Keep(), true
 		}
 		next, cmd := m.resumed(msg.W, msg.S, "forked into "+msg.S.ID)
@@ -108,7 +108,7 @@ func (m Model) updateSession(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 // a text search found it there.
 func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	if id != m.sessID {
-		if m.busy() {
+		if m.turns.Busy() {
 			m.sessions = m.sessions.Close()
 			m.status = m.status.Note(busyNotice + ": esc cancels it, then ctrl+s")
 			return m, nil

@@ -26,10 +26,10 @@ func TestApprovalAndQueueFitASmallScreen(t *testing.T) {
 	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: cancel})
 	next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, ID: "t1", Name: "get_time", Input: json.RawMessage(`{"timezone":"UTC"}`)}, HasCommand: true, Answer: make(chan engine.Approval, 1)}, nil)
 	m = next.(Model)
-	m.queue = m.queue.Push(queue.Prompt{Text: "and then a summary"})
+	m.comp = m.comp.SetQueue(m.comp.Queue().Push(queue.Prompt{Text: "and then a summary"}))
 	for _, stopped := range []bool{false, true} {
 		if stopped {
-			m.queue = m.queue.Stop()
+			m.comp = m.comp.SetQueue(m.comp.Queue().Stop())
 		}
 		m = m.layout()
 		view := m.View()

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"muse/ui/composer"
 	"muse/ui/piped"
 	"muse/ui/sanitize"
 )
@@ -37,21 +38,20 @@ func (m Model) pipedDone(msg piped.DoneMsg) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(before)
 		return m.layout(), nil
 	}
-	m, cmd := m.startAttach([]attachSource{{name: "stdin", data: msg.Data}}, "", "")
-	if cmd == nil {
-		m.status = m.status.Note(after(m.status.Notice()))
+	c, out := m.comp.Attach([]composer.Source{{Name: "stdin", Data: msg.Data}}, "")
+	if out.Cmd == nil { // refused at once
+		m.comp, m.status = c, m.status.Note(after(out.Notice))
 		return m, nil
 	}
 	note := "attached standard input · sent with the first prompt · /detach removes"
 	if msg.Stopped {
 		note = "standard input stopped at " + piped.Size(int64(len(msg.Data))) + ": what was read is attached · /detach removes it"
 	}
-	return m, func() tea.Msg {
-		done := cmd().(attachedMsg)
-		done.note = after(note)
-		if done.err != nil {
-			done.err = fmt.Errorf("%s", after("piped input not attached: "+done.err.Error()))
+	return m.compose(c, composer.Decorate(out, func(done composer.AttachedMsg) composer.AttachedMsg {
+		done.Note = after(note)
+		if done.Err != nil {
+			done.Err = fmt.Errorf("%s", after("piped input not attached: "+done.Err.Error()))
 		}
 		return done
-	}
+	}))
 }

@@ -29,8 +29,8 @@ func TestPipedStdinReadInTheBackground(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "[1] stdin")
 	m = quit(t, tm)
-	if m.input.Value() != "sum it up" || m.pending.Len() != 1 || string(m.pending.Files()[0].Data) != "first part of the log\n" {
-		t.Errorf("input %q, %d pending", m.input.Value(), m.pending.Len())
+	if m.comp.Input().Value() != "sum it up" || m.comp.Pending().Len() != 1 || string(m.comp.Pending().Files()[0].Data) != "first part of the log\n" {
+		t.Errorf("input %q, %d pending", m.comp.Input().Value(), m.comp.Pending().Len())
 	}
 	if !strings.Contains(m.status.Notice(), "standard input stopped at 22 B: what was read is attached") {
 		t.Errorf("notice %q", m.status.Notice())
@@ -44,8 +44,8 @@ func TestPipedStdinAttachedAtItsEnd(t *testing.T) {
 	tm := start(t, m, 100, 24)
 	waitFor(t, tm, "[1] stdin")
 	m = quit(t, tm)
-	if m.pending.Len() != 1 || string(m.pending.Files()[0].Data) != "# notes\n" || !strings.Contains(m.status.Notice(), "attached standard input") {
-		t.Errorf("%d pending, notice %q", m.pending.Len(), m.status.Notice())
+	if m.comp.Pending().Len() != 1 || string(m.comp.Pending().Files()[0].Data) != "# notes\n" || !strings.Contains(m.status.Notice(), "attached standard input") {
+		t.Errorf("%d pending, notice %q", m.comp.Pending().Len(), m.status.Notice())
 	}
 }
 

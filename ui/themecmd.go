@@ -25,9 +25,8 @@ func (m Model) themeLoaded(msg themes.LoadedMsg) (tea.Model, tea.Cmd) {
 	c.th = th
 	m.common = &c
 	m.conv = m.conv.SetTheme(th)
-	m.input = m.input.SetTheme(th)
+	m.comp = m.comp.SetStyles(th)
 	*m.memo = viewMemo{}
-	m.queue, m.pending, m.edit = m.queue.SetStyles(&th.Styles), m.pending.SetStyles(&th.Styles), m.edit.SetStyles(&th.Styles)
 	st := th.Styles
 	w := *m.w
 	w.spin.Style = st.Spinner

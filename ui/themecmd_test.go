@@ -34,7 +34,7 @@ func themedScreen(t *testing.T) Model {
 // returns, as the program would, until no message comes.
 func typeLine(t *testing.T, m Model, line string) Model {
 	t.Helper()
-	m.input = m.input.SetValue(line)
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue(line))
 	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	for cmd != nil {
 		msg := cmd()
@@ -93,7 +93,7 @@ func TestThemeFromFile(t *testing.T) {
 	if err := os.WriteFile(good, []byte("[roles]\nuser = \"33\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m.input = m.input.SetValue("/theme " + good)
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("/theme " + good))
 	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	if cmd == nil || next.(Model).th.Name != "dark" {
 		t.Fatal("the theme file was read on the event loop")
@@ -111,17 +111,17 @@ func TestThemeFromFile(t *testing.T) {
 		t.Errorf("theme %s, notice %q", m.th.Name, m.status.Notice())
 	}
 	m = typeLine(t, m, "/theme pink")
-	if m.th.Name != "mine" || !strings.Contains(m.status.Notice(), `no theme "pink"`) || m.input.Value() != "/theme pink" {
-		t.Errorf("theme %s, notice %q, input %q", m.th.Name, m.status.Notice(), m.input.Value())
+	if m.th.Name != "mine" || !strings.Contains(m.status.Notice(), `no theme "pink"`) || m.comp.Input().Value() != "/theme pink" {
+		t.Errorf("theme %s, notice %q, input %q", m.th.Name, m.status.Notice(), m.comp.Input().Value())
 	}
 }
 
 // Tab completes a theme's name after /theme.
 func TestThemeNameCompletes(t *testing.T) {
 	m := themedScreen(t)
-	m.input = m.input.SetValue("/theme hi")
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("/theme hi"))
 	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyTab})
-	if got := next.(Model).input.Value(); got != "/theme high-contrast" {
+	if got := next.(Model).comp.Input().Value(); got != "/theme high-contrast" {
 		t.Errorf("tab gave %q", got)
 	}
 }

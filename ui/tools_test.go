@@ -72,8 +72,8 @@ func TestToolDeclinedAndTyped(t *testing.T) {
 	if r := final.conv.Entries()[2].ToolResults[0]; r.Approval != "no" || !r.IsError || r.Output != "the user declined to run this tool: use trash instead" {
 		t.Errorf("declined result %+v", r)
 	}
-	if final.input.Value() != "" {
-		t.Errorf("the reason stayed in the input: %q", final.input.Value())
+	if final.comp.Input().Value() != "" {
+		t.Errorf("the reason stayed in the input: %q", final.comp.Input().Value())
 	}
 
 	// n, then esc: declined with no reason.
@@ -251,7 +251,7 @@ func TestToolApprovalBoxGolden(t *testing.T) {
 func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	m, _ := toolModel(t, demoTool())
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.input = m.input.SetValue("my draft")
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("my draft"))
 	ch := make(chan turns.Item)
 	answer := make(chan engine.Approval, 1)
 	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
@@ -271,8 +271,8 @@ func TestToolApprovalIgnoresOtherKeys(t *testing.T) {
 	if a := <-answer; !a.Run || !a.Always {
 		t.Errorf("a answered %+v", a)
 	}
-	if m.input.Value() != "my draft" || m.turns.Ask() != nil || strings.Contains(m.View(), "run tool") {
-		t.Errorf("after the answer: input %q, ask %v", m.input.Value(), m.turns.Ask())
+	if m.comp.Input().Value() != "my draft" || m.turns.Ask() != nil || strings.Contains(m.View(), "run tool") {
+		t.Errorf("after the answer: input %q, ask %v", m.comp.Input().Value(), m.turns.Ask())
 	}
 }
 
@@ -403,7 +403,7 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 	typed := engine.Tool{Def: api.Tool{Name: "ask_user", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 	m, _ := toolModel(t, typed)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.input = m.input.SetValue("my draft")
+	m.comp = m.comp.SetInput(m.comp.Input().SetValue("my draft"))
 	answer := make(chan engine.Approval, 1)
 	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})
 	next, _ := m.askCall(&turns.Ask{Call: api.ContentBlock{Type: api.BlockToolUse, Name: "ask_user", Input: json.RawMessage(`{}`)}, Answer: answer}, make(chan turns.Item))
@@ -429,10 +429,10 @@ func TestTypedResultWithItsEnter(t *testing.T) {
 			t.Errorf("answered %+v", a)
 		}
 	default:
-		t.Fatalf("the result was not sent; input %q, screen:\n%s", m.input.Value(), m.View())
+		t.Fatalf("the result was not sent; input %q, screen:\n%s", m.comp.Input().Value(), m.View())
 	}
-	if m.input.Value() != "my draft" {
-		t.Errorf("the draft was not given back: %q", m.input.Value())
+	if m.comp.Input().Value() != "my draft" {
+		t.Errorf("the draft was not given back: %q", m.comp.Input().Value())
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/api"
@@ -21,12 +20,16 @@ import (
 // turns.FrameRate).
 const FrameRate = turns.FrameRate
 
+// busyNotice is what the status line says of an action that needs the turn
+// in flight to end first; the end of the turn takes it away.
+const busyNotice = "a reply or image is still on its way"
+
 // The turn in flight is a child (ui/turns): it runs in the engine, and the
 // root routes its reports (applyTurn) and shows what they ask (show).
 
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
-	if m.busy() {
+	if m.turns.Busy() {
 		m.status = m.status.Note(busyNotice + ": esc cancels it")
 		return m, nil
 	}
@@ -107,7 +110,8 @@ func (m Model) show(s turns.Shown) Model {
 	switch s.Kind {
 	case turns.Added:
 		m.conv = m.conv.CaughtUp().Add(e)
-		m = m.noteWritten(e).refreshBranches() // an edited prompt has siblings
+		m.branches = m.branches.Note(e, m.conv.Entries()) // written: an edited prompt has siblings
+		m = m.refreshBranches()
 		if e.Kind == session.KindError && e.Error != nil {
 			m.status = m.status.Failed(failedName(e.Error))
 		}
@@ -133,7 +137,8 @@ func (m Model) show(s turns.Shown) Model {
 		}
 		m.conv = m.conv.Finish(e)
 		m.meter = m.meter.Measure(m.conv.Entries(), m.usage)
-		m = m.noteWritten(e).refreshBranches()
+		m.branches = m.branches.Note(e, m.conv.Entries())
+		m = m.refreshBranches()
 	case turns.ImageStarted:
 		m.conv = m.conv.Add(e)
 		m = m.refreshBranches()
@@ -167,8 +172,8 @@ func (m Model) askCall(a *turns.Ask, ch <-chan turns.Item) (tea.Model, tea.Cmd) 
 	}
 	m.approve = m.approve.Open(c)
 	if !a.HasCommand {
-		m.turns = m.turns.PutAside(m.input.Value())
-		m.input = m.input.Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.Call.Name)))
+		m.turns = m.turns.PutAside(m.comp.Input().Value())
+		m.comp = m.comp.SetInput(m.comp.Input().Reset().SetPlaceholder(fmt.Sprintf("type the result of %s, enter sends · esc declines", sanitize.Line(a.Call.Name))))
 	}
 	return m.layout(), nil
 }
@@ -182,7 +187,7 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	var wait tea.Cmd
 	m.turns, draft, wait = m.turns.Answer(ap)
 	if typing {
-		m.input = m.input.Reset().SetValue(draft).SetPlaceholder(input.Placeholder)
+		m.comp = m.comp.SetInput(m.comp.Input().Reset().SetValue(draft).SetPlaceholder(input.Placeholder))
 	}
 	if ap.Always {
 		m.approve = m.approve.Allow(a.Call.Name)
@@ -190,74 +195,49 @@ func (m Model) answerCall(ap engine.Approval) (tea.Model, tea.Cmd) {
 	return m.layout(), tea.Batch(wait, m.w.spin.Tick)
 }
 
-// decideCall handles y, n and a while a call waits for approval, and enter
-// or esc while it waits for a typed result.
-func (m Model) decideCall(k tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
+// decideCall carries out what a key asks while a tool call waits (see
+// approval.Key): y, n and a for an approval, enter or esc for a typed
+// result; handled is false for a key the input handles as a prompt's.
+func (m Model) decideCall(k tea.KeyMsg) (_ tea.Model, _ tea.Cmd, handled bool) {
 	if m.turns.Ask() == nil {
 		return m, nil, false
 	}
-	typing := m.turns.AwaitsResult(m.approve.Declining()) // a result, or the reason of a no
-	answers := k.String() == "y" || k.String() == "a"
-	if typing {
-		answers = key.Matches(k, m.keys.Send)
-	}
-	if box, ok := m.approvalBox().Update(k); ok && !m.turns.Settling() {
+	in := m.comp.Input()
+	box, answer := m.approvalBox().Key(k, approval.Context{Typing: m.turns.AwaitsResult(m.approve.Declining()),
+		Settling: m.turns.Settling(), AfterPaste: in.AfterPaste(), AfterSpace: in.AfterSpace()})
+	var cmd tea.Cmd
+	switch answer {
+	case approval.Scrolled:
 		m.approve = box
 		return m.layout(), nil, true
-	}
-	if m.turns.Settling() {
-		// Keys right behind a yes: it came with other text, as a paste
-		// without bracketed paste comes ("a b" is "a", " ", "b").
+	case approval.Refused:
 		m.turns = m.turns.RefusePaste()
-		return m, nil, true
-	}
-	if answers && typing && m.input.AfterPaste() {
-		// A typed result's enter right behind text that came in one read
-		// ("forty two" and enter, typed fast) is handled as a prompt's:
-		// it sends once no key follows it (see sendDueMsg).
-		return m, nil, false
-	}
-	if answers && (m.input.AfterPaste() || m.input.AfterSpace() && !typing) {
-		// A paste can hold a false end of paste (ESC [201~) and then "y",
-		// and Bubble Tea splits a paste without bracketed paste at spaces
-		// ("take a look" is "take", " ", "a", …): a key right behind a
-		// paste or a space is never an answer.
-		m.turns = m.turns.RefusePaste()
-		return m, nil, true
-	}
-	if typing {
-		switch {
-		case key.Matches(k, m.keys.Send):
-			next, cmd := m.answerCall(m.turns.ResultOf(m.input.Value()))
-			return next, cmd, true
-		case key.Matches(k, m.keys.Cancel):
-			next, cmd := m.answerCall(engine.Approval{})
-			return next, cmd, true
-		}
-		next, cmd := m.updateInput(k)
-		return next, cmd, true
-	}
-	switch {
-	case k.String() == "y" || k.String() == "a":
+	case approval.NotMine:
+		return m, nil, false // it sends once no key follows it (see input.SendDueMsg)
+	case approval.Typed:
+		m.comp, cmd = m.comp.Update(k)
+		return m.layout(), cmd, true
+	case approval.Yes, approval.Always:
 		// A yes waits turns.AnswerSettle: a key behind it in that time
 		// means it came with other text, and it is not taken.
-		var cmd tea.Cmd
-		m.turns, cmd = m.turns.Settle(engine.Approval{Run: true, Always: k.String() == "a"})
-		return m, cmd, true
-	case k.String() == "n":
+		m.turns, cmd = m.turns.Settle(engine.Approval{Run: true, Always: answer == approval.Always})
+	case approval.No:
 		// The reason is typed in the input, the draft put aside meanwhile.
 		m.approve = m.approve.Decline()
-		m.turns = m.turns.PutAside(m.input.Value())
-		m.input = m.input.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one")
+		m.turns = m.turns.PutAside(in.Value())
+		m.comp = m.comp.SetInput(in.Reset().SetPlaceholder("why not? it goes to the model as the tool's result · enter sends · esc declines without one"))
 		return m.layout(), nil, true
-	case key.Matches(k, m.keys.Cancel):
+	case approval.Result:
+		next, cmd := m.answerCall(m.turns.ResultOf(in.Value()))
+		return next, cmd, true
+	case approval.Cancel:
 		next, cmd := m.answerCall(engine.Approval{})
 		return next, cmd, true
-	case key.Matches(k, m.keys.ApproveMode): // approve all, this call first
+	case approval.All: // approve all, this call first
 		next, cmd := m.setApproveAll(true).answerCall(engine.Approval{Run: true})
 		return next, cmd, true
 	}
-	return m, nil, true // other keys wait for an answer
+	return m, cmd, true // other keys wait for an answer
 }
 
 // cancel stops the turn in flight, a message turn or an image turn: a
@@ -298,8 +278,8 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	if d.Err != nil && !t.Cancelled && t.Prompt != "" {
 		// After any failure, a first one or a retry's, the failed prompt
 		// is one key away.
-		if v := strings.TrimSpace(m.input.Value()); v == "" || v == t.Prompt {
-			m.input = m.input.SetValue(t.Prompt)
+		if v := strings.TrimSpace(m.comp.Input().Value()); v == "" || v == t.Prompt {
+			m.comp = m.comp.SetInput(m.comp.Input().SetValue(t.Prompt))
 			m.status = m.status.Note("the prompt is back in the input: enter sends it again")
 		} else {
 			m.status = m.status.Note("the prompt failed · the input keeps your draft: /retry sends the failed prompt again")
@@ -307,8 +287,8 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	}
 	if errors.Is(d.Err, engine.ErrNotStarted) {
 		m.status = m.status.Note(d.Err.Error()) // refused before it started, as /continue with nothing to continue
-		if !t.Image && m.pending.Len() == 0 {
-			m.pending = m.pending.Set(t.Attachments) // nothing was saved: they wait again
+		if !t.Image {
+			m.comp = m.comp.PutBack(t.Attachments) // nothing was saved: they wait again
 		}
 	}
 	if d.Res.Unanswered && m.status.Notice() == "" && !t.Cancelled {
@@ -335,7 +315,11 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 		next.status = next.status.Note(fmt.Sprintf("context %d%% full: compacting (auto_compact) · the full history stays on its branch", pct))
 		return next, cmd
 	}
-	next, cmd := m.layout().queueAfterTurn(ok)
+	// The queue goes on: its next prompt is sent if the turn ended well.
+	if strings.HasPrefix(m.status.Notice(), busyNotice) {
+		m.status = m.status.Note("") // the turn it waited for has ended
+	}
+	next, cmd := m.compose(m.comp.AfterTurn(ok, m.status.Notice(), m.status.LastErr()))
 	if t.Cancelled {
 		return next, cmd
 	}

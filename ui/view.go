@@ -4,7 +4,6 @@ import (
 	"strings"
 	"unsafe"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"muse/ui/input"
@@ -19,11 +18,9 @@ func (m Model) layout() Model {
 	if m.size.Width <= 0 || m.size.Height <= 0 {
 		return m
 	}
-	m.input = m.input.SetState(m.inputState()).SetSize(m.size.Width, m.size.Height)
-	m.queue = m.queue.SetSize(m.size.Width, m.size.Height)
-	m.pending, m.edit = m.pending.SetSize(m.size.Width), m.edit.SetSize(m.size.Width)
+	m.comp = m.comp.SetSize(m.size.Width, m.size.Height, m.inputState())
 	m.status = m.status.SetRows(m.statusState())
-	convHeight := m.size.Height - 1 /* header */ - m.edit.Height() - m.pending.Height() - m.queue.Height() - m.input.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
+	convHeight := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.size.Width, max(convHeight, 1))
 	return m
 }
@@ -48,17 +45,6 @@ func (m Model) waitingForApproval() bool {
 	return a != nil && a.HasCommand && !m.approve.Declining()
 }
 
-// updateInput passes msg to the input, then sizes the screen to its rows.
-func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
-	var cmd tea.Cmd
-	before := m.input.Value()
-	m.input, cmd = m.input.Update(msg)
-	if m.input.Value() != before {
-		m.pending = m.pending.Retyped() // a prompt typed again attaches its mentions again
-	}
-	return m.layout(), cmd
-}
-
 // helpView is the line under the status bar: the short keymap, the hint of
 // the slash command being typed, or, with ?, every key and command.
 func (m Model) helpView() string {
@@ -66,7 +52,7 @@ func (m Model) helpView() string {
 	switch {
 	case h.Open():
 		return h.View(m.status.Notices())
-	case m.size.Height < queue.MinHeight && m.waitingForApproval() && m.queue.Len() > 0:
+	case m.size.Height < queue.MinHeight && m.waitingForApproval() && m.comp.Queue().Len() > 0:
 		// A small screen with a tool call and a queue: the box names its
 		// keys, and the key line's row keeps the frame within the screen.
 		return ""
@@ -74,8 +60,8 @@ func (m Model) helpView() string {
 		return h.Short(m.sel.ShortHelp())
 	case m.waitingForApproval():
 		return h.Short(m.approve.ShortHelp())
-	case len(m.input.Hint()) > 0:
-		return m.th.Styles.Accent.Render(strings.Join(m.input.Hint(), "\n"))
+	case len(m.comp.Input().Hint()) > 0:
+		return m.th.Styles.Accent.Render(strings.Join(m.comp.Input().Hint(), "\n"))
 	}
 	return h.Fit(m.keys.ShortHelp())
 }
@@ -137,20 +123,12 @@ func (m Model) View() string {
 			parts = append(parts, v)
 		}
 	}
-	if m.edit.Active() {
-		parts = append(parts, c.edit.Get(textfmt.Key(m.size.Width, m.edit.Num()), m.edit.View))
-	}
-	for _, v := range []string{m.pending.View(), m.queue.View()} {
-		if v != "" {
-			parts = append(parts, v)
-		}
-	}
-	parts = append(parts, m.input.SetState(m.inputState()).View())
+	parts = m.comp.View(parts, m.inputState())
 	if above := status.NoticeAbove(st, s); above != "" {
 		parts = append(parts, above)
 	}
 	parts = append(parts, c.status.Get(status.Key(s), func() string { return status.View(st, s) }))
-	if help := c.help.Get(textfmt.Key(m.size.Width, m.size.Height, m.w.help.Open(), m.w.help.Top(), m.input.HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.status.Notice(), m.queue.Len() > 0), m.helpView); help != "" {
+	if help := c.help.Get(textfmt.Key(m.size.Width, m.size.Height, m.w.help.Open(), m.w.help.Top(), m.comp.Input().HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.status.Notice(), m.comp.Queue().Len() > 0), m.helpView); help != "" {
 		parts = append(parts, help)
 	}
 	return c.frame.join(parts)
@@ -182,6 +160,6 @@ func (f *frameMemo) join(parts []string) string {
 // viewMemo holds the last rendering of each part of the screen around the
 // conversation. It is shared by copies of the model, and only View uses it.
 type viewMemo struct {
-	header, status, help, welcome, edit textfmt.Memo
-	frame                               frameMemo
+	header, status, help, welcome textfmt.Memo
+	frame                         frameMemo
 }

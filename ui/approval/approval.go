@@ -30,12 +30,14 @@ import (
 	"muse/ui/textfmt"
 )
 
-// KeyMap holds the box's keys: those that scroll its body, and the one
-// that switches the session's mode.
+// KeyMap holds the box's keys: those that scroll its body, the one that
+// switches the session's mode, and those that send or decline a typed
+// result (see Key).
 type KeyMap struct {
 	PageUp, PageDown key.Binding
 	// Mode switches between ask and all (shift+tab).
-	Mode key.Binding
+	Mode         key.Binding
+	Send, Cancel key.Binding
 }
 
 // Call is the tool call the box shows.

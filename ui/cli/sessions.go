@@ -37,7 +37,7 @@ ID may be a session id, a unique prefix of one, or a title.`,
 				return c.Help()
 			}
 			if len(args) > 0 {
-				return usagef("unknown command %q: use list, show, export, open, import, fork, rename, delete or search (see muse sessions --help)", args[0])
+				return usagef("unknown command %q%s: use list, show, export, open, import, fork, rename, delete or search (see muse sessions --help)", args[0], suggestCommand(c, args[0]))
 			}
 			c.Help()
 			return exitStatus(ExitUsage)
