@@ -264,6 +264,20 @@ func (w *Writer) SaveAttachment(a Attachment, data []byte) (Attachment, error) {
 	return saved, err
 }
 
+// ReadImage returns the bytes of img, a generated image of this session,
+// as Store.ReadImage does: only a file in muse's images folder, links
+// followed, so a journal that names another file (one that came by sync)
+// cannot have it read.
+func (w *Writer) ReadImage(img Image) ([]byte, error) {
+	w.lock()
+	store := w.store
+	w.mu.Unlock()
+	if store == nil {
+		return nil, fmt.Errorf("read image %q: the session is not saved", filepath.Base(img.Path))
+	}
+	return store.ReadImage(img)
+}
+
 // ReadAttachment returns the bytes of a, an attachment of this session:
 // from memory when SaveAttachment kept them there, otherwise from its file.
 func (w *Writer) ReadAttachment(a Attachment) ([]byte, error) {

@@ -163,7 +163,7 @@ func attachArg(arg string, n int, es []session.Entry) (sources []composer.Source
 		if err != nil {
 			return nil, "", err
 		}
-		return []composer.Source{{Path: path, Own: true}}, "", nil
+		return []composer.Source{{Path: path}}, "", nil
 	case "clipboard":
 		return composer.Clipboard, "", nil
 	}

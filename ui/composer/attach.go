@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,9 +59,6 @@ type Source struct {
 	// there, the mention is only text, and a secret file (attach.Secret)
 	// is never attached from it.
 	Mention bool
-	// Own marks a file of muse's own (an image it made, an attachment it
-	// stored), which is not looked at as a secret.
-	Own bool
 	// Name, for a path, is the name to attach the file by, in place of the
 	// one on disk (a stored attachment's original name).
 	Name string
@@ -87,7 +85,10 @@ func OfEntry(w *session.Writer, e session.Entry) []Source {
 	var sources []Source
 	for _, img := range e.Images {
 		if img.Path != "" {
-			sources = append(sources, Source{Path: img.Path, Own: true})
+			// Read through the session, which reads only muse's images
+			// folder: the journal's path may have come from another
+			// machine, naming any file.
+			sources = append(sources, Source{Name: filepath.Base(img.Path), Read: func(context.Context) ([]byte, error) { return w.ReadImage(img) }})
 		}
 	}
 	return append(sources, stored(w, e.Attachments)...)
@@ -137,7 +138,7 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 				}
 			}
 			why := ""
-			if s.Path != "" && !s.Own {
+			if s.Path != "" {
 				why = attach.Secret(expandHome(s.Path))
 			}
 			if why != "" && s.Mention {
