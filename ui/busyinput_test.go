@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -40,10 +39,10 @@ func sendWhenIdle(t *testing.T, tm *teatest.TestModel, text, taken string) {
 	send(tm, text)
 	for range 100 {
 		refused := false
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		onScreen(t, tm, func(b []byte) bool {
 			refused = bytes.Contains(b, []byte(busyNotice))
 			return refused || bytes.Contains(b, []byte(taken))
-		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		})
 		if !refused {
 			return
 		}

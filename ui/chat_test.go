@@ -19,6 +19,8 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
+	"muse/ui/turns"
 )
 
 func TestMain(m *testing.M) {
@@ -110,8 +112,17 @@ func (r testRoot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	onScreen(t, tm, func(b []byte) bool { return bytes.Contains(b, []byte(want)) })
+}
+
+// onScreen waits until the output drawn so far (b) satisfies drawn: the
+// one wait on the screen of every test here. teatest keeps the output in a
+// buffer that gives no notice of a write, so the wait reads it again at
+// each frame the screen can draw; it ends on what is drawn, never on a
+// time. Its watchdog (waitfor's, scaled by load) only names a hang.
+func onScreen(t *testing.T, tm *teatest.TestModel, drawn func(b []byte) bool) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), drawn, teatest.WithDuration(waitfor.Scaled(waitfor.Limit)), teatest.WithCheckInterval(turns.FrameInterval))
 }
 
 func send(tm *teatest.TestModel, text string) {
@@ -128,7 +139,7 @@ func quit(t *testing.T, tm *teatest.TestModel) Model {
 // finalModel waits for the program to end and returns the chat screen.
 func finalModel(t *testing.T, tm *teatest.TestModel) Model {
 	t.Helper()
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(testRoot).Model
+	return tm.FinalModel(t, teatest.WithFinalTimeout(waitfor.Scaled(waitfor.Limit))).(testRoot).Model
 }
 
 func TestStreamedReplyGolden(t *testing.T) {

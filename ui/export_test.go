@@ -146,7 +146,7 @@ func TestExportArgsRefuseUnknownOptions(t *testing.T) {
 	}
 	// Through the command: nothing is written.
 	dir := t.TempDir()
-	msg := exportSession(session.NewWriter(nil, session.Params{}), "page "+filepath.Join(dir, "red2.html")+" --redcat", time.Now(), nil)()
+	msg := exportSession(session.NewWriter(nil, session.Params{}), "page "+filepath.Join(dir, "red2.html")+" --redcat", fixedClock()(), nil)()
 	if e, ok := msg.(exportedMsg); !ok || e.err == nil {
 		t.Errorf("the export went on: %+v", msg)
 	}
