@@ -246,7 +246,10 @@ func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
 	tm := start(t, hs.model(t, nil), 60, 30)
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
-	waitSaved(t, hs.store, session.KindImage)
+	// /open opens the image the screen holds: wait until it shows the
+	// saved file (its link names it), not until the journal holds it,
+	// which comes first.
+	waitFor(t, tm, "turn-1-image-1-")
 	fakeViewer(t, false)
 	send(tm, "/open")
 	waitFor(t, tm, "could not be opened")
