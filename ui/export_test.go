@@ -154,3 +154,17 @@ func TestExportArgsRefuseUnknownOptions(t *testing.T) {
 		t.Errorf("written: %v (%v)", files, err)
 	}
 }
+
+// A path that starts with ~/ is written under the home folder, as the
+// input's path completion offers it.
+func TestExportExpandsHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	msg := exportSession(session.NewWriter(nil, session.Params{}), "~/notes.md", fixedClock()(), nil)()
+	if e, ok := msg.(exportedMsg); !ok || e.err != nil {
+		t.Fatalf("export: %+v", msg)
+	}
+	if _, err := os.Stat(filepath.Join(home, "notes.md")); err != nil {
+		t.Errorf("not written under the home folder: %v", err)
+	}
+}
