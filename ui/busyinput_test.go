@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"muse/ui/status"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 )
@@ -49,4 +51,17 @@ func sendWhenIdle(t *testing.T, tm *teatest.TestModel, text, taken string) {
 		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	}
 	t.Fatalf("%q was refused as busy 100 times", text)
+}
+
+// A refusal while a turn is in flight goes when the turn ends, by its kind
+// and not by its words: a later notice stays, even one that quotes it.
+func TestBusyRefusalGoesWithTheTurn(t *testing.T) {
+	s := status.New().Busy(busyNotice + ": esc cancels it")
+	if got := s.TurnEnded().Notice(); got != "" {
+		t.Errorf("after the turn: %q, want no notice", got)
+	}
+	later := "exported: " + busyNotice + ".md"
+	if got := s.Note(later).TurnEnded().Notice(); got != later {
+		t.Errorf("after the turn: %q, want the later notice %q", got, later)
+	}
 }
