@@ -38,6 +38,7 @@ func fixedClock() func() time.Time {
 type harness struct {
 	srv   *httptest.Server
 	store *session.Store
+	gate  chan struct{} // lets a held reply end (see newHeldHarness)
 }
 
 func newHarness(t *testing.T, delay time.Duration) *harness {
@@ -265,16 +266,17 @@ func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
 // The status bar: a cancel leaves no "stop end_turn" of the reply before;
 // a failure shows until the next turn starts.
 func TestStatusBarForgetsTheLastTurn(t *testing.T) {
-	h := newHarness(t, 10*time.Millisecond)
+	h := newHeldHarness(t)
 	tm := start(t, h.model(t, nil), 80, 24)
 	status := func(m Model) string {
 		lines := strings.Split(m.View(), "\n")
 		return lines[len(lines)-2]
 	}
 	send(tm, "hello")
+	h.finish(t)
 	waitFor(t, tm, "stop end_turn")
 	send(tm, "demo:slow take your time")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // before any text arrives
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // held before its end, whatever text arrived
 	waitFor(t, tm, "cancelled")
 	send(tm, "demo:overloaded now")
 	waitFor(t, tm, "the prompt is back")
