@@ -86,6 +86,27 @@ const MediaPDF = "application/pdf"
 // text (Type SourceText).
 const MediaPlainText = "text/plain"
 
+// MediaExt is the file name extension of a file of mediaType, one of the
+// media types a block carries (ImageMediaTypes, MediaPDF, MediaPlainText),
+// or "" for another.
+func MediaExt(mediaType string) string {
+	switch mediaType {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "image/webp":
+		return ".webp"
+	case MediaPDF:
+		return ".pdf"
+	case MediaPlainText:
+		return ".txt"
+	}
+	return ""
+}
+
 // ImageBlock returns an image block sending data, an image of mediaType
 // (one of ImageMediaTypes), as base64.
 func ImageBlock(mediaType string, data []byte) ContentBlock {

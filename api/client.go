@@ -112,6 +112,12 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 	if err != nil {
 		return nil, err
 	}
+	return c.readMessage(resp, cancel, opts)
+}
+
+// readMessage reads a message sent as plain JSON, cut at the size limit, and
+// closes the response.
+func (c *Client) readMessage(resp *http.Response, cancel context.CancelCauseFunc, opts []RequestOption) (*Message, error) {
 	defer cancel(nil)
 	defer resp.Body.Close()
 	var m Message
@@ -147,14 +153,11 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "application/json" {
-		defer cancel(nil)
-		defer resp.Body.Close()
-		var m Message
-		if err := c.decodeJSON(resp, cancel, &m); err != nil {
-			return nil, fmt.Errorf("read message: %w", err)
+		m, err := c.readMessage(resp, cancel, opts)
+		if err != nil {
+			return nil, err
 		}
-		m, _ = CutMessage(m, newCallConfig(opts).maxReply)
-		return replayStream(&m, resp.Header.Get("request-id")), nil
+		return replayStream(m, resp.Header.Get("request-id")), nil
 	}
 	s := newStream(resp, cancel, streamLimits{idle: c.idleTimeout, stall: c.stallTimeout}, newCallConfig(opts).maxReply)
 	s.scrub = c.scrub

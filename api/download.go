@@ -96,12 +96,8 @@ func (c *Client) Download(ctx context.Context, rawURL string, max int64, progres
 // readDownload reads at most max bytes of the body, reporting progress and
 // failing the body when it stalls for the idle timeout.
 func (c *Client) readDownload(rctx context.Context, resp *http.Response, cancel context.CancelCauseFunc, max int64, progress func(done, total int64)) ([]byte, error) {
-	var r io.Reader = resp.Body
-	if c.idleTimeout > 0 {
-		ir := newIdleReader(resp.Body, c.idleTimeout, func() { cancel(ErrIdleTimeout) })
-		defer ir.stop()
-		r = ir
-	}
+	r, stop := c.idleBody(resp, cancel)
+	defer stop()
 	total := resp.ContentLength
 	if total < 0 {
 		total = -1

@@ -134,17 +134,10 @@ type usageDeltaWire UsageDelta
 
 // UnmarshalJSON reads a usage object, keeping unknown fields in Extra.
 func (u *UsageDelta) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	var w usageDeltaWire
-	extra, err := decodeExtra(data, &w, usageKeys)
-	if err != nil {
-		return err
-	}
-	*u = UsageDelta(w)
-	u.Extra = extra
-	return nil
+	return decodeExtra(data, usageKeys, func(w usageDeltaWire, extra map[string]json.RawMessage) {
+		*u = UsageDelta(w)
+		u.Extra = extra
+	})
 }
 
 type eventWire struct {

@@ -9,13 +9,24 @@ import (
 	"strings"
 )
 
-// decodeExtra decodes data into w, and returns the fields of data that
-// known does not name, as splitExtra does.
-func decodeExtra[W any](data []byte, w *W, known []string) (map[string]json.RawMessage, error) {
-	if err := json.Unmarshal(data, w); err != nil {
-		return nil, err
+// decodeExtra is the UnmarshalJSON of a type that keeps unknown fields: it
+// decodes data into its wire form W (the type without its methods) and hands
+// it to set with the fields of data that known does not name, as splitExtra
+// returns them. A JSON null sets nothing, as encoding/json does.
+func decodeExtra[W any](data []byte, known []string, set func(W, map[string]json.RawMessage)) error {
+	if isNull(data) {
+		return nil
 	}
-	return splitExtra(data, known)
+	var w W
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, known)
+	if err != nil {
+		return err
+	}
+	set(w, extra)
+	return nil
 }
 
 // splitExtra returns the members of the JSON object data that this client

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"context"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -40,4 +42,15 @@ func (ir *idleReader) stop() {
 	ir.stopped = true
 	ir.timer.Stop()
 	ir.mu.Unlock()
+}
+
+// idleBody returns resp's body, failed through cancel with ErrIdleTimeout
+// when it sends nothing for the idle timeout (never when that is 0), and
+// the function that disarms it once the body is read.
+func (c *Client) idleBody(resp *http.Response, cancel context.CancelCauseFunc) (io.Reader, func()) {
+	if c.idleTimeout <= 0 {
+		return resp.Body, func() {}
+	}
+	ir := newIdleReader(resp.Body, c.idleTimeout, func() { cancel(ErrIdleTimeout) })
+	return ir, ir.stop
 }

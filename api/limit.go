@@ -99,20 +99,7 @@ func cutString(s string, n int) string {
 
 // ReplyCutNote is what muse says of a reply cut at the size limit limit.
 func ReplyCutNote(limit int) string {
-	return fmt.Sprintf("reply cut at %s, the size limit of one reply: the rest was dropped", sizeText(limit))
-}
-
-// sizeText writes n bytes as "4 MiB", "64 KiB" or "100 bytes".
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("reply cut at %s, the size limit of one reply: the rest was dropped", SizeText(int64(limit)))
 }
 
 // salvage makes an event of the start of one cut at the size limit: the
@@ -169,4 +156,21 @@ func trimRune(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// SizeText writes n bytes as people read them: "4 MiB", "1.5 MiB",
+// "64 KiB", "1.5 KiB" or "100 bytes". It is how muse says a size or a limit
+// in its messages.
+func SizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -160,9 +160,22 @@ func (c *Client) requestError(ctx context.Context, cl call, err error, timedOut 
 	}
 	inner := unwrapURLError(err)
 	if isNetworkError(inner) {
-		return &attemptError{err: fmt.Errorf("connect to %s: %w", c.shown, inner)}
+		return &attemptError{err: fmt.Errorf("connect to %s: %w%s", c.shown, inner, connectHint(inner))}
 	}
 	return fmt.Errorf("request to %s failed: %w", c.shown, inner)
+}
+
+// connectHint says what to do about a connection that could not be made,
+// when the error tells: nothing listening there, or no such host.
+func connectHint(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return " (nothing listens there: start the server, or fix the base URL; muse doctor checks it)"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return " (no such host: check the base URL; muse doctor checks it)"
+	}
+	return ""
 }
 
 // isNetworkError reports whether err is a failure of the network, worth a
@@ -212,12 +225,8 @@ func (c *Client) endpointURL(path string, image bool) *url.URL {
 // readBody reads at most limit bytes of a body, failing it with
 // ErrIdleTimeout when it sends nothing for the idle timeout.
 func (c *Client) readBody(rctx context.Context, resp *http.Response, cancel context.CancelCauseFunc, limit int64) ([]byte, error) {
-	var r io.Reader = resp.Body
-	if c.idleTimeout > 0 {
-		ir := newIdleReader(resp.Body, c.idleTimeout, func() { cancel(ErrIdleTimeout) })
-		defer ir.stop()
-		r = ir
-	}
+	r, stop := c.idleBody(resp, cancel)
+	defer stop()
 	body, err := io.ReadAll(io.LimitReader(r, limit))
 	if err != nil {
 		switch cause := context.Cause(rctx); {

@@ -222,20 +222,13 @@ func (m Message) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a message, keeping unknown fields in Extra.
 func (m *Message) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	var w messageWire
-	extra, err := decodeExtra(data, &w, messageKeys)
-	if err != nil {
-		return err
-	}
-	*m = Message(w)
-	m.Extra = extra
-	if !hasKey(data, "usage") {
-		m.Usage.unsent = allUnsent
-	}
-	return nil
+	return decodeExtra(data, messageKeys, func(w messageWire, extra map[string]json.RawMessage) {
+		*m = Message(w)
+		m.Extra = extra
+		if !hasKey(data, "usage") {
+			m.Usage.unsent = allUnsent
+		}
+	})
 }
 
 // Text returns the concatenated text of the message's text blocks.
@@ -345,22 +338,15 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a usage object, keeping unknown fields in Extra and
 // noting the counters it lacks.
 func (u *Usage) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	var w usageDeltaWire
-	extra, err := decodeExtra(data, &w, usageKeys)
-	if err != nil {
-		return err
-	}
-	*u = Usage{Extra: extra}
-	for i, v := range [4]*int{w.InputTokens, w.OutputTokens, w.CacheCreationInputTokens, w.CacheReadInputTokens} {
-		if v == nil {
-			u.unsent |= 1 << i
+	return decodeExtra(data, usageKeys, func(w usageDeltaWire, extra map[string]json.RawMessage) {
+		*u = Usage{Extra: extra}
+		for i, v := range [4]*int{w.InputTokens, w.OutputTokens, w.CacheCreationInputTokens, w.CacheReadInputTokens} {
+			if v == nil {
+				u.unsent |= 1 << i
+			}
+			u.set(i, v)
 		}
-		u.set(i, v)
-	}
-	return nil
+	})
 }
 
 // ContentBlock is one item of a message's content. Known types fill their

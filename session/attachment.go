@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -340,19 +341,8 @@ func validHash(h string) bool {
 	return true
 }
 
-// attachmentExt is the file name extension of an attachment of mediaType.
+// attachmentExt is the file name extension of an attachment of mediaType:
+// a text file's is .txt.
 func attachmentExt(mediaType string) string {
-	switch mediaType {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "image/webp":
-		return ".webp"
-	case api.MediaPDF:
-		return ".pdf"
-	}
-	return ".txt"
+	return cmp.Or(api.MediaExt(mediaType), ".txt")
 }

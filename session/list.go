@@ -64,15 +64,9 @@ func (s *Store) list() ([]Info, error) {
 	}
 	var jobs []scanJob
 	for _, de := range des {
-		id, ok := strings.CutSuffix(de.Name(), journalExt)
-		if !ok || !validID(id) || !de.Type().IsRegular() {
-			continue
+		if id, fi, ok := journalEntry(de); ok {
+			jobs = append(jobs, scanJob{id: id, mtime: fi.ModTime(), size: fi.Size()})
 		}
-		fi, err := de.Info()
-		if err != nil {
-			continue // removed since ReadDir
-		}
-		jobs = append(jobs, scanJob{id: id, mtime: fi.ModTime(), size: fi.Size()})
 	}
 	s.scanAll(jobs)
 	var infos []Info
@@ -83,6 +77,21 @@ func (s *Store) list() ([]Info, error) {
 	}
 	sortInfos(infos)
 	return infos, nil
+}
+
+// journalEntry returns the session id and the file info of de when it is a
+// journal: a regular file named by a valid id and journalExt. ok is false
+// for anything else, and for a file removed since its directory was read.
+func journalEntry(de fs.DirEntry) (id string, fi fs.FileInfo, ok bool) {
+	id, ok = strings.CutSuffix(de.Name(), journalExt)
+	if !ok || !validID(id) || !de.Type().IsRegular() {
+		return "", nil, false
+	}
+	fi, err := de.Info()
+	if err != nil {
+		return "", nil, false
+	}
+	return id, fi, true
 }
 
 // sortInfos sorts infos the most recently updated first.

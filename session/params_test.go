@@ -36,8 +36,8 @@ func TestImageParamsSavedWithSession(t *testing.T) {
 	if !reflect.DeepEqual(*got.Params.Image, want) || got.Params.Model != p.Model {
 		t.Errorf("loaded image settings %+v, want %+v", got.Params.Image, want)
 	}
-	c := got.Params.clone()
+	c := got.Params.Clone()
 	if c.Image == got.Params.Image || c.Image.Watermark == got.Params.Image.Watermark {
-		t.Error("Params.clone shares the image settings")
+		t.Error("Params.Clone shares the image settings")
 	}
 }

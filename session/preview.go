@@ -43,7 +43,7 @@ func (s *Store) OpenWriterAsync(id string, adjust func(Params) Params) (*Writer,
 	if preview, ok := previewJournal(data, id); ok {
 		r := &asyncReplay{start: make(chan struct{}), id: id}
 		if adjust != nil {
-			if p := adjust(preview.Params.clone()); !reflect.DeepEqual(p, preview.Params) {
+			if p := adjust(preview.Params.Clone()); !reflect.DeepEqual(p, preview.Params) {
 				preview.Params = p
 				r.params = &p
 			}
@@ -99,7 +99,7 @@ func (w *Writer) adjust(adjust func(Params) Params) uint64 {
 	if adjust == nil {
 		return 0
 	}
-	if p := adjust(w.sess.Params.clone()); !reflect.DeepEqual(p, w.sess.Params) {
+	if p := adjust(w.sess.Params.Clone()); !reflect.DeepEqual(p, w.sess.Params) {
 		n, _ := w.setParams(p) // a failed write waits in w.pending, as SetParams leaves it
 		return n
 	}

@@ -117,15 +117,9 @@ func (s *Store) scanDir(catchUp bool) (Scan, bool, error) {
 			}
 			continue
 		}
-		id, ok := strings.CutSuffix(name, journalExt)
-		if !ok || !validID(id) || !de.Type().IsRegular() {
-			continue
+		if id, fi, ok := journalEntry(de); ok {
+			sc.Journals[id] = stampOf(fi)
 		}
-		fi, err := de.Info()
-		if err != nil {
-			continue // removed since ReadDir
-		}
-		sc.Journals[id] = stampOf(fi)
 	}
 	after, err := s.DirStamp()
 	sc.Steady = err == nil && after == before

@@ -110,7 +110,7 @@ func (s *Store) clock() time.Time { return s.now().UTC() }
 // journal: the header, then the title when there is one.
 func (s *Store) create(p Params, title string, fork *Fork) (*Session, error) {
 	now := s.clock()
-	p = p.clone()
+	p = p.Clone()
 	// A clash of ids needs two sessions in the same second with the same
 	// random suffix; O_EXCL catches it, and a new suffix resolves it.
 	for range 10 {
@@ -149,39 +149,29 @@ func (s *Store) createJournal(id string, now time.Time, p Params, title string, 
 	return fileio.WriteNew(s.path(id), line)
 }
 
-// clone returns a copy of p that shares no memory with it.
-func (p Params) clone() Params {
-	if p.Temperature != nil {
-		v := *p.Temperature
-		p.Temperature = &v
-	}
-	if p.TopP != nil {
-		v := *p.TopP
-		p.TopP = &v
-	}
-	if p.TopK != nil {
-		v := *p.TopK
-		p.TopK = &v
-	}
+// Clone returns a copy of p that shares no memory with it, so that a change
+// to the copy never reaches p.
+func (p Params) Clone() Params {
+	p.Temperature = clonePtr(p.Temperature)
+	p.TopP = clonePtr(p.TopP)
+	p.TopK = clonePtr(p.TopK)
 	p.StopSequences = slices.Clone(p.StopSequences)
 	if p.Image != nil {
-		v := p.Image.clone()
+		v := *p.Image
+		v.PromptExtend = clonePtr(v.PromptExtend)
+		v.Watermark = clonePtr(v.Watermark)
 		p.Image = &v
 	}
 	return p
 }
 
-// clone returns a copy of p that shares no memory with it.
-func (p ImageParams) clone() ImageParams {
-	if p.PromptExtend != nil {
-		v := *p.PromptExtend
-		p.PromptExtend = &v
+// clonePtr returns a pointer to a copy of *v, or nil for nil.
+func clonePtr[T any](v *T) *T {
+	if v == nil {
+		return nil
 	}
-	if p.Watermark != nil {
-		v := *p.Watermark
-		p.Watermark = &v
-	}
-	return p
+	c := *v
+	return &c
 }
 
 // Load reads the session id from its journal. Damage that leaves a usable

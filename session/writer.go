@@ -113,7 +113,7 @@ type pendingRecord struct {
 // journal is created with the first entry, so a session nobody wrote to
 // leaves no file. store may be nil: the session is then kept in memory only.
 func NewWriter(store *Store, p Params) *Writer {
-	return &Writer{store: store, sess: &Session{Params: p.clone()}, pos: map[string]int{}, marks: map[string][]blockMark{}}
+	return &Writer{store: store, sess: &Session{Params: p.Clone()}, pos: map[string]int{}, marks: map[string][]blockMark{}}
 }
 
 // OpenWriter opens the session id for writing: it takes the session's lock
@@ -208,7 +208,7 @@ func (w *Writer) snapshot() Session {
 	s.All = slices.Clone(s.All)
 	s.Entries = slices.Clone(s.Entries)
 	s.Warnings = slices.Clone(s.Warnings)
-	s.Params = s.Params.clone()
+	s.Params = s.Params.Clone()
 	s.Queue = slices.Clone(s.Queue)
 	return s
 }
@@ -225,7 +225,7 @@ func (w *Writer) Branch() []Entry {
 func (w *Writer) Params() Params {
 	w.lock()
 	defer w.mu.Unlock()
-	return w.sess.Params.clone()
+	return w.sess.Params.Clone()
 }
 
 // NewID returns a new entry id, unique across machines (see id.go).
@@ -467,7 +467,7 @@ func (w *Writer) SetParams(p Params) error {
 // and queues their record, which the caller commits once it lets go of
 // w.mu.
 func (w *Writer) setParams(p Params) (uint64, error) {
-	p = p.clone()
+	p = p.Clone()
 	w.sess.Params = p
 	if !w.exists && !w.creating {
 		return 0, w.err // written with the header
@@ -633,7 +633,7 @@ func (w *Writer) commitLocked(n uint64, sync bool) error {
 	var title string
 	var fork *Fork
 	if create {
-		params, title, fork = w.sess.Params.clone(), w.sess.Title, w.sess.ForkedFrom
+		params, title, fork = w.sess.Params.Clone(), w.sess.Title, w.sess.ForkedFrom
 		w.creating = true
 	}
 	id := w.sess.ID

@@ -130,7 +130,7 @@ func TestPastedPathBecomesAMention(t *testing.T) {
 	pasted := strings.ReplaceAll(path, " ", `\ `) // as a terminal pastes a dropped file
 	m.comp = m.comp.SetInput(m.comp.Input().SetValue("look at " + pasted))
 	m, _ = updateModel(m, input.PathPastedMsg{Text: pasted, Path: path})
-	if got, want := m.comp.Input().Value(), `look at @"`+path+`"`; got != want {
+	if got, want := m.comp.Input().Value(), `look at @"`+path+`" `; got != want { // a space ends the mention
 		t.Errorf("input %q, want %q", got, want)
 	}
 	if paths, _ := input.Mentions(m.comp.Input().Value()); len(paths) != 1 || paths[0] != path {

@@ -2,8 +2,6 @@ package demo
 
 import (
 	"net/http"
-
-	"muse/api"
 )
 
 // countTokensPath counts the input tokens of a message request, as
@@ -15,11 +13,8 @@ const countTokensPath = "/v1/messages/count_tokens"
 // one is, answered with {"input_tokens": N}, N counted as a reply's
 // usage counts its input.
 func (h *handler) countTokens(w http.ResponseWriter, r *http.Request) {
-	if !h.checkMessageAuth(w, r) || !checkVersion(w, r) {
-		return
-	}
-	var req api.MessageRequest
-	if !decodeMessageRequest(w, r, &req) {
+	req, ok := h.messageRequest(w, r)
+	if !ok {
 		return
 	}
 	switch {

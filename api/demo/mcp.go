@@ -39,44 +39,35 @@ func mcpServer(now func() time.Time) *sdk.Server {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 	}
 	textSchema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"the text"}},"required":["text"]}`)
-	args := func(req *sdk.CallToolRequest) (string, error) {
-		var in struct {
-			Text *string `json:"text"`
+	// textTool is a tool that answers f of its {"text": ...} input.
+	textTool := func(f func(string) string) sdk.ToolHandler {
+		return func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var in struct {
+				Text *string `json:"text"`
+			}
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil || in.Text == nil {
+				r := text(`the input must be {"text": "..."}`)
+				r.IsError = true
+				return r, nil
+			}
+			return text(f(*in.Text)), nil
 		}
-		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil || in.Text == nil {
-			return "", fmt.Errorf(`the input must be {"text": "..."}`)
-		}
-		return *in.Text, nil
 	}
 	s.AddTool(&sdk.Tool{Name: "clock", Description: "The current time in UTC (demo MCP server).", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text(now().UTC().Format("15:04 UTC, Monday 2 January 2006")), nil
 		})
 	s.AddTool(&sdk.Tool{Name: "echo", Description: "Sends the text back (demo MCP server).", InputSchema: textSchema},
-		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			t, err := args(req)
-			if err != nil {
-				r := text(err.Error())
-				r.IsError = true
-				return r, nil
-			}
-			return text(t), nil
-		})
+		textTool(func(t string) string { return t }))
 	s.AddTool(&sdk.Tool{Name: "word_count", Description: "Counts the words, lines and characters of a text (demo MCP server).", InputSchema: textSchema},
-		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			t, err := args(req)
-			if err != nil {
-				r := text(err.Error())
-				r.IsError = true
-				return r, nil
-			}
+		textTool(func(t string) string {
 			lines := strings.Count(t, "\n")
 			if t != "" && !strings.HasSuffix(t, "\n") {
 				lines++
 			}
 			words := len(strings.FieldsFunc(t, unicode.IsSpace))
-			return text(fmt.Sprintf("%d words, %d lines, %d characters", words, lines, len([]rune(t)))), nil
-		})
+			return fmt.Sprintf("%d words, %d lines, %d characters", words, lines, len([]rune(t)))
+		}))
 	return s
 }
 

@@ -30,11 +30,8 @@ func wireMessage(m api.Message) api.Message {
 
 // messages serves POST /v1/messages.
 func (h *handler) messages(w http.ResponseWriter, r *http.Request) {
-	if !h.checkMessageAuth(w, r) || !checkVersion(w, r) {
-		return
-	}
-	var req api.MessageRequest
-	if !decodeMessageRequest(w, r, &req) {
+	req, ok := h.messageRequest(w, r)
+	if !ok {
 		return
 	}
 	if msg := validateMessageRequest(&req); msg != "" {

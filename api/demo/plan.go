@@ -311,19 +311,24 @@ func (p *plan) limit(max int) {
 	p.outputTokens = max - left
 }
 
+// replyHead is a reply to req with no content yet, as message_start sends
+// it: its id, model and usage.
+func replyHead(id string, req *api.MessageRequest, outputTokens int) api.Message {
+	return api.Message{
+		ID:      id,
+		Type:    "message",
+		Role:    api.RoleAssistant,
+		Model:   req.Model,
+		Content: []api.ContentBlock{},
+		Usage:   api.Usage{InputTokens: inputTokens(req), OutputTokens: outputTokens},
+	}
+}
+
 // message is the non-streaming form of the plan. A tool_use block cut by
 // max_tokens is left out, since its input is not valid JSON.
 func (p *plan) message(id string, req *api.MessageRequest) api.Message {
-	msg := api.Message{
-		ID:           id,
-		Type:         "message",
-		Role:         api.RoleAssistant,
-		Model:        req.Model,
-		Content:      []api.ContentBlock{},
-		StopReason:   p.stopReason,
-		StopSequence: p.stopSequence,
-		Usage:        api.Usage{InputTokens: inputTokens(req), OutputTokens: p.outputTokens},
-	}
+	msg := replyHead(id, req, p.outputTokens)
+	msg.StopReason, msg.StopSequence = p.stopReason, p.stopSequence
 	for _, b := range p.blocks {
 		c := b.start
 		joined := strings.Join(b.deltas, "")

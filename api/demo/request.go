@@ -28,6 +28,15 @@ type messageRequestWire struct {
 	System json.RawMessage `json:"system"`
 }
 
+// messageRequest checks the key and the version header of a request to
+// /v1/messages or its count_tokens, and reads its body. On failure it has
+// answered and returns false.
+func (h *handler) messageRequest(w http.ResponseWriter, r *http.Request) (api.MessageRequest, bool) {
+	var req api.MessageRequest
+	ok := h.checkMessageAuth(w, r) && checkVersion(w, r) && decodeMessageRequest(w, r, &req)
+	return req, ok
+}
+
 // decodeMessageRequest reads the body of POST /v1/messages. It refuses an
 // unknown top-level field and turns a system prompt given as text blocks
 // into one string. On failure it has answered 400 and returns false.

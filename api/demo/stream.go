@@ -119,15 +119,9 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, id string, req 
 	ctx := r.Context()
 
 	// stop_reason and stop_sequence are null until message_delta.
-	start := messageStartEvent{Type: "message_start", Message: api.Message{
-		ID:      id,
-		Type:    "message",
-		Role:    api.RoleAssistant,
-		Model:   req.Model,
-		Content: []api.ContentBlock{},
-		Usage:   api.Usage{InputTokens: inputTokens(req), OutputTokens: 1},
-		Extra:   map[string]json.RawMessage{"stop_reason": jsonNull, "stop_sequence": jsonNull},
-	}}
+	head := replyHead(id, req, 1)
+	head.Extra = map[string]json.RawMessage{"stop_reason": jsonNull, "stop_sequence": jsonNull}
+	start := messageStartEvent{Type: "message_start", Message: head}
 	if ew.send("message_start", start) != nil {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"muse/session"
 	"path"
 	"strings"
 )
@@ -122,29 +123,14 @@ func kindOf(rel string) (int, error) {
 	}
 	switch {
 	case parts[0] == "sessions" && len(parts) == 2:
-		if id, ok := strings.CutSuffix(parts[1], ".jsonl"); ok && validID(id) {
+		if id, ok := strings.CutSuffix(parts[1], ".jsonl"); ok && session.ValidID(id) {
 			return kindJournal, nil
 		}
-		if id, ok := strings.CutSuffix(parts[1], ".deleted"); ok && validID(id) {
+		if id, ok := strings.CutSuffix(parts[1], ".deleted"); ok && session.ValidID(id) {
 			return kindFile, nil
 		}
 	case (parts[0] == "images" || parts[0] == "attachments") && len(parts) >= 2 && len(parts) <= 4:
 		return kindFile, nil
 	}
 	return 0, bad
-}
-
-// validID reports whether id is a session id as session writes them.
-func validID(id string) bool {
-	if id == "" || len(id) > 128 {
-		return false
-	}
-	for _, c := range []byte(id) {
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -20,6 +20,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -94,26 +95,45 @@ func (ix *Index) forms(ctx context.Context, word string) ([]string, error) {
 		_, last := utf8.DecodeLastRuneInString(stem)
 		from = stem[:len(stem)-last]
 	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?", from, after(from), maxCandidates)
+	cands, err := ix.vocabFrom(ctx, from, nil)
 	if err != nil {
 		return nil, err
 	}
-	var cands []string
+	if len(cands) == maxCandidates && from != stem {
+		// Words that start as the stem but for its last letter filled the
+		// window (a word list, identifiers): the words that start with the
+		// whole stem, where most forms are, get a window of their own.
+		if cands, err = ix.vocabFrom(ctx, stem, cands); err != nil {
+			return nil, err
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	return s.sameStem(ctx, word, cands)
+}
+
+// vocabFrom returns cands with, after them, the first maxCandidates words
+// of the index that start with p, those in cands left out.
+func (ix *Index) vocabFrom(ctx context.Context, p string, cands []string) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, "SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?", p, after(p), maxCandidates)
+	if err != nil {
+		return nil, err
+	}
 	for rows.Next() {
 		var t string
 		if err := rows.Scan(&t); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		cands = append(cands, t)
+		if _, dup := slices.BinarySearch(cands, t); !dup {
+			cands = append(cands, t)
+		}
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
 	}
-	if len(cands) == 0 {
-		return nil, nil
-	}
-	return s.sameStem(ctx, word, cands)
+	return cands, nil
 }
 
 // after returns the least string greater than every string that starts
@@ -192,15 +212,16 @@ func (ix *Index) stemmed(ctx context.Context, word string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("stemming %q: %w", word, err)
 	}
-	switch len(forms) {
-	case 0:
-		return quote(word), nil
-	case 1:
-		return quote(forms[0]), nil
+	// The word as typed is one of them: a word is one of its own forms,
+	// but the words looked among may have left it out.
+	quoted := []string{quote(word)}
+	for _, f := range forms {
+		if f != word {
+			quoted = append(quoted, quote(f))
+		}
 	}
-	quoted := make([]string, len(forms))
-	for i, f := range forms {
-		quoted[i] = quote(f)
+	if len(quoted) == 1 {
+		return quoted[0], nil
 	}
 	return "(" + strings.Join(quoted, " OR ") + ")", nil
 }

@@ -87,6 +87,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"empty prompt", nil, []string{"-p", " "}, 2, "-p needs a prompt"},
 		{"stray arg", nil, []string{"hello"}, 2, "unexpected argument"},
 		{"theme", nil, []string{"--theme", "pink"}, 2, "--theme must be"},
+		{"theme typo", nil, []string{"--theme", "drak"}, 2, `got "drak" (did you mean "dark"?)`},
 		{"api error", nil, []string{"--demo", "-p", "demo:overloaded"}, 1, "muse: 529 overloaded_error: Overloaded"},
 		{"not a terminal", nil, []string{"--demo"}, 2, "needs a terminal"},
 	}

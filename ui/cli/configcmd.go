@@ -32,7 +32,7 @@ line, with the file and the line, and exit with status 2.`,
 				return c.Help()
 			}
 			if len(args) > 0 {
-				return usagef("unknown command %q: use path, show or init (see muse config --help)", args[0])
+				return usagef("unknown command %q%s: use path, show or init (see muse config --help)", args[0], suggestCommand(c, args[0]))
 			}
 			c.Help()
 			return exitStatus(ExitUsage)
@@ -82,13 +82,14 @@ makes it the default profile, or the end of an existing one. The recipes:
 				if err := cfgfile.InitService(path, service); err != nil {
 					return usagef("%v", err)
 				}
-				fmt.Fprintf(a.env.Stdout, "wrote the profile %s to %s: muse --profile %s, or muse doctor --profile %s to check it\n", service, path, service, service)
+				muse := a.museWithConfig()
+				fmt.Fprintf(a.env.Stdout, "wrote the profile %s to %s: %s --profile %s, or %s doctor --profile %s to check it\n", service, path, muse, service, muse, service)
 				return nil
 			}
 			if err := cfgfile.Init(path); err != nil {
 				return usagef("%v", err)
 			}
-			fmt.Fprintf(a.env.Stdout, "wrote %s: edit it, then muse config show\n", path)
+			fmt.Fprintf(a.env.Stdout, "wrote %s: edit it, then %s config show\n", path, a.museWithConfig())
 			return nil
 		},
 	}
@@ -110,6 +111,16 @@ func noProfile(c *cobra.Command, args []string) error {
 }
 
 // configFilePath is the file --config names, else the default one.
+// museWithConfig is the start of a muse command line that reads the
+// configuration file this one reads: "muse", with --config FILE when one
+// was given, so that a hint works when pasted.
+func (a *app) museWithConfig() string {
+	if a.f.configPath == "" {
+		return "muse"
+	}
+	return "muse --config " + shellQuote(sanitize.Line(a.f.configPath))
+}
+
 func (a *app) configFilePath() (string, error) {
 	if a.f.configPath != "" {
 		return a.f.configPath, nil

@@ -264,7 +264,7 @@ func (a *app) doctorTerminal(d *report) {
 		d.ok("kitty graphics", "not asked: not muse's own terminal")
 	case profile != termenv.TrueColor && profile != termenv.ANSI256:
 		d.ok("kitty graphics", "no: previews need 256 colours or more; half blocks or a label instead")
-	case preview.Detect(env.Getenv, os.Stdin, stdoutFile(env), 100*time.Millisecond).Kitty:
+	case preview.Detect(env.Getenv, os.Stdin, stdoutFile(env), time.Second).Kitty:
 		d.ok("kitty graphics", "yes: previews are real images")
 	default:
 		d.ok("kitty graphics", "no: previews are drawn with half blocks")

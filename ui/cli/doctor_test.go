@@ -118,3 +118,24 @@ func TestDoctorListsSyncNotes(t *testing.T) {
 		}
 	}
 }
+
+// Before sync is set up, the Sync section says so on one "sync" line; the
+// sync engines' conflict copies have a line of their own, which does not
+// read as if a sync had run.
+func TestDoctorSyncSectionBeforeSetUp(t *testing.T) {
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "TERM": "xterm-256color"}
+	env["XDG_CONFIG_HOME"] = t.TempDir()
+	r := runTTY(t, env, 200, "doctor", "--offline")
+	var syncLines []string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "sync" {
+			syncLines = append(syncLines, l)
+		}
+	}
+	if len(syncLines) != 1 || !strings.Contains(syncLines[0], "not set up (muse sync init REMOTE)") {
+		t.Errorf("the Sync section's sync lines = %q; want one saying it is not set up:\n%s", syncLines, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "conflict copies") {
+		t.Errorf("doctor does not say whether conflict copies are left:\n%s", r.stdout)
+	}
+}

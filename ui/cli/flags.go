@@ -13,6 +13,7 @@ import (
 	"muse/api"
 	"muse/theme"
 	cfgfile "muse/ui/cli/config"
+	"muse/ui/tomlfile"
 )
 
 // flags holds the parsed command line.
@@ -268,7 +269,7 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 		return usagef("--top-k must be at least 1, got %d", f.topK)
 	}
 	if !theme.IsFile(f.theme) && !slices.Contains(theme.Names(), f.theme) {
-		return usagef("--theme must be %s, or the path of a theme file (.toml); got %q", strings.Join(theme.Names(), ", "), f.theme)
+		return usagef("--theme must be %s, or the path of a theme file (.toml); got %q%s", strings.Join(theme.Names(), ", "), f.theme, tomlfile.Suggest(f.theme, theme.Names()))
 	}
 	return nil
 }

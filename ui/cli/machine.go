@@ -77,7 +77,7 @@ func (a *app) doctorSync(d *report) {
 	case err != nil:
 		d.ok("sync", err.Error())
 	case len(notes) == 0:
-		d.ok("sync", "nothing to look at: every conflict copy was merged")
+		d.ok("conflict copies", "none left: every copy a sync engine made was merged")
 	}
 	for i, n := range notes {
 		label := ""

@@ -253,20 +253,6 @@ func TestBlockScan(t *testing.T) {
 	}
 }
 
-func TestTrimPadding(t *testing.T) {
-	for in, want := range map[string]string{
-		"abc   ":                          "abc",
-		"\x1b[1mabc\x1b[0m   \x1b[0m":     "\x1b[1mabc\x1b[0m",
-		"\x1b[38;5;1m   \x1b[0m":          "",
-		"\x1b[1mé  ":                      "\x1b[1mé\x1b[0m",
-		"  indented \x1b[0m text \x1b[0m": "  indented \x1b[0m text\x1b[0m",
-	} {
-		if got := trimPadding(in); got != want {
-			t.Errorf("trimPadding(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestDarkFromEnv(t *testing.T) {
 	for v, want := range map[string]bool{"": true, "15;0": true, "0;15": false, "0;default;7": false, "12;8": true, "x": true} {
 		if got := darkFromEnv(func(string) string { return v }); got != want {

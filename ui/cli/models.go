@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/models"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // modelsCmd is "muse models": the models the service offers.
@@ -75,19 +77,38 @@ func (a *app) listModels(w io.Writer, refresh bool) int {
 		fmt.Fprintf(env.Stderr, "muse: %s lists no models (no GET /v1/models): type the model's name, with --model or /model\n", sanitize.Line(api.RedactURL(cfg.baseURL)))
 		return ExitOK
 	}
-	var b strings.Builder
-	for _, m := range l.Models {
-		b.WriteString(sanitize.Line(m.ID))
-		if m.DisplayName != "" && m.DisplayName != m.ID {
-			b.WriteString("  " + sanitize.Line(m.DisplayName))
-		}
-		if m.Created != "" {
-			b.WriteString("  " + sanitize.Line(m.Created))
-		}
-		b.WriteByte('\n')
-	}
-	io.WriteString(w, b.String())
+	io.WriteString(w, modelLines(l.Models))
 	return ExitOK
+}
+
+// modelLines is the models one a line, in columns: the id, its name when
+// it differs, its release date; two spaces apart, each column as wide as
+// its widest cell, and no spaces at the end of a line.
+func modelLines(list []api.ModelInfo) string {
+	rows := make([][3]string, len(list))
+	var width [2]int
+	for i, m := range list {
+		rows[i][0] = sanitize.Line(m.ID)
+		if m.DisplayName != "" && m.DisplayName != m.ID {
+			rows[i][1] = sanitize.Line(m.DisplayName)
+		}
+		rows[i][2] = sanitize.Line(m.Created)
+		for c := range width {
+			width[c] = max(width[c], textfmt.Width(rows[i][c]))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		line := r[0]
+		for c := 1; c < 3; c++ {
+			if r[c] == "" && !slices.ContainsFunc(r[c+1:], func(s string) bool { return s != "" }) {
+				break
+			}
+			line += strings.Repeat(" ", width[c-1]-textfmt.Width(r[c-1])+2) + r[c]
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return b.String()
 }
 
 // modelsConfig resolves the configuration for listing the models: no

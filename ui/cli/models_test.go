@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"muse/api"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func TestModelsCommandCaches(t *testing.T) {
 	defer srv.Close()
 	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(), "ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "k"}
 	r := runMain(t, env, "", "models")
-	if r.code != 0 || r.stdout != "claude-opus-4-7  Claude-opus-4-7  2025-05-14T00:00:00Z\nclaude-sonnet-4-6  Claude-sonnet-4-6  2025-05-14T00:00:00Z\n" {
+	if r.code != 0 || r.stdout != "claude-opus-4-7    Claude-opus-4-7    2025-05-14T00:00:00Z\nclaude-sonnet-4-6  Claude-sonnet-4-6  2025-05-14T00:00:00Z\n" {
 		t.Fatalf("%+v", r)
 	}
 	if r2 := runMain(t, env, "", "models"); r2.stdout != r.stdout || len(srv.Requests()) != 1 {
@@ -56,7 +57,7 @@ func TestModelsCommandNoEndpoint(t *testing.T) {
 func TestModelsCommandDemo(t *testing.T) {
 	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
 	r := runMain(t, env, "", "models", "--demo")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "demo-chat  Demo Chat") {
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "demo-chat       Demo Chat       2026") {
 		t.Errorf("%+v", r)
 	}
 	if files, err := filepath.Glob(filepath.Join(env["XDG_CACHE_HOME"], "muse", "models", "*")); err != nil || len(files) != 0 {
@@ -112,5 +113,23 @@ func TestImageToOpenAIService(t *testing.T) {
 	env["MUSE_IMAGE_BASE_URL"] = "https://images.example.com"
 	if r := runMain(t, env, "", "-p", "a fox", "--image"); r.code != 2 || !strings.Contains(r.stderr, "MUSE_IMAGE_ACCESS_TOKEN") {
 		t.Errorf("%+v", r)
+	}
+}
+
+// The models list is in columns: each name and each date starts where
+// the others do, whatever the ids' lengths, and no line ends in spaces.
+func TestModelLinesAligned(t *testing.T) {
+	got := modelLines([]api.ModelInfo{
+		{ID: "a", DisplayName: "Alpha", Created: "2025-01-01"},
+		{ID: "longer-id", DisplayName: "B", Created: "2025-02-02"},
+		{ID: "no-name", Created: "2025-03-03"},
+		{ID: "bare"},
+	})
+	want := "a          Alpha  2025-01-01\n" +
+		"longer-id  B      2025-02-02\n" +
+		"no-name           2025-03-03\n" +
+		"bare\n"
+	if got != want {
+		t.Errorf("modelLines =\n%s\nwant\n%s", got, want)
 	}
 }

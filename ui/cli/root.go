@@ -15,6 +15,7 @@ import (
 
 	"muse/api"
 	"muse/api/demo"
+	"muse/ui/tomlfile"
 	"muse/ui/toolrun"
 )
 
@@ -68,6 +69,16 @@ func (a *app) newRoot() *cobra.Command {
 			}
 			return usagef("--%s takes %s, not %q (see %s --help)", ive.GetFlag().Name, want, ive.GetValue(), c.CommandPath())
 		}
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+			// A typo of a flag this command takes: name the nearest.
+			var known []string
+			c.Flags().VisitAll(func(f *pflag.Flag) {
+				if !f.Hidden {
+					known = append(known, "--"+f.Name)
+				}
+			})
+			return usagef("%v%s (see %s --help)", err, tomlfile.Suggest("--"+name, known), c.CommandPath())
+		}
 		return usagef("%v (see %s --help)", err, c.CommandPath())
 	})
 	cobraHelp := root.HelpFunc()
@@ -103,13 +114,25 @@ func (a *app) newRoot() *cobra.Command {
 	return root
 }
 
+// suggestCommand is ` (did you mean "NAME"?)` for the command of c
+// closest to name, or "" when none is close.
+func suggestCommand(c *cobra.Command, name string) string {
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2 // as cobra sets it for the root
+	}
+	if s := c.SuggestionsFor(name); len(s) > 0 {
+		return fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return ""
+}
+
 // runRoot runs muse itself: the chat screen, or -p.
 func (a *app) runRoot(cmd *cobra.Command, args []string) error {
 	f := &a.f
 	if err := f.check(cmd.Flags().Changed, args); err != nil {
 		if len(args) > 0 && f.resume != args[0] {
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-				return usagef("%v\nor did you mean muse %s?", err, s[0])
+				return usagef("unknown command %q (did you mean muse %s?); a prompt goes in -p \"...\" (see muse --help)", args[0], s[0])
 			}
 		}
 		return err

@@ -298,7 +298,7 @@ func writeHits(env Env, hits []index.Hit) error {
 		rows = append(rows, []string{"SESSION", "DATE", "ROLE", "TURN", "TITLE", "MATCH"})
 		for _, h := range hits {
 			rows = append(rows, []string{h.Session, h.Time.Local().Format("2006-01-02 15:04"), h.Label(), turnOf(h),
-				sanitize.Line(truncate(h.Title, 40)), snippetLine(h.Snippet, false)})
+				truncate(sanitize.Line(h.Title), 40), snippetLine(h.Snippet, false)})
 		}
 		return writeTable(env.Stdout, rows, 0)
 	}

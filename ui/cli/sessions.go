@@ -37,7 +37,7 @@ ID may be a session id, a unique prefix of one, or a title.`,
 				return c.Help()
 			}
 			if len(args) > 0 {
-				return usagef("unknown command %q: use list, show, export, open, import, fork, rename, delete or search (see muse sessions --help)", args[0])
+				return usagef("unknown command %q%s: use list, show, export, open, import, fork, rename, delete or search (see muse sessions --help)", args[0], suggestCommand(c, args[0]))
 			}
 			c.Help()
 			return exitStatus(ExitUsage)
@@ -291,20 +291,25 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 	}
 	// On a terminal the titles give way, down to 12 columns, so that the
 	// other columns fit its width.
+	// Titles and models are measured and cut as shown: sanitized.
+	shown := make([][2]string, len(infos))
+	for i, in := range infos {
+		shown[i] = [2]string{sanitize.Line(in.Title), sanitize.Line(in.Model)}
+	}
 	titles, models := 48, 0
 	if w := ttyWidth(env); w > 0 {
 		models = 24 // a long model name does not take the titles' room
 		idw, model := len("MESSAGES"), len("MODEL")
-		for _, in := range infos {
-			idw, model = max(idw, len(in.ID)), max(model, min(utf8.RuneCountInString(in.Model), models))
+		for i, in := range infos {
+			idw, model = max(idw, len(in.ID)), max(model, min(utf8.RuneCountInString(shown[i][1]), models))
 		}
 		titles = min(titles, max(12, w-(idw+2)-(len("2006-01-02 15:04")+2)-(len("MESSAGES")+2)-model-2))
 	}
 	rows := make([][]string, 0, len(infos)+1)
 	rows = append(rows, []string{"ID", "TITLE", "UPDATED", "MESSAGES", "MODEL"})
-	for _, in := range infos {
-		rows = append(rows, []string{in.ID, sanitize.Line(truncate(in.Title, titles)),
-			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), sanitize.Line(cut(in.Model, models))})
+	for i, in := range infos {
+		rows = append(rows, []string{in.ID, truncate(shown[i][0], titles),
+			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), cut(shown[i][1], models)})
 	}
 	if err := writeTable(env.Stdout, rows, ttyWidth(env)); err != nil {
 		return fail(env, fmt.Errorf("write the list: %w", err))

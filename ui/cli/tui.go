@@ -71,7 +71,8 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	}
 	// What the terminal can do is asked now, in one round trip, never after
 	// Run. Kitty graphics also need colour.
-	terminal := preview.DetectScreen(env.Getenv, in, os.Stdout, 100*time.Millisecond)
+	// Answers that come after the wait are taken out of what keys reads.
+	terminal, keys := preview.DetectScreen(env.Getenv, in, os.Stdout, time.Second)
 	// Every width muse measures is the terminal's from here on: how it
 	// draws 👨‍👩‍👧 was asked with the rest.
 	textfmt.SetWidthMode(terminal.WidthMode())
@@ -154,7 +155,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	switch {
 	case err == nil:
 		opts.Terminal, opts.Exec, opts.Suspend = scr.Renderer(), scr.Exec, scr.Suspend
-		p = tea.NewProgram(scr.Wrap(ui.New(opts)), scr.Options()...)
+		p = tea.NewProgram(scr.Wrap(ui.New(opts)), append(scr.Options(), tea.WithInput(keys))...)
 		scr.Start(p)
 		drawn = scr.Renderer().Drawn()
 	case errors.Is(err, errors.ErrUnsupported) || errors.Is(err, screen.ErrNotTerminal):

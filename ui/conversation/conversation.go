@@ -624,14 +624,11 @@ func (c Model) unseenLines() int {
 
 // Restart makes an existing entry live again, as when /continue extends it.
 func (c Model) Restart(e session.Entry) Model {
-	c.touch()
 	i := c.index(e.ID)
-	if i < 0 {
-		return c.Add(e)
+	c = c.Replace(e)
+	if i >= 0 {
+		c.live = &liveRender{idx: i}
+		c.renderLive()
 	}
-	c.entries[i] = e
-	c.forget(e.ID)
-	c.live = &liveRender{idx: i}
-	c.renderLive()
 	return c
 }

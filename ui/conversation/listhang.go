@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"muse/ui/mdwrap"
 	"strings"
 
 	"github.com/charmbracelet/glamour/ansi"
@@ -67,7 +68,7 @@ func hang(rows []string, src string, lead, col, width int) []string {
 	var b strings.Builder
 	prev := ""
 	for k, r := range rows {
-		r = trimRightStyled(xansi.TruncateLeft(r, lead, ""))
+		r = mdwrap.TrimPadding(xansi.TruncateLeft(r, lead, ""))
 		p := xansi.Strip(r)
 		if k > 0 && !joinsWithout(prev, p, src) {
 			b.WriteByte(' ')

@@ -38,11 +38,11 @@ func (md *markdown) render(text string, width int) string {
 	if !ok {
 		return sanitize.Text(text)
 	}
-	return trimLines(out)
+	return mdwrap.TrimLines(out)
 }
 
 // renderLines returns text as terminal markdown split into lines, each cut
-// after its last visible character as trimLines does, but with the blank
+// after its last visible character as mdwrap.TrimLines does, but with the blank
 // lines at both ends kept: the streaming renderer puts pieces of a document
 // together line by line. It reports false if glamour fails.
 func (md *markdown) renderLines(text string, width int) ([]string, bool) {
@@ -52,7 +52,7 @@ func (md *markdown) renderLines(text string, width int) ([]string, bool) {
 	}
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		lines[i] = trimRightStyled(l)
+		lines[i] = mdwrap.TrimPadding(l)
 	}
 	return lines, true
 }
@@ -238,48 +238,4 @@ func nearest256(c chroma.Colour) int {
 		}
 	}
 	return best
-}
-
-// trimLines drops the padding glamour adds at line ends (plain or styled
-// spaces), empties lines that hold only escape codes, and drops blank lines
-// at both ends.
-func trimLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = trimRightStyled(l)
-	}
-	return strings.Trim(strings.Join(lines, "\n"), "\n")
-}
-
-// trimRightStyled cuts a line after its last visible character that is not a
-// space, dropping the spaces and SGR codes after it, and closes any style
-// with a reset.
-func trimRightStyled(l string) string {
-	if strings.IndexByte(l, 0x1b) < 0 {
-		return strings.TrimRight(l, " ")
-	}
-	end := 0
-	for i := 0; i < len(l); {
-		if l[i] == 0x1b && i+1 < len(l) && l[i+1] == '[' {
-			j := i + 2
-			for j < len(l) && (l[j] < 0x40 || l[j] > 0x7e) {
-				j++
-			}
-			i = j + 1
-			continue
-		}
-		if l[i] != ' ' {
-			end = i + 1
-			for end < len(l) && l[end]&0xc0 == 0x80 { // the rest of a UTF-8 rune
-				end++
-			}
-			i = end
-			continue
-		}
-		i++
-	}
-	if end == 0 {
-		return ""
-	}
-	return l[:end] + "\x1b[0m"
 }

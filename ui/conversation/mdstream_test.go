@@ -76,19 +76,3 @@ func TestStreamedRenderMatchesFull(t *testing.T) {
 		}
 	}
 }
-
-func TestTrimRightStyled(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"plain   ", "plain"},
-		{"\x1b[1mbold\x1b[0m\x1b[38;5;252m \x1b[0m\x1b[38;5;252m \x1b[0m", "\x1b[1mbold\x1b[0m"},
-		{"\x1b[38;5;252m \x1b[0m", ""},
-		{"héllo wörld  \x1b[0m", "héllo wörld\x1b[0m"},
-		{"\x1b[31mred\x1b[0m tail\x1b[32m  ", "\x1b[31mred\x1b[0m tail\x1b[0m"},
-		{"", ""},
-	}
-	for _, tc := range cases {
-		if got := trimRightStyled(tc.in); got != tc.want {
-			t.Errorf("trimRightStyled(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}

@@ -13,10 +13,7 @@ func (c Model) ExpandThinking() bool { return c.r.ExpandThinking }
 
 // SetExpandThinking shows thinking blocks in full, or as one line.
 func (c Model) SetExpandThinking(on bool) Model {
-	r := *c.r
-	r.ExpandThinking = on
-	c.r = &r
-	return c.Rerender()
+	return c.withRenderer(func(r *Renderer) { r.ExpandThinking = on })
 }
 
 // ShowPreviews reports whether image previews show under their images.
@@ -24,18 +21,12 @@ func (c Model) ShowPreviews() bool { return c.r.ShowPreviews }
 
 // SetShowPreviews shows image previews under their images, or hides them.
 func (c Model) SetShowPreviews(on bool) Model {
-	r := *c.r
-	r.ShowPreviews = on
-	c.r = &r
-	return c.Rerender()
+	return c.withRenderer(func(r *Renderer) { r.ShowPreviews = on })
 }
 
 // SetTheme draws the conversation in th.
 func (c Model) SetTheme(th *theme.Theme) Model {
-	r := *c.r
-	r.SetTheme(th)
-	c.r = &r
-	return c.Rerender()
+	return c.withRenderer(func(r *Renderer) { r.SetTheme(th) })
 }
 
 // SetPreview keeps pv, the preview of the image key (a path, or see
@@ -43,4 +34,13 @@ func (c Model) SetTheme(th *theme.Theme) Model {
 func (c Model) SetPreview(key, pv string) Model {
 	c.r.Previews[key] = pv
 	return c
+}
+
+// withRenderer gives c a copy of its renderer, changed by set, and draws the
+// entries again with it.
+func (c Model) withRenderer(set func(*Renderer)) Model {
+	r := *c.r
+	set(&r)
+	c.r = &r
+	return c.Rerender()
 }

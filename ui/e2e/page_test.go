@@ -30,8 +30,7 @@ func TestExportPage(t *testing.T) {
 	tm.waitFor("exported to")
 	tm.typ("and goroutines?")
 	tm.waitFor("› and goroutines?")
-	tm.typ("\r")
-	tm.waitUntil("the prompt sent", keyWait(), func(s string) bool { return !strings.Contains(s, "› and goroutines?") })
+	tm.typAnswered("\r", "the prompt sent", func(s string) bool { return !strings.Contains(s, "› and goroutines?") })
 	tm.typ("\x04") // ctrl+d quits, the reply kept
 	if code := tm.waitExit(); code != 0 {
 		t.Errorf("muse exited with status %d", code)

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,28 +71,85 @@ func parallelCases() {
 // Deadlines for conditions a test waits on. They are generous, since the
 // whole test suite may share the machine's two cores with these tests;
 // only keyDeadline is what the issue asks of muse: it answers a key
-// within a second, on a machine that has a core for it (see keyWait).
+// within a second of the time it had a core. Both grow with the time muse
+// and the test wait for a core (see waitClock).
 const (
 	waitDeadline = 20 * time.Second
 	keyDeadline  = time.Second
 	pollEvery    = 10 * time.Millisecond
 )
 
-// keyWait is keyDeadline scaled by how busy the machine is now: with more
-// runnable processes than cores (48 cases in parallel on two), muse gets a
-// core only part of the time, and a second of its own takes longer. It
-// never grows past waitDeadline.
-func keyWait() time.Duration {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return keyDeadline
+// typAnswered types keys and waits until ok holds for the screen, failing
+// the test when muse took more than keyDeadline of the time it had a core
+// (see waitClock).
+func (tm *term) typAnswered(keys, what string, ok func(screen string) bool) {
+	tm.t.Helper()
+	c := tm.clock()
+	tm.typ(keys)
+	if !tm.pollFrom(c, keyDeadline, ok) {
+		tm.t.Fatalf("%s did not show within %v of muse's time: %v, of which %v waiting for a core",
+			what, keyDeadline, time.Since(c.start).Round(time.Millisecond), c.waited.Round(time.Millisecond))
 	}
-	var load float64
-	if _, err := fmt.Sscan(string(b), &load); err != nil {
-		return keyDeadline
+}
+
+// waitClock measures a wait in the time muse and this test could run:
+// the kernel's run-queue delay of their threads (runDelay) is added to a
+// deadline as the wait goes on. With 48 cases on two cores (or the whole
+// test suite beside them) a second of muse's takes longer, and the
+// deadline grows with it; a muse that blocks (on a lock, on the disk)
+// waits for no core. The test's own polling does, though, so on a heavily
+// loaded machine a hang is caught only at the cap (see over). (A deadline
+// scaled by the load average allowed ten seconds at a load of 20 on two
+// cores, for a muse hung or not.)
+type waitClock struct {
+	pids   []int
+	start  time.Time
+	last   time.Duration // runDelay at the last reading
+	waited time.Duration // the run-queue delay since start
+}
+
+// clock starts a waitClock for muse and this test.
+func (tm *term) clock() *waitClock {
+	pids := []int{tm.cmd.Process.Pid, os.Getpid()}
+	return &waitClock{pids: pids, start: time.Now(), last: runDelay(pids...)}
+}
+
+// over reports whether the wait has taken longer than deadline plus the
+// time spent waiting for a core, which never stretches it past 6 times
+// deadline nor waitDeadline, whichever is longer.
+func (c *waitClock) over(deadline time.Duration) bool {
+	took := time.Since(c.start)
+	if took <= deadline {
+		return false
 	}
-	scale := max(1, load/float64(runtime.NumCPU()))
-	return min(waitDeadline, time.Duration(float64(keyDeadline)*scale))
+	// Only increments count: a thread that ends takes its delay with it.
+	now := runDelay(c.pids...)
+	c.waited += max(0, now-c.last)
+	c.last = now
+	return took > min(deadline+c.waited, max(6*deadline, waitDeadline))
+}
+
+// runDelay is how long the threads of the processes pids have waited
+// for a core, runnable but not running: the second field of each
+// thread's /proc/PID/task/TID/schedstat, in nanoseconds. Threads that
+// wait at once each count, so it can exceed the time lost, which only
+// makes a wait more lenient.
+func runDelay(pids ...int) time.Duration {
+	var sum time.Duration
+	for _, pid := range pids {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue // the thread ended
+			}
+			var running, waiting int64
+			if _, err := fmt.Sscan(string(b), &running, &waiting); err == nil {
+				sum += time.Duration(waiting)
+			}
+		}
+	}
+	return sum
 }
 
 // home is one person's machine: muse's folders, all in a temporary folder,
@@ -433,22 +489,25 @@ func (tm *term) waitFor(what string) {
 }
 
 // waitUntil waits until ok holds for the screen, or fails the test after
-// deadline, saying what it waited for.
+// deadline of the time muse and the test had a core (see waitClock),
+// saying what it waited for.
 func (tm *term) waitUntil(what string, deadline time.Duration, ok func(screen string) bool) {
 	tm.t.Helper()
-	if !tm.poll(deadline, ok) {
-		tm.t.Fatalf("waited %v for %s", deadline, what)
+	c := tm.clock()
+	if !tm.pollFrom(c, deadline, ok) {
+		tm.t.Fatalf("waited %v for %s (%v of it waiting for a core)",
+			time.Since(c.start).Round(time.Millisecond), what, c.waited.Round(time.Millisecond))
 	}
 }
 
-// poll reports whether ok came to hold for the screen within deadline.
-func (tm *term) poll(deadline time.Duration, ok func(screen string) bool) bool {
-	end := time.Now().Add(deadline)
+// pollFrom reports whether ok came to hold for the screen before c is
+// over deadline.
+func (tm *term) pollFrom(c *waitClock, deadline time.Duration, ok func(screen string) bool) bool {
 	for {
 		if ok(tm.screen()) {
 			return true
 		}
-		if time.Now().After(end) {
+		if c.over(deadline) {
 			return false
 		}
 		time.Sleep(pollEvery)

@@ -257,7 +257,7 @@ func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int
 		return nil, 0, errors.New("not saved: there is no folder to save images in")
 	}
 	if budget <= 0 {
-		return nil, 0, fmt.Errorf("not fetched: the images before it used up the %s one generation may hold", mib(r.cfg.MaxBytes))
+		return nil, 0, fmt.Errorf("not fetched: the images before it used up the %s one generation may hold", api.SizeText(r.cfg.MaxBytes))
 	}
 	limit := min(int64(session.MaxImageBytes), budget)
 	var data []byte
@@ -279,7 +279,7 @@ func (r *imageRun) fetch(ctx context.Context, i int, d api.ImageData, budget int
 		}
 	}
 	if errors.Is(err, api.ErrTooLarge) && limit < session.MaxImageBytes {
-		return nil, used, fmt.Errorf("not kept: the images of one generation may hold %s in all, and only %s was left for this one", mib(r.cfg.MaxBytes), mib(budget))
+		return nil, used, fmt.Errorf("not kept: the images of one generation may hold %s in all, and only %s was left for this one", api.SizeText(r.cfg.MaxBytes), api.SizeText(budget))
 	}
 	return data, used + int64(len(data)), err
 }
@@ -299,16 +299,4 @@ func (r *imageRun) save(i int, data []byte) (session.SavedImage, error) {
 		id = r.oneshot
 	}
 	return r.cfg.Store.SaveImage(id, r.number, i+1, data)
-}
-
-// mib formats n bytes in MiB (to a tenth when it is not whole), or in KiB
-// below one MiB.
-func mib(n int64) string {
-	switch {
-	case n < 1<<20:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

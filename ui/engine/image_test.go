@@ -238,7 +238,7 @@ func TestImageTurnByteBudgetBase64(t *testing.T) {
 		t.Fatal(err)
 	}
 	imgs := out.Entry.Images
-	if imgs[0].Path == "" || !strings.Contains(imgs[1].Error, "may hold 1 KiB in all") || imgs[2].Path == "" || !strings.Contains(imgs[3].Error, "used up the 1 KiB") {
+	if imgs[0].Path == "" || !strings.Contains(imgs[1].Error, "may hold "+api.SizeText(one+small)+" in all") || imgs[2].Path == "" || !strings.Contains(imgs[3].Error, "used up the "+api.SizeText(one+small)) {
 		t.Errorf("images %+v", imgs)
 	}
 }

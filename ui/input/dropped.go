@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -48,7 +50,21 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 		return m, "pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)) + ", " + sanitize.Line(msg.Secret) +
 			": it stays text · /attach it to send the file"
 	}
-	m = m.SetValue(value[:i] + mention + value[i+len(msg.Text):])
+	// A space ends the mention, as Tab's does, so that what is typed next
+	// is a word of its own, not part of the file's name; the cursor stays
+	// after it.
+	rest := value[i+len(msg.Text):]
+	if trimmed := strings.TrimRight(msg.Text, " \t"); trimmed != msg.Text {
+		mention += msg.Text[len(trimmed):] // the space a drop ends with
+	} else if r, _ := utf8.DecodeRuneInString(rest); rest == "" || !unicode.IsSpace(r) {
+		mention += " "
+	}
+	before := value[:i] + mention
+	m = m.SetValue(before + rest)
+	lines := strings.Split(before, "\n")
+	at := cursorAt{line: len(lines) - 1, col: utf8.RuneCountInString(lines[len(lines)-1])}
+	m.ed.setCursor(pos{at.line, runeByte(m.ed.lines[at.line], at.col)})
+	m = m.fit()
 	return m, "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
 }
 

@@ -29,9 +29,17 @@ import (
 // they have in common and show in the hint, and Tab after Tab puts each in
 // turn, as with an ambiguous /command.
 
-// maxListed is how many entries of a folder are read to complete a path in
-// it: a folder larger than that completes from part of it.
+// maxListed is how many names of a folder that match what is typed are
+// kept to complete a path in it.
 const maxListed = 2000
+
+// maxScanned is how many entries of a folder are read, at most, to find
+// the names that match: a folder larger than that completes from part of
+// it, and says so when that part holds no match.
+const maxScanned = 100_000
+
+// scanBatch is how many entries are read from a folder at a time.
+const scanBatch = 512
 
 // attachPrefix starts an input whose rest is a path to complete.
 const attachPrefix = "/attach "
@@ -54,6 +62,7 @@ type pathsListedMsg struct {
 	seq    int
 	target pathTarget
 	names  []string
+	cut    bool // the folder was read in part (see listPaths)
 	err    error
 }
 
@@ -153,50 +162,72 @@ func (m Model) completePath(t pathTarget) (Model, tea.Cmd) {
 	m.pathSeq++
 	seq := m.pathSeq
 	return m, func() tea.Msg {
-		names, err := listPaths(t.dir, t.base, maxListed)
-		return pathsListedMsg{seq: seq, target: t, names: names, err: err}
+		names, cut, err := listPaths(t.dir, t.base, maxListed, maxScanned)
+		return pathsListedMsg{seq: seq, target: t, names: names, cut: cut, err: err}
 	}
 }
 
 // listPaths lists the entries of the folder dir (as typed: ~ and a
-// relative path work) whose names start with base, reading at most limit
-// of its entries: sorted, a folder's name ending in '/'. Hidden entries are
-// listed only when base starts with '.', and names a person cannot type
-// (with control characters) not at all.
-func listPaths(dir, base string, limit int) ([]string, error) {
+// relative path work) whose names start with base: at most limit of them,
+// sorted, a folder's name ending in '/'. It reads the folder's entries
+// until it has limit names or has read scan entries (cut then says that
+// entries were left unread), so that a name late in a large folder is
+// found. Hidden entries are listed only when base starts with '.', and
+// names a person cannot type (with control characters) not at all.
+func listPaths(dir, base string, limit, scan int) (names []string, cut bool, err error) {
 	d := ExpandHome(dir)
 	if d == "" {
 		d = "."
 	}
 	f, err := os.Open(d)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
-	entries, err := f.ReadDir(limit)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	var names []string
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) ||
-			sanitize.Line(name) != name {
-			continue
+	for read := 0; len(names) < limit; {
+		if read >= scan {
+			cut = true
+			break
 		}
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
-			if st, err := os.Stat(filepath.Join(d, name)); err == nil {
-				isDir = st.IsDir()
+		entries, err := f.ReadDir(min(scanBatch, scan-read))
+		read += len(entries)
+		for _, e := range entries {
+			if len(names) == limit {
+				break
+			}
+			if name, ok := listedName(d, e, base); ok {
+				names = append(names, name)
 			}
 		}
-		if isDir {
-			name += "/"
+		if errors.Is(err, io.EOF) || err == nil && len(entries) == 0 {
+			break
 		}
-		names = append(names, name)
+		if err != nil {
+			return nil, false, err
+		}
 	}
 	slices.Sort(names)
-	return names, nil
+	return names, cut, nil
+}
+
+// listedName is the entry e of the folder d as listed, a folder's name
+// ending in '/', and whether it is listed for base (see [listPaths]).
+func listedName(d string, e fs.DirEntry, base string) (string, bool) {
+	name := e.Name()
+	if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) ||
+		sanitize.Line(name) != name {
+		return "", false
+	}
+	isDir := e.IsDir()
+	if e.Type()&fs.ModeSymlink != 0 {
+		if st, err := os.Stat(filepath.Join(d, name)); err == nil {
+			isDir = st.IsDir()
+		}
+	}
+	if isDir {
+		name += "/"
+	}
+	return name, true
 }
 
 // pathsListed applies what listing found, if the input still shows what it
@@ -223,6 +254,9 @@ func (m Model) pathsListed(msg pathsListedMsg) (Model, tea.Cmd) {
 		where := t.dir
 		if where == "" {
 			where = "this folder"
+		}
+		if msg.cut {
+			return m, notice(fmt.Sprintf("nothing in the first %d entries of %s starts with %q: type the whole name", maxScanned, where, t.base))
 		}
 		return m, notice(fmt.Sprintf("nothing in %s starts with %q", where, t.base))
 	case 1:

@@ -285,7 +285,8 @@ func TestTabNothingToComplete(t *testing.T) {
 	}
 }
 
-// A folder is read up to the limit, no further, whatever its size.
+// At most limit names are kept, and a folder is read no further than
+// scan entries, whatever its size: a folder cut short says so.
 func TestListPathsReadsAtMostTheLimit(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 120 {
@@ -293,19 +294,43 @@ func TestListPathsReadsAtMostTheLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	names, err := listPaths(dir+"/", "f", 50)
-	if err != nil || len(names) != 50 {
-		t.Errorf("listPaths = %d names, %v; want 50", len(names), err)
+	names, cut, err := listPaths(dir+"/", "f", 50, maxScanned)
+	if err != nil || len(names) != 50 || cut {
+		t.Errorf("listPaths = %d names, cut %v, %v; want 50, not cut", len(names), cut, err)
 	}
 	if !slices.IsSorted(names) {
 		t.Errorf("not sorted: %q", names)
+	}
+	names, cut, err = listPaths(dir+"/", "nothing", 50, 30)
+	if err != nil || len(names) != 0 || !cut {
+		t.Errorf("listPaths past its scan = %q, cut %v, %v; want none, cut", names, cut, err)
+	}
+}
+
+// A name is found wherever the folder lists it, not only among its first
+// entries: the one file that matches, in a folder of 300 that do not,
+// completes with a limit of one name (the limit once counted the entries
+// read, and a name past them got "nothing in DIR starts with").
+func TestListPathsFindsALateName(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 300 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d", i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "target.txt"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	names, cut, err := listPaths(dir+"/", "targ", 1, maxScanned)
+	if err != nil || cut || !slices.Equal(names, []string{"target.txt"}) {
+		t.Errorf("listPaths = %q, cut %v, %v; want [target.txt]", names, cut, err)
 	}
 }
 
 // Names a person cannot type (control characters) are not offered.
 func TestListPathsSkipsUntypableNames(t *testing.T) {
 	dir := files(t, "ok.txt", "bad\x1b[31m.txt", "tab\there.txt")
-	names, err := listPaths(dir+"/", "", maxListed)
+	names, _, err := listPaths(dir+"/", "", maxListed, maxScanned)
 	if err != nil || !slices.Equal(names, []string{"ok.txt"}) {
 		t.Errorf("listPaths = %q, %v", names, err)
 	}
@@ -388,6 +413,26 @@ func TestPathPasted(t *testing.T) {
 	}
 	if got, notice := m.PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt", Secret: "a key"}); got.Value() != m.Value() || !strings.Contains(notice, "a key: it stays text") {
 		t.Errorf("secret: value %q, notice %q", got.Value(), notice)
+	}
+	// At the end of the input (a drop, or a paste of the path alone), the
+	// mention ends with a space and the cursor after it: what is typed next
+	// is a word of its own, not glued to the file's name.
+	for _, paste := range []string{"/tmp/notes.md", "/tmp/notes.md "} {
+		end := sized(t, 60, 20).SetValue("see " + paste)
+		got, _ := end.PathPasted(PathPastedMsg{Text: paste, Path: "/tmp/notes.md"})
+		got, _ = got.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+		if want := "see @/tmp/notes.md x"; got.Value() != want {
+			t.Errorf("paste %q, then x: value %q, want %q", paste, got.Value(), want)
+		}
+		if paths, rest := Mentions(got.Value()); !slices.Equal(paths, []string{"/tmp/notes.md"}) || rest != "see x" {
+			t.Errorf("paste %q, then x: mentions %q, text %q", paste, paths, rest)
+		}
+	}
+	// In the middle, the cursor stays after the mention.
+	mid, _ := m.PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt"})
+	mid, _ = mid.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if want := "see " + Mention("/tmp/a b.txt") + "y now"; mid.Value() != want {
+		t.Errorf("paste in the middle, then y: value %q, want %q", mid.Value(), want)
 	}
 	for _, v := range []string{"typed over", "/attach /tmp/a b.txt"} {
 		if got, notice := m.SetValue(v).PathPasted(PathPastedMsg{Text: "/tmp/a b.txt", Path: "/tmp/a b.txt"}); got.Value() != v || notice != "" {

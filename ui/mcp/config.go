@@ -10,9 +10,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"muse/api/regfile"
 	"muse/ui/mcp/mcpcfg"
+	"muse/ui/tomlfile"
 )
 
 // Transports a server may use.
@@ -59,6 +61,13 @@ func ParseFile(path string, data []byte, lookup Lookup) ([]Server, error) {
 		line := bytes.Count(data[:min(max(off, 0), int64(len(data)))], []byte{'\n'}) + 1
 		return fmt.Sprintf("%s:%d", path, line)
 	}
+	// atCol is at with the column, in runes: the place of a key.
+	atCol := func(off int64) string {
+		before := data[:min(max(off, 0), int64(len(data)))]
+		line := bytes.Count(before, []byte{'\n'}) + 1
+		col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+		return fmt.Sprintf("%s:%d:%d", path, line, col)
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		var se *json.SyntaxError
@@ -87,6 +96,19 @@ func ParseFile(path string, data []byte, lookup Lookup) ([]Server, error) {
 	for _, n := range names {
 		where := at(offsets["mcpServers/"+n])
 		s, err := parseServer(n, servers[n], lookup)
+		var uk unknownKeyError
+		if errors.As(err, &uk) {
+			// At the key itself, the first of them in the file.
+			first := uk.keys[0]
+			for _, k := range uk.keys[1:] {
+				if offsets["mcpServers/"+n+"/"+k] < offsets["mcpServers/"+n+"/"+first] {
+					first = k
+				}
+			}
+			uk.keys = []string{first}
+			problems = append(problems, fmt.Errorf("%s: server %q: %w", atCol(offsets["mcpServers/"+n+"/"+first]), n, uk))
+			continue
+		}
 		if err != nil {
 			problems = append(problems, fmt.Errorf("%s: server %q: %w", where, n, err))
 			continue
@@ -100,6 +122,15 @@ func ParseFile(path string, data []byte, lookup Lookup) ([]Server, error) {
 	return out, nil
 }
 
+// unknownKeyError is a server's keys that no server takes; its message
+// names the first, with the nearest key a server takes.
+type unknownKeyError struct{ keys []string }
+
+func (e unknownKeyError) Error() string {
+	k := e.keys[0]
+	return fmt.Sprintf("unknown key %q%s: a server takes %s", k, tomlfile.Suggest(k, mcpcfg.Keys), strings.Join(mcpcfg.Keys, ", "))
+}
+
 // parseServer reads one server of an mcpServers file.
 func parseServer(name string, raw json.RawMessage, lookup Lookup) (Server, error) {
 	if err := mcpcfg.CheckName(name); err != nil {
@@ -109,10 +140,15 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (Server, error
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return Server{}, errors.New("must be an object such as {\"command\": \"npx\", \"args\": [...]}")
 	}
+	var unknown []string
 	for k := range keys {
 		if !slices.Contains(mcpcfg.Keys, k) {
-			return Server{}, fmt.Errorf("unknown key %q: a server takes %s", k, strings.Join(mcpcfg.Keys, ", "))
+			unknown = append(unknown, k)
 		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return Server{}, unknownKeyError{keys: unknown}
 	}
 	var w struct {
 		Type    string            `json:"type"`
@@ -242,7 +278,7 @@ func keyOffsets(data []byte) map[string]int64 {
 		top := len(stack) - 1
 		if s, ok := tok.(string); ok && top >= 0 && stack[top].object && stack[top].wantKey {
 			stack[top].key, stack[top].wantKey = s, false
-			if top <= 1 {
+			if top <= 2 { // the servers' own keys, for their places
 				path := make([]string, top+1)
 				for i := range path {
 					path[i] = stack[i].key

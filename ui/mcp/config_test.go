@@ -26,7 +26,8 @@ func TestParseFile(t *testing.T) {
 	for _, c := range []struct{ data, want string }{
 		{`{"mcpServers": {"a": {"command": "x",}}}`, "mcp.json:1: invalid JSON"},
 		{"{\n\"mcpServers\": {\n\"a\": {\"url\": \"ftp://x\", \"type\": \"http\"}}}", `mcp.json:3: server "a": an http server needs a "url"`},
-		{"{\"mcpServers\": {\n\"a\": {\"command\": \"x\", \"comand\": 1}}}", `mcp.json:2: server "a": unknown key "comand"`},
+		{"{\"mcpServers\": {\n\"a\": {\"command\": \"x\", \"comand\": 1}}}", `mcp.json:2:23: server "a": unknown key "comand" (did you mean "command"?)`},
+		{"{\"mcpServers\": {\"a\": {\n  \"zz\": 1,\n  \"command\": \"x\", \"agrs\": []}}}", `mcp.json:2:3: server "a": unknown key "zz"`},
 		{`{"mcpServers": {"a b": {"command": "x"}}}`, `the server name "a b" must be 1 to 32 letters`},
 		{`{"mcpServers": {"a": {"command": "x", "args": "y"}}}`, `"args" must be a list of strings, got a JSON string`},
 		{`{"mcpServers": {"a": {"type": "http", "url": "https://h/${NOPE}"}}}`, `url: environment variable NOPE is not set`},

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"muse/api"
 	"muse/ui/sanitize"
 )
 
@@ -135,17 +136,10 @@ func (m *Manager) ReadResource(ctx context.Context, r Resource) ([]byte, error) 
 // extFor is the extension of a file of mediaType, so that it is attached
 // as what it is.
 func extFor(mediaType string, text bool) string {
+	if ext := api.MediaExt(mediaType); ext != "" {
+		return ext
+	}
 	switch mediaType {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "image/webp":
-		return ".webp"
-	case "application/pdf":
-		return ".pdf"
 	case "text/markdown":
 		return ".md"
 	case "application/json":

@@ -133,17 +133,5 @@ func cut(s string, limit int) string {
 	return fmt.Sprintf("%s\n… %d more bytes cut (limit %s)", s[:keep], len(s)-keep, size(limit))
 }
 
-// size writes n bytes as people read it.
-func size(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+// size writes n bytes as people read it (api.SizeText).
+func size(n int) string { return api.SizeText(int64(n)) }

@@ -68,7 +68,12 @@ func Parse(src []byte) ast.Node {
 // glamour shows as it shows text. One that cannot be written so (holding a
 // bracket or a backslash, not absolute, or with a host wider than a line)
 // is left whole.
+//
+// Text nested deeper than MaxNest comes back flattened (see [Flatten]).
 func Words(src string, style ansi.StyleConfig, width int) string {
+	if TooDeep(src) {
+		src = Flatten(src)
+	}
 	least := max(width/2, 1)
 	if !hasWordWider(src, least) {
 		return src

@@ -79,3 +79,26 @@ func TestFirstScreenWithNoSessions(t *testing.T) {
 		t.Errorf("the chat's empty picker:\n%s", v)
 	}
 }
+
+// While a filter is typed or applied on the first screen, esc ends the
+// filter: the key line says so alone, not "esc quit" beside it.
+func TestFirstScreenFilterKeyLine(t *testing.T) {
+	p := pickerOf(t, []string{"zebra crossing"}, []string{"apple"})
+	first, cmd := p.OpenFirst()
+	first, _ = first.Update(cmd())
+	filtering, _ := typed(first, "/unt")
+	if !filtering.list.SettingFilter() {
+		t.Fatal("/ does not start the filter")
+	}
+	if v := filtering.View(); strings.Contains(v, "esc quit") {
+		t.Errorf("while the filter is typed, the key line says esc quits:\n%s", v)
+	}
+	applied, _ := filtering.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if v := applied.View(); strings.Contains(v, "esc quit") {
+		t.Errorf("with a filter applied, the key line says esc quits:\n%s", v)
+	}
+	cleared, _ := applied.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if v := cleared.View(); !strings.Contains(v, "esc quit") {
+		t.Errorf("once the filter is cleared, the key line no longer says esc quits:\n%s", v)
+	}
+}

@@ -656,8 +656,10 @@ func (p Model) shortHelp() []key.Binding {
 		}
 		out = append(out, b)
 	}
-	if p.first && len(out) > 0 {
+	if p.first && len(out) > 0 && p.list.FilterState() == list.Unfiltered {
 		// What leaves the first screen, next to moving: kept when narrow.
+		// While a filter is typed or applied, esc ends the filter, as the
+		// list's own help says, and quits nothing.
 		out = slices.DeleteFunc(out, func(b key.Binding) bool { return b.Help() == p.keys.Resume.Help() })
 		out = slices.Insert(out, 1, p.keys.Resume, p.keys.Quit, p.keys.New)
 	}

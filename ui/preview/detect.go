@@ -11,8 +11,11 @@ import (
 	"muse/ui/textfmt"
 )
 
-// maxQueryTimeout bounds how long Detect waits for the terminal.
-const maxQueryTimeout = 100 * time.Millisecond
+// maxQueryTimeout bounds how long Detect waits for the terminal: long
+// enough for the round trip of a slow link (a terminal answers as soon as
+// it reads the question, and its last answer ends the wait), and what a
+// terminal that never answers costs at start.
+const maxQueryTimeout = time.Second
 
 // Terminal is what the terminal said it can do, when asked at start.
 type Terminal struct {
@@ -56,40 +59,50 @@ type Terminal struct {
 // the terminal reports mode 2026 set or reset (1 or 2). On systems where a
 // terminal cannot be read with a deadline, nothing is asked.
 func Detect(getenv func(string) string, in, out *os.File, timeout time.Duration) Terminal {
-	return detect(getenv, in, out, timeout, false)
+	t, _ := detect(getenv, in, out, timeout, false)
+	return t
 }
 
 // DetectScreen is Detect for the chat screen, which also asks how the
 // terminal draws grapheme clusters, in the same round trip: whether it has
 // mode 2027 (Graphemes), and how wide 👨‍👩‍👧 came out when written on the
 // alternate screen, which is left at once (ProbeWidth).
-func DetectScreen(getenv func(string) string, in, out *os.File, timeout time.Duration) Terminal {
-	return detect(getenv, in, out, timeout, true)
+//
+// The keys are to be read from the Input it returns, which is in with the
+// answers that come after the wait taken out: answers the terminal sends
+// late (over a slow link, on a busy machine) never reach the chat's
+// input as typed text or keys.
+func DetectScreen(getenv func(string) string, in, out *os.File, timeout time.Duration) (Terminal, *Input) {
+	t, r := detect(getenv, in, out, timeout, true)
+	return t, newInput(in, r, time.Now().Add(lateAnswers), time.Now)
 }
 
-// detect is Detect, with the width probe when probe is true.
-func detect(getenv func(string) string, in, out *os.File, timeout time.Duration, probe bool) Terminal {
+// detect is Detect, with the width probe when probe is true; the replies
+// are what is still to come.
+func detect(getenv func(string) string, in, out *os.File, timeout time.Duration, probe bool) (Terminal, replies) {
+	none := replies{done: true}
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	if in == nil || out == nil || timeout <= 0 {
-		return Terminal{}
+		return Terminal{}, none
 	}
 	inFd, okIn := fileFd(in)
 	outFd, okOut := fileFd(out)
 	if !okIn || !okOut || !term.IsTerminal(inFd) || !term.IsTerminal(outFd) {
-		return Terminal{}
+		return Terminal{}, none
 	}
 	switch getenv("TERM") {
 	case "", "dumb", "linux": // would print the question, or ignore it
-		return Terminal{}
+		return Terminal{}, none
 	}
 	graphics := placeholdersPossible(getenv)
 	q := question(graphics)
 	if probe {
 		q = withWidthProbe(q)
 	}
-	return queryTTY(in, q, min(timeout, maxQueryTimeout)).terminal(graphics)
+	r := queryTTY(in, q, min(timeout, maxQueryTimeout))
+	return r.got.terminal(graphics), r
 }
 
 // WidthMode is how muse measures what it draws on t: by grapheme cluster

@@ -3,7 +3,6 @@ package preview
 import (
 	"bytes"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -71,27 +70,27 @@ type answers struct {
 	probed    int
 }
 
-// ask writes q to rw and reads the answers for at most timeout, or until
-// the device attributes come. deadline, when not nil, sets the read
+// listen writes q to rw and reads the answers for at most timeout, or
+// until the device attributes come; what it read that was no answer (keys
+// typed meanwhile) is dropped. deadline, when not nil, sets the read
 // deadline of rw (like os.File.SetReadDeadline): it is used to end the read
-// in flight, and cleared before ask returns. Without it, a read may be left
-// waiting for input after ask returns.
-func ask(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout time.Duration) answers {
+// in flight, and cleared before listen returns; what that read brings is
+// read for answers too, so none is lost half read. Without it, a read may
+// be left waiting for input after listen returns. The replies returned
+// hold what is still to come: an answer begun, and whether the device
+// attributes did come.
+func listen(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout time.Duration) replies {
+	var r replies
 	if _, err := io.WriteString(rw, q); err != nil {
-		return answers{}
+		r.done = true // nothing was asked: nothing will come
+		return r
 	}
 	if deadline != nil && deadline(time.Now().Add(timeout)) != nil {
 		deadline = nil
 	}
-	type chunk struct {
-		b   []byte
-		err error
-	}
 	chunks := make(chan chunk)
 	done := make(chan struct{})
-	exited := make(chan struct{})
 	go func() {
-		defer close(exited)
 		buf := make([]byte, 512)
 		for {
 			n, err := rw.Read(buf)
@@ -105,81 +104,59 @@ func ask(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout tim
 			}
 		}
 	}()
-	defer func() {
-		close(done)
-		if deadline != nil {
-			deadline(time.Now()) // wake the read in flight
-			select {
-			case <-exited:
-			case <-time.After(timeout):
-			}
-			deadline(time.Time{})
-		}
-	}()
+	defer close(done)
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var got []byte
+	for !r.done {
+		select {
+		case c := <-chunks:
+			r.take(c.b, nil)
+			if c.err != nil {
+				if deadline != nil {
+					deadline(time.Time{})
+				}
+				return r
+			}
+		case <-timer.C:
+			if deadline == nil {
+				return r
+			}
+			r.wake(chunks, deadline, timeout)
+			return r
+		}
+	}
+	if deadline != nil {
+		r.wake(chunks, deadline, timeout)
+	}
+	return r
+}
+
+// wake ends the read in flight of listen, which reads into chunks, with
+// deadline, and takes what it read, waiting at most timeout for it; then
+// it clears the deadline. Left blocked, that read would take keys from
+// the program that reads the terminal next.
+func (r *replies) wake(chunks <-chan chunk, deadline func(time.Time) error, timeout time.Duration) {
+	defer deadline(time.Time{})
+	deadline(time.Now())
+	late := time.After(timeout)
 	for {
 		select {
 		case c := <-chunks:
-			got = append(got, c.b...)
-			a := scanAnswers(got)
-			if a.complete || c.err != nil {
-				return a
+			r.take(c.b, nil)
+			if c.err != nil {
+				return
 			}
-		case <-timer.C:
-			return scanAnswers(got)
+		case <-late: // the deadline did not wake it
+			return
 		}
 	}
 }
 
-// scanAnswers reads the terminal's answers in order, up to the device
-// attributes; anything else (a late answer to another question, typed
-// keys) is skipped, and a sequence not yet whole ends the scan.
-func scanAnswers(b []byte) answers {
-	var a answers
-	for i := 0; i < len(b); i++ {
-		if b[i] != 0x1b || i+1 >= len(b) {
-			continue
-		}
-		switch b[i+1] {
-		case '_', 'P', ']': // APC, DCS, OSC: a string up to ST (or BEL)
-			body, n := stringSeq(b[i+2:])
-			if n < 0 {
-				return a
-			}
-			switch {
-			case b[i+1] == '_' && bytes.HasPrefix(body, []byte("G")):
-				a.graphics = a.graphics || graphicsOK(body[1:])
-			case b[i+1] == 'P' && bytes.HasPrefix(body, []byte(">|")):
-				a.version = string(body[2:])
-			}
-			i += 1 + n
-		case '[':
-			params, inter, final, n := csiSeq(b[i+2:])
-			if n < 0 {
-				return a
-			}
-			switch {
-			case final == 'c' && inter == "" && bytes.HasPrefix(params, []byte("?")):
-				a.complete = true
-				return a
-			case final == 'y' && inter == "$" && bytes.HasPrefix(params, []byte("?2026;")):
-				ps, err := strconv.Atoi(string(params[len("?2026;"):]))
-				a.sync = err == nil && (ps == 1 || ps == 2)
-			case final == 'y' && inter == "$" && bytes.HasPrefix(params, []byte("?2027;")):
-				ps, err := strconv.Atoi(string(params[len("?2027;"):]))
-				a.graphemes = err == nil && ps >= 1 && ps <= 3
-			case final == 'R' && inter == "" && bytes.HasPrefix(params, []byte("1;")):
-				if col, err := strconv.Atoi(string(params[len("1;"):])); err == nil {
-					a.probed = col
-				}
-			}
-			i += 1 + n
-		}
-	}
-	return a
+// chunk is what one read of the terminal gave.
+type chunk struct {
+	b   []byte
+	err error
 }
 
 // stringSeq finds the end of a string sequence's body in b, which starts

@@ -161,6 +161,11 @@ type handover struct {
 	s *Screen
 }
 
+// SetStdin gives the command the terminal itself, whatever the program
+// reads its keys through (a reader that is no file would leave a copy
+// reading the terminal after the command ends).
+func (h *handover) SetStdin(io.Reader) { h.ExecCommand.SetStdin(h.s.in) }
+
 // Run leaves the alternate screen and raw mode, runs the command, and comes
 // back.
 func (h *handover) Run() error {

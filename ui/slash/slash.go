@@ -29,7 +29,7 @@ type slashCommand struct {
 	help    string // one short line, e.g. "sampling temperature, 0 to 1 (off: server default)"
 	// run carries the command out on the text after its name (trimmed) and the
 	// current settings. It must not modify p: p's pointers and slice are shared
-	// with the caller, so a change is made on a copy (see slashCloneParams).
+	// with the caller, so a change is made on a copy (see session.Params.Clone).
 	// A command whose args is "" is refused by runSlash when given any text,
 	// so its run never sees an argument.
 	run func(arg string, p session.Params) (Result, error)
@@ -112,7 +112,7 @@ var slashCommands = []slashCommand{
 	{name: "copy", args: "[N|code [N]]", help: "copy the last reply; N: message N from the end; code [N]: code block N of the last reply (default its last)", run: slashCopy},
 	{name: "info", help: "usage and cost of the last reply and the session, and the last notices in full", run: slashJust(ActionInfo)},
 	{name: "compact", args: "[INSTRUCTIONS]", help: "the model summarises the conversation; it goes on from the summary on a new branch (the full history stays on its own)", run: func(arg string, p session.Params) (Result, error) {
-		return Result{Action: ActionCompact, Params: slashCloneParams(p), Arg: arg}, nil
+		return Result{Action: ActionCompact, Params: p.Clone(), Arg: arg}, nil
 	}},
 	{name: "context", help: "how much of the model's context window the conversation uses", run: slashJust(ActionContext)},
 	{name: "approve", args: "all|ask", help: "tool calls for the rest of the session: all runs them unasked, ask asks each time (shift+tab switches)", run: slashApprove},
@@ -130,7 +130,7 @@ var slashCommands = []slashCommand{
 func slashApprove(arg string, p session.Params) (Result, error) {
 	switch a := strings.ToLower(arg); a {
 	case "all", "ask":
-		return Result{Action: ActionApprove, Params: slashCloneParams(p), Arg: a}, nil
+		return Result{Action: ActionApprove, Params: p.Clone(), Arg: a}, nil
 	}
 	return Result{}, errors.New("usage: /approve all (run every tool call unasked for this session) or /approve ask")
 }
@@ -166,7 +166,7 @@ func Is(input string) bool {
 // error (an unknown command, a misused or malformed argument) says what is
 // allowed; the result then carries p unchanged, and p itself is never changed.
 func Run(input string, p session.Params, env Env) (Result, error) {
-	unchanged := Result{Params: slashCloneParams(p)}
+	unchanged := Result{Params: p.Clone()}
 	word, arg := splitSlash(input)
 	if !strings.HasPrefix(word, "/") {
 		return unchanged, errors.New("not a command: a command starts with /, try /help")
@@ -335,7 +335,7 @@ func HelpLines() []string {
 // slashModel sets the model: one word, no spaces.
 // slashImageParams returns a copy of p whose image settings can be changed.
 func slashImageParams(p session.Params) session.Params {
-	q := slashCloneParams(p)
+	q := p.Clone()
 	if q.Image == nil {
 		q.Image = &session.ImageParams{}
 	}
@@ -343,14 +343,14 @@ func slashImageParams(p session.Params) session.Params {
 }
 
 func slashImage(arg string, p session.Params) (Result, error) {
-	return Result{Action: ActionImage, Params: slashCloneParams(p), Arg: strings.TrimSpace(arg)}, nil
+	return Result{Action: ActionImage, Params: p.Clone(), Arg: strings.TrimSpace(arg)}, nil
 }
 
 func slashSize(arg string, p session.Params) (Result, error) {
 	size := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(arg)), "x", "*")
 	w, h, err := api.ParseSize(size)
 	if err != nil || arg == "" || w > session.MaxImageSide || h > session.MaxImageSide || w*h > session.MaxImagePixels {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("size must be W*H (or WxH), each side a whole number from 1 to %d and at most %d megapixels in all, like 1024*1024; got %q",
+		return Result{Params: p.Clone()}, fmt.Errorf("size must be W*H (or WxH), each side a whole number from 1 to %d and at most %d megapixels in all, like 1024*1024; got %q",
 			session.MaxImageSide, session.MaxImagePixels/1_000_000, arg)
 	}
 	q := slashImageParams(p)
@@ -370,7 +370,7 @@ func slashNegative(arg string, p session.Params) (Result, error) {
 func slashImageModel(arg string, p session.Params) (Result, error) {
 	name := strings.TrimSpace(arg)
 	if name == "" || strings.ContainsAny(name, " \t") {
-		return Result{Params: slashCloneParams(p)}, errors.New("usage: /image-model NAME")
+		return Result{Params: p.Clone()}, errors.New("usage: /image-model NAME")
 	}
 	q := slashImageParams(p)
 	q.Image.Model = name
@@ -386,7 +386,7 @@ func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string
 			v = true
 		case "off", "false", "no":
 		default:
-			return Result{Params: slashCloneParams(p)}, fmt.Errorf("%s must be on or off, got %q", field, arg)
+			return Result{Params: p.Clone()}, fmt.Errorf("%s must be on or off, got %q", field, arg)
 		}
 		q := slashImageParams(p)
 		*ref(q.Image) = &v
@@ -400,19 +400,19 @@ func slashOnOff(field string, ref func(*session.ImageParams) **bool) func(string
 
 func slashOpen(arg string, p session.Params) (Result, error) {
 	if strings.TrimSpace(arg) == "" {
-		return Result{Action: ActionOpen, Params: slashCloneParams(p)}, nil
+		return Result{Action: ActionOpen, Params: p.Clone()}, nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(arg))
 	if err != nil || n < 1 {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /open [N], with N the image number from 1; got %q", arg)
+		return Result{Params: p.Clone()}, fmt.Errorf("usage: /open [N], with N the image number from 1; got %q", arg)
 	}
-	return Result{Action: ActionOpen, Params: slashCloneParams(p), N: n}, nil
+	return Result{Action: ActionOpen, Params: p.Clone(), N: n}, nil
 }
 
 // slashAttach reads /attach PATH, /attach image N and /attach clipboard.
 func slashAttach(arg string, p session.Params) (Result, error) {
 	arg = strings.TrimSpace(arg)
-	res := Result{Action: ActionAttach, Params: slashCloneParams(p)}
+	res := Result{Action: ActionAttach, Params: p.Clone()}
 	switch {
 	case arg == "":
 		return Result{Params: res.Params}, errors.New("usage: /attach PATH (tab completes it), /attach image N, or /attach clipboard")
@@ -450,7 +450,7 @@ func unquote(s string) string {
 
 // slashDetach reads /detach [N].
 func slashDetach(arg string, p session.Params) (Result, error) {
-	res := Result{Action: ActionDetach, Params: slashCloneParams(p)}
+	res := Result{Action: ActionDetach, Params: p.Clone()}
 	if strings.TrimSpace(arg) == "" {
 		return res, nil
 	}
@@ -464,7 +464,7 @@ func slashDetach(arg string, p session.Params) (Result, error) {
 
 // slashCopy reads /copy, /copy N and /copy code [N].
 func slashCopy(arg string, p session.Params) (Result, error) {
-	res := Result{Action: ActionCopy, Params: slashCloneParams(p)}
+	res := Result{Action: ActionCopy, Params: p.Clone()}
 	f := strings.Fields(strings.ToLower(arg))
 	if len(f) > 0 && f[0] == "code" {
 		res.Arg, f = "code", f[1:]
@@ -475,18 +475,18 @@ func slashCopy(arg string, p session.Params) (Result, error) {
 	case 1:
 		n, err := strconv.Atoi(f[0])
 		if err != nil || n < 1 {
-			return Result{Params: slashCloneParams(p)}, bad
+			return Result{Params: p.Clone()}, bad
 		}
 		res.N = n
 	default:
-		return Result{Params: slashCloneParams(p)}, bad
+		return Result{Params: p.Clone()}, bad
 	}
 	return res, nil
 }
 
 // slashCite reads /cite on and /cite off.
 func slashCite(arg string, p session.Params) (Result, error) {
-	q := slashCloneParams(p)
+	q := p.Clone()
 	switch strings.ToLower(strings.TrimSpace(arg)) {
 	case "on", "true", "yes":
 		q.Cite = true
@@ -495,15 +495,15 @@ func slashCite(arg string, p session.Params) (Result, error) {
 		q.Cite = false
 		return slashSet(q, "citations off"), nil
 	}
-	return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /cite on|off, got %q", arg)
+	return Result{Params: p.Clone()}, fmt.Errorf("usage: /cite on|off, got %q", arg)
 }
 
 func slashToolChoice(arg string, p session.Params) (Result, error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" || strings.ContainsAny(arg, " \t") {
-		return Result{Params: slashCloneParams(p)}, errors.New("usage: /tool-choice auto|any|none|NAME (or off)")
+		return Result{Params: p.Clone()}, errors.New("usage: /tool-choice auto|any|none|NAME (or off)")
 	}
-	q := slashCloneParams(p)
+	q := p.Clone()
 	if strings.EqualFold(arg, "off") || strings.EqualFold(arg, "default") {
 		q.ToolChoice = ""
 		return slashSet(q, "tool_choice off (server default)"), nil
@@ -523,14 +523,14 @@ func thinkingName(q session.Params) string {
 
 func slashThinking(arg string, p session.Params) (Result, error) {
 	arg = strings.TrimSpace(arg)
-	q := slashCloneParams(p)
+	q := p.Clone()
 	if slashOff(arg) {
 		q.ThinkingBudget, q.Thinking, q.Effort = 0, "", ""
 		return slashSet(q, "thinking off"), nil
 	}
 	if f := strings.Fields(strings.ToLower(arg)); len(f) > 0 && f[0] == api.ThinkingAdaptive {
 		if len(f) > 2 || len(f) == 2 && !slices.Contains(api.Efforts, f[1]) {
-			return Result{Params: slashCloneParams(p)}, fmt.Errorf("usage: /thinking adaptive [%s]; got %q", strings.Join(api.Efforts, "|"), arg)
+			return Result{Params: p.Clone()}, fmt.Errorf("usage: /thinking adaptive [%s]; got %q", strings.Join(api.Efforts, "|"), arg)
 		}
 		q.ThinkingBudget, q.Thinking, q.Effort = 0, api.ThinkingAdaptive, ""
 		if len(f) == 2 {
@@ -540,10 +540,10 @@ func slashThinking(arg string, p session.Params) (Result, error) {
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1024 {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("/thinking takes adaptive [%s], a budget from 1024 to below max_tokens (%d), or off; got %q", strings.Join(api.Efforts, "|"), p.MaxTokens, arg)
+		return Result{Params: p.Clone()}, fmt.Errorf("/thinking takes adaptive [%s], a budget from 1024 to below max_tokens (%d), or off; got %q", strings.Join(api.Efforts, "|"), p.MaxTokens, arg)
 	}
 	if p.MaxTokens > 0 && n >= p.MaxTokens {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("/thinking %d conflicts with /max-tokens %d: the thinking budget must be below max_tokens; /max-tokens %d or more first",
+		return Result{Params: p.Clone()}, fmt.Errorf("/thinking %d conflicts with /max-tokens %d: the thinking budget must be below max_tokens; /max-tokens %d or more first",
 			n, p.MaxTokens, n+1)
 	}
 	q.ThinkingBudget, q.Thinking, q.Effort = n, "", ""
@@ -553,16 +553,16 @@ func slashThinking(arg string, p session.Params) (Result, error) {
 func slashRename(arg string, p session.Params) (Result, error) {
 	title := strings.Join(strings.Fields(arg), " ")
 	if title == "" {
-		return Result{Params: slashCloneParams(p)}, errors.New("usage: /rename TITLE")
+		return Result{Params: p.Clone()}, errors.New("usage: /rename TITLE")
 	}
 	if n := utf8.RuneCountInString(title); n > 200 {
-		return Result{Params: slashCloneParams(p)}, fmt.Errorf("a title has at most 200 characters, this one has %d", n)
+		return Result{Params: p.Clone()}, fmt.Errorf("a title has at most 200 characters, this one has %d", n)
 	}
-	return Result{Action: ActionRename, Params: slashCloneParams(p), Arg: title}, nil
+	return Result{Action: ActionRename, Params: p.Clone(), Arg: title}, nil
 }
 
 func slashExport(arg string, p session.Params) (Result, error) {
-	return Result{Action: ActionExport, Params: slashCloneParams(p), Arg: strings.TrimSpace(arg)}, nil
+	return Result{Action: ActionExport, Params: p.Clone(), Arg: strings.TrimSpace(arg)}, nil
 }
 
 func slashMCP(arg string, p session.Params) (Result, error) {
@@ -570,7 +570,7 @@ func slashMCP(arg string, p session.Params) (Result, error) {
 	if len(f) != 0 && (len(f) != 2 || f[0] != "on" && f[0] != "off") {
 		return Result{}, errors.New("usage: /mcp (list the servers), /mcp on NAME or /mcp off NAME")
 	}
-	return Result{Action: ActionMCP, Params: slashCloneParams(p), Arg: strings.Join(f, " ")}, nil
+	return Result{Action: ActionMCP, Params: p.Clone(), Arg: strings.Join(f, " ")}, nil
 }
 
 func slashModel(arg string, p session.Params) (Result, error) {
@@ -580,7 +580,7 @@ func slashModel(arg string, p session.Params) (Result, error) {
 	if strings.IndexFunc(arg, unicode.IsSpace) >= 0 {
 		return Result{}, fmt.Errorf("usage: /model NAME: a model name has no spaces, got %q", arg)
 	}
-	q := slashCloneParams(p)
+	q := p.Clone()
 	q.Model = arg
 	return slashSet(q, "model "+arg), nil
 }
@@ -588,7 +588,7 @@ func slashModel(arg string, p session.Params) (Result, error) {
 // slashSystem sets the system prompt to the rest of the line, clears it with
 // "off", or asks for the editor when given nothing.
 func slashSystem(arg string, p session.Params) (Result, error) {
-	q := slashCloneParams(p)
+	q := p.Clone()
 	switch {
 	case arg == "":
 		return Result{Action: ActionEditSystem, Params: q}, nil
@@ -604,7 +604,7 @@ func slashSystem(arg string, p session.Params) (Result, error) {
 // field is its name in notices and errors, and ref points at it in the settings.
 func slashUnitFloat(field string, ref func(*session.Params) **float64) func(string, session.Params) (Result, error) {
 	return func(arg string, p session.Params) (Result, error) {
-		q := slashCloneParams(p)
+		q := p.Clone()
 		if slashOff(arg) {
 			*ref(&q) = nil
 			return slashSet(q, field+" off (server default)"), nil
@@ -630,14 +630,14 @@ func slashMaxTokensRun(arg string, p session.Params) (Result, error) {
 	if err != nil || n < 1 || n > slashMaxTokens {
 		return Result{}, fmt.Errorf("max_tokens must be a whole number from 1 to %d (or off for %d), got %q", slashMaxTokens, api.DefaultMaxTokens, arg)
 	}
-	q := slashCloneParams(p)
+	q := p.Clone()
 	q.MaxTokens = n
 	return slashSet(q, "max_tokens "+strconv.Itoa(n)), nil
 }
 
 // slashTopK sets top_k, a whole number of at least 1, or unsets it with off.
 func slashTopK(arg string, p session.Params) (Result, error) {
-	q := slashCloneParams(p)
+	q := p.Clone()
 	if slashOff(arg) {
 		q.TopK = nil
 		return slashSet(q, "top_k off (server default)"), nil
@@ -652,7 +652,7 @@ func slashTopK(arg string, p session.Params) (Result, error) {
 
 // slashStop sets the stop sequences, or clears them when given nothing or off.
 func slashStop(arg string, p session.Params) (Result, error) {
-	q := slashCloneParams(p)
+	q := p.Clone()
 	if arg == "" || strings.EqualFold(arg, "off") {
 		q.StopSequences = nil
 		return slashSet(q, "stop sequences off"), nil
@@ -740,7 +740,7 @@ func slashSplitStop(arg string) ([]string, error) {
 // slashJust makes the run of a command that takes no arguments and only asks for action.
 func slashJust(action Action) func(string, session.Params) (Result, error) {
 	return func(_ string, p session.Params) (Result, error) {
-		return Result{Action: action, Params: slashCloneParams(p)}, nil
+		return Result{Action: action, Params: p.Clone()}, nil
 	}
 }
 
@@ -748,37 +748,6 @@ func slashJust(action Action) func(string, session.Params) (Result, error) {
 // saying what changed and when it takes effect.
 func slashSet(q session.Params, what string) Result {
 	return Result{Action: ActionSet, Params: q, Notice: what + FromNext}
-}
-
-// slashCloneParams copies p deeply, so a change to the copy never reaches p.
-func slashCloneParams(p session.Params) session.Params {
-	q := p
-	if p.Temperature != nil {
-		v := *p.Temperature
-		q.Temperature = &v
-	}
-	if p.TopP != nil {
-		v := *p.TopP
-		q.TopP = &v
-	}
-	if p.TopK != nil {
-		v := *p.TopK
-		q.TopK = &v
-	}
-	if p.StopSequences != nil {
-		q.StopSequences = append([]string(nil), p.StopSequences...)
-	}
-	if p.Image != nil {
-		ip := *p.Image
-		for _, b := range []**bool{&ip.PromptExtend, &ip.Watermark} {
-			if *b != nil {
-				v := **b
-				*b = &v
-			}
-		}
-		q.Image = &ip
-	}
-	return q
 }
 
 // slashOff reports whether arg asks to unset an optional setting.

@@ -17,7 +17,7 @@ func slashTheme(arg string, p session.Params) (Result, error) {
 	if rest, ok := strings.CutPrefix(arg, "@"); ok && theme.IsFile(rest) {
 		arg = rest // a path pasted into the input becomes an @mention
 	}
-	res := Result{Action: ActionTheme, Params: slashCloneParams(p), Arg: arg}
+	res := Result{Action: ActionTheme, Params: p.Clone(), Arg: arg}
 	if arg == "" || theme.IsFile(arg) {
 		return res, nil
 	}

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
@@ -276,10 +277,27 @@ func LibraryError(path string, err error) *Error {
 	}
 	line, col := de.Position()
 	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	if bareWord(msg) {
+		msg += `: text is written in quotes, as in model = "name"; true, false and numbers are not`
+	}
 	if k := de.Key(); len(k) > 0 {
 		msg = strings.Join(k, ".") + ": " + msg
 	}
 	return &Error{Path: path, Line: line, Col: col, Msg: oneLine(msg)}
+}
+
+// bareWord reports whether msg, a library error, says a value starts with
+// a letter: a word left unquoted, such as default_profile = work (true
+// and false, inf and nan are values, and never get here).
+func bareWord(msg string) bool {
+	const before, after = "unexpected character U+", " at start of value"
+	i := strings.Index(msg, before)
+	if i < 0 || !strings.HasSuffix(msg, after) {
+		return false
+	}
+	hex, _, _ := strings.Cut(msg[i+len(before):], " ")
+	r, err := strconv.ParseUint(hex, 16, 32)
+	return err == nil && unicode.IsLetter(rune(r))
 }
 
 // oneLine escapes the control characters and invalid UTF-8 in s, which the

@@ -108,7 +108,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{"no equals", "a = 1\nb 2\n", 2, 3, `expected '=' after key`},
 		{"two equals", "a = = 1\n", 1, 5, `unexpected character U+003D '=' at start of value`},
 		{"no value", "a =\n", 1, 4, `at start of value`},
-		{"bare word", "a = yes\n", 1, 5, `unexpected character U+0079 'y' at start of value`},
+		{"bare word", "a = yes\n", 1, 5, `unexpected character U+0079 'y' at start of value: text is written in quotes, as in model = "name"; true, false and numbers are not`},
+		{"bare word of a profile", "default_profile = work\n", 1, 19, `'w' at start of value: text is written in quotes`},
 		{"two values", "a = 1 2\n", 1, 7, `expected newline but got U+0032 '2'`},
 		{"duplicate key", "a = 1\n\na = 2\n", 3, 1, `key a is already defined`},
 		{"duplicate table", "[t]\n[t]\n", 2, 2, `table t already exists`},
@@ -161,6 +162,9 @@ func TestSyntaxErrors(t *testing.T) {
 			}
 			if want := "x.toml:" + strconv.Itoa(tc.line) + ":" + strconv.Itoa(tc.col) + ": "; !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("error %q does not start with %q", err, want)
+			}
+			if quoted := strings.Contains(e.Msg, "in quotes"); quoted != strings.HasPrefix(tc.name, "bare word") {
+				t.Errorf("error %q: says to quote text %v, want %v", err, quoted, !quoted)
 			}
 			if strings.ContainsAny(err.Error(), "\n\x1b") || strings.HasPrefix(e.Msg, "toml:") {
 				t.Errorf("error %q spans lines, holds an escape or names the library", err)

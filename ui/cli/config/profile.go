@@ -329,7 +329,7 @@ func headerName(s string) string {
 // is read when muse starts (and refused then with its line).
 func theme(s string) string {
 	if !themes.IsFile(s) && !slices.Contains(themes.Names(), s) {
-		return "must be one of " + strings.Join(themes.Names(), ", ") + ", or the path of a theme file (.toml); got " + quote(s)
+		return "must be one of " + strings.Join(themes.Names(), ", ") + ", or the path of a theme file (.toml); got " + quote(s) + suggest(s, themes.Names())
 	}
 	return ""
 }
@@ -351,7 +351,7 @@ var NotifyModes = []string{"off", "bell", "osc9", "osc777"}
 // notify checks a notify mode.
 func notify(s string) string {
 	if !slices.Contains(NotifyModes, s) {
-		return "must be one of " + strings.Join(NotifyModes, ", ") + ", got " + quote(s)
+		return "must be one of " + strings.Join(NotifyModes, ", ") + ", got " + quote(s) + suggest(s, NotifyModes)
 	}
 	return ""
 }
@@ -363,7 +363,7 @@ var SyncModes = []string{"auto", "manual"}
 // syncMode checks a sync setting.
 func syncMode(s string) string {
 	if !slices.Contains(SyncModes, s) {
-		return "must be one of " + strings.Join(SyncModes, ", ") + ", got " + quote(s)
+		return "must be one of " + strings.Join(SyncModes, ", ") + ", got " + quote(s) + suggest(s, SyncModes)
 	}
 	return ""
 }
