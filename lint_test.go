@@ -35,12 +35,9 @@ func TestLintNoVacuousNegativeAssertions(t *testing.T) {
 }
 
 // sleepers are the test files still allowed time.Sleep: the e2e harness,
-// which polls a real terminal's screen, and tests not yet moved onto
-// events. Take a file out once it waits on events; add none.
+// which polls a real terminal's screen. Add none.
 var sleepers = map[string]bool{
 	"ui/e2e/term_test.go": true,
-	"ui/image_test.go":    true,
-	"ui/compact_test.go":  true,
 }
 
 // TestLintNoSleepInTests fails on a time.Sleep, or a bare <-time.After, in

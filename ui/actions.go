@@ -62,7 +62,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m, nil // the command stays in the input to be fixed
 	}
 	if hint, waits := waitsForTurn[res.Action]; waits && m.turns.Busy() {
-		m.status = m.status.Note(busyNotice + hint)
+		m.status = m.status.Busy(busyNotice + hint)
 		return m.layout(), nil
 	}
 	m.comp = m.comp.SetInput(m.comp.Input().Reset().EndRecall())
@@ -184,7 +184,7 @@ func lastIndex(es []session.Entry, kind string) int {
 // followed the prompt leaves the view, and stays in the session.
 func (m Model) retry() (Model, tea.Cmd) {
 	if m.turns.Busy() {
-		m.status = m.status.Note(busyNotice + ": esc cancels it first")
+		m.status = m.status.Busy(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	es := m.conv.Entries()
@@ -219,7 +219,7 @@ func (m Model) copyCommand(code bool, n int) (tea.Model, tea.Cmd) {
 // clear starts a new session; the old one stays saved.
 func (m Model) clear() (Model, tea.Cmd) {
 	if m.turns.Busy() {
-		m.status = m.status.Note(busyNotice + ": esc cancels it first")
+		m.status = m.status.Busy(busyNotice + ": esc cancels it first")
 		return m, nil
 	}
 	cmd := sessions.Leave(m.writer)

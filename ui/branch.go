@@ -6,6 +6,7 @@ import (
 	"muse/session"
 	"muse/ui/branches"
 	"muse/ui/engine"
+	"muse/ui/status"
 )
 
 // Branches on the chat screen: where the entries shown stand in the
@@ -41,6 +42,15 @@ func (m Model) branchRefused() string {
 	return ""
 }
 
+// refused notes why an action was refused: a refusal while a turn is in
+// flight (busy) is taken away when the turn ends, as the action can go on.
+func refused(s status.Model, why string, busy bool) status.Model {
+	if busy {
+		return s.Busy(why)
+	}
+	return s.Note(why)
+}
+
 // regenerate writes the reply e again, as a sibling: the view drops it and
 // what followed, and streams the new reply. An image turn is drawn again,
 // with its own prompt and settings.
@@ -50,7 +60,7 @@ func (m Model) regenerate(e session.Entry) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if why := m.branchRefused(); why != "" {
-		m.status = m.status.Note(why)
+		m.status = refused(m.status, why, m.turns.Busy())
 		return m, nil
 	}
 	i := m.conv.Index(e.ID)

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
+
+	"muse/ui/status"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -18,12 +19,13 @@ import (
 func TestBusyRefusedCommandStaysInInput(t *testing.T) {
 	for _, line := range []string{"/image a second fox", "/compact keep names", "/retry", "/clear", "/continue"} {
 		t.Run(line, func(t *testing.T) {
-			hs := newHarness(t, 0)
+			hs := newHeldHarness(t) // the image turn is in flight until it is let go
 			tm := start(t, hs.model(t, nil), 100, 40)
-			send(tm, "/image demo:slow a fox")
+			send(tm, "/image a fox")
 			waitFor(t, tm, "esc cancels")
 			send(tm, line)
 			waitFor(t, tm, busyNotice)
+			hs.finish(t)
 			m := quit(t, tm)
 			if got := strings.TrimSpace(m.comp.Input().Value()); got != line {
 				t.Errorf("input after the refusal: %q, want %q", got, line)
@@ -40,14 +42,27 @@ func sendWhenIdle(t *testing.T, tm *teatest.TestModel, text, taken string) {
 	send(tm, text)
 	for range 100 {
 		refused := false
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		onScreen(t, tm, func(b []byte) bool {
 			refused = bytes.Contains(b, []byte(busyNotice))
 			return refused || bytes.Contains(b, []byte(taken))
-		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		})
 		if !refused {
 			return
 		}
 		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	}
 	t.Fatalf("%q was refused as busy 100 times", text)
+}
+
+// A refusal while a turn is in flight goes when the turn ends, by its kind
+// and not by its words: a later notice stays, even one that quotes it.
+func TestBusyRefusalGoesWithTheTurn(t *testing.T) {
+	s := status.New().Busy(busyNotice + ": esc cancels it")
+	if got := s.TurnEnded().Notice(); got != "" {
+		t.Errorf("after the turn: %q, want no notice", got)
+	}
+	later := "exported: " + busyNotice + ".md"
+	if got := s.Note(later).TurnEnded().Notice(); got != later {
+		t.Errorf("after the turn: %q, want the later notice %q", got, later)
+	}
 }

@@ -19,6 +19,8 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
+	"muse/ui/turns"
 )
 
 func TestMain(m *testing.M) {
@@ -36,6 +38,7 @@ func fixedClock() func() time.Time {
 type harness struct {
 	srv   *httptest.Server
 	store *session.Store
+	gate  chan struct{} // lets a held reply end (see newHeldHarness)
 }
 
 func newHarness(t *testing.T, delay time.Duration) *harness {
@@ -110,8 +113,17 @@ func (r testRoot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	onScreen(t, tm, func(b []byte) bool { return bytes.Contains(b, []byte(want)) })
+}
+
+// onScreen waits until the output drawn so far (b) satisfies drawn: the
+// one wait on the screen of every test here. teatest keeps the output in a
+// buffer that gives no notice of a write, so the wait reads it again at
+// each frame the screen can draw; it ends on what is drawn, never on a
+// time. Its watchdog (waitfor's, scaled by load) only names a hang.
+func onScreen(t *testing.T, tm *teatest.TestModel, drawn func(b []byte) bool) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), drawn, teatest.WithDuration(waitfor.Scaled(waitfor.Limit)), teatest.WithCheckInterval(turns.FrameInterval))
 }
 
 func send(tm *teatest.TestModel, text string) {
@@ -128,7 +140,7 @@ func quit(t *testing.T, tm *teatest.TestModel) Model {
 // finalModel waits for the program to end and returns the chat screen.
 func finalModel(t *testing.T, tm *teatest.TestModel) Model {
 	t.Helper()
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(testRoot).Model
+	return tm.FinalModel(t, teatest.WithFinalTimeout(waitfor.Scaled(waitfor.Limit))).(testRoot).Model
 }
 
 func TestStreamedReplyGolden(t *testing.T) {
@@ -254,16 +266,17 @@ func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
 // The status bar: a cancel leaves no "stop end_turn" of the reply before;
 // a failure shows until the next turn starts.
 func TestStatusBarForgetsTheLastTurn(t *testing.T) {
-	h := newHarness(t, 10*time.Millisecond)
+	h := newHeldHarness(t)
 	tm := start(t, h.model(t, nil), 80, 24)
 	status := func(m Model) string {
 		lines := strings.Split(m.View(), "\n")
 		return lines[len(lines)-2]
 	}
 	send(tm, "hello")
+	h.finish(t)
 	waitFor(t, tm, "stop end_turn")
 	send(tm, "demo:slow take your time")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // before any text arrives
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // held before its end, whatever text arrived
 	waitFor(t, tm, "cancelled")
 	send(tm, "demo:overloaded now")
 	waitFor(t, tm, "the prompt is back")

@@ -1,12 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"muse/session"
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
 	"muse/ui/meter"
 )
 
@@ -72,14 +73,14 @@ func TestAutoCompact(t *testing.T) {
 // entries, the last a finished one of kind.
 func waitSavedOn(t *testing.T, store *session.Store, n int, kind string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if s, err := store.Latest(); err == nil && len(s.Entries) == n {
-			if e := s.Entries[n-1]; e.Kind == kind && e.Status != session.StatusStreaming && e.Status != session.StatusInterrupted {
-				return
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no branch of %d entries ending in a finished %s saved after 10 s", n, kind)
+	what := fmt.Sprintf("a saved branch of %d entries ending in a finished %s", n, kind)
+	waitfor.Dir(t, store.Dir(), nil, what, func() bool {
+		s, err := store.Latest()
+		return err == nil && len(s.Entries) == n && finished(s.Entries[n-1], kind)
+	})
+}
+
+// finished says whether e is an entry of kind whose turn has ended well.
+func finished(e session.Entry, kind string) bool {
+	return e.Kind == kind && e.Status != session.StatusStreaming && e.Status != session.StatusInterrupted
 }

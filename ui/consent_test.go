@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -94,14 +93,14 @@ func (r *recorder) checkNoKey(t *testing.T) {
 // in several.
 func waitAll(t *testing.T, tm *teatest.TestModel, wants ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+	onScreen(t, tm, func(b []byte) bool {
 		for _, w := range wants {
 			if !bytes.Contains(b, []byte(w)) {
 				return false
 			}
 		}
 		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	})
 }
 
 // paste is a bracketed paste of text.

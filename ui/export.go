@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"muse/session"
 	"muse/session/transcript"
+	"muse/ui/input"
 	"muse/ui/page"
 	"muse/ui/sanitize"
 )
@@ -62,7 +62,7 @@ func exportSession(w *session.Writer, arg string, now time.Time, secrets []strin
 		if path == "" {
 			path = fmt.Sprintf("muse-%s.%s", sess.ID, ext)
 		}
-		path = expandHome(path)
+		path = input.ExpandHome(path)
 		files := w.Files()
 		err := transcript.WriteFile(path, force, func(out io.Writer) error {
 			if opt != nil {
@@ -156,13 +156,4 @@ func exportArgs(arg string, page bool) (path string, force bool, err error) {
 		arg = arg[1 : len(arg)-1]
 	}
 	return arg, force, nil
-}
-
-func expandHome(path string) string {
-	if len(path) > 1 && path[0] == '~' && path[1] == '/' {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, path[2:])
-		}
-	}
-	return path
 }

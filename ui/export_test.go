@@ -146,11 +146,25 @@ func TestExportArgsRefuseUnknownOptions(t *testing.T) {
 	}
 	// Through the command: nothing is written.
 	dir := t.TempDir()
-	msg := exportSession(session.NewWriter(nil, session.Params{}), "page "+filepath.Join(dir, "red2.html")+" --redcat", time.Now(), nil)()
+	msg := exportSession(session.NewWriter(nil, session.Params{}), "page "+filepath.Join(dir, "red2.html")+" --redcat", fixedClock()(), nil)()
 	if e, ok := msg.(exportedMsg); !ok || e.err == nil {
 		t.Errorf("the export went on: %+v", msg)
 	}
 	if files, err := os.ReadDir(dir); err != nil || len(files) != 0 {
 		t.Errorf("written: %v (%v)", files, err)
+	}
+}
+
+// A path that starts with ~/ is written under the home folder, as the
+// input's path completion offers it.
+func TestExportExpandsHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	msg := exportSession(session.NewWriter(nil, session.Params{}), "~/notes.md", fixedClock()(), nil)()
+	if e, ok := msg.(exportedMsg); !ok || e.err != nil {
+		t.Fatalf("export: %+v", msg)
+	}
+	if _, err := os.Stat(filepath.Join(home, "notes.md")); err != nil {
+		t.Errorf("not written under the home folder: %v", err)
 	}
 }

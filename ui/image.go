@@ -52,7 +52,7 @@ func (o Options) imageConfig() engine.ImageConfig {
 // An empty prompt draws the last reply.
 func (m Model) startImage(prompt string, ip session.ImageParams, again *session.Entry) (tea.Model, tea.Cmd) {
 	if m.turns.Busy() {
-		m.status = m.status.Note(busyNotice + ": esc cancels it, or wait for it to end")
+		m.status = m.status.Busy(busyNotice + ": esc cancels it, or wait for it to end")
 		return m, nil
 	}
 	if prompt == "" {

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -17,6 +16,7 @@ import (
 	"muse/session"
 	"muse/theme"
 	"muse/ui/engine"
+	"muse/ui/internal/waitfor"
 )
 
 // imageTurn runs /size and /image with prompt and returns the final model.
@@ -35,17 +35,10 @@ func imageTurn(t *testing.T, prompt string, profile termenv.Profile, w, h int) (
 // waitSaved waits until the journal holds a finished entry of kind.
 func waitSaved(t *testing.T, store *session.Store, kind string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if sess, err := store.Latest(); err == nil && len(sess.Entries) > 0 {
-			e := sess.Entries[len(sess.Entries)-1]
-			if e.Kind == kind && e.Status != session.StatusStreaming && e.Status != session.StatusInterrupted {
-				return
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no finished %s entry saved after 10 s", kind)
+	waitfor.Dir(t, store.Dir(), nil, "a finished "+kind+" entry saved", func() bool {
+		sess, err := store.Latest()
+		return err == nil && len(sess.Entries) > 0 && finished(sess.Entries[len(sess.Entries)-1], kind)
+	})
 }
 
 func lastImageEntry(t *testing.T, m Model) session.Entry {
@@ -159,9 +152,9 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 }
 
 func TestImageCancel(t *testing.T) {
-	hs := newHarness(t, 0)
+	hs := newHeldHarness(t) // the image turn is in flight until esc
 	tm := start(t, hs.model(t, nil), 80, 24)
-	send(tm, "/image demo:slow take your time")
+	send(tm, "/image take your time")
 	waitFor(t, tm, "generating")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")
@@ -237,14 +230,11 @@ func TestImageFilesAndOpen(t *testing.T) {
 	if base := filepath.Base(first.Images[0].Path); !strings.HasPrefix(base, "turn-1-image-1-") || !strings.HasSuffix(base, ".png") {
 		t.Errorf("the first image turn saved %s, want turn-1-image-1-<hash>.png", base)
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	var got []byte
-	for time.Now().Before(deadline) {
-		if got, _ = os.ReadFile(opened); len(got) > 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitfor.File(t, opened, nil, "the viewer to be told a path", func(data []byte) bool {
+		got = data
+		return len(data) > 0
+	})
 	if string(got) != first.Images[0].Path {
 		t.Errorf("ctrl+o opened %q, want %q", got, first.Images[0].Path)
 	}
@@ -256,7 +246,10 @@ func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
 	tm := start(t, hs.model(t, nil), 60, 30)
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
-	waitSaved(t, hs.store, session.KindImage)
+	// /open opens the image the screen holds: wait until it shows the
+	// saved file (its link names it), not until the journal holds it,
+	// which comes first.
+	waitFor(t, tm, "turn-1-image-1-")
 	fakeViewer(t, false)
 	send(tm, "/open")
 	waitFor(t, tm, "could not be opened")

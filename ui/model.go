@@ -774,7 +774,7 @@ func (m Model) sendPrompt(p *composer.Prompt) (tea.Model, tea.Cmd) {
 	failed, retry := session.Branch(m.conv.Entries()).FailedPrompt()
 	switch {
 	case p.Edit != "" && m.turns.Busy():
-		next.status, how = next.status.Note(busyNotice+": esc cancels it, or wait to send the edit"), composer.Refused
+		next.status, how = next.status.Busy(busyNotice+": esc cancels it, or wait to send the edit"), composer.Refused
 	case p.Edit != "" && m.conv.Index(p.Edit) < 0:
 		next.status, how = next.status.Note("the prompt edited is not shown any more: esc cancels"), composer.Refused
 	case p.Edit != "":

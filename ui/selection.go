@@ -83,7 +83,7 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case e.Kind != session.KindUser:
 			m.status = m.status.Note("only a prompt can be edited: e on one of yours (r regenerates a reply)")
 		case m.turns.Busy():
-			m.status = m.status.Note(busyNotice + ": esc cancels it first")
+			m.status = m.status.Busy(busyNotice + ": esc cancels it first")
 		case !ok:
 			m.status = m.status.Note("this prompt is not saved on the branch")
 		default:
@@ -99,13 +99,13 @@ func (m Model) selectKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		cmd, why := m.branches.Switch(m.writer, e.ID, by, m.branchRefused())
 		if cmd == nil {
-			m.status = m.status.Note(why)
+			m.status = refused(m.status, why, m.turns.Busy())
 		}
 		return m, cmd
 	case selection.Fork:
 		cmd, why := m.branches.Fork(m.opts.Store, m.sessID, e.ID, m.branchRefused())
 		if cmd == nil {
-			m.status = m.status.Note(why)
+			m.status = refused(m.status, why, m.turns.Busy())
 		}
 		return m, cmd
 	case selection.Attach:

@@ -110,7 +110,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	if id != m.sessID {
 		if m.turns.Busy() {
 			m.sessions = m.sessions.Close()
-			m.status = m.status.Note(busyNotice + ": esc cancels it, then ctrl+s")
+			m.status = m.status.Busy(busyNotice + ": esc cancels it, then ctrl+s")
 			return m, nil
 		}
 		return m, sessions.Load(m.opts.Store, id, entryID)
@@ -123,7 +123,7 @@ func (m Model) pick(id, entryID string) (Model, tea.Cmd) {
 	// A hit on another branch of this session: that branch becomes the
 	// active one, as ‹ › would make it.
 	if why := m.branchRefused(); why != "" {
-		m.status = m.status.Note(why)
+		m.status = refused(m.status, why, m.turns.Busy())
 		return m, nil
 	}
 	return m, branches.SwitchTo(m.writer, entryID)

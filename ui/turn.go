@@ -30,7 +30,7 @@ const busyNotice = "a reply or image is still on its way"
 // startTurn runs a turn: a new prompt, a retry or a continue.
 func (m Model) startTurn(t engine.Turn) (Model, tea.Cmd) {
 	if m.turns.Busy() {
-		m.status = m.status.Note(busyNotice + ": esc cancels it")
+		m.status = m.status.Busy(busyNotice + ": esc cancels it")
 		return m, nil
 	}
 	// The engine builds and checks the request: one it refuses ends the
@@ -316,9 +316,7 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 		return next, cmd
 	}
 	// The queue goes on: its next prompt is sent if the turn ended well.
-	if strings.HasPrefix(m.status.Notice(), busyNotice) {
-		m.status = m.status.Note("") // the turn it waited for has ended
-	}
+	m.status = m.status.TurnEnded() // a refusal for the turn in flight is old news
 	next, cmd := m.compose(m.comp.AfterTurn(ok, m.status.Notice(), m.status.LastErr()))
 	if t.Cancelled {
 		return next, cmd

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/exp/teatest"
 )
@@ -14,8 +13,8 @@ import (
 // status line, redrawn) does not count.
 func waitAfter(t *testing.T, tm *teatest.TestModel, first, then string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+	onScreen(t, tm, func(b []byte) bool {
 		i := bytes.Index(b, []byte(first))
 		return i >= 0 && bytes.Contains(b[i+len(first):], []byte(then))
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	})
 }

@@ -17,6 +17,8 @@ type Model struct {
 	sync                     syncrun.Status
 	kept                     notices.Model
 	rows                     int
+	// busy says the notice is Busy's: the turn's end takes it away.
+	busy bool
 }
 
 // New returns a status line with nothing to say.
@@ -24,7 +26,22 @@ func New() Model { return Model{} }
 
 // Note makes text the notice; "" clears it.
 func (m Model) Note(text string) Model {
-	m.notice = text
+	m.notice, m.busy = text, false
+	return m
+}
+
+// Busy makes text the notice of an action refused while a turn is in
+// flight, which TurnEnded takes away: the action can be done then.
+func (m Model) Busy(text string) Model {
+	m.notice, m.busy = text, true
+	return m
+}
+
+// TurnEnded clears the notice if Busy set it.
+func (m Model) TurnEnded() Model {
+	if m.busy {
+		m.notice, m.busy = "", false
+	}
 	return m
 }
 
@@ -52,7 +69,7 @@ func (m Model) SaveErr() string { return m.saveErr }
 // Reset forgets the notice, the failed request and why the session was not
 // saved, as another session shows.
 func (m Model) Reset() Model {
-	m.notice, m.lastErr, m.saveErr = "", "", ""
+	m.notice, m.lastErr, m.saveErr, m.busy = "", "", "", false
 	return m
 }
 
