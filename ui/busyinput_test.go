@@ -19,13 +19,12 @@ import (
 func TestBusyRefusedCommandStaysInInput(t *testing.T) {
 	for _, line := range []string{"/image a second fox", "/compact keep names", "/retry", "/clear", "/continue"} {
 		t.Run(line, func(t *testing.T) {
-			hs := newHeldHarness(t) // the image turn is in flight until it is let go
+			hs := newHarness(t, 0)
 			tm := start(t, hs.model(t, nil), 100, 40)
-			send(tm, "/image a fox")
+			send(tm, "/image demo:slow a fox")
 			waitFor(t, tm, "esc cancels")
 			send(tm, line)
 			waitFor(t, tm, busyNotice)
-			hs.finish(t)
 			m := quit(t, tm)
 			if got := strings.TrimSpace(m.comp.Input().Value()); got != line {
 				t.Errorf("input after the refusal: %q, want %q", got, line)

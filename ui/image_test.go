@@ -152,9 +152,9 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 }
 
 func TestImageCancel(t *testing.T) {
-	hs := newHeldHarness(t) // the image turn is in flight until esc
+	hs := newHarness(t, 0)
 	tm := start(t, hs.model(t, nil), 80, 24)
-	send(tm, "/image take your time")
+	send(tm, "/image demo:slow take your time")
 	waitFor(t, tm, "generating")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -313,7 +314,7 @@ func TestCommandMenu(t *testing.T) {
 // Esc goes from the inside out: it closes the help, then the hint of a
 // command, and only then cancels the reply in flight.
 func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
-	h := newHeldHarness(t) // the reply is in flight until the esc keys are read
+	h := newHarness(t, 2*time.Millisecond)
 	tm := start(t, h.model(t, nil), 80, 30)
 	send(tm, "demo:long a long one")
 	waitFor(t, tm, "Part 1")
@@ -322,8 +323,7 @@ func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the help
 	tm.Type("/te")
 	waitFor(t, tm, "sampling temperature")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the hint; Send returns once the loop has it
-	h.finish(t)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the hint
 	waitSaved(t, h.store, session.KindAssistant)
 	final := quit(t, tm)
 	es := final.conv.Entries()

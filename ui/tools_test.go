@@ -176,7 +176,7 @@ func TestQuitCommandWhileStreamingKeepsTheTurn(t *testing.T) {
 	send(tm, "demo:long keep this")
 	waitFor(t, tm, "Part 1")
 	send(tm, "/quit")
-	finalModel(t, tm) // the program ends on /quit
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 	sess, err := h.store.Latest()
 	if err != nil {
 		t.Fatal(err)
