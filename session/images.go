@@ -386,9 +386,4 @@ func (s *Store) localImages(sess *Session) {
 	}
 	fix(sess.All)
 	fix(sess.Entries)
-	// What still names a file outside muse's images folder came from
-	// elsewhere (a synced or hand-written journal): it is left out, so a
-	// preview, ctrl+o or /attach image never reads or opens it.
-	sess.All = s.ownImages(sess.All)
-	sess.Entries = s.ownImages(sess.Entries)
 }

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -122,7 +124,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case slash.ActionOpen:
 		return m.openImage(res.N)
 	case slash.ActionAttach:
-		sources, retype, err := attachArg(res.Arg, res.N, m.conv.Entries())
+		sources, retype, err := attachArg(res.Arg, res.N, m.conv.Entries(), m.writer)
 		if err != nil {
 			m.status = m.status.Note(err.Error())
 			return m, nil
@@ -156,14 +158,18 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 // attachArg is where /attach ARG takes its files from: a path, image n of
 // the last image turn of es, or the clipboard's image; retype is the
 // command put back into the input if the file is refused.
-func attachArg(arg string, n int, es []session.Entry) (sources []composer.Source, retype string, err error) {
+func attachArg(arg string, n int, es []session.Entry, w *session.Writer) (sources []composer.Source, retype string, err error) {
 	switch arg {
 	case "image":
 		path, err := imagePath(es, n)
 		if err != nil {
 			return nil, "", err
 		}
-		return []composer.Source{{Path: path}}, "", nil
+		// Read through the session, which reads only muse's images folder:
+		// the journal's path may have come from another machine.
+		return []composer.Source{{Name: filepath.Base(path), Read: func(context.Context) ([]byte, error) {
+			return w.ReadImage(session.Image{Path: path})
+		}}}, "", nil
 	case "clipboard":
 		return composer.Clipboard, "", nil
 	}
