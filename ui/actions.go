@@ -2,12 +2,10 @@ package ui
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -165,11 +163,7 @@ func attachArg(arg string, n int, es []session.Entry, w *session.Writer) (source
 		if err != nil {
 			return nil, "", err
 		}
-		// Read through the session, which reads only muse's images folder:
-		// the journal's path may have come from another machine.
-		return []composer.Source{{Name: filepath.Base(path), Read: func(context.Context) ([]byte, error) {
-			return w.ReadImage(session.Image{Path: path})
-		}}}, "", nil
+		return []composer.Source{composer.Image(w, session.Image{Path: path})}, "", nil
 	case "clipboard":
 		return composer.Clipboard, "", nil
 	}

@@ -85,13 +85,17 @@ func OfEntry(w *session.Writer, e session.Entry) []Source {
 	var sources []Source
 	for _, img := range e.Images {
 		if img.Path != "" {
-			// Read through the session, which reads only muse's images
-			// folder: the journal's path may have come from another
-			// machine, naming any file.
-			sources = append(sources, Source{Name: filepath.Base(img.Path), Read: func(context.Context) ([]byte, error) { return w.ReadImage(img) }})
+			sources = append(sources, Image(w, img))
 		}
 	}
 	return append(sources, stored(w, e.Attachments)...)
+}
+
+// Image is img, a generated image of the session of w, as a source: read
+// through the session, which reads only muse's images folder, since the
+// journal's path may have come from another machine and name any file.
+func Image(w *session.Writer, img session.Image) Source {
+	return Source{Name: filepath.Base(img.Path), Read: func(context.Context) ([]byte, error) { return w.ReadImage(img) }}
 }
 
 // expandHome expands a path that starts with ~/ to the home folder; a ~
