@@ -313,6 +313,23 @@ func statusLine(s string) string {
 	return lines[len(lines)-2]
 }
 
+// statusArea is every line between the last input line and the help
+// line, joined by spaces: a long notice wraps over several lines.
+func statusArea(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	start := -1
+	for i := len(lines) - 1; i > 0; i-- {
+		if strings.HasPrefix(lines[i], "›") {
+			start = i
+			break
+		}
+	}
+	if start < 0 || start+1 >= len(lines)-1 {
+		return ""
+	}
+	return strings.Join(lines[start+1:len(lines)-1], " ")
+}
+
 // busy reports whether a status line says a turn is under way: it starts
 // with a spinner (a braille pattern).
 func busy(status string) bool {

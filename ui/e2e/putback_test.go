@@ -39,7 +39,8 @@ func TestCommandAfterPutBackPrompt(t *testing.T) {
 	// Refused: the command stays, after the prompt.
 	enter("/temperature 7", "› demo:error please/temperature 7")
 	tm.waitUntil("the command refused", waitDeadline, func(s string) bool {
-		return strings.Contains(s, "temperature") && strings.Contains(statusLine(s), "1") &&
+		area := statusArea(s)
+		return strings.Contains(area, "from 0 to 1") && strings.Contains(area, `got "7"`) &&
 			inputLine(s) == "› demo:error please/temperature 7"
 	})
 	for range len("/temperature 7") {
