@@ -26,17 +26,26 @@ type sseEvent struct {
 // into the event's data as it is read, never held whole. An event whose
 // data passes max bytes is dispatched at once, cut, and ends the events:
 // nothing more of the body is read.
+//
+// Work is bounded by idleMax: once more than idleMax bytes were read since
+// idleFrom (which the stream moves past each event that adds to the reply),
+// not counting the data of the event being read, the events end with
+// errNoProgress. So a body of comments, blank lines or pings, however
+// long, is read only so far.
 type sseDecoder struct {
-	r       *bufio.Reader
-	max     int // the largest data of one event that is kept, in bytes
-	name    []byte
-	data    []byte
-	has     bool // a data line was seen in this event
-	cut     bool // data past max was dropped
-	err     error
-	done    bool // the body ended or failed
-	started bool // the byte order mark check is done
-	skipLF  bool // the last line ended in CR: an LF that follows belongs to it
+	r        *bufio.Reader
+	max      int   // the largest data of one event that is kept, in bytes
+	read     int64 // bytes of the body read
+	idleFrom int64 // where the bytes that added nothing to the reply start
+	idleMax  int64 // the most of them read; 0 for no limit
+	name     []byte
+	data     []byte
+	has      bool // a data line was seen in this event
+	cut      bool // data past max was dropped
+	err      error
+	done     bool // the body ended or failed
+	started  bool // the byte order mark check is done
+	skipLF   bool // the last line ended in CR: an LF that follows belongs to it
 
 	// The line being read.
 	line    bool   // the line has a byte
@@ -86,7 +95,7 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 			if avail[0] == bom[0] {
 				// Maybe a byte order mark: wait for the rest of it.
 				if b, _ := d.r.Peek(len(bom)); bytes.Equal(b, bom) {
-					d.r.Discard(len(bom))
+					d.discard(len(bom))
 				}
 				continue
 			}
@@ -94,22 +103,26 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 		if d.skipLF {
 			d.skipLF = false
 			if avail[0] == '\n' {
-				d.r.Discard(1)
+				d.discard(1)
 				continue
 			}
 		}
 		i := bytes.IndexAny(avail, "\r\n")
 		if i < 0 {
 			d.feed(avail)
-			d.r.Discard(len(avail))
+			d.discard(len(avail))
 		} else {
 			d.feed(avail[:i])
 			d.skipLF = avail[i] == '\r'
-			d.r.Discard(i + 1)
+			d.discard(i + 1)
 		}
 		if d.cut {
 			d.done = true
 			return d.dispatch()
+		}
+		if d.idleMax > 0 && d.read-d.idleFrom-int64(len(d.data)) > d.idleMax {
+			d.done, d.err = true, errNoProgress
+			return sseEvent{}, false
 		}
 		if i < 0 {
 			continue
@@ -124,6 +137,16 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 	}
 	return sseEvent{}, false
 }
+
+// discard consumes n bytes of the body, which were peeked.
+func (d *sseDecoder) discard(n int) {
+	d.r.Discard(n)
+	d.read += int64(n)
+}
+
+// progressed tells the decoder that what it read so far added to the
+// reply: the count of bytes that add nothing starts again.
+func (d *sseDecoder) progressed() { d.idleFrom = d.read }
 
 // peek returns the bytes buffered, reading more when there are none.
 func (d *sseDecoder) peek() ([]byte, error) {
