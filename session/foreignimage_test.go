@@ -1,8 +1,12 @@
 package session
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +34,83 @@ func TestForeignImagePathIsNotRead(t *testing.T) {
 	}
 	if _, err := NewWriter(a.s, Params{}).ReadImage(got.Entries[1].Images[0]); err == nil {
 		t.Error("ReadImage read the loaded session's file outside muse's images folder")
+	}
+}
+
+// handJournal writes, as a person or a sync peer could, the journal of a
+// session id whose one image turn names paths as its images, and returns
+// the session as muse loads it.
+func handJournal(t *testing.T, s *Store, id string, paths ...string) *Session {
+	t.Helper()
+	var images []string
+	for i, p := range paths {
+		q, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		images = append(images, fmt.Sprintf(`{"index":%d,"path":%s}`, i, q))
+	}
+	journal := `{"v":1,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
+		`{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","text":"draw"}}` + "\n" +
+		`{"type":"entry","time":"2025-03-01T09:00:02Z","entry":{"id":"e2","parent":"e1","kind":"image","image_prompt":"a fox","images":[` + strings.Join(images, ",") + `]}}` + "\n"
+	if err := os.WriteFile(filepath.Join(s.Dir(), id+journalExt), []byte(journal), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
+// OwnImage, which the preview and ctrl+o go by, takes only a regular file
+// of muse's images folder, its links followed: of a hand-written journal,
+// a file outside it by name, by "..", through a linked file or a linked
+// folder in it, are refused with ErrForeignImage; a file of the folder, or a link to one, gives
+// the file itself. Loading keeps the paths as the journal has them.
+func TestOwnImageTakesOnlyTheImagesFolder(t *testing.T) {
+	s, _ := newTestStore(t)
+	const id = "20250301-090000-abcdef"
+	dir := s.ImageDir(id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secrets := t.TempDir()
+	secret := filepath.Join(secrets, "id_rsa.png")
+	own := filepath.Join(dir, "turn-1-image-1-abc.png")
+	for _, p := range []string{secret, own} {
+		if err := os.WriteFile(p, []byte("\x89PNG\r\n\x1a\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{"out.png": secret, "keys": secrets, "again.png": own}
+	for name, to := range links {
+		if err := os.Symlink(to, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	foreign := []string{secret, filepath.Join(dir, "..", "..", "..", filepath.Base(secrets), "id_rsa.png"), filepath.Join(dir, "out.png"), filepath.Join(dir, "keys", "id_rsa.png"), "", "images/x.png"}
+	sess := handJournal(t, s, id, append(foreign, own, filepath.Join(dir, "again.png"))...)
+	imgs := sess.Entries[1].Images
+	if len(imgs) != len(foreign)+2 || imgs[0].Path != secret {
+		t.Fatalf("loaded %+v", imgs)
+	}
+	for _, img := range imgs[:len(foreign)] {
+		if got, err := s.OwnImage(img.Path); !errors.Is(err, ErrForeignImage) {
+			t.Errorf("%q: %q, %v; want ErrForeignImage", img.Path, got, err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, img := range imgs[len(foreign):] {
+		if got, err := s.OwnImage(img.Path); err != nil || got != real {
+			t.Errorf("%q: %q, %v; want %q", img.Path, got, err, real)
+		}
+	}
+	var none *Store
+	if _, err := none.OwnImage(own); !errors.Is(err, ErrForeignImage) {
+		t.Errorf("no store: %v", err)
 	}
 }

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"muse/session"
+	"muse/ui/launch"
+)
+
+// foreignJournal writes by hand, as a sync peer or a person could, the
+// journal of a session whose one image turn names paths as its images, and
+// returns the session as muse loads it.
+func foreignJournal(t *testing.T, store *session.Store, id string, paths ...string) *session.Session {
+	t.Helper()
+	var images []string
+	for i, p := range paths {
+		q, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		images = append(images, fmt.Sprintf(`{"index":%d,"path":%s,"width":4,"height":2}`, i, q))
+	}
+	journal := `{"v":1,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
+		`{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","text":"draw"}}` + "\n" +
+		`{"type":"entry","time":"2025-03-01T09:00:02Z","entry":{"id":"e2","parent":"e1","kind":"image","image_prompt":"a fox","images":[` + strings.Join(images, ",") + `]}}` + "\n"
+	if err := os.WriteFile(filepath.Join(store.Dir(), id+".jsonl"), []byte(journal), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := store.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
+// A resumed session whose hand-written journal names, as its images, a
+// real PNG outside muse's images folder (its name holding an escape
+// sequence) and a link in the folder that leads to it: neither is read
+// for a preview, each shows a note in its place and the status says so;
+// ctrl+o hands neither to the viewer and says why, the path sanitized. An
+// image of the folder beside them still previews.
+func TestForeignImageIsNotPreviewedOrOpened(t *testing.T) {
+	h := newHarness(t, 0)
+	const id = "20250301-090000-abcdef"
+	dir := h.store.ImageDir(id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "id_rsa\x1b]0;pwned\x07.png")
+	own := filepath.Join(dir, "turn-1-image-1-abc.png")
+	for _, p := range []string{secret, own} {
+		if err := os.WriteFile(p, logoPNG(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linked := filepath.Join(dir, "turn-1-image-2-def.png")
+	if err := os.Symlink(secret, linked); err != nil {
+		t.Fatal(err)
+	}
+	sess := foreignJournal(t, h.store, id, own, linked, secret)
+	m := h.model(t, sess)
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 40})
+
+	msg, ok := loadPreviews(m.conv.Entries(), m.previewer())().(previewsMsg)
+	if !ok || msg.foreign != 2 || msg.previews[secret] != foreignPreview || msg.previews[linked] != foreignPreview ||
+		msg.previews[own] == "" || msg.previews[own] == foreignPreview || len(msg.missing) != 0 {
+		t.Fatalf("previews: %+v", msg)
+	}
+	m, _ = updateModel(m, msg)
+	view := m.View()
+	if strings.Count(view, strings.TrimSpace(foreignPreview)) != 2 || !strings.Contains(view, "2 images named by this session's journal are not in muse's") {
+		t.Errorf("no note of the images left out:\n%s", view)
+	}
+
+	opened := fakeViewer(t, true)
+	m, cmd := updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlO})
+	if cmd == nil {
+		t.Fatal("ctrl+o gave no command")
+	}
+	got, ok := cmd().(launch.OpenedMsg)
+	if !ok || !errors.Is(got.Err, session.ErrForeignImage) {
+		t.Fatalf("ctrl+o gave %+v", got)
+	}
+	if _, err := os.Stat(opened); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the viewer was started: %v", err)
+	}
+	m, _ = updateModel(m, got)
+	view = m.View()
+	if !strings.Contains(view, "image not in muse's images folder: not opened") || strings.Contains(view, "\x1b]0;pwned") {
+		t.Errorf("no note, or the path raw:\n%q", view)
+	}
+	// /open 2 names the link that leads out: refused too.
+	if _, cmd = m.openImage(2); cmd == nil {
+		t.Fatal("/open 2 gave no command")
+	}
+	if got, ok := cmd().(launch.OpenedMsg); !ok || !errors.Is(got.Err, session.ErrForeignImage) {
+		t.Errorf("/open 2 gave %+v", got)
+	}
+}
