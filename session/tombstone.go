@@ -16,7 +16,9 @@ package session
 // ahead, or a file written to win every merge) is set aside, renamed as a
 // conflict copy muse cannot merge is, with a note; a record dated so is no
 // edit made after a delete; and a delete is dated after the records it
-// believes only.
+// believes only. So is a file named as a tombstone that is none (garbage,
+// larger than one, a link, a folder): it deletes nothing, and is never
+// removed, as it came by sync or by hand.
 
 import (
 	"bufio"
