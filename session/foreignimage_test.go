@@ -1,13 +1,12 @@
 package session
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"muse/session/sessiontest"
 )
 
 // TestForeignImagePathIsNotRead: a journal that came by sync or was
@@ -37,32 +36,6 @@ func TestForeignImagePathIsNotRead(t *testing.T) {
 	}
 }
 
-// handJournal writes, as a person or a sync peer could, the journal of a
-// session id whose one image turn names paths as its images, and returns
-// the session as muse loads it.
-func handJournal(t *testing.T, s *Store, id string, paths ...string) *Session {
-	t.Helper()
-	var images []string
-	for i, p := range paths {
-		q, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		images = append(images, fmt.Sprintf(`{"index":%d,"path":%s}`, i, q))
-	}
-	journal := `{"v":1,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
-		`{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","text":"draw"}}` + "\n" +
-		`{"type":"entry","time":"2025-03-01T09:00:02Z","entry":{"id":"e2","parent":"e1","kind":"image","image_prompt":"a fox","images":[` + strings.Join(images, ",") + `]}}` + "\n"
-	if err := os.WriteFile(filepath.Join(s.Dir(), id+journalExt), []byte(journal), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sess, err := s.Load(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sess
-}
-
 // OwnImage, which the preview and ctrl+o go by, takes only a regular file
 // of muse's images folder, its links followed: of a hand-written journal,
 // a file outside it by name, by "..", through a linked file or a linked
@@ -90,7 +63,11 @@ func TestOwnImageTakesOnlyTheImagesFolder(t *testing.T) {
 		}
 	}
 	foreign := []string{secret, filepath.Join(dir, "..", "..", "..", filepath.Base(secrets), "id_rsa.png"), filepath.Join(dir, "out.png"), filepath.Join(dir, "keys", "id_rsa.png"), "", "images/x.png"}
-	sess := handJournal(t, s, id, append(foreign, own, filepath.Join(dir, "again.png"))...)
+	sessiontest.WriteImageJournal(t, s.Dir(), id, append(foreign, own, filepath.Join(dir, "again.png"))...)
+	sess, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	imgs := sess.Entries[1].Images
 	if len(imgs) != len(foreign)+2 || imgs[0].Path != secret {
 		t.Fatalf("loaded %+v", imgs)

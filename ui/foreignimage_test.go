@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,34 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/session"
+	"muse/session/sessiontest"
 	"muse/ui/launch"
 )
-
-// foreignJournal writes by hand, as a sync peer or a person could, the
-// journal of a session whose one image turn names paths as its images, and
-// returns the session as muse loads it.
-func foreignJournal(t *testing.T, store *session.Store, id string, paths ...string) *session.Session {
-	t.Helper()
-	var images []string
-	for i, p := range paths {
-		q, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		images = append(images, fmt.Sprintf(`{"index":%d,"path":%s,"width":4,"height":2}`, i, q))
-	}
-	journal := `{"v":1,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
-		`{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","text":"draw"}}` + "\n" +
-		`{"type":"entry","time":"2025-03-01T09:00:02Z","entry":{"id":"e2","parent":"e1","kind":"image","image_prompt":"a fox","images":[` + strings.Join(images, ",") + `]}}` + "\n"
-	if err := os.WriteFile(filepath.Join(store.Dir(), id+".jsonl"), []byte(journal), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sess, err := store.Load(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sess
-}
 
 // A resumed session whose hand-written journal names, as its images, a
 // real PNG outside muse's images folder (its name holding an escape
@@ -65,7 +38,11 @@ func TestForeignImageIsNotPreviewedOrOpened(t *testing.T) {
 	if err := os.Symlink(secret, linked); err != nil {
 		t.Fatal(err)
 	}
-	sess := foreignJournal(t, h.store, id, own, linked, secret)
+	sessiontest.WriteImageJournal(t, h.store.Dir(), id, own, linked, secret)
+	sess, err := h.store.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := h.model(t, sess)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 40})
 

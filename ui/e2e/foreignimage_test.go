@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -11,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"muse/session/sessiontest"
 )
 
 // TestForeignImageIsNeitherShownNorOpened: a session's journal that came
@@ -39,20 +39,7 @@ func TestForeignImageIsNeitherShownNorOpened(t *testing.T) {
 	if err := os.Symlink(secret, linked); err != nil {
 		t.Fatal(err)
 	}
-	var imgs []string
-	for i, p := range []string{own, linked, secret} {
-		q, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		imgs = append(imgs, fmt.Sprintf(`{"index":%d,"path":%s,"width":8,"height":8}`, i, q))
-	}
-	journal := `{"v":1,"type":"header","time":"2025-03-01T09:00:00Z","id":"` + id + `","created":"2025-03-01T09:00:00Z","params":{}}` + "\n" +
-		`{"type":"entry","time":"2025-03-01T09:00:01Z","entry":{"id":"e1","kind":"user","text":"draw"}}` + "\n" +
-		`{"type":"entry","time":"2025-03-01T09:00:02Z","entry":{"id":"e2","parent":"e1","kind":"image","image_prompt":"a fox","images":[` + strings.Join(imgs, ",") + `]}}` + "\n"
-	if err := os.WriteFile(filepath.Join(h.sessionsDir(), id+".jsonl"), []byte(journal), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	sessiontest.WriteImageJournal(t, h.sessionsDir(), id, own, linked, secret)
 	// A viewer that records what it is given.
 	bin, opened := t.TempDir(), filepath.Join(h.dir, "opened")
 	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+opened+"\n"), 0o700); err != nil {
