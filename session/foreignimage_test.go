@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -85,6 +86,15 @@ func TestOwnImageTakesOnlyTheImagesFolder(t *testing.T) {
 		if got, err := s.OwnImage(img.Path); err != nil || got != real {
 			t.Errorf("%q: %q, %v; want %q", img.Path, got, err, real)
 		}
+	}
+	// Another machine's images folder: its file is missing here, and
+	// never looked at; a file of a hand-written path is not said missing.
+	other := "/home/someone/.local/share/muse/images/" + id + "/turn-1-image-1-0123456789ab.png"
+	if _, err := s.OwnImage(other); !errors.Is(err, ErrForeignImage) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("another machine's image: %v", err)
+	}
+	if _, err := s.OwnImage(secret); errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file outside: %v", err)
 	}
 	var none *Store
 	if _, err := none.OwnImage(own); !errors.Is(err, ErrForeignImage) {

@@ -17,7 +17,8 @@ import (
 // A resumed session whose hand-written journal names, as its images, a
 // real PNG outside muse's images folder (its name holding an escape
 // sequence) and a link in the folder that leads to it: neither is read
-// for a preview, each shows a note in its place and the status says so;
+// for a preview, each shows a note in its place and the status says so
+// (after the image of another machine's images folder, which is missing);
 // ctrl+o hands neither to the viewer and says why, the path sanitized. An
 // image of the folder beside them still previews.
 func TestForeignImageIsNotPreviewedOrOpened(t *testing.T) {
@@ -38,7 +39,10 @@ func TestForeignImageIsNotPreviewedOrOpened(t *testing.T) {
 	if err := os.Symlink(secret, linked); err != nil {
 		t.Fatal(err)
 	}
-	sessiontest.WriteImageJournal(t, h.store.Dir(), id, own, linked, secret)
+	// Another machine's images folder, under another home: a file not
+	// synced here, missing, never looked at.
+	other := "/home/someone/.local/share/muse/images/" + id + "/turn-1-image-3-0123456789ab.png"
+	sessiontest.WriteImageJournal(t, h.store.Dir(), id, own, linked, other, secret)
 	sess, err := h.store.Load(id)
 	if err != nil {
 		t.Fatal(err)
@@ -48,12 +52,13 @@ func TestForeignImageIsNotPreviewedOrOpened(t *testing.T) {
 
 	msg, ok := loadPreviews(m.conv.Entries(), m.previewer())().(previewsMsg)
 	if !ok || msg.foreign != 2 || msg.previews[secret] != foreignPreview || msg.previews[linked] != foreignPreview ||
-		msg.previews[own] == "" || msg.previews[own] == foreignPreview || len(msg.missing) != 0 {
+		msg.previews[own] == "" || msg.previews[own] == foreignPreview || msg.previews[other] != "" ||
+		len(msg.missing) != 1 || msg.missing[0] != filepath.Base(other) {
 		t.Fatalf("previews: %+v", msg)
 	}
 	m, _ = updateModel(m, msg)
 	view := m.View()
-	if strings.Count(view, strings.TrimSpace(foreignPreview)) != 2 || !strings.Contains(view, "2 images named by this session's journal are not in muse's") {
+	if strings.Count(view, strings.TrimSpace(foreignPreview)) != 2 || !strings.Contains(view, "1 file of this session is missing") {
 		t.Errorf("no note of the images left out:\n%s", view)
 	}
 

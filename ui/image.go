@@ -191,11 +191,11 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 		for _, path := range images {
 			own, err := pv.images.OwnImage(path)
 			switch {
+			case errors.Is(err, fs.ErrNotExist): // here, or in another machine's folder
+				missing = append(missing, filepath.Base(path))
 			case errors.Is(err, session.ErrForeignImage):
 				out[path] = foreignPreview
 				foreign++
-			case errors.Is(err, fs.ErrNotExist):
-				missing = append(missing, filepath.Base(path))
 			case err == nil:
 				jobs = append(jobs, job{path, own})
 			}

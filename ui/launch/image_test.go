@@ -61,7 +61,8 @@ func TestOpenRefusesANameThatIsNoImage(t *testing.T) {
 
 // A journal that came by sync or was written by hand names a file outside
 // muse's images folder, a PNG by name and content (what the check of an
-// image alone lets through), or a link in the folder that leads out: the
+// image alone lets through), a link in the folder that leads out, or
+// another machine's images folder: the
 // viewer is never started, and the note says why, the path (untrusted
 // text) without its escape sequences. An image of the folder opens, by its
 // file, links followed.
@@ -82,6 +83,11 @@ func TestOpenRefusesAFileOutsideTheImagesFolder(t *testing.T) {
 			!strings.Contains(msg.Err.Error(), "not opened") || strings.ContainsAny(msg.Err.Error(), "\x1b\x07") {
 			t.Errorf("%q: open gave %+v", path, msg)
 		}
+	}
+	other := "/home/someone/.local/share/muse/images/20261122-100000-abcdef/turn-1-image-1-0123456789ab.png"
+	if msg, ok := OpenImage(store, other)().(OpenedMsg); !ok || !errors.Is(msg.Err, session.ErrForeignImage) ||
+		!strings.Contains(msg.Err.Error(), "another machine's images folder, not on this one: not opened") {
+		t.Errorf("another machine's image: open gave %+v", msg)
 	}
 	if len(*opened) != 0 {
 		t.Errorf("the viewer was started on %q", *opened)
