@@ -125,15 +125,15 @@ func (c *Client) readMessage(resp *http.Response, cancel context.CancelCauseFunc
 	defer cancel(nil)
 	defer resp.Body.Close()
 	limit := newCallConfig(opts).maxReply
-	var m Message
-	if err := c.decodeJSON(resp, cancel, &m, messageBodySize(limit)); err != nil {
+	var w wholeReply
+	if err := c.decodeJSON(resp, cancel, &w, messageBodySize(limit)); err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, fmt.Errorf("read message: the reply is over %s of JSON, more than a reply of the size limit (%s of content) takes: it was not read; check the server, or ask for a shorter answer",
 				SizeText(messageBodySize(limit)), SizeText(int64(limit)))
 		}
 		return nil, fmt.Errorf("read message: %w", err)
 	}
-	m, _ = CutMessage(m, limit)
+	m, _ := CutMessage(w.m, limit)
 	return &m, nil
 }
 

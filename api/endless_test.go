@@ -310,3 +310,30 @@ func TestEndlessCitationsAreCut(t *testing.T) {
 		t.Errorf("%d bytes allocated for %d citations", alloc, len(cites))
 	}
 }
+
+// A whole reply (JSON) of 200,000 empty blocks, 5 MB, is decoded to
+// MaxReplyBlocks blocks, not 200,000 cut afterwards: what it allocates is
+// a small multiple of the body (it was 40 times it, and a million blocks
+// took a gigabyte).
+func TestWholeReplyOfManyBlocksIsCut(t *testing.T) {
+	body := &endlessBody{head: `{"id":"m","type":"message","role":"assistant","model":"m","stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2},"content":[{"type":"text","text":"a"}`,
+		n: 200_000, chunk: func(int) string { return `,{"type":"text","text":""}` }, tail: `],"future":true}`}
+	size := int64(len(body.head)+len(body.tail)) + 200_000*int64(len(`,{"type":"text","text":""}`))
+	c := New("http://h/")
+	req := httptest.NewRequest("POST", "http://h/", nil)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, err := c.readMessage(&http.Response{Body: body, Header: http.Header{}, Request: req}, func(error) {}, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Content) != MaxReplyBlocks || m.StopReason != StopSizeLimit || m.Text() != "a" || m.ID != "m" || m.Usage.OutputTokens != 2 || string(m.Extra["future"]) != "true" {
+		t.Errorf("%d blocks, stop %q, text %q, id %q, usage %+v, extra %q", len(m.Content), m.StopReason, m.Text(), m.ID, m.Usage, m.Extra)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%.1f MiB allocated for a body of %.1f MiB", float64(alloc)/(1<<20), float64(size)/(1<<20))
+	if alloc > uint64(8*size) {
+		t.Errorf("%d bytes allocated for a body of %d", alloc, size)
+	}
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -96,6 +97,48 @@ func cutMessage(m Message, limit, blocks int) (Message, bool) {
 		return m, true
 	}
 	return m, false
+}
+
+// wholeReply is a message answered whole, as JSON, decoded with at most
+// MaxReplyBlocks blocks, one at a time: a body of a million empty blocks
+// (24 MB) made a million of them, a gigabyte, before they were cut. The
+// blocks past that are not decoded, and the stop reason becomes
+// StopSizeLimit.
+type wholeReply struct{ m Message }
+
+func (w *wholeReply) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	content := fields["content"]
+	delete(fields, "content")
+	rest, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(rest, &w.m); err != nil {
+		return err
+	}
+	if len(content) == 0 || string(content) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(content))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return fmt.Errorf("content is not an array")
+	}
+	for dec.More() {
+		if len(w.m.Content) == MaxReplyBlocks {
+			w.m.StopReason, w.m.StopSequence = StopSizeLimit, ""
+			break
+		}
+		var b ContentBlock
+		if err := dec.Decode(&b); err != nil {
+			return fmt.Errorf("content block %d: %w", len(w.m.Content), err)
+		}
+		w.m.Content = append(w.m.Content, b)
+	}
+	return nil
 }
 
 // cutBlock cuts a text or thinking block to room bytes; ok is false when
