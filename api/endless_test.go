@@ -222,7 +222,7 @@ var textSoFar = sse("message_start", evStart,
 // A stream that sends, as fast as it can and for ever, what adds nothing
 // to the reply (pings, comments, blank lines, empty deltas, events muse
 // does not know, message_delta with nothing new, the stop of a block that
-// ended) fails with ErrStalled once it sent the stall size of it in a row,
+// ended) fails with ErrStalled once it sent the stall size of it,
 // keeping what came: memory never grew, and now the work is bounded too,
 // where the stall timeout let it run for ten minutes. Counted in bytes
 // read, with no timer.
@@ -242,7 +242,7 @@ func TestNothingForEverIsStalled(t *testing.T) {
 			// 64 MiB of it: without the stall size, the stream is cut, not stalled.
 			body := &endlessBody{head: textSoFar, n: (64 << 20) / len(chunk), chunk: func(int) string { return chunk }}
 			m, _, err := drain(limitedStream(body, DefaultMaxReplySize, stallSize))
-			if !errors.Is(err, ErrStalled) || !strings.Contains(err.Error(), "64 KiB in a row") || !strings.Contains(err.Error(), "check the server") {
+			if !errors.Is(err, ErrStalled) || !strings.Contains(err.Error(), "over 64 KiB of pings") || !strings.Contains(err.Error(), "check the server") {
 				t.Errorf("err = %v, want ErrStalled after 64 KiB", err)
 			}
 			if m.Text() != "so far" {
@@ -258,14 +258,16 @@ func TestNothingForEverIsStalled(t *testing.T) {
 	}
 }
 
-// What adds to the reply starts the count again: 48 KiB of pings between
-// each two bytes of text, 4.7 MiB of them in all, end in a complete reply
-// under a stall size of 64 KiB. So does one event larger than the stall
-// size.
-func TestProgressResetsTheStallSize(t *testing.T) {
+// Content earns room for keep-alives: 16 bytes for each byte of it. A
+// reply that sends 24 KiB of pings after each 2 KiB of text, 2.4 MiB of
+// them in all, ends complete under a stall size of 64 KiB; so does one
+// event larger than the stall size.
+func TestContentEarnsRoomForKeepAlives(t *testing.T) {
 	const stallSize = 64 << 10
-	pings := strings.Repeat(sse("ping", `{"type":"ping"}`), (48<<10)/len(sse("ping", `{"type":"ping"}`)))
-	delta := sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ab"}}`)
+	ping := sse("ping", `{"type":"ping"}`)
+	pings := strings.Repeat(ping, (24<<10)/len(ping))
+	text := strings.Repeat("ab", 1<<10)
+	delta := sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+text+`"}}`)
 	big := sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+strings.Repeat("c", 2*stallSize)+`"}}`)
 	body := &endlessBody{head: textSoFar + big, n: 100, chunk: func(int) string { return pings + delta },
 		tail: sse("message_delta", evDeltaOK, "message_stop", evStop)}
@@ -273,8 +275,28 @@ func TestProgressResetsTheStallSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "so far" + strings.Repeat("c", 2*stallSize) + strings.Repeat("ab", 100); m.Text() != want || m.StopReason != StopEndTurn {
+	if want := "so far" + strings.Repeat("c", 2*stallSize) + strings.Repeat(text, 100); m.Text() != want || m.StopReason != StopEndTurn {
 		t.Errorf("%d bytes of text, stop %q", len(m.Text()), m.StopReason)
+	}
+}
+
+// A server that sends a byte of text between each 60 KiB of pings, for
+// ever, is stalled too, once the pings pass the stall size and 16 bytes
+// for each byte of text: the work is bounded, not only the memory. It
+// offers 64 MiB of them.
+func TestTextBetweenEndlessPingsIsStalled(t *testing.T) {
+	const stallSize = 64 << 10
+	ping := sse("ping", `{"type":"ping"}`)
+	chunk := strings.Repeat(ping, (60<<10)/len(ping)) +
+		sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}`)
+	body := &endlessBody{head: textSoFar, n: (64 << 20) / len(chunk), chunk: func(int) string { return chunk }}
+	m, _, err := drain(limitedStream(body, DefaultMaxReplySize, stallSize))
+	if !errors.Is(err, ErrStalled) {
+		t.Errorf("err = %v, want ErrStalled", err)
+	}
+	earned := int64(stallEarned * (len(m.Text()) + len(m.Content)))
+	if max := int64(stallSize) + earned + int64(len(textSoFar)+2*len(chunk)+32<<10); body.read > max {
+		t.Errorf("read %d bytes, more than %d, for %d bytes of text", body.read, max, len(m.Text()))
 	}
 }
 

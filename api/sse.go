@@ -27,25 +27,25 @@ type sseEvent struct {
 // data passes max bytes is dispatched at once, cut, and ends the events:
 // nothing more of the body is read.
 //
-// Work is bounded by idleMax: once more than idleMax bytes were read since
-// idleFrom (which the stream moves past each event that adds to the reply),
-// not counting the data of the event being read, the events end with
-// errNoProgress. So a body of comments, blank lines or pings, however
-// long, is read only so far.
+// Work is bounded by idleMax: once the bytes read that added nothing to
+// the reply (all but those the stream credits to events that did, and the
+// data of the event being read) pass it, the events end with
+// errNoProgress. The stream raises it as the reply grows. So a body of
+// comments, blank lines or pings, however long, is read only so far.
 type sseDecoder struct {
-	r        *bufio.Reader
-	max      int   // the largest data of one event that is kept, in bytes
-	read     int64 // bytes of the body read
-	idleFrom int64 // where the bytes that added nothing to the reply start
-	idleMax  int64 // the most of them read; 0 for no limit
-	name     []byte
-	data     []byte
-	has      bool // a data line was seen in this event
-	cut      bool // data past max was dropped
-	err      error
-	done     bool // the body ended or failed
-	started  bool // the byte order mark check is done
-	skipLF   bool // the last line ended in CR: an LF that follows belongs to it
+	r       *bufio.Reader
+	max     int   // the largest data of one event that is kept, in bytes
+	read    int64 // bytes of the body read
+	credit  int64 // bytes of the events that added to the reply
+	idleMax int64 // the most bytes read that add nothing; 0 for no limit
+	name    []byte
+	data    []byte
+	has     bool // a data line was seen in this event
+	cut     bool // data past max was dropped
+	err     error
+	done    bool // the body ended or failed
+	started bool // the byte order mark check is done
+	skipLF  bool // the last line ended in CR: an LF that follows belongs to it
 
 	// The line being read.
 	line    bool   // the line has a byte
@@ -120,7 +120,7 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 			d.done = true
 			return d.dispatch()
 		}
-		if d.idleMax > 0 && d.read-d.idleFrom-int64(len(d.data)) > d.idleMax {
+		if d.idleMax > 0 && d.read-d.credit-int64(len(d.data)) > d.idleMax {
 			d.done, d.err = true, errNoProgress
 			return sseEvent{}, false
 		}
@@ -144,9 +144,17 @@ func (d *sseDecoder) discard(n int) {
 	d.read += int64(n)
 }
 
-// progressed tells the decoder that what it read so far added to the
-// reply: the count of bytes that add nothing starts again.
-func (d *sseDecoder) progressed() { d.idleFrom = d.read }
+// eventFraming is what an event's lines take besides its name and data:
+// "event: ", "data: " and the line ends.
+const eventFraming = 32
+
+// progressed tells the decoder that ev, the event it just dispatched,
+// added to the reply, and how many bytes that add nothing it may now read
+// in all.
+func (d *sseDecoder) progressed(ev sseEvent, idleMax int64) {
+	d.credit += int64(len(ev.name) + len(ev.data) + eventFraming)
+	d.idleMax = idleMax
+}
 
 // peek returns the bytes buffered, reading more when there are none.
 func (d *sseDecoder) peek() ([]byte, error) {

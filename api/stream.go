@@ -28,7 +28,7 @@ import (
 // message_stop, both made by the stream, as if the server had stopped
 // there; the connection is closed at once, and Err is nil.
 //
-// A stream that sends more than its stall size in a row of what adds
+// A stream that sends more than its stall size allows of what adds
 // nothing to the reply (see WithStallSize), or nothing of the reply for
 // the stall timeout, ends with ErrStalled.
 type Stream struct {
@@ -53,11 +53,17 @@ type Stream struct {
 	once   sync.Once
 }
 
+// stallEarned is how many bytes that add nothing to the reply (see
+// WithStallSize) each byte of content lets a stream send, beyond its stall
+// size: a server's keep-alives while a model thinks or a tool runs, never
+// a megabyte of pings between two bytes of text.
+const stallEarned = 16
+
 // streamLimits are the limits of a stream's body, but for its size.
 type streamLimits struct {
 	idle      time.Duration // the longest the body may send nothing; 0 for no limit
 	stall     time.Duration // the longest it may send no content; 0 for no limit
-	stallSize int           // the most bytes in a row that add nothing; 0 for no limit
+	stallSize int           // the most bytes that add nothing, before any content; 0 for no limit
 }
 
 func newStream(resp *http.Response, cancel context.CancelCauseFunc, limits streamLimits, limit int) *Stream {
@@ -150,7 +156,9 @@ func (s *Stream) Next() bool {
 		if p := s.acc.progress(); p != s.progress {
 			// Content or a block: the stream is not stalled.
 			s.progress = p
-			s.dec.progressed()
+			if s.limits.stallSize > 0 {
+				s.dec.progressed(raw, int64(s.limits.stallSize)+stallEarned*int64(p))
+			}
 			if s.stall != nil {
 				s.stall.Reset(s.limits.stall)
 			}
@@ -191,7 +199,7 @@ func (s *Stream) readErr() error {
 		}
 	}
 	if errors.Is(err, errNoProgress) {
-		return fmt.Errorf("%w: %s in a row of pings, comments or events that added nothing to the reply (check the server); the partial reply is kept",
+		return fmt.Errorf("%w: over %s of pings, comments or events that added nothing to the reply (check the server); the partial reply is kept",
 			ErrStalled, SizeText(int64(s.limits.stallSize)))
 	}
 	if err != nil {

@@ -157,7 +157,7 @@ func TestPingsForEverEndTheTurn(t *testing.T) {
 		}
 	}
 	res, err := Run(context.Background(), cfg, w, Turn{Prompt: "hi", Params: params}, emit, nil)
-	if !errors.Is(err, api.ErrStalled) || !strings.Contains(err.Error(), "1 MiB in a row") {
+	if !errors.Is(err, api.ErrStalled) || !strings.Contains(err.Error(), "over 1 MiB of pings") {
 		t.Fatalf("err = %v, want ErrStalled after 1 MiB", err)
 	}
 	if res.Message.Text() != "so far" || res.Reply.Status != session.StatusFailed {
