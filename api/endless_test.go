@@ -280,23 +280,30 @@ func TestContentEarnsRoomForKeepAlives(t *testing.T) {
 	}
 }
 
-// A server that sends a byte of text between each 60 KiB of pings, for
-// ever, is stalled too, once the pings pass the stall size and 16 bytes
+// A server that sends a byte of text between each 60 KiB of pings, or in
+// deltas padded with 60 KiB of a field muse does not read, for ever, is
+// stalled too, once what adds nothing passes the stall size and 16 bytes
 // for each byte of text: the work is bounded, not only the memory. It
 // offers 64 MiB of them.
 func TestTextBetweenEndlessPingsIsStalled(t *testing.T) {
 	const stallSize = 64 << 10
 	ping := sse("ping", `{"type":"ping"}`)
-	chunk := strings.Repeat(ping, (60<<10)/len(ping)) +
-		sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}`)
-	body := &endlessBody{head: textSoFar, n: (64 << 20) / len(chunk), chunk: func(int) string { return chunk }}
-	m, _, err := drain(limitedStream(body, DefaultMaxReplySize, stallSize))
-	if !errors.Is(err, ErrStalled) {
-		t.Errorf("err = %v, want ErrStalled", err)
-	}
-	earned := int64(stallEarned * (len(m.Text()) + len(m.Content)))
-	if max := int64(stallSize) + earned + int64(len(textSoFar)+2*len(chunk)+32<<10); body.read > max {
-		t.Errorf("read %d bytes, more than %d, for %d bytes of text", body.read, max, len(m.Text()))
+	for name, chunk := range map[string]string{
+		"pings": strings.Repeat(ping, (60<<10)/len(ping)) +
+			sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}`),
+		"padding": sse("content_block_delta", `{"type":"content_block_delta","index":0,"pad":"`+strings.Repeat("p", 60<<10)+`","delta":{"type":"text_delta","text":"a"}}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			body := &endlessBody{head: textSoFar, n: (64 << 20) / len(chunk), chunk: func(int) string { return chunk }}
+			m, _, err := drain(limitedStream(body, DefaultMaxReplySize, stallSize))
+			if !errors.Is(err, ErrStalled) {
+				t.Errorf("err = %v, want ErrStalled", err)
+			}
+			earned := int64(stallEarned * (len(m.Text()) + len(m.Content)))
+			if max := int64(stallSize) + earned + int64(len(textSoFar)+2*len(chunk)+32<<10); body.read > max {
+				t.Errorf("read %d bytes, more than %d, for %d bytes of text", body.read, max, len(m.Text()))
+			}
+		})
 	}
 }
 

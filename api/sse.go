@@ -149,10 +149,12 @@ func (d *sseDecoder) discard(n int) {
 const eventFraming = 32
 
 // progressed tells the decoder that ev, the event it just dispatched,
-// added to the reply, and how many bytes that add nothing it may now read
-// in all.
-func (d *sseDecoder) progressed(ev sseEvent, idleMax int64) {
-	d.credit += int64(len(ev.name) + len(ev.data) + eventFraming)
+// added added bytes to the reply, and how many bytes that add nothing it
+// may now read in all. The event's bytes are credited up to what its
+// JSON needs for what it added (each byte escaped, and some fields
+// around): a megabyte of padding around a byte of text adds nothing.
+func (d *sseDecoder) progressed(ev sseEvent, added int, idleMax int64) {
+	d.credit += int64(min(len(ev.name)+len(ev.data), 256+6*added) + eventFraming)
 	d.idleMax = idleMax
 }
 

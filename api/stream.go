@@ -155,10 +155,10 @@ func (s *Stream) Next() bool {
 		}
 		if p := s.acc.progress(); p != s.progress {
 			// Content or a block: the stream is not stalled.
-			s.progress = p
 			if s.limits.stallSize > 0 {
-				s.dec.progressed(raw, int64(s.limits.stallSize)+stallEarned*int64(p))
+				s.dec.progressed(raw, p-s.progress, int64(s.limits.stallSize)+stallEarned*int64(p))
 			}
+			s.progress = p
 			if s.stall != nil {
 				s.stall.Reset(s.limits.stall)
 			}
