@@ -29,7 +29,8 @@ func TestDoctorLinesAlignAndSayWhatToDo(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("%+v", r)
 	}
-	const col = 19                                                      // the mark, a space, the label's 16 columns, a space
+	// The text begins after the mark, a space, the label's 16 columns, a space.
+	const col = 19
 	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")[1:] // after the version
 	var failed []string
 	for i, l := range lines {
