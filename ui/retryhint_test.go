@@ -9,7 +9,7 @@ import (
 )
 
 // After a failed turn the status line gives one hint, and it works as
-// given: with the prompt put back, enter "(or /retry)" sends it again,
+// given: with the prompt put back, enter "or /retry resends it",
 // and /retry typed after it does the same; with a draft typed while the
 // turn ran, the draft stays and /retry, typed or pasted after it, sends
 // the failed prompt again (it was sent as the prompt "draft/retry"), the
@@ -53,7 +53,7 @@ func TestRetryHintWorksAsGiven(t *testing.T) {
 		h := newHarness(t, 0)
 		tm := start(t, h.model(t, nil), 120, 30)
 		send(tm, "demo:error again")
-		waitFor(t, tm, "the prompt is back in the input: enter (or /retry) sends it again")
+		waitFor(t, tm, "the prompt is back in the input: enter or /retry resends it")
 		tm.Type("/retry")
 		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 		waitFor(t, tm, "‹ 2/2 ›")

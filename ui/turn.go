@@ -283,7 +283,7 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 		// command (see runCommandAfter), and keeps a draft.
 		if v := strings.TrimSpace(m.comp.Input().Value()); v == "" || v == t.Prompt {
 			m.comp = m.comp.SetInput(m.comp.Input().SetValue(t.Prompt))
-			m.status = m.status.Note("the prompt is back in the input: enter (or /retry) sends it again")
+			m.status = m.status.Note("the prompt is back in the input: enter or /retry resends it")
 		} else {
 			m.comp = m.comp.SetInput(m.comp.Input().KeepDraft())
 			m.status = m.status.Note("your draft is kept: /retry sends the failed prompt again")
