@@ -38,4 +38,8 @@ func TestMatchedSaysMoreMatch(t *testing.T) {
 	if got := foot(m.SetItems(items, "").Matched(7)); !strings.Contains(got, "1 of 50 ·") || strings.Contains(got, "match") {
 		t.Errorf("matched fewer than listed: %q", got)
 	}
+	// Nothing listed, a note: only esc does anything.
+	if got := foot(m.SetItems(nil, "no file here matches zzz")); got != "  no file here matches zzz · esc" {
+		t.Errorf("nothing listed: %q", got)
+	}
 }

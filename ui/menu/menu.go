@@ -174,7 +174,11 @@ func (m Model) Lines() []string {
 		}
 	}
 	if foot != "" {
-		lines = append(lines, textfmt.TruncateWidth("  "+foot+" · ↑↓ tab esc", m.width))
+		keys := " · ↑↓ tab esc"
+		if len(m.items) == 0 {
+			keys = " · esc" // nothing to move through or take
+		}
+		lines = append(lines, textfmt.TruncateWidth("  "+foot+keys, m.width))
 	}
 	return lines
 }
