@@ -328,7 +328,8 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(err.Error())
 		return m, nil
 	}
-	return m, launch.OpenImage(path)
+	// Only a file of muse's images folder: the journal may name any file.
+	return m, launch.OpenImage(m.opts.imageConfig().Store, path)
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits

@@ -590,8 +590,15 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.conv = m.conv.SetPreview(k, v)
 		}
 		m.conv = m.conv.Rerender()
+		var notes []string
 		if len(msg.missing) > 0 {
-			m.status = m.status.Note(missingNotice(msg.missing))
+			notes = append(notes, missingNotice(msg.missing))
+		}
+		if msg.foreign > 0 {
+			notes = append(notes, foreignNotice(msg.foreign))
+		}
+		if len(notes) > 0 {
+			m.status = m.status.Note(strings.Join(notes, "; "))
 		}
 	case spinner.TickMsg:
 		if (m.turns.Turn() == nil || m.turns.Ask() != nil) && m.turns.Image() == nil {
