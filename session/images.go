@@ -409,7 +409,7 @@ func (s *Store) OwnImage(path string) (string, error) {
 		return "", ErrForeignImage
 	}
 	root, p := s.ImagesDir(), filepath.Clean(path)
-	if !filepath.IsAbs(p) || !strings.HasPrefix(p, root+string(filepath.Separator)) {
+	if !s.NamesImage(path) {
 		if elsewhere(p) {
 			return "", elsewhereError{}
 		}
@@ -434,6 +434,17 @@ func (s *Store) OwnImage(path string) (string, error) {
 		return "", &regfile.NotRegularError{Mode: fi.Mode()}
 	}
 	return real, nil
+}
+
+// NamesImage reports whether path, by its name alone, is a file in this
+// store's images folder: the look OwnImage makes before it touches the
+// disk, for what may not do I/O (the chat screen's link to a saved image).
+func (s *Store) NamesImage(path string) bool {
+	if s == nil || path == "" {
+		return false
+	}
+	p := filepath.Clean(path)
+	return filepath.IsAbs(p) && strings.HasPrefix(p, s.ImagesDir()+string(filepath.Separator))
 }
 
 // elsewhereError is OwnImage's error for an image of another machine's

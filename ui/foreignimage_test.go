@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,13 @@ func TestForeignImageIsNotPreviewedOrOpened(t *testing.T) {
 	}
 	m, _ = updateModel(m, msg)
 	view := m.View()
+	// The saved path's line is a link the terminal opens on a click only
+	// for a file named in muse's images folder.
+	link := func(p string) string { return "\x1b]8;;" + (&url.URL{Scheme: "file", Path: p}).String() + "\x1b\\" }
+	if !strings.Contains(view, link(own)) || strings.Contains(view, link(secret)) || strings.Contains(view, link(other)) {
+		t.Errorf("links: own %v, foreign %v, another machine's %v",
+			strings.Contains(view, link(own)), strings.Contains(view, link(secret)), strings.Contains(view, link(other)))
+	}
 	if strings.Count(view, strings.TrimSpace(foreignPreview)) != 2 || !strings.Contains(view, "1 file of this session is missing") {
 		t.Errorf("no note of the images left out:\n%s", view)
 	}

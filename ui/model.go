@@ -277,6 +277,13 @@ func New(opts Options) Model {
 	keys := defaultKeyMap()
 	keys.override(opts.Keys)
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
+	images := opts.Store
+	if images == nil {
+		images = opts.ImageStore
+	}
+	if images != nil {
+		r.Linkable = images.NamesImage
+	}
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
 	h := helpview.New(&opts.Theme.Styles, keys.helpKeys(), keys.FullHelp())
