@@ -91,9 +91,9 @@ func TestFutureRecordDoesNotOutliveDelete(t *testing.T) {
 			if err := s.Delete(id); err != nil {
 				t.Fatal(err)
 			}
-			tb, ok := readTomb(s.tombPath(id))
-			if !ok || tb.Time.After(c.now().Add(maxClockSkew)) {
-				t.Errorf("the tombstone says %v, %v: other machines would refuse it", tb.Time, ok)
+			tb, err := readTomb(s.tombPath(id))
+			if err != nil || tb.Time.After(c.now().Add(maxClockSkew)) {
+				t.Errorf("the tombstone says %v, %v: other machines would refuse it", tb.Time, err)
 			}
 			continue
 		}
