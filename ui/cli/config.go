@@ -38,8 +38,9 @@ type config struct {
 	// versionHeader is the one version header to send; "" sends both
 	// provider-version and anthropic-version.
 	versionHeader string
-	// baseFrom says where baseURL came from, for messages.
-	baseFrom string
+	// baseFrom says where baseURL came from, for messages; credFrom where
+	// the credential came from ("" for none), for a refused one's hint.
+	baseFrom, credFrom string
 	// insecureHTTP lets a credential go over plain http to another host.
 	insecureHTTP bool
 	// imageBaseURL is where image requests go, "" for baseURL; imageToken
@@ -207,18 +208,25 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	// Credentials: the environment, then the profile's variable or command,
 	// then the ANTHROPIC_* ones for an ANTHROPIC_* address.
 	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
-	if c.token == "" && c.apiKey == "" && anthropic {
-		c.token, c.apiKey, _ = anthropicCredential(getenv)
+	switch {
+	case c.token != "":
+		c.credFrom = "MUSE_ACCESS_TOKEN"
+	case c.apiKey != "":
+		c.credFrom = "MUSE_API_KEY"
+	case anthropic:
+		c.token, c.apiKey, c.credFrom = anthropicCredential(getenv)
 	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
 			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
+			c.credFrom = profileCredFrom(prof.Name, "access_token", prof.AccessTokenEnv, getenv)
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
 			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
+			c.credFrom = profileCredFrom(prof.Name, "api_key", prof.APIKeyEnv, getenv)
 		}
 	}
 	if c.imageBaseURL != "" {
@@ -413,4 +421,14 @@ func (c *config) demoDelay(print bool, getenv func(string) string) time.Duration
 		return 2 * time.Millisecond
 	}
 	return 25 * time.Millisecond
+}
+
+// profileCredFrom names where a profile's credential came from: its
+// variable (key_env) when that is set, else its command (key_cmd), as
+// ResolveSecret chose.
+func profileCredFrom(profile, key, envName string, getenv func(string) string) string {
+	if envName != "" && getenv(envName) != "" {
+		return envName + " (profile " + profile + "'s " + key + "_env)"
+	}
+	return "profile " + profile + "'s " + key + "_cmd"
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -214,7 +215,11 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		if f.json {
 			printPartial(env, res, err)
 		}
-		return fail(env, err)
+		code := fail(env, err)
+		if h := credentialHint(cfg, err); h != "" {
+			fmt.Fprintf(env.Stderr, "muse: %s\n", h)
+		}
+		return code
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)
@@ -529,4 +534,25 @@ func openSessionAsync(store *session.Store, f *flags, adjust func(session.Params
 		return nil, nil, err
 	}
 	return store.OpenWriterAsync(info.ID, adjust)
+}
+
+// credentialHint says what to do when the service refused the credential
+// (401) or its use (403), naming where muse took it from, so the fix is
+// the right variable or profile key; "" for any other error.
+func credentialHint(cfg *config, err error) string {
+	var apiErr *api.APIError
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	from := cfg.credFrom
+	if from == "" {
+		from = "none was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY"
+	}
+	switch {
+	case apiErr.Status == http.StatusUnauthorized || apiErr.Type == "authentication_error":
+		return "the service refused the credential from " + from + ": check it, or whether the service wants it as a bearer token or an x-api-key (muse doctor checks it)"
+	case apiErr.Status == http.StatusForbidden || apiErr.Type == "permission_error":
+		return "the credential from " + from + " may not use this model or endpoint: check its permissions, or /model (muse models lists them)"
+	}
+	return ""
 }
