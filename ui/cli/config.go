@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"slices"
@@ -93,6 +94,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if err != nil {
 		return nil, err
 	}
+	noProfile := prof == nil
 	if prof == nil {
 		prof = &cfgfile.Profile{}
 	}
@@ -241,6 +243,8 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		}
 	}
 	switch {
+	case c.baseURL == "" && noProfile && unchosenProfiles(f, env) != "":
+		return nil, usagef("no service address: %s", unchosenProfiles(f, env))
 	case c.baseURL == "":
 		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
 	case c.params.Model == "" && f.printSet: // the chat screen starts without one: /model completes
@@ -339,6 +343,28 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
 		return nil, nil, usagef("%v", err)
 	}
 	return prof, append(file.CredentialEnv(), file.MCPTokenEnv()...), nil
+}
+
+// unchosenProfiles says, when the configuration file has profiles but
+// none is in effect (no --profile, MUSE_PROFILE or default_profile), which
+// there are and how to pick one; else "". muse config init writes its
+// example without a default_profile, and --service appends to a file that
+// exists, so this is where a new user lands.
+func unchosenProfiles(f *flags, env Env) string {
+	file, err := loadConfigFile(f.configPath, env)
+	if err != nil || file == nil || len(file.Profiles) == 0 {
+		return ""
+	}
+	names := file.Names()
+	for i, n := range names {
+		names[i] = sanitize.Line(n)
+	}
+	where := "the configuration file"
+	if file.Path != "" {
+		where = sanitize.Line(file.Path)
+	}
+	return fmt.Sprintf("%s has the profiles %s but no default_profile: pick one with --profile %s (or MUSE_PROFILE), or set default_profile = %q at its top",
+		where, strings.Join(names, ", "), shellQuote(names[0]), names[0])
 }
 
 // loadConfigFile reads the file named with --config, which must exist, or
