@@ -223,6 +223,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)
+		note("the reply calls tools, not run: --allow-tools runs them")
 	}
 	if f.json {
 		data, err := json.Marshal(res.Message)
