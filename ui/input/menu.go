@@ -224,7 +224,7 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 	m.menuWasFiles = true
 	files, nf := fileItems(fc.res.Files, typed)
 	sources, ns := sourceItems(fc.sources, typed)
-	m.menu = m.menu.SetItems(mentionItems(sources, files), fileNote(fc, typed, nf+ns)).Matched(nf + ns)
+	m.menu = m.menu.SetItems(mentionItems(sources, files, typed), fileNote(fc, typed, nf+ns)).Matched(nf + ns)
 	return m, cmd
 }
 
@@ -243,18 +243,21 @@ func commandName(value string) (string, bool) {
 // with it, [1] those whose path does, [2] those that hold it.
 type ranked [3][]menu.Item
 
-// mentionItems are the @ menu's items: the best matches first, and of
-// matches as good, the sources before the files. With nothing typed yet,
+// mentionItems are the @ menu's items for typed. With nothing typed yet,
 // the generated images and MCP resources lead, ahead of the files: their
-// names are hard to type, while a letter of a file's name brings the
-// files it starts first (an image whose name merely holds it comes
-// after). Before, the sources came after the 50 files, out of reach but
-// by ↑ or typing.
-func mentionItems(sources, files ranked) []menu.Item {
+// names are hard to type (before, they came after the 50 files, out of
+// reach but by ↑ or typing). Once something is typed, the best matches
+// come first, and of matches as good, the files first: a letter brings
+// the files whose names start with it, then the images and resources
+// whose names do, ahead of what merely holds it.
+func mentionItems(sources, files ranked, typed string) []menu.Item {
 	var items []menu.Item
-	for tier := range sources {
-		items = append(items, sources[tier]...)
-		items = append(items, files[tier]...)
+	for tier := range files { // with nothing typed, every item is of the first
+		first, then := files[tier], sources[tier]
+		if typed == "" {
+			first, then = then, first
+		}
+		items = append(append(items, first...), then...)
 	}
 	return items
 }

@@ -20,7 +20,7 @@ func TestFileItemsCount(t *testing.T) {
 	}
 	count := func(files []string) (int, int) {
 		items, n := fileItems(files, "f")
-		return len(mentionItems(ranked{}, items)), n
+		return len(mentionItems(ranked{}, items, "f")), n
 	}
 	if items, n := count(files); items != maxMenuFiles || n != maxMenuFiles {
 		t.Errorf("%d files: %d items, %d matched", len(files), items, n)
@@ -34,7 +34,7 @@ func TestFileItemsCount(t *testing.T) {
 	// Cut at maxMenuFiles in all, the best kept: a file whose name starts
 	// with what is typed is never lost to one whose path merely holds it.
 	items, _ := fileItems(append([]string{"docs/xf.md", "a/f/b.md"}, files...), "f")
-	if flat := mentionItems(ranked{}, items); len(flat) != maxMenuFiles || flat[0].Label != "f00.md" || len(items[2]) != 0 {
+	if flat := mentionItems(ranked{}, items, "f"); len(flat) != maxMenuFiles || flat[0].Label != "f00.md" || len(items[2]) != 0 {
 		t.Errorf("cut: %d items, first %q, %d that hold f", len(flat), flat[0].Label, len(items[2]))
 	}
 }

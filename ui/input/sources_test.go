@@ -68,8 +68,9 @@ func TestMenuListsSources(t *testing.T) {
 // resources on its first rows: with nothing typed they come first (their
 // names are hard to type); a letter typed brings the files whose names
 // start with it first, an image whose name merely holds it after them,
-// and an image's own file name counts as its name. Before, they came after
-// the 50 files, reachable only by ↑ or typing.
+// and an image's own file name counts as its name, ahead of files that
+// merely hold it. Before, they came after the 50 files, reachable only by
+// ↑ or typing.
 func TestMenuOrdersSourcesFirst(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
