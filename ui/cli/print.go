@@ -162,6 +162,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	var lostErr error // why a record was refused, and not kept to write later
 	var notes serverNotes
+	var lastRetry string // the error of the last retry's note
 	note := func(format string, args ...any) {
 		if !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
@@ -186,7 +187,13 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 				}
 			}
 		case engine.Retrying:
-			note("%s; retrying in %s", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
+			// An error said once is not said again on each retry.
+			if msg := sanitize.Line(ev.Retry.Err.Error()); msg != lastRetry {
+				lastRetry = msg
+				note("%s; retrying in %s", msg, ev.Retry.Wait.Round(1e8))
+			} else {
+				note("the same again; retrying in %s (retry %d)", ev.Retry.Wait.Round(1e8), ev.Retry.Attempt)
+			}
 		case engine.ToolRunning:
 			note("running tool %s", sanitize.Line(ev.Call.Name))
 		case engine.Notice:
