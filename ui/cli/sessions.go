@@ -71,7 +71,8 @@ ID may be a session id, a unique prefix of one, or a title.`,
 		Use:   "export ID",
 		Short: "write a session as markdown, JSON or an HTML page, to stdout or a new file",
 		Long: `Write a session as markdown, JSON or one self-contained HTML page, to standard
-output or, with -o, to a new file (0600). -o refuses an existing FILE unless
+output (a page not to a terminal) or, with -o, to a new file (0600). -o
+refuses an existing FILE unless
 --force. The page (--format html) holds every branch and its images, and
 loads nothing from anywhere; --redact masks what looks like a secret.`,
 		Args:              needArgs(1, "export ID [--format md|json|html] [-o FILE]"),
@@ -90,6 +91,12 @@ loads nothing from anywhere; --redact masks what looks like a secret.`,
 			if *format != "html" && exp.Flags().Changed(name) {
 				return fail(a.env, usagef("--%s is for --format html", name))
 			}
+		}
+		if *format == "html" && *out == "" && a.env.StdoutTTY {
+			// A page is tens of kilobytes of markup: on a terminal it is
+			// noise, as git refuses to print a binary diff there.
+			id, file := shellQuote(sanitize.Line(args[0])), shellQuote(sanitize.Line(args[0])+".html")
+			return fail(a.env, usagef("--format html writes a whole page, not for a terminal: name a file with %[1]s sessions export %[2]s --format html -o %[3]s (or redirect: > %[3]s)", cmdName(a.env), id, file))
 		}
 		sess, err := findAndLoad(store, args[0])
 		if err != nil {
