@@ -72,8 +72,7 @@ ID may be a session id, a unique prefix of one, or a title.`,
 		Short: "write a session as markdown, JSON or an HTML page, to stdout or a new file",
 		Long: `Write a session as markdown, JSON or one self-contained HTML page, to standard
 output (a page not to a terminal) or, with -o, to a new file (0600). -o
-refuses an existing FILE unless
---force. The page (--format html) holds every branch and its images, and
+refuses an existing FILE unless --force. The page (--format html) holds every branch and its images, and
 loads nothing from anywhere; --redact masks what looks like a secret.`,
 		Args:              needArgs(1, "export ID [--format md|json|html] [-o FILE]"),
 		ValidArgsFunction: a.completeSessionArg,
