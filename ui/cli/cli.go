@@ -182,7 +182,9 @@ func fail(env Env, err error) int {
 		}
 		return ExitFailed
 	case errors.Is(err, session.ErrLocked), errors.Is(err, session.ErrNotFound), errors.Is(err, session.ErrAmbiguous):
-		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+		for _, l := range errorLines(err) { // a hint may follow, a line each
+			fmt.Fprintf(env.Stderr, "muse: %s\n", l)
+		}
 		return ExitFailed
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(env.Stderr, "muse: interrupted")

@@ -140,7 +140,8 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 		return nil, err
 	}
 	if f.cont || f.resume != "" {
-		return openSession(store, f)
+		w, err := openSession(store, f)
+		return w, resumeError(env, f, err)
 	}
 	return session.NewWriter(store, cfg.params), nil
 }

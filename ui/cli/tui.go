@@ -129,7 +129,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 		case errors.Is(err, errNoSession):
 			opts.Notice = "no session to continue yet: this is a new one"
 		case err != nil:
-			return fail(env, err)
+			return fail(env, resumeError(env, f, err))
 		default:
 			opts.Writer, opts.Preview = w, preview
 		}
@@ -260,7 +260,10 @@ func resumeHint(command string, f *flags, id string) string {
 	if f.demo {
 		args = append(args, "--demo")
 	}
-	return strings.Join(append(args, "-r", shellQuote(sanitize.Line(id))), " ")
+	if args = append(args, "-r"); id != "" {
+		args = append(args, shellQuote(sanitize.Line(id)))
+	}
+	return strings.Join(args, " ")
 }
 
 // bubbleTeaFirstFrame is how long after start Bubble Tea's renderer, where
