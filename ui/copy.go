@@ -188,5 +188,17 @@ func copyChoice(es []session.Entry, code bool, n int) (text, what, refused strin
 	if a < 0 || es[a].Message == nil || es[a].Message.Text() == "" {
 		return "", "", "no reply to copy yet"
 	}
-	return es[a].Message.Text(), "the last reply", ""
+	return es[a].Message.Text(), replyName(es[a].Status), ""
+}
+
+// replyName names the reply /copy and the copy key copy, by how far it
+// got: one still streaming, or stopped, is copied only so far.
+func replyName(status string) string {
+	switch status {
+	case session.StatusStreaming:
+		return "the reply so far"
+	case session.StatusCancelled, session.StatusInterrupted, session.StatusFailed:
+		return "the last reply, as far as it got"
+	}
+	return "the last reply"
 }
