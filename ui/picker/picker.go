@@ -686,7 +686,9 @@ func (p Model) View() string {
 		bottom = st.Muted.Render(sanitize.Line(p.status))
 	}
 	view := p.list.View()
-	if i := strings.LastIndexByte(view, '\n'); i >= 0 {
+	// With ? the list shows its full help, which already names every key:
+	// the short line would repeat it, in place of the help's last line.
+	if i := strings.LastIndexByte(view, '\n'); i >= 0 && (p.mode == pickSearch || !p.list.Help.ShowAll) {
 		if p.mode == pickSearch {
 			// The list's help names its own keys, which the query takes now.
 			view = view[:i+1] + "  " + st.Muted.Render(textfmt.Truncate(searchHelp, max(p.width-2, 1), "…"))
