@@ -39,27 +39,38 @@ func Header(st *theme.Styles, width int, title, model string) string {
 }
 
 // View is the status line. The settings that change what is sent keep
-// their room, in short forms when narrow, and what is left of the line is
-// cut to fit; only a notice, a tool waiting for the user, a selection and
-// an unsaved session keep their whole line.
+// their room at every width where their short forms fit beside a few
+// columns, in short forms when narrow; what is left of the line is for the
+// left part, which gives up its least needed parts first (a reply's rate,
+// a tool prompt's words) and keeps "esc cancels" whole. A selection and an
+// unsaved session keep their whole line; a notice comes first, the
+// settings in the room it leaves.
 func View(st *theme.Styles, s State) string {
+	list := settings(s)
 	tool := ToolPrompt(s.Ask)
+	keepLeft := s.Selected != nil || s.SaveErr != ""
+	floor := 0 // the room the settings keep, whatever the left part says
+	if w := shortWidth(list); w+gap+minLeft <= s.Width && (tool != "" || !keepLeft) {
+		floor = w
+	}
+	// Too narrow for every setting, a tool prompt keeps its whole line.
+	keepLeft = keepLeft || (tool != "" && floor == 0)
+	room := max(s.Width-floor-gap, 0) // the left part's, at the least
 	var left string
-	keepLeft := tool != "" || s.Selected != nil || s.SaveErr != ""
 	switch {
 	case tool != "":
-		left = st.Warning.Render(tool)
+		left = st.Warning.Render(firstFitting(room, append([]string{tool}, shortToolPrompts(s.Ask)...)...))
 	case s.Turn != nil:
-		left = turnView(st, s)
+		left = turnView(st, s, room)
 	case s.Image != nil:
 		j := s.Image
-		left = s.Spinner + " " + st.StatusValue.Render(j.Phase) + st.Muted.Render(" "+formatElapsed(s.Now.Sub(j.Started)))
+		head := s.Spinner + " " + st.StatusValue.Render(j.Phase) + st.Muted.Render(" "+formatElapsed(s.Now.Sub(j.Started)))
 		if j.Total > 0 {
-			left += " " + s.Progress(float64(j.Done)/float64(j.Total))
+			head += " " + s.Progress(float64(j.Done)/float64(j.Total))
 		} else if j.Done > 0 {
-			left += st.Muted.Render(fmt.Sprintf(" %d KiB", j.Done>>10))
+			head += st.Muted.Render(fmt.Sprintf(" %d KiB", j.Done>>10))
 		}
-		left += st.Subtle.Render(" · esc cancels")
+		left = withEsc(st, head, room)
 	case ShowsNotice(s): // the notice first, the settings in the room it leaves
 		l := NoticeLines(s)
 		return fit(st.Warning.Render(l[len(l)-1]), st.StatusKey.Render(noticeRight(s, l)), s.Width)
@@ -71,29 +82,78 @@ func View(st *theme.Styles, s State) string {
 		left = idleView(st, s)
 	}
 	lw := textfmt.Width(left)
-	list := settings(s)
-	right, all := settingsFit(list, max(s.Width-lw-gap, 0))
+	right, all := settingsFit(list, max(s.Width-lw-gap, floor))
 	if !all && !keepLeft {
 		// As little as the short forms need, a quarter of the line at most.
-		right, _ = settingsFit(list, min(shortWidth(list), max(s.Width-min(lw, s.Width/4)-gap, 0)))
+		right, _ = settingsFit(list, max(min(shortWidth(list), s.Width-min(lw, s.Width/4)-gap), floor))
 	}
 	return fit(left, st.StatusKey.Render(right), s.Width)
 }
 
-// turnView is the line's left part while a reply is in flight.
-func turnView(st *theme.Styles, s State) string {
+// minLeft is the fewest columns the settings leave the left part: a
+// spinner and "esc cancels".
+const minLeft = 16
+
+// firstFitting is the first of texts, longest first, that fits in width,
+// else the last.
+func firstFitting(width int, texts ...string) string {
+	for _, t := range texts {
+		if textfmt.Width(t) <= width {
+			return t
+		}
+	}
+	return texts[len(texts)-1]
+}
+
+// shortToolPrompts are ToolPrompt in fewer words, shortest last, for a
+// narrow line: the key line under the input says which keys answer.
+func shortToolPrompts(a Ask) []string {
+	name := sanitize.Line(a.Name)
+	switch {
+	case a.Result && a.HasCommand:
+		return []string{"type why " + name + " should not run, or esc", "type why not, or esc"}
+	case a.Result:
+		return []string{"type the result of " + name + " below", "type its result below"}
+	case a.PasteRefused:
+		return []string{"answer not taken, right behind a paste: press it again", "not taken (pasted): press it again"}
+	}
+	return []string{"tool " + name + " waits"}
+}
+
+// escCancels ends the line while something can be cancelled.
+const escCancels = " · esc cancels"
+
+// withEsc is head and " · esc cancels" in width: whole when both fit;
+// head alone when only it does (what waits is said whole before the key);
+// else head cut to leave the key its room. The key is never cut.
+func withEsc(st *theme.Styles, head string, width int) string {
+	hw, ew := textfmt.Width(head), textfmt.Width(escCancels)
+	switch {
+	case hw+ew <= width:
+	case hw <= width:
+		return head
+	default:
+		head = textfmt.Truncate(head, max(width-ew, 1), "…")
+	}
+	return head + st.Subtle.Render(escCancels)
+}
+
+// turnView is the line's left part while a reply is in flight, in width
+// columns when it can: the rate goes first, then the rest is cut, never
+// "esc cancels".
+func turnView(st *theme.Styles, s State, width int) string {
 	t := s.Turn
 	switch {
 	case t.Running != "":
-		left := s.Spinner + " " + st.StatusValue.Render("running tool "+sanitize.Line(t.Running))
+		head := s.Spinner + " " + st.StatusValue.Render("running tool "+sanitize.Line(t.Running))
 		if t.Progress != "" {
-			left += st.StatusValue.Render(" · " + t.Progress)
+			head += st.StatusValue.Render(" · " + t.Progress)
 		}
-		return left + st.Subtle.Render(" · esc cancels")
+		return withEsc(st, head, width)
 	case t.Retry != "" && !t.Cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
-		return s.Spinner + " " + st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt)) +
-			st.Warning.Render(" · "+sanitize.Line(t.Retry)) + st.Subtle.Render(" · esc cancels")
+		return withEsc(st, s.Spinner+" "+st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt))+
+			st.Warning.Render(" · "+sanitize.Line(t.Retry)), width)
 	}
 	elapsed := s.Now.Sub(t.Started)
 	what := "streaming"
@@ -103,11 +163,13 @@ func turnView(st *theme.Styles, s State) string {
 	case !t.Streaming:
 		what = "waiting"
 	}
-	left := s.Spinner + " " + st.StatusValue.Render(what) + st.Muted.Render(" "+formatElapsed(elapsed))
+	head := s.Spinner + " " + st.StatusValue.Render(what) + st.Muted.Render(" "+formatElapsed(elapsed))
 	if rate := rateText(t.Tokens, elapsed); rate != "" {
-		left += st.Muted.Render(" · " + rate)
+		if withRate := head + st.Muted.Render(" · "+rate); textfmt.Width(withRate)+textfmt.Width(escCancels) <= width {
+			head = withRate
+		}
 	}
-	return left + st.Subtle.Render(" · esc cancels")
+	return withEsc(st, head, width)
 }
 
 // selectedView is the line's left part in selection mode: the message and

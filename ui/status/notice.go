@@ -1,6 +1,7 @@
 package status
 
 import (
+	"slices"
 	"strings"
 
 	"muse/theme"
@@ -27,13 +28,13 @@ func NoticeLines(s State) []string {
 	if s.Notice != "" && ToolPrompt(s.Ask) == "" && (s.Turn != nil || s.Image != nil) {
 		// The spinner keeps the status line: the notice goes on the row
 		// above it, never hidden.
-		return []string{cutAtWord(sanitize.Line(s.Notice), max(s.Width, 10)), ""}
+		return []string{cutAtWord(fitPaths(sanitize.Line(s.Notice), max(s.Width, 10)), max(s.Width, 10)), ""}
 	}
 	if !ShowsNotice(s) {
 		return nil
 	}
 	width := max(s.Width, 10)
-	text := sanitize.Line(s.Notice)
+	text := fitPaths(sanitize.Line(s.Notice), width)
 	if textfmt.Width(text) <= width {
 		return []string{text}
 	}
@@ -43,6 +44,37 @@ func NoticeLines(s State) []string {
 		room = max(width-textfmt.Width(keep)-gap, 10)
 	}
 	return []string{first, cutAtWord(strings.ReplaceAll(rest, "\n", " "), room)}
+}
+
+// fitPaths shortens the paths in text (words that start with / or ~/),
+// the longest first, leaving folders out of their middles (see
+// textfmt.FitPath), until text fits in width, so that a notice naming a
+// file takes one row where it can; the file's name is kept whole. Text
+// that fits is returned as it is.
+func fitPaths(text string, width int) string {
+	over := textfmt.Width(text) - width
+	if over <= 0 {
+		return text
+	}
+	words := strings.Split(text, " ")
+	var paths []int
+	for i, w := range words {
+		if strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/") {
+			paths = append(paths, i)
+		}
+	}
+	slices.SortStableFunc(paths, func(a, b int) int { return textfmt.Width(words[b]) - textfmt.Width(words[a]) })
+	for _, i := range paths {
+		if over <= 0 {
+			break
+		}
+		w := words[i]
+		core := strings.TrimRight(w, ".,;:)")
+		short := textfmt.FitPath(core, max(textfmt.Width(core)-over, 1))
+		over -= textfmt.Width(core) - textfmt.Width(short)
+		words[i] = short + w[len(core):]
+	}
+	return strings.Join(words, " ")
 }
 
 // modelFirst is the settings up to the model: the approval mode, when it
