@@ -265,6 +265,13 @@ func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) 
 			md = v.Markdown.apply(md)
 		}
 	}
+	// Without a code_theme, the code keeps glamour's colours, made to read
+	// on the file's kind of background (see legibleCode).
+	on := white
+	if isDark {
+		on = black
+	}
+	md.CodeBlock.Chroma = legibleCode(md.CodeBlock.Chroma, on, false)
 	th := build(name, p, md)
 	th.DarkBackground = darkBackground
 	return th, nil

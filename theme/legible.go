@@ -98,17 +98,10 @@ func (t *Theme) in16() *Theme {
 		}
 		return legible16(fg, on, body)
 	})
-	if md.CodeBlock.Chroma != nil {
-		// Chroma reads "#rrggbb", never an ANSI code: a code there makes
-		// glamour panic on the first code block. Its colours keep the
-		// choice made above, as the colours xterm draws for the codes.
-		recolour(reflect.ValueOf(md.CodeBlock.Chroma).Elem(), func(fg string, _ *string) string {
-			if n, err := strconv.Atoi(fg); err == nil && n >= 0 && n < len(xterm16) {
-				return xterm16[n]
-			}
-			return fg
-		})
-	}
+	// Chroma reads "#rrggbb", never an ANSI code: a code there makes
+	// glamour panic on the first code block. Its colours are chosen again
+	// to read in 16 colours too.
+	md.CodeBlock.Chroma = legibleCode(md.CodeBlock.Chroma, back, true)
 	out := build(t.Name, p, md)
 	out.DarkBackground = t.DarkBackground
 	return out

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/lucasb-eyer/go-colorful"
 	"github.com/muesli/termenv"
 )
 
@@ -150,6 +151,7 @@ func darkMarkdown() ansi.StyleConfig {
 	md.HorizontalRule.Color = str("242")
 	md.ImageText.Color = str("246")
 	md.Link.Color = str("37")
+	md.CodeBlock.Chroma = legibleCode(md.CodeBlock.Chroma, black, false)
 	return md
 }
 
@@ -162,10 +164,14 @@ func lightMarkdown() ansi.StyleConfig {
 	md.HorizontalRule.Color = str("244")
 	md.Image.Color = str("162")
 	md.Link.Color = str("25")
+	md.CodeBlock.Chroma = legibleCode(md.CodeBlock.Chroma, white, false)
 	return md
 }
 
 func str(s string) *string { return &s }
+
+// The backgrounds the built-in code colours are measured on.
+var black, white = colorful.Color{}, colorful.Color{R: 1, G: 1, B: 1}
 
 // markdownStyle adapts a glamour style to sit inside the conversation: no
 // document margin and no blank lines around the document.

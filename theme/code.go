@@ -1,0 +1,111 @@
+package theme
+
+import (
+	"math"
+	"reflect"
+
+	"github.com/charmbracelet/glamour/ansi"
+	"github.com/lucasb-eyer/go-colorful"
+	"github.com/muesli/termenv"
+)
+
+// Code blocks are coloured by Chroma with its 256-colour formatter in
+// every profile (ui/conversation), from the "#rrggbb" colours of the
+// theme's Chroma style. glamour's own styles pick theirs for looks, not
+// contrast: on white its light style's punctuation (#FA7878, drawn as 210)
+// is 2.4:1, its numbers (#22CCAE, 43) 1.9:1. legibleCode moves each to the
+// nearest colour of the 256-colour palette that keeps the contrast text
+// needs (4.5:1; comments, dim by design as muted text is, 3:1), measured as the terminal
+// draws it. A palette colour comes out of the formatter as itself, so
+// what is measured is what is drawn.
+
+// paletteFrom is the first code of the 256-colour palette that every
+// terminal draws alike: the 6x6x6 cube and the greys. The 16 before are
+// the terminal's own and differ from one to the next.
+const paletteFrom = 16
+
+// legibleCode returns cs, a copy, with every token colour (and a token's
+// own background) a colour of the 256-colour palette, the nearest to its
+// own whose contrast on bg (or the token's own background) is at least
+// minBody, minDim for comments; a colour that reads stays as the palette
+// colour nearest to it. With to16 the colour also keeps that
+// contrast when a terminal of 16 colours draws it as termenv converts it,
+// in xterm's palette.
+func legibleCode(cs *ansi.Chroma, bg colorful.Color, to16 bool) *ansi.Chroma {
+	if cs == nil {
+		return nil
+	}
+	out := *cs
+	v := reflect.ValueOf(&out).Elem()
+	for i := range v.NumField() {
+		p, ok := v.Field(i).Interface().(ansi.StylePrimitive)
+		if !ok || p.Color == nil {
+			continue
+		}
+		on := bg
+		if p.BackgroundColor != nil {
+			own := nearestPalette(*p.BackgroundColor, bg, 0, false)
+			p.BackgroundColor = &own
+			on, _ = colorful.Hex(own)
+		}
+		least := minBody
+		if v.Type().Field(i).Name == "Comment" {
+			least = minDim
+		}
+		c := nearestPalette(*p.Color, on, least, to16)
+		p.Color = &c
+		v.Field(i).Set(reflect.ValueOf(p))
+	}
+	return &out
+}
+
+// nearestPalette is the colour of the 256-colour palette (from
+// paletteFrom) nearest to c, as "#rrggbb", when it reads; else the one
+// nearest by hue (HSLuv) among those whose
+// contrast on bg is at least least (and, with to16, that of their 16-colour
+// conversion too); c itself when it is no colour or none qualifies.
+func nearestPalette(c string, bg colorful.Color, least float64, to16 bool) string {
+	want, ok := rgbOf(c)
+	if !ok {
+		return c
+	}
+	reads := func(hex string, col colorful.Color) bool {
+		return contrast(col, bg) >= least && (!to16 || contrast(drawn16(hex), bg) >= least)
+	}
+	// The colour the formatter draws for c, near enough: when it reads,
+	// it stays.
+	near, nearD := "", math.MaxFloat64
+	best, bestD := "", math.MaxFloat64
+	for n := paletteFrom; n < 256; n++ {
+		hex := termenv.ConvertToRGB(termenv.ANSI256Color(n)).Hex()
+		col, _ := colorful.Hex(hex)
+		if d := want.DistanceRgb(col); d < nearD {
+			near, nearD = hex, d
+		}
+		if !reads(hex, col) {
+			continue
+		}
+		if d := want.DistanceHSLuv(col); d < bestD {
+			best, bestD = hex, d
+		}
+	}
+	if col, _ := colorful.Hex(near); reads(near, col) {
+		return near
+	}
+	if best == "" {
+		return c
+	}
+	return best
+}
+
+// drawn16 is the colour a terminal of 16 colours draws for c, "#rrggbb",
+// as termenv converts it, in xterm's palette.
+func drawn16(c string) colorful.Color {
+	code, ok := termenv.ANSI.Color(c).(termenv.ANSIColor)
+	if !ok {
+		col, _ := colorful.Hex(c)
+		return col
+	}
+	col, _ := colorful.Hex(xterm16[code])
+	return col
+}
