@@ -234,6 +234,10 @@ var (
 	// ErrRequestTimeout is returned when a call, its retries and its reply
 	// included, takes longer than the request timeout.
 	ErrRequestTimeout = errors.New("the request took too long")
+	// ErrMalformedEvent is returned when a stream sends an event that is
+	// not JSON, or, past the size limit, not a delta of text: a server at
+	// fault, or an address that is no such server.
+	ErrMalformedEvent = errors.New("the server sent a malformed event")
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
 
