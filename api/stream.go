@@ -206,7 +206,7 @@ func (s *Stream) readErr() error {
 		}
 	}
 	if errors.Is(err, errNoProgress) {
-		return fmt.Errorf("%w: over %s of pings, comments or events that added nothing to the reply (check the server); the partial reply is kept",
+		return fmt.Errorf("%w: over %s of pings, comments or events that added nothing to the reply (check the server, or raise stall_size in the profile); the partial reply is kept",
 			ErrStalled, SizeText(int64(s.limits.stallSize)))
 	}
 	if err != nil {
