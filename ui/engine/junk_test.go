@@ -16,8 +16,8 @@ import (
 
 // A server that sends, after a first word, one data line of 8 MiB of '['
 // (junk, past the size limit): the turn fails with api.ErrMalformedEvent,
-// which says to check the server, with no note that asks for a shorter
-// answer; the word is kept in a failed reply; and the session goes on:
+// which says to check the server, and so does the error entry the chat
+// screen shows, with no note that asks for a shorter answer; the word is kept in a failed reply; and the session goes on:
 // the next request holds neither that reply nor its prompt, only valid
 // turns, and gets its answer.
 func TestJunkEventFailsTheTurnAndTheSessionGoesOn(t *testing.T) {
@@ -48,9 +48,13 @@ func TestJunkEventFailsTheTurnAndTheSessionGoesOn(t *testing.T) {
 	defer w.Close()
 	cfg := Config{Client: client(t, h), MaxReplySize: 1 << 20}
 	var notices []string
+	var errEntry *session.ErrorInfo
 	emit := func(ev Event) {
 		if ev.Kind == Notice {
 			notices = append(notices, ev.Text)
+		}
+		if ev.Kind == EntryAdded && ev.Entry.Kind == session.KindError {
+			errEntry = ev.Entry.Error
 		}
 	}
 	res, err := Run(context.Background(), cfg, w, Turn{Prompt: "first", Params: params}, emit, nil)
@@ -59,6 +63,9 @@ func TestJunkEventFailsTheTurnAndTheSessionGoesOn(t *testing.T) {
 	}
 	if res.Reply == nil || res.Reply.Status != session.StatusFailed || res.Message.Text() != "hi" {
 		t.Errorf("reply %+v", res.Reply)
+	}
+	if errEntry == nil || errEntry.Type != "malformed_event" || !strings.Contains(errEntry.Hint, "check the server") {
+		t.Errorf("the chat screen's error entry: %+v", errEntry)
 	}
 	for _, n := range notices {
 		if strings.Contains(n, "shorter") {
