@@ -185,7 +185,7 @@ func fail(env Env, err error) int {
 		fmt.Fprintln(env.Stderr, "muse: interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+	fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(api.ShellText(err)))
 	return ExitFailed
 }
 

@@ -375,7 +375,7 @@ func shellQuote(s string) string {
 // print.
 func errorLines(err error) []string {
 	var lines []string
-	for _, l := range strings.Split(err.Error(), "\n") {
+	for _, l := range strings.Split(api.ShellText(err), "\n") { // a shell's hint, not a slash command
 		if l = sanitize.Line(l); strings.TrimSpace(l) != "" {
 			lines = append(lines, l)
 		}

@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -110,5 +114,72 @@ func TestPrintHintsAreForAShell(t *testing.T) {
 		if m := slashCommandRE.FindStringSubmatch(r.stderr); m != nil {
 			t.Errorf("%d: -p names the slash command %s: %q", c.status, m[1], r.stderr)
 		}
+	}
+}
+
+// TestRefusedRequestHintsOnBothSurfaces checks the hints of the requests
+// muse refuses before sending them: thinking with a forced tool, a request
+// over the service's size limit, too many images. On the chat screen
+// (Error) each names slash commands muse has; in a shell (api.ShellText,
+// which -p prints) the same problem, and flags of muse, never a slash
+// command.
+func TestRefusedRequestHintsOnBothSurfaces(t *testing.T) {
+	help := strings.Join(slash.HelpLines(), "\n")
+	fs := pflag.NewFlagSet("muse", pflag.ContinueOnError)
+	addRootFlags(fs, &flags{})
+	addGlobalFlags(fs, &flags{})
+	tool := api.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	forced := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{api.TextMessage(api.RoleUser, "hi")},
+		Tools: []api.Tool{tool}, ToolChoice: &api.ToolChoice{Type: "any"}, Thinking: &api.Thinking{Type: api.ThinkingAdaptive}}
+	big := api.MessageRequest{Model: "m", MaxTokens: 10, Messages: []api.MessageParam{api.TextMessage(api.RoleUser, "hi")},
+		Tools: []api.Tool{{Name: "t", Description: strings.Repeat("d", api.MaxRequestBytes), InputSchema: tool.InputSchema}}}
+	images := make([]api.ContentBlock, api.MaxMedia+1)
+	for i := range images {
+		images[i] = api.ContentBlock{Type: api.BlockImage}
+	}
+	for _, c := range []struct {
+		name        string
+		err         error
+		chat, shell string
+	}{
+		{"forced tool", forced.Validate(), "/tool-choice auto or /thinking off", "--tool-choice auto or --thinking off"},
+		{"too large", big.Validate(), "new session (/clear)", "run it without -c or -r, in a new session, or offer fewer or smaller tools (--tools"},
+		{"too many images", api.CheckMedia([]api.MessageParam{{Role: api.RoleUser, Blocks: images}}), "/detach some", "run it without -c or -r"},
+	} {
+		if c.err == nil {
+			t.Fatalf("%s: not refused", c.name)
+		}
+		chat, shell := c.err.Error(), api.ShellText(c.err)
+		if !strings.Contains(chat, c.chat) || !strings.Contains(shell, c.shell) {
+			t.Errorf("%s: chat %q, shell %q", c.name, chat, shell)
+		}
+		if c.name != "too many images" && !errors.Is(c.err, api.ErrInvalidRequest) {
+			t.Errorf("%s: not an invalid request: %v", c.name, c.err)
+		}
+		for _, m := range slashCommandRE.FindAllStringSubmatch(chat, -1) {
+			if !strings.Contains(help, "\n"+m[1]+" ") && !strings.HasPrefix(help, m[1]+" ") {
+				t.Errorf("%s: %q names %s, which is no slash command", c.name, chat, m[1])
+			}
+		}
+		if m := slashCommandRE.FindStringSubmatch(shell); m != nil {
+			t.Errorf("%s: the shell's %q names the slash command %s", c.name, shell, m[1])
+		}
+		for _, m := range longFlagRE.FindAllStringSubmatch(shell, -1) {
+			if fs.Lookup(m[1]) == nil {
+				t.Errorf("%s: the shell's %q names --%s, which is no flag", c.name, shell, m[1])
+			}
+		}
+	}
+
+	// -p prints the shell's form.
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(tools, []byte(`[{"name":"t","description":"d","input_schema":{"type":"object"},"command":["true"]}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"MUSE_BASE_URL": "http://127.0.0.1:1", "MUSE_MODEL": "m", "MUSE_API_KEY": "k"}
+	r := runMain(t, env, "", "-p", "hi", "--tools", tools, "--tool-choice", "any", "--thinking", "adaptive")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "use --tool-choice auto or --thinking off") || slashCommandRE.MatchString(r.stderr) {
+		t.Errorf("-p: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
