@@ -548,6 +548,12 @@ func (w *Writer) Close() error {
 // the order they were written, even when this machine's clock is behind
 // another's whose records were merged in: merging orders records by time
 // (merge.go).
+//
+// A journal whose newest record is dated at the last time a record can
+// hold (maxRecordTime: a clock far wrong, or a synced record written to
+// come last) has its next records dated there too, in the order of their
+// lines (see order.go): a time after it could not be written, and every
+// turn of the session would fail to save.
 func (w *Writer) now() time.Time {
 	t := time.Now().UTC()
 	if w.store != nil {
@@ -558,9 +564,16 @@ func (w *Writer) now() time.Time {
 	if !t.After(w.last) {
 		t = w.last.Add(time.Nanosecond)
 	}
+	if t.After(maxRecordTime) {
+		t = maxRecordTime
+	}
 	w.last = t
 	return t
 }
+
+// maxRecordTime is the last time a record can carry: JSON's RFC 3339
+// times have four digits for the year.
+var maxRecordTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
 
 // send queues rec, lets go of w.mu, which the caller holds, and commits
 // it; sync is queue's.

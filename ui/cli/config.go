@@ -216,11 +216,11 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
-			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
-			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
 		}
@@ -228,7 +228,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if c.imageBaseURL != "" {
 		c.imageToken = getenv("MUSE_IMAGE_ACCESS_TOKEN")
 		if c.imageToken == "" && (prof.ImageAccessTokenEnv != "" || prof.ImageAccessTokenCmd != "") {
-			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, []string{c.token, c.apiKey})); err != nil {
 				return nil, usagef("profile %s: image access token: %v", prof.Name, err)
 			}
 		}

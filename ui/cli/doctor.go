@@ -113,7 +113,7 @@ func (a *app) doctor(w io.Writer) int {
 	if prof == nil {
 		prof = &cfgfile.Profile{}
 	}
-	a.doctorService(d, prof)
+	a.doctorService(d, prof, credEnv)
 	if !a.f.demo && !a.f.doctorOffline && !d.failed {
 		d.section("Service check (one request of 16 tokens; --offline sends none)")
 		a.f.set = func(string) bool { return false } // doctor takes none of the settings' flags
@@ -140,7 +140,7 @@ func (a *app) doctor(w io.Writer) int {
 
 // doctorService reports the service address, the model and whether the
 // credentials resolve.
-func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
+func (a *app) doctorService(d *report, prof *cfgfile.Profile, credEnv []string) {
 	if a.f.demo {
 		d.ok("service", "the embedded demo server (--demo): no address, model or credentials needed")
 		return
@@ -171,9 +171,9 @@ func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
 	case anthropic && key != "":
 		d.ok("credentials", "API key (x-api-key) from ANTHROPIC_API_KEY: "+masked(key))
 	case prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "":
-		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked)
+		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked, credEnv)
 	case prof.APIKeyEnv != "" || prof.APIKeyCmd != "":
-		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked)
+		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked, credEnv)
 	case loopbackURL(base.value):
 		d.ok("credentials", "none, and none needed: the service is on this machine")
 	case anthropicFrom != "":
@@ -201,14 +201,15 @@ func stdoutFile(env Env) *os.File {
 }
 
 // doctorSecret resolves a profile's credential as muse would and reports
-// whether it did, never what it is.
-func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string) {
+// whether it did, never what it is; a command runs without the variables
+// that hold muse's credentials (secretEnv of credEnv).
+func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string, credEnv []string) {
 	key := strings.ReplaceAll(strings.ToLower(what), " ", "_") // access_token, api_key
 	from := "the profile's " + key + "_cmd"
 	if envName != "" {
 		from = "$" + envName + " (the profile's " + key + "_env)"
 	}
-	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, cfgfile.RunCommand)
+	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, credentialCommand(secretEnv(credEnv), nil))
 	if err != nil {
 		d.bad("credentials", what+" from "+from+": "+err.Error())
 		return
