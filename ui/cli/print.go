@@ -255,7 +255,7 @@ func printPartial(env Env, res engine.Result, err error) {
 	if merr != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		return
 	}
-	reason, _ := json.Marshal(err.Error())
+	reason, _ := json.Marshal(api.ShellText(err))
 	data = append(data[:len(data)-1], `,"partial":true,"error":`...)
 	data = append(append(data, reason...), '}')
 	env.Stdout.Write(append(sanitize.JSON(data), '\n'))
