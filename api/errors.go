@@ -96,7 +96,7 @@ var (
 func (e *APIError) hint(f hintForms) string {
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Type == "authentication_error":
-		return "check MUSE_ACCESS_TOKEN or MUSE_API_KEY"
+		return "check the credential muse sends (MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_API_KEY or the profile's access_token_env; muse doctor names it)"
 	case e.Status == http.StatusForbidden || e.Type == "permission_error":
 		return "this credential may not use that model or endpoint"
 	case e.Status == http.StatusNotFound && e.URL != "" && e.Type != "not_found_error":

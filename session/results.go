@@ -66,7 +66,7 @@ func ErrorEntry(err error) Entry {
 	case errors.Is(err, api.ErrStreamCut):
 		e.Error = &ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}
 	default:
-		e.Error = &ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check MUSE_BASE_URL and the network, then /retry"}
+		e.Error = &ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check the service address (MUSE_BASE_URL, ANTHROPIC_BASE_URL or the profile's base_url) and the network, then /retry"}
 	}
 	return e
 }
