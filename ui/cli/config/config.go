@@ -187,7 +187,7 @@ func (f *File) Select(name string) (*Profile, error) {
 	if len(f.Profiles) == 0 {
 		return nil, fmt.Errorf("no profile %s: %s defines no profiles (muse config init writes an example)", quote(name), where)
 	}
-	names := f.names()
+	names := f.Names()
 	for i, n := range names {
 		names[i] = quote(n)
 	}
@@ -214,8 +214,8 @@ func (f *File) CredentialEnv() []string {
 	return names
 }
 
-// names returns the profile names, sorted.
-func (f *File) names() []string {
+// Names returns the profile names, sorted.
+func (f *File) Names() []string {
 	if f == nil {
 		return nil
 	}

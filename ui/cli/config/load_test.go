@@ -131,7 +131,7 @@ func TestLoadFull(t *testing.T) {
 	if f.Path != path || f.DefaultProfile != "work" {
 		t.Errorf("file = %q, default %q", f.Path, f.DefaultProfile)
 	}
-	if got := f.names(); !reflect.DeepEqual(got, []string{"home lab", "work"}) {
+	if got := f.Names(); !reflect.DeepEqual(got, []string{"home lab", "work"}) {
 		t.Errorf("names = %q", got)
 	}
 	i := func(n int) *int { return &n }
