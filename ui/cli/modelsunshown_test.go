@@ -21,7 +21,7 @@ func TestModelsNoneShown(t *testing.T) {
 		t.Errorf("muse models: %+v", r)
 	}
 	r = runMain(t, env, "", "doctor", "--models")
-	if !strings.Contains(r.stdout, "lists no model muse can show") || strings.Contains(r.stdout, "0:") || strings.Contains(r.stdout, "\x1b") {
+	if !strings.Contains(r.stdout, "lists no model muse can show") || strings.Contains(r.stdout, "service models   0:") || strings.Contains(r.stdout, "\x1b") {
 		t.Errorf("muse doctor --models: %+v", r)
 	}
 }
