@@ -113,6 +113,8 @@ func (a *app) doctorModels(d *report, cfg *config, client *api.Client) {
 		d.ok("service models", "the service lists none (no GET /v1/models): type the model's name")
 	case err != nil:
 		d.bad("service models", err.Error())
+	case len(ms) == 0:
+		d.ok("service models", "the service lists "+noneShown)
 	default:
 		names := make([]string, 0, 5)
 		known := false
