@@ -42,7 +42,8 @@ func work(src string, limit int) int {
 	return steps
 }
 
-// paragraphs yields src cut where a paragraph must end: at a blank line,
+// paragraphs yields src cut where a paragraph must end: at a blank line
+// (or a quote's),
 // and at a line that starts a heading, a fence, a list item with text, or
 // a quote after text that was not quoted (the lines of a quote, lazy or
 // not, stay together). The lines of fenced code, which goldmark does not
@@ -71,6 +72,9 @@ func paragraphs(src string) func(yield func(string) bool) {
 			f := opensFence(line)
 			blank := strings.TrimSpace(line) == ""
 			q := quotes(line)
+			if q && strings.TrimSpace(strings.TrimLeft(line, "> \t")) == "" {
+				blank = true // a quote's blank line
+			}
 			if f != "" || table || blank || (q && !quote) || (!q && interrupts(line)) {
 				if start < at && !yield(src[start:at]) {
 					return
