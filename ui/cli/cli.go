@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,9 +173,7 @@ func fail(env Env, err error) int {
 		return ExitUsage
 	case errors.As(err, &apiErr):
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Error()))
-		if apiErr.Status == http.StatusBadRequest || apiErr.Status == http.StatusNotFound {
-			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Hint()))
-		}
+		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.ShellHint())) // a shell's words: no slash command
 		if apiErr.RequestID != "" {
 			fmt.Fprintf(env.Stderr, "muse: request id %s\n", sanitize.Line(apiErr.RequestID))
 		}
@@ -188,7 +185,7 @@ func fail(env Env, err error) int {
 		fmt.Fprintln(env.Stderr, "muse: interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+	fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(api.ShellText(err)))
 	return ExitFailed
 }
 

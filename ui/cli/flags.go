@@ -154,7 +154,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
 	fs.StringVar(&f.thinking, "thinking", "", "`MODE` of thinking: adaptive (current models; --effort guides it) or off")
 	fs.StringVar(&f.effort, "effort", "", "effort of the reply, thinking included: `LEVEL` low, medium, high or max")
-	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px), a PDF or a text file; without -p it waits above the chat's input")
+	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px a side, 1.15 megapixels), a PDF or a text file; without -p it waits above the chat's input")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
 	fs.StringVar(&f.negative, "negative", "", "with --image: `TEXT` saying what the image should not show")
@@ -315,7 +315,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   auto_compact (true: /compact at 90% of the context window),
   price_input, price_output, price_cache_read, price_cache_write (dollars
   per million tokens: /info and the status line show the cost),
-  tool_timeout ("45s"), request_timeout, stall_timeout, credential_timeout,
+  tool_timeout ("45s"), request_timeout, stall_timeout, stall_size (bytes of
+  pings a reply may stream, 1 MiB; 0 for no limit), credential_timeout,
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);
