@@ -64,6 +64,9 @@ type config struct {
 	// request and of a stream without content: the flag, else the profile,
 	// else api's default; 0 is no limit.
 	requestTimeout, stallTimeout time.Duration
+	// stallSize is the profile's stall_size, the client's stall size
+	// (api.WithStallSize); nil for api's default.
+	stallSize *int
 	// noMouse leaves the mouse to the terminal: --no-mouse, or mouse = false
 	// in the profile.
 	noMouse bool
@@ -173,6 +176,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.MaxToolRounds != nil {
 		c.maxRounds = *prof.MaxToolRounds
 	}
+	c.stallSize = prof.StallSize
 	if prof.ContextWindow != nil {
 		c.meter.Window = *prof.ContextWindow
 	}
@@ -405,7 +409,7 @@ func shellQuote(s string) string {
 // print.
 func errorLines(err error) []string {
 	var lines []string
-	for _, l := range strings.Split(err.Error(), "\n") {
+	for _, l := range strings.Split(api.ShellText(err), "\n") { // a shell's hint, not a slash command
 		if l = sanitize.Line(l); strings.TrimSpace(l) != "" {
 			lines = append(lines, l)
 		}
@@ -416,6 +420,9 @@ func errorLines(err error) []string {
 func (c *config) clientOptions() []api.Option {
 	opts := []api.Option{api.WithProviderVersion(c.version), api.WithInsecureHTTP(c.insecureHTTP),
 		api.WithRequestTimeout(c.requestTimeout), api.WithStallTimeout(c.stallTimeout)}
+	if c.stallSize != nil {
+		opts = append(opts, api.WithStallSize(*c.stallSize))
+	}
 	if c.versionHeader != "" {
 		opts = append(opts, api.WithVersionHeader(c.versionHeader))
 	}

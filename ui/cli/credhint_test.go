@@ -38,20 +38,23 @@ func TestPrintNamesTheRefusedCredential(t *testing.T) {
 		{"anthropic token", map[string]string{"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_MODEL": "m", "ANTHROPIC_AUTH_TOKEN": "t"}, "", "credential from ANTHROPIC_AUTH_TOKEN:"},
 		{"profile variable", map[string]string{"WORK_TOKEN": "t"}, "access_token_env = \"WORK_TOKEN\"\n", "credential from WORK_TOKEN (profile work's access_token_env):"},
 		{"profile command", map[string]string{}, "api_key_cmd = \"echo k\"\n", "credential from profile work's api_key_cmd:"},
-		{"no credential", map[string]string{"MUSE_BASE_URL": srv.URL, "MUSE_MODEL": "m"}, "", "credential from none was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY:"},
+		{"no credential", map[string]string{"MUSE_BASE_URL": srv.URL, "MUSE_MODEL": "m"}, "", "wants a credential and none was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY"},
 	}
 	for _, c := range cases {
 		if c.profile != "" {
 			writeConfig(t, c.env, "default_profile = \"work\"\n[profiles.work]\nbase_url = \""+srv.URL+"\"\nmodel = \"m\"\n"+c.profile)
 		}
 		r := runMain(t, c.env, "", "-p", "hi")
-		if r.code != ExitFailed || !strings.Contains(r.stderr, "401 authentication_error") || !strings.Contains(r.stderr, c.want) {
+		// One hint: the credential's, in place of the service error's own.
+		if r.code != ExitFailed || !strings.Contains(r.stderr, "401 authentication_error") || !strings.Contains(r.stderr, c.want) ||
+			strings.Count(r.stderr, "\n") != 2 {
 			t.Errorf("%s: code %d stderr %q; want 401 and %q", c.name, r.code, r.stderr, c.want)
 		}
 	}
 	status = http.StatusForbidden
 	r := runMain(t, map[string]string{"MUSE_BASE_URL": srv.URL, "MUSE_MODEL": "m", "MUSE_API_KEY": "k"}, "", "-p", "hi")
-	if r.code != ExitFailed || !strings.Contains(r.stderr, "credential from MUSE_API_KEY may not use this model") {
+	if r.code != ExitFailed || !strings.Contains(r.stderr, "credential from MUSE_API_KEY may not use this model") ||
+		!strings.Contains(r.stderr, "--model") || strings.Contains(r.stderr, "/model") {
 		t.Errorf("403: code %d stderr %q", r.code, r.stderr)
 	}
 	status = http.StatusNotFound // not the credential's fault: no credential hint

@@ -223,11 +223,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		if f.json {
 			printPartial(env, res, err)
 		}
-		code := fail(env, err)
-		if h := credentialHint(cfg, err); h != "" {
-			fmt.Fprintf(env.Stderr, "muse: %s\n", h)
-		}
-		return code
+		return failHint(env, err, credentialHint(cfg, err))
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)
@@ -256,7 +252,7 @@ func printPartial(env Env, res engine.Result, err error) {
 	if merr != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		return
 	}
-	reason, _ := json.Marshal(err.Error())
+	reason, _ := json.Marshal(api.ShellText(err))
 	data = append(data[:len(data)-1], `,"partial":true,"error":`...)
 	data = append(append(data, reason...), '}')
 	env.Stdout.Write(append(sanitize.JSON(data), '\n'))
@@ -554,14 +550,15 @@ func credentialHint(cfg *config, err error) string {
 		return ""
 	}
 	from := cfg.credFrom
-	if from == "" {
-		from = "none was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY"
-	}
 	switch {
+	case (apiErr.Status == http.StatusUnauthorized || apiErr.Type == "authentication_error") && from == "":
+		return "the service wants a credential and none was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY, or access_token_env in the profile (muse doctor checks it)"
 	case apiErr.Status == http.StatusUnauthorized || apiErr.Type == "authentication_error":
 		return "the service refused the credential from " + from + ": check it, or whether the service wants it as a bearer token or an x-api-key (muse doctor checks it)"
+	case (apiErr.Status == http.StatusForbidden || apiErr.Type == "permission_error") && from == "":
+		return "the service refused the request, and no credential was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY, or access_token_env in the profile"
 	case apiErr.Status == http.StatusForbidden || apiErr.Type == "permission_error":
-		return "the credential from " + from + " may not use this model or endpoint: check its permissions, or /model (muse models lists them)"
+		return "the credential from " + from + " may not use this model or endpoint: check its permissions, or choose another with --model (muse models lists them)"
 	}
 	return ""
 }

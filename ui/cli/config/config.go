@@ -85,6 +85,10 @@ type Profile struct {
 	// ContextWindow is the model's context window in tokens, for a model
 	// the service's models list gives none for; nil when unset.
 	ContextWindow *int
+	// StallSize is how many bytes a reply may stream that add nothing
+	// to it (pings, keep-alives) before it ends (see api.WithStallSize); 0
+	// for no limit, nil when unset.
+	StallSize *int
 
 	Temperature *float64
 	TopP        *float64
