@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"muse/session"
 
@@ -16,21 +15,24 @@ import (
 // session, never on what the engine and the screen keep writing. Under
 // -race (CI) a shared slice would be reported.
 func TestExportWhileStreaming(t *testing.T) {
-	h := newHarness(t, 5*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:long keep going")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "keep going") // the reply is in flight until let
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
+	send(tm, "keep going")
+	waitFor(t, tm, "## keep going")
+	ht := hd.held(t)
 	path := filepath.Join(t.TempDir(), "out.md")
 	send(tm, "/export "+path)
 	waitFor(t, tm, "exported to")
 	send(tm, "/export "+path+".2")
 	waitFor(t, tm, "exported to")
+	ht.let(t) // the end of the reply is written after the exports read the session
+	waitSaved(t, h.store, session.KindAssistant)
 	quit(t, tm)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "demo:long keep going") {
+	if !strings.Contains(string(data), "keep going") {
 		t.Errorf("export lacks the prompt:\n%s", data)
 	}
 }

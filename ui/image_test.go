@@ -152,12 +152,14 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 }
 
 func TestImageCancel(t *testing.T) {
-	hs := newHarness(t, 0)
+	hs, hd := newHeldHarness(t, "take your time") // the image is in flight until esc
 	tm := start(t, hs.model(t, nil), 80, 24)
-	send(tm, "/image demo:slow take your time")
+	send(tm, "/image take your time")
 	waitFor(t, tm, "generating")
+	ht := hd.held(t)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")
+	ht.cancelled(t)
 	m := quit(t, tm)
 	e := lastImageEntry(t, m)
 	if e.Status != session.StatusCancelled || m.turns.Image() != nil {
