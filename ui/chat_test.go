@@ -40,9 +40,11 @@ type harness struct {
 	store *session.Store
 }
 
-func newHarness(t *testing.T, delay time.Duration) *harness {
+// newHarness is the demo service, answering at once, and a session store.
+// A test that needs a turn in flight holds it there (newHeldHarness).
+func newHarness(t *testing.T) *harness {
 	t.Helper()
-	srv := httptest.NewServer(demo.NewHandler(demo.Options{Delay: delay}))
+	srv := httptest.NewServer(demo.NewHandler(demo.Options{}))
 	t.Cleanup(srv.Close)
 	store, err := session.Open(t.TempDir())
 	if err != nil {
@@ -143,7 +145,7 @@ func finalModel(t *testing.T, tm *teatest.TestModel) Model {
 }
 
 func TestStreamedReplyGolden(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 80, 40)
 	send(tm, "hello")
 	waitFor(t, tm, "stop end_turn")
@@ -198,7 +200,7 @@ func TestCancelKeepsPartial(t *testing.T) {
 }
 
 func TestErrorShownAndPromptRestored(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "demo:overloaded please")
 	waitFor(t, tm, "overloaded_error")
@@ -215,7 +217,7 @@ func TestErrorShownAndPromptRestored(t *testing.T) {
 }
 
 func TestHostileReplyIsSanitized(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 80, 40)
 	send(tm, "demo:hostile show me")
 	waitFor(t, tm, "stop end_turn")
@@ -243,7 +245,7 @@ func visibleWidth(s string) int { return lipgloss.Width(s) }
 // An HTML error page is named as -p names it: status and type (the type
 // told from the status), then the page's summary.
 func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "demo:html please")
 	waitFor(t, tm, "the prompt is back")
@@ -307,7 +309,7 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 // while it writes); the program is stopped as it is, so no message of
 // closing the session brings the id instead.
 func TestSessionIDArrivesWithTheTurn(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	m := h.model(t, nil)
 	if m.sessID != "" {
 		t.Fatalf("a new session has the id %q", m.sessID)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"muse/session"
+	"muse/ui/internal/waitfor"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -21,27 +22,24 @@ func TestExportWhileStreaming(t *testing.T) {
 	waitFor(t, tm, "## keep going")
 	ht := hd.held(t)
 	path := filepath.Join(t.TempDir(), "out.md")
-	send(tm, "/export "+path)
-	waitFor(t, tm, "exported to")
-	send(tm, "/export "+path+".2")
-	waitFor(t, tm, "exported to")
+	// Each export is waited for in its file: the status line's "exported
+	// to" of the first is drawn again as the "/" menu of the second moves it.
+	for _, p := range []string{path, path + ".2"} {
+		send(tm, "/export "+p)
+		waitfor.File(t, p, nil, "the export holding the prompt", func(data []byte) bool {
+			return strings.Contains(string(data), "keep going")
+		})
+	}
 	ht.let(t) // the end of the reply is written after the exports read the session
 	waitSaved(t, h.store, session.KindAssistant)
 	quit(t, tm)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), "keep going") {
-		t.Errorf("export lacks the prompt:\n%s", data)
-	}
 }
 
 // /export refuses to replace a file, as muse sessions export -o does, unless
 // --force follows the path; the file is left as it was, and the command
 // comes back into the input, for --force to be added.
 func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 160, 24)
 	send(tm, "hello there")
 	waitFor(t, tm, "end_turn")
@@ -65,7 +63,7 @@ func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
 // A session kept in memory only (--no-save) exports what it holds, not
 // only its title.
 func TestExportUnsavedSession(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.unsaved(t, nil), 100, 24)
 	send(tm, "hello there")
 	waitFor(t, tm, "end_turn")
@@ -85,7 +83,7 @@ func TestExportUnsavedSession(t *testing.T) {
 // /export page writes the session as one HTML page, with its options
 // after the path; a bad --max-image-px is refused with what to type.
 func TestExportPage(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 160, 24)
 	send(tm, "hello there sk-ant-api03-abcdefghijklmnopqrstuv")
 	waitFor(t, tm, "end_turn")

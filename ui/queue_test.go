@@ -91,16 +91,17 @@ func TestEscStopsTheQueue(t *testing.T) {
 // A turn that fails stops the queue, and the failed prompt is back in the
 // input.
 func TestFailedTurnStopsTheQueue(t *testing.T) {
-	h := newHarness(t, 0)
+	h, hd := newHeldHarness(t, "demo:error now") // the reply is held before its error until let
 	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:slow demo:error now")
-	waitFor(t, tm, "demo:slow demo:error")
+	send(tm, "demo:error now")
+	ht := hd.held(t)
 	send(tm, "after it")
 	waitFor(t, tm, "queued › after it")
+	ht.let(t)
 	waitFor(t, tm, "queue stopped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.comp.Input().Value() != "demo:slow demo:error now" {
+	if m.comp.Input().Value() != "demo:error now" {
 		t.Errorf("input %q, want the failed prompt", m.comp.Input().Value())
 	}
 	if !strings.Contains(m.status.Notice(), "the prompt is back") || !strings.Contains(m.status.Notice(), "queue stopped: 1 prompt waiting") {
@@ -114,7 +115,7 @@ func TestFailedTurnStopsTheQueue(t *testing.T) {
 // After a failed retry, as after a first failure, the prompt is back in
 // the input and the status line says so.
 func TestFailedRetryPutsThePromptBack(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarness(t)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "demo:overloaded again")
 	waitFor(t, tm, "the prompt is back in the input")
@@ -135,7 +136,7 @@ func TestQueueGolden(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
 		for _, stopped := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%dx%d_stopped_%v", size.w, size.h, stopped), func(t *testing.T) {
-				h := newHarness(t, 0)
+				h := newHarness(t)
 				m := h.model(t, nil)
 				m.comp = m.comp.SetQueue(m.comp.Queue().Push(queue.Prompt{Text: "and then summarise it in three lines"}).Push(queue.Prompt{Text: "now   a\nsecond one"}))
 				if stopped {

@@ -107,7 +107,7 @@ func TestMCPToolProgressCancelledWithEsc(t *testing.T) {
 	})
 	tm.typ("quick brown fox\r")
 	tm.waitUntil("a reply to the next prompt", waitDeadline, func(s string) bool {
-		return strings.Contains(s, "you\n  quick brown fox") && strings.Contains(statusLine(s), "· stop ")
+		return strings.Contains(s, "## quick brown fox") && !busy(statusLine(s)) && strings.Contains(statusLine(s), "· stop ")
 	})
 	tm.typ("\x03\x03")
 	if code := tm.waitExit(); code != 0 {

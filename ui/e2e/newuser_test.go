@@ -111,10 +111,11 @@ func outTokens(s string) int {
 	return out
 }
 
-// idle reports whether the reply has ended on screen s.
+// idle reports whether the reply has ended on screen s: no spinner (the
+// settings can cut "esc cancels" off a busy line), and a stop said.
 func idle(s string) bool {
 	l := statusLine(s)
-	return strings.Contains(l, "stop ") && !strings.Contains(l, "esc cancels")
+	return !busy(l) && strings.Contains(l, "stop ")
 }
 
 // TestTokensAgreeAfterResume: a reply cut at max_tokens, its /continue
