@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -38,8 +39,9 @@ type heldTurn struct {
 }
 
 // newHeldHarness is newHarness, whose demo service holds the first reply
-// or image request that carries word (in its prompt) at its gate until
-// the test lets it go; every other request is answered at once.
+// or image request that carries word (in its prompt, or its path, as an
+// image task's poll does) at its gate until the test lets it go; every
+// other request is answered at once.
 func newHeldHarness(t *testing.T, word string) (*harness, *hold) {
 	t.Helper()
 	hd := &hold{word: []byte(word), parked: make(chan *heldTurn, 1), done: make(chan struct{})}
@@ -50,17 +52,14 @@ func newHeldHarness(t *testing.T, word string) (*harness, *hold) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if !bytes.Contains(body, hd.word) {
+		if !bytes.Contains(body, hd.word) && !strings.Contains(r.URL.Path, string(hd.word)) {
 			service.ServeHTTP(w, r)
 			return
 		}
-		switch r.URL.Path {
-		case "/v1/images/generations":
-			if !hd.wait(r.Context(), r.URL.Path) {
-				return
-			}
-		case "/v1/messages":
+		if r.URL.Path == "/v1/messages" {
 			w = &heldWriter{ResponseWriter: w, ctx: r.Context(), hold: hd}
+		} else if !hd.wait(r.Context(), r.URL.Path) { // an image, a task's poll: before the answer
+			return
 		}
 		service.ServeHTTP(w, r)
 	}))
