@@ -15,7 +15,7 @@ import (
 //
 // The accumulator of a Stream has a size limit: the stream fits each event
 // to the room left (see fit) before it adds it, so the message stops growing
-// at the limit.
+// at the limit, or at MaxReplyBlocks blocks.
 type Accumulator struct {
 	msg     Message
 	pos     map[int]int // event index → position in msg.Content
@@ -144,6 +144,12 @@ func (b *builder) String() string {
 	return b.b.String()
 }
 
+// minCitationSize is the least a citation counts toward the size limit,
+// however small its JSON: each is kept as an item of its own, and drawn as
+// a line, so two million citations of "{}" (4 MiB) took 850 MB. A real
+// citation, with the text it cites, is larger.
+const minCitationSize = 256
+
 // maxRepairSize is the largest tool input RepairJSON is asked to complete;
 // a larger one that never finished is replaced by {}.
 var maxRepairSize = 8 << 20 // a variable so tests can lower it
@@ -207,6 +213,10 @@ func (a *Accumulator) Add(ev Event) error {
 // room returns how many more bytes of content fit under the limit.
 func (a *Accumulator) room() int { return max(a.limit-a.size, 0) }
 
+// progress grows with each event that adds to the reply (see fit): content
+// counted toward the limit, or a block. Under a limit, it is bounded.
+func (a *Accumulator) progress() int { return a.size + len(a.msg.Content) }
+
 // fit cuts ev to the room left under the limit and counts what it adds.
 // cut reports that ev did not fit whole: the reply ends at the limit, and
 // the event returned, when its Type is set, holds what of ev fits.
@@ -218,13 +228,26 @@ func (a *Accumulator) fit(ev Event) (_ Event, cut bool) {
 	switch ev.Type {
 	case EventMessageStart:
 		if ev.Message != nil && len(ev.Message.Content) > 0 {
-			m, cut := CutMessage(*ev.Message, room)
+			m, cut := cutMessage(*ev.Message, room, MaxReplyBlocks-len(a.msg.Content))
 			m.StopReason, m.StopSequence = ev.Message.StopReason, ev.Message.StopSequence
 			a.size += ContentSize(m)
 			ev.Message = &m
 			return ev, cut
 		}
+	case EventMessageDelta:
+		// The fields muse has no Go field for are kept: they count.
+		n := extraSize(ev.Delta.Extra)
+		if ev.Usage != nil {
+			n += extraSize(ev.Usage.Extra)
+		}
+		if n > room {
+			return Event{}, true
+		}
+		a.size += n
 	case EventContentBlockStart:
+		if _, ok := a.pos[ev.Index]; !ok && len(a.msg.Content) >= MaxReplyBlocks {
+			return Event{}, true // a block more than a reply may hold
+		}
 		if ev.Block == nil {
 			break
 		}
@@ -255,13 +278,14 @@ func (a *Accumulator) fit(ev Event) (_ Event, cut bool) {
 			s = &ev.Delta.Signature
 		default:
 			// A citation, or the fields of a delta of another type: kept
-			// whole or not at all.
+			// whole or not at all. A citation kept counts at least
+			// minCitationSize, what it costs once kept and shown.
 			n := len(ev.Delta.Citation)
+			if n > 0 && !isNull(ev.Delta.Citation) {
+				n = max(n, minCitationSize)
+			}
 			if ev.Delta.Type != DeltaCitations {
-				n = 0
-				for k, v := range ev.Delta.Extra {
-					n += len(k) + len(v)
-				}
+				n = extraSize(ev.Delta.Extra)
 			}
 			if n > room {
 				return Event{}, true

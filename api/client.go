@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -38,6 +39,7 @@ type Client struct {
 	responseTimeout time.Duration
 	idleTimeout     time.Duration
 	stallTimeout    time.Duration
+	stallSize       int
 	requestTimeout  time.Duration
 	taskTimeout     time.Duration
 	testSleep       func(time.Duration)
@@ -60,6 +62,7 @@ func New(baseURL string, opts ...Option) *Client {
 		responseTimeout: DefaultResponseTimeout,
 		idleTimeout:     DefaultIdleTimeout,
 		stallTimeout:    DefaultStallTimeout,
+		stallSize:       DefaultStallSize,
 		requestTimeout:  DefaultRequestTimeout,
 		taskTimeout:     DefaultTaskTimeout,
 	}
@@ -116,17 +119,27 @@ func (c *Client) CreateMessage(ctx context.Context, req MessageRequest, opts ...
 }
 
 // readMessage reads a message sent as plain JSON, cut at the size limit, and
-// closes the response.
+// closes the response. Its body is read up to what a reply of the size
+// limit can take (see messageBodySize); a larger one is refused, unread.
 func (c *Client) readMessage(resp *http.Response, cancel context.CancelCauseFunc, opts []RequestOption) (*Message, error) {
 	defer cancel(nil)
 	defer resp.Body.Close()
-	var m Message
-	if err := c.decodeJSON(resp, cancel, &m); err != nil {
+	limit := newCallConfig(opts).maxReply
+	var w wholeReply
+	if err := c.decodeJSON(resp, cancel, &w, messageBodySize(limit)); err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, fmt.Errorf("read message: the reply is over %s of JSON, more than a reply of the size limit (%s of content) takes: it was not read; check the server, or ask for a shorter answer",
+				SizeText(messageBodySize(limit)), SizeText(int64(limit)))
+		}
 		return nil, fmt.Errorf("read message: %w", err)
 	}
-	m, _ = CutMessage(m, newCallConfig(opts).maxReply)
+	m, _ := CutMessage(w.m, limit)
 	return &m, nil
 }
+
+// messageBodySize is the most JSON a whole reply of limit bytes of content
+// may take: each byte of text written as a \u escape, and room for the rest.
+func messageBodySize(limit int) int64 { return 6*int64(limit) + 1<<20 }
 
 // validate checks req, unless opts say its caller did (Checked).
 func validate(req *MessageRequest, opts []RequestOption) error {
@@ -159,7 +172,7 @@ func (c *Client) StreamMessage(ctx context.Context, req MessageRequest, opts ...
 		}
 		return replayStream(m, resp.Header.Get("request-id")), nil
 	}
-	s := newStream(resp, cancel, streamLimits{idle: c.idleTimeout, stall: c.stallTimeout}, newCallConfig(opts).maxReply)
+	s := newStream(resp, cancel, streamLimits{idle: c.idleTimeout, stall: c.stallTimeout, stallSize: c.stallSize}, newCallConfig(opts).maxReply)
 	s.scrub = c.scrub
 	return s, nil
 }
@@ -183,7 +196,7 @@ func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...Re
 		return nil, err
 	}
 	var body json.RawMessage
-	err = c.decodeJSON(resp, cancel, &body)
+	err = c.decodeJSON(resp, cancel, &body, maxResponseSize)
 	resp.Body.Close()
 	cancel(nil)
 	if err != nil {
@@ -203,11 +216,15 @@ func (c *Client) GenerateImage(ctx context.Context, req ImageRequest, opts ...Re
 	return r, nil
 }
 
-// decodeJSON reads a 2xx body, failing it when it stalls for the idle timeout.
-func (c *Client) decodeJSON(resp *http.Response, cancel context.CancelCauseFunc, v any) error {
-	body, err := c.readBody(resp.Request.Context(), resp, cancel, maxResponseSize)
+// decodeJSON reads a 2xx body of at most limit bytes, failing it when it
+// stalls for the idle timeout; a longer one is errTooLarge.
+func (c *Client) decodeJSON(resp *http.Response, cancel context.CancelCauseFunc, v any, limit int64) error {
+	body, err := c.readBody(resp.Request.Context(), resp, cancel, limit+1)
 	if err != nil {
 		return err
+	}
+	if int64(len(body)) > limit {
+		return fmt.Errorf("%w: over %s", errTooLarge, SizeText(limit))
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return fmt.Errorf("the server sent something that is not the expected JSON (%v): %s", err, snippet(body))

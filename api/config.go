@@ -44,12 +44,22 @@ func parseBaseURL(raw string) (*url.URL, string, error) {
 func displayURL(u *url.URL) string {
 	v := *u
 	v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = "", false, "", ""
-	if v.User != nil {
-		if _, ok := v.User.Password(); !ok {
-			v.User = url.User("xxxxx") // a lone user name may be a token
-		}
+	maskUser(&v)
+	return v.String()
+}
+
+// maskUser masks the user information of v, user name included: a user
+// name may be a token, alone or before an empty password
+// (https://TOKEN:@host), and url.URL.Redacted would show it.
+func maskUser(v *url.URL) {
+	if v.User == nil {
+		return
 	}
-	return v.Redacted()
+	if _, ok := v.User.Password(); ok {
+		v.User = url.UserPassword("xxxxx", "xxxxx")
+	} else {
+		v.User = url.User("xxxxx")
+	}
 }
 
 // RedactURL returns the address raw as it may be printed: its user
@@ -64,13 +74,7 @@ func RedactURL(raw string) string {
 	}
 	v := *u
 	v.Fragment, v.RawFragment = "", ""
-	if v.User != nil {
-		if _, ok := v.User.Password(); ok {
-			v.User = url.UserPassword("xxxxx", "xxxxx")
-		} else {
-			v.User = url.User("xxxxx") // a lone user name may be a token
-		}
-	}
+	maskUser(&v)
 	if v.RawQuery != "" {
 		q := v.Query()
 		for k, vals := range q {

@@ -70,6 +70,9 @@ func TestBaseURLCredentialsRedacted(t *testing.T) {
 	// A user name alone may be a token, too.
 	c = New(strings.Replace(closed.URL, "http://", "http://SECRET@", 1), WithAccessToken("t"), noSleep(&waits))
 	errs = append(errs, everyCall(c)...)
+	// So may a user name before an empty password (https://TOKEN:@host).
+	c = New(strings.Replace(closed.URL, "http://", "http://SECRET:@", 1), WithAccessToken("t"), noSleep(&waits))
+	errs = append(errs, everyCall(c)...)
 	for _, err := range errs {
 		if err == nil {
 			t.Fatal("no error")

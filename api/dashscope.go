@@ -123,7 +123,7 @@ func (c *Client) pollTask(ctx context.Context, id, status string, onTask func(Im
 			RequestID string `json:"request_id"`
 			imageWire
 		}
-		err = c.decodeJSON(resp, cancel, &w)
+		err = c.decodeJSON(resp, cancel, &w, maxResponseSize)
 		resp.Body.Close()
 		cancel(nil)
 		if err != nil {

@@ -172,13 +172,20 @@ var (
 	// ErrIdleTimeout is returned when a stream sends nothing for the idle timeout.
 	ErrIdleTimeout = errors.New("the stream stopped sending")
 	// ErrStalled is returned when a stream sends no content (only pings,
-	// comments or keep-alives) for the stall timeout.
+	// comments or keep-alives) for the stall timeout, or more of them than
+	// its stall size allows (see WithStallSize).
 	ErrStalled = errors.New("the stream sent no content")
 	// ErrRequestTimeout is returned when a call, its retries and its reply
 	// included, takes longer than the request timeout.
 	ErrRequestTimeout = errors.New("the request took too long")
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
+
+	// errNoProgress ends the events of a stream that sent more than its
+	// stall size allows of what adds nothing to the reply.
+	errNoProgress = errors.New("no progress")
+	// errTooLarge is a body larger than what was read of it.
+	errTooLarge = errors.New("the response is too large")
 )
 
 // scrub masks the client's own credentials in text a server sent back (an

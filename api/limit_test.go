@@ -217,10 +217,10 @@ func TestCutMessage(t *testing.T) {
 		cut    bool
 	}{
 		{100, 3, false},
-		{18, 3, false}, // exactly: 4+3, 7, 4
-		{17, 3, true},  // "tai"
-		{14, 2, true},  // the text goes
-		{13, 1, true},  // the tool call does not fit: it goes whole
+		{20, 3, false}, // exactly: 4+3, 7+1+1 (its id and name count), 4
+		{19, 3, true},  // "tai"
+		{16, 2, true},  // the text goes
+		{15, 1, true},  // the tool call does not fit: it goes whole
 		{6, 1, true},   // the thinking is cut and loses its signature
 		{0, 0, true},
 	}

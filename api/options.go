@@ -26,6 +26,13 @@ const (
 	// to keep a connection open. A model may think, or a server tool run,
 	// for minutes with nothing but pings.
 	DefaultStallTimeout = 10 * time.Minute
+	// DefaultStallSize is how many bytes a stream may send that add
+	// nothing to the reply (pings, comments, empty deltas, events muse does
+	// not know), and 16 more for each byte of content (see WithStallSize):
+	// about 25,000 pings, hours of a server's keep-alives, read in a few
+	// milliseconds. It bounds the work of a stream that sends them as fast
+	// as it can, which the stall timeout would let run for its ten minutes.
+	DefaultStallSize = 1 << 20
 	// DefaultRequestTimeout bounds one call as a whole: every attempt, the
 	// waits between them, and the reading of the reply. It is far above
 	// what a long reply takes, and ends what nothing else does: a server
@@ -102,6 +109,15 @@ func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTi
 // comments and events muse does not know are not content: they keep a
 // connection open, and say nothing of the reply.
 func WithStallTimeout(d time.Duration) Option { return func(c *Client) { c.stallTimeout = d } }
+
+// WithStallSize sets how many bytes a stream may send that add nothing to
+// the reply before it fails with ErrStalled (default DefaultStallSize; 0
+// disables): pings, comments, blank lines, events muse does not know, and
+// events that add no content or block. Each byte of content (counted as
+// the size limit counts it, see MaxReplySize) and each block lets it send
+// 16 more, so keep-alives between parts of a long reply are fine, and a
+// megabyte of them between two bytes of text is not.
+func WithStallSize(n int) Option { return func(c *Client) { c.stallSize = n } }
 
 // WithRequestTimeout sets how long one call may take as a whole, its
 // retries, the waits between them and the reading of its reply included,

@@ -26,9 +26,18 @@ type sseEvent struct {
 // into the event's data as it is read, never held whole. An event whose
 // data passes max bytes is dispatched at once, cut, and ends the events:
 // nothing more of the body is read.
+//
+// Work is bounded by idleMax: once the bytes read that added nothing to
+// the reply (all but those the stream credits to events that did, and the
+// data of the event being read) pass it, the events end with
+// errNoProgress. The stream raises it as the reply grows. So a body of
+// comments, blank lines or pings, however long, is read only so far.
 type sseDecoder struct {
 	r       *bufio.Reader
-	max     int // the largest data of one event that is kept, in bytes
+	max     int   // the largest data of one event that is kept, in bytes
+	read    int64 // bytes of the body read
+	credit  int64 // bytes of the events that added to the reply
+	idleMax int64 // the most bytes read that add nothing; 0 for no limit
 	name    []byte
 	data    []byte
 	has     bool // a data line was seen in this event
@@ -86,7 +95,7 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 			if avail[0] == bom[0] {
 				// Maybe a byte order mark: wait for the rest of it.
 				if b, _ := d.r.Peek(len(bom)); bytes.Equal(b, bom) {
-					d.r.Discard(len(bom))
+					d.discard(len(bom))
 				}
 				continue
 			}
@@ -94,22 +103,26 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 		if d.skipLF {
 			d.skipLF = false
 			if avail[0] == '\n' {
-				d.r.Discard(1)
+				d.discard(1)
 				continue
 			}
 		}
 		i := bytes.IndexAny(avail, "\r\n")
 		if i < 0 {
 			d.feed(avail)
-			d.r.Discard(len(avail))
+			d.discard(len(avail))
 		} else {
 			d.feed(avail[:i])
 			d.skipLF = avail[i] == '\r'
-			d.r.Discard(i + 1)
+			d.discard(i + 1)
 		}
 		if d.cut {
 			d.done = true
 			return d.dispatch()
+		}
+		if d.idleMax > 0 && d.read-d.credit-int64(len(d.data)) > d.idleMax {
+			d.done, d.err = true, errNoProgress
+			return sseEvent{}, false
 		}
 		if i < 0 {
 			continue
@@ -123,6 +136,26 @@ func (d *sseDecoder) Next() (sseEvent, bool) {
 		d.endLine()
 	}
 	return sseEvent{}, false
+}
+
+// discard consumes n bytes of the body, which were peeked.
+func (d *sseDecoder) discard(n int) {
+	d.r.Discard(n)
+	d.read += int64(n)
+}
+
+// eventFraming is what an event's lines take besides its name and data:
+// "event: ", "data: " and the line ends.
+const eventFraming = 32
+
+// progressed tells the decoder that ev, the event it just dispatched,
+// added added bytes to the reply, and how many bytes that add nothing it
+// may now read in all. The event's bytes are credited up to what its
+// JSON needs for what it added (each byte escaped, and some fields
+// around): a megabyte of padding around a byte of text adds nothing.
+func (d *sseDecoder) progressed(ev sseEvent, added int, idleMax int64) {
+	d.credit += int64(min(len(ev.name)+len(ev.data), 256+6*added) + eventFraming)
+	d.idleMax = idleMax
 }
 
 // peek returns the bytes buffered, reading more when there are none.

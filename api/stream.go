@@ -27,6 +27,10 @@ import (
 // fits, then a message_delta with the stop reason StopSizeLimit and a
 // message_stop, both made by the stream, as if the server had stopped
 // there; the connection is closed at once, and Err is nil.
+//
+// A stream that sends more than its stall size allows of what adds
+// nothing to the reply (see WithStallSize), or nothing of the reply for
+// the stall timeout, ends with ErrStalled.
 type Stream struct {
 	body      io.ReadCloser
 	cancel    context.CancelCauseFunc
@@ -38,6 +42,7 @@ type Stream struct {
 	stall     *time.Timer         // fails the stream when no content comes; nil without a stall timeout
 	replay    []Event
 	requestID string
+	progress  int // acc.progress() after the last event that added to the reply
 
 	mu     sync.Mutex // guards acc's message against Message during Next
 	acc    Accumulator
@@ -48,10 +53,17 @@ type Stream struct {
 	once   sync.Once
 }
 
-// streamLimits are the time limits of a stream's body.
+// stallEarned is how many bytes that add nothing to the reply (see
+// WithStallSize) each byte of content lets a stream send, beyond its stall
+// size: a server's keep-alives while a model thinks or a tool runs, never
+// a megabyte of pings between two bytes of text.
+const stallEarned = 16
+
+// streamLimits are the limits of a stream's body, but for its size.
 type streamLimits struct {
-	idle  time.Duration // the longest the body may send nothing; 0 for no limit
-	stall time.Duration // the longest it may send no content; 0 for no limit
+	idle      time.Duration // the longest the body may send nothing; 0 for no limit
+	stall     time.Duration // the longest it may send no content; 0 for no limit
+	stallSize int           // the most bytes that add nothing, before any content; 0 for no limit
 }
 
 func newStream(resp *http.Response, cancel context.CancelCauseFunc, limits streamLimits, limit int) *Stream {
@@ -72,6 +84,7 @@ func newStream(resp *http.Response, cancel context.CancelCauseFunc, limits strea
 		s.stall = time.AfterFunc(limits.stall, func() { cancel(ErrStalled) })
 	}
 	s.dec = newSSEDecoder(r, limit+eventSlack)
+	s.dec.idleMax = int64(limits.stallSize)
 	return s
 }
 
@@ -127,9 +140,6 @@ func (s *Stream) Next() bool {
 		if !knownEvent(ev.Type) {
 			continue
 		}
-		if ev.Type != EventPing && s.stall != nil {
-			s.stall.Reset(s.limits.stall) // content: the stream is not stalled
-		}
 		if ev, cut := s.acc.fit(ev); cut {
 			return s.cutReply(ev)
 		}
@@ -142,6 +152,16 @@ func (s *Stream) Next() bool {
 				ev.Error.Message = s.scrub(ev.Error.Message)
 			}
 			return s.end(err)
+		}
+		if p := s.acc.progress(); p != s.progress {
+			// Content or a block: the stream is not stalled.
+			if s.limits.stallSize > 0 {
+				s.dec.progressed(raw, p-s.progress, int64(s.limits.stallSize)+stallEarned*int64(p))
+			}
+			s.progress = p
+			if s.stall != nil {
+				s.stall.Reset(s.limits.stall)
+			}
 		}
 		return true
 	}
@@ -177,6 +197,10 @@ func (s *Stream) readErr() error {
 			}
 			return cause
 		}
+	}
+	if errors.Is(err, errNoProgress) {
+		return fmt.Errorf("%w: over %s of pings, comments or events that added nothing to the reply (check the server); the partial reply is kept",
+			ErrStalled, SizeText(int64(s.limits.stallSize)))
 	}
 	if err != nil {
 		return fmt.Errorf("read stream: %w; the partial reply is kept", err)

@@ -130,8 +130,8 @@ func TestStreamCloseStopsIdleTimer(t *testing.T) {
 }
 
 // keepAliveServer answers a stream with message_start and some text, then
-// keeps the connection open with comments and pings until the client hangs
-// up, never ending the reply. It sends them as fast as the client reads:
+// keeps the connection open with comments, pings, unknown events and empty
+// deltas until the client hangs up, never ending the reply. It sends them as fast as the client reads:
 // the connection's backpressure paces it, not a clock.
 func keepAliveServer(t *testing.T) *httptest.Server {
 	t.Helper()
@@ -142,7 +142,8 @@ func keepAliveServer(t *testing.T) *httptest.Server {
 			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"so far"}}`))
 		for r.Context().Err() == nil {
-			io.WriteString(w, ": keep-alive\n\n"+sse("ping", `{"type":"ping"}`, "future_event", `{"type":"future_event"}`))
+			io.WriteString(w, ": keep-alive\n\n"+sse("ping", `{"type":"ping"}`, "future_event", `{"type":"future_event"}`,
+				"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}`))
 			w.(http.Flusher).Flush()
 		}
 	}))
@@ -151,10 +152,11 @@ func keepAliveServer(t *testing.T) *httptest.Server {
 }
 
 // TestKeepAlivesAreNotProgress checks that a stream that sends nothing but
-// keep-alives (comments, pings, unknown events) fails at the stall timeout,
-// though bytes keep coming, and keeps the text that came.
+// keep-alives (comments, pings, unknown events, empty deltas) fails at the
+// stall timeout, though bytes keep coming, and keeps the text that came.
+// The stall size is off: TestNothingForEverIsStalled counts it.
 func TestKeepAlivesAreNotProgress(t *testing.T) {
-	c := New(keepAliveServer(t).URL, WithAccessToken("t"), WithMaxRetries(0), WithStallTimeout(50*time.Millisecond), WithRequestTimeout(0))
+	c := New(keepAliveServer(t).URL, WithAccessToken("t"), WithMaxRetries(0), WithStallTimeout(50*time.Millisecond), WithStallSize(0), WithRequestTimeout(0))
 	defer c.Close()
 	s, err := c.StreamMessage(context.Background(), testRequest())
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"muse/api"
@@ -131,20 +130,12 @@ func (s *Store) ReadAttachment(sessionID string, a Attachment) ([]byte, error) {
 // ReadImage returns the bytes of a generated image's file, for an export:
 // only a file in this store's images folder, at most MaxImageBytes.
 func (s *Store) ReadImage(img Image) ([]byte, error) {
-	root := filepath.Join(filepath.Dir(s.dir), imagesDir) + string(filepath.Separator)
-	p := filepath.Clean(img.Path)
-	if img.Path == "" || !filepath.IsAbs(p) || !strings.HasPrefix(p, root) {
-		return nil, fmt.Errorf("read image %q: not in muse's images folder", img.Path)
+	p, err := s.OwnImage(img.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read image %q: %w", img.Path, err)
 	}
-	// The file's folder must be in the images folder once links are
-	// followed too: a linked folder planted there (images/x -> ~/.ssh, as
-	// a synced folder or a git repository can carry) must not lead out.
-	// O_NOFOLLOW below covers only the last part of the path.
-	realRoot, err1 := filepath.EvalSymlinks(root)
-	realDir, err2 := filepath.EvalSymlinks(filepath.Dir(p))
-	if err1 != nil || err2 != nil || !strings.HasPrefix(realDir+string(filepath.Separator), realRoot+string(filepath.Separator)) {
-		return nil, fmt.Errorf("read image %q: not in muse's images folder once its links are followed", img.Path)
-	}
+	// Opened without following a link: one put in place after the check
+	// does not lead out either.
 	f, err := os.OpenFile(p, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read image: %w", err)

@@ -387,3 +387,81 @@ func (s *Store) localImages(sess *Session) {
 	fix(sess.All)
 	fix(sess.Entries)
 }
+
+// ErrForeignImage is the error for an image path, as a journal names it,
+// that is not a file of muse's images folder once its links are followed:
+// a journal that came by sync (Syncthing, git) or was written by hand can
+// name any file as an image (~/.ssh/id_rsa, /etc/shadow), which muse never
+// reads, previews or hands to a viewer.
+var ErrForeignImage = errors.New("image not in muse's images folder")
+
+// OwnImage returns the file of the image at path, a path a journal names,
+// with its links followed, when that is a regular file in this store's
+// images folder (the folder's own links followed too). A path whose name
+// lies outside the folder is refused without a look at the file it names;
+// one inside whose links lead out is refused once they are followed: both
+// with an error wrapping ErrForeignImage. One that names an image of
+// another machine's images folder (images/<id>/turn-…, under another
+// home), whose file has not come here, wraps fs.ErrNotExist too. What it
+// returns is the file to read or open, named without links.
+func (s *Store) OwnImage(path string) (string, error) {
+	if s == nil || path == "" {
+		return "", ErrForeignImage
+	}
+	root, p := s.ImagesDir(), filepath.Clean(path)
+	if !s.NamesImage(path) {
+		if elsewhere(p) {
+			return "", elsewhereError{}
+		}
+		return "", ErrForeignImage
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("muse's images folder: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	if !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
+		return "", fmt.Errorf("%w once its links are followed", ErrForeignImage)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", &regfile.NotRegularError{Mode: fi.Mode()}
+	}
+	return real, nil
+}
+
+// NamesImage reports whether path, by its name alone, is a file in this
+// store's images folder: the look OwnImage makes before it touches the
+// disk, for what may not do I/O (the chat screen's link to a saved image).
+func (s *Store) NamesImage(path string) bool {
+	if s == nil || path == "" {
+		return false
+	}
+	p := filepath.Clean(path)
+	return filepath.IsAbs(p) && strings.HasPrefix(p, s.ImagesDir()+string(filepath.Separator))
+}
+
+// elsewhereError is OwnImage's error for an image of another machine's
+// images folder: ErrForeignImage, and fs.ErrNotExist.
+type elsewhereError struct{}
+
+func (elsewhereError) Error() string {
+	return "image of another machine's images folder, not on this one"
+}
+
+func (elsewhereError) Is(target error) bool {
+	return target == ErrForeignImage || target == fs.ErrNotExist
+}
+
+// elsewhere reports whether path names a generated image as another
+// machine's images folder holds it: images/<session id>/turn-….
+func elsewhere(path string) bool {
+	dir := filepath.Dir(path)
+	return isImageName(filepath.Base(path)) && validID(filepath.Base(dir)) && filepath.Base(filepath.Dir(dir)) == imagesDir
+}

@@ -46,6 +46,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -245,7 +246,7 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 			}
 			return notes
 		}
-		notes = append(notes, s.futureTomb(id)...)
+		notes = append(notes, s.untakenTomb(id)...)
 		first := filepath.Join(s.dir, names[0])
 		if cfi, err := os.Lstat(first); err != nil || !cfi.Mode().IsRegular() || cfi.Size() > maxCopy {
 			return append(notes, s.leave(id, names[0], "it is not a regular file, or too large, and the session has no journal to merge it into"))
@@ -401,12 +402,28 @@ func readRegular(path string) ([]byte, error) {
 func (s *Store) leave(id, name, why string) Note {
 	kept := name
 	if !strings.HasSuffix(name, unmergedExt) {
-		kept = name + unmergedExt
-		if err := os.Rename(filepath.Join(s.dir, name), filepath.Join(s.dir, kept)); err != nil {
+		kept = s.asideName(name)
+		if kept == "" || os.Rename(filepath.Join(s.dir, name), filepath.Join(s.dir, kept)) != nil {
 			kept = name
 		}
 	}
 	return Note{File: kept, Session: id, Text: "left beside the session, not merged: " + why + "; look at it, then delete it"}
+}
+
+// asideName is the name to set the file name aside under: name with
+// unmergedExt, or, when a file set aside before holds that, with a number
+// before it, so that none is replaced; "" when the first 100 are taken.
+func (s *Store) asideName(name string) string {
+	for n := 1; n <= 100; n++ {
+		kept := name + unmergedExt
+		if n > 1 {
+			kept = name + "." + strconv.Itoa(n) + unmergedExt
+		}
+		if _, err := os.Lstat(filepath.Join(s.dir, kept)); errors.Is(err, fs.ErrNotExist) {
+			return kept
+		}
+	}
+	return ""
 }
 
 // lineSum is what merging compares lines by.

@@ -39,7 +39,7 @@ type sideCopy struct {
 }
 
 // mergeSide merges the copy c into the file it copies and removes it. It
-// returns false and a note when it left the copy.
+// returns false and a note when it left the copy, or set a file aside.
 func (s *Store) mergeSide(c sideCopy) (Note, bool) {
 	if c.ext == tombExt {
 		return s.mergeTombCopy(c)
@@ -50,16 +50,24 @@ func (s *Store) mergeSide(c sideCopy) (Note, bool) {
 // mergeTombCopy keeps the later of the tombstone and its copy c.
 func (s *Store) mergeTombCopy(c sideCopy) (Note, bool) {
 	path := filepath.Join(s.dir, c.name)
-	theirs, ok := readTomb(path)
-	if !ok {
-		return s.leave(c.id, c.name, "it is not a tombstone muse can read"), false
+	theirs, err := readTomb(path)
+	if err != nil {
+		return s.leave(c.id, c.name, err.Error()), false
 	}
 	if !s.believed(theirs.Time) {
 		// A delete dated in the future would delete every edit made
 		// before that date: such a copy is not taken (tombstone.go).
 		return s.leave(c.id, c.name, futureWhy(theirs.Time)), false
 	}
-	if ours, ok := readTomb(s.tombPath(c.id)); !ok || laterTomb(theirs, ours) {
+	ours, err := readTomb(s.tombPath(c.id))
+	var note Note
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Set aside, never written over: it came by sync, or by hand.
+		if note = s.leave(c.id, c.id+tombExt, err.Error()); note.File == c.id+tombExt {
+			return note, false // not renamed: the copy waits
+		}
+	}
+	if err != nil || laterTomb(theirs, ours) {
 		theirs.ID = c.id
 		data, err := json.Marshal(theirs)
 		if err == nil {
@@ -70,7 +78,7 @@ func (s *Store) mergeTombCopy(c sideCopy) (Note, bool) {
 		}
 	}
 	_ = os.Remove(path)
-	return Note{}, true
+	return note, note.Text == ""
 }
 
 // laterTomb reports whether the delete a happened after b: by time, then

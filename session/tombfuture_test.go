@@ -91,9 +91,9 @@ func TestFutureRecordDoesNotOutliveDelete(t *testing.T) {
 			if err := s.Delete(id); err != nil {
 				t.Fatal(err)
 			}
-			tb, ok := readTomb(s.tombPath(id))
-			if !ok || tb.Time.After(c.now().Add(maxClockSkew)) {
-				t.Errorf("the tombstone says %v, %v: other machines would refuse it", tb.Time, ok)
+			tb, err := readTomb(s.tombPath(id))
+			if err != nil || tb.Time.After(c.now().Add(maxClockSkew)) {
+				t.Errorf("the tombstone says %v, %v: other machines would refuse it", tb.Time, err)
 			}
 			continue
 		}
@@ -104,5 +104,40 @@ func TestFutureRecordDoesNotOutliveDelete(t *testing.T) {
 		if _, err := os.Stat(s.path(id)); !os.IsNotExist(err) {
 			t.Errorf("a session with a record dated 9999 outlived its delete: %v", err)
 		}
+	}
+}
+
+// A journal whose newest record is dated at the last time JSON can write
+// (a synced record written to come last) still takes new turns: they are
+// dated there too, saved, and load back after it in the order written.
+// Before, every turn failed to save ("year outside of range [0,9999]").
+func TestJournalDatedAtTheEndOfTimeTakesNewTurns(t *testing.T) {
+	s, _ := newTestStore(t)
+	id := oneSession(t, s)
+	lines := journalLines(t, s, id)
+	title := mustJSON(t, map[string]any{"type": "title", "time": maxRecordTime, "m": "ffffffffffffffff", "title": "last"})
+	writeJournal(t, s, id, append(lines, title), "")
+	w, err := s.OpenWriter(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"one", "two"} {
+		if _, err := w.Append(Entry{Kind: KindUser, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("the turns were not saved: %v", err)
+	}
+	sess, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range sess.Entries {
+		texts = append(texts, e.Text)
+	}
+	if got := strings.Join(texts, ","); got != "hello,one,two" {
+		t.Errorf("entries %q, want hello,one,two", got)
 	}
 }

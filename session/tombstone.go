@@ -16,7 +16,9 @@ package session
 // ahead, or a file written to win every merge) is set aside, renamed as a
 // conflict copy muse cannot merge is, with a note; a record dated so is no
 // edit made after a delete; and a delete is dated after the records it
-// believes only.
+// believes only. So is a file named as a tombstone that is none (garbage,
+// larger than one, a link, a folder): it deletes nothing, and is never
+// removed, as it came by sync or by hand.
 
 import (
 	"bufio"
@@ -64,17 +66,27 @@ func (s *Store) writeTomb(id string, t time.Time) error {
 // tombOf returns the time the session id was deleted, if it has a
 // tombstone whose date is believed.
 func (s *Store) tombOf(id string) (time.Time, bool) {
-	t, ok := readTomb(s.tombPath(id))
-	return t.Time, ok && s.believed(t.Time)
+	t, err := readTomb(s.tombPath(id))
+	return t.Time, err == nil && s.believed(t.Time)
 }
 
 // believed reports whether t is at most maxClockSkew after the clock.
 func (s *Store) believed(t time.Time) bool { return !t.After(s.clock().Add(maxClockSkew)) }
 
-// futureTomb sets the tombstone of the session id aside, with a note, if
-// its date is not believed.
-func (s *Store) futureTomb(id string) []Note {
-	if t, ok := readTomb(s.tombPath(id)); ok && !s.believed(t.Time) {
+// untakenTomb sets the tombstone of the session id aside, with a note, if
+// one is there that is not taken: dated too far ahead to be believed, or
+// no tombstone muse can read (not a regular file, larger than one, not its
+// JSON). Either deletes nothing, and would stay, silently, to be read at
+// every catch-up. It came by sync, or by hand: it is renamed, as a copy
+// muse cannot merge is, never removed.
+func (s *Store) untakenTomb(id string) []Note {
+	t, err := readTomb(s.tombPath(id))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return []Note{s.leave(id, id+tombExt, err.Error()+", so the session was not deleted")}
+	case !s.believed(t.Time):
 		return []Note{s.leave(id, id+tombExt, futureWhy(t.Time))}
 	}
 	return nil
@@ -86,25 +98,60 @@ func futureWhy(t time.Time) string {
 		", more than a day after now by this machine's clock, so it would delete every edit made before then"
 }
 
-// maxTomb bounds the tombstone read: one short line of JSON.
+// maxTomb bounds the tombstone read: one short line of JSON (about 100
+// bytes).
 const maxTomb = 4 << 10
 
-// readTomb reads the tombstone at path, never through a link.
-func readTomb(path string) (tomb, bool) {
+// badTomb is the error of a file named as a tombstone that is none muse
+// can read.
+type badTomb struct{ why string }
+
+func (e badTomb) Error() string { return "it is not a tombstone muse can read: " + e.why }
+
+// readTomb reads the tombstone at path, never through a link, and at most
+// maxTomb bytes of it. A file that is there but no tombstone is a badTomb
+// saying why; none there is fs.ErrNotExist.
+func readTomb(path string) (tomb, error) {
 	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return tomb{}, false
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return tomb{}, badTomb{"it is a symbolic link"}
+		}
+		return tomb{}, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return tomb{}, false
+	fi, err := f.Stat()
+	if err != nil {
+		return tomb{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return tomb{}, badTomb{(&regfile.NotRegularError{Mode: fi.Mode()}).Error()}
 	}
 	data, err := regfile.ReadAll(f, maxTomb)
-	var t tomb
-	if err != nil || json.Unmarshal(data, &t) != nil || t.Time.IsZero() {
-		return tomb{}, false
+	var tooLarge *regfile.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return tomb{}, badTomb{fmt.Sprintf("it holds %s, where a tombstone is one short line", sizeOf(fi.Size()))}
 	}
-	return t, true
+	if err != nil {
+		return tomb{}, err
+	}
+	var t tomb
+	if json.Unmarshal(data, &t) != nil || t.Time.IsZero() {
+		return tomb{}, badTomb{"it is no line of JSON with the time of a delete"}
+	}
+	return t, nil
+}
+
+// sizeOf says n bytes in the largest unit that keeps it a whole number or
+// more.
+func sizeOf(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // lastRecord returns the time of the newest record of the journal at
@@ -147,17 +194,26 @@ func (s *Store) applyTomb(id string) []Note {
 	fi, err := os.Lstat(s.path(id))
 	if err != nil || !fi.Mode().IsRegular() {
 		// The usual case, settled with a stat or two: what is old
-		// enough by its file's time is read, and removed when expired.
-		if tfi, err := os.Lstat(s.tombPath(id)); err == nil && s.clock().Sub(tfi.ModTime()) > tombLife {
+		// enough by its file's time is read, and removed when expired;
+		// what no tombstone can be (not a regular file, or larger than
+		// one) is set aside.
+		tfi, err := os.Lstat(s.tombPath(id))
+		switch {
+		case err != nil:
+		case !tfi.Mode().IsRegular() || tfi.Size() > maxTomb:
+			return s.untakenTomb(id)
+		case s.clock().Sub(tfi.ModTime()) > tombLife:
 			if t, ok := s.tombOf(id); ok && s.clock().Sub(t) > tombLife {
 				_ = os.Remove(s.tombPath(id))
+				return nil
 			}
+			return s.untakenTomb(id)
 		}
 		return nil
 	}
 	t, ok := s.tombOf(id)
 	if !ok {
-		return s.futureTomb(id)
+		return s.untakenTomb(id)
 	}
 	unlock, err := s.Lock(id)
 	if err != nil {

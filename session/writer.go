@@ -273,9 +273,7 @@ func (w *Writer) Append(e Entry) (Entry, error) {
 	}
 	delete(w.marks, e.ID)
 	w.put(e)
-	n, err := w.queue(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
-	w.mu.Unlock()
-	return e, w.commit(n, err, false)
+	return e, w.send(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
 }
 
 // AppendAll appends the entries es as Append does, with one write and one
@@ -357,9 +355,7 @@ func (w *Writer) AppendAt(e Entry, parent string) (Entry, error) {
 	}
 	e.Parent = parent
 	w.put(e)
-	n, err := w.queue(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
-	w.mu.Unlock()
-	return e, w.commit(n, err, false)
+	return e, w.send(&record{Type: recEntry, Time: w.now(), Entry: &e}, true)
 }
 
 // put applies the entry e to the session in memory.
@@ -436,9 +432,7 @@ func (w *Writer) Checkpoint(e Entry) error {
 		w.mu.Unlock()
 		return err
 	}
-	n, err := w.queue(&record{Type: recChunk, Time: w.now(), Chunk: &c}, false)
-	w.mu.Unlock()
-	return w.commit(n, err, false)
+	return w.send(&record{Type: recChunk, Time: w.now(), Chunk: &c}, false)
 }
 
 // SetTitle writes the session's title.
@@ -450,9 +444,7 @@ func (w *Writer) SetTitle(title string) error {
 		w.mu.Unlock()
 		return err
 	}
-	n, err := w.queue(&record{Type: recTitle, Time: w.now(), Title: &title}, true)
-	w.mu.Unlock()
-	return w.commit(n, err, false)
+	return w.send(&record{Type: recTitle, Time: w.now(), Title: &title}, true)
 }
 
 // SetParams writes the session's settings.
@@ -483,9 +475,7 @@ func (w *Writer) SetHead(id string) error {
 		return fmt.Errorf("set head: no entry %q in the session", id)
 	}
 	w.setHead(id)
-	n, err := w.queue(&record{Type: recHead, Time: w.now(), Head: &id}, true)
-	w.mu.Unlock()
-	return w.commit(n, err, false)
+	return w.send(&record{Type: recHead, Time: w.now(), Head: &id}, true)
 }
 
 // Unsaved returns how many records wait to be written, and why the last
@@ -558,6 +548,12 @@ func (w *Writer) Close() error {
 // the order they were written, even when this machine's clock is behind
 // another's whose records were merged in: merging orders records by time
 // (merge.go).
+//
+// A journal whose newest record is dated at the last time a record can
+// hold (maxRecordTime: a clock far wrong, or a synced record written to
+// come last) has its next records dated there too, in the order of their
+// lines (see order.go): a time after it could not be written, and every
+// turn of the session would fail to save.
 func (w *Writer) now() time.Time {
 	t := time.Now().UTC()
 	if w.store != nil {
@@ -568,8 +564,23 @@ func (w *Writer) now() time.Time {
 	if !t.After(w.last) {
 		t = w.last.Add(time.Nanosecond)
 	}
+	if t.After(maxRecordTime) {
+		t = maxRecordTime
+	}
 	w.last = t
 	return t
+}
+
+// maxRecordTime is the last time a record can carry: JSON's RFC 3339
+// times have four digits for the year.
+var maxRecordTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+
+// send queues rec, lets go of w.mu, which the caller holds, and commits
+// it; sync is queue's.
+func (w *Writer) send(rec *record, sync bool) error {
+	n, err := w.queue(rec, sync)
+	w.mu.Unlock()
+	return w.commit(n, err, false)
 }
 
 // queue encodes rec and queues it to be written, for a caller holding

@@ -21,11 +21,17 @@ import (
 )
 
 // runCommandAfter runs command, typed after the text muse put in the input
-// (a failed prompt put back): the text is kept in the input, for enter to
-// send, but after /retry, which sends it; a command refused leaves the
-// input as it was.
+// (a failed prompt put back) or kept there (a draft typed while the turn
+// that failed ran): the text is kept in the input, for enter to send, but
+// after /retry when it is the prompt /retry sends; a command refused
+// leaves the input as it was.
 func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 	typed := m.comp.Input().Value()
+	resent := false // /retry sends given: it leaves the input
+	if es := m.conv.Entries(); strings.Fields(command)[0] == "/retry" {
+		u := lastIndex(es, session.KindUser)
+		resent = u >= 0 && strings.TrimSpace(given) == es[u].Text
+	}
 	m.comp = m.comp.SetInput(m.comp.Input().SetValue(command))
 	next, cmd := m.runCommand(command)
 	n, ok := next.(Model)
@@ -35,7 +41,7 @@ func (m Model) runCommandAfter(command, given string) (tea.Model, tea.Cmd) {
 	switch in := n.comp.Input(); {
 	case in.Value() == command: // refused: the notice says why
 		n.comp = n.comp.SetInput(in.KeepCommandAfter(typed, given))
-	case in.Value() == "" && strings.Fields(command)[0] != "/retry":
+	case in.Value() == "" && !resent:
 		n.comp = n.comp.SetInput(in.SetValue(given))
 	}
 	return n.layout(), cmd
@@ -322,7 +328,8 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 		m.status = m.status.Note(err.Error())
 		return m, nil
 	}
-	return m, launch.OpenImage(path)
+	// Only a file of muse's images folder: the journal may name any file.
+	return m, launch.OpenImage(m.opts.imageConfig().Store, path)
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits

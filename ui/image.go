@@ -97,6 +97,9 @@ type previewer struct {
 	kitty io.Writer
 	// attachment finds the stored file of an attachment.
 	attachment func(session.Attachment) string
+	// images is the store whose images folder holds the session's
+	// generated images: the only files previewed by a journal's path.
+	images *session.Store
 }
 
 // build returns the preview of the image at path, or "" when it cannot.
@@ -131,16 +134,23 @@ func kittyID(path string) uint32 {
 	return h.Sum32()&0xffffff | 0x100
 }
 
-// previewsMsg carries previews rebuilt from saved files, as on resume, and
-// the names of the attachments whose files are missing.
+// previewsMsg carries previews rebuilt from saved files, as on resume, the
+// names of the attachments whose files are missing, and how many images
+// the journal names outside muse's images folder.
 type previewsMsg struct {
 	previews map[string]string
 	missing  []string
+	foreign  int
 }
+
+// foreignPreview stands in the preview of an image whose journal names a
+// file outside muse's images folder (one that came by sync or was written
+// by hand): nothing of it is read.
+const foreignPreview = "   image not in muse's images folder: not shown or opened"
 
 // previewer is how this screen draws previews.
 func (m Model) previewer() previewer {
-	p := previewer{profile: m.opts.Profile, rows: preview.MaxRows(m.size.Height)}
+	p := previewer{profile: m.opts.Profile, rows: preview.MaxRows(m.size.Height), images: m.opts.imageConfig().Store}
 	if m.opts.Kitty {
 		p.kitty = m.opts.Terminal
 	}
@@ -159,21 +169,37 @@ func attachmentPreviewKey(a session.Attachment) string { return conversation.Att
 func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 	type job struct{ key, path string }
 	var jobs []job
+	var images []string
 	var attachments []session.Attachment
 	for _, e := range entries {
 		for _, img := range e.Images {
 			if img.Path != "" {
-				jobs = append(jobs, job{img.Path, img.Path})
+				images = append(images, img.Path)
 			}
 		}
 		attachments = append(attachments, e.Files()...)
 	}
-	if len(jobs) == 0 && len(attachments) == 0 {
+	if len(images) == 0 && len(attachments) == 0 {
 		return nil
 	}
 	return func() tea.Msg {
-		out := make(map[string]string, len(jobs))
+		out := make(map[string]string, len(images))
 		var missing []string
+		foreign := 0
+		// A generated image is read only from muse's images folder, its
+		// links followed: the journal may name any file.
+		for _, path := range images {
+			own, err := pv.images.OwnImage(path)
+			switch {
+			case errors.Is(err, fs.ErrNotExist): // here, or in another machine's folder
+				missing = append(missing, filepath.Base(path))
+			case errors.Is(err, session.ErrForeignImage):
+				out[path] = foreignPreview
+				foreign++
+			case err == nil:
+				jobs = append(jobs, job{path, own})
+			}
+		}
 		seen := map[string]bool{}
 		for _, a := range attachments {
 			if seen[a.SHA256] {
@@ -195,12 +221,17 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 		for _, j := range jobs {
 			if shown := pv.build(j.path); shown != "" {
 				out[j.key] = shown
-			} else if _, err := os.Stat(j.path); errors.Is(err, fs.ErrNotExist) && j.key == j.path {
-				missing = append(missing, filepath.Base(j.path)) // a generated image's file
 			}
 		}
-		return previewsMsg{previews: out, missing: missing}
+		return previewsMsg{previews: out, missing: missing, foreign: foreign}
 	}
+}
+
+// foreignNotice says that n images the session's journal names are files
+// outside muse's images folder.
+func foreignNotice(n int) string {
+	return fmt.Sprintf("%s named by this session's journal %s not in muse's images folder: not shown or opened (was it synced or edited by hand?)",
+		textfmt.Plural(n, "image"), map[bool]string{true: "is", false: "are"}[n == 1])
 }
 
 // imagePath is the saved file of image n (from 1) of the last image turn

@@ -144,7 +144,7 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 	r := hs.model(t, sess)
 	r.opts.Profile = termenv.TrueColor
 	r, _ = updateModel(r, tea.WindowSizeMsg{Width: 160, Height: 30})
-	msg := loadPreviews(sess.Entries, previewer{profile: termenv.TrueColor})()
+	msg := loadPreviews(sess.Entries, r.previewer())()
 	r, _ = updateModel(r, msg)
 	if !strings.Contains(r.View(), "▀") {
 		t.Errorf("resumed turn has no preview")

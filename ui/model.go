@@ -277,6 +277,13 @@ func New(opts Options) Model {
 	keys := defaultKeyMap()
 	keys.override(opts.Keys)
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
+	images := opts.Store
+	if images == nil {
+		images = opts.ImageStore
+	}
+	if images != nil {
+		r.Linkable = images.NamesImage
+	}
 
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(opts.Theme.Styles.Spinner))
 	h := helpview.New(&opts.Theme.Styles, keys.helpKeys(), keys.FullHelp())
@@ -590,8 +597,15 @@ func (m Model) updateTurn(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.conv = m.conv.SetPreview(k, v)
 		}
 		m.conv = m.conv.Rerender()
+		var notes []string
 		if len(msg.missing) > 0 {
-			m.status = m.status.Note(missingNotice(msg.missing))
+			notes = append(notes, missingNotice(msg.missing))
+		}
+		if msg.foreign > 0 {
+			notes = append(notes, foreignNotice(msg.foreign))
+		}
+		if len(notes) > 0 {
+			m.status = m.status.Note(strings.Join(notes, "; "))
 		}
 	case spinner.TickMsg:
 		if (m.turns.Turn() == nil || m.turns.Ask() != nil) && m.turns.Image() == nil {

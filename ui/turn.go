@@ -278,11 +278,15 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	if d.Err != nil && !t.Cancelled && t.Prompt != "" {
 		// After any failure, a first one or a retry's, the failed prompt
 		// is one key away.
+		// One hint, that works typed or pasted, with the error's own
+		// "/retry": a /retry typed after the text in the input is a
+		// command (see runCommandAfter), and keeps a draft.
 		if v := strings.TrimSpace(m.comp.Input().Value()); v == "" || v == t.Prompt {
 			m.comp = m.comp.SetInput(m.comp.Input().SetValue(t.Prompt))
-			m.status = m.status.Note("the prompt is back in the input: enter sends it again")
+			m.status = m.status.Note("the prompt is back in the input: enter or /retry resends it")
 		} else {
-			m.status = m.status.Note("the prompt failed · the input keeps your draft: /retry sends the failed prompt again")
+			m.comp = m.comp.SetInput(m.comp.Input().KeepDraft())
+			m.status = m.status.Note("your draft is kept: /retry sends the failed prompt again")
 		}
 	}
 	if errors.Is(d.Err, engine.ErrNotStarted) {

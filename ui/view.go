@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"muse/ui/input"
 	"muse/ui/queue"
 	"muse/ui/status"
@@ -20,17 +18,9 @@ func (m Model) layout() Model {
 	}
 	m.comp = m.comp.SetSize(m.size.Width, m.size.Height, m.inputState())
 	m.status = m.status.SetRows(m.statusState())
-	convHeight := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - height(m.helpView()) - height(m.approvalBox().View()) - height(m.elicit.View())
+	convHeight := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - textfmt.Height(m.helpView()) - textfmt.Height(m.approvalBox().View()) - textfmt.Height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.size.Width, max(convHeight, 1))
 	return m
-}
-
-// height is how many rows v takes: none when it is "".
-func height(v string) int {
-	if v == "" {
-		return 0
-	}
-	return lipgloss.Height(v)
 }
 
 // inputState is what the input shows of the rest of the screen.

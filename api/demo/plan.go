@@ -134,15 +134,15 @@ func resultText(raw json.RawMessage) string {
 const pdfPageTokens = 1500
 
 // inputTokens counts the words of the system prompt and of every message,
-// a text document's included, and pdfPageTokens for each page of a PDF.
-// Images count nothing.
+// a text document's included, pdfPageTokens for each page of a PDF, and
+// each image as the service counts it (imageTokens).
 func inputTokens(req *api.MessageRequest) int {
 	n := countWords(req.System)
 	for _, m := range req.Messages {
 		n += countWords(m.Text)
 		for _, b := range m.Blocks {
 			n += countWords(b.Text) + countWords(b.Thinking) + countWords(string(b.Input)) +
-				countWords(resultText(b.ResultContent)) + documentTokens(&b)
+				countWords(resultText(b.ResultContent)) + documentTokens(&b) + imageTokens(&b)
 		}
 	}
 	return n

@@ -183,64 +183,36 @@ func (ps *parser) peek() (token, bool) {
 }
 
 // or reads terms joined by OR.
-func (ps *parser) or() (string, error) {
-	left, err := ps.and()
-	if err != nil {
-		return "", err
-	}
-	for {
-		t, ok := ps.peek()
-		if !ok || t.kind != tokOr {
-			return left, nil
-		}
-		ps.i++
-		right, err := ps.and()
-		if err != nil {
-			return "", err
-		}
-		left += " OR " + right
-	}
-}
+func (ps *parser) or() (string, error) { return ps.chain(tokOr, "OR", false, ps.and) }
 
 // and reads terms joined by AND, or by nothing.
-func (ps *parser) and() (string, error) {
-	left, err := ps.not()
-	if err != nil {
-		return "", err
-	}
-	for {
-		t, ok := ps.peek()
-		if !ok || t.kind == tokOr || t.kind == tokClose {
-			return left, nil
-		}
-		if t.kind == tokAnd {
-			ps.i++
-		}
-		right, err := ps.not()
-		if err != nil {
-			return "", err
-		}
-		left += " AND " + right
-	}
-}
+func (ps *parser) and() (string, error) { return ps.chain(tokAnd, "AND", true, ps.not) }
 
 // not reads a term and the terms after NOT that it must not hold.
-func (ps *parser) not() (string, error) {
-	left, err := ps.term()
+func (ps *parser) not() (string, error) { return ps.chain(tokNot, "NOT", false, ps.term) }
+
+// chain reads what next reads, joined by the operator of token kind, op
+// in FTS5's syntax. With implicit, what stands side by side joins too, up
+// to an OR or a closing parenthesis: words are joined by AND unless told.
+func (ps *parser) chain(kind int, op string, implicit bool, next func() (string, error)) (string, error) {
+	left, err := next()
 	if err != nil {
 		return "", err
 	}
 	for {
 		t, ok := ps.peek()
-		if !ok || t.kind != tokNot {
+		switch {
+		case ok && t.kind == kind:
+			ps.i++
+		case ok && implicit && t.kind != tokOr && t.kind != tokClose:
+		default:
 			return left, nil
 		}
-		ps.i++
-		right, err := ps.term()
+		right, err := next()
 		if err != nil {
 			return "", err
 		}
-		left += " NOT " + right
+		left += " " + op + " " + right
 	}
 }
 

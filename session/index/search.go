@@ -252,23 +252,11 @@ const DefaultRankWindow = 10_000
 
 // rowids returns the rowids query finds.
 func (ix *Index) rowids(ctx context.Context, query string, args ...any) ([]int64, error) {
-	rows, err := ix.db.QueryContext(ctx, query, args...)
+	ids, err := column[int64](ctx, ix.db, query, args...)
 	if err != nil {
 		return nil, queryError(err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, queryError(err)
-		}
-		out = append(out, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, queryError(err)
-	}
-	return out, nil
+	return ids, nil
 }
 
 // hits returns the hits of the entries rowids, in that order, with the

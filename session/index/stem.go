@@ -116,22 +116,14 @@ func (ix *Index) forms(ctx context.Context, word string) ([]string, error) {
 // vocabFrom returns cands with, after them, the first maxCandidates words
 // of the index that start with p, those in cands left out.
 func (ix *Index) vocabFrom(ctx context.Context, p string, cands []string) ([]string, error) {
-	rows, err := ix.db.QueryContext(ctx, "SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?", p, after(p), maxCandidates)
+	terms, err := column[string](ctx, ix.db, "SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?", p, after(p), maxCandidates)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			rows.Close()
-			return nil, err
-		}
+	for _, t := range terms {
 		if _, dup := slices.BinarySearch(cands, t); !dup {
 			cands = append(cands, t)
 		}
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
 	}
 	return cands, nil
 }
@@ -155,20 +147,7 @@ func (s *stemmer) tokens(ctx context.Context, words []string) ([]string, error) 
 	if err := s.put(ctx, words); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT term FROM wv")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return column[string](ctx, s.db, "SELECT term FROM wv")
 }
 
 // sameStem returns those of cands that have the stem of word.
@@ -176,20 +155,15 @@ func (s *stemmer) sameStem(ctx context.Context, word string, cands []string) ([]
 	if err := s.put(ctx, cands); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT rowid FROM w WHERE w MATCH ? ORDER BY rowid", quote(word))
+	ids, err := column[int](ctx, s.db, "SELECT rowid FROM w WHERE w MATCH ? ORDER BY rowid", quote(word))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var i int
-		if err := rows.Scan(&i); err != nil {
-			return nil, err
-		}
-		out = append(out, cands[i-1])
+	out := make([]string, len(ids))
+	for k, i := range ids {
+		out[k] = cands[i-1]
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // put makes words the rows of the stemmer's table, from rowid 1.

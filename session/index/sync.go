@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -415,20 +416,12 @@ func heldOf(tx *sql.Tx, batch []loaded) (map[string]bool, error) {
 		for i, l := range batch[:n] {
 			args[i] = l.id
 		}
-		rows, err := tx.Query("SELECT id FROM sessions WHERE id IN (?"+strings.Repeat(",?", n-1)+")", args...)
+		ids, err := column[string](context.Background(), tx, "SELECT id FROM sessions WHERE id IN (?"+strings.Repeat(",?", n-1)+")", args...)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		for _, id := range ids {
 			held[id] = true
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
 		}
 		batch = batch[n:]
 	}

@@ -337,37 +337,21 @@ func writeMarkdownReply(b *strings.Builder, sess *session.Session, e *session.En
 		b.WriteString(" (" + m + ")")
 	}
 	b.WriteString("\n")
-	if e.Message != nil {
-		for i, c := range e.Message.Content {
-			switch c.Type {
-			case api.BlockText:
-				if c.Text != "" {
-					fmt.Fprintf(b, "\n%s\n", trimNL(c.Text))
-				}
-			case api.BlockThinking:
-				if c.Thinking != "" {
-					fmt.Fprintf(b, "\n<details>\n<summary>Thinking</summary>\n\n%s\n\n</details>\n", trimNL(c.Thinking))
-				}
-			case api.BlockToolUse:
-				input, cut := ToolInput(e, i, c)
-				note := ""
-				if cut {
-					note = " (input cut short, never run)"
-				}
-				fmt.Fprintf(b, "\n**Tool call** `%s`%s:\n\n%s", c.Name, note, fenced("json", input))
-			case api.BlockToolResult:
-				fmt.Fprintf(b, "\n**Tool result** `%s`:\n\n%s", c.ToolUseID, fenced("json", prettyJSON(c.ResultContent)))
-			default:
-				fmt.Fprintf(b, "\n**%s** block:\n\n%s", c.Type, fenced("json", prettyJSON(c.Raw)))
-			}
-		}
-		if r := e.Message.StopReason; r != "" && r != api.StopEndTurn {
-			fmt.Fprintf(b, "\n*Stop reason: %s*\n", r)
-		}
-	}
-	if note := statusNote(e.Status); note != "" {
-		fmt.Fprintf(b, "\n*(%s)*\n", note)
-	}
+	writeReplyBody(b, e, markdownReply)
+}
+
+// markdownReply is how the Markdown export writes a reply's parts.
+var markdownReply = replyForm{
+	text:       "\n%s\n",
+	thinking:   "\n<details>\n<summary>Thinking</summary>\n\n%s\n\n</details>\n",
+	toolCall:   "\n**Tool call** `%s`%s:\n\n%s",
+	cutShort:   " (input cut short, never run)",
+	input:      fencedJSON,
+	toolResult: "\n**Tool result** `%s`:\n\n%s",
+	block:      "\n**%s** block:\n\n%s",
+	json:       fencedJSON,
+	stop:       "\n*Stop reason: %s*\n",
+	status:     "\n*(%s)*\n",
 }
 
 // ToolInput returns the input of the tool call c, block i of e, as text, and
@@ -466,6 +450,9 @@ func quote(s string) string {
 
 // fenced returns s as a fenced code block of the language lang, with a fence
 // longer than any run of backticks in s, ending in a newline.
+// fencedJSON is fenced for JSON.
+func fencedJSON(s string) string { return fenced("json", s) }
+
 func fenced(lang, s string) string {
 	longest, run := 0, 0
 	for _, r := range s {

@@ -289,3 +289,28 @@ func TestExportAndTranscriptShowToolResults(t *testing.T) {
 		}
 	}
 }
+
+// A tool call whose input never finished is shown with what arrived and
+// marked as cut short, in the transcript and in the Markdown export alike.
+func TestExportAndTranscriptMarkACutToolCall(t *testing.T) {
+	sess := &session.Session{ID: "s", Title: "t", Entries: []session.Entry{
+		{ID: "e1", Kind: session.KindUser, Text: "read it"},
+		{ID: "e2", Kind: session.KindAssistant, Status: session.StatusInterrupted, Truncated: map[int]string{0: `{"path": "/tm`},
+			Message: &api.Message{Role: api.RoleAssistant, Model: "m", Content: []api.ContentBlock{{Type: api.BlockToolUse, ID: "t1", Name: "read_file"}}}},
+	}}
+	var md, text strings.Builder
+	if err := Export(sess, "md", &md, sanitize.ForExport, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Text(sess, &text); err != nil {
+		t.Fatal(err)
+	}
+	for out, want := range map[string]string{
+		md.String():   "\n**Tool call** `read_file` (input cut short, never run):\n\n```json\n{\"path\": \"/tm\n```\n",
+		text.String(): "[tool call read_file, input cut short, never run]\n{\"path\": \"/tm\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+}

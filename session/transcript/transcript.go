@@ -97,36 +97,70 @@ func speaker(who, model string) string {
 
 func writeTextReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	b.WriteString(speaker("assistant", sess.ModelOf(e)))
+	writeReplyBody(b, e, textReply)
+}
+
+// textReply is how the plain-text transcript writes a reply's parts.
+var textReply = replyForm{
+	text:       "%s\n",
+	thinking:   "[thinking]\n%s\n[end of thinking]\n",
+	toolCall:   "[tool call %s%s]\n%s\n",
+	cutShort:   ", input cut short, never run",
+	input:      trimNL,
+	toolResult: "[tool result %s]\n%s\n",
+	block:      "[%s block]\n%s\n",
+	json:       func(s string) string { return s },
+	stop:       "[stop reason: %s]\n",
+	status:     "[%s]\n",
+}
+
+// replyForm is how a transcript's format writes the parts of a reply.
+type replyForm struct {
+	text, thinking string // of the text, trimmed
+	// toolCall takes the tool's name, cutShort when the input never
+	// finished, and the input as input gives it.
+	toolCall, cutShort string
+	input              func(string) string
+	// toolResult and block take a name (the call's id, the block's type)
+	// and the block's JSON as json gives it.
+	toolResult, block string
+	json              func(string) string
+	stop, status      string // of the stop reason, of the status note
+}
+
+// writeReplyBody writes the blocks of the reply e in the form f, then its
+// stop reason, unless it ended its turn, and the note of its status.
+func writeReplyBody(b io.StringWriter, e *session.Entry, f replyForm) {
 	if e.Message != nil {
 		for i, c := range e.Message.Content {
 			switch c.Type {
 			case api.BlockText:
 				if c.Text != "" {
-					b.WriteString(trimNL(c.Text) + "\n")
+					b.WriteString(fmt.Sprintf(f.text, trimNL(c.Text)))
 				}
 			case api.BlockThinking:
 				if c.Thinking != "" {
-					fmt.Fprintf(b, "[thinking]\n%s\n[end of thinking]\n", trimNL(c.Thinking))
+					b.WriteString(fmt.Sprintf(f.thinking, trimNL(c.Thinking)))
 				}
 			case api.BlockToolUse:
 				input, cut := ToolInput(e, i, c)
 				note := ""
 				if cut {
-					note = ", input cut short, never run"
+					note = f.cutShort
 				}
-				fmt.Fprintf(b, "[tool call %s%s]\n%s\n", c.Name, note, trimNL(input))
+				b.WriteString(fmt.Sprintf(f.toolCall, c.Name, note, f.input(input)))
 			case api.BlockToolResult:
-				fmt.Fprintf(b, "[tool result %s]\n%s\n", c.ToolUseID, prettyJSON(c.ResultContent))
+				b.WriteString(fmt.Sprintf(f.toolResult, c.ToolUseID, f.json(prettyJSON(c.ResultContent))))
 			default:
-				fmt.Fprintf(b, "[%s block]\n%s\n", c.Type, prettyJSON(c.Raw))
+				b.WriteString(fmt.Sprintf(f.block, c.Type, f.json(prettyJSON(c.Raw))))
 			}
 		}
 		if r := e.Message.StopReason; r != "" && r != api.StopEndTurn {
-			fmt.Fprintf(b, "[stop reason: %s]\n", r)
+			b.WriteString(fmt.Sprintf(f.stop, r))
 		}
 	}
 	if note := statusNote(e.Status); note != "" {
-		fmt.Fprintf(b, "[%s]\n", note)
+		b.WriteString(fmt.Sprintf(f.status, note))
 	}
 }
 

@@ -147,18 +147,10 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.ImageSize != "" || prof.NegativePrompt != "" || prof.PromptExtend != nil || prof.Watermark != nil {
 		p.Image = &session.ImageParams{Size: prof.ImageSize, NegativePrompt: prof.NegativePrompt, PromptExtend: prof.PromptExtend, Watermark: prof.Watermark}
 	}
-	if f.set("stop") {
-		p.StopSequences = f.stop
-	}
-	if f.set("temperature") {
-		p.Temperature = api.Float(f.temp)
-	}
-	if f.set("top-p") {
-		p.TopP = api.Float(f.topP)
-	}
-	if f.set("top-k") {
-		p.TopK = api.Int(f.topK)
-	}
+	override(f, "stop", &p.StopSequences, f.stop)
+	override(f, "temperature", &p.Temperature, api.Float(f.temp))
+	override(f, "top-p", &p.TopP, api.Float(f.topP))
+	override(f, "top-k", &p.TopK, api.Int(f.topK))
 	if f.set("thinking-budget") {
 		p.ThinkingBudget, p.Thinking = f.thinkingBudget, ""
 	}
@@ -168,15 +160,9 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			p.Thinking = api.ThinkingAdaptive
 		}
 	}
-	if f.set("effort") {
-		p.Effort = f.effort
-	}
-	if f.set("tool-choice") {
-		p.ToolChoice = f.toolChoice
-	}
-	if f.set("cite") {
-		p.Cite = f.cite
-	}
+	override(f, "effort", &p.Effort, f.effort)
+	override(f, "tool-choice", &p.ToolChoice, f.toolChoice)
+	override(f, "cite", &p.Cite, f.cite)
 	if p.ThinkingBudget > 0 && p.ThinkingBudget >= p.MaxTokens {
 		return nil, usagef("the thinking budget (%d) must be below max_tokens (%d)", p.ThinkingBudget, p.MaxTokens)
 	}
@@ -189,18 +175,14 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	c.meter.AutoCompact = prof.AutoCompact != nil && *prof.AutoCompact
 	c.meter.Prices = meter.Prices{Input: prof.PriceInput, Output: prof.PriceOutput, CacheRead: prof.PriceCacheRead, CacheWrite: prof.PriceCacheWrite}
-	for _, t := range prof.Tools {
-		c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
-	}
+	tools := prof.Tools
 	if f.toolsFile != "" {
-		tools, err := cfgfile.LoadTools(f.toolsFile)
-		if err != nil {
+		if tools, err = cfgfile.LoadTools(f.toolsFile); err != nil {
 			return nil, usagef("--tools: %v", err)
 		}
-		c.tools = nil
-		for _, t := range tools {
-			c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
-		}
+	}
+	for _, t := range tools {
+		c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
@@ -230,11 +212,11 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
-			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
-			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
 		}
@@ -242,7 +224,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if c.imageBaseURL != "" {
 		c.imageToken = getenv("MUSE_IMAGE_ACCESS_TOKEN")
 		if c.imageToken == "" && (prof.ImageAccessTokenEnv != "" || prof.ImageAccessTokenCmd != "") {
-			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand); err != nil {
+			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, []string{c.token, c.apiKey})); err != nil {
 				return nil, usagef("profile %s: image access token: %v", prof.Name, err)
 			}
 		}
@@ -281,6 +263,14 @@ func flagValue(f *flags, name, v string) string {
 }
 
 // flagDuration is the flag's value when it was given, else 0.
+// override sets *dst to v when the flag name was given on the command
+// line, over what the profile or the session set.
+func override[T any](f *flags, name string, dst *T, v T) {
+	if f.set(name) {
+		*dst = v
+	}
+}
+
 func flagDuration(f *flags, name string, d time.Duration) time.Duration {
 	if f.set(name) {
 		return d

@@ -27,41 +27,24 @@ global --config FILE names another. show uses --profile, else MUSE_PROFILE,
 else the file's default_profile. Problems in the file are printed one a
 line, with the file and the line, and exit with status 2.`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 && args[0] == "help" {
-				return c.Help()
-			}
-			if len(args) > 0 {
-				return usagef("unknown command %q%s: use path, show or init (see muse config --help)", args[0], suggestCommand(c, args[0]))
-			}
-			c.Help()
-			return exitStatus(ExitUsage)
-		},
+		RunE: groupRunE("path, show or init"),
 	}
 	path := &cobra.Command{
 		Use:   "path",
 		Short: "print where the configuration file is",
 		Args:  noProfile,
-		RunE: func(*cobra.Command, []string) error {
-			path, err := a.configFilePath()
-			if err != nil {
-				return err
-			}
+		RunE: a.withConfigPath(func(path string) error {
 			fmt.Fprintln(a.env.Stdout, path)
 			return nil
-		},
+		}),
 	}
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "print what the profile in effect sets, secrets masked",
 		Args:  noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			path, err := a.configFilePath()
-			if err != nil {
-				return err
-			}
+		RunE: a.withConfigPath(func(path string) error {
 			return status(configShow(a.env, &a.f, path))
-		},
+		}),
 	}
 	var service string
 	init := &cobra.Command{
@@ -73,11 +56,7 @@ With --service NAME, write the profile of a recipe instead: a new file that
 makes it the default profile, or the end of an existing one. The recipes:
 ` + serviceList(),
 		Args: noProfile,
-		RunE: func(*cobra.Command, []string) error {
-			path, err := a.configFilePath()
-			if err != nil {
-				return err
-			}
+		RunE: a.withConfigPath(func(path string) error {
 			if service != "" {
 				if err := cfgfile.InitService(path, service); err != nil {
 					return usagef("%v", err)
@@ -91,7 +70,7 @@ makes it the default profile, or the end of an existing one. The recipes:
 			}
 			fmt.Fprintf(a.env.Stdout, "wrote %s: edit it, then %s config show\n", path, a.museWithConfig())
 			return nil
-		},
+		}),
 	}
 	init.Flags().StringVar(&service, "service", "", "write the profile of the recipe `NAME` (see the list above)")
 	must(init.RegisterFlagCompletionFunc("service", cobra.FixedCompletions(cfgfile.ServiceNames(), cobra.ShellCompDirectiveNoFileComp)))
@@ -110,7 +89,6 @@ func noProfile(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// configFilePath is the file --config names, else the default one.
 // museWithConfig is the start of a muse command line that reads the
 // configuration file this one reads: "muse", with --config FILE when one
 // was given, so that a hint works when pasted.
@@ -121,6 +99,19 @@ func (a *app) museWithConfig() string {
 	return "muse --config " + shellQuote(sanitize.Line(a.f.configPath))
 }
 
+// withConfigPath runs do with the configuration file's path, for the
+// commands of muse config.
+func (a *app) withConfigPath(do func(path string) error) func(*cobra.Command, []string) error {
+	return func(*cobra.Command, []string) error {
+		path, err := a.configFilePath()
+		if err != nil {
+			return err
+		}
+		return do(path)
+	}
+}
+
+// configFilePath is the file --config names, else the default one.
 func (a *app) configFilePath() (string, error) {
 	if a.f.configPath != "" {
 		return a.f.configPath, nil

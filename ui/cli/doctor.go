@@ -113,7 +113,7 @@ func (a *app) doctor(w io.Writer) int {
 	if prof == nil {
 		prof = &cfgfile.Profile{}
 	}
-	a.doctorService(d, prof)
+	a.doctorService(d, prof, credEnv)
 	if !a.f.demo && !a.f.doctorOffline && !d.failed {
 		d.section("Service check (one request of 16 tokens; --offline sends none)")
 		a.f.set = func(string) bool { return false } // doctor takes none of the settings' flags
@@ -140,7 +140,7 @@ func (a *app) doctor(w io.Writer) int {
 
 // doctorService reports the service address, the model and whether the
 // credentials resolve.
-func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
+func (a *app) doctorService(d *report, prof *cfgfile.Profile, credEnv []string) {
 	if a.f.demo {
 		d.ok("service", "the embedded demo server (--demo): no address, model or credentials needed")
 		return
@@ -159,7 +159,7 @@ func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
 	} else {
 		d.ok("model", sanitize.Line(model.value)+" (from "+model.from+")")
 	}
-	masked := func(s string) string { return fmt.Sprintf("**** (%d characters)", len(s)) }
+	masked := func(s string) string { return "**** (" + textfmt.Plural(len(s), "character") + ")" }
 	token, key, anthropicFrom := anthropicCredential(getenv)
 	switch {
 	case getenv("MUSE_ACCESS_TOKEN") != "":
@@ -171,9 +171,9 @@ func (a *app) doctorService(d *report, prof *cfgfile.Profile) {
 	case anthropic && key != "":
 		d.ok("credentials", "API key (x-api-key) from ANTHROPIC_API_KEY: "+masked(key))
 	case prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "":
-		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked)
+		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked, credEnv)
 	case prof.APIKeyEnv != "" || prof.APIKeyCmd != "":
-		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked)
+		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked, credEnv)
 	case loopbackURL(base.value):
 		d.ok("credentials", "none, and none needed: the service is on this machine")
 	case anthropicFrom != "":
@@ -201,14 +201,15 @@ func stdoutFile(env Env) *os.File {
 }
 
 // doctorSecret resolves a profile's credential as muse would and reports
-// whether it did, never what it is.
-func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string) {
+// whether it did, never what it is; a command runs without the variables
+// that hold muse's credentials (secretEnv of credEnv).
+func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string, credEnv []string) {
 	key := strings.ReplaceAll(strings.ToLower(what), " ", "_") // access_token, api_key
 	from := "the profile's " + key + "_cmd"
 	if envName != "" {
 		from = "$" + envName + " (the profile's " + key + "_env)"
 	}
-	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, cfgfile.RunCommand)
+	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, credentialCommand(secretEnv(credEnv), nil))
 	if err != nil {
 		d.bad("credentials", what+" from "+from+": "+err.Error())
 		return
@@ -309,7 +310,7 @@ func (a *app) doctorFolders(d *report, configPath string) {
 					n++
 				}
 			}
-			desc += fmt.Sprintf(", %d sessions", n)
+			desc += ", " + textfmt.Plural(n, "session")
 		}
 		if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o077 != 0 {
 			d.bad("sessions", dir+" ("+desc+"): others may read it: chmod 700 it")
@@ -344,11 +345,11 @@ func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, credEnv []string) {
 	switch {
 	case err != nil:
 		for _, l := range errorLines(err) {
-			d.bad("MCP servers", l)
+			d.bad("servers", l)
 		}
 		return
 	case mgr == nil:
-		d.ok("MCP servers", "none (--mcp-config FILE, or [profiles.NAME.mcp.SERVER] in a profile)")
+		d.ok("servers", "none (--mcp-config FILE, or [profiles.NAME.mcp.SERVER] in a profile)")
 		return
 	}
 	defer mgr.Close()
@@ -368,7 +369,7 @@ func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, credEnv []string) {
 	for i, st := range mgr.Status() {
 		from := st.Type + ", " + st.Where
 		if st.State != mcp.Ready {
-			d.bad(st.Name, fmt.Sprintf("failed after %s (%s): %s", seconds(took[i]), from, st.Err))
+			d.bad(st.Name, fmt.Sprintf("failed after %s (%s): %s: fix its entry in %s, or remove it", seconds(took[i]), st.Type, st.Err, st.Where))
 			for _, l := range mcp.StderrLines(st.Stderr, doctorStderrLines) {
 				d.more("stderr: " + l)
 			}
@@ -432,14 +433,23 @@ type report struct {
 
 func (r *report) section(name string) { fmt.Fprintf(r.w, "\n%s\n", name) }
 
-// line writes "mark label  text", text sanitized and wrapped to width.
+// line writes "mark label  text", text sanitized and wrapped to width,
+// every text in one column: a label wider than its column (an MCP
+// server's name) has its text on the next line.
 func (r *report) line(mark, label, text string) {
 	text = sanitize.Line(text)
-	const indent = 19 // the mark, the label's column and a space
+	const labelW = 16
+	const indent = labelW + 3 // the mark, the label's column and a space
 	if r.width-indent >= 20 {
 		text = strings.ReplaceAll(textfmt.Wrap(text, r.width-indent), "\n", "\n"+strings.Repeat(" ", indent))
 	}
-	fmt.Fprintf(r.w, "%s %-16s %s\n", mark, label, text)
+	label = sanitize.Line(label)
+	if w := textfmt.Width(label); w > labelW {
+		label += "\n" + strings.Repeat(" ", indent-1)
+	} else {
+		label += strings.Repeat(" ", labelW-w)
+	}
+	fmt.Fprintf(r.w, "%s %s %s\n", mark, label, text)
 }
 
 func (r *report) ok(label, text string) { r.line(" ", label, text) }

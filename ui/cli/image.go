@@ -35,18 +35,10 @@ func imageParams(f *flags, cfg *config, saved *session.ImageParams) session.Imag
 	if f.set("image-model") || ip.Model == "" {
 		ip.Model = cfg.imageModel
 	}
-	if f.set("size") {
-		ip.Size = f.size
-	}
-	if f.set("negative") {
-		ip.NegativePrompt = f.negative
-	}
-	if f.set("prompt-extend") {
-		ip.PromptExtend = api.Bool(f.promptExtend)
-	}
-	if f.set("watermark") {
-		ip.Watermark = api.Bool(f.watermark)
-	}
+	override(f, "size", &ip.Size, f.size)
+	override(f, "negative", &ip.NegativePrompt, f.negative)
+	override(f, "prompt-extend", &ip.PromptExtend, api.Bool(f.promptExtend))
+	override(f, "watermark", &ip.Watermark, api.Bool(f.watermark))
 	return ip
 }
 

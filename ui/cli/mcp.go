@@ -44,7 +44,7 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 			srv.Vars = append(srv.Vars, k)
 		}
 		if s.TokenEnv != "" || s.TokenCmd != "" {
-			tok, err := cfgfile.ResolveSecret(s.TokenEnv, s.TokenCmd, prof.CredentialTimeout, getenv, cfgfile.RunCommand)
+			tok, err := cfgfile.ResolveSecret(s.TokenEnv, s.TokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, secrets))
 			if err != nil {
 				return nil, usagef("%s: MCP server %s: token: %v", srv.Where, s.Name, err)
 			}

@@ -79,14 +79,14 @@ func TestDoctorChecksMCPServers(t *testing.T) {
 
 	// No server: a line says how to add one, and nothing fails for it.
 	r = runMain(t, map[string]string{"MUSE_BASE_URL": "http://127.0.0.1:9", "MUSE_MODEL": "m", "MUSE_ACCESS_TOKEN": "t", "XDG_CONFIG_HOME": t.TempDir()}, "", "doctor", "--offline")
-	if !strings.Contains(r.stdout, "MCP servers      none (--mcp-config FILE") {
+	if !strings.Contains(r.stdout, "  servers          none (--mcp-config FILE") {
 		t.Errorf("no servers:\n%s", r.stdout)
 	}
 	// A file that does not parse is reported with its line.
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte("{\"mcpServers\": {\n\"x\": {\"command\": 3}}}"), 0o600)
 	r = runMain(t, map[string]string{"XDG_CONFIG_HOME": t.TempDir()}, "", "doctor", "--mcp-config", bad)
-	if r.code != 1 || !strings.Contains(r.stdout, "✗ MCP servers      "+bad+":2: server \"x\"") {
+	if r.code != 1 || !strings.Contains(r.stdout, "✗ servers          "+bad+":2: server \"x\"") {
 		t.Errorf("bad file: %+v", r)
 	}
 }

@@ -148,3 +148,68 @@ func TestMCPTokenStaysOnItsHost(t *testing.T) {
 		}
 	}
 }
+
+// A credential command is a child too: the profile's access_token_cmd
+// and an MCP server's token_cmd each write their environment down, and
+// neither holds another credential: not MUSE_SYNC_KEY, not a variable a
+// profile names (token_env of a server, of another profile's server), not
+// the access token the first command printed under another name.
+func TestCredentialCommandsGetNoOtherSecret(t *testing.T) {
+	dir := t.TempDir()
+	secrets := map[string]string{
+		"MUSE_SYNC_KEY": "AGE-SECRET-KEY-1SEKRIT",
+		"TRACKER_TOKEN": "trk-sekrit-1111", // token_env of the profile's HTTP server
+		"SPARE_TOKEN":   "spr-sekrit-2222", // token_env of a server of another profile
+		"COPY_OF_TOKEN": "acc-sekrit-3333", // what access_token_cmd prints, under another name
+	}
+	env := map[string]string{}
+	for k, v := range secrets {
+		t.Setenv(k, v) // where the commands would inherit them from
+		env[k] = v
+	}
+	writeConfig(t, env, `default_profile = "w"
+[profiles.w]
+base_url = "http://127.0.0.1:9"
+model = "m"
+access_token_cmd = "env > `+dir+`/access.env; echo acc-sekrit-3333"
+[profiles.w.mcp.tracker]
+type = "http"
+url = "http://127.0.0.1:9/mcp"
+token_env = "TRACKER_TOKEN"
+[profiles.w.mcp.cmdtok]
+type = "http"
+url = "http://127.0.0.1:9/mcp"
+token_cmd = "env > `+dir+`/token.env; echo cmd-sekrit-4444"
+[profiles.spare]
+[profiles.spare.mcp.x]
+type = "http"
+url = "http://127.0.0.1:9/mcp"
+token_env = "SPARE_TOKEN"
+`)
+	f, _, err := parseFlags([]string{"-p", "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := resolve(f, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.mcp != nil {
+		defer cfg.mcp.Close()
+	}
+	for _, name := range []string{"access", "token"} {
+		data, err := os.ReadFile(filepath.Join(dir, name+".env"))
+		if err != nil {
+			t.Fatalf("the %s command wrote no environment: %v", name, err)
+		}
+		environ := string(data)
+		for k, v := range secrets {
+			if strings.Contains(environ, v) && !(name == "access" && k == "COPY_OF_TOKEN") { // its own
+				t.Errorf("the %s command has %s's secret %s", name, k, v)
+			}
+		}
+		if !strings.Contains(environ, "PATH=") {
+			t.Errorf("the %s command has no PATH: %q", name, environ)
+		}
+	}
+}

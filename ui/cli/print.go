@@ -484,27 +484,15 @@ func mergeParams(saved, fromFlags session.Params, f *flags) session.Params {
 	if f.set("max-tokens") || p.MaxTokens == 0 {
 		p.MaxTokens = fromFlags.MaxTokens
 	}
-	if f.set("system") {
-		p.System = fromFlags.System
-	}
-	if f.set("temperature") {
-		p.Temperature = fromFlags.Temperature
-	}
-	if f.set("top-p") {
-		p.TopP = fromFlags.TopP
-	}
-	if f.set("top-k") {
-		p.TopK = fromFlags.TopK
-	}
-	if f.set("stop") {
-		p.StopSequences = fromFlags.StopSequences
-	}
+	override(f, "system", &p.System, fromFlags.System)
+	override(f, "temperature", &p.Temperature, fromFlags.Temperature)
+	override(f, "top-p", &p.TopP, fromFlags.TopP)
+	override(f, "top-k", &p.TopK, fromFlags.TopK)
+	override(f, "stop", &p.StopSequences, fromFlags.StopSequences)
 	if f.set("thinking-budget") || f.set("thinking") {
 		p.ThinkingBudget, p.Thinking = fromFlags.ThinkingBudget, fromFlags.Thinking
 	}
-	if f.set("effort") {
-		p.Effort = fromFlags.Effort
-	}
+	override(f, "effort", &p.Effort, fromFlags.Effort)
 	return p
 }
 

@@ -126,6 +126,23 @@ func suggestCommand(c *cobra.Command, name string) string {
 	return ""
 }
 
+// groupRunE runs a command that only groups others, such as muse config:
+// alone it prints its help and exits with the usage status; "help" prints
+// the help; another word is an unknown command, refused with the nearest
+// name and uses, the list of its commands.
+func groupRunE(uses string) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) > 0 && args[0] == "help" {
+			return c.Help()
+		}
+		if len(args) > 0 {
+			return usagef("unknown command %q%s: use %s (see %s --help)", args[0], suggestCommand(c, args[0]), uses, c.CommandPath())
+		}
+		c.Help()
+		return exitStatus(ExitUsage)
+	}
+}
+
 // runRoot runs muse itself: the chat screen, or -p.
 func (a *app) runRoot(cmd *cobra.Command, args []string) error {
 	f := &a.f

@@ -1,10 +1,25 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strings"
+
+	cfgfile "muse/ui/cli/config"
+	"muse/ui/toolrun"
 )
+
+// credentialCommand returns what runs a credential command
+// (access_token_cmd, api_key_cmd, image_access_token_cmd, an MCP server's
+// token_cmd, sync_key_cmd): in muse's environment without the variables
+// named in drop (muse's credentials: secretEnv) and without those that
+// hold one of secrets, the credentials read already. Every child gets
+// only its own secrets: a helper that prints one server's token has no
+// business with the service's, or with the sync key.
+func credentialCommand(drop, secrets []string) func(ctx context.Context, argv []string) ([]byte, error) {
+	return cfgfile.CommandIn(toolrun.Environ(drop, secrets))
+}
 
 // guardSecrets keeps muse's credentials from the programs it starts, once
 // the configuration has read them: it drops the variables named in names

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -32,23 +31,14 @@ ID may be a session id, a unique prefix of one, or a title.`,
   muse sessions export 20261122-0415 --format json -o talk.json
   muse sessions import talk.json`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 && args[0] == "help" {
-				return c.Help()
-			}
-			if len(args) > 0 {
-				return usagef("unknown command %q%s: use list, show, export, open, import, fork, rename, delete or search (see muse sessions --help)", args[0], suggestCommand(c, args[0]))
-			}
-			c.Help()
-			return exitStatus(ExitUsage)
-		},
+		RunE: groupRunE("list, show, export, open, import, fork, rename, delete or search"),
 	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "id, title, updated, messages and model of each session, newest first",
 		Args:  noArgs,
 	}
-	asJSON := list.Flags().Bool("json", false, "print JSON: an array of id, title, created, updated, messages, model")
+	asJSON := list.Flags().Bool("json", false, "print JSON: an array of id, title, created, updated, messages, model, and damaged for a journal that cannot be loaded")
 	list.RunE = a.withStore(func(store *session.Store, _ []string) int {
 		return listSessions(a.env, store, *asJSON)
 	})
@@ -260,24 +250,13 @@ func findAndLoad(store *session.Store, query string) (*session.Session, error) {
 	return store.Load(info.ID)
 }
 
-// sessionJSON is one session of `muse sessions list --json`.
-type sessionJSON struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
-	Messages int       `json:"messages"`
-	Model    string    `json:"model"`
-}
-
 // printSessions prints infos as "muse sessions list" does.
 func printSessions(env Env, infos []session.Info, asJSON bool) int {
 	if asJSON {
-		out := make([]sessionJSON, 0, len(infos))
-		for _, in := range infos {
-			out = append(out, sessionJSON{ID: in.ID, Title: in.Title, Created: in.Created, Updated: in.Updated, Messages: in.Messages, Model: in.Model})
+		if infos == nil {
+			infos = []session.Info{} // [], not null
 		}
-		data, err := json.Marshal(out)
+		data, err := json.Marshal(infos)
 		if err != nil {
 			return fail(env, err)
 		}

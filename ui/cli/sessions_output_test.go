@@ -185,7 +185,7 @@ func TestSessionsJSONEscapesC1(t *testing.T) {
 				t.Errorf("tool output changed: %q", got)
 			}
 		} else {
-			var list []sessionJSON
+			var list []session.Info
 			if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != 1 {
 				t.Fatalf("list --json: %v %s", err, r.stdout)
 			}

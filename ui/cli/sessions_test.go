@@ -54,6 +54,29 @@ func TestSessionsListJSON(t *testing.T) {
 	}
 }
 
+// A journal that cannot be loaded is listed with why, under "damaged",
+// which the sessions that load do not have.
+func TestSessionsListJSONNamesDamaged(t *testing.T) {
+	env, store, _ := seed(t)
+	if err := os.WriteFile(filepath.Join(store.Dir(), "20200101-000000-bad000.jsonl"), []byte("not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runMain(t, env, "", "sessions", "list", "--json")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &list); r.code != 0 || err != nil || len(list) != 3 {
+		t.Fatalf("list --json: %v %+v", err, r)
+	}
+	var damaged []string
+	for _, s := range list {
+		if why, ok := s["damaged"].(string); ok {
+			damaged = append(damaged, s["id"].(string)+": "+why)
+		}
+	}
+	if len(damaged) != 1 || !strings.HasPrefix(damaged[0], "20200101-000000-bad000: ") {
+		t.Errorf("damaged: %q in %s", damaged, r.stdout)
+	}
+}
+
 func TestSessionsShowExportRenameDeleteSearch(t *testing.T) {
 	env, store, ids := seed(t)
 	if r := runMain(t, env, "", "sessions", "show", "Go channels"); r.code != 0 || !strings.Contains(r.stdout, "pineapple") {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/sanitize"
 	"muse/ui/syncrun"
+	"muse/ui/toolrun"
 )
 
 // syncKeyEnv holds the sync key on a machine that did not make it.
@@ -171,7 +171,7 @@ func syncOptionsFor(env Env, sp syncProfile, batch bool, known string) (gitsync.
 	case strings.TrimSpace(env.Getenv(syncKeyEnv)) != "":
 		o.Identity = strings.TrimSpace(env.Getenv(syncKeyEnv))
 	case sp.keyCmd != "":
-		if o.Identity, err = cfgfile.ResolveSecret("", sp.keyCmd, sp.timeout, env.Getenv, cfgfile.RunCommand); err != nil {
+		if o.Identity, err = cfgfile.ResolveSecret("", sp.keyCmd, sp.timeout, env.Getenv, credentialCommand(sp.secretEnv, nil)); err != nil {
 			return o, fmt.Errorf("sync key: %w", err)
 		}
 	default:
@@ -185,14 +185,7 @@ func syncOptionsFor(env Env, sp syncProfile, batch bool, known string) (gitsync.
 // gitEnv is the environment git runs with: muse's own, without the
 // variables that hold muse's credentials and the sync key.
 func gitEnv(secret []string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(secret, k) {
-			out = append(out, kv)
-		}
-	}
-	return out
+	return toolrun.Environ(secret, nil)
 }
 
 // syncInit is "muse sync init REMOTE".

@@ -33,6 +33,10 @@ type Renderer struct {
 	// ShowPreviews shows them under their image.
 	Previews     map[string]string
 	ShowPreviews bool
+	// Linkable reports whether a saved image's path may be a link the
+	// terminal opens on a click: a journal that came by sync, or was
+	// written by hand, can name any file as its image. Nil links none.
+	Linkable func(path string) bool
 }
 
 // NewRenderer returns a renderer in the theme th, with markdown in the
@@ -301,8 +305,10 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 			// long for the screen is cut into lines.
 			target := (&url.URL{Scheme: "file", Path: img.Path}).String()
 			for _, chunk := range chunkRunes(textfmt.FitPath(textfmt.ShortPath(sanitize.Line(img.Path)), max(width-3, 10)), max(width-3, 10)) {
-				if l := hyperlink(target, chunk); l != "" {
-					chunk = l
+				if r.Linkable != nil && r.Linkable(img.Path) {
+					if l := hyperlink(target, chunk); l != "" {
+						chunk = l
+					}
 				}
 				add("   " + chunk)
 			}

@@ -17,9 +17,9 @@ import (
 // right, token counts that agree, previews that fit a small screen.
 
 // TestFileMenuSaysWhenCut: the @ menu lists 50 files at most; when more
-// match, its last line says "1 of 50+, type to narrow", not "1 of 50" (or
-// "1 of 51" with a source), and once the typing narrows them it counts
-// them all.
+// match, its last line says how many: "1 of 50 shown · 51 match, type to
+// narrow", not "1 of 50" (or "1 of 51" with a source), and once the typing
+// narrows them it counts them all.
 func TestFileMenuSaysWhenCut(t *testing.T) {
 	t.Parallel()
 	h := newHome(t, "")
@@ -35,7 +35,7 @@ func TestFileMenuSaysWhenCut(t *testing.T) {
 		want := "› " + "@note"[:i+1]
 		tm.waitUntil(k+" typed", waitDeadline, func(s string) bool { return inputLine(s) == want })
 	}
-	tm.waitFor("1 of 50+, type to narrow")
+	tm.waitFor("1 of 50 shown · 51 match, type to narrow")
 	tm.typ("4")
 	tm.waitUntil("10 files counted", waitDeadline, func(s string) bool {
 		return strings.Contains(s, "▸ note40.md") && strings.Contains(s, "1 of 10 ·") && !strings.Contains(s, "narrow")

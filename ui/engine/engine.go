@@ -129,8 +129,9 @@ type Config struct {
 	// runs no tool of any kind.
 	AskAll bool
 	// MaxReplySize is the size limit of a reply, in bytes of its content
-	// (api.DefaultMaxReplySize when 0): a reply that passes it is cut there
-	// and saved with the stop reason api.StopSizeLimit, and a notice says so.
+	// (api.DefaultMaxReplySize when 0): a reply that passes it, or
+	// api.MaxReplyBlocks blocks, is cut there and saved with the stop
+	// reason api.StopSizeLimit, and a notice says so (api.CutNote).
 	MaxReplySize int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -676,7 +677,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	}
 	r.emit(Event{Kind: ReplyEnded, Entry: live, Err: err})
 	if msg.StopReason == api.StopSizeLimit {
-		r.emit(Event{Kind: Notice, Text: api.ReplyCutNote(r.cfg.MaxReplySize)})
+		r.emit(Event{Kind: Notice, Text: api.CutNote(msg, r.cfg.MaxReplySize)})
 	}
 	if err != nil && !cancelled {
 		ee := session.ErrorEntry(err)

@@ -105,7 +105,7 @@ func TestHugeReplyIsCutAndTheSessionGoesOn(t *testing.T) {
 			if got := len(res.Message.Text()); got != limit || res.Message.StopReason != api.StopSizeLimit || res.Reply.Status != session.StatusComplete {
 				t.Errorf("reply of %d bytes, stop %q, status %q", got, res.Message.StopReason, res.Reply.Status)
 			}
-			if len(notices) != 1 || notices[0] != api.ReplyCutNote(limit) {
+			if len(notices) != 1 || notices[0] != api.CutNote(res.Message, limit) || !strings.Contains(notices[0], "ask for a shorter answer") {
 				t.Errorf("notices %q", notices)
 			}
 			if err := <-h.finished; err == nil {

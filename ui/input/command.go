@@ -33,3 +33,12 @@ func (m Model) KeepCommandAfter(value, given string) Model {
 	}
 	return m
 }
+
+// KeepDraft marks the text in the input, the user's draft kept after a
+// failed turn, as text a /command may follow (see CommandAfter): a /retry
+// typed or pasted after it retries the failed prompt, not a prompt sent
+// as "draft/retry". The text stays the user's own typing.
+func (m Model) KeepDraft() Model {
+	m.given = m.ed.value()
+	return m
+}

@@ -138,8 +138,10 @@ func (e *editor) insert(s string) {
 }
 
 // order returns the selection's ends, first the earlier.
-func (e *editor) order() (pos, pos) {
-	a, b := e.anchor, e.cursor()
+func (e *editor) order() (pos, pos) { return ordered(e.anchor, e.cursor()) }
+
+// ordered returns a and b, the earlier first.
+func ordered(a, b pos) (pos, pos) {
 	if b.row < a.row || (b.row == a.row && b.col < a.col) {
 		a, b = b, a
 	}
@@ -275,54 +277,38 @@ func (e *editor) wordRight() {
 
 // backspace deletes the selection, or the cluster before the cursor (the
 // line break, at a line's start).
-func (e *editor) backspace() {
-	if e.deleteSelection() {
-		return
-	}
-	end := e.cursor()
-	e.left()
-	e.deleteRange(e.cursor(), end)
-}
+func (e *editor) backspace() { e.deleteOver(e.left) }
 
 // deleteForward deletes the selection, or the cluster under the cursor.
-func (e *editor) deleteForward() {
-	if e.deleteSelection() {
-		return
-	}
-	start := e.cursor()
-	e.right()
-	e.deleteRange(start, e.cursor())
-}
+func (e *editor) deleteForward() { e.deleteOver(e.right) }
 
 // deleteWord deletes the selection, or back to the start of the word
 // before the cursor.
-func (e *editor) deleteWord() {
-	if e.deleteSelection() {
-		return
-	}
-	end := e.cursor()
-	e.wordLeft()
-	e.deleteRange(e.cursor(), end)
-}
+func (e *editor) deleteWord() { e.deleteOver(e.wordLeft) }
 
 // deleteToEnd deletes to the end of the line, or the line break there.
 func (e *editor) deleteToEnd() {
-	if e.deleteSelection() {
-		return
-	}
-	if e.col == len(e.lines[e.row]) {
-		e.deleteForward()
-		return
-	}
-	e.deleteRange(e.cursor(), pos{e.row, len(e.lines[e.row])})
+	e.deleteOver(func() {
+		if e.col == len(e.lines[e.row]) {
+			e.right()
+		} else {
+			e.col = len(e.lines[e.row])
+		}
+	})
 }
 
 // deleteToStart deletes to the start of the line.
-func (e *editor) deleteToStart() {
+func (e *editor) deleteToStart() { e.deleteOver(func() { e.col = 0 }) }
+
+// deleteOver deletes the selection, or else the text the cursor passes
+// over as move moves it, back or on.
+func (e *editor) deleteOver(move func()) {
 	if e.deleteSelection() {
 		return
 	}
-	e.deleteRange(pos{e.row, 0}, e.cursor())
+	from := e.cursor()
+	move()
+	e.deleteRange(ordered(from, e.cursor()))
 }
 
 // span is a row a line wraps to: its bytes from start to end.

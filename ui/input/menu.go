@@ -215,12 +215,9 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 		cmd = walkFiles(fc.seq, m.sources)
 	}
 	m.menuWasFiles = true
-	items, cut := fileItems(fc.res.Files, typed)
-	more := sourceItems(fc.sources, typed)
-	m.menu = m.menu.SetItems(append(items, more...), fileNote(fc, typed, len(items)+len(more)))
-	if cut {
-		m.menu = m.menu.Cut()
-	}
+	files, nf := fileItems(fc.res.Files, typed)
+	sources, ns := sourceItems(fc.sources, typed)
+	m.menu = m.menu.SetItems(append(files, sources...), fileNote(fc, typed, nf+ns)).Matched(nf + ns)
 	return m, cmd
 }
 
@@ -236,9 +233,9 @@ func commandName(value string) (string, bool) {
 
 // fileItems are the files that match typed: those whose name starts with
 // it, then those whose path does, then those whose path holds it (case
-// aside), the shortest first in each, at most maxMenuFiles; cut says that
-// more match.
-func fileItems(files []string, typed string) (items []menu.Item, cut bool) {
+// aside), the shortest first in each, at most maxMenuFiles; matched counts
+// all that match, a name no mention can hold aside.
+func fileItems(files []string, typed string) (items []menu.Item, matched int) {
 	q := strings.ToLower(typed)
 	var ranked [3][]string
 	for _, f := range files {
@@ -260,13 +257,13 @@ func fileItems(files []string, typed string) (items []menu.Item, cut bool) {
 			if mention == "" {
 				continue // a name a mention cannot hold
 			}
-			if len(items) == maxMenuFiles {
-				return items, true
+			matched++
+			if len(items) < maxMenuFiles {
+				items = append(items, menu.Item{Label: f, Value: mention + " "})
 			}
-			items = append(items, menu.Item{Label: f, Value: mention + " "})
 		}
 	}
-	return items, false
+	return items, matched
 }
 
 // fileNote is the line under the files: the walk under way or failed, or

@@ -2,33 +2,72 @@ package input
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// The file menu offers maxMenuFiles at most, and says it is cut only when
-// more files match: exactly maxMenuFiles is all of them, and a name no
-// mention can hold is not counted as one more.
-func TestFileItemsCut(t *testing.T) {
+// The file menu offers maxMenuFiles at most, and counts all that match:
+// exactly maxMenuFiles is all of them, and a name no mention can hold is
+// not counted as one more.
+func TestFileItemsCount(t *testing.T) {
 	var files []string
 	for i := range maxMenuFiles {
 		files = append(files, fmt.Sprintf("f%02d.md", i))
 	}
-	if items, cut := fileItems(files, "f"); len(items) != maxMenuFiles || cut {
-		t.Errorf("%d files: %d items, cut %v", len(files), len(items), cut)
+	if items, n := fileItems(files, "f"); len(items) != maxMenuFiles || n != maxMenuFiles {
+		t.Errorf("%d files: %d items, %d matched", len(files), len(items), n)
 	}
-	if items, cut := fileItems(append(files, "f\"name.md"), "f"); len(items) != maxMenuFiles || cut {
-		t.Errorf("one more, not mentionable: %d items, cut %v", len(items), cut)
+	if items, n := fileItems(append(files, "f\"name.md"), "f"); len(items) != maxMenuFiles || n != maxMenuFiles {
+		t.Errorf("one more, not mentionable: %d items, %d matched", len(items), n)
 	}
-	if items, cut := fileItems(append(files, "f99.md"), "f"); len(items) != maxMenuFiles || !cut {
-		t.Errorf("one more: %d items, cut %v", len(items), cut)
+	if items, n := fileItems(append(files, "f99.md", "g.md"), "f"); len(items) != maxMenuFiles || n != maxMenuFiles+1 {
+		t.Errorf("one more: %d items, %d matched", len(items), n)
 	}
 }
 
-// ctrl+r offers maxSearchHits prompts at most and says when more match:
-// "50+, type to narrow", and a count once the typing narrows them.
+// The @ menu counts what matches, files and sources (MCP resources,
+// images) alike: 60 files and a resource listed as 50 and 1 say "1 of 51
+// shown · 61 match"; a few files and a resource, all shown, need no
+// count; typing narrows the count.
+func TestFileMenuCountsSources(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	mk := func(n int) {
+		for i := range n {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("n%02d.md", i)), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	asked := 0
+	src := fakeSources{asked: &asked, list: []Source{{Mention: "@muse-demo:demo://readme", Label: "muse-demo:demo://readme", Detail: "MCP resource"}}}
+	open := func() string {
+		m := sized(t, 80, 24).WithSources(src)
+		m, cmd := m.Update(runes("@"))
+		return strings.Join(runCmds(m, cmd).Hint(), "\n")
+	}
+	mk(3)
+	if hint := open(); !strings.Contains(hint, "muse-demo:demo://readme") || strings.Contains(hint, " of ") || strings.Contains(hint, "match") {
+		t.Errorf("3 files and a resource:\n%s", hint)
+	}
+	mk(60)
+	if hint := open(); !strings.Contains(hint, "1 of 51 shown · 61 match, type to narrow") {
+		t.Errorf("60 files and a resource:\n%s", hint)
+	}
+	m := sized(t, 80, 24).WithSources(src)
+	m, cmd := m.Update(runes("@"))
+	m = typeKeys(t, runCmds(m, cmd), "n1")
+	if hint := strings.Join(m.Hint(), "\n"); !strings.Contains(hint, "1 of 10 ·") || strings.Contains(hint, "match") {
+		t.Errorf("n1 typed:\n%s", hint)
+	}
+}
+
+// ctrl+r offers maxSearchHits prompts at most and says how many match
+// when more do, and a count once the typing narrows them.
 func TestSearchSaysMoreMatch(t *testing.T) {
 	var texts []string
 	for i := range maxSearchHits + 1 {
@@ -38,7 +77,7 @@ func TestSearchSaysMoreMatch(t *testing.T) {
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
 	m = typeKeys(t, m, "prompt")
 	hint := strings.Join(m.Hint(), "\n")
-	if !strings.Contains(hint, fmt.Sprintf("1 of %d+, type to narrow", maxSearchHits)) {
+	if !strings.Contains(hint, fmt.Sprintf("1 of %d shown · %d match, type to narrow", maxSearchHits, maxSearchHits+1)) {
 		t.Errorf("%d prompts match:\n%s", maxSearchHits+1, hint)
 	}
 	m = typeKeys(t, m, " 4")

@@ -79,7 +79,8 @@ func (m Model) endSearch(restore bool) Model {
 }
 
 // syncSearch lists the prompts that hold what is typed (case aside),
-// newest first, each once.
+// newest first, each once, and counts them all: the search reads the
+// whole history anyway when few match.
 func (m Model) syncSearch() Model {
 	q := strings.ToLower(m.ed.value())
 	scope := "all sessions"
@@ -89,16 +90,16 @@ func (m Model) syncSearch() Model {
 	note := "past prompts of " + scope + " · " + m.keys.Search.Help().Key + " " + map[bool]string{true: "all sessions", false: "this session only"}[m.search.thisOnly]
 	var items []menu.Item
 	seen := map[string]bool{}
-	cut := false // more prompts match than the menu offers
+	matched := 0 // the prompts that match, those the menu offers and the rest
 	add := func(text, detail string) {
 		if seen[text] || !strings.Contains(strings.ToLower(text), q) {
 			return
 		}
+		seen[text] = true
+		matched++
 		if len(items) == maxSearchHits {
-			cut = true
 			return
 		}
-		seen[text] = true
 		label := strings.ReplaceAll(strings.TrimSpace(text), "\n", " ⏎ ")
 		items = append(items, menu.Item{Label: label, Detail: detail, Value: text})
 	}
@@ -112,7 +113,7 @@ func (m Model) syncSearch() Model {
 	for _, p := range *m.sessionPrompts {
 		mine[p] = true
 	}
-	for i := len(es) - 1; i >= 0 && !cut; i-- {
+	for i := len(es) - 1; i >= 0; i-- {
 		e := es[i]
 		this := e.Session == *m.session && e.Session != "" || mine[e.Text]
 		switch {
@@ -124,7 +125,7 @@ func (m Model) syncSearch() Model {
 	}
 	if m.search.thisOnly {
 		sp := *m.sessionPrompts
-		for i := len(sp) - 1; i >= 0 && !cut; i-- {
+		for i := len(sp) - 1; i >= 0; i-- {
 			add(sp[i], "this session")
 		}
 	}
@@ -132,10 +133,7 @@ func (m Model) syncSearch() Model {
 		note = "no past prompt of " + scope + " holds " + m.ed.value() + " · esc goes back"
 	}
 	m.target = menuTarget{}
-	m.menu = m.menu.SetItems(items, note)
-	if cut {
-		m.menu = m.menu.Cut()
-	}
+	m.menu = m.menu.SetItems(items, note).Matched(matched)
 	return m
 }
 

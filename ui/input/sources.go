@@ -40,8 +40,9 @@ func (m Model) WithSources(src Sources) Model {
 
 // sourceItems are the sources that match typed (case aside), at most
 // maxSourceItems of them, in their order: those whose label starts with
-// it, then those whose label or detail holds it.
-func sourceItems(srcs []Source, typed string) []menu.Item {
+// it, then those whose label or detail holds it; matched counts all that
+// match.
+func sourceItems(srcs []Source, typed string) (items []menu.Item, matched int) {
 	q := strings.ToLower(typed)
 	var first, then []menu.Item
 	for _, s := range srcs {
@@ -57,6 +58,6 @@ func sourceItems(srcs []Source, typed string) []menu.Item {
 			then = append(then, it)
 		}
 	}
-	items := append(first, then...)
-	return items[:min(len(items), maxSourceItems)]
+	items = append(first, then...)
+	return items[:min(len(items), maxSourceItems)], len(items)
 }

@@ -87,6 +87,32 @@ func listTools(ctx context.Context, sess *sdk.ClientSession) (tools []*sdk.Tool,
 	}
 }
 
+// listPages gathers the items of a list that comes in pages, for the
+// prompts and the resources: page fetches the page at a cursor ("" for the
+// first) and returns its items and the next cursor. It keeps the items
+// keep takes, at most most of them, from at most maxPages pages, and stops
+// at the first error, at an empty cursor, or at one sent twice in a row.
+func listPages[T any](page func(cursor string) ([]T, string, error), most int, keep func(T) bool) []T {
+	var out []T
+	cursor := ""
+	for range maxPages {
+		items, next, err := page(cursor)
+		if err != nil {
+			return out
+		}
+		for _, it := range items {
+			if keep(it) && len(out) < most {
+				out = append(out, it)
+			}
+		}
+		if next == "" || next == cursor {
+			break
+		}
+		cursor = next
+	}
+	return out
+}
+
 // toolSize is how many bytes t's description and input schema take.
 func toolSize(t *sdk.Tool) int {
 	if t == nil {

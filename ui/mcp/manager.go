@@ -239,11 +239,23 @@ func (m *Manager) startAllLocked() {
 // waitStarting waits for the servers starting now to be ready or to fail,
 // each within StartTimeout; false when ctx ended first.
 func (m *Manager) waitStarting(ctx context.Context) bool {
+	return m.waitFor(ctx, func(s *server) chan struct{} {
+		if s.state == Starting {
+			return s.done
+		}
+		return nil
+	})
+}
+
+// waitFor waits until the channel pick gives for each server, under m.mu,
+// is closed (nil: none to wait for), or for ctx: false when ctx ended
+// first.
+func (m *Manager) waitFor(ctx context.Context, pick func(s *server) chan struct{}) bool {
 	var wait []chan struct{}
 	m.mu.Lock()
 	for _, s := range m.srv {
-		if s.state == Starting {
-			wait = append(wait, s.done)
+		if d := pick(s); d != nil {
+			wait = append(wait, d)
 		}
 	}
 	m.mu.Unlock()

@@ -150,21 +150,7 @@ func (m *Manager) refreshLocked(s *server) {
 
 // waitRefresh waits for the tool lists being refreshed, or for ctx.
 func (m *Manager) waitRefresh(ctx context.Context) {
-	var wait []chan struct{}
-	m.mu.Lock()
-	for _, s := range m.srv {
-		if s.refresh != nil {
-			wait = append(wait, s.refresh)
-		}
-	}
-	m.mu.Unlock()
-	for _, d := range wait {
-		select {
-		case <-d:
-		case <-ctx.Done():
-			return
-		}
-	}
+	m.waitFor(ctx, func(s *server) chan struct{} { return s.refresh })
 }
 
 // track registers the progress reporter of a call, when the engine gave

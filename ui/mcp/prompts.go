@@ -53,24 +53,14 @@ func listPrompts(ctx context.Context, sess *sdk.ClientSession) []*sdk.Prompt {
 	if res := sess.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Prompts == nil {
 		return nil
 	}
-	var out []*sdk.Prompt
-	params := &sdk.ListPromptsParams{}
-	for page := 0; page < maxPages; page++ {
-		res, err := sess.ListPrompts(ctx, params)
+	page := func(cursor string) ([]*sdk.Prompt, string, error) {
+		res, err := sess.ListPrompts(ctx, &sdk.ListPromptsParams{Cursor: cursor})
 		if err != nil {
-			return out
+			return nil, "", err
 		}
-		for _, p := range res.Prompts {
-			if p != nil && word(p.Name, maxCompletionLen) && len(out) < maxPrompts {
-				out = append(out, p)
-			}
-		}
-		if res.NextCursor == "" || res.NextCursor == params.Cursor {
-			break
-		}
-		params = &sdk.ListPromptsParams{Cursor: res.NextCursor}
+		return res.Prompts, res.NextCursor, nil
 	}
-	return out
+	return listPages(page, maxPrompts, func(p *sdk.Prompt) bool { return p != nil && word(p.Name, maxCompletionLen) })
 }
 
 // Prompts returns the prompts of the ready servers, in the

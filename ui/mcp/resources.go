@@ -32,24 +32,14 @@ func listResources(ctx context.Context, sess *sdk.ClientSession) []*sdk.Resource
 	if res := sess.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Resources == nil {
 		return nil
 	}
-	var out []*sdk.Resource
-	params := &sdk.ListResourcesParams{}
-	for page := 0; page < maxPages; page++ {
-		res, err := sess.ListResources(ctx, params)
+	page := func(cursor string) ([]*sdk.Resource, string, error) {
+		res, err := sess.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
 		if err != nil {
-			return out
+			return nil, "", err
 		}
-		for _, r := range res.Resources {
-			if r != nil && word(r.URI, maxURI) && len(out) < maxResources {
-				out = append(out, r)
-			}
-		}
-		if res.NextCursor == "" || res.NextCursor == params.Cursor {
-			break
-		}
-		params = &sdk.ListResourcesParams{Cursor: res.NextCursor}
+		return res.Resources, res.NextCursor, nil
 	}
-	return out
+	return listPages(page, maxResources, func(r *sdk.Resource) bool { return r != nil && word(r.URI, maxURI) })
 }
 
 // Resources returns the resources of the ready servers, in the

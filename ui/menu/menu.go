@@ -49,7 +49,7 @@ type Model struct {
 	keys   KeyMap
 	items  []Item
 	note   string // a line under the items, such as "listing files…"
-	cut    bool   // the items are the first of more that match
+	total  int    // the items that match, those listed and the rest (see Matched)
 	sel    int    // the marked item
 	top    int    // the first item shown
 	width  int
@@ -70,13 +70,13 @@ func (m Model) SetSize(width, height int) Model {
 
 // SetItems replaces the items, and the note under them. The mark stays on
 // the item of the same value, if it is still there, else goes to the first.
-// The items are all that match until Cut says otherwise.
+// The items are all that match until Matched says otherwise.
 func (m Model) SetItems(items []Item, note string) Model {
 	marked := ""
 	if m.sel < len(m.items) {
 		marked = m.items[m.sel].Value
 	}
-	m.items, m.note, m.sel, m.cut = items, note, 0, false
+	m.items, m.note, m.sel, m.total = items, note, 0, len(items)
 	for i, it := range items {
 		if it.Value == marked {
 			m.sel = i
@@ -86,11 +86,13 @@ func (m Model) SetItems(items []Item, note string) Model {
 	return m.scroll()
 }
 
-// Cut says that the items are only the first of more that match: the
-// line under them says "N+" and asks for more to be typed, rather than
-// count the items shown as all there are.
-func (m Model) Cut() Model {
-	m.cut = true
+// Matched says that n things match in all, of which the items listed are
+// the first: when n is more than them, the line under them counts both,
+// "3 of 50 shown · 312 match", and asks for more to be typed, rather than
+// count the items shown as all there are. An n under the items listed
+// counts nothing: the items are all there are.
+func (m Model) Matched(n int) Model {
+	m.total = max(n, len(m.items))
 	return m
 }
 
@@ -134,8 +136,8 @@ func (m Model) scroll() Model {
 
 // Lines draws the menu, a line an item (the marked one with "▸"), then
 // the note or, when items are out of view or more match than are listed,
-// where the view is ("3 of 12", or "3 of 50+, type to narrow" when
-// more match); each line fits the width. Labels and details are sanitized: file names are
+// where the view is ("3 of 12", or "3 of 50 shown · 312 match, type to
+// narrow" when more match than are listed); each line fits the width. Labels and details are sanitized: file names are
 // untrusted text.
 func (m Model) Lines() []string {
 	var lines []string
@@ -159,10 +161,11 @@ func (m Model) Lines() []string {
 		lines = append(lines, textfmt.TruncateWidth(line, m.width))
 	}
 	foot := m.note
-	if len(m.items) > m.height || m.cut {
+	more := m.total > len(m.items)
+	if len(m.items) > m.height || more {
 		where := strconv.Itoa(m.sel+1) + " of " + strconv.Itoa(len(m.items))
-		if m.cut {
-			where += "+, type to narrow"
+		if more {
+			where += " shown · " + strconv.Itoa(m.total) + " match, type to narrow"
 		}
 		if foot != "" {
 			foot = where + " · " + foot
@@ -171,7 +174,11 @@ func (m Model) Lines() []string {
 		}
 	}
 	if foot != "" {
-		lines = append(lines, textfmt.TruncateWidth("  "+foot+" · ↑↓ tab esc", m.width))
+		keys := " · ↑↓ tab esc"
+		if len(m.items) == 0 {
+			keys = " · esc" // nothing to move through or take
+		}
+		lines = append(lines, textfmt.TruncateWidth("  "+foot+keys, m.width))
 	}
 	return lines
 }

@@ -7,6 +7,7 @@ import (
 	"muse/session"
 	"muse/session/transcript"
 	"muse/ui/conversation"
+	"muse/ui/mdwrap"
 	"muse/ui/textfmt"
 )
 
@@ -36,8 +37,15 @@ func (p *writer) open(e *session.Entry, class, who, model string) {
 }
 
 // markdown writes src, a text of the session, rendered from Markdown.
+// Text nested deeper than mdwrap.MaxNest (200,000 '>' took goldmark 14 s,
+// quadratic in the depth) is written flat, as the characters it holds, as
+// the chat screen shows it.
 func (p *writer) markdown(src string) {
-	if err := markdown().Convert([]byte(p.text(src)), p.md); err != nil {
+	text := p.text(src)
+	if mdwrap.TooDeep(text) {
+		text = mdwrap.Flatten(text)
+	}
+	if err := markdown().Convert([]byte(text), p.md); err != nil {
 		// goldmark fails only when writing fails, which Write reports.
 		p.str(p.esc(src))
 	}

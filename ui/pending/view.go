@@ -9,12 +9,7 @@ import (
 )
 
 // Height is how many rows the chips take.
-func (m Model) Height() int {
-	if len(m.files) == 0 {
-		return 0
-	}
-	return strings.Count(m.View(), "\n") + 1
-}
+func (m Model) Height() int { return textfmt.Height(m.View()) }
 
 // View shows the attachments waiting, numbered for /detach, as many a row
 // as fit; "" when none waits.

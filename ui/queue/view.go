@@ -16,12 +16,7 @@ const MinHeight = 16
 const maxShown = 3
 
 // Height is how many rows the queue takes.
-func (m Model) Height() int {
-	if len(m.list) == 0 {
-		return 0
-	}
-	return strings.Count(m.View(), "\n") + 1
-}
+func (m Model) Height() int { return textfmt.Height(m.View()) }
 
 // View shows the queued prompts, one a row, and the keys that act on
 // them; "" when none waits.

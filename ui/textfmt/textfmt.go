@@ -30,6 +30,14 @@ func Plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
+// Height is how many rows the view v takes: none when it is "".
+func Height(v string) int {
+	if v == "" {
+		return 0
+	}
+	return strings.Count(v, "\n") + 1
+}
+
 // Wrap soft-wraps plain text to width, keeping its own line breaks, at
 // the widths the terminal draws (see Shield).
 func Wrap(s string, width int) string {

@@ -169,6 +169,14 @@ func Run(ctx context.Context, s Spec) Result {
 	return res(output, code, nil)
 }
 
+// Environ returns muse's environment as a child gets it: without the
+// variables named in DefaultDrop and drop, nor those whose value holds one
+// of secrets (see Withhold). A credential command (access_token_cmd, an MCP
+// server's token_cmd, sync_key_cmd) and git run with it, as a tool does.
+func Environ(drop, secrets []string) []string {
+	return cleanEnv(Withhold(os.Environ(), secrets), drop)
+}
+
 // cleanEnv returns env without the variables named in DefaultDrop and drop.
 // Names are compared as the system does: ignoring case on Windows.
 func cleanEnv(env []string, drop []string) []string {

@@ -66,10 +66,10 @@ type Shown struct {
 func (m Model) Apply(it Item, now time.Time) (Model, Shown) {
 	switch {
 	case it.Event != nil && m.turn != nil:
-		m.turn = m.turn.clone()
+		m.turn = clone(m.turn)
 		return m, m.turn.apply(*it.Event, now)
 	case it.Image != nil && m.image != nil:
-		m.image = m.image.clone()
+		m.image = clone(m.image)
 		return m, m.image.apply(*it.Image, it.Preview)
 	}
 	return m, Shown{}

@@ -24,7 +24,7 @@ type AnswerDueMsg struct{ Turn, Seq int }
 // on reading the engine's reports. Otherwise wait is nil: the call waits
 // for the user, and the engine's reports until the answer.
 func (m Model) Asked(a *Ask, ch <-chan Item, always, all bool) (_ Model, wait tea.Cmd, run bool) {
-	m.turn = m.turn.clone()
+	m.turn = clone(m.turn)
 	t := m.turn
 	switch {
 	case t.Cancelled:
@@ -53,7 +53,7 @@ func (m Model) PutAside(draft string) Model {
 // Answer gives ap to the tool call that waits, and returns the draft put
 // aside and the command that goes on reading the engine's reports.
 func (m Model) Answer(ap engine.Approval) (_ Model, draft string, wait tea.Cmd) {
-	m.turn = m.turn.clone()
+	m.turn = clone(m.turn)
 	t := m.turn
 	a := t.Ask
 	t.Ask, t.PasteRefused, t.pending = nil, false, nil
@@ -86,7 +86,7 @@ func (m Model) AwaitsResult(declining bool) bool {
 // means it came with other text (see RefusePaste). It returns the command
 // that says it has settled (AnswerDueMsg).
 func (m Model) Settle(ap engine.Approval) (Model, tea.Cmd) {
-	m.turn = m.turn.clone()
+	m.turn = clone(m.turn)
 	t := m.turn
 	t.pending = &ap
 	t.pendingSeq++
@@ -100,7 +100,7 @@ func (m Model) Settling() bool { return m.turn != nil && m.turn.pending != nil }
 // RefusePaste drops the yes that waits, if any, and notes that an answer
 // came with other text and was not taken.
 func (m Model) RefusePaste() Model {
-	m.turn = m.turn.clone()
+	m.turn = clone(m.turn)
 	m.turn.pending, m.turn.PasteRefused = nil, true
 	return m
 }

@@ -64,14 +64,14 @@ type Run struct {
 	pendingSeq int
 }
 
-// clone returns a copy of t to change, or nil for nil: a copy of the model
-// keeps the turn as it was. The reply streaming is shared: its accumulator
-// only grows as the engine reports.
-func (t *Run) clone() *Run {
-	if t == nil {
+// clone returns a copy of *p to change, or nil for nil: a copy of the
+// model keeps its turn and its image job as they were. A run's reply
+// streaming is shared: its accumulator only grows as the engine reports.
+func clone[T any](p *T) *T {
+	if p == nil {
 		return nil
 	}
-	c := *t
+	c := *p
 	return &c
 }
 
@@ -98,15 +98,6 @@ type Job struct {
 	Phase       string
 	Done, Total int64
 	Cancelled   bool
-}
-
-// clone returns a copy of j to change, or nil for nil.
-func (j *Job) clone() *Job {
-	if j == nil {
-		return nil
-	}
-	c := *j
-	return &c
 }
 
 // Turn is the message turn in flight, or nil.
@@ -166,7 +157,7 @@ func (m Model) StartTurn(now time.Time, cfg engine.Config, w *session.Writer, t 
 // WithPrompt returns m with the turn's prompt set to p: what comes back
 // into the input if a retry fails too.
 func (m Model) WithPrompt(p string) Model {
-	m.turn = m.turn.clone()
+	m.turn = clone(m.turn)
 	if m.turn != nil {
 		m.turn.Prompt = p
 	}
@@ -200,14 +191,14 @@ func (m Model) Cancel() (_ Model, ok bool) {
 		if m.turn.Cancelled {
 			return m, false
 		}
-		m.turn = m.turn.clone()
+		m.turn = clone(m.turn)
 		m.turn.Cancelled = true
 		m.turn.Cancel()
 	case m.image != nil:
 		if m.image.Cancelled {
 			return m, false
 		}
-		m.image = m.image.clone()
+		m.image = clone(m.image)
 		m.image.Cancelled, m.image.Phase = true, "cancelling"
 		m.image.Cancel()
 	default:
@@ -296,7 +287,7 @@ func (m Model) Flush(msg FlushMsg) (_ Model, due bool) {
 // Continues notes that the reply that started extends e, which the screen
 // shows already (/continue).
 func (m Model) Continues(e session.Entry) Model {
-	m.turn = m.turn.clone()
+	m.turn = clone(m.turn)
 	if r := m.turn.reply; r != nil {
 		c := *r
 		c.base = &e

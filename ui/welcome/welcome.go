@@ -48,9 +48,9 @@ func View(st *theme.Styles, k KeyMap, demo *Words, width, height int) string {
 	var tail []string
 	if d := demo; d != nil {
 		tail = append(tail, "", st.Muted.Render("The offline demo: put one of these words in a prompt:"))
-		tail = append(tail, textfmt.WrapWords(d.Prompt, width-conversation.BodyIndent, 3)...)
+		tail = append(tail, balanced(d.Prompt, width-conversation.BodyIndent, 3)...)
 		tail = append(tail, st.Muted.Render("and with /image PROMPT:"))
-		tail = append(tail, textfmt.WrapWords(d.Image, width-conversation.BodyIndent, 3)...)
+		tail = append(tail, balanced(d.Image, width-conversation.BodyIndent, 3)...)
 	}
 	if room := height - 1 - 2 - len(tail); room < len(rows) { // the title with a blank line after it, and the tail
 		rows = rows[:max(room, 3)]
@@ -87,4 +87,24 @@ func View(st *theme.Styles, k KeyMap, demo *Words, width, height int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// balanced wraps words as textfmt.WrapWords does, on at most maxLines
+// lines, made as even as they can be: wrapped at the narrowest width that
+// needs no more lines, so that no word is left alone on the last.
+func balanced(words []string, width, maxLines int) []string {
+	all := len(words)
+	lines := textfmt.WrapWords(words, width, maxLines)
+	n := len(textfmt.WrapWords(words, width, all))
+	if n <= 1 || n > maxLines {
+		return lines
+	}
+	for w := width - 1; w > 0; w-- {
+		l := textfmt.WrapWords(words, w, all)
+		if len(l) != n {
+			break
+		}
+		lines = l
+	}
+	return lines
 }

@@ -121,12 +121,12 @@ func (l *loader) readProfile(name string, r *profileTOML) *Profile {
 	p.System = c.text("system", r.System, nil)
 	p.UserID = c.text("user_id", r.UserID, nil)
 	p.Theme = c.text("theme", r.Theme, theme)
-	p.Notify = c.text("notify", r.Notify, notify)
+	p.Notify = c.text("notify", r.Notify, oneOf(NotifyModes...))
 	p.ImageSize = c.text("image_size", r.ImageSize, imageSize)
 	p.NegativePrompt = c.text("negative_prompt", r.NegativePrompt, nil)
 	p.Thinking = c.text("thinking", r.Thinking, oneOf("adaptive"))
 	p.Effort = c.text("effort", r.Effort, oneOf(api.Efforts...))
-	p.Sync = c.text("sync", r.Sync, syncMode)
+	p.Sync = c.text("sync", r.Sync, oneOf(SyncModes...))
 	p.SyncKeyCmd = c.text("sync_key_cmd", r.SyncKeyCmd, shellCommand)
 
 	p.MaxTokens = c.whole("max_tokens", r.MaxTokens, 1)
@@ -348,25 +348,9 @@ func oneOf(words ...string) func(string) string {
 // terminal out of focus that a long reply or image is ready.
 var NotifyModes = []string{"off", "bell", "osc9", "osc777"}
 
-// notify checks a notify mode.
-func notify(s string) string {
-	if !slices.Contains(NotifyModes, s) {
-		return "must be one of " + strings.Join(NotifyModes, ", ") + ", got " + quote(s) + suggest(s, NotifyModes)
-	}
-	return ""
-}
-
 // SyncModes are the values of sync: "auto" syncs in the background,
 // "manual" only when muse sync is run.
 var SyncModes = []string{"auto", "manual"}
-
-// syncMode checks a sync setting.
-func syncMode(s string) string {
-	if !slices.Contains(SyncModes, s) {
-		return "must be one of " + strings.Join(SyncModes, ", ") + ", got " + quote(s) + suggest(s, SyncModes)
-	}
-	return ""
-}
 
 // imageSize checks WIDTH*HEIGHT with positive numbers.
 func imageSize(s string) string {

@@ -93,6 +93,18 @@ const pipeGrace = 200 * time.Millisecond
 // exits, or ctx ends, the whole group is killed, so that a child left in
 // the background neither outlives it nor keeps RunCommand waiting.
 func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
+	return runCommand(ctx, argv, nil)
+}
+
+// CommandIn returns a [RunCommand] whose command runs with the environment
+// env, as os/exec's Cmd.Env takes it (nil: muse's own), for ResolveSecret:
+// a credential command gets none of muse's other credentials.
+func CommandIn(env []string) func(ctx context.Context, argv []string) ([]byte, error) {
+	return func(ctx context.Context, argv []string) ([]byte, error) { return runCommand(ctx, argv, env) }
+}
+
+// runCommand is RunCommand with the environment env.
+func runCommand(ctx context.Context, argv, env []string) ([]byte, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command")
 	}
@@ -102,7 +114,7 @@ func RunCommand(ctx context.Context, argv []string) ([]byte, error) {
 	}
 	defer pr.Close()
 	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	c.Stdout, c.Stderr = pw, os.Stderr
+	c.Stdout, c.Stderr, c.Env = pw, os.Stderr, env
 	if term.IsTerminal(int(os.Stdin.Fd())) {
 		c.Stdin = os.Stdin
 	}
