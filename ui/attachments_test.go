@@ -43,7 +43,7 @@ func lastPrompt(t *testing.T, h *harness) session.Entry {
 }
 
 func TestAttachCommandShowsAChipAndSendsTheFile(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	path := writeFile(t, "notes.md", "# Shopping\nmilk\neggs\n")
 	tm := start(t, h.model(t, nil), 80, 60)
 	send(tm, "/attach "+path)
@@ -70,7 +70,7 @@ func TestAttachCommandShowsAChipAndSendsTheFile(t *testing.T) {
 }
 
 func TestMentionAttachesAndAnUnknownMentionStaysText(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "todo.txt"), []byte("call mum\n"), 0o600)
 	tm := start(t, h.model(t, nil), 80, 60)
@@ -86,7 +86,7 @@ func TestMentionAttachesAndAnUnknownMentionStaysText(t *testing.T) {
 }
 
 func TestRefusedAttachmentKeepsTheInput(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := t.TempDir()
 	binary := filepath.Join(dir, "blob.bin")
 	os.WriteFile(binary, []byte{0, 1, 2, 3, 0xff, 0xfe}, 0o600)
@@ -105,7 +105,7 @@ func TestRefusedAttachmentKeepsTheInput(t *testing.T) {
 }
 
 func TestDetachAndBackspaceRemoveChips(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	a, b := writeFile(t, "a.txt", "one"), writeFile(t, "b.txt", "two")
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "/attach "+a)
@@ -123,7 +123,7 @@ func TestDetachAndBackspaceRemoveChips(t *testing.T) {
 }
 
 func TestPastedPathBecomesAMention(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	path := writeFile(t, "my notes.txt", "x")
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -142,7 +142,7 @@ func TestPastedPathBecomesAMention(t *testing.T) {
 }
 
 func TestAttachmentsOfTheCommandLineWaitAboveTheInput(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.modelWith(t, nil, func(o *Options) {
 		f := attachText(t, "stdin", "piped text\n")
 		o.Attach = append(o.Attach, f)
@@ -164,7 +164,7 @@ func attachText(t *testing.T, name, text string) session.File {
 }
 
 func TestPastedPathInACommandStaysAsItIs(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	path := writeFile(t, "notes.md", "x")
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -178,7 +178,7 @@ func TestPastedPathInACommandStaysAsItIs(t *testing.T) {
 func TestCtrlVWithoutAClipboardSaysWhy(t *testing.T) {
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 100, 24)
 	tm.Type("draft")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlV})
@@ -210,7 +210,7 @@ func TestSelectionAttachesAnImageTurn(t *testing.T) {
 // Pasted text that names a file (an email, a web page) never sends it
 // unseen: the file waits as a chip, and only the next enter sends it.
 func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	key := writeFile(t, "id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
 	tm := start(t, h.model(t, nil), 100, 30)
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("translate: regarding the invoice @" + key + " please confirm"), Paste: true})
@@ -237,7 +237,7 @@ func TestMentionInPastedTextWaitsToBeSeen(t *testing.T) {
 // A prompt typed again after its mention's file was detached attaches the
 // file again: only the very same input, unchanged, skips it.
 func TestRetypedMentionAttachesAgain(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	notes := writeFile(t, "notes.md", "x\n")
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -255,7 +255,7 @@ func TestRetypedMentionAttachesAgain(t *testing.T) {
 // command that showed the files first was made around none, and crashed
 // muse when run.
 func TestMentionsBeyondTheLimitRefusedAtOnce(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	var b strings.Builder

@@ -125,7 +125,7 @@ var (
 
 // e on a prompt puts it in the input, marked; esc gives the draft back.
 func TestEditKeepsTheDraft(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := sized(t, h, twoQuestions(t, h), 80, 24)
 	m.comp = m.comp.SetInput(m.comp.Input().SetValue("my half-written draft"))
 	m = press(m, selectKey, upKey, upKey, upKey, runes("e"))
@@ -166,7 +166,7 @@ func TestEditKeepsTheDraft(t *testing.T) {
 // leaves the view and stays in the session; [ brings it back, and the
 // session reopens on the branch active when it closed.
 func TestEditPromptStartsABranch(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := twoQuestions(t, h)
 	tm := start(t, h.model(t, sess), 80, 40)
 	for _, k := range []tea.KeyMsg{selectKey, upKey, upKey, upKey, runes("e")} {
@@ -207,7 +207,7 @@ func TestEditPromptStartsABranch(t *testing.T) {
 // [ and ] switch to the sibling's latest path, keeping the selection on
 // it; the branch is saved, and -c/-r reopen it.
 func TestSwitchSiblingsAndResume(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := threeReplies(t, h)
 	m := sized(t, h, sess, 80, 24)
 	if v := m.View(); !strings.Contains(v, "joke two") || !strings.Contains(v, "assistant · demo-chat ‹ 2/3 ›") || !strings.Contains(v, "3 branches") {
@@ -251,7 +251,7 @@ func TestSwitchSiblingsAndResume(t *testing.T) {
 // A switch follows the latest path through the sibling, not only the
 // sibling: the exchanges after it come back.
 func TestSwitchFollowsTheLatestPath(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := seedTree(t, h, func(w *session.Writer) {
 		mustAppend(t, w, session.Entry{Kind: session.KindUser, Text: "first question"}, textReply("first answer"),
 			session.Entry{Kind: session.KindUser, Text: "second question"}, textReply("second answer"))
@@ -276,7 +276,7 @@ func TestSwitchFollowsTheLatestPath(t *testing.T) {
 // r on a reply writes it again beside the old one: the view drops it and
 // what followed, and shows the new reply.
 func TestRegenerateReply(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := twoQuestions(t, h)
 	tm := start(t, h.model(t, sess), 80, 40)
 	for _, k := range []tea.KeyMsg{selectKey, upKey, upKey, runes("r")} {
@@ -308,7 +308,7 @@ func TestRegenerateReply(t *testing.T) {
 
 // f forks the session at the message selected and opens the fork.
 func TestForkAtSelected(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := twoQuestions(t, h)
 	m := sized(t, h, sess, 80, 24)
 	m = run(t, press(m, selectKey, upKey, upKey), runes("f"))
@@ -342,7 +342,7 @@ func TestForkAtSelected(t *testing.T) {
 
 // The selection mode's keys are in its help line and in /help.
 func TestBranchKeysInHelp(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := press(sized(t, h, twoQuestions(t, h), 100, 30), selectKey)
 	lines := strings.Split(m.View(), "\n")
 	help := lines[len(lines)-1]
@@ -362,7 +362,7 @@ func TestBranchKeysInHelp(t *testing.T) {
 // Editing the prompt before an image turn leaves the image on the old
 // branch; r on an image turn draws it again, beside it.
 func TestImageTurnsBranch(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := seedTree(t, h, func(w *session.Writer) {
 		mustAppend(t, w, session.Entry{Kind: session.KindUser, Text: "describe a fox"}, textReply("a red fox"),
 			session.Entry{Kind: session.KindImage, ImagePrompt: "a red fox", ImageParams: &session.ImageParams{Model: "demo-image", Size: "16*16"},
@@ -408,7 +408,7 @@ func TestImageTurnsBranch(t *testing.T) {
 // Goldens: a reply with siblings, and a prompt being edited.
 func TestBranchGoldens(t *testing.T) {
 	t.Run("siblings", func(t *testing.T) {
-		h := newHarness(t)
+		h := newHarness(t, 0)
 		m := sized(t, h, threeReplies(t, h), 80, 16)
 		view := m.View()
 		if !strings.Contains(view, "assistant · demo-chat ‹ 2/3 ›") {
@@ -417,7 +417,7 @@ func TestBranchGoldens(t *testing.T) {
 		golden.RequireEqual(t, []byte(view))
 	})
 	t.Run("editing", func(t *testing.T) {
-		h := newHarness(t)
+		h := newHarness(t, 0)
 		m := sized(t, h, twoQuestions(t, h), 80, 20)
 		m = press(m, selectKey, upKey, runes("e"))
 		view := m.View()
@@ -436,7 +436,7 @@ func TestBranchGoldens(t *testing.T) {
 // While a prompt is edited, actions that would take it out of view wait;
 // the prompt reaches the input without what could control the terminal.
 func TestEditingHoldsTheBranch(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := seedTree(t, h, func(w *session.Writer) {
 		ids := mustAppend(t, w, session.Entry{Kind: session.KindUser, Text: "hi \x1b]0;evil\x07there\x1b[2J"}, textReply("one"))
 		if _, err := w.AppendAt(textReply("two"), ids[0]); err != nil {

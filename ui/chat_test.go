@@ -40,11 +40,12 @@ type harness struct {
 	store *session.Store
 }
 
-// newHarness is the demo service, answering at once, and a session store.
-// A test that needs a turn in flight holds it there (newHeldHarness).
-func newHarness(t *testing.T) *harness {
+// newHarness is the demo service, pausing delay between streamed words,
+// and a session store. A test that needs a turn in flight holds it there
+// (newHeldHarness), never by a pace it hopes is slow enough.
+func newHarness(t *testing.T, delay time.Duration) *harness {
 	t.Helper()
-	srv := httptest.NewServer(demo.NewHandler(demo.Options{}))
+	srv := httptest.NewServer(demo.NewHandler(demo.Options{Delay: delay}))
 	t.Cleanup(srv.Close)
 	store, err := session.Open(t.TempDir())
 	if err != nil {
@@ -145,7 +146,7 @@ func finalModel(t *testing.T, tm *teatest.TestModel) Model {
 }
 
 func TestStreamedReplyGolden(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 40)
 	send(tm, "hello")
 	waitFor(t, tm, "stop end_turn")
@@ -200,7 +201,7 @@ func TestCancelKeepsPartial(t *testing.T) {
 }
 
 func TestErrorShownAndPromptRestored(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "demo:overloaded please")
 	waitFor(t, tm, "overloaded_error")
@@ -217,7 +218,7 @@ func TestErrorShownAndPromptRestored(t *testing.T) {
 }
 
 func TestHostileReplyIsSanitized(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 40)
 	send(tm, "demo:hostile show me")
 	waitFor(t, tm, "stop end_turn")
@@ -245,7 +246,7 @@ func visibleWidth(s string) int { return lipgloss.Width(s) }
 // An HTML error page is named as -p names it: status and type (the type
 // told from the status), then the page's summary.
 func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "demo:html please")
 	waitFor(t, tm, "the prompt is back")
@@ -309,7 +310,7 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 // while it writes); the program is stopped as it is, so no message of
 // closing the session brings the id instead.
 func TestSessionIDArrivesWithTheTurn(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	if m.sessID != "" {
 		t.Fatalf("a new session has the id %q", m.sessID)

@@ -15,7 +15,7 @@ import (
 // in place of the conversation, which stays in the session on its own
 // branch; on an empty conversation it is refused.
 func TestCompactCommand(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 100, 30)
 	send(tm, "/compact")
 	waitFor(t, tm, "nothing to compact yet")
@@ -55,7 +55,7 @@ func TestCompactCommand(t *testing.T) {
 // With auto_compact, a turn that leaves the context at 90% of the window
 // or more is followed by a compaction, which is not itself compacted.
 func TestAutoCompact(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.modelWith(t, nil, func(o *Options) { o.Meter = meter.Options{Window: 100, AutoCompact: true} })
 	tm := start(t, m, 100, 30)
 	send(tm, "first question")

@@ -47,7 +47,7 @@ func formServer(got chan<- *sdk.ElicitResult) mcp.Server {
 // with why; a good one is sent as typed values converted to the schema's
 // types; esc declines the next one.
 func TestElicitationForm(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	got := make(chan *sdk.ElicitResult, 2)
 	mgr := mcp.New([]mcp.Server{formServer(got)}, mcp.Options{Elicit: true})
 	tm := start(t, mcpModel(t, h, mgr, termenv.Ascii), 120, 40)

@@ -39,7 +39,7 @@ func TestExportWhileStreaming(t *testing.T) {
 // --force follows the path; the file is left as it was, and the command
 // comes back into the input, for --force to be added.
 func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 160, 24)
 	send(tm, "hello there")
 	waitFor(t, tm, "end_turn")
@@ -63,7 +63,7 @@ func TestExportRefusesAnExistingFileWithoutForce(t *testing.T) {
 // A session kept in memory only (--no-save) exports what it holds, not
 // only its title.
 func TestExportUnsavedSession(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.unsaved(t, nil), 100, 24)
 	send(tm, "hello there")
 	waitFor(t, tm, "end_turn")
@@ -83,7 +83,7 @@ func TestExportUnsavedSession(t *testing.T) {
 // /export page writes the session as one HTML page, with its options
 // after the path; a bad --max-image-px is refused with what to type.
 func TestExportPage(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 160, 24)
 	send(tm, "hello there sk-ant-api03-abcdefghijklmnopqrstuv")
 	waitFor(t, tm, "end_turn")

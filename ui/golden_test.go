@@ -70,7 +70,7 @@ func TestGoldens(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, 0)
 			tm := start(t, h.model(t, nil), tc.w, tc.h)
 			d := &testDriver{t: t, tm: tm}
 			tc.steps(t, d)
@@ -97,7 +97,7 @@ func TestGoldens(t *testing.T) {
 func TestWelcomeGolden(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {40, 10}} {
 		t.Run(fmt.Sprintf("demo_%dx%d", size.w, size.h), func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, 0)
 			m := h.model(t, nil)
 			prompt, image := demo.Keywords()
 			m.opts.DemoWords = &DemoWords{Prompt: prompt, Image: image}

@@ -17,7 +17,7 @@ import (
 func TestHelpOverlayScrollsToEverything(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, 0)
 			tm := start(t, h.model(t, nil), size.w, size.h)
 			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
 			waitFor(t, tm, "↑↓")

@@ -22,7 +22,7 @@ import (
 // imageTurn runs /size and /image with prompt and returns the final model.
 func imageTurn(t *testing.T, prompt string, profile termenv.Profile, w, h int) (Model, *harness) {
 	t.Helper()
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	m := hs.model(t, nil)
 	m.opts.Profile = profile
 	tm := start(t, m, w, h)
@@ -168,7 +168,7 @@ func TestImageCancel(t *testing.T) {
 }
 
 func TestImageKittyPreview(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	m := hs.model(t, nil)
 	term := &lockedBuffer{}
 	m.opts.Kitty, m.opts.Terminal, m.opts.Profile = true, term, termenv.TrueColor
@@ -212,7 +212,7 @@ func fakeViewer(t *testing.T, script bool) (opened string) {
 // entries before them; /open alone and ctrl+o open the last image saved,
 // even after an image turn that failed.
 func TestImageFilesAndOpen(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	tm := start(t, hs.model(t, nil), 100, 40)
 	send(tm, "hello first") // two entries before the first image turn
 	waitFor(t, tm, "stop end_turn")
@@ -244,7 +244,7 @@ func TestImageFilesAndOpen(t *testing.T) {
 
 // With no viewer installed, the error is shown whole in the conversation.
 func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	tm := start(t, hs.model(t, nil), 60, 30)
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
@@ -268,7 +268,7 @@ func TestOpenWithoutViewerShowsTheWholeError(t *testing.T) {
 
 // ctrl+g says what it did.
 func TestPreviewToggleSaysSo(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	m := hs.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyCtrlG})
@@ -300,7 +300,7 @@ func (h *harness) unsaved(t *testing.T, imageStore *session.Store) Model {
 // With --no-save the image turn ends (it stayed at "saving…" for ever): its
 // images go to a one-shot folder, with their previews, as -p saves them.
 func TestImageWithNoSave(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	tm := start(t, hs.unsaved(t, hs.store), 100, 40)
 	send(tm, "/size 48x32")
 	send(tm, "/image a red fox")
@@ -322,7 +322,7 @@ func TestImageWithNoSave(t *testing.T) {
 // With nowhere to save images, the turn still ends, and each image says why
 // it was not saved.
 func TestImageWithNowhereToSave(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	tm := start(t, hs.unsaved(t, nil), 100, 40)
 	send(tm, "/image a red fox")
 	waitFor(t, tm, "not saved")
@@ -335,7 +335,7 @@ func TestImageWithNowhereToSave(t *testing.T) {
 // A server that sends more images than asked has the rest dropped, and the
 // status bar says so.
 func TestImageDroppedSaysSo(t *testing.T) {
-	hs := newHarness(t)
+	hs := newHarness(t, 0)
 	tm := start(t, hs.model(t, nil), 100, 40)
 	send(tm, "/size 16x16")
 	send(tm, "/image demo:many cats")

@@ -11,7 +11,7 @@ import (
 // image 2 of the turn before it, which has images, and does not say the
 // last turn has none.
 func TestImagePathSkipsACancelledTurn(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m.conv = m.conv.Note(session.Entry{Kind: session.KindImage, Text: "a fox", Images: []session.Image{
 		{Index: 0, Path: "/tmp/fox-1.png"}, {Index: 1, Path: "/tmp/fox-2.png"},

@@ -46,7 +46,7 @@ func TestCopyLastReplyOSC52(t *testing.T) {
 		{"screen", map[string]string{"TERM": "screen-256color"}, "\x1bP\x1b]52;c;"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, 0)
 			m := h.model(t, nil)
 			clip := &lockedBuffer{}
 			m.opts.Terminal = clip
@@ -67,7 +67,7 @@ func TestCopyLastReplyOSC52(t *testing.T) {
 }
 
 func TestPromptRecallAcrossSessions(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	hist, err := prompts.Open(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestPromptRecallAcrossSessions(t *testing.T) {
 }
 
 func TestPasteMultiLineDoesNotSend(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("line one\nline two"), Paste: true})
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlJ})
@@ -108,7 +108,7 @@ func TestPasteMultiLineDoesNotSend(t *testing.T) {
 }
 
 func TestRetryReplacesTheLastReply(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 30)
 	// The demo refuses the first request of this prompt with a 429.
 	send(tm, "demo:ratelimit first")
@@ -144,7 +144,7 @@ func TestEditorFillsTheInput(t *testing.T) {
 	}
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", script)
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Type("draft")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlX})
@@ -183,7 +183,7 @@ func TestCopyInsideTmuxFillsItsBuffer(t *testing.T) {
 }
 
 func TestHelpCommandListsEverything(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 60, 20)
 	send(tm, "/help")
 	final := quit(t, tm)
@@ -203,7 +203,7 @@ func TestHelpCommandListsEverything(t *testing.T) {
 // conversation gives it the rows, and the screen keeps its height (the
 // input's own drawing is tested in ui/input).
 func TestInputGrowsWithWrappedRows(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 30})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("word ", 20) + "end")})
@@ -221,7 +221,7 @@ func TestInputGrowsWithWrappedRows(t *testing.T) {
 // ctrl+c with a draft clears it into the prompt history, where ↑ finds it;
 // on an empty input ctrl+c quits.
 func TestCtrlCKeepsTheDraft(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	hist, err := prompts.Open(filepath.Join(t.TempDir(), "prompts.jsonl"), 100)
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +251,7 @@ func TestCtrlCKeepsTheDraft(t *testing.T) {
 
 // ctrl+a and ctrl+e move to the start and the end of the line.
 func TestLineStartAndEnd(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	for _, k := range []tea.KeyMsg{
@@ -271,7 +271,7 @@ func TestLineStartAndEnd(t *testing.T) {
 // marked command with a space for its argument; esc closes the menu
 // before it cancels anything.
 func TestCommandMenu(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	typeText := func(s string) {
@@ -336,7 +336,7 @@ func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
 // Enter on the prompt a failed request put back retries that turn: the
 // session holds the prompt once.
 func TestEnterRetriesAFailedPrompt(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 30)
 	// The demo refuses the first request of this prompt with a 429.
 	send(tm, "demo:ratelimit once")
@@ -367,7 +367,7 @@ func TestEnterRetriesAFailedPrompt(t *testing.T) {
 // selected message's markdown and c its code blocks one after another; esc
 // goes back to the input.
 func TestSelectionCopiesMessagesAndCode(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	clip := &lockedBuffer{}
 	m.opts.Terminal = clip
@@ -414,7 +414,7 @@ func TestCodeBlocks(t *testing.T) {
 }
 
 func TestCopyCommand(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	clip := &lockedBuffer{}
 	m.opts.Terminal = clip
@@ -441,7 +441,7 @@ func TestCopyCommand(t *testing.T) {
 // "enter", "ctrl+c", "up" or "tab" are typed, never pressed, and a CRLF in a
 // paste is one line break.
 func TestKeyNamesTypedAreText(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	for _, word := range []string{"press", " ", "enter", " ", "or", " ", "ctrl+c", " ", "up", " ", "tab", " ", "esc", " ", "?"} {
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(word)})
@@ -463,7 +463,7 @@ func TestKeyNamesTypedAreText(t *testing.T) {
 // never on the key help, which keeps the hint of the command in the input;
 // the screen keeps its height.
 func TestLongNoticeNeverWrapsOntoTheHelpLine(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	tm := start(t, m, 60, 20)
 	tm.Type("/size 0*0")
@@ -493,7 +493,7 @@ func TestLongNoticeNeverWrapsOntoTheHelpLine(t *testing.T) {
 // sequence: a command hidden in ESC X … ESC \ would run when pasted into a
 // shell, though the screen never showed it.
 func TestCopyIsWhatTheScreenShows(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	clip := &lockedBuffer{}
 	m.opts.Terminal = clip
@@ -524,7 +524,7 @@ func TestCopyIsWhatTheScreenShows(t *testing.T) {
 // the pasted words. An enter with keys behind it is a line break; one with
 // none sends once it has settled.
 func TestEnterInsideAnUnbracketedPasteIsALineBreak(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = updateModel(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("first")})

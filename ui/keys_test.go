@@ -26,7 +26,7 @@ func ctrl(t tea.KeyType) tea.KeyMsg            { return tea.KeyMsg{Type: t} }
 // ctrl+c on an empty input asks for a second press, and quits only on a
 // second within a second; a key between, or a second too late, asks again.
 func TestCtrlCTwiceQuits(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	clock := newMovingClock()
 	m := h.modelWith(t, nil, func(o *Options) { o.Now = clock.now })
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -60,7 +60,7 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 // Through the program: ctrl+c twice quits; ctrl+d on an empty input quits
 // at once, and deletes the character under the cursor otherwise.
 func TestQuitKeys(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Send(ctrl(tea.KeyCtrlC))
 	waitFor(t, tm, "press ctrl+c again to quit (ctrl+d quits at once)")
@@ -85,7 +85,7 @@ func TestQuitKeys(t *testing.T) {
 // ctrl+u deletes to the start of the line, as in shells; ctrl+w, ctrl+a,
 // ctrl+e, alt+b and alt+f keep working.
 func TestShellEditingKeys(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	tm.Type("one two three")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}) // before "three"
@@ -106,7 +106,7 @@ func TestShellEditingKeys(t *testing.T) {
 // ctrl+z suspends muse through Options.Suspend (the screen's, which stops
 // the process as SIGTSTP does); a failure is said in the status line.
 func TestCtrlZSuspends(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	called := make(chan struct{}, 1)
 	m := h.modelWith(t, nil, func(o *Options) {
 		o.Suspend = func() error {

@@ -12,7 +12,7 @@ import (
 // new key does what the action does, and the old one is typed into the
 // input like any other.
 func TestKeyTableFollowsRebinding(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.modelWith(t, nil, func(o *Options) {
 		o.Keys = map[string][]string{"sessions": {"ctrl+p"}, "help": {"f1"}}
 	})
@@ -45,7 +45,7 @@ func TestKeyTableFollowsRebinding(t *testing.T) {
 // empty input takes back the last attachment, and on a typed one deletes
 // a character.
 func TestKeyTableConditions(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.comp = m.comp.SetPending(m.comp.Pending().Set([]session.File{{Attachment: session.Attachment{Name: "notes.md"}}}))

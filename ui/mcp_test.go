@@ -64,7 +64,7 @@ func mcpModel(t *testing.T, h *harness, mgr *mcp.Manager, profile termenv.Profil
 // /mcp off stops it; a server that cannot start says why, with what it
 // wrote on stderr; an unknown name gets the names there are.
 func TestMCPCommand(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	broken := mcp.Server{Name: "broken", Type: mcp.TypeStdio, Where: "test", Command: "sh", Args: []string{"-c", "echo no such database >&2; exit 3"}}
 	mgr := mcp.New([]mcp.Server{picsServer(), broken}, mcp.Options{})
 	tm := start(t, mcpModel(t, h, mgr, termenv.Ascii), 160, 40)
@@ -102,7 +102,7 @@ func TestMCPCommand(t *testing.T) {
 // server; its image is saved as an attachment of the session, and shown
 // under the result as a preview, as a generated image is.
 func TestMCPToolImageShowsAPreview(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	mgr := mcp.New([]mcp.Server{picsServer()}, mcp.Options{})
 	tm := start(t, mcpModel(t, h, mgr, termenv.TrueColor), 100, 40)
 	send(tm, "demo:mcp show me the logo")
@@ -142,7 +142,7 @@ func TestMCPToolImageShowsAPreview(t *testing.T) {
 // A server that fails to start in the background, once the screen is up,
 // is reported then on the status line, not at the next turn.
 func TestMCPBackgroundFailureShowsAtOnce(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	broken := mcp.Server{Name: "broken", Type: mcp.TypeStdio, Where: "test", Command: "sh", Args: []string{"-c", "echo no such database >&2; exit 3"}}
 	mgr := mcp.New([]mcp.Server{broken}, mcp.Options{})
 	tm := start(t, mcpModel(t, h, mgr, termenv.Ascii), 160, 40)
@@ -155,7 +155,7 @@ func TestMCPBackgroundFailureShowsAtOnce(t *testing.T) {
 // /tool-choice takes the name of an MCP server's tool, as --tool-choice
 // does, once the server offers it.
 func TestToolChoiceTakesMCPTools(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	mgr := mcp.New([]mcp.Server{picsServer()}, mcp.Options{})
 	if err := mgr.Start(context.Background(), "pics"); err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestToolChoiceTakesMCPTools(t *testing.T) {
 // that muse leaves out (here, over the size a tool may take) is noted on
 // the status line when the list is refreshed, as at the start.
 func TestMCPRefreshNotesToolsLeftOut(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	s := sdk.NewServer(&sdk.Implementation{Name: "grow", Version: "1"}, nil)
 	s.AddTool(&sdk.Tool{Name: "small", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {

@@ -11,7 +11,7 @@ import (
 // (the profile's, then the models list's, which beats it) and the cost;
 // /context and /info say them in full.
 func TestContextAndCost(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.modelWith(t, nil, func(o *Options) {
 		o.Meter = meter.Options{Window: 100, Prices: meter.Prices{Input: 3, Output: 15}}
 	})

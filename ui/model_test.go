@@ -14,7 +14,7 @@ import (
 // the turn in flight, the widgets, the picker, the conversation's display
 // settings, the input, the session's shape.
 func TestModelIsAValue(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := threeReplies(t, h)
 	m := sized(t, h, sess, 80, 24)
 	m.turns = m.turns.With(turns.Run{ID: 1, Cancel: func() {}})

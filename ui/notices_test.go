@@ -11,7 +11,7 @@ import (
 // A notice too long for the status line at 80 columns is cut there with
 // "…", and ? and /info show it whole.
 func TestNoticesReadWhole(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 80, Height: 40})
 	long := "a notice far too long for the status line at eighty columns, which wraps it onto a second line above it and then cuts the rest with an ellipsis, so that what follows is never read there, ending in THE-END"

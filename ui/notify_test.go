@@ -39,7 +39,7 @@ func (c *testClock) advance(d time.Duration) {
 // with notify on, the terminal out of focus and the turn 5 s or longer,
 // in the form the mode names, wrapped for tmux inside tmux.
 func TestNotifyEndDecides(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	for _, tc := range []struct {
 		name    string
 		mode    string

@@ -115,7 +115,7 @@ func TestFailedTurnStopsTheQueue(t *testing.T) {
 // After a failed retry, as after a first failure, the prompt is back in
 // the input and the status line says so.
 func TestFailedRetryPutsThePromptBack(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "demo:overloaded again")
 	waitFor(t, tm, "the prompt is back in the input")
@@ -136,7 +136,7 @@ func TestQueueGolden(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
 		for _, stopped := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%dx%d_stopped_%v", size.w, size.h, stopped), func(t *testing.T) {
-				h := newHarness(t)
+				h := newHarness(t, 0)
 				m := h.model(t, nil)
 				m.comp = m.comp.SetQueue(m.comp.Queue().Push(queue.Prompt{Text: "and then summarise it in three lines"}).Push(queue.Prompt{Text: "now   a\nsecond one"}))
 				if stopped {

@@ -41,7 +41,7 @@ func refusedSession(t *testing.T, h *harness) *session.Session {
 // checks nothing itself: the engine's one check does, and both kinds of
 // turns come back through the one event loop.
 func TestRefusedRequestKeepsPromptAttachmentsAndConversation(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	sess := refusedSession(t, h)
 	var b bytes.Buffer
 	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 2, 1))); err != nil {

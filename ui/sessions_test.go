@@ -35,7 +35,7 @@ func writeTestJournal(t *testing.T, dir, id, title, model string, prompts int, a
 
 func TestPickerGolden(t *testing.T) {
 
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "Go channels explained", "demo-chat", 3, base)
@@ -63,7 +63,7 @@ func TestPickerGolden(t *testing.T) {
 
 func TestPickerResumesRenamesDeletes(t *testing.T) {
 
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "First", "demo-chat", 1, base)
@@ -100,7 +100,7 @@ func TestPickerResumesRenamesDeletes(t *testing.T) {
 // TestResumeFidelity chats through several kinds of turns, then resumes the
 // saved session: the screen looks exactly as it did.
 func TestResumeFidelity(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 60)
 	d := &testDriver{t: t, tm: tm}
 	d.send("hello")
@@ -130,7 +130,7 @@ func TestResumeFidelity(t *testing.T) {
 // The picker does not delete the session that is open: later saves would
 // go nowhere. Renaming it goes through the screen's own writer.
 func TestPickerKeepsTheOpenSession(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 24)
 	send(tm, "hello")
 	waitFor(t, tm, "stop end_turn")
@@ -156,7 +156,7 @@ func TestPickerKeepsTheOpenSession(t *testing.T) {
 
 // The picker's / filter narrows the list: its results reach the picker.
 func TestPickerFilterGolden(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "Go channels explained", "demo-chat", 3, base)
@@ -180,7 +180,7 @@ func TestPickerFilterGolden(t *testing.T) {
 // Enter on a text search's match resumes the session scrolled to the turn
 // that matched.
 func TestPickerSearchResumesAtTheMatch(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "Go channels explained", "demo-chat", 30, base)
@@ -204,7 +204,7 @@ func TestPickerSearchResumesAtTheMatch(t *testing.T) {
 // A search's hit on another branch of the session that is open makes
 // that branch the active one, scrolled to the hit.
 func TestPickerHitOnAnotherBranchOfTheOpenSession(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	w := session.NewWriter(h.store, session.Params{Model: "demo-chat"})
 	first, err := w.Append(session.Entry{Kind: session.KindUser, Text: "zebra alpha question"})
 	if err != nil {
@@ -240,7 +240,7 @@ func TestPickerHitOnAnotherBranchOfTheOpenSession(t *testing.T) {
 // the filter, and does not change which session -c resumes; esc in the
 // picker's help closes the help only.
 func TestPickerRenameKeepsSelectionAndLatest(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	dir := h.store.Dir()
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	writeTestJournal(t, dir, "20261120-093000-aaaaaa", "First", "demo-chat", 1, base)
@@ -274,7 +274,7 @@ func TestPickerRenameKeepsSelectionAndLatest(t *testing.T) {
 
 // An image-only session counts its image turns in the picker.
 func TestPickerCountsImageTurns(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	ts := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC).Format(time.RFC3339)
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"v":2,"type":"header","time":%q,"id":"20261120-093000-iiiiii","created":%q,"params":{"model":"demo-chat"}}`+"\n", ts, ts)
@@ -301,7 +301,7 @@ func TestPickerCountsImageTurns(t *testing.T) {
 // /export writes the session's real creation date; notices such as /help
 // are never saved nor exported.
 func TestExportDateAndNoNotices(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	base := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	writeTestJournal(t, h.store.Dir(), "20261120-093000-aaaaaa", "Old one", "demo-chat", 1, base)
 	sess, err := h.store.Load("20261120-093000-aaaaaa")

@@ -18,7 +18,7 @@ import (
 // screen: the frame is never taller than the window (it was a line too
 // tall, and the header scrolled off).
 func TestApprovalAndQueueFitASmallScreen(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 40, Height: 10})
 	_, cancel := context.WithCancel(context.Background())

@@ -24,7 +24,7 @@ func statusOf(m Model) string {
 // During a retry's countdown the status line says it waits to retry, and
 // counts down in whole seconds; not "streaming", and no rate.
 func TestRetryCountdownStatus(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	clock := newMovingClock()
 	m := h.modelWith(t, nil, func(o *Options) { o.Now = clock.now })
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 24})
@@ -44,7 +44,7 @@ func TestRetryCountdownStatus(t *testing.T) {
 // ctrl+t with no thinking on screen says so; with thinking it says which
 // way it toggled.
 func TestCtrlTSaysWhatItDid(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	tm := start(t, h.model(t, nil), 80, 30)
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlT})
 	waitFor(t, tm, "no thinking on screen")
@@ -63,7 +63,7 @@ func TestCtrlTSaysWhatItDid(t *testing.T) {
 func TestStatusBarKeepsTheSettings(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 10}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, 0)
 			tm := start(t, h.model(t, nil), size.w, size.h)
 			send(tm, "/max-tokens 8000")
 			send(tm, "/thinking 2000")

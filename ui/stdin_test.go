@@ -15,7 +15,7 @@ import (
 func TestPipedStdinReadInTheBackground(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.modelWith(t, nil, func(o *Options) { o.Stdin, o.StdinLimit = r, 1<<20 })
 	tm := start(t, m, 100, 24)
 	waitFor(t, tm, "reading standard input")
@@ -39,7 +39,7 @@ func TestPipedStdinReadInTheBackground(t *testing.T) {
 
 // A pipe that ends is attached whole, as cat notes.md | muse always was.
 func TestPipedStdinAttachedAtItsEnd(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.modelWith(t, nil, func(o *Options) { o.Stdin, o.StdinLimit = strings.NewReader("# notes\n"), 1<<20 })
 	tm := start(t, m, 100, 24)
 	waitFor(t, tm, "[1] stdin")
@@ -56,7 +56,7 @@ func TestPipedStdinKeepsTheOpeningNotice(t *testing.T) {
 		{"# notes\n", "warning: id_rsa is a secret file · attached standard input"},
 		{"\x00\x01binary", "warning: id_rsa is a secret file · piped input not attached: cannot attach stdin"},
 	} {
-		h := newHarness(t)
+		h := newHarness(t, 0)
 		m := h.modelWith(t, nil, func(o *Options) {
 			o.Notice = "warning: id_rsa is a secret file"
 			o.Stdin, o.StdinLimit = strings.NewReader(tc.piped), 1<<20

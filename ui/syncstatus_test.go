@@ -18,7 +18,7 @@ func (k *kicker) Kick() { k.n++ }
 // The status line shows the background sync: running, its time, or its
 // error sanitized; a finished turn asks for a sync.
 func TestSyncStatus(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	k := &kicker{}
 	m := h.modelWith(t, nil, func(o *Options) { o.Sync = k })
 	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 120, Height: 24})

@@ -21,7 +21,7 @@ import (
 )
 
 func toolModel(t *testing.T, tools ...engine.Tool) (Model, *harness) {
-	h := newHarness(t)
+	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m.opts.Tools = tools
 	m.opts.RunTool = engine.Commands(0, nil)
