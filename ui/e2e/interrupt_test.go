@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,18 +21,20 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/sys/unix"
 )
 
-// toolConfig gives the demo a tool that takes a while to run, so that a
-// test can interrupt it running: demo:tool calls the first tool offered,
-// and a profile's tools come before the demo's own get_time.
+// toolConfig gives the demo a tool that runs until the test lets it end,
+// so that a test can interrupt it running: it reads the FIFO "gate" in the
+// folder muse runs in to its end (see toolGate). demo:tool calls the first
+// tool offered, and a profile's tools come before the demo's own get_time.
 const toolConfig = `default_profile = "e2e"
 [profiles.e2e]
 [[profiles.e2e.tools]]
 name = "slow_tool"
-description = "sleeps, then answers"
+description = "waits at the gate, then answers"
 input_schema = { type = "object" }
-command = ["sh", "-c", "sleep 2; echo slept"]
+command = ["sh", "-c", "cat gate >/dev/null; echo slept"]
 `
 
 // The terminal's size, and the size a resize changes it to: larger, so
@@ -95,6 +99,7 @@ var phases = []phase{
 		c.tm.waitFor(approvalKeys)
 		c.tm.typ("y")
 		c.tm.waitFor("running tool slow_tool")
+		c.tool.waitOpened(c.t)
 	}},
 	{name: "while approval waits", prompt: "demo:tool ask me", reach: func(c *run) {
 		c.tm.waitFor(approvalKeys)
@@ -180,6 +185,7 @@ type run struct {
 	args       []string    // muse's arguments
 	restarted  bool        // muse was killed and started again with -c
 	hold       *holdServer // the service, in a held phase
+	tool       *toolGate   // what slow_tool waits for
 }
 
 // waitGate waits until the turn's request waits at the hold's gate: the
@@ -195,6 +201,7 @@ func (c *run) waitGate() {
 
 func runCase(t *testing.T, ph phase, in interrupt) {
 	c := &run{t: t, h: newHome(t, toolConfig), cols: cols, rows: rows, args: museArgs}
+	c.tool = newToolGate(t, c.h.dir)
 	var hold *holdServer
 	if ph.held {
 		hold = newHoldServer(t, strings.TrimPrefix(ph.prompt, "/image "), ph.gate)
@@ -226,6 +233,20 @@ func runCase(t *testing.T, ph phase, in interrupt) {
 			hold.givenUp(t)
 		default:
 			hold.let(t)
+		}
+	}
+	if c.tool.opened != nil {
+		// The same for the tool: esc and ctrl+c end it (its process
+		// group is killed), the others leave it running until let go (a
+		// kill -9 of muse too: the tool has a process group of its own).
+		switch {
+		case in.editor:
+			c.waitEditor()
+			c.tool.let(t)
+		case in.keys != "":
+			c.tool.ended(t)
+		default:
+			c.tool.let(t)
 		}
 	}
 	// esc and ctrl+c answer a tool's question themselves (esc says no,
@@ -493,5 +514,92 @@ func (s *holdServer) env() []string {
 		"MUSE_ACCESS_TOKEN=" + demo.DefaultToken,
 		"MUSE_MODEL=demo-chat",
 		"MUSE_IMAGE_MODEL=demo-image",
+	}
+}
+
+// toolGate is the FIFO slow_tool reads to its end: the tool runs until the
+// test lets it end, so an interrupt lands while it runs however slowly the
+// test does, and the test can tell whether the tool was still running.
+type toolGate struct {
+	path   string
+	opens  chan *os.File // the writing end, once the tool opened the FIFO
+	opened *os.File      // that end, once waitOpened has it
+	taken  bool          // waitOpened took what opens gave
+}
+
+// newToolGate makes the FIFO gate in dir and waits in the background for
+// the tool to open it; when t ends, a tool still waiting is let go.
+func newToolGate(t *testing.T, dir string) *toolGate {
+	g := &toolGate{path: filepath.Join(dir, "gate"), opens: make(chan *os.File, 1)}
+	if err := syscall.Mkfifo(g.path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(g.path, os.O_WRONLY, 0) // returns once a reader opens it
+		if err != nil {
+			f = nil
+		}
+		g.opens <- f
+	}()
+	t.Cleanup(func() {
+		// Unblock the open above if no tool ever ran, and let a tool that
+		// still waits end.
+		if r, err := os.OpenFile(g.path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer r.Close()
+		}
+		if !g.taken {
+			if f := <-g.opens; f != nil {
+				f.Close()
+			}
+		}
+		if g.opened != nil {
+			g.opened.Close()
+		}
+	})
+	return g
+}
+
+// waitOpened waits until the tool has opened the gate: it runs, and waits
+// there until let go.
+func (g *toolGate) waitOpened(t *testing.T) {
+	t.Helper()
+	select {
+	case f := <-g.opens:
+		g.taken = true
+		if f == nil {
+			t.Fatal("the tool's gate could not be opened")
+		}
+		g.opened = f
+	case <-time.After(waitDeadline):
+		t.Fatalf("slow_tool did not open its gate within %v", waitDeadline)
+	}
+}
+
+// let ends the tool, failing t unless it still waited at the gate: a
+// byte written with no reader left fails (EPIPE).
+func (g *toolGate) let(t *testing.T) {
+	t.Helper()
+	if _, err := g.opened.Write([]byte("x")); err != nil {
+		t.Fatalf("slow_tool no longer waited at its gate when let go: %v", err)
+	}
+	g.opened.Close()
+	g.opened = nil
+}
+
+// ended waits until the tool is gone from the gate (muse killed it): the
+// FIFO's writing end reports an error once no reader is left. It fails t
+// if the tool still waits after waitDeadline.
+func (g *toolGate) ended(t *testing.T) {
+	t.Helper()
+	fds := []unix.PollFd{{Fd: int32(g.opened.Fd()), Events: 0}} // POLLERR is always reported
+	for {
+		n, err := unix.Poll(fds, int(waitDeadline/time.Millisecond))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 || fds[0].Revents&unix.POLLERR == 0 {
+			t.Fatalf("slow_tool still waits at its gate %v after the interrupt (%v, %v)", waitDeadline, n, err)
+		}
+		return
 	}
 }
