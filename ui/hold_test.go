@@ -56,12 +56,15 @@ func newHeldHarness(t *testing.T, word string) (*harness, *hold) {
 			service.ServeHTTP(w, r)
 			return
 		}
-		if r.URL.Path == "/v1/messages" {
+		switch {
+		case r.URL.Path == "/v1/messages":
 			w = &heldWriter{ResponseWriter: w, ctx: r.Context(), hold: hd}
-		} else if !hd.wait(r.Context(), r.URL.Path) { // an image, a task's poll: before the answer
-			return
+		case r.URL.Path == "/v1/images/generations" || strings.HasPrefix(r.URL.Path, "/api/v1/tasks/"):
+			if !hd.wait(r.Context(), r.URL.Path) { // held before the answer
+				return
+			}
 		}
-		service.ServeHTTP(w, r)
+		service.ServeHTTP(w, r) // anything else (counting tokens, say) is not held
 	}))
 	// Cleanups run last first: the held request ends, then the server
 	// closes, which waits for it.
