@@ -8,9 +8,9 @@
 // file over the limits below. A file is never read past the limit of its
 // kind: its size is checked before it is read, and the read is bounded.
 //
-// An image within the limits of the Messages API (MaxSentSide pixels a side,
-// MaxSentImageBytes) is sent as it is, byte for byte, once it has decoded
-// cleanly. A larger one is decoded, scaled down with muse's area-averaging
+// An image within the limits of what is sent (MaxSentSide pixels a side,
+// MaxSentPixels, MaxSentImageBytes) is sent as it is, byte for byte, once
+// it has decoded cleanly. A larger one is decoded, scaled down with muse's area-averaging
 // (box) scaler, ui/imgscale (which says why it is not x/image/draw's), and
 // encoded again: a JPEG as a JPEG, any other as a PNG, which keeps
 // transparency, or as a JPEG flattened on white when that PNG is still too
@@ -43,6 +43,13 @@ const (
 	// MaxSentSide is the longest side, in pixels, of an image as sent: a
 	// larger one is scaled down to it, as the Messages API would do anyway.
 	MaxSentSide = 1568
+	// MaxSentPixels is the most pixels of an image as sent: Anthropic's
+	// vision documentation scales down an image of more than about 1,600
+	// tokens (a token is 750 pixels) and recommends at most 1.15
+	// megapixels, so a larger one is scaled down to it, keeping its
+	// aspect ratio. A 3:2 photo goes out as 1313×875, not 1568×1045: 30%
+	// fewer pixels to encode and send, none of them the model would see.
+	MaxSentPixels = 1_150_000
 	// MaxSourceSide is the longest side, in pixels, of an image attached:
 	// twice the 8000 px the Messages API takes a side, room for a
 	// panorama, and small enough that a row costs little to decode and
@@ -112,7 +119,7 @@ func FromBytes(name string, data []byte) (session.File, error) {
 	}
 	switch k.kind {
 	case session.AttachImage:
-		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide)
+		return prepareImage(name, data, k.mediaType, MaxSentImageBytes, MaxSentSide, MaxSentPixels)
 	case session.AttachDocument:
 		return preparePDF(name, data)
 	}

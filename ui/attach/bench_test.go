@@ -85,7 +85,7 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 		})
 		loop(b, func() error {
 			f, err := attach()
-			if err == nil && f.Width != MaxSentSide {
+			if w, _ := fit(6000, 4000, MaxSentSide, MaxSentPixels); err == nil && f.Width != w {
 				b.Fatal(f.Attachment)
 			}
 			return err
@@ -104,7 +104,7 @@ func BenchmarkAttachLargeJPEG(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, h := fit(6000, 4000, MaxSentSide)
+	w, h := fit(6000, 4000, MaxSentSide, MaxSentPixels)
 	b.Run("scale", func(b *testing.B) {
 		loop(b, func() error {
 			imgscale.Scale(img, w, h)

@@ -25,5 +25,5 @@ func Fit(name string, data []byte, side int) (session.File, error) {
 		}
 		return f, nil
 	}
-	return prepareImage(name, data, k.mediaType, session.MaxImageBytes, side)
+	return prepareImage(name, data, k.mediaType, session.MaxImageBytes, side, 0)
 }

@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"math"
 	"strconv"
 
 	"golang.org/x/image/webp"
@@ -31,10 +32,10 @@ var formatNames = map[string]string{
 }
 
 // prepareImage prepares the image data of mediaType: sent as it is when it
-// is within the limits of what is sent (side pixels a side, MaxSentSide
-// for a request, and limit bytes), else decoded, scaled down and encoded
-// again.
-func prepareImage(name string, data []byte, mediaType string, limit, side int) (session.File, error) {
+// is within the limits of what is sent (side pixels a side, pixels pixels
+// unless that is 0, and limit bytes), else decoded, scaled down and
+// encoded again.
+func prepareImage(name string, data []byte, mediaType string, limit, side, pixels int) (session.File, error) {
 	format := formatNames[mediaType]
 	cfg, err := decodeConfig(mediaType, data)
 	if err != nil {
@@ -56,7 +57,7 @@ func prepareImage(name string, data []byte, mediaType string, limit, side int) (
 			cfg.Width, cfg.Height, cost>>20, session.MaxDecodedBytes>>20)
 	}
 	if long, short := max(cfg.Width, cfg.Height), min(cfg.Width, cfg.Height); long > side && long > MaxAspect*short {
-		w, h := fit(cfg.Width, cfg.Height, side)
+		w, h := fit(cfg.Width, cfg.Height, side, pixels)
 		return session.File{}, refuse(name, "an image of %d×%d px is more than %d times as long as it is wide: scaled to %d px it would be %d×%d, too thin to see; crop it or cut it into parts",
 			cfg.Width, cfg.Height, MaxAspect, side, w, h)
 	}
@@ -65,12 +66,12 @@ func prepareImage(name string, data []byte, mediaType string, limit, side int) (
 		return session.File{}, refuse(name, "damaged or unsupported %s image (%v): open it and save it again", format, err)
 	}
 	f := session.File{Attachment: session.Attachment{Name: name, Kind: session.AttachImage}}
-	if len(data) <= limit && max(cfg.Width, cfg.Height) <= side {
+	if w, h := fit(cfg.Width, cfg.Height, side, pixels); len(data) <= limit && w == cfg.Width && h == cfg.Height {
 		f.MediaType, f.Bytes, f.Width, f.Height, f.Data = mediaType, int64(len(data)), cfg.Width, cfg.Height, data
 		return f, nil
 	}
 	b := img.Bounds()
-	w, h := fit(b.Dx(), b.Dy(), side)
+	w, h := fit(b.Dx(), b.Dy(), side, pixels)
 	var note string
 	if mediaType == "image/gif" && gifFrames(data) > 1 {
 		note = "first frame of an animated GIF, "
@@ -129,15 +130,32 @@ func decode(mediaType string, data []byte) (image.Image, error) {
 }
 
 // fit returns the size of a w×h image scaled down, keeping its aspect
-// ratio, so that its longest side is at most side pixels.
-func fit(w, h, side int) (int, int) {
-	switch {
-	case w <= side && h <= side:
-		return w, h
-	case w >= h:
-		return side, max(1, int((int64(h)*int64(side)+int64(w)/2)/int64(w)))
+// ratio, so that its longest side is at most side pixels and, unless
+// pixels is 0, it has at most pixels pixels; no side is below 1.
+func fit(w, h, side, pixels int) (int, int) {
+	long, short := max(w, h), min(w, h)
+	l := min(long, side)
+	if pixels > 0 && int64(w)*int64(h) > int64(pixels) {
+		// l × l·short/long ≤ pixels, before rounding
+		l = min(l, int(math.Sqrt(float64(pixels)*float64(long)/float64(short))))
 	}
-	return max(1, int((int64(w)*int64(side)+int64(h)/2)/int64(h))), side
+	if l == long {
+		return w, h
+	}
+	s := scaleSide(short, l, long)
+	for pixels > 0 && l > 1 && int64(l)*int64(s) > int64(pixels) { // rounded up past it
+		l--
+		s = scaleSide(short, l, long)
+	}
+	if w >= h {
+		return l, s
+	}
+	return s, l
+}
+
+// scaleSide is side n of an image scaled by num/den, rounded, at least 1.
+func scaleSide(n, num, den int) int {
+	return max(1, int((int64(n)*int64(num)+int64(den)/2)/int64(den)))
 }
 
 // encode encodes img, scaled down, as a JPEG when it came from one, else as

@@ -54,6 +54,27 @@ func TestScaleJPEG(t *testing.T) {
 	}
 }
 
+// An image within MaxSentSide a side but over MaxSentPixels, which the
+// service would scale down itself, is scaled to fit it; one within both
+// is sent byte for byte.
+func TestScaleToMegapixels(t *testing.T) {
+	data := encodeJPEG(t, gradient(1400, 1000), 80)
+	f, err := FromBytes("screen.jpg", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Width != 1268 || f.Height != 906 || f.Note != "scaled from 1400×1000 to 1268×906, sent as JPEG" {
+		t.Errorf("got %d×%d, note %q", f.Width, f.Height, f.Note)
+	}
+	if px := f.Width * f.Height; px > MaxSentPixels {
+		t.Errorf("sent %d pixels", px)
+	}
+	data = encodeJPEG(t, gradient(1072, 1072), 80)
+	if f, err = FromBytes("square.jpg", data); err != nil || !bytes.Equal(f.Data, data) || f.Note != "" {
+		t.Errorf("a 1072×1072 image, within both limits: %v, note %q, sent as it is %v", err, f.Note, bytes.Equal(f.Data, data))
+	}
+}
+
 // near reports whether the colours a and b differ by at most d in each
 // channel of 8 bits.
 func near(a, b color.Color, d int) bool {
@@ -135,7 +156,7 @@ func TestFlattenOnWhite(t *testing.T) {
 		}
 	}
 	const limit = 20 << 10
-	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit, MaxSentSide)
+	f, err := prepareImage("noise.png", encodePNG(t, m, png.NoCompression), "image/png", limit, MaxSentSide, MaxSentPixels)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,13 +274,42 @@ func TestEncodeYCbCrAsPNG(t *testing.T) {
 	}
 }
 
+// An image is scaled to fit both of what the service uses: at most
+// MaxSentSide pixels a side and MaxSentPixels pixels (a 3:2 photo went
+// out as 1568×1045, 1.6 megapixels, 40% more than the service keeps),
+// keeping its aspect ratio; one within both keeps its size.
 func TestFit(t *testing.T) {
 	for _, tc := range [][4]int{
-		{6000, 4000, 1568, 1045}, {4000, 6000, 1045, 1568}, {1568, 1568, 1568, 1568},
+		{6000, 4000, 1313, 875}, {4000, 6000, 875, 1313}, {1568, 1568, 1072, 1072},
+		{1092, 1092, 1072, 1072}, {1072, 1072, 1072, 1072}, {4032, 3024, 1237, 928},
+		{1920, 1080, 1429, 804}, {3000, 1500, 1516, 758}, {1568, 700, 1568, 700},
 		{100, 50, 100, 50}, {40_000_000, 1, 1568, 1}, {1, 10000, 1, 1568},
+		{16384, 400, 1568, 38}, {7, 16384, 1, 1568},
 	} {
-		if w, h := fit(tc[0], tc[1], MaxSentSide); w != tc[2] || h != tc[3] {
+		w, h := fit(tc[0], tc[1], MaxSentSide, MaxSentPixels)
+		if w != tc[2] || h != tc[3] {
 			t.Errorf("fit(%d, %d) = %d×%d, want %d×%d", tc[0], tc[1], w, h, tc[2], tc[3])
+		}
+		if w > MaxSentSide || h > MaxSentSide || w*h > MaxSentPixels {
+			t.Errorf("fit(%d, %d) = %d×%d: over the limits", tc[0], tc[1], w, h)
+		}
+	}
+	// Without a limit on pixels (a page's images, a request's many), only
+	// the side counts.
+	if w, h := fit(6000, 4000, 2000, 0); w != 2000 || h != 1333 {
+		t.Errorf("fit(6000, 4000, 2000, 0) = %d×%d", w, h)
+	}
+	// Every size from 1 to 3000 a side fits both, and loses at most a
+	// pixel a side more than the limits need.
+	for w := 1; w <= 3000; w += 7 {
+		for h := 1; h <= 3000; h += 11 {
+			fw, fh := fit(w, h, MaxSentSide, MaxSentPixels)
+			if fw > MaxSentSide || fh > MaxSentSide || fw*fh > MaxSentPixels || fw < 1 || fh < 1 || fw > w || fh > h {
+				t.Fatalf("fit(%d, %d) = %d×%d", w, h, fw, fh)
+			}
+			if long := max(fw, fh); long < max(w, h) && long < MaxSentSide && (long+2)*(min(fw, fh)+1) <= MaxSentPixels {
+				t.Fatalf("fit(%d, %d) = %d×%d: smaller than it needs to be", w, h, fw, fh)
+			}
 		}
 	}
 }
@@ -350,7 +400,7 @@ func TestJPEGDecodeCost(t *testing.T) {
 	if got := session.DecodeCost("image/jpeg", sof(0xC0, 0x11), cfg); got > session.MaxDecodedBytes || got < 6300*6300*3/2 {
 		t.Errorf("baseline 4:2:0: %d MB", got>>20)
 	}
-	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20, MaxSentSide)
+	_, err := prepareImage("p.jpg", sof(0xC2, 0x11), "image/jpeg", 5<<20, MaxSentSide, MaxSentPixels)
 	if err == nil || !strings.Contains(err.Error(), "needs") || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("progressive 4:4:4 was not refused for its memory: %v", err)
 	}
@@ -359,7 +409,7 @@ func TestJPEGDecodeCost(t *testing.T) {
 	junk := sof(0xC2, 0x11)
 	i := bytes.Index(junk, []byte{0xFF, 0xC2})
 	junk = append(junk[:i:i], append([]byte{0x00}, junk[i:]...)...)
-	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20, MaxSentSide); err == nil || !strings.Contains(err.Error(), "MB to decode") {
+	if _, err := prepareImage("j.jpg", junk, "image/jpeg", 5<<20, MaxSentSide, MaxSentPixels); err == nil || !strings.Contains(err.Error(), "MB to decode") {
 		t.Errorf("a junk byte let a progressive 4:4:4 through: %v", err)
 	}
 }

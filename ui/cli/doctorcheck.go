@@ -50,9 +50,9 @@ func (a *app) doctorCheck(d *report, listModels bool) {
 	case p.ThinkingBudget > 0:
 		thinking = fmt.Sprintf("a budget of %d", p.ThinkingBudget)
 	}
-	steps := []string{"reachable", "credential", "version header", "model", "thinking"}
-	oks := map[string]string{"reachable": api.RedactURL(cfg.baseURL) + " answers", "credential": "accepted",
-		"version header": "accepted", "model": p.Model + " is known", "thinking": thinking + ": accepted"}
+	steps := []string{stepReachable, stepCredential, stepVersion, stepModel, stepThinking}
+	oks := map[string]string{stepReachable: api.RedactURL(cfg.baseURL) + " answers", stepCredential: "accepted",
+		stepVersion: "accepted", stepModel: p.Model + " is known", stepThinking: thinking + ": accepted"}
 	failAt, why := doctorFailure(err, p.Model)
 	for _, s := range steps {
 		if s == failAt {
@@ -66,6 +66,18 @@ func (a *app) doctorCheck(d *report, listModels bool) {
 	}
 }
 
+// The steps of the check, as its lines label them: the credential and the
+// model are "… check", so that neither reads as the Configuration
+// section's "credentials" and "model" lines, which say what is set, not
+// what the service made of it.
+const (
+	stepReachable  = "reachable"
+	stepCredential = "credential check"
+	stepVersion    = "version header"
+	stepModel      = "model check"
+	stepThinking   = "thinking"
+)
+
 // doctorFailure names the step a failed check stopped at, and why.
 func doctorFailure(err error, model string) (step, why string) {
 	if err == nil {
@@ -73,23 +85,23 @@ func doctorFailure(err error, model string) (step, why string) {
 	}
 	var ae *api.APIError
 	if !errors.As(err, &ae) {
-		return "reachable", err.Error()
+		return stepReachable, err.Error()
 	}
 	msg := strings.ToLower(ae.Message)
 	switch {
 	case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
-		return "credential", ae.Error() + ": " + ae.Hint() + " (or ANTHROPIC_AUTH_TOKEN / ANTHROPIC_API_KEY: the provider's docs say which)"
+		return stepCredential, ae.Error() + ": " + ae.Hint() + " (or ANTHROPIC_AUTH_TOKEN / ANTHROPIC_API_KEY: the provider's docs say which)"
 	case ae.Status == http.StatusNotFound && ae.URL != "" && ae.Type != "not_found_error":
-		return "reachable", ae.Error() + ": " + ae.Hint()
+		return stepReachable, ae.Error() + ": " + ae.Hint()
 	case strings.Contains(msg, "version"):
-		return "version header", ae.Error() + ": set version_header in the profile to the header the service wants"
+		return stepVersion, ae.Error() + ": set version_header in the profile to the header the service wants"
 	case ae.Status == http.StatusBadRequest && containsAny(msg, "thinking", "effort", "output_config", "budget", "temperature", "top_p", "top_k"):
 		// A refused thinking form or sampling setting, which the hint names.
-		return "thinking", ae.Error() + ": " + ae.Hint()
+		return stepThinking, ae.Error() + ": " + ae.Hint()
 	case ae.Status == http.StatusNotFound || strings.Contains(msg, "model"):
-		return "model", ae.Error() + ": " + model + " is not one the service knows (muse doctor --models, or muse models, lists them)"
+		return stepModel, ae.Error() + ": " + model + " is not one the service knows (muse doctor --models, or muse models, lists them)"
 	}
-	return "model", ae.Error() + ": " + ae.Hint()
+	return stepModel, ae.Error() + ": " + ae.Hint()
 }
 
 // doctorModels reports the service's models: how many, the first few.
@@ -98,9 +110,9 @@ func (a *app) doctorModels(d *report, cfg *config, client *api.Client) {
 	var ae *api.APIError
 	switch {
 	case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
-		d.ok("models", "the service lists none (no GET /v1/models): type the model's name")
+		d.ok("service models", "the service lists none (no GET /v1/models): type the model's name")
 	case err != nil:
-		d.bad("models", err.Error())
+		d.bad("service models", err.Error())
 	default:
 		names := make([]string, 0, 5)
 		known := false
@@ -114,7 +126,7 @@ func (a *app) doctorModels(d *report, cfg *config, client *api.Client) {
 		if len(ms) > 5 {
 			more = ", …"
 		}
-		d.ok("models", fmt.Sprintf("%d: %s%s", len(ms), strings.Join(names, ", "), more))
+		d.ok("service models", fmt.Sprintf("%d: %s%s", len(ms), strings.Join(names, ", "), more))
 		if !known && len(ms) > 0 {
 			d.more("the model " + cfg.params.Model + " is not in the list")
 		}

@@ -3,8 +3,11 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"muse/api/standin"
 )
 
 // Every line of muse doctor has its text in one column, after a label of
@@ -70,6 +73,43 @@ func TestDoctorLinesAlignAndSayWhatToDo(t *testing.T) {
 	for _, want := range []string{"**** (1 character)", "1 session)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// No label of muse doctor's service check is one of the Configuration
+// section's: the check's "model check" says whether the service knows the
+// model, the section's "model" which model is set; likewise "credential
+// check" and "credentials".
+func TestDoctorCheckLabelsAreTheirOwn(t *testing.T) {
+	srv := standin.Start(standin.Providers["anthropic"], "good-key")
+	defer srv.Close()
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(),
+		"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "good-key", "ANTHROPIC_MODEL": "claude-opus-4-7"}
+	r := runMain(t, env, "", "doctor", "--models")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	sections := map[string][]string{}
+	section := ""
+	for _, l := range strings.Split(r.stdout, "\n") {
+		switch {
+		case l == "":
+		case !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "✗") && !strings.HasPrefix(l, "!"):
+			section, _, _ = strings.Cut(l, " (")
+		case len([]rune(l)) > 18 && []rune(l)[1] == ' ':
+			if label := strings.TrimSpace(string([]rune(l)[2:18])); label != "" {
+				sections[section] = append(sections[section], label)
+			}
+		}
+	}
+	config, check := sections["Configuration"], sections["Service check"]
+	if !slices.Contains(config, "model") || !slices.Contains(check, "model check") || !slices.Contains(check, "credential check") {
+		t.Fatalf("Configuration %q, Service check %q:\n%s", config, check, r.stdout)
+	}
+	for _, l := range check {
+		if slices.Contains(config, l) || slices.Contains(config, l+"s") || slices.Contains(config, strings.TrimSuffix(l, "s")) {
+			t.Errorf("the service check's %q reads as the Configuration's:\n%s", l, r.stdout)
 		}
 	}
 }

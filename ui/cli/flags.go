@@ -154,7 +154,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.IntVar(&f.thinkingBudget, "thinking-budget", 0, "extended thinking with `N` tokens (at least 1024, below --max-tokens)")
 	fs.StringVar(&f.thinking, "thinking", "", "`MODE` of thinking: adaptive (current models; --effort guides it) or off")
 	fs.StringVar(&f.effort, "effort", "", "effort of the reply, thinking included: `LEVEL` low, medium, high or max")
-	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px), a PDF or a text file; without -p it waits above the chat's input")
+	fs.StringArrayVarP(&f.attach, "attach", "a", nil, "send `FILE` with the prompt (repeatable): an image (PNG, JPEG, GIF, WebP; scaled to 1568 px a side, 1.15 megapixels), a PDF or a text file; without -p it waits above the chat's input")
 	fs.BoolVar(&f.image, "image", false, "with -p: generate images from PROMPT instead of a reply")
 	fs.StringVar(&f.size, "size", "", "with --image: image size `W*H` (WxH works too)")
 	fs.StringVar(&f.negative, "negative", "", "with --image: `TEXT` saying what the image should not show")

@@ -166,7 +166,7 @@ func TestDoctorServiceCheck(t *testing.T) {
 		return env
 	}
 	r := runMain(t, base, "", "doctor", "--models")
-	for _, want := range []string{"reachable", "credential       accepted", "version header   accepted", "claude-opus-4-7 is known", "thinking         none asked: accepted", "models           3: claude-opus-4-7"} {
+	for _, want := range []string{"reachable", "credential check accepted", "version header   accepted", "model check      claude-opus-4-7 is known", "thinking         none asked: accepted", "service models   3: claude-opus-4-7"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("lacks %q:\n%s", want, r.stdout)
 		}
@@ -179,8 +179,8 @@ func TestDoctorServiceCheck(t *testing.T) {
 		args []string
 		want string
 	}{
-		{with("ANTHROPIC_API_KEY", "bad-key"), nil, "✗ credential"},
-		{with("ANTHROPIC_MODEL", "claude-nope"), nil, "✗ model"},
+		{with("ANTHROPIC_API_KEY", "bad-key"), nil, "✗ credential check"},
+		{with("ANTHROPIC_MODEL", "claude-nope"), nil, "✗ model check"},
 		{with(), []string{"--thinking-budget", "2048"}, "✗ thinking"},
 		{with("ANTHROPIC_BASE_URL", srv.URL+"/wrong"), nil, "✗ reachable"},
 	} {

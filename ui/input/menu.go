@@ -58,6 +58,8 @@ type filesListedMsg struct {
 type menuTarget struct {
 	command          bool
 	line, start, end int
+	// typed is the mention's text typed after its "@".
+	typed string
 	// prefix is the text put in the input before a /command typed after
 	// it (see CommandAfter), kept when the command is taken.
 	prefix string
@@ -206,7 +208,12 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 	if !ok || quoted || strings.HasPrefix(typed, "~") || strings.HasPrefix(typed, "/") {
 		return m.closeMenu(), nil // an absolute path: tab completes it
 	}
-	m.target = menuTarget{line: e.row, start: start, end: len(before)}
+	if m.target.typed != typed {
+		// The best match is marked afresh as the mention changes: a
+		// source marked first must not hold the mark down the list.
+		m.menu = m.menu.SetItems(nil, "")
+	}
+	m.target = menuTarget{line: e.row, start: start, end: len(before), typed: typed}
 	var cmd tea.Cmd
 	fc := m.files
 	if !m.menuWasFiles && !fc.listing { // the menu opens on files: list them afresh
@@ -217,7 +224,7 @@ func (m Model) syncMenu() (Model, tea.Cmd) {
 	m.menuWasFiles = true
 	files, nf := fileItems(fc.res.Files, typed)
 	sources, ns := sourceItems(fc.sources, typed)
-	m.menu = m.menu.SetItems(append(files, sources...), fileNote(fc, typed, nf+ns)).Matched(nf + ns)
+	m.menu = m.menu.SetItems(mentionItems(sources, files, typed), fileNote(fc, typed, nf+ns)).Matched(nf + ns)
 	return m, cmd
 }
 
@@ -231,36 +238,60 @@ func commandName(value string) (string, bool) {
 	return v[1:], true
 }
 
+// ranked is items of the @ menu by how well they match what is typed:
+// [0] those whose name (a file's, an image's, a resource's label) starts
+// with it, [1] those whose path does, [2] those that hold it.
+type ranked [3][]menu.Item
+
+// mentionItems are the @ menu's items for typed. With nothing typed yet,
+// the generated images and MCP resources lead, ahead of the files: their
+// names are hard to type (before, they came after the 50 files, out of
+// reach but by ↑ or typing). Once something is typed, the best matches
+// come first, and of matches as good, the files first: a letter brings
+// the files whose names start with it, then the images and resources
+// whose names do, ahead of what merely holds it.
+func mentionItems(sources, files ranked, typed string) []menu.Item {
+	var items []menu.Item
+	for tier := range files { // with nothing typed, every item is of the first
+		first, then := files[tier], sources[tier]
+		if typed == "" {
+			first, then = then, first
+		}
+		items = append(append(items, first...), then...)
+	}
+	return items
+}
+
 // fileItems are the files that match typed: those whose name starts with
 // it, then those whose path does, then those whose path holds it (case
-// aside), the shortest first in each, at most maxMenuFiles; matched counts
-// all that match, a name no mention can hold aside.
-func fileItems(files []string, typed string) (items []menu.Item, matched int) {
+// aside), the shortest first in each, at most maxMenuFiles in all;
+// matched counts all that match, a name no mention can hold aside.
+func fileItems(files []string, typed string) (items ranked, matched int) {
 	q := strings.ToLower(typed)
-	var ranked [3][]string
+	var paths [3][]string
 	for _, f := range files {
 		lf := strings.ToLower(f)
 		base := lf[strings.LastIndexByte(lf, '/')+1:]
 		switch {
 		case strings.HasPrefix(base, q):
-			ranked[0] = append(ranked[0], f)
+			paths[0] = append(paths[0], f)
 		case strings.HasPrefix(lf, q):
-			ranked[1] = append(ranked[1], f)
+			paths[1] = append(paths[1], f)
 		case strings.Contains(lf, q):
-			ranked[2] = append(ranked[2], f)
+			paths[2] = append(paths[2], f)
 		}
 	}
-	for _, r := range ranked {
+	for tier, r := range paths {
 		slices.SortStableFunc(r, func(a, b string) int { return len(a) - len(b) })
 		for _, f := range r {
 			mention := Mention(f)
 			if mention == "" {
 				continue // a name a mention cannot hold
 			}
-			matched++
-			if len(items) < maxMenuFiles {
-				items = append(items, menu.Item{Label: f, Value: mention + " "})
+			if matched < maxMenuFiles {
+				items[tier] = append(items[tier], menu.Item{Label: f, Value: mention + " "})
 			}
+			matched++
 		}
 	}
 	return items, matched

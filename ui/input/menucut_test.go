@@ -18,14 +18,24 @@ func TestFileItemsCount(t *testing.T) {
 	for i := range maxMenuFiles {
 		files = append(files, fmt.Sprintf("f%02d.md", i))
 	}
-	if items, n := fileItems(files, "f"); len(items) != maxMenuFiles || n != maxMenuFiles {
-		t.Errorf("%d files: %d items, %d matched", len(files), len(items), n)
+	count := func(files []string) (int, int) {
+		items, n := fileItems(files, "f")
+		return len(mentionItems(ranked{}, items, "f")), n
 	}
-	if items, n := fileItems(append(files, "f\"name.md"), "f"); len(items) != maxMenuFiles || n != maxMenuFiles {
-		t.Errorf("one more, not mentionable: %d items, %d matched", len(items), n)
+	if items, n := count(files); items != maxMenuFiles || n != maxMenuFiles {
+		t.Errorf("%d files: %d items, %d matched", len(files), items, n)
 	}
-	if items, n := fileItems(append(files, "f99.md", "g.md"), "f"); len(items) != maxMenuFiles || n != maxMenuFiles+1 {
-		t.Errorf("one more: %d items, %d matched", len(items), n)
+	if items, n := count(append(files, "f\"name.md")); items != maxMenuFiles || n != maxMenuFiles {
+		t.Errorf("one more, not mentionable: %d items, %d matched", items, n)
+	}
+	if items, n := count(append(files, "f99.md", "g.md")); items != maxMenuFiles || n != maxMenuFiles+1 {
+		t.Errorf("one more: %d items, %d matched", items, n)
+	}
+	// Cut at maxMenuFiles in all, the best kept: a file whose name starts
+	// with what is typed is never lost to one whose path merely holds it.
+	items, _ := fileItems(append([]string{"docs/xf.md", "a/f/b.md"}, files...), "f")
+	if flat := mentionItems(ranked{}, items, "f"); len(flat) != maxMenuFiles || flat[0].Label != "f00.md" || len(items[2]) != 0 {
+		t.Errorf("cut: %d items, first %q, %d that hold f", len(flat), flat[0].Label, len(items[2]))
 	}
 }
 

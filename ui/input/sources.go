@@ -31,33 +31,39 @@ type Source struct {
 // maxSourceItems is how many sources the @ menu offers besides files.
 const maxSourceItems = 20
 
-// WithSources returns m offering, in its @ menu, src's sources after the
-// files that match.
+// WithSources returns m offering, in its @ menu, src's sources with the
+// files (see mentionItems).
 func (m Model) WithSources(src Sources) Model {
 	m.sources = src
 	return m
 }
 
 // sourceItems are the sources that match typed (case aside), at most
-// maxSourceItems of them, in their order: those whose label starts with
-// it, then those whose label or detail holds it; matched counts all that
-// match.
-func sourceItems(srcs []Source, typed string) (items []menu.Item, matched int) {
+// maxSourceItems of them, in their order within each rank: those whose
+// label, or its last part (an image's file name), starts with it, then
+// those whose label or detail holds it; matched counts all that match.
+func sourceItems(srcs []Source, typed string) (items ranked, matched int) {
 	q := strings.ToLower(typed)
-	var first, then []menu.Item
 	for _, s := range srcs {
 		if s.Mention == "" {
 			continue
 		}
 		l := strings.ToLower(s.Label)
-		it := menu.Item{Label: s.Label, Detail: s.Detail, Value: s.Mention + " "}
+		tier := 2
 		switch {
-		case strings.HasPrefix(l, q):
-			first = append(first, it)
-		case strings.Contains(l, q) || strings.Contains(strings.ToLower(s.Detail), q):
-			then = append(then, it)
+		case strings.HasPrefix(l, q) || strings.HasPrefix(l[strings.LastIndexByte(l, '/')+1:], q):
+			tier = 0
+		case !strings.Contains(l, q) && !strings.Contains(strings.ToLower(s.Detail), q):
+			continue
 		}
+		matched++
+		items[tier] = append(items[tier], menu.Item{Label: s.Label, Detail: s.Detail, Value: s.Mention + " "})
 	}
-	items = append(first, then...)
-	return items[:min(len(items), maxSourceItems)], len(items)
+	// The first maxSourceItems, best first.
+	room := maxSourceItems
+	for tier := range items {
+		items[tier] = items[tier][:min(len(items[tier]), room)]
+		room -= len(items[tier])
+	}
+	return items, matched
 }

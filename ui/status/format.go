@@ -17,9 +17,13 @@ const gap = 2
 
 // fit places left and right on one line of width, at least gap apart,
 // cutting left to leave right its room, or dropping right if even then it
-// does not fit.
+// does not fit. Without a right part, left has the whole line.
 func fit(left, right string, width int) string {
 	lw, rw := textfmt.Width(left), textfmt.Width(right)
+	if rw == 0 {
+		left = textfmt.Truncate(left, width, "…")
+		return left + strings.Repeat(" ", max(width-textfmt.Width(left), 0))
+	}
 	if lw+rw+gap > width && width-rw-gap >= 8 {
 		left = textfmt.Truncate(left, width-rw-gap, "…")
 		lw = textfmt.Width(left)

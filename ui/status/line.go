@@ -45,7 +45,7 @@ func Header(st *theme.Styles, width int, title, model string) string {
 func View(st *theme.Styles, s State) string {
 	tool := ToolPrompt(s.Ask)
 	var left string
-	keepLeft := tool != "" || ShowsNotice(s) || s.Selected != nil || s.SaveErr != ""
+	keepLeft := tool != "" || s.Selected != nil || s.SaveErr != ""
 	switch {
 	case tool != "":
 		left = st.Warning.Render(tool)
@@ -60,9 +60,9 @@ func View(st *theme.Styles, s State) string {
 			left += st.Muted.Render(fmt.Sprintf(" %d KiB", j.Done>>10))
 		}
 		left += st.Subtle.Render(" · esc cancels")
-	case ShowsNotice(s):
+	case ShowsNotice(s): // the notice first, the settings in the room it leaves
 		l := NoticeLines(s)
-		left = st.Warning.Render(l[len(l)-1])
+		return fit(st.Warning.Render(l[len(l)-1]), st.StatusKey.Render(noticeRight(s, l)), s.Width)
 	case s.Selected != nil:
 		left = selectedView(st, *s.Selected)
 	case s.SaveErr != "":

@@ -15,26 +15,62 @@ func ShowsNotice(s State) bool {
 	return s.Notice != "" && ToolPrompt(s.Ask) == "" && s.Turn == nil && s.Image == nil
 }
 
-// NoticeLines is the notice as the status line shows it: wrapped to the
-// room the settings leave, on at most two lines, the second cut with "…"
-// when there is more; nil when the status line does not show it. A second
-// line goes on the row above the status line, never onto the key help.
+// NoticeLines is the notice as the status line shows it, nil when the
+// status line does not show it. The notice comes before the settings: it
+// is on one line when it fits there beside them, or alone (the header
+// still names the model); else it is wrapped at words on two lines, the
+// second leaving the model (and the approval mode) its room, a third of
+// the line at most, and cut after a word with "…" when there is more. A
+// second line goes on the row above the status line, never onto the key
+// help.
 func NoticeLines(s State) []string {
 	if s.Notice != "" && ToolPrompt(s.Ask) == "" && (s.Turn != nil || s.Image != nil) {
 		// The spinner keeps the status line: the notice goes on the row
 		// above it, never hidden.
-		return []string{textfmt.TruncateWidth(sanitize.Line(s.Notice), max(s.Width-1, 10)), ""}
+		return []string{cutAtWord(sanitize.Line(s.Notice), max(s.Width, 10)), ""}
 	}
 	if !ShowsNotice(s) {
 		return nil
 	}
-	out, _ := settingsFit(settings(s), s.Width/3) // the room the settings keep: a third at most
-	width := max(s.Width-1-textfmt.Width(out), 10)
-	lines := strings.Split(textfmt.Wrap(sanitize.Line(s.Notice), width), "\n")
-	if len(lines) > 2 {
-		lines = []string{lines[0], textfmt.Truncate(strings.Join(lines[1:], " "), width, "…")}
+	width := max(s.Width, 10)
+	text := sanitize.Line(s.Notice)
+	if textfmt.Width(text) <= width {
+		return []string{text}
 	}
-	return lines
+	first, rest, _ := strings.Cut(textfmt.Wrap(text, width), "\n")
+	room := width
+	if keep, _ := settingsFit(modelFirst(s), width/3); keep != "" {
+		room = max(width-textfmt.Width(keep)-gap, 10)
+	}
+	return []string{first, cutAtWord(strings.ReplaceAll(rest, "\n", " "), room)}
+}
+
+// modelFirst is the settings up to the model: the approval mode, when it
+// is on, and the model.
+func modelFirst(s State) []Setting {
+	list := settings(s)
+	if s.Approve.Long != "" {
+		return list[:2]
+	}
+	return list[:1]
+}
+
+// noticeRight is the settings the status line shows beside a notice, in
+// the room its last line leaves: as many as fit, never the model cut.
+func noticeRight(s State, lines []string) string {
+	out, _ := settingsFit(settings(s), s.Width-textfmt.Width(lines[len(lines)-1])-gap)
+	return out
+}
+
+// cutAtWord cuts s, plain text, to width columns, after its last word
+// that fits, with "…"; a word longer than the line is cut between
+// grapheme clusters.
+func cutAtWord(s string, width int) string {
+	if textfmt.Width(s) <= width {
+		return s
+	}
+	first, _, _ := strings.Cut(textfmt.Wrap(s, max(width-1, 1)), "\n")
+	return textfmt.TruncateWidth(strings.TrimRight(first, " ,;:·-")+"…", width)
 }
 
 // NoticeAbove is the first line of a notice of two, on the row above the

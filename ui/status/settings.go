@@ -82,18 +82,19 @@ func kilo(n int) string {
 
 // settingsFit is the settings of list in room columns: in long forms if
 // all fit, else in short ones, as many as fit, those that change what is
-// sent first; all says whether every one fits.
+// sent first; all says whether every one fits. Each is whole or left out:
+// a model cut to "demo-ch…" names no model. When the first (the approval
+// mode, else the model) does not fit, none is shown.
 func settingsFit(list []Setting, room int) (out string, all bool) {
 	if out := strings.Join(long(list), " · "); textfmt.Width(out) <= room {
 		return out, true
 	}
+	if len(list) == 0 || textfmt.Width(list[0].Short) > room {
+		return "", false
+	}
 	all = true
-	for i, s := range list {
+	for _, s := range list {
 		next := s.Short
-		if i == 0 && textfmt.Width(next) > room {
-			next = textfmt.TruncateWidth(next, room) // the model, cut
-			all = false
-		}
 		if out != "" {
 			next = out + " " + s.Short
 		}
