@@ -34,7 +34,7 @@ require (
 	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
-	github.com/yuin/goldmark v1.7.13
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.32.0
 	golang.org/x/net v0.45.0
 	golang.org/x/sys v0.49.0

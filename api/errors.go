@@ -60,11 +60,43 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// Hint suggests what the user can do about the error.
-func (e *APIError) Hint() string {
+// Hint suggests what the user can do about the error on the chat screen,
+// where the slash commands it names (/retry, /thinking) are typed.
+func (e *APIError) Hint() string { return e.hint(chatHints) }
+
+// ShellHint suggests what the user can do about the error in a shell, after
+// a command such as muse -p: what it names (a flag, running the command
+// again) works when pasted there, where no slash command does.
+func (e *APIError) ShellHint() string { return e.hint(shellHints) }
+
+// hintForms are a hint's words where its fix is typed: the chat screen's
+// slash commands, or a shell's flags.
+type hintForms struct {
+	retry, rateLimited, overloaded, serverError string
+	refused                                     func(r refusal) string
+}
+
+var (
+	chatHints = hintForms{
+		retry:       "/retry",
+		rateLimited: "rate limited: wait a moment, then /retry",
+		overloaded:  "the service is overloaded: /retry in a moment",
+		serverError: "server error: /retry",
+		refused:     func(r refusal) string { return r.chat },
+	}
+	shellHints = hintForms{
+		retry:       "run the same command again",
+		rateLimited: "rate limited: wait a moment, then run the same command again",
+		overloaded:  "the service is overloaded: run the same command again in a moment",
+		serverError: "server error: run the same command again",
+		refused:     func(r refusal) string { return r.shell },
+	}
+)
+
+func (e *APIError) hint(f hintForms) string {
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Type == "authentication_error":
-		return "check MUSE_ACCESS_TOKEN or MUSE_API_KEY"
+		return "check the credential muse sends (MUSE_ACCESS_TOKEN, MUSE_API_KEY, ANTHROPIC_API_KEY or the profile's access_token_env; muse doctor names it)"
 	case e.Status == http.StatusForbidden || e.Type == "permission_error":
 		return "this credential may not use that model or endpoint"
 	case e.Status == http.StatusNotFound && e.URL != "" && e.Type != "not_found_error":
@@ -72,52 +104,76 @@ func (e *APIError) Hint() string {
 	case e.Status == http.StatusNotFound || e.Type == "not_found_error":
 		return "check the base URL and the model name (muse models lists the models)"
 	case e.Status == http.StatusTooManyRequests || e.Type == "rate_limit_error":
-		return "rate limited: wait a moment, then /retry"
+		return f.rateLimited
 	case e.Status == 529 || e.Type == "overloaded_error":
-		return "the service is overloaded: /retry in a moment"
+		return f.overloaded
 	case e.Status >= 500:
-		return "server error: /retry"
+		return f.serverError
 	case e.Status == http.StatusBadRequest || e.Type == "invalid_request_error":
-		if h := refusedSetting(e.Message); h != "" {
-			return h
+		if r, ok := refusedSetting(e.Message); ok {
+			return f.refused(r)
 		}
 		return "the request was refused: check the settings it names"
 	}
-	return "/retry"
+	return f.retry
 }
 
-// refusedSettings map what a 400's message names to muse's setting and
-// its fix, in order: the first whose every word is in the message wins.
-var refusedSettings = []struct {
-	words []string
-	hint  string
-}{
-	{[]string{"adaptive", "effort"}, "this model wants adaptive thinking, not a budget: /thinking adaptive (--thinking adaptive, or thinking = \"adaptive\" in the profile)"},
-	{[]string{"adaptive"}, "this model does not take adaptive thinking: /thinking off, or a budget such as /thinking 2048 (thinking_budget in the profile)"},
-	{[]string{"budget_tokens"}, "this model refuses a thinking budget: /thinking adaptive, or /thinking off"},
-	{[]string{"effort"}, "this model refuses an effort: /thinking adaptive with no effort, or /thinking off (effort in the profile, --effort)"},
-	{[]string{"output_config"}, "this model refuses output_config: /thinking adaptive with no effort, or /thinking off"},
-	{[]string{"thinking"}, "this model refuses that thinking: /thinking off, or the other form (/thinking adaptive or /thinking 2048)"},
-	{[]string{"temperature"}, "this model refuses temperature: /temperature off (and drop temperature from the profile or --temperature)"},
-	{[]string{"top_p"}, "this model refuses top_p: /top-p off (and drop top_p from the profile or --top-p)"},
-	{[]string{"top_k"}, "this model refuses top_k: /top-k off (and drop top_k from the profile or --top-k)"},
-	{[]string{"max_tokens"}, "max_tokens is more than this model allows: a lower /max-tokens N (max_tokens in the profile, --max-tokens)"},
+// refusal is what a 400 refuses, when its message names a setting muse
+// knows, and its fix on the chat screen and in a shell.
+type refusal struct {
+	words       []string
+	chat, shell string
 }
 
-// refusedSetting names the setting a 400 refuses and how to turn it off, or
-// "" when its message names none muse knows.
-func refusedSetting(msg string) string {
+// refusals map what a 400's message names to muse's setting and its fix,
+// in order: the first whose every word is in the message wins.
+var refusals = []refusal{
+	{[]string{"adaptive", "effort"},
+		"this model wants adaptive thinking, not a budget: /thinking adaptive (--thinking adaptive, or thinking = \"adaptive\" in the profile)",
+		"this model wants adaptive thinking, not a budget: --thinking adaptive (or thinking = \"adaptive\" in the profile)"},
+	{[]string{"adaptive"},
+		"this model does not take adaptive thinking: /thinking off, or a budget such as /thinking 2048 (thinking_budget in the profile)",
+		"this model does not take adaptive thinking: --thinking off, or a budget such as --thinking-budget 2048 (thinking_budget in the profile)"},
+	{[]string{"budget_tokens"},
+		"this model refuses a thinking budget: /thinking adaptive, or /thinking off",
+		"this model refuses a thinking budget: --thinking adaptive, or --thinking off"},
+	{[]string{"effort"},
+		"this model refuses an effort: /thinking adaptive with no effort, or /thinking off (effort in the profile, --effort)",
+		"this model refuses an effort: leave out --effort (and effort in the profile), or --thinking off"},
+	{[]string{"output_config"},
+		"this model refuses output_config: /thinking adaptive with no effort, or /thinking off",
+		"this model refuses output_config: leave out --effort (and effort in the profile), or --thinking off"},
+	{[]string{"thinking"},
+		"this model refuses that thinking: /thinking off, or the other form (/thinking adaptive or /thinking 2048)",
+		"this model refuses that thinking: --thinking off, or the other form (--thinking adaptive or --thinking-budget 2048)"},
+	{[]string{"temperature"},
+		"this model refuses temperature: /temperature off (and drop temperature from the profile or --temperature)",
+		"this model refuses temperature: leave out --temperature (and drop temperature from the profile)"},
+	{[]string{"top_p"},
+		"this model refuses top_p: /top-p off (and drop top_p from the profile or --top-p)",
+		"this model refuses top_p: leave out --top-p (and drop top_p from the profile)"},
+	{[]string{"top_k"},
+		"this model refuses top_k: /top-k off (and drop top_k from the profile or --top-k)",
+		"this model refuses top_k: leave out --top-k (and drop top_k from the profile)"},
+	{[]string{"max_tokens"},
+		"max_tokens is more than this model allows: a lower /max-tokens N (max_tokens in the profile, --max-tokens)",
+		"max_tokens is more than this model allows: a lower --max-tokens N (and max_tokens in the profile)"},
+}
+
+// refusedSetting finds the setting a 400 refuses; ok is false when its
+// message names none muse knows.
+func refusedSetting(msg string) (refusal, bool) {
 	msg = strings.ToLower(msg)
-	for _, r := range refusedSettings {
+	for _, r := range refusals {
 		all := true
 		for _, w := range r.words {
 			all = all && strings.Contains(msg, w)
 		}
 		if all {
-			return r.hint
+			return r, true
 		}
 	}
-	return ""
+	return refusal{}, false
 }
 
 // errorBody is Anthropic's error body, {"type":"error","error":{type,
@@ -178,6 +234,10 @@ var (
 	// ErrRequestTimeout is returned when a call, its retries and its reply
 	// included, takes longer than the request timeout.
 	ErrRequestTimeout = errors.New("the request took too long")
+	// ErrMalformedEvent is returned when a stream sends an event that is
+	// not JSON, or, past the size limit, not a delta of text: a server at
+	// fault, or an address that is no such server.
+	ErrMalformedEvent = errors.New("the server sent a malformed event")
 	// ErrStreamCut is returned when a stream ends before message_stop.
 	ErrStreamCut = errors.New("the stream ended before the reply was complete; the partial reply is kept")
 

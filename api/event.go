@@ -169,7 +169,7 @@ func parseEvent(name string, data []byte) (Event, error) {
 		if len(name) > maxEventTypeName {
 			name = name[:maxEventTypeName]
 		}
-		return Event{}, fmt.Errorf("malformed %q event from the server: %w", name, err)
+		return Event{}, fmt.Errorf("%w (%q): %w", ErrMalformedEvent, name, err)
 	}
 	ev := Event{Type: w.Type, Index: w.Index, Message: w.Message, Block: w.ContentBlock, Usage: w.Usage}
 	if ev.Type == "" {

@@ -186,6 +186,14 @@ func CutNote(m Message, limit int) string {
 	return ReplyCutNote(limit) + "; ask for a shorter answer, or for it a part at a time"
 }
 
+// OversizedNote is what muse says of a reply cut by one event of over n
+// bytes, more than the whole size limit (see Stream.OversizedEvent): the
+// server is at fault, and a shorter answer would not help.
+func OversizedNote(n int) string {
+	return fmt.Sprintf("reply cut: the server sent one event of over %s, more than a whole reply may hold (no model streams that much at once); what fit was kept, the rest dropped, and the conversation goes on; check the server, or the base URL (base_url in the profile)",
+		SizeText(int64(n)))
+}
+
 // salvage makes an event of the start of one cut at the size limit: the
 // data of a content_block_delta whose last field is the string that grew
 // past the limit, as Anthropic's servers write them, is closed after its

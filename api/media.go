@@ -96,8 +96,8 @@ func (m *Media) add(b *ContentBlock) {
 func CheckMedia(msgs []MessageParam) error {
 	m := CountMedia(msgs)
 	if m.Total() > MaxMedia {
-		return fmt.Errorf("this request would carry %d images and PDF pages (%d images, %d pages), over the service's %d (every earlier attachment is sent again with each prompt): /detach some, or go on in a new session (/clear) or a fork",
-			m.Total(), m.Images, m.Pages, MaxMedia)
+		return &SurfaceError{Err: fmt.Errorf("this request would carry %d images and PDF pages (%d images, %d pages), over the service's %d (every earlier attachment is sent again with each prompt)",
+			m.Total(), m.Images, m.Pages, MaxMedia), Chat: "/detach some, or " + chatNewSession, Shell: shellNewSession + ", or attach fewer files"}
 	}
 	if m.Images > ManyImages && m.Large > 0 {
 		return fmt.Errorf("this request would carry %d images, %d of them over %d px a side, which the service refuses with more than %d images: attach them scaled down, or fewer",

@@ -43,6 +43,7 @@ type Stream struct {
 	replay    []Event
 	requestID string
 	progress  int // acc.progress() after the last event that added to the reply
+	oversized int // the bytes read of one event larger than the whole size limit, which cut the reply; 0 for none
 
 	mu     sync.Mutex // guards acc's message against Message during Next
 	acc    Accumulator
@@ -125,9 +126,15 @@ func (s *Stream) Next() bool {
 		}
 		if raw.cut {
 			ev, ok := salvage(raw.data)
-			if ok {
-				ev, _ = s.acc.fit(ev)
+			if !ok {
+				// Junk, not a long answer: say so, and keep the reply as it was.
+				return s.end(fmt.Errorf("%w of over %s, not a delta of text: it was dropped and the stream closed; check the server, or the base URL (base_url in the profile); the partial reply is kept",
+					ErrMalformedEvent, SizeText(int64(len(raw.data)))))
 			}
+			if len(raw.data) > s.acc.limit {
+				s.oversized = len(raw.data)
+			}
+			ev, _ = s.acc.fit(ev)
 			return s.cutReply(ev)
 		}
 		if string(raw.data) == "[DONE]" {
@@ -135,7 +142,7 @@ func (s *Stream) Next() bool {
 		}
 		ev, err := parseEvent(raw.name, raw.data)
 		if err != nil {
-			return s.end(err)
+			return s.end(fmt.Errorf("%w; check the server, or the base URL (base_url in the profile); the partial reply is kept", err))
 		}
 		if !knownEvent(ev.Type) {
 			continue
@@ -199,7 +206,7 @@ func (s *Stream) readErr() error {
 		}
 	}
 	if errors.Is(err, errNoProgress) {
-		return fmt.Errorf("%w: over %s of pings, comments or events that added nothing to the reply (check the server); the partial reply is kept",
+		return fmt.Errorf("%w: over %s of pings, comments or events that added nothing to the reply (check the server, or raise stall_size in the profile); the partial reply is kept",
 			ErrStalled, SizeText(int64(s.limits.stallSize)))
 	}
 	if err != nil {
@@ -220,6 +227,13 @@ func (s *Stream) end(err error) bool {
 	s.Close()
 	return false
 }
+
+// OversizedEvent returns the bytes read of the one event that was, alone,
+// larger than the reply's whole size limit, and so cut the reply; 0 when
+// none did. No model streams that much in one event: such a reply was cut
+// because of the server, not because the answer was long (see
+// OversizedNote).
+func (s *Stream) OversizedEvent() int { return s.oversized }
 
 // Current returns the event that Next advanced to.
 func (s *Stream) Current() Event { return s.cur }
@@ -245,7 +259,7 @@ func (s *Stream) RequestID() string { return s.requestID }
 
 // Err returns what ended the stream early: an *APIError for an error event,
 // ErrStreamCut for a body that ended before message_stop, ErrIdleTimeout,
-// ErrStalled, ErrRequestTimeout, context.Canceled, or a read error. It is nil after a complete reply.
+// ErrStalled, ErrRequestTimeout, ErrMalformedEvent, context.Canceled, or a read error. It is nil after a complete reply.
 func (s *Stream) Err() error { return s.err }
 
 // Close releases the connection and stops the idle and stall timers; Next

@@ -59,17 +59,19 @@ func (r *MessageRequest) Validate() error {
 		}
 	}
 	if err := CheckMedia(r.Messages); err != nil {
-		return invalid("%v", err)
+		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
 	body, sources, err := r.bodySize()
 	switch {
 	case err != nil:
 		return invalid("the request cannot be encoded: %v", err)
 	case body > MaxRequestBytes && sources > body/2:
-		return invalid("this request would be %.1f MB as sent, %.1f MB of it the base64 of attachments, over the service's limit of %d MB (every earlier attachment is sent again with each prompt): /detach some, or go on in a new session (/clear) or a fork",
+		return surfaced("/detach some, or "+chatNewSession, shellNewSession+", or attach fewer or smaller files",
+			"this request would be %.1f MB as sent, %.1f MB of it the base64 of attachments, over the service's limit of %d MB (every earlier attachment is sent again with each prompt)",
 			float64(body)/1e6, float64(sources)/1e6, MaxRequestBytes/1_000_000)
 	case body > MaxRequestBytes:
-		return invalid("this request would be %.1f MB as sent, over the service's limit of %d MB: go on in a new session (/clear) or a fork, or use fewer or smaller tools",
+		return surfaced(chatNewSession+", or use fewer or smaller tools", shellNewSession+", or offer fewer or smaller tools (--tools, --mcp-config)",
+			"this request would be %.1f MB as sent, over the service's limit of %d MB",
 			float64(body)/1e6, MaxRequestBytes/1_000_000)
 	}
 	if r.MaxTokens < 1 {
@@ -96,7 +98,8 @@ func (r *MessageRequest) Validate() error {
 		}
 	}
 	if th, tc := r.Thinking, r.ToolChoice; th != nil && (th.Type == ThinkingEnabled || th.Type == ThinkingAdaptive) && tc != nil && (tc.Type == "any" || tc.Type == "tool") && len(r.Tools) > 0 {
-		return invalid("thinking cannot be on while tool_choice forces a tool (%s): the service refuses it; use /tool-choice auto or /thinking off", tc.Type)
+		return surfaced("use /tool-choice auto or /thinking off", "use --tool-choice auto or --thinking off",
+			"thinking cannot be on while tool_choice forces a tool (%s): the service refuses it", tc.Type)
 	}
 	for i, t := range r.Tools {
 		if t.Name == "" {

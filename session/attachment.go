@@ -170,7 +170,7 @@ func (s *Store) saveAttachment(sessionID string, a Attachment, data []byte) (Att
 	if _, err := s.ReadAttachment(sessionID, a); err == nil {
 		return a, nil // stored once
 	}
-	if err := fileio.MakeDir(filepath.Dir(path)); err != nil {
+	if err := s.makeOwn(filepath.Dir(path)); err != nil {
 		return a, fmt.Errorf("save attachment %q: %w", a.Name, err)
 	}
 	if err := fileio.WriteAtomic(path, data); err != nil {
@@ -192,7 +192,7 @@ func (s *Store) copyAttachments(from, to string, entries []Entry) {
 			if _, err := os.Stat(dst); err == nil {
 				continue
 			}
-			if fileio.MakeDir(filepath.Dir(dst)) != nil {
+			if s.makeOwn(filepath.Dir(dst)) != nil {
 				continue
 			}
 			if os.Link(src, dst) == nil {

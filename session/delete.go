@@ -65,7 +65,9 @@ func (s *Store) removeSession(id string) error {
 	}
 	// A temporary file a crash left does not undo the deletion: the next
 	// delete or open retries.
-	_ = os.RemoveAll(s.AttachmentDir(id))
+	if s.checkOwn(s.AttachmentDir(id)) == nil { // a link is left, and where it leads
+		_ = os.RemoveAll(s.AttachmentDir(id))
+	}
 	_ = os.Remove(s.queuePath(id))
 	s.changed(id)
 	_ = s.removeSessionTemps(id)
@@ -81,6 +83,9 @@ func (s *Store) removeSession(id string) error {
 // stay, with their folder.
 func (s *Store) removeImages(id string) error {
 	dir := s.ImageDir(id)
+	if err := s.checkOwn(dir); err != nil {
+		return fmt.Errorf("remove the images of session %s: %w", id, err)
+	}
 	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -97,7 +97,7 @@ func (s *Store) SaveImage(sessionID string, turn, index int, data []byte) (Saved
 	}
 	dir := s.ImageDir(sessionID)
 	tag := sha256.Sum256(data)
-	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index)+"-"+hex.EncodeToString(tag[:6]), data, fileio.MakeDir)
+	si, err := saveImage(dir, "turn-"+strconv.Itoa(turn)+"-image-"+strconv.Itoa(index)+"-"+hex.EncodeToString(tag[:6]), data, s.makeOwn)
 	if err != nil {
 		return SavedImage{}, fmt.Errorf("save image of session %s: %w", sessionID, err)
 	}
@@ -183,6 +183,9 @@ func (s *Store) DeleteImages(sessionID string) error {
 	dir := s.ImageDir(sessionID)
 	if dir == "" {
 		return fmt.Errorf("delete images of session %q: invalid id: %w", sessionID, ErrNotFound)
+	}
+	if err := s.checkOwn(dir); err != nil {
+		return fmt.Errorf("delete images of session %s: %w", sessionID, err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("delete images of session %s: %w", sessionID, err)

@@ -49,6 +49,7 @@ func (s *Store) List() ([]Info, error) {
 func (s *Store) list() ([]Info, error) {
 	if l := s.lister.Load(); l != nil {
 		if infos, err := (*l)(); err == nil {
+			SortInfos(infos, s.clock()) // by this store's clock
 			return infos, nil
 		}
 	}
@@ -75,7 +76,7 @@ func (s *Store) list() ([]Info, error) {
 			infos = append(infos, j.info)
 		}
 	}
-	sortInfos(infos)
+	SortInfos(infos, s.clock())
 	return infos, nil
 }
 
@@ -94,9 +95,26 @@ func journalEntry(de fs.DirEntry) (id string, fi fs.FileInfo, ok bool) {
 	return id, fi, true
 }
 
-// sortInfos sorts infos the most recently updated first.
-func sortInfos(infos []Info) {
+// SortInfos sorts infos the most recently updated first, by the dates
+// believed at now, as a tombstone's is (tombstone.go): a session updated
+// more than maxClockSkew (a day) after now is marked Ahead and comes after
+// every other, as its date was written by a clock far ahead or to come
+// first (a synced record dated 2262, say); so the newest session
+// believed is the first, which muse -c resumes. Ahead ones are among
+// themselves the most recently updated first; ties go by id, the greater
+// first.
+func SortInfos(infos []Info, now time.Time) {
+	bound := now.Add(maxClockSkew)
+	for i := range infos {
+		infos[i].Ahead = infos[i].Updated.After(bound)
+	}
 	slices.SortFunc(infos, func(a, b Info) int {
+		switch {
+		case a.Ahead && !b.Ahead:
+			return 1
+		case b.Ahead && !a.Ahead:
+			return -1
+		}
 		if c := b.Updated.Compare(a.Updated); c != 0 {
 			return c
 		}

@@ -61,10 +61,12 @@ func ErrorEntry(err error) Entry {
 		e.RequestID = apiErr.RequestID
 	case errors.Is(err, api.ErrIdleTimeout), errors.Is(err, api.ErrHeaderTimeout), errors.Is(err, api.ErrStalled), errors.Is(err, api.ErrRequestTimeout):
 		e.Error = &ErrorInfo{Type: "timeout", Message: err.Error(), Hint: "/retry, or check the server"}
+	case errors.Is(err, api.ErrMalformedEvent):
+		e.Error = &ErrorInfo{Type: "malformed_event", Message: err.Error(), Hint: "check the server and the base URL (base_url in the profile), then /retry"}
 	case errors.Is(err, api.ErrStreamCut):
 		e.Error = &ErrorInfo{Type: "stream_cut", Message: err.Error(), Hint: "/retry"}
 	default:
-		e.Error = &ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check MUSE_BASE_URL and the network, then /retry"}
+		e.Error = &ErrorInfo{Type: "connection", Message: err.Error(), Hint: "check the service address (MUSE_BASE_URL, ANTHROPIC_BASE_URL or the profile's base_url) and the network, then /retry"}
 	}
 	return e
 }

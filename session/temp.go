@@ -28,13 +28,23 @@ func (s *Store) removeSessionTemps(id string) error {
 	err := errors.Join(
 		fileio.RemoveTemps(s.dir, func(base string) bool { return base == journal || base == queue }, time.Time{}),
 		fileio.RemoveTemps(s.dir, func(base string) bool { return base == oldIndexName }, s.clock().Add(-fileio.StaleTemp)),
-		fileio.RemoveTemps(s.ImageDir(id), isImageName, time.Time{}),
-		fileio.RemoveTemps(s.AttachmentDir(id), isAttachmentName, time.Time{}),
+		s.removeOwnTemps(s.ImageDir(id), isImageName),
+		s.removeOwnTemps(s.AttachmentDir(id), isAttachmentName),
 	)
 	if err != nil {
 		return fmt.Errorf("remove the temporary files a crash left: %w", err)
 	}
 	return nil
+}
+
+// removeOwnTemps removes the temporary files of dir, a session's folder
+// of images or attachments, named for files mine says: none where a
+// symbolic link in its place leads (see checkOwn).
+func (s *Store) removeOwnTemps(dir string, mine func(string) bool) error {
+	if s.checkOwn(dir) != nil {
+		return nil
+	}
+	return fileio.RemoveTemps(dir, mine, time.Time{})
 }
 
 // isImageName reports whether name is one SaveImage gives an image:

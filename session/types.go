@@ -191,6 +191,20 @@ type Info struct {
 	Model    string `json:"model"`
 	// Damaged is why the journal cannot be loaded; empty when it can.
 	Damaged string `json:"damaged,omitempty"`
+	// Ahead is set when Updated is more than a day after the clock of the
+	// list (see SortInfos): a date not believed, which the front ends
+	// show as in the future.
+	Ahead bool `json:"ahead,omitempty"`
+}
+
+// UpdatedText is when the session was last updated, in local time and
+// layout, followed by " (in the future)" when the date is Ahead.
+func (i Info) UpdatedText(layout string) string {
+	s := i.Updated.Local().Format(layout)
+	if i.Ahead {
+		s += " (in the future)"
+	}
+	return s
 }
 
 // ModelOf returns the model of the entry e: the reply's, or the one it was

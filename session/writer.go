@@ -704,8 +704,12 @@ func joinRecords(batch []pendingRecord, sync *bool) []byte {
 	if len(batch) == 1 {
 		return batch[0].line // one record, the usual case, is written as it is
 	}
-	var data []byte
-	for _, p := range batch { // an empty line only asks for the journal
+	n := 0
+	for _, p := range batch {
+		n += len(p.line)
+	}
+	data := make([]byte, 0, n) // at once: an import's batch is its whole journal
+	for _, p := range batch {  // an empty line only asks for the journal
 		data = append(data, p.line...)
 	}
 	return data

@@ -3,7 +3,6 @@ package index
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"muse/session"
 )
@@ -47,6 +46,6 @@ func (ix *Index) ListCurrent() ([]session.Info, error) {
 		}
 		out = append(out, info)
 	}
-	slices.SortFunc(out, newestFirst)
+	session.SortInfos(out, ix.now())
 	return out, nil
 }

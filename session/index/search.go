@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -431,17 +430,8 @@ func (ix *Index) List() ([]session.Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list sessions from the index: %w", err)
 	}
-	slices.SortFunc(out, newestFirst)
+	session.SortInfos(out, ix.now())
 	return out, nil
-}
-
-// newestFirst orders sessions the most recently updated first, as
-// session.Store.List does.
-func newestFirst(a, b session.Info) int {
-	if c := b.Updated.Compare(a.Updated); c != 0 {
-		return c
-	}
-	return strings.Compare(b.ID, a.ID)
 }
 
 // IsSyntax reports whether err is a query that cannot be read.

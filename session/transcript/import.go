@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
-	"muse/api/regfile"
 	"muse/session"
 )
 
@@ -42,16 +41,14 @@ func Import(s *session.Store, r io.Reader) (*session.Session, error) {
 
 // readExport reads and checks an export, for Import and ImportMerge.
 func readExport(r io.Reader) (*session.Imported, error) {
-	data, err := regfile.ReadAll(r, maxImport)
-	var tooLarge *regfile.TooLargeError
+	in := &window{r: r}
+	ex, err := parseExport(in)
 	switch {
-	case errors.As(err, &tooLarge):
+	case in.tooLarge:
 		return nil, fmt.Errorf("import session: the input is larger than the %d MiB an export may be", maxImport>>20)
+	case in.readErr != nil:
+		return nil, fmt.Errorf("import session: read the export: %w", in.readErr)
 	case err != nil:
-		return nil, fmt.Errorf("import session: read the export: %w", err)
-	}
-	ex, err := parseExport(data)
-	if err != nil {
 		return nil, fmt.Errorf("import session: %w (%s)", err, importHint)
 	}
 	if ex.Tree {
@@ -97,34 +94,77 @@ var knownKinds = map[string]bool{
 	session.KindUser: true, session.KindAssistant: true, session.KindError: true, session.KindNotice: true, session.KindImage: true, session.KindTool: true,
 }
 
-// parser walks an export with a json.Decoder's tokens, keeping the offsets
-// of the values so that errors can say where they are.
+// parser walks an export with a json.Decoder's tokens, as it is read:
+// what it keeps of the input is the value being read (an entry, say),
+// so that an import takes about the memory of what it keeps, and its
+// errors can say at which line and column of the input they are.
 type parser struct {
-	data []byte
-	dec  *json.Decoder
+	in  *window
+	dec *json.Decoder
 }
 
-// at returns an inputError at the byte offset off of the input.
+// at returns an inputError at the byte offset off of the input, which
+// must not lie before the window's mark.
 func (p *parser) at(off int, format string, args ...any) error {
-	off = min(max(off, 0), len(p.data))
-	line := 1 + bytes.Count(p.data[:off], []byte{'\n'})
-	start := bytes.LastIndexByte(p.data[:off], '\n') + 1
-	return &inputError{line: line, col: 1 + utf8.RuneCount(p.data[start:off]), msg: fmt.Sprintf(format, args...)}
+	line, col := p.in.position(int64(off))
+	return &inputError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
 }
 
-// next returns the offset of the next token: past the white space and the
-// separators that follow the decoder's position.
+// next returns the offset of the next token: past the white space, and
+// the one separator, that follow the decoder's position.
 func (p *parser) next() int {
-	i := int(p.dec.InputOffset())
-	for i < len(p.data) {
-		switch p.data[i] {
-		case ' ', '\t', '\n', '\r', ',', ':':
-			i++
-		default:
-			return i
+	i := p.dec.InputOffset()
+	sep := false
+	for {
+		c, ok := p.in.byteAt(i)
+		if !ok {
+			return int(i)
 		}
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case (c == ',' || c == ':') && !sep:
+			sep = true
+		default:
+			return int(i)
+		}
+		i++
 	}
-	return i
+}
+
+// syntax returns the error for err, which the decoder gave reading the
+// token or value that starts at start.
+func (p *parser) syntax(start int, err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return p.at(int(p.in.end()), "not valid JSON: unexpected end of JSON input")
+	case !errors.As(err, &se):
+		return p.at(start, "%v", err)
+	case se.Offset == p.dec.InputOffset():
+		// A token out of place: the decoder names where it is.
+		return p.at(int(se.Offset), "not valid JSON: %s", se.Error())
+	}
+	// Within a value, the decoder counts from elsewhere: the value is
+	// read again from its start, which the window holds, to find where.
+	var v skipValue
+	rest := p.in.from(int64(start))
+	if err := json.Unmarshal(rest, &v); errors.As(err, &se) {
+		if strings.Contains(se.Error(), "unexpected end") {
+			return p.at(int(p.in.end()), "not valid JSON: %s", se.Error())
+		}
+		return p.at(start+int(se.Offset)-1, "not valid JSON: %s", se.Error())
+	}
+	return p.at(start, "not valid JSON: %s", err.Error())
+}
+
+// token reads the next token.
+func (p *parser) token() (json.Token, int, error) {
+	start := p.next()
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, start, p.syntax(start, err)
+	}
+	return tok, start, nil
 }
 
 // skipValue reads a JSON value and keeps nothing of it.
@@ -132,21 +172,22 @@ type skipValue struct{}
 
 func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 
-// value reads the next value and returns where it starts and ends.
-func (p *parser) value() (start, end int, err error) {
+// value reads the next value and returns it, with the offset it starts at.
+func (p *parser) value() (raw []byte, start int, err error) {
 	start = p.next()
-	if err := p.dec.Decode(&skipValue{}); err != nil {
-		return 0, 0, p.at(start, "%v", err)
+	var v json.RawMessage
+	if err := p.dec.Decode(&v); err != nil {
+		return nil, start, p.syntax(start, err)
 	}
-	return start, int(p.dec.InputOffset()), nil
+	return v, int(p.dec.InputOffset()) - len(v), nil
 }
 
 // describe names the kind of the JSON value that starts at off.
 func (p *parser) describe(off int) string {
-	if off >= len(p.data) {
+	c, ok := p.in.byteAt(int64(off))
+	switch {
+	case !ok:
 		return "nothing"
-	}
-	switch c := p.data[off]; {
 	case c == '{':
 		return "an object"
 	case c == '[':
@@ -162,39 +203,36 @@ func (p *parser) describe(off int) string {
 	}
 }
 
-// parseExport reads data, the whole input of Import.
-func parseExport(data []byte) (*session.Imported, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
+// parseExport reads the whole input of Import from in.
+func parseExport(in *window) (*session.Imported, error) {
+	p := &parser{in: in, dec: json.NewDecoder(in)}
+	start := p.next()
+	if _, ok := in.byteAt(int64(start)); !ok {
+		if in.tooLarge || in.readErr != nil {
+			return nil, p.at(start, "the input could not be read")
+		}
 		return nil, errors.New("the input is empty")
 	}
-	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	if !json.Valid(data) {
-		var v struct{}
-		err := json.Unmarshal(data, &v)
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			// Offset counts the bytes read up to and including the
-			// fault; an input that ends too soon is faulty at its end.
-			off := int(se.Offset) - 1
-			if strings.Contains(se.Error(), "unexpected end") {
-				off = len(data)
-			}
-			return nil, p.at(off, "not valid JSON: %s", se.Error())
+	if c, _ := in.byteAt(int64(start)); c != '{' {
+		// Not an object: a value of another kind, or no JSON at all.
+		if _, _, err := p.value(); err != nil {
+			return nil, err
 		}
-		return nil, p.at(len(data), "not valid JSON: %v", err)
-	}
-	// The input is valid JSON: what is left to check is its shape.
-	start := p.next()
-	if tok, _ := p.dec.Token(); tok != json.Delim('{') {
 		return nil, p.at(start, "the input is %s, not an object holding a session", p.describe(start))
+	}
+	if _, _, err := p.token(); err != nil {
+		return nil, err
 	}
 	ex := &session.Imported{}
 	seen := make(map[string]bool)
-	for p.dec.More() {
-		keyAt := p.next()
-		tok, err := p.dec.Token()
+	for {
+		in.mark(p.dec.InputOffset()) // what came before is read
+		if !p.dec.More() {
+			break
+		}
+		tok, keyAt, err := p.token()
 		if err != nil {
-			return nil, p.at(keyAt, "%v", err)
+			return nil, err
 		}
 		key, _ := tok.(string)
 		if seen[key] {
@@ -227,11 +265,21 @@ func parseExport(data []byte) (*session.Imported, error) {
 			var f session.Fork
 			err = p.decode(&f, "where the session was forked from")
 		default:
+			// The value is read first: a syntax error in it is that.
+			if _, _, err := p.value(); err != nil {
+				return nil, err
+			}
 			return nil, p.at(keyAt, "unknown field %q in the session", key)
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	if _, _, err := p.token(); err != nil { // '}'
+		return nil, err
+	}
+	if err := p.end(); err != nil {
+		return nil, err
 	}
 	if !seen["id"] {
 		return nil, p.at(start, "the object has no \"id\": it is not a session")
@@ -239,19 +287,44 @@ func parseExport(data []byte) (*session.Imported, error) {
 	return ex, nil
 }
 
+// end checks that nothing but white space follows the session's object.
+func (p *parser) end() error {
+	for at := p.dec.InputOffset(); ; at++ {
+		c, ok := p.in.byteAt(at)
+		switch {
+		case !ok:
+			return nil
+		case c != ' ' && c != '\t' && c != '\n' && c != '\r':
+			return p.at(int(at), "not valid JSON: invalid character %s after top-level value", quoteChar(c))
+		}
+	}
+}
+
+// quoteChar quotes the byte c as encoding/json's errors do.
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	q := strconv.Quote(string(rune(c)))
+	return "'" + q[1:len(q)-1] + "'"
+}
+
 // decode reads the next value into v, strictly: a field v does not have is
 // an error. what names the value in errors.
 func (p *parser) decode(v any, what string) error {
-	start, end, err := p.value()
+	raw, start, err := p.value()
 	if err != nil {
 		return err
 	}
-	return p.decodeAt(start, end, v, what)
+	return p.decodeAt(raw, start, v, what)
 }
 
-// decodeAt decodes p.data[start:end] into v, strictly.
-func (p *parser) decodeAt(start, end int, v any, what string) error {
-	sub := p.data[start:end]
+// decodeAt decodes sub, the value of the input at the offset start, into
+// v, strictly.
+func (p *parser) decodeAt(sub []byte, start int, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(sub))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
@@ -366,12 +439,11 @@ func walkKeys(b []byte, visit func(path []string, key, value int) bool) {
 	}
 }
 
-// entries reads the array of entries.
+// entries reads the array of entries, one at a time.
 func (p *parser) entries() ([]session.Entry, error) {
-	start := p.next()
-	tok, err := p.dec.Token()
+	tok, start, err := p.token()
 	if err != nil {
-		return nil, p.at(start, "%v", err)
+		return nil, err
 	}
 	if tok == nil { // null
 		return nil, nil
@@ -381,21 +453,25 @@ func (p *parser) entries() ([]session.Entry, error) {
 	}
 	var out []session.Entry
 	first := make(map[string]int) // entry id → number of the entry, from 1
-	for p.dec.More() {
+	for {
+		p.in.mark(p.dec.InputOffset()) // the entries before are kept, decoded
+		if !p.dec.More() {
+			break
+		}
 		n := len(out) + 1
-		from, to, err := p.value()
+		raw, from, err := p.value()
 		if err != nil {
 			return nil, err
 		}
-		if p.data[from] != '{' {
+		if raw[0] != '{' {
 			return nil, p.at(from, "entry %d is %s, want an object", n, p.describe(from))
 		}
 		var e session.Entry
-		if err := p.decodeAt(from, to, &e, fmt.Sprintf("entry %d", n)); err != nil {
+		if err := p.decodeAt(raw, from, &e, fmt.Sprintf("entry %d", n)); err != nil {
 			return nil, err
 		}
 		fieldAt := func(name string) int {
-			if i, ok := findKey(p.data[from:to], name, true); ok {
+			if i, ok := findKey(raw, name, true); ok {
 				return from + i
 			}
 			return from
@@ -411,8 +487,8 @@ func (p *parser) entries() ([]session.Entry, error) {
 		first[e.ID] = n
 		out = append(out, e)
 	}
-	if _, err := p.dec.Token(); err != nil { // ']'
-		return nil, p.at(p.next(), "%v", err)
+	if _, _, err := p.token(); err != nil { // ']'
+		return nil, err
 	}
 	return out, nil
 }

@@ -50,7 +50,8 @@ func Secret(path string) string {
 
 // secretPath is Secret for one absolute, clean path, links as they are.
 func secretPath(p string) string {
-	base := filepath.Base(p)
+	// In any case: .ENV is the same file as .env on macOS and Windows.
+	base := strings.ToLower(filepath.Base(p))
 	if base == ".env" || strings.HasPrefix(base, ".env.") {
 		return "a .env file, which holds secrets"
 	}

@@ -73,3 +73,18 @@ func TestSecret(t *testing.T) {
 		}
 	}
 }
+
+// A .env file is one in any case: .ENV and .Env.Local name the same file
+// as .env and .env.local where the file system ignores case (macOS,
+// Windows).
+func TestSecretEnvAnyCase(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{".ENV", ".Env", ".ENV.production", ".Env.Local"} {
+		if why := Secret(filepath.Join(dir, name)); !strings.Contains(why, ".env") {
+			t.Errorf("%s is not taken for a .env file: %q", name, why)
+		}
+	}
+	if why := Secret(filepath.Join(dir, ".ENVRC")); why != "" {
+		t.Errorf(".ENVRC is taken for a secret: %s", why)
+	}
+}

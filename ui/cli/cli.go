@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,7 +162,11 @@ func status(code int) error {
 }
 
 // fail prints err and returns its exit status.
-func fail(env Env, err error) int {
+func fail(env Env, err error) int { return failHint(env, err, "") }
+
+// failHint is fail with hint in place of a service error's own shell hint,
+// when the caller knows better (where the refused credential came from).
+func failHint(env Env, err error, hint string) int {
 	var ue *usageError
 	var apiErr *api.APIError
 	switch {
@@ -174,9 +177,10 @@ func fail(env Env, err error) int {
 		return ExitUsage
 	case errors.As(err, &apiErr):
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Error()))
-		if apiErr.Status == http.StatusBadRequest || apiErr.Status == http.StatusNotFound {
-			fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(apiErr.Hint()))
+		if hint == "" {
+			hint = apiErr.ShellHint() // a shell's words: no slash command
 		}
+		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(hint))
 		if apiErr.RequestID != "" {
 			fmt.Fprintf(env.Stderr, "muse: request id %s\n", sanitize.Line(apiErr.RequestID))
 		}
@@ -188,7 +192,7 @@ func fail(env Env, err error) int {
 		fmt.Fprintln(env.Stderr, "muse: interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
+	fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(api.ShellText(err)))
 	return ExitFailed
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"slices"
@@ -38,8 +39,9 @@ type config struct {
 	// versionHeader is the one version header to send; "" sends both
 	// provider-version and anthropic-version.
 	versionHeader string
-	// baseFrom says where baseURL came from, for messages.
-	baseFrom string
+	// baseFrom says where baseURL came from, for messages; credFrom where
+	// the credential came from ("" for none), for a refused one's hint.
+	baseFrom, credFrom string
 	// insecureHTTP lets a credential go over plain http to another host.
 	insecureHTTP bool
 	// imageBaseURL is where image requests go, "" for baseURL; imageToken
@@ -62,6 +64,9 @@ type config struct {
 	// request and of a stream without content: the flag, else the profile,
 	// else api's default; 0 is no limit.
 	requestTimeout, stallTimeout time.Duration
+	// stallSize is the profile's stall_size, the client's stall size
+	// (api.WithStallSize); nil for api's default.
+	stallSize *int
 	// noMouse leaves the mouse to the terminal: --no-mouse, or mouse = false
 	// in the profile.
 	noMouse bool
@@ -92,6 +97,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if err != nil {
 		return nil, err
 	}
+	noProfile := prof == nil
 	if prof == nil {
 		prof = &cfgfile.Profile{}
 	}
@@ -170,6 +176,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if prof.MaxToolRounds != nil {
 		c.maxRounds = *prof.MaxToolRounds
 	}
+	c.stallSize = prof.StallSize
 	if prof.ContextWindow != nil {
 		c.meter.Window = *prof.ContextWindow
 	}
@@ -207,18 +214,25 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	// Credentials: the environment, then the profile's variable or command,
 	// then the ANTHROPIC_* ones for an ANTHROPIC_* address.
 	c.token, c.apiKey = getenv("MUSE_ACCESS_TOKEN"), getenv("MUSE_API_KEY")
-	if c.token == "" && c.apiKey == "" && anthropic {
-		c.token, c.apiKey, _ = anthropicCredential(getenv)
+	switch {
+	case c.token != "":
+		c.credFrom = "MUSE_ACCESS_TOKEN"
+	case c.apiKey != "":
+		c.credFrom = "MUSE_API_KEY"
+	case anthropic:
+		c.token, c.apiKey, c.credFrom = anthropicCredential(getenv)
 	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
 			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
+			c.credFrom = profileCredFrom(prof.Name, "access_token", prof.AccessTokenEnv, getenv)
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
 			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
+			c.credFrom = profileCredFrom(prof.Name, "api_key", prof.APIKeyEnv, getenv)
 		}
 	}
 	if c.imageBaseURL != "" {
@@ -233,6 +247,8 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		}
 	}
 	switch {
+	case c.baseURL == "" && noProfile && unchosenProfiles(f, env) != "":
+		return nil, usagef("no service address: %s", unchosenProfiles(f, env))
 	case c.baseURL == "":
 		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
 	case c.params.Model == "" && f.printSet: // the chat screen starts without one: /model completes
@@ -333,6 +349,28 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
 	return prof, append(file.CredentialEnv(), file.MCPTokenEnv()...), nil
 }
 
+// unchosenProfiles says, when the configuration file has profiles but
+// none is in effect (no --profile, MUSE_PROFILE or default_profile), which
+// there are and how to pick one; else "". muse config init writes its
+// example without a default_profile, and --service appends to a file that
+// exists, so this is where a new user lands.
+func unchosenProfiles(f *flags, env Env) string {
+	file, err := loadConfigFile(f.configPath, env)
+	if err != nil || file == nil || len(file.Profiles) == 0 {
+		return ""
+	}
+	names := file.Names()
+	for i, n := range names {
+		names[i] = sanitize.Line(n)
+	}
+	where := "the configuration file"
+	if file.Path != "" {
+		where = sanitize.Line(file.Path)
+	}
+	return fmt.Sprintf("%s has the profiles %s but no default_profile: pick one with --profile %s (or MUSE_PROFILE), or set default_profile = %q at its top",
+		where, strings.Join(names, ", "), shellQuote(names[0]), names[0])
+}
+
 // loadConfigFile reads the file named with --config, which must exist, or
 // else the default one, which may be missing. With no home folder to find
 // the default in, there is no file and no error.
@@ -371,7 +409,7 @@ func shellQuote(s string) string {
 // print.
 func errorLines(err error) []string {
 	var lines []string
-	for _, l := range strings.Split(err.Error(), "\n") {
+	for _, l := range strings.Split(api.ShellText(err), "\n") { // a shell's hint, not a slash command
 		if l = sanitize.Line(l); strings.TrimSpace(l) != "" {
 			lines = append(lines, l)
 		}
@@ -382,6 +420,9 @@ func errorLines(err error) []string {
 func (c *config) clientOptions() []api.Option {
 	opts := []api.Option{api.WithProviderVersion(c.version), api.WithInsecureHTTP(c.insecureHTTP),
 		api.WithRequestTimeout(c.requestTimeout), api.WithStallTimeout(c.stallTimeout)}
+	if c.stallSize != nil {
+		opts = append(opts, api.WithStallSize(*c.stallSize))
+	}
 	if c.versionHeader != "" {
 		opts = append(opts, api.WithVersionHeader(c.versionHeader))
 	}
@@ -413,4 +454,14 @@ func (c *config) demoDelay(print bool, getenv func(string) string) time.Duration
 		return 2 * time.Millisecond
 	}
 	return 25 * time.Millisecond
+}
+
+// profileCredFrom names where a profile's credential came from: its
+// variable (key_env) when that is set, else its command (key_cmd), as
+// ResolveSecret chose.
+func profileCredFrom(profile, key, envName string, getenv func(string) string) string {
+	if envName != "" && getenv(envName) != "" {
+		return envName + " (profile " + profile + "'s " + key + "_env)"
+	}
+	return "profile " + profile + "'s " + key + "_cmd"
 }

@@ -90,18 +90,18 @@ func doctorFailure(err error, model string) (step, why string) {
 	msg := strings.ToLower(ae.Message)
 	switch {
 	case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
-		return stepCredential, ae.Error() + ": " + ae.Hint() + " (or ANTHROPIC_AUTH_TOKEN / ANTHROPIC_API_KEY: the provider's docs say which)"
+		return stepCredential, ae.Error() + ": " + ae.ShellHint() + " (or ANTHROPIC_AUTH_TOKEN / ANTHROPIC_API_KEY: the provider's docs say which)"
 	case ae.Status == http.StatusNotFound && ae.URL != "" && ae.Type != "not_found_error":
-		return stepReachable, ae.Error() + ": " + ae.Hint()
+		return stepReachable, ae.Error() + ": " + ae.ShellHint()
 	case strings.Contains(msg, "version"):
 		return stepVersion, ae.Error() + ": set version_header in the profile to the header the service wants"
 	case ae.Status == http.StatusBadRequest && containsAny(msg, "thinking", "effort", "output_config", "budget", "temperature", "top_p", "top_k"):
 		// A refused thinking form or sampling setting, which the hint names.
-		return stepThinking, ae.Error() + ": " + ae.Hint()
+		return stepThinking, ae.Error() + ": " + ae.ShellHint()
 	case ae.Status == http.StatusNotFound || strings.Contains(msg, "model"):
 		return stepModel, ae.Error() + ": " + model + " is not one the service knows (muse doctor --models, or muse models, lists them)"
 	}
-	return stepModel, ae.Error() + ": " + ae.Hint()
+	return stepModel, ae.Error() + ": " + ae.ShellHint()
 }
 
 // doctorModels reports the service's models: how many, the first few.
@@ -113,6 +113,8 @@ func (a *app) doctorModels(d *report, cfg *config, client *api.Client) {
 		d.ok("service models", "the service lists none (no GET /v1/models): type the model's name")
 	case err != nil:
 		d.bad("service models", err.Error())
+	case len(ms) == 0:
+		d.ok("service models", "the service lists "+noneShown)
 	default:
 		names := make([]string, 0, 5)
 		known := false

@@ -315,7 +315,8 @@ Configuration file ($XDG_CONFIG_HOME/muse/config.toml, or --config FILE, which m
   auto_compact (true: /compact at 90% of the context window),
   price_input, price_output, price_cache_read, price_cache_write (dollars
   per million tokens: /info and the status line show the cost),
-  tool_timeout ("45s"), request_timeout, stall_timeout, credential_timeout,
+  tool_timeout ("45s"), request_timeout, stall_timeout, stall_size (bytes of
+  pings a reply may stream, 1 MiB; 0 for no limit), credential_timeout,
   save (false: like --no-save), mouse (false: like --no-mouse), [keys],
   [[tools]] and [mcp.SERVER] tables of MCP servers (command, args, env, cwd,
   or url, headers, token_env, token_cmd; allow lists tools run unasked);

@@ -131,6 +131,12 @@ func TestPrintToolCalls(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `[{"id":"toolu_demo_`) || !strings.Contains(r.stdout, `"name":"get_time"`) {
 		t.Errorf("without --allow-tools: %+v", r)
 	}
+	if !strings.Contains(r.stderr, "not run: --allow-tools runs them") {
+		t.Errorf("without --allow-tools, stderr does not say how to run the calls: %q", r.stderr)
+	}
+	if q := runMain(t, nil, "", "--demo", "--tools", tools, "--quiet", "-p", "demo:tool time?"); q.code != 0 || q.stderr != "" {
+		t.Errorf("--quiet: code %d stderr %q; want no note", q.code, q.stderr)
+	}
 	r = runMain(t, nil, "", "--demo", "--tools", tools, "--allow-tools", "-p", "demo:tool time?")
 	if r.code != 0 || !strings.Contains(r.stdout, "The tool returned: 12:00") || !strings.Contains(r.stderr, "running tool get_time") {
 		t.Errorf("with --allow-tools: %+v", r)

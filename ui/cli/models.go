@@ -77,9 +77,18 @@ func (a *app) listModels(w io.Writer, refresh bool) int {
 		fmt.Fprintf(env.Stderr, "muse: %s lists no models (no GET /v1/models): type the model's name, with --model or /model\n", sanitize.Line(api.RedactURL(cfg.baseURL)))
 		return ExitOK
 	}
+	if len(l.Models) == 0 {
+		fmt.Fprintf(env.Stderr, "muse: %s lists %s\n", sanitize.Line(api.RedactURL(cfg.baseURL)), noneShown)
+		return ExitOK
+	}
 	io.WriteString(w, modelLines(l.Models))
 	return ExitOK
 }
+
+// noneShown says why a models list the service gave holds nothing, for
+// muse models and doctor --models: muse leaves out an id it cannot show
+// or send as it is (see api.Client.ListModels).
+const noneShown = "no model muse can show: an id that is empty, too long or holds control characters (escape sequences) is left out; type the model's name, with --model or /model"
 
 // modelLines is the models one a line, in columns: the id, its name when
 // it differs, its release date; two spaces apart, each column as wide as

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -161,6 +162,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	}
 	var lostErr error // why a record was refused, and not kept to write later
 	var notes serverNotes
+	var lastRetry string // the error of the last retry's note
 	note := func(format string, args ...any) {
 		if !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
@@ -185,7 +187,13 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 				}
 			}
 		case engine.Retrying:
-			note("%s; retrying in %s", sanitize.Line(ev.Retry.Err.Error()), ev.Retry.Wait.Round(1e8))
+			// An error said once is not said again on each retry.
+			if msg := sanitize.Line(ev.Retry.Err.Error()); msg != lastRetry {
+				lastRetry = msg
+				note("%s; retrying in %s", msg, ev.Retry.Wait.Round(1e8))
+			} else {
+				note("the same again; retrying in %s (retry %d)", ev.Retry.Wait.Round(1e8), ev.Retry.Attempt)
+			}
 		case engine.ToolRunning:
 			note("running tool %s", sanitize.Line(ev.Call.Name))
 		case engine.Notice:
@@ -214,10 +222,11 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		if f.json {
 			printPartial(env, res, err)
 		}
-		return fail(env, err)
+		return failHint(env, err, credentialHint(cfg, err))
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)
+		note("the reply calls tools, not run: --allow-tools runs them")
 	}
 	if f.json {
 		data, err := json.Marshal(res.Message)
@@ -242,7 +251,7 @@ func printPartial(env Env, res engine.Result, err error) {
 	if merr != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		return
 	}
-	reason, _ := json.Marshal(err.Error())
+	reason, _ := json.Marshal(api.ShellText(err))
 	data = append(data[:len(data)-1], `,"partial":true,"error":`...)
 	data = append(append(data, reason...), '}')
 	env.Stdout.Write(append(sanitize.JSON(data), '\n'))
@@ -529,4 +538,26 @@ func openSessionAsync(store *session.Store, f *flags, adjust func(session.Params
 		return nil, nil, err
 	}
 	return store.OpenWriterAsync(info.ID, adjust)
+}
+
+// credentialHint says what to do when the service refused the credential
+// (401) or its use (403), naming where muse took it from, so the fix is
+// the right variable or profile key; "" for any other error.
+func credentialHint(cfg *config, err error) string {
+	var apiErr *api.APIError
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	from := cfg.credFrom
+	switch {
+	case (apiErr.Status == http.StatusUnauthorized || apiErr.Type == "authentication_error") && from == "":
+		return "the service wants a credential and none was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY, or access_token_env in the profile (muse doctor checks it)"
+	case apiErr.Status == http.StatusUnauthorized || apiErr.Type == "authentication_error":
+		return "the service refused the credential from " + from + ": check it, or whether the service wants it as a bearer token or an x-api-key (muse doctor checks it)"
+	case (apiErr.Status == http.StatusForbidden || apiErr.Type == "permission_error") && from == "":
+		return "the service refused the request, and no credential was sent: set MUSE_ACCESS_TOKEN or MUSE_API_KEY, or access_token_env in the profile"
+	case apiErr.Status == http.StatusForbidden || apiErr.Type == "permission_error":
+		return "the credential from " + from + " may not use this model or endpoint: check its permissions, or choose another with --model (muse models lists them)"
+	}
+	return ""
 }

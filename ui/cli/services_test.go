@@ -63,17 +63,17 @@ func TestRecipes(t *testing.T) {
 					val = "5"
 				}
 				r := runMain(t, env, "", "-p", "hi", flag, val)
-				if r.code != 1 || !strings.Contains(r.stderr, "/"+strings.ReplaceAll(p, "_", "-")+" off") {
+				if r.code != 1 || !strings.Contains(r.stderr, "leave out "+flag) {
 					t.Errorf("%s refused: %+v", p, r)
 				}
 			}
 			switch rules.Thinking {
 			case standin.ThinkAdaptive:
-				if r := runMain(t, env, "", "-p", "hi", "--thinking-budget", "2048"); r.code != 1 || !strings.Contains(r.stderr, "/thinking adaptive") {
+				if r := runMain(t, env, "", "-p", "hi", "--thinking-budget", "2048"); r.code != 1 || !strings.Contains(r.stderr, "--thinking adaptive") {
 					t.Errorf("budget refused: %+v", r)
 				}
 			case standin.ThinkBudget:
-				if r := runMain(t, env, "", "-p", "hi", "--thinking", "adaptive"); r.code != 1 || !strings.Contains(r.stderr, "a budget such as /thinking 2048") {
+				if r := runMain(t, env, "", "-p", "hi", "--thinking", "adaptive"); r.code != 1 || !strings.Contains(r.stderr, "a budget such as --thinking-budget 2048") {
 					t.Errorf("adaptive refused: %+v", r)
 				}
 				if r := runMain(t, env, "", "-p", "hi", "--thinking-budget", "2048"); r.code != 0 {

@@ -278,17 +278,18 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 	titles, models := 48, 0
 	if w := ttyWidth(env); w > 0 {
 		models = 24 // a long model name does not take the titles' room
-		idw, model := len("MESSAGES"), len("MODEL")
+		idw, model, date := len("MESSAGES"), len("MODEL"), len("UPDATED")
 		for i, in := range infos {
 			idw, model = max(idw, len(in.ID)), max(model, min(utf8.RuneCountInString(shown[i][1]), models))
+			date = max(date, len(in.UpdatedText("2006-01-02 15:04")))
 		}
-		titles = min(titles, max(12, w-(idw+2)-(len("2006-01-02 15:04")+2)-(len("MESSAGES")+2)-model-2))
+		titles = min(titles, max(12, w-(idw+2)-(date+2)-(len("MESSAGES")+2)-model-2))
 	}
 	rows := make([][]string, 0, len(infos)+1)
 	rows = append(rows, []string{"ID", "TITLE", "UPDATED", "MESSAGES", "MODEL"})
 	for i, in := range infos {
 		rows = append(rows, []string{in.ID, truncate(shown[i][0], titles),
-			in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages), cut(shown[i][1], models)})
+			in.UpdatedText("2006-01-02 15:04"), strconv.Itoa(in.Messages), cut(shown[i][1], models)})
 	}
 	if err := writeTable(env.Stdout, rows, ttyWidth(env)); err != nil {
 		return fail(env, fmt.Errorf("write the list: %w", err))

@@ -18,6 +18,7 @@ import (
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/sanitize"
 	"muse/ui/syncrun"
+	"muse/ui/textfmt"
 	"muse/ui/toolrun"
 )
 
@@ -190,7 +191,11 @@ func gitEnv(secret []string) []string {
 
 // syncInit is "muse sync init REMOTE".
 func (a *app) syncInit(ctx context.Context, remote string) error {
-	o, err := a.syncOptions(false)
+	sp, err := loadSyncProfile(&a.f, a.env)
+	if err != nil {
+		return err
+	}
+	o, err := syncOptionsFor(a.env, sp, false, "")
 	if err != nil {
 		return err
 	}
@@ -217,6 +222,16 @@ in MUSE_SYNC_KEY or with sync_key_cmd in the profile, then run
 muse sync init %s there. This machine keeps it in %s (mode 0600);
 muse sync key prints it again.
 `, res.Identity, sanitize.Line(remote), gitsync.IdentityPath(o.StateDir))
+	}
+	if kept, _ := gitsync.LoadIdentity(o.StateDir); kept == "" && sp.keyCmd == "" {
+		// The key came in MUSE_SYNC_KEY for this command only: a bare
+		// "muse sync" next would find none.
+		fmt.Fprintf(w, `This machine does not keep the key: every muse sync here needs it. Give it
+from your password manager with sync_key_cmd in the profile
+(sync_key_cmd = "pass show muse/sync-key"), or keep MUSE_SYNC_KEY exported,
+then run muse sync; set sync = "auto" in the profile to sync in the background.
+`)
+		return nil
 	}
 	fmt.Fprintln(w, "Run muse sync to sync now; set sync = \"auto\" in the profile to sync in the background.")
 	return nil
@@ -269,7 +284,7 @@ func (a *app) runSync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.env.Stdout, "synced: %d files sent, %d received\n", res.Sent, res.Received)
+	fmt.Fprintf(a.env.Stdout, "synced: %s sent, %d received\n", textfmt.Plural(res.Sent, "file"), res.Received)
 	return nil
 }
 

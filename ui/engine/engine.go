@@ -638,6 +638,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		s, err = r.open(ctx, req, limit)
 	}
 	var requestID string
+	oversized := 0 // one event over the whole size limit cut the reply: the server's fault
 	if err == nil {
 		mu.Lock()
 		stream = s
@@ -650,6 +651,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 			r.emit(Event{Kind: StreamEvent, Stream: s.Current()})
 		}
 		requestID, err = s.RequestID(), s.Err() // an error event ends the stream too
+		oversized = s.OversizedEvent()
 		s.Close()
 	}
 	close(stopTicker)
@@ -676,7 +678,10 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		live = e
 	}
 	r.emit(Event{Kind: ReplyEnded, Entry: live, Err: err})
-	if msg.StopReason == api.StopSizeLimit {
+	switch {
+	case msg.StopReason == api.StopSizeLimit && oversized > 0:
+		r.emit(Event{Kind: Notice, Text: api.OversizedNote(oversized)})
+	case msg.StopReason == api.StopSizeLimit:
 		r.emit(Event{Kind: Notice, Text: api.CutNote(msg, r.cfg.MaxReplySize)})
 	}
 	if err != nil && !cancelled {

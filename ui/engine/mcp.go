@@ -191,11 +191,11 @@ func (r *runner) saveAudio(files []ToolFile) string {
 // saveFile writes f in the session's attachments folder (0700; the file
 // 0600), once by its hash, and returns its path.
 func (r *runner) saveFile(f ToolFile) (string, error) {
-	dir := r.w.Files().AttachmentDir(r.w.ID())
-	if dir == "" {
+	if r.w.Files().AttachmentDir(r.w.ID()) == "" {
 		return "", errors.New("this session is not saved")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir, err := r.w.Files().MakeAttachmentDir(r.w.ID()) // never through a link
+	if err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(f.Data)

@@ -74,9 +74,15 @@ func instructions(sess *sdk.ClientSession) string {
 	return cut(strings.TrimSpace(sanitize.Plain(res.Instructions)), maxInstructions)
 }
 
+// blockEscaper escapes a server's instructions inside their block, as
+// HTML escapes text: a server cannot close its block
+// ("</mcp_server_instructions>") and open one that claims to be another
+// server's.
+var blockEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // Instructions returns the instructions of the ready servers, each under
-// its server's name, for the system prompt: "" when none has any. It is
-// the engine's Config.Instructions.
+// its server's name, for the system prompt: "" when none has any; each
+// server's escaped (blockEscaper). It is the engine's Config.Instructions.
 func (m *Manager) Instructions() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -88,7 +94,7 @@ func (m *Manager) Instructions() string {
 		if b.Len() == 0 {
 			b.WriteString("Instructions from the MCP servers whose tools are offered (tools named SERVER__TOOL):")
 		}
-		fmt.Fprintf(&b, "\n\n<mcp_server_instructions server=%q>\n%s\n</mcp_server_instructions>", s.cfg.Name, s.instructions)
+		fmt.Fprintf(&b, "\n\n<mcp_server_instructions server=%q>\n%s\n</mcp_server_instructions>", s.cfg.Name, blockEscaper.Replace(s.instructions))
 	}
 	return b.String()
 }

@@ -12,12 +12,15 @@ import (
 // document does: 200,000 '>' or '*' overflowed the stack of the walks
 // over the tree (a crash no recover catches), and the parser takes time
 // quadratic in the depth of quotes and brackets (40,000 '>' took 4.5 s).
-// Deeper text is shown as the characters it holds (see [Flatten]).
+// Deeper text is shown as the characters it holds (see [Flatten]), as is
+// text whose parse would take time superlinear in its length (see costly).
 const MaxNest = 100
 
 // TooDeep reports whether src, parsed as markdown, nests deeper than
-// MaxNest. A scan of the text bounds the depth first: each level needs a
-// marker at the start of a line (>, -, +, *, 1.), two columns of indent,
+// MaxNest, or would take the parser time superlinear in its length, which
+// a scan of the text counts (see costly): either is shown flat. A scan
+// of the text bounds the depth first: each level needs a marker at the
+// start of a line (>, -, +, *, 1.), two columns of indent,
 // an open bracket, or two emphasis characters within a paragraph; only
 // text past the bound is parsed, and text whose lines open more than
 // MaxNest quotes or lists, or whose brackets nest deeper, is too deep
@@ -62,6 +65,9 @@ func TooDeep(src string) bool {
 			}
 		}
 		bound = max(bound, markers+indent/2+brackets+emph/2)
+	}
+	if costly(src) {
+		return true
 	}
 	if bound <= MaxNest {
 		return false

@@ -26,28 +26,6 @@ var deepShapes = map[string]string{
 	}(),
 }
 
-// Text nested deeper than MaxNest is rendered as the characters it holds,
-// flat: Words returns it with its punctuation escaped, and nothing in it
-// nests any more.
-func TestDeepNestingIsFlattened(t *testing.T) {
-	for name, src := range deepShapes {
-		if !TooDeep(src) {
-			t.Errorf("%s: not found too deep", name)
-			continue
-		}
-		out := Words(src, styles.DarkStyleConfig, 80)
-		if d := depth(Parse([]byte(out))); d > 3 {
-			t.Errorf("%s: what Words returns nests %d deep", name, d)
-		}
-	}
-	// Emphasis that pairs without nesting is left as it is, and costs
-	// no walk deeper than it nests.
-	mixed := strings.Repeat("*_", 50_000) + "x" + strings.Repeat("_*", 50_000)
-	if out := Words(mixed, styles.DarkStyleConfig, 80); depth(Parse([]byte(out))) > MaxNest+2 {
-		t.Errorf("mixed emphasis: what Words returns nests too deep")
-	}
-}
-
 // Quotes and brackets nested too deep are found without parsing the text,
 // which takes time quadratic in their depth: the parser is never asked.
 func TestTooDeepQuotesAndBracketsNeedNoParse(t *testing.T) {

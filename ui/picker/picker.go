@@ -66,7 +66,7 @@ func (i sessionItem) Description() string {
 		}
 		return fmt.Sprintf("%s · %s · %s, %s", i.match.Label(), markedSnippet(i.match.Snippet), turn, i.match.Time.Local().Format("2006-01-02"))
 	}
-	return fmt.Sprintf("%s · %s · %s", i.info.Updated.Local().Format("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
+	return fmt.Sprintf("%s · %s · %s", i.info.UpdatedText("2006-01-02 15:04"), textfmt.Plural(i.info.Messages, "message"), sanitize.Line(i.info.Model))
 }
 
 // markedSnippet is a hit's snippet on one line, sanitized, with a few

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -163,4 +164,47 @@ func WriteTemp(path string, data []byte) (name string, err error) {
 		return "", err
 	}
 	return tmp.Name(), tmp.Close()
+}
+
+// LinkedDirError is the error for a folder muse writes in, or removes
+// from, that is a symbolic link: one that came by sync (Syncthing, git)
+// or was put there would have muse write, or remove, wherever it leads.
+type LinkedDirError struct{ Path string }
+
+func (e *LinkedDirError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link, and muse writes only into a folder of its own, never where a link leads: remove the link (its target is left as it is) and try again", e.Path)
+}
+
+// CheckDirUnder returns a *LinkedDirError when a folder between root,
+// excluded, and dir, included, is a symbolic link; nil when none is, or
+// when they are not there yet. dir must lie under root.
+func CheckDirUnder(root, dir string) error {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is not a folder under %s", dir, root)
+	}
+	p := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return &LinkedDirError{Path: p}
+		}
+	}
+	return nil
+}
+
+// MakeDirUnder makes dir, which lies under root, as MakeDir does, after
+// CheckDirUnder: a folder between them that is a symbolic link is refused.
+func MakeDirUnder(root, dir string) error {
+	if err := CheckDirUnder(root, dir); err != nil {
+		return err
+	}
+	return MakeDir(dir)
 }

@@ -85,6 +85,10 @@ type Profile struct {
 	// ContextWindow is the model's context window in tokens, for a model
 	// the service's models list gives none for; nil when unset.
 	ContextWindow *int
+	// StallSize is how many bytes a reply may stream that add nothing
+	// to it (pings, keep-alives) before it ends (see api.WithStallSize); 0
+	// for no limit, nil when unset.
+	StallSize *int
 
 	Temperature *float64
 	TopP        *float64
@@ -187,7 +191,7 @@ func (f *File) Select(name string) (*Profile, error) {
 	if len(f.Profiles) == 0 {
 		return nil, fmt.Errorf("no profile %s: %s defines no profiles (muse config init writes an example)", quote(name), where)
 	}
-	names := f.names()
+	names := f.Names()
 	for i, n := range names {
 		names[i] = quote(n)
 	}
@@ -214,8 +218,8 @@ func (f *File) CredentialEnv() []string {
 	return names
 }
 
-// names returns the profile names, sorted.
-func (f *File) names() []string {
+// Names returns the profile names, sorted.
+func (f *File) Names() []string {
 	if f == nil {
 		return nil
 	}

@@ -104,7 +104,7 @@ func (l *loader) file(raw *fileTOML) *File {
 		f.Profiles[name] = l.readProfile(name, r)
 	}
 	if d := f.DefaultProfile; d != "" && f.Profiles[d] == nil {
-		names := f.names()
+		names := f.Names()
 		for i, n := range names {
 			names[i] = quote(n)
 		}

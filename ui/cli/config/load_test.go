@@ -83,6 +83,7 @@ tool_timeout = "1m30s"
 credential_timeout = "45s"
 request_timeout = "20m"
 stall_timeout = "5m"
+stall_size = 4194304
 
 [profiles.work.keys]
 send = ["enter"]
@@ -131,7 +132,7 @@ func TestLoadFull(t *testing.T) {
 	if f.Path != path || f.DefaultProfile != "work" {
 		t.Errorf("file = %q, default %q", f.Path, f.DefaultProfile)
 	}
-	if got := f.names(); !reflect.DeepEqual(got, []string{"home lab", "work"}) {
+	if got := f.Names(); !reflect.DeepEqual(got, []string{"home lab", "work"}) {
 		t.Errorf("names = %q", got)
 	}
 	i := func(n int) *int { return &n }
@@ -188,6 +189,7 @@ func TestLoadFull(t *testing.T) {
 		CredentialTimeout:   45 * time.Second,
 		RequestTimeout:      20 * time.Minute,
 		StallTimeout:        5 * time.Minute,
+		StallSize:           i(4194304),
 		StopSequences:       []string{"STOP", "END"},
 		Keys:                map[string][]string{"send": {"enter"}, "newline": {"alt+enter", "ctrl+j"}},
 		Tools: []Tool{
@@ -203,9 +205,9 @@ func TestLoadFull(t *testing.T) {
 			},
 		},
 		MCP: []mcpcfg.Server{
-			{Name: "files", Where: f.Path + ":72", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+			{Name: "files", Where: f.Path + ":73", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
 				Env: map[string]string{"DEBUG": "1"}, Allow: []string{"read_text_file"}},
-			{Name: "tracker", Where: f.Path + ":78", Type: "http", URL: "https://mcp.example.com/mcp",
+			{Name: "tracker", Where: f.Path + ":79", Type: "http", URL: "https://mcp.example.com/mcp",
 				Headers: map[string]string{"X-Team": "blue"}, TokenEnv: "TRACKER_TOKEN"},
 		},
 	}

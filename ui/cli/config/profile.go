@@ -57,6 +57,7 @@ type profileTOML struct {
 	ThinkingBudget *int `toml:"thinking_budget"`
 	MaxToolRounds  *int `toml:"max_tool_rounds"`
 	ContextWindow  *int `toml:"context_window"`
+	StallSize      *int `toml:"stall_size"`
 
 	PriceInput      *float64 `toml:"price_input"`
 	PriceOutput     *float64 `toml:"price_output"`
@@ -134,6 +135,7 @@ func (l *loader) readProfile(name string, r *profileTOML) *Profile {
 	p.ThinkingBudget = c.whole("thinking_budget", r.ThinkingBudget, 1024)
 	p.MaxToolRounds = c.whole("max_tool_rounds", r.MaxToolRounds, 1)
 	p.ContextWindow = c.whole("context_window", r.ContextWindow, 1)
+	p.StallSize = c.whole("stall_size", r.StallSize, 0)
 
 	p.PriceInput = c.price("price_input", r.PriceInput)
 	p.PriceOutput = c.price("price_output", r.PriceOutput)

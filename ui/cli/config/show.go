@@ -62,6 +62,7 @@ func Show(p *Profile, w io.Writer) {
 		{"thinking_budget", p.ThinkingBudget},
 		{"max_tool_rounds", p.MaxToolRounds},
 		{"context_window", p.ContextWindow},
+		{"stall_size", p.StallSize},
 	} {
 		if s.v != nil {
 			showLine(w, s.k, strconv.Itoa(*s.v))

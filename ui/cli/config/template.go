@@ -135,6 +135,12 @@ max_tool_rounds = 20
 #request_timeout = "30m"
 #stall_timeout = "10m"
 
+# How many bytes of pings, comments or keep-alives a reply may stream
+# that add nothing to it, 16 more for each byte of content, before it ends
+# (default 1048576, 1 MiB, about 25,000 pings; 0 for no limit). Raise it
+# for a gateway that pads its keep-alives while a model thinks for minutes.
+#stall_size = 1048576
+
 # Set save = false to keep sessions only in memory: nothing is written
 # under the data folder (--no-save does the same).
 #save = false
