@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"muse/session"
 	"muse/ui/status"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,12 +20,15 @@ import (
 func TestBusyRefusedCommandStaysInInput(t *testing.T) {
 	for _, line := range []string{"/image a second fox", "/compact keep names", "/retry", "/clear", "/continue"} {
 		t.Run(line, func(t *testing.T) {
-			hs := newHarness(t, 0)
+			hs, hd := newHeldHarness(t, "held fox") // the image is in flight until let
 			tm := start(t, hs.model(t, nil), 100, 40)
-			send(tm, "/image demo:slow a fox")
+			send(tm, "/image a held fox")
 			waitFor(t, tm, "esc cancels")
+			ht := hd.held(t)
 			send(tm, line)
 			waitFor(t, tm, busyNotice)
+			ht.let(t)
+			waitSaved(t, hs.store, session.KindImage)
 			m := quit(t, tm)
 			if got := strings.TrimSpace(m.comp.Input().Value()); got != line {
 				t.Errorf("input after the refusal: %q, want %q", got, line)

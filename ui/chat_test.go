@@ -40,6 +40,9 @@ type harness struct {
 	store *session.Store
 }
 
+// newHarness is the demo service, pausing delay between streamed words,
+// and a session store. A test that needs a turn in flight holds it there
+// (newHeldHarness), never by a pace it hopes is slow enough.
 func newHarness(t *testing.T, delay time.Duration) *harness {
 	t.Helper()
 	srv := httptest.NewServer(demo.NewHandler(demo.Options{Delay: delay}))
@@ -171,16 +174,18 @@ func updateModel(m Model, msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func TestCancelKeepsPartial(t *testing.T) {
-	h := newHarness(t, 20*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:long tell me everything")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "tell me everything") // the reply is in flight until esc
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
+	send(tm, "tell me everything")
+	waitFor(t, tm, "## tell me everything")
+	ht := hd.held(t)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")
+	ht.cancelled(t)
 	m := quit(t, tm)
 	entries := m.conv.Entries()
 	last := entries[len(entries)-1]
-	if last.Status != session.StatusCancelled || !strings.Contains(last.Message.Text(), "Part 1") {
+	if last.Status != session.StatusCancelled || !strings.Contains(last.Message.Text(), "## tell me everything") {
 		t.Errorf("last entry %+v", last)
 	}
 	if m.turns.Turn() != nil {
@@ -265,7 +270,7 @@ func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
 // The status bar: a cancel leaves no "stop end_turn" of the reply before;
 // a failure shows until the next turn starts.
 func TestStatusBarForgetsTheLastTurn(t *testing.T) {
-	h := newHarness(t, 10*time.Millisecond)
+	h, hd := newHeldHarness(t, "take your time") // the second reply is in flight until esc
 	tm := start(t, h.model(t, nil), 80, 24)
 	status := func(m Model) string {
 		lines := strings.Split(m.View(), "\n")
@@ -273,9 +278,11 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	}
 	send(tm, "hello")
 	waitFor(t, tm, "stop end_turn")
-	send(tm, "demo:slow take your time")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // before any text arrives
+	send(tm, "take your time")
+	ht := hd.held(t)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")
+	ht.cancelled(t)
 	send(tm, "demo:overloaded now")
 	waitFor(t, tm, "the prompt is back")
 	tm.Send(testStopMsg{})

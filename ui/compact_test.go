@@ -23,7 +23,9 @@ func TestCompactCommand(t *testing.T) {
 	waitFor(t, tm, "stop end_turn")
 	send(tm, "second question")
 	waitSavedOn(t, h.store, 4, session.KindAssistant)
-	waitFor(t, tm, "stop end_turn") // the turn has ended on screen too: /compact is not refused as busy
+	// The turn has ended on screen too, so /compact is not refused as
+	// busy: a stop drawn after the prompt was (not the first turn's).
+	waitAfter(t, tm, "second question", "stop end_turn")
 	send(tm, "/compact keep the names")
 	waitSavedOn(t, h.store, 2, session.KindAssistant)
 	// Ended on screen: a stop drawn after the summary's prompt was. (The

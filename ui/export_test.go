@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"muse/session"
+	"muse/ui/internal/waitfor"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -16,23 +16,23 @@ import (
 // session, never on what the engine and the screen keep writing. Under
 // -race (CI) a shared slice would be reported.
 func TestExportWhileStreaming(t *testing.T) {
-	h := newHarness(t, 5*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:long keep going")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "keep going") // the reply is in flight until let
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
+	send(tm, "keep going")
+	waitFor(t, tm, "## keep going")
+	ht := hd.held(t)
 	path := filepath.Join(t.TempDir(), "out.md")
-	send(tm, "/export "+path)
-	waitFor(t, tm, "exported to")
-	send(tm, "/export "+path+".2")
-	waitFor(t, tm, "exported to")
+	// Each export is waited for in its file: the status line's "exported
+	// to" of the first is drawn again as the "/" menu of the second moves it.
+	for _, p := range []string{path, path + ".2"} {
+		send(tm, "/export "+p)
+		waitfor.File(t, p, nil, "the export holding the prompt", func(data []byte) bool {
+			return strings.Contains(string(data), "keep going")
+		})
+	}
+	ht.let(t) // the end of the reply is written after the exports read the session
+	waitSaved(t, h.store, session.KindAssistant)
 	quit(t, tm)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), "demo:long keep going") {
-		t.Errorf("export lacks the prompt:\n%s", data)
-	}
 }
 
 // /export refuses to replace a file, as muse sessions export -o does, unless

@@ -152,12 +152,14 @@ func TestImageTurnGoldenWithPreview(t *testing.T) {
 }
 
 func TestImageCancel(t *testing.T) {
-	hs := newHarness(t, 0)
+	hs, hd := newHeldHarness(t, "take your time") // the image is in flight until esc
 	tm := start(t, hs.model(t, nil), 80, 24)
-	send(tm, "/image demo:slow take your time")
+	send(tm, "/image take your time")
 	waitFor(t, tm, "generating")
+	ht := hd.held(t)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")
+	ht.cancelled(t)
 	m := quit(t, tm)
 	e := lastImageEntry(t, m)
 	if e.Status != session.StatusCancelled || m.turns.Image() != nil {
@@ -348,12 +350,14 @@ func TestImageDroppedSaysSo(t *testing.T) {
 // An asynchronous task shows its state on the status line, and esc stops
 // polling it: the turn is saved cancelled at once.
 func TestImageTaskProgressAndCancel(t *testing.T) {
-	hs := newHarness(t, 0)
+	hs, hd := newHeldHarness(t, "/api/v1/tasks/") // the task's first poll waits until esc
 	tm := start(t, hs.model(t, nil), 100, 40)
 	send(tm, "/image demo:task a slow fox")
 	waitFor(t, tm, "task pending")
+	ht := hd.held(t)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitSaved(t, hs.store, session.KindImage)
+	ht.cancelled(t)
 	m := quit(t, tm)
 	sess, err := hs.store.Latest()
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -314,16 +313,18 @@ func TestCommandMenu(t *testing.T) {
 // Esc goes from the inside out: it closes the help, then the hint of a
 // command, and only then cancels the reply in flight.
 func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
-	h := newHarness(t, 2*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 30)
-	send(tm, "demo:long a long one")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "a long one") // the reply is in flight until let
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 30)
+	send(tm, "a long one")
+	waitFor(t, tm, "## a long one")
+	ht := hd.held(t)
 	tm.Type("?")
 	waitFor(t, tm, "esc closes")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the help
 	tm.Type("/te")
 	waitFor(t, tm, "sampling temperature")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the hint
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // closes the hint; Send returns once the loop has taken it
+	ht.let(t)
 	waitSaved(t, h.store, session.KindAssistant)
 	final := quit(t, tm)
 	es := final.conv.Entries()

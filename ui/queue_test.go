@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -28,14 +27,15 @@ func userTexts(m Model) []string {
 // when the reply ends; the status line never says a reply is on its way
 // once it has ended.
 func TestQueuedPromptSentWhenTheTurnEnds(t *testing.T) {
-	h := newHarness(t, 20*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
+	h, hd := newHeldHarness(t, "first ask") // the first reply is in flight until let
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "first ask")
 	waitFor(t, tm, "## first ask")
+	ht := hd.held(t)
 	send(tm, "second ask")
 	waitFor(t, tm, "queued › second ask")
-	waitFor(t, tm, "## second ask")
-	waitFor(t, tm, "stop end_turn")
+	ht.let(t)
+	waitAfter(t, tm, "## second ask", "stop max_tokens")
 	m := quit(t, tm)
 	if got := userTexts(m); len(got) != 2 || got[1] != "second ask" {
 		t.Errorf("prompts sent: %q", got)
@@ -48,14 +48,16 @@ func TestQueuedPromptSentWhenTheTurnEnds(t *testing.T) {
 // esc cancels the reply and stops the queue; ↑ brings the queued prompt
 // back into the input, and enter on an empty input sends the next.
 func TestEscStopsTheQueue(t *testing.T) {
-	h := newHarness(t, 20*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:long tell me everything")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "tell me everything") // the reply is in flight until esc
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
+	send(tm, "tell me everything")
+	waitFor(t, tm, "## tell me everything")
+	ht := hd.held(t)
 	send(tm, "later one")
 	waitFor(t, tm, "queued › later one")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "queue stopped")
+	ht.cancelled(t)
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
 	if m.comp.Queue().Len() != 1 || !m.comp.Queue().Stopped() || m.turns.Turn() != nil {
@@ -89,16 +91,17 @@ func TestEscStopsTheQueue(t *testing.T) {
 // A turn that fails stops the queue, and the failed prompt is back in the
 // input.
 func TestFailedTurnStopsTheQueue(t *testing.T) {
-	h := newHarness(t, 0)
+	h, hd := newHeldHarness(t, "demo:error now") // the reply is held before its error until let
 	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:slow demo:error now")
-	waitFor(t, tm, "demo:slow demo:error")
+	send(tm, "demo:error now")
+	ht := hd.held(t)
 	send(tm, "after it")
 	waitFor(t, tm, "queued › after it")
+	ht.let(t)
 	waitFor(t, tm, "queue stopped")
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
-	if m.comp.Input().Value() != "demo:slow demo:error now" {
+	if m.comp.Input().Value() != "demo:error now" {
 		t.Errorf("input %q, want the failed prompt", m.comp.Input().Value())
 	}
 	if !strings.Contains(m.status.Notice(), "the prompt is back") || !strings.Contains(m.status.Notice(), "queue stopped: 1 prompt waiting") {
@@ -157,10 +160,11 @@ func TestQueueGolden(t *testing.T) {
 // shows above the status line, beside the spinner, and ctrl+c drops the
 // prompt, as the notice says, and leaves the reply streaming.
 func TestCtrlCDropsTheUnqueuedPrompt(t *testing.T) {
-	h := newHarness(t, 20*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:long tell me everything")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "tell me everything") // the reply is in flight to the end
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
+	send(tm, "tell me everything")
+	waitFor(t, tm, "## tell me everything")
+	hd.held(t)
 	send(tm, "later one")
 	waitFor(t, tm, "queued › later one")
 	tm.Send(tea.KeyMsg{Type: tea.KeyUp})

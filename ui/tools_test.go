@@ -171,17 +171,19 @@ func TestTruncatedToolCallNeverRuns(t *testing.T) {
 }
 
 func TestQuitCommandWhileStreamingKeepsTheTurn(t *testing.T) {
-	h := newHarness(t, 20*time.Millisecond)
-	tm := start(t, h.model(t, nil), 80, 24)
-	send(tm, "demo:long keep this")
-	waitFor(t, tm, "Part 1")
+	h, hd := newHeldHarness(t, "keep this") // the reply is in flight until /quit
+	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
+	send(tm, "keep this")
+	waitFor(t, tm, "## keep this")
+	ht := hd.held(t)
 	send(tm, "/quit")
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	finalModel(t, tm) // the program ends on /quit
+	ht.cancelled(t)
 	sess, err := h.store.Latest()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sess.Entries) != 2 || sess.Entries[0].Text != "demo:long keep this" || sess.Entries[1].Status != session.StatusCancelled || sess.Entries[1].Message.Text() == "" {
+	if len(sess.Entries) != 2 || sess.Entries[0].Text != "keep this" || sess.Entries[1].Status != session.StatusCancelled || sess.Entries[1].Message.Text() == "" {
 		t.Errorf("saved on /quit: %+v", sess.Entries)
 	}
 }

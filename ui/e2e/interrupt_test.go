@@ -4,9 +4,12 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,18 +21,20 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/sys/unix"
 )
 
-// toolConfig gives the demo a tool that takes a while to run, so that a
-// test can interrupt it running: demo:tool calls the first tool offered,
-// and a profile's tools come before the demo's own get_time.
+// toolConfig gives the demo a tool that runs until the test lets it end,
+// so that a test can interrupt it running: it reads the FIFO "gate" in the
+// folder muse runs in to its end (see toolGate). demo:tool calls the first
+// tool offered, and a profile's tools come before the demo's own get_time.
 const toolConfig = `default_profile = "e2e"
 [profiles.e2e]
 [[profiles.e2e.tools]]
 name = "slow_tool"
-description = "sleeps, then answers"
+description = "waits at the gate, then answers"
 input_schema = { type = "object" }
-command = ["sh", "-c", "sleep 2; echo slept"]
+command = ["sh", "-c", "cat gate >/dev/null; echo slept"]
 `
 
 // The terminal's size, and the size a resize changes it to: larger, so
@@ -51,7 +56,12 @@ type phase struct {
 	prompt string
 	shown  string       // what the screen shows once the turn started; "": the prompt
 	reach  func(c *run) // waits until the turn is there; nil: at once
-	held   bool         // the turn's first request is held before its first byte
+	// held holds the turn's first request at that moment until the
+	// interrupt has done what it does (see holdServer); gate says where:
+	// "" before its first byte, else before the end of the first block
+	// that streamed a delta of that type.
+	held bool
+	gate string
 }
 
 // started is what the screen shows once the turn of p started.
@@ -64,34 +74,41 @@ func (p phase) started() string {
 
 // phases are the moments of a turn the demo can produce.
 var phases = []phase{
-	// The demo answers at once, so the first phase runs muse against the
-	// demo service behind a gate that holds the request until the
-	// interrupt is done (see holdServer): muse's own --demo server cannot
-	// be told to wait.
+	// The held phases run muse against the demo service behind a gate
+	// that holds the request there until the interrupt is done (see
+	// holdServer), so the interrupt lands in the phase however slowly the
+	// test runs: muse's own --demo server cannot be told to wait, and a
+	// pace (demo:slow) is only hoped to be slow enough.
 	{name: "before the first byte", prompt: "hold on", held: true, reach: func(c *run) {
+		c.waitGate()
 		c.tm.waitUntil("the request sent", waitDeadline, func(s string) bool { return busy(statusLine(s)) })
 	}},
-	{name: "during thinking", prompt: "demo:think demo:slow ponder", reach: func(c *run) {
+	{name: "during thinking", prompt: "demo:think ponder", held: true, gate: "thinking_delta", reach: func(c *run) {
+		c.waitGate()
 		c.tm.waitFor("The user wrote")
 	}},
-	{name: "during text", prompt: "demo:slow tell me", reach: func(c *run) {
-		c.tm.waitFor("## demo:slow tell")
+	{name: "during text", prompt: "tell me", held: true, gate: "text_delta", reach: func(c *run) {
+		c.waitGate()
+		c.tm.waitFor("## tell me")
 	}},
-	{name: "during a tool call's input", prompt: "demo:tool demo:slow look it up", reach: func(c *run) {
+	{name: "during a tool call's input", prompt: "demo:tool look it up", held: true, gate: "input_json_delta", reach: func(c *run) {
+		c.waitGate()
 		c.tm.waitFor("tool · slow_tool")
 	}},
 	{name: "while a tool runs", prompt: "demo:tool run it", reach: func(c *run) {
 		c.tm.waitFor(approvalKeys)
 		c.tm.typ("y")
 		c.tm.waitFor("running tool slow_tool")
+		c.tool.waitOpened(c.t)
 	}},
 	{name: "while approval waits", prompt: "demo:tool ask me", reach: func(c *run) {
 		c.tm.waitFor(approvalKeys)
 	}},
-	// The demo answers /image demo:slow after 3 s, and the interrupt
+	// The image request is held before its answer, and the interrupt
 	// lands while muse waits for it. Saving the image takes a few
 	// milliseconds, too short for an interrupt to be aimed at.
-	{name: "during an image fetch", prompt: "/image demo:slow a fox", shown: "prompt: demo:slow a fox", reach: func(c *run) {
+	{name: "during an image fetch", prompt: "/image a fox", shown: "prompt: a fox", held: true, reach: func(c *run) {
+		c.waitGate()
 		c.tm.waitFor("generating")
 	}},
 	{name: "during a retry's countdown", prompt: "demo:ratelimit wait", reach: func(c *run) {
@@ -165,17 +182,32 @@ type run struct {
 	h          *home
 	tm         *term
 	cols, rows int
-	args       []string // muse's arguments
-	restarted  bool     // muse was killed and started again with -c
+	args       []string    // muse's arguments
+	restarted  bool        // muse was killed and started again with -c
+	hold       *holdServer // the service, in a held phase
+	tool       *toolGate   // what slow_tool waits for
+}
+
+// waitGate waits until the turn's request waits at the hold's gate: the
+// turn is in the phase, and stays there until the hold lets it go.
+func (c *run) waitGate() {
+	c.t.Helper()
+	select {
+	case <-c.hold.reached:
+	case <-time.After(waitDeadline):
+		c.t.Fatalf("the request of %q did not reach the gate within %v", c.hold.word, waitDeadline)
+	}
 }
 
 func runCase(t *testing.T, ph phase, in interrupt) {
 	c := &run{t: t, h: newHome(t, toolConfig), cols: cols, rows: rows, args: museArgs}
+	c.tool = newToolGate(t, c.h.dir)
 	var hold *holdServer
 	if ph.held {
-		hold = newHoldServer(t, ph.prompt)
+		hold = newHoldServer(t, strings.TrimPrefix(ph.prompt, "/image "), ph.gate)
 		c.h.env = append(c.h.env, hold.env()...)
 		c.args = museArgs[1:] // not --demo: the service is hold's
+		c.hold = hold
 	}
 	c.tm = start(t, c.h, cols, rows, c.args...)
 	c.tm.waitFor("Ask anything")
@@ -189,14 +221,33 @@ func runCase(t *testing.T, ph phase, in interrupt) {
 		c.tm.typ(in.keys)
 	}
 	if hold != nil {
-		// Let the reply come only once the interrupt has done what it does.
+		// Let the reply come only once the interrupt has done what it does,
+		// and check that it landed while the turn was held: esc, ctrl+c and
+		// kill -9 give the held request up, the others leave it waiting.
 		switch {
 		case in.editor:
 			c.waitEditor()
-		case in.keys != "":
+			hold.let(t)
+		case in.keys != "" || in.name == "kill -9":
 			c.tm.waitUntil("the turn to end", waitDeadline, func(s string) bool { return !busy(statusLine(s)) })
+			hold.givenUp(t)
+		default:
+			hold.let(t)
 		}
-		hold.release()
+	}
+	if c.tool.opened != nil {
+		// The same for the tool: esc and ctrl+c end it (its process
+		// group is killed), the others leave it running until let go (a
+		// kill -9 of muse too: the tool has a process group of its own).
+		switch {
+		case in.editor:
+			c.waitEditor()
+			c.tool.let(t)
+		case in.keys != "":
+			c.tool.ended(t)
+		default:
+			c.tool.let(t)
+		}
 	}
 	// esc and ctrl+c answer a tool's question themselves (esc says no,
 	// ctrl+c cancels the turn); after anything else muse still asks, and
@@ -339,21 +390,31 @@ func busy(status string) bool {
 	return false
 }
 
-// holdServer is the demo service behind a gate: the first message request
-// that holds its word waits, before a byte of the answer is sent, until
-// release is called or the request ends.
+// holdServer is the demo service behind a gate: the first request (a
+// message or an image) that holds its word waits at the gate until
+// release is called or the request ends. With no gate type the gate is
+// before a byte of the answer is sent; with one (such as "text_delta"),
+// it is before the end of the first content block that streamed a delta
+// of that type: the block's text is out, and the block still open.
 type holdServer struct {
 	srv      *httptest.Server
 	word     []byte
+	gate     []byte
 	held     atomic.Bool
+	reached  chan struct{} // closed once the request waits at the gate
+	gone     chan struct{} // closed if muse gives the request up there
+	waiting  atomic.Bool   // the request waits at the gate now
 	released chan struct{}
 	once     sync.Once
 }
 
-// newHoldServer starts a holdServer holding the request that holds word,
-// closed when t ends.
-func newHoldServer(t *testing.T, word string) *holdServer {
-	s := &holdServer{word: []byte(word), released: make(chan struct{})}
+// newHoldServer starts a holdServer holding the request that holds word
+// at gate, closed when t ends.
+func newHoldServer(t *testing.T, word, gate string) *holdServer {
+	s := &holdServer{word: []byte(word), reached: make(chan struct{}), gone: make(chan struct{}), released: make(chan struct{})}
+	if gate != "" {
+		s.gate = []byte(`"type":"` + gate + `"`)
+	}
 	demoService := demo.NewHandler(demo.Options{Delay: 25 * time.Millisecond})
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
@@ -362,9 +423,9 @@ func newHoldServer(t *testing.T, word string) *holdServer {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if bytes.Contains(body, s.word) && s.held.CompareAndSwap(false, true) {
-			select {
-			case <-s.released:
-			case <-r.Context().Done():
+			if s.gate != nil {
+				w = &gateWriter{ResponseWriter: w, s: s, ctx: r.Context()}
+			} else if !s.wait(r.Context()) {
 				return
 			}
 		}
@@ -380,6 +441,72 @@ func newHoldServer(t *testing.T, word string) *holdServer {
 // release lets the held request go on.
 func (s *holdServer) release() { s.once.Do(func() { close(s.released) }) }
 
+// wait holds the request at the gate until release, saying it is there; it
+// reports false if the request ended first.
+func (s *holdServer) wait(ctx context.Context) bool {
+	s.waiting.Store(true)
+	defer s.waiting.Store(false)
+	close(s.reached)
+	select {
+	case <-s.released:
+		return true
+	case <-ctx.Done():
+		s.waiting.Store(false)
+		close(s.gone)
+		return false
+	}
+}
+
+// let releases the held request, failing t unless it still waits at the
+// gate: an interrupt that leaves the turn alone lands in the phase only if
+// the turn is still held there.
+func (s *holdServer) let(t *testing.T) {
+	t.Helper()
+	if !s.waiting.Load() {
+		t.Fatalf("the request of %q no longer waited at the gate when let go", s.word)
+	}
+	s.release()
+}
+
+// givenUp waits until muse has given the held request up at the gate, as
+// an interrupt that ends the turn does; it fails t if muse does not.
+func (s *holdServer) givenUp(t *testing.T) {
+	t.Helper()
+	select {
+	case <-s.gone:
+	case <-time.After(waitDeadline):
+		t.Fatalf("muse did not give up the request of %q held at the gate within %v", s.word, waitDeadline)
+	}
+}
+
+// gateWriter writes a streamed answer up to its hold's gate: the write of
+// the content_block_stop that ends the first block with a delta of the
+// gate's type waits there.
+type gateWriter struct {
+	http.ResponseWriter
+	s    *holdServer
+	ctx  context.Context
+	seen bool // a delta of the gate's type was written
+	past bool // the gate is behind
+}
+
+func (w *gateWriter) Write(b []byte) (int, error) {
+	switch {
+	case w.past:
+	case bytes.Contains(b, w.s.gate):
+		w.seen = true
+	case w.seen && bytes.HasPrefix(b, []byte("event: content_block_stop\n")):
+		w.past = true
+		if !w.s.wait(w.ctx) {
+			return 0, w.ctx.Err()
+		}
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController flush the writer.
+func (w *gateWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // env points muse at the server, as --demo would at its own.
 func (s *holdServer) env() []string {
 	return []string{
@@ -387,5 +514,92 @@ func (s *holdServer) env() []string {
 		"MUSE_ACCESS_TOKEN=" + demo.DefaultToken,
 		"MUSE_MODEL=demo-chat",
 		"MUSE_IMAGE_MODEL=demo-image",
+	}
+}
+
+// toolGate is the FIFO slow_tool reads to its end: the tool runs until the
+// test lets it end, so an interrupt lands while it runs however slowly the
+// test does, and the test can tell whether the tool was still running.
+type toolGate struct {
+	path   string
+	opens  chan *os.File // the writing end, once the tool opened the FIFO
+	opened *os.File      // that end, once waitOpened has it
+	taken  bool          // waitOpened took what opens gave
+}
+
+// newToolGate makes the FIFO gate in dir and waits in the background for
+// the tool to open it; when t ends, a tool still waiting is let go.
+func newToolGate(t *testing.T, dir string) *toolGate {
+	g := &toolGate{path: filepath.Join(dir, "gate"), opens: make(chan *os.File, 1)}
+	if err := syscall.Mkfifo(g.path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(g.path, os.O_WRONLY, 0) // returns once a reader opens it
+		if err != nil {
+			f = nil
+		}
+		g.opens <- f
+	}()
+	t.Cleanup(func() {
+		// Unblock the open above if no tool ever ran, and let a tool that
+		// still waits end.
+		if r, err := os.OpenFile(g.path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer r.Close()
+		}
+		if !g.taken {
+			if f := <-g.opens; f != nil {
+				f.Close()
+			}
+		}
+		if g.opened != nil {
+			g.opened.Close()
+		}
+	})
+	return g
+}
+
+// waitOpened waits until the tool has opened the gate: it runs, and waits
+// there until let go.
+func (g *toolGate) waitOpened(t *testing.T) {
+	t.Helper()
+	select {
+	case f := <-g.opens:
+		g.taken = true
+		if f == nil {
+			t.Fatal("the tool's gate could not be opened")
+		}
+		g.opened = f
+	case <-time.After(waitDeadline):
+		t.Fatalf("slow_tool did not open its gate within %v", waitDeadline)
+	}
+}
+
+// let ends the tool, failing t unless it still waited at the gate: a
+// byte written with no reader left fails (EPIPE).
+func (g *toolGate) let(t *testing.T) {
+	t.Helper()
+	if _, err := g.opened.Write([]byte("x")); err != nil {
+		t.Fatalf("slow_tool no longer waited at its gate when let go: %v", err)
+	}
+	g.opened.Close()
+	g.opened = nil
+}
+
+// ended waits until the tool is gone from the gate (muse killed it): the
+// FIFO's writing end reports an error once no reader is left. It fails t
+// if the tool still waits after waitDeadline.
+func (g *toolGate) ended(t *testing.T) {
+	t.Helper()
+	fds := []unix.PollFd{{Fd: int32(g.opened.Fd()), Events: 0}} // POLLERR is always reported
+	for {
+		n, err := unix.Poll(fds, int(waitDeadline/time.Millisecond))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 || fds[0].Revents&unix.POLLERR == 0 {
+			t.Fatalf("slow_tool still waits at its gate %v after the interrupt (%v, %v)", waitDeadline, n, err)
+		}
+		return
 	}
 }

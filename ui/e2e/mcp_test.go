@@ -107,7 +107,10 @@ func TestMCPToolProgressCancelledWithEsc(t *testing.T) {
 	})
 	tm.typ("quick brown fox\r")
 	tm.waitUntil("a reply to the next prompt", waitDeadline, func(s string) bool {
-		return strings.Contains(s, "you\n  quick brown fox") && strings.Contains(statusLine(s), "· stop ")
+		// After the cancelled call the demo answers its result, not the
+		// prompt: a reply under the prompt, and the turn ended.
+		_, after, ok := strings.Cut(s, "you\n  quick brown fox")
+		return ok && strings.Contains(after, "assistant · ") && !busy(statusLine(s)) && strings.Contains(statusLine(s), "· stop ")
 	})
 	tm.typ("\x03\x03")
 	if code := tm.waitExit(); code != 0 {

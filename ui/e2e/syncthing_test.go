@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -187,8 +188,17 @@ func (s *syncthing) start(t *testing.T, peer *syncthing) {
 	s.exited = make(chan struct{})
 	go func() { s.cmd.Wait(); close(s.exited) }()
 	t.Cleanup(func() {
-		s.cmd.Process.Kill()
-		<-s.exited
+		// SIGTERM, which syncthing's monitor passes on to the syncthing it
+		// started and waits for: that one runs in a process group of its
+		// own, and outlived a kill of the monitor (each loaded run of the
+		// suite left two running).
+		s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.exited:
+		case <-time.After(waitfor.Scaled(waitDeadline)):
+			s.cmd.Process.Kill()
+			<-s.exited
+		}
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(s.home, "log"))
 			t.Logf("syncthing %s log:\n%s", s.name, log)
