@@ -96,6 +96,14 @@ func TestPathNoticeFitsOneLine(t *testing.T) {
 	if l := NoticeLines(s); len(l) != 1 || l[0] != "opened "+path {
 		t.Errorf("a notice that fits changed: %q", l)
 	}
+	// A short path stays whole, and so do paths that, shortened, would
+	// still wrap: the consent notice names the key it left out as typed.
+	key := "not attached: ~/.ssh/id_rsa is in ~/.ssh, where keys and credentials are kept · a mention never attaches such a file: /attach it to send it · enter sends the text"
+	for _, width := range []int{120, 160} {
+		if got := fitPaths(key, width); got != key {
+			t.Errorf("%d: a notice with a short path changed: %q", width, got)
+		}
+	}
 	// A long notice with no path still wraps, as before.
 	s = State{Width: 60, Notice: strings.Repeat("word ", 20), Params: session.Params{Model: "demo-chat"}}
 	if l := NoticeLines(s); len(l) != 2 {

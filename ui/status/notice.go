@@ -46,11 +46,15 @@ func NoticeLines(s State) []string {
 	return []string{first, cutAtWord(strings.ReplaceAll(rest, "\n", " "), room)}
 }
 
-// fitPaths shortens the paths in text (words that start with / or ~/),
-// the longest first, leaving folders out of their middles (see
-// textfmt.FitPath), until text fits in width, so that a notice naming a
-// file takes one row where it can; the file's name is kept whole. Text
-// that fits is returned as it is.
+// minFitPath is the widest path fitPaths keeps whole, in columns.
+const minFitPath = 32
+
+// fitPaths shortens the paths in text (words that start with / or ~/,
+// wider than minFitPath), the longest first, leaving folders out of their
+// middles (see textfmt.FitPath), until text fits in width, so that a
+// notice naming a file takes one row where it can; the file's name is
+// kept whole. Text that fits, or that would not fit even so, is returned
+// as it is.
 func fitPaths(text string, width int) string {
 	over := textfmt.Width(text) - width
 	if over <= 0 {
@@ -59,7 +63,9 @@ func fitPaths(text string, width int) string {
 	words := strings.Split(text, " ")
 	var paths []int
 	for i, w := range words {
-		if strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/") {
+		// A short path stays whole: "~/…/id_rsa" saves three columns and
+		// hides the folder that says why the file was left out.
+		if (strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/")) && textfmt.Width(w) > minFitPath {
 			paths = append(paths, i)
 		}
 	}
@@ -73,6 +79,11 @@ func fitPaths(text string, width int) string {
 		short := textfmt.FitPath(core, max(textfmt.Width(core)-over, 1))
 		over -= textfmt.Width(core) - textfmt.Width(short)
 		words[i] = short + w[len(core):]
+	}
+	if over > 0 {
+		// Shortened, it would still wrap: the paths stay whole, which
+		// say more than a row saved nowhere ("~/…/id_rsa is in ~/.ssh").
+		return text
 	}
 	return strings.Join(words, " ")
 }
