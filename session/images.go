@@ -418,6 +418,12 @@ func (s *Store) OwnImage(path string) (string, error) {
 		}
 		return "", ErrForeignImage
 	}
+	// The images folder must be muse's own, not a link (images -> ~) that
+	// a sync planted, as for a write (checkOwn): through one, a name in it
+	// would be any file where the link leads.
+	if err := s.checkOwn(root); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrForeignImage, err)
+	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return "", fmt.Errorf("muse's images folder: %w", err)
