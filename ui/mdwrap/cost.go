@@ -185,12 +185,12 @@ func opensFence(line string) string {
 	return f
 }
 
-// closesFence reports whether line closes the fence f.
+// closesFence reports whether line closes the fence f. Its indent is not
+// looked at: in a list item, whose indent a line's is counted from, a
+// closer may stand past three spaces, and a line taken as a closer that
+// is not one only makes code count as text (an overestimate).
 func closesFence(line, f string) bool {
-	t, ok := lead(line)
-	if !ok {
-		return false
-	}
+	t := strings.TrimLeft(line, " \t")
 	rest := strings.TrimLeft(t, f[:1])
 	return len(t)-len(rest) >= len(f) && strings.TrimSpace(rest) == ""
 }

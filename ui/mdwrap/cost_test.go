@@ -28,7 +28,10 @@ var quadraticShapes = map[string]string{
 	"quoted lines":        strings.Repeat("> **_* a\nb **_* c\n", 10_000),
 	"table that is not":   "a | b\n|-|\n" + strings.Repeat("**_* x\n", 25_000),
 	"fence in a list end": "1. a\n\n   ```\n   x\n\n" + strings.Repeat("[a](", 40_000),
-	"ordered item two":    "a\n" + strings.Repeat("2. **_* x\n", 20_000),
+	// A fence in an item closed by a line indented past three spaces,
+	// which the item's indent takes: what follows is text again.
+	"fence closed deep in an item": "- a\n\n  ```\n     ```\n  " + strings.Repeat("[a](", 40_000),
+	"ordered item two":             "a\n" + strings.Repeat("2. **_* x\n", 20_000),
 }
 
 // A reply shaped to make the parser quadratic is found by a linear count
