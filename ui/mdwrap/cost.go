@@ -195,11 +195,26 @@ func closesFence(line, f string) bool {
 	return len(t)-len(rest) >= len(f) && strings.TrimSpace(rest) == ""
 }
 
-// isDelimiterRow reports whether line is a table's delimiter row: pipes,
-// dashes, colons and spaces, with a dash and a pipe.
+// isDelimiterRow reports whether line is a table's delimiter row, as
+// goldmark takes one: indented at most three spaces, with a pipe, each
+// cell dashes with a colon at either end or none (":-", "-:", not ":" or
+// "- -"). A row it takes that goldmark does not would have the lines
+// after it counted one by one, which goldmark reads as one paragraph.
 func isDelimiterRow(line string) bool {
 	t := strings.TrimSpace(line)
-	return strings.Contains(t, "-") && strings.Contains(t, "|") && strings.Trim(t, "|-: \t") == ""
+	if indent(line) > 3 || !strings.Contains(t, "|") {
+		return false
+	}
+	t = strings.TrimPrefix(t, "|")
+	t = strings.TrimSuffix(t, "|")
+	for c := range strings.SplitSeq(t, "|") {
+		c = strings.TrimSpace(c)
+		c = strings.TrimSuffix(strings.TrimPrefix(c, ":"), ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // linkWork counts the steps of reading the destination after each "](" of

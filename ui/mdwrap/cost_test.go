@@ -25,9 +25,10 @@ var quadraticShapes = map[string]string{
 	// One paragraph to goldmark, though its lines look like blocks: the
 	// lines of a quote, lazy ones too, and a table whose delimiter row
 	// does not match its header.
-	"quoted lines":        strings.Repeat("> **_* a\nb **_* c\n", 10_000),
-	"table that is not":   "a | b\n|-|\n" + strings.Repeat("**_* x\n", 25_000),
-	"fence in a list end": "1. a\n\n   ```\n   x\n\n" + strings.Repeat("[a](", 40_000),
+	"quoted lines":          strings.Repeat("> **_* a\nb **_* c\n", 10_000),
+	"table cell of a colon": "a | b\n|-|:|\n" + strings.Repeat("**_* x\n", 25_000),
+	"table that is not":     "a | b\n|-|\n" + strings.Repeat("**_* x\n", 25_000),
+	"fence in a list end":   "1. a\n\n   ```\n   x\n\n" + strings.Repeat("[a](", 40_000),
 	// A fence in an item closed by a line indented past three spaces,
 	// which the item's indent takes: what follows is text again.
 	"fence closed deep in an item": "- a\n\n  ```\n     ```\n  " + strings.Repeat("[a](", 40_000),
