@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -64,14 +65,30 @@ func OSEnv() Env {
 
 // commandName is how to run muse again, given the path it was started
 // as: "go run ." where go run built it into its temporary folder
-// (…/go-build…/exe/muse), since no "muse" is installed then; "muse"
-// otherwise.
+// (…/go-build…/exe/muse) or, from the second run on (Go 1.24 and later),
+// took it from Go's build cache (…/go-build/4f/<64 hex digits>-d/muse),
+// since no "muse" is installed then; "muse" otherwise.
 func commandName(arg0 string) string {
 	dir := filepath.ToSlash(filepath.Dir(arg0))
 	if strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
 		return "go run ."
 	}
+	if cachedRun(dir) {
+		return "go run ."
+	}
 	return "muse"
+}
+
+// cachedRun reports whether dir is where Go's build cache keeps an
+// executable go run built: a folder named for its 64 hex digits and "-d",
+// in the cache's folder of their first two.
+func cachedRun(dir string) bool {
+	parent, name := path.Split(dir)
+	hash, ok := strings.CutSuffix(name, "-d")
+	if !ok || len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" {
+		return false
+	}
+	return path.Base(parent) == hash[:2]
 }
 
 // fileEnv is the environment of a process whose standard streams are these

@@ -134,6 +134,10 @@ func TestResumeHintUnderGoRun(t *testing.T) {
 		"/usr/local/bin/muse":                "muse",
 		"muse":                               "muse",
 		"/home/a/go-build/muse":              "muse",
+		// go run's second run, from Go's build cache.
+		"/root/.cache/go-build/4f/4f5e072ac02bfb5d80794f77cabc9eff23889c4790c3482e70bc6a738439aea9-d/muse": "go run .",
+		"/root/.cache/go-build/4e/4f5e072ac02bfb5d80794f77cabc9eff23889c4790c3482e70bc6a738439aea9-d/muse": "muse",
+		"/opt/4f/4f5e072ac02bfb5d80794f77cabc9eff23889c4790c3482e70bc6a738439aeaX-d/muse":                  "muse",
 	} {
 		if got := commandName(arg0); got != want {
 			t.Errorf("commandName(%q) = %q, want %q", arg0, got, want)
