@@ -59,7 +59,7 @@ func paragraphs(src string) func(yield func(string) bool) {
 			at := pos
 			pos += len(line)
 			if fence != "" {
-				if closesFence(line, fence) {
+				if closesFence(line, fence, fenceIndent) {
 					fence, start = "", pos
 					continue
 				}
@@ -185,12 +185,17 @@ func opensFence(line string) string {
 	return f
 }
 
-// closesFence reports whether line closes the fence f. Its indent is not
-// looked at: in a list item, whose indent a line's is counted from, a
-// closer may stand past three spaces, and a line taken as a closer that
-// is not one only makes code count as text (an overestimate).
-func closesFence(line, f string) bool {
+// closesFence reports whether line closes the fence f, opened indented
+// at columns: a closer may stand up to three columns past the indent of
+// the fence's container (a list item's), so past three spaces of the
+// line, but never past three columns beyond the fence's own. A tab counts
+// one column here, so that every closer goldmark takes is taken; one
+// taken that is not only makes code count as text (an overestimate).
+func closesFence(line, f string, at int) bool {
 	t := strings.TrimLeft(line, " \t")
+	if len(line)-len(t) > at+3 {
+		return false
+	}
 	rest := strings.TrimLeft(t, f[:1])
 	return len(t)-len(rest) >= len(f) && strings.TrimSpace(rest) == ""
 }
