@@ -106,3 +106,13 @@ func TestOrdinaryRepliesAreNotCostly(t *testing.T) {
 		}
 	}
 }
+
+// A line of backticks indented past a fence's own indent by more than
+// three columns is code, as goldmark reads it, not the fence's closer:
+// what follows it in the fence is not counted as text.
+func TestDeepBackticksInCodeDoNotCloseTheFence(t *testing.T) {
+	src := "```\n        ```\n" + strings.Repeat("[a](", 40_000) + "\n```\n"
+	if w := work(src, 1<<40); w != 0 {
+		t.Errorf("code counted as text: %d steps", w)
+	}
+}
