@@ -10,7 +10,7 @@ import (
 // /open 2 after an image turn cancelled before any image came back opens
 // image 2 of the turn before it, which has images, and does not say the
 // last turn has none.
-func TestImagePathSkipsACancelledTurn(t *testing.T) {
+func TestImagePathPassesOverACancelledTurn(t *testing.T) {
 	h := newHarness(t, 0)
 	m := h.model(t, nil)
 	m.conv = m.conv.Note(session.Entry{Kind: session.KindImage, Text: "a fox", Images: []session.Image{
