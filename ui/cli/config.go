@@ -278,7 +278,6 @@ func flagValue(f *flags, name, v string) string {
 	return ""
 }
 
-// flagDuration is the flag's value when it was given, else 0.
 // override sets *dst to v when the flag name was given on the command
 // line, over what the profile or the session set.
 func override[T any](f *flags, name string, dst *T, v T) {
@@ -287,6 +286,7 @@ func override[T any](f *flags, name string, dst *T, v T) {
 	}
 }
 
+// flagDuration is the flag's value when it was given, else 0.
 func flagDuration(f *flags, name string, d time.Duration) time.Duration {
 	if f.set(name) {
 		return d
