@@ -246,9 +246,13 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			return nil, usagef("no credential for the image service %s: set MUSE_IMAGE_ACCESS_TOKEN, or image_access_token_env / image_access_token_cmd in the profile (the chat's credential never goes to another address)", sanitize.Line(api.RedactURL(c.imageBaseURL)))
 		}
 	}
+	unchosen := ""
+	if c.baseURL == "" && noProfile {
+		unchosen = unchosenProfiles(f, env) // reads the file: only when it is needed
+	}
 	switch {
-	case c.baseURL == "" && noProfile && unchosenProfiles(f, env) != "":
-		return nil, usagef("no service address: %s", unchosenProfiles(f, env))
+	case unchosen != "":
+		return nil, usagef("no service address: %s", unchosen)
 	case c.baseURL == "":
 		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
 	case c.params.Model == "" && f.printSet: // the chat screen starts without one: /model completes
