@@ -16,7 +16,7 @@ func (l *loader) mcp(profile string, raw map[string]*mcpcfg.Server) []mcpcfg.Ser
 	at := []string{"profiles", profile, "mcp"}
 	var out []mcpcfg.Server
 	for _, name := range byPlace(l, at, raw) {
-		where := append(at[:len(at):len(at)], name)
+		where := child(at, name)
 		header := serverHeader(profile, name)
 		if mcpcfg.CheckName(name) != nil {
 			l.fail(where, "%s must be named with %s", header, mcpcfg.NameRule)

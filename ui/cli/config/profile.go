@@ -181,7 +181,7 @@ type setting struct {
 
 // path is the path of the key in the table.
 func (c setting) path(key ...string) []string {
-	return append(c.at[:len(c.at):len(c.at)], key...)
+	return child(c.at, key...)
 }
 
 // fail records a problem with the key; the message starts with its name.
