@@ -38,7 +38,6 @@ func (l *loader) tools(name string, raw []toolTOML) []Tool {
 			d.fields = append(d.fields, toolField{key: key, val: val, line: pl.Line, col: pl.Col})
 			return &d.fields[len(d.fields)-1]
 		}
-		set := func(key string) bool { return l.places.Has(child(item, key)...) }
 		for _, key := range tomlToolKeys {
 			if l.places.Refused(child(item, key)...) {
 				add(key, nil).failed = true // reported already
@@ -50,7 +49,7 @@ func (l *loader) tools(name string, raw []toolTOML) []Tool {
 		if r.Description != nil {
 			add("description", *r.Description)
 		}
-		if r.InputSchema != nil || set("input_schema") {
+		if r.InputSchema != nil || l.places.Has(child(item, "input_schema")...) {
 			f := add("input_schema", r.InputSchema)
 			if r.InputSchema == nil {
 				f.val = map[string]any{}
