@@ -246,9 +246,13 @@ func resolveIn(f *flags, env Env) (*config, error) {
 			return nil, usagef("no credential for the image service %s: set MUSE_IMAGE_ACCESS_TOKEN, or image_access_token_env / image_access_token_cmd in the profile (the chat's credential never goes to another address)", sanitize.Line(api.RedactURL(c.imageBaseURL)))
 		}
 	}
+	unchosen := ""
+	if c.baseURL == "" && noProfile {
+		unchosen = unchosenProfiles(f, env) // reads the file: only when it is needed
+	}
 	switch {
-	case c.baseURL == "" && noProfile && unchosenProfiles(f, env) != "":
-		return nil, usagef("no service address: %s", unchosenProfiles(f, env))
+	case unchosen != "":
+		return nil, usagef("no service address: %s", unchosen)
 	case c.baseURL == "":
 		return nil, usagef("no service address: set MUSE_BASE_URL (or ANTHROPIC_BASE_URL), pass --base-url or set base_url in a profile (muse config init --service NAME), or try --demo")
 	case c.params.Model == "" && f.printSet: // the chat screen starts without one: /model completes
@@ -278,7 +282,6 @@ func flagValue(f *flags, name, v string) string {
 	return ""
 }
 
-// flagDuration is the flag's value when it was given, else 0.
 // override sets *dst to v when the flag name was given on the command
 // line, over what the profile or the session set.
 func override[T any](f *flags, name string, dst *T, v T) {
@@ -287,6 +290,7 @@ func override[T any](f *flags, name string, dst *T, v T) {
 	}
 }
 
+// flagDuration is the flag's value when it was given, else 0.
 func flagDuration(f *flags, name string, d time.Duration) time.Duration {
 	if f.set(name) {
 		return d

@@ -102,10 +102,8 @@ func (a *app) doctor(w io.Writer) int {
 			switch {
 			case err != nil:
 				d.bad("profile", err.Error())
-			case p == nil && unchosenProfiles(&a.f, env) != "":
-				d.ok("profile", "none: "+unchosenProfiles(&a.f, env))
 			case p == nil:
-				d.ok("profile", "none: flags, the environment and the defaults")
+				d.ok("profile", "none: "+cmp.Or(unchosenProfiles(&a.f, env), "flags, the environment and the defaults"))
 			default:
 				prof = p
 				d.ok("profile", p.Name+" (from "+from+")")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -110,9 +109,6 @@ func modelLines(list []api.ModelInfo) string {
 	for _, r := range rows {
 		line := r[0]
 		for c := 1; c < 3; c++ {
-			if r[c] == "" && !slices.ContainsFunc(r[c+1:], func(s string) bool { return s != "" }) {
-				break
-			}
 			line += strings.Repeat(" ", width[c-1]-textfmt.Width(r[c-1])+2) + r[c]
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")

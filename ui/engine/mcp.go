@@ -191,10 +191,10 @@ func (r *runner) saveAudio(files []ToolFile) string {
 // saveFile writes f in the session's attachments folder (0700; the file
 // 0600), once by its hash, and returns its path.
 func (r *runner) saveFile(f ToolFile) (string, error) {
-	if r.w.Files().AttachmentDir(r.w.ID()) == "" {
+	dir, err := r.w.Files().MakeAttachmentDir(r.w.ID()) // never through a link
+	if errors.Is(err, session.ErrNotFound) {
 		return "", errors.New("this session is not saved")
 	}
-	dir, err := r.w.Files().MakeAttachmentDir(r.w.ID()) // never through a link
 	if err != nil {
 		return "", err
 	}

@@ -18,7 +18,7 @@ func (l *loader) keys(name string, raw map[string][]string) map[string][]string 
 	owner := map[string]string{} // key → action
 	actions := keyaction.Names()
 	for _, action := range byPlace(l, at, raw) {
-		where := append(at[:len(at):len(at)], action)
+		where := child(at, action)
 		if !slices.Contains(actions, action) {
 			if l.probs.Wants(l.places.At(where...).Line) {
 				l.fail(where, "unknown action %s in %s%s: actions are %s",
@@ -33,13 +33,12 @@ func (l *loader) keys(name string, raw map[string][]string) map[string][]string 
 		}
 		ok := true
 		for i, key := range keys {
-			item := func() []string { return append(where[:len(where):len(where)], strconv.Itoa(i)) }
 			switch prev, dup := owner[key]; {
 			case strings.TrimSpace(key) == "" && key != " ":
-				l.fail(item(), "%s: key %d is empty", action, i+1)
+				l.fail(child(where, strconv.Itoa(i)), "%s: key %d is empty", action, i+1)
 				ok = false
 			case dup && prev != action:
-				l.fail(item(), "key %s is bound to both %s and %s", quote(key), prev, action)
+				l.fail(child(where, strconv.Itoa(i)), "key %s is bound to both %s and %s", quote(key), prev, action)
 				ok = false
 			default:
 				owner[key] = action

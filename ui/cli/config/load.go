@@ -75,11 +75,17 @@ func (l *loader) fail(path []string, format string, args ...any) {
 	l.probs.At(l.places.At(path...), format, args...)
 }
 
+// child is the path of the key (or keys, one below the other) under path,
+// in an array of its own: appending to it never writes into path's.
+func child(path []string, keys ...string) []string {
+	return append(path[:len(path):len(path)], keys...)
+}
+
 // byPlace returns the keys of m in the order the file gives them, the
 // table at path.
 func byPlace[V any](l *loader, path []string, m map[string]V) []string {
 	keys := sortedKeys(m)
-	at := func(k string) tomlfile.Place { return l.places.At(append(path[:len(path):len(path)], k)...) }
+	at := func(k string) tomlfile.Place { return l.places.At(child(path, k)...) }
 	slices.SortStableFunc(keys, func(a, b string) int {
 		pa, pb := at(a), at(b)
 		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))

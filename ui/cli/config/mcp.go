@@ -16,7 +16,7 @@ func (l *loader) mcp(profile string, raw map[string]*mcpcfg.Server) []mcpcfg.Ser
 	at := []string{"profiles", profile, "mcp"}
 	var out []mcpcfg.Server
 	for _, name := range byPlace(l, at, raw) {
-		where := append(at[:len(at):len(at)], name)
+		where := child(at, name)
 		header := serverHeader(profile, name)
 		if mcpcfg.CheckName(name) != nil {
 			l.fail(where, "%s must be named with %s", header, mcpcfg.NameRule)
@@ -33,22 +33,21 @@ func (l *loader) mcp(profile string, raw map[string]*mcpcfg.Server) []mcpcfg.Ser
 			c.fail(key, format, args...)
 			good = false
 		}
-		set := func(key string) bool { return l.places.Has(c.path(key)...) }
 		for _, key := range mcpcfg.ProfileKeys {
 			if l.places.Refused(c.path(key)...) {
 				good = false // reported already
 			}
 		}
-		if set("type") && !slices.Contains([]string{mcpcfg.TypeStdio, mcpcfg.TypeHTTP, mcpcfg.TypeSSE}, s.Type) {
+		if c.set("type") && !slices.Contains([]string{mcpcfg.TypeStdio, mcpcfg.TypeHTTP, mcpcfg.TypeSSE}, s.Type) {
 			fail("type", `must be "stdio", "http" or "sse", got %s`, quote(s.Type))
 		}
-		if msg := httpURL(s.URL); set("url") && msg != "" {
+		if msg := httpURL(s.URL); c.set("url") && msg != "" {
 			fail("url", "%s", strings.Replace(msg, "access_token_env or api_key_env", "token_env or token_cmd", 1))
 		}
-		if msg := envName(s.TokenEnv); set("token_env") && msg != "" {
+		if msg := envName(s.TokenEnv); c.set("token_env") && msg != "" {
 			fail("token_env", "%s", msg)
 		}
-		if msg := shellCommand(s.TokenCmd); set("token_cmd") && msg != "" {
+		if msg := shellCommand(s.TokenCmd); c.set("token_cmd") && msg != "" {
 			fail("token_cmd", "%s", msg)
 		}
 		for _, h := range sortedKeys(s.Headers) {

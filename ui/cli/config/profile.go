@@ -154,10 +154,10 @@ func (l *loader) readProfile(name string, r *profileTOML) *Profile {
 	p.StallTimeout = c.timeout("stall_timeout", r.StallTimeout, MaxRequestTimeout)
 
 	p.StopSequences = c.stopSequences(r.StopSequences)
-	if l.places.Has(c.path("keys")...) {
+	if c.set("keys") {
 		p.Keys = l.keys(name, r.Keys)
 	}
-	if l.places.Has(c.path("tools")...) {
+	if c.set("tools") {
 		p.Tools = l.tools(name, r.Tools)
 	}
 	p.MCP = l.mcp(name, r.MCP)
@@ -181,8 +181,11 @@ type setting struct {
 
 // path is the path of the key in the table.
 func (c setting) path(key ...string) []string {
-	return append(c.at[:len(c.at):len(c.at)], key...)
+	return child(c.at, key...)
 }
+
+// set reports whether the file sets the key.
+func (c setting) set(key string) bool { return c.l.places.Has(c.path(key)...) }
 
 // fail records a problem with the key; the message starts with its name.
 func (c setting) fail(key, format string, args ...any) {
@@ -249,7 +252,7 @@ func (c setting) timeout(key string, v *string, most time.Duration) time.Duratio
 
 // stopSequences returns stop_sequences: a list of non-empty strings.
 func (c setting) stopSequences(seqs []string) []string {
-	if !c.l.places.Has(c.path("stop_sequences")...) {
+	if !c.set("stop_sequences") {
 		return nil
 	}
 	for i, s := range seqs {

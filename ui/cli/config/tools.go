@@ -28,19 +28,18 @@ func (l *loader) tools(name string, raw []toolTOML) []Tool {
 	at := []string{"profiles", name, "tools"}
 	drafts := make([]toolDraft, len(raw))
 	for i, r := range raw {
-		item := append(at[:len(at):len(at)], strconv.Itoa(i))
+		item := child(at, strconv.Itoa(i))
 		d := &drafts[i]
 		d.n = i + 1
 		pl := l.places.At(item...)
 		d.line, d.col = pl.Line, pl.Col
 		add := func(key string, val any) *toolField {
-			pl := l.places.At(append(item[:len(item):len(item)], key)...)
+			pl := l.places.At(child(item, key)...)
 			d.fields = append(d.fields, toolField{key: key, val: val, line: pl.Line, col: pl.Col})
 			return &d.fields[len(d.fields)-1]
 		}
-		set := func(key string) bool { return l.places.Has(append(item[:len(item):len(item)], key)...) }
 		for _, key := range tomlToolKeys {
-			if l.places.Refused(append(item[:len(item):len(item)], key)...) {
+			if l.places.Refused(child(item, key)...) {
 				add(key, nil).failed = true // reported already
 			}
 		}
@@ -50,7 +49,7 @@ func (l *loader) tools(name string, raw []toolTOML) []Tool {
 		if r.Description != nil {
 			add("description", *r.Description)
 		}
-		if r.InputSchema != nil || set("input_schema") {
+		if r.InputSchema != nil || l.places.Has(child(item, "input_schema")...) {
 			f := add("input_schema", r.InputSchema)
 			if r.InputSchema == nil {
 				f.val = map[string]any{}
@@ -64,7 +63,7 @@ func (l *loader) tools(name string, raw []toolTOML) []Tool {
 		if r.InputSchemaFile != nil {
 			f := add("input_schema_file", *r.InputSchemaFile)
 			if r.InputSchema == nil { // else checkTools refuses the pair
-				l.schemaFile(append(item[:len(item):len(item)], "input_schema_file"), *r.InputSchemaFile, f)
+				l.schemaFile(child(item, "input_schema_file"), *r.InputSchemaFile, f)
 			}
 		}
 		if r.Command != nil {
@@ -72,7 +71,7 @@ func (l *loader) tools(name string, raw []toolTOML) []Tool {
 			f := add("command", cmd)
 			for j, s := range r.Command {
 				cmd[j] = s
-				pl := l.places.At(append(item[:len(item):len(item)], "command", strconv.Itoa(j))...)
+				pl := l.places.At(child(item, "command", strconv.Itoa(j))...)
 				f.items = append(f.items, pl)
 			}
 		}
