@@ -90,13 +90,13 @@ func noProfile(c *cobra.Command, args []string) error {
 }
 
 // museWithConfig is the start of a muse command line that reads the
-// configuration file this one reads: "muse", with --config FILE when one
+// configuration file this one reads: "muse" (or "go run ."), with --config FILE when one
 // was given, so that a hint works when pasted.
 func (a *app) museWithConfig() string {
 	if a.f.configPath == "" {
-		return "muse"
+		return cmdName(a.env)
 	}
-	return "muse --config " + shellQuote(sanitize.Line(a.f.configPath))
+	return cmdName(a.env) + " --config " + shellQuote(sanitize.Line(a.f.configPath))
 }
 
 // withConfigPath runs do with the configuration file's path, for the
