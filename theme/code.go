@@ -3,6 +3,7 @@ package theme
 import (
 	"math"
 	"reflect"
+	"sync"
 
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/lucasb-eyer/go-colorful"
@@ -69,34 +70,52 @@ func nearestPalette(c string, bg colorful.Color, least float64, to16 bool) strin
 	if !ok {
 		return c
 	}
-	reads := func(hex string, col colorful.Color) bool {
-		return contrast(col, bg) >= least && (!to16 || contrast(drawn16(hex), bg) >= least)
+	reads := func(p paletteColour) bool {
+		return contrast(p.col, bg) >= least && (!to16 || contrast(p.in16, bg) >= least)
 	}
 	// The colour the formatter draws for c, near enough: when it reads,
 	// it stays.
-	near, nearD := "", math.MaxFloat64
-	best, bestD := "", math.MaxFloat64
+	var near, best *paletteColour
+	nearD, bestD := math.MaxFloat64, math.MaxFloat64
+	for i := range palette() {
+		p := &palette()[i]
+		if d := want.DistanceRgb(p.col); d < nearD {
+			near, nearD = p, d
+		}
+		if !reads(*p) {
+			continue
+		}
+		if d := want.DistanceHSLuv(p.col); d < bestD {
+			best, bestD = p, d
+		}
+	}
+	if reads(*near) {
+		return near.hex
+	}
+	if best == nil {
+		return c
+	}
+	return best.hex
+}
+
+// paletteColour is a colour of the 256-colour palette: as "#rrggbb", as
+// a terminal draws it, and as a terminal of 16 colours draws it.
+type paletteColour struct {
+	hex       string
+	col, in16 colorful.Color
+}
+
+// palette is the 256-colour palette from paletteFrom on, worked out once:
+// every code colour of every theme is measured against it.
+var palette = sync.OnceValue(func() []paletteColour {
+	out := make([]paletteColour, 0, 256-paletteFrom)
 	for n := paletteFrom; n < 256; n++ {
 		hex := termenv.ConvertToRGB(termenv.ANSI256Color(n)).Hex()
 		col, _ := colorful.Hex(hex)
-		if d := want.DistanceRgb(col); d < nearD {
-			near, nearD = hex, d
-		}
-		if !reads(hex, col) {
-			continue
-		}
-		if d := want.DistanceHSLuv(col); d < bestD {
-			best, bestD = hex, d
-		}
+		out = append(out, paletteColour{hex: hex, col: col, in16: drawn16(hex)})
 	}
-	if col, _ := colorful.Hex(near); reads(near, col) {
-		return near
-	}
-	if best == "" {
-		return c
-	}
-	return best
-}
+	return out
+})
 
 // drawn16 is the colour a terminal of 16 colours draws for c, "#rrggbb",
 // as termenv converts it, in xterm's palette.

@@ -147,8 +147,7 @@ func rgbOf(c string) (colorful.Color, bool) {
 		col, _ := colorful.Hex(xterm16[n])
 		return col, true
 	}
-	col, err := colorful.Hex(termenv.ConvertToRGB(termenv.ANSI256Color(n)).Hex())
-	return col, err == nil
+	return palette()[n-paletteFrom].col, true
 }
 
 // luminance is WCAG's relative luminance of c.

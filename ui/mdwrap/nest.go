@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
 )
 
 // MaxNest is how deeply the blocks and inlines of text rendered as
@@ -109,16 +110,10 @@ func Flatten(src string) string {
 	var b strings.Builder
 	b.Grow(len(src) + len(src)/4)
 	for i := 0; i < len(src); i++ {
-		if c := src[i]; c != '/' && isPunct(c) {
+		if c := src[i]; c != '/' && util.IsPunct(c) {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(src[i])
 	}
 	return b.String()
-}
-
-// isPunct reports whether c is ASCII punctuation, which CommonMark lets a
-// backslash escape.
-func isPunct(c byte) bool {
-	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }

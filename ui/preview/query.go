@@ -108,6 +108,7 @@ func listen(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout 
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+wait:
 	for !r.done {
 		select {
 		case c := <-chunks:
@@ -119,11 +120,7 @@ func listen(rw io.ReadWriter, deadline func(time.Time) error, q string, timeout 
 				return r
 			}
 		case <-timer.C:
-			if deadline == nil {
-				return r
-			}
-			r.wake(chunks, deadline, timeout)
-			return r
+			break wait
 		}
 	}
 	if deadline != nil {

@@ -76,14 +76,16 @@ func (w *walker) walk(v any) {
 	depth := 0      // and depth
 	for w.fatal == nil && w.p.NextExpression() {
 		e := w.p.Expression()
-		if it := e.Key(); it.Next() {
+		it := e.Key()
+		keyed := it.Next()
+		if keyed {
 			w.endCut(int(it.Node().Raw.Offset))
 		}
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
 			table, at, depth = w.header(e, root)
 		case unstable.KeyValue:
-			if it := e.Key(); it.Next() {
+			if keyed {
 				w.cutFrom = w.lineStart(int(it.Node().Raw.Offset))
 			}
 			w.keyValue(e, table, at, depth)
