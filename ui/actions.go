@@ -329,7 +329,7 @@ func (m Model) openImage(n int) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	// Only a file of muse's images folder: the journal may name any file.
-	return m, launch.OpenImage(m.opts.imageConfig().Store, path)
+	return m, launch.OpenImage(m.opts.imageStore(), path)
 }
 
 // stopAndQuit ends what is in flight, keeping and saving it, then quits

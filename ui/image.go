@@ -38,13 +38,18 @@ func imageParams(p *session.ImageParams, def string) session.ImageParams {
 	return ip
 }
 
+// imageStore is the store whose images folder holds the session's
+// generated images: the session's store, else the one for -p images.
+func (o Options) imageStore() *session.Store {
+	if o.Store != nil {
+		return o.Store
+	}
+	return o.ImageStore
+}
+
 // imageConfig is what every image turn of the screen shares.
 func (o Options) imageConfig() engine.ImageConfig {
-	store := o.Store
-	if store == nil {
-		store = o.ImageStore
-	}
-	return engine.ImageConfig{Client: o.Client, Store: store, Now: o.Now}
+	return engine.ImageConfig{Client: o.Client, Store: o.imageStore(), Now: o.Now}
 }
 
 // startImage starts an image turn with the settings ip: after the head,
@@ -150,7 +155,7 @@ const foreignPreview = "   image not in muse's images folder: not shown or opene
 
 // previewer is how this screen draws previews.
 func (m Model) previewer() previewer {
-	p := previewer{profile: m.opts.Profile, rows: preview.MaxRows(m.size.Height), images: m.opts.imageConfig().Store}
+	p := previewer{profile: m.opts.Profile, rows: preview.MaxRows(m.size.Height), images: m.opts.imageStore()}
 	if m.opts.Kitty {
 		p.kitty = m.opts.Terminal
 	}

@@ -277,11 +277,7 @@ func New(opts Options) Model {
 	keys := defaultKeyMap()
 	keys.override(opts.Keys)
 	r := conversation.NewRenderer(opts.Theme, opts.Profile)
-	images := opts.Store
-	if images == nil {
-		images = opts.ImageStore
-	}
-	if images != nil {
+	if images := opts.imageStore(); images != nil {
 		r.Linkable = images.NamesImage
 	}
 

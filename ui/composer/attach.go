@@ -136,14 +136,15 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 		files := make([]session.File, 0, len(sources))
 		var secrets, warnings []string
 		for _, s := range sources {
+			path := expandHome(s.Path)
 			if s.Mention {
-				if _, err := os.Stat(expandHome(s.Path)); errors.Is(err, fs.ErrNotExist) {
+				if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 					continue // @someone, @Override: text, not a file
 				}
 			}
 			why := ""
-			if s.Path != "" {
-				why = attach.Secret(expandHome(s.Path))
+			if path != "" {
+				why = attach.Secret(path)
 			}
 			if why != "" && s.Mention {
 				secrets = append(secrets, textfmt.ShortPath(s.Path)+" is "+why)

@@ -174,10 +174,11 @@ func (m Model) AfterTurn(ok bool, notice, lastErr string) (Model, Out) {
 // busy says a turn is in flight, which enter queues it behind again.
 func (m Model) Unqueue(busy bool, w queue.Saver) (Model, Out) {
 	m.queue, m.input, m.pending = m.queue.Unqueue(m.input, m.pending)
-	out := note("queued prompt back in the input: enter queues it again · ctrl+c drops it")
-	if !busy {
-		out = note("queued prompt back in the input: enter sends it · ctrl+c drops it")
+	enter := "sends it"
+	if busy {
+		enter = "queues it again"
 	}
+	out := note("queued prompt back in the input: enter " + enter + " · ctrl+c drops it")
 	m.queue, out.Cmd = m.queue.Save(w)
 	return m, out
 }

@@ -60,11 +60,8 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 		mention += " "
 	}
 	before := value[:i] + mention
-	m = m.SetValue(before + rest)
 	lines := strings.Split(before, "\n")
-	at := cursorAt{line: len(lines) - 1, col: utf8.RuneCountInString(lines[len(lines)-1])}
-	m.ed.setCursor(pos{at.line, runeByte(m.ed.lines[at.line], at.col)})
-	m = m.fit()
+	m = m.SetValue(before + rest).moveTo(cursorAt{line: len(lines) - 1, col: utf8.RuneCountInString(lines[len(lines)-1])})
 	return m, "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
 }
 

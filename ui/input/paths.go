@@ -327,6 +327,11 @@ func commonPrefix(names []string) string {
 // setValueAt puts value in the input with the cursor at at.
 func (m Model) setValueAt(value string, at cursorAt) Model {
 	m.ed.setValue(value)
+	return m.moveTo(at)
+}
+
+// moveTo puts the cursor at at.
+func (m Model) moveTo(at cursorAt) Model {
 	m.ed.setCursor(pos{at.line, runeByte(m.ed.lines[min(at.line, len(m.ed.lines)-1)], at.col)})
 	return m.fit()
 }

@@ -64,9 +64,7 @@ func ParseFile(path string, data []byte, lookup Lookup) ([]Server, error) {
 	// atCol is at with the column, in runes: the place of a key.
 	atCol := func(off int64) string {
 		before := data[:min(max(off, 0), int64(len(data)))]
-		line := bytes.Count(before, []byte{'\n'}) + 1
-		col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-		return fmt.Sprintf("%s:%d:%d", path, line, col)
+		return fmt.Sprintf("%s:%d", at(off), utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])+1)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
