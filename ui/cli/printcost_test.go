@@ -61,13 +61,15 @@ func (c *byteCount) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// printCost prints the reply of text with the printer made by newOut and
-// returns the bytes the printer allocated.
+// printCost prints the reply of text with a printer made by newOut and
+// returns the bytes printing allocated. The count takes the least of a few
+// prints, so newOut makes a new printer, and starts its counts afresh, each
+// time.
 func printCost(t *testing.T, text string, newOut func() replyWriter) uint64 {
 	t.Helper()
 	evs := replyEvents(text)
-	o := newOut()
 	return streamtest.Allocated(func() {
+		o := newOut()
 		o.start()
 		for _, ev := range evs {
 			o.event(ev)
@@ -94,6 +96,7 @@ func TestRawPrinterCostIsLinear(t *testing.T) {
 		text := costDoc(words)
 		var out byteCount
 		cost[i] = printCost(t, text, func() replyWriter {
+			out = 0
 			return &textOut{w: &out, clean: sanitize.Stream{Plain: true}}
 		})
 		if int(out) != len(text)+1 { // and a final newline
@@ -113,6 +116,7 @@ func TestMarkdownPrinterCostIsLinear(t *testing.T) {
 		var out byteCount
 		rendered, renders := 0, 0
 		cost[i] = printCost(t, text, func() replyWriter {
+			out, rendered, renders = 0, 0, 0
 			return &mdOut{w: &out, render: func(md string) string {
 				rendered += len(md)
 				renders++
