@@ -202,3 +202,36 @@ func readMCP(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manager,
 	}
 	return mcpManager(f, prof, c, env, servers)
 }
+
+// With --no-mcp, a command tool is still kept from a variable that holds
+// the credential api_key_cmd printed, under another name.
+func TestNoMCPToolGetsNoCopyOfTheCredential(t *testing.T) {
+	t.Setenv("COPY_OF_KEY", "sekrit-key-9999")
+	env := map[string]string{}
+	writeConfig(t, env, `default_profile = "w"
+[profiles.w]
+base_url = "http://127.0.0.1:9"
+model = "m"
+api_key_cmd = "echo sekrit-key-9999"
+[[profiles.w.tools]]
+name = "env"
+description = "the environment"
+input_schema = { type = "object" }
+command = ["env"]
+`)
+	f, _, err := parseFlags([]string{"--no-mcp", "-p", "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := resolve(f, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := cfg.engineConfig(nil).RunTool(context.Background(), []string{"env"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "PATH=") || strings.Contains(out, "sekrit-key-9999") {
+		t.Errorf("the tool's environment:\n%s", out)
+	}
+}

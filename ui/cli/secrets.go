@@ -35,8 +35,9 @@ func guardSecrets(names, values []string) {
 		_ = os.Unsetenv(n)
 	}
 	for _, kv := range os.Environ() {
-		if n, _, ok := strings.Cut(kv[min(1, len(kv)):], "="); ok && len(toolrun.Withhold([]string{kv}, values)) == 0 {
-			_ = os.Unsetenv(kv[:min(1, len(kv))] + n)
+		if kv != "" && len(toolrun.Withhold([]string{kv}, values)) == 0 {
+			name, _, _ := strings.Cut(kv[1:], "=") // "=C:=C:\dir" on Windows
+			_ = os.Unsetenv(kv[:1] + name)
 		}
 	}
 	undumpable()
