@@ -235,3 +235,35 @@ command = ["env"]
 		t.Errorf("the tool's environment:\n%s", out)
 	}
 }
+
+// muse doctor reads the servers first too: the access_token_cmd it runs
+// gets neither the --mcp-config file's ${VAR} nor a profile server's env.
+func TestDoctorCredentialCommandGetsNoServersSecret(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OTHER_MCP_TOKEN", "sekrit-oth-5555")
+	t.Setenv("MINE", "sekrit-min-4444")
+	env := map[string]string{"OTHER_MCP_TOKEN": "sekrit-oth-5555", "MINE": "sekrit-min-4444"}
+	writeConfig(t, env, `default_profile = "w"
+[profiles.w]
+base_url = "http://127.0.0.1:9"
+model = "m"
+access_token_cmd = "env > `+dir+`/access.env; echo sekrit-acc-6666"
+[profiles.w.mcp.mine]
+command = "true"
+env = { MINE = "mine-1" }
+`)
+	file := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {"other": {"command": "true", "env": {"OTHER_MCP_TOKEN": "${OTHER_MCP_TOKEN}"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runMain(t, env, "", "doctor", "--offline", "--mcp-config", file, "--mcp-expand-env")
+	data, err := os.ReadFile(filepath.Join(dir, "access.env"))
+	if err != nil {
+		t.Fatalf("doctor ran no access_token_cmd: %v\n%s%s", err, r.stdout, r.stderr)
+	}
+	for _, v := range []string{"sekrit-oth-5555", "sekrit-min-4444"} {
+		if strings.Contains(string(data), v) {
+			t.Errorf("doctor's access_token_cmd has %s", v)
+		}
+	}
+}
