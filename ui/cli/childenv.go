@@ -51,11 +51,18 @@ func withVars(s mcp.Server) mcp.Server {
 	return s
 }
 
-// childDrop names the variables no child gets but a stdio MCP server its
-// own: muse's credentials (secretEnv) and what any server's entry names
-// (serverVars). A credential command, a command tool and git run without
-// them.
+// childDrop names the variables a credential command and git run
+// without: muse's credentials (secretEnv) and what any MCP server's entry
+// names (serverVars), but for the variables muse reads itself (the proxy,
+// the ssh agent: see serverOnly), which it keeps for the editor too. A
+// command tool gets none of serverVars (toolDrop).
 func (c *config) childDrop() []string {
+	return append(slices.Clip(c.secretEnv), serverOnly(c.serverVars)...)
+}
+
+// toolDrop names the variables a command tool runs without: muse's
+// credentials and every variable an MCP server's entry names.
+func (c *config) toolDrop() []string {
 	return append(slices.Clip(c.secretEnv), c.serverVars...)
 }
 

@@ -73,6 +73,7 @@ func TestEachChildGetsOnlyItsOwnSecrets(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("SSH_AUTH_SOCK", "/tmp/test-agent.sock") // muse's own, though a server names it
 	writeConfig(t, env, `default_profile = "w"
 [profiles.w]
 base_url = "http://127.0.0.1:9"
@@ -98,7 +99,7 @@ token_cmd = "env > `+dump("token_cmd")+`; echo sekrit-tok-7777"
 [profiles.w.mcp.mine]
 command = "sh"
 args = ["`+dir+`/dump.sh", "`+dump("mine")+`"]
-env = { MINE = "mine-1" }
+env = { MINE = "mine-1", SSH_AUTH_SOCK = "/tmp/mine-agent.sock" }
 [profiles.spare]
 [profiles.spare.mcp.x]
 type = "http"
@@ -166,15 +167,15 @@ env = { SPARE_VAR = "spare-1" }
 		child   string
 		environ string
 		own     []string // the secrets that are its own, or unknown to muse when it starts
-		has     string   // NAME=value of its own entry it must have
+		has     string   // NAME=value it must have: its own entry's, or muse's own
 	}{
-		{"access_token_cmd", read("access_token_cmd"), later("COPY_OF_ACCESS", "COPY_OF_IMAGE", "COPY_OF_TOKEN"), ""},
+		{"access_token_cmd", read("access_token_cmd"), later("COPY_OF_ACCESS", "COPY_OF_IMAGE", "COPY_OF_TOKEN"), "SSH_AUTH_SOCK=/tmp/test-agent.sock"},
 		{"image_access_token_cmd", read("image_access_token_cmd"), later("COPY_OF_IMAGE", "COPY_OF_TOKEN"), ""},
-		{"the MCP server's token_cmd", read("token_cmd"), later("COPY_OF_TOKEN"), ""},
-		{"sync_key_cmd of muse sync init", read("sync_key_cmd-init"), later("OTHER_MCP_TOKEN", "COPY_OF_ACCESS", "COPY_OF_IMAGE", "COPY_OF_TOKEN"), ""},
-		{"git of muse sync init", read("git-init"), later("OTHER_MCP_TOKEN", "COPY_OF_ACCESS", "COPY_OF_IMAGE", "COPY_OF_TOKEN"), ""},
-		{"sync_key_cmd of the chat's background sync", read("sync_key_cmd"), nil, ""},
-		{"git of the chat's background sync", read("git"), nil, ""},
+		{"the MCP server's token_cmd", read("token_cmd"), later("COPY_OF_TOKEN"), "SSH_AUTH_SOCK=/tmp/test-agent.sock"},
+		{"sync_key_cmd of muse sync init", read("sync_key_cmd-init"), later("OTHER_MCP_TOKEN", "COPY_OF_ACCESS", "COPY_OF_IMAGE", "COPY_OF_TOKEN"), "SSH_AUTH_SOCK=/tmp/test-agent.sock"},
+		{"git of muse sync init", read("git-init"), later("OTHER_MCP_TOKEN", "COPY_OF_ACCESS", "COPY_OF_IMAGE", "COPY_OF_TOKEN"), "SSH_AUTH_SOCK=/tmp/test-agent.sock"},
+		{"sync_key_cmd of the chat's background sync", read("sync_key_cmd"), nil, "SSH_AUTH_SOCK=/tmp/test-agent.sock"},
+		{"git of the chat's background sync", read("git"), nil, "SSH_AUTH_SOCK=/tmp/test-agent.sock"},
 		{"the profile's stdio server", read("mine"), nil, "MINE=mine-1"},
 		{"the --mcp-config file's stdio server", read("other"), []string{"OTHER_MCP_TOKEN"}, "OTHER_MCP_TOKEN=sekrit-oth-5555"},
 		{"the command tool", tool, nil, ""},

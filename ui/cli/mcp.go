@@ -63,7 +63,7 @@ func mcpServers(f *flags, prof *cfgfile.Profile, c *config, env Env) ([]mcp.Serv
 // muse's credentials (c.secretEnv, and any variable that holds the value
 // of one, c.token, c.apiKey, c.imageToken, a server's token), nor the
 // variables another server's entry names (c.serverVars, of every
-// profile); a tool command gets none of them at all (c.childDrop,
+// profile); a tool command gets none of them at all (c.toolDrop,
 // c.secrets).
 func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env, servers []mcp.Server) (*mcp.Manager, error) {
 	secrets := []string{c.token, c.apiKey, c.imageToken}
@@ -211,7 +211,7 @@ func plainHTTPCredential(s mcp.Server, allow bool) error {
 // engineConfig is the engine's configuration of the chat screen and -p:
 // the tools and their runner, and the MCP servers' tools.
 func (c *config) engineConfig(client *api.Client) engine.Config {
-	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, c.childDrop(), c.secrets...), FitImage: attach.Fit}
+	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, c.toolDrop(), c.secrets...), FitImage: attach.Fit}
 	if c.mcp != nil {
 		ec.MoreTools, ec.Instructions = c.mcp.Tools, c.mcp.Instructions
 	}

@@ -137,8 +137,8 @@ func loadSyncProfile(f *flags, env Env) (syncProfile, error) {
 		return syncProfile{}, err
 	}
 	// sync_key_cmd and git get neither a credential nor what an MCP
-	// server's entry names.
-	sp := syncProfile{images: true, secretEnv: append(secretEnv(names.cred), names.server...)}
+	// server's entry names (see childDrop).
+	sp := syncProfile{images: true, secretEnv: append(secretEnv(names.cred), serverOnly(names.server)...)}
 	if prof != nil {
 		sp.auto = prof.Sync == "auto"
 		sp.images = prof.SyncImages == nil || *prof.SyncImages
