@@ -80,7 +80,7 @@ type config struct {
 	// serverVars are the variables the MCP servers' entries name (every
 	// profile's, the --mcp-config file's), and secrets the values of the
 	// credentials muse holds: no child gets either, but a stdio server the
-	// variables its own entry names (see childDrop, mcpManager).
+	// variables its own entry names (see childDrop, toolDrop, mcpManager).
 	serverVars, secrets []string
 }
 
