@@ -54,8 +54,9 @@ func TestNoticeLines(t *testing.T) {
 	}
 }
 
-// The line fits its width whatever it holds, and, unless what it says
-// must be whole, keeps the settings that change what is sent.
+// The line fits its width whatever it holds; idle, it keeps the settings
+// that change what is sent; with a turn or an image in flight, "esc
+// cancels" comes before them.
 func TestViewFits(t *testing.T) {
 	st := themetest.Styles(t)
 	temp := 0.5
@@ -93,10 +94,14 @@ func TestViewFits(t *testing.T) {
 			t.Errorf("%s: %d wide: %q", name, w, v)
 		}
 		// A notice, a selection and an unsaved session keep their whole
-		// line; the rest leave the settings their room.
+		// line; a turn or an image in flight says what it does and how
+		// to stop it first; the rest leave the settings their room.
 		keepsLeft := s.Notice != "" || s.Selected != nil || s.SaveErr != ""
-		if !keepsLeft && !strings.Contains(v, "t0.5") && !strings.Contains(v, "temp 0.5") {
+		if !keepsLeft && s.Turn == nil && s.Image == nil && !strings.Contains(v, "t0.5") && !strings.Contains(v, "temp 0.5") {
 			t.Errorf("%s: the temperature is not shown: %q", name, v)
+		}
+		if (s.Turn != nil || s.Image != nil) && !strings.Contains(v, "· esc cancels") {
+			t.Errorf("%s: esc cancels is not shown: %q", name, v)
 		}
 	}
 }
