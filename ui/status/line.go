@@ -46,11 +46,11 @@ func Header(st *theme.Styles, width int, title, model string) string {
 // setting likewise ("demo-ch…" names no model). A notice, a selection
 // and an unsaved session keep their whole line, the settings in the room
 // they leave.
-func View(st *theme.Styles, s State) string {
+func (m Model) View(st *theme.Styles, s State) string {
 	busy := ToolPrompt(s.Ask) != "" || s.Turn != nil || s.Image != nil
 	switch {
 	case !busy && ShowsNotice(s): // the notice first, the settings in the room it leaves
-		l := NoticeLines(s)
+		l := m.NoticeLines(s)
 		return fit(st.Warning.Render(l[len(l)-1]), st.StatusKey.Render(noticeRight(s, l)), s.Width)
 	case !busy && (s.Selected != nil || s.SaveErr != ""):
 		left := st.ErrorText.Render("session not saved: " + sanitize.Line(s.SaveErr))

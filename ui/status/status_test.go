@@ -37,19 +37,19 @@ func TestToolPrompt(t *testing.T) {
 // the spinner keeps the line.
 func TestNoticeLines(t *testing.T) {
 	s := State{Width: 60, Notice: strings.Repeat("word ", 40), Params: session.Params{Model: "m"}}
-	lines := NoticeLines(s)
-	if len(lines) != 2 || NoticeHeight(s) != 1 || !strings.HasSuffix(lines[1], "…") || !ShowsNotice(s) {
+	lines := New().NoticeLines(s)
+	if len(lines) != 2 || New().NoticeHeight(s) != 1 || !strings.HasSuffix(lines[1], "…") || !ShowsNotice(s) {
 		t.Fatalf("lines %q", lines)
 	}
-	if NoticeAbove(themetest.Styles(t), s) == "" {
+	if New().NoticeAbove(themetest.Styles(t), s) == "" {
 		t.Error("no line above the status line")
 	}
 	s.Notice = "short"
-	if NoticeHeight(s) != 0 || NoticeAbove(themetest.Styles(t), s) != "" {
+	if New().NoticeHeight(s) != 0 || New().NoticeAbove(themetest.Styles(t), s) != "" {
 		t.Error("a short notice takes a row above")
 	}
 	s.Turn = &Turn{}
-	if l := NoticeLines(s); len(l) != 2 || l[0] != "short" || ShowsNotice(s) {
+	if l := New().NoticeLines(s); len(l) != 2 || l[0] != "short" || ShowsNotice(s) {
 		t.Errorf("while a reply streams: %q", l)
 	}
 }
@@ -89,7 +89,7 @@ func TestViewFits(t *testing.T) {
 		}(),
 		"unsaved": func() State { s := base; s.SaveErr = "disk full"; return s }(),
 	} {
-		v := View(st, s)
+		v := New().View(st, s)
 		if w := lipgloss.Width(v); w > s.Width {
 			t.Errorf("%s: %d wide: %q", name, w, v)
 		}

@@ -53,7 +53,7 @@ func TestEveryWidthSaysWhatAndHowToStop(t *testing.T) {
 	}
 	for w := 40; w <= 160; w++ {
 		for name, s := range demoStates(w, "demo-chat") {
-			line := ansi.Strip(View(st, s))
+			line := ansi.Strip(New().View(st, s))
 			if n := textfmt.Width(line); n != w {
 				t.Fatalf("%s at %d: %d wide: %q", name, w, n, line)
 			}
@@ -76,7 +76,7 @@ func TestEveryWidthSaysWhatAndHowToStop(t *testing.T) {
 		"image":     "⠋ generating 2.0s · esc cancels",
 		"approval":  "tool get_time waits            demo-chat",
 	} {
-		if got := strings.TrimRight(ansi.Strip(View(st, demoStates(40, "demo-chat")[name])), " "); got != want {
+		if got := strings.TrimRight(ansi.Strip(New().View(st, demoStates(40, "demo-chat")[name])), " "); got != want {
 			t.Errorf("%s at 40: %q, want %q", name, got, want)
 		}
 	}
@@ -90,7 +90,7 @@ func TestSettingsMeasuredByCluster(t *testing.T) {
 	model := "モデル-👨‍👩‍👧-chat"
 	for w := 20; w <= 100; w++ {
 		for name, s := range demoStates(w, model) {
-			line := ansi.Strip(View(st, s))
+			line := ansi.Strip(New().View(st, s))
 			if n := textfmt.Width(line); n > w {
 				t.Fatalf("%s at %d: %d wide: %q", name, w, n, line)
 			}
