@@ -2,6 +2,7 @@ package status
 
 import (
 	"fmt"
+	"strings"
 
 	"muse/session"
 	"muse/theme"
@@ -218,7 +219,15 @@ func idleParts(st *theme.Styles, s State) []part {
 	}
 	switch {
 	case s.LastErr != "":
-		parts = append(parts, one(st.ErrorText.Render(" · ✗ "+sanitize.Line(s.LastErr)), prioAlert))
+		var forms []form
+		for i, f := range failureForms(sanitize.Line(s.LastErr)) {
+			prio := prioAlert
+			if i == 0 {
+				prio = prioDetail // the failure's circumstances, after the settings
+			}
+			forms = append(forms, form{text: st.ErrorText.Render(" · ✗ " + f), prio: prio})
+		}
+		parts = append(parts, part{forms: forms})
 	case s.LastStop != "":
 		prio := prioAlert // max_tokens, refusal…: the reply is not whole
 		if s.LastStop == "end_turn" {
@@ -250,4 +259,24 @@ func shortToolPrompts(a Ask) []string {
 		return []string{"answer not taken, right behind a paste: press it again", "not taken (pasted): press it again"}
 	}
 	return []string{"tool " + name + " waits"}
+}
+
+// failureForms are the ways to say the last failure, longest first:
+// "failed: overloaded_error (in the stream, after HTTP 200)", "failed:
+// overloaded_error", "overloaded_error", and "failed".
+func failureForms(text string) []string {
+	forms := []string{text}
+	add := func(f string) {
+		if f = strings.TrimSpace(f); f != "" && f != forms[len(forms)-1] {
+			forms = append(forms, f)
+		}
+	}
+	if before, _, ok := strings.Cut(text, " ("); ok {
+		add(before)
+	}
+	if name, ok := strings.CutPrefix(forms[len(forms)-1], "failed: "); ok {
+		add(name)
+		add("failed")
+	}
+	return forms
 }

@@ -26,7 +26,7 @@ func demoStates(width int, model string) map[string]State {
 	return map[string]State{
 		"idle":       base,
 		"max_tokens": with(func(s *State) { s.LastStop = "max_tokens" }),
-		"failed":     with(func(s *State) { s.LastErr = "overloaded_error" }),
+		"failed":     with(func(s *State) { s.LastErr = "failed: overloaded_error (in the stream, after HTTP 200)" }),
 		"streaming": with(func(s *State) {
 			s.Turn = &Turn{Started: now.Add(-65 * time.Second), Tokens: 300, Streaming: true}
 		}),
@@ -45,7 +45,7 @@ func TestEveryWidthSaysWhatAndHowToStop(t *testing.T) {
 	st := themetest.Styles(t)
 	must := map[string][]string{
 		"max_tokens": {"stop max_tokens"},
-		"failed":     {"✗ overloaded_error"},
+		"failed":     {"✗ ", "overloaded_error"},
 		"streaming":  {"⠋ streaming 1m05s", "· esc cancels"},
 		"tool":       {"⠋ running tool get_time", "· esc cancels"},
 		"image":      {"⠋ generating 2.0s", "· esc cancels"},
