@@ -81,14 +81,15 @@ func (m Model) View(st *theme.Styles, s State) string {
 
 // The priorities of the parts of the status line, highest first.
 const (
-	prioKey     = 11 // "esc cancels" whole, not just "esc"
-	prioAlert   = 10 // a failure, an unusual stop, a context nearly full
-	prioFirst   = 9  // the first setting: the approval mode, else the model (the header names it too)
-	prioModel   = 8  // the model beside the approval mode
-	prioSetting = 7  // the other settings that change what is sent
-	prioMeter   = 6  // the context's share of the window; a running tool's whole name; why a retry waits
+	prioKey     = 12 // "esc cancels" whole, not just "esc"
+	prioAlert   = 11 // a failure, an unusual stop, a context nearly full
+	prioFirst   = 10 // the first setting: the approval mode, else the model (the header names it too)
+	prioModel   = 9  // the model beside the approval mode
+	prioSetting = 8  // the other settings that change what is sent
+	prioMeter   = 7  // the context's share of the window; a running tool's whole name; why a retry waits
+	prioRetry   = 6  // a retry's countdown in whole words, with its attempt
 	prioImage   = 5  // the image model, beside a chat
-	prioDetail  = 4  // a tool's or a download's progress, the retry's attempt
+	prioDetail  = 4  // a tool's or a download's progress; a failure's circumstances
 	prioMinor   = 3  // the branches, a stop at the turn's end, a tool prompt's words
 	prioLeast   = 1  // the rate, the cache, the sync, the word "tokens"
 )
@@ -142,7 +143,7 @@ func turnParts(st *theme.Styles, s State) []part {
 	case t.Retry != "" && !t.Cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
 		return []part{
-			{forms: []form{{text: s.Spinner + " " + st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt)), prio: prioDetail},
+			{forms: []form{{text: s.Spinner + " " + st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt)), prio: prioRetry},
 				{text: s.Spinner + " " + st.StatusValue.Render(retryShort(t.RetryAt, s.Now))}}, must: true},
 			one(st.Warning.Render(" · "+sanitize.Line(t.Retry)), prioMeter),
 			esc(st),
