@@ -240,7 +240,7 @@ func idleParts(st *theme.Styles, s State) []part {
 		parts = append(parts, one(st.StatusKey.Render(" · ")+st.StatusValue.Render(b), prioMinor))
 	}
 	if v := syncView(s.Sync); s.Sync.Err != "" {
-		parts = append(parts, one(st.ErrorText.Render(v), prioAlert))
+		parts = append(parts, part{forms: []form{{text: st.ErrorText.Render(v), prio: prioDetail}, {text: st.ErrorText.Render(" · sync ✗"), prio: prioAlert}}})
 	} else if v != "" {
 		parts = append(parts, one(st.StatusValue.Render(v), prioLeast))
 	}
