@@ -40,8 +40,8 @@ const longPrio = 2
 const cutMin, cutLeast = 32, 4
 
 // setting is a setting on the right of the line, and the priority of its
-// room. alone says it reads on its own, without the first setting (the
-// model, the image model); another is shown only beside the first.
+// room. alone says it reads on its own (the approval mode, the model, the
+// image model); another is shown only after one of those.
 type setting struct {
 	Setting
 	prio  int
@@ -98,7 +98,7 @@ func layout(width int, parts []part, sets []setting, settingStyle func(...string
 				p.long = false
 			}
 		case st.set >= 0:
-			if st.set > 0 && !sets[st.set].alone && !p.on[0] {
+			if !sets[st.set].alone && !p.named(st.set) {
 				continue
 			}
 			p.on[st.set] = true
@@ -117,6 +117,17 @@ func layout(width int, parts []part, sets []setting, settingStyle func(...string
 		right = settingStyle(right)
 	}
 	return fit(left, right, width)
+}
+
+// named says a setting before the i-th that reads on its own (the
+// approval mode, the model) is shown: "max8k" alone names nothing.
+func (p *placed) named(i int) bool {
+	for j := range i {
+		if p.on[j] && p.sets[j].alone {
+			return true
+		}
+	}
+	return false
 }
 
 // width is how wide the line is as placed, a part that may be cut counted
