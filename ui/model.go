@@ -756,8 +756,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m.runCommandAfter(command, given)
 	}
 	if m.piped.Reading() && !m.comp.Pending().Preparing() {
-		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
-		m.status = m.status.Note("standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends")
+		m.status = m.status.Note(m.piped.StillReading())
 		return m, nil
 	}
 	return m.compose(m.comp.Send(text, m.opts.mcpResources(text)))
