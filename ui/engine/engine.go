@@ -170,6 +170,14 @@ type Turn struct {
 	// cut short writes nothing, the branch compacted stays the active one,
 	// and Run's error wraps ErrCompactUndone (see Result.Undone).
 	Compact bool
+	// SaveOnAnswer, for a new prompt, writes it (with its files, and the
+	// title of a new session) only once the server answers its request,
+	// with a reply or an error of its own: a turn whose request got no
+	// answer at all (the server could not be reached, or the turn was
+	// cancelled first) writes nothing, and Result.NotSaved says so. -p
+	// sets it for a new session, so that a server that cannot be reached
+	// does not leave sessions behind that hold a prompt alone.
+	SaveOnAnswer bool
 	// Params are the settings the requests are sent with.
 	Params session.Params
 }
@@ -252,6 +260,9 @@ type Result struct {
 	Rounds int
 	// Unanswered is set when the turn stopped with tool calls unanswered.
 	Unanswered bool
+	// NotSaved is set when a SaveOnAnswer turn got no answer: nothing of
+	// it was written.
+	NotSaved bool
 	// Undone, for a Compact turn that ended without a full summary, is the
 	// session as it stands: nothing of the compaction was written, and its
 	// active branch is the one compacted, for the front end to show again.
@@ -342,6 +353,17 @@ type runner struct {
 	// compacting, in a Compact turn, is its prompt, written with the
 	// summary once the summary has arrived whole (see summarised).
 	compacting *session.Entry
+	// unwritten, in a SaveOnAnswer turn, is its prompt until the server
+	// answers; notSaved is set if it never did.
+	unwritten *prompt
+	notSaved  bool
+}
+
+// prompt is a new prompt to write: its text and files.
+type prompt struct {
+	text  string
+	files []session.File
+	time  time.Time
 }
 
 // saved reports a failed write; the writer keeps the record for later.
@@ -409,16 +431,12 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		if err := r.prepare(t.Params, r.w.Branch(), t.Prompt, t.Attachments); err != nil {
 			return Result{}, notStarted(err)
 		}
-		if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
-			var first []session.Attachment
-			if len(t.Attachments) > 0 {
-				first = []session.Attachment{t.Attachments[0].Attachment}
-			}
-			r.saved(r.w.SetTitle(session.TitleFrom(TitleOf(t.Prompt, first))))
+		p := prompt{text: t.Prompt, files: t.Attachments, time: r.now()}
+		if t.SaveOnAnswer {
+			r.unwritten = &p // written once the server answers (see reply)
+		} else {
+			r.writePrompt(p)
 		}
-		user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: t.Prompt, Attachments: r.store(t.Attachments), Time: r.now()})
-		r.saved(err)
-		r.emit(Event{Kind: EntryAdded, Entry: user})
 	}
 	var res Result
 	for {
@@ -426,6 +444,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		base = nil
 		res.Message = *reply.Message
 		res.Reply = &reply
+		res.NotSaved = r.notSaved
 		if err != nil && t.Compact {
 			snap := r.w.Snapshot()
 			res.Reply, res.Undone = nil, &snap
@@ -460,6 +479,21 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 }
 
 func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
+
+// writePrompt writes the new prompt p after the head, with its files, and
+// titles a new session after it.
+func (r *runner) writePrompt(p prompt) {
+	if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
+		var first []session.Attachment
+		if len(p.files) > 0 {
+			first = []session.Attachment{p.files[0].Attachment}
+		}
+		r.saved(r.w.SetTitle(session.TitleFrom(TitleOf(p.text, first))))
+	}
+	user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: p.text, Attachments: r.store(p.files), Time: p.time})
+	r.saved(err)
+	r.emit(Event{Kind: EntryAdded, Entry: user})
+}
 
 // compact starts a Compact turn: the request is the active branch and
 // the compaction prompt, checked. The prompt will start a new branch from
@@ -715,6 +749,16 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	if err == nil {
 		s, err = r.open(ctx, req, limit)
 	}
+	unsaved := false // a SaveOnAnswer turn's request got no answer: nothing is written
+	if p := r.unwritten; p != nil {
+		r.unwritten = nil
+		var answer *api.APIError
+		if err == nil || errors.As(err, &answer) {
+			r.writePrompt(*p)
+		} else {
+			unsaved, r.notSaved = true, true
+		}
+	}
 	var requestID string
 	oversized := 0 // one event over the whole size limit cut the reply: the server's fault
 	if err == nil {
@@ -752,6 +796,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	}
 	compacting := r.compacting != nil
 	switch {
+	case unsaved:
 	case compacting:
 		live, err = r.summarised(live, err)
 	case err == nil || hasText(msg) || base != nil || cancelled:
@@ -769,7 +814,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	case msg.StopReason == api.StopSizeLimit:
 		r.emit(Event{Kind: Notice, Text: api.CutNote(msg, r.cfg.MaxReplySize)})
 	}
-	if err != nil && !cancelled && !compacting {
+	if err != nil && !cancelled && !compacting && !unsaved {
 		ee := session.ErrorEntry(err)
 		if ee.RequestID == "" {
 			ee.RequestID = requestID
