@@ -21,7 +21,7 @@ func newModel(t *testing.T, files ...session.File) Model {
 // queued prompt's files, takes them as they are.
 func TestPendingAdd(t *testing.T) {
 	m := newModel(t, file("a.md", "a"))
-	m, added, _ := m.Add([]session.File{file("a.md", "a"), file("b.md", "b")})
+	m, added, _ := m.Add([]session.File{file("a.md", "a"), file("b.md", "b")}, nil)
 	if added != 1 || m.Len() != 2 {
 		t.Fatalf("added %d, %d waiting", added, m.Len())
 	}
