@@ -26,10 +26,10 @@ func linkWorld(t *testing.T) (home, proj string) {
 	t.Setenv("XDG_STATE_HOME", "")
 	for p, text := range map[string]string{
 		filepath.Join(home, ".config", "gh", "hosts.yml"): "oauth_token: gho_SECRET\n",
-		filepath.Join(home, "notes", "private.txt"):        "private\n",
-		filepath.Join(home, "notes", "x"):                  "x\n",
-		filepath.Join(proj, "plain.md"):                    "plain\n",
-		filepath.Join(proj, "sub", "inner.md"):             "inner\n",
+		filepath.Join(home, "notes", "private.txt"):       "private\n",
+		filepath.Join(home, "notes", "x"):                 "x\n",
+		filepath.Join(proj, "plain.md"):                   "plain\n",
+		filepath.Join(proj, "sub", "inner.md"):            "inner\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)

@@ -23,9 +23,9 @@ func linkedProject(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
 	for p, text := range map[string]string{
-		filepath.Join(home, "notes", "private.txt"):        "PRIVATE\n",
+		filepath.Join(home, "notes", "private.txt"):       "PRIVATE\n",
 		filepath.Join(home, ".config", "gh", "hosts.yml"): "oauth_token: gho_SECRET\n",
-		filepath.Join(proj, "plain.md"):                    "PLAIN\n",
+		filepath.Join(proj, "plain.md"):                   "PLAIN\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)
