@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"muse/api/demo"
 )
 
 // Links out of the working folder (attack review): a cloned project's
@@ -21,20 +19,13 @@ import (
 // ghToken is what ~/.config/gh/hosts.yml holds in these tests.
 const ghToken = "gho_SECRET_e2e_51c7"
 
-// linkProject is a home with ~/.config/gh/hosts.yml and
+// linkProject is consentHome's home with ~/.config/gh/hosts.yml and
 // ~/private/notes.txt, and beside it the project muse runs in, whose
 // README.md and NOTES.md are links to them; muse pointed at a
 // recordServer.
 func linkProject(t *testing.T) (*home, *recordServer) {
 	t.Helper()
-	h := newHome(t, "")
-	rec := newRecordServer(t)
-	h.env = append(h.env,
-		"MUSE_BASE_URL="+rec.srv.URL,
-		"MUSE_ACCESS_TOKEN="+demo.DefaultToken,
-		"MUSE_MODEL=demo-chat",
-		"MUSE_IMAGE_MODEL=demo-image",
-	)
+	h, rec := consentHome(t)
 	hosts := filepath.Join(h.dir, "home", ".config", "gh", "hosts.yml")
 	notes := filepath.Join(h.dir, "home", "private", "notes.txt")
 	proj := filepath.Join(h.dir, "proj")
@@ -73,18 +64,34 @@ func typeMention(t *testing.T, tm *term, start, name string) {
 }
 
 // checkNoToken fails t unless exactly n message requests were sent, none
-// with the token.
+// with ~/.ssh's key (checkSent) or the gh token.
 func checkNoToken(t *testing.T, rec *recordServer, n int) {
 	t.Helper()
-	reqs := rec.requests()
-	if len(reqs) != n {
-		t.Fatalf("%d message requests, want %d", len(reqs), n)
-	}
-	for i, b := range reqs {
+	checkSent(t, rec, n)
+	for i, b := range rec.requests() {
 		if strings.Contains(b, ghToken) {
 			t.Errorf("request %d carried the gh token", i+1)
 		}
 	}
+}
+
+// enterTwice mentions name in the project (typing prefix, then tab) and
+// presses enter: the screen shows shown, and nothing is sent; enter again
+// sends one request, without the token, which it returns.
+func enterTwice(t *testing.T, prefix, name, shown string) string {
+	t.Helper()
+	h, rec := linkProject(t)
+	tm := start(t, h, 160, 30)
+	tm.waitFor("Ask anything")
+	typeMention(t, tm, prefix, name)
+	tm.typ("\r")
+	tm.waitFor(shown)
+	checkNoToken(t, rec, 0)
+	tm.typ("\r")
+	tm.waitFor("stop end_turn")
+	checkNoToken(t, rec, 1)
+	quitNow(t, tm)
+	return rec.requests()[0]
 }
 
 // The repro: `explain @RE`, tab, enter. The token never leaves: the
@@ -92,37 +99,16 @@ func checkNoToken(t *testing.T, rec *recordServer, n int) {
 // attached; the next enter sends the text alone.
 func TestMentionLinkToTokenNeverSent(t *testing.T) {
 	t.Parallel()
-	h, rec := linkProject(t)
-	tm := start(t, h, 160, 30)
-	tm.waitFor("Ask anything")
-	typeMention(t, tm, "RE", "README.md")
-	tm.typ("\r")
-	tm.waitFor("not attached: README.md → ~/.config/gh/hosts.yml is in ~/.config/gh")
-	checkNoToken(t, rec, 0)
-	tm.typ("\r")
-	tm.waitFor("stop end_turn")
-	checkNoToken(t, rec, 1)
-	quitNow(t, tm)
+	enterTwice(t, "RE", "README.md", "not attached: README.md → ~/.config/gh/hosts.yml is in ~/.config/gh")
 }
 
 // A link out of the folder to a file on no list: the first enter shows
 // its chip naming the target and sends nothing; the second sends it.
 func TestMentionLinkOutWaitsForEnter(t *testing.T) {
 	t.Parallel()
-	h, rec := linkProject(t)
-	tm := start(t, h, 160, 30)
-	tm.waitFor("Ask anything")
-	typeMention(t, tm, "NO", "NOTES.md")
-	tm.typ("\r")
-	tm.waitFor("[1] NOTES.md → ~/private/notes.txt · 14 B")
-	checkNoToken(t, rec, 0)
-	tm.typ("\r")
-	tm.waitFor("stop end_turn")
-	checkNoToken(t, rec, 1)
-	if b := rec.requests()[0]; !strings.Contains(b, "PRIVATE-NOTES") {
+	if b := enterTwice(t, "NO", "NOTES.md", "[1] NOTES.md → ~/private/notes.txt · 14 B"); !strings.Contains(b, "PRIVATE-NOTES") {
 		t.Errorf("the confirmed file was not sent: %s", b)
 	}
-	quitNow(t, tm)
 }
 
 // -a README.md names a link, not the token it leads to: muse -p refuses
