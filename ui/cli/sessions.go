@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -391,8 +394,10 @@ func export(env Env, store *session.Store, sess *session.Session, format, out st
 }
 
 // importSession runs "muse sessions import FILE": it saves the session of
-// the export in FILE, or on standard input for "-", as a new session and
-// prints its id.
+// the export in FILE, or on standard input for "-", as a new session, or
+// merges it into the one it came from, and prints its id. It saves the
+// export as it reads it (transcript.Save); ctrl+c stops it, and leaves
+// nothing of it.
 func importSession(env Env, store *session.Store, name string, copy bool) int {
 	r, what := env.Stdin, "standard input"
 	if name != "-" {
@@ -403,28 +408,39 @@ func importSession(env Env, store *session.Store, name string, copy bool) int {
 		defer f.Close()
 		r, what = f, name
 	}
-	var sess *session.Session
-	var err error
-	merged, added := false, 0
-	if copy {
-		sess, err = transcript.Import(store, r)
-	} else {
-		sess, merged, added, err = transcript.ImportMerge(store, r)
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	saved, err := transcript.Save(store, &stoppable{ctx: ctx, r: orEmpty(r)}, !copy)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fail(env, fmt.Errorf("%s: the import was interrupted, and nothing of it was saved", what))
+		}
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}
-	fmt.Fprintln(env.Stdout, sess.ID)
-	if merged {
-		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), sess.ID, added)
+	fmt.Fprintln(env.Stdout, saved.ID)
+	if saved.Merged {
+		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), saved.ID, saved.Entries)
 		return ExitOK
 	}
-	entries := fmt.Sprintf("%d entries", len(sess.All))
-	if len(sess.All) == 1 {
+	entries := fmt.Sprintf("%d entries", saved.Entries)
+	if saved.Entries == 1 {
 		entries = "1 entry"
 	}
-	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", entries, sanitize.Line(what), sess.ID)
+	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", entries, sanitize.Line(what), saved.ID)
 	return ExitOK
+}
+
+// stoppable is a reader that fails once ctx is done.
+type stoppable struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (s *stoppable) Read(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.r.Read(p)
 }
 
 // errNoSession says what to do when there is nothing to resume.
