@@ -62,11 +62,15 @@ ID may be a session id, a unique prefix of one, or a title.`,
 		if *showAll {
 			write = transcript.TextBranches
 		}
-		var b strings.Builder
-		if err := write(sess, &b); err != nil {
+		// Sanitized as a stream, as it is written: a long session is
+		// never held whole a second time.
+		out := &cleanOut{w: a.env.Stdout, clean: sanitize.Stream{Plain: !a.env.StdoutTTY}}
+		if err := write(sess, out); err != nil {
 			return fail(a.env, err)
 		}
-		io.WriteString(a.env.Stdout, clean(a.env, b.String()))
+		if err := out.Flush(); err != nil {
+			return fail(a.env, fmt.Errorf("show session %s: %w", sess.ID, err))
+		}
 		return ExitOK
 	})
 
@@ -241,6 +245,27 @@ func deleteSession(env Env, store *session.Store, query string, yes bool) int {
 	}
 	fmt.Fprintf(env.Stdout, "deleted %s\n", info.ID)
 	return ExitOK
+}
+
+// cleanOut writes to w what is written to it, sanitized as a stream (an
+// escape sequence split between two writes is removed whole); Flush
+// writes what the stream holds back at the end.
+type cleanOut struct {
+	w     io.Writer
+	clean sanitize.Stream
+}
+
+func (o *cleanOut) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(o.w, o.clean.Write(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what is held back.
+func (o *cleanOut) Flush() error {
+	_, err := io.WriteString(o.w, o.clean.Flush())
+	return err
 }
 
 // clean sanitizes text for the terminal, keeping colour only on a terminal.
