@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"muse/session"
+	"muse/session/sessiontest"
 )
 
 // escapeLS is a cleaning function of the kind the sanitizer's is: rune by
@@ -109,27 +109,16 @@ func TestJSONExportIsWhatEncodingJSONWrites(t *testing.T) {
 }
 
 // exportPeak returns the largest live heap, over what was live before, of
-// exporting sess in format: the fewest of three runs.
+// exporting sess in format (see sessiontest.PeakLive). A collection counts
+// what is allocated while it runs as live: with the session in the heap,
+// collecting at every 2% of growth keeps that under 2% of it.
 func exportPeak(t *testing.T, sess *session.Session, format string) uint64 {
 	t.Helper()
-	// A collection counts what is allocated while it runs as live: with
-	// the session in the heap, collecting at every 2% of growth keeps
-	// that under 2% of it.
-	defer debug.SetGCPercent(debug.SetGCPercent(2))
-	best := uint64(1 << 62)
-	for range 3 {
-		runtime.GC()
-		base := liveHeap()
-		var p peakSampler
-		p.start()
-		err := Export(sess, format, io.Discard, escapeLS, nil)
-		peak := p.stop()
-		if err != nil {
+	return sessiontest.PeakLive(2, func() {
+		if err := Export(sess, format, io.Discard, escapeLS, nil); err != nil {
 			t.Fatal(err)
 		}
-		best = min(best, max(peak, base)-base)
-	}
-	return best
+	})
 }
 
 // An export is written as it is made: beyond the session, which the

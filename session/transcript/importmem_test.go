@@ -5,53 +5,13 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"muse/session/sessiontest"
 )
-
-// liveHeap returns the heap the last garbage collection found live.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// peakSampler notes the largest live heap of the garbage collections
-// that run while it is on, from a finalizer that each of them runs.
-type peakSampler struct {
-	mu   sync.Mutex
-	peak uint64
-	on   bool
-}
-
-func (p *peakSampler) start() {
-	p.on = true
-	var arm func()
-	arm = func() {
-		x := new([16]byte)
-		runtime.SetFinalizer(x, func(*[16]byte) {
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			if !p.on {
-				return
-			}
-			p.peak = max(p.peak, liveHeap())
-			arm()
-		})
-	}
-	arm()
-}
-
-func (p *peakSampler) stop() uint64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.on = false
-	return p.peak
-}
 
 // An import reads its export as a stream: beyond the entries it keeps,
 // the heap it takes is about the size of an entry, not of the file. A
@@ -75,16 +35,16 @@ func TestImportMemoryIsNotTheFileSize(t *testing.T) {
 
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	runtime.GC()
-	base := liveHeap()
-	var p peakSampler
-	p.start()
+	base := sessiontest.LiveHeap()
+	var p sessiontest.Sampler
+	p.Start()
 	ex, err := readExport(bytes.NewReader(data))
-	peak := p.stop()
+	peak := p.Stop()
 	if err != nil {
 		t.Fatal(err)
 	}
 	runtime.GC()
-	kept := liveHeap()
+	kept := sessiontest.LiveHeap()
 	runtime.KeepAlive(ex)
 	runtime.KeepAlive(data) // in the peak, and in what is kept
 	if peak < kept {

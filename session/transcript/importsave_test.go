@@ -10,12 +10,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
 	"muse/session"
+	"muse/session/sessiontest"
 )
 
 // bigExport is an export of about size bytes: a line of prompts and
@@ -39,29 +38,15 @@ func bigExport(size int) []byte {
 }
 
 // savePeak returns the largest live heap, over what was live before, of
-// saving data as a new session: the fewest of three runs, as another
-// goroutine's garbage counts too.
+// saving data as a new session (see sessiontest.PeakLive).
 func savePeak(t *testing.T, data []byte) uint64 {
 	t.Helper()
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	best := uint64(1 << 62)
-	for range 3 {
-		s := newTestStore(t)
-		runtime.GC()
-		base := liveHeap()
-		var p peakSampler
-		p.start()
-		saved, err := Save(s, bytes.NewReader(data), false)
-		peak := p.stop()
-		if err != nil {
-			t.Fatal(err)
+	return sessiontest.PeakLive(10, func() {
+		saved, err := Save(newTestStore(t), bytes.NewReader(data), false)
+		if err != nil || saved.Entries == 0 {
+			t.Fatalf("saved %+v: %v", saved, err)
 		}
-		if saved.Entries == 0 {
-			t.Fatal("nothing imported")
-		}
-		best = min(best, max(peak, base)-base)
-	}
-	return best
+	})
 }
 
 // Saving an import holds about an entry of it, not the file: the largest
