@@ -268,14 +268,6 @@ func (o *cleanOut) Flush() error {
 	return err
 }
 
-// clean sanitizes text for the terminal, keeping colour only on a terminal.
-func clean(env Env, s string) string {
-	if env.StdoutTTY {
-		return sanitize.Text(s)
-	}
-	return sanitize.Plain(s)
-}
-
 func findAndLoad(store *session.Store, query string) (*session.Session, error) {
 	info, err := store.Find(query)
 	if err != nil {
