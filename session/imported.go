@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -164,57 +163,21 @@ func importedTitle(title, firstPrompt string) string {
 // none. It returns the session as loaded back, and how many entries were
 // added. An id the store does not hold gives an error wrapping ErrNotFound.
 func (s *Store) MergeImported(im Imported) (*Session, int, error) {
-	sess, n, err := s.mergeImported(im)
-	if err != nil {
-		return nil, 0, fmt.Errorf("import session %s into the one it was exported from: %w", im.ID, err)
-	}
-	return sess, n, nil
-}
-
-func (s *Store) mergeImported(im Imported) (*Session, int, error) {
-	if !validID(im.ID) {
-		return nil, 0, ErrNotFound
-	}
-	w, err := s.OpenWriter(im.ID)
+	m, err := s.BeginMerge(im.ID)
 	if err != nil {
 		return nil, 0, err
 	}
-	have := w.Snapshot()
-	known := make(map[string]bool, len(have.All))
-	for _, e := range have.All {
-		known[e.ID] = true
-	}
-	im.Entries = s.ownImages(im.Entries)
-	var add []Entry
-	prev := ""
 	for _, e := range im.Entries {
-		if !im.Tree {
-			e.Parent = prev // a line of entries, whatever parents it names
-		}
-		prev = e.ID
-		if known[e.ID] {
-			continue
-		}
-		if e.Parent != "" && !known[e.Parent] {
-			continue // its parent was left out: the import refuses this
-		}
-		known[e.ID] = true
-		add = append(add, e)
+		m.Add(e)
 	}
-	sub := im
-	sub.Entries = add
-	add = s.restoreImages(im.ID, sub)
-	err = w.appendTree(add, "")
-	if err == nil && have.Title == "" && im.Title != "" {
-		err = w.SetTitle(cleanTitle(im.Title))
+	m.EndEntries()
+	for hash, data := range im.Files {
+		m.AddFile(hash, data)
 	}
-	s.saveImportedFiles(im.ID, sub)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
+	n, err := m.Finish(im.Title, im.Tree)
 	if err != nil {
 		return nil, 0, err
 	}
 	sess, err := s.Load(im.ID)
-	return sess, len(add), err
+	return sess, n, err
 }

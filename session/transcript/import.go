@@ -70,15 +70,19 @@ type Saved struct {
 // (the same id) is merged into it instead, as ImportMerge does.
 func Save(s *session.Store, r io.Reader, merge bool) (Saved, error) {
 	var im *session.Import
-	collect := false // merging: the export is read whole
+	var m *session.Merging
 	var ex *session.Imported
 	begin := func() error {
-		if im != nil || collect {
+		if im != nil || m != nil {
 			return nil
 		}
 		if merge && s.Exists(ex.ID) {
-			collect = true
-			return nil
+			var err error
+			m, err = s.BeginMerge(ex.ID)
+			if !errors.Is(err, session.ErrNotFound) {
+				return err // merging, or a failure to open it (its lock)
+			}
+			// Deleted since: saved as a new one.
 		}
 		var err error
 		im, err = s.BeginImport(ex.Params)
@@ -89,8 +93,8 @@ func Save(s *session.Store, r io.Reader, merge bool) (Saved, error) {
 			if err := begin(); err != nil {
 				return err
 			}
-			if collect {
-				ex.Entries = append(ex.Entries, e)
+			if m != nil {
+				m.Add(e)
 				return nil
 			}
 			return im.Add(e)
@@ -99,11 +103,8 @@ func Save(s *session.Store, r io.Reader, merge bool) (Saved, error) {
 			if err := begin(); err != nil {
 				return err
 			}
-			if collect {
-				if ex.Files == nil {
-					ex.Files = map[string][]byte{}
-				}
-				ex.Files[hash] = data
+			if m != nil {
+				m.AddFile(hash, data)
 				return nil
 			}
 			im.AddFile(hash, data)
@@ -115,6 +116,9 @@ func Save(s *session.Store, r io.Reader, merge bool) (Saved, error) {
 			}
 		},
 		endEntries: func() {
+			if m != nil {
+				m.EndEntries()
+			}
 			if im != nil {
 				im.EndEntries()
 			}
@@ -131,22 +135,17 @@ func Save(s *session.Store, r io.Reader, merge bool) (Saved, error) {
 		if im != nil {
 			im.Abort()
 		}
+		if m != nil {
+			m.Abort()
+		}
 		return Saved{}, err
 	}
-	if collect {
-		sess, added, err := s.MergeImported(*ex)
-		if !errors.Is(err, session.ErrNotFound) {
-			if err != nil {
-				return Saved{}, err
-			}
-			return Saved{ID: sess.ID, Merged: true, Entries: added}, nil
-		}
-		// Deleted since: saved as a new one.
-		sess, err = s.SaveImported(*ex)
+	if m != nil {
+		added, err := m.Finish(ex.Title, ex.Tree)
 		if err != nil {
 			return Saved{}, err
 		}
-		return Saved{ID: sess.ID, Entries: len(ex.Entries)}, nil
+		return Saved{ID: ex.ID, Merged: true, Entries: added}, nil
 	}
 	if err := im.Finish(ex.Title, ex.Tree, ex.Head); err != nil {
 		return Saved{}, err
@@ -162,27 +161,6 @@ type target struct {
 	file       func(hash string, data []byte) error
 	params     func(session.Params)
 	endEntries func()
-}
-
-// readExport reads and checks an export, whole, for tests.
-func readExport(r io.Reader) (*session.Imported, error) {
-	var ex *session.Imported
-	t := target{
-		entry: func(e session.Entry) error {
-			ex.Entries = append(ex.Entries, e)
-			return nil
-		},
-		file: func(hash string, data []byte) error {
-			if ex.Files == nil {
-				ex.Files = map[string][]byte{}
-			}
-			ex.Files[hash] = data
-			return nil
-		},
-		params:     func(session.Params) {},
-		endEntries: func() {},
-	}
-	return read(r, &t, &ex)
 }
 
 // read reads and checks an export, giving what it reads to t as it reads

@@ -178,3 +178,76 @@ func TestImportInAnyOrderOfFields(t *testing.T) {
 		t.Errorf("entries %+v, want the image saved from the files given first", sess.Entries)
 	}
 }
+
+// Merging an export into the session it came from holds the session,
+// which its writer loads, and the entries new to it, not the export: the
+// largest live heap of merging a 16 MiB export of a session into it is
+// less than a quarter of the export over that of loading the session.
+// Reading the export whole first held it beside the session.
+func TestMergeHoldsTheSessionNotTheExport(t *testing.T) {
+	s := newTestStore(t)
+	saved, err := Save(s, bytes.NewReader(bigExport(16<<20)), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Load(saved.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp bytes.Buffer
+	if err := Export(sess, "json", &exp, nil, s); err != nil {
+		t.Fatal(err)
+	}
+	sess = nil
+	data := exp.Bytes()
+	load := sessiontest.PeakLive(10, func() {
+		if _, err := s.Load(saved.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	merge := sessiontest.PeakLive(10, func() {
+		got, err := Save(s, bytes.NewReader(data), true)
+		if err != nil || !got.Merged || got.ID != saved.ID || got.Entries != 0 {
+			t.Fatalf("merged %+v: %v", got, err)
+		}
+	})
+	t.Logf("export %d MiB: loading its session peaks %.1f MiB over the base, merging it %.1f MiB", len(data)>>20, float64(load)/(1<<20), float64(merge)/(1<<20))
+	if merge > load+uint64(len(data))/4 {
+		t.Errorf("merging a %d MiB export took %d MiB, loading its session %d MiB: it holds the export", len(data)>>20, merge>>20, load>>20)
+	}
+}
+
+// A merge that fails late, past the entries it would add, writes nothing
+// into the session and lets go of its lock.
+func TestFailedMergeChangesNothing(t *testing.T) {
+	s := newTestStore(t)
+	saved, err := Save(s, bytes.NewReader(bigExport(64<<10)), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Load(saved.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp bytes.Buffer
+	if err := Export(sess, "json", &exp, nil, s); err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Replace(exp.String(), `"entries": [`, `"entries": [{"id": "new", "kind": "user", "text": "added?"},`, 1) + " trailing"
+	before, err := os.ReadFile(filepath.Join(s.Dir(), saved.ID+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Save(s, strings.NewReader(in), true); err == nil || !strings.Contains(err.Error(), "after top-level value") {
+		t.Fatalf("error %v, want the trailing data named", err)
+	}
+	after, err := os.ReadFile(filepath.Join(s.Dir(), saved.ID+".jsonl"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the failed merge changed the journal (%v)", err)
+	}
+	w, err := s.OpenWriter(saved.ID)
+	if err != nil {
+		t.Fatalf("the session is still locked: %v", err)
+	}
+	w.Close()
+}
