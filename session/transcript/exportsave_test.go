@@ -3,14 +3,11 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"muse/session"
-	"muse/session/sessiontest"
 )
 
 // escapeLS is a cleaning function of the kind the sanitizer's is: rune by
@@ -106,51 +103,6 @@ func TestJSONExportIsWhatEncodingJSONWrites(t *testing.T) {
 			}
 		}
 	}
-}
-
-// exportPeak returns the largest live heap, over what was live before, of
-// exporting sess in format (see sessiontest.PeakLive). A collection counts
-// what is allocated while it runs as live: with the session in the heap,
-// collecting at every 2% of growth keeps that under 2% of it.
-func exportPeak(t *testing.T, sess *session.Session, format string) uint64 {
-	t.Helper()
-	return sessiontest.PeakLive(2, func() {
-		if err := Export(sess, format, io.Discard, escapeLS, nil); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-// An export is written as it is made: beyond the session, which the
-// caller holds, the largest live heap while a session of 8 MiB is
-// exported, as JSON or Markdown, is under half of it, and grows by less
-// than half of what the session grows from 2 MiB (what a collection
-// counts live of what is allocated while it runs is about 2 MiB).
-// Encoding the whole export, then cleaning it, held it twice over.
-func TestExportHoldsAnEntryNotTheSession(t *testing.T) {
-	s := newTestStore(t)
-	load := func(size int) *session.Session {
-		saved, err := Save(s, bytes.NewReader(bigExport(size)), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sess, err := s.Load(saved.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sess
-	}
-	const sizeSmall, sizeLarge = 2 << 20, 8 << 20
-	small, large := load(sizeSmall), load(sizeLarge)
-	for _, format := range []string{"json", "md"} {
-		ps, pl := exportPeak(t, small, format), exportPeak(t, large, format)
-		t.Logf("%s: peak live heap over the session: %.2f MiB for 2 MiB, %.2f MiB for 8 MiB", format, float64(ps)/(1<<20), float64(pl)/(1<<20))
-		if pl > sizeLarge/2 || pl > ps+(sizeLarge-sizeSmall)/2 {
-			t.Errorf("%s: exporting took %d KiB for a session of 8 MiB, %d KiB for 2 MiB: it holds the export", format, pl>>10, ps>>10)
-		}
-	}
-	runtime.KeepAlive(small)
-	runtime.KeepAlive(large)
 }
 
 // A CleanWriter hands its function whole lines, however the writes cut

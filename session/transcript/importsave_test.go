@@ -10,12 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"muse/session"
-	"muse/session/sessiontest"
 )
 
 // bigExport is an export of about size bytes: a line of prompts and
@@ -36,34 +34,6 @@ func bigExport(size int) []byte {
 	}
 	b.WriteString("\n  ]\n}\n")
 	return bytes.Replace(b.Bytes(), []byte(`"parent": "e-1", `), nil, 1)
-}
-
-// savePeak returns the largest live heap, over what was live before, of
-// saving data as a new session (see sessiontest.PeakLive).
-func savePeak(t *testing.T, data []byte) uint64 {
-	t.Helper()
-	return sessiontest.PeakLive(2, func() {
-		saved, err := Save(newTestStore(t), bytes.NewReader(data), false)
-		if err != nil || saved.Entries == 0 {
-			t.Fatalf("saved %+v: %v", saved, err)
-		}
-	})
-}
-
-// Saving an import holds about an entry of it, not the file: the largest
-// live heap while a 16 MiB export is saved is under a quarter of it, and
-// grows by less than a quarter of what the export grows from 4 MiB (by the
-// ids of the entries, which checking a tree needs, and what a collection
-// counts live of what is allocated while it runs). Writing the whole
-// journal at once held every entry and every encoded line, five times the
-// file.
-func TestSaveHoldsAnEntryNotTheFile(t *testing.T) {
-	small, large := bigExport(4<<20), bigExport(16<<20)
-	ps, pl := savePeak(t, small), savePeak(t, large)
-	t.Logf("peak live heap over the base: %.1f MiB for %d MiB, %.1f MiB for %d MiB", float64(ps)/(1<<20), len(small)>>20, float64(pl)/(1<<20), len(large)>>20)
-	if pl > uint64(len(large)/4) || pl > ps+uint64(len(large)-len(small))/4 {
-		t.Errorf("saving took %d KiB for a %d MiB export, %d KiB for %d MiB: it holds the file", pl>>10, len(large)>>20, ps>>10, len(small)>>20)
-	}
 }
 
 // leftovers lists what is in the store's folder and beside it: the
@@ -178,45 +148,6 @@ func TestImportInAnyOrderOfFields(t *testing.T) {
 	}
 	if len(sess.Entries) != 2 || sess.Entries[1].Parent != "a" || !strings.HasPrefix(sess.Entries[1].Images[0].Path, s.ImageDir(saved.ID)) {
 		t.Errorf("entries %+v, want the image saved from the files given first", sess.Entries)
-	}
-}
-
-// Merging an export into the session it came from holds the session,
-// which its writer loads, and the entries new to it, not the export: the
-// largest live heap of merging a 16 MiB export of a session into it is
-// less than half the export over what the session takes, loaded (the
-// replay reads a batch of lines at a time). Reading the export whole
-// first held it beside the session: twice as much.
-func TestMergeHoldsTheSessionNotTheExport(t *testing.T) {
-	s := newTestStore(t)
-	saved, err := Save(s, bytes.NewReader(bigExport(16<<20)), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := s.Load(saved.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var exp bytes.Buffer
-	if err := Export(sess, "json", &exp, nil, s); err != nil {
-		t.Fatal(err)
-	}
-	data := exp.Bytes()
-	runtime.GC()
-	withSession := sessiontest.LiveHeap()
-	runtime.KeepAlive(sess)
-	sess = nil
-	runtime.GC()
-	session := withSession - sessiontest.LiveHeap()
-	merge := sessiontest.PeakLive(10, func() {
-		got, err := Save(s, bytes.NewReader(data), true)
-		if err != nil || !got.Merged || got.ID != saved.ID || got.Entries != 0 {
-			t.Fatalf("merged %+v: %v", got, err)
-		}
-	})
-	t.Logf("export %d MiB: its session takes %.1f MiB loaded, merging it peaks %.1f MiB over the base", len(data)>>20, float64(session)/(1<<20), float64(merge)/(1<<20))
-	if merge > session+uint64(len(data))/2 {
-		t.Errorf("merging a %d MiB export took %d MiB, its session %d MiB: it holds the export", len(data)>>20, merge>>20, session>>20)
 	}
 }
 
