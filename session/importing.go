@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -254,7 +255,8 @@ func (im *Import) Add(e Entry) error {
 		}
 	}
 	for _, a := range e.Files() {
-		if len(im.attachments[a.SHA256]) < 4 { // the kinds that matter, at most
+		// One of each kind and media type: they name its file.
+		if !slices.ContainsFunc(im.attachments[a.SHA256], func(b Attachment) bool { return b.Kind == a.Kind && b.MediaType == a.MediaType }) {
 			im.attachments[a.SHA256] = append(im.attachments[a.SHA256], a)
 		}
 	}
