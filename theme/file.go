@@ -41,7 +41,7 @@ import (
 //
 //	[markdown]           # replies
 //	text = "252"
-//	heading = "39"       # every level (the first loses its background)
+//	heading = "39"       # every level (the first: the banner behind it)
 //	link = "30"          # a link's address
 //	link_text = "35"
 //	image = "212"

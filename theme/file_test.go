@@ -172,7 +172,7 @@ accent = "#0000aa"
 	if dark.Name != "mine" || dark.Palette.Accent != "#ff0000" || dark.Palette.User != "201" || dark.Palette.Text != "252" {
 		t.Errorf("on dark: %s %+v", dark.Name, dark.Palette)
 	}
-	if h := dark.Markdown.H2.Color; h == nil || *h != "33" || dark.Markdown.H1.BackgroundColor != nil || dark.Markdown.CodeBlock.Theme != "monokai" {
+	if h := dark.Markdown.H2.Color; h == nil || *h != "33" || dark.Markdown.H1.BackgroundColor == nil || *dark.Markdown.H1.BackgroundColor != "33" || dark.Markdown.CodeBlock.Theme != "monokai" {
 		t.Errorf("markdown: %+v %+v", dark.Markdown.H2, dark.Markdown.H1)
 	}
 	if got := dark.Styles.InputMarker.GetForeground(); got != dark.Styles.Accent.GetForeground() {
