@@ -49,7 +49,7 @@ import (
 //	code = "203"         # inline code, on code_background
 //	code_background = "236"
 //	code_block = "244"   # a code block's margin and plain text
-//	code_theme = "monokai" # a Chroma style for the code's syntax colours
+//	code_theme = "monokai" # a Chroma style for the code's syntax colours, made to read
 //	quote = "252"
 //	rule = "240"
 //
