@@ -17,6 +17,7 @@ import (
 	"muse/session"
 	"muse/session/transcript"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // sessionsCmd is "muse sessions" and its commands.
@@ -305,7 +306,9 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 
 // writeTable writes rows as columns, as text/tabwriter does with a
 // padding of two spaces: each cell but the last of its row padded with
-// spaces to the widest of its column, in runes, plus two. A width above 0,
+// spaces to the widest of its column, plus two, measured in the columns
+// the terminal draws (textfmt.Width: 東京 and 👍🏽 take two each, where
+// tabwriter counts runes), and no blanks at the end of a line. A width above 0,
 // a terminal's, cuts each line to it with "…" (the cells may hold escape
 // sequences that mark text), so that no row wraps. It is the most of the
 // time of a long list, and is buffered.
@@ -316,7 +319,7 @@ func writeTable(w io.Writer, rows [][]string, width int) error {
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+			widths[i] = max(widths[i], textfmt.Width(cell))
 		}
 	}
 	out := bufio.NewWriterSize(w, 64<<10)
@@ -326,10 +329,10 @@ func writeTable(w io.Writer, rows [][]string, width int) error {
 		for i, cell := range row {
 			line.WriteString(cell)
 			if i < len(row)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+				line.WriteString(strings.Repeat(" ", widths[i]-textfmt.Width(cell)+2))
 			}
 		}
-		text := line.String()
+		text := strings.TrimRight(line.String(), " ")
 		if width > 0 {
 			text = ansi.Truncate(text, width, "…")
 		}
