@@ -69,12 +69,7 @@ func lookOf(out, word string) (string, bool) {
 		if strings.TrimSpace(sgr.ReplaceAllString(l, "")) != word {
 			continue
 		}
-		i := strings.Index(l, word)
-		codes := sgr.FindAllString(l[:i], -1)
-		if len(codes) == 0 {
-			return "", true
-		}
-		return codes[len(codes)-1], true
+		return escapeBefore(l, word)
 	}
 	return "", false
 }
