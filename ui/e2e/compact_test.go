@@ -131,7 +131,7 @@ func TestCompactUndoneKeepsHistory(t *testing.T) {
 			tm.waitFor("Ask anything")
 			tm.typ("alpha\r")
 			tm.waitUntil("the reply to alpha", waitDeadline, func(s string) bool {
-				return strings.Contains(s, "## alpha") && strings.Contains(statusLine(s), "· stop ")
+				return strings.Contains(statusLine(s), "· stop ") && !busy(statusLine(s))
 			})
 			tm.typ(tc.compact + "\r")
 			select {
