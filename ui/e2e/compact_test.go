@@ -17,7 +17,9 @@ import (
 )
 
 // compactServer is the demo service that keeps the body of every request;
-// with hold, a compaction request waits until muse gives it up.
+// a compaction request is answered as its mode says: "hold" waits until
+// muse gives it up, "ratelimit" refuses it with a minute to wait before a
+// retry, and "" leaves it to the demo.
 type compactServer struct {
 	srv     *httptest.Server
 	mu      sync.Mutex
@@ -26,7 +28,7 @@ type compactServer struct {
 	once    sync.Once
 }
 
-func newCompactServer(t *testing.T, hold bool) *compactServer {
+func newCompactServer(t *testing.T, mode string) *compactServer {
 	s := &compactServer{reached: make(chan struct{})}
 	dh := demo.NewHandler(demo.Options{})
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -40,8 +42,15 @@ func newCompactServer(t *testing.T, hold bool) *compactServer {
 		r.Body = io.NopCloser(bytes.NewReader(b))
 		if bytes.Contains(b, []byte("Summarise our conversation")) {
 			s.once.Do(func() { close(s.reached) })
-			if hold {
+			switch mode {
+			case "hold":
 				<-r.Context().Done()
+				return
+			case "ratelimit":
+				w.Header().Set("retry-after", "60")
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = w.Write([]byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`))
 				return
 			}
 		}
@@ -99,8 +108,8 @@ func (s *compactServer) lastPrompts(t *testing.T) []string {
 	return out
 }
 
-// A /compact cancelled (esc while the summary is awaited) or failed
-// (demo:error) leaves the conversation as it was: the screen shows it
+// A /compact cancelled (esc while the summary is awaited, or during the
+// countdown to a retry) or failed (demo:error) leaves the conversation as it was: the screen shows it
 // again and says nothing was lost, the next prompt's request carries the
 // whole history (as the server receives it), and the saved session holds
 // nothing of the compaction.
@@ -108,10 +117,12 @@ func TestCompactUndoneKeepsHistory(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, compact, notice string
-		hold                  bool
+		mode                  string // the server's (see compactServer)
+		wait                  string // what the screen shows when esc is typed
 		after                 func(tm *term)
 	}{
-		{name: "cancelled", compact: "/compact", hold: true, notice: "/compact cancelled · nothing was lost", after: func(tm *term) {}},
+		{name: "cancelled", compact: "/compact", mode: "hold", wait: "Summarise our conversation", notice: "/compact cancelled · nothing was lost", after: func(tm *term) {}},
+		{name: "cancelled during a retry's countdown", compact: "/compact", mode: "ratelimit", wait: "waiting to retry in", notice: "/compact cancelled · nothing was lost", after: func(tm *term) {}},
 		{name: "failed", compact: "/compact demo:error", notice: "/compact failed", after: func(tm *term) {
 			// The command is back in the input, one key from another try;
 			// ctrl+c clears it.
@@ -124,7 +135,7 @@ func TestCompactUndoneKeepsHistory(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rs := newCompactServer(t, tc.hold)
+			rs := newCompactServer(t, tc.mode)
 			h := newHome(t, "")
 			h.env = append(h.env, rs.env()...)
 			tm := start(t, h, cols, rows)
@@ -139,8 +150,8 @@ func TestCompactUndoneKeepsHistory(t *testing.T) {
 			case <-time.After(waitDeadline):
 				t.Fatal("no compaction request reached the server")
 			}
-			if tc.hold {
-				tm.waitFor("Summarise our conversation")
+			if tc.wait != "" {
+				tm.waitFor(tc.wait)
 				tm.typ("\x1b")
 			}
 			tm.waitUntil("the compaction undone", waitDeadline, func(s string) bool {
