@@ -50,7 +50,7 @@ func newAsker(name string) (Server, *asker) {
 				if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID == nil {
 					continue
 				}
-				result := `{}`
+				result := ""
 				switch msg.Method {
 				case "":
 					a.answers <- string(msg.Result)
@@ -65,6 +65,10 @@ func newAsker(name string) (Server, *asker) {
 					result = `{"resources":[{"uri":"file:///r","name":"r"}]}`
 				case "tools/call", "prompts/get", "resources/read":
 					a.held <- msg.ID
+					continue
+				}
+				if result == "" { // server/discover among them: muse falls back to initialize
+					a.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`, msg.ID))
 					continue
 				}
 				a.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, msg.ID, result))
