@@ -61,14 +61,15 @@ func lackedImageFlags(f *flags, imageAPI string) error {
 // imageMode generates images from the -p prompt, saves them and prints one
 // line per image: the saved path, then a tab and the URL when there was one.
 // The turn runs in the same engine as the chat screen's, and is saved the
-// same way.
-func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, w *session.Writer, params session.Params) int {
+// same way; with saveOnAnswer (a new session) only once the server answers,
+// and saved reports whether it was.
+func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, prompt string, w *session.Writer, params session.Params, saveOnAnswer bool) (code int, saved bool) {
 	if err := lackedImageFlags(f, client.ImageAPI()); err != nil {
-		return fail(env, err)
+		return fail(env, err), true
 	}
 	ip := imageParams(f, cfg, params.Image)
 	if ip.Model == "" {
-		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model"))
+		return fail(env, usagef("no image model: set MUSE_IMAGE_MODEL or pass --image-model")), true
 	}
 	// Where the files go: --out, or the images folder of the session (of
 	// a one-shot folder when the session is not saved).
@@ -76,7 +77,7 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.out == "" {
 		store, err := openStore(env)
 		if err != nil {
-			return fail(env, err)
+			return fail(env, err), true
 		}
 		icfg.Store = store
 	}
@@ -115,10 +116,10 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			}
 		}
 	}
-	res, err := engine.RunImage(ctx, icfg, w, engine.ImageTurn{Prompt: prompt, Params: ip}, emit)
+	res, err := engine.RunImage(ctx, icfg, w, engine.ImageTurn{Prompt: prompt, Params: ip, SaveOnAnswer: saveOnAnswer}, emit)
 	status.clear()
 	if err != nil {
-		return notSaved(env, lostErr, fail(env, err))
+		return notSaved(env, lostErr, fail(env, err)), !res.NotSaved
 	}
 	if f.json {
 		data, _ := json.Marshal(struct {
@@ -128,11 +129,11 @@ func imageMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}{res.Created, outs, res.Dropped})
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
-	code := ExitOK
+	code = ExitOK
 	if failed > 0 {
 		code = ExitFailed
 	}
-	return notSaved(env, lostErr, code)
+	return notSaved(env, lostErr, code), true
 }
 
 // imageOutOf is the --json record of the image an ImageSaved event reports.

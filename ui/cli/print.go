@@ -35,6 +35,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if fromStdin {
 		prompt = ""
 	}
+	stdinText := "" // what the prompt holds of standard input, for againHint
 	if env.StdinPiped && env.Stdin != nil {
 		in, err := readStdin(env.Stdin, maxStdin)
 		if err != nil {
@@ -43,9 +44,10 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		switch {
 		case fromStdin:
 			prompt = strings.TrimRight(in, "\n")
+			stdinText = prompt
 		case strings.TrimSpace(in) != "":
 			prompt += "\n\n" + in
-			fromStdin = true // the command line alone does not hold the prompt
+			stdinText = in // the command line alone does not hold the prompt
 		}
 	}
 	if strings.TrimSpace(prompt) == "" {
@@ -71,23 +73,27 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		fmt.Fprintf(env.Stderr, "muse: session: %s\n", sanitize.Line(warning))
 	}
 	params := mergeParams(w.Params(), cfg.params, f)
-	code := ExitOK
+	// A new session is saved once the server answers: one that cannot be
+	// reached leaves no session holding the prompt alone, and the hint says
+	// how to send it again.
+	saveOnAnswer := !f.cont && f.resume == ""
+	var code int
+	var saved bool
+	remembered := prompt
 	if f.image {
-		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
-		rememberPrompt(env, cfg, w.ID(), "/image "+prompt)
+		code, saved = imageMode(ctx, env, f, cfg, client, prompt, w, params, saveOnAnswer)
+		remembered = "/image " + prompt
 	} else {
-		// A new session is saved once the server answers: one that cannot
-		// be reached leaves no session holding the prompt alone, and the
-		// hint says how to send it again.
-		turn := engine.Turn{Prompt: prompt, Attachments: files, Params: params, SaveOnAnswer: !f.cont && f.resume == ""}
-		var saved bool
+		turn := engine.Turn{Prompt: prompt, Attachments: files, Params: params, SaveOnAnswer: saveOnAnswer}
 		code, saved = printTurn(ctx, env, f, cfg, client, w, turn)
-		id := w.ID()
-		if !saved {
-			id = "" // no session holds it
-			fmt.Fprintf(env.Stderr, "muse: %s\n", againHint(env, fromStdin))
-		}
-		rememberPrompt(env, cfg, id, prompt)
+	}
+	id := w.ID()
+	if !saved {
+		id = "" // no session holds it
+	}
+	kept := rememberPrompt(env, cfg, id, remembered)
+	if !saved {
+		fmt.Fprintf(env.Stderr, "muse: %s\n", againHint(env, stdinText, kept))
 	}
 	if err := w.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
@@ -100,12 +106,21 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 
 // againHint says how to send again the prompt of a -p that got no reply
 // and saved nothing: the same command, when it holds the prompt whole and
-// pastes as it prints; else the prompt history, which keeps the prompt.
-func againHint(env Env, stdin bool) string {
-	const saved = "nothing was saved: the prompt got no answer"
+// pastes as it prints; for a prompt read from standard input (stdin, what
+// the prompt holds of it), the prompt history when it kept the prompt, else
+// the command fed the same input by printf. Each hint is true: kept says
+// whether the prompt history holds the prompt (--no-save writes none).
+func againHint(env Env, stdin string, kept bool) string {
+	saved := "nothing was saved: the prompt got no answer"
 	history := saved + "; it is kept in the prompt history (run muse, then ↑ finds it)"
-	if stdin || len(env.args) == 0 {
-		return history
+	if !kept {
+		saved += ", and it is not in the prompt history either"
+	}
+	if len(env.args) == 0 {
+		if kept {
+			return history
+		}
+		return saved
 	}
 	words := []string{env.Command}
 	if words[0] == "" {
@@ -115,19 +130,46 @@ func againHint(env Env, stdin bool) string {
 		words = append(words, shellQuote(a))
 	}
 	line := strings.Join(words, " ")
-	if sanitize.Line(line) != line || strings.ContainsAny(line, "\n\r") {
-		return history // it would not print as typed
+	switch {
+	case stdin != "" && kept:
+		return history
+	case stdin != "" && len(stdin) <= maxAgainInput:
+		// printf '%s\n' prints each of its words as a line: the input,
+		// pasteable on one line.
+		feed := []string{"printf", shellQuote(`%s\n`)}
+		for _, l := range strings.Split(strings.TrimSuffix(stdin, "\n"), "\n") {
+			feed = append(feed, shellQuote(l))
+		}
+		line = strings.Join(feed, " ") + " | " + line
+	case stdin != "":
+		return saved + "; send the same input again to: " + sanitize.Line(line)
+	}
+	if !printsAsTyped(line) {
+		if kept {
+			return history
+		}
+		return saved + "; the prompt holds characters that do not print, so it cannot be shown here"
 	}
 	return saved + "; send it again with: " + line
+}
+
+// maxAgainInput is the most of standard input againHint repeats in a
+// hint; more would not be pasted.
+const maxAgainInput = 2000
+
+// printsAsTyped reports whether line prints as it is, on one line.
+func printsAsTyped(line string) bool {
+	return sanitize.Line(line) == line && !strings.ContainsAny(line, "\n\r")
 }
 
 // rememberPrompt puts the prompt typed after -p (an image's as the chat
 // screen's "/image PROMPT") into the prompt history, where ↑ in the chat
 // screen finds it; with --no-save, nothing is kept. A history that cannot be
-// written is reported, and the turn stands.
-func rememberPrompt(env Env, cfg *config, sessionID, text string) {
+// written is reported, and the turn stands. kept reports whether the
+// history holds the prompt now.
+func rememberPrompt(env Env, cfg *config, sessionID, text string) (kept bool) {
 	if cfg.noSave || strings.TrimSpace(text) == "" || strings.TrimSpace(text) == "/image" {
-		return
+		return false
 	}
 	dir, err := sessionsDir(env)
 	if err == nil {
@@ -139,6 +181,7 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "muse: prompt history: %s\n", sanitize.Line(err.Error()))
 	}
+	return err == nil
 }
 
 // attachFiles reads and prepares the files of --attach. A file that cannot

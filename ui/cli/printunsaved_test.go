@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -26,12 +25,7 @@ func TestPrintNoReplySavesNoSession(t *testing.T) {
 		_, _ = w.Write([]byte(`{"type":"error","error":{"type":"invalid_request_error","message":"no"}}`))
 	}))
 	defer refusing.Close()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + l.Addr().String()
-	l.Close() // nothing listens there now
+	closed := closedURL(t)
 	env := map[string]string{"MUSE_BASE_URL": refusing.URL, "MUSE_ACCESS_TOKEN": "t", "MUSE_MODEL": "m"}
 	if r := runMain(t, env, "", "-p", "refused"); r.code != ExitFailed || strings.Contains(r.stderr, "nothing was saved") {
 		t.Errorf("refused: code %d, stderr %q", r.code, r.stderr)
@@ -94,17 +88,29 @@ func TestPrintNoReplySavesNoSession(t *testing.T) {
 // The hint that sends the prompt again is the command as it ran, quoted
 // for a shell; a prompt the command line does not hold (read from
 // standard input) or one that would not print as typed points to the
-// prompt history instead.
+// prompt history instead, when the history kept it. When it did not
+// (--no-save), the input is fed again by printf, and a hint that cannot be
+// pasted says why.
 func TestAgainHint(t *testing.T) {
 	env := Env{Command: "go run .", args: []string{"-m", "big model", "-p", "hi"}}
-	if got := againHint(env, false); !strings.HasSuffix(got, "send it again with: go run . -m 'big model' -p hi") {
+	if got := againHint(env, "", true); !strings.HasSuffix(got, "send it again with: go run . -m 'big model' -p hi") {
 		t.Errorf("hint %q", got)
 	}
-	if got := againHint(env, true); !strings.Contains(got, "prompt history") {
+	if got := againHint(env, "hi", true); !strings.Contains(got, "prompt history (run muse") {
 		t.Errorf("stdin: %q", got)
 	}
+	env.args = []string{"-p", "--no-save"}
+	if got := againHint(env, "it's\n\nlong\n", false); !strings.HasSuffix(got, `send it again with: printf '%s\n' 'it'\''s' '' long | go run . -p --no-save`) || strings.Contains(got, "↑") {
+		t.Errorf("stdin, no history: %q", got)
+	}
+	if got := againHint(env, strings.Repeat("x", maxAgainInput+1), false); !strings.HasSuffix(got, "send the same input again to: go run . -p --no-save") {
+		t.Errorf("long stdin, no history: %q", got)
+	}
 	env.args = []string{"-p", "a\x1b[31mred"}
-	if got := againHint(env, false); !strings.Contains(got, "prompt history") || strings.ContainsRune(got, 0x1b) {
+	if got := againHint(env, "", true); !strings.Contains(got, "prompt history") || strings.ContainsRune(got, 0x1b) {
 		t.Errorf("escape: %q", got)
+	}
+	if got := againHint(env, "", false); strings.Contains(got, "↑") || !strings.Contains(got, "cannot be shown") || strings.ContainsRune(got, 0x1b) {
+		t.Errorf("escape, no history: %q", got)
 	}
 }

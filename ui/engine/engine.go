@@ -353,10 +353,8 @@ type runner struct {
 	// compacting, in a Compact turn, is its prompt, written with the
 	// summary once the summary has arrived whole (see summarised).
 	compacting *session.Entry
-	// unwritten, in a SaveOnAnswer turn, is its prompt until the server
-	// answers; notSaved is set if it never did.
-	unwritten *prompt
-	notSaved  bool
+	// held, in a SaveOnAnswer turn, is its prompt until the server answers.
+	held held
 }
 
 // prompt is a new prompt to write: its text and files.
@@ -432,11 +430,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 			return Result{}, notStarted(err)
 		}
 		p := prompt{text: t.Prompt, files: t.Attachments, time: r.now()}
-		if t.SaveOnAnswer {
-			r.unwritten = &p // written once the server answers (see reply)
-		} else {
-			r.writePrompt(p)
-		}
+		r.held.hold(t.SaveOnAnswer, func() { r.writePrompt(p) }) // see reply
 	}
 	var res Result
 	for {
@@ -444,7 +438,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		base = nil
 		res.Message = *reply.Message
 		res.Reply = &reply
-		res.NotSaved = r.notSaved
+		res.NotSaved = r.held.missed
 		if err != nil && t.Compact {
 			snap := r.w.Snapshot()
 			res.Reply, res.Undone = nil, &snap
@@ -749,16 +743,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	if err == nil {
 		s, err = r.open(ctx, req, limit)
 	}
-	unsaved := false // a SaveOnAnswer turn's request got no answer: nothing is written
-	if p := r.unwritten; p != nil {
-		r.unwritten = nil
-		var answer *api.APIError
-		if err == nil || errors.As(err, &answer) {
-			r.writePrompt(*p)
-		} else {
-			unsaved, r.notSaved = true, true
-		}
-	}
+	unsaved := r.held.settle(err) // a SaveOnAnswer turn's request got no answer: nothing is written
 	var requestID string
 	oversized := 0 // one event over the whole size limit cut the reply: the server's fault
 	if err == nil {

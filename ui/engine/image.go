@@ -46,6 +46,12 @@ type ImageTurn struct {
 	// Again is the id of an image turn of the active branch to draw again
 	// beside it, as a sibling branch; "" adds the turn after the head.
 	Again string
+	// SaveOnAnswer writes the turn's entry (and the title of a new
+	// session) only once the server answers its request, as Turn's does:
+	// with images, an error of its own, or an asynchronous task. A turn
+	// whose request got no answer at all writes nothing and reports no
+	// ImageStarted; ImageOutcome.NotSaved says so.
+	SaveOnAnswer bool
 }
 
 // ImageKind is what an ImageEvent reports.
@@ -53,7 +59,8 @@ type ImageKind int
 
 // Kinds of image events, in the order a turn reports them.
 const (
-	// ImageStarted: the turn's entry was written; Entry holds it, generating.
+	// ImageStarted: the turn's entry was written; Entry holds it, generating
+	// (in a SaveOnAnswer turn, once the server answers: after ImageRetrying).
 	ImageStarted ImageKind = iota
 	// ImageRetrying: the request failed and is tried again; Retry says when.
 	ImageRetrying
@@ -73,7 +80,8 @@ const (
 	// Format is the saved file's (session.FormatPNG…).
 	ImageSaved
 	// ImageEnded: the turn is complete, failed or cancelled (Entry.Status);
-	// Entry is as written, and Err is why it failed.
+	// Entry is as written (never, for a SaveOnAnswer turn that got no
+	// answer), and Err is why it failed.
 	ImageEnded
 	// ImageSaveFailed: a record could not be written; it waits for the next
 	// save.
@@ -105,13 +113,17 @@ type ImageOutcome struct {
 	Created int64
 	// Dropped counts the images the server sent past api.MaxImages.
 	Dropped int
+	// NotSaved is set when a SaveOnAnswer turn got no answer: nothing of
+	// it was written, and Entry never was.
+	NotSaved bool
 }
 
 // RunImage runs one image turn on the session w, reporting to emit. It
 // returns the request's error, if any (cancelling ctx gives
-// context.Canceled, and an answer without images an error saying so); the entry is
-// saved either way, and errors of saving are reported as ImageSaveFailed
-// events and by w.Unsaved. An image that fails (a download, a damaged
+// context.Canceled, and an answer without images an error saying so); the
+// entry is saved either way (unless ImageTurn.SaveOnAnswer and no answer),
+// and errors of saving are reported as ImageSaveFailed events and by
+// w.Unsaved. An image that fails (a download, a damaged
 // file, the byte budget) is marked with its error; the others are kept.
 func RunImage(ctx context.Context, cfg ImageConfig, w *session.Writer, t ImageTurn, emit func(ImageEvent)) (ImageOutcome, error) {
 	if cfg.Now == nil {
@@ -133,6 +145,9 @@ type imageRun struct {
 	// no journal.
 	number  int
 	oneshot string
+	// held, in a SaveOnAnswer turn, writes its entry once the server
+	// answers.
+	held held
 }
 
 // saved reports a failed write; the writer keeps the record for later.
@@ -167,19 +182,21 @@ func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
 		}
 	}
 	started := r.cfg.Now()
-	if snap.Title == "" && len(snap.All) == 0 {
-		r.saved(r.w.SetTitle(session.TitleFrom(t.Prompt)))
-	}
 	ip := t.Params
 	e := session.Entry{Kind: session.KindImage, Time: started.UTC(), ImagePrompt: t.Prompt, ImageParams: &ip, Status: session.StatusStreaming}
-	var err error
-	if again {
-		e, err = r.w.AppendAt(e, parent)
-	} else {
-		e, err = r.w.Append(e)
-	}
-	r.saved(err)
-	r.emit(ImageEvent{Kind: ImageStarted, Entry: e})
+	r.held.hold(t.SaveOnAnswer, func() {
+		if snap.Title == "" && len(snap.All) == 0 {
+			r.saved(r.w.SetTitle(session.TitleFrom(t.Prompt)))
+		}
+		var err error
+		if again {
+			e, err = r.w.AppendAt(e, parent)
+		} else {
+			e, err = r.w.Append(e)
+		}
+		r.saved(err)
+		r.emit(ImageEvent{Kind: ImageStarted, Entry: e})
+	})
 
 	var out ImageOutcome
 	end := func(err error) (ImageOutcome, error) {
@@ -193,15 +210,23 @@ func (r *imageRun) run(ctx context.Context, t ImageTurn) (ImageOutcome, error) {
 			ee := session.ErrorEntry(err)
 			e.Error, e.RequestID, e.Status = ee.Error, ee.RequestID, session.StatusFailed
 		}
-		written, werr := r.w.Append(e)
-		r.saved(werr)
-		out.Entry = written
-		r.emit(ImageEvent{Kind: ImageEnded, Entry: written, Err: err})
+		if out.NotSaved {
+			out.Entry = e
+		} else {
+			written, werr := r.w.Append(e)
+			r.saved(werr)
+			out.Entry = written
+		}
+		r.emit(ImageEvent{Kind: ImageEnded, Entry: out.Entry, Err: err})
 		return out, err
 	}
 	res, err := r.cfg.Client.GenerateImage(ctx, req, api.Checked(),
 		api.OnRetry(func(info api.RetryInfo) { r.emit(ImageEvent{Kind: ImageRetrying, Retry: info}) }),
-		api.OnImageTask(func(task api.ImageTask) { r.emit(ImageEvent{Kind: ImageTask, Task: task}) }))
+		api.OnImageTask(func(task api.ImageTask) {
+			r.held.settle(nil) // the server answered with a task: the turn is saved
+			r.emit(ImageEvent{Kind: ImageTask, Task: task})
+		}))
+	out.NotSaved = r.held.settle(err)
 	if err != nil {
 		return end(err)
 	}
