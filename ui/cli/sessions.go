@@ -234,7 +234,7 @@ func deleteSession(env Env, store *session.Store, query string, yes bool) int {
 		return fail(env, err)
 	}
 	if !yes {
-		fmt.Fprintf(env.Stderr, "delete session %s %q (%d messages)? [y/N] ", info.ID, sanitize.Line(info.Title), info.Messages)
+		fmt.Fprintf(env.Stderr, "delete session %s %q (%s)? [y/N] ", info.ID, sanitize.Line(info.Title), textfmt.Plural(info.Messages, "message"))
 		answer, _ := bufio.NewReader(orEmpty(env.Stdin)).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 			fmt.Fprintln(env.Stderr, "kept")
@@ -439,14 +439,10 @@ func importSession(env Env, store *session.Store, name string, copy bool) int {
 	}
 	fmt.Fprintln(env.Stdout, saved.ID)
 	if saved.Merged {
-		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), saved.ID, saved.Entries)
+		fmt.Fprintf(env.Stderr, "merged %s into %s: %s\n", sanitize.Line(what), saved.ID, textfmt.Plural(saved.Entries, "new entry"))
 		return ExitOK
 	}
-	entries := fmt.Sprintf("%d entries", saved.Entries)
-	if saved.Entries == 1 {
-		entries = "1 entry"
-	}
-	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", entries, sanitize.Line(what), saved.ID)
+	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", textfmt.Plural(saved.Entries, "entry"), sanitize.Line(what), saved.ID)
 	return ExitOK
 }
 

@@ -103,7 +103,7 @@ sync_images on, with no session open in another muse.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stdout, "the remote's history of %d commits is now one snapshot of %d files\n", res.Commits, res.Files)
+			fmt.Fprintf(a.env.Stdout, "the remote's history of %s is now one snapshot of %s\n", textfmt.Plural(res.Commits, "commit"), textfmt.Plural(res.Files, "file"))
 			return nil
 		},
 	}
@@ -305,13 +305,13 @@ func (a *app) syncStatus(ctx context.Context) error {
 	}
 	w := a.env.Stdout
 	fmt.Fprintf(w, "remote:   %s\n", sanitize.Line(st.Remote))
-	fmt.Fprintf(w, "ahead:    %d files changed here to send", st.Ahead)
+	fmt.Fprintf(w, "ahead:    %s changed here to send", textfmt.Plural(st.Ahead, "file"))
 	if st.Pending > 0 {
-		fmt.Fprintf(w, ", %d syncs made and not yet pushed", st.Pending)
+		fmt.Fprintf(w, ", %s made and not yet pushed", textfmt.Plural(st.Pending, "sync"))
 	}
 	fmt.Fprintln(w)
 	if st.Fetched {
-		fmt.Fprintf(w, "behind:   %d bundles from other machines to apply\n", st.Behind)
+		fmt.Fprintf(w, "behind:   %s from other machines to apply\n", textfmt.Plural(st.Behind, "bundle"))
 	} else {
 		fmt.Fprintf(w, "behind:   unknown: %s\n", sanitize.Line(st.FetchErr.Error()))
 	}
@@ -410,6 +410,6 @@ func (a *app) doctorSyncState(d *report) {
 		if st.LastErr != "" || o.Identity == "" {
 			mark = "!"
 		}
-		d.line(mark, "sync", fmt.Sprintf("with %s · key %s · %d files to send · last sync %s", st.Remote, key, st.Ahead+st.Pending, lastSyncText(st)))
+		d.line(mark, "sync", fmt.Sprintf("with %s · key %s · %s to send · last sync %s", st.Remote, key, textfmt.Plural(st.Ahead+st.Pending, "file"), lastSyncText(st)))
 	}
 }

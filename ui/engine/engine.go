@@ -47,6 +47,7 @@ import (
 
 	"muse/api"
 	"muse/session"
+	"muse/ui/textfmt"
 	"muse/ui/toolrun"
 )
 
@@ -451,7 +452,7 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 			return res, nil
 		}
 		if res.Rounds >= r.cfg.MaxRounds {
-			r.emit(Event{Kind: Notice, Text: fmt.Sprintf("stopped after %d tool rounds: send a prompt to go on", r.cfg.MaxRounds)})
+			r.emit(Event{Kind: Notice, Text: fmt.Sprintf("stopped after %s: send a prompt to go on", textfmt.Plural(r.cfg.MaxRounds, "tool round"))})
 			res.Unanswered = true
 			return res, nil
 		}

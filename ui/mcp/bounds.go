@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"muse/api"
+	"muse/ui/textfmt"
 )
 
 // What a server may make muse read, hold and send. Each bound is counted
@@ -46,7 +47,8 @@ func listTools(ctx context.Context, sess *sdk.ClientSession) (tools []*sdk.Tool,
 	oversized := 0
 	defer func() {
 		if oversized > maxNamed {
-			notes = append(notes, fmt.Sprintf("%d more tools are not offered: each is over %s", oversized-maxNamed, size(maxToolSize)))
+			n := oversized - maxNamed
+			notes = append(notes, fmt.Sprintf("%s %s not offered: each is over %s", textfmt.Plural(n, "more tool"), map[bool]string{true: "is", false: "are"}[n == 1], size(maxToolSize)))
 		}
 	}()
 	seen := map[[sha256.Size]byte]bool{}

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // maxPrompts is how many prompts of one server are listed.
@@ -121,7 +122,7 @@ func (p Prompt) ParseArgs(typed string) (map[string]string, error) {
 			next++
 		}
 		if next == len(p.Args) {
-			return nil, fmt.Errorf("%s takes %d arguments: usage: %s", p.Command, len(p.Args), p.Usage())
+			return nil, fmt.Errorf("%s takes %s: usage: %s", p.Command, textfmt.Plural(len(p.Args), "argument"), p.Usage())
 		}
 		if next == len(p.Args)-1 {
 			args[p.Args[next].Name] = strings.Join(words[i:], " ")

@@ -19,13 +19,16 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// Plural counts n things: "1 message", "2 messages", "3 matches".
+// Plural counts n things: "1 message", "2 messages", "3 matches", "0 new
+// entries".
 func Plural(n int, thing string) string {
 	switch {
 	case n == 1:
 		return "1 " + thing
 	case strings.HasSuffix(thing, "ch"), strings.HasSuffix(thing, "s"):
 		return fmt.Sprintf("%d %ses", n, thing)
+	case len(thing) > 1 && thing[len(thing)-1] == 'y' && !strings.ContainsRune("aeiou", rune(thing[len(thing)-2])):
+		return fmt.Sprintf("%d %sies", n, thing[:len(thing)-1])
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
 }

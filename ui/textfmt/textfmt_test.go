@@ -47,8 +47,10 @@ func TestPlural(t *testing.T) {
 			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
 		}
 	}
-	if got := Plural(3, "line"); got != "3 lines" {
-		t.Errorf("got %q", got)
+	for thing, want := range map[string]string{"line": "3 lines", "new entry": "3 new entries", "day": "3 days"} {
+		if got := Plural(3, thing); got != want {
+			t.Errorf("Plural(3, %q) = %q, want %q", thing, got, want)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"muse/ui/textfmt"
 	"slices"
 )
 
@@ -87,7 +88,7 @@ func (p *Problems) Err() error {
 		errs = append(errs, e)
 	}
 	if more > 0 {
-		errs = append(errs, fmt.Errorf("%s: … and %d more problems", p.Path, more))
+		errs = append(errs, fmt.Errorf("%s: … and %s", p.Path, textfmt.Plural(more, "more problem")))
 	}
 	return errors.Join(errs...)
 }
