@@ -44,7 +44,7 @@ const (
 type Meter struct {
 	width        int
 	cells, bytes int
-	heavy        bool
+	heavy, dense bool
 }
 
 // NewMeter returns a Meter for text rendered at width.
@@ -58,7 +58,10 @@ func (m *Meter) Add(lines string) {
 	for line := range strings.Lines(lines) {
 		m.bytes += len(line)
 		m.cells += (m.width + len(line)) * (2 + nesting(line))
-		if m.cells > min(cellBase+cellsPerByte*m.bytes, cellMax) {
+		if m.cells > cellBase+cellsPerByte*m.bytes {
+			m.dense = true
+		}
+		if m.dense || m.cells > cellMax {
 			m.heavy = true
 		}
 	}
@@ -74,6 +77,16 @@ func Heavy(src string, width int) bool {
 	m := NewMeter(width)
 	m.Add(src)
 	return m.Heavy()
+}
+
+// Dense reports whether src passes the budget of its length (not the cap
+// of cellMax) at the end of any of its lines: whether it writes many lines
+// for its bytes. Goldmark's HTML costs a few nodes of its tree a line, so
+// the page writes dense text plain, and long prose as markdown.
+func Dense(src string, width int) bool {
+	m := NewMeter(width)
+	m.Add(src)
+	return m.dense
 }
 
 // nesting counts the blocks a line opens or sits in, as its lead shows
