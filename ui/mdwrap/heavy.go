@@ -24,17 +24,17 @@ import (
 // opens with. Text whose estimate passes cellBase + cellsPerByte cells a
 // byte, at the end of any of its lines, is heavy: it is shown as plain
 // text (see Plain), never given to glamour. An ordinary reply costs a
-// few cells a byte (prose 2 to 3, a list of file names 12 at 80 columns
+// few cells a byte (prose 2 to 6, a list of file names 12 at 80 columns
 // and 25 at 200, and cellBase covers a list of a thousand short items); a
 // list of one-letter items costs 60 at 80 columns, and each level of
 // nesting adds a share. Glamour allocated 50 (prose) to 220 (a list four
 // deep) bytes a cell, 120 for most lists. Past cellMax cells a text is
 // heavy whatever its length, so that no render, of the longest reply
-// too, allocates more than about 250 MB (a second or two): that is 800 KB
-// of prose.
+// too, allocates more than about 250 MB (a second or two): that is
+// 350 KB of prose in paragraphs of a line, 800 KB in long ones.
 const (
 	cellBase     = 1 << 18
-	cellsPerByte = 16
+	cellsPerByte = 24
 	cellMax      = 1 << 21
 )
 
