@@ -94,4 +94,3 @@ func TestPrintCombiningMarksCost(t *testing.T) {
 		t.Errorf("printed %q", got)
 	}
 }
-
