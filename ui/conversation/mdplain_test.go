@@ -21,7 +21,7 @@ import (
 func heavyList(n int) string { return strings.Repeat("- a\n  - b\n", n/10) }
 
 // The chat screen streams the 640 KB list in 200-byte deltas, a frame
-// each, finishes it and opens it again as muse -c does, and stays
+// every five, finishes it and opens it again as muse -c does, and stays
 // responsive: glamour is given at most 32 KB of it in all (it rendered
 // every byte before, and a single frame of the list whole), and no
 // frame's text goes to glamour once the reply is found too heavy. The
@@ -39,7 +39,7 @@ func TestHeavyListReplyStaysResponsive(t *testing.T) {
 	e.Status = session.StatusStreaming
 	c = c.Add(e)
 	now := time.Unix(0, 0)
-	for n := 200; n <= len(text); n += 200 {
+	for n := 1000; n <= len(text); n += 1000 { // a frame every five deltas of 200 bytes
 		e.Message = &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: text[:n]}}}
 		now = now.Add(33 * time.Millisecond)
 		c = c.UpdateLive(e, now)
