@@ -21,9 +21,13 @@ import (
 // writes at least one line of the width (one more for each width of text
 // it holds), padded once for the document and its block and once for each
 // list, quote or definition marker and each two columns of indent it
-// opens with. Text whose estimate passes cellBase + cellsPerByte cells a
-// byte, at the end of any of its lines, is heavy: it is shown as plain
-// text (see Plain), never given to glamour. An ordinary reply costs a
+// opens with, and as many times again as it opens blocks (list markers,
+// quote markers more than the line before had): glamour writes lines of
+// each block it opens, padded in every block around it, so a line that
+// opens d blocks costs it d² lines of the width (twenty list markers on
+// each line of 6.5 KB: 936 MB). Text whose estimate passes cellBase +
+// cellsPerByte cells a byte, at the end of any of its lines, is heavy: it
+// is shown as plain text (see Plain), never given to glamour. An ordinary reply costs a
 // few cells a byte (prose 2 to 6, a list of file names 12 at 80 columns
 // and 25 at 200, and cellBase covers a list of a thousand short items); a
 // list of one-letter items costs 60 at 80 columns, and each level of
@@ -31,7 +35,9 @@ import (
 // deep) bytes a cell, 120 for most lists. Past cellMax cells a text is
 // heavy whatever its length, so that no render, of the longest reply
 // too, allocates more than about 250 MB (a second or two): that is
-// 350 KB of prose in paragraphs of a line, 800 KB in long ones.
+// 350 KB of prose in paragraphs of a line, 800 KB in long ones. The
+// longest light text of each shape allocated 10 to 150 MB
+// (TestLightTextIsCheap).
 const (
 	cellBase     = 1 << 18
 	cellsPerByte = 24
@@ -45,6 +51,7 @@ type Meter struct {
 	width        int
 	cells, bytes int
 	heavy, dense bool
+	quotes       int // the quote markers of the last line, 0 after a blank one
 }
 
 // NewMeter returns a Meter for text rendered at width.
@@ -57,7 +64,17 @@ func NewMeter(width int) *Meter {
 func (m *Meter) Add(lines string) {
 	for line := range strings.Lines(lines) {
 		m.bytes += len(line)
-		m.cells += (m.width + len(line)) * (2 + nesting(line))
+		quotes, lists, indent := markers(line)
+		// Each block the line opens writes lines of its own (a list its
+		// item's line, a quote its blank one), each padded in every block
+		// around it: a line of twenty list markers cost glamour 6 MB.
+		opens := lists + max(quotes-m.quotes, 0)
+		if strings.TrimSpace(line) == "" {
+			m.quotes = 0
+		} else {
+			m.quotes = quotes
+		}
+		m.cells += (m.width + len(line)) * (2 + quotes + lists + indent/2) * max(opens, 1)
 		if m.cells > cellBase+cellsPerByte*m.bytes {
 			m.dense = true
 		}
@@ -89,13 +106,12 @@ func Dense(src string, width int) bool {
 	return m.dense
 }
 
-// nesting counts the blocks a line opens or sits in, as its lead shows
-// them: quote markers, list and definition markers followed by a space,
-// and two columns of indent each, at most MaxNest+2 (deeper text is
-// flattened, see TooDeep).
-func nesting(line string) int {
-	n, indent := 0, 0
-	for i := 0; i < len(line) && n <= MaxNest; {
+// markers counts the quote markers and the list and definition markers
+// (followed by a space) a line opens with, and its columns of indent
+// among them, each count at most MaxNest+2 (deeper text is flattened, see
+// TooDeep).
+func markers(line string) (quotes, lists, indent int) {
+	for i := 0; i < len(line) && quotes+lists <= MaxNest; {
 		switch c := line[i]; {
 		case c == ' ':
 			indent++
@@ -104,31 +120,31 @@ func nesting(line string) int {
 			indent += 4
 			i++
 		case c == '>':
-			n++
+			quotes++
 			i++
 		case c == '-' || c == '+' || c == '*' || c == ':':
 			if i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t') {
-				n++
+				lists++
 				i += 2
 				continue
 			}
-			return min(n+indent/2, MaxNest+2)
+			return quotes, lists, min(indent, 2*MaxNest)
 		case c >= '0' && c <= '9':
 			j := i
 			for j < len(line) && j-i < 10 && line[j] >= '0' && line[j] <= '9' {
 				j++
 			}
 			if j+1 < len(line) && (line[j] == '.' || line[j] == ')') && (line[j+1] == ' ' || line[j+1] == '\t') {
-				n++
+				lists++
 				i = j + 2
 				continue
 			}
-			return min(n+indent/2, MaxNest+2)
+			return quotes, lists, min(indent, 2*MaxNest)
 		default:
-			return min(n+indent/2, MaxNest+2)
+			return quotes, lists, min(indent, 2*MaxNest)
 		}
 	}
-	return min(n+indent/2, MaxNest+2)
+	return quotes, lists, min(indent, 2*MaxNest)
 }
 
 // Plain returns src, text found heavy, as the lines it is shown in
