@@ -62,16 +62,11 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 	}, plain: plainText(width), width: width}, nil
 }
 
-// plainText returns how -p shows a reply too heavy for glamour: as the
-// chat screen does, its lines wrapped at width, each cut to the columns
-// the terminal draws.
+// plainText returns how -p shows a reply too heavy for glamour, as the
+// chat screen does (see mdwrap.Plain).
 func plainText(width int) func(md string) string {
 	return func(md string) string {
-		lines := mdwrap.Plain(strings.ReplaceAll(sanitize.Plain(md), "\t", "    "), width)
-		for i, l := range lines {
-			lines[i] = textfmt.Fit(l, width)
-		}
-		return strings.Trim(strings.Join(lines, "\n"), "\n")
+		return strings.Trim(strings.Join(mdwrap.Plain(md, width), "\n"), "\n")
 	}
 }
 

@@ -4,28 +4,16 @@ import (
 	"strings"
 
 	"muse/ui/mdwrap"
-	"muse/ui/sanitize"
-	"muse/ui/textfmt"
 )
 
 // A reply whose render would cost glamour more than its budget (see
 // mdwrap.Meter: 640 KB of a nested list took it past 1 GB) is shown as
 // plain text instead, wrapped at the width, whole or streaming.
 
-// plain returns text, sanitized, as mdwrap.Plain lays it out, cut to the
-// widths the terminal draws, without the blank lines at its ends.
+// plain returns text shown plain (see mdwrap.Plain), without the blank
+// lines at its ends.
 func (md *markdown) plain(text string, width int) string {
-	return strings.Trim(strings.Join(md.plainLines(text, width), "\n"), "\n")
-}
-
-// plainLines returns the lines of text, whole lines, shown plain.
-func (md *markdown) plainLines(text string, width int) []string {
-	width = max(width, 10)
-	lines := mdwrap.Plain(strings.ReplaceAll(sanitize.Plain(text), "\t", "    "), width)
-	for i, l := range lines {
-		lines[i] = textfmt.Fit(l, width)
-	}
-	return lines
+	return strings.Trim(strings.Join(mdwrap.Plain(text, max(width, 10)), "\n"), "\n")
 }
 
 // heavy reports whether text, the stream's text so far, is to be shown
@@ -55,10 +43,10 @@ func (s *mdStream) heavy(text string, width int) bool {
 
 // plainLines returns the indented lines of text shown plain: its finished
 // lines once, the growing last one again each frame.
-func (s *mdStream) plainLines(md *markdown, text string) []string {
+func (s *mdStream) plainLines(text string) []string {
 	finished := strings.LastIndexByte(text, '\n') + 1
 	if finished > s.stableEnd {
-		for _, l := range md.plainLines(text[s.stableEnd:finished], s.width) {
+		for _, l := range mdwrap.Plain(text[s.stableEnd:finished], max(s.width, 10)) {
 			if len(s.stable) > 0 || l != "" {
 				s.stable = append(s.stable, indentLine(l))
 			}
@@ -67,7 +55,7 @@ func (s *mdStream) plainLines(md *markdown, text string) []string {
 	}
 	out := s.stable[:len(s.stable):len(s.stable)]
 	if finished < len(text) {
-		for _, l := range md.plainLines(text[finished:], s.width) {
+		for _, l := range mdwrap.Plain(text[finished:], max(s.width, 10)) {
 			if len(out) > 0 || l != "" {
 				out = append(out, indentLine(l))
 			}

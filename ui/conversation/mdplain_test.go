@@ -22,10 +22,9 @@ func heavyList(n int) string { return strings.Repeat("- a\n  - b\n", n/10) }
 
 // The chat screen streams the 640 KB list in 200-byte deltas, a frame
 // every five, finishes it and opens it again as muse -c does, and stays
-// responsive: glamour is given at most 32 KB of it in all (it rendered
-// every byte before, and a single frame of the list whole), and no
-// frame's text goes to glamour once the reply is found too heavy. The
-// finished reply shows every item, plain, as a resumed one does.
+// responsive: glamour is given at most 32 KB of it in all (it was given
+// every byte before), and none when the reply is opened again. The
+// finished reply shows every item, plain, as the resumed one does.
 func TestHeavyListReplyStaysResponsive(t *testing.T) {
 	th, err := theme.New("dark", true)
 	if err != nil {

@@ -47,7 +47,7 @@ func (s *mdStream) lines(md *markdown, text string, width int) []string {
 		*s = mdStream{width: width, live: s.live} // the text was replaced, not extended, or the width changed
 	}
 	if s.heavy(text, width) {
-		return s.plainLines(md, text)
+		return s.plainLines(text)
 	}
 	if b := s.ctx; b != nil && b.kind == fenceBlock {
 		// Once the fence closes, check that chroma lexes its chunks as it

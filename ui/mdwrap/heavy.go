@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // Glamour's work grows with what it writes, not with what it reads: it
@@ -148,20 +151,22 @@ func markers(line string) (quotes, lists, indent int) {
 }
 
 // Plain returns src, text found heavy, as the lines it is shown in
-// instead of rendered: each of its lines wrapped at width, at spaces, and
-// a word wider than the width cut at it. src must be sanitized, with no
-// tabs; the lines hold no styles.
+// instead of rendered: sanitized (sanitize.Plain), tabs as four spaces,
+// each of its lines wrapped at width, at spaces, a word wider than the
+// width cut at it, and each cut again to the columns the terminal draws
+// (textfmt.Fit). The lines hold no styles.
 func Plain(src string, width int) []string {
 	width = max(width, 1)
+	src = strings.ReplaceAll(sanitize.Plain(src), "\t", "    ")
 	out := make([]string, 0, strings.Count(src, "\n")+1)
 	for line := range strings.Lines(src) {
 		line = strings.TrimRight(line, "\n")
 		if xansi.StringWidth(line) <= width {
-			out = append(out, strings.TrimRight(line, " "))
+			out = append(out, textfmt.Fit(strings.TrimRight(line, " "), width))
 			continue
 		}
 		for l := range strings.SplitSeq(xansi.Wrap(line, width, ""), "\n") {
-			out = append(out, strings.TrimRight(l, " "))
+			out = append(out, textfmt.Fit(strings.TrimRight(l, " "), width))
 		}
 	}
 	return out
