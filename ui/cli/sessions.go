@@ -450,17 +450,48 @@ func importSession(env Env, store *session.Store, name string, copy bool) int {
 	return ExitOK
 }
 
-// stoppable is a reader that fails once ctx is done.
+// stoppable is a reader that fails once ctx is done, even while a read
+// waits (standard input at a terminal, a pipe that sends nothing): the
+// signal that ends ctx no longer ends muse, so a read that went on waiting
+// would keep ctrl+c from stopping the import. Each read is made by a
+// goroutine into a buffer of its own; one that still waits when ctx ends
+// is left to the process's exit (no read follows it: ctx is done).
 type stoppable struct {
-	ctx context.Context
-	r   io.Reader
+	ctx  context.Context
+	r    io.Reader
+	buf  []byte
+	read chan readResult
+}
+
+// readResult is what a read of stoppable's reader gave.
+type readResult struct {
+	data []byte
+	err  error
 }
 
 func (s *stoppable) Read(p []byte) (int, error) {
 	if err := s.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return s.r.Read(p)
+	if s.read == nil {
+		s.read = make(chan readResult, 1)
+	}
+	if cap(s.buf) < len(p) {
+		s.buf = make([]byte, len(p))
+	}
+	go func(buf []byte) {
+		n, err := s.r.Read(buf)
+		s.read <- readResult{buf[:n], err}
+	}(s.buf[:len(p)])
+	select {
+	case res := <-s.read:
+		if err := s.ctx.Err(); err != nil {
+			return 0, err // stopped: what came with it is not wanted
+		}
+		return copy(p, res.data), res.err
+	case <-s.ctx.Done():
+		return 0, s.ctx.Err()
+	}
 }
 
 // errNoSession says what to do when there is nothing to resume.
