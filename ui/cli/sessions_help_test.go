@@ -27,7 +27,7 @@ func TestSessionsHelpNamesEveryCommand(t *testing.T) {
 		t.Fatalf("only %d commands", len(cmd.Commands()))
 	}
 	for _, sub := range cmd.Commands() {
-		for what, text := range map[string]string{"the root's list": line, "sessions --help": strings.SplitN(help.stdout, "\n", 2)[0], "the unknown command's error": bad.stderr} {
+		for what, text := range map[string]string{"the root's list": line, "sessions --help": strings.ToLower(strings.SplitN(help.stdout, "\n", 2)[0]), "the unknown command's error": bad.stderr} {
 			if !strings.Contains(text, sub.Name()+",") && !strings.Contains(text, sub.Name()+" ") {
 				t.Errorf("%s does not name %s:\n%s", what, sub.Name(), text)
 			}
