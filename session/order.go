@@ -46,8 +46,8 @@ func inApplyOrder[T any](items []T, key func(*T) (time.Time, string, bool)) []T 
 		i int
 	}
 	ps := make([]pos, len(items)-1)
-	sorted, one, namedSorted := true, true, true
-	var t, namedT time.Time
+	sorted, one := true, true
+	var t time.Time
 	var m, first string
 	seen := false
 	for i := range ps {
@@ -58,27 +58,18 @@ func inApplyOrder[T any](items []T, key func(*T) (time.Time, string, bool)) []T 
 			switch {
 			case km == "": // an older muse's, which names no machine
 			case !seen:
-				first, seen, namedT = km, true, kt
-			default:
-				if km != first {
-					one = false
-				}
-				if kt.Before(namedT) {
-					namedSorted = false
-				}
-				namedT = kt
+				first, seen = km, true
+			case km != first:
+				one = false
 			}
 			t, m = kt, km
 		}
 		ps[i] = pos{t, m, i + 1}
 	}
-	if sorted || one && namedSorted {
+	if sorted || one {
 		// A journal only one machine wrote applies in the order it was
 		// written, as it always did: a clock set back between two of
-		// its records changes nothing. Records that name it out of order
-		// were merged so (a muse dates none before the one before it):
-		// they are sorted, or an old version merged after a compaction
-		// that dropped it would undo an edit.
+		// its records changes nothing.
 		return items
 	}
 	slices.SortStableFunc(ps, func(a, b pos) int {
