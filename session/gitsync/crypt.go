@@ -36,7 +36,7 @@ func parseIdentity(s string) (*age.X25519Identity, error) {
 	s = strings.TrimSpace(s)
 	id, err := age.ParseX25519Identity(s)
 	if err != nil {
-		return nil, fmt.Errorf("the sync key is not an age identity: %s: copy it again whole (muse sync key prints it on a machine that syncs)", identityFault(s))
+		return nil, fmt.Errorf("the sync key is not an age identity: %s; copy it again whole (muse sync key prints it on a machine that syncs)", identityFault(s))
 	}
 	return id, nil
 }
@@ -62,12 +62,12 @@ func identityFault(s string) string {
 	case s != strings.ToUpper(s):
 		return "it holds small letters, where an identity is all capitals"
 	case len(s) != identityLen:
-		return fmt.Sprintf("it is %d characters long, where an identity is %d: part of it was lost, or something added, when it was copied", len(s), identityLen)
+		return fmt.Sprintf("it is %d characters long where an identity is %d, so part of it was lost, or something added, when it was copied", len(s), identityLen)
 	}
 	if i := strings.IndexFunc(s[len(identityPrefix):], func(r rune) bool { return !strings.ContainsRune(bech32Chars, r) }); i >= 0 {
 		return fmt.Sprintf("its character %d is none an identity holds (after %s it never holds B, I, O or 1)", len(identityPrefix)+i+1, identityPrefix)
 	}
-	return "its checksum does not match: a character of it was changed when it was copied"
+	return "its checksum does not match, so a character of it changed when it was copied"
 }
 
 // encrypt encrypts data to the identity's recipient.

@@ -20,7 +20,7 @@ func TestIdentityFaultSaysWhatIsWrong(t *testing.T) {
 	}
 	for name, c := range map[string]struct{ key, want string }{
 		"a changed character": {id[:len(id)-1] + swapped, "its checksum does not match"},
-		"cut":                 {id[:60], "it is 60 characters long, where an identity is 74"},
+		"cut":                 {id[:60], "it is 60 characters long where an identity is 74"},
 		"the doc's example":   {"AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ", "its checksum does not match"},
 		"small letters":       {strings.ToLower(id), "small letters"},
 		"another kind":        {"AGE-PLUGIN-YUBIKEY-1QQQ", "it does not start with AGE-SECRET-KEY-1"},
