@@ -45,6 +45,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			prompt = strings.TrimRight(in, "\n")
 		case strings.TrimSpace(in) != "":
 			prompt += "\n\n" + in
+			fromStdin = true // the command line alone does not hold the prompt
 		}
 	}
 	if strings.TrimSpace(prompt) == "" {
@@ -75,8 +76,18 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
 		rememberPrompt(env, cfg, w.ID(), "/image "+prompt)
 	} else {
-		code = printTurn(ctx, env, f, cfg, client, w, engine.Turn{Prompt: prompt, Attachments: files, Params: params})
-		rememberPrompt(env, cfg, w.ID(), prompt)
+		// A new session is saved once the server answers: one that cannot
+		// be reached leaves no session holding the prompt alone, and the
+		// hint says how to send it again.
+		turn := engine.Turn{Prompt: prompt, Attachments: files, Params: params, SaveOnAnswer: !f.cont && f.resume == ""}
+		var saved bool
+		code, saved = printTurn(ctx, env, f, cfg, client, w, turn)
+		id := w.ID()
+		if !saved {
+			id = "" // no session holds it
+			fmt.Fprintf(env.Stderr, "muse: %s\n", againHint(env, fromStdin))
+		}
+		rememberPrompt(env, cfg, id, prompt)
 	}
 	if err := w.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
@@ -85,6 +96,29 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 	}
 	return code
+}
+
+// againHint says how to send again the prompt of a -p that got no reply
+// and saved nothing: the same command, when it holds the prompt whole and
+// pastes as it prints; else the prompt history, which keeps the prompt.
+func againHint(env Env, stdin bool) string {
+	const saved = "nothing was saved: the prompt got no answer"
+	history := saved + "; it is kept in the prompt history (run muse, then ↑ finds it)"
+	if stdin || len(env.args) == 0 {
+		return history
+	}
+	words := []string{env.Command}
+	if words[0] == "" {
+		words[0] = "muse"
+	}
+	for _, a := range env.args {
+		words = append(words, shellQuote(a))
+	}
+	line := strings.Join(words, " ")
+	if sanitize.Line(line) != line || strings.ContainsAny(line, "\n\r") {
+		return history // it would not print as typed
+	}
+	return saved + "; send it again with: " + line
 }
 
 // rememberPrompt puts the prompt typed after -p (an image's as the chat
@@ -155,7 +189,7 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 // printTurn runs one turn and prints it: the reply's text as it streams, or
 // with --json the final message; tool calls run with --allow-tools, else
 // they are printed as JSON.
-func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, turn engine.Turn) int {
+func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, turn engine.Turn) (code int, saved bool) {
 	// A reader that goes away (| head) ends the turn, which saves what
 	// arrived, marked cancelled; muse then exits quietly.
 	ctx, cancel := context.WithCancel(ctx)
@@ -165,7 +199,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	env.Stdout = guard
 	out, err := replyOut(env, f, cfg)
 	if err != nil {
-		return fail(env, err)
+		return fail(env, err), true
 	}
 	var lostErr error // why a record was refused, and not kept to write later
 	var notes serverNotes
@@ -221,15 +255,15 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	ecfg.NoStream = f.noStream
 	ecfg.AskAll = !f.allowTools // an MCP server's allow is no --allow-tools
 	res, err := engine.Run(ctx, ecfg, w, turn, emit, approve)
-	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
+	ok := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {
-		return saved
+		return ok, !res.NotSaved
 	}
 	if err != nil {
 		if f.json {
 			printPartial(env, res, err)
 		}
-		return failHint(env, err, credentialHint(cfg, err))
+		return failHint(env, err, credentialHint(cfg, err)), !res.NotSaved
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)
@@ -238,11 +272,11 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.json {
 		data, err := json.Marshal(res.Message)
 		if err != nil {
-			return fail(env, fmt.Errorf("encode the reply: %w", err))
+			return fail(env, fmt.Errorf("encode the reply: %w", err)), true
 		}
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
-	return saved
+	return ok, true
 }
 
 // printPartial prints, for --json, the reply of a turn that failed part

@@ -138,9 +138,10 @@ func (t *Run) apply(ev engine.Event, now time.Time) Shown {
 }
 
 // saved tells whether the engine kept a reply that ended with err: a
-// complete one, one with text, or a continued one.
+// complete one, one with text, a continued one, or one cancelled (even
+// before anything arrived: its prompt shows it was).
 func saved(e session.Entry, err error, continued bool) bool {
-	if err == nil || continued {
+	if err == nil || continued || e.Status == session.StatusCancelled {
 		return true
 	}
 	for _, b := range e.Message.Content {
