@@ -26,16 +26,11 @@ import (
 // sessionsCmd is "muse sessions" and its commands.
 func (a *app) sessionsCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "sessions",
-		Short: "list, show, export, open, import, rename, delete and search saved sessions",
-		Long: `List, show, export, open, import, rename, delete and search the saved sessions.
-
-ID may be a session id, a unique prefix of one, or a title.`,
+		Use: "sessions",
 		Example: `  muse sessions list --json
   muse sessions export 20261122-0415 --format json -o talk.json
   muse sessions import talk.json`,
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE("list, show, export, open, import, fork, rename, delete or search"),
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -191,8 +186,26 @@ as a new session, titled "… (imported)".`,
 	})
 
 	search := a.searchCmd()
-	cmd.AddCommand(list, show, exp, open, imp, fork, rename, del, search)
+	subs := []*cobra.Command{list, show, exp, open, imp, fork, rename, del, search}
+	cmd.AddCommand(subs...)
+	// Named from the commands themselves, so that the lists never miss one.
+	all := subNames(subs, "and")
+	cmd.Short = all + " saved sessions"
+	cmd.Long = strings.ToUpper(all[:1]) + all[1:] + ` the saved sessions.
+
+ID may be a session id, a unique prefix of one, or a title.`
+	cmd.RunE = groupRunE(subNames(subs, "or"))
 	return cmd
+}
+
+// subNames lists the names of cmds, the last after conj: "list, show
+// and search".
+func subNames(cmds []*cobra.Command, conj string) string {
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.Name()
+	}
+	return joinNames(names, conj)
 }
 
 // withStore returns a command's RunE that opens the session store and runs
