@@ -227,6 +227,7 @@ func (s *Store) catchUp(names []string) []Note {
 	for _, id := range tombs {
 		notes = append(notes, s.applyTomb(id)...)
 	}
+	s.pruneSights(tombs)
 	s.logNotes(notes)
 	return notes
 }

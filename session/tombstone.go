@@ -16,7 +16,12 @@ package session
 // decides it: before, a tombstone dated up to a day ahead (a clock that
 // fast) deleted turns added after it on a machine whose clock was right.
 // A tombstone without Seen (written by an older muse) keeps a session
-// changed after its date, as before.
+// changed after its date, as before. Neither claims more than it can
+// have seen of this machine's records: what it claims beyond the newest
+// this machine could have written when it first saw it is capped there
+// (tombsight.go), so no turn written here after a tombstone arrived goes
+// with it, however it is dated; an entry of Seen dated too far ahead to be
+// believed names no machine.
 //
 // A tombstone is kept for tombLife (180 days) after the delete; a copy
 // older than the delete that arrives later than that comes back.
@@ -64,6 +69,9 @@ type tomb struct {
 	// Seen is the time of the newest record of each machine the delete
 	// saw, by machine id (at most maxSeen of them).
 	Seen map[string]time.Time `json:"seen,omitempty"`
+	// upto, when set, caps the date an older muse's tombstone deletes
+	// up to (tombsight.go).
+	upto time.Time
 }
 
 // maxSeen bounds the machines a tombstone names, to keep it one short
@@ -74,8 +82,8 @@ const maxSeen = 32
 
 // saw reports whether the delete t saw the record of machine m dated at.
 func (t tomb) saw(m string, at time.Time) bool {
-	if t.Seen == nil {
-		return !at.After(t.Time) // an older muse's tombstone: by its date
+	if t.Seen == nil { // an older muse's tombstone: by its date
+		return !at.After(t.Time) && (t.upto.IsZero() || !at.After(t.upto))
 	}
 	last, ok := t.Seen[m]
 	return ok && !at.After(last)
@@ -131,33 +139,98 @@ func (s *Store) tombOf(id string) (time.Time, bool) {
 	return t.Time, ok
 }
 
-// tombAt returns the tombstone of the session id, if it has one whose
-// date is believed.
+// tombAt returns the tombstone of the session id, if it has one that is
+// taken, as takeTomb takes it of a session whose journal is not here.
 func (s *Store) tombAt(id string) (tomb, bool) {
+	t, err := s.takeTomb(id, false)
+	return t, err == nil
+}
+
+// notTaken is the error of a tombstone that is read but not taken: why.
+type notTaken struct{ why string }
+
+func (e notTaken) Error() string { return e.why }
+
+// takeTomb returns the tombstone of the session id as this machine takes
+// it, held saying this machine holds the session's journal: its entries
+// dated too far ahead to be believed left out (their machines' records
+// keep the session), and what it claims of this machine's records capped
+// at what it can have seen (tombsight.go). A tombstone dated too far ahead
+// is not taken, nor is one that claims more than it can have seen, in a
+// store that has no folder of its own to remember that in.
+func (s *Store) takeTomb(id string, held bool) (tomb, error) {
 	t, err := readTomb(s.tombPath(id))
-	return t, err == nil && s.believed(t.Time)
+	if err != nil {
+		return t, err
+	}
+	if !s.believed(t.Time) {
+		return t, notTaken{futureWhy(t.Time)}
+	}
+	if t.Seen != nil {
+		seen := make(map[string]time.Time, len(t.Seen))
+		for m, at := range t.Seen {
+			if s.believed(at) {
+				seen[m] = at
+			}
+		}
+		t.Seen = seen
+	}
+	if u, ok := s.sightOf(id); ok {
+		return t.capped(s.machine, u), nil
+	}
+	c, claims := t.claim(s.machine)
+	if !held || !claims || !c.After(s.clock()) {
+		return t, nil
+	}
+	u := s.upto(id)
+	if !c.After(u) {
+		return t, nil
+	}
+	u, err = s.markSight(id, u)
+	if err != nil {
+		return t, notTaken{claimWhy(t, c, err)}
+	}
+	return t.capped(s.machine, u), nil
+}
+
+// claimWhy says why a tombstone that claims the records of this machine up
+// to c is not taken: the store could not remember when it first saw it.
+func claimWhy(t tomb, c time.Time, err error) string {
+	said := "it says the session was deleted at " + c.UTC().Format(time.RFC3339)
+	if t.Seen != nil {
+		said = "it says the delete saw this machine's records up to " + c.UTC().Format(time.RFC3339)
+	}
+	return said + ", after any this machine has written, and this muse could not remember when it first saw it (" + err.Error() + "), so it would delete edits made after it arrived"
 }
 
 // believed reports whether t is at most maxClockSkew after the clock.
 func (s *Store) believed(t time.Time) bool { return !t.After(s.clock().Add(maxClockSkew)) }
 
 // untakenTomb sets the tombstone of the session id aside, with a note, if
-// one is there that is not taken: dated too far ahead to be believed, or
-// no tombstone muse can read (not a regular file, larger than one, not its
+// one is there that is not taken (takeTomb) where its journal is not:
+// dated too far ahead to be believed, claiming
+// more than it can have seen where that cannot be remembered, or no
+// tombstone muse can read (not a regular file, larger than one, not its
 // JSON). Either deletes nothing, and would stay, silently, to be read at
 // every catch-up. It came by sync, or by hand: it is renamed, as a copy
 // muse cannot merge is, never removed.
 func (s *Store) untakenTomb(id string) []Note {
-	t, err := readTomb(s.tombPath(id))
+	_, err := s.takeTomb(id, false)
+	return s.untaken(id, err)
+}
+
+// untaken sets the tombstone of the session id aside, with a note, if err
+// says it is not taken.
+func (s *Store) untaken(id string, err error) []Note {
+	var nt notTaken
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case err == nil, errors.Is(err, fs.ErrNotExist):
 		return nil
-	case err != nil:
-		return []Note{s.leave(id, id+tombExt, err.Error()+", so the session was not deleted")}
-	case !s.believed(t.Time):
-		return []Note{s.leave(id, id+tombExt, futureWhy(t.Time))}
+	case errors.As(err, &nt):
+		s.forgetSight(id)
+		return []Note{s.leave(id, id+tombExt, nt.why)}
 	}
-	return nil
+	return []Note{s.leave(id, id+tombExt, err.Error()+", so the session was not deleted")}
 }
 
 // futureWhy says why a tombstone dated t is not taken.
@@ -290,15 +363,18 @@ func (s *Store) applyTomb(id string) []Note {
 		case s.clock().Sub(tfi.ModTime()) > tombLife:
 			if t, ok := s.tombOf(id); ok && s.clock().Sub(t) > tombLife {
 				_ = os.Remove(s.tombPath(id))
+				s.forgetSight(id)
 				return nil
 			}
 			return s.untakenTomb(id)
 		}
 		return nil
 	}
-	t, ok := s.tombAt(id)
-	if !ok {
-		return s.untakenTomb(id)
+	// Taken before the lock: a tombstone that arrives while the session
+	// is open here is judged at its first sight (tombsight.go).
+	t, err := s.takeTomb(id, true)
+	if err != nil {
+		return s.untaken(id, err)
 	}
 	unlock, err := s.Lock(id)
 	if err != nil {
@@ -307,6 +383,7 @@ func (s *Store) applyTomb(id string) []Note {
 	defer unlock()
 	if _, found, err := s.unseen(s.path(id), t); err == nil && found {
 		_ = os.Remove(s.tombPath(id))
+		s.forgetSight(id)
 		return []Note{keptNote(id, t)}
 	}
 	if err := s.removeSession(id); err != nil {
@@ -341,6 +418,7 @@ func (s *Store) copyOfDeleted(id, name string, t tomb) []Note {
 	}
 	_ = os.Remove(path)
 	_ = os.Remove(s.tombPath(id))
+	s.forgetSight(id)
 	s.changed(id)
 	return []Note{keptNote(id, t)}
 }
