@@ -44,8 +44,8 @@ func (s *Store) Delete(id string) error {
 	// It names what this machine saw: other machines keep a record it
 	// did not.
 	at := s.clock()
-	last, seen, err := seenIn(s.path(id))
-	if err == nil && !at.After(last) && s.believed(last) {
+	last, seen, err := seenIn(s.path(id), at.Add(maxClockSkew))
+	if err == nil && !at.After(last) {
 		at = last.Add(time.Nanosecond)
 		if bound := s.clock().Add(maxClockSkew); at.After(bound) {
 			at = bound

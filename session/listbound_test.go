@@ -121,7 +121,7 @@ func TestLastRecordIsStreamed(t *testing.T) {
 			}
 		}
 	}()
-	last, _, err := seenIn(path)
+	last, _, err := seenIn(path, maxRecordTime)
 	close(done)
 	most := <-peak
 	if err != nil || last.IsZero() {

@@ -243,3 +243,35 @@ func TestTombSeenOfRecordAheadOfThisClockApplies(t *testing.T) {
 		}
 	}
 }
+
+// A delete made here of a journal that holds a peer's record dated year
+// 9999 (not believed) still saw the peer's other records: a copy of the
+// journal that arrives later goes too. A tombstone names no record too far
+// ahead to be believed, as a reader leaves such an entry out.
+func TestDeleteOfRecordFarAheadSawTheRest(t *testing.T) {
+	s, _ := newPlacedStore(t)
+	s.SetMachine("me")
+	id := oneSession(t, s)
+	lines := journalLines(t, s, id)
+	peer := mustJSON(t, map[string]any{"type": "title", "time": clockStart.Add(time.Minute), "m": "peer", "title": "peer's"})
+	ahead := mustJSON(t, map[string]any{"type": "title", "time": farFuture, "m": "peer", "title": "far"})
+	writeJournal(t, s, id, append(lines, peer), "")
+	data, err := os.ReadFile(s.path(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeJournal(t, s, id, append(lines, peer, ahead), "")
+	if err := s.Delete(id); err != nil {
+		t.Fatal(err)
+	}
+	copyName := id + " (conflicted copy 2025-03-01 101010)" + journalExt
+	if err := os.WriteFile(filepath.Join(s.Dir(), copyName), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if notes := catchUp(t, s); len(notes) != 0 {
+		t.Errorf("notes %+v", notes)
+	}
+	if got := dirNamesOf(t, s.Dir()); !slices.Equal(got, []string{id + tombExt}) {
+		t.Errorf("the data folder holds %q", got)
+	}
+}

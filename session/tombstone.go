@@ -317,10 +317,16 @@ func records(path string, fn func(m string, t time.Time)) error {
 }
 
 // seenIn returns what a delete of the journal at path sees: the time of
-// its newest record, and of the newest of each machine.
-func seenIn(path string) (last time.Time, seen map[string]time.Time, err error) {
+// its newest record, and of the newest of each machine, of the records
+// dated up to bound (the latest believed). A tombstone names no time too
+// far ahead: a reader leaves such an entry out (takeTomb), and a record so
+// dated is no edit made after a delete anyway.
+func seenIn(path string, bound time.Time) (last time.Time, seen map[string]time.Time, err error) {
 	seen = map[string]time.Time{}
 	err = records(path, func(m string, t time.Time) {
+		if t.After(bound) {
+			return
+		}
 		if t.After(last) {
 			last = t
 		}
