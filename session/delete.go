@@ -54,10 +54,13 @@ func (s *Store) Delete(id string) error {
 	if err != nil {
 		seen = nil // dated only, as an older muse's
 	}
-	s.forgetSight(id) // of another delete's tombstone: this one saw it all
 	if err := s.writeTomb(id, at, seen); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, writeHint(err))
 	}
+	// What this machine wrote of it ends here: a tombstone read later
+	// cannot have seen more (tombsight.go).
+	s.forgetSight(id)
+	_, _ = s.markSight(id, at)
 	return s.removeSession(id)
 }
 

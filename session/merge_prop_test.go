@@ -111,7 +111,9 @@ func runSchedule(t *testing.T, dir string, seed uint64) {
 	base := clockStart
 	ms := make([]*simMachine, 3)
 	for i := range ms {
-		s, err := Open(filepath.Join(dir, fmt.Sprint(i)))
+		// A store as muse opens one, with a folder of its own for its
+		// locks and what it remembers of tombstones (tombsight.go).
+		s, err := OpenAt(filepath.Join(dir, fmt.Sprint(i)), Places{Locks: filepath.Join(dir, fmt.Sprint(i)+"-state")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,6 +185,26 @@ func runSchedule(t *testing.T, dir string, seed uint64) {
 		}
 	}
 	checkConverged(t, ms, id, &w, seed)
+	checkHonest(t, ms, id, seed)
+}
+
+// checkHonest fails unless every tombstone was taken for what it says
+// (none set aside: none claimed more than its reader can have written,
+// tombsight.go), and a machine remembers nothing of a tombstone it no
+// longer holds.
+func checkHonest(t *testing.T, ms []*simMachine, id string, seed uint64) {
+	t.Helper()
+	for _, m := range ms {
+		for _, name := range dirNamesOf(t, m.s.Dir()) {
+			if strings.HasSuffix(name, unmergedExt) {
+				t.Fatalf("seed %d, machine %s: set aside %s", seed, m.name, name)
+			}
+		}
+		_, sightErr := os.Stat(m.s.sightPath(id))
+		if _, err := os.Stat(m.s.tombPath(id)); os.IsNotExist(err) && !os.IsNotExist(sightErr) {
+			t.Fatalf("seed %d, machine %s: remembers a tombstone it does not hold (%v)", seed, m.name, sightErr)
+		}
+	}
 }
 
 func latest(a, b time.Time) time.Time {

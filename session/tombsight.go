@@ -12,7 +12,9 @@ package session
 // after U. A tombstone that claims more than U is capped at U:
 //
 //   - an older muse's tombstone (no Seen), dated after U, by its date: it
-//     deletes what is dated up to U, not up to its date. Before, one dated
+//     deletes this machine's records dated up to U, not up to its date
+//     (those of the others by its date, as before: what they wrote is
+//     theirs to judge, by their clocks and first sights). Before, one dated
 //     up to a day ahead (within the clock skew taken) deleted the turns
 //     written here after it arrived: a catch-up skipped it while the
 //     session was open, and the next one, after more turns and a close,
@@ -30,11 +32,15 @@ package session
 // sets such a tombstone aside, with a note, as one dated too far ahead
 // (kept, never lost, when in doubt).
 //
+// U is remembered too when the journal leaves this machine, deleted here
+// or by a tombstone: nothing this machine writes after that is in any
+// copy a tombstone read later judges, and what it wrote before is up to U
+// (a tombstone that names this machine's record dated after its clock,
+// behind a peer's ahead, is honest: TestTombSeenOfRecordAheadOfThisClockApplies).
+//
 // The remembered U is this machine's, compared with its own records by its
-// own clock; nothing synced changes, so every machine that holds what
-// another wrote decides by the same tombstone (TestMergeProperty). For an
-// older muse's tombstone, U is compared with every machine's records, as
-// its date was: such a tombstone says nothing more.
+// own clock; nothing synced changes, so an honest tombstone is taken
+// alike by every machine (TestMergeProperty checks none is set aside).
 
 import (
 	"encoding/json"
@@ -137,12 +143,7 @@ func (s *Store) pruneSights(tombs []string) {
 // upto returns U for the session id, whose journal this machine holds:
 // the clock, or the journal's newest record believed if later.
 func (s *Store) upto(id string) time.Time {
-	u := s.clock()
-	_ = records(s.path(id), func(_ string, at time.Time) {
-		if at.After(u) && s.believed(at) {
-			u = at
-		}
-	})
+	_, u, _ := s.unseen(s.path(id), tomb{Seen: map[string]time.Time{}})
 	return u
 }
 
@@ -164,7 +165,7 @@ func (t tomb) capped(here string, u time.Time) tomb {
 		return t
 	}
 	if t.Seen == nil {
-		t.upto = u
+		t.upto, t.here = u, here
 		return t
 	}
 	seen := make(map[string]time.Time, len(t.Seen))

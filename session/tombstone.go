@@ -69,9 +69,10 @@ type tomb struct {
 	// Seen is the time of the newest record of each machine the delete
 	// saw, by machine id (at most maxSeen of them).
 	Seen map[string]time.Time `json:"seen,omitempty"`
-	// upto, when set, caps the date an older muse's tombstone deletes
-	// up to (tombsight.go).
+	// upto, when set, caps the date up to which an older muse's
+	// tombstone deletes the records of the machine here (tombsight.go).
 	upto time.Time
+	here string
 }
 
 // maxSeen bounds the machines a tombstone names, to keep it one short
@@ -83,7 +84,7 @@ const maxSeen = 32
 // saw reports whether the delete t saw the record of machine m dated at.
 func (t tomb) saw(m string, at time.Time) bool {
 	if t.Seen == nil { // an older muse's tombstone: by its date
-		return !at.After(t.Time) && (t.upto.IsZero() || !at.After(t.upto))
+		return !at.After(t.Time) && (m != t.here || t.upto.IsZero() || !at.After(t.upto))
 	}
 	last, ok := t.Seen[m]
 	return ok && !at.After(last)
@@ -337,18 +338,23 @@ func seenIn(path string, bound time.Time) (last time.Time, seen map[string]time.
 	return last, seen, err
 }
 
-// unseen returns the time of the newest record of the journal at path
-// that the delete t did not see, and whether there is one. A record dated
-// too far ahead to be believed is no edit made after a delete.
-func (s *Store) unseen(path string, t tomb) (time.Time, bool, error) {
-	var newest time.Time
+// unseen reports whether the journal at path holds a record the delete t
+// did not see, and returns the time of its newest record (or the clock,
+// if later): what this machine can have written of it. A record dated too
+// far ahead to be believed is no edit made after a delete.
+func (s *Store) unseen(path string, t tomb) (bool, time.Time, error) {
 	found := false
+	upto := s.clock()
 	err := records(path, func(m string, at time.Time) {
-		if !t.saw(m, at) && s.believed(at) && (!found || at.After(newest)) {
-			newest, found = at, true
+		if !s.believed(at) {
+			return
+		}
+		found = found || !t.saw(m, at)
+		if at.After(upto) {
+			upto = at
 		}
 	})
-	return newest, found, err
+	return found, upto, err
 }
 
 // applyTomb keeps the session id deleted: its journal, if one arrived, is
@@ -387,10 +393,16 @@ func (s *Store) applyTomb(id string) []Note {
 		return nil // open in a muse: settled by a later catch-up
 	}
 	defer unlock()
-	if _, found, err := s.unseen(s.path(id), t); err == nil && found {
+	found, upto, err := s.unseen(s.path(id), t)
+	if err == nil && found {
 		_ = os.Remove(s.tombPath(id))
 		s.forgetSight(id)
 		return []Note{keptNote(id, t)}
+	}
+	if err == nil {
+		// What this machine wrote leaves with the journal: a tombstone
+		// read later cannot have seen more of it (tombsight.go).
+		_, _ = s.markSight(id, upto)
 	}
 	if err := s.removeSession(id); err != nil {
 		return []Note{{Session: id, Text: "deleted elsewhere, but could not be removed here: " + err.Error()}}
@@ -408,7 +420,7 @@ func keptNote(id string, t tomb) Note {
 // when it becomes the session's journal again.
 func (s *Store) copyOfDeleted(id, name string, t tomb) []Note {
 	path := filepath.Join(s.dir, name)
-	_, found, err := s.unseen(path, t)
+	found, _, err := s.unseen(path, t)
 	if err != nil || !found {
 		if err == nil || errors.Is(err, ErrDamaged) {
 			_ = os.Remove(path)
