@@ -275,3 +275,45 @@ func TestDeleteOfRecordFarAheadSawTheRest(t *testing.T) {
 		t.Errorf("the data folder holds %q", got)
 	}
 }
+
+// A machine deletes a session whose newest record of its own is dated
+// after its clock (behind a record of a machine whose clock is ahead).
+// An older copy of the journal, without that record, arrives whole, then
+// a copy with it: both go, with no note, as on every other machine.
+// What this machine wrote was remembered when its journal left: without
+// it, the older journal's arrival was taken as the tombstone's first
+// sight, and the record, after it, kept the session here alone.
+func TestOwnDeleteOfRecordAheadStaysDeleted(t *testing.T) {
+	a := newMachine(t, "a", 23*time.Hour)
+	b := newMachine(t, "b", 0)
+	id := oneSession(t, a.s)
+	copyJournal(t, a.s, b.s, id, id+journalExt)
+	older, err := os.ReadFile(b.s.path(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendTo(t, b.s, id, "after a's, by the record's date")
+	newer, err := os.ReadFile(b.s.path(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.s.Delete(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b.s.path(id), older, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if notes := catchUp(t, b.s); len(notes) != 0 {
+		t.Errorf("the older journal: notes %+v", notes)
+	}
+	copyName := id + " (conflicted copy 2025-03-01 101010)" + journalExt
+	if err := os.WriteFile(filepath.Join(b.s.Dir(), copyName), newer, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if notes := catchUp(t, b.s); len(notes) != 0 {
+		t.Errorf("the copy: notes %+v", notes)
+	}
+	if got := dirNamesOf(t, b.s.Dir()); !slices.Equal(got, []string{id + tombExt}) {
+		t.Errorf("the data folder holds %q", got)
+	}
+}
