@@ -20,9 +20,14 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"muse/session/internal/fileio"
 )
+
+// MaxRecord is the most bytes a record of a journal may take, and so an
+// entry: an import refuses a larger one.
+const MaxRecord = maxLine
 
 // An Import saves a session read from an export as a new one, with a new
 // id, while the export is read: Add writes each entry to a temporary file
@@ -237,7 +242,7 @@ func (im *Import) Add(e Entry) error {
 	im.prev = e.ID
 	im.seen[e.ID] = true
 	if e.Kind == KindUser && !im.prompted {
-		im.firstPrompt, im.prompted = TitleFrom(e.Text), true
+		im.firstPrompt, im.prompted = TitleFrom(titleText(e.Text)), true
 	}
 	if e.Kind == KindImage {
 		im.turn++
@@ -266,13 +271,27 @@ func (im *Import) Add(e Entry) error {
 	}
 	rec, err := encodeRecord(&record{Type: recEntry, Time: t, M: im.s.machine, Entry: &e})
 	if err != nil {
-		return fmt.Errorf("import session: %w", err)
+		return fmt.Errorf("import session: entry %q: %w (shorten it, or take it out of the export)", e.ID, err)
 	}
 	if err := im.write(rec); err != nil {
 		return fmt.Errorf("import session: %w", writeHint(err))
 	}
 	im.entries++
 	return nil
+}
+
+// titleText returns the start of text that TitleFrom finds a title in: a
+// prompt of megabytes on one line would take many times its size there.
+func titleText(text string) string {
+	const most = 64 << 10
+	if len(text) <= most {
+		return text
+	}
+	i := most
+	for i > 0 && !utf8.RuneStart(text[i]) {
+		i--
+	}
+	return text[:i]
 }
 
 // EndEntries tells that every entry was added: a file AddFile is given
