@@ -11,38 +11,46 @@ import (
 	"muse/session/sessiontest"
 )
 
-// oneEntry is an export of one user entry whose text takes size bytes of
-// the input, made as it is read: lines of prose, each ending in an escaped
-// newline. read counts the bytes read.
+// oneEntry is an export of one user entry (or, with reply set, a prompt
+// and a reply) whose text takes size bytes of the input, made as it is
+// read: lines of prose, each ending in an escaped newline. read counts the
+// bytes read.
 type oneEntry struct {
 	size, read int64
+	reply      bool
 	at         int64 // of head + text + tail
 }
 
 const (
 	oneEntryHead = `{"id": "20250301-090000-abcdef", "title": "big", "params": {"model": "m", "max_tokens": 1024}, "entries": [{"id": "e1", "kind": "user", "time": "2025-03-01T09:00:00Z", "text": "`
 	oneEntryTail = `"}]}` + "\n"
+	oneReplyHead = `{"id": "20250301-090000-abcdef", "entries": [{"id": "e1", "kind": "user", "text": "hi"}, {"id": "e2", "parent": "e1", "kind": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "`
+	oneReplyTail = `"}]}}]}` + "\n"
 )
 
 // oneEntryLine is what the text repeats: 1 KiB, 1023 bytes when decoded.
 var oneEntryLine = strings.Repeat("All work and no play makes Jack a dull boy. ", 24)[:1022] + `\n`
 
 func (r *oneEntry) Read(p []byte) (int, error) {
-	head, text := int64(len(oneEntryHead)), r.size
+	headText, tailText := oneEntryHead, oneEntryTail
+	if r.reply {
+		headText, tailText = oneReplyHead, oneReplyTail
+	}
+	head, text := int64(len(headText)), r.size
 	n := 0
 	for n < len(p) {
 		var part string
 		var off int64
 		switch at := r.at; {
 		case at < head:
-			part, off = oneEntryHead, at
+			part, off = headText, at
 		case at < head+text:
 			// Whole lines, and the last one cut where the text ends: the
 			// sizes used cut no escape in two.
 			i := (at - head) % int64(len(oneEntryLine))
 			part, off = oneEntryLine[:min(int64(len(oneEntryLine)), i+head+text-at)], i
-		case at < head+text+int64(len(oneEntryTail)):
-			part, off = oneEntryTail, at-head-text
+		case at < head+text+int64(len(tailText)):
+			part, off = tailText, at-head-text
 		default:
 			r.read += int64(n)
 			if n == 0 {
@@ -91,24 +99,47 @@ func TestImportRefusesAnEntryTooLargeAsItIsRead(t *testing.T) {
 }
 
 // Importing an entry takes a few times its size, whatever the size: the
-// largest live heap of saving an export of one 12 MiB entry, then of one
-// 48 MiB entry, stays under three and a half times the text (the bytes
-// read, the decoded text, its record, and what grows while they do).
-// Decoding it through a json.Decoder of its own and encoding it with
-// encoding/json took thirteen times.
+// largest live heap of saving an export of one 12 MiB prompt, of one
+// 48 MiB prompt, and of a 24 MiB reply, stays under three and a half times
+// the text: the bytes read, and the text decoded from them (by
+// encoding/json, which unescapes it into a buffer it then copies), then
+// the text and its record. Decoding it through a json.Decoder of its own
+// and encoding it with encoding/json took thirteen times.
 func TestImportEntryCostIsAFewTimesItsSize(t *testing.T) {
-	for _, size := range []int64{12 << 20, 48 << 20} {
+	for _, tc := range []oneEntry{{size: 12 << 20}, {size: 48 << 20}, {size: 24 << 20, reply: true}} {
 		s := newTestStore(t)
 		peak := sessiontest.PeakLive(10, func() {
-			saved, err := Save(s, &oneEntry{size: size}, false)
-			if err != nil || saved.Entries != 1 {
+			r := tc
+			saved, err := Save(s, &r, false)
+			if err != nil || saved.Entries != 1+btoi(tc.reply) {
 				t.Fatalf("saved %+v: %v", saved, err)
 			}
 		})
-		ratio := float64(peak) / float64(size)
-		t.Logf("a %d MiB entry: peak live heap %.1f MiB over the base, %.2f times the entry", size>>20, float64(peak)/(1<<20), ratio)
+		ratio := float64(peak) / float64(tc.size)
+		t.Logf("a %d MiB entry (reply %v): peak live heap %.1f MiB over the base, %.2f times the entry", tc.size>>20, tc.reply, float64(peak)/(1<<20), ratio)
 		if ratio > 3.5 {
-			t.Errorf("importing a %d MiB entry took %.1f times its size", size>>20, ratio)
+			t.Errorf("importing a %d MiB entry (reply %v) took %.1f times its size", tc.size>>20, tc.reply, ratio)
 		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// An entry that fits the limit but whose record, with the time and the
+// machine that wrote it, would not is refused as it is saved, with an
+// error that names it and says what to do, and nothing is left.
+func TestImportRefusesARecordTooLargeNamingItsEntry(t *testing.T) {
+	s := newTestStore(t)
+	_, err := Save(s, &oneEntry{size: session.MaxRecord - 120}, false)
+	if err == nil || !strings.Contains(err.Error(), `entry "e1": `) || !strings.Contains(err.Error(), "shorten it, or take it out of the export") {
+		t.Fatalf("error %v, want one that names entry e1 and says what to do", err)
+	}
+	if left := leftovers(t, s); len(left) != 0 {
+		t.Errorf("the refused import left %q", left)
 	}
 }
