@@ -669,18 +669,30 @@ func (p *parser) entry(n int) (e session.Entry, raw []byte, from int, err error)
 		}
 		return e, raw, from, p.decodeAt(raw, from, &e, what)
 	}
-	// The fields are checked without the long strings, which
-	// json.Unmarshal then reads, copying each once.
+	if len(x.big) == 0 {
+		err = p.decodeAt(raw, from, &e, what)
+	} else if !decodeLong(raw, x, &e) {
+		err = p.decodeAt(raw, from, &e, what) // to say what is wrong
+	}
+	if err != nil {
+		return e, nil, from, err
+	}
+	return e, raw, from, p.resume(x.end)
+}
+
+// decodeLong decodes raw, an entry of extent x with long strings, into e,
+// reporting whether it could: the fields are checked strictly without the
+// long strings (a json.Decoder copies what it reads, and grows its buffer
+// to hold it), and json.Unmarshal then reads raw as it is.
+func decodeLong(raw []byte, x extent, e *session.Entry) bool {
 	dec := json.NewDecoder(bytes.NewReader(shrunk(raw, x)))
 	dec.DisallowUnknownFields()
 	var probe session.Entry
-	if dec.Decode(&probe) != nil || json.Unmarshal(raw, &e) != nil {
-		e = session.Entry{}
-		if err := p.decodeAt(raw, from, &e, what); err != nil {
-			return e, nil, from, err
-		}
+	if dec.Decode(&probe) != nil {
+		return false
 	}
-	return e, raw, from, p.resume(x.end)
+	*e = session.Entry{}
+	return json.Unmarshal(raw, e) == nil
 }
 
 // files reads the object of the attachments' and images' bytes, by hash,

@@ -31,7 +31,11 @@ const (
 // extent is what scan found of a JSON value of the input.
 type extent struct {
 	start, end int64 // its offsets: end is just past it
-	size       int64 // its size compacted, strings written as a journal does
+	// size is its size compacted, its strings written as a journal
+	// writes them; a raw U+2028 or U+2029, or a byte that is not UTF-8,
+	// counts less than the journal's \u escape (a record too large for
+	// them is refused as it is saved).
+	size int64
 	// big are the offsets of the strings, not object keys, of at least
 	// bigString bytes: just past the opening quote, and at the closing one.
 	big [][2]int64
