@@ -329,12 +329,14 @@ func Label(f session.File) string {
 
 // LabelTo is Label for a file reached through a link to target (see
 // Follow), which it names after the file's name: "README.md →
-// ~/.config/gh/hosts.yml · 43 B · 1 line"; "" is no link.
+// ~/.config/gh/hosts.yml · 43 B · 1 line"; "" is no link. target is shown
+// as given (ShortTarget it first, in a command): a label is drawn in View,
+// which reads no file.
 func LabelTo(f session.File, target string) string {
 	s := Describe(f.Attachment)
 	if target != "" {
 		name := sanitize.Line(f.Name)
-		s = name + " → " + sanitize.Line(ShortTarget(target)) + s[len(name):]
+		s = name + " → " + sanitize.Line(target) + s[len(name):]
 	}
 	if f.Kind == session.AttachText {
 		s += " · " + lines(f.Data)
@@ -344,6 +346,8 @@ func LabelTo(f session.File, target string) string {
 
 // ShortTarget writes target, a real path, from ~ when it is in the home
 // folder (or where the home folder's links lead): ~/.config/gh/hosts.yml.
+// It reads the file system (the home folder's links): call it in a
+// command, never in Update or View.
 func ShortTarget(target string) string {
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {

@@ -182,9 +182,12 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 			if err != nil {
 				return AttachedMsg{Err: err, send: send, retype: retype}
 			}
-			shown := textfmt.ShortPath(s.Path)
+			shown, target := textfmt.ShortPath(s.Path), ""
 			if t.link.Target != "" {
-				shown += " → " + attach.ShortTarget(t.link.Target)
+				// Shortened here, in the command: ShortTarget reads the
+				// file system, which the chips' View must not.
+				target = attach.ShortTarget(t.link.Target)
+				shown += " → " + target
 			}
 			if t.skip {
 				if t.why != "" {
@@ -198,7 +201,7 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 			if t.link.Target != "" && !t.link.Named && s.Mention {
 				linked = append(linked, shown)
 			}
-			files, targets = append(files, t.file), append(targets, t.link.Target)
+			files, targets = append(files, t.file), append(targets, target)
 		}
 		return AttachedMsg{files: files, send: send, secrets: secrets, warnings: warnings, targets: targets, linked: linked}
 	}
