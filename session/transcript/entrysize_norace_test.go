@@ -13,12 +13,13 @@ import (
 
 // oneEntry is an export of one user entry (or, with reply set, a prompt
 // and a reply) whose text takes size bytes of the input, made as it is
-// read: lines of prose, each ending in an escaped newline. read counts the
-// bytes read.
+// read: lines of prose, each ending in an escaped newline. With file set,
+// it is an export of a prompt and a file of size bytes of base64 instead.
+// read counts the bytes read.
 type oneEntry struct {
-	size, read int64
-	reply      bool
-	at         int64 // of head + text + tail
+	size, read  int64
+	reply, file bool
+	at          int64 // of head + text + tail
 }
 
 const (
@@ -26,15 +27,24 @@ const (
 	oneEntryTail = `"}]}` + "\n"
 	oneReplyHead = `{"id": "20250301-090000-abcdef", "entries": [{"id": "e1", "kind": "user", "text": "hi"}, {"id": "e2", "parent": "e1", "kind": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "`
 	oneReplyTail = `"}]}}]}` + "\n"
+	oneFileHead  = `{"id": "20250301-090000-abcdef", "entries": [{"id": "e1", "kind": "user", "text": "hi"}], "files": {"3a1b": "`
+	oneFileTail  = `"}}` + "\n"
 )
+
+// oneFileLine is what a file repeats: the base64 of "AAA".
+var oneFileLine = strings.Repeat("QUFB", 256)
 
 // oneEntryLine is what the text repeats: 1 KiB, 1023 bytes when decoded.
 var oneEntryLine = strings.Repeat("All work and no play makes Jack a dull boy. ", 24)[:1022] + `\n`
 
 func (r *oneEntry) Read(p []byte) (int, error) {
 	headText, tailText := oneEntryHead, oneEntryTail
-	if r.reply {
+	line := oneEntryLine
+	switch {
+	case r.reply:
 		headText, tailText = oneReplyHead, oneReplyTail
+	case r.file:
+		headText, tailText, line = oneFileHead, oneFileTail, oneFileLine
 	}
 	head, text := int64(len(headText)), r.size
 	n := 0
@@ -47,8 +57,8 @@ func (r *oneEntry) Read(p []byte) (int, error) {
 		case at < head+text:
 			// Whole lines, and the last one cut where the text ends: the
 			// sizes used cut no escape in two.
-			i := (at - head) % int64(len(oneEntryLine))
-			part, off = oneEntryLine[:min(int64(len(oneEntryLine)), i+head+text-at)], i
+			i := (at - head) % int64(len(line))
+			part, off = line[:min(int64(len(line)), i+head+text-at)], i
 		case at < head+text+int64(len(tailText)):
 			part, off = tailText, at-head-text
 		default:
@@ -141,5 +151,46 @@ func TestImportRefusesARecordTooLargeNamingItsEntry(t *testing.T) {
 	}
 	if left := leftovers(t, s); len(left) != 0 {
 		t.Errorf("the refused import left %q", left)
+	}
+}
+
+// A file of an export larger than any muse keeps is refused as it is read,
+// as an entry is: a file of 200 MB of base64 is refused with an error that
+// names it, having read little more than the most a file may take, with
+// nothing left and the largest live heap under half the file; a 48 MiB
+// one is read at about twice its size. Decoding it whole ran out of
+// memory under a 4 GB limit at 300 MB.
+func TestImportRefusesAFileTooLargeAsItIsRead(t *testing.T) {
+	const size = 200_000_000
+	s := newTestStore(t)
+	var err error
+	var read int64
+	peak := sessiontest.PeakLive(10, func() {
+		r := &oneEntry{size: size, file: true}
+		_, err = Save(s, r, false)
+		read = r.read
+	})
+	t.Logf("a %d MB file: refused after reading %d MiB, peak live heap %.1f MiB over the base", size/1_000_000, read>>20, float64(peak)/(1<<20))
+	if err == nil || !strings.Contains(err.Error(), `the attachments' files: "3a1b" is larger than the 64 MiB muse keeps of a file: take it out of the export`) {
+		t.Fatalf("error %v, want one that names the file and says what to do", err)
+	}
+	if left := leftovers(t, s); len(left) != 0 {
+		t.Errorf("the refused import left %q", left)
+	}
+	if read > maxFileInput+maxFileInput/8 {
+		t.Errorf("read %d MiB of the export before refusing its file", read>>20)
+	}
+	if peak > size/2 {
+		t.Errorf("refusing a %d MB file took %d MiB of heap", size/1_000_000, peak>>20)
+	}
+	const ok = 48 << 20
+	peak = sessiontest.PeakLive(10, func() {
+		if _, err := Save(s, &oneEntry{size: ok, file: true}, false); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("a %d MiB file: peak live heap %.1f MiB over the base", ok>>20, float64(peak)/(1<<20))
+	if peak > ok*5/2 {
+		t.Errorf("reading a %d MiB file took %d MiB of heap", ok>>20, peak>>20)
 	}
 }

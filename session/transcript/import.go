@@ -236,16 +236,22 @@ func (p *parser) at(off int, format string, args ...any) error {
 // off returns the offset in the input of the decoder's position.
 func (p *parser) off() int64 { return p.base + p.dec.InputOffset() }
 
-// resume goes on reading the entries' array from the offset off of the
-// input, the end of an entry read past the decoder (see entries): a new
-// decoder is given what puts it in the same state, a value in an array in
-// an object, and then the input from off on.
-func (p *parser) resume(off int64) error {
-	const state = `{"":[0`
+// Where resume goes on: in the entries' array, or in the files' object,
+// after a value.
+const (
+	inEntries = `{"":[0`
+	inFiles   = `{"":{"":0`
+)
+
+// resume goes on reading the input from the offset off, the end of a value
+// read past the decoder (see entry): a new decoder is given state, which
+// puts it where off is, after a value in an array or object in the
+// session's object, and then the input from off on.
+func (p *parser) resume(off int64, state string) error {
 	p.in.rewind(off)
 	p.dec = json.NewDecoder(io.MultiReader(strings.NewReader(state), p.in))
 	p.base = off - int64(len(state))
-	for range 4 {
+	for p.dec.InputOffset() < int64(len(state)) {
 		if _, err := p.dec.Token(); err != nil {
 			return p.syntax(int(off), err)
 		}
@@ -677,7 +683,7 @@ func (p *parser) entry(n int) (e session.Entry, raw []byte, from int, err error)
 	if err != nil {
 		return e, nil, from, err
 	}
-	return e, raw, from, p.resume(x.end)
+	return e, raw, from, p.resume(x.end, inEntries)
 }
 
 // decodeLong decodes raw, an entry of extent x with long strings, into e,
@@ -719,8 +725,8 @@ func (p *parser) files() error {
 			return err
 		}
 		hash, _ := tok.(string)
-		var data []byte
-		if err := p.decode(&data, fmt.Sprintf("%s: %q", what, hash)); err != nil {
+		data, err := p.file(fmt.Sprintf("%s: %q", what, hash))
+		if err != nil {
 			return err
 		}
 		if err := p.t.file(hash, data); err != nil {
@@ -730,4 +736,24 @@ func (p *parser) files() error {
 	}
 	_, _, err = p.token() // '}'
 	return err
+}
+
+// file reads the bytes of a file, the next value of the files' object.
+// As entry does an entry, it finds where the value ends first, refusing
+// one larger than any file muse stores before it holds it whole, and
+// decodes it from the input as read; a value that is not a string of
+// base64 goes to the decoder, which says what is wrong.
+func (p *parser) file(what string) ([]byte, error) {
+	start := p.next()
+	x, ok := p.scanString(int64(start))
+	if x.tooLarge {
+		return nil, p.at(start, "%s is larger than the %d MiB muse keeps of a file: take it out of the export", what, maxFile>>20)
+	}
+	var data []byte
+	if ok && json.Unmarshal(p.in.slice(x.start, x.end), &data) == nil {
+		return data, p.resume(x.end, inFiles)
+	}
+	data = nil
+	err := p.decode(&data, what)
+	return data, err
 }

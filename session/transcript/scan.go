@@ -23,6 +23,11 @@ const (
 	// maxEntryInput is the most an entry may take of the input, white
 	// space and escapes (\u00e9 takes 6 bytes for 2) included.
 	maxEntryInput = 3 * session.MaxRecord
+	// maxFile is the largest file muse stores, and maxFileInput the most
+	// the base64 of one may take, decoded from JSON: line breaks in it
+	// are let be.
+	maxFile      = max(session.MaxImageBytes, session.MaxAttachmentBytes)
+	maxFileInput = (maxFile + 2) / 3 * 4 * 33 / 32
 	// bigString is the length from which a string of an entry is left
 	// out of the decoding that checks its fields (see shrunk).
 	bigString = 16 << 10
@@ -119,6 +124,34 @@ func (p *parser) scan(start int64) (extent, bool) {
 			x.end = at + 1
 			return x, true
 		}
+	}
+}
+
+// scanString finds the extent of the string that starts at start, its size
+// being the bytes it holds decoded (an escape counts one), as scan does a
+// value; tooLarge is set past maxFileInput bytes, or twice as many of the
+// input.
+func (p *parser) scanString(start int64) (extent, bool) {
+	x := extent{start: start}
+	if c, ok := p.in.byteAt(start); !ok || c != '"' {
+		return x, false
+	}
+	for at := start + 1; ; at++ {
+		if x.size > maxFileInput || at-start > 2*maxFileInput {
+			x.end, x.tooLarge = at, true
+			return x, true
+		}
+		c, ok := p.in.byteAt(at)
+		switch {
+		case !ok || c < 0x20:
+			return x, false
+		case c == '"':
+			x.end = at + 1
+			return x, true
+		case c == '\\':
+			at++
+		}
+		x.size++
 	}
 }
 
