@@ -76,6 +76,18 @@ func (r *oneEntry) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// saveRefused saves the export ex, as made, and returns how much of it was
+// read, the largest live heap of saving it (see sessiontest.PeakLive), and
+// the error.
+func saveRefused(s *session.Store, ex oneEntry) (read int64, peak uint64, err error) {
+	peak = sessiontest.PeakLive(10, func() {
+		r := ex
+		_, err = Save(s, &r, false)
+		read = r.read
+	})
+	return read, peak, err
+}
+
 // An export whose one entry is larger than a journal's record may be is
 // refused as that entry is read, not once it is decoded and encoded
 // again: a 150 MB text is refused with an error that names the entry and
@@ -86,13 +98,7 @@ func (r *oneEntry) Read(p []byte) (int, error) {
 func TestImportRefusesAnEntryTooLargeAsItIsRead(t *testing.T) {
 	const size = 150_000_000
 	s := newTestStore(t)
-	var err error
-	var read int64
-	peak := sessiontest.PeakLive(10, func() {
-		r := &oneEntry{size: size}
-		_, err = Save(s, r, false)
-		read = r.read
-	})
+	read, peak, err := saveRefused(s, oneEntry{size: size})
 	t.Logf("a %d MB entry: refused after reading %d MiB, peak live heap %.1f MiB over the base", size/1_000_000, read>>20, float64(peak)/(1<<20))
 	if err == nil || !strings.Contains(err.Error(), "entry 1 is larger than the 64 MiB a record of a session may hold: shorten its text, or take it out of the export") || !strings.Contains(err.Error(), "line 1, column ") {
 		t.Fatalf("error %v, want one that says entry 1 is too large, where it is, and what to do", err)
@@ -163,13 +169,7 @@ func TestImportRefusesARecordTooLargeNamingItsEntry(t *testing.T) {
 func TestImportRefusesAFileTooLargeAsItIsRead(t *testing.T) {
 	const size = 200_000_000
 	s := newTestStore(t)
-	var err error
-	var read int64
-	peak := sessiontest.PeakLive(10, func() {
-		r := &oneEntry{size: size, file: true}
-		_, err = Save(s, r, false)
-		read = r.read
-	})
+	read, peak, err := saveRefused(s, oneEntry{size: size, file: true})
 	t.Logf("a %d MB file: refused after reading %d MiB, peak live heap %.1f MiB over the base", size/1_000_000, read>>20, float64(peak)/(1<<20))
 	if err == nil || !strings.Contains(err.Error(), `the attachments' files: "3a1b" is larger than the 64 MiB muse keeps of a file: take it out of the export`) {
 		t.Fatalf("error %v, want one that names the file and says what to do", err)
