@@ -12,6 +12,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"muse/internal/alloctest"
 )
 
 // TestValidateThinkingWithForcedTool checks that muse refuses before sending
@@ -185,7 +187,7 @@ func TestValidateAttachmentsCost(t *testing.T) {
 		if err := r.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		return leastAllocated(func() { r.Validate() })
+		return alloctest.Allocated(func() { r.Validate() })
 	}
 	small, big := allocated(imageRequest(1, 1<<10)), allocated(imageRequest(1, 3<<20))
 	if big > small+4<<10 {
