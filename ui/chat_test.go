@@ -257,10 +257,14 @@ func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
 }
 
 // The status bar: a cancel leaves no "stop end_turn" of the reply before;
-// a failure shows until the next turn starts.
+// a failure shows until the next turn starts. The screen is wide enough
+// for the failure beside the tokens of both turns: the esc may come before
+// muse has read any of the second reply, which is then not kept and counts
+// nothing, or after, when its tokens count too and make a longer line (at
+// 80 columns the failure was cut short then).
 func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	h, hd := newHeldHarness(t, "take your time") // the second reply is in flight until esc
-	tm := start(t, h.model(t, nil), 80, 24)
+	tm := start(t, h.model(t, nil), 100, 24)
 	status := func(m Model) string {
 		lines := strings.Split(m.View(), "\n")
 		return lines[len(lines)-2]
