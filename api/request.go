@@ -173,7 +173,7 @@ func connectHint(err error) string {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return " (nothing listens there: start the server, or fix the base URL; muse doctor checks it)"
 	case errors.As(err, &dns) && dns.IsNotFound:
-		return " (no such host: check the base URL; muse doctor checks it)"
+		return " (no such host: check the base URL, and this machine's network and DNS; muse doctor checks it)"
 	}
 	return ""
 }

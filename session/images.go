@@ -197,12 +197,6 @@ func (s *Store) DeleteImages(sessionID string) error {
 // checking from its header that it is at most maxSide pixels a side and
 // maxPixels pixels (MaxImageSide and MaxImagePixels when 0 or less).
 func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
-	if maxSide <= 0 {
-		maxSide = MaxImageSide
-	}
-	if maxPixels <= 0 {
-		maxPixels = MaxImagePixels
-	}
 	// Never blocks on a FIFO or device a hand-edited journal names: opened
 	// without waiting, then checked to be a regular file.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -214,50 +208,83 @@ func DecodeImage(path string, maxSide, maxPixels int) (image.Image, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("decode image %s: not a regular file", path)
 	}
-	format, cfg, err := imageConfig(f, maxSide, maxPixels)
-	if err != nil {
-		return nil, fmt.Errorf("decode image %s: %w", path, err)
-	}
-	// The decode is costed from the file's first bytes, which hold its
-	// header (a JPEG's frame header comes after its EXIF and the like);
-	// one whose header is not there costs the most it could.
-	head := make([]byte, min(fi.Size(), costHead))
-	n, err := f.ReadAt(head, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("decode image %s: %w", path, err)
-	}
-	if cost := DecodeCost("image/"+format, head[:n], cfg); cost > MaxDecodedBytes {
-		return nil, fmt.Errorf("decode image %s: %d×%d px needs %d MB to decode, over muse's %d MB", path, cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("decode image %s: %w", path, err)
-	}
-	var img image.Image
-	switch format {
-	case FormatPNG:
-		img, err = png.Decode(f)
-		if err != nil {
-			img, err = decodeRepairedPNG(f, err)
-		}
-	case FormatJPEG:
-		img, err = jpeg.Decode(f)
-	default:
-		img, err = webp.Decode(f)
-	}
+	img, err := decodeImage(f, fi.Size(), maxSide, maxPixels)
 	if err != nil {
 		return nil, fmt.Errorf("decode image %s: %w", path, err)
 	}
 	return img, nil
 }
 
-// decodeRepairedPNG decodes the PNG of f again without its ancillary chunks
+// DecodeImageData is DecodeImage of an image in memory, such as an
+// attachment's bytes read through ReadAttachment's checks.
+func DecodeImageData(data []byte, maxSide, maxPixels int) (image.Image, error) {
+	img, err := decodeImage(bytes.NewReader(data), int64(len(data)), maxSide, maxPixels)
+	if err != nil {
+		return nil, fmt.Errorf("decode image: %w", err)
+	}
+	return img, nil
+}
+
+// imageSource is what an image is decoded from: a file or bytes.
+type imageSource interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
+// decodeImage decodes the image of size bytes that r holds (see
+// DecodeImage).
+func decodeImage(r imageSource, size int64, maxSide, maxPixels int) (image.Image, error) {
+	if maxSide <= 0 {
+		maxSide = MaxImageSide
+	}
+	if maxPixels <= 0 {
+		maxPixels = MaxImagePixels
+	}
+	format, cfg, err := imageConfig(r, maxSide, maxPixels)
+	if err != nil {
+		return nil, err
+	}
+	// The decode is costed from the file's first bytes, which hold its
+	// header (a JPEG's frame header comes after its EXIF and the like);
+	// one whose header is not there costs the most it could.
+	head := make([]byte, min(size, costHead))
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if cost := DecodeCost("image/"+format, head[:n], cfg); cost > MaxDecodedBytes {
+		return nil, fmt.Errorf("%d×%d px needs %d MB to decode, over muse's %d MB", cfg.Width, cfg.Height, cost>>20, MaxDecodedBytes>>20)
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var img image.Image
+	switch format {
+	case FormatPNG:
+		img, err = png.Decode(r)
+		if err != nil {
+			img, err = decodeRepairedPNG(r, err)
+		}
+	case FormatJPEG:
+		img, err = jpeg.Decode(r)
+	default:
+		img, err = webp.Decode(r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// decodeRepairedPNG decodes the PNG of r again without its ancillary chunks
 // whose CRC is bad (withoutBadAncillary); failing that, or when there is
 // none, it returns the first decode's error, first.
-func decodeRepairedPNG(f *os.File, first error) (image.Image, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+func decodeRepairedPNG(r io.ReadSeeker, first error) (image.Image, error) {
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, first
 	}
-	data, err := regfile.ReadAll(f, MaxImageBytes)
+	data, err := regfile.ReadAll(r, MaxImageBytes)
 	if err != nil {
 		return nil, first
 	}

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,51 +28,27 @@ type Imported struct {
 	Files map[string][]byte
 }
 
-// SaveImported saves im as a new session, with a new id, through a writer,
-// with one write and one sync for the entries, and returns it as loaded
-// back. The title is marked as imported (see ImportedSuffix) and is no
-// longer than a rename allows; otherwise it is kept as it was written (the
-// front ends sanitize it). A session it cannot complete is deleted.
+// SaveImported saves im as a new session, with a new id, through an
+// Import (see BeginImport), and returns it as loaded back. The title is
+// marked as imported (see ImportedSuffix) and is no longer than a rename
+// allows; otherwise it is kept as it was written (the front ends sanitize
+// it). A session it cannot complete leaves nothing.
 func (s *Store) SaveImported(im Imported) (*Session, error) {
-	sess, err := s.saveImported(im)
+	w, err := s.BeginImport(im.Params)
 	if err != nil {
-		return nil, fmt.Errorf("import session: %w", err)
+		return nil, err
 	}
-	return sess, nil
-}
-
-func (s *Store) saveImported(im Imported) (*Session, error) {
-	im.Entries = s.ownImages(im.Entries)
-	w := NewWriter(s, im.Params)
-	w.SetTitle(importedTitle(im)) // written with the header
-	err := w.create()
-	if err == nil {
-		im.Entries = s.restoreImages(w.ID(), im)
-	}
-	switch {
-	case err != nil:
-	case im.Tree:
-		err = w.appendTree(im.Entries, im.Head)
-		s.saveImportedFiles(w.ID(), im)
-	default:
-		// An export of one branch is a line of entries, each after the one
-		// before it, whatever parents it names.
-		entries := slices.Clone(im.Entries)
-		for i := range entries {
-			entries[i].Parent = ""
+	for _, e := range im.Entries {
+		if err := w.Add(e); err != nil {
+			w.Abort()
+			return nil, err
 		}
-		err = w.AppendAll(entries)
-		s.saveImportedFiles(w.ID(), im)
 	}
-	if cerr := w.Close(); err == nil {
-		err = cerr
+	w.EndEntries()
+	for hash, data := range im.Files {
+		w.AddFile(hash, data)
 	}
-	if err != nil {
-		if id := w.ID(); id != "" {
-			if derr := s.Delete(id); derr != nil {
-				err = fmt.Errorf("%w; the partly written session %s could not be removed either: %v", err, id, derr)
-			}
-		}
+	if err := w.Finish(im.Title, im.Tree, im.Head); err != nil {
 		return nil, err
 	}
 	return s.Load(w.ID())
@@ -94,7 +69,7 @@ func (s *Store) saveImportedFiles(id string, im Imported) {
 	}
 }
 
-// restoreImages saves, into the new session's images folder, the
+// restoreImages saves, into the images folder of the session id, the
 // generated images whose bytes the export embeds (checked against their
 // hash, decoded whole), and returns the entries with their paths there.
 // The entries are copied where they change.
@@ -158,19 +133,15 @@ func (s *Store) ownImages(entries []Entry) []Entry {
 // longer names the same session as the one it was exported from.
 const ImportedSuffix = " (imported)"
 
-// importedTitle is the title of the imported session im: its title, or one
-// from its first prompt when it has none, cut so that with ImportedSuffix
-// it stays within maxRenameRunes runes (a 50 MiB title slowed every list).
-// A title that already ends in ImportedSuffix is not marked twice.
-func importedTitle(im Imported) string {
-	t := im.Title
+// importedTitle is the title of an imported session whose export is
+// titled title: it, or firstPrompt (the title its first prompt gives, see
+// TitleFrom) when it is "", cut so that with ImportedSuffix it stays within
+// maxRenameRunes runes (a 50 MiB title slowed every list). A title that
+// already ends in ImportedSuffix is not marked twice.
+func importedTitle(title, firstPrompt string) string {
+	t := title
 	if t == "" {
-		for _, e := range im.Entries {
-			if e.Kind == KindUser {
-				t = TitleFrom(e.Text)
-				break
-			}
-		}
+		t = firstPrompt
 	}
 	if t == "" {
 		t = Untitled
@@ -192,57 +163,21 @@ func importedTitle(im Imported) string {
 // none. It returns the session as loaded back, and how many entries were
 // added. An id the store does not hold gives an error wrapping ErrNotFound.
 func (s *Store) MergeImported(im Imported) (*Session, int, error) {
-	sess, n, err := s.mergeImported(im)
-	if err != nil {
-		return nil, 0, fmt.Errorf("import session %s into the one it was exported from: %w", im.ID, err)
-	}
-	return sess, n, nil
-}
-
-func (s *Store) mergeImported(im Imported) (*Session, int, error) {
-	if !validID(im.ID) {
-		return nil, 0, ErrNotFound
-	}
-	w, err := s.OpenWriter(im.ID)
+	m, err := s.BeginMerge(im.ID)
 	if err != nil {
 		return nil, 0, err
 	}
-	have := w.Snapshot()
-	known := make(map[string]bool, len(have.All))
-	for _, e := range have.All {
-		known[e.ID] = true
-	}
-	im.Entries = s.ownImages(im.Entries)
-	var add []Entry
-	prev := ""
 	for _, e := range im.Entries {
-		if !im.Tree {
-			e.Parent = prev // a line of entries, whatever parents it names
-		}
-		prev = e.ID
-		if known[e.ID] {
-			continue
-		}
-		if e.Parent != "" && !known[e.Parent] {
-			continue // its parent was left out: checkTree makes this not happen
-		}
-		known[e.ID] = true
-		add = append(add, e)
+		m.Add(e)
 	}
-	sub := im
-	sub.Entries = add
-	add = s.restoreImages(im.ID, sub)
-	err = w.appendTree(add, "")
-	if err == nil && have.Title == "" && im.Title != "" {
-		err = w.SetTitle(cleanTitle(im.Title))
+	m.EndEntries()
+	for hash, data := range im.Files {
+		m.AddFile(hash, data)
 	}
-	s.saveImportedFiles(im.ID, sub)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
+	n, err := m.Finish(im.Title, im.Tree)
 	if err != nil {
 		return nil, 0, err
 	}
 	sess, err := s.Load(im.ID)
-	return sess, len(add), err
+	return sess, n, err
 }

@@ -79,6 +79,15 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 	}()
 	var lines []rawLine
 	var buf []byte
+	// The lines are decoded a batch at a time, as they are read, so that
+	// what a replay holds of the journal as it was read is a batch, beside
+	// what it decodes to: a list decodes a few bytes of each reply.
+	decoded, batch := 0, 0
+	decode := func() bool {
+		ok := decodeLines(lines[decoded:], light, stop, workers)
+		decoded, batch = len(lines), 0
+		return ok
+	}
 	for n := 1; ; n++ {
 		l, err := fileio.ReadLine(br, buf, maxLine)
 		buf = l.Data
@@ -99,12 +108,15 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 		case blank(l.Data):
 		default:
 			lines = append(lines, rawLine{n: n, size: int64(l.Size), data: bytes.Clone(l.Data)})
+			if batch += l.Size; batch >= replayBatch && !decode() {
+				return nil, journalSize{}, errStopped
+			}
 		}
 		if err == io.EOF {
 			break
 		}
 	}
-	if !decodeLines(lines, light, stop, workers) {
+	if !decode() {
 		return nil, journalSize{}, errStopped
 	}
 	sorted := inTimeOrder(lines)
@@ -128,6 +140,10 @@ func replayWith(r io.Reader, id string, light bool, stop *atomic.Bool, workers i
 	}
 	return sess, journalSize{total: rp.size, live: live, unknown: rp.unknown, damaged: len(rp.warnings) + len(rp.lineWarns) - torn - len(rp.cut), cut: len(rp.cut), torn: torn > 0, reordered: reordered, last: rp.last, cutIDs: slices.Sorted(maps.Keys(rp.cut)), markers: rp.markers}, err
 }
+
+// replayBatch is how many bytes of lines replay reads before it decodes
+// them.
+const replayBatch = 4 << 20
 
 // rawLine is one non-blank line of a journal, and the record it decodes to.
 type rawLine struct {

@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"muse/api"
 	"muse/api/regfile"
 	"muse/session/internal/fileio"
 )
@@ -130,7 +131,7 @@ func readTomb(path string) (tomb, error) {
 	data, err := regfile.ReadAll(f, maxTomb)
 	var tooLarge *regfile.TooLargeError
 	if errors.As(err, &tooLarge) {
-		return tomb{}, badTomb{fmt.Sprintf("it holds %s, where a tombstone is one short line", sizeOf(fi.Size()))}
+		return tomb{}, badTomb{fmt.Sprintf("it holds %s, where a tombstone is one short line", api.SizeText(fi.Size()))}
 	}
 	if err != nil {
 		return tomb{}, err
@@ -140,18 +141,6 @@ func readTomb(path string) (tomb, error) {
 		return tomb{}, badTomb{"it is no line of JSON with the time of a delete"}
 	}
 	return t, nil
-}
-
-// sizeOf says n bytes in the largest unit that keeps it a whole number or
-// more.
-func sizeOf(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // lastRecord returns the time of the newest record of the journal at

@@ -277,7 +277,7 @@ func (w *Writer) Append(e Entry) (Entry, error) {
 }
 
 // AppendAll appends the entries es as Append does, with one write and one
-// sync for them all, as an import does.
+// sync for them all, as a fork does.
 func (w *Writer) AppendAll(es []Entry) error {
 	return w.appendAll(es, false)
 }
@@ -708,7 +708,7 @@ func joinRecords(batch []pendingRecord, sync *bool) []byte {
 	for _, p := range batch {
 		n += len(p.line)
 	}
-	data := make([]byte, 0, n) // at once: an import's batch is its whole journal
+	data := make([]byte, 0, n) // at once: a fork's batch is its whole journal
 	for _, p := range batch {  // an empty line only asks for the journal
 		data = append(data, p.line...)
 	}

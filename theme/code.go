@@ -29,9 +29,10 @@ const paletteFrom = 16
 // own background) a colour of the 256-colour palette, the nearest to its
 // own whose contrast on bg (or the token's own background) is at least
 // minBody, minDim for comments; a colour that reads stays as the palette
-// colour nearest to it. With to16 the colour also keeps that
-// contrast when a terminal of 16 colours draws it as termenv converts it,
-// in xterm's palette.
+// colour nearest to it. With to16 the colour also keeps that contrast
+// when a terminal of 16 colours draws it, and its own background, as
+// termenv converts them, in xterm's palette; a token whose own background
+// no colour reads on in both loses it.
 func legibleCode(cs *ansi.Chroma, bg colorful.Color, to16 bool) *ansi.Chroma {
 	if cs == nil {
 		return nil
@@ -43,35 +44,53 @@ func legibleCode(cs *ansi.Chroma, bg colorful.Color, to16 bool) *ansi.Chroma {
 		if !ok || p.Color == nil {
 			continue
 		}
-		on := bg
+		on := backdrop{col: bg, in16: bg}
 		if p.BackgroundColor != nil {
-			own := nearestPalette(*p.BackgroundColor, bg, 0, false)
+			// A background of its own is drawn as the colour itself,
+			// or in 16 colours as its conversion: the text is measured
+			// on the one the terminal draws.
+			own, _ := nearestPalette(*p.BackgroundColor, backdrop{col: bg, in16: bg}, 0, false)
 			p.BackgroundColor = &own
-			on, _ = colorful.Hex(own)
+			on.col, _ = colorful.Hex(own)
+			on.in16 = drawn16(own)
 		}
 		least := minBody
 		if v.Type().Field(i).Name == "Comment" {
 			least = minDim
 		}
-		c := nearestPalette(*p.Color, on, least, to16)
+		c, ok := nearestPalette(*p.Color, on, least, to16)
+		if !ok && p.BackgroundColor != nil {
+			// No colour reads on the token's own background as both
+			// kinds of terminal draw it (a formatter's 256 colours,
+			// which many a terminal of "16" draws as they are): the
+			// token goes on the terminal's background.
+			p.BackgroundColor = nil
+			c, _ = nearestPalette(*p.Color, backdrop{col: bg, in16: bg}, least, to16)
+		}
 		p.Color = &c
 		v.Field(i).Set(reflect.ValueOf(p))
 	}
 	return &out
 }
 
+// backdrop is what a token is drawn on: col with 256 colours or more,
+// in16 on a terminal of 16 colours. The terminal's own background is the
+// same in both; a token's own background is converted as its text is.
+type backdrop struct{ col, in16 colorful.Color }
+
 // nearestPalette is the colour of the 256-colour palette (from
 // paletteFrom) nearest to c, as "#rrggbb", when it reads; else the one
-// nearest by hue (HSLuv) among those whose
-// contrast on bg is at least least (and, with to16, that of their 16-colour
-// conversion too); c itself when it is no colour or none qualifies.
-func nearestPalette(c string, bg colorful.Color, least float64, to16 bool) string {
+// nearest by hue (HSLuv) among those whose contrast on bg.col is at least
+// least (and, with to16, that of their 16-colour conversion on bg.in16
+// too). When none qualifies it is the nearest, and false; c itself when it
+// is no colour.
+func nearestPalette(c string, bg backdrop, least float64, to16 bool) (string, bool) {
 	want, ok := rgbOf(c)
 	if !ok {
-		return c
+		return c, true
 	}
 	reads := func(p paletteColour) bool {
-		return contrast(p.col, bg) >= least && (!to16 || contrast(p.in16, bg) >= least)
+		return contrast(p.col, bg.col) >= least && (!to16 || contrast(p.in16, bg.in16) >= least)
 	}
 	// The colour the formatter draws for c, near enough: when it reads,
 	// it stays.
@@ -90,12 +109,12 @@ func nearestPalette(c string, bg colorful.Color, least float64, to16 bool) strin
 		}
 	}
 	if reads(*near) {
-		return near.hex
+		return near.hex, true
 	}
 	if best == nil {
-		return c
+		return near.hex, false
 	}
-	return best.hex
+	return best.hex, true
 }
 
 // paletteColour is a colour of the 256-colour palette: as "#rrggbb", as

@@ -41,7 +41,7 @@ import (
 //
 //	[markdown]           # replies
 //	text = "252"
-//	heading = "39"       # every level (the first loses its background)
+//	heading = "39"       # every level (the first: the banner behind it)
 //	link = "30"          # a link's address
 //	link_text = "35"
 //	image = "212"
@@ -49,7 +49,7 @@ import (
 //	code = "203"         # inline code, on code_background
 //	code_background = "236"
 //	code_block = "244"   # a code block's margin and plain text
-//	code_theme = "monokai" # a Chroma style for the code's syntax colours
+//	code_theme = "monokai" # a Chroma style for the code's syntax colours, made to read
 //	quote = "252"
 //	rule = "240"
 //
@@ -265,7 +265,7 @@ func parse(where, name string, src []byte, darkBackground bool) (*Theme, error) 
 			md = v.Markdown.apply(md)
 		}
 	}
-	// Without a code_theme, the code keeps glamour's colours, made to read
+	// The code keeps glamour's colours, or its code_theme's, made to read
 	// on the file's kind of background (see legibleCode).
 	on := white
 	if isDark {
@@ -323,7 +323,7 @@ func (m markdownColours) apply(md ansi.StyleConfig) ansi.StyleConfig {
 	set(&md.Code.BackgroundColor, m.CodeBackground)
 	set(&md.CodeBlock.Color, m.CodeBlock)
 	if m.CodeTheme.s != "" {
-		md.CodeBlock.Theme, md.CodeBlock.Chroma = m.CodeTheme.s, nil
+		md.CodeBlock.Theme, md.CodeBlock.Chroma = "", codeThemeColours(m.CodeTheme.s)
 	}
 	set(&md.BlockQuote.Color, m.Quote)
 	set(&md.HorizontalRule.Color, m.Rule)

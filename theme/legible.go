@@ -89,6 +89,7 @@ func (t *Theme) in16() *Theme {
 	p.Muted, p.Subtle = legible16(p.Muted, back, dim), legible16(p.Subtle, back, dim)
 	p.Border = legible16(p.Border, back, 1)
 	md := t.Markdown
+	code := md.CodeBlock.Chroma // recolour copies what it changes: this stays as it was
 	recolour(reflect.ValueOf(&md).Elem(), func(fg string, own *string) string {
 		on := back
 		if own != nil { // a background of its own, as termenv sends it
@@ -99,9 +100,10 @@ func (t *Theme) in16() *Theme {
 		return legible16(fg, on, body)
 	})
 	// Chroma reads "#rrggbb", never an ANSI code: a code there makes
-	// glamour panic on the first code block. Its colours are chosen again
-	// to read in 16 colours too.
-	md.CodeBlock.Chroma = legibleCode(md.CodeBlock.Chroma, back, true)
+	// glamour panic on the first code block. Its colours are chosen again,
+	// from the theme's own rather than recolour's codes, to read in 16
+	// colours too.
+	md.CodeBlock.Chroma = legibleCode(code, back, true)
 	out := build(t.Name, p, md)
 	out.DarkBackground = t.DarkBackground
 	return out

@@ -174,7 +174,8 @@ func str(s string) *string { return &s }
 var black, white = colorful.Color{}, colorful.Color{R: 1, G: 1, B: 1}
 
 // markdownStyle adapts a glamour style to sit inside the conversation: no
-// document margin and no blank lines around the document.
+// document margin, no blank lines around the document, and headings
+// without their marks (see headings).
 func markdownStyle(base ansi.StyleConfig) ansi.StyleConfig {
 	zero := uint(0)
 	empty := ""
@@ -182,5 +183,60 @@ func markdownStyle(base ansi.StyleConfig) ansi.StyleConfig {
 	md.Document.Margin = &zero
 	md.Document.BlockPrefix = empty
 	md.Document.BlockSuffix = empty
+	return headings(md)
+}
+
+// headings gives md's headings a look per level instead of glamour's "## "
+// marks, as crush and Claude Code draw them: the first a banner (its own
+// background, or the heading colour as background when a theme file sets
+// only that), then bold and underlined, bold, bold italic, italic, italic
+// underlined, all in the heading colour. Each level differs from the next
+// by an attribute, not by colour alone, so they stay apart in 16 colours
+// and without colour (NO_COLOR).
+func headings(md ansi.StyleConfig) ansi.StyleConfig {
+	yes, no := true, false
+	level := func(h *ansi.StyleBlock, bold, italic, underline bool) {
+		h.Prefix, h.Suffix = "", ""
+		h.Color = md.Heading.Color
+		h.Bold, h.Italic, h.Underline = &no, &no, &no
+		if bold {
+			h.Bold = &yes
+		}
+		if italic {
+			h.Italic = &yes
+		}
+		if underline {
+			h.Underline = &yes
+		}
+	}
+	level(&md.H2, true, false, true)
+	level(&md.H3, true, false, false)
+	level(&md.H4, true, true, false)
+	level(&md.H5, false, true, false)
+	level(&md.H6, false, true, true)
+	md.H1.Prefix, md.H1.Suffix, md.H1.Bold = " ", " ", &yes
+	if md.H1.BackgroundColor == nil && md.Heading.Color != nil {
+		// A banner in the heading colour: the text on it is the
+		// terminal's background, so it reads as well as the heading
+		// colour reads on that background.
+		md.H1.BackgroundColor, md.H1.Color = md.Heading.Color, str(bannerText(md))
+	}
 	return md
+}
+
+// bannerText is the colour of the first heading's text on a banner of the
+// heading colour: black in a theme for dark backgrounds, white in one for
+// light ones.
+func bannerText(md ansi.StyleConfig) string {
+	if c, ok := rgbOf(deref(md.Document.Color)); ok && luminance(c) <= 0.2 {
+		return "231" // the text is dark: a light background
+	}
+	return "16"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

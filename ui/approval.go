@@ -5,7 +5,6 @@ import (
 
 	"muse/ui/approval"
 	"muse/ui/engine"
-	"muse/ui/status"
 	"muse/ui/textfmt"
 )
 
@@ -34,7 +33,7 @@ func (m Model) approvalBox() approval.Model {
 	}
 	frame := m.approve.Frame()
 	room := m.size.Height - 1 /* header */ - 1 /* conversation */ - m.comp.Height() - 1 /* rule */ - 1 /* status */ - textfmt.Height(m.helpView()) - frame -
-		status.NoticeHeight(m.statusState())
+		m.status.NoticeHeight(m.statusState())
 	return m.approve.SetSize(m.size.Width, max(min(room, max(m.size.Height/2-frame, 3)), 0))
 }
 

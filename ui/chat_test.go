@@ -166,7 +166,7 @@ func TestCancelKeepsPartial(t *testing.T) {
 	h, hd := newHeldHarness(t, "tell me everything") // the reply is in flight until esc
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "tell me everything")
-	waitFor(t, tm, "## tell me everything")
+	waitFor(t, tm, "Good question; the answer") // the reply's first words
 	ht := hd.held(t)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "cancelled")

@@ -19,7 +19,7 @@ func TestExportWhileStreaming(t *testing.T) {
 	h, hd := newHeldHarness(t, "keep going") // the reply is in flight until let
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "keep going")
-	waitFor(t, tm, "## keep going")
+	waitFor(t, tm, "This is a canned demo") // the reply's first words
 	ht := hd.held(t)
 	path := filepath.Join(t.TempDir(), "out.md")
 	// Each export is waited for in its file: the status line's "exported

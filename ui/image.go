@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"image"
 	"image/png"
 	"io"
 	"io/fs"
@@ -100,8 +101,12 @@ type previewer struct {
 	rows int
 	// kitty, when set, receives the image transmission (the terminal).
 	kitty io.Writer
-	// attachment finds the stored file of an attachment.
-	attachment func(session.Attachment) string
+	// attachment finds the stored file of an attachment, for a presence
+	// check; readAttachment reads it through the store's checks (its hash,
+	// no link followed: session.Store.ReadAttachment), the one way a
+	// preview gets an attachment's bytes.
+	attachment     func(session.Attachment) string
+	readAttachment func(session.Attachment) ([]byte, error)
 	// images is the store whose images folder holds the session's
 	// generated images: the only files previewed by a journal's path.
 	images *session.Store
@@ -113,6 +118,22 @@ func (p previewer) build(path string) string {
 	if err != nil {
 		return ""
 	}
+	return p.show(path, img)
+}
+
+// buildData returns the preview of the image data, known as key, or ""
+// when it cannot.
+func (p previewer) buildData(key string, data []byte) string {
+	img, err := session.DecodeImageData(data, session.MaxImageSide, session.MaxImagePixels)
+	if err != nil {
+		return ""
+	}
+	return p.show(key, img)
+}
+
+// show returns the preview of img, known as key (its path, or an
+// attachment's preview key).
+func (p previewer) show(key string, img image.Image) string {
 	b := img.Bounds()
 	maxCols := preview.ColsFor(b.Dx(), b.Dy(), previewCols, p.rows)
 	if p.kitty == nil {
@@ -123,7 +144,7 @@ func (p previewer) build(path string) string {
 		return preview.HalfBlocksFor(img, maxCols, p.profile)
 	}
 	cols, rows := preview.Fit(b.Dx(), b.Dy(), maxCols)
-	id := kittyID(path)
+	id := kittyID(key)
 	// One write that draws nothing: a virtual placement the placeholders show.
 	if _, err := io.WriteString(p.kitty, preview.KittyTransmit(id, buf.Bytes(), cols, rows)); err != nil {
 		return preview.HalfBlocksFor(img, maxCols, p.profile)
@@ -131,11 +152,11 @@ func (p previewer) build(path string) string {
 	return preview.KittyPlaceholder(id, cols, rows)
 }
 
-// kittyID is a stable image id of 256 or more for a path, so a preview sent
-// again replaces the same image.
-func kittyID(path string) uint32 {
+// kittyID is a stable image id of 256 or more for a preview's key, so a
+// preview sent again replaces the same image.
+func kittyID(key string) uint32 {
 	h := fnv.New32a()
-	io.WriteString(h, path)
+	io.WriteString(h, key)
 	return h.Sum32()&0xffffff | 0x100
 }
 
@@ -162,6 +183,7 @@ func (m Model) previewer() previewer {
 	// The id the screen knows: the writer's lock waits for a replay.
 	store, id := m.writer.Files(), m.sessID
 	p.attachment = func(a session.Attachment) string { return store.AttachmentPath(id, a) }
+	p.readAttachment = func(a session.Attachment) ([]byte, error) { return store.ReadAttachment(id, a) }
 	return p
 }
 
@@ -171,6 +193,11 @@ func attachmentPreviewKey(a session.Attachment) string { return conversation.Att
 
 // loadPreviews rebuilds the previews of saved images and of the image
 // attachments of entries, and finds the attachments whose files are gone.
+// An image attachment is read through the store's checks
+// (previewer.readAttachment): a file swapped for another, or a link put
+// in its place, is missing, never shown as the attachment. Another
+// attachment is only looked for (its size): it is not shown, and a turn
+// that sends it reads it through the same checks.
 func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 	type job struct{ key, path string }
 	var jobs []job
@@ -211,16 +238,25 @@ func loadPreviews(entries []session.Entry, pv previewer) tea.Cmd {
 				continue
 			}
 			seen[a.SHA256] = true
+			if a.Kind == session.AttachImage {
+				var data []byte
+				err := session.ErrAttachmentMissing
+				if pv.readAttachment != nil {
+					data, err = pv.readAttachment(a)
+				}
+				if err != nil {
+					missing = append(missing, a.Name)
+				} else if shown := pv.buildData(attachmentPreviewKey(a), data); shown != "" {
+					out[attachmentPreviewKey(a)] = shown
+				}
+				continue
+			}
 			path := ""
 			if pv.attachment != nil {
 				path = pv.attachment(a)
 			}
 			if fi, err := os.Stat(path); path == "" || err != nil || fi.Size() != a.Bytes {
 				missing = append(missing, a.Name)
-				continue
-			}
-			if a.Kind == session.AttachImage {
-				jobs = append(jobs, job{attachmentPreviewKey(a), path})
 			}
 		}
 		for _, j := range jobs {

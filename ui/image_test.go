@@ -1,9 +1,14 @@
 package ui
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -365,5 +370,76 @@ func TestImageTaskProgressAndCancel(t *testing.T) {
 	}
 	if e := sess.Entries[len(sess.Entries)-1]; e.Status != session.StatusCancelled || m.turns.Image() != nil {
 		t.Errorf("saved %q, imaging %v", e.Status, m.turns.Image())
+	}
+}
+
+// An image attachment's preview is read through the store's checks
+// (session.Store.ReadAttachment): its file swapped for another image of
+// the same size, or a link put in its place (to a copy of the very bytes),
+// is reported missing and never shown as the attachment.
+func TestAttachmentPreviewOnlyOfTheCheckedFile(t *testing.T) {
+	solid := func(c color.RGBA) []byte {
+		img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+		for i := 0; i < len(img.Pix); i += 4 {
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, c.A
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	red, blue := solid(color.RGBA{255, 0, 0, 255}), solid(color.RGBA{254, 0, 0, 255})
+	if len(red) != len(blue) {
+		t.Fatalf("the two images differ in size (%d, %d): the swap would be found by its size alone", len(red), len(blue))
+	}
+	hs := newHarness(t, 0)
+	w := session.NewWriter(hs.store, session.Params{Model: "demo-chat"})
+	a, err := w.SaveAttachment(session.Attachment{Name: "red.png", Kind: session.AttachImage, MediaType: "image/png", Width: 4, Height: 4}, red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Append(session.Entry{Kind: session.KindUser, Text: "what is this?", Attachments: []session.Attachment{a}}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	sess, err := hs.store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := hs.model(t, sess)
+	m.opts.Profile = termenv.TrueColor
+	m, _ = updateModel(m, tea.WindowSizeMsg{Width: 100, Height: 40})
+	path := hs.store.AttachmentPath(sess.ID, a)
+	copyOf := filepath.Join(t.TempDir(), "red.png")
+	if err := os.WriteFile(copyOf, red, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		place func() error
+		shown bool
+	}{
+		{"the stored file", func() error { return nil }, true},
+		{"another image of the same size", func() error { return os.WriteFile(path, blue, 0o600) }, false},
+		{"a link to a copy of its bytes", func() error {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+			return os.Symlink(copyOf, path)
+		}, false},
+	} {
+		if err := c.place(); err != nil {
+			t.Fatal(err)
+		}
+		msg, ok := loadPreviews(sess.Entries, m.previewer())().(previewsMsg)
+		if !ok {
+			t.Fatalf("%s: no previews", c.name)
+		}
+		_, shown := msg.previews[attachmentPreviewKey(a)]
+		missing := slices.Contains(msg.missing, "red.png")
+		if shown != c.shown || missing == c.shown {
+			t.Errorf("%s: shown %v, missing %v; want shown %v", c.name, shown, missing, c.shown)
+		}
 	}
 }

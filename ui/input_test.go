@@ -316,7 +316,7 @@ func TestEscClosesOverlaysBeforeCancelling(t *testing.T) {
 	h, hd := newHeldHarness(t, "a long one") // the reply is in flight until let
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 30)
 	send(tm, "a long one")
-	waitFor(t, tm, "## a long one")
+	waitFor(t, tm, "There are a few") // the reply's first words
 	ht := hd.held(t)
 	tm.Type("?")
 	waitFor(t, tm, "esc closes")

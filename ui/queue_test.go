@@ -30,12 +30,12 @@ func TestQueuedPromptSentWhenTheTurnEnds(t *testing.T) {
 	h, hd := newHeldHarness(t, "first ask") // the first reply is in flight until let
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "first ask")
-	waitFor(t, tm, "## first ask")
+	waitFor(t, tm, "The honest answer is that") // the reply's first words
 	ht := hd.held(t)
 	send(tm, "second ask")
 	waitFor(t, tm, "queued › second ask")
 	ht.let(t)
-	waitAfter(t, tm, "## second ask", "stop max_tokens")
+	waitAfter(t, tm, "There are a few ways", "stop max_tokens")
 	m := quit(t, tm)
 	if got := userTexts(m); len(got) != 2 || got[1] != "second ask" {
 		t.Errorf("prompts sent: %q", got)
@@ -51,7 +51,7 @@ func TestEscStopsTheQueue(t *testing.T) {
 	h, hd := newHeldHarness(t, "tell me everything") // the reply is in flight until esc
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "tell me everything")
-	waitFor(t, tm, "## tell me everything")
+	waitFor(t, tm, "Good question; the answer") // the reply's first words
 	ht := hd.held(t)
 	send(tm, "later one")
 	waitFor(t, tm, "queued › later one")
@@ -163,7 +163,7 @@ func TestCtrlCDropsTheUnqueuedPrompt(t *testing.T) {
 	h, hd := newHeldHarness(t, "tell me everything") // the reply is in flight to the end
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "tell me everything")
-	waitFor(t, tm, "## tell me everything")
+	waitFor(t, tm, "Good question; the answer") // the reply's first words
 	hd.held(t)
 	send(tm, "later one")
 	waitFor(t, tm, "queued › later one")

@@ -174,7 +174,7 @@ func TestQuitCommandWhileStreamingKeepsTheTurn(t *testing.T) {
 	h, hd := newHeldHarness(t, "keep this") // the reply is in flight until /quit
 	tm := start(t, h.modelWith(t, nil, shortReplies), 80, 24)
 	send(tm, "keep this")
-	waitFor(t, tm, "## keep this")
+	waitFor(t, tm, "Good question; the answer fits") // the reply's first words
 	ht := hd.held(t)
 	send(tm, "/quit")
 	finalModel(t, tm) // the program ends on /quit

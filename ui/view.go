@@ -114,10 +114,10 @@ func (m Model) View() string {
 		}
 	}
 	parts = m.comp.View(parts, m.inputState())
-	if above := status.NoticeAbove(st, s); above != "" {
+	if above := m.status.NoticeAbove(st, s); above != "" {
 		parts = append(parts, above)
 	}
-	parts = append(parts, c.status.Get(status.Key(s), func() string { return status.View(st, s) }))
+	parts = append(parts, c.status.Get(status.Key(s), func() string { return m.status.View(st, s) }))
 	if help := c.help.Get(textfmt.Key(m.size.Width, m.size.Height, m.w.help.Open(), m.w.help.Top(), m.comp.Input().HintKey(), m.sel.Active(), m.waitingForApproval(), status.ShowsNotice(s), m.status.Notice(), m.comp.Queue().Len() > 0), m.helpView); help != "" {
 		parts = append(parts, help)
 	}

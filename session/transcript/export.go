@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -69,48 +70,126 @@ func export(sess *session.Session, format string, w io.Writer, clean func(format
 	if sess == nil {
 		return fmt.Errorf("export session: no session")
 	}
-	if clean == nil {
-		clean = func(_ string, data []byte) []byte { return data }
-	}
-	var err error
-	switch format {
-	case "md":
-		var b strings.Builder
-		writeMarkdown(sess, &b, files)
-		if all {
-			writeMarkdownBranches(sess, &b, files)
-		}
-		_, err = w.Write(clean(format, []byte(b.String())))
-	case "json":
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		c := *sess
-		c.Created, c.Updated = Times(sess)
-		if all {
-			c.Entries = sess.All
-		}
-		var embeds map[string][]byte
-		c.Entries, embeds = embedded(sess.ID, c.Entries, files)
-		v := struct {
-			*session.Session
-			Head  string            `json:"head,omitempty"`
-			Files map[string][]byte `json:"files,omitempty"`
-		}{Session: &c, Files: embeds}
-		if all {
-			v.Head = sess.Head
-		}
-		if err = enc.Encode(v); err == nil {
-			_, err = w.Write(clean(format, buf.Bytes()))
-		}
-	default:
+	if format != "md" && format != "json" {
 		return fmt.Errorf("export session %s: unknown format %q (want md or json)", sess.ID, format)
+	}
+	// Written as it is made, a line at a time through clean: an export
+	// holds about an entry, not the whole of it.
+	cw := NewCleanWriter(w, func(data []byte) []byte { return data })
+	if clean != nil {
+		cw = NewCleanWriter(w, func(data []byte) []byte { return clean(format, data) })
+	}
+	b := bufio.NewWriterSize(cw, 64<<10)
+	var err error
+	if format == "md" {
+		writeMarkdown(sess, b, files)
+		if all {
+			writeMarkdownBranches(sess, b, files)
+		}
+	} else {
+		err = writeJSON(sess, b, files, all)
+	}
+	if err == nil {
+		err = b.Flush()
+	}
+	if err == nil {
+		err = cw.Flush()
 	}
 	if err != nil {
 		return fmt.Errorf("export session %s: %w", sess.ID, err)
 	}
 	return nil
+}
+
+// writeJSON writes sess as indented JSON, as encoding/json writes the
+// session with its head (all) and files, but a field, an entry and a file
+// at a time: the files are read one at a time, as they are written.
+func writeJSON(sess *session.Session, b *bufio.Writer, files Files, all bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	// value writes v, indented at the depth of prefix.
+	value := func(v any, prefix string) error {
+		buf.Reset()
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		_, err := b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return err
+	}
+	field := func(name string, v any) error {
+		fmt.Fprintf(b, ",\n  %q: ", name)
+		return value(v, "  ")
+	}
+	created, updated := Times(sess)
+	entries := sess.Entries
+	if all {
+		entries = sess.All
+	}
+	embeds := embedded(sess.ID, entries, files)
+	b.WriteString("{\n  \"id\": ")
+	if err := value(sess.ID, "  "); err != nil {
+		return err
+	}
+	if sess.Title != "" {
+		if err := field("title", sess.Title); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"created", created}, {"updated", updated}, {"params", sess.Params}} {
+		if err := field(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	if len(entries) > 0 {
+		b.WriteString(",\n  \"entries\": [")
+		for i := range entries {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n    ")
+			if err := value(embeds.entry(entries, i), "    "); err != nil {
+				return err
+			}
+		}
+		b.WriteString("\n  ]")
+	}
+	if sess.ForkedFrom != nil {
+		if err := field("forked_from", sess.ForkedFrom); err != nil {
+			return err
+		}
+	}
+	if all && sess.Head != "" {
+		if err := field("head", sess.Head); err != nil {
+			return err
+		}
+	}
+	n := 0
+	for _, hash := range embeds.hashes {
+		data, ok := embeds.read(hash)
+		if !ok {
+			continue // left out: an import reports it missing
+		}
+		if n == 0 {
+			b.WriteString(",\n  \"files\": {")
+		} else {
+			b.WriteString(",")
+		}
+		n++
+		fmt.Fprintf(b, "\n    %q: ", hash)
+		if err := value(data, "    "); err != nil {
+			return err
+		}
+	}
+	if n > 0 {
+		b.WriteString("\n  }")
+	}
+	_, err := b.WriteString("\n}\n")
+	return err
 }
 
 // Times returns when sess was created and last updated. A zero Created falls
@@ -198,7 +277,7 @@ func ErrorLine(info *session.ErrorInfo, requestID string, md bool) string {
 }
 
 // writeMarkdown writes sess as a Markdown transcript.
-func writeMarkdown(sess *session.Session, b *strings.Builder, files Files) {
+func writeMarkdown(sess *session.Session, b *bufio.Writer, files Files) {
 	title := oneLine(sess.Title)
 	if title == "" {
 		title = session.Untitled
@@ -209,51 +288,100 @@ func writeMarkdown(sess *session.Session, b *strings.Builder, files Files) {
 	}
 }
 
-// embedded returns the bytes of the attachments and generated images of
-// entries, by hash, for a JSON export, and the entries with each image's
-// hash set (copied where they change). Files that cannot be read are left
-// out: an import reports them missing.
-func embedded(sessionID string, entries []session.Entry, files Files) ([]session.Entry, map[string][]byte) {
+// embeds are the files of a JSON export: the hashes of the attachments
+// and generated images of its entries, sorted, and where to read each.
+type embeds struct {
+	hashes      []string
+	attachments map[string][]session.Attachment
+	images      map[string]session.Image
+	// imageHashes are the hashes of the images of the entries, by the
+	// entry's index; "" for one that could not be read.
+	imageHashes map[int][]string
+	sessionID   string
+	files       Files
+}
+
+// read returns the bytes of the file hash names, or false when it cannot
+// be read.
+func (e *embeds) read(hash string) ([]byte, bool) {
+	for _, a := range e.attachments[hash] {
+		if data, err := e.files.ReadAttachment(e.sessionID, a); err == nil {
+			return data, true
+		}
+	}
+	if img, ok := e.images[hash]; ok {
+		if data, err := e.files.ReadImage(img); err == nil && hashOf(data) == hash {
+			return data, true
+		}
+	}
+	return nil, false
+}
+
+// hashOf is the SHA-256 of data in hex, as a JSON export names files.
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// embedded returns the files of the attachments and generated images of
+// entries, for a JSON export, with the hashes of the images (see
+// embeds.entry). Each image is read to hash it, one at a time; files that
+// cannot be read are left out: an import reports them missing.
+func embedded(sessionID string, entries []session.Entry, files Files) *embeds {
+	out := &embeds{attachments: map[string][]session.Attachment{}, images: map[string]session.Image{}, imageHashes: map[int][]string{}, sessionID: sessionID, files: files}
 	if files == nil {
-		return entries, nil
+		return out
 	}
-	out := map[string][]byte{}
-	for _, e := range entries {
+	for i, e := range entries {
 		for _, a := range e.Files() {
-			if _, ok := out[a.SHA256]; ok {
-				continue
-			}
-			if data, err := files.ReadAttachment(sessionID, a); err == nil {
-				out[a.SHA256] = data
-			}
+			out.attachments[a.SHA256] = append(out.attachments[a.SHA256], a)
 		}
-	}
-	entries = slices.Clone(entries)
-	for i := range entries {
-		if len(entries[i].Images) == 0 {
-			continue
-		}
-		entries[i].Images = slices.Clone(entries[i].Images)
-		for j, img := range entries[i].Images {
+		for j, img := range e.Images {
 			data, err := files.ReadImage(img)
 			if err != nil {
 				continue
 			}
-			sum := sha256.Sum256(data)
-			h := hex.EncodeToString(sum[:])
-			out[h] = data
-			entries[i].Images[j].SHA256 = h
+			h := hashOf(data)
+			out.images[h] = img
+			if out.imageHashes[i] == nil {
+				out.imageHashes[i] = make([]string, len(e.Images))
+			}
+			out.imageHashes[i][j] = h
 		}
 	}
-	if len(out) == 0 {
-		out = nil
+	for h := range out.attachments {
+		out.hashes = append(out.hashes, h)
 	}
-	return entries, out
+	for h := range out.images {
+		if _, ok := out.attachments[h]; !ok {
+			out.hashes = append(out.hashes, h)
+		}
+	}
+	slices.Sort(out.hashes)
+	return out
+}
+
+// entry returns the i-th of entries as the export writes it: each image
+// that could be read with its hash, which names its bytes in "files".
+// Only an entry that changes is copied.
+func (e *embeds) entry(entries []session.Entry, i int) *session.Entry {
+	hashes, ok := e.imageHashes[i]
+	if !ok {
+		return &entries[i]
+	}
+	c := entries[i]
+	c.Images = slices.Clone(c.Images)
+	for j, h := range hashes {
+		if h != "" {
+			c.Images[j].SHA256 = h
+		}
+	}
+	return &c
 }
 
 // writeMarkdownAttachments lists a prompt's attachments, each a link to
 // its stored file when there is one.
-func writeMarkdownAttachments(b *strings.Builder, sess *session.Session, as []session.Attachment, files Files) {
+func writeMarkdownAttachments(b *bufio.Writer, sess *session.Session, as []session.Attachment, files Files) {
 	if len(as) == 0 {
 		return
 	}
@@ -292,7 +420,7 @@ func mdLabel(s string) string {
 }
 
 // writeMarkdownEntry writes one entry of a Markdown transcript.
-func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.Entry, files Files) {
+func writeMarkdownEntry(b *bufio.Writer, sess *session.Session, e *session.Entry, files Files) {
 	b.WriteString("\n")
 	switch e.Kind {
 	case session.KindUser:
@@ -322,7 +450,7 @@ func writeMarkdownEntry(b *strings.Builder, sess *session.Session, e *session.En
 
 // writeMarkdownBranches writes the branches of sess other than the active
 // one, each from where it leaves the active branch to its end.
-func writeMarkdownBranches(sess *session.Session, b *strings.Builder, files Files) {
+func writeMarkdownBranches(sess *session.Session, b *bufio.Writer, files Files) {
 	for n, path := range sess.OtherBranches() {
 		fmt.Fprintf(b, "\n---\n\n# Branch %d · after message %d of the active branch\n", n+2, path.After)
 		for i := range path.Entries {
@@ -331,7 +459,7 @@ func writeMarkdownBranches(sess *session.Session, b *strings.Builder, files File
 	}
 }
 
-func writeMarkdownReply(b *strings.Builder, sess *session.Session, e *session.Entry) {
+func writeMarkdownReply(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	b.WriteString("## Assistant")
 	if m := sess.ModelOf(e); m != "" {
 		b.WriteString(" (" + m + ")")
@@ -366,7 +494,7 @@ func ToolInput(e *session.Entry, i int, c api.ContentBlock) (string, bool) {
 	return prettyJSON(c.Input), false
 }
 
-func writeMarkdownError(b *strings.Builder, info *session.ErrorInfo, requestID string) {
+func writeMarkdownError(b *bufio.Writer, info *session.ErrorInfo, requestID string) {
 	s := ErrorLine(info, requestID, true)
 	if info.Hint != "" {
 		s += "\n\n" + info.Hint
@@ -374,7 +502,7 @@ func writeMarkdownError(b *strings.Builder, info *session.ErrorInfo, requestID s
 	b.WriteString(quote(s))
 }
 
-func writeMarkdownImage(b *strings.Builder, sess *session.Session, e *session.Entry) {
+func writeMarkdownImage(b *bufio.Writer, sess *session.Session, e *session.Entry) {
 	b.WriteString("## Image")
 	if m := sess.ModelOf(e); m != "" {
 		b.WriteString(" (" + m + ")")

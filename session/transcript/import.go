@@ -24,39 +24,20 @@ const importHint = "import reads what muse sessions export --format json writes"
 // as a new session, with a new id: the same title marked as imported
 // ("Title (imported)", see session.ImportedSuffix), settings and entries, in
 // order, image entries with the paths of their files. The new session is
-// created now; its entries keep their times. It returns the new session.
+// created now; its entries keep their times. It returns the new session,
+// as loaded back (Save does not load it).
 //
-// Anything else is refused before a file is written: input that is not
+// Anything else is refused, and nothing of it is left: input that is not
 // JSON, has trailing data, is not an object of the export's shape (an
 // unknown field, a value of the wrong type), or holds an entry without an
 // id, with the id of an earlier entry or of a kind muse does not know. The
 // error names the line and column of the input where it went wrong.
 func Import(s *session.Store, r io.Reader) (*session.Session, error) {
-	ex, err := readExport(r)
+	saved, err := Save(s, r, false)
 	if err != nil {
 		return nil, err
 	}
-	return s.SaveImported(*ex)
-}
-
-// readExport reads and checks an export, for Import and ImportMerge.
-func readExport(r io.Reader) (*session.Imported, error) {
-	in := &window{r: r}
-	ex, err := parseExport(in)
-	switch {
-	case in.tooLarge:
-		return nil, fmt.Errorf("import session: the input is larger than the %d MiB an export may be", maxImport>>20)
-	case in.readErr != nil:
-		return nil, fmt.Errorf("import session: read the export: %w", in.readErr)
-	case err != nil:
-		return nil, fmt.Errorf("import session: %w (%s)", err, importHint)
-	}
-	if ex.Tree {
-		if err := checkTree(ex.Entries, ex.Head); err != nil {
-			return nil, fmt.Errorf("import session: %w", err)
-		}
-	}
-	return ex, nil
+	return s.Load(saved.ID)
 }
 
 // ImportMerge reads an export as Import does. When the store holds the
@@ -64,18 +45,149 @@ func readExport(r io.Reader) (*session.Imported, error) {
 // it (see session.Store.MergeImported) and reports merged, with how many
 // entries it added; otherwise it saves it as a new session, as Import.
 func ImportMerge(s *session.Store, r io.Reader) (sess *session.Session, merged bool, added int, err error) {
-	ex, err := readExport(r)
+	saved, err := Save(s, r, true)
 	if err != nil {
 		return nil, false, 0, err
 	}
-	if session.ValidID(ex.ID) {
-		sess, added, err := s.MergeImported(*ex)
-		if !errors.Is(err, session.ErrNotFound) {
-			return sess, err == nil, added, err
+	sess, err = s.Load(saved.ID)
+	return sess, saved.Merged, saved.Entries, err
+}
+
+// Saved is what Save did.
+type Saved struct {
+	// ID is the session saved or merged into.
+	ID string
+	// Merged is set when the export was merged into the session it was
+	// exported from.
+	Merged bool
+	// Entries counts the entries saved, or added by the merge.
+	Entries int
+}
+
+// Save reads an export as Import does, and saves it as a new session as it
+// reads it (see session.Import): it holds about an entry of it at a time,
+// whatever its size. With merge, an export of a session the store holds
+// (the same id) is merged into it instead, as ImportMerge does.
+func Save(s *session.Store, r io.Reader, merge bool) (Saved, error) {
+	var im *session.Import
+	var m *session.Merging
+	var ex *session.Imported
+	begin := func() error {
+		if im != nil || m != nil {
+			return nil
+		}
+		if merge && s.Exists(ex.ID) {
+			var err error
+			m, err = s.BeginMerge(ex.ID)
+			if !errors.Is(err, session.ErrNotFound) {
+				return err // merging, or a failure to open it (its lock)
+			}
+			// Deleted since: saved as a new one.
+		}
+		var err error
+		im, err = s.BeginImport(ex.Params)
+		return err
+	}
+	t := target{
+		entry: func(e session.Entry) error {
+			if err := begin(); err != nil {
+				return err
+			}
+			if m != nil {
+				m.Add(e)
+				return nil
+			}
+			return im.Add(e)
+		},
+		file: func(hash string, data []byte) error {
+			if err := begin(); err != nil {
+				return err
+			}
+			if m != nil {
+				m.AddFile(hash, data)
+				return nil
+			}
+			im.AddFile(hash, data)
+			return nil
+		},
+		params: func(p session.Params) {
+			if im != nil {
+				im.SetParams(p)
+			}
+		},
+		endEntries: func() {
+			if m != nil {
+				m.EndEntries()
+			}
+			if im != nil {
+				im.EndEntries()
+			}
+		},
+	}
+	ex, err := read(r, &t, &ex)
+	if err == nil {
+		err = begin()
+	}
+	if err == nil && im != nil && merge && s.Exists(ex.ID) {
+		err = fmt.Errorf("import session: its id comes after its entries, so it could not be merged into session %s, which this muse holds (%s; or import it as a new session with --copy)", ex.ID, importHint)
+	}
+	if err != nil {
+		if im != nil {
+			im.Abort()
+		}
+		if m != nil {
+			m.Abort()
+		}
+		return Saved{}, err
+	}
+	if m != nil {
+		added, err := m.Finish(ex.Title, ex.Tree)
+		if err != nil {
+			return Saved{}, err
+		}
+		return Saved{ID: ex.ID, Merged: true, Entries: added}, nil
+	}
+	if err := im.Finish(ex.Title, ex.Tree, ex.Head); err != nil {
+		return Saved{}, err
+	}
+	return Saved{ID: im.ID(), Entries: im.Entries()}, nil
+}
+
+// target is what the parser gives what it reads as it reads it: each
+// entry, checked, and the bytes of each file; params are the settings,
+// should they come after the first entry or file.
+type target struct {
+	entry      func(session.Entry) error
+	file       func(hash string, data []byte) error
+	params     func(session.Params)
+	endEntries func()
+}
+
+// read reads and checks an export, giving what it reads to t as it reads
+// it; *ex is the export as read so far, which t may look at.
+func read(r io.Reader, t *target, ex **session.Imported) (*session.Imported, error) {
+	in := &window{r: r}
+	p := &parser{in: in, t: t, ids: map[string]int{}}
+	err := p.parseExport(ex)
+	switch {
+	case in.tooLarge:
+		return nil, fmt.Errorf("import session: the input is larger than the %d MiB an export may be", maxImport>>20)
+	case in.readErr != nil:
+		return nil, fmt.Errorf("import session: read the export: %w", in.readErr)
+	case err != nil && p.saveErr != nil:
+		return nil, err // a failure to save, which says so
+	case err != nil:
+		return nil, fmt.Errorf("import session: %w (%s)", err, importHint)
+	}
+	if e := *ex; e.Tree {
+		if p.orphan != nil {
+			return nil, fmt.Errorf("import session: %w (%s)", p.orphan, importHint)
+		}
+		if e.Head != "" && p.ids[e.Head] == 0 {
+			return nil, fmt.Errorf("import session: the head %q is not one of the entries (%s)", e.Head, importHint)
 		}
 	}
-	sess, err = s.SaveImported(*ex)
-	return sess, false, len(ex.Entries), err
+	return *ex, nil
 }
 
 // inputError is a fault of the input at a byte offset, which its message
@@ -101,6 +213,14 @@ var knownKinds = map[string]bool{
 type parser struct {
 	in  *window
 	dec *json.Decoder
+	t   *target
+	// ids are the entries read, by id: the number of each, from 1.
+	ids map[string]int
+	// orphan is the first entry whose parent does not come before it:
+	// an export of every branch that was edited or cut.
+	orphan error
+	// saveErr is the error of the target, which stopped the reading.
+	saveErr error
 }
 
 // at returns an inputError at the byte offset off of the input, which
@@ -203,27 +323,30 @@ func (p *parser) describe(off int) string {
 	}
 }
 
-// parseExport reads the whole input of Import from in.
-func parseExport(in *window) (*session.Imported, error) {
-	p := &parser{in: in, dec: json.NewDecoder(in)}
+// parseExport reads the whole input of Import, setting *out to the export
+// as soon as it begins.
+func (p *parser) parseExport(out **session.Imported) error {
+	in := p.in
+	p.dec = json.NewDecoder(in)
 	start := p.next()
 	if _, ok := in.byteAt(int64(start)); !ok {
 		if in.tooLarge || in.readErr != nil {
-			return nil, p.at(start, "the input could not be read")
+			return p.at(start, "the input could not be read")
 		}
-		return nil, errors.New("the input is empty")
+		return errors.New("the input is empty")
 	}
 	if c, _ := in.byteAt(int64(start)); c != '{' {
 		// Not an object: a value of another kind, or no JSON at all.
 		if _, _, err := p.value(); err != nil {
-			return nil, err
+			return err
 		}
-		return nil, p.at(start, "the input is %s, not an object holding a session", p.describe(start))
+		return p.at(start, "the input is %s, not an object holding a session", p.describe(start))
 	}
 	if _, _, err := p.token(); err != nil {
-		return nil, err
+		return err
 	}
 	ex := &session.Imported{}
+	*out = ex
 	seen := make(map[string]bool)
 	for {
 		in.mark(p.dec.InputOffset()) // what came before is read
@@ -232,11 +355,11 @@ func parseExport(in *window) (*session.Imported, error) {
 		}
 		tok, keyAt, err := p.token()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		key, _ := tok.(string)
 		if seen[key] {
-			return nil, p.at(keyAt, "the field %q appears twice", key)
+			return p.at(keyAt, "the field %q appears twice", key)
 		}
 		seen[key] = true
 		switch key {
@@ -252,39 +375,41 @@ func parseExport(in *window) (*session.Imported, error) {
 			if err == nil {
 				if cerr := ex.Params.Check(); cerr != nil {
 					err = p.at(keyAt, "the settings: %v", cerr)
+				} else {
+					p.t.params(ex.Params)
 				}
 			}
 		case "entries":
-			ex.Entries, err = p.entries()
+			err = p.entries()
 		case "head":
 			err = p.decode(&ex.Head, "the head")
 			ex.Tree = true
 		case "files":
-			err = p.decode(&ex.Files, "the attachments' files")
+			err = p.files()
 		case "forked_from":
 			var f session.Fork
 			err = p.decode(&f, "where the session was forked from")
 		default:
 			// The value is read first: a syntax error in it is that.
 			if _, _, err := p.value(); err != nil {
-				return nil, err
+				return err
 			}
-			return nil, p.at(keyAt, "unknown field %q in the session", key)
+			return p.at(keyAt, "unknown field %q in the session", key)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if _, _, err := p.token(); err != nil { // '}'
-		return nil, err
+		return err
 	}
 	if err := p.end(); err != nil {
-		return nil, err
+		return err
 	}
 	if !seen["id"] {
-		return nil, p.at(start, "the object has no \"id\": it is not a session")
+		return p.at(start, "the object has no \"id\": it is not a session")
 	}
-	return ex, nil
+	return nil
 }
 
 // end checks that nothing but white space follows the session's object.
@@ -439,36 +564,35 @@ func walkKeys(b []byte, visit func(path []string, key, value int) bool) {
 	}
 }
 
-// entries reads the array of entries, one at a time.
-func (p *parser) entries() ([]session.Entry, error) {
+// entries reads the array of entries, one at a time, and gives each to
+// the target as it is read.
+func (p *parser) entries() error {
 	tok, start, err := p.token()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if tok == nil { // null
-		return nil, nil
+		p.t.endEntries()
+		return nil
 	}
 	if tok != json.Delim('[') {
-		return nil, p.at(start, "\"entries\" is %s, want an array of entries", p.describe(start))
+		return p.at(start, "\"entries\" is %s, want an array of entries", p.describe(start))
 	}
-	var out []session.Entry
-	first := make(map[string]int) // entry id → number of the entry, from 1
-	for {
-		p.in.mark(p.dec.InputOffset()) // the entries before are kept, decoded
+	for n := 1; ; n++ {
+		p.in.mark(p.dec.InputOffset()) // the entries before are saved
 		if !p.dec.More() {
 			break
 		}
-		n := len(out) + 1
 		raw, from, err := p.value()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if raw[0] != '{' {
-			return nil, p.at(from, "entry %d is %s, want an object", n, p.describe(from))
+			return p.at(from, "entry %d is %s, want an object", n, p.describe(from))
 		}
 		var e session.Entry
 		if err := p.decodeAt(raw, from, &e, fmt.Sprintf("entry %d", n)); err != nil {
-			return nil, err
+			return err
 		}
 		fieldAt := func(name string) int {
 			if i, ok := findKey(raw, name, true); ok {
@@ -478,33 +602,61 @@ func (p *parser) entries() ([]session.Entry, error) {
 		}
 		switch {
 		case e.ID == "":
-			return nil, p.at(fieldAt("id"), "entry %d has no id", n)
-		case first[e.ID] != 0:
-			return nil, p.at(fieldAt("id"), "entry %d has the id %q of entry %d; each entry needs its own", n, e.ID, first[e.ID])
+			return p.at(fieldAt("id"), "entry %d has no id", n)
+		case p.ids[e.ID] != 0:
+			return p.at(fieldAt("id"), "entry %d has the id %q of entry %d; each entry needs its own", n, e.ID, p.ids[e.ID])
 		case !knownKinds[e.Kind]:
-			return nil, p.at(fieldAt("kind"), "entry %d is of kind %q, which this muse does not know (it knows user, assistant, error, notice, image and tool)", n, e.Kind)
+			return p.at(fieldAt("kind"), "entry %d is of kind %q, which this muse does not know (it knows user, assistant, error, notice, image and tool)", n, e.Kind)
 		}
-		first[e.ID] = n
-		out = append(out, e)
+		if e.Parent != "" && p.ids[e.Parent] == 0 && p.orphan == nil {
+			p.orphan = fmt.Errorf("entry %q follows %q, which does not come before it", e.ID, e.Parent)
+		}
+		p.ids[e.ID] = n
+		if err := p.t.entry(e); err != nil {
+			p.saveErr = err
+			return err
+		}
 	}
 	if _, _, err := p.token(); err != nil { // ']'
-		return nil, err
+		return err
 	}
-	return out, nil
+	p.t.endEntries()
+	return nil
 }
 
-// checkTree refuses a tree of entries whose parents or head name an entry
-// that does not come before: the export was edited or cut.
-func checkTree(entries []session.Entry, head string) error {
-	seen := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		if e.Parent != "" && !seen[e.Parent] {
-			return fmt.Errorf("entry %q follows %q, which does not come before it (%s)", e.ID, e.Parent, importHint)
+// files reads the object of the attachments' and images' bytes, by hash,
+// one file at a time, and gives each to the target as it is read.
+func (p *parser) files() error {
+	const what = "the attachments' files"
+	tok, start, err := p.token()
+	if err != nil {
+		return err
+	}
+	if tok == nil { // null
+		return nil
+	}
+	if tok != json.Delim('{') {
+		return p.at(start, "%s is %s, want an object", what, p.describe(start))
+	}
+	for {
+		p.in.mark(p.dec.InputOffset()) // the files before are stored
+		if !p.dec.More() {
+			break
 		}
-		seen[e.ID] = true
+		tok, _, err := p.token()
+		if err != nil {
+			return err
+		}
+		hash, _ := tok.(string)
+		var data []byte
+		if err := p.decode(&data, fmt.Sprintf("%s: %q", what, hash)); err != nil {
+			return err
+		}
+		if err := p.t.file(hash, data); err != nil {
+			p.saveErr = err
+			return err
+		}
 	}
-	if head != "" && !seen[head] {
-		return fmt.Errorf("the head %q is not one of the entries (%s)", head, importHint)
-	}
-	return nil
+	_, _, err = p.token() // '}'
+	return err
 }

@@ -335,11 +335,37 @@ func prepareText(name string, data []byte) (session.File, error) {
 // 1568×1045" for an image, "paper.pdf · 340 KB" for a PDF, "notes.md ·
 // 12 KB · 240 lines" for a text file. The name is sanitized.
 func Label(f session.File) string {
+	return LabelTo(f, "")
+}
+
+// LabelTo is Label for a file reached through a link to target (see
+// Follow), which it names after the file's name: "README.md →
+// ~/.config/gh/hosts.yml · 43 B · 1 line"; "" is no link.
+func LabelTo(f session.File, target string) string {
 	s := Describe(f.Attachment)
+	if target != "" {
+		name := sanitize.Line(f.Name)
+		s = name + " → " + sanitize.Line(ShortTarget(target)) + s[len(name):]
+	}
 	if f.Kind == session.AttachText {
 		s += " · " + lines(f.Data)
 	}
 	return s
+}
+
+// ShortTarget writes target, a real path, from ~ when it is in the home
+// folder (or where the home folder's links lead): ~/.config/gh/hosts.yml.
+func ShortTarget(target string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return target
+	}
+	for _, h := range withReal(home) {
+		if rel, err := filepath.Rel(h, target); err == nil && within(target, h) && target != h {
+			return "~" + string(filepath.Separator) + rel
+		}
+	}
+	return target
 }
 
 // Describe is what the screen shows of an attachment sent: "photo.jpg ·

@@ -16,22 +16,40 @@ import (
 // --attach and /attach, the user's own commands, attach it, and they say
 // what it is.
 
-// homeSecrets are the folders under the home folder that hold keys and
-// credentials.
-var homeSecrets = []string{".ssh", ".gnupg", ".aws", filepath.Join(".config", "gcloud"), ".kube"}
+// homeSecrets are the folders and files under the home folder that hold
+// keys and credentials: of ssh, gpg, the clouds (AWS, gcloud, Kubernetes),
+// git hosts (gh, .netrc, .git-credentials), registries (Docker, npm, PyPI),
+// other AI assistants (Claude Code, Codex), pass and the desktop's
+// keyrings.
+var homeSecrets = []string{
+	".ssh", ".gnupg", ".aws", filepath.Join(".config", "gcloud"), ".kube",
+	filepath.Join(".config", "gh"), filepath.Join(".config", "git", "credentials"),
+	".netrc", ".git-credentials", ".docker", ".npmrc", ".pypirc",
+	".claude", ".claude.json", ".codex", ".password-store",
+	filepath.Join(".local", "share", "keyrings"),
+}
+
+// Secrets of the same kind that follow $XDG_CONFIG_HOME and
+// $XDG_DATA_HOME when those are set.
+var (
+	configSecrets = []string{"gcloud", "gh", filepath.Join("git", "credentials")}
+	dataSecrets   = []string{"keyrings"}
+)
 
 // Secret reports why the file at path (absolute, or relative to the
 // working folder; ~ already expanded) must not be attached from a mention:
 // what it is, as a phrase ("in ~/.ssh", "a .env file"), or "" when it is
 // none of those. The path is looked at as written and, when it exists,
-// with its links followed, so a link elsewhere to ~/.ssh/id_rsa is one too.
+// with its links followed (every folder on the way as well as the file,
+// a ".." after a link as the system takes it), so a link elsewhere to
+// ~/.ssh/id_rsa is one too.
 func Secret(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
+	abs, real := resolve(path)
+	if abs == "" {
 		return ""
 	}
 	paths := []string{abs}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+	if real != "" && real != abs {
 		paths = append(paths, real)
 	}
 	for _, p := range paths {
@@ -48,6 +66,29 @@ func Secret(path string) string {
 	return ""
 }
 
+// resolve returns path made absolute and clean, as written, and its real
+// path: every link on the way followed, as the system follows them when
+// it opens path ("link/.." is the folder above the link's target, not the
+// working folder); real is "" when path names nothing.
+func resolve(path string) (abs, real string) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", ""
+	}
+	raw := path
+	if !filepath.IsAbs(raw) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return abs, ""
+		}
+		raw = wd + string(filepath.Separator) + raw // not Join, which would clean "link/.."
+	}
+	if real, err = filepath.EvalSymlinks(raw); err != nil {
+		return abs, ""
+	}
+	return abs, real
+}
+
 // secretPath is Secret for one absolute, clean path, links as they are.
 func secretPath(p string) string {
 	// In any case: .ENV is the same file as .env on macOS and Windows.
@@ -58,7 +99,7 @@ func secretPath(p string) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		for _, h := range withReal(home) {
 			for _, s := range homeSecrets {
-				if within(p, filepath.Join(h, s)) {
+				if withinAnyCase(p, filepath.Join(h, s)) {
 					return "in ~/" + filepath.ToSlash(s) + ", where keys and credentials are kept"
 				}
 			}
@@ -76,12 +117,29 @@ func secretPath(p string) string {
 			if within(p, filepath.Join(d, "muse")) {
 				return "in muse's own folders, which hold its configuration and sessions"
 			}
-			if b == dirs.ConfigBase && within(p, filepath.Join(d, "gcloud")) {
-				return "in the gcloud configuration folder, where credentials are kept"
+			var kept []string
+			switch b {
+			case dirs.ConfigBase:
+				kept = configSecrets
+			case dirs.DataBase:
+				kept = dataSecrets
+			}
+			for _, s := range kept {
+				if withinAnyCase(p, filepath.Join(d, s)) {
+					return "in " + filepath.ToSlash(filepath.Join(shortBase(b), s)) + ", where credentials are kept"
+				}
 			}
 		}
 	}
 	return ""
+}
+
+// shortBase names the base folder b as people know it.
+func shortBase(b dirs.Base) string {
+	if b == dirs.DataBase {
+		return "$XDG_DATA_HOME"
+	}
+	return "$XDG_CONFIG_HOME"
 }
 
 // generatedImage reports whether p is an image muse saved from the image
@@ -124,4 +182,11 @@ func within(p, dir string) bool {
 		p, dir = strings.ToLower(p), strings.ToLower(dir)
 	}
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// withinAnyCase is within in any case, on every system: a folder of keys
+// on a file system that ignores case (a Linux home on one too) is one in
+// any case, and a false alarm costs only an /attach.
+func withinAnyCase(p, dir string) bool {
+	return within(strings.ToLower(p), strings.ToLower(dir))
 }

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"golang.org/x/term"
@@ -59,16 +61,20 @@ type Env struct {
 // OSEnv returns the process's own environment.
 func OSEnv() Env {
 	env := fileEnv(os.Stdin, os.Stdout, os.Stderr)
-	env.Command = commandName(os.Args[0])
+	env.Command = commandName(os.Args[0], exec.LookPath)
 	return env
 }
 
 // commandName is how to run muse again, given the path it was started
-// as: "go run ." where go run built it into its temporary folder
-// (…/go-build…/exe/muse) or, from the second run on (Go 1.24 and later),
-// took it from Go's build cache (…/go-build/4f/<64 hex digits>-d/muse),
-// since no "muse" is installed then; "muse" otherwise.
-func commandName(arg0 string) string {
+// as, so that a hint works when pasted: "go run ." where go run built it
+// into its temporary folder (…/go-build…/exe/muse) or, from the second
+// run on (Go 1.24 and later), took it from Go's build cache
+// (…/go-build/4f/<64 hex digits>-d/muse), since no "muse" is installed
+// then; its name alone when the shell found it on PATH (arg0 holds no
+// folder) or when lookPath finds that name to be this very file; else the
+// path as typed (./muse, after go build -o muse .), quoted for a POSIX
+// shell when it must be, since a bare "muse" would run another muse or none.
+func commandName(arg0 string, lookPath func(string) (string, error)) string {
 	dir := filepath.ToSlash(filepath.Dir(arg0))
 	if strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
 		return "go run ."
@@ -76,7 +82,30 @@ func commandName(arg0 string) string {
 	if cachedRun(dir) {
 		return "go run ."
 	}
-	return "muse"
+	if arg0 == "" {
+		return "muse"
+	}
+	name := filepath.Base(arg0)
+	if !strings.ContainsAny(arg0, `/\`) {
+		return shellQuote(name)
+	}
+	if found, err := lookPath(name); err == nil && sameFile(found, arg0) {
+		return shellQuote(name)
+	}
+	if runtime.GOOS == "windows" {
+		return arg0 // as typed: single quotes would make PowerShell read a string, not a command
+	}
+	return shellQuote(arg0)
+}
+
+// sameFile reports whether the paths a and b name one file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // cachedRun reports whether dir is where Go's build cache keeps an

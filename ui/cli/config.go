@@ -77,9 +77,10 @@ type config struct {
 	// mcp runs the MCP servers whose tools are offered; nil when there
 	// are none.
 	mcp *mcp.Manager
-	// serverVars are the variables the MCP servers' entries name, and
-	// secrets the values of the credentials muse holds: no tool command
-	// gets either (see mcpManager).
+	// serverVars are the variables the MCP servers' entries name (every
+	// profile's, the --mcp-config file's), and secrets the values of the
+	// credentials muse holds: no child gets either, but a stdio server the
+	// variables its own entry names (see childDrop, toolDrop, mcpManager).
 	serverVars, secrets []string
 }
 
@@ -93,7 +94,7 @@ const (
 // folders for the configuration file.
 func resolveIn(f *flags, env Env) (*config, error) {
 	getenv := env.Getenv
-	prof, fileEnv, err := loadProfile(f, env)
+	prof, names, err := loadProfile(f, env)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,8 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		noSave:         boolSetting(f, "no-save", f.noSave, prof.Save),
 		noMouse:        boolSetting(f, "no-mouse", f.noMouse, prof.Mouse),
 		toolTimeout:    cmp.Or(flagDuration(f, "tool-timeout", f.toolTimeout), prof.ToolTimeout, cfgfile.DefaultToolTimeout),
-		secretEnv:      secretEnv(fileEnv),
+		secretEnv:      secretEnv(names.cred),
+		serverVars:     names.server,
 		requestTimeout: timeLimit(f, "request-timeout", f.requestTimeout, prof.RequestTimeout, api.DefaultRequestTimeout),
 		stallTimeout:   timeLimit(f, "stall-timeout", f.stallTimeout, prof.StallTimeout, api.DefaultStallTimeout),
 	}
@@ -191,6 +193,12 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	for _, t := range tools {
 		c.tools = append(c.tools, engine.Tool{Def: api.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, Command: t.Command})
 	}
+	// Every variable a server's entry names is known before any child
+	// starts, a credential command first (see childDrop).
+	servers, err := mcpServers(f, prof, c, env)
+	if err != nil {
+		return nil, err
+	}
 	if f.demo {
 		// The demo server answers on its own address with its own token.
 		// Its models are its own: a profile's or MUSE_MODEL's names are
@@ -206,7 +214,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		if !slices.ContainsFunc(c.tools, func(t engine.Tool) bool { return t.Def.Name == def.Name }) {
 			c.tools = append(c.tools, engine.Tool{Def: def, Command: argv})
 		}
-		if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
+		if c.mcp, err = mcpManager(f, prof, c, env, servers); err != nil {
 			return nil, err
 		}
 		return c, nil
@@ -224,12 +232,12 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	if c.token == "" && c.apiKey == "" {
 		if prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "" {
-			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
+			if c.token, err = cfgfile.ResolveSecret(prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.childDrop(), nil)); err != nil {
 				return nil, usagef("profile %s: access token: %v", prof.Name, err)
 			}
 			c.credFrom = profileCredFrom(prof.Name, "access_token", prof.AccessTokenEnv, getenv)
 		} else if prof.APIKeyEnv != "" || prof.APIKeyCmd != "" {
-			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, nil)); err != nil {
+			if c.apiKey, err = cfgfile.ResolveSecret(prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, getenv, credentialCommand(c.childDrop(), nil)); err != nil {
 				return nil, usagef("profile %s: API key: %v", prof.Name, err)
 			}
 			c.credFrom = profileCredFrom(prof.Name, "api_key", prof.APIKeyEnv, getenv)
@@ -238,7 +246,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	if c.imageBaseURL != "" {
 		c.imageToken = getenv("MUSE_IMAGE_ACCESS_TOKEN")
 		if c.imageToken == "" && (prof.ImageAccessTokenEnv != "" || prof.ImageAccessTokenCmd != "") {
-			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, []string{c.token, c.apiKey})); err != nil {
+			if c.imageToken, err = cfgfile.ResolveSecret(prof.ImageAccessTokenEnv, prof.ImageAccessTokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.childDrop(), []string{c.token, c.apiKey})); err != nil {
 				return nil, usagef("profile %s: image access token: %v", prof.Name, err)
 			}
 		}
@@ -268,7 +276,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 		return nil, usagef("%v", err)
 	}
 	// After the credentials: the MCP servers' children must not get them.
-	if c.mcp, err = mcpManager(f, prof, c, env); err != nil {
+	if c.mcp, err = mcpManager(f, prof, c, env, servers); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -336,11 +344,11 @@ func secretEnv(fileEnv []string) []string {
 // loadProfile reads the configuration file and picks the profile named by
 // --profile, MUSE_PROFILE or default_profile; nil when there is none. The
 // default file may be missing; a file named with --config must exist. It
-// also returns the credential variables every profile of the file names.
-func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
+// also returns the variables every profile of the file names (namesOf).
+func loadProfile(f *flags, env Env) (*cfgfile.Profile, fileNames, error) {
 	file, err := loadConfigFile(f.configPath, env)
 	if err != nil {
-		return nil, nil, err
+		return nil, fileNames{}, err
 	}
 	name := f.profile
 	if name == "" {
@@ -348,9 +356,9 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, []string, error) {
 	}
 	prof, err := file.Select(name)
 	if err != nil {
-		return nil, nil, usagef("%v", err)
+		return nil, fileNames{}, usagef("%v", err)
 	}
-	return prof, append(file.CredentialEnv(), file.MCPTokenEnv()...), nil
+	return prof, namesOf(file), nil
 }
 
 // unchosenProfiles says, when the configuration file has profiles but

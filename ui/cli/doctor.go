@@ -73,7 +73,7 @@ func (a *app) doctor(w io.Writer) int {
 	d.section("Configuration")
 	path, perr := a.configFilePath()
 	var prof *cfgfile.Profile
-	var credEnv []string
+	var names fileNames
 	switch {
 	case perr != nil:
 		d.bad("config file", perr.Error())
@@ -90,7 +90,7 @@ func (a *app) doctor(w io.Writer) int {
 			d.ok("config file", path+" ("+describePath(path)+")")
 		}
 		if err == nil {
-			credEnv = append(file.CredentialEnv(), file.MCPTokenEnv()...)
+			names = namesOf(file)
 			name, from := a.f.profile, "--profile"
 			if name == "" {
 				name, from = env.Getenv("MUSE_PROFILE"), "MUSE_PROFILE"
@@ -113,7 +113,11 @@ func (a *app) doctor(w io.Writer) int {
 	if prof == nil {
 		prof = &cfgfile.Profile{}
 	}
-	a.doctorService(d, prof, credEnv)
+	// The servers are read first: a credential command gets none of the
+	// variables their entries name.
+	c := &config{secretEnv: secretEnv(names.cred), serverVars: names.server, toolTimeout: cmp.Or(prof.ToolTimeout, cfgfile.DefaultToolTimeout), insecureHTTP: allowInsecure(env.Getenv, prof)}
+	servers, serversErr := mcpServers(&a.f, prof, c, env)
+	a.doctorService(d, prof, c.childDrop())
 	if !a.f.demo && !a.f.doctorOffline && !d.failed {
 		d.section("Service check (one request of 16 tokens; --offline sends none)")
 		a.f.set = func(string) bool { return false } // doctor takes none of the settings' flags
@@ -131,7 +135,7 @@ func (a *app) doctor(w io.Writer) int {
 	a.doctorSyncState(d)
 
 	d.section("MCP servers")
-	a.doctorMCP(d, prof, credEnv)
+	a.doctorMCP(d, prof, c, servers, serversErr)
 	if d.failed {
 		return ExitFailed
 	}
@@ -140,7 +144,7 @@ func (a *app) doctor(w io.Writer) int {
 
 // doctorService reports the service address, the model and whether the
 // credentials resolve.
-func (a *app) doctorService(d *report, prof *cfgfile.Profile, credEnv []string) {
+func (a *app) doctorService(d *report, prof *cfgfile.Profile, drop []string) {
 	if a.f.demo {
 		d.ok("service", "the embedded demo server (--demo): no address, model or credentials needed")
 		return
@@ -171,9 +175,9 @@ func (a *app) doctorService(d *report, prof *cfgfile.Profile, credEnv []string) 
 	case anthropic && key != "":
 		d.ok("credentials", "API key (x-api-key) from ANTHROPIC_API_KEY: "+masked(key))
 	case prof.AccessTokenEnv != "" || prof.AccessTokenCmd != "":
-		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked, credEnv)
+		a.doctorSecret(d, "access token", prof.AccessTokenEnv, prof.AccessTokenCmd, prof.CredentialTimeout, masked, drop)
 	case prof.APIKeyEnv != "" || prof.APIKeyCmd != "":
-		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked, credEnv)
+		a.doctorSecret(d, "API key", prof.APIKeyEnv, prof.APIKeyCmd, prof.CredentialTimeout, masked, drop)
 	case loopbackURL(base.value):
 		d.ok("credentials", "none, and none needed: the service is on this machine")
 	case anthropicFrom != "":
@@ -202,14 +206,15 @@ func stdoutFile(env Env) *os.File {
 
 // doctorSecret resolves a profile's credential as muse would and reports
 // whether it did, never what it is; a command runs without the variables
-// that hold muse's credentials (secretEnv of credEnv).
-func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string, credEnv []string) {
+// that hold muse's credentials and those the MCP servers name (drop, see
+// childDrop).
+func (a *app) doctorSecret(d *report, what, envName, cmd string, timeout time.Duration, masked func(string) string, drop []string) {
 	key := strings.ReplaceAll(strings.ToLower(what), " ", "_") // access_token, api_key
 	from := "the profile's " + key + "_cmd"
 	if envName != "" {
 		from = "$" + envName + " (the profile's " + key + "_env)"
 	}
-	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, credentialCommand(secretEnv(credEnv), nil))
+	v, err := cfgfile.ResolveSecret(envName, cmd, timeout, a.env.Getenv, credentialCommand(drop, nil))
 	if err != nil {
 		d.bad("credentials", what+" from "+from+": "+err.Error())
 		return
@@ -338,10 +343,13 @@ func (a *app) doctorFolders(d *report, configPath string) {
 // doctorMCP starts each MCP server of the profile and of --mcp-config, in
 // parallel, each within the start-up time limit, and reports its tools or
 // why it failed, with the end of what it wrote on standard error; then it
-// stops them.
-func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, credEnv []string) {
-	c := &config{secretEnv: secretEnv(credEnv), toolTimeout: cmp.Or(prof.ToolTimeout, cfgfile.DefaultToolTimeout), insecureHTTP: allowInsecure(a.env.Getenv, prof)}
-	mgr, err := mcpManager(&a.f, prof, c, a.env)
+// stops them. servers and serversErr are what mcpServers gave.
+func (a *app) doctorMCP(d *report, prof *cfgfile.Profile, c *config, servers []mcp.Server, serversErr error) {
+	var mgr *mcp.Manager
+	err := serversErr
+	if err == nil {
+		mgr, err = mcpManager(&a.f, prof, c, a.env, servers)
+	}
 	switch {
 	case err != nil:
 		for _, l := range errorLines(err) {

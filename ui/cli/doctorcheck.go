@@ -28,10 +28,15 @@ func (a *app) doctorCheck(d *report, listModels bool) {
 		d.bad("settings", strings.Join(errorLines(err), "; "))
 		return
 	}
-	if name := cfgfile.ServiceFor(cfg.baseURL); name != "" {
-		d.ok("recipe", "this address fits the recipe "+name+" (muse config init --service "+name+")")
-	} else {
-		d.ok("recipe", "none fits this address: see the README's Services (muse config init --help lists them)")
+	muse := cmdName(a.env)
+	switch name := cfgfile.ServiceFor(cfg.baseURL); {
+	case name != "" && cfg.baseFrom == profileBaseURL:
+		// A profile sets it already: config init would refuse to write another.
+		d.ok("recipe", "this address fits the recipe "+name)
+	case name != "":
+		d.ok("recipe", "this address fits the recipe "+name+" ("+muse+" config init --service "+name+" writes its profile)")
+	default:
+		d.ok("recipe", "none fits this address: see the README's Services ("+muse+" config init --help lists them)")
 	}
 	client := api.New(cfg.baseURL, append(cfg.clientOptions(), api.WithMaxRetries(0), api.WithRequestTimeout(doctorCheckTimeout))...)
 	defer client.Close()
@@ -53,7 +58,7 @@ func (a *app) doctorCheck(d *report, listModels bool) {
 	steps := []string{stepReachable, stepCredential, stepVersion, stepModel, stepThinking}
 	oks := map[string]string{stepReachable: api.RedactURL(cfg.baseURL) + " answers", stepCredential: "accepted",
 		stepVersion: "accepted", stepModel: p.Model + " is known", stepThinking: thinking + ": accepted"}
-	failAt, why := doctorFailure(err, p.Model)
+	failAt, why := doctorFailure(err, p.Model, muse)
 	for _, s := range steps {
 		if s == failAt {
 			d.bad(s, why)
@@ -79,13 +84,14 @@ const (
 )
 
 // doctorFailure names the step a failed check stopped at, and why.
-func doctorFailure(err error, model string) (step, why string) {
+func doctorFailure(err error, model, muse string) (step, why string) {
 	if err == nil {
 		return "", ""
 	}
 	var ae *api.APIError
 	if !errors.As(err, &ae) {
-		return stepReachable, err.Error()
+		// A connection's hint ends by sending the reader here.
+		return stepReachable, strings.Replace(err.Error(), "; muse doctor checks it", "", 1)
 	}
 	msg := strings.ToLower(ae.Message)
 	switch {
@@ -99,7 +105,7 @@ func doctorFailure(err error, model string) (step, why string) {
 		// A refused thinking form or sampling setting, which the hint names.
 		return stepThinking, ae.Error() + ": " + ae.ShellHint()
 	case ae.Status == http.StatusNotFound || strings.Contains(msg, "model"):
-		return stepModel, ae.Error() + ": " + model + " is not one the service knows (muse doctor --models, or muse models, lists them)"
+		return stepModel, ae.Error() + ": " + model + " is not one the service knows (" + muse + " doctor --models, or " + muse + " models, lists them)"
 	}
 	return stepModel, ae.Error() + ": " + ae.ShellHint()
 }

@@ -136,7 +136,7 @@ func addRootFlags(fs *pflag.FlagSet, f *flags) {
 	fs.StringVar(&f.baseURL, "base-url", "", "service address `URL`, like https://llm.example.com (env MUSE_BASE_URL)")
 	fs.StringVar(&f.model, "model", "", "model `NAME` (env MUSE_MODEL)")
 	fs.StringVar(&f.imageModel, "image-model", "", "image model `NAME` (env MUSE_IMAGE_MODEL)")
-	fs.IntVar(&f.maxTokens, "max-tokens", api.DefaultMaxTokens, "most tokens in a reply, at least 1")
+	fs.IntVar(&f.maxTokens, "max-tokens", api.DefaultMaxTokens, "at most `N` tokens in a reply (N at least 1)")
 	fs.StringVar(&f.system, "system", "", "system prompt `TEXT`")
 	fs.Float64Var(&f.temp, "temperature", 0, "sampling temperature `X`, 0 to 1")
 	fs.Float64Var(&f.topP, "top-p", 0, "nucleus sampling `X`, 0 to 1")
@@ -277,14 +277,15 @@ func (f *flags) check(changed func(string) bool, args []string) error {
 const helpHead = `muse: chat and image generation in your terminal.
 
 Usage:
-  muse [flags]                 chat interactively
-  muse --demo                  chat with the embedded offline demo server
-  muse -c                      resume the latest session
-  muse -r [ID|PREFIX|TITLE]    resume a session; alone, pick one from a list
-  muse -p "PROMPT" [flags]     one-shot: the reply on stdout (markdown on a terminal, raw text piped)
-  muse -p "PROMPT" --image     generate images; prints each saved path (and URL)
-  echo text | muse -p "sum up" piped stdin is appended to the prompt
-  muse COMMAND [flags]         one of the commands below
+  muse [flags]                     chat interactively
+  muse --demo                      chat with the embedded offline demo server
+  muse -c                          resume the latest session
+  muse -r [ID|PREFIX|TITLE]        resume a session; alone, pick one from a list
+  muse -p "PROMPT" [flags]         one-shot: the reply on stdout (markdown on a terminal, raw text piped)
+  muse -p "PROMPT" --image         generate images; prints each saved path (and URL)
+  echo text | muse -p "sum up"     piped stdin is appended to the prompt
+  muse config init --service NAME  set up a provider: anthropic, ollama, openrouter… (muse config init --help)
+  muse COMMAND [flags]             one of the commands below
 
 Commands:
 `

@@ -21,43 +21,18 @@ import (
 	"muse/ui/sanitize"
 )
 
-// mcpManager resolves the MCP servers of a run: the profile's, then those
-// of --mcp-config (a name in both is an error), and the demo's with
-// --demo. --mcp NAME keeps only the servers named, --no-mcp none. It
-// returns nil when there are none; no server starts yet (see Manager.StartAll).
-//
-// Every child gets only its own secrets: a stdio server gets none of
-// muse's credentials (c.secretEnv, and any variable that holds the value
-// of one, c.token, c.apiKey, c.imageToken, a server's token), nor the variables another
-// server's entry names; a tool command gets none of them at all
-// (c.serverVars, c.secrets).
-func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manager, error) {
+// mcpServers reads the MCP servers of a run, and starts nothing: the
+// profile's, then those of --mcp-config (a name in both is an error); none
+// with --no-mcp. It adds the variables their entries name to
+// c.serverVars, so that they are known before any child starts: a
+// credential command gets none of them (see childDrop).
+func mcpServers(f *flags, prof *cfgfile.Profile, c *config, env Env) ([]mcp.Server, error) {
 	if f.noMCP {
 		return nil, nil
 	}
-	getenv := env.Getenv
 	var servers []mcp.Server
-	secrets := []string{c.token, c.apiKey, c.imageToken}
 	for _, s := range prof.MCP {
-		srv := s
-		for k := range s.Env {
-			srv.Vars = append(srv.Vars, k)
-		}
-		if s.TokenEnv != "" || s.TokenCmd != "" {
-			tok, err := cfgfile.ResolveSecret(s.TokenEnv, s.TokenCmd, prof.CredentialTimeout, getenv, credentialCommand(c.secretEnv, secrets))
-			if err != nil {
-				return nil, usagef("%s: MCP server %s: token: %v", srv.Where, s.Name, err)
-			}
-			srv.Headers = maps.Clone(srv.Headers)
-			if srv.Headers == nil {
-				srv.Headers = map[string]string{}
-			}
-			srv.Headers["Authorization"] = "Bearer " + tok
-			secrets = append(secrets, tok)
-			if s.TokenEnv != "" {
-				srv.Vars = append(srv.Vars, s.TokenEnv)
-			}
-		}
+		srv := withVars(s)
 		if err := srv.Check(); err != nil {
 			return nil, usagef("%s: MCP server %s: %v", srv.Where, s.Name, err)
 		}
@@ -75,12 +50,50 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 			servers = append(servers, s)
 		}
 	}
+	c.addServerVars(servers)
+	return servers, nil
+}
+
+// mcpManager makes the manager of servers (see mcpServers), and the demo's
+// with --demo: it resolves the profile's servers' tokens, then --mcp NAME
+// keeps only the servers named. It returns nil when there are none; no
+// server starts yet (see Manager.StartAll).
+//
+// Every child gets only its own secrets: a stdio server gets none of
+// muse's credentials (c.secretEnv, and any variable that holds the value
+// of one, c.token, c.apiKey, c.imageToken, a server's token), nor the
+// variables another server's entry names (c.serverVars, of every
+// profile); a tool command gets none of them at all (c.toolDrop,
+// c.secrets).
+func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env, servers []mcp.Server) (*mcp.Manager, error) {
+	secrets := []string{c.token, c.apiKey, c.imageToken}
+	c.secrets = secrets
+	if f.noMCP {
+		return nil, nil
+	}
+	servers = slices.Clone(servers)
+	for i, s := range servers {
+		if s.TokenEnv == "" && s.TokenCmd == "" {
+			continue
+		}
+		tok, err := cfgfile.ResolveSecret(s.TokenEnv, s.TokenCmd, prof.CredentialTimeout, env.Getenv, credentialCommand(c.childDrop(), secrets))
+		if err != nil {
+			return nil, usagef("%s: MCP server %s: token: %v", s.Where, s.Name, err)
+		}
+		s.Headers = maps.Clone(s.Headers)
+		if s.Headers == nil {
+			s.Headers = map[string]string{}
+		}
+		s.Headers["Authorization"] = "Bearer " + tok
+		secrets = append(secrets, tok)
+		servers[i] = s
+	}
 	for _, s := range servers {
 		if err := plainHTTPCredential(s, c.insecureHTTP); err != nil {
 			return nil, err
 		}
 	}
-	c.serverVars, c.secrets = mcp.ServerVars(servers), secrets
+	c.secrets = secrets
 	if f.demo && !slices.ContainsFunc(servers, func(s mcp.Server) bool { return s.Name == demo.MCPServerName }) {
 		servers = append(servers, mcp.Server{Name: demo.MCPServerName, Where: "--demo", Type: "in-process", Connect: demo.MCPConnect(time.Now)})
 	}
@@ -107,7 +120,7 @@ func mcpManager(f *flags, prof *cfgfile.Profile, c *config, env Env) (*mcp.Manag
 	if len(servers) == 0 {
 		return nil, nil
 	}
-	opts := mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Secrets: secrets, Version: api.Version, Elicit: true}
+	opts := mcp.Options{CallTimeout: c.toolTimeout, Drop: c.secretEnv, Named: c.serverVars, Secrets: secrets, Version: api.Version, Elicit: true}
 	if f.printSet {
 		var mu sync.Mutex
 		opts.Declined = func(note string) {
@@ -198,8 +211,7 @@ func plainHTTPCredential(s mcp.Server, allow bool) error {
 // engineConfig is the engine's configuration of the chat screen and -p:
 // the tools and their runner, and the MCP servers' tools.
 func (c *config) engineConfig(client *api.Client) engine.Config {
-	drop := append(slices.Clip(c.secretEnv), c.serverVars...)
-	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, drop, c.secrets...), FitImage: attach.Fit}
+	ec := engine.Config{Client: client, Tools: c.tools, MaxRounds: c.maxRounds, RunTool: engine.Commands(c.toolTimeout, c.toolDrop(), c.secrets...), FitImage: attach.Fit}
 	if c.mcp != nil {
 		ec.MoreTools, ec.Instructions = c.mcp.Tools, c.mcp.Instructions
 	}

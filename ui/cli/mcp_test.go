@@ -100,7 +100,7 @@ func TestMCPFlags(t *testing.T) {
 		"more": `{"command": "sh", "args": ["DIR/server.sh"]}`,
 	})
 	getenv := func(string) string { return "" }
-	mgr, err := mcpManager(&flags{mcpConfig: file, mcpOnly: []string{"more"}, demo: true}, &cfgfile.Profile{}, &config{}, Env{Getenv: getenv})
+	mgr, err := readMCP(&flags{mcpConfig: file, mcpOnly: []string{"more"}, demo: true}, &cfgfile.Profile{}, &config{}, Env{Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestMCPFlags(t *testing.T) {
 	if len(states) != 3 || states["more"] != mcp.Idle || states["good"] != mcp.Off || states["demo"] != mcp.Off {
 		t.Errorf("--mcp more: states %v", states)
 	}
-	if mgr, err := mcpManager(&flags{mcpConfig: file, noMCP: true, demo: true}, &cfgfile.Profile{}, &config{}, Env{Getenv: getenv}); mgr != nil || err != nil {
+	if mgr, err := readMCP(&flags{mcpConfig: file, noMCP: true, demo: true}, &cfgfile.Profile{}, &config{}, Env{Getenv: getenv}); mgr != nil || err != nil {
 		t.Errorf("--no-mcp: %v, %v", mgr, err)
 	}
 

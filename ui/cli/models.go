@@ -13,7 +13,6 @@ import (
 	cfgfile "muse/ui/cli/config"
 	"muse/ui/models"
 	"muse/ui/sanitize"
-	"muse/ui/textfmt"
 )
 
 // modelsCmd is "muse models": the models the service offers.
@@ -89,30 +88,19 @@ func (a *app) listModels(w io.Writer, refresh bool) int {
 // or send as it is (see api.Client.ListModels).
 const noneShown = "no model muse can show: an id that is empty, too long or holds control characters (escape sequences) is left out; type the model's name, with --model or /model"
 
-// modelLines is the models one a line, in columns: the id, its name when
-// it differs, its release date; two spaces apart, each column as wide as
-// its widest cell, and no spaces at the end of a line.
+// modelLines is the models one a line, in columns (see writeTable): the
+// id, its name when it differs, its release date.
 func modelLines(list []api.ModelInfo) string {
-	rows := make([][3]string, len(list))
-	var width [2]int
+	rows := make([][]string, len(list))
 	for i, m := range list {
-		rows[i][0] = sanitize.Line(m.ID)
+		name := ""
 		if m.DisplayName != "" && m.DisplayName != m.ID {
-			rows[i][1] = sanitize.Line(m.DisplayName)
+			name = sanitize.Line(m.DisplayName)
 		}
-		rows[i][2] = sanitize.Line(m.Created)
-		for c := range width {
-			width[c] = max(width[c], textfmt.Width(rows[i][c]))
-		}
+		rows[i] = []string{sanitize.Line(m.ID), name, sanitize.Line(m.Created)}
 	}
 	var b strings.Builder
-	for _, r := range rows {
-		line := r[0]
-		for c := 1; c < 3; c++ {
-			line += strings.Repeat(" ", width[c-1]-textfmt.Width(r[c-1])+2) + r[c]
-		}
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
-	}
+	writeTable(&b, rows, 0) // a strings.Builder never fails
 	return b.String()
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"muse/api/standin"
+	"muse/ui/textfmt"
 )
 
 // muse models lists the service's models once, then from the cache for a
@@ -131,5 +132,30 @@ func TestModelLinesAligned(t *testing.T) {
 		"bare\n"
 	if got != want {
 		t.Errorf("modelLines =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Ids and names of wide characters and emoji align in the columns the
+// terminal draws: every name and every date starts at the same column,
+// measured by grapheme cluster (textfmt.Width), not by rune or byte.
+func TestModelLinesAlignWide(t *testing.T) {
+	got := modelLines([]api.ModelInfo{
+		{ID: "モデル-chat", DisplayName: "デモ チャット", Created: "2026-01-01"},
+		{ID: "👍🏽-model", DisplayName: "👨‍👩‍👧 family", Created: "2026-01-02"},
+		{ID: "plain", DisplayName: "Ünïcödé", Created: "2026-01-03"},
+	})
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	col := func(line, cell string) int {
+		i := strings.Index(line, cell)
+		if i < 0 {
+			t.Fatalf("%q not in %q", cell, line)
+		}
+		return textfmt.Width(line[:i])
+	}
+	names, dates := []string{"デモ", "👨‍👩‍👧", "Ünïcödé"}, []string{"2026-01-01", "2026-01-02", "2026-01-03"}
+	for i, l := range lines {
+		if col(l, names[i]) != col(lines[0], names[0]) || col(l, dates[i]) != col(lines[0], dates[0]) || strings.HasSuffix(l, " ") {
+			t.Errorf("not aligned:\n%s", got)
+		}
 	}
 }

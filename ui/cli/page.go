@@ -64,9 +64,20 @@ func (a *app) credentials() []string {
 func (a *app) credentialNames() []string {
 	var names []string
 	if file, err := loadConfigFile(a.f.configPath, a.env); err == nil {
-		names = file.CredentialEnv()
+		names = namesOf(file).cred
 	}
 	return secretEnv(names)
+}
+
+// childNames lists the variables no child of a command outside the chat
+// gets: muse's credentials and what any profile's MCP servers name (but
+// the variables muse reads itself, see serverOnly).
+func (a *app) childNames() []string {
+	var names fileNames
+	if file, err := loadConfigFile(a.f.configPath, a.env); err == nil {
+		names = namesOf(file)
+	}
+	return append(secretEnv(names.cred), serverOnly(names.server)...)
 }
 
 // exportPage runs "muse sessions export --format html": the page of sess
@@ -117,8 +128,8 @@ the system's browser. Nothing is uploaded.`,
 			return fail(a.env, err)
 		}
 		fmt.Fprintln(a.env.Stdout, path)
-		if a.env.own { // the browser muse starts gets no credential of muse's
-			guardSecrets(a.credentialNames())
+		if a.env.own { // the browser muse starts gets no credential of muse's, nor an MCP server's
+			guardSecrets(a.childNames(), nil)
 		}
 		if err := openPage(path); err != nil {
 			return fail(a.env, err)

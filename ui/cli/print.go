@@ -110,10 +110,16 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) {
 // attachFiles reads and prepares the files of --attach. A file that cannot
 // be attached is a usage error, reported before anything is sent. The
 // user asked for each by name, so a secret file (attach.Secret: a key, a
-// .env file) is attached too, and warnings says what it is.
+// .env file) is attached too, and warnings says what it is; but a path
+// that a link leads out of the working folder (attach.Follow) names
+// another file than it says, and is refused until the target is named.
 func attachFiles(paths []string) (files []session.File, warnings []string, err error) {
 	files = make([]session.File, 0, len(paths))
 	for _, p := range paths {
+		if l := attach.Follow(p); l.Target != "" && !l.Named {
+			return nil, nil, usagef("-a %s leads through a link out of the working folder, to %s: to send that file, name it (-a %s)",
+				sanitize.Line(p), sanitize.Line(attach.ShortTarget(l.Target)), sanitize.Line(l.Target))
+		}
 		f, err := attach.Open(p)
 		if err != nil {
 			return nil, nil, &usageError{msg: err.Error()}

@@ -34,3 +34,28 @@ func TestResumeNotFoundSaysWhatToDo(t *testing.T) {
 		t.Fatalf("the pasted picker command parses as resume %q, demo %v", f.resume, f.demo)
 	}
 }
+
+// TestResumeAmbiguousSaysWhatToDo: muse -r with a title several sessions
+// share says to name one by its id or pick one, and the picker command
+// works when pasted.
+func TestResumeAmbiguousSaysWhatToDo(t *testing.T) {
+	env, _, _ := seed(t)
+	for range 2 {
+		if r := runSessions(t, env, false, "", "--demo", "-p", "twin"); r.code != 0 {
+			t.Fatalf("-p twin: %+v", r)
+		}
+	}
+	r := runSessions(t, env, false, "", "--demo", "-p", "hi", "-r", "twin")
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if r.code != ExitFailed || len(lines) != 2 || !strings.Contains(lines[0], "several sessions match") {
+		t.Fatalf("-r twin: code %d, stderr %q: want the error and a hint line", r.code, r.stderr)
+	}
+	pick := lines[1][strings.LastIndex(lines[1], ": ")+2:]
+	f, _, err := parseFlags(strings.Fields(pick)[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pick != "muse --demo -r" || f.resume != pickSentinel || !f.demo {
+		t.Fatalf("the pasted picker command %q parses as resume %q, demo %v", pick, f.resume, f.demo)
+	}
+}

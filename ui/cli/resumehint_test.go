@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,22 +130,54 @@ func TestMCPHeadersNotOverPlainHTTP(t *testing.T) {
 
 // Run with go run, muse is not installed: the hint says go run . instead.
 func TestResumeHintUnderGoRun(t *testing.T) {
+	none := func(string) (string, error) { return "", exec.ErrNotFound }
 	for arg0, want := range map[string]string{
 		"/tmp/go-build1234567/b001/exe/muse": "go run .",
-		"/usr/local/bin/muse":                "muse",
 		"muse":                               "muse",
-		"/home/a/go-build/muse":              "muse",
 		// go run's second run, from Go's build cache.
 		"/root/.cache/go-build/4f/4f5e072ac02bfb5d80794f77cabc9eff23889c4790c3482e70bc6a738439aea9-d/muse": "go run .",
-		"/root/.cache/go-build/4e/4f5e072ac02bfb5d80794f77cabc9eff23889c4790c3482e70bc6a738439aea9-d/muse": "muse",
-		"/opt/4f/4f5e072ac02bfb5d80794f77cabc9eff23889c4790c3482e70bc6a738439aeaX-d/muse":                  "muse",
 	} {
-		if got := commandName(arg0); got != want {
+		if got := commandName(arg0, none); got != want {
 			t.Errorf("commandName(%q) = %q, want %q", arg0, got, want)
 		}
 	}
 	f := flags{demo: true}
 	if got := resumeHint(cmdName(Env{Command: "go run ."}), &f, "01J"); got != "go run . --demo -r 01J" {
 		t.Errorf("hint %q", got)
+	}
+}
+
+// Built with go build -o muse . and run as ./muse, muse is not on PATH:
+// the hint names the path as typed, so that it works when pasted; the
+// bare name only when PATH leads to this very file.
+func TestCommandNameIsWhatRunsThisMuse(t *testing.T) {
+	dir := t.TempDir()
+	self := filepath.Join(dir, "muse")
+	other := filepath.Join(t.TempDir(), "muse")
+	for _, f := range []string{self, other} {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spaced := filepath.Join(t.TempDir(), "my tools", "muse")
+	find := func(path string) func(string) (string, error) {
+		return func(string) (string, error) { return path, nil }
+	}
+	none := func(string) (string, error) { return "", exec.ErrNotFound }
+	for _, c := range []struct {
+		arg0   string
+		lookup func(string) (string, error)
+		want   string
+	}{
+		{"./muse", none, "./muse"},                               // not on PATH at all
+		{self, find(other), self},                                // PATH leads to another muse
+		{self, find(self), "muse"},                               // PATH leads here
+		{"/home/a/go-build/muse", none, "/home/a/go-build/muse"}, // not go run's folder
+		{spaced, none, "'" + spaced + "'"},                       // quoted for the shell
+		{"muse-dev", none, "muse-dev"},                           // found on PATH by its own name
+	} {
+		if got := commandName(c.arg0, c.lookup); got != c.want {
+			t.Errorf("commandName(%q) = %q, want %q", c.arg0, got, c.want)
+		}
 	}
 }

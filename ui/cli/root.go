@@ -170,7 +170,7 @@ func (a *app) runMuse() int {
 		return fail(env, err)
 	}
 	if env.own {
-		guardSecrets(append(slices.Clip(cfg.secretEnv), serverOnly(cfg.serverVars)...))
+		guardSecrets(append(slices.Clip(cfg.secretEnv), serverOnly(cfg.serverVars)...), cfg.secrets)
 	}
 	if f.demo {
 		srv, err := demo.Start(demo.Options{Delay: cfg.demoDelay(f.printSet, env.Getenv)})

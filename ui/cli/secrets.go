@@ -23,14 +23,22 @@ func credentialCommand(drop, secrets []string) func(ctx context.Context, argv []
 
 // guardSecrets keeps muse's credentials from the programs it starts, once
 // the configuration has read them: it drops the variables named in names
-// from muse's own environment, and makes the process undumpable where the
+// from muse's own environment, and those that hold one of values (a
+// credential read from a command, under another name; see
+// toolrun.Withhold), and makes the process undumpable where the
 // system allows (see undumpable), so that a tool of the same user cannot
 // read /proc/<muse pid>/environ or attach a debugger. What remains
 // possible is said in the README's security section: root can still read
 // either, and so can anything started before muse.
-func guardSecrets(names []string) {
+func guardSecrets(names, values []string) {
 	for _, n := range names {
 		_ = os.Unsetenv(n)
+	}
+	for _, kv := range os.Environ() {
+		if kv != "" && len(toolrun.Withhold([]string{kv}, values)) == 0 {
+			name, _, _ := strings.Cut(kv[1:], "=") // "=C:=C:\dir" on Windows
+			_ = os.Unsetenv(kv[:1] + name)
+		}
 	}
 	undumpable()
 }

@@ -13,9 +13,12 @@ import (
 func TestGuardSecrets(t *testing.T) {
 	t.Setenv("MUSE_TEST_WORK_TOKEN", "secret-1")
 	t.Setenv("MUSE_TEST_KEEP", "kept")
-	guardSecrets([]string{"MUSE_TEST_WORK_TOKEN"})
-	if v, ok := os.LookupEnv("MUSE_TEST_WORK_TOKEN"); ok {
-		t.Errorf("the credential is still in the environment: %q", v)
+	t.Setenv("MUSE_TEST_COPY", "Bearer tok-from-a-command") // what a token_cmd printed, under another name
+	guardSecrets([]string{"MUSE_TEST_WORK_TOKEN"}, []string{"tok-from-a-command"})
+	for _, n := range []string{"MUSE_TEST_WORK_TOKEN", "MUSE_TEST_COPY"} {
+		if v, ok := os.LookupEnv(n); ok {
+			t.Errorf("the credential is still in the environment: %s=%q", n, v)
+		}
 	}
 	if os.Getenv("MUSE_TEST_KEEP") != "kept" {
 		t.Error("another variable went too")

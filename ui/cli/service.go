@@ -11,6 +11,9 @@ import (
 // when no address is set anywhere, as Anthropic's own tools do.
 const anthropicBaseURL = "https://api.anthropic.com"
 
+// profileBaseURL names the profile's base_url as the source of the address.
+const profileBaseURL = "the profile's base_url"
+
 // setting is a resolved value and where it came from, as doctor and config
 // show name it: "--base-url", "MUSE_BASE_URL", "the profile's base_url",
 // "ANTHROPIC_BASE_URL"…
@@ -38,7 +41,7 @@ func envSetting(getenv func(string) string, name string) setting {
 // ANTHROPIC_* variables: only then are their credentials sent to it, so
 // that a key meant for one provider never reaches another's address.
 func serviceAddress(f *flags, getenv func(string) string, prof *cfgfile.Profile) (s setting, anthropic bool) {
-	s = firstSet(setting{f.baseURL, "--base-url"}, envSetting(getenv, "MUSE_BASE_URL"), setting{prof.BaseURL, "the profile's base_url"})
+	s = firstSet(setting{f.baseURL, "--base-url"}, envSetting(getenv, "MUSE_BASE_URL"), setting{prof.BaseURL, profileBaseURL})
 	if s.value != "" {
 		return s, false
 	}

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -17,6 +20,7 @@ import (
 	"muse/session"
 	"muse/session/transcript"
 	"muse/ui/sanitize"
+	"muse/ui/textfmt"
 )
 
 // sessionsCmd is "muse sessions" and its commands.
@@ -59,11 +63,15 @@ ID may be a session id, a unique prefix of one, or a title.`,
 		if *showAll {
 			write = transcript.TextBranches
 		}
-		var b strings.Builder
-		if err := write(sess, &b); err != nil {
+		// Sanitized as a stream, as it is written: a long session is
+		// never held whole a second time.
+		out := &cleanOut{w: a.env.Stdout, clean: sanitize.Stream{Plain: !a.env.StdoutTTY}}
+		if err := write(sess, out); err != nil {
 			return fail(a.env, err)
 		}
-		io.WriteString(a.env.Stdout, clean(a.env, b.String()))
+		if err := out.Flush(); err != nil {
+			return fail(a.env, fmt.Errorf("show session %s: %w", sess.ID, err))
+		}
 		return ExitOK
 	})
 
@@ -240,12 +248,25 @@ func deleteSession(env Env, store *session.Store, query string, yes bool) int {
 	return ExitOK
 }
 
-// clean sanitizes text for the terminal, keeping colour only on a terminal.
-func clean(env Env, s string) string {
-	if env.StdoutTTY {
-		return sanitize.Text(s)
+// cleanOut writes to w what is written to it, sanitized as a stream (an
+// escape sequence split between two writes is removed whole); Flush
+// writes what the stream holds back at the end.
+type cleanOut struct {
+	w     io.Writer
+	clean sanitize.Stream
+}
+
+func (o *cleanOut) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(o.w, o.clean.Write(string(p))); err != nil {
+		return 0, err
 	}
-	return sanitize.Plain(s)
+	return len(p), nil
+}
+
+// Flush writes what is held back.
+func (o *cleanOut) Flush() error {
+	_, err := io.WriteString(o.w, o.clean.Flush())
+	return err
 }
 
 func findAndLoad(store *session.Store, query string) (*session.Session, error) {
@@ -305,7 +326,9 @@ func printSessions(env Env, infos []session.Info, asJSON bool) int {
 
 // writeTable writes rows as columns, as text/tabwriter does with a
 // padding of two spaces: each cell but the last of its row padded with
-// spaces to the widest of its column, in runes, plus two. A width above 0,
+// spaces to the widest of its column, plus two, measured in the columns
+// the terminal draws (textfmt.Width: 東京 and 👍🏽 take two each, where
+// tabwriter counts runes), and no blanks at the end of a line. A width above 0,
 // a terminal's, cuts each line to it with "…" (the cells may hold escape
 // sequences that mark text), so that no row wraps. It is the most of the
 // time of a long list, and is buffered.
@@ -316,7 +339,7 @@ func writeTable(w io.Writer, rows [][]string, width int) error {
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+			widths[i] = max(widths[i], textfmt.Width(cell))
 		}
 	}
 	out := bufio.NewWriterSize(w, 64<<10)
@@ -326,10 +349,10 @@ func writeTable(w io.Writer, rows [][]string, width int) error {
 		for i, cell := range row {
 			line.WriteString(cell)
 			if i < len(row)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+				line.WriteString(strings.Repeat(" ", widths[i]-textfmt.Width(cell)+2))
 			}
 		}
-		text := line.String()
+		text := strings.TrimRight(line.String(), " ")
 		if width > 0 {
 			text = ansi.Truncate(text, width, "…")
 		}
@@ -391,8 +414,10 @@ func export(env Env, store *session.Store, sess *session.Session, format, out st
 }
 
 // importSession runs "muse sessions import FILE": it saves the session of
-// the export in FILE, or on standard input for "-", as a new session and
-// prints its id.
+// the export in FILE, or on standard input for "-", as a new session, or
+// merges it into the one it came from, and prints its id. It saves the
+// export as it reads it (transcript.Save); ctrl+c stops it, and leaves
+// nothing of it.
 func importSession(env Env, store *session.Store, name string, copy bool) int {
 	r, what := env.Stdin, "standard input"
 	if name != "-" {
@@ -403,28 +428,39 @@ func importSession(env Env, store *session.Store, name string, copy bool) int {
 		defer f.Close()
 		r, what = f, name
 	}
-	var sess *session.Session
-	var err error
-	merged, added := false, 0
-	if copy {
-		sess, err = transcript.Import(store, r)
-	} else {
-		sess, merged, added, err = transcript.ImportMerge(store, r)
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	saved, err := transcript.Save(store, &stoppable{ctx: ctx, r: orEmpty(r)}, !copy)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fail(env, fmt.Errorf("%s: the import was interrupted, and nothing of it was saved", what))
+		}
 		return fail(env, fmt.Errorf("%s: %w", what, err))
 	}
-	fmt.Fprintln(env.Stdout, sess.ID)
-	if merged {
-		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), sess.ID, added)
+	fmt.Fprintln(env.Stdout, saved.ID)
+	if saved.Merged {
+		fmt.Fprintf(env.Stderr, "merged %s into %s: %d new entries\n", sanitize.Line(what), saved.ID, saved.Entries)
 		return ExitOK
 	}
-	entries := fmt.Sprintf("%d entries", len(sess.All))
-	if len(sess.All) == 1 {
+	entries := fmt.Sprintf("%d entries", saved.Entries)
+	if saved.Entries == 1 {
 		entries = "1 entry"
 	}
-	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", entries, sanitize.Line(what), sess.ID)
+	fmt.Fprintf(env.Stderr, "imported %s from %s as %s\n", entries, sanitize.Line(what), saved.ID)
 	return ExitOK
+}
+
+// stoppable is a reader that fails once ctx is done.
+type stoppable struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (s *stoppable) Read(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.r.Read(p)
 }
 
 // errNoSession says what to do when there is nothing to resume.

@@ -312,29 +312,38 @@ func TestSessionsImport(t *testing.T) {
 	}
 }
 
-// writeTable writes what text/tabwriter writes, with a padding of two.
+// writeTable writes what text/tabwriter writes, with a padding of two,
+// without blanks at the ends of lines, and measures a cell in the columns
+// the terminal draws, where tabwriter counts runes: 東京 pads as xxxx.
 func TestWriteTableAsTabwriter(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"", "a", "zebra", "東京", "naïve café", "20250101-000000-abcdef", "12"}
+	wide := strings.NewReplacer("東京", "xxxx")
 	for range 50 {
-		var rows [][]string
+		var rows, narrow [][]string
 		for range 1 + r.IntN(6) {
 			row := make([]string, 5)
 			for i := range row {
 				row[i] = words[r.IntN(len(words))]
 			}
 			rows = append(rows, row)
+			narrow = append(narrow, strings.Split(wide.Replace(strings.Join(row, "\t")), "\t"))
 		}
-		var want, got bytes.Buffer
-		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
-		for _, row := range rows {
+		var tabbed, want, got bytes.Buffer
+		tw := tabwriter.NewWriter(&tabbed, 0, 0, 2, ' ', 0)
+		for _, row := range narrow {
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
 		tw.Flush()
+		for _, l := range strings.SplitAfter(tabbed.String(), "\n") {
+			if l != "" {
+				want.WriteString(strings.TrimRight(l, " \n") + "\n")
+			}
+		}
 		if err := writeTable(&got, rows, 0); err != nil {
 			t.Fatal(err)
 		}
-		if got.String() != want.String() {
+		if wide.Replace(got.String()) != want.String() {
 			t.Fatalf("rows %q:\ngot\n%s\nwant\n%s", rows, got.String(), want.String())
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,16 +125,20 @@ type syncProfile struct {
 	auto, images bool
 	keyCmd       string
 	timeout      time.Duration
-	secretEnv    []string
+	// secretEnv names the variables, secrets holds the values, that
+	// sync_key_cmd and git run without (see childDrop).
+	secretEnv, secrets []string
 }
 
 // loadSyncProfile reads the sync settings of the profile in effect.
 func loadSyncProfile(f *flags, env Env) (syncProfile, error) {
-	prof, fileEnv, err := loadProfile(f, env)
+	prof, names, err := loadProfile(f, env)
 	if err != nil {
 		return syncProfile{}, err
 	}
-	sp := syncProfile{images: true, secretEnv: append(secretEnv(fileEnv), syncKeyEnv)}
+	// sync_key_cmd and git get neither a credential nor what an MCP
+	// server's entry names (see childDrop).
+	sp := syncProfile{images: true, secretEnv: append(secretEnv(names.cred), serverOnly(names.server)...)}
 	if prof != nil {
 		sp.auto = prof.Sync == "auto"
 		sp.images = prof.SyncImages == nil || *prof.SyncImages
@@ -165,14 +170,14 @@ func syncOptionsFor(env Env, sp syncProfile, batch bool, known string) (gitsync.
 		return gitsync.Options{}, err
 	}
 	o := gitsync.Options{DataDir: filepath.Dir(st.Dir()), StateDir: state, Images: sp.images, Batch: batch,
-		Env: gitEnv(sp.secretEnv), Local: gitsync.StoreLocal{Store: st}}
+		Env: toolrun.Withhold(gitEnv(sp.secretEnv), sp.secrets), Local: gitsync.StoreLocal{Store: st}}
 	switch {
 	case known != "":
 		o.Identity = known
 	case strings.TrimSpace(env.Getenv(syncKeyEnv)) != "":
 		o.Identity = strings.TrimSpace(env.Getenv(syncKeyEnv))
 	case sp.keyCmd != "":
-		if o.Identity, err = cfgfile.ResolveSecret("", sp.keyCmd, sp.timeout, env.Getenv, credentialCommand(sp.secretEnv, nil)); err != nil {
+		if o.Identity, err = cfgfile.ResolveSecret("", sp.keyCmd, sp.timeout, env.Getenv, credentialCommand(sp.secretEnv, sp.secrets)); err != nil {
 			return o, fmt.Errorf("sync key: %w", err)
 		}
 	default:
@@ -340,12 +345,20 @@ func ctxOr(ctx context.Context) context.Context {
 
 // startAutoSync starts the background sync of the chat screen when the
 // profile says sync = "auto" and sync is set up, else returns nil. report
-// is told each status.
-func startAutoSync(env Env, f *flags, report func(syncrun.Status)) *syncrun.Runner {
+// is told each status. sync_key_cmd and git get none of the secrets of
+// the chat's configuration cfg: its credentials and what its MCP servers
+// name, the --mcp-config file's included.
+func startAutoSync(env Env, f *flags, cfg *config, report func(syncrun.Status)) *syncrun.Runner {
 	sp, err := loadSyncProfile(f, env)
 	if err != nil || !sp.auto {
 		return nil
 	}
+	for _, n := range cfg.childDrop() {
+		if !slices.Contains(sp.secretEnv, n) {
+			sp.secretEnv = append(sp.secretEnv, n)
+		}
+	}
+	sp.secrets = cfg.secrets
 	var key string // resolved once: sync_key_cmd may ask a password manager
 	return syncrun.Start(func(ctx context.Context) error {
 		o, err := syncOptionsFor(env, sp, true, key)

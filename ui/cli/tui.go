@@ -137,7 +137,7 @@ func runTUI(env Env, f *flags, cfg *config, client *api.Client) int {
 	// sync = "auto": the runner tells the program each status, once there
 	// is one; the first sync starts with the screen.
 	var prog atomic.Pointer[tea.Program]
-	syncer := startAutoSync(env, f, func(s syncrun.Status) {
+	syncer := startAutoSync(env, f, cfg, func(s syncrun.Status) {
 		if p := prog.Load(); p != nil {
 			p.Send(syncrun.StatusMsg(s))
 		}

@@ -43,6 +43,11 @@ type AttachedMsg struct {
 	// attach.Secret), each with why; warnings the secret files attached by
 	// the user's own command.
 	secrets, warnings []string
+	// targets[i] is where a link led the path of files[i] out of the
+	// working folder (attach.Follow), "" for none; linked are the mentions
+	// such a link led, as shown ("README.md → ~/x"), that the user did not
+	// name themselves: their prompt waits for another enter.
+	targets, linked []string
 	// edit, when set, is the prompt being edited they belong to (see
 	// forEdit).
 	edit string
@@ -56,8 +61,9 @@ type AttachedMsg struct {
 type Source struct {
 	Path string
 	// Mention marks a path a prompt's @mention names: when no file is
-	// there, the mention is only text, and a secret file (attach.Secret)
-	// is never attached from it.
+	// there, the mention is only text, a secret file (attach.Secret) is
+	// never attached from it, and a link out of the working folder
+	// (attach.Follow) is shown before it is sent.
 	Mention bool
 	// Name, for a path, is the name to attach the file by, in place of the
 	// one on disk (a stored attachment's original name).
@@ -134,7 +140,8 @@ func (s Source) prepare() (session.File, error) {
 func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 	return func() tea.Msg {
 		files := make([]session.File, 0, len(sources))
-		var secrets, warnings []string
+		targets := make([]string, 0, len(sources))
+		var secrets, warnings, linked []string
 		for _, s := range sources {
 			path := expandHome(s.Path)
 			if s.Mention {
@@ -142,12 +149,16 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 					continue // @someone, @Override: text, not a file
 				}
 			}
-			why := ""
+			why, shown := "", textfmt.ShortPath(s.Path)
+			var link attach.Link
 			if path != "" {
-				why = attach.Secret(path)
+				why, link = attach.Secret(path), attach.Follow(path)
+			}
+			if link.Target != "" {
+				shown += " → " + attach.ShortTarget(link.Target)
 			}
 			if why != "" && s.Mention {
-				secrets = append(secrets, textfmt.ShortPath(s.Path)+" is "+why)
+				secrets = append(secrets, shown+" is "+why)
 				continue
 			}
 			f, err := s.prepare()
@@ -157,9 +168,12 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 			if why != "" {
 				warnings = append(warnings, f.Name+" is "+why)
 			}
-			files = append(files, f)
+			if link.Target != "" && !link.Named && s.Mention {
+				linked = append(linked, shown)
+			}
+			files, targets = append(files, f), append(targets, link.Target)
 		}
-		return AttachedMsg{files: files, send: send, secrets: secrets, warnings: warnings}
+		return AttachedMsg{files: files, send: send, secrets: secrets, warnings: warnings, targets: targets, linked: linked}
 	}
 }
 
@@ -215,7 +229,12 @@ func (m Model) Attached(msg AttachedMsg) (Model, Out) {
 	}
 	var added int
 	var notes []string
-	m.pending, added, notes = m.pending.Add(msg.files)
+	if len(msg.linked) > 0 && msg.send != "" {
+		// Typed, but the file is not the one it names: seen first, as a
+		// pasted path's (see Send).
+		msg.send, msg.unseen = "", msg.send
+	}
+	m.pending, added, notes = m.pending.Add(msg.files, msg.targets)
 	notice := "attached " + textfmt.Plural(m.pending.Len(), "file") + " · /detach removes"
 	if len(notes) > 0 {
 		notice = strings.Join(notes, " · ")
@@ -224,6 +243,10 @@ func (m Model) Attached(msg AttachedMsg) (Model, Out) {
 		notice = ""
 	} else if msg.Note != "" {
 		notice = msg.Note
+	}
+	if len(msg.linked) > 0 {
+		notice = "a link leads out of the working folder: " + sanitize.Line(strings.Join(msg.linked, ", ")) +
+			" · attached above, not sent yet · enter sends it · /detach removes"
 	}
 	if len(msg.warnings) > 0 {
 		notice = "warning: " + sanitize.Line(strings.Join(msg.warnings, "; ")) + " · it is sent with the next prompt · /detach removes"

@@ -47,7 +47,11 @@ func (m Model) Prompt(text string) *Prompt {
 // the MCP resources it mentions (resources), are attached first, and it
 // is sent once they are (see Attached). Text the user did not type (a
 // paste, the editor's) could name ~/.ssh/id_ed25519: its files wait as
-// chips, seen, until the next enter.
+// chips, seen, until the next enter. So does a typed mention that a link
+// leads out of the working folder (attach.Follow: README.md, a link to
+// ~/.config/gh/hosts.yml), its chip naming where it leads, unless the
+// user wrote that place themselves (an absolute or ~ path outside the
+// folder).
 func (m Model) Send(text string, resources []Source) (Model, Out) {
 	if m.pending.Preparing() {
 		return m, note("an attachment is still being read: enter again once it shows above the input")

@@ -28,7 +28,7 @@ type markdown struct {
 }
 
 func newMarkdown(style ansi.StyleConfig, profile termenv.Profile) *markdown {
-	return &markdown{style: style, profile: profile, renderers: map[int]*glamour.TermRenderer{}}
+	return &markdown{style: ownCodeStyle(style, profile), profile: profile, renderers: map[int]*glamour.TermRenderer{}}
 }
 
 // render returns text as terminal markdown, wrapped at width. Its output is

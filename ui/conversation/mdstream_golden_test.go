@@ -197,7 +197,10 @@ func TestCodeFormatter(t *testing.T) {
 			t.Fatalf("render %d differs:\n%s", i, firstDiff(got, first))
 		}
 	}
-	style := styles.Get("charm") // registered by glamour on the first render
+	style := styles.Get(md.style.CodeBlock.Theme) // the theme's own (see ownCodeStyle)
+	if style == styles.Fallback {
+		t.Fatalf("the theme's code style %q is not registered", md.style.CodeBlock.Theme)
+	}
 	for _, tt := range append(style.Types(), chroma.NameVariable, chroma.LiteralStringDouble, chroma.CommentSingle) {
 		tok := chroma.Token{Type: tt, Value: "a\nb\r\n"}
 		var mine strings.Builder

@@ -63,7 +63,7 @@ func TestResumeShowsAttachments(t *testing.T) {
 	tm.typ("\x1b[H") // home: the top of the conversation
 	tm.waitFor("+ notes.md · 15 B")
 	tm.typ("and again?\r")
-	tm.waitFor("## and again?")
+	tm.waitForHeading("and again?")
 	// Not "esc cancels" gone: at 80 columns the settings can cut it off a
 	// busy status line.
 	tm.waitUntil("the reply to end", waitDeadline, func(s string) bool { return !busy(statusLine(s)) })

@@ -59,7 +59,7 @@ func TestQueuedPromptSurvivesKill(t *testing.T) {
 	tm.waitFor("queued › and then a poem")
 	tm.waitFor("queue stopped")
 	tm.typ("\r") // enter on an empty input sends the next
-	tm.waitFor("## and then a poem")
+	tm.waitForHeading("and then a poem")
 	waitfor.Dir(t, h.sessionsDir(), tm.exited, "the queue file gone", func() bool {
 		_, err := os.Stat(queue)
 		return errors.Is(err, fs.ErrNotExist)
@@ -318,7 +318,7 @@ command = ["sh", %q, %q, "%d"]
 			tm.typ("go on\r")
 			tm.waitFor("The tool returned: muse stopped")
 			tm.typ("and once more\r")
-			tm.waitFor("## and once more")
+			tm.waitForHeading("and once more")
 			tm.typ("\x04")
 			if code := tm.waitExit(); code != 0 {
 				t.Errorf("muse exited with status %d", code)

@@ -386,13 +386,13 @@ func TestAutoSync(t *testing.T) {
 	tm := start(t, a, 100, 30, "--demo")
 	tm.waitFor("Ask anything")
 	tm.typ("tell me about pangolins\r")
-	tm.waitFor("## tell me about pangolins")
+	tm.waitForHeading("tell me about pangolins")
 	tm.waitUntil("the status line says synced", waitDeadline, func(s string) bool { return strings.Contains(statusLine(s), "synced") })
 	if err := os.Rename(bare, bare+".away"); err != nil {
 		t.Fatal(err)
 	}
 	tm.typ("and about okapis\r")
-	tm.waitFor("## and about okapis")
+	tm.waitForHeading("and about okapis")
 	tm.waitUntil("the status line shows the sync's error", waitDeadline, func(s string) bool { return strings.Contains(statusLine(s), "sync ✗") })
 	if err := os.Rename(bare+".away", bare); err != nil {
 		t.Fatal(err)

@@ -79,7 +79,7 @@ func TestIndexLockedByAnother(t *testing.T) {
 	tm := start(t, h, 100, 30, "--demo")
 	tm.waitFor("Ask anything")
 	tm.typ("wombat facts\r")
-	tm.waitFor("## wombat facts")
+	tm.waitForHeading("wombat facts")
 	tm.typ("\x13") // ctrl+s: the picker
 	tm.waitFor("the index is busy")
 	tm.waitFor("lemur facts")
@@ -91,7 +91,7 @@ func TestIndexLockedByAnother(t *testing.T) {
 	}
 	// muse -c draws the session it continues at once, and quits.
 	tm = start(t, h, 100, 30, "--demo", "-c")
-	tm.waitFor("## wombat facts")
+	tm.waitForHeading("wombat facts")
 	tm.typ("\x04")
 	if code := tm.waitExit(); code != 0 {
 		t.Fatalf("muse -c under the lock exited with status %d", code)

@@ -93,7 +93,7 @@ var phases = []phase{
 	}},
 	{name: "during text", prompt: "tell me", held: true, gate: "text_delta", reach: func(c *run) {
 		c.waitGate()
-		c.tm.waitFor("## tell me")
+		c.tm.waitForHeading("tell me")
 	}},
 	{name: "during a tool call's input", prompt: "demo:tool look it up", held: true, gate: "input_json_delta", reach: func(c *run) {
 		c.waitGate()

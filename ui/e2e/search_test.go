@@ -21,9 +21,9 @@ func TestPickerSearch(t *testing.T) {
 	tm := start(t, h, 100, 30, "--demo")
 	tm.waitFor("Ask anything")
 	tm.typ("tell me about capybaras\r")
-	tm.waitFor("## tell me about capybaras")
+	tm.waitForHeading("tell me about capybaras")
 	tm.typ("and lemurs too\r")
-	tm.waitFor("## and lemurs too")
+	tm.waitForHeading("and lemurs too")
 
 	tm.typ("\x13") // ctrl+s: the picker
 	tm.waitFor("f search •")
@@ -46,7 +46,7 @@ func TestPickerSearch(t *testing.T) {
 		return strings.Contains(s, "Ask anything") && strings.Contains(s, "and lemurs too")
 	})
 	tm.typ("one more\r")
-	tm.waitFor("## one more")
+	tm.waitForHeading("one more")
 
 	tm.signal(syscall.SIGKILL)
 	tm.waitExit()

@@ -28,9 +28,10 @@ const maxDroppedPath = 4096
 // PathPastedMsg says a paste was the path of an existing regular file:
 // Text is the paste as it is in the input, Path the file's path, unescaped
 // and absolute. Secret, when set, says the file is one never attached from
-// text (see attach.Secret): what it is.
+// text (see attach.Secret): what it is. Target, when set, is where the
+// file, a link, leads (see attach.Follow).
 type PathPastedMsg struct {
-	Text, Path, Secret string
+	Text, Path, Secret, Target string
 }
 
 // PathPasted offers the file msg reports, pasted as its path, as an
@@ -46,8 +47,16 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 	if i < 0 || mention == "" || slash.Is(value) {
 		return m, ""
 	}
+	shown := filepath.Base(msg.Path)
+	if msg.Target != "" {
+		shown += " → " + attach.ShortTarget(msg.Target)
+	}
 	if msg.Secret != "" {
-		return m, "pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)) + ", " + sanitize.Line(msg.Secret) +
+		where := textfmt.ShortPath(msg.Path)
+		if msg.Target != "" {
+			where += " → " + attach.ShortTarget(msg.Target)
+		}
+		return m, "pasted the path of " + sanitize.Line(where) + ", " + sanitize.Line(msg.Secret) +
 			": it stays text · /attach it to send the file"
 	}
 	// A space ends the mention, as Tab's does, so that what is typed next
@@ -62,7 +71,7 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 	before := value[:i] + mention
 	lines := strings.Split(before, "\n")
 	m = m.SetValue(before + rest).moveTo(cursorAt{line: len(lines) - 1, col: utf8.RuneCountInString(lines[len(lines)-1])})
-	return m, "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
+	return m, "pasted a file: " + sanitize.Line(shown) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
 }
 
 // pastedPath returns a command that reports PathPastedMsg when text, a
@@ -77,7 +86,7 @@ func pastedPath(text string) tea.Cmd {
 		for _, c := range candidates {
 			p := ExpandHome(c)
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return PathPastedMsg{Text: text, Path: p, Secret: attach.Secret(p)}
+				return PathPastedMsg{Text: text, Path: p, Secret: attach.Secret(p), Target: attach.Follow(p).Target}
 			}
 		}
 		return nil

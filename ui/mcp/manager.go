@@ -49,6 +49,10 @@ type Options struct {
 	// server. A server gets none of the variables another server's entry
 	// names either (see ServerVars), unless its own entry names it too.
 	Drop []string
+	// Named names the variables that servers configured elsewhere name
+	// too (those of another profile): a server gets none of them unless
+	// its own entry names it, as for those of the servers given.
+	Named []string
 	// Secrets are the values of the credentials muse holds (read from a
 	// variable or a command): a variable that holds one under another name
 	// is kept from stdio servers too.
@@ -93,7 +97,8 @@ func (s State) String() string {
 // may be called from any goroutine.
 type Manager struct {
 	opts Options
-	// vars are the variables the servers' entries name (ServerVars).
+	// vars are the variables the servers' entries name (ServerVars), and
+	// Options.Named.
 	vars []string
 	mu   sync.Mutex
 	srv  []*server
@@ -160,7 +165,13 @@ func New(servers []Server, opts Options, off ...string) *Manager {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	m := &Manager{opts: opts, vars: ServerVars(servers), startedAll: make(chan struct{}), changed: make(chan struct{}), closed: make(chan struct{})}
+	vars := ServerVars(servers)
+	for _, v := range opts.Named {
+		if !common(v) && !slices.Contains(vars, v) {
+			vars = append(vars, v)
+		}
+	}
+	m := &Manager{opts: opts, vars: vars, startedAll: make(chan struct{}), changed: make(chan struct{}), closed: make(chan struct{})}
 	if opts.Elicit {
 		m.elicit = make(chan *Elicitation)
 	}

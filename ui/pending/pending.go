@@ -22,6 +22,10 @@ const Max = 20
 // Model is the attachments waiting.
 type Model struct {
 	files []session.File
+	// targets[i], when set, is where a link led the path of files[i]: out
+	// of the working folder (see attach.Follow), named on its chip. It may
+	// be shorter than files: the rest have none.
+	targets []string
 	// preparing counts the attachments being prepared.
 	preparing int
 	// mentioned is the prompt whose @mentions were attached last: sent
@@ -35,6 +39,15 @@ type Model struct {
 // New returns the attachments files, waiting, drawn in st.
 func New(st *theme.Styles, files []session.File) Model {
 	return Model{files: slices.Clone(files), st: st, memo: &textfmt.Memo{}}
+}
+
+// Target is where a link led the path of attachment i (from 0), out of the
+// working folder; "" when none did.
+func (m Model) Target(i int) string {
+	if i < len(m.targets) {
+		return m.targets[i]
+	}
+	return ""
 }
 
 // SetStyles draws the chips in st from the next frame.
@@ -58,7 +71,7 @@ func (m Model) Len() int { return len(m.files) }
 
 // Set makes files the attachments waiting (nil for none).
 func (m Model) Set(files []session.File) Model {
-	m.files = files
+	m.files, m.targets = files, nil
 	return m
 }
 
@@ -70,14 +83,20 @@ func (m Model) Append(files []session.File) Model {
 }
 
 // Add adds files to those waiting, each once: a file waiting already (the
-// same bytes) is not added again. It returns how many were added and the
-// notes of those that were (an image scaled down…), sanitized.
-func (m Model) Add(files []session.File) (next Model, added int, notes []string) {
-	for _, f := range files {
+// same bytes) is not added again. targets[i], when set, is where a link
+// led the path of files[i] (see attach.Follow); targets may be shorter
+// than files. It returns how many were added and the notes of those that
+// were (an image scaled down…), sanitized.
+func (m Model) Add(files []session.File, targets []string) (next Model, added int, notes []string) {
+	for i, f := range files {
 		if slices.IndexFunc(m.files, func(p session.File) bool { return sameFile(p, f) }) >= 0 {
 			continue // attached already
 		}
 		added++
+		if i < len(targets) && targets[i] != "" {
+			m.targets = append(m.targets[:len(m.targets):len(m.targets)], make([]string, len(m.files)-len(m.targets))...)
+			m.targets = append(m.targets, targets[i])
+		}
 		m.files = append(m.files[:len(m.files):len(m.files)], f)
 		if f.Note != "" {
 			notes = append(notes, sanitize.Line(f.Name)+": "+sanitize.Line(f.Note))
@@ -99,12 +118,15 @@ func (m Model) Detach(n int) (next Model, notice string) {
 		return m, "no attachment waits to be sent"
 	case n == 0:
 		notice = "removed " + textfmt.Plural(len(m.files), "attachment")
-		m.files = nil
+		m.files, m.targets = nil, nil
 	case n > len(m.files):
 		return m, fmt.Sprintf("no attachment %d: %s waiting", n, textfmt.Plural(len(m.files), "attachment"))
 	default:
 		notice = "removed " + sanitize.Line(m.files[n-1].Name)
 		m.files = slices.Delete(slices.Clone(m.files), n-1, n)
+		if n-1 < len(m.targets) {
+			m.targets = slices.Delete(slices.Clone(m.targets), n-1, n)
+		}
 	}
 	return m, notice
 }
@@ -114,6 +136,7 @@ func (m Model) Detach(n int) (next Model, notice string) {
 func (m Model) DropLast(n int) Model {
 	if k := len(m.files) - n; k >= 0 {
 		m.files = m.files[:k]
+		m.targets = m.targets[:min(k, len(m.targets))]
 	}
 	return m
 }

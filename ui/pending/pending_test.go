@@ -21,7 +21,7 @@ func newModel(t *testing.T, files ...session.File) Model {
 // queued prompt's files, takes them as they are.
 func TestPendingAdd(t *testing.T) {
 	m := newModel(t, file("a.md", "a"))
-	m, added, _ := m.Add([]session.File{file("a.md", "a"), file("b.md", "b")})
+	m, added, _ := m.Add([]session.File{file("a.md", "a"), file("b.md", "b")}, nil)
 	if added != 1 || m.Len() != 2 {
 		t.Fatalf("added %d, %d waiting", added, m.Len())
 	}
@@ -81,5 +81,25 @@ func TestPendingView(t *testing.T) {
 	v := m.View()
 	if !strings.Contains(v, "[1] a.md") || !strings.Contains(v, "[3] c.md") || m.Height() != 2 {
 		t.Errorf("chips at 40 columns, %d rows:\n%s", m.Height(), v)
+	}
+}
+
+// A file a link led to keeps its target on its chip through Add, Detach
+// and DropLast; Set, for files brought back, has none.
+func TestPendingTargets(t *testing.T) {
+	m := newModel(t, file("a.md", "a"))
+	m, _, _ = m.Add([]session.File{file("README.md", "token"), file("b.md", "b")}, []string{"/home/u/.config/gh/hosts.yml"})
+	if v := m.View(); !strings.Contains(v, "[2] README.md → /home/u/.config/gh/hosts.yml · 5 B") || strings.Contains(v, "b.md →") {
+		t.Errorf("chips %q", v)
+	}
+	m, _ = m.Detach(1)
+	if m.Target(0) != "/home/u/.config/gh/hosts.yml" || m.Target(1) != "" || !strings.Contains(m.View(), "[1] README.md →") {
+		t.Errorf("after detaching the first: %q", m.View())
+	}
+	if d := m.DropLast(2); d.Target(0) != "" || d.Len() != 0 {
+		t.Errorf("DropLast kept a target: %q", d.Target(0))
+	}
+	if s := m.Set(m.Files()); s.Target(0) != "" {
+		t.Errorf("Set kept a target: %q", s.Target(0))
 	}
 }

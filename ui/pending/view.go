@@ -20,7 +20,7 @@ func (m Model) View() string {
 	return m.memo.Get(textfmt.Key(m.width, len(m.files), m.key()), func() string {
 		chips := make([]string, len(m.files))
 		for i, f := range m.files {
-			chips[i] = fmt.Sprintf("[%d] %s", i+1, attach.Label(f))
+			chips[i] = fmt.Sprintf("[%d] %s", i+1, attach.LabelTo(f, m.Target(i)))
 		}
 		lines := textfmt.WrapWords(chips, max(m.width-1, 10), 2)
 		for i, l := range lines {
@@ -33,8 +33,8 @@ func (m Model) View() string {
 // key names the attachments waiting, for the chips' memo.
 func (m Model) key() string {
 	var b strings.Builder
-	for _, f := range m.files {
-		fmt.Fprintf(&b, "%s|%d|", f.Name, f.Bytes)
+	for i, f := range m.files {
+		fmt.Fprintf(&b, "%s|%d|%s|", f.Name, f.Bytes, m.Target(i))
 	}
 	return b.String()
 }

@@ -44,6 +44,14 @@ func RetryText(at, now time.Time, attempt int) string {
 	return fmt.Sprintf("waiting to retry in %ds (attempt %d)…", secs, attempt)
 }
 
+// retryShort is RetryText in fewer words, for a narrow line.
+func retryShort(at, now time.Time) string {
+	if secs := int(math.Ceil(at.Sub(now).Seconds())); secs >= 1 {
+		return fmt.Sprintf("retry in %ds", secs)
+	}
+	return "retrying now"
+}
+
 // rateText is the streaming speed, once there is enough to measure.
 func rateText(tokens int, elapsed time.Duration) string {
 	if secs := elapsed.Seconds(); secs > 0.5 && tokens > 0 {

@@ -29,7 +29,7 @@ func TestViewKeepsTwoBlanksBeforeSettings(t *testing.T) {
 				if approve {
 					s.Approve, first = Setting{Long: "approve all", Short: "all!"}, "all"
 				}
-				line := ansi.Strip(View(st, s))
+				line := ansi.Strip(New().View(st, s))
 				if n := ansi.StringWidth(line); n > w {
 					t.Fatalf("width %d: the line is %d wide: %q", w, n, line)
 				}

@@ -38,122 +38,116 @@ func Header(st *theme.Styles, width int, title, model string) string {
 	return fit(left, right, width)
 }
 
-// View is the status line. The settings that change what is sent keep
-// their room at every width where their short forms fit beside a few
-// columns, in short forms when narrow; what is left of the line is for the
-// left part, which gives up its least needed parts first (a reply's rate,
-// a tool prompt's words) and keeps "esc cancels" whole. A selection and an
-// unsaved session keep their whole line; a notice comes first, the
-// settings in the room it leaves.
-func View(st *theme.Styles, s State) string {
-	list := settings(s)
-	tool := ToolPrompt(s.Ask)
-	keepLeft := s.Selected != nil || s.SaveErr != ""
-	floor := 0 // the room the settings keep, whatever the left part says
-	if w := shortWidth(list); w+gap+minLeft <= s.Width && (tool != "" || !keepLeft) {
-		floor = w
-	}
-	// Too narrow for every setting, a tool prompt keeps its whole line.
-	keepLeft = keepLeft || (tool != "" && floor == 0)
-	room := max(s.Width-floor-gap, 0) // the left part's, at the least
-	var left string
+// View is the status line. What is happening, and the key that stops it,
+// are said at every width; the rest of the line goes to what matters most
+// first: a failure or a full context, the settings that change what is
+// sent (the model first, in short forms when narrow), the context's share
+// of the window, then details (a rate, a tool's progress, the branches).
+// A part is whole or left out, never cut in its middle ("stop end…"); a
+// setting likewise ("demo-ch…" names no model). A notice, a selection
+// and an unsaved session keep their whole line, the settings in the room
+// they leave.
+func (m Model) View(st *theme.Styles, s State) string {
+	busy := ToolPrompt(s.Ask) != "" || s.Turn != nil || s.Image != nil
 	switch {
-	case tool != "":
-		left = st.Warning.Render(firstFitting(room, append([]string{tool}, shortToolPrompts(s.Ask)...)...))
-	case s.Turn != nil:
-		left = turnView(st, s, room)
-	case s.Image != nil:
-		j := s.Image
-		head := s.Spinner + " " + st.StatusValue.Render(j.Phase) + st.Muted.Render(" "+formatElapsed(s.Now.Sub(j.Started)))
-		if j.Total > 0 {
-			head += " " + s.Progress(float64(j.Done)/float64(j.Total))
-		} else if j.Done > 0 {
-			head += st.Muted.Render(fmt.Sprintf(" %d KiB", j.Done>>10))
-		}
-		left = withEsc(st, head, room)
-	case ShowsNotice(s): // the notice first, the settings in the room it leaves
-		l := NoticeLines(s)
+	case !busy && ShowsNotice(s): // the notice first, the settings in the room it leaves
+		l := m.NoticeLines(s)
 		return fit(st.Warning.Render(l[len(l)-1]), st.StatusKey.Render(noticeRight(s, l)), s.Width)
-	case s.Selected != nil:
-		left = selectedView(st, *s.Selected)
-	case s.SaveErr != "":
-		left = st.ErrorText.Render("session not saved: " + sanitize.Line(s.SaveErr))
+	case !busy && (s.Selected != nil || s.SaveErr != ""):
+		left := st.ErrorText.Render("session not saved: " + sanitize.Line(s.SaveErr))
+		if s.Selected != nil {
+			left = selectedView(st, *s.Selected)
+		}
+		right, _ := settingsFit(settings(s), s.Width-textfmt.Width(left)-gap)
+		return fit(left, st.StatusKey.Render(right), s.Width)
+	}
+	var parts []part
+	switch tool := ToolPrompt(s.Ask); {
+	case tool != "":
+		forms := []form{{text: st.Warning.Render(tool), prio: prioMinor}}
+		for _, t := range shortToolPrompts(s.Ask) {
+			forms = append(forms, form{text: st.Warning.Render(t), prio: prioMinor})
+		}
+		parts = []part{{forms: forms, must: true}}
+	case s.Turn != nil:
+		parts = turnParts(st, s)
+	case s.Image != nil:
+		parts = imageParts(st, s)
 	default:
-		left = idleView(st, s)
+		parts = idleParts(st, s)
 	}
-	lw := textfmt.Width(left)
-	right, all := settingsFit(list, max(s.Width-lw-gap, floor))
-	if !all && !keepLeft {
-		// As little as the short forms need, a quarter of the line at most.
-		right, _ = settingsFit(list, max(min(shortWidth(list), s.Width-min(lw, s.Width/4)-gap), floor))
-	}
-	return fit(left, st.StatusKey.Render(right), s.Width)
+	return layout(s.Width, parts, rightSettings(s), st.StatusKey.Render)
 }
 
-// minLeft is the fewest columns the settings leave the left part: a
-// spinner and "esc cancels".
-const minLeft = 16
+// The priorities of the parts of the status line, highest first.
+const (
+	prioKey     = 12 // "esc cancels" whole, not just "esc"
+	prioAlert   = 11 // a failure, an unusual stop, a context nearly full
+	prioFirst   = 10 // the first setting: the approval mode, else the model (the header names it too)
+	prioModel   = 9  // the model beside the approval mode
+	prioSetting = 8  // the other settings that change what is sent
+	prioMeter   = 7  // the context's share of the window; a running tool's whole name; why a retry waits
+	prioRetry   = 6  // a retry's countdown in whole words, with its attempt
+	prioImage   = 5  // the image model, beside a chat
+	prioDetail  = 4  // a tool's or a download's progress; a failure's circumstances
+	prioMinor   = 3  // the branches, a stop at the turn's end, a tool prompt's words
+	prioLeast   = 1  // the rate, the cache, the sync, the word "tokens"
+)
 
-// firstFitting is the first of texts, longest first, that fits in width,
-// else the last.
-func firstFitting(width int, texts ...string) string {
-	for _, t := range texts {
-		if textfmt.Width(t) <= width {
-			return t
+// rightSettings is the settings of s with the priority of their room:
+// while an image is made, the image model first.
+func rightSettings(s State) []setting {
+	list := settings(s)
+	out := make([]setting, len(list))
+	for i, x := range list {
+		image := i == len(list)-1 && s.ImageParams.Model != ""
+		model := i == 0 || i == 1 && s.Approve.Long != ""
+		out[i] = setting{Setting: x, prio: prioSetting, alone: model || image}
+		switch {
+		case s.Image != nil && image:
+			out[i].prio = prioFirst
+		case s.Image != nil:
+			out[i].prio = prioMinor
+		case i == 0:
+			out[i].prio = prioFirst
+		case model:
+			out[i].prio = prioModel
+		case image:
+			out[i].prio = prioImage
 		}
 	}
-	return texts[len(texts)-1]
+	return out
 }
 
-// shortToolPrompts are ToolPrompt in fewer words, shortest last, for a
-// narrow line: the key line under the input says which keys answer.
-func shortToolPrompts(a Ask) []string {
-	name := sanitize.Line(a.Name)
-	switch {
-	case a.Result && a.HasCommand:
-		return []string{"type why " + name + " should not run, or esc", "type why not, or esc"}
-	case a.Result:
-		return []string{"type the result of " + name + " below", "type its result below"}
-	case a.PasteRefused:
-		return []string{"answer not taken, right behind a paste: press it again", "not taken (pasted): press it again"}
-	}
-	return []string{"tool " + name + " waits"}
+// one is a part of one form.
+func one(text string, prio int) part { return part{forms: []form{{text: text, prio: prio}}} }
+
+// esc ends the line while something can be cancelled: " · esc cancels",
+// or " · esc" on a line too narrow for it.
+func esc(st *theme.Styles) part {
+	return part{forms: []form{{text: st.Subtle.Render(escCancels), prio: prioKey}, {text: st.Subtle.Render(" · esc")}}, must: true}
 }
 
-// escCancels ends the line while something can be cancelled.
-const escCancels = " · esc cancels"
-
-// withEsc is head and " · esc cancels" in width: whole when both fit;
-// head alone when only it does (what waits is said whole before the key);
-// else head cut to leave the key its room. The key is never cut.
-func withEsc(st *theme.Styles, head string, width int) string {
-	hw, ew := textfmt.Width(head), textfmt.Width(escCancels)
-	switch {
-	case hw+ew <= width:
-	case hw <= width:
-		return head
-	default:
-		head = textfmt.Truncate(head, max(width-ew, 1), "…")
-	}
-	return head + st.Subtle.Render(escCancels)
-}
-
-// turnView is the line's left part while a reply is in flight, in width
-// columns when it can: the rate goes first, then the rest is cut, never
-// "esc cancels".
-func turnView(st *theme.Styles, s State, width int) string {
+// turnParts are the line's parts while a reply is in flight: what it
+// does, for how long, and "esc cancels", said at every width.
+func turnParts(st *theme.Styles, s State) []part {
 	t := s.Turn
 	switch {
 	case t.Running != "":
 		head := s.Spinner + " " + st.StatusValue.Render("running tool "+sanitize.Line(t.Running))
+		parts := []part{{forms: []form{{text: head, prio: prioMeter}, {text: head, cut: true}}, must: true}}
 		if t.Progress != "" {
-			head += st.StatusValue.Render(" · " + t.Progress)
+			parts = append(parts, one(st.StatusValue.Render(" · "+sanitize.Line(t.Progress)), prioDetail))
 		}
-		return withEsc(st, head, width)
+		return append(parts, esc(st))
 	case t.Retry != "" && !t.Cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
-		return withEsc(st, s.Spinner+" "+st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt))+
-			st.Warning.Render(" · "+sanitize.Line(t.Retry)), width)
+		return []part{
+			{forms: []form{{text: s.Spinner + " " + st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt)), prio: prioRetry},
+				{text: s.Spinner + " " + st.StatusValue.Render(retryShort(t.RetryAt, s.Now))}}, must: true},
+			one(st.Warning.Render(" · "+sanitize.Line(t.Retry)), prioMeter),
+			esc(st),
+		}
 	}
 	elapsed := s.Now.Sub(t.Started)
 	what := "streaming"
@@ -163,14 +157,28 @@ func turnView(st *theme.Styles, s State, width int) string {
 	case !t.Streaming:
 		what = "waiting"
 	}
-	head := s.Spinner + " " + st.StatusValue.Render(what) + st.Muted.Render(" "+formatElapsed(elapsed))
+	parts := []part{{forms: []form{{text: s.Spinner + " " + st.StatusValue.Render(what) + st.Muted.Render(" "+formatElapsed(elapsed))}}, must: true}}
 	if rate := rateText(t.Tokens, elapsed); rate != "" {
-		if withRate := head + st.Muted.Render(" · "+rate); textfmt.Width(withRate)+textfmt.Width(escCancels) <= width {
-			head = withRate
-		}
+		parts = append(parts, one(st.Muted.Render(" · "+rate), prioLeast))
 	}
-	return withEsc(st, head, width)
+	return append(parts, esc(st))
 }
+
+// imageParts are the line's parts while an image is made: its phase, for
+// how long, how much of it came, and "esc cancels".
+func imageParts(st *theme.Styles, s State) []part {
+	j := s.Image
+	parts := []part{{forms: []form{{text: s.Spinner + " " + st.StatusValue.Render(j.Phase) + st.Muted.Render(" "+formatElapsed(s.Now.Sub(j.Started)))}}, must: true}}
+	if j.Total > 0 {
+		parts = append(parts, one(" "+s.Progress(float64(j.Done)/float64(j.Total)), prioDetail))
+	} else if j.Done > 0 {
+		parts = append(parts, one(st.Muted.Render(fmt.Sprintf(" %d KiB", j.Done>>10)), prioDetail))
+	}
+	return append(parts, esc(st))
+}
+
+// escCancels ends the line while something can be cancelled.
+const escCancels = " · esc cancels"
 
 // selectedView is the line's left part in selection mode: the message and
 // what its keys do.
@@ -195,59 +203,81 @@ func selectedView(st *theme.Styles, sel Selected) string {
 	return left
 }
 
-// idleView is the line's left part when nothing else holds it: the
+// idleParts are the line's parts when nothing else holds it: the
 // tokens, the context window, the cache, the last stop or failure, the
 // branches and the sync.
-func idleView(st *theme.Styles, s State) string {
+func idleParts(st *theme.Styles, s State) []part {
 	u := s.Usage
-	left := st.StatusValue.Render(fmt.Sprintf("in %d out %d", u.InputTokens, u.OutputTokens))
-	if textfmt.Width(tail(s))+16 < s.Width-textfmt.Width(strings.Join(long(settings(s)), " · ")) {
-		left = st.StatusKey.Render("tokens ") + left // room for the label
-	}
+	tokens := st.StatusValue.Render(fmt.Sprintf("in %d out %d", u.InputTokens, u.OutputTokens))
+	parts := []part{{forms: []form{{text: st.StatusKey.Render("tokens ") + tokens, prio: prioLeast}, {text: tokens}}, must: true}}
 	if s.Meter.Warns() {
-		left += st.StatusKey.Render(" · ") + st.Warning.Render(s.Meter.View())
+		parts = append(parts, one(st.StatusKey.Render(" · ")+st.Warning.Render(s.Meter.View()), prioAlert))
 	} else if v := s.Meter.View(); v != "" {
-		left += st.StatusKey.Render(" · ") + st.StatusValue.Render(v)
+		parts = append(parts, one(st.StatusKey.Render(" · ")+st.StatusValue.Render(v), prioMeter))
 	}
 	if c := u.CacheReadInputTokens + u.CacheCreationInputTokens; c > 0 {
-		left += st.StatusValue.Render(fmt.Sprintf(" cache %d", c))
+		parts = append(parts, one(st.StatusValue.Render(fmt.Sprintf(" cache %d", c)), prioLeast))
 	}
 	switch {
 	case s.LastErr != "":
-		left += st.ErrorText.Render(" · ✗ " + sanitize.Line(s.LastErr))
+		var forms []form
+		for i, f := range failureForms(sanitize.Line(s.LastErr)) {
+			prio := prioAlert
+			if i == 0 {
+				prio = prioDetail // the failure's circumstances, after the settings
+			}
+			forms = append(forms, form{text: st.ErrorText.Render(" · ✗ " + f), prio: prio})
+		}
+		parts = append(parts, part{forms: forms})
 	case s.LastStop != "":
-		left += st.StatusKey.Render(" · stop ") + st.StatusValue.Render(sanitize.Line(s.LastStop))
+		prio := prioAlert // max_tokens, refusal…: the reply is not whole
+		if s.LastStop == "end_turn" {
+			prio = prioMinor
+		}
+		parts = append(parts, one(st.StatusKey.Render(" · stop ")+st.StatusValue.Render(sanitize.Line(s.LastStop)), prio))
 	}
 	if b := s.Branches; b != "" {
-		left += st.StatusKey.Render(" · ") + st.StatusValue.Render(b)
+		parts = append(parts, one(st.StatusKey.Render(" · ")+st.StatusValue.Render(b), prioMinor))
 	}
 	if v := syncView(s.Sync); s.Sync.Err != "" {
-		left += st.ErrorText.Render(v)
+		parts = append(parts, part{forms: []form{{text: st.ErrorText.Render(v), prio: prioDetail}, {text: st.ErrorText.Render(" · sync ✗"), prio: prioAlert}}})
 	} else if v != "" {
-		left += st.StatusValue.Render(v)
+		parts = append(parts, one(st.StatusValue.Render(v), prioLeast))
 	}
-	return left
+	return parts
 }
 
-// tail is what the idle status line says after the tokens: the failure or
-// the stop, and the branches, as plain text.
-func tail(s State) string {
-	var b strings.Builder
-	if c := s.Usage.CacheReadInputTokens + s.Usage.CacheCreationInputTokens; c > 0 {
-		fmt.Fprintf(&b, " cache %d", c)
-	}
+// shortToolPrompts are ToolPrompt in fewer words, shortest last, for a
+// narrow line: the key line under the input says which keys answer.
+func shortToolPrompts(a Ask) []string {
+	name := sanitize.Line(a.Name)
 	switch {
-	case s.LastErr != "":
-		b.WriteString(" · ✗ " + s.LastErr)
-	case s.LastStop != "":
-		b.WriteString(" · stop " + s.LastStop)
+	case a.Result && a.HasCommand:
+		return []string{"type why " + name + " should not run, or esc", "type why not, or esc"}
+	case a.Result:
+		return []string{"type the result of " + name + " below", "type its result below"}
+	case a.PasteRefused:
+		return []string{"answer not taken, right behind a paste: press it again", "not taken (pasted): press it again"}
 	}
-	if br := s.Branches; br != "" {
-		b.WriteString(" · " + br)
+	return []string{"tool " + name + " waits"}
+}
+
+// failureForms are the ways to say the last failure, longest first:
+// "failed: overloaded_error (in the stream, after HTTP 200)", "failed:
+// overloaded_error", "overloaded_error", and "failed".
+func failureForms(text string) []string {
+	forms := []string{text}
+	add := func(f string) {
+		if f = strings.TrimSpace(f); f != "" && f != forms[len(forms)-1] {
+			forms = append(forms, f)
+		}
 	}
-	if v := s.Meter.View(); v != "" {
-		b.WriteString(" · " + v)
+	if before, _, ok := strings.Cut(text, " ("); ok {
+		add(before)
 	}
-	b.WriteString(syncView(s.Sync))
-	return b.String()
+	if name, ok := strings.CutPrefix(forms[len(forms)-1], "failed: "); ok {
+		add(name)
+		add("failed")
+	}
+	return forms
 }

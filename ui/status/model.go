@@ -19,10 +19,12 @@ type Model struct {
 	rows                     int
 	// busy says the notice is Busy's: the turn's end takes it away.
 	busy bool
+	// memo is the notice's lines, shared by the copies of the model.
+	memo *noticeMemo
 }
 
 // New returns a status line with nothing to say.
-func New() Model { return Model{} }
+func New() Model { return Model{memo: &noticeMemo{}} }
 
 // Note makes text the notice; "" clears it.
 func (m Model) Note(text string) Model {
@@ -95,14 +97,17 @@ func (m Model) Notices() notices.Model { return m.kept }
 // SetRows notes the rows the notice of s takes above the status line, as
 // the screen was laid out for it.
 func (m Model) SetRows(s State) Model {
-	m.rows = NoticeHeight(s)
+	if m.memo == nil { // the zero Model
+		m.memo = &noticeMemo{}
+	}
+	m.rows = m.NoticeHeight(s)
 	return m
 }
 
 // Resized reports whether the notice of s takes another number of rows
 // above the status line than at the last layout: the screen must be laid
 // out again.
-func (m Model) Resized(s State) bool { return NoticeHeight(s) != m.rows }
+func (m Model) Resized(s State) bool { return m.NoticeHeight(s) != m.rows }
 
 // Rows is how many rows the notice took above the status line at the last
 // layout.

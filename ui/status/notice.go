@@ -16,7 +16,7 @@ func ShowsNotice(s State) bool {
 	return s.Notice != "" && ToolPrompt(s.Ask) == "" && s.Turn == nil && s.Image == nil
 }
 
-// NoticeLines is the notice as the status line shows it, nil when the
+// noticeLines is the notice as the status line shows it, nil when the
 // status line does not show it. The notice comes before the settings: it
 // is on one line when it fits there beside them, or alone (the header
 // still names the model); else it is wrapped at words on two lines, the
@@ -24,7 +24,7 @@ func ShowsNotice(s State) bool {
 // the line at most, and cut after a word with "…" when there is more. A
 // second line goes on the row above the status line, never onto the key
 // help.
-func NoticeLines(s State) []string {
+func noticeLines(s State) []string {
 	if s.Notice != "" && ToolPrompt(s.Ask) == "" && (s.Turn != nil || s.Image != nil) {
 		// The spinner keeps the status line: the notice goes on the row
 		// above it, never hidden.
@@ -116,18 +116,59 @@ func cutAtWord(s string, width int) string {
 	return textfmt.TruncateWidth(strings.TrimRight(first, " ,;:·-")+"…", width)
 }
 
+// noticeMemo holds the notice's lines for the state they were made for,
+// so that the layout, Update and every frame (the spinner's, a stream's
+// tokens) do not wrap the notice again: it is wrapped once per change of
+// what it depends on.
+type noticeMemo struct {
+	key   noticeKey
+	lines []string
+	// made counts the times the lines were made (tests count the work).
+	made int
+}
+
+// noticeKey is what noticeLines depends on: the notice, the width,
+// whether something more pressing holds the line, and the settings the
+// notice's second line leaves room for.
+type noticeKey struct {
+	notice, model  string
+	approve        Setting
+	width          int
+	waits, running bool
+	set            bool
+}
+
+func keyOf(s State) noticeKey {
+	return noticeKey{notice: s.Notice, model: s.Params.Model, approve: s.Approve, width: s.Width,
+		waits: s.Ask.Result || s.Ask.Approval, running: s.Turn != nil || s.Image != nil, set: true}
+}
+
+// NoticeLines is the notice as the status line shows it, nil when the
+// status line does not show it (see noticeLines), made once for each
+// change of the notice, the width or what holds the line.
+func (m Model) NoticeLines(s State) []string {
+	if m.memo == nil {
+		return noticeLines(s)
+	}
+	if k := keyOf(s); k != m.memo.key {
+		m.memo.key, m.memo.lines = k, noticeLines(s)
+		m.memo.made++
+	}
+	return m.memo.lines
+}
+
 // NoticeAbove is the first line of a notice of two, on the row above the
 // status line; "" for a notice of one line.
-func NoticeAbove(st *theme.Styles, s State) string {
-	if l := NoticeLines(s); len(l) > 1 {
+func (m Model) NoticeAbove(st *theme.Styles, s State) string {
+	if l := m.NoticeLines(s); len(l) > 1 {
 		return st.Warning.Render(l[0])
 	}
 	return ""
 }
 
 // NoticeHeight is how many rows the notice takes above the status line.
-func NoticeHeight(s State) int {
-	if len(NoticeLines(s)) > 1 {
+func (m Model) NoticeHeight(s State) int {
+	if len(m.NoticeLines(s)) > 1 {
 		return 1
 	}
 	return 0

@@ -43,9 +43,9 @@ func TestNoticeHasTheLine(t *testing.T) {
 		{120, clipboardNotice, 2, "demo-chat · img demo-image", "that (no program to read an image from the clipboard)"},
 	} {
 		s := noticeState(c.width, c.notice)
-		lines := NoticeLines(s)
-		line := ansi.Strip(View(st, s))
-		if len(lines) != c.lines || NoticeHeight(s) != c.lines-1 || lines[len(lines)-1] != c.last {
+		lines := New().NoticeLines(s)
+		line := ansi.Strip(New().View(st, s))
+		if len(lines) != c.lines || New().NoticeHeight(s) != c.lines-1 || lines[len(lines)-1] != c.last {
 			t.Errorf("width %d: lines %q, want %d ending %q", c.width, lines, c.lines, c.last)
 		}
 		if got := strings.TrimSpace(strings.TrimPrefix(line, c.last)); got != c.right || ansi.StringWidth(line) != c.width {
@@ -67,7 +67,7 @@ func TestModelNeverCut(t *testing.T) {
 			"unsaved":  func() State { s := noticeState(w, ""); s.SaveErr = "no space left"; return s }(),
 			"selected": func() State { s := noticeState(w, ""); s.Selected = &Selected{Name: "prompt", Count: 3}; return s }(),
 		} {
-			line := ansi.Strip(View(st, s))
+			line := ansi.Strip(New().View(st, s))
 			if n := ansi.StringWidth(line); n > w {
 				t.Fatalf("%s, width %d: %d wide: %q", name, w, n, line)
 			}
@@ -91,7 +91,7 @@ func TestNoticeByCluster(t *testing.T) {
 			busy := noticeState(w, notice)
 			busy.Turn = &Turn{}
 			for _, s := range []State{noticeState(w, notice), busy} {
-				for _, l := range NoticeLines(s) {
+				for _, l := range New().NoticeLines(s) {
 					if textfmt.Width(l) > w {
 						t.Fatalf("width %d: %q is %d wide", w, l, textfmt.Width(l))
 					}

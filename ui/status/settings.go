@@ -66,7 +66,7 @@ func settings(s State) []Setting {
 		if ip.Watermark != nil {
 			img += " wm:" + textfmt.OnOff(*ip.Watermark)
 		}
-		list = append(list, Setting{img, "img:" + sanitize.Line(ip.Model)})
+		list = append(list, Setting{img, "img " + sanitize.Line(ip.Model)})
 	}
 	return list
 }
@@ -105,15 +105,6 @@ func settingsFit(list []Setting, room int) (out string, all bool) {
 		}
 	}
 	return out, all
-}
-
-// shortWidth is how wide every setting of list is in its short form.
-func shortWidth(list []Setting) int {
-	short := make([]string, len(list))
-	for i, s := range list {
-		short[i] = s.Short
-	}
-	return textfmt.Width(strings.Join(short, " "))
 }
 
 // long is the settings of list in their long forms.

@@ -37,25 +37,26 @@ func TestToolPrompt(t *testing.T) {
 // the spinner keeps the line.
 func TestNoticeLines(t *testing.T) {
 	s := State{Width: 60, Notice: strings.Repeat("word ", 40), Params: session.Params{Model: "m"}}
-	lines := NoticeLines(s)
-	if len(lines) != 2 || NoticeHeight(s) != 1 || !strings.HasSuffix(lines[1], "…") || !ShowsNotice(s) {
+	lines := New().NoticeLines(s)
+	if len(lines) != 2 || New().NoticeHeight(s) != 1 || !strings.HasSuffix(lines[1], "…") || !ShowsNotice(s) {
 		t.Fatalf("lines %q", lines)
 	}
-	if NoticeAbove(themetest.Styles(t), s) == "" {
+	if New().NoticeAbove(themetest.Styles(t), s) == "" {
 		t.Error("no line above the status line")
 	}
 	s.Notice = "short"
-	if NoticeHeight(s) != 0 || NoticeAbove(themetest.Styles(t), s) != "" {
+	if New().NoticeHeight(s) != 0 || New().NoticeAbove(themetest.Styles(t), s) != "" {
 		t.Error("a short notice takes a row above")
 	}
 	s.Turn = &Turn{}
-	if l := NoticeLines(s); len(l) != 2 || l[0] != "short" || ShowsNotice(s) {
+	if l := New().NoticeLines(s); len(l) != 2 || l[0] != "short" || ShowsNotice(s) {
 		t.Errorf("while a reply streams: %q", l)
 	}
 }
 
-// The line fits its width whatever it holds, and, unless what it says
-// must be whole, keeps the settings that change what is sent.
+// The line fits its width whatever it holds; idle, it keeps the settings
+// that change what is sent; with a turn or an image in flight, "esc
+// cancels" comes before them.
 func TestViewFits(t *testing.T) {
 	st := themetest.Styles(t)
 	temp := 0.5
@@ -88,15 +89,19 @@ func TestViewFits(t *testing.T) {
 		}(),
 		"unsaved": func() State { s := base; s.SaveErr = "disk full"; return s }(),
 	} {
-		v := View(st, s)
+		v := New().View(st, s)
 		if w := lipgloss.Width(v); w > s.Width {
 			t.Errorf("%s: %d wide: %q", name, w, v)
 		}
 		// A notice, a selection and an unsaved session keep their whole
-		// line; the rest leave the settings their room.
+		// line; a turn or an image in flight says what it does and how
+		// to stop it first; the rest leave the settings their room.
 		keepsLeft := s.Notice != "" || s.Selected != nil || s.SaveErr != ""
-		if !keepsLeft && !strings.Contains(v, "t0.5") && !strings.Contains(v, "temp 0.5") {
+		if !keepsLeft && s.Turn == nil && s.Image == nil && !strings.Contains(v, "t0.5") && !strings.Contains(v, "temp 0.5") {
 			t.Errorf("%s: the temperature is not shown: %q", name, v)
+		}
+		if (s.Turn != nil || s.Image != nil) && !strings.Contains(v, "· esc cancels") {
+			t.Errorf("%s: esc cancels is not shown: %q", name, v)
 		}
 	}
 }
