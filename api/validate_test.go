@@ -12,8 +12,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"muse/internal/alloctest"
 )
 
 // TestValidateThinkingWithForcedTool checks that muse refuses before sending
@@ -187,7 +185,7 @@ func TestValidateAttachmentsCost(t *testing.T) {
 		if err := r.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		return alloctest.Allocated(func() { r.Validate() })
+		return leastAllocated(func() { r.Validate() })
 	}
 	small, big := allocated(imageRequest(1, 1<<10)), allocated(imageRequest(1, 3<<20))
 	if big > small+4<<10 {
