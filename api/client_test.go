@@ -419,29 +419,17 @@ func TestStreamAnsweredWithJSON(t *testing.T) {
 	}
 }
 
-// attempts is a transport that counts the requests a client makes: each
-// is counted before the call that made it returns, whether or not the
-// server got to it (a 50 ms timeout on a loaded machine can end an attempt
-// before the server's handler runs, which then counts it late or never).
-type attempts struct {
-	n  atomic.Int32
-	rt *http.Transport
-}
-
-func newAttempts() *attempts {
-	return &attempts{rt: http.DefaultTransport.(*http.Transport).Clone()}
-}
-
-func (a *attempts) RoundTrip(r *http.Request) (*http.Response, error) {
-	a.n.Add(1)
-	return a.rt.RoundTrip(r)
-}
-
-func (a *attempts) CloseIdleConnections() { a.rt.CloseIdleConnections() }
-
-// client is a client of attempts' transport.
-func (a *attempts) client() *http.Client {
-	return &http.Client{Transport: a, CheckRedirect: CheckRedirect}
+// countingClient is a client whose transport counts in n the requests it
+// sends: each is counted before the call that made it returns, whether or
+// not the server got to it (a 50 ms timeout on a loaded machine can end an
+// attempt before the server's handler runs, which then counts it late or
+// never).
+func countingClient(n *atomic.Int32) *http.Client {
+	rt := http.DefaultTransport.(*http.Transport).Clone()
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		n.Add(1)
+		return rt.RoundTrip(r)
+	}), CheckRedirect: CheckRedirect}
 }
 
 func TestHeaderTimeout(t *testing.T) {
@@ -455,22 +443,22 @@ func TestHeaderTimeout(t *testing.T) {
 	defer srv.Close()
 	var waits []time.Duration
 	// A stream that sends no headers in time is retried.
-	sent := newAttempts()
-	c := New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(50*time.Millisecond), WithMaxRetries(1), noSleep(&waits), WithHTTPClient(sent.client()))
+	var sent atomic.Int32
+	c := New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(50*time.Millisecond), WithMaxRetries(1), noSleep(&waits), WithHTTPClient(countingClient(&sent)))
 	defer c.Close()
 	_, err := c.StreamMessage(context.Background(), testRequest())
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") {
 		t.Errorf("err = %v", err)
 	}
-	if n := sent.n.Load(); n != 2 {
+	if n := sent.Load(); n != 2 {
 		t.Errorf("timeout not retried: %d requests", n)
 	}
 
 	// A reply that is not streamed waits for the response timeout instead,
 	// and is not retried: the server may have generated and billed it.
-	sent = newAttempts()
+	sent.Store(0) // the first client has returned: it sends no more
 	c = New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(time.Nanosecond), WithResponseTimeout(50*time.Millisecond),
-		WithMaxRetries(1), noSleep(&waits), WithHTTPClient(sent.client()))
+		WithMaxRetries(1), noSleep(&waits), WithHTTPClient(countingClient(&sent)))
 	defer c.Close()
 	_, err = c.CreateMessage(context.Background(), testRequest())
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") || !strings.Contains(err.Error(), "not retried") {
@@ -480,7 +468,7 @@ func TestHeaderTimeout(t *testing.T) {
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") {
 		t.Errorf("GenerateImage err = %v", err)
 	}
-	if n := sent.n.Load(); n != 2 {
+	if n := sent.Load(); n != 2 {
 		t.Errorf("non-streaming timeouts: %d requests, want 2 (no retry)", n)
 	}
 }
