@@ -8,6 +8,16 @@ package session
 // made on a machine that had not seen it. That session is kept, its
 // tombstone removed, and a note says so: delete it again if you mean to.
 //
+// A delete removes only what its machine saw. A tombstone names, by
+// machine, the newest record the deleting machine held of each (Seen): a
+// record of a machine it names, dated after that, or of one it does not
+// name, is one it never saw, and keeps the session. Each machine's records
+// are compared with that machine's own, so no clock skew between machines
+// decides it: before, a tombstone dated up to a day ahead (a clock that
+// fast) deleted turns added after it on a machine whose clock was right.
+// A tombstone without Seen (written by an older muse) keeps a session
+// changed after its date, as before.
+//
 // A tombstone is kept for tombLife (180 days) after the delete; a copy
 // older than the delete that arrives later than that comes back.
 //
@@ -28,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -50,14 +61,63 @@ type tomb struct {
 	ID   string    `json:"id"`
 	Time time.Time `json:"time"`
 	M    string    `json:"m,omitempty"`
+	// Seen is the time of the newest record of each machine the delete
+	// saw, by machine id (at most maxSeen of them).
+	Seen map[string]time.Time `json:"seen,omitempty"`
+}
+
+// maxSeen bounds the machines a tombstone names, to keep it one short
+// line: of a session written on more, the machines whose newest record
+// is oldest are left out, and any record of theirs keeps the session
+// (kept, never lost, when in doubt).
+const maxSeen = 32
+
+// saw reports whether the delete t saw the record of machine m dated at.
+func (t tomb) saw(m string, at time.Time) bool {
+	if t.Seen == nil {
+		return !at.After(t.Time) // an older muse's tombstone: by its date
+	}
+	last, ok := t.Seen[m]
+	return ok && !at.After(last)
+}
+
+// mergeSeen returns what the deletes a and b saw together: each deleted
+// what it saw. It is nil, by date alone, unless both say what they saw.
+func mergeSeen(a, b tomb) map[string]time.Time {
+	if a.Seen == nil || b.Seen == nil {
+		return nil
+	}
+	out := maps.Clone(a.Seen)
+	for m, t := range b.Seen {
+		if u, ok := out[m]; !ok || t.After(u) {
+			out[m] = t
+		}
+	}
+	return capSeen(out)
+}
+
+// capSeen keeps the maxSeen machines of seen whose newest records are
+// the newest.
+func capSeen(seen map[string]time.Time) map[string]time.Time {
+	for len(seen) > maxSeen {
+		oldest := ""
+		for m, t := range seen {
+			if o, ok := seen[oldest]; oldest == "" || !ok || t.Before(o) || (t.Equal(o) && m < oldest) {
+				oldest = m
+			}
+		}
+		delete(seen, oldest)
+	}
+	return seen
 }
 
 // tombPath returns the tombstone of the session id.
 func (s *Store) tombPath(id string) string { return filepath.Join(s.dir, id+tombExt) }
 
-// writeTomb writes the tombstone of the session id, deleted at t.
-func (s *Store) writeTomb(id string, t time.Time) error {
-	data, err := json.Marshal(tomb{Type: "deleted", ID: id, Time: t, M: s.machine})
+// writeTomb writes the tombstone of the session id, deleted at t, having
+// seen the records seen says.
+func (s *Store) writeTomb(id string, t time.Time, seen map[string]time.Time) error {
+	data, err := json.Marshal(tomb{Type: "deleted", ID: id, Time: t, M: s.machine, Seen: capSeen(seen)})
 	if err != nil {
 		return err
 	}
@@ -67,8 +127,15 @@ func (s *Store) writeTomb(id string, t time.Time) error {
 // tombOf returns the time the session id was deleted, if it has a
 // tombstone whose date is believed.
 func (s *Store) tombOf(id string) (time.Time, bool) {
+	t, ok := s.tombAt(id)
+	return t.Time, ok
+}
+
+// tombAt returns the tombstone of the session id, if it has one whose
+// date is believed.
+func (s *Store) tombAt(id string) (tomb, bool) {
 	t, err := readTomb(s.tombPath(id))
-	return t.Time, err == nil && s.believed(t.Time)
+	return t, err == nil && s.believed(t.Time)
 }
 
 // believed reports whether t is at most maxClockSkew after the clock.
@@ -143,37 +210,66 @@ func readTomb(path string) (tomb, error) {
 	return t, nil
 }
 
-// lastRecord returns the time of the newest record of the journal at
-// path, a line at a time: it holds one line, however large the journal
-// (a whole replay held four times its size).
-func lastRecord(path string) (time.Time, error) {
+// records calls fn with the machine and the time of each record of the
+// journal at path that muse can read, a line at a time: it holds one
+// line, however large the journal (a whole replay held four times its
+// size).
+func records(path string, fn func(m string, t time.Time)) error {
 	f, err := os.OpenFile(path, fileio.NoFollow(os.O_RDONLY)|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return time.Time{}, err
+		return err
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return time.Time{}, fmt.Errorf("%s is not a regular file", filepath.Base(path))
+		return fmt.Errorf("%s is not a regular file", filepath.Base(path))
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
-	var last time.Time
 	var buf []byte
 	for {
 		l, err := fileio.ReadLine(br, buf, maxLine)
 		buf = l.Data
 		if err != nil && err != io.EOF {
-			return time.Time{}, fmt.Errorf("read journal: %w", err)
+			return fmt.Errorf("read journal: %w", err)
 		}
 		if l.Size == 0 {
-			return last, nil
+			return nil
 		}
-		if k := keyLine(bytes.TrimRight(l.Data, "\r")); !l.TooLong && !k.bad && k.t.After(last) {
-			last = k.t
+		if k := keyLine(bytes.TrimRight(l.Data, "\r")); !l.TooLong && !k.bad {
+			fn(k.m, k.t)
 		}
 		if err == io.EOF {
-			return last, nil
+			return nil
 		}
 	}
+}
+
+// seenIn returns what a delete of the journal at path sees: the time of
+// its newest record, and of the newest of each machine.
+func seenIn(path string) (last time.Time, seen map[string]time.Time, err error) {
+	seen = map[string]time.Time{}
+	err = records(path, func(m string, t time.Time) {
+		if t.After(last) {
+			last = t
+		}
+		if u, ok := seen[m]; !ok || t.After(u) {
+			seen[m] = t
+		}
+	})
+	return last, seen, err
+}
+
+// unseen returns the time of the newest record of the journal at path
+// that the delete t did not see, and whether there is one. A record dated
+// too far ahead to be believed is no edit made after a delete.
+func (s *Store) unseen(path string, t tomb) (time.Time, bool, error) {
+	var newest time.Time
+	found := false
+	err := records(path, func(m string, at time.Time) {
+		if !t.saw(m, at) && s.believed(at) && (!found || at.After(newest)) {
+			newest, found = at, true
+		}
+	})
+	return newest, found, err
 }
 
 // applyTomb keeps the session id deleted: its journal, if one arrived, is
@@ -200,7 +296,7 @@ func (s *Store) applyTomb(id string) []Note {
 		}
 		return nil
 	}
-	t, ok := s.tombOf(id)
+	t, ok := s.tombAt(id)
 	if !ok {
 		return s.untakenTomb(id)
 	}
@@ -209,10 +305,9 @@ func (s *Store) applyTomb(id string) []Note {
 		return nil // open in a muse: settled by a later catch-up
 	}
 	defer unlock()
-	last, err := lastRecord(s.path(id))
-	if err == nil && last.After(t) && s.believed(last) {
+	if _, found, err := s.unseen(s.path(id), t); err == nil && found {
 		_ = os.Remove(s.tombPath(id))
-		return []Note{{File: id + journalExt, Session: id, Text: fmt.Sprintf("kept: it was deleted at %s, but changed afterwards on a machine that had not seen the delete; delete it again if you mean to", t.Format(time.RFC3339))}}
+		return []Note{keptNote(id, t)}
 	}
 	if err := s.removeSession(id); err != nil {
 		return []Note{{Session: id, Text: "deleted elsewhere, but could not be removed here: " + err.Error()}}
@@ -220,13 +315,18 @@ func (s *Store) applyTomb(id string) []Note {
 	return nil
 }
 
+// keptNote says the session id was kept though deleted by t.
+func keptNote(id string, t tomb) Note {
+	return Note{File: id + journalExt, Session: id, Text: fmt.Sprintf("kept: it was deleted at %s, but changed afterwards on a machine that had not seen the delete; delete it again if you mean to", t.Time.Format(time.RFC3339))}
+}
+
 // copyOfDeleted settles the conflict copy name of the deleted session id,
-// deleted at t: removed, unless changed after the delete, when it becomes
-// the session's journal again.
-func (s *Store) copyOfDeleted(id, name string, t time.Time) []Note {
+// deleted by t: removed, unless it holds a record the delete did not see,
+// when it becomes the session's journal again.
+func (s *Store) copyOfDeleted(id, name string, t tomb) []Note {
 	path := filepath.Join(s.dir, name)
-	last, err := lastRecord(path)
-	if err != nil || !last.After(t) || !s.believed(last) {
+	_, found, err := s.unseen(path, t)
+	if err != nil || !found {
 		if err == nil || errors.Is(err, ErrDamaged) {
 			_ = os.Remove(path)
 		}
@@ -242,5 +342,5 @@ func (s *Store) copyOfDeleted(id, name string, t time.Time) []Note {
 	_ = os.Remove(path)
 	_ = os.Remove(s.tombPath(id))
 	s.changed(id)
-	return []Note{{File: id + journalExt, Session: id, Text: fmt.Sprintf("kept: it was deleted at %s, but changed afterwards on a machine that had not seen the delete; delete it again if you mean to", t.Format(time.RFC3339))}}
+	return []Note{keptNote(id, t)}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,10 +43,11 @@ func formServer(got chan<- *sdk.ElicitResult) mcp.Server {
 	}}
 }
 
-// A server's form opens above the input while its tool runs: it takes the
-// keys; an answer that does not fit the schema is refused in the form,
-// with why; a good one is sent as typed values converted to the schema's
-// types; esc declines the next one.
+// A server's form opens above the input while its tool runs, without the
+// keys: what is typed goes on into the input until ctrl+l gives them to
+// the form; an answer that does not fit the schema is refused in the
+// form, with why; a good one is sent as typed values converted to the
+// schema's types; esc declines the next one.
 func TestElicitationForm(t *testing.T) {
 	h := newHarness(t, 0)
 	got := make(chan *sdk.ElicitResult, 2)
@@ -55,7 +57,15 @@ func TestElicitationForm(t *testing.T) {
 		send(tm, "demo:mcp ask me")
 		waitFor(t, tm, "run tool form__ask of MCP server form?")
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
-		waitFor(t, tm, "MCP server form asks: Who are you?")
+		onScreen(t, tm, func(b []byte) bool {
+			return bytes.Contains(b, []byte("MCP server form asks: Who are you?")) && bytes.Contains(b, []byte("ctrl+l answers the form"))
+		})
+		if !decline {
+			tm.Type("still mine")
+			waitFor(t, tm, "still mine")
+		}
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlL})
+		waitFor(t, tm, "ctrl+l back to the input")
 		if decline {
 			tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 			if r := <-got; r.Action != "decline" {

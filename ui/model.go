@@ -691,9 +691,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.comp = m.comp.SetInput(in); in.Height() != h {
 		m = m.layout() // the input grew a line, whatever the key does next
 	}
-	if m.sessions.IsOpen() && !key.Matches(msg, m.keys.Quit) {
+	if m.sessions.IsOpen() {
 		var cmd tea.Cmd
-		m.sessions, cmd = m.sessions.Update(msg)
+		if key.Matches(msg, m.keys.Quit) {
+			// ctrl+c gets out as esc does: back to the chat, or out of
+			// muse from muse -r's picker (the status line's hint to press
+			// it again is under the picker).
+			m.sessions, cmd = m.sessions.Leave()
+		} else {
+			m.sessions, cmd = m.sessions.Update(msg)
+		}
+		m.quitting = m.quitting.Forget()
 		return m, cmd
 	}
 	if m.turns.Ask() != nil && !key.Matches(msg, m.keys.Quit) {
@@ -748,8 +756,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m.runCommandAfter(command, given)
 	}
 	if m.piped.Reading() && !m.comp.Pending().Preparing() {
-		stop, _, _ := strings.Cut(m.keys.Cancel.Help().Key, "/")
-		m.status = m.status.Note("standard input is still being read: " + stop + " stops it and attaches what was read, then enter sends")
+		m.status = m.status.Note(m.piped.StillReading())
 		return m, nil
 	}
 	return m.compose(m.comp.Send(text, m.opts.mcpResources(text)))

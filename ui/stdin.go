@@ -18,8 +18,8 @@ import (
 // one after it.
 func (m Model) pipedDone(msg piped.DoneMsg) (tea.Model, tea.Cmd) {
 	before := m.status.Notice()
-	if strings.HasPrefix(before, piped.Progress) || strings.HasPrefix(before, "attached ") {
-		before = "" // the read's progress, or what the chips show
+	if piped.Stale(before) || strings.HasPrefix(before, "attached ") {
+		before = "" // the read's own notes, or what the chips show
 	}
 	after := func(s string) string {
 		if before == "" {

@@ -32,8 +32,9 @@ func TestPipedStdinReadInTheBackground(t *testing.T) {
 	if m.comp.Input().Value() != "sum it up" || m.comp.Pending().Len() != 1 || string(m.comp.Pending().Files()[0].Data) != "first part of the log\n" {
 		t.Errorf("input %q, %d pending", m.comp.Input().Value(), m.comp.Pending().Len())
 	}
-	if !strings.Contains(m.status.Notice(), "standard input stopped at 22 B: what was read is attached") {
-		t.Errorf("notice %q", m.status.Notice())
+	// The note of the prompt sent meanwhile is out of date: it goes.
+	if n := m.status.Notice(); !strings.Contains(n, "standard input stopped at 22 B: what was read is attached") || strings.Contains(n, "still being read") {
+		t.Errorf("notice %q", n)
 	}
 }
 

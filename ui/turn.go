@@ -10,6 +10,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/approval"
+	"muse/ui/branches"
 	"muse/ui/engine"
 	"muse/ui/input"
 	"muse/ui/sanitize"
@@ -275,7 +276,19 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	if d.SessID != "" {
 		m.sessID = d.SessID
 	}
-	if d.Err != nil && !t.Cancelled && t.Prompt != "" {
+	var shown tea.Cmd
+	undone := t.Compact && d.Res.Undone != nil
+	if undone {
+		// The compaction wrote nothing: the branch compacted shows again,
+		// and is what the next prompt sends.
+		m, shown = m.switched(branches.SwitchedMsg{W: m.writer, S: *d.Res.Undone})
+		m.status = m.status.Note(d.Err.Error())
+		if v := strings.TrimSpace(m.comp.Input().Value()); !t.Cancelled && v == "" {
+			m.comp = m.comp.SetInput(m.comp.Input().SetValue(t.Prompt))
+			m.status = m.status.Note(d.Err.Error() + " · enter runs " + t.Prompt + " again")
+		}
+	}
+	if d.Err != nil && !t.Cancelled && t.Prompt != "" && !undone {
 		// After any failure, a first one or a retry's, the failed prompt
 		// is one key away.
 		// One hint, that works typed or pasted, with the error's own
@@ -322,6 +335,7 @@ func (m Model) endTurn(d turns.Done) (tea.Model, tea.Cmd) {
 	// The queue goes on: its next prompt is sent if the turn ended well.
 	m.status = m.status.TurnEnded() // a refusal for the turn in flight is old news
 	next, cmd := m.compose(m.comp.AfterTurn(ok, m.status.Notice(), m.status.LastErr()))
+	cmd = tea.Batch(cmd, shown)
 	if t.Cancelled {
 		return next, cmd
 	}

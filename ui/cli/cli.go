@@ -56,6 +56,9 @@ type Env struct {
 	// goos lays out the folders for another system, for tests; "" means
 	// runtime.GOOS.
 	goos string
+	// args are the arguments muse runs with (Main's), for a hint that
+	// repeats the command.
+	args []string
 }
 
 // OSEnv returns the process's own environment.
@@ -172,6 +175,7 @@ func Main(args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
+	env.args = args
 	a := &app{env: env}
 	root := a.newRoot()
 	root.SetArgs(bareP(args, root.Flags()))

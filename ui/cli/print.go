@@ -45,6 +45,7 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			prompt = strings.TrimRight(in, "\n")
 		case strings.TrimSpace(in) != "":
 			prompt += "\n\n" + in
+			fromStdin = true // the command line alone does not hold the prompt
 		}
 	}
 	if strings.TrimSpace(prompt) == "" {
@@ -75,8 +76,18 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		code = imageMode(ctx, env, f, cfg, client, prompt, w, params)
 		rememberPrompt(env, cfg, w.ID(), "/image "+prompt)
 	} else {
-		code = printTurn(ctx, env, f, cfg, client, w, engine.Turn{Prompt: prompt, Attachments: files, Params: params})
-		rememberPrompt(env, cfg, w.ID(), prompt)
+		// A new session is saved once the server answers: one that cannot
+		// be reached leaves no session holding the prompt alone, and the
+		// hint says how to send it again.
+		turn := engine.Turn{Prompt: prompt, Attachments: files, Params: params, SaveOnAnswer: !f.cont && f.resume == ""}
+		var saved bool
+		code, saved = printTurn(ctx, env, f, cfg, client, w, turn)
+		id := w.ID()
+		if !saved {
+			id = "" // no session holds it
+			fmt.Fprintf(env.Stderr, "muse: %s\n", againHint(env, fromStdin))
+		}
+		rememberPrompt(env, cfg, id, prompt)
 	}
 	if err := w.Close(); err != nil {
 		fmt.Fprintf(env.Stderr, "muse: %s\n", sanitize.Line(err.Error()))
@@ -85,6 +96,29 @@ func printMode(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		}
 	}
 	return code
+}
+
+// againHint says how to send again the prompt of a -p that got no reply
+// and saved nothing: the same command, when it holds the prompt whole and
+// pastes as it prints; else the prompt history, which keeps the prompt.
+func againHint(env Env, stdin bool) string {
+	const saved = "nothing was saved: the prompt got no answer"
+	history := saved + "; it is kept in the prompt history (run muse, then ↑ finds it)"
+	if stdin || len(env.args) == 0 {
+		return history
+	}
+	words := []string{env.Command}
+	if words[0] == "" {
+		words[0] = "muse"
+	}
+	for _, a := range env.args {
+		words = append(words, shellQuote(a))
+	}
+	line := strings.Join(words, " ")
+	if sanitize.Line(line) != line || strings.ContainsAny(line, "\n\r") {
+		return history // it would not print as typed
+	}
+	return saved + "; send it again with: " + line
 }
 
 // rememberPrompt puts the prompt typed after -p (an image's as the chat
@@ -112,24 +146,46 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) {
 // user asked for each by name, so a secret file (attach.Secret: a key, a
 // .env file) is attached too, and warnings says what it is; but a path
 // that a link leads out of the working folder (attach.Follow) names
-// another file than it says, and is refused until the target is named.
+// another file than it says, and is refused until the target is named,
+// as is one whose file muse cannot place (attach.Opened.Unplaced). Each
+// file is opened once, and checked and read as opened (attach.Check).
 func attachFiles(paths []string) (files []session.File, warnings []string, err error) {
 	files = make([]session.File, 0, len(paths))
 	for _, p := range paths {
-		if l := attach.Follow(p); l.Target != "" && !l.Named {
-			return nil, nil, usagef("-a %s leads through a link out of the working folder, to %s: to send that file, name it (-a %s)",
-				sanitize.Line(p), sanitize.Line(attach.ShortTarget(l.Target)), sanitize.Line(l.Target))
-		}
-		f, err := attach.Open(p)
+		f, warning, err := attachFile(p)
 		if err != nil {
-			return nil, nil, &usageError{msg: err.Error()}
+			return nil, nil, err
 		}
-		if why := attach.Secret(p); why != "" {
-			warnings = append(warnings, sanitize.Line(f.Name)+" is "+why)
+		if warning != "" {
+			warnings = append(warnings, warning)
 		}
 		files = append(files, f)
 	}
 	return files, warnings, nil
+}
+
+// attachFile is attachFiles for one path.
+func attachFile(p string) (f session.File, warning string, err error) {
+	o, err := attach.Check(p)
+	if err != nil {
+		return f, "", &usageError{msg: err.Error()}
+	}
+	defer o.Close()
+	if o.Unplaced {
+		return f, "", usagef("-a %s leads to %s: to send it, copy it to a file and attach that, or pipe it to muse's standard input",
+			sanitize.Line(p), attach.Unplaced)
+	}
+	if l := o.Link; l.Target != "" && !l.Named {
+		return f, "", usagef("-a %s leads through a link out of the working folder, to %s: to send that file, name it (-a %s)",
+			sanitize.Line(p), sanitize.Line(attach.ShortTarget(l.Target)), sanitize.Line(l.Target))
+	}
+	if f, err = o.Read(); err != nil {
+		return f, "", &usageError{msg: err.Error()}
+	}
+	if o.Secret != "" {
+		warning = sanitize.Line(f.Name) + " is " + o.Secret
+	}
+	return f, warning, nil
 }
 
 // openWriter opens the session -c or -r names, or starts a new one; with
@@ -155,7 +211,7 @@ func openWriter(env Env, f *flags, cfg *config) (*session.Writer, error) {
 // printTurn runs one turn and prints it: the reply's text as it streams, or
 // with --json the final message; tool calls run with --allow-tools, else
 // they are printed as JSON.
-func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, turn engine.Turn) int {
+func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.Client, w *session.Writer, turn engine.Turn) (code int, saved bool) {
 	// A reader that goes away (| head) ends the turn, which saves what
 	// arrived, marked cancelled; muse then exits quietly.
 	ctx, cancel := context.WithCancel(ctx)
@@ -165,7 +221,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	env.Stdout = guard
 	out, err := replyOut(env, f, cfg)
 	if err != nil {
-		return fail(env, err)
+		return fail(env, err), true
 	}
 	var lostErr error // why a record was refused, and not kept to write later
 	var notes serverNotes
@@ -221,15 +277,15 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	ecfg.NoStream = f.noStream
 	ecfg.AskAll = !f.allowTools // an MCP server's allow is no --allow-tools
 	res, err := engine.Run(ctx, ecfg, w, turn, emit, approve)
-	saved := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
+	ok := notSaved(env, lostErr, ExitOK) // README: -p exits 1 when anything is not saved
 	if guard.broken {
-		return saved
+		return ok, !res.NotSaved
 	}
 	if err != nil {
 		if f.json {
 			printPartial(env, res, err)
 		}
-		return failHint(env, err, credentialHint(cfg, err))
+		return failHint(env, err, credentialHint(cfg, err)), !res.NotSaved
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)
@@ -238,11 +294,11 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	if f.json {
 		data, err := json.Marshal(res.Message)
 		if err != nil {
-			return fail(env, fmt.Errorf("encode the reply: %w", err))
+			return fail(env, fmt.Errorf("encode the reply: %w", err)), true
 		}
 		env.Stdout.Write(append(sanitize.JSON(data), '\n'))
 	}
-	return saved
+	return ok, true
 }
 
 // printPartial prints, for --json, the reply of a turn that failed part

@@ -169,7 +169,7 @@ func TestPrintExitsOneWhenARecordIsLost(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 	f := &flags{set: func(string) bool { return false }}
-	code := printTurn(context.Background(), env, f, &config{}, client, w, engine.Turn{Prompt: "hello", Params: w.Params()})
+	code, _ := printTurn(context.Background(), env, f, &config{}, client, w, engine.Turn{Prompt: "hello", Params: w.Params()})
 	if code != ExitFailed || !strings.Contains(errb.String(), "not saved") || !strings.Contains(out.String(), "hello") {
 		t.Errorf("exit %d, stderr %q, stdout %q: want 1, the session not saved, the reply", code, errb.String(), out.String())
 	}

@@ -60,8 +60,8 @@ func TestMCPPromptAsSlashCommand(t *testing.T) {
 }
 
 // The everything server's form (elicitation/create) in the chat screen: its
-// tool asks for input; the form shows its fields with their defaults; an
-// empty required name is refused in the form, with why, and nothing is
+// tool asks for input; the form shows its fields with their defaults, and
+// takes the keys on ctrl+l; an empty required name is refused in the form, with why, and nothing is
 // sent; typed, enter sends it, and the server's result echoes it.
 func TestMCPElicitationFormAnswered(t *testing.T) {
 	t.Parallel()
@@ -77,6 +77,8 @@ func TestMCPElicitationFormAnswered(t *testing.T) {
 	tm.typ("y")
 	tm.waitFor("MCP server ev asks: Please provide inputs for the following fields:")
 	tm.waitFor("It was a dark and stormy night.")
+	tm.typ("\x0c") // ctrl+l: the form opens without the keys
+	tm.waitFor("ctrl+l back to the input")
 	tm.typ("\r") // the name is required
 	tm.waitFor("String is required")
 	tm.typ("Ann Lee\r")

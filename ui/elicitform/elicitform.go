@@ -4,6 +4,21 @@
 // answer against the server's schema (mcp.Elicitation.Accept) and sends
 // it, or shows what is wrong and keeps the form; esc declines. It does no
 // I/O: answering only hands the result to the waiting server's goroutine.
+//
+// The form opens without the keys: it is drawn above the input, and takes
+// the keys only when the user presses its Focus key (ctrl+l), which its
+// last line names; until then every key goes to the input as before, and
+// the same key gives them back to it. The server picks when its form
+// appears, and a person typing does not look up at every key: a form that
+// took the keys at once would get the rest of a word, and the enter meant
+// for the prompt would send it (an attacker's server opened one mid-word
+// and got "r2" of "hunter2"). A grace time after it appears only moves the
+// race, and muse cannot know when a person saw it; one deliberate key
+// cannot be typed by accident as part of a message, costs a keystroke a
+// form, and leaves what was typed in the input, whole. Crush's dialogs
+// take the keys as they open; the form keeps their look (a box with its
+// keys on its last line), not that, since a server, not the user, picks
+// the moment it opens.
 package elicitform
 
 import (
@@ -21,12 +36,17 @@ import (
 // KeyMap holds the form's keys.
 type KeyMap struct {
 	Next, Prev, Send, Decline key.Binding
+	// Focus gives the keys to the form, and back to the input: a key no
+	// message holds, bound to nothing else on the chat screen.
+	Focus key.Binding
 }
 
-// DefaultKeyMap returns the form's keys: tab and ↓ move on, shift+tab and
-// ↑ back, enter sends, esc declines.
+// DefaultKeyMap returns the form's keys: ctrl+l takes the keys and gives
+// them back, tab and ↓ move on, shift+tab and ↑ back, enter sends, esc
+// declines.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
+		Focus:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "answer the form")),
 		Next:    key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
 		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous")),
 		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
@@ -39,23 +59,23 @@ type Model struct {
 	e      *mcp.Elicitation
 	inputs []textinput.Model
 	focus  int
-	err    string
-	width  int
-	keys   *KeyMap // shared by the copies: never changed after New
-	th     *theme.Theme
+	// focused: the form has the keys (KeyMap.Focus); it opens without.
+	focused bool
+	err     string
+	width   int
+	keys    *KeyMap // shared by the copies: never changed after New
+	th      *theme.Theme
 }
 
-// New returns the form of e, each field holding its default.
+// New returns the form of e, each field holding its default, without the
+// keys (see the package doc).
 func New(e *mcp.Elicitation, th *theme.Theme, keys KeyMap) Model {
 	m := Model{e: e, keys: &keys, th: th}
-	for i, f := range e.Fields {
+	for _, f := range e.Fields {
 		in := textinput.New()
 		in.Prompt = ""
 		in.CharLimit = 4096
 		in.SetValue(f.Default)
-		if i == 0 {
-			in.Focus()
-		}
 		m.inputs = append(m.inputs, in)
 	}
 	return m
@@ -63,6 +83,26 @@ func New(e *mcp.Elicitation, th *theme.Theme, keys KeyMap) Model {
 
 // Active reports whether the form is open.
 func (m Model) Active() bool { return m.e != nil }
+
+// Focused reports whether the form has the keys.
+func (m Model) Focused() bool { return m.e != nil && m.focused }
+
+// SetFocused gives the keys to the form (true) or back to the input.
+func (m Model) SetFocused(on bool) Model {
+	if m.e == nil || m.focused == on {
+		return m
+	}
+	m.focused = on
+	if len(m.inputs) > 0 {
+		m.inputs = append([]textinput.Model(nil), m.inputs...) // copies share none
+		if on {
+			m.inputs[m.focus].Focus()
+		} else {
+			m.inputs[m.focus].Blur()
+		}
+	}
+	return m
+}
 
 // Elicitation is the request the form answers.
 func (m Model) Elicitation() *mcp.Elicitation { return m.e }
@@ -84,9 +124,10 @@ func (m Model) SetSize(width int) Model {
 	return m
 }
 
-// Update handles a key; the form closes (Active false) once answered.
+// Update handles a message while the form has the keys; the form closes
+// (Active false) once answered, and the Focus key gives the keys back.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if m.e == nil {
+	if !m.Focused() {
 		return m, nil
 	}
 	k, ok := msg.(tea.KeyMsg)
@@ -98,6 +139,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	switch {
+	case key.Matches(k, m.keys.Focus):
+		return m.SetFocused(false), nil
 	case key.Matches(k, m.keys.Decline):
 		m.e.Decline()
 		return Model{}, nil
@@ -132,7 +175,9 @@ func (m Model) move(d int) Model {
 	m.inputs = append([]textinput.Model(nil), m.inputs...) // copies share none
 	m.inputs[m.focus].Blur()
 	m.focus = (m.focus + d + len(m.inputs)) % len(m.inputs)
-	m.inputs[m.focus].Focus()
+	if m.focused {
+		m.inputs[m.focus].Focus()
+	}
 	return m
 }
 
@@ -169,7 +214,7 @@ func (m Model) View() string {
 	lines := []string{st.ToolTitle.Render(textfmt.TruncateWidth("MCP server "+m.e.Server+" asks: "+firstLine(m.e.Message), inner))}
 	for i, f := range m.e.Fields {
 		mark := "  "
-		if i == m.focus {
+		if i == m.focus && m.focused {
 			mark = "› "
 		}
 		l := textfmt.TruncateWidth(label(f), lw)
@@ -184,7 +229,7 @@ func (m Model) View() string {
 	if m.err != "" {
 		lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(m.err, inner)))
 	}
-	lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth("enter sends · tab next field · esc declines", inner)))
+	lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth(m.footer(), inner)))
 	return textfmt.Render(st.ToolBox.Width(max(m.width-2, 12)), strings.Join(lines, "\n"))
 }
 
@@ -211,4 +256,14 @@ func about(f mcp.Field) string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// footer says which keys answer: while the input has them, the one that
+// gives them to the form.
+func (m Model) footer() string {
+	f := m.keys.Focus.Help().Key
+	if !m.focused {
+		return f + " answers the form · until then you type in the input"
+	}
+	return "enter sends · tab next field · esc declines · " + f + " back to the input"
 }

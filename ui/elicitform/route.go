@@ -1,6 +1,7 @@
 package elicitform
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"muse/theme"
@@ -27,11 +28,12 @@ func Wait(mgr *mcp.Manager) tea.Cmd {
 }
 
 // Route handles what concerns the form: a server's request, which opens
-// it (styled by th, width wide; a request while a form is open is
-// cancelled: one form at a time), the request's end, and, while the form
-// is open, every key (esc declines). notice is what the status line says
-// of it, if anything; ok is false for any other message, and for a key
-// while no form is open.
+// it without the keys (styled by th, width wide; a request while a form is
+// open is cancelled: one form at a time), the request's end, the Focus
+// key while the form is open, and every key while it has them (esc
+// declines). notice is what the status line says of it, if anything; ok
+// is false for any other message, and for a key while the form does not
+// have the keys, which the input takes, whole (see the package doc).
 func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) (_ Model, cmd tea.Cmd, notice string, ok bool) {
 	switch msg := msg.(type) {
 	case RequestMsg:
@@ -41,7 +43,9 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 			return m, next, "MCP server " + msg.e.Server + " asked for input while a form was open: cancelled", true
 		}
 		e := msg.e
-		return New(e, th, DefaultKeyMap()).SetSize(width), tea.Batch(next, func() tea.Msg { <-e.Done(); return GoneMsg{e} }), "", true
+		form := New(e, th, DefaultKeyMap()).SetSize(width)
+		return form, tea.Batch(next, func() tea.Msg { <-e.Done(); return GoneMsg{e} }),
+			"MCP server " + e.Server + " asks for input: " + form.keys.Focus.Help().Key + " answers its form", true
 	case GoneMsg:
 		if m.Active() && m.e == msg.e {
 			return Model{}, nil, "MCP server " + msg.e.Server + " no longer waits for its form", true
@@ -50,6 +54,12 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 	case tea.KeyMsg:
 		if !m.Active() {
 			return m, nil, "", false
+		}
+		if !m.focused {
+			if !key.Matches(msg, m.keys.Focus) {
+				return m, nil, "", false
+			}
+			return m.SetFocused(true), nil, "", true
 		}
 		e := m.e
 		m, cmd = m.Update(msg)

@@ -166,7 +166,18 @@ type Turn struct {
 	// adding instructions to it, and writes the request and the summary as
 	// a new branch from the session's root, so that the next prompts go on
 	// from the summary alone; the full history stays on its own branch.
+	// Only a full summary is written: a compaction cancelled, failed or
+	// cut short writes nothing, the branch compacted stays the active one,
+	// and Run's error wraps ErrCompactUndone (see Result.Undone).
 	Compact bool
+	// SaveOnAnswer, for a new prompt, writes it (with its files, and the
+	// title of a new session) only once the server answers its request,
+	// with a reply or an error of its own: a turn whose request got no
+	// answer at all (the server could not be reached, or the turn was
+	// cancelled first) writes nothing, and Result.NotSaved says so. -p
+	// sets it for a new session, so that a server that cannot be reached
+	// does not leave sessions behind that hold a prompt alone.
+	SaveOnAnswer bool
 	// Params are the settings the requests are sent with.
 	Params session.Params
 }
@@ -249,6 +260,50 @@ type Result struct {
 	Rounds int
 	// Unanswered is set when the turn stopped with tool calls unanswered.
 	Unanswered bool
+	// NotSaved is set when a SaveOnAnswer turn got no answer: nothing of
+	// it was written.
+	NotSaved bool
+	// Undone, for a Compact turn that ended without a full summary, is the
+	// session as it stands: nothing of the compaction was written, and its
+	// active branch is the one compacted, for the front end to show again.
+	Undone *session.Session
+}
+
+// ErrCompactUndone is wrapped by the error of a Compact turn that ended
+// without a full summary: nothing was written, and the next prompt goes
+// on from the whole conversation.
+var ErrCompactUndone = errors.New("nothing was lost: the conversation goes on in full")
+
+// compactUndone is the error of a Compact turn whose summary did not
+// arrive whole, for err.
+func compactUndone(err error) error {
+	what := "failed: " + err.Error()
+	if errors.Is(err, context.Canceled) {
+		what = "cancelled"
+	}
+	return &undone{what: what, err: err}
+}
+
+type undone struct {
+	what string
+	err  error
+}
+
+func (u *undone) Error() string   { return "/compact " + u.what + " · " + ErrCompactUndone.Error() }
+func (u *undone) Unwrap() []error { return []error{u.err, ErrCompactUndone} }
+
+// summaryCut says why a summary that arrived without an error is not a
+// full one, or nil when it is: it must end as the model meant it to.
+func summaryCut(msg api.Message) error {
+	switch {
+	case msg.StopReason == api.StopMaxTokens:
+		return errors.New("the summary was cut at max_tokens (/max-tokens raises it)")
+	case msg.StopReason != api.StopEndTurn && msg.StopReason != api.StopSequence:
+		return fmt.Errorf("the summary ended early (stop reason %q)", msg.StopReason)
+	case !hasText(msg):
+		return errors.New("the summary came back empty")
+	}
+	return nil
 }
 
 // Run runs one turn on the session w, reporting to emit and asking approve
@@ -295,6 +350,20 @@ type runner struct {
 	next *prepared
 	// instructions are added to the system prompt (Config.Instructions).
 	instructions string
+	// compacting, in a Compact turn, is its prompt, written with the
+	// summary once the summary has arrived whole (see summarised).
+	compacting *session.Entry
+	// unwritten, in a SaveOnAnswer turn, is its prompt until the server
+	// answers; notSaved is set if it never did.
+	unwritten *prompt
+	notSaved  bool
+}
+
+// prompt is a new prompt to write: its text and files.
+type prompt struct {
+	text  string
+	files []session.File
+	time  time.Time
 }
 
 // saved reports a failed write; the writer keeps the record for later.
@@ -362,16 +431,12 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		if err := r.prepare(t.Params, r.w.Branch(), t.Prompt, t.Attachments); err != nil {
 			return Result{}, notStarted(err)
 		}
-		if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
-			var first []session.Attachment
-			if len(t.Attachments) > 0 {
-				first = []session.Attachment{t.Attachments[0].Attachment}
-			}
-			r.saved(r.w.SetTitle(session.TitleFrom(TitleOf(t.Prompt, first))))
+		p := prompt{text: t.Prompt, files: t.Attachments, time: r.now()}
+		if t.SaveOnAnswer {
+			r.unwritten = &p // written once the server answers (see reply)
+		} else {
+			r.writePrompt(p)
 		}
-		user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: t.Prompt, Attachments: r.store(t.Attachments), Time: r.now()})
-		r.saved(err)
-		r.emit(Event{Kind: EntryAdded, Entry: user})
 	}
 	var res Result
 	for {
@@ -379,6 +444,12 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 		base = nil
 		res.Message = *reply.Message
 		res.Reply = &reply
+		res.NotSaved = r.notSaved
+		if err != nil && t.Compact {
+			snap := r.w.Snapshot()
+			res.Reply, res.Undone = nil, &snap
+			return res, compactUndone(err)
+		}
 		if err != nil {
 			return res, err
 		}
@@ -409,10 +480,27 @@ func (r *runner) run(ctx context.Context, t Turn) (Result, error) {
 
 func (r *runner) now() time.Time { return r.cfg.Now().UTC() }
 
+// writePrompt writes the new prompt p after the head, with its files, and
+// titles a new session after it.
+func (r *runner) writePrompt(p prompt) {
+	if snap := r.w.Snapshot(); snap.Title == "" && len(snap.All) == 0 {
+		var first []session.Attachment
+		if len(p.files) > 0 {
+			first = []session.Attachment{p.files[0].Attachment}
+		}
+		r.saved(r.w.SetTitle(session.TitleFrom(TitleOf(p.text, first))))
+	}
+	user, err := r.w.Append(session.Entry{Kind: session.KindUser, Text: p.text, Attachments: r.store(p.files), Time: p.time})
+	r.saved(err)
+	r.emit(Event{Kind: EntryAdded, Entry: user})
+}
+
 // compact starts a Compact turn: the request is the active branch and
-// the compaction prompt, checked, and the prompt is written as the start
-// of a new branch from the root, which the summary will follow. The model
-// may not call tools while it summarises.
+// the compaction prompt, checked. The prompt will start a new branch from
+// the root, which the summary follows; it is reported now, but written
+// only with a full summary (see summarised), so that a compaction that
+// ends any other way leaves the session as it was. The model may not call
+// tools while it summarises.
 func (r *runner) compact(t *Turn) error {
 	before := r.w.Branch()
 	if len(before) == 0 {
@@ -423,10 +511,34 @@ func (r *runner) compact(t *Turn) error {
 	if err := r.prepare(t.Params, before, prompt, nil); err != nil {
 		return err
 	}
-	user, err := r.w.AppendAt(session.Entry{Kind: session.KindUser, Text: prompt, Time: r.now()}, "")
-	r.saved(err)
+	user := session.Entry{ID: r.w.NewID(), Kind: session.KindUser, Text: prompt, Time: r.now()}
+	r.compacting = &user
 	r.emit(Event{Kind: EntryAdded, Entry: user})
 	return nil
+}
+
+// summarised ends the reply of a Compact turn, live, which ended with
+// err: a full summary is written after its prompt as a new branch from
+// the root, which becomes the active one; anything else writes nothing,
+// and the error says why it was not used.
+func (r *runner) summarised(live session.Entry, err error) (session.Entry, error) {
+	prompt := *r.compacting
+	r.compacting = nil
+	if err == nil {
+		err = summaryCut(*live.Message)
+	}
+	if err != nil {
+		if live.Status == session.StatusComplete {
+			live.Status = session.StatusFailed
+		}
+		return live, err
+	}
+	p, werr := r.w.AppendAt(prompt, "")
+	r.saved(werr)
+	live.Parent = p.ID
+	e, werr := r.w.Append(live)
+	r.saved(werr)
+	return e, nil
 }
 
 // prepared is a request built and checked, and the notes of what was
@@ -611,7 +723,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 		cp := live
 		m := message()
 		cp.Message = &m
-		if hasText(m) {
+		if hasText(m) && r.compacting == nil { // a summary is written whole or not at all
 			r.saved(r.w.Checkpoint(cp))
 		}
 	}
@@ -636,6 +748,16 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	err := checkErr // a request refused is a reply failed, as one the server refuses
 	if err == nil {
 		s, err = r.open(ctx, req, limit)
+	}
+	unsaved := false // a SaveOnAnswer turn's request got no answer: nothing is written
+	if p := r.unwritten; p != nil {
+		r.unwritten = nil
+		var answer *api.APIError
+		if err == nil || errors.As(err, &answer) {
+			r.writePrompt(*p)
+		} else {
+			unsaved, r.notSaved = true, true
+		}
 	}
 	var requestID string
 	oversized := 0 // one event over the whole size limit cut the reply: the server's fault
@@ -672,7 +794,15 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	default:
 		live.Status = session.StatusFailed
 	}
-	if err == nil || hasText(msg) || base != nil {
+	compacting := r.compacting != nil
+	switch {
+	case unsaved:
+	case compacting:
+		live, err = r.summarised(live, err)
+	case err == nil || hasText(msg) || base != nil || cancelled:
+		// A reply cancelled before anything arrived is saved too, empty,
+		// so that its prompt shows it was cancelled (History sends
+		// neither).
 		e, werr := r.w.Append(live)
 		r.saved(werr)
 		live = e
@@ -684,7 +814,7 @@ func (r *runner) reply(ctx context.Context, p session.Params, base *session.Entr
 	case msg.StopReason == api.StopSizeLimit:
 		r.emit(Event{Kind: Notice, Text: api.CutNote(msg, r.cfg.MaxReplySize)})
 	}
-	if err != nil && !cancelled {
+	if err != nil && !cancelled && !compacting && !unsaved {
 		ee := session.ErrorEntry(err)
 		if ee.RequestID == "" {
 			ee.RequestID = requestID

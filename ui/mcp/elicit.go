@@ -260,15 +260,22 @@ func (f Field) show(v any) string {
 // elicitation.
 func (m *Manager) Elicitations() <-chan *Elicitation { return m.elicit }
 
-// elicited hands a server's request to the front end and waits for its
-// answer, or for the request to end.
-func (m *Manager) elicited(ctx context.Context, server string, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+// elicited hands the request of the server s to the front end and waits
+// for its answer, or for the request to end. It declines at once, with a
+// note, a request that comes while muse has asked s nothing (see
+// asking.go): the decline action, not cancel, since the user did not
+// dismiss a form, muse refused to show one.
+func (m *Manager) elicited(ctx context.Context, s *server, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	server := s.cfg.Name
 	if m.opts.Declined != nil {
 		msg := ""
 		if req.Params != nil {
 			msg = ": " + sanitize.Line(cut(req.Params.Message, 200))
 		}
 		m.opts.Declined(fmt.Sprintf("MCP server %s asked for input%s; declined: -p asks nothing (use the chat screen to answer)", server, msg))
+		return &sdk.ElicitResult{Action: "decline"}, nil
+	}
+	if m.unasked(s) {
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
 	e, err := newElicitation(server, req.Params, ctx.Done())

@@ -151,6 +151,10 @@ type server struct {
 	// refresh, while they are listed again, is closed when that ends.
 	stale   bool
 	refresh chan struct{}
+	// asking counts muse's requests to the server under way, during which
+	// it may ask the user for input; declined counts its requests for
+	// input muse declined since the last note (see asking.go).
+	asking, declined int
 }
 
 // New returns a Manager of servers, started only when asked for their
@@ -298,6 +302,10 @@ func (m *Manager) notesLocked() []string {
 				notes = append(notes, sanitize.Line(fmt.Sprintf("MCP server %s: %s", s.cfg.Name, n)))
 			}
 			s.fresh = nil
+		}
+		if s.declined > 0 {
+			notes = append(notes, sanitize.Line(declinedNote(s.cfg.Name, s.declined)))
+			s.declined = 0
 		}
 	}
 	return notes
@@ -743,9 +751,9 @@ func (m *Manager) offeredLocked() []engine.Tool {
 // caller returns the engine's ToolCaller of tool on s.
 func (m *Manager) caller(s *server, tool string) engine.ToolCaller {
 	return func(ctx context.Context, input json.RawMessage) engine.ToolOutput {
-		m.mu.Lock()
-		sess, name := s.session, s.cfg.Name
-		m.mu.Unlock()
+		sess, done := m.begin(s)
+		defer done()
+		name := s.cfg.Name
 		if sess == nil {
 			return engine.ToolOutput{IsError: true, Text: fmt.Sprintf("the MCP server %s is not running", name)}
 		}

@@ -38,7 +38,7 @@ func (m *Manager) client(s *server, gen int) *sdk.Client {
 	if m.elicit != nil {
 		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}
 		opts.ElicitationHandler = func(ctx context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			return m.elicited(ctx, s.cfg.Name, r)
+			return m.elicited(ctx, s, r)
 		}
 	}
 	c := sdk.NewClient(&sdk.Implementation{Name: "muse", Version: cmpOr(m.opts.Version, "dev")}, opts)

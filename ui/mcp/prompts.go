@@ -141,13 +141,8 @@ func (p Prompt) ParseArgs(typed string) (map[string]string, error) {
 // messages' text as one prompt to send (the text of embedded resources
 // too; other content named in a note), cut at the output limit.
 func (m *Manager) GetPrompt(ctx context.Context, p Prompt, args map[string]string) (string, error) {
-	m.mu.Lock()
-	s := m.find(p.Server)
-	var sess *sdk.ClientSession
-	if s != nil {
-		sess = s.session
-	}
-	m.mu.Unlock()
+	sess, done := m.beginNamed(p.Server)
+	defer done()
 	if sess == nil {
 		return "", fmt.Errorf("the MCP server %s is not running", p.Server)
 	}

@@ -97,13 +97,8 @@ func (r Resource) FileName() string {
 
 // ReadResource reads r from its server: its text, or its bytes.
 func (m *Manager) ReadResource(ctx context.Context, r Resource) ([]byte, error) {
-	m.mu.Lock()
-	s := m.find(r.Server)
-	var sess *sdk.ClientSession
-	if s != nil {
-		sess = s.session
-	}
-	m.mu.Unlock()
+	sess, done := m.beginNamed(r.Server)
+	defer done()
 	if sess == nil {
 		return nil, fmt.Errorf("the MCP server %s is not running", r.Server)
 	}

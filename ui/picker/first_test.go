@@ -102,3 +102,31 @@ func TestFirstScreenFilterKeyLine(t *testing.T) {
 		t.Errorf("once the filter is cleared, the key line no longer says esc quits:\n%s", v)
 	}
 }
+
+// The screen's quit key (ctrl+c) leaves the picker as esc does on its
+// list, whatever the picker shows: out of muse from the first screen,
+// back to the chat from the chat's picker, even in a filter, a rename or a
+// search, where esc only ends that.
+func TestLeave(t *testing.T) {
+	p := pickerOf(t, []string{"zebra crossing"}, []string{"apple"})
+	first, cmd := p.OpenFirst()
+	first, _ = first.Update(cmd())
+	chat, cmd := first.Open("")
+	chat, _ = chat.Update(cmd())
+	for _, tc := range []struct {
+		name string
+		p    Model
+		quit bool
+	}{{"first screen", first, true}, {"chat's picker", chat, false}} {
+		for _, keys := range []string{"", "/ap", "r", "f", "d"} {
+			shown, _ := typed(tc.p, keys)
+			left, cmd := shown.Leave()
+			if !isDone(cmd, tc.quit) {
+				t.Errorf("%s after %q: Leave does not give DoneMsg{Quit: %v}", tc.name, keys, tc.quit)
+			}
+			if left.mode != pickBrowse {
+				t.Errorf("%s after %q: left in mode %v", tc.name, keys, left.mode)
+			}
+		}
+	}
+}

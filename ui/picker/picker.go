@@ -323,6 +323,22 @@ func (p Model) OpenFirst() (Model, tea.Cmd) {
 	return p, cmd
 }
 
+// Leave leaves the picker as esc does on its list, whatever it shows (a
+// rename, a search, a question): back to the chat, or, on muse's first
+// screen (muse -r), out of muse. It is the screen's quit key (ctrl+c),
+// which a user presses to get out.
+func (p Model) Leave() (Model, tea.Cmd) {
+	if p.stopSearch != nil {
+		p.stopSearch() // nobody will see its answer
+		p.stopSearch = nil
+	}
+	p.searchSeq++ // an answer on its way is dropped
+	p.mode = pickBrowse
+	p.input.Blur()
+	quit := p.first
+	return p, func() tea.Msg { return DoneMsg{Quit: quit} }
+}
+
 // SetSize sets the picker's size.
 func (p Model) SetSize(width, height int) Model {
 	p.width, p.height = width, height

@@ -10,6 +10,7 @@ package piped
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,6 +18,17 @@ import (
 
 // Progress starts the note View shows while the read goes on.
 const Progress = "reading standard input"
+
+// stillReading starts the note of a prompt sent while the read goes on
+// (see StillReading).
+const stillReading = "standard input is still being read: "
+
+// Stale reports whether notice is one the read's end makes out of date:
+// its progress, or the note of a prompt sent while it went on. The note
+// of the end replaces it rather than follow it.
+func Stale(notice string) bool {
+	return strings.HasPrefix(notice, Progress) || strings.HasPrefix(notice, stillReading)
+}
 
 // chunk is the most one read takes: a pipe's buffer.
 const chunk = 64 << 10
@@ -117,6 +129,13 @@ func (m Model) View() string {
 	}
 	stop := m.keys.Stop.Help().Key
 	return fmt.Sprintf("%s: %s so far · %s stops and attaches it", Progress, Size(int64(len(m.data))), stop)
+}
+
+// StillReading is the note of a prompt sent while the read goes on: the
+// prompt waits until the stop key ends it.
+func (m Model) StillReading() string {
+	stop, _, _ := strings.Cut(m.keys.Stop.Help().Key, "/")
+	return stillReading + stop + " stops it and attaches what was read, then enter sends"
 }
 
 // Size writes n bytes as B, KB or MB, one decimal for MB.

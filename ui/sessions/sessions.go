@@ -107,6 +107,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
+// Leave leaves the picker as esc does (see picker.Model.Leave).
+func (m Model) Leave() (Model, tea.Cmd) {
+	if !m.open {
+		return m, nil
+	}
+	p, cmd := m.picker.Leave()
+	m.picker = &p
+	return m, cmd
+}
+
 // View draws the picker.
 func (m Model) View() string { return m.picker.View() }
 
