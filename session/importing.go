@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -144,15 +145,28 @@ func (s *Store) taken(id string) bool {
 // removeStaleImports removes the temporary files of journals that do not
 // exist, once they are fileio.StaleTemp old: what an import killed before
 // it finished left (no open removes them, as there is no session to open).
+// The images and attachments such an import had stored go with them, once
+// no temporary journal of the session is left: nothing else would remove
+// them, and its id would stay taken for good.
 func (s *Store) removeStaleImports() {
+	var killed []string
 	_ = fileio.RemoveTemps(s.dir, func(base string) bool {
 		id, ok := strings.CutSuffix(base, journalExt)
 		if !ok || !validID(id) {
 			return false
 		}
 		_, err := os.Lstat(s.path(id))
-		return errors.Is(err, fs.ErrNotExist)
+		if errors.Is(err, fs.ErrNotExist) {
+			killed = append(killed, id)
+			return true
+		}
+		return false
 	}, s.clock().Add(-fileio.StaleTemp))
+	for _, id := range killed {
+		if left, err := filepath.Glob(filepath.Join(s.dir, "."+id+journalExt+".*.tmp")); err == nil && len(left) == 0 && !s.Exists(id) {
+			s.removeSessionFiles(id) // a young temporary journal: an import under way keeps them
+		}
+	}
 }
 
 // Exists reports whether the store holds a journal of the session id.
@@ -349,9 +363,15 @@ func (im *Import) Abort() {
 
 // removeFiles removes the images and attachments stored for the session.
 func (im *Import) removeFiles() {
-	_ = im.s.removeImages(im.id)
-	if im.s.checkOwn(im.s.AttachmentDir(im.id)) == nil {
-		_ = os.RemoveAll(im.s.AttachmentDir(im.id))
+	im.s.removeSessionFiles(im.id)
+}
+
+// removeSessionFiles removes the images and attachments stored for the
+// session id, never through a link.
+func (s *Store) removeSessionFiles(id string) {
+	_ = s.removeImages(id)
+	if s.checkOwn(s.AttachmentDir(id)) == nil {
+		_ = os.RemoveAll(s.AttachmentDir(id))
 	}
 }
 
