@@ -64,13 +64,22 @@ type sight struct {
 	Upto time.Time `json:"upto"`
 }
 
-// sightPath returns the file of the first sight of the session id's
-// tombstone, or "" where the store has no folder of its own.
-func (s *Store) sightPath(id string) string {
+// sightFolder returns the folder of the first sights remembered, or ""
+// where the store has no folder of its own.
+func (s *Store) sightFolder() string {
 	if s.places.Locks == "" || s.places.Locks == s.dir {
 		return ""
 	}
-	return filepath.Join(s.places.Locks, sightDir, id+".json")
+	return filepath.Join(s.places.Locks, sightDir)
+}
+
+// sightPath returns the file of the first sight of the session id's
+// tombstone, or "" where the store has no folder of its own.
+func (s *Store) sightPath(id string) string {
+	if dir := s.sightFolder(); dir != "" {
+		return filepath.Join(dir, id+".json")
+	}
+	return ""
 }
 
 // sightOf returns the U remembered for the session id, if one is.
@@ -121,11 +130,11 @@ func (s *Store) forgetSight(id string) {
 // pruneSights forgets the first sights of sessions with no tombstone
 // (removed by a sync engine): tombs are the ids that have one.
 func (s *Store) pruneSights(tombs []string) {
-	path := s.sightPath("x")
-	if path == "" {
+	dir := s.sightFolder()
+	if dir == "" {
 		return
 	}
-	des, err := os.ReadDir(filepath.Dir(path))
+	des, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
@@ -135,7 +144,7 @@ func (s *Store) pruneSights(tombs []string) {
 	}
 	for _, de := range des {
 		if id, ok := strings.CutSuffix(de.Name(), ".json"); ok && !have[id] {
-			_ = os.Remove(filepath.Join(filepath.Dir(path), de.Name()))
+			_ = os.Remove(filepath.Join(dir, de.Name()))
 		}
 	}
 }

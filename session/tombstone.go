@@ -201,7 +201,7 @@ func claimWhy(t tomb, c time.Time, err error) string {
 	if t.Seen != nil {
 		said = "it says the delete saw this machine's records up to " + c.UTC().Format(time.RFC3339)
 	}
-	return said + ", after any this machine has written, and this muse could not remember when it first saw it (" + err.Error() + "), so it would delete edits made after it arrived"
+	return said + ", later than any record this machine has written, and this muse could not remember when it first saw it (" + err.Error() + "), so it would delete edits made after it arrived"
 }
 
 // believed reports whether t is at most maxClockSkew after the clock.
@@ -209,10 +209,9 @@ func (s *Store) believed(t time.Time) bool { return !t.After(s.clock().Add(maxCl
 
 // untakenTomb sets the tombstone of the session id aside, with a note, if
 // one is there that is not taken (takeTomb) where its journal is not:
-// dated too far ahead to be believed, claiming
-// more than it can have seen where that cannot be remembered, or no
-// tombstone muse can read (not a regular file, larger than one, not its
-// JSON). Either deletes nothing, and would stay, silently, to be read at
+// dated too far ahead to be believed, claiming more than it can have seen
+// where that cannot be remembered, or no tombstone muse can read (not a
+// regular file, larger than one, not its JSON). Either deletes nothing, and would stay, silently, to be read at
 // every catch-up. It came by sync, or by hand: it is renamed, as a copy
 // muse cannot merge is, never removed.
 func (s *Store) untakenTomb(id string) []Note {
