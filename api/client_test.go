@@ -419,10 +419,21 @@ func TestStreamAnsweredWithJSON(t *testing.T) {
 	}
 }
 
+// countingClient is a client whose transport counts in n the requests it
+// sends: each is counted before the call that made it returns, whether or
+// not the server got to it (a 50 ms timeout on a loaded machine can end an
+// attempt before the server's handler runs, which then counts it late or
+// never).
+func countingClient(n *atomic.Int32) *http.Client {
+	rt := http.DefaultTransport.(*http.Transport).Clone()
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		n.Add(1)
+		return rt.RoundTrip(r)
+	}), CheckRedirect: CheckRedirect}
+}
+
 func TestHeaderTimeout(t *testing.T) {
-	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
 		io.Copy(io.Discard, r.Body) // so the server notices when the client hangs up
 		select {
 		case <-time.After(2 * time.Second):
@@ -432,21 +443,22 @@ func TestHeaderTimeout(t *testing.T) {
 	defer srv.Close()
 	var waits []time.Duration
 	// A stream that sends no headers in time is retried.
-	c := New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(50*time.Millisecond), WithMaxRetries(1), noSleep(&waits))
+	var sent atomic.Int32
+	c := New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(50*time.Millisecond), WithMaxRetries(1), noSleep(&waits), WithHTTPClient(countingClient(&sent)))
 	defer c.Close()
 	_, err := c.StreamMessage(context.Background(), testRequest())
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") {
 		t.Errorf("err = %v", err)
 	}
-	if calls.Load() != 2 {
-		t.Errorf("timeout not retried: %d calls", calls.Load())
+	if n := sent.Load(); n != 2 {
+		t.Errorf("timeout not retried: %d requests", n)
 	}
 
 	// A reply that is not streamed waits for the response timeout instead,
 	// and is not retried: the server may have generated and billed it.
-	calls.Store(0)
+	sent.Store(0) // the first client has returned: it sends no more
 	c = New(srv.URL, WithAccessToken("t"), WithHeaderTimeout(time.Nanosecond), WithResponseTimeout(50*time.Millisecond),
-		WithMaxRetries(1), noSleep(&waits))
+		WithMaxRetries(1), noSleep(&waits), WithHTTPClient(countingClient(&sent)))
 	defer c.Close()
 	_, err = c.CreateMessage(context.Background(), testRequest())
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") || !strings.Contains(err.Error(), "not retried") {
@@ -456,8 +468,8 @@ func TestHeaderTimeout(t *testing.T) {
 	if !errors.Is(err, ErrHeaderTimeout) || !strings.Contains(err.Error(), "50ms") {
 		t.Errorf("GenerateImage err = %v", err)
 	}
-	if calls.Load() != 2 {
-		t.Errorf("non-streaming timeouts: %d calls, want 2 (no retry)", calls.Load())
+	if n := sent.Load(); n != 2 {
+		t.Errorf("non-streaming timeouts: %d requests, want 2 (no retry)", n)
 	}
 }
 

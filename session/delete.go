@@ -41,16 +41,26 @@ func (s *Store) Delete(id string) error {
 	// engine copies the folder to (tombstone.go). It is dated after every
 	// record this machine saw, whatever its clock says, but never more
 	// than maxClockSkew after it (tombstone.go).
+	// It names what this machine saw: other machines keep a record it
+	// did not.
 	at := s.clock()
-	if last, err := lastRecord(s.path(id)); err == nil && !at.After(last) && s.believed(last) {
+	last, seen, err := seenIn(s.path(id), at.Add(maxClockSkew))
+	if err == nil && !at.After(last) {
 		at = last.Add(time.Nanosecond)
 		if bound := s.clock().Add(maxClockSkew); at.After(bound) {
 			at = bound
 		}
 	}
-	if err := s.writeTomb(id, at); err != nil {
+	if err != nil {
+		seen = nil // dated only, as an older muse's
+	}
+	if err := s.writeTomb(id, at, seen); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, writeHint(err))
 	}
+	// What this machine wrote of it ends here: a tombstone read later
+	// cannot have seen more (tombsight.go).
+	s.forgetSight(id)
+	_, _ = s.markSight(id, at)
 	return s.removeSession(id)
 }
 

@@ -32,8 +32,9 @@ type lifted struct {
 	placeholder []byte
 }
 
-// lift returns rec, or a copy of it whose large content strings are
-// placeholders, with the strings it took out; rec itself is not changed.
+// lift returns rec, or a copy of it whose large content strings, and a
+// large text of an entry, are placeholders, with the strings it took out;
+// rec itself is not changed.
 func lift(rec *record) (*record, []lifted) {
 	var out []lifted
 	take := func(s *string) {
@@ -46,7 +47,12 @@ func lift(rec *record) (*record, []lifted) {
 		*s = ph
 	}
 	r := *rec
-	if e := rec.Entry; e != nil && e.Message != nil && api.ContentSize(*e.Message) >= liftSize {
+	if e := rec.Entry; e != nil && len(e.Text) >= liftSize {
+		ec := *e
+		take(&ec.Text)
+		r.Entry = &ec
+	}
+	if e := r.Entry; e != nil && e.Message != nil && api.ContentSize(*e.Message) >= liftSize {
 		ec, m := *e, *e.Message
 		m.Content = slices.Clone(m.Content)
 		for i := range m.Content {

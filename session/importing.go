@@ -17,12 +17,18 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"muse/session/internal/fileio"
 )
+
+// MaxRecord is the most bytes a record of a journal may take, and so an
+// entry: an import refuses a larger one.
+const MaxRecord = maxLine
 
 // An Import saves a session read from an export as a new one, with a new
 // id, while the export is read: Add writes each entry to a temporary file
@@ -139,15 +145,28 @@ func (s *Store) taken(id string) bool {
 // removeStaleImports removes the temporary files of journals that do not
 // exist, once they are fileio.StaleTemp old: what an import killed before
 // it finished left (no open removes them, as there is no session to open).
+// The images and attachments such an import had stored go with them, once
+// no temporary journal of the session is left: nothing else would remove
+// them, and its id would stay taken for good.
 func (s *Store) removeStaleImports() {
+	var killed []string
 	_ = fileio.RemoveTemps(s.dir, func(base string) bool {
 		id, ok := strings.CutSuffix(base, journalExt)
 		if !ok || !validID(id) {
 			return false
 		}
 		_, err := os.Lstat(s.path(id))
-		return errors.Is(err, fs.ErrNotExist)
+		if errors.Is(err, fs.ErrNotExist) {
+			killed = append(killed, id)
+			return true
+		}
+		return false
 	}, s.clock().Add(-fileio.StaleTemp))
+	for _, id := range killed {
+		if left, err := filepath.Glob(filepath.Join(s.dir, "."+id+journalExt+".*.tmp")); err == nil && len(left) == 0 && !s.Exists(id) {
+			s.removeSessionFiles(id) // a young temporary journal: an import under way keeps them
+		}
+	}
 }
 
 // Exists reports whether the store holds a journal of the session id.
@@ -237,7 +256,7 @@ func (im *Import) Add(e Entry) error {
 	im.prev = e.ID
 	im.seen[e.ID] = true
 	if e.Kind == KindUser && !im.prompted {
-		im.firstPrompt, im.prompted = TitleFrom(e.Text), true
+		im.firstPrompt, im.prompted = TitleFrom(titleText(e.Text)), true
 	}
 	if e.Kind == KindImage {
 		im.turn++
@@ -266,13 +285,27 @@ func (im *Import) Add(e Entry) error {
 	}
 	rec, err := encodeRecord(&record{Type: recEntry, Time: t, M: im.s.machine, Entry: &e})
 	if err != nil {
-		return fmt.Errorf("import session: %w", err)
+		return fmt.Errorf("import session: entry %q: %w (shorten it, or take it out of the export)", e.ID, err)
 	}
 	if err := im.write(rec); err != nil {
 		return fmt.Errorf("import session: %w", writeHint(err))
 	}
 	im.entries++
 	return nil
+}
+
+// titleText returns the start of text that TitleFrom finds a title in: a
+// prompt of megabytes on one line would take many times its size there.
+func titleText(text string) string {
+	const most = 64 << 10
+	if len(text) <= most {
+		return text
+	}
+	i := most
+	for i > 0 && !utf8.RuneStart(text[i]) {
+		i--
+	}
+	return text[:i]
 }
 
 // EndEntries tells that every entry was added: a file AddFile is given
@@ -330,9 +363,15 @@ func (im *Import) Abort() {
 
 // removeFiles removes the images and attachments stored for the session.
 func (im *Import) removeFiles() {
-	_ = im.s.removeImages(im.id)
-	if im.s.checkOwn(im.s.AttachmentDir(im.id)) == nil {
-		_ = os.RemoveAll(im.s.AttachmentDir(im.id))
+	im.s.removeSessionFiles(im.id)
+}
+
+// removeSessionFiles removes the images and attachments stored for the
+// session id, never through a link.
+func (s *Store) removeSessionFiles(id string) {
+	_ = s.removeImages(id)
+	if s.checkOwn(s.AttachmentDir(id)) == nil {
+		_ = os.RemoveAll(s.AttachmentDir(id))
 	}
 }
 

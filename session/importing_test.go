@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,11 +116,25 @@ func TestImportRemovesWhatAKilledImportLeft(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Each import had stored an image: the killed one's goes with its
+	// temporary journal; the one under way keeps its own.
+	killed, underWay := "20250301-090000-0000000000000001", "20250301-090000-0000000000000002"
+	for _, id := range []string{killed, underWay} {
+		if _, err := s.SaveImage(id, 1, 0, tinyPNG()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	im, err := s.BeginImport(fullParams())
 	if err != nil {
 		t.Fatal(err)
 	}
 	im.Abort()
+	if _, err := os.Lstat(s.ImageDir(killed)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed import's images are left: %v", err)
+	}
+	if _, err := os.Stat(s.ImageDir(underWay)); err != nil {
+		t.Errorf("the images of an import under way were removed: %v", err)
+	}
 	left := tempsIn(t, s.dir)
 	slices.Sort(left)
 	if strings.Join(left, " ") != ".20250301-090000-0000000000000002.jsonl.456.tmp ."+existing.ID()+journalExt+".789.tmp" {

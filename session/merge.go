@@ -227,6 +227,7 @@ func (s *Store) catchUp(names []string) []Note {
 	for _, id := range tombs {
 		notes = append(notes, s.applyTomb(id)...)
 	}
+	s.pruneSights(tombs)
 	s.logNotes(notes)
 	return notes
 }
@@ -240,9 +241,14 @@ func (s *Store) mergeCopies(id string, names []string) []Note {
 	if errors.Is(err, fs.ErrNotExist) {
 		// No journal (yet): the first copy becomes it, unless the session
 		// was deleted (see applyTomb), and the others merge into it.
-		if t, ok := s.tombOf(id); ok {
-			for _, name := range names {
+		if t, ok := s.tombAt(id); ok {
+			for i, name := range names {
 				notes = append(notes, s.copyOfDeleted(id, name, t)...)
+				if _, err := os.Lstat(main); err == nil && i+1 < len(names) {
+					// Restored, as a delete had not seen all of it: the
+					// other copies merge into it, as they would have.
+					return append(notes, s.mergeCopies(id, names[i+1:])...)
+				}
 			}
 			return notes
 		}

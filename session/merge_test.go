@@ -19,10 +19,25 @@ type machine struct {
 
 func newMachine(t *testing.T, name string, skew time.Duration) machine {
 	t.Helper()
-	s, c := newTestStore(t)
+	s, c := newPlacedStore(t)
 	c.t = c.t.Add(skew)
 	s.SetMachine(name)
 	return machine{s, c}
+}
+
+// newPlacedStore opens a store as muse does (cli.openStore): with a
+// folder of this machine's own for its locks, out of the data folder, and
+// a test clock.
+func newPlacedStore(t *testing.T) (*Store, *testClock) {
+	t.Helper()
+	root := t.TempDir()
+	s, err := OpenAt(filepath.Join(root, "sessions"), Places{Locks: filepath.Join(root, "state", "locks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &testClock{t: clockStart}
+	s.now = c.now
+	return s, c
 }
 
 // copyJournal copies the journal of id from one machine's folder to

@@ -47,7 +47,8 @@ func (s *Store) mergeSide(c sideCopy) (Note, bool) {
 	return s.mergeQueueCopy(c)
 }
 
-// mergeTombCopy keeps the later of the tombstone and its copy c.
+// mergeTombCopy keeps the later of the tombstone and its copy c, with
+// what both deletes saw.
 func (s *Store) mergeTombCopy(c sideCopy) (Note, bool) {
 	path := filepath.Join(s.dir, c.name)
 	theirs, err := readTomb(path)
@@ -67,9 +68,16 @@ func (s *Store) mergeTombCopy(c sideCopy) (Note, bool) {
 			return note, false // not renamed: the copy waits
 		}
 	}
-	if err != nil || laterTomb(theirs, ours) {
-		theirs.ID = c.id
-		data, err := json.Marshal(theirs)
+	keep := theirs
+	if err == nil {
+		if !laterTomb(theirs, ours) {
+			keep = ours
+		}
+		keep.Seen = mergeSeen(theirs, ours) // each deleted what it saw
+	}
+	if err != nil || !reflect.DeepEqual(keep, ours) {
+		keep.ID = c.id
+		data, err := json.Marshal(keep)
 		if err == nil {
 			err = fileio.WriteAtomic(s.tombPath(c.id), append(data, '\n'))
 		}

@@ -125,7 +125,7 @@ func TestBadTombBesideItsSessionIsSetAside(t *testing.T) {
 // the garbage is set aside, not written over, and the copy's delete
 // applies.
 func TestTombCopyDoesNotOverwriteABadTomb(t *testing.T) {
-	s, c := newTestStore(t)
+	s, c := newPlacedStore(t)
 	id := oneSession(t, s)
 	if err := os.WriteFile(s.tombPath(id), []byte("garbage"), 0o600); err != nil {
 		t.Fatal(err)

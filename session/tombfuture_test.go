@@ -29,7 +29,7 @@ func oneSession(t *testing.T, s *Store) string {
 // once; the session stays. Before, it deleted the session at every sync,
 // and every edit made before 9999.
 func TestFutureTombIsSetAside(t *testing.T) {
-	s, c := newTestStore(t)
+	s, c := newPlacedStore(t)
 	id := oneSession(t, s)
 	writeTombCopy(t, s, id+tombExt, id, "peer", farFuture)
 	notes := catchUp(t, s)

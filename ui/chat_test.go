@@ -20,7 +20,6 @@ import (
 	"muse/theme"
 	"muse/ui/engine"
 	"muse/ui/internal/waitfor"
-	"muse/ui/turns"
 )
 
 func TestMain(m *testing.M) {
@@ -116,16 +115,6 @@ func (r testRoot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
 	onScreen(t, tm, func(b []byte) bool { return bytes.Contains(b, []byte(want)) })
-}
-
-// onScreen waits until the output drawn so far (b) satisfies drawn: the
-// one wait on the screen of every test here. teatest keeps the output in a
-// buffer that gives no notice of a write, so the wait reads it again at
-// each frame the screen can draw; it ends on what is drawn, never on a
-// time. Its watchdog (waitfor's, scaled by load) only names a hang.
-func onScreen(t *testing.T, tm *teatest.TestModel, drawn func(b []byte) bool) {
-	t.Helper()
-	teatest.WaitFor(t, tm.Output(), drawn, teatest.WithDuration(waitfor.Scaled(waitfor.Limit)), teatest.WithCheckInterval(turns.FrameInterval))
 }
 
 func send(tm *teatest.TestModel, text string) {
@@ -268,10 +257,14 @@ func TestHTMLErrorNamedAsOnTheCommandLine(t *testing.T) {
 }
 
 // The status bar: a cancel leaves no "stop end_turn" of the reply before;
-// a failure shows until the next turn starts.
+// a failure shows until the next turn starts. The screen is wide enough
+// for the failure beside the tokens of both turns: the esc may come before
+// muse has read any of the second reply, which is then not kept and counts
+// nothing, or after, when its tokens count too and make a longer line (at
+// 80 columns the failure was cut short then).
 func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	h, hd := newHeldHarness(t, "take your time") // the second reply is in flight until esc
-	tm := start(t, h.model(t, nil), 80, 24)
+	tm := start(t, h.model(t, nil), 100, 24)
 	status := func(m Model) string {
 		lines := strings.Split(m.View(), "\n")
 		return lines[len(lines)-2]
@@ -288,7 +281,9 @@ func TestStatusBarForgetsTheLastTurn(t *testing.T) {
 	tm.Send(testStopMsg{})
 	m := finalModel(t, tm)
 	m.status = m.status.Note("") // as after the next key
-	if s := status(m); !strings.Contains(s, "✗ failed: 529 overloaded_error") {
+	// "✗ failed: 529 …", or "✗ 529 …" where the line is short of room (the
+	// cancelled reply, when saved, makes its tokens "out N+").
+	if s := status(m); !strings.Contains(s, "✗ failed: 529 overloaded_error") && !strings.Contains(s, "✗ 529 overloaded_error") {
 		t.Errorf("status after a failure: %q", s)
 	}
 	if m.lastStop != "" {

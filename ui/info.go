@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"muse/api"
 	"muse/session"
 	"muse/ui/meter"
 )
@@ -17,7 +18,11 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 	if a >= 0 && es[a].Message != nil {
 		e := es[a]
 		u := e.Message.Usage
-		fmt.Fprintf(&b, "last reply: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+		out := fmt.Sprint(u.OutputTokens)
+		if !session.Counted(e.Message) {
+			out = "not counted (" + uncountedWhy(e) + ")"
+		}
+		fmt.Fprintf(&b, "last reply: in %d · out %s · cache read %d · cache write %d", u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens)
 		if e.LatencyMS > 0 {
 			fmt.Fprintf(&b, " · %.1fs", float64(e.LatencyMS)/1000)
 		}
@@ -35,7 +40,15 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 		b.WriteString("no reply yet\n")
 	}
 	u := usage
-	fmt.Fprintf(&b, "session: in %d · out %d · cache read %d · cache write %d", u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	out := fmt.Sprint(u.OutputTokens)
+	if u.Uncounted > 0 {
+		replies := fmt.Sprintf("%d replies", u.Uncounted)
+		if u.Uncounted == 1 {
+			replies = "1 reply"
+		}
+		out = fmt.Sprintf("at least %d (%s not counted: ended before the server's final count)", u.OutputTokens, replies)
+	}
+	fmt.Fprintf(&b, "session: in %d · out %s · cache read %d · cache write %d", u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens)
 	if c := mt.Cost(); c != "" {
 		b.WriteString("\n" + c)
 	}
@@ -45,6 +58,18 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 	}
 	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
 	return b.String()
+}
+
+// uncountedWhy says why the server never counted the output of the reply
+// e (see session.Counted).
+func uncountedWhy(e session.Entry) string {
+	switch {
+	case e.Status == session.StatusCancelled:
+		return "cancelled before the server's final count"
+	case e.Message.StopReason == api.StopSizeLimit:
+		return "cut at the size limit before the server's final count"
+	}
+	return "broken off before the server's final count"
 }
 
 // optionalParams lists the optional settings that are set.

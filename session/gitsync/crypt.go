@@ -33,11 +33,41 @@ func parseIdentity(s string) (*age.X25519Identity, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("no sync key on this machine: set MUSE_SYNC_KEY, or sync_key_cmd in the profile (muse sync key prints it on a machine that syncs)")
 	}
-	id, err := age.ParseX25519Identity(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	id, err := age.ParseX25519Identity(s)
 	if err != nil {
-		return nil, errors.New("the sync key is not an age identity: it starts with AGE-SECRET-KEY-1 (muse sync key prints it)")
+		return nil, fmt.Errorf("the sync key is not an age identity: %s; copy it again whole (muse sync key prints it on a machine that syncs)", identityFault(s))
 	}
 	return id, nil
+}
+
+// identityPrefix and identityLen are the start and the length of every
+// age identity (AGE-SECRET-KEY-1 and 58 characters of bech32).
+const (
+	identityPrefix = "AGE-SECRET-KEY-1"
+	identityLen    = 74
+)
+
+// bech32Chars are the characters of an identity after its prefix.
+const bech32Chars = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+
+// identityFault says what is wrong with s, which age refused as an
+// identity, without quoting any of it.
+func identityFault(s string) string {
+	switch {
+	case strings.ContainsAny(s, " \t\r\n"):
+		return "it holds a space or a line break, where an identity is one word"
+	case !strings.HasPrefix(strings.ToUpper(s), identityPrefix):
+		return "it does not start with " + identityPrefix
+	case s != strings.ToUpper(s):
+		return "it holds small letters, where an identity is all capitals"
+	case len(s) != identityLen:
+		return fmt.Sprintf("it is %d characters long where an identity is %d, so part of it was lost, or something added, when it was copied", len(s), identityLen)
+	}
+	if i := strings.IndexFunc(s[len(identityPrefix):], func(r rune) bool { return !strings.ContainsRune(bech32Chars, r) }); i >= 0 {
+		return fmt.Sprintf("its character %d is none an identity holds (after %s it never holds B, I, O or 1)", len(identityPrefix)+i+1, identityPrefix)
+	}
+	return "its checksum does not match, so a character of it changed when it was copied"
 }
 
 // encrypt encrypts data to the identity's recipient.

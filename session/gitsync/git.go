@@ -81,8 +81,10 @@ func (e *gitError) Error() string {
 	return "git " + e.args + ": " + e.msg
 }
 
-// userinfo matches the user and password of a URL.
-var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@`)
+// userinfo matches the user and password of a URL: the authority up to
+// its last @, since a password may hold @ unescaped (git takes
+// https://u:p@ss@host/r.git as user u, password p@ss).
+var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#\s]*@`)
 
 // mask hides user names and passwords in URLs in s.
 func mask(s string) string { return userinfo.ReplaceAllString(s, "${1}***@") }

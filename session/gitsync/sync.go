@@ -423,6 +423,10 @@ type InitResult struct {
 // key check, and nothing is written here when it does not.
 func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 	var res InitResult
+	remote, err := absRemote(remote)
+	if err != nil {
+		return res, err
+	}
 	if err := fileio.MakeDir(o.StateDir); err != nil {
 		return res, fmt.Errorf("make the sync folder: %w", err)
 	}
@@ -452,7 +456,7 @@ func Init(ctx context.Context, o Options, remote string) (InitResult, error) {
 	}
 	out, err := g.run(ctx, nil, "ls-remote", "--heads", "origin")
 	if err != nil {
-		return res, fmt.Errorf("reach %s: %w", mask(remote), err)
+		return res, unreachable(remote, err)
 	}
 	ours := false
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {

@@ -213,7 +213,10 @@ var knownKinds = map[string]bool{
 type parser struct {
 	in  *window
 	dec *json.Decoder
-	t   *target
+	// base is the offset of the input at which dec's offsets are 0 (see
+	// resume).
+	base int64
+	t    *target
 	// ids are the entries read, by id: the number of each, from 1.
 	ids map[string]int
 	// orphan is the first entry whose parent does not come before it:
@@ -230,10 +233,36 @@ func (p *parser) at(off int, format string, args ...any) error {
 	return &inputError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
 }
 
+// off returns the offset in the input of the decoder's position.
+func (p *parser) off() int64 { return p.base + p.dec.InputOffset() }
+
+// Where resume goes on: in the entries' array, or in the files' object,
+// after a value.
+const (
+	inEntries = `{"":[0`
+	inFiles   = `{"":{"":0`
+)
+
+// resume goes on reading the input from the offset off, the end of a value
+// read past the decoder (see entry): a new decoder is given state, which
+// puts it where off is, after a value in an array or object in the
+// session's object, and then the input from off on.
+func (p *parser) resume(off int64, state string) error {
+	p.in.rewind(off)
+	p.dec = json.NewDecoder(io.MultiReader(strings.NewReader(state), p.in))
+	p.base = off - int64(len(state))
+	for p.dec.InputOffset() < int64(len(state)) {
+		if _, err := p.dec.Token(); err != nil {
+			return p.syntax(int(off), err)
+		}
+	}
+	return nil
+}
+
 // next returns the offset of the next token: past the white space, and
 // the one separator, that follow the decoder's position.
 func (p *parser) next() int {
-	i := p.dec.InputOffset()
+	i := p.off()
 	sep := false
 	for {
 		c, ok := p.in.byteAt(i)
@@ -260,9 +289,9 @@ func (p *parser) syntax(start int, err error) error {
 		return p.at(int(p.in.end()), "not valid JSON: unexpected end of JSON input")
 	case !errors.As(err, &se):
 		return p.at(start, "%v", err)
-	case se.Offset == p.dec.InputOffset():
+	case p.base+se.Offset == p.off():
 		// A token out of place: the decoder names where it is.
-		return p.at(int(se.Offset), "not valid JSON: %s", se.Error())
+		return p.at(int(p.base+se.Offset), "not valid JSON: %s", se.Error())
 	}
 	// Within a value, the decoder counts from elsewhere: the value is
 	// read again from its start, which the window holds, to find where.
@@ -299,7 +328,7 @@ func (p *parser) value() (raw []byte, start int, err error) {
 	if err := p.dec.Decode(&v); err != nil {
 		return nil, start, p.syntax(start, err)
 	}
-	return v, int(p.dec.InputOffset()) - len(v), nil
+	return v, int(p.off()) - len(v), nil
 }
 
 // describe names the kind of the JSON value that starts at off.
@@ -349,7 +378,7 @@ func (p *parser) parseExport(out **session.Imported) error {
 	*out = ex
 	seen := make(map[string]bool)
 	for {
-		in.mark(p.dec.InputOffset()) // what came before is read
+		in.mark(p.off()) // what came before is read
 		if !p.dec.More() {
 			break
 		}
@@ -414,7 +443,7 @@ func (p *parser) parseExport(out **session.Imported) error {
 
 // end checks that nothing but white space follows the session's object.
 func (p *parser) end() error {
-	for at := p.dec.InputOffset(); ; at++ {
+	for at := p.off(); ; at++ {
 		c, ok := p.in.byteAt(at)
 		switch {
 		case !ok:
@@ -579,19 +608,12 @@ func (p *parser) entries() error {
 		return p.at(start, "\"entries\" is %s, want an array of entries", p.describe(start))
 	}
 	for n := 1; ; n++ {
-		p.in.mark(p.dec.InputOffset()) // the entries before are saved
+		p.in.mark(p.off()) // the entries before are saved
 		if !p.dec.More() {
 			break
 		}
-		raw, from, err := p.value()
+		e, raw, from, err := p.entry(n)
 		if err != nil {
-			return err
-		}
-		if raw[0] != '{' {
-			return p.at(from, "entry %d is %s, want an object", n, p.describe(from))
-		}
-		var e session.Entry
-		if err := p.decodeAt(raw, from, &e, fmt.Sprintf("entry %d", n)); err != nil {
 			return err
 		}
 		fieldAt := func(name string) int {
@@ -612,6 +634,8 @@ func (p *parser) entries() error {
 			p.orphan = fmt.Errorf("entry %q follows %q, which does not come before it", e.ID, e.Parent)
 		}
 		p.ids[e.ID] = n
+		raw = nil
+		p.in.mark(p.off()) // the entry's bytes are let go before it is saved
 		if err := p.t.entry(e); err != nil {
 			p.saveErr = err
 			return err
@@ -622,6 +646,59 @@ func (p *parser) entries() error {
 	}
 	p.t.endEntries()
 	return nil
+}
+
+// entry reads the nth entry of the entries' array, and returns it with its
+// JSON and the offset of that. The entry's extent is found first (see
+// scan), so that one too large for a record is refused before it is held
+// whole, and one that is not is decoded from the input as read, its long
+// strings copied once: the decoder reads on from its end. An entry that
+// scan cannot delimit, or that is not valid JSON, is read by the decoder,
+// which says what is wrong with it.
+func (p *parser) entry(n int) (e session.Entry, raw []byte, from int, err error) {
+	what := fmt.Sprintf("entry %d", n)
+	from = p.next()
+	x, ok := p.scan(int64(from))
+	if x.tooLarge {
+		return e, nil, from, p.at(from, "%s is larger than the %d MiB a record of a session may hold: shorten its text, or take it out of the export", what, maxEntry>>20)
+	}
+	if ok {
+		raw = p.in.slice(x.start, x.end)
+		ok = json.Valid(raw)
+	}
+	if !ok {
+		if raw, from, err = p.value(); err != nil {
+			return e, nil, from, err
+		}
+		if raw[0] != '{' {
+			return e, nil, from, p.at(from, "%s is %s, want an object", what, p.describe(from))
+		}
+		return e, raw, from, p.decodeAt(raw, from, &e, what)
+	}
+	if len(x.big) == 0 {
+		err = p.decodeAt(raw, from, &e, what)
+	} else if !decodeLong(raw, x, &e) {
+		err = p.decodeAt(raw, from, &e, what) // to say what is wrong
+	}
+	if err != nil {
+		return e, nil, from, err
+	}
+	return e, raw, from, p.resume(x.end, inEntries)
+}
+
+// decodeLong decodes raw, an entry of extent x with long strings, into e,
+// reporting whether it could: the fields are checked strictly without the
+// long strings (a json.Decoder copies what it reads, and grows its buffer
+// to hold it), and json.Unmarshal then reads raw as it is.
+func decodeLong(raw []byte, x extent, e *session.Entry) bool {
+	dec := json.NewDecoder(bytes.NewReader(shrunk(raw, x)))
+	dec.DisallowUnknownFields()
+	var probe session.Entry
+	if dec.Decode(&probe) != nil {
+		return false
+	}
+	*e = session.Entry{}
+	return json.Unmarshal(raw, e) == nil
 }
 
 // files reads the object of the attachments' and images' bytes, by hash,
@@ -639,7 +716,7 @@ func (p *parser) files() error {
 		return p.at(start, "%s is %s, want an object", what, p.describe(start))
 	}
 	for {
-		p.in.mark(p.dec.InputOffset()) // the files before are stored
+		p.in.mark(p.off()) // the files before are stored
 		if !p.dec.More() {
 			break
 		}
@@ -648,8 +725,8 @@ func (p *parser) files() error {
 			return err
 		}
 		hash, _ := tok.(string)
-		var data []byte
-		if err := p.decode(&data, fmt.Sprintf("%s: %q", what, hash)); err != nil {
+		data, err := p.file(fmt.Sprintf("%s: %q", what, hash))
+		if err != nil {
 			return err
 		}
 		if err := p.t.file(hash, data); err != nil {
@@ -659,4 +736,24 @@ func (p *parser) files() error {
 	}
 	_, _, err = p.token() // '}'
 	return err
+}
+
+// file reads the bytes of a file, the next value of the files' object.
+// As entry does an entry, it finds where the value ends first, refusing
+// one larger than any file muse stores before it holds it whole, and
+// decodes it from the input as read; a value that is not a string of
+// base64 goes to the decoder, which says what is wrong.
+func (p *parser) file(what string) ([]byte, error) {
+	start := p.next()
+	x, ok := p.scanString(int64(start))
+	if x.tooLarge {
+		return nil, p.at(start, "%s is larger than the %d MiB muse keeps of a file: take it out of the export", what, maxFile>>20)
+	}
+	var data []byte
+	if ok && json.Unmarshal(p.in.slice(x.start, x.end), &data) == nil {
+		return data, p.resume(x.end, inFiles)
+	}
+	data = nil
+	err := p.decode(&data, what)
+	return data, err
 }

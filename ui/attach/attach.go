@@ -27,7 +27,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"unicode/utf8"
 
 	"muse/api"
@@ -86,7 +85,13 @@ type RefusedError struct {
 	Name string
 	// Reason says what is wrong, and what to do about it.
 	Reason string
+	// err is the error of the system behind it, if any (a missing file's
+	// fs.ErrNotExist).
+	err error
 }
+
+// Unwrap returns the error of the system behind the refusal, or nil.
+func (e *RefusedError) Unwrap() error { return e.err }
 
 // Error returns "cannot attach NAME: REASON".
 func (e *RefusedError) Error() string {
@@ -98,16 +103,17 @@ func refuse(name, format string, args ...any) error {
 	return &RefusedError{Name: name, Reason: fmt.Sprintf(format, args...)}
 }
 
-// Open reads the file at path and prepares it. The path is used as given
-// (the caller expands ~). Only a regular file is opened, and only as many
+// Open reads the file at path and prepares it, with no policy applied:
+// what Check finds is not looked at. The path is used as given (the
+// caller expands ~). Only a regular file is opened, and only as many
 // bytes as its kind may hold are read.
 func Open(path string) (session.File, error) {
-	name := filepath.Base(path)
-	data, err := readFile(path, name)
+	o, err := Check(path)
 	if err != nil {
 		return session.File{}, err
 	}
-	return FromBytes(name, data)
+	defer o.Close()
+	return o.Read()
 }
 
 // FromBytes prepares data, named name: standard input, the clipboard, or an
@@ -126,29 +132,10 @@ func FromBytes(name string, data []byte) (session.File, error) {
 	return prepareText(name, data)
 }
 
-// readFile reads the regular file at path, refusing what cannot be
-// attached before reading more of it than its first bytes.
-func readFile(path, name string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, statRefusal(name, err)
-	}
-	if err := checkMode(name, st.Mode()); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: should the path become a named pipe after the Stat, the
-	// open does not wait for a writer; the Stat of the open file decides.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, statRefusal(name, err)
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, refuse(name, "cannot read it: %v", err)
-	}
-	if err := checkMode(name, st.Mode()); err != nil {
-		return nil, err
-	}
+// readFrom reads f, the regular file named name of st (its Stat once
+// opened), refusing what cannot be attached before reading more of it
+// than its first bytes.
+func readFrom(f *os.File, name string, st fs.FileInfo) ([]byte, error) {
 	size := st.Size()
 	head := make([]byte, min(size, sniffBytes))
 	n, err := io.ReadFull(f, head)
@@ -175,15 +162,17 @@ func readFile(path, name string) ([]byte, error) {
 	return data[:n+m], nil
 }
 
-// statRefusal turns an error of Stat or Open into a refusal.
+// statRefusal turns an error of Stat or Open into a refusal, which wraps
+// it.
 func statRefusal(name string, err error) error {
+	r := &RefusedError{Name: name, Reason: "cannot read it: " + err.Error(), err: err}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return refuse(name, "no such file: check the path")
+		r.Reason = "no such file: check the path"
 	case errors.Is(err, fs.ErrPermission):
-		return refuse(name, "permission denied: muse may not read it")
+		r.Reason = "permission denied: muse may not read it"
 	}
-	return refuse(name, "cannot read it: %v", err)
+	return r
 }
 
 // checkMode refuses what is not a regular file.
@@ -340,12 +329,14 @@ func Label(f session.File) string {
 
 // LabelTo is Label for a file reached through a link to target (see
 // Follow), which it names after the file's name: "README.md →
-// ~/.config/gh/hosts.yml · 43 B · 1 line"; "" is no link.
+// ~/.config/gh/hosts.yml · 43 B · 1 line"; "" is no link. target is shown
+// as given (ShortTarget it first, in a command): a label is drawn in View,
+// which reads no file.
 func LabelTo(f session.File, target string) string {
 	s := Describe(f.Attachment)
 	if target != "" {
 		name := sanitize.Line(f.Name)
-		s = name + " → " + sanitize.Line(ShortTarget(target)) + s[len(name):]
+		s = name + " → " + sanitize.Line(target) + s[len(name):]
 	}
 	if f.Kind == session.AttachText {
 		s += " · " + lines(f.Data)
@@ -355,6 +346,8 @@ func LabelTo(f session.File, target string) string {
 
 // ShortTarget writes target, a real path, from ~ when it is in the home
 // folder (or where the home folder's links lead): ~/.config/gh/hosts.yml.
+// It reads the file system (the home folder's links): call it in a
+// command, never in Update or View.
 func ShortTarget(target string) string {
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {

@@ -34,14 +34,21 @@ type Link struct {
 
 // Follow follows the links of path (absolute, or relative to the working
 // folder; ~ already expanded) and says whether one leads out of the
-// working folder, and where.
+// working folder, and where. Like Secret, it looks the path up for itself,
+// to say where a path shown leads; Check decides on the file it opens.
 func Follow(path string) Link {
+	abs, real := resolve(path)
+	return follow(path, abs, real)
+}
+
+// follow is Follow for path, whose absolute form is abs and real path is
+// real ("" when unknown).
+func follow(path, abs, real string) Link {
 	wd, err := os.Getwd()
 	if err != nil {
 		return Link{}
 	}
-	abs, real := resolve(path)
-	if real == "" {
+	if abs == "" || real == "" {
 		return Link{}
 	}
 	realWd := wd

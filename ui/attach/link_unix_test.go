@@ -107,11 +107,11 @@ func TestFollowLinkedWorkingFolder(t *testing.T) {
 }
 
 // The chip of a file a link led to names the target after the file's
-// name, from ~, sanitized.
+// name, from ~ (ShortTarget, in the command that found it), sanitized.
 func TestLabelTo(t *testing.T) {
 	home, _ := linkWorld(t)
 	f := session.File{Attachment: session.Attachment{Name: "README.md", Kind: session.AttachText, Bytes: 24}, Data: []byte("oauth_token: gho_SECRET\n")}
-	if got, want := LabelTo(f, filepath.Join(home, ".config", "gh", "hosts.yml")), "README.md → ~/.config/gh/hosts.yml · 24 B · 1 line"; got != want {
+	if got, want := LabelTo(f, ShortTarget(filepath.Join(home, ".config", "gh", "hosts.yml"))), "README.md → ~/.config/gh/hosts.yml · 24 B · 1 line"; got != want {
 		t.Errorf("LabelTo = %q, want %q", got, want)
 	}
 	if got := LabelTo(f, ""); got != Label(f) || strings.Contains(got, "→") {

@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,8 +44,23 @@ var (
 // with its links followed (every folder on the way as well as the file,
 // a ".." after a link as the system takes it), so a link elsewhere to
 // ~/.ssh/id_rsa is one too.
+//
+// Secret looks the path up for itself: it says what a path shown is (a
+// pasted path's warning). Whether a file may be sent is decided by Check,
+// on the file it opens.
 func Secret(path string) string {
 	abs, real := resolve(path)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		fi = nil
+	}
+	return secretOf(abs, real, fi)
+}
+
+// secretOf is Secret for the file of fi (nil when there is none) at abs,
+// the path as written, made absolute, whose real path is real ("" when
+// unknown).
+func secretOf(abs, real string, fi fs.FileInfo) string {
 	if abs == "" {
 		return ""
 	}
@@ -60,7 +76,7 @@ func Secret(path string) string {
 	// A hard link has no path to tell where its file also lives (a key
 	// linked into the project as notes.txt): a file with other names is
 	// not taken from a mention either.
-	if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() && hardLinks(fi) > 1 {
+	if fi != nil && fi.Mode().IsRegular() && hardLinks(fi) > 1 {
 		return "a file with other names (hard links), which may be a key kept elsewhere"
 	}
 	return ""

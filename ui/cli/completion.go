@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"muse/session"
 	"muse/theme"
 	"muse/ui/sanitize"
 )
@@ -84,13 +83,15 @@ func (a *app) sessionCompletions(toComplete string) []string {
 	if _, err := os.Stat(dir); err != nil {
 		return nil
 	}
-	store, err := session.Open(dir)
+	quiet := a.env
+	quiet.StderrTTY = false // no progress under the shell's prompt
+	// Opened as every command opens it, with this machine's own folders:
+	// what a list does to a synced folder (a tombstone it must remember, the
+	// search index) never lands in the synced folder itself.
+	store, err := openStore(quiet)
 	if err != nil {
 		return nil
 	}
-	quiet := a.env
-	quiet.StderrTTY = false // no progress under the shell's prompt
-	store.SetLister(indexLister(quiet, store))
 	infos, err := store.List()
 	if err != nil {
 		return nil

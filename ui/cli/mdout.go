@@ -26,6 +26,11 @@ import (
 type mdOut struct {
 	w      io.Writer
 	render func(md string) string
+	// plain shows text too heavy for glamour (see mdwrap.Meter), and
+	// meter counts the reply's blocks to find out.
+	plain func(md string) string
+	meter mdwrap.Meter
+	width int
 
 	text    replyText
 	pending []byte    // the reply's text not yet rendered
@@ -54,11 +59,20 @@ func newMDOut(w io.Writer, style ansi.StyleConfig, profile termenv.Profile, widt
 			return sanitize.Text(md)
 		}
 		return tidyRendered(textfmt.Fit(sanitize.Text(sh.Restore(out)), width))
-	}}, nil
+	}, plain: plainText(width), width: width}, nil
+}
+
+// plainText returns how -p shows a reply too heavy for glamour, as the
+// chat screen does (see mdwrap.Plain).
+func plainText(width int) func(md string) string {
+	return func(md string) string {
+		return strings.Trim(strings.Join(mdwrap.Plain(md, width), "\n"), "\n")
+	}
 }
 
 func (o *mdOut) start() {
 	o.text, o.pending, o.scan = replyText{}, o.pending[:0], blockScan{}
+	o.meter = *mdwrap.NewMeter(o.width)
 }
 
 func (o *mdOut) event(ev api.Event) {
@@ -87,7 +101,14 @@ func (o *mdOut) block(md string) {
 	if strings.TrimSpace(md) == "" {
 		return
 	}
-	out := o.render(md)
+	// The reply's blocks are counted as one text: once it is too heavy
+	// for glamour, it and every block after it print plain.
+	o.meter.Add(md)
+	render := o.render
+	if o.meter.Heavy() && o.plain != nil {
+		render = o.plain
+	}
+	out := render(md)
 	if out == "" {
 		return
 	}

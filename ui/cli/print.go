@@ -189,24 +189,46 @@ func rememberPrompt(env Env, cfg *config, sessionID, text string) (kept bool) {
 // user asked for each by name, so a secret file (attach.Secret: a key, a
 // .env file) is attached too, and warnings says what it is; but a path
 // that a link leads out of the working folder (attach.Follow) names
-// another file than it says, and is refused until the target is named.
+// another file than it says, and is refused until the target is named,
+// as is one whose file muse cannot place (attach.Opened.Unplaced). Each
+// file is opened once, and checked and read as opened (attach.Check).
 func attachFiles(paths []string) (files []session.File, warnings []string, err error) {
 	files = make([]session.File, 0, len(paths))
 	for _, p := range paths {
-		if l := attach.Follow(p); l.Target != "" && !l.Named {
-			return nil, nil, usagef("-a %s leads through a link out of the working folder, to %s: to send that file, name it (-a %s)",
-				sanitize.Line(p), sanitize.Line(attach.ShortTarget(l.Target)), sanitize.Line(l.Target))
-		}
-		f, err := attach.Open(p)
+		f, warning, err := attachFile(p)
 		if err != nil {
-			return nil, nil, &usageError{msg: err.Error()}
+			return nil, nil, err
 		}
-		if why := attach.Secret(p); why != "" {
-			warnings = append(warnings, sanitize.Line(f.Name)+" is "+why)
+		if warning != "" {
+			warnings = append(warnings, warning)
 		}
 		files = append(files, f)
 	}
 	return files, warnings, nil
+}
+
+// attachFile is attachFiles for one path.
+func attachFile(p string) (f session.File, warning string, err error) {
+	o, err := attach.Check(p)
+	if err != nil {
+		return f, "", &usageError{msg: err.Error()}
+	}
+	defer o.Close()
+	if o.Unplaced {
+		return f, "", usagef("-a %s leads to %s: to send it, copy it to a file and attach that, or pipe it to muse's standard input",
+			sanitize.Line(p), attach.Unplaced)
+	}
+	if l := o.Link; l.Target != "" && !l.Named {
+		return f, "", usagef("-a %s leads through a link out of the working folder, to %s: to send that file, name it (-a %s)",
+			sanitize.Line(p), sanitize.Line(attach.ShortTarget(l.Target)), sanitize.Line(l.Target))
+	}
+	if f, err = o.Read(); err != nil {
+		return f, "", &usageError{msg: err.Error()}
+	}
+	if o.Secret != "" {
+		warning = sanitize.Line(f.Name) + " is " + o.Secret
+	}
+	return f, warning, nil
 }
 
 // openWriter opens the session -c or -r names, or starts a new one; with

@@ -226,8 +226,13 @@ func commandNames(root *cobra.Command) string {
 			names = append(names, c.Name())
 		}
 	}
+	return joinNames(names, "or")
+}
+
+// joinNames joins names as "a, b or c", with conj before the last.
+func joinNames(names []string, conj string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }

@@ -26,16 +26,11 @@ import (
 // sessionsCmd is "muse sessions" and its commands.
 func (a *app) sessionsCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "sessions",
-		Short: "list, show, export, open, import, rename, delete and search saved sessions",
-		Long: `List, show, export, open, import, rename, delete and search the saved sessions.
-
-ID may be a session id, a unique prefix of one, or a title.`,
+		Use: "sessions",
 		Example: `  muse sessions list --json
   muse sessions export 20261122-0415 --format json -o talk.json
   muse sessions import talk.json`,
 		Args: cobra.ArbitraryArgs,
-		RunE: groupRunE("list, show, export, open, import, fork, rename, delete or search"),
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -191,8 +186,26 @@ as a new session, titled "… (imported)".`,
 	})
 
 	search := a.searchCmd()
-	cmd.AddCommand(list, show, exp, open, imp, fork, rename, del, search)
+	subs := []*cobra.Command{list, show, exp, open, imp, fork, rename, del, search}
+	cmd.AddCommand(subs...)
+	// Named from the commands themselves, so that the lists never miss one.
+	all := subNames(subs, "and")
+	cmd.Short = all + " saved sessions"
+	cmd.Long = strings.ToUpper(all[:1]) + all[1:] + ` the saved sessions.
+
+ID may be a session id, a unique prefix of one, or a title.`
+	cmd.RunE = groupRunE(subNames(subs, "or"))
 	return cmd
+}
+
+// subNames lists the names of cmds, the last after conj: "list, show
+// and search".
+func subNames(cmds []*cobra.Command, conj string) string {
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.Name()
+	}
+	return joinNames(names, conj)
 }
 
 // withStore returns a command's RunE that opens the session store and runs
@@ -446,17 +459,48 @@ func importSession(env Env, store *session.Store, name string, copy bool) int {
 	return ExitOK
 }
 
-// stoppable is a reader that fails once ctx is done.
+// stoppable is a reader that fails once ctx is done, even while a read
+// waits (standard input at a terminal, a pipe that sends nothing): the
+// signal that ends ctx no longer ends muse, so a read that went on waiting
+// would keep ctrl+c from stopping the import. Each read is made by a
+// goroutine into a buffer of its own; one that still waits when ctx ends
+// is left to the process's exit (no read follows it: ctx is done).
 type stoppable struct {
-	ctx context.Context
-	r   io.Reader
+	ctx  context.Context
+	r    io.Reader
+	buf  []byte
+	read chan readResult
+}
+
+// readResult is what a read of stoppable's reader gave.
+type readResult struct {
+	data []byte
+	err  error
 }
 
 func (s *stoppable) Read(p []byte) (int, error) {
 	if err := s.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return s.r.Read(p)
+	if s.read == nil {
+		s.read = make(chan readResult, 1)
+	}
+	if cap(s.buf) < len(p) {
+		s.buf = make([]byte, len(p))
+	}
+	go func(buf []byte) {
+		n, err := s.r.Read(buf)
+		s.read <- readResult{buf[:n], err}
+	}(s.buf[:len(p)])
+	select {
+	case res := <-s.read:
+		if err := s.ctx.Err(); err != nil {
+			return 0, err // stopped: what came with it is not wanted
+		}
+		return copy(p, res.data), res.err
+	case <-s.ctx.Done():
+		return 0, s.ctx.Err()
+	}
 }
 
 // errNoSession says what to do when there is nothing to resume.

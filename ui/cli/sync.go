@@ -207,6 +207,11 @@ func (a *app) syncInit(ctx context.Context, remote string) error {
 	ctx, stop := signal.NotifyContext(ctxOr(ctx), os.Interrupt)
 	defer stop()
 	res, err := gitsync.Init(ctx, o, remote)
+	var missing *gitsync.MissingRemoteError
+	if errors.As(err, &missing) {
+		p := shellQuote(missing.Path)
+		return usagef("the remote %s does not exist\nmake an empty one with: git init --bare %s\nthen run: muse sync init %s", missing.Path, p, p)
+	}
 	if err != nil {
 		return err
 	}

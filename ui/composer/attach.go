@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -113,16 +112,9 @@ func expandHome(path string) string {
 	return input.ExpandHome(path)
 }
 
-// prepare reads and prepares one attachment.
+// prepare reads and prepares one attachment that is not a path.
 func (s Source) prepare() (session.File, error) {
-	switch {
-	case s.Path != "":
-		f, err := attach.Open(expandHome(s.Path))
-		if err == nil && s.Name != "" {
-			f.Name = s.Name
-		}
-		return f, err
-	case s.Read != nil:
+	if s.Read != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		data, err := s.Read(ctx)
@@ -130,9 +122,52 @@ func (s Source) prepare() (session.File, error) {
 			return session.File{}, err
 		}
 		return attach.FromBytes(s.Name, data)
-	default:
-		return attach.FromBytes(s.Name, s.Data)
 	}
+	return attach.FromBytes(s.Name, s.Data)
+}
+
+// taken is what became of a source: a file prepared, with where a link
+// led it (link) and the secret file it is (why); or, for a mention,
+// nothing (skip: no file is there), or a secret file left out (why).
+type taken struct {
+	file session.File
+	why  string
+	link attach.Link
+	skip bool
+}
+
+// take reads and prepares s. A path is opened once, checked
+// (attach.Check) and read from the same open file, so the file checked is
+// the file sent; a mention of a secret file is not read.
+func (s Source) take() (taken, error) {
+	if s.Path == "" {
+		f, err := s.prepare()
+		return taken{file: f}, err
+	}
+	path := expandHome(s.Path)
+	o, err := attach.Check(path)
+	if err != nil {
+		if s.Mention && errors.Is(err, fs.ErrNotExist) {
+			return taken{skip: true}, nil // @someone, @Override: text, not a file
+		}
+		if why := attach.Secret(path); why != "" && s.Mention {
+			return taken{why: why, skip: true}, nil // ~/.ssh: said as a secret, not a refusal
+		}
+		return taken{}, err
+	}
+	defer o.Close()
+	t := taken{why: o.Secret, link: o.Link}
+	if t.why != "" && s.Mention {
+		t.skip = true
+		return t, nil
+	}
+	if t.file, err = o.Read(); err != nil {
+		return taken{}, err
+	}
+	if s.Name != "" {
+		t.file.Name = s.Name
+	}
+	return t, nil
 }
 
 // prepareAttachments prepares the sources in a command; the first refusal
@@ -143,35 +178,30 @@ func prepareAttachments(sources []Source, send, retype string) tea.Cmd {
 		targets := make([]string, 0, len(sources))
 		var secrets, warnings, linked []string
 		for _, s := range sources {
-			path := expandHome(s.Path)
-			if s.Mention {
-				if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-					continue // @someone, @Override: text, not a file
-				}
-			}
-			why, shown := "", textfmt.ShortPath(s.Path)
-			var link attach.Link
-			if path != "" {
-				why, link = attach.Secret(path), attach.Follow(path)
-			}
-			if link.Target != "" {
-				shown += " → " + attach.ShortTarget(link.Target)
-			}
-			if why != "" && s.Mention {
-				secrets = append(secrets, shown+" is "+why)
-				continue
-			}
-			f, err := s.prepare()
+			t, err := s.take()
 			if err != nil {
 				return AttachedMsg{Err: err, send: send, retype: retype}
 			}
-			if why != "" {
-				warnings = append(warnings, f.Name+" is "+why)
+			shown, target := textfmt.ShortPath(s.Path), ""
+			if t.link.Target != "" {
+				// Shortened here, in the command: ShortTarget reads the
+				// file system, which the chips' View must not.
+				target = attach.ShortTarget(t.link.Target)
+				shown += " → " + target
 			}
-			if link.Target != "" && !link.Named && s.Mention {
+			if t.skip {
+				if t.why != "" {
+					secrets = append(secrets, shown+" is "+t.why)
+				}
+				continue
+			}
+			if t.why != "" {
+				warnings = append(warnings, t.file.Name+" is "+t.why)
+			}
+			if t.link.Target != "" && !t.link.Named && s.Mention {
 				linked = append(linked, shown)
 			}
-			files, targets = append(files, f), append(targets, link.Target)
+			files, targets = append(files, t.file), append(targets, target)
 		}
 		return AttachedMsg{files: files, send: send, secrets: secrets, warnings: warnings, targets: targets, linked: linked}
 	}

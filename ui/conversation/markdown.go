@@ -34,6 +34,9 @@ func newMarkdown(style ansi.StyleConfig, profile termenv.Profile) *markdown {
 // render returns text as terminal markdown, wrapped at width. Its output is
 // sanitized, because glamour turns entities like &#27; into raw escapes.
 func (md *markdown) render(text string, width int) string {
+	if mdwrap.Heavy(text, max(width, 10)) {
+		return md.plain(text, width) // too much work for glamour: see mdplain.go
+	}
 	out, ok := md.glamour(text, width)
 	if !ok {
 		return sanitize.Text(text)

@@ -2,6 +2,8 @@ package conversation
 
 import (
 	"strings"
+
+	"muse/ui/mdwrap"
 )
 
 // innerStep is how many bytes of finished lines the tail gains before
@@ -32,12 +34,20 @@ type mdStream struct {
 	// live closes the markers left open on the unfinished last line
 	// (closeOpenInline): set for a reply still streaming.
 	live bool
+	// meter counts glamour's work on the text up to metered; plain is set
+	// once it passed its budget (see heavy, in mdplain.go).
+	meter   *mdwrap.Meter
+	metered int
+	plain   bool
 }
 
 // lines returns the rendered, indented lines of text, reusing the stable prefix.
 func (s *mdStream) lines(md *markdown, text string, width int) []string {
 	if len(text) < s.stableEnd || width != s.width {
 		*s = mdStream{width: width, live: s.live} // the text was replaced, not extended, or the width changed
+	}
+	if s.heavy(text, width) {
+		return s.plainLines(text)
 	}
 	if b := s.ctx; b != nil && b.kind == fenceBlock {
 		// Once the fence closes, check that chroma lexes its chunks as it

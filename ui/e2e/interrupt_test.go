@@ -62,6 +62,10 @@ type phase struct {
 	// that streamed a delta of that type.
 	held bool
 	gate string
+	// countdown refuses the turn's first request instead (429, retry in
+	// a minute), so that the interrupt lands while muse counts down to
+	// the retry (see holdServer).
+	countdown bool
 }
 
 // started is what the screen shows once the turn of p started.
@@ -111,8 +115,9 @@ var phases = []phase{
 		c.waitGate()
 		c.tm.waitFor("generating")
 	}},
-	{name: "during a retry's countdown", prompt: "demo:ratelimit wait", reach: func(c *run) {
-		c.tm.waitFor("waiting to retry in")
+	{name: "during a retry's countdown", prompt: "count down", held: true, countdown: true, reach: func(c *run) {
+		c.waitGate()
+		c.tm.waitFor("retry in ") // "waiting to retry in", or "retry in" on a narrow line
 	}},
 }
 
@@ -204,7 +209,7 @@ func runCase(t *testing.T, ph phase, in interrupt) {
 	c.tool = newToolGate(t, c.h.dir)
 	var hold *holdServer
 	if ph.held {
-		hold = newHoldServer(t, strings.TrimPrefix(ph.prompt, "/image "), ph.gate)
+		hold = newHoldServer(t, strings.TrimPrefix(ph.prompt, "/image "), ph.gate, ph.countdown)
 		c.h.env = append(c.h.env, hold.env()...)
 		c.args = museArgs[1:] // not --demo: the service is hold's
 		c.hold = hold
@@ -224,7 +229,17 @@ func runCase(t *testing.T, ph phase, in interrupt) {
 		// Let the reply come only once the interrupt has done what it does,
 		// and check that it landed while the turn was held: esc, ctrl+c and
 		// kill -9 give the held request up, the others leave it waiting.
+		// A countdown is not let go (muse waits a minute for its retry):
+		// once it is seen to go on after the interrupt, esc ends it.
 		switch {
+		case ph.countdown && (in.keys == "" || in.editor) && in.name != "kill -9":
+			if in.editor {
+				c.waitEditor()
+			}
+			hold.stillCounting(t, c.tm.screen())
+			c.tm.typ("\x1b")
+			c.tm.waitUntil("the turn to end", waitDeadline, func(s string) bool { return !busy(statusLine(s)) })
+			hold.givenUp(t)
 		case in.editor:
 			c.waitEditor()
 			hold.let(t)
@@ -396,22 +411,30 @@ func busy(status string) bool {
 // before a byte of the answer is sent; with one (such as "text_delta"),
 // it is before the end of the first content block that streamed a delta
 // of that type: the block's text is out, and the block still open.
+//
+// With countdown the gate is muse's own wait for a retry: the request is
+// refused at once as rate limited, to be retried in a minute (the longest
+// wait muse honours), far longer than an interrupt takes however slowly
+// the test runs; the demo's own refusal (demo:ratelimit) asks for a
+// second, which a loaded machine can spend before the interrupt lands.
 type holdServer struct {
-	srv      *httptest.Server
-	word     []byte
-	gate     []byte
-	held     atomic.Bool
-	reached  chan struct{} // closed once the request waits at the gate
-	gone     chan struct{} // closed if muse gives the request up there
-	waiting  atomic.Bool   // the request waits at the gate now
-	released chan struct{}
-	once     sync.Once
+	srv       *httptest.Server
+	word      []byte
+	gate      []byte
+	countdown bool
+	held      atomic.Bool
+	retried   atomic.Bool   // with countdown: a later request carried the word
+	reached   chan struct{} // closed once the request waits at the gate
+	gone      chan struct{} // closed if muse gives the request up there
+	waiting   atomic.Bool   // the request waits at the gate now
+	released  chan struct{}
+	once      sync.Once
 }
 
 // newHoldServer starts a holdServer holding the request that holds word
-// at gate, closed when t ends.
-func newHoldServer(t *testing.T, word, gate string) *holdServer {
-	s := &holdServer{word: []byte(word), reached: make(chan struct{}), gone: make(chan struct{}), released: make(chan struct{})}
+// at gate, or refusing it for a minute with countdown, closed when t ends.
+func newHoldServer(t *testing.T, word, gate string, countdown bool) *holdServer {
+	s := &holdServer{word: []byte(word), countdown: countdown, reached: make(chan struct{}), gone: make(chan struct{}), released: make(chan struct{})}
 	if gate != "" {
 		s.gate = []byte(`"type":"` + gate + `"`)
 	}
@@ -422,7 +445,18 @@ func newHoldServer(t *testing.T, word, gate string) *holdServer {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, s.word) && s.countdown && s.held.Load() {
+			s.retried.Store(true)
+		}
 		if bytes.Contains(body, s.word) && s.held.CompareAndSwap(false, true) {
+			if s.countdown {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("retry-after", "60")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"rate limit exceeded"}}`)
+				close(s.reached)
+				return
+			}
 			if s.gate != nil {
 				w = &gateWriter{ResponseWriter: w, s: s, ctx: r.Context()}
 			} else if !s.wait(r.Context()) {
@@ -468,10 +502,27 @@ func (s *holdServer) let(t *testing.T) {
 	s.release()
 }
 
+// stillCounting fails t unless muse still counts down to the retry of the
+// refused request (of a countdown hold), as screen shows: the interrupt
+// landed in the countdown, and the countdown went on after it.
+func (s *holdServer) stillCounting(t *testing.T, screen string) {
+	t.Helper()
+	if s.retried.Load() || !strings.Contains(screen, "retry in ") {
+		t.Fatalf("muse no longer counted down to the retry of %q after the interrupt (retried: %v)", s.word, s.retried.Load())
+	}
+}
+
 // givenUp waits until muse has given the held request up at the gate, as
-// an interrupt that ends the turn does; it fails t if muse does not.
+// an interrupt that ends the turn does; it fails t if muse does not. Of a
+// countdown, the turn has ended: it fails t if muse retried.
 func (s *holdServer) givenUp(t *testing.T) {
 	t.Helper()
+	if s.countdown {
+		if s.retried.Load() {
+			t.Fatalf("muse retried the request of %q after the turn was ended in its countdown", s.word)
+		}
+		return
+	}
 	select {
 	case <-s.gone:
 	case <-time.After(waitDeadline):

@@ -11,7 +11,8 @@ import (
 // RequestMsg carries an MCP server's request for input, to show as a form.
 type RequestMsg struct{ e *mcp.Elicitation }
 
-// GoneMsg says the server no longer waits for the answer to its request.
+// GoneMsg says the server no longer waits for the answer to its request:
+// it cancelled it, or muse's call to it ended (mcp.Elicitation.CallEnded).
 type GoneMsg struct{ e *mcp.Elicitation }
 
 // Wait waits, in a command, for the next request for input of the servers
@@ -29,11 +30,12 @@ func Wait(mgr *mcp.Manager) tea.Cmd {
 
 // Route handles what concerns the form: a server's request, which opens
 // it without the keys (styled by th, width wide; a request while a form is
-// open is cancelled: one form at a time), the request's end, the Focus
-// key while the form is open, and every key while it has them (esc
-// declines). notice is what the status line says of it, if anything; ok
-// is false for any other message, and for a key while the form does not
-// have the keys, which the input takes, whole (see the package doc).
+// open is cancelled: one form at a time), the request's end (which closes
+// the form, whatever was typed in it), the Focus key while the form is
+// open, and every key while it has them (esc declines). notice is what
+// the status line says of it, if anything; ok is false for any other
+// message, and for a key while the form does not have the keys, which the
+// input takes, whole (see the package doc).
 func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) (_ Model, cmd tea.Cmd, notice string, ok bool) {
 	switch msg := msg.(type) {
 	case RequestMsg:
@@ -48,6 +50,9 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 			"MCP server " + e.Server + " asks for input: " + form.keys.Focus.Help().Key + " answers its form", true
 	case GoneMsg:
 		if m.Active() && m.e == msg.e {
+			if msg.e.CallEnded() {
+				return Model{}, nil, "MCP server " + msg.e.Server + "'s form closed unanswered: muse's call to it ended", true
+			}
 			return Model{}, nil, "MCP server " + msg.e.Server + " no longer waits for its form", true
 		}
 		return m, nil, "", true

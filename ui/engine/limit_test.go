@@ -181,20 +181,34 @@ func TestContinueHasTheRoomLeft(t *testing.T) {
 // The bytes allocated while a turn streams a 100 MB reply to the default
 // limit and saves it are a bounded multiple of the limit (about three and
 // four and a half times): counting, not timing. Reading the 100 MB would
-// allocate 25 times the limit.
+// allocate 25 times the limit. The turn's clock is the test's, moving on a
+// millisecond at each reading, so that its checkpoints (each a copy of the
+// reply so far) come every thousand readings as the reply streams, not
+// every second of a machine that may be slow: on the real clock a loaded
+// machine made more of them, and the count grew with the load. The server
+// runs in the same process, so the count is read once it has stopped.
 func TestHugeReplyAllocations(t *testing.T) {
 	for _, size := range []int{20_000_000, 1 << 10} {
-		c := client(t, newHostile(100_000_000, size))
+		h := newHostile(100_000_000, size)
+		c := client(t, h)
 		w := session.NewWriter(store(t), params)
+		var now atomic.Int64
+		cfg := Config{Client: c,
+			Now: func() time.Time { return time.Unix(0, now.Add(int64(time.Millisecond))) },
+			// No ticks: the stream never stalls.
+			Ticker: func(time.Duration) (<-chan time.Time, func()) { return nil, func() {} }}
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := Run(context.Background(), Config{Client: c}, w, Turn{Prompt: "hi", Params: params}, func(Event) {}, nil)
-		runtime.ReadMemStats(&after)
-		w.Close()
+		_, err := Run(context.Background(), cfg, w, Turn{Prompt: "hi", Params: params}, func(Event) {}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if werr := <-h.finished; werr == nil {
+			t.Fatalf("delta %d: the server wrote the whole reply", size)
+		}
+		runtime.ReadMemStats(&after)
+		w.Close()
 		alloc := after.TotalAlloc - before.TotalAlloc
 		t.Logf("delta %d: %.1f MiB allocated for a 4 MiB limit", size, float64(alloc)/(1<<20))
 		if alloc > 7*api.DefaultMaxReplySize {

@@ -29,7 +29,9 @@ const maxDroppedPath = 4096
 // Text is the paste as it is in the input, Path the file's path, unescaped
 // and absolute. Secret, when set, says the file is one never attached from
 // text (see attach.Secret): what it is. Target, when set, is where the
-// file, a link, leads (see attach.Follow).
+// file, a link, leads (see attach.Follow), as attach.ShortTarget writes it:
+// shortened in the command that made the message, since it reads the file
+// system.
 type PathPastedMsg struct {
 	Text, Path, Secret, Target string
 }
@@ -49,12 +51,12 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 	}
 	shown := filepath.Base(msg.Path)
 	if msg.Target != "" {
-		shown += " → " + attach.ShortTarget(msg.Target)
+		shown += " → " + msg.Target
 	}
 	if msg.Secret != "" {
 		where := textfmt.ShortPath(msg.Path)
 		if msg.Target != "" {
-			where += " → " + attach.ShortTarget(msg.Target)
+			where += " → " + msg.Target
 		}
 		return m, "pasted the path of " + sanitize.Line(where) + ", " + sanitize.Line(msg.Secret) +
 			": it stays text · /attach it to send the file"
@@ -86,7 +88,7 @@ func pastedPath(text string) tea.Cmd {
 		for _, c := range candidates {
 			p := ExpandHome(c)
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return PathPastedMsg{Text: text, Path: p, Secret: attach.Secret(p), Target: attach.Follow(p).Target}
+				return PathPastedMsg{Text: text, Path: p, Secret: attach.Secret(p), Target: attach.ShortTarget(attach.Follow(p).Target)}
 			}
 		}
 		return nil

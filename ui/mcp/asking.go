@@ -16,6 +16,14 @@ import (
 // server, its own requests under way (begin), and declines the others'
 // (elicited), with a note on the status line naming the server (Notes).
 // Completions (CompleteArg) do not count: they run while the user types.
+//
+// A request for input lives no longer than the requests that allowed it:
+// when the last of muse's requests to the server ends (the call finished,
+// failed, or cancelled with the turn), its pending form is answered
+// cancel and closed (Elicitation.Done), so that nothing typed in it later
+// reaches a server muse asks nothing. The protocol does not name the
+// request a form belongs to (on stdio), so a form lasts while any of
+// muse's requests to its server is under way, not only its own.
 
 // begin returns the session of s, nil when it is not running, and counts a
 // request of muse's to it under way until done is called.
@@ -25,11 +33,16 @@ func (m *Manager) begin(s *server) (sess *sdk.ClientSession, done func()) {
 	if s == nil || s.session == nil {
 		return nil, func() {}
 	}
+	if s.asking == 0 {
+		s.ended = make(chan struct{})
+	}
 	s.asking++
 	return s.session, func() {
 		m.mu.Lock()
-		s.asking--
-		m.mu.Unlock()
+		defer m.mu.Unlock()
+		if s.asking--; s.asking == 0 {
+			close(s.ended)
+		}
 	}
 }
 
@@ -41,18 +54,19 @@ func (m *Manager) beginNamed(name string) (*sdk.ClientSession, func()) {
 	return m.begin(s)
 }
 
-// unasked reports whether s asks for input with none of muse's requests
-// to it under way, and if so counts it for a note (Notes) and wakes those
-// waiting for one.
-func (m *Manager) unasked(s *server) bool {
+// asked returns, while muse's requests to s are under way, a channel
+// closed when the last of them ends, and true. Otherwise s asks for input
+// unasked: asked counts it for a note (Notes), wakes those waiting for
+// one, and returns false.
+func (m *Manager) asked(s *server) (ended <-chan struct{}, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s.asking > 0 {
-		return false
+		return s.ended, true
 	}
 	s.declined++
 	m.changedLocked()
-	return true
+	return nil, false
 }
 
 // declinedNote is the note on the requests for input of server that muse

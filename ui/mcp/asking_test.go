@@ -181,3 +181,67 @@ func TestElicitationOnlyDuringMuseRequest(t *testing.T) {
 		}
 	}
 }
+
+// The second attack review's case: a server asks during muse's tool call,
+// then ends the call at once, or the user cancels the turn (and with it
+// the call) while the form is open. Either way the form does not outlive
+// the call: muse answers the server cancel, closes the form (Done, with
+// CallEnded for the status line), and what the user types in it later is
+// refused, nothing sent.
+func TestFormEndsWithItsCall(t *testing.T) {
+	for _, how := range []string{"the server ends the call", "the turn is cancelled"} {
+		t.Run(how, func(t *testing.T) {
+			srv, a := newAsker("ev")
+			m := New([]Server{srv}, Options{Elicit: true})
+			defer m.Close()
+			got, notes := m.Tools(context.Background())
+			if len(got) != 1 || len(notes) > 0 {
+				t.Fatalf("tools %d, notes %q", len(got), notes)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() { got[0].Call(ctx, json.RawMessage(`{}`)); close(done) }()
+			held := <-a.held
+			a.send(`{"jsonrpc":"2.0","id":"el","method":"elicitation/create","params":{"message":"Please confirm","requestedSchema":{"type":"object","properties":{"note":{"type":"string"}},"required":["note"]}}}`)
+			watchdog := time.NewTimer(waitfor.Scaled(waitfor.Limit))
+			defer watchdog.Stop()
+			var e *Elicitation
+			select {
+			case e = <-m.Elicitations():
+			case <-watchdog.C:
+				t.Fatal("the form never reached the front end")
+			}
+			if e.CallEnded() {
+				t.Fatal("CallEnded while the call is under way")
+			}
+			if how == "the turn is cancelled" {
+				cancel()
+			} else {
+				a.held <- held
+				a.finish(t, `{"content":[]}`)
+			}
+			<-done
+			select {
+			case <-e.Done():
+			case <-watchdog.C:
+				t.Fatal("the call ended, and the form stayed open")
+			}
+			if !e.CallEnded() {
+				t.Error("the form closed, but not for the call's end")
+			}
+			select {
+			case r := <-a.answers:
+				if r != `{"action":"cancel"}` {
+					t.Errorf("the server got %s, want cancel", r)
+				}
+			case <-watchdog.C:
+				t.Fatal("the server got no answer")
+			}
+			err := e.Accept(map[string]string{"note": "typed after the call ended"})
+			if err == nil || !strings.Contains(err.Error(), "no longer waits") {
+				t.Errorf("typed after the call ended: %v, want refused", err)
+			}
+		})
+	}
+}

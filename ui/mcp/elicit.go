@@ -25,7 +25,8 @@ const maxFields = 32
 // Elicitation is a server's request for input from the user
 // (elicitation/create, form mode): a message and a form of Fields. The
 // front end answers it once, with Accept, Decline or Cancel; the server
-// waits until then, or until its request ends (Done).
+// waits until then, or until its request ends (Done): the server cancels
+// it, or the requests of muse's that allowed it end (see asking.go).
 type Elicitation struct {
 	Server  string
 	Message string // sanitized
@@ -33,6 +34,9 @@ type Elicitation struct {
 	schema  *jsonschema.Resolved
 	reply   chan *sdk.ElicitResult
 	done    <-chan struct{}
+	// callEnded is set, before done is closed, when muse answered cancel
+	// because its requests to the server ended.
+	callEnded bool
 }
 
 // Field is one field of an Elicitation's form, from the schema's
@@ -50,8 +54,22 @@ type Field struct {
 	Default string
 }
 
-// Done is closed when the server no longer waits for the answer.
+// Done is closed when the server no longer waits for the answer: it was
+// answered, the server cancelled it, or muse's requests to the server
+// ended, when muse answered cancel (CallEnded).
 func (e *Elicitation) Done() <-chan struct{} { return e.done }
+
+// CallEnded reports, once Done is closed, whether muse closed the request
+// itself, answering cancel, because its requests to the server ended
+// (the call finished, or was cancelled with the turn).
+func (e *Elicitation) CallEnded() bool {
+	select {
+	case <-e.done:
+		return e.callEnded
+	default:
+		return false
+	}
+}
 
 // Decline answers that the user declined to give the input.
 func (e *Elicitation) Decline() { e.answer(&sdk.ElicitResult{Action: "decline"}) }
@@ -59,11 +77,18 @@ func (e *Elicitation) Decline() { e.answer(&sdk.ElicitResult{Action: "decline"})
 // Cancel answers that the user dismissed the form without a choice.
 func (e *Elicitation) Cancel() { e.answer(&sdk.ElicitResult{Action: "cancel"}) }
 
-func (e *Elicitation) answer(r *sdk.ElicitResult) {
+// answer sends r, and reports whether the server still waited for it.
+func (e *Elicitation) answer(r *sdk.ElicitResult) bool {
+	select {
+	case <-e.done:
+		return false
+	default:
+	}
 	select {
 	case e.reply <- r:
 	default: // answered already
 	}
+	return true
 }
 
 // Accept converts the typed values (by field name, as the form shows
@@ -88,7 +113,9 @@ func (e *Elicitation) Accept(typed map[string]string) error {
 	if err := e.schema.Validate(content); err != nil {
 		return fmt.Errorf("the answer does not fit the server's form: %v", sanitize.Line(err.Error()))
 	}
-	e.answer(&sdk.ElicitResult{Action: "accept", Content: content})
+	if !e.answer(&sdk.ElicitResult{Action: "accept", Content: content}) {
+		return fmt.Errorf("MCP server %s no longer waits for this form: nothing was sent", e.Server)
+	}
 	return nil
 }
 
@@ -261,10 +288,12 @@ func (f Field) show(v any) string {
 func (m *Manager) Elicitations() <-chan *Elicitation { return m.elicit }
 
 // elicited hands the request of the server s to the front end and waits
-// for its answer, or for the request to end. It declines at once, with a
-// note, a request that comes while muse has asked s nothing (see
-// asking.go): the decline action, not cancel, since the user did not
-// dismiss a form, muse refused to show one.
+// for its answer, or for the request to end: the server cancels it, or
+// the last of muse's requests to s ends, when it answers cancel (the form
+// must not outlive them: see asking.go). It declines at once, with a
+// note, a request that comes while muse has asked s nothing: the decline
+// action, not cancel, since the user did not dismiss a form, muse refused
+// to show one.
 func (m *Manager) elicited(ctx context.Context, s *server, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	server := s.cfg.Name
 	if m.opts.Declined != nil {
@@ -275,21 +304,29 @@ func (m *Manager) elicited(ctx context.Context, s *server, req *sdk.ElicitReques
 		m.opts.Declined(fmt.Sprintf("MCP server %s asked for input%s; declined: -p asks nothing (use the chat screen to answer)", server, msg))
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
-	if m.unasked(s) {
+	ended, ok := m.asked(s)
+	if !ok {
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
-	e, err := newElicitation(server, req.Params, ctx.Done())
+	gone := make(chan struct{})
+	e, err := newElicitation(server, req.Params, gone)
 	if err != nil {
 		return nil, fmt.Errorf("muse cannot show this request: %w", err)
 	}
+	defer close(gone)
 	select {
 	case m.elicit <- e:
+	case <-ended:
+		return &sdk.ElicitResult{Action: "cancel"}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 	select {
 	case r := <-e.reply:
 		return r, nil
+	case <-ended:
+		e.callEnded = true
+		return &sdk.ElicitResult{Action: "cancel"}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

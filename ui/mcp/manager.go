@@ -153,8 +153,10 @@ type server struct {
 	refresh chan struct{}
 	// asking counts muse's requests to the server under way, during which
 	// it may ask the user for input; declined counts its requests for
-	// input muse declined since the last note (see asking.go).
+	// input muse declined since the last note (see asking.go); ended is
+	// closed when asking returns to 0 (made anew when it leaves 0).
 	asking, declined int
+	ended            chan struct{}
 }
 
 // New returns a Manager of servers, started only when asked for their

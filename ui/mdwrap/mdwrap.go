@@ -115,10 +115,22 @@ type edit struct {
 }
 
 // word is the word glamour's wrapper is building: its width, and the last
-// place in it where a space may go (-1 if none) with the width after it.
+// place in it where a space may go (-1 if none) with the width after it,
+// and where in the source its text begins (-1 until it has some).
 type word struct {
 	width, ok, okWidth int
+	start              int
 }
+
+// bytesPerColumn bounds the bytes of a piece: a word is broken where it
+// grows past this many bytes a column of its piece as well as where it
+// grows wider than its piece. Reflow measures the word it builds again for
+// each code point it adds, so its time grows with a word's bytes times its
+// code points, and a cluster may hold up to sanitize.MaxCluster code
+// points in one column ("a" and 31 accents, repeated). Text of any script
+// takes at most 4 bytes a column, but for emoji sequences (up to 40 bytes
+// in two columns), which a line of them alone would cut short.
+const bytesPerColumn = 8
 
 // breaker finds where to break the words of one text.
 type breaker struct {
@@ -271,7 +283,7 @@ func (b *breaker) children(n ast.Node) {
 
 // reset starts a new word.
 func (b *breaker) reset() {
-	b.cur = word{ok: -1}
+	b.cur = word{ok: -1, start: -1}
 }
 
 // grow adds w columns to the word being built.
@@ -302,7 +314,7 @@ func (b *breaker) overflow(i int) int {
 	if b.cur.ok >= 0 && b.cur.okWidth < b.cur.width {
 		at, rest = b.cur.ok, b.cur.okWidth
 	}
-	b.cur = word{width: rest, ok: -1}
+	b.cur = word{width: rest, ok: -1, start: -1}
 	return at
 }
 
@@ -348,11 +360,15 @@ func (b *breaker) text(start, stop int, code bool) {
 		if b.ends(g) {
 			b.reset()
 		} else {
+			if b.cur.start < 0 {
+				b.cur.start = i
+			}
 			if !isMarkup(prev) && !isMarkup(g[0]) && !b.breaksAfter(g[0]) {
 				b.cur.ok, b.cur.okWidth = i, 0
 			}
-			if b.cur.width+w > b.piece && b.cur.width > 0 {
+			if (b.cur.width+w > b.piece || i+len(g)-b.cur.start > b.piece*bytesPerColumn) && b.cur.width > 0 {
 				at := b.overflow(i)
+				b.cur.start = at
 				b.edits = append(b.edits, edit{at: at, end: at, text: " "})
 			}
 			b.grow(w)

@@ -59,8 +59,11 @@ type Model struct {
 	model  string
 
 	// used is what the last request held, its reply included: the size of
-	// the conversation as the model last saw it.
-	used int
+	// the conversation as the model last saw it. short says the server
+	// never counted that reply's output (session.Counted), which used
+	// leaves out: it is the least the conversation holds.
+	used  int
+	short bool
 	// turn and total are what the last turn's requests and all of the
 	// branch's spent.
 	turn, total session.Usage
@@ -89,7 +92,7 @@ func (m Model) SetModel(model string) Model {
 // to the reply before the last prompt only, so a long session costs no
 // more to measure than a short one.
 func (m Model) Measure(b session.Branch, total session.Usage) Model {
-	m.used, m.turn, m.total = 0, session.Usage{}, total
+	m.used, m.short, m.turn, m.total = 0, false, session.Usage{}, total
 	seenPrompt := false
 	for i := len(b) - 1; i >= 0; i-- {
 		e := b[i]
@@ -99,9 +102,10 @@ func (m Model) Measure(b session.Branch, total session.Usage) Model {
 		if e.Message == nil {
 			continue
 		}
-		u := e.Message.Usage
+		u := session.Spent(e.Message)
 		if m.used == 0 {
 			m.used = u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens + u.OutputTokens
+			m.short = u.Uncounted > 0
 		}
 		if !seenPrompt {
 			m.turn.Add(u)
@@ -117,7 +121,7 @@ func (m Model) Measure(b session.Branch, total session.Usage) Model {
 // held the whole old branch, but the next one holds only the summary and
 // its prompt, which the summary's own length stands for until then.
 func (m Model) Compacted() Model {
-	m.used = m.turn.OutputTokens
+	m.used, m.short = m.turn.OutputTokens, m.turn.Uncounted > 0
 	return m
 }
 
@@ -143,7 +147,8 @@ func (m Model) Percent() (pct int, ok bool) {
 	return m.used * 100 / w, true
 }
 
-// Used is how many tokens the last request held, its reply included.
+// Used is how many tokens the last request held, its reply included (the
+// least it held when the server never counted that reply's output).
 func (m Model) Used() int { return m.used }
 
 // View is the status line's fragment: the context's share of the window,
@@ -153,14 +158,15 @@ func (m Model) Used() int { return m.used }
 func (m Model) View() string {
 	var parts []string
 	if pct, ok := m.Percent(); ok {
-		s := "ctx " + strconv.Itoa(pct) + "%"
+		s := "ctx " + strconv.Itoa(pct) + "%" + plus(m.short)
 		if pct >= Full {
 			s += " full: /compact"
 		}
 		parts = append(parts, s)
 	}
 	if m.opts.Prices.Set() && m.total != (session.Usage{}) {
-		parts = append(parts, Dollars(m.opts.Prices.Cost(m.turn))+" turn, "+Dollars(m.opts.Prices.Cost(m.total))+" session")
+		parts = append(parts, Dollars(m.opts.Prices.Cost(m.turn))+plus(m.turn.Uncounted > 0)+" turn, "+
+			Dollars(m.opts.Prices.Cost(m.total))+plus(m.total.Uncounted > 0)+" session")
 	}
 	return strings.Join(parts, " · ")
 }
@@ -190,12 +196,15 @@ func (m Model) Context() string {
 		b.WriteString("context: nothing sent yet · window unknown: set context_window in the profile")
 	case w > 0:
 		pct, _ := m.Percent()
-		fmt.Fprintf(&b, "context: %s of %s tokens (%d%%) · window from %s", group(m.used), group(w), pct, from)
-		if pct >= Full {
-			b.WriteString("\nnearly full: /compact [INSTRUCTIONS] summarises the conversation and goes on from the summary")
-		}
+		fmt.Fprintf(&b, "context: %s%s of %s tokens (%d%%) · window from %s", atLeast(m.short), group(m.used), group(w), pct, from)
 	default:
-		fmt.Fprintf(&b, "context: %s tokens · window unknown: the service's models list does not give it; set context_window in the profile", group(m.used))
+		fmt.Fprintf(&b, "context: %s%s tokens · window unknown: the service's models list does not give it; set context_window in the profile", atLeast(m.short), group(m.used))
+	}
+	if m.used > 0 && m.short {
+		b.WriteString("\nthe last reply's output is not in it: the reply ended before the server counted it")
+	}
+	if pct, ok := m.Percent(); ok && pct >= Full {
+		b.WriteString("\nnearly full: /compact [INSTRUCTIONS] summarises the conversation and goes on from the summary")
 	}
 	return b.String()
 }
@@ -207,8 +216,25 @@ func (m Model) Cost() string {
 	if !p.Set() {
 		return ""
 	}
-	return fmt.Sprintf("cost: last turn %s · session %s (at the profile's prices per million tokens: in $%g · out $%g · cache read $%g · cache write $%g)",
-		Dollars(p.Cost(m.turn)), Dollars(p.Cost(m.total)), p.Input, p.Output, p.CacheRead, p.CacheWrite)
+	return fmt.Sprintf("cost: last turn %s%s · session %s%s (at the profile's prices per million tokens: in $%g · out $%g · cache read $%g · cache write $%g)",
+		atLeast(m.turn.Uncounted > 0), Dollars(p.Cost(m.turn)), atLeast(m.total.Uncounted > 0), Dollars(p.Cost(m.total)), p.Input, p.Output, p.CacheRead, p.CacheWrite)
+}
+
+// plus marks a figure that is the least of what was spent, in the status
+// line: the output of a reply the server never counted is left out.
+func plus(short bool) string {
+	if short {
+		return "+"
+	}
+	return ""
+}
+
+// atLeast is plus in words, for /context and /info.
+func atLeast(short bool) string {
+	if short {
+		return "at least "
+	}
+	return ""
 }
 
 // Dollars writes an amount in dollars: cents from a dollar up, else four

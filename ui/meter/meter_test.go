@@ -9,7 +9,7 @@ import (
 )
 
 func reply(in, out, read, write int) session.Entry {
-	return session.Entry{Kind: session.KindAssistant, Message: &api.Message{Usage: api.Usage{
+	return session.Entry{Kind: session.KindAssistant, Message: &api.Message{StopReason: api.StopEndTurn, Usage: api.Usage{
 		InputTokens: in, OutputTokens: out, CacheReadInputTokens: read, CacheCreationInputTokens: write}}}
 }
 

@@ -50,14 +50,11 @@ func (p *writer) header(title string) {
 		count += " · " + textfmt.Plural(n, "other branch")
 	}
 	p.fact("Messages", count)
-	var u session.Usage
-	for _, e := range p.all {
-		if e.Message != nil {
-			u.Add(e.Message.Usage)
-		}
-	}
-	if u != (session.Usage{}) {
+	if u, _ := session.Branch(p.all).Usage(); u != (session.Usage{}) {
 		tokens := thousands(u.InputTokens) + " in · " + thousands(u.OutputTokens) + " out"
+		if u.Uncounted > 0 { // the output of a cancelled reply was never counted
+			tokens = thousands(u.InputTokens) + " in · at least " + thousands(u.OutputTokens) + " out"
+		}
 		if u.CacheReadInputTokens > 0 {
 			tokens += " · " + thousands(u.CacheReadInputTokens) + " read from cache"
 		}

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"html"
 	"strings"
 
 	"muse/api"
@@ -39,9 +40,16 @@ func (p *writer) open(e *session.Entry, class, who, model string) {
 // markdown writes src, a text of the session, rendered from Markdown.
 // Text nested deeper than mdwrap.MaxNest (200,000 '>' took goldmark 14 s,
 // quadratic in the depth) is written flat, as the characters it holds, as
-// the chat screen shows it.
+// the chat screen shows it. Text the chat screen shows plain at 80
+// columns for its many lines (mdwrap.Dense: each line is a few nodes of
+// goldmark's tree, and 640 KB of a list took 170 MB), is written plain
+// here too.
 func (p *writer) markdown(src string) {
 	text := p.text(src)
+	if mdwrap.Dense(text, plainColumns) {
+		p.str(`<p class="raw">` + html.EscapeString(strings.Trim(text, "\n")) + "</p>\n")
+		return
+	}
 	if mdwrap.TooDeep(text) {
 		text = mdwrap.Flatten(text)
 	}
@@ -50,6 +58,10 @@ func (p *writer) markdown(src string) {
 		p.str(p.esc(src))
 	}
 }
+
+// plainColumns is the width at which the page weighs a text as the chat
+// screen does (see markdown).
+const plainColumns = 80
 
 // entry writes one entry in an <article>.
 func (p *writer) entry(e *session.Entry) {

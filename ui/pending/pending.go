@@ -42,7 +42,7 @@ func New(st *theme.Styles, files []session.File) Model {
 }
 
 // Target is where a link led the path of attachment i (from 0), out of the
-// working folder; "" when none did.
+// working folder, as attach.ShortTarget writes it; "" when none did.
 func (m Model) Target(i int) string {
 	if i < len(m.targets) {
 		return m.targets[i]

@@ -24,7 +24,9 @@
 // [Line]), so no line break hides from a reader of the text. Invisible
 // format characters (zero-width space, soft hyphen, BOM, tag characters,
 // stray joiners and variation selectors, …) go where they do no visible
-// work; [Line] shows them as <U+XXXX> instead (see invisible.go).
+// work; [Line] shows them as <U+XXXX> instead (see invisible.go). A
+// grapheme cluster keeps its first [MaxCluster] code points (see
+// cluster.go): 40,000 accents on one letter made wrapping quadratic.
 //
 // A string sequence (OSC, DCS, SOS, PM, APC) ends at ST (ESC '\\' or U+009C),
 // at BEL for OSC only, or — as in a VT500-style parser — where an ESC, CAN or
@@ -81,7 +83,7 @@ func IsClean(s string) bool {
 		return false
 	}
 	_, changed := invisibles(s, inv, modeText, false, true)
-	return !changed
+	return !changed && clustersFit(s)
 }
 
 // sanitize implements Text, Plain and Line.
@@ -95,7 +97,7 @@ func sanitizeAfter(s string, m mode, rtl bool) string {
 		s, inv = controls(s, i, inv, m)
 	}
 	out, _ := invisibles(s, inv, m, rtl, false)
-	return out
+	return capClusters(out)
 }
 
 // controls removes escape sequences and control characters from s, whose

@@ -380,7 +380,7 @@ func TestLinearCost(t *testing.T) {
 	patterns := []string{
 		"\x1b", "\x1b[", "\x1b]", "\x1bP", "\x1b[1;", "\x1b(", "\u009b", "\u009d",
 		"\x1b[" + strings.Repeat("1", 70), "\x1b[" + strings.Repeat("1", 61) + "m",
-		"\xff", "\r\n", "\n\x07\t", "a\x1b",
+		"\xff", "\r\n", "\n\x07\t", "a\x1b", "\u0301", "a" + strings.Repeat("\u0300", 40),
 	}
 	for _, p := range patterns {
 		cost := func(n int) uint64 {

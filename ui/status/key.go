@@ -19,7 +19,7 @@ func Key(s State) string {
 	b = append(b, '|')
 	b = append(b, s.Notice...)
 	u := s.Usage
-	for _, n := range []int{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens} {
+	for _, n := range []int{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.Uncounted} {
 		b = append(b, '|')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}

@@ -208,7 +208,11 @@ func selectedView(st *theme.Styles, sel Selected) string {
 // branches and the sync.
 func idleParts(st *theme.Styles, s State) []part {
 	u := s.Usage
-	tokens := st.StatusValue.Render(fmt.Sprintf("in %d out %d", u.InputTokens, u.OutputTokens))
+	plus := ""
+	if u.Uncounted > 0 {
+		plus = "+" // the least: the output of a reply the server never counted is left out
+	}
+	tokens := st.StatusValue.Render(fmt.Sprintf("in %d out %d%s", u.InputTokens, u.OutputTokens, plus))
 	parts := []part{{forms: []form{{text: st.StatusKey.Render("tokens ") + tokens, prio: prioLeast}, {text: tokens}}, must: true}}
 	if s.Meter.Warns() {
 		parts = append(parts, one(st.StatusKey.Render(" · ")+st.Warning.Render(s.Meter.View()), prioAlert))

@@ -54,7 +54,7 @@ type Shown struct {
 	Live  string
 	Saved bool
 	Count bool
-	Usage api.Usage
+	Usage session.Usage
 	// Path and Preview are an image saved and its preview, when one
 	// could be built.
 	Path, Preview   string
@@ -117,12 +117,9 @@ func (t *Run) apply(ev engine.Event, now time.Time) Shown {
 			// adds it up from the journal (every branch's replies): its
 			// usage; for a /continue, what the joined reply saved has more
 			// than the reply it extended (engine.Join).
-			s.Count, s.Usage = true, r.acc.Message().Usage
+			s.Count, s.Usage = true, session.Spent(e.Message)
 			if r.base != nil && r.base.Message != nil {
-				u, b := e.Message.Usage, r.base.Message.Usage
-				s.Usage = api.Usage{InputTokens: u.InputTokens - b.InputTokens, OutputTokens: u.OutputTokens - b.OutputTokens,
-					CacheCreationInputTokens: u.CacheCreationInputTokens - b.CacheCreationInputTokens,
-					CacheReadInputTokens:     u.CacheReadInputTokens - b.CacheReadInputTokens}
+				s.Usage = s.Usage.Less(session.Spent(r.base.Message))
 			}
 		}
 		return s

@@ -66,7 +66,7 @@ func TestApplyStreamsAReply(t *testing.T) {
 	}
 	final := live
 	final.Status = session.StatusComplete
-	final.Message = &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "hello world"}}}
+	final.Message = &api.Message{Content: []api.ContentBlock{{Type: api.BlockText, Text: "hello world"}}, StopReason: api.StopEndTurn, Usage: api.Usage{InputTokens: 7}}
 	m, s = m.Apply(Item{Event: &engine.Event{Kind: engine.ReplyEnded, Entry: final}}, t0)
 	if s.Kind != ReplyEnded || !s.Saved || !s.Count || s.Usage.InputTokens != 7 || m.Streaming() {
 		t.Errorf("ended: %+v, streaming %v", s, m.Streaming())
