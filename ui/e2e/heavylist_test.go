@@ -21,9 +21,11 @@ import (
 // "fatal error: out of memory"), and again on muse -c.
 var heavyList = strings.Repeat("- a\n  - b\n", 64_000) + "- the end of the list\n"
 
-// heavyListServer is the demo service, but for the message request that
-// asks for "a heavy list": that reply streams heavyList in 200-byte deltas
-// and ends its turn.
+// heavyListServer is the demo service, but for the message request whose
+// last message asks for "a heavy list": that reply streams heavyList in
+// 200-byte deltas and ends its turn. (Matched anywhere in the body, the
+// next turn's history asked again, and a second list scrolled the turn
+// the test waits for off the screen.)
 func heavyListServer(t *testing.T) *httptest.Server {
 	demoService := demo.NewHandler(demo.Options{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,7 +34,7 @@ func heavyListServer(t *testing.T) *httptest.Server {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if r.URL.Path != "/v1/messages" || !bytes.Contains(body, []byte("a heavy list")) {
+		if r.URL.Path != "/v1/messages" || !lastMessageAsks(body, "a heavy list") {
 			demoService.ServeHTTP(w, r)
 			return
 		}
@@ -106,4 +108,16 @@ func TestHeavyListReplyResumes(t *testing.T) {
 	tm.waitUntil("the next turn answered", waitDeadline, func(s string) bool {
 		return strings.Contains(s, "and after") && !busy(statusLine(s))
 	})
+}
+
+// lastMessageAsks reports whether the last message of the request body
+// holds want.
+func lastMessageAsks(body []byte, want string) bool {
+	var req struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+		return false
+	}
+	return bytes.Contains(req.Messages[len(req.Messages)-1], []byte(want))
 }
