@@ -22,7 +22,7 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 		if !session.Counted(e.Message) {
 			out = "not counted (" + uncountedWhy(e) + ")"
 		}
-		fmt.Fprintf(&b, "last reply: in %d · out %s · cache read %d · cache write %d", u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+		b.WriteString("last reply: " + tally(u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens))
 		if e.LatencyMS > 0 {
 			fmt.Fprintf(&b, " · %.1fs", float64(e.LatencyMS)/1000)
 		}
@@ -46,9 +46,13 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 		if u.Uncounted == 1 {
 			replies = "1 reply"
 		}
-		out = fmt.Sprintf("at least %d (%s not counted: ended before the server's final count)", u.OutputTokens, replies)
+		least := fmt.Sprintf("at least %d", u.OutputTokens)
+		if u.OutputTokens == 0 {
+			least = "not counted" // "at least 0" reads as nothing
+		}
+		out = fmt.Sprintf("%s (%s not counted: ended before the server's final count)", least, replies)
 	}
-	fmt.Fprintf(&b, "session: in %d · out %s · cache read %d · cache write %d", u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	b.WriteString("session: " + tally(u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens))
 	if c := mt.Cost(); c != "" {
 		b.WriteString("\n" + c)
 	}
@@ -59,6 +63,24 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 	fmt.Fprintf(&b, "\nsettings: model %s · max_tokens %d%s", p.Model, p.MaxTokens, optionalParams(p))
 	return b.String()
 }
+
+// tally is the token counts of /info. Each label is bound to its figure
+// by no-break spaces, so a narrow terminal breaks the line between the
+// counts, never between "cache write" and its number.
+func tally(in int, out string, cacheRead, cacheWrite int) string {
+	pair := func(label, figure string) string {
+		return strings.ReplaceAll(label, " ", nbsp) + nbsp + figure
+	}
+	return strings.Join([]string{
+		pair("in", fmt.Sprint(in)),
+		pair("out", out),
+		pair("cache read", fmt.Sprint(cacheRead)),
+		pair("cache write", fmt.Sprint(cacheWrite)),
+	}, " · ")
+}
+
+// nbsp is the no-break space: a wrap does not break a line at it.
+const nbsp = "\u00a0"
 
 // uncountedWhy says why the server never counted the output of the reply
 // e (see session.Counted).

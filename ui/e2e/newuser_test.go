@@ -86,7 +86,7 @@ func TestResumePickerEscQuits(t *testing.T) {
 }
 
 // sessionTally is the "session:" line /info writes.
-var sessionTally = regexp.MustCompile(`session: in \d+ · out \d+ · cache read \d+ · cache write \d+`)
+var sessionTally = regexp.MustCompile(`session:[ \x{a0}]in[ \x{a0}]\d+ · out[ \x{a0}]\d+ · cache[ \x{a0}]read[ \x{a0}]\d+ · cache[ \x{a0}]write[ \x{a0}]\d+`)
 
 // info runs /info, the first of the run, and returns the session's tally
 // it shows.

@@ -208,11 +208,14 @@ func selectedView(st *theme.Styles, sel Selected) string {
 // branches and the sync.
 func idleParts(st *theme.Styles, s State) []part {
 	u := s.Usage
-	plus := ""
-	if u.Uncounted > 0 {
-		plus = "+" // the least: the output of a reply the server never counted is left out
+	out := fmt.Sprint(u.OutputTokens)
+	switch {
+	case u.Uncounted > 0 && u.OutputTokens == 0:
+		out = "not counted" // "0+" reads as nothing
+	case u.Uncounted > 0:
+		out += "+" // the least: the output of a reply the server never counted is left out
 	}
-	tokens := st.StatusValue.Render(fmt.Sprintf("in %d out %d%s", u.InputTokens, u.OutputTokens, plus))
+	tokens := st.StatusValue.Render(fmt.Sprintf("in %d out %s", u.InputTokens, out))
 	parts := []part{{forms: []form{{text: st.StatusKey.Render("tokens ") + tokens, prio: prioLeast}, {text: tokens}}, must: true}}
 	if s.Meter.Warns() {
 		parts = append(parts, one(st.StatusKey.Render(" · ")+st.Warning.Render(s.Meter.View()), prioAlert))
