@@ -109,15 +109,23 @@ const widthsReply = "## Widths\n\n" +
 	"> a quote with 👨\u200d👩\u200d👧 in it\n\n" +
 	"```\nrow 👍🏽 🇫🇷 👨\u200d👩\u200d👧 n\u0303 end\nrow plain end\n```\n"
 
-// echo collapses whitespace in s and cuts it to at most n runes.
+// echo collapses whitespace in s and cuts it to at most n runes, at the
+// end of a word when one ends in the second half, marking a cut with "…".
 func echo(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n])) + "…"
+	r := string([]rune(s)[:n+1])
+	if i := strings.LastIndex(r, " "); i > len(r)/2 {
+		return r[:i] + "…"
+	}
+	return strings.TrimSpace(string([]rune(s)[:n])) + "…"
 }
+
+// titleRunes is the most of a prompt the demo echoes as a heading: a
+// prompt a new user types whole, a pasted page cut.
+const titleRunes = 120
 
 // truncateRunes cuts s to at most n runes.
 func truncateRunes(s string, n int) string {
@@ -130,7 +138,7 @@ func truncateRunes(s string, n int) string {
 // normalReply is the canned markdown answer to prompt.
 func normalReply(prompt string) string {
 	r := newRNG(hashString(prompt))
-	title := echo(prompt, 60)
+	title := echo(prompt, titleRunes)
 	if title == "" {
 		title = "Your question"
 	}
@@ -160,7 +168,7 @@ func normalReply(prompt string) string {
 // lists, tables and code blocks.
 func longReply(prompt string) string {
 	r := newRNG(hashString(prompt) ^ 0x6c6f6e67)
-	title := echo(prompt, 60)
+	title := echo(prompt, titleRunes)
 	if title == "" {
 		title = "Your question"
 	}
