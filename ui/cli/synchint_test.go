@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,5 +104,28 @@ func TestSyncAfterRemoteMovedSaysHowToMakeIt(t *testing.T) {
 			t.Errorf("%v: code %d output %q", args, r.code, out)
 		}
 		checkAsRun(t, strings.Join(args, " "), out, "make an empty one with: git init --bare "+remote, "then run: "+muse+" sync init "+remote)
+	}
+}
+
+// -p's "doctor checks it", when the base URL came from --base-url, gives
+// it in MUSE_BASE_URL (doctor has no --base-url flag), with muse as run.
+func TestPrintConnectHintRunsDoctorWithTheFlagsBaseURL(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	if err := ln.Close(); err != nil { // nothing listens there now
+		t.Fatal(err)
+	}
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir(), "HOME": t.TempDir(), "MUSE_API_KEY": "k", "MUSE_MODEL": "m"}
+	r := runAs(t, "go run .", env, "--base-url", base, "--no-save", "-p", "hi")
+	if r.code == 0 || !strings.Contains(r.stderr, "; MUSE_BASE_URL="+base+" go run . doctor checks it") || strings.Contains(r.stderr, "muse doctor") {
+		t.Fatalf("code %d stderr %q", r.code, r.stderr)
+	}
+	env["MUSE_BASE_URL"] = base
+	r = runAs(t, "go run .", env, "--no-save", "-p", "hi")
+	if r.code == 0 || !strings.Contains(r.stderr, "; go run . doctor checks it") || strings.Contains(r.stderr, "MUSE_BASE_URL=") {
+		t.Fatalf("from MUSE_BASE_URL: code %d stderr %q", r.code, r.stderr)
 	}
 }
