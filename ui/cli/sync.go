@@ -323,7 +323,7 @@ func (a *app) syncStatus(ctx context.Context) error {
 		fmt.Fprintf(w, "behind:   unknown: %s\n", sanitize.Line(st.FetchErr.Error()))
 	}
 	fmt.Fprintln(w, "conflict: none (sessions merge by record; git never merges them)")
-	fmt.Fprintf(w, "last:     %s\n", lastSyncText(st))
+	fmt.Fprintf(w, "last:     %s\n", a.asRunText(lastSyncText(st)))
 	for _, s := range st.Skipped {
 		fmt.Fprintf(w, "skipped:  %s\n", sanitize.Line(s))
 	}
@@ -370,15 +370,10 @@ func (e *asRunError) Unwrap() error { return e.err }
 // asRun returns err with the commands its hints name (syncCommands)
 // written as muse was run (cmdName), so that they work when pasted.
 func (a *app) asRun(err error) error {
-	muse := cmdName(a.env)
-	if err == nil || muse == "muse" {
+	if err == nil {
 		return err
 	}
-	var pairs []string
-	for _, c := range syncCommands {
-		pairs = append(pairs, c, strings.Replace(c, "muse", muse, 1))
-	}
-	msg := strings.NewReplacer(pairs...).Replace(err.Error())
+	msg := a.asRunText(err.Error())
 	if msg == err.Error() {
 		return err
 	}
@@ -387,6 +382,20 @@ func (a *app) asRun(err error) error {
 		return &usageError{msg: msg}
 	}
 	return &asRunError{msg: msg, err: err}
+}
+
+// asRunText is s with the commands it names (syncCommands) written as
+// muse was run.
+func (a *app) asRunText(s string) string {
+	muse := cmdName(a.env)
+	if muse == "muse" {
+		return s
+	}
+	var pairs []string
+	for _, c := range syncCommands {
+		pairs = append(pairs, c, strings.Replace(c, "muse", muse, 1))
+	}
+	return strings.NewReplacer(pairs...).Replace(s)
 }
 
 // ctxOr returns ctx, or a background context for nil.
@@ -464,6 +473,6 @@ func (a *app) doctorSyncState(d *report) {
 		if st.LastErr != "" || o.Identity == "" {
 			mark = "!"
 		}
-		d.line(mark, "sync", fmt.Sprintf("with %s · key %s · %s to send · last sync %s", st.Remote, key, textfmt.Plural(st.Ahead+st.Pending, "file"), lastSyncText(st)))
+		d.line(mark, "sync", fmt.Sprintf("with %s · key %s · %s to send · last sync %s", st.Remote, key, textfmt.Plural(st.Ahead+st.Pending, "file"), a.asRunText(lastSyncText(st))))
 	}
 }

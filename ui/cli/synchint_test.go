@@ -105,6 +105,9 @@ func TestSyncAfterRemoteMovedSaysHowToMakeIt(t *testing.T) {
 		}
 		checkAsRun(t, strings.Join(args, " "), out, "make an empty one with: git init --bare "+remote, "then run: "+muse+" sync init "+remote)
 	}
+	// The failure kept for doctor names muse as run too.
+	r := runAs(t, muse, home, "doctor", "--offline")
+	checkAsRun(t, "doctor", r.stdout, "last attempt failed: the remote "+remote+" does not exist", "then run "+muse+" sync init again")
 }
 
 // -p's "doctor checks it", when the base URL came from --base-url, gives
