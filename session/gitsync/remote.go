@@ -51,10 +51,11 @@ func absRemote(remote string) (string, error) {
 // said.
 func unreachable(remote string, err error) error {
 	if p, ok := LocalPath(remote); ok {
+		if missing := missingRemote(remote); missing != nil {
+			return missing
+		}
 		fi, serr := os.Stat(p)
 		switch {
-		case errors.Is(serr, fs.ErrNotExist):
-			return &MissingRemoteError{Path: p}
 		case serr == nil && !fi.IsDir():
 			return fmt.Errorf("the remote %s is a file, not a git repository: give the path of a bare repository (git init --bare PATH makes one)", p)
 		case serr == nil:
@@ -62,6 +63,17 @@ func unreachable(remote string, err error) error {
 		}
 	}
 	return fmt.Errorf("cannot reach the remote %s: check its address, the network, and that git can read it with your keys or credentials: %w", mask(remote), err)
+}
+
+// missingRemote returns a MissingRemoteError when remote is a local path
+// that does not exist (moved or removed since sync init), else nil.
+func missingRemote(remote string) error {
+	if p, ok := LocalPath(remote); ok {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return &MissingRemoteError{Path: p}
+		}
+	}
+	return nil
 }
 
 // MissingRemoteError is a local remote that does not exist.

@@ -262,6 +262,9 @@ func (s *syncer) fetch(ctx context.Context) (string, error) {
 		if strings.Contains(err.Error(), "couldn't find remote ref") {
 			return "", fmt.Errorf("the remote %s holds no muse sync data (its branch %s is missing): was it emptied? muse sync init sets a remote up", mask(s.st.Remote), branch)
 		}
+		if missing := missingRemote(s.st.Remote); missing != nil {
+			return "", missing
+		}
 		return "", fmt.Errorf("fetch from %s: %w", mask(s.st.Remote), err)
 	}
 	out, err := s.g.text(ctx, "rev-parse", trackRef+"^{commit}", trackRef+":muse-sync/v1/key.age")

@@ -85,7 +85,7 @@ func (a *app) doctor(w io.Writer) int {
 				d.bad("config file", l)
 			}
 		case describePath(path) == "not there yet":
-			d.ok("config file", path+" (none; it is optional: muse config init writes an example)")
+			d.ok("config file", path+" (none; it is optional: "+cmdName(a.env)+" config init writes an example)")
 		default:
 			d.ok("config file", path+" ("+describePath(path)+")")
 		}

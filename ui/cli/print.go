@@ -294,7 +294,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			}
 		case engine.Retrying:
 			// An error said once is not said again on each retry.
-			if msg := sanitize.Line(ev.Retry.Err.Error()); msg != lastRetry {
+			if msg := doctorHints(env, cfg).Replace(sanitize.Line(ev.Retry.Err.Error())); msg != lastRetry {
 				lastRetry = msg
 				note("%s; retrying in %s", msg, ev.Retry.Wait.Round(1e8))
 			} else {
@@ -328,7 +328,8 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 		if f.json {
 			printPartial(env, res, err)
 		}
-		return failHint(env, err, credentialHint(cfg, err)), !res.NotSaved
+		hint, err := doctorHinted(env, cfg, err, credentialHint(cfg, err))
+		return failHint(env, err, hint), !res.NotSaved
 	}
 	if res.Unanswered && !f.allowTools && !f.json {
 		printToolCalls(env.Stdout, &res.Message)

@@ -46,9 +46,9 @@ chat screen syncs in the background at start, after each reply and on quit.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if showStatus {
-				return a.syncStatus(c.Context())
+				return a.asRun(a.syncStatus(c.Context()))
 			}
-			return a.runSync(c.Context())
+			return a.asRun(a.runSync(c.Context()))
 		},
 	}
 	cmd.Flags().BoolVar(&showStatus, "status", false, "say what this machine has to send, what the remote has to apply here, and the last sync")
@@ -57,7 +57,7 @@ chat screen syncs in the background at start, after each reply and on quit.`,
 		Short: "set up sync with a git remote: ssh://, git@host:path, https://, or a bare repository's path",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.syncInit(c.Context(), args[0])
+			return a.asRun(a.syncInit(c.Context(), args[0]))
 		},
 	}
 	keyCmd := &cobra.Command{
@@ -67,10 +67,10 @@ chat screen syncs in the background at start, after each reply and on quit.`,
 		RunE: func(*cobra.Command, []string) error {
 			o, err := a.syncOptions(false)
 			if err != nil {
-				return err
+				return a.asRun(err)
 			}
 			if o.Identity == "" {
-				return errors.New("no sync key on this machine: set MUSE_SYNC_KEY or sync_key_cmd, or run muse sync init REMOTE")
+				return fmt.Errorf("no sync key on this machine: set MUSE_SYNC_KEY or sync_key_cmd, or run %s sync init REMOTE", cmdName(a.env))
 			}
 			if a.env.StdoutTTY {
 				fmt.Fprintln(a.env.Stderr, "muse: this key opens everything you sync: keep it in a password manager, and never paste it where others can read it")
@@ -95,13 +95,13 @@ sync_images on, with no session open in another muse.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o, err := a.syncOptions(false)
 			if err != nil {
-				return err
+				return a.asRun(err)
 			}
 			ctx, stop := signal.NotifyContext(ctxOr(c.Context()), os.Interrupt)
 			defer stop()
 			res, err := gitsync.GC(ctx, o)
 			if err != nil {
-				return err
+				return a.asRun(err)
 			}
 			fmt.Fprintf(a.env.Stdout, "the remote's history of %s is now one snapshot of %s\n", textfmt.Plural(res.Commits, "commit"), textfmt.Plural(res.Files, "file"))
 			return nil
@@ -207,14 +207,10 @@ func (a *app) syncInit(ctx context.Context, remote string) error {
 	ctx, stop := signal.NotifyContext(ctxOr(ctx), os.Interrupt)
 	defer stop()
 	res, err := gitsync.Init(ctx, o, remote)
-	var missing *gitsync.MissingRemoteError
-	if errors.As(err, &missing) {
-		p := shellQuote(missing.Path)
-		return usagef("the remote %s does not exist\nmake an empty one with: git init --bare %s\nthen run: muse sync init %s", missing.Path, p, p)
-	}
-	if err != nil {
+	if err = a.missingRemote(err); err != nil {
 		return err
 	}
+	muse := cmdName(a.env)
 	w := a.env.Stdout
 	fmt.Fprintf(w, "sync is set up with %s\n", sanitize.Line(remote))
 	if res.OtherBranches {
@@ -229,21 +225,21 @@ This machine made the sync key. It is shown once here:
 Keep it in your password manager: every other machine needs it, and
 nothing on the remote can be read without it. On another machine, give it
 in MUSE_SYNC_KEY or with sync_key_cmd in the profile, then run
-muse sync init %s there. This machine keeps it in %s (mode 0600);
-muse sync key prints it again.
-`, res.Identity, sanitize.Line(remote), gitsync.IdentityPath(o.StateDir))
+%[4]s sync init %[2]s there. This machine keeps it in %[3]s (mode 0600);
+%[4]s sync key prints it again.
+`, res.Identity, sanitize.Line(remote), gitsync.IdentityPath(o.StateDir), muse)
 	}
 	if kept, _ := gitsync.LoadIdentity(o.StateDir); kept == "" && sp.keyCmd == "" {
 		// The key came in MUSE_SYNC_KEY for this command only: a bare
 		// "muse sync" next would find none.
-		fmt.Fprintf(w, `This machine does not keep the key: every muse sync here needs it. Give it
+		fmt.Fprintf(w, `This machine does not keep the key: every %[1]s sync here needs it. Give it
 from your password manager with sync_key_cmd in the profile
 (sync_key_cmd = "pass show muse/sync-key"), or keep MUSE_SYNC_KEY exported,
-then run muse sync; set sync = "auto" in the profile to sync in the background.
-`)
+then run %[1]s sync; set sync = "auto" in the profile to sync in the background.
+`, muse)
 		return nil
 	}
-	fmt.Fprintln(w, "Run muse sync to sync now; set sync = \"auto\" in the profile to sync in the background.")
+	fmt.Fprintf(w, "Run %s sync to sync now; set sync = \"auto\" in the profile to sync in the background.\n", muse)
 	return nil
 }
 
@@ -276,6 +272,7 @@ func (a *app) runSync(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctxOr(ctx), os.Interrupt)
 	defer stop()
 	res, err := gitsync.Sync(ctx, o)
+	err = a.missingRemote(err)
 	for _, s := range res.Skipped {
 		fmt.Fprintf(a.env.Stderr, "muse: skipped a damaged or tampered bundle, nothing of it applied: %s\n", sanitize.Line(s))
 	}
@@ -286,7 +283,7 @@ func (a *app) runSync(ctx context.Context) error {
 		fmt.Fprintf(a.env.Stderr, "muse: applied at the next sync: %s\n", sanitize.Line(s))
 	}
 	if res.Compacted {
-		fmt.Fprintln(a.env.Stderr, "muse: another machine compacted the remote (muse sync gc): its snapshot was read")
+		fmt.Fprintf(a.env.Stderr, "muse: another machine compacted the remote (%s sync gc): its snapshot was read\n", cmdName(a.env))
 	}
 	if res.Rewritten {
 		fmt.Fprintln(a.env.Stderr, "muse: the remote's history was rewritten by someone else (a force-push): this machine's sessions were sent again whole")
@@ -308,6 +305,11 @@ func (a *app) syncStatus(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !st.Fetched {
+		if err := a.missingRemote(st.FetchErr); err != nil {
+			return err
+		}
+	}
 	w := a.env.Stdout
 	fmt.Fprintf(w, "remote:   %s\n", sanitize.Line(st.Remote))
 	fmt.Fprintf(w, "ahead:    %s changed here to send", textfmt.Plural(st.Ahead, "file"))
@@ -321,7 +323,7 @@ func (a *app) syncStatus(ctx context.Context) error {
 		fmt.Fprintf(w, "behind:   unknown: %s\n", sanitize.Line(st.FetchErr.Error()))
 	}
 	fmt.Fprintln(w, "conflict: none (sessions merge by record; git never merges them)")
-	fmt.Fprintf(w, "last:     %s\n", lastSyncText(st))
+	fmt.Fprintf(w, "last:     %s\n", a.asRunText(lastSyncText(st)))
 	for _, s := range st.Skipped {
 		fmt.Fprintf(w, "skipped:  %s\n", sanitize.Line(s))
 	}
@@ -338,6 +340,62 @@ func lastSyncText(st gitsync.Status) string {
 		s += " · last attempt failed: " + sanitize.Line(st.LastErr)
 	}
 	return s
+}
+
+// missingRemote turns err, when it is a local remote that does not exist,
+// into the steps that make one and set sync up with it; other errors are
+// returned as they are.
+func (a *app) missingRemote(err error) error {
+	var missing *gitsync.MissingRemoteError
+	if !errors.As(err, &missing) {
+		return err
+	}
+	p := shellQuote(missing.Path)
+	return usagef("the remote %s does not exist\nmake an empty one with: git init --bare %s\nthen run: %s sync init %s", sanitize.Line(missing.Path), p, cmdName(a.env), p)
+}
+
+// syncCommands are the commands gitsync's errors name: asRun writes them
+// with the name muse was run as.
+var syncCommands = []string{"muse sync init", "muse sync key", "muse sync gc", "run muse sync"}
+
+// asRunError is an error whose hints name muse as it was run.
+type asRunError struct {
+	msg string
+	err error
+}
+
+func (e *asRunError) Error() string { return e.msg }
+func (e *asRunError) Unwrap() error { return e.err }
+
+// asRun returns err with the commands its hints name (syncCommands)
+// written as muse was run (cmdName), so that they work when pasted.
+func (a *app) asRun(err error) error {
+	if err == nil {
+		return err
+	}
+	msg := a.asRunText(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return &usageError{msg: msg}
+	}
+	return &asRunError{msg: msg, err: err}
+}
+
+// asRunText is s with the commands it names (syncCommands) written as
+// muse was run.
+func (a *app) asRunText(s string) string {
+	muse := cmdName(a.env)
+	if muse == "muse" {
+		return s
+	}
+	var pairs []string
+	for _, c := range syncCommands {
+		pairs = append(pairs, c, strings.Replace(c, "muse", muse, 1))
+	}
+	return strings.NewReplacer(pairs...).Replace(s)
 }
 
 // ctxOr returns ctx, or a background context for nil.
@@ -394,11 +452,11 @@ func (a *app) doctorSyncState(d *report) {
 	st, err := gitsync.ReadStatus(context.Background(), o, false)
 	switch {
 	case errors.Is(err, gitsync.ErrNotSetUp):
-		d.ok("sync", "not set up (muse sync init REMOTE)")
+		d.ok("sync", "not set up ("+cmdName(a.env)+" sync init REMOTE)")
 	case errors.Is(err, session.ErrLocked):
 		d.ok("sync", "a sync is running now")
 	case err != nil:
-		d.line("!", "sync", err.Error())
+		d.line("!", "sync", a.asRun(err).Error())
 	default:
 		key := "from "
 		switch {
@@ -415,6 +473,6 @@ func (a *app) doctorSyncState(d *report) {
 		if st.LastErr != "" || o.Identity == "" {
 			mark = "!"
 		}
-		d.line(mark, "sync", fmt.Sprintf("with %s · key %s · %s to send · last sync %s", st.Remote, key, textfmt.Plural(st.Ahead+st.Pending, "file"), lastSyncText(st)))
+		d.line(mark, "sync", fmt.Sprintf("with %s · key %s · %s to send · last sync %s", st.Remote, key, textfmt.Plural(st.Ahead+st.Pending, "file"), a.asRunText(lastSyncText(st))))
 	}
 }
