@@ -123,8 +123,9 @@ func echo(s string, n int) string {
 	return strings.TrimSpace(string([]rune(s)[:n])) + "…"
 }
 
-// titleRunes is the most of a prompt the demo echoes as a heading: a
-// prompt a new user types whole, a pasted page cut.
+// titleRunes is the most of a prompt demo:long echoes as its banner: a
+// prompt a new user types whole, a pasted page cut. Other replies echo 60
+// runes, cut at a word end.
 const titleRunes = 120
 
 // truncateRunes cuts s to at most n runes.
@@ -138,7 +139,7 @@ func truncateRunes(s string, n int) string {
 // normalReply is the canned markdown answer to prompt.
 func normalReply(prompt string) string {
 	r := newRNG(hashString(prompt))
-	title := echo(prompt, titleRunes)
+	title := echo(prompt, 60)
 	if title == "" {
 		title = "Your question"
 	}
