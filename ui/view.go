@@ -18,7 +18,9 @@ func (m Model) layout() Model {
 	}
 	m.comp = m.comp.SetSize(m.size.Width, m.size.Height, m.inputState())
 	m.status = m.status.SetRows(m.statusState())
-	convHeight := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - textfmt.Height(m.helpView()) - textfmt.Height(m.approvalBox().View()) - textfmt.Height(m.elicit.View())
+	rest := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - textfmt.Height(m.helpView()) - textfmt.Height(m.approvalBox().View())
+	m.elicit = m.elicit.SetSize(m.size.Width, max(rest-1 /* a row of the conversation */, 5))
+	convHeight := rest - textfmt.Height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.size.Width, max(convHeight, 1))
 	return m
 }

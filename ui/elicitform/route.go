@@ -45,7 +45,7 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 			return m, next, "MCP server " + msg.e.Server + " asked for input while a form was open: cancelled", true
 		}
 		e := msg.e
-		form := New(e, th, DefaultKeyMap()).SetSize(width)
+		form := New(e, th, DefaultKeyMap()).SetSize(width, 0)
 		return form, tea.Batch(next, func() tea.Msg { <-e.Done(); return GoneMsg{e} }),
 			"MCP server " + e.Server + " asks for input: " + form.keys.Focus.Help().Key + " answers its form", true
 	case GoneMsg:
