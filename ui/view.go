@@ -27,7 +27,7 @@ func (m Model) layout() Model {
 
 // inputState is what the input shows of the rest of the screen.
 func (m Model) inputState() input.State {
-	return input.State{Busy: m.turns.Turn() != nil, Answering: m.waitingForApproval(), Selecting: m.sel.Active()}
+	return input.State{Busy: m.turns.Turn() != nil, Answering: m.waitingForApproval(), Selecting: m.sel.Active(), Form: m.elicit.Focused()}
 }
 
 // waitingForApproval reports whether a tool call waits for y, n or a: the
@@ -48,6 +48,8 @@ func (m Model) helpView() string {
 		// A small screen with a tool call and a queue: the box names its
 		// keys, and the key line's row keeps the frame within the screen.
 		return ""
+	case m.elicit.Focused():
+		return h.Short(m.elicit.ShortHelp())
 	case m.sel.Active():
 		return h.Short(m.sel.ShortHelp())
 	case m.waitingForApproval():
@@ -66,6 +68,7 @@ func (m Model) statusState() status.State {
 		Params: m.params, ImageParams: imageParams(m.params.Image, m.opts.ImageModel),
 	}
 	s = m.status.Fill(s)
+	s.FormKeys = m.elicit.Focused()
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
 	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}

@@ -125,6 +125,14 @@ func (m Model) SetSize(width, height int) Model {
 	return m
 }
 
+// ShortHelp is the key line while the form has the keys: what answers
+// it, and the key that gives the keys back to the input.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.KeyMap()
+	return []key.Binding{k.Send, k.Next, k.Decline,
+		key.NewBinding(key.WithKeys(k.Focus.Keys()...), key.WithHelp(k.Focus.Help().Key, "back to the input"))}
+}
+
 // Update handles a message while the form has the keys; the form closes
 // (Active false) once answered, and the Focus key gives the keys back.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
