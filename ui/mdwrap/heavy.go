@@ -78,6 +78,12 @@ func (m *Meter) Add(lines string) {
 			m.quotes = quotes
 		}
 		m.cells += (m.width + len(line)) * (2 + quotes + lists + indent/2) * max(opens, 1)
+		// A table row of more columns than the width can never fit, and
+		// shrinking it to the width costs lipgloss the columns times the
+		// overflow, row by row: 100,000 columns of 800 KB took 33.6 s.
+		if strings.Count(line, "|") > m.width {
+			m.dense = true
+		}
 		if m.cells > cellBase+cellsPerByte*m.bytes {
 			m.dense = true
 		}

@@ -20,6 +20,9 @@ var heavyShapes = map[string]string{
 	"numbered list":   strings.Repeat("1. a\n", 128_000),
 	"definition list": strings.Repeat("a\n: b\n\n", 106_000),
 	"deep list":       strings.Repeat("- a\n  - b\n    - c\n      - d\n", 23_000),
+	// More columns than the width: lipgloss shrank each row column by
+	// column (100,000 columns, 800 KB: 33.6 s).
+	"wide table": "|" + strings.Repeat("a|", 2000) + "\n|" + strings.Repeat("-|", 2000) + "\n" + strings.Repeat("|"+strings.Repeat("b|", 2000)+"\n", 100),
 }
 
 // Each heavy shape is found heavy at 80 and 200 columns, from its first
@@ -89,7 +92,17 @@ func TestPlainShowsAllLinearly(t *testing.T) {
 // the word again for each code point, so a word of 80 such clusters cost
 // it 2,500 measures of 5 KB each (107 MB allocated for 80 KB).
 func TestWordsBreaksByBytes(t *testing.T) {
-	src := "hi " + strings.Repeat("a"+strings.Repeat("\u0301", 31), 1000) + " end\n"
+	for _, src := range []string{
+		"hi " + strings.Repeat("a"+strings.Repeat("\u0301", 31), 1000) + " end\n",
+		// U+0600 prepends to the next character: clusters of no width.
+		"hi " + strings.Repeat("\u0600a", 40_000) + " end\n",
+	} {
+		wordsBreakByBytes(t, src)
+	}
+}
+
+func wordsBreakByBytes(t *testing.T, src string) {
+	t.Helper()
 	out := Words(src, styles.DarkStyleConfig, 80)
 	longest := 0
 	for w := range strings.FieldsSeq(out) {

@@ -366,7 +366,10 @@ func (b *breaker) text(start, stop int, code bool) {
 			if !isMarkup(prev) && !isMarkup(g[0]) && !b.breaksAfter(g[0]) {
 				b.cur.ok, b.cur.okWidth = i, 0
 			}
-			if (b.cur.width+w > b.piece || i+len(g)-b.cur.start > b.piece*bytesPerColumn) && b.cur.width > 0 {
+			// The byte bound holds for a word no column wide, too: a run
+			// of "\u0600a" is clusters of no width that the wrapper after
+			// this measures again for every rune (120 KB took 30 s).
+			if (b.cur.width+w > b.piece && b.cur.width > 0) || (i+len(g)-b.cur.start > b.piece*bytesPerColumn && i > b.cur.start) {
 				at := b.overflow(i)
 				b.cur.start = at
 				b.edits = append(b.edits, edit{at: at, end: at, text: " "})
