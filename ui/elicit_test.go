@@ -47,7 +47,8 @@ func formServer(got chan<- *sdk.ElicitResult) mcp.Server {
 // keys: what is typed goes on into the input until ctrl+l gives them to
 // the form; an answer that does not fit the schema is refused in the
 // form, with why; a good one is sent as typed values converted to the
-// schema's types; esc declines the next one.
+// schema's types; esc declines the next one. While the form has the keys
+// the status, the input and the key line name its keys, not the input's.
 func TestElicitationForm(t *testing.T) {
 	h := newHarness(t, 0)
 	got := make(chan *sdk.ElicitResult, 2)
@@ -67,6 +68,17 @@ func TestElicitationForm(t *testing.T) {
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlL})
 		waitFor(t, tm, "ctrl+l back to the input")
 		if decline {
+			// With the keys, the rest of the screen names the form's:
+			// the status, the input (empty) and the key line.
+			onScreen(t, tm, func(b []byte) bool {
+				for _, want := range []string{"answering MCP server form's form: enter sends, esc declines",
+					"the form above has the keys · ctrl+l gives them back", "· esc declines", "tab next field • esc decline"} {
+					if !bytes.Contains(b, []byte(want)) {
+						return false
+					}
+				}
+				return true
+			})
 			tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 			if r := <-got; r.Action != "decline" {
 				t.Errorf("esc sent %+v", r)

@@ -524,7 +524,6 @@ func (m Model) updateScreen(msg tea.Msg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		m.size = msg
 		m.w = m.w.with(func(w *widgets) { w.help = w.help.SetSize(msg.Width, msg.Height) })
 		m.sessions = m.sessions.SetSize(msg.Width, msg.Height)
-		m.elicit = m.elicit.SetSize(msg.Width)
 		return m.layout(), nil, true
 	case tea.KeyMsg:
 		next, cmd := m.handleKey(msg)

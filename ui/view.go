@@ -18,14 +18,16 @@ func (m Model) layout() Model {
 	}
 	m.comp = m.comp.SetSize(m.size.Width, m.size.Height, m.inputState())
 	m.status = m.status.SetRows(m.statusState())
-	convHeight := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - textfmt.Height(m.helpView()) - textfmt.Height(m.approvalBox().View()) - textfmt.Height(m.elicit.View())
+	rest := m.size.Height - 1 /* header */ - m.comp.Height() - m.status.Rows() - 1 /* border */ - 1 /* status */ - textfmt.Height(m.helpView()) - textfmt.Height(m.approvalBox().View())
+	m.elicit = m.elicit.SetSize(m.size.Width, max(rest-1 /* a row of the conversation */, 5))
+	convHeight := rest - textfmt.Height(m.elicit.View())
 	m.conv = m.conv.SetSize(m.size.Width, max(convHeight, 1))
 	return m
 }
 
 // inputState is what the input shows of the rest of the screen.
 func (m Model) inputState() input.State {
-	return input.State{Busy: m.turns.Turn() != nil, Answering: m.waitingForApproval(), Selecting: m.sel.Active()}
+	return input.State{Busy: m.turns.Turn() != nil, Answering: m.waitingForApproval(), Selecting: m.sel.Active(), Form: m.elicit.Focused()}
 }
 
 // waitingForApproval reports whether a tool call waits for y, n or a: the
@@ -46,6 +48,8 @@ func (m Model) helpView() string {
 		// A small screen with a tool call and a queue: the box names its
 		// keys, and the key line's row keeps the frame within the screen.
 		return ""
+	case m.elicit.Focused():
+		return h.Short(m.elicit.ShortHelp())
 	case m.sel.Active():
 		return h.Short(m.sel.ShortHelp())
 	case m.waitingForApproval():
@@ -64,6 +68,7 @@ func (m Model) statusState() status.State {
 		Params: m.params, ImageParams: imageParams(m.params.Image, m.opts.ImageModel),
 	}
 	s = m.status.Fill(s)
+	s.FormKeys = m.elicit.Focused()
 	s.Approve.Long, s.Approve.Short = m.approve.Setting()
 	if e, ok := m.sel.Entry(m.conv.Entries()); m.sel.Active() {
 		s.Selected = &status.Selected{Entry: e, Name: kindName(e), Index: m.sel.Index(), Count: len(m.conv.Entries())}

@@ -22,6 +22,7 @@
 package elicitform
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -63,6 +64,7 @@ type Model struct {
 	focused bool
 	err     string
 	width   int
+	height  int     // rows the whole box may take; 0: as many as it needs
 	keys    *KeyMap // shared by the copies: never changed after New
 	th      *theme.Theme
 }
@@ -115,13 +117,20 @@ func (m Model) KeyMap() KeyMap {
 	return *m.keys
 }
 
-// SetSize sets the width the form takes.
-func (m Model) SetSize(width int) Model {
-	m.width = width
-	for i := range m.inputs {
-		m.inputs[i].Width = max(width-m.labelWidth()-8, 8)
-	}
+// SetSize sets the width the form takes and the rows it may take at most
+// (0: as many as it needs). A form taller than that shows the fields
+// around the focused one, and says how many more are above and below.
+func (m Model) SetSize(width, height int) Model {
+	m.width, m.height = width, height
 	return m
+}
+
+// ShortHelp is the key line while the form has the keys: what answers
+// it, and the key that gives the keys back to the input.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.KeyMap()
+	return []key.Binding{k.Send, k.Next, k.Decline,
+		key.NewBinding(key.WithKeys(k.Focus.Keys()...), key.WithHelp(k.Focus.Help().Key, "back to the input"))}
 }
 
 // Update handles a message while the form has the keys; the form closes
@@ -203,34 +212,141 @@ func label(f mcp.Field) string {
 	return l
 }
 
-// View draws the form in a box as wide as SetSize said.
+// View draws the form in a box as wide as SetSize said, and no taller
+// than it said: when the fields do not fit, those around the focused one,
+// with "↑ N more" and "↓ N more" where others are. A value wider than its
+// column wraps under the column, never to the box's edge.
 func (m Model) View() string {
 	if m.e == nil || m.width <= 0 {
 		return ""
 	}
 	st := m.th.Styles
 	inner := max(m.width-4, 8)
-	lw := m.labelWidth()
-	lines := []string{st.ToolTitle.Render(textfmt.TruncateWidth("MCP server "+m.e.Server+" asks: "+firstLine(m.e.Message), inner))}
-	for i, f := range m.e.Fields {
-		mark := "  "
-		if i == m.focus && m.focused {
-			mark = "› "
-		}
-		l := textfmt.TruncateWidth(label(f), lw)
-		lines = append(lines, mark+l+strings.Repeat(" ", max(lw-textfmt.Width(l), 0))+"  "+m.inputs[i].View())
-		if i != m.focus {
-			continue
-		}
-		if about := about(f); about != "" {
-			lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth("    "+about, inner)))
-		}
-	}
+	top := []string{st.ToolTitle.Render(textfmt.TruncateWidth("MCP server "+m.e.Server+" asks: "+firstLine(m.e.Message), inner))}
+	var bottom []string
 	if m.err != "" {
-		lines = append(lines, st.Warning.Render(textfmt.TruncateWidth(m.err, inner)))
+		bottom = append(bottom, st.Warning.Render(textfmt.TruncateWidth(m.err, inner)))
 	}
-	lines = append(lines, st.Subtle.Render(textfmt.TruncateWidth(m.footer(), inner)))
+	bottom = append(bottom, st.Subtle.Render(textfmt.TruncateWidth(m.footer(), inner)))
+	blocks := make([][]string, len(m.e.Fields))
+	for i := range m.e.Fields {
+		blocks[i] = m.field(i, inner)
+	}
+	rows := 0
+	for _, b := range blocks {
+		rows += len(b)
+	}
+	var lines []string
+	if avail := m.height - 2 /* border */ - len(top) - len(bottom); m.height <= 0 || rows <= avail {
+		lines = append(lines, top...)
+		for _, b := range blocks {
+			lines = append(lines, b...)
+		}
+	} else {
+		lines = append(top, m.window(blocks, max(avail, 1), st.Subtle.Render)...)
+	}
+	lines = append(lines, bottom...)
 	return textfmt.Render(st.ToolBox.Width(max(m.width-2, 12)), strings.Join(lines, "\n"))
+}
+
+// window is as many fields as fit in avail rows, the focused one among
+// them (cut when it alone does not fit), with a line saying how many more
+// are above and below when some are.
+func (m Model) window(blocks [][]string, avail int, subtle func(...string) string) []string {
+	f := m.focus
+	first, last := f, f+1 // the fields shown: [first, last)
+	used := len(blocks[f])
+	more := func() int { // the lines "↑ N more" and "↓ N more" take
+		n := 0
+		if first > 0 {
+			n++
+		}
+		if last < len(blocks) {
+			n++
+		}
+		return n
+	}
+	for grew := true; grew; {
+		grew = false
+		if last < len(blocks) {
+			l := last + 1
+			n := 0
+			if first > 0 {
+				n++
+			}
+			if l < len(blocks) {
+				n++
+			}
+			if used+len(blocks[last])+n <= avail {
+				used += len(blocks[last])
+				last, grew = l, true
+			}
+		}
+		if first > 0 {
+			fi := first - 1
+			n := 0
+			if fi > 0 {
+				n++
+			}
+			if last < len(blocks) {
+				n++
+			}
+			if used+len(blocks[fi])+n <= avail {
+				used += len(blocks[fi])
+				first, grew = fi, true
+			}
+		}
+	}
+	var out []string
+	if first > 0 {
+		out = append(out, subtle(fmt.Sprintf("  ↑ %d more", first)))
+	}
+	for _, b := range blocks[first:last] {
+		if keep := avail - more(); len(b) > keep { // the focused field alone
+			b = b[:max(keep, 1)]
+		}
+		out = append(out, b...)
+	}
+	if last < len(blocks) {
+		out = append(out, subtle(fmt.Sprintf("  ↓ %d more", len(blocks)-last)))
+	}
+	return out
+}
+
+// field is the lines of field i in inner columns: its label and value,
+// the value wrapped under its column, and, when focused, its help.
+func (m Model) field(i, inner int) []string {
+	f := m.e.Fields[i]
+	lw := min(m.labelWidth(), max(inner/3, 4))
+	mark := "  "
+	if i == m.focus && m.focused {
+		mark = "› "
+	}
+	l := textfmt.TruncateWidth(label(f), lw)
+	prefix := mark + l + strings.Repeat(" ", max(lw-textfmt.Width(l), 0)) + "  "
+	col := max(inner-textfmt.Width(prefix), 4)
+	var rows []string
+	if i == m.focus && m.focused {
+		in := m.inputs[i]
+		in.Width = max(col-1, 1) // and a column for the cursor
+		rows = []string{prefix + in.View()}
+	} else {
+		pad := strings.Repeat(" ", textfmt.Width(prefix))
+		for j, r := range strings.Split(textfmt.Wrap(m.inputs[i].Value(), col), "\n") {
+			r = textfmt.Cut(r, col)
+			if j == 0 {
+				rows = append(rows, prefix+r)
+			} else {
+				rows = append(rows, pad+r)
+			}
+		}
+	}
+	if i == m.focus {
+		if about := about(f); about != "" {
+			rows = append(rows, m.th.Styles.Subtle.Render(textfmt.TruncateWidth("    "+about, inner)))
+		}
+	}
+	return rows
 }
 
 // about is the focused field's help: its description, its choices, its

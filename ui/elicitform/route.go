@@ -45,7 +45,7 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 			return m, next, "MCP server " + msg.e.Server + " asked for input while a form was open: cancelled", true
 		}
 		e := msg.e
-		form := New(e, th, DefaultKeyMap()).SetSize(width)
+		form := New(e, th, DefaultKeyMap()).SetSize(width, 0)
 		return form, tea.Batch(next, func() tea.Msg { <-e.Done(); return GoneMsg{e} }),
 			"MCP server " + e.Server + " asks for input: " + form.keys.Focus.Help().Key + " answers its form", true
 	case GoneMsg:
@@ -64,10 +64,14 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 			if !key.Matches(msg, m.keys.Focus) {
 				return m, nil, "", false
 			}
-			return m.SetFocused(true), nil, "", true
+			m = m.SetFocused(true)
+			return m, nil, m.focusNotice(), true
 		}
 		e := m.e
 		m, cmd = m.Update(msg)
+		if m.Active() && !m.Focused() {
+			notice = m.focusNotice()
+		}
 		if !m.Active() {
 			notice = "answered MCP server " + e.Server + "'s form"
 			if msg.String() == "esc" {
@@ -77,4 +81,14 @@ func (m Model) Route(msg tea.Msg, mgr *mcp.Manager, th *theme.Theme, width int) 
 		return m, cmd, notice, true
 	}
 	return m, nil, "", false
+}
+
+// focusNotice is what the status line says as the keys move between the
+// form and the input: the keys that now answer.
+func (m Model) focusNotice() string {
+	f := m.keys.Focus.Help().Key
+	if m.focused {
+		return "answering MCP server " + m.e.Server + "'s form: enter sends, esc declines, " + f + " back to the input"
+	}
+	return "MCP server " + m.e.Server + "'s form waits: " + f + " answers it"
 }

@@ -64,6 +64,9 @@ type State struct {
 	Answering bool
 	// Selecting: a message is selected; the input shows no cursor.
 	Selecting bool
+	// Form: an MCP server's form has the keys; the input shows no cursor,
+	// and, empty, says so instead of its placeholder.
+	Form bool
 }
 
 // KeyMap is the keys the input handles itself: completion, prompt recall,
@@ -338,7 +341,7 @@ func (m Model) Owns(k tea.KeyMsg) bool {
 func (m Model) View() string {
 	e := &m.ed
 	a, b := e.order()
-	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.placeholder, m.search != nil,
+	k := textfmt.Key(m.width, m.rows, m.top, m.state.Busy, m.state.Answering, m.state.Selecting, m.state.Form, m.placeholder, m.search != nil,
 		e.row, e.col, e.selecting, a.row, a.col, b.row, b.col, e.value())
 	return m.memo.Get(k, m.draw)
 }
@@ -358,6 +361,8 @@ func (m Model) draw() string {
 	switch value := m.ed.value(); {
 	case m.state.Answering:
 		lines = []string{marker + st.Warning.Render(textfmt.TruncateWidth("waiting for your answer above: y/n/a", textWidth))}
+	case value == "" && m.state.Form:
+		lines = []string{marker + st.Subtle.Render(textfmt.TruncateWidth("the form above has the keys · ctrl+l gives them back", textWidth))}
 	case value == "" && m.state.Selecting:
 		lines = []string{marker + st.Subtle.Render(textfmt.TruncateWidth("selecting a message · esc goes back to the input", textWidth))}
 	case value == "":
@@ -376,7 +381,7 @@ func (m Model) draw() string {
 			if i == 0 {
 				prefix = marker
 			}
-			lines = append(lines, prefix+m.drawRow(rows[i], i == cur && !m.state.Selecting, textWidth))
+			lines = append(lines, prefix+m.drawRow(rows[i], i == cur && !m.state.Selecting && !m.state.Form, textWidth))
 		}
 	}
 	return border.Width(m.width).Render(strings.Join(lines, "\n"))

@@ -18,6 +18,9 @@ func Key(s State) string {
 	b = strconv.AppendInt(b, int64(s.Width), 10)
 	b = append(b, '|')
 	b = append(b, s.Notice...)
+	if s.FormKeys {
+		b = append(b, "|form"...)
+	}
 	u := s.Usage
 	for _, n := range []int{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.Uncounted} {
 		b = append(b, '|')

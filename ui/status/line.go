@@ -123,9 +123,14 @@ func rightSettings(s State) []setting {
 func one(text string, prio int) part { return part{forms: []form{{text: text, prio: prio}}} }
 
 // esc ends the line while something can be cancelled: " · esc cancels",
-// or " · esc" on a line too narrow for it.
-func esc(st *theme.Styles) part {
-	return part{forms: []form{{text: st.Subtle.Render(escCancels), prio: prioKey}, {text: st.Subtle.Render(" · esc")}}, must: true}
+// or " · esc" on a line too narrow for it; " · esc declines" while an MCP
+// server's form has the keys, since esc then answers the form.
+func esc(st *theme.Styles, declines bool) part {
+	text := escCancels
+	if declines {
+		text = " · esc declines"
+	}
+	return part{forms: []form{{text: st.Subtle.Render(text), prio: prioKey}, {text: st.Subtle.Render(" · esc")}}, must: true}
 }
 
 // turnParts are the line's parts while a reply is in flight: what it
@@ -139,14 +144,14 @@ func turnParts(st *theme.Styles, s State) []part {
 		if t.Progress != "" {
 			parts = append(parts, one(st.StatusValue.Render(" · "+sanitize.Line(t.Progress)), prioDetail))
 		}
-		return append(parts, esc(st))
+		return append(parts, esc(st, s.FormKeys))
 	case t.Retry != "" && !t.Cancelled:
 		// Nothing streams while a retry waits: say what it waits for.
 		return []part{
 			{forms: []form{{text: s.Spinner + " " + st.StatusValue.Render(RetryText(t.RetryAt, s.Now, t.RetryAttempt)), prio: prioRetry},
 				{text: s.Spinner + " " + st.StatusValue.Render(retryShort(t.RetryAt, s.Now))}}, must: true},
 			one(st.Warning.Render(" · "+sanitize.Line(t.Retry)), prioMeter),
-			esc(st),
+			esc(st, s.FormKeys),
 		}
 	}
 	elapsed := s.Now.Sub(t.Started)
@@ -161,7 +166,7 @@ func turnParts(st *theme.Styles, s State) []part {
 	if rate := rateText(t.Tokens, elapsed); rate != "" {
 		parts = append(parts, one(st.Muted.Render(" · "+rate), prioLeast))
 	}
-	return append(parts, esc(st))
+	return append(parts, esc(st, s.FormKeys))
 }
 
 // imageParts are the line's parts while an image is made: its phase, for
@@ -174,7 +179,7 @@ func imageParts(st *theme.Styles, s State) []part {
 	} else if j.Done > 0 {
 		parts = append(parts, one(st.Muted.Render(fmt.Sprintf(" %d KiB", j.Done>>10)), prioDetail))
 	}
-	return append(parts, esc(st))
+	return append(parts, esc(st, s.FormKeys))
 }
 
 // escCancels ends the line while something can be cancelled.

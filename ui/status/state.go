@@ -24,6 +24,9 @@ type State struct {
 	Progress func(float64) string
 	// Notice is the status bar's line, "" for none.
 	Notice string
+	// FormKeys: an MCP server's form has the keys, so esc declines it
+	// rather than cancel the reply.
+	FormKeys bool
 	// Ask is the tool call that waits for the user, if any (the zero Ask
 	// for none).
 	Ask Ask
