@@ -94,10 +94,11 @@ const (
 // folders for the configuration file.
 func resolveIn(f *flags, env Env) (*config, error) {
 	getenv := env.Getenv
-	prof, names, err := loadProfile(f, env)
+	prof, file, err := loadProfile(f, env)
 	if err != nil {
 		return nil, err
 	}
+	names := namesOf(file)
 	noProfile := prof == nil
 	if prof == nil {
 		prof = &cfgfile.Profile{}
@@ -256,7 +257,7 @@ func resolveIn(f *flags, env Env) (*config, error) {
 	}
 	unchosen := ""
 	if c.baseURL == "" && noProfile {
-		unchosen = unchosenProfiles(f, env) // reads the file: only when it is needed
+		unchosen = unchosenProfiles(file)
 	}
 	switch {
 	case unchosen != "":
@@ -344,11 +345,12 @@ func secretEnv(fileEnv []string) []string {
 // loadProfile reads the configuration file and picks the profile named by
 // --profile, MUSE_PROFILE or default_profile; nil when there is none. The
 // default file may be missing; a file named with --config must exist. It
-// also returns the variables every profile of the file names (namesOf).
-func loadProfile(f *flags, env Env) (*cfgfile.Profile, fileNames, error) {
+// also returns the file, for the variables every profile of it names
+// (namesOf).
+func loadProfile(f *flags, env Env) (*cfgfile.Profile, *cfgfile.File, error) {
 	file, err := loadConfigFile(f.configPath, env)
 	if err != nil {
-		return nil, fileNames{}, err
+		return nil, nil, err
 	}
 	name := f.profile
 	if name == "" {
@@ -356,9 +358,9 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, fileNames, error) {
 	}
 	prof, err := file.Select(name)
 	if err != nil {
-		return nil, fileNames{}, usagef("%v", err)
+		return nil, nil, usagef("%v", err)
 	}
-	return prof, namesOf(file), nil
+	return prof, file, nil
 }
 
 // unchosenProfiles says, when the configuration file has profiles but
@@ -366,9 +368,8 @@ func loadProfile(f *flags, env Env) (*cfgfile.Profile, fileNames, error) {
 // there are and how to pick one; else "". muse config init writes its
 // example without a default_profile, and --service appends to a file that
 // exists, so this is where a new user lands.
-func unchosenProfiles(f *flags, env Env) string {
-	file, err := loadConfigFile(f.configPath, env)
-	if err != nil || file == nil || len(file.Profiles) == 0 {
+func unchosenProfiles(file *cfgfile.File) string {
+	if file == nil || len(file.Profiles) == 0 {
 		return ""
 	}
 	names := file.Names()

@@ -145,7 +145,7 @@ func configShow(env Env, f *flags, path string) int {
 		return failLines(env, usagef("%v", err))
 	}
 	if prof == nil {
-		if h := unchosenProfiles(f, env); h != "" {
+		if h := unchosenProfiles(file); h != "" {
 			fmt.Fprintf(env.Stdout, "# %s; until then muse uses flags, the environment and its defaults\n", h)
 		} else {
 			fmt.Fprintf(env.Stdout, "# %s sets no profile: muse uses flags, the environment and its defaults\n", path)

@@ -103,7 +103,7 @@ func (a *app) doctor(w io.Writer) int {
 			case err != nil:
 				d.bad("profile", err.Error())
 			case p == nil:
-				d.ok("profile", "none: "+cmp.Or(unchosenProfiles(&a.f, env), "flags, the environment and the defaults"))
+				d.ok("profile", "none: "+cmp.Or(unchosenProfiles(file), "flags, the environment and the defaults"))
 			default:
 				prof = p
 				d.ok("profile", p.Name+" (from "+from+")")

@@ -132,10 +132,11 @@ type syncProfile struct {
 
 // loadSyncProfile reads the sync settings of the profile in effect.
 func loadSyncProfile(f *flags, env Env) (syncProfile, error) {
-	prof, names, err := loadProfile(f, env)
+	prof, file, err := loadProfile(f, env)
 	if err != nil {
 		return syncProfile{}, err
 	}
+	names := namesOf(file)
 	// sync_key_cmd and git get neither a credential nor what an MCP
 	// server's entry names (see childDrop).
 	sp := syncProfile{images: true, secretEnv: append(secretEnv(names.cred), serverOnly(names.server)...)}
