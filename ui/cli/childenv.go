@@ -37,6 +37,13 @@ func namesOf(file *cfgfile.File) fileNames {
 	return fileNames{cred: append(file.CredentialEnv(), file.MCPTokenEnv()...), server: mcp.ServerVars(servers)}
 }
 
+// childDrop names the variables a child of a command outside the chat
+// runs without: the credentials and what the servers name, but for the
+// variables muse reads itself (see config.childDrop).
+func (n fileNames) childDrop() []string {
+	return append(secretEnv(n.cred), serverOnly(n.server)...)
+}
+
 // withVars returns the profile's server s with the variables its entry
 // names in Vars: its env keys and its token_env.
 func withVars(s mcp.Server) mcp.Server {

@@ -77,7 +77,7 @@ func (a *app) childNames() []string {
 	if file, err := loadConfigFile(a.f.configPath, a.env); err == nil {
 		names = namesOf(file)
 	}
-	return append(secretEnv(names.cred), serverOnly(names.server)...)
+	return names.childDrop()
 }
 
 // exportPage runs "muse sessions export --format html": the page of sess

@@ -136,10 +136,9 @@ func loadSyncProfile(f *flags, env Env) (syncProfile, error) {
 	if err != nil {
 		return syncProfile{}, err
 	}
-	names := namesOf(file)
 	// sync_key_cmd and git get neither a credential nor what an MCP
 	// server's entry names (see childDrop).
-	sp := syncProfile{images: true, secretEnv: append(secretEnv(names.cred), serverOnly(names.server)...)}
+	sp := syncProfile{images: true, secretEnv: namesOf(file).childDrop()}
 	if prof != nil {
 		sp.auto = prof.Sync == "auto"
 		sp.images = prof.SyncImages == nil || *prof.SyncImages
