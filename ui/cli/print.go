@@ -122,10 +122,7 @@ func againHint(env Env, stdin string, kept bool) string {
 		}
 		return saved
 	}
-	words := []string{env.Command}
-	if words[0] == "" {
-		words[0] = "muse"
-	}
+	words := []string{cmdName(env)}
 	for _, a := range env.args {
 		words = append(words, shellQuote(a))
 	}
