@@ -266,6 +266,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 	var lostErr error // why a record was refused, and not kept to write later
 	var notes serverNotes
 	var lastRetry string // the error of the last retry's note
+	hints := doctorHints(env, cfg)
 	note := func(format string, args ...any) {
 		if !f.quiet {
 			fmt.Fprintf(env.Stderr, "muse: "+format+"\n", args...)
@@ -291,7 +292,7 @@ func printTurn(ctx context.Context, env Env, f *flags, cfg *config, client *api.
 			}
 		case engine.Retrying:
 			// An error said once is not said again on each retry.
-			if msg := doctorHints(env, cfg).Replace(sanitize.Line(ev.Retry.Err.Error())); msg != lastRetry {
+			if msg := hints.Replace(sanitize.Line(ev.Retry.Err.Error())); msg != lastRetry {
 				lastRetry = msg
 				note("%s; retrying in %s", msg, ev.Retry.Wait.Round(1e8))
 			} else {
