@@ -58,7 +58,7 @@ func (m Model) View(st *theme.Styles, s State) string {
 		if s.Selected != nil {
 			left = selectedView(st, *s.Selected)
 		}
-		right, _ := settingsFit(settings(s), s.Width-textfmt.Width(left)-gap)
+		right := settingsFit(settings(s), s.Width-textfmt.Width(left)-gap)
 		return fit(left, st.StatusKey.Render(right), s.Width)
 	}
 	var parts []part
