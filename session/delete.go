@@ -75,8 +75,8 @@ func (s *Store) removeSession(id string) error {
 	}
 	// A temporary file a crash left does not undo the deletion: the next
 	// delete or open retries.
-	if s.checkOwn(s.AttachmentDir(id)) == nil { // a link is left, and where it leads
-		_ = os.RemoveAll(s.AttachmentDir(id))
+	if dir := s.AttachmentDir(id); s.checkOwn(dir) == nil { // a link is left, and where it leads
+		_ = os.RemoveAll(dir)
 	}
 	_ = os.Remove(s.queuePath(id))
 	s.changed(id)

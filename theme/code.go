@@ -39,17 +39,18 @@ func legibleCode(cs *ansi.Chroma, bg colorful.Color, to16 bool) *ansi.Chroma {
 	}
 	out := *cs
 	v := reflect.ValueOf(&out).Elem()
+	term := backdrop{col: bg, in16: bg} // the terminal's own background
 	for i := range v.NumField() {
 		p, ok := v.Field(i).Interface().(ansi.StylePrimitive)
 		if !ok || p.Color == nil {
 			continue
 		}
-		on := backdrop{col: bg, in16: bg}
+		on := term
 		if p.BackgroundColor != nil {
 			// A background of its own is drawn as the colour itself,
 			// or in 16 colours as its conversion: the text is measured
 			// on the one the terminal draws.
-			own, _ := nearestPalette(*p.BackgroundColor, backdrop{col: bg, in16: bg}, 0, false)
+			own, _ := nearestPalette(*p.BackgroundColor, term, 0, false)
 			p.BackgroundColor = &own
 			on.col, _ = colorful.Hex(own)
 			on.in16 = drawn16(own)
@@ -65,7 +66,7 @@ func legibleCode(cs *ansi.Chroma, bg colorful.Color, to16 bool) *ansi.Chroma {
 			// which many a terminal of "16" draws as they are): the
 			// token goes on the terminal's background.
 			p.BackgroundColor = nil
-			c, _ = nearestPalette(*p.Color, backdrop{col: bg, in16: bg}, least, to16)
+			c, _ = nearestPalette(*p.Color, term, least, to16)
 		}
 		p.Color = &c
 		v.Field(i).Set(reflect.ValueOf(p))
@@ -96,8 +97,9 @@ func nearestPalette(c string, bg backdrop, least float64, to16 bool) (string, bo
 	// it stays.
 	var near, best *paletteColour
 	nearD, bestD := math.MaxFloat64, math.MaxFloat64
-	for i := range palette() {
-		p := &palette()[i]
+	pal := palette()
+	for i := range pal {
+		p := &pal[i]
 		if d := want.DistanceRgb(p.col); d < nearD {
 			near, nearD = p, d
 		}

@@ -194,20 +194,11 @@ func markdownStyle(base ansi.StyleConfig) ansi.StyleConfig {
 // by an attribute, not by colour alone, so they stay apart in 16 colours
 // and without colour (NO_COLOR).
 func headings(md ansi.StyleConfig) ansi.StyleConfig {
-	yes, no := true, false
+	yes := true
 	level := func(h *ansi.StyleBlock, bold, italic, underline bool) {
 		h.Prefix, h.Suffix = "", ""
 		h.Color = md.Heading.Color
-		h.Bold, h.Italic, h.Underline = &no, &no, &no
-		if bold {
-			h.Bold = &yes
-		}
-		if italic {
-			h.Italic = &yes
-		}
-		if underline {
-			h.Underline = &yes
-		}
+		h.Bold, h.Italic, h.Underline = &bold, &italic, &underline
 	}
 	level(&md.H2, true, false, true)
 	level(&md.H3, true, false, false)

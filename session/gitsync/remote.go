@@ -51,11 +51,10 @@ func absRemote(remote string) (string, error) {
 // said.
 func unreachable(remote string, err error) error {
 	if p, ok := LocalPath(remote); ok {
-		if missing := missingRemote(remote); missing != nil {
-			return missing
-		}
 		fi, serr := os.Stat(p)
 		switch {
+		case errors.Is(serr, fs.ErrNotExist):
+			return &MissingRemoteError{Path: p}
 		case serr == nil && !fi.IsDir():
 			return fmt.Errorf("the remote %s is a file, not a git repository: give the path of a bare repository (git init --bare PATH makes one)", p)
 		case serr == nil:

@@ -44,13 +44,7 @@ var childSecrets = map[string]string{
 // the clipboard helper and the browser are started by the built binary in
 // ui/e2e (TestOutsideChildrenGetNoSecret).
 func TestEachChildGetsOnlyItsOwnSecrets(t *testing.T) {
-	realGit, err := exec.LookPath("git")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is missing")
-		}
-		t.Skip("git is missing")
-	}
+	realGit := needGit(t)
 	dir := t.TempDir()
 	dump := func(name string) string { return filepath.Join(dir, name+".env") }
 	if err := os.WriteFile(filepath.Join(dir, "dump.sh"), []byte(dumpServer), 0o600); err != nil {

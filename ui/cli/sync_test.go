@@ -31,12 +31,7 @@ func TestGitEnvHoldsNoSecret(t *testing.T) {
 // says each sync needs the key, and how to give it. The first machine,
 // which keeps the key it made, is told to run muse sync, and that works.
 func TestSyncInitSaysWhereTheNextSyncFindsTheKey(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is missing")
-		}
-		t.Skip("git is missing")
-	}
+	needGit(t)
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	if out, err := exec.Command("git", "init", "--quiet", "--bare", remote).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
@@ -79,4 +74,18 @@ func TestSyncInitSaysWhereTheNextSyncFindsTheKey(t *testing.T) {
 	if r := runMain(t, withKey, "", "sync"); r.code != 0 || !strings.Contains(r.stdout, "synced: 0 files sent") {
 		t.Errorf("muse sync with the key: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
+}
+
+// needGit returns git's path; without git it skips, and fails under CI,
+// whose machines have it.
+func needGit(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is missing")
+		}
+		t.Skip("git is missing")
+	}
+	return p
 }

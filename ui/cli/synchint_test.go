@@ -21,17 +21,6 @@ func runAs(t *testing.T, cmd string, env map[string]string, args ...string) run 
 	return run{code, out.String(), errb.String()}
 }
 
-// needGit skips without git, and fails under CI.
-func needGit(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is missing")
-		}
-		t.Skip("git is missing")
-	}
-}
-
 // museCommand finds a muse command a hint names: a word, then one of
 // muse's commands that sync and doctor send the reader to.
 var museCommand = regexp.MustCompile(`(\S+) (sync init|sync key prints|sync gc|sync to|sync;|sync here|config init)`)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,12 +11,7 @@ import (
 // "does not appear to be a git repository", and gives the command that
 // makes one: pasted into a shell, it works, and so does the init after.
 func TestSyncInitMissingRemoteSaysHowToMakeIt(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is missing")
-		}
-		t.Skip("git is missing")
-	}
+	needGit(t)
 	remote := filepath.Join(t.TempDir(), "my remote's.git")
 	home := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 	r := runMain(t, home, "", "sync", "init", remote)

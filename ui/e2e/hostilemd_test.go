@@ -3,10 +3,6 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,52 +17,20 @@ import (
 // esc could not cancel.
 var hostileMarkdown = strings.Repeat("[a](", 40_000)
 
-// hostileServer is the demo service, but for the message request that
-// asks for "hostile markdown": that reply streams hostileMarkdown in 4 KB
-// deltas and then stays open, its turn under way, until muse ends it.
+// hostileServer is the demo service, but for the message request whose
+// last message asks for "hostile markdown": that reply streams
+// hostileMarkdown in 4 KB deltas and then stays open, its turn under way,
+// until muse ends it.
 func hostileServer(t *testing.T) *httptest.Server {
-	demoService := demo.NewHandler(demo.Options{})
 	done := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if r.URL.Path != "/v1/messages" || !bytes.Contains(body, []byte("hostile markdown")) {
-			demoService.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		send := func(event string, data any) {
-			b, err := json.Marshal(data)
-			if err != nil {
-				panic(err)
-			}
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
-			w.(http.Flusher).Flush()
-		}
-		send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-			"id": "msg_hostile", "type": "message", "role": "assistant", "model": "demo-chat",
-			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]int{"input_tokens": 10, "output_tokens": 0},
-		}})
-		send("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]string{"type": "text", "text": ""}})
-		for i := 0; i < len(hostileMarkdown); i += 4096 {
-			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-				"delta": map[string]string{"type": "text_delta", "text": hostileMarkdown[i:min(i+4096, len(hostileMarkdown))]}})
-		}
+	t.Cleanup(func() { close(done) }) // after the server's Close, which ends the reply's request too
+	return textReplyServer(t, "hostile markdown", func(r *http.Request, send func(string, any)) {
+		sendText(send, hostileMarkdown, 4096)
 		select { // the turn stays under way until muse cancels it
 		case <-r.Context().Done():
 		case <-done:
 		}
-	}))
-	t.Cleanup(func() {
-		close(done)
-		srv.Close()
 	})
-	return srv
 }
 
 // A reply shaped to make the markdown parser quadratic streams without
