@@ -7,6 +7,7 @@ import (
 	"muse/api"
 	"muse/session"
 	"muse/ui/meter"
+	"muse/ui/textfmt"
 )
 
 // infoText is what /info shows: the usage of the last reply of es and of
@@ -42,15 +43,11 @@ func infoText(es []session.Entry, usage session.Usage, mt meter.Model, notices s
 	u := usage
 	out := fmt.Sprint(u.OutputTokens)
 	if u.Uncounted > 0 {
-		replies := fmt.Sprintf("%d replies", u.Uncounted)
-		if u.Uncounted == 1 {
-			replies = "1 reply"
-		}
 		least := fmt.Sprintf("at least %d", u.OutputTokens)
 		if u.OutputTokens == 0 {
 			least = "not counted" // "at least 0" reads as nothing
 		}
-		out = fmt.Sprintf("%s (%s not counted: ended before the server's final count)", least, replies)
+		out = fmt.Sprintf("%s (%s not counted: ended before the server's final count)", least, textfmt.Plural(u.Uncounted, "reply"))
 	}
 	b.WriteString("session: " + tally(u.InputTokens, out, u.CacheReadInputTokens, u.CacheCreationInputTokens))
 	if c := mt.Cost(); c != "" {

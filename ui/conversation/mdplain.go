@@ -46,23 +46,26 @@ func (s *mdStream) heavy(text string, width int) bool {
 func (s *mdStream) plainLines(text string) []string {
 	finished := strings.LastIndexByte(text, '\n') + 1
 	if finished > s.stableEnd {
-		for _, l := range mdwrap.Plain(text[s.stableEnd:finished], max(s.width, 10)) {
-			if len(s.stable) > 0 || l != "" {
-				s.stable = append(s.stable, indentLine(l))
-			}
-		}
+		s.stable = s.appendPlain(s.stable, text[s.stableEnd:finished])
 		s.stableEnd = finished
 	}
 	out := s.stable[:len(s.stable):len(s.stable)]
 	if finished < len(text) {
-		for _, l := range mdwrap.Plain(text[finished:], max(s.width, 10)) {
-			if len(out) > 0 || l != "" {
-				out = append(out, indentLine(l))
-			}
-		}
+		out = s.appendPlain(out, text[finished:])
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// appendPlain appends to out the indented lines of text shown plain, less
+// the blank ones before out's first line.
+func (s *mdStream) appendPlain(out []string, text string) []string {
+	for _, l := range mdwrap.Plain(text, max(s.width, 10)) {
+		if len(out) > 0 || l != "" {
+			out = append(out, indentLine(l))
+		}
 	}
 	return out
 }

@@ -304,8 +304,9 @@ func (r *Renderer) imageEntry(e *session.Entry, width int) string {
 			// fit (the link, /open and /copy keep it whole). Only a name too
 			// long for the screen is cut into lines.
 			target := (&url.URL{Scheme: "file", Path: img.Path}).String()
+			linkable := r.Linkable != nil && r.Linkable(img.Path)
 			for _, chunk := range chunkRunes(textfmt.FitPath(textfmt.ShortPath(sanitize.Line(img.Path)), max(width-3, 10)), max(width-3, 10)) {
-				if r.Linkable != nil && r.Linkable(img.Path) {
+				if linkable {
 					if l := hyperlink(target, chunk); l != "" {
 						chunk = l
 					}

@@ -229,8 +229,9 @@ func (m Model) View() string {
 	}
 	bottom = append(bottom, st.Subtle.Render(textfmt.TruncateWidth(m.footer(), inner)))
 	blocks := make([][]string, len(m.e.Fields))
+	lw := min(m.labelWidth(), max(inner/3, 4)) // the labels' column, measured once
 	for i := range m.e.Fields {
-		blocks[i] = m.field(i, inner)
+		blocks[i] = m.field(i, inner, lw)
 	}
 	rows := 0
 	for _, b := range blocks {
@@ -313,11 +314,11 @@ func (m Model) window(blocks [][]string, avail int, subtle func(...string) strin
 	return out
 }
 
-// field is the lines of field i in inner columns: its label and value,
-// the value wrapped under its column, and, when focused, its help.
-func (m Model) field(i, inner int) []string {
+// field is the lines of field i in inner columns, its label in a column
+// lw wide: its label and value, the value wrapped under its column, and,
+// when focused, its help.
+func (m Model) field(i, inner, lw int) []string {
 	f := m.e.Fields[i]
-	lw := min(m.labelWidth(), max(inner/3, 4))
 	mark := "  "
 	if i == m.focus && m.focused {
 		mark = "› "

@@ -49,16 +49,12 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 	if i < 0 || mention == "" || slash.Is(value) {
 		return m, ""
 	}
-	shown := filepath.Base(msg.Path)
+	to := "" // where a link leads
 	if msg.Target != "" {
-		shown += " → " + msg.Target
+		to = " → " + msg.Target
 	}
 	if msg.Secret != "" {
-		where := textfmt.ShortPath(msg.Path)
-		if msg.Target != "" {
-			where += " → " + msg.Target
-		}
-		return m, "pasted the path of " + sanitize.Line(where) + ", " + sanitize.Line(msg.Secret) +
+		return m, "pasted the path of " + sanitize.Line(textfmt.ShortPath(msg.Path)+to) + ", " + sanitize.Line(msg.Secret) +
 			": it stays text · /attach it to send the file"
 	}
 	// A space ends the mention, as Tab's does, so that what is typed next
@@ -73,7 +69,7 @@ func (m Model) PathPasted(msg PathPastedMsg) (_ Model, notice string) {
 	before := value[:i] + mention
 	lines := strings.Split(before, "\n")
 	m = m.SetValue(before + rest).moveTo(cursorAt{line: len(lines) - 1, col: utf8.RuneCountInString(lines[len(lines)-1])})
-	return m, "pasted a file: " + sanitize.Line(shown) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
+	return m, "pasted a file: " + sanitize.Line(filepath.Base(msg.Path)+to) + " is attached at the next enter, sent at the one after · delete its @ to send the path as text"
 }
 
 // pastedPath returns a command that reports PathPastedMsg when text, a

@@ -51,10 +51,11 @@ func (p *writer) header(title string) {
 	}
 	p.fact("Messages", count)
 	if u, _ := session.Branch(p.all).Usage(); u != (session.Usage{}) {
-		tokens := thousands(u.InputTokens) + " in · " + thousands(u.OutputTokens) + " out"
+		out := thousands(u.OutputTokens) + " out"
 		if u.Uncounted > 0 { // the output of a cancelled reply was never counted
-			tokens = thousands(u.InputTokens) + " in · at least " + thousands(u.OutputTokens) + " out"
+			out = "at least " + out
 		}
+		tokens := thousands(u.InputTokens) + " in · " + out
 		if u.CacheReadInputTokens > 0 {
 			tokens += " · " + thousands(u.CacheReadInputTokens) + " read from cache"
 		}

@@ -58,7 +58,7 @@ func (m Model) View(st *theme.Styles, s State) string {
 		if s.Selected != nil {
 			left = selectedView(st, *s.Selected)
 		}
-		right, _ := settingsFit(settings(s), s.Width-textfmt.Width(left)-gap)
+		right := settingsFit(settings(s), s.Width-textfmt.Width(left)-gap)
 		return fit(left, st.StatusKey.Render(right), s.Width)
 	}
 	var parts []part
@@ -126,7 +126,7 @@ func one(text string, prio int) part { return part{forms: []form{{text: text, pr
 // or " · esc" on a line too narrow for it; " · esc declines" while an MCP
 // server's form has the keys, since esc then answers the form.
 func esc(st *theme.Styles, declines bool) part {
-	text := escCancels
+	text := " · esc cancels"
 	if declines {
 		text = " · esc declines"
 	}
@@ -181,9 +181,6 @@ func imageParts(st *theme.Styles, s State) []part {
 	}
 	return append(parts, esc(st, s.FormKeys))
 }
-
-// escCancels ends the line while something can be cancelled.
-const escCancels = " · esc cancels"
 
 // selectedView is the line's left part in selection mode: the message and
 // what its keys do.

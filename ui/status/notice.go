@@ -40,7 +40,7 @@ func noticeLines(s State) []string {
 	}
 	first, rest, _ := strings.Cut(textfmt.Wrap(text, width), "\n")
 	room := width
-	if keep, _ := settingsFit(modelFirst(s), width/3); keep != "" {
+	if keep := settingsFit(modelFirst(s), width/3); keep != "" {
 		room = max(width-textfmt.Width(keep)-gap, 10)
 	}
 	return []string{first, cutAtWord(strings.ReplaceAll(rest, "\n", " "), room)}
@@ -101,8 +101,7 @@ func modelFirst(s State) []Setting {
 // noticeRight is the settings the status line shows beside a notice, in
 // the room its last line leaves: as many as fit, never the model cut.
 func noticeRight(s State, lines []string) string {
-	out, _ := settingsFit(settings(s), s.Width-textfmt.Width(lines[len(lines)-1])-gap)
-	return out
+	return settingsFit(settings(s), s.Width-textfmt.Width(lines[len(lines)-1])-gap)
 }
 
 // cutAtWord cuts s, plain text, to width columns, after its last word

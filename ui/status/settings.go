@@ -82,17 +82,16 @@ func kilo(n int) string {
 
 // settingsFit is the settings of list in room columns: in long forms if
 // all fit, else in short ones, as many as fit, those that change what is
-// sent first; all says whether every one fits. Each is whole or left out:
+// sent first. Each is whole or left out:
 // a model cut to "demo-ch…" names no model. When the first (the approval
 // mode, else the model) does not fit, none is shown.
-func settingsFit(list []Setting, room int) (out string, all bool) {
+func settingsFit(list []Setting, room int) (out string) {
 	if out := strings.Join(long(list), " · "); textfmt.Width(out) <= room {
-		return out, true
+		return out
 	}
 	if len(list) == 0 || textfmt.Width(list[0].Short) > room {
-		return "", false
+		return ""
 	}
-	all = true
 	for _, s := range list {
 		next := s.Short
 		if out != "" {
@@ -100,11 +99,9 @@ func settingsFit(list []Setting, room int) (out string, all bool) {
 		}
 		if textfmt.Width(next) <= room {
 			out = next
-		} else {
-			all = false
 		}
 	}
-	return out, all
+	return out
 }
 
 // long is the settings of list in their long forms.
